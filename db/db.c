@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "db_internal.h"
+
+/* A reader may hold the database briefly; the writer waits, never drops. */
+#define BUSY_TIMEOUT_MS 5000
+
+static const char *const stmt_sql[STMT_COUNT_] = {
+	[STMT_BEGIN] = "BEGIN",
+	[STMT_COMMIT] = "COMMIT",
+	[STMT_ROLLBACK] = "ROLLBACK",
+	[STMT_LOST] = "INSERT INTO lost_events (boot, instance, cpu, count, from_ns, to_ns, origin)"
+		      " VALUES (?, ?, ?, ?, ?, ?, ?)",
+	[STMT_STATS_GET] = "SELECT overrun, dropped FROM cpu_stats WHERE boot = ? AND instance = ? AND cpu = ?",
+	[STMT_STATS_SET] = "INSERT OR REPLACE INTO cpu_stats (boot, instance, cpu, overrun, dropped)"
+			   " VALUES (?, ?, ?, ?, ?)",
+	[STMT_COUNTER_ADD] = "INSERT INTO counters (name, value) VALUES (?, ?)"
+			     " ON CONFLICT(name) DO UPDATE SET value = value + excluded.value",
+};
+
+const char *ras_db_errmsg(struct ras_db *db)
+{
+	if (db->err[0])
+		return db->err;
+	return db->h ? sqlite3_errmsg(db->h) : "out of memory";
+}
+
+static int prepare_insert(struct ras_db *db, unsigned idx)
+{
+	const struct ras_db_table *t = ras_db_table_of(idx);
+	size_t cap = 8192, n;
+	char *sql = malloc(cap);
+	int r;
+
+	if (!sql)
+		return -1;
+	n = (size_t)snprintf(sql, cap, "INSERT OR IGNORE INTO %s (", ras_event_types[idx].table);
+	for (unsigned i = 0; i < t->ncols && n < cap; i++)
+		n += (size_t)snprintf(sql + n, cap - n, "%s%s", i ? "," : "", t->cols[i].name);
+	n += (size_t)snprintf(sql + n, cap - n, ") VALUES (");
+	for (unsigned i = 0; i < t->ncols && n < cap; i++)
+		n += (size_t)snprintf(sql + n, cap - n, "%s?", i ? "," : "");
+	if (n < cap)
+		snprintf(sql + n, cap - n, ")");
+	r = sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &db->insert[idx], NULL);
+	free(sql);
+	return r == SQLITE_OK ? 0 : -1;
+}
+
+static int prepare_all(struct ras_db *db)
+{
+	for (int i = 0; i < STMT_COUNT_; i++)
+		if (sqlite3_prepare_v3(db->h, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT,
+				       &db->stmt[i], NULL) != SQLITE_OK)
+			return -1;
+	for (unsigned i = 0; i < ras_n_event_types; i++)
+		if (prepare_insert(db, i) < 0)
+			return -1;
+	return 0;
+}
+
+static int register_boot(struct ras_db *db, const char *boot_id)
+{
+	sqlite3_stmt *st;
+	struct timespec now;
+	int r = -1;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (sqlite3_prepare_v2(db->h, "INSERT OR IGNORE INTO boots (boot_id, first_seen_ns) VALUES (?, ?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, boot_id, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, (int64_t)now.tv_sec * 1000000000 + now.tv_nsec);
+	sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (sqlite3_prepare_v2(db->h, "SELECT id FROM boots WHERE boot_id = ?", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, boot_id, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		db->boot = sqlite3_column_int64(st, 0);
+		r = 0;
+	}
+	sqlite3_finalize(st);
+	return r;
+}
+
+/* Refuses at start what would fail at the first commit. */
+static int check_directory(const char *path, char *err, size_t errlen)
+{
+	char *copy = strdup(path);
+	char *dir;
+	int r = 0;
+
+	if (!copy)
+		return -ENOMEM;
+	dir = dirname(copy);
+	if (access(dir, W_OK | X_OK) != 0) {
+		r = -errno;
+		snprintf(err, errlen, "database directory %s is not writable: %s", dir, strerror(errno));
+	}
+	free(copy);
+	return r;
+}
+
+static int open_common(struct ras_db **out, const char *path, int flags,
+		       char *err, size_t errlen)
+{
+	struct ras_db *db = calloc(1, sizeof(*db));
+
+	if (!db)
+		return -ENOMEM;
+	if (sqlite3_open_v2(path, &db->h, flags, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "cannot open database %s: %s", path,
+			 db->h ? sqlite3_errmsg(db->h) : "out of memory");
+		ras_db_close(db);
+		return -EIO;
+	}
+	sqlite3_busy_timeout(db->h, BUSY_TIMEOUT_MS);
+	*out = db;
+	return 0;
+}
+
+int ras_db_open_writer(struct ras_db **out, const char *path, const char *boot_id,
+		       char *err, size_t errlen)
+{
+	struct ras_db *db;
+	int r = check_directory(path, err, errlen);
+
+	if (r < 0)
+		return r;
+	r = open_common(&db, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, err, errlen);
+	if (r < 0)
+		return r;
+	/* WAL lets ras-fdr-ctl read while rasd writes; NORMAL syncs at checkpoints. */
+	if (ras_db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;") < 0 ||
+	    ras_db_migrate(db) < 0 || register_boot(db, boot_id) < 0 || prepare_all(db) < 0) {
+		snprintf(err, errlen, "database %s: %s", path, ras_db_errmsg(db));
+		ras_db_close(db);
+		return -EIO;
+	}
+	*out = db;
+	return 0;
+}
+
+int ras_db_open_reader(struct ras_db **out, const char *path, char *err, size_t errlen)
+{
+	struct ras_db *db;
+	int r;
+
+	if (access(path, R_OK) != 0) {
+		snprintf(err, errlen, "cannot read database %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	r = open_common(&db, path, SQLITE_OPEN_READONLY, err, errlen);
+	if (r < 0)
+		return r;
+	db->readonly = true;
+	*out = db;
+	return 0;
+}
+
+void ras_db_close(struct ras_db *db)
+{
+	if (!db)
+		return;
+	if (db->in_txn)
+		ras_db_commit(db);
+	for (int i = 0; i < STMT_COUNT_; i++)
+		sqlite3_finalize(db->stmt[i]);
+	for (unsigned i = 0; i < 64; i++)
+		sqlite3_finalize(db->insert[i]);
+	sqlite3_close(db->h);
+	free(db);
+}
+
+static int step_reset(sqlite3_stmt *st)
+{
+	int r = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	return r == SQLITE_DONE || r == SQLITE_ROW ? 0 : -EIO;
+}
+
+int ras_db_begin(struct ras_db *db)
+{
+	if (db->in_txn)
+		return 0;
+	if (step_reset(db->stmt[STMT_BEGIN]) < 0)
+		return -EIO;
+	db->in_txn = true;
+	return 0;
+}
+
+int ras_db_commit(struct ras_db *db)
+{
+	if (!db->in_txn)
+		return 0;
+	for (;;) {
+		int r = sqlite3_step(db->stmt[STMT_COMMIT]);
+
+		sqlite3_reset(db->stmt[STMT_COMMIT]);
+		if (r == SQLITE_DONE)
+			break;
+		if (r != SQLITE_BUSY && r != SQLITE_LOCKED)
+			return -EIO;
+		/* The busy timeout already waited; a reader still holds it. Retry. */
+		usleep(10000);
+	}
+	db->in_txn = false;
+	return 0;
+}

@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The database layer: the only code that speaks SQL. One writer (rasd),
+ * any number of read-only readers (ras-fdr-ctl). Statements are prepared
+ * once; the schema is generated from the event table and versioned with
+ * PRAGMA user_version.
+ */
+#ifndef RAS_DB_H
+#define RAS_DB_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "event_table.h"
+
+#define RAS_DB_SCHEMA_VERSION 2
+
+struct ras_db;
+
+/* One stored record. values follow type->fields; decoded starts with a ras_decoded_head. */
+struct ras_db_event {
+	unsigned type_idx;
+	int64_t wall_ns;
+	uint64_t trace_ts;
+	int trace_cpu;
+	const char *source;    /* live, boot, previous-boot, synthetic */
+	uint64_t rec_hash;
+	const struct ras_value *values;
+	const void *decoded;
+};
+
+struct ras_db_lost {
+	int cpu;
+	long long count;       /* -1: the kernel said "some" without a count */
+	int64_t from_ns, to_ns;
+	const char *origin;    /* "subbuffer" or "stats" */
+	const char *instance;
+};
+
+/* Opens for writing: checks the directory, creates or migrates the schema. */
+int ras_db_open_writer(struct ras_db **out, const char *path, const char *boot_id,
+		       char *err, size_t errlen);
+/* Opens read-only; a missing table or column is not an error. */
+int ras_db_open_reader(struct ras_db **out, const char *path, char *err, size_t errlen);
+void ras_db_close(struct ras_db *db);
+const char *ras_db_errmsg(struct ras_db *db);
+
+int ras_db_begin(struct ras_db *db);
+/* Commits, retrying while a reader holds a lock; never drops the batch. */
+int ras_db_commit(struct ras_db *db);
+/* Returns 1 when stored, 0 when an identical record was already stored, or -errno. */
+int ras_db_insert_event(struct ras_db *db, const struct ras_db_event *ev);
+int ras_db_insert_lost(struct ras_db *db, const struct ras_db_lost *lost);
+
+/* Last seen per-CPU loss counters of an instance in this boot (0 if none). */
+int ras_db_cpu_stats_get(struct ras_db *db, const char *instance, int cpu,
+			 uint64_t *overrun, uint64_t *dropped);
+int ras_db_cpu_stats_set(struct ras_db *db, const char *instance, int cpu,
+			 uint64_t overrun, uint64_t dropped);
+int ras_db_counter_add(struct ras_db *db, const char *name, int64_t delta);
+
+/* Column names of an event table, in storage order (common, raw, decoded). */
+const char *ras_db_column_name(unsigned type_idx, unsigned col);
+unsigned ras_db_column_count(unsigned type_idx);
+
+#endif

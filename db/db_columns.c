@@ -1,0 +1,95 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Column layout of the event tables, computed once from the event table:
+ * common columns, then one per tracepoint field (its own name), then one per
+ * decoded field. A name that clashes with an earlier column is prefixed
+ * (raw_ for tracepoint fields, dec_ for decoded ones).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "db_internal.h"
+
+const char *const ras_db_common_columns[RAS_DB_N_COMMON] = {
+	"wall_ns", "trace_ts", "trace_cpu", "boot", "source", "rec_hash",
+	"severity", "location",
+};
+
+static const char *const common_decl[RAS_DB_N_COMMON] = {
+	"INTEGER NOT NULL", "INTEGER", "INTEGER", "INTEGER", "TEXT NOT NULL",
+	"INTEGER", "TEXT", "TEXT",
+};
+
+static struct ras_db_table tables[64];
+static bool tables_ready;
+
+static bool name_taken(const struct ras_db_table *t, const char *name)
+{
+	for (unsigned i = 0; i < t->ncols; i++)
+		if (!strcmp(t->cols[i].name, name))
+			return true;
+	return false;
+}
+
+static int add_col(struct ras_db_table *t, const char *name, const char *prefix,
+		   const char *decl)
+{
+	char buf[128];
+
+	if (t->ncols >= RAS_DB_MAX_COLS)
+		return -1;
+	snprintf(buf, sizeof(buf), "%s", name);
+	if (name_taken(t, buf))
+		snprintf(buf, sizeof(buf), "%s%s", prefix, name);
+	t->cols[t->ncols].name = strdup(buf);
+	t->cols[t->ncols].decl = decl;
+	t->ncols++;
+	return 0;
+}
+
+static const char *field_decl(enum ras_ftype type)
+{
+	switch (type) {
+	case RAS_FT_INT: return "INTEGER";
+	case RAS_FT_TEXT: return "TEXT";
+	default: return "BLOB";
+	}
+}
+
+static void build_table(unsigned idx)
+{
+	const struct ras_event_type *type = &ras_event_types[idx];
+	struct ras_db_table *t = &tables[idx];
+
+	for (unsigned i = 0; i < RAS_DB_N_COMMON; i++)
+		add_col(t, ras_db_common_columns[i], "", common_decl[i]);
+	t->first_raw = t->ncols;
+	for (unsigned i = 0; i < type->n_fields; i++)
+		add_col(t, type->fields[i].name, "raw_", field_decl(type->fields[i].type));
+	t->first_decoded = t->ncols;
+	for (size_t i = 0; i < *type->n_dfields; i++)
+		add_col(t, type->dfields[i].name, "dec_",
+			type->dfields[i].type == RAS_DF_INT ? "INTEGER" : "TEXT");
+}
+
+const struct ras_db_table *ras_db_table_of(unsigned type_idx)
+{
+	if (!tables_ready) {
+		for (unsigned i = 0; i < ras_n_event_types; i++)
+			build_table(i);
+		tables_ready = true;
+	}
+	return &tables[type_idx];
+}
+
+const char *ras_db_column_name(unsigned type_idx, unsigned col)
+{
+	const struct ras_db_table *t = ras_db_table_of(type_idx);
+
+	return col < t->ncols ? t->cols[col].name : NULL;
+}
+
+unsigned ras_db_column_count(unsigned type_idx)
+{
+	return ras_db_table_of(type_idx)->ncols;
+}

@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RAS_DB_INTERNAL_H
+#define RAS_DB_INTERNAL_H
+
+#include <sqlite3.h>
+#include "db.h"
+
+#define RAS_DB_N_COMMON 8
+#define RAS_DB_MAX_COLS 128
+
+struct ras_db_col {
+	const char *name;
+	const char *decl;
+};
+
+struct ras_db_table {
+	struct ras_db_col cols[RAS_DB_MAX_COLS];
+	unsigned ncols;
+	unsigned first_raw, first_decoded;
+};
+
+enum ras_db_stmt {
+	STMT_BEGIN, STMT_COMMIT, STMT_ROLLBACK, STMT_LOST, STMT_STATS_GET,
+	STMT_STATS_SET, STMT_COUNTER_ADD, STMT_COUNT_
+};
+
+struct ras_db {
+	sqlite3 *h;
+	bool readonly;
+	bool in_txn;
+	int64_t boot;                       /* boots.id of this boot */
+	sqlite3_stmt *stmt[STMT_COUNT_];
+	sqlite3_stmt *insert[64];           /* per event type */
+	char err[256];
+};
+
+extern const char *const ras_db_common_columns[RAS_DB_N_COMMON];
+const struct ras_db_table *ras_db_table_of(unsigned type_idx);
+
+int ras_db_migrate(struct ras_db *db);
+int ras_db_exec(struct ras_db *db, const char *sql);
+bool ras_db_table_exists(struct ras_db *db, const char *table);
+
+#endif

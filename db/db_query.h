@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/* Read-side queries used by ras-fdr-ctl. */
+#ifndef RAS_DB_QUERY_H
+#define RAS_DB_QUERY_H
+
+#include "db.h"
+
+struct ras_db_filter {
+	int64_t since_ns, until_ns;   /* 0: unbounded */
+	int type_idx;                 /* -1: every type */
+	unsigned limit;               /* 0: no limit */
+	bool include_synthetic;
+	const char *boot_id;          /* NULL: every boot */
+};
+
+struct ras_db_row {
+	unsigned type_idx;
+	int64_t id, wall_ns, trace_ts;
+	int trace_cpu;
+	const char *boot_id, *source, *severity, *location;
+	struct ras_value values[RAS_MAX_FIELDS];   /* raw fields, type->fields order */
+};
+
+typedef int (*ras_db_row_fn)(void *ctx, const struct ras_db_row *row);
+typedef int (*ras_db_count_fn)(void *ctx, unsigned type_idx, const char *severity,
+			       const char *location, int64_t count, int64_t first_ns, int64_t last_ns);
+
+/* Rows newest first across all event tables. Returns rows delivered or -errno. */
+int ras_db_errors(struct ras_db *db, const struct ras_db_filter *f, ras_db_row_fn fn, void *ctx);
+/* Counts per type x severity x location. */
+int ras_db_summary(struct ras_db *db, const struct ras_db_filter *f, ras_db_count_fn fn, void *ctx);
+/* Lost-record totals: counted records and gaps whose size the kernel did not know. */
+int ras_db_lost_totals(struct ras_db *db, const struct ras_db_filter *f, int64_t *counted,
+		       int64_t *unknown_gaps);
+/* Rows and newest time of one table; -ENOENT when the table does not exist. */
+int ras_db_table_stats(struct ras_db *db, unsigned type_idx, int64_t *rows, int64_t *last_ns);
+/* Boot id of the n-th most recent boot (0 = newest, 1 = the one before). */
+int ras_db_boot_by_offset(struct ras_db *db, unsigned back, char *out, size_t len);
+int64_t ras_db_counter(struct ras_db *db, const char *name);
+
+#endif

@@ -1,0 +1,228 @@
+/* SPDX-License-Identifier: MIT */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "config.h"
+#include "formats.h"
+#include "event_table.h"
+
+enum key_kind { K_PATH, K_NAME, K_UINT, K_BOOL, K_EVENTS };
+
+struct key_desc {
+	const char *key;
+	enum key_kind kind;
+	size_t offset;
+	size_t size;          /* strings: buffer size */
+	unsigned min, max;    /* unsigned values */
+};
+
+#define STR(k, kind, m) { k, kind, offsetof(struct rasd_config, m), sizeof(((struct rasd_config *)0)->m), 0, 0 }
+#define UINT(k, m, lo, hi) { k, K_UINT, offsetof(struct rasd_config, m), 0, lo, hi }
+#define BOOL(k, m) { k, K_BOOL, offsetof(struct rasd_config, m), 0, 0, 0 }
+
+static const struct key_desc keys[] = {
+	STR("database", K_PATH, database),
+	STR("instance", K_NAME, instance),
+	UINT("buffer_size_kb", buffer_size_kb, 8, 1048576),
+	BOOL("keep_instance", keep_instance),
+	BOOL("allow_synthetic", allow_synthetic),
+	UINT("log_corrected_per_minute", log_corrected_per_minute, 0, 1000000),
+	UINT("batch_max_records", batch_max_records, 1, 10000000),
+	STR("tracing_dir", K_PATH, tracing_dir),
+	STR("lock_dir", K_PATH, lock_dir),
+	STR("formats_dir", K_PATH, formats_dir),
+	STR("events", K_EVENTS, events),
+};
+
+void rasd_config_defaults(struct rasd_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	snprintf(c->database, sizeof(c->database), "%s", RASD_DEFAULT_DATABASE);
+	snprintf(c->instance, sizeof(c->instance), "rasd");
+	c->buffer_size_kb = 256;
+	c->log_corrected_per_minute = 10;
+	c->batch_max_records = 20000;
+	snprintf(c->lock_dir, sizeof(c->lock_dir), "%s/ras-fdr", RUNSTATEDIR);
+	snprintf(c->formats_dir, sizeof(c->formats_dir), "%s/formats", PKGDATADIR);
+	snprintf(c->events, sizeof(c->events), "all");
+}
+
+static int parse_bool(const char *v, bool *out)
+{
+	static const char *const yes[] = { "yes", "true", "on", "1" };
+	static const char *const no[] = { "no", "false", "off", "0" };
+
+	for (unsigned i = 0; i < 4; i++) {
+		if (!strcasecmp(v, yes[i])) {
+			*out = true;
+			return 0;
+		}
+		if (!strcasecmp(v, no[i])) {
+			*out = false;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* An instance name becomes a directory name under tracefs: keep it plain. */
+static bool valid_name(const char *v)
+{
+	if (!*v)
+		return false;
+	for (const char *p = v; *p; p++)
+		if (!isalnum((unsigned char)*p) && *p != '_' && *p != '-')
+			return false;
+	return true;
+}
+
+static bool valid_events(const char *v)
+{
+	char buf[1024], *save = NULL;
+
+	if (!strcmp(v, "all"))
+		return true;
+	snprintf(buf, sizeof(buf), "%s", v);
+	for (char *tok = strtok_r(buf, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save))
+		if (!ras_event_type_find(tok))
+			return false;
+	return true;
+}
+
+static int set_string(const struct key_desc *k, char *dst, const char *value, const char **why)
+{
+	if (strlen(value) >= k->size) {
+		*why = "value too long";
+		return -EINVAL;
+	}
+	if (k->kind == K_NAME && !valid_name(value)) {
+		*why = "must be letters, digits, '_' or '-'";
+		return -EINVAL;
+	}
+	if (k->kind == K_EVENTS && !valid_events(value)) {
+		*why = "unknown event (expected \"all\" or system:event names from the event table)";
+		return -EINVAL;
+	}
+	if (k->kind == K_PATH && *value && *value != '/') {
+		*why = "must be an absolute path";
+		return -EINVAL;
+	}
+	strcpy(dst, value);
+	return 0;
+}
+
+int rasd_config_set(struct rasd_config *c, const char *key, const char *value, const char **why)
+{
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		const struct key_desc *k = &keys[i];
+		char *field = (char *)c + k->offset;
+
+		if (strcmp(k->key, key))
+			continue;
+		if (k->kind == K_BOOL) {
+			*why = "expected yes or no";
+			return parse_bool(value, (bool *)field);
+		}
+		if (k->kind == K_UINT) {
+			char *end;
+			unsigned long v;
+
+			errno = 0;
+			v = strtoul(value, &end, 10);
+			if (errno || end == value || *end || v < k->min || v > k->max) {
+				*why = "expected a whole number in range";
+				return -EINVAL;
+			}
+			*(unsigned *)field = (unsigned)v;
+			return 0;
+		}
+		return set_string(k, field, value, why);
+	}
+	*why = "unknown key";
+	return -EINVAL;
+}
+
+static char *trim(char *s)
+{
+	char *e;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	e = s + strlen(s);
+	while (e > s && isspace((unsigned char)e[-1]))
+		*--e = 0;
+	return s;
+}
+
+static int parse_line(struct rasd_config *c, char *line, const char **why)
+{
+	char *eq, *key, *value;
+
+	line = trim(line);
+	if (!*line || *line == '#')
+		return 0;
+	eq = strchr(line, '=');
+	if (!eq) {
+		*why = "expected key = value";
+		return -EINVAL;
+	}
+	*eq = 0;
+	key = trim(line);
+	value = trim(eq + 1);
+	return rasd_config_set(c, key, value, why);
+}
+
+int rasd_config_load(struct rasd_config *c, const char *path, config_error_fn on_error, void *ctx)
+{
+	char *buf, *save = NULL;
+	unsigned lineno = 0;
+	int errors = 0, r = ras_read_file(path, &buf, NULL);
+
+	if (r < 0)
+		return r;
+	for (char *p = buf; p; ) {
+		char *nl = strchr(p, '\n');
+		const char *why = NULL;
+
+		if (nl)
+			*nl = 0;
+		lineno++;
+		if (parse_line(c, p, &why) < 0) {
+			char reason[256];
+
+			snprintf(reason, sizeof(reason), "%s", why ? why : "invalid");
+			if (!strcmp(reason, "unknown key")) {
+				char *eq = strchr(p, '=');
+
+				snprintf(reason, sizeof(reason), "unknown key '%.*s'",
+					 (int)(eq ? (size_t)(eq - p) : strlen(p)), trim(p));
+			}
+			on_error(ctx, path, lineno, reason);
+			errors++;
+		}
+		p = nl ? nl + 1 : NULL;
+	}
+	(void)save;
+	free(buf);
+	return errors;
+}
+
+bool rasd_config_event_wanted(const struct rasd_config *c, const char *system,
+			      const char *event, const char *table)
+{
+	char buf[1024], *save = NULL;
+
+	if (!strcmp(c->events, "all"))
+		return true;
+	snprintf(buf, sizeof(buf), "%s", c->events);
+	for (char *tok = strtok_r(buf, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+		const struct ras_event_type *t = ras_event_type_find(tok);
+
+		if (t && !strcmp(t->event, event) && !strcmp(t->table, table))
+			return true;
+	}
+	(void)system;
+	return false;
+}

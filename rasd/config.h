@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: MIT */
+/* rasd.conf: "key = value" lines; every key is documented in rasd.conf(5). */
+#ifndef RAS_CONFIG_H
+#define RAS_CONFIG_H
+
+#include <limits.h>
+#include <stdbool.h>
+
+#define RASD_DEFAULT_CONFIG SYSCONFDIR "/ras-fdr/rasd.conf"
+#define RASD_DEFAULT_DATABASE LOCALSTATEDIR "/lib/ras-fdr/ras-fdr.db"
+
+struct rasd_config {
+	char database[PATH_MAX];
+	char instance[64];
+	unsigned buffer_size_kb;
+	bool keep_instance;
+	bool allow_synthetic;
+	unsigned log_corrected_per_minute;
+	unsigned batch_max_records;
+	char tracing_dir[PATH_MAX];  /* empty: find or mount tracefs */
+	char lock_dir[PATH_MAX];
+	char formats_dir[PATH_MAX];
+	char events[1024];           /* "all" or a list of system:event / table names */
+};
+
+typedef void (*config_error_fn)(void *ctx, const char *file, unsigned line, const char *reason);
+
+void rasd_config_defaults(struct rasd_config *c);
+/*
+ * Reads a configuration file over *c. Every error is reported through
+ * on_error as (file, line, reason); returns the number of errors, or -errno
+ * if the file cannot be read (-ENOENT is left to the caller to judge).
+ */
+int rasd_config_load(struct rasd_config *c, const char *path, config_error_fn on_error, void *ctx);
+/* Applies one "key = value" setting, e.g. from the command line; 0 or -EINVAL with *why set. */
+int rasd_config_set(struct rasd_config *c, const char *key, const char *value, const char **why);
+/* True when the event table entry named by system/event/table is enabled by c->events. */
+bool rasd_config_event_wanted(const struct rasd_config *c, const char *system,
+			      const char *event, const char *table);
+
+#endif

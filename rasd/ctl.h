@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: MIT */
+/* ras-fdr-ctl: shared state and the commands. Each returns an exit status. */
+#ifndef RAS_CTL_H
+#define RAS_CTL_H
+
+#include "config.h"
+#include "db_query.h"
+
+struct ctl {
+	struct rasd_config cfg;
+	const char *config_path;
+};
+
+int ctl_open_db(struct ctl *c, struct ras_db **db);
+/* Accepts 2026-11-22, 2026-11-22T10:00[:00][Z], @UNIXSECONDS, -30s/-15m/-2h/-7d, now. */
+int ctl_parse_time(const char *s, int64_t *ns);
+/* Parses --since/--until/--type/--limit/--boot/--include-synthetic into f; see ctl_common_options. */
+int ctl_filter_option(struct ctl *c, struct ras_db_filter *f, int opt, const char *arg);
+void ctl_print_json_string(const char *s, size_t len);
+
+int ctl_summary(struct ctl *c, int argc, char **argv);
+int ctl_errors(struct ctl *c, int argc, char **argv);
+int ctl_status(struct ctl *c, int argc, char **argv);
+int ctl_inject(struct ctl *c, int argc, char **argv);
+
+#endif

@@ -1,0 +1,351 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rasd's one event loop: epoll over every per-CPU raw buffer, a signalfd
+ * and, under a systemd watchdog, a timerfd. Nothing wakes it when idle.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/epoll.h>
+#include <sys/signalfd.h>
+#include <sys/timerfd.h>
+#include <unistd.h>
+#include <systemd/sd-daemon.h>
+#include "daemon.h"
+#include "log.h"
+#include "pipeline.h"
+
+#define TAG_SIGNAL 1
+#define TAG_WATCHDOG 2
+#define TAG_CPU 0x100000000ULL
+#define PAGES_PER_DRAIN 256
+
+struct rasd {
+	struct rasd_config *cfg;
+	const struct rasd_options *opt;
+	struct ras_tracing tr;
+	struct ras_formats *fmt;
+	struct ras_db *db;
+	struct ras_reader *reader;
+	struct ras_pipeline pipe;
+	int epfd, sigfd, wdfd, lockfd;
+	bool stop;
+};
+
+static int drain(struct rasd *d)
+{
+	bool more = true;
+
+	ras_tracing_sync_clock(&d->tr);
+	while (more) {
+		int r = ras_reader_drain(d->reader, PAGES_PER_DRAIN, &ras_pipeline_ops, &d->pipe, &more);
+
+		if (r < 0) {
+			ras_log(LOG_ERR, "reading the ring buffer failed: %s", strerror(-r));
+			return r;
+		}
+		if (d->pipe.db_error)
+			return d->pipe.db_error;
+	}
+	if (d->tr.real)
+		ras_pipeline_check_stats(&d->pipe, d->reader);
+	if (ras_pipeline_commit(&d->pipe) < 0)
+		return -EIO;
+	return d->pipe.db_error;
+}
+
+static void report_formats(struct rasd *d)
+{
+	char absent[2048] = "";
+	size_t n = 0;
+
+	for (unsigned i = 0; i < ras_n_event_types; i++) {
+		const struct ras_type_format *tf = &d->fmt->type[i];
+		const struct ras_event_type *t = &ras_event_types[i];
+
+		if (tf->state == RAS_FMT_MALFORMED)
+			ras_log(LOG_WARNING, "tracepoint %s:%s skipped: %s", t->system, t->event,
+				tf->problem);
+		else if (tf->state != RAS_FMT_KERNEL && n < sizeof(absent))
+			n += (size_t)snprintf(absent + n, sizeof(absent) - n, "%s%s:%s",
+					      n ? " " : "", t->system, t->event);
+	}
+	if (n)
+		ras_log(LOG_INFO, "tracepoints absent from this kernel: %s", absent);
+}
+
+static int enable_events(struct rasd *d)
+{
+	unsigned enabled = 0;
+
+	for (unsigned i = 0; i < ras_n_event_types; i++) {
+		const struct ras_type_format *tf = &d->fmt->type[i];
+		const struct ras_event_type *t = &ras_event_types[i];
+
+		if (tf->state != RAS_FMT_KERNEL ||
+		    !rasd_config_event_wanted(d->cfg, tf->system, t->event, t->table))
+			continue;
+		if (ras_tracing_enable(&d->tr, tf->system, t->event) < 0) {
+			ras_log(LOG_WARNING, "cannot enable %s:%s", tf->system, t->event);
+			continue;
+		}
+		enabled++;
+	}
+	ras_log(LOG_INFO, "recording %u RAS tracepoints in instance %s", enabled, d->tr.instance_dir);
+	return 0;
+}
+
+static int open_tracing(struct rasd *d)
+{
+	char dir[PATH_MAX], err[512];
+	int r = ras_tracing_find(d->cfg->tracing_dir, dir, sizeof(dir), err, sizeof(err));
+
+	if (r == 0)
+		r = ras_tracing_open(&d->tr, dir, d->cfg->instance, err, sizeof(err));
+	if (r == 0)
+		r = ras_formats_load(&d->fmt, dir, d->tr.instance_dir, d->cfg->formats_dir);
+	if (r < 0) {
+		ras_log(LOG_ERR, "%s", err[0] ? err : strerror(-r));
+		return r;
+	}
+	if (d->tr.real && !d->tr.created)
+		ras_log(LOG_NOTICE, "taking back instance %s left by an earlier rasd; "
+			"its buffered records are stored first", d->tr.instance_dir);
+	report_formats(d);
+	return 0;
+}
+
+static int open_db(struct rasd *d)
+{
+	char boot_id[64], err[512];
+	int r = ras_boot_id(boot_id, sizeof(boot_id));
+
+	if (r < 0) {
+		ras_log(LOG_ERR, "cannot read the boot id: %s", strerror(-r));
+		return r;
+	}
+	r = ras_db_open_writer(&d->db, d->cfg->database, boot_id, err, sizeof(err));
+	if (r < 0)
+		ras_log(LOG_ERR, "%s", err);
+	return r;
+}
+
+static int take_lock(struct rasd *d)
+{
+	char path[PATH_MAX];
+	int pid;
+
+	d->lockfd = ras_lock_take(d->cfg->lock_dir, d->cfg->instance, &pid, path, sizeof(path));
+	if (d->lockfd == -EBUSY) {
+		ras_log(LOG_ERR, "another rasd (pid %d) already records into instance '%s' "
+			"(lock %s); refusing to start a second one", pid, d->cfg->instance, path);
+		return -EBUSY;
+	}
+	if (d->lockfd < 0)
+		ras_log(LOG_ERR, "cannot take lock %s: %s", path, strerror(-d->lockfd));
+	return d->lockfd < 0 ? d->lockfd : 0;
+}
+
+static int add_fd(struct rasd *d, int fd, uint64_t tag)
+{
+	struct epoll_event ee = { .events = EPOLLIN, .data.u64 = tag };
+
+	return epoll_ctl(d->epfd, EPOLL_CTL_ADD, fd, &ee) < 0 ? -errno : 0;
+}
+
+static int setup_loop(struct rasd *d)
+{
+	sigset_t mask;
+	uint64_t usec = 0;
+
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
+	d->epfd = epoll_create1(EPOLL_CLOEXEC);
+	d->sigfd = signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK);
+	if (d->epfd < 0 || d->sigfd < 0 || add_fd(d, d->sigfd, TAG_SIGNAL) < 0)
+		return -errno;
+	d->wdfd = -1;
+	if (sd_watchdog_enabled(0, &usec) > 0 && usec > 0) {
+		struct itimerspec its = { 0 };
+
+		its.it_interval.tv_sec = (time_t)(usec / 2 / 1000000);
+		its.it_interval.tv_nsec = (long)(usec / 2 % 1000000) * 1000;
+		its.it_value = its.it_interval;
+		d->wdfd = timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+		if (d->wdfd < 0 || timerfd_settime(d->wdfd, 0, &its, NULL) < 0 ||
+		    add_fd(d, d->wdfd, TAG_WATCHDOG) < 0)
+			return -errno;
+	}
+	return 0;
+}
+
+static int setup(struct rasd *d)
+{
+	char err[512];
+	int r;
+
+	if ((r = take_lock(d)) < 0 || (r = open_db(d)) < 0 || (r = open_tracing(d)) < 0 ||
+	    (r = setup_loop(d)) < 0)
+		return r;
+	r = ras_reader_open(&d->reader, d->fmt->tep, d->tr.instance_dir, d->fmt->page_size,
+			    !d->tr.real);
+	if (r < 0) {
+		ras_log(LOG_ERR, "cannot open the per-CPU buffers of %s: %s", d->tr.instance_dir,
+			strerror(-r));
+		return r;
+	}
+	ras_pipeline_init(&d->pipe, d->fmt, d->db, &d->tr, d->cfg, "live");
+	/* A taken-back instance may hold records: store them before changing anything. */
+	if (!d->tr.created && (r = drain(d)) < 0)
+		return r;
+	r = ras_tracing_configure(&d->tr, d->cfg->buffer_size_kb, err, sizeof(err));
+	if (r < 0) {
+		ras_log(LOG_ERR, "%s", err);
+		return r;
+	}
+	r = ras_reader_watch(d->reader, d->epfd, TAG_CPU);
+	if (r < 0) {
+		ras_log(LOG_ERR, "cannot watch the per-CPU buffers: %s", strerror(-r));
+		return r;
+	}
+	enable_events(d);
+	if (ras_tracing_on(&d->tr, true) < 0)
+		ras_log(LOG_WARNING, "cannot turn tracing on in %s", d->tr.instance_dir);
+	if (d->tr.real)
+		ras_pipeline_check_stats(&d->pipe, d->reader);
+	return ras_pipeline_commit(&d->pipe);
+}
+
+static void log_config_error(void *ctx, const char *file, unsigned line, const char *reason)
+{
+	ras_log(LOG_ERR, "%s:%u: %s", file, line, reason);
+}
+
+static void reload(struct rasd *d)
+{
+	struct rasd_config fresh;
+
+	rasd_config_defaults(&fresh);
+	if (d->opt->config_path &&
+	    rasd_config_load(&fresh, d->opt->config_path, log_config_error, NULL) > 0) {
+		ras_log(LOG_ERR, "configuration %s has errors; keeping the running one",
+			d->opt->config_path);
+		return;
+	}
+	if (strcmp(fresh.database, d->cfg->database) || strcmp(fresh.instance, d->cfg->instance))
+		ras_log(LOG_NOTICE, "database and instance changes take effect at restart");
+	d->cfg->allow_synthetic = fresh.allow_synthetic;
+	d->cfg->keep_instance = fresh.keep_instance;
+	d->cfg->log_corrected_per_minute = fresh.log_corrected_per_minute;
+	d->cfg->batch_max_records = fresh.batch_max_records;
+	ras_log_set_rate(fresh.log_corrected_per_minute);
+	memcpy(d->cfg->events, fresh.events, sizeof(fresh.events));
+	enable_events(d);
+	ras_log(LOG_INFO, "configuration reloaded");
+}
+
+static void handle_signal(struct rasd *d)
+{
+	struct signalfd_siginfo si;
+
+	while (read(d->sigfd, &si, sizeof(si)) == (ssize_t)sizeof(si)) {
+		if (si.ssi_signo == SIGHUP) {
+			sd_notify(0, "RELOADING=1");
+			reload(d);
+			sd_notify(0, "READY=1");
+		} else {
+			d->stop = true;
+		}
+	}
+}
+
+static int loop(struct rasd *d)
+{
+	struct epoll_event evs[64];
+
+	while (!d->stop) {
+		bool data = false;
+		int n = epoll_wait(d->epfd, evs, 64, -1);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		for (int i = 0; i < n; i++) {
+			if (evs[i].data.u64 == TAG_SIGNAL)
+				handle_signal(d);
+			else if (evs[i].data.u64 == TAG_WATCHDOG) {
+				uint64_t ticks;
+
+				if (read(d->wdfd, &ticks, sizeof(ticks)) > 0)
+					sd_notify(0, "WATCHDOG=1");
+			} else
+				data = true;
+		}
+		if (data && drain(d) < 0)
+			return -EIO;
+	}
+	return 0;
+}
+
+static int run_once(struct rasd *d)
+{
+	int r;
+
+	do {
+		r = drain(d);
+	} while (r == 0 && ras_reader_is_replay(d->reader) && !ras_reader_replay_done(d->reader));
+	return r;
+}
+
+static void teardown(struct rasd *d)
+{
+	if (d->reader)
+		ras_reader_close(d->reader);
+	/* Remove the instance only when it is ours and we were not told to keep it. */
+	ras_tracing_close(&d->tr, d->tr.real && !d->cfg->keep_instance);
+	ras_formats_free(d->fmt);
+	ras_db_close(d->db);
+	if (d->sigfd >= 0)
+		close(d->sigfd);
+	if (d->wdfd >= 0)
+		close(d->wdfd);
+	if (d->epfd >= 0)
+		close(d->epfd);
+	if (d->lockfd >= 0)
+		close(d->lockfd);
+}
+
+static void log_summary(struct rasd *d)
+{
+	ras_log(LOG_INFO, "stored %llu records (%llu duplicates skipped, %llu malformed, "
+		"%llu synthetic refused)", (unsigned long long)d->pipe.stored,
+		(unsigned long long)d->pipe.duplicates, (unsigned long long)d->pipe.malformed,
+		(unsigned long long)d->pipe.synthetic_refused);
+}
+
+int rasd_run(struct rasd_config *cfg, const struct rasd_options *opt)
+{
+	struct rasd d = { .cfg = cfg, .opt = opt, .epfd = -1, .sigfd = -1, .wdfd = -1, .lockfd = -1 };
+	int r = setup(&d);
+
+	if (r == 0 && opt->once) {
+		r = run_once(&d);
+	} else if (r == 0) {
+		sd_notify(0, "READY=1");
+		r = loop(&d);
+		sd_notify(0, "STOPPING=1");
+		/* Whatever arrived before the signal is stored before we go. */
+		if (r == 0)
+			r = drain(&d);
+	}
+	if (d.reader)
+		log_summary(&d);
+	teardown(&d);
+	return r < 0 ? 1 : 0;
+}

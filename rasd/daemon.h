@@ -1,0 +1,18 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef RAS_DAEMON_H
+#define RAS_DAEMON_H
+
+#include "config.h"
+
+struct rasd_options {
+	const char *config_path;
+	bool config_explicit;
+	bool once;            /* drain what is buffered, then exit */
+	bool journal;
+	int verbosity;
+};
+
+/* Runs the daemon until SIGTERM/SIGINT (or, with once, until drained). Exit status. */
+int rasd_run(struct rasd_config *cfg, const struct rasd_options *opt);
+
+#endif

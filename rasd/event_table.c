@@ -1,0 +1,239 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The RAS tracepoints ras-fdr records. Field lists follow the kernel's
+ * format files (include/trace/events/mce.h, include/ras/ras_event.h,
+ * include/trace/events/devlink.h, include/trace/events/block.h,
+ * drivers/cxl/core/trace.h); fields added in later kernels are optional.
+ */
+#include <string.h>
+#include "event_table.h"
+#include "event_fields.h"
+#include "adapters.h"
+
+#define F(n, t) { #n, RAS_FT_##t, 0 }
+#define OPT(n, t) { #n, RAS_FT_##t, RAS_F_OPTIONAL }
+
+static const struct ras_field mce_fields[MCE_F_COUNT] = {
+	[MCE_F_MCGCAP] = F(mcgcap, INT), [MCE_F_MCGSTATUS] = F(mcgstatus, INT),
+	[MCE_F_STATUS] = F(status, INT), [MCE_F_ADDR] = F(addr, INT),
+	[MCE_F_MISC] = F(misc, INT),
+	/* synd and ipid arrived with AMD SMCA (v4.x); ppin and microcode in v6.10;
+	 * v_data (vendor data, variable length) around v6.14. */
+	[MCE_F_SYND] = OPT(synd, INT), [MCE_F_IPID] = OPT(ipid, INT),
+	[MCE_F_IP] = F(ip, INT), [MCE_F_TSC] = F(tsc, INT),
+	[MCE_F_PPIN] = OPT(ppin, INT), [MCE_F_WALLTIME] = F(walltime, INT),
+	[MCE_F_CPU] = F(cpu, INT), [MCE_F_CPUID] = F(cpuid, INT),
+	[MCE_F_APICID] = F(apicid, INT), [MCE_F_SOCKETID] = F(socketid, INT),
+	[MCE_F_CS] = F(cs, INT), [MCE_F_BANK] = F(bank, INT),
+	[MCE_F_CPUVENDOR] = F(cpuvendor, INT),
+	[MCE_F_MICROCODE] = OPT(microcode, INT), [MCE_F_V_DATA] = OPT(v_data, BLOB),
+};
+
+static const struct ras_field mc_fields[MC_F_COUNT] = {
+	[MC_F_ERROR_TYPE] = F(error_type, INT), [MC_F_MSG] = F(msg, TEXT),
+	[MC_F_LABEL] = F(label, TEXT), [MC_F_ERROR_COUNT] = F(error_count, INT),
+	[MC_F_MC_INDEX] = F(mc_index, INT), [MC_F_TOP_LAYER] = F(top_layer, INT),
+	[MC_F_MIDDLE_LAYER] = F(middle_layer, INT),
+	[MC_F_LOWER_LAYER] = F(lower_layer, INT), [MC_F_ADDRESS] = F(address, INT),
+	[MC_F_GRAIN_BITS] = F(grain_bits, INT), [MC_F_SYNDROME] = F(syndrome, INT),
+	[MC_F_DRIVER_DETAIL] = F(driver_detail, TEXT),
+};
+
+static const struct ras_field aer_fields[AER_F_COUNT] = {
+	[AER_F_DEV_NAME] = F(dev_name, TEXT), [AER_F_STATUS] = F(status, INT),
+	[AER_F_SEVERITY] = F(severity, INT),
+	/* The TLP header log arrived around v4.16. */
+	[AER_F_TLP_HEADER_VALID] = OPT(tlp_header_valid, INT),
+	[AER_F_TLP_HEADER] = OPT(tlp_header, BLOB),
+};
+
+static const struct ras_field extlog_fields[EXTLOG_F_COUNT] = {
+	[EXTLOG_F_ERR_SEQ] = F(err_seq, INT), [EXTLOG_F_ETYPE] = F(etype, INT),
+	[EXTLOG_F_SEV] = F(sev, INT), [EXTLOG_F_PA] = F(pa, INT),
+	[EXTLOG_F_PA_MASK_LSB] = F(pa_mask_lsb, INT),
+	[EXTLOG_F_FRU_ID] = F(fru_id, BLOB), [EXTLOG_F_FRU_TEXT] = F(fru_text, TEXT),
+	[EXTLOG_F_DATA] = F(data, BLOB),
+};
+
+static const struct ras_field nonstd_fields[NONSTD_F_COUNT] = {
+	[NONSTD_F_SEC_TYPE] = F(sec_type, BLOB), [NONSTD_F_FRU_ID] = F(fru_id, BLOB),
+	[NONSTD_F_FRU_TEXT] = F(fru_text, TEXT), [NONSTD_F_SEV] = F(sev, INT),
+	[NONSTD_F_LEN] = F(len, INT), [NONSTD_F_BUF] = F(buf, BLOB),
+};
+
+static const struct ras_field arm_fields[ARM_F_COUNT] = {
+	[ARM_F_MPIDR] = F(mpidr, INT), [ARM_F_MIDR] = F(midr, INT),
+	[ARM_F_RUNNING_STATE] = F(running_state, INT),
+	[ARM_F_PSCI_STATE] = F(psci_state, INT), [ARM_F_AFFINITY] = F(affinity, INT),
+	/* The error-information, context and vendor buffers, sev and cpu came
+	 * with the 2025 "report all ARM processor CPER information" work. */
+	[ARM_F_PEI_LEN] = OPT(pei_len, INT), [ARM_F_PEI_BUF] = OPT(pei_buf, BLOB),
+	[ARM_F_CTX_LEN] = OPT(ctx_len, INT), [ARM_F_CTX_BUF] = OPT(ctx_buf, BLOB),
+	[ARM_F_OEM_LEN] = OPT(oem_len, INT), [ARM_F_OEM_BUF] = OPT(oem_buf, BLOB),
+	[ARM_F_SEV] = OPT(sev, INT), [ARM_F_CPU] = OPT(cpu, INT),
+};
+
+static const struct ras_field memfail_fields[MF_F_COUNT] = {
+	[MF_F_PFN] = F(pfn, INT), [MF_F_TYPE] = F(type, INT),
+	[MF_F_RESULT] = F(result, INT),
+};
+
+static const struct ras_field devlink_fields[DL_F_COUNT] = {
+	[DL_F_BUS_NAME] = F(bus_name, TEXT), [DL_F_DEV_NAME] = F(dev_name, TEXT),
+	[DL_F_DRIVER_NAME] = F(driver_name, TEXT),
+	[DL_F_REPORTER_NAME] = F(reporter_name, TEXT), [DL_F_MSG] = F(msg, TEXT),
+};
+
+static const struct ras_field blockerr_fields[BLK_F_COUNT] = {
+	[BLK_F_DEV] = F(dev, INT), [BLK_F_SECTOR] = F(sector, INT),
+	[BLK_F_NR_SECTOR] = F(nr_sector, INT), [BLK_F_ERROR] = F(error, INT),
+	[BLK_F_IOPRIO] = OPT(ioprio, INT), [BLK_F_RWBS] = F(rwbs, TEXT),
+	[BLK_F_CMD] = F(cmd, TEXT),
+};
+
+/* CXL: drivers/cxl/core/trace.h. The r3.1 fields (about v6.13) are optional. */
+static const struct ras_field cxl_aer_ue_fields[] = {
+	F(memdev, TEXT), F(host, TEXT), F(serial, INT), F(status, INT),
+	F(first_error, INT), F(header_log, BLOB),
+};
+
+static const struct ras_field cxl_aer_ce_fields[] = {
+	F(memdev, TEXT), F(host, TEXT), F(serial, INT), F(status, INT),
+};
+
+static const struct ras_field cxl_overflow_fields[] = {
+	F(memdev, TEXT), F(host, TEXT), F(log, INT), F(serial, INT),
+	F(first_ts, INT), F(last_ts, INT), F(count, INT),
+};
+
+#define CXL_HDR_FIELDS \
+	F(memdev, TEXT), F(host, TEXT), F(log, INT), F(hdr_uuid, BLOB), \
+	F(serial, INT), F(hdr_flags, INT), F(hdr_handle, INT), \
+	F(hdr_related_handle, INT), F(hdr_timestamp, INT), F(hdr_length, INT), \
+	F(hdr_maint_op_class, INT), OPT(hdr_maint_op_sub_class, INT)
+
+static const struct ras_field cxl_generic_fields[] = {
+	CXL_HDR_FIELDS, F(data, BLOB),
+};
+
+#define CXL_MEDIA_COMMON \
+	F(dpa, INT), F(descriptor, INT), F(type, INT), F(transaction_type, INT), \
+	F(channel, INT), F(rank, INT), OPT(dpa_flags, INT), OPT(hpa, INT), \
+	OPT(region_uuid, BLOB), OPT(region_name, TEXT), F(validity_flags, INT), \
+	OPT(cme_count, INT), OPT(cvme_count, INT), OPT(sub_type, INT), \
+	OPT(cme_threshold_ev_flags, INT)
+
+static const struct ras_field cxl_media_fields[] = {
+	CXL_HDR_FIELDS, CXL_MEDIA_COMMON, F(device, INT), F(comp_id, BLOB),
+};
+
+static const struct ras_field cxl_dram_fields[] = {
+	CXL_HDR_FIELDS, CXL_MEDIA_COMMON, F(nibble_mask, INT), F(bank_group, INT),
+	F(bank, INT), F(row, INT), F(column, INT), F(cor_mask, BLOB),
+	OPT(sub_channel, INT), OPT(comp_id, BLOB),
+};
+
+static const struct ras_field cxl_module_fields[] = {
+	CXL_HDR_FIELDS, F(event_type, INT), F(health_status, INT),
+	F(media_status, INT), F(life_used, INT), F(dirty_shutdown_cnt, INT),
+	F(cor_vol_err_cnt, INT), F(cor_per_err_cnt, INT), F(device_temp, INT),
+	F(add_status, INT), OPT(event_sub_type, INT),
+};
+
+static const struct ras_field cxl_poison_fields[] = {
+	F(memdev, TEXT), F(host, TEXT), F(serial, INT), F(trace_type, INT),
+	F(region, TEXT), F(overflow_ts, INT), F(hpa, INT), F(dpa, INT),
+	F(dpa_length, INT), F(uuid, BLOB), F(source, INT), F(flags, INT),
+};
+
+#define N(a) (unsigned)(sizeof(a) / sizeof((a)[0]))
+#define DECODER(name) name##_dfields, &name##_n_dfields, adapt_##name
+
+const struct ras_event_type ras_event_types[] = {
+	{ "mce", "mce_record", NULL, "mce_record", "machine check",
+	  mce_fields, N(mce_fields), DECODER(mce),
+	  "e41a1d8a091849f289861ebbcf4f253a" },
+	{ "ras", "mc_event", NULL, "mc_event", "memory controller error",
+	  mc_fields, N(mc_fields), DECODER(edac),
+	  "92567467f2704b979ef87cefdf3072a0" },
+	{ "ras", "aer_event", NULL, "aer_event", "PCIe AER error",
+	  aer_fields, N(aer_fields), DECODER(aer),
+	  "c59606bc94b241a2966b9bd5278bd232" },
+	{ "ras", "extlog_mem_event", NULL, "extlog_mem_event", "extended log memory error",
+	  extlog_fields, N(extlog_fields), DECODER(extlog),
+	  "db819a2a5c1e4ab4aba5042e8d36fdc4" },
+	{ "ras", "non_standard_event", NULL, "non_standard_event", "platform error (CPER)",
+	  nonstd_fields, N(nonstd_fields), DECODER(nonstd),
+	  "4d4b72deb0b241b78fe7d45b1a5b90d6" },
+	{ "ras", "arm_event", NULL, "arm_event", "ARM processor error",
+	  arm_fields, N(arm_fields), DECODER(arm),
+	  "5d8c01e139424546bb33f301bcffb96f" },
+	/* A late-2025 patch moves this event to its own system. */
+	{ "ras", "memory_failure_event", "memory_failure", "memory_failure_event",
+	  "memory failure", memfail_fields, N(memfail_fields), DECODER(memfail),
+	  "9e645356e0224ee19eb5c2e73be90cee" },
+	{ "devlink", "devlink_health_report", NULL, "devlink_health_report",
+	  "device health report", devlink_fields, N(devlink_fields), DECODER(devlink),
+	  "88c9b4c681014a6e87e393dedd103b9d" },
+	{ "block", "block_rq_error", NULL, "block_rq_error", "block I/O error",
+	  blockerr_fields, N(blockerr_fields), DECODER(blockerr),
+	  "aef3631d984442e9a318219030082b1e" },
+	{ "cxl", "cxl_aer_uncorrectable_error", NULL, "cxl_aer_uncorrectable_error",
+	  "CXL uncorrectable error", cxl_aer_ue_fields, N(cxl_aer_ue_fields),
+	  DECODER(cxl), "c2ed468202354c5ab0a9fdf310cef480" },
+	{ "cxl", "cxl_aer_correctable_error", NULL, "cxl_aer_correctable_error",
+	  "CXL correctable error", cxl_aer_ce_fields, N(cxl_aer_ce_fields),
+	  DECODER(cxl), "be64aac98c294903a704d4c84495ef0a" },
+	{ "cxl", "cxl_overflow", NULL, "cxl_overflow", "CXL event log overflow",
+	  cxl_overflow_fields, N(cxl_overflow_fields), DECODER(cxl),
+	  "ff1809ee988741a190dce56032ed6087" },
+	{ "cxl", "cxl_generic_event", NULL, "cxl_generic_event", "CXL event",
+	  cxl_generic_fields, N(cxl_generic_fields), DECODER(cxl),
+	  "a014c9971cf343b494afc81ea406ac49" },
+	{ "cxl", "cxl_general_media", NULL, "cxl_general_media", "CXL media error",
+	  cxl_media_fields, N(cxl_media_fields), DECODER(cxl),
+	  "0b4809b603834021ba4c0b77c1d5a4fd" },
+	{ "cxl", "cxl_dram", NULL, "cxl_dram", "CXL DRAM error",
+	  cxl_dram_fields, N(cxl_dram_fields), DECODER(cxl),
+	  "69668f75cb5a40cf857646b3f41085ed" },
+	{ "cxl", "cxl_memory_module", NULL, "cxl_memory_module", "CXL memory module event",
+	  cxl_module_fields, N(cxl_module_fields), DECODER(cxl),
+	  "869f001b01c54eabba51dd4df7defc92" },
+	{ "cxl", "cxl_poison", NULL, "cxl_poison", "CXL poison",
+	  cxl_poison_fields, N(cxl_poison_fields), DECODER(cxl),
+	  "bdc5e772a61c407f9bc36a9cfc89231a" },
+};
+
+const unsigned ras_n_event_types = N(ras_event_types);
+
+const struct ras_event_type *ras_event_type_find(const char *name)
+{
+	const char *colon = strchr(name, ':');
+
+	for (unsigned i = 0; i < ras_n_event_types; i++) {
+		const struct ras_event_type *t = &ras_event_types[i];
+
+		if (!colon) {
+			if (!strcmp(name, t->event) || !strcmp(name, t->table))
+				return t;
+			continue;
+		}
+		if (strcmp(colon + 1, t->event))
+			continue;
+		if (!strncmp(name, t->system, (size_t)(colon - name)) &&
+		    strlen(t->system) == (size_t)(colon - name))
+			return t;
+		if (t->alt_system && !strncmp(name, t->alt_system, (size_t)(colon - name)) &&
+		    strlen(t->alt_system) == (size_t)(colon - name))
+			return t;
+	}
+	return NULL;
+}
+
+int ras_event_field_index(const struct ras_event_type *type, const char *name)
+{
+	for (unsigned i = 0; i < type->n_fields; i++)
+		if (!strcmp(type->fields[i].name, name))
+			return (int)i;
+	return -1;
+}

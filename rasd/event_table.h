@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The event table: one row per RAS tracepoint that ras-fdr knows. Enabling,
+ * dispatch, the database schema and inserts are all driven from it; adding
+ * an event is adding a row here and a decoder adapter, not a handler.
+ */
+#ifndef RAS_EVENT_TABLE_H
+#define RAS_EVENT_TABLE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "severity.h"
+#include "dfield.h"
+
+enum ras_ftype {
+	RAS_FT_INT,  /* any integer field, stored as a signed 64-bit INTEGER */
+	RAS_FT_TEXT, /* char arrays and __data_loc char[] */
+	RAS_FT_BLOB, /* binary arrays, GUIDs, structs, __data_loc u8[] */
+};
+
+/* The field may be absent on some kernels; its column is then NULL. */
+#define RAS_F_OPTIONAL 1u
+
+struct ras_field {
+	const char *name;
+	enum ras_ftype type;
+	unsigned flags;
+};
+
+/* One extracted field value; pointers point into the record being handled. */
+struct ras_value {
+	bool present;
+	int64_t i;
+	const void *p;
+	uint32_t len;
+};
+
+#define RAS_MAX_FIELDS 40
+#define RAS_DECODED_MAX 8192 /* upper bound of any decoder's output struct */
+
+/* Common head of every decoder's output struct (see decoders/dfield.h). */
+struct ras_decoded_head {
+	enum ras_severity severity;
+	char summary[RAS_SUMMARY_LEN];
+	char location[RAS_LOCATION_LEN];
+};
+
+struct ras_event_type;
+
+/*
+ * Adapter from extracted tracepoint fields (in the order of the type's
+ * field list) to the decoder's output struct, which starts with a
+ * struct ras_decoded_head. Returns 0 or -errno; on error the head is still
+ * filled with what could be said.
+ */
+typedef int (*ras_decode_fn)(const struct ras_event_type *type,
+			     const struct ras_value *values, void *out);
+
+struct ras_event_type {
+	const char *system;
+	const char *event;
+	const char *alt_system;   /* the same event under another system name, or NULL */
+	const char *table;        /* SQLite table name */
+	const char *title;        /* words for log lines: "machine check" */
+	const struct ras_field *fields;
+	unsigned n_fields;
+	const struct ras_dfield *dfields; /* decoded columns, after the raw ones */
+	const size_t *n_dfields;
+	ras_decode_fn decode;
+	const char *message_id;   /* journal MESSAGE_ID, 32 hex digits */
+};
+
+extern const struct ras_event_type ras_event_types[];
+extern const unsigned ras_n_event_types;
+
+/* Finds a type by "system:event", bare event name or table name; NULL if unknown. */
+const struct ras_event_type *ras_event_type_find(const char *name);
+/* Index of a field in type->fields, or -1. */
+int ras_event_field_index(const struct ras_event_type *type, const char *name);
+
+#endif

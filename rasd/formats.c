@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "formats.h"
+
+/* Ids given to shipped formats, far above the kernel's dynamic event ids. */
+#define SHIPPED_ID_BASE 60000
+
+int ras_read_file(const char *path, char **buf, size_t *len)
+{
+	size_t cap = 4096, n = 0;
+	char *b;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return -errno;
+	b = malloc(cap + 1);
+	for (;;) {
+		ssize_t r;
+
+		if (!b) {
+			close(fd);
+			return -ENOMEM;
+		}
+		r = read(fd, b + n, cap - n);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0) {
+			int e = -errno;
+
+			free(b);
+			close(fd);
+			return e;
+		}
+		if (r == 0)
+			break;
+		n += (size_t)r;
+		if (n == cap) {
+			char *nb = realloc(b, cap * 2 + 1);
+
+			if (!nb)
+				free(b);
+			b = nb;
+			cap *= 2;
+		}
+	}
+	close(fd);
+	b[n] = 0;
+	*buf = b;
+	if (len)
+		*len = n;
+	return 0;
+}
+
+/* Replaces the number on the format's "ID:" line so shipped events never clash. */
+static char *format_with_id(const char *fmt, int id)
+{
+	const char *p = strstr(fmt, "\nID:");
+	const char *eol;
+	char *out;
+	size_t n;
+
+	if (!p)
+		return NULL;
+	p += 4;
+	eol = strchr(p, '\n');
+	if (!eol)
+		return NULL;
+	n = strlen(fmt) + 32;
+	out = malloc(n);
+	if (out)
+		snprintf(out, n, "%.*s %d%s", (int)(p - fmt), fmt, id, eol);
+	return out;
+}
+
+static struct tep_event *parse_format_file(struct tep_handle *tep, const char *path,
+					   const char *system, int new_id)
+{
+	struct tep_event *ev = NULL;
+	char *buf, *fmt;
+	size_t len;
+
+	if (ras_read_file(path, &buf, &len) < 0)
+		return NULL;
+	fmt = buf;
+	if (new_id > 0) {
+		fmt = format_with_id(buf, new_id);
+		free(buf);
+		if (!fmt)
+			return NULL;
+		len = strlen(fmt);
+	}
+	if (tep_parse_format(tep, &ev, fmt, len, system) != 0)
+		ev = NULL;
+	free(fmt);
+	return ev;
+}
+
+static struct tep_event *load_from(struct tep_handle *tep, const char *dir,
+				   const char *events_sub, const char *system,
+				   const char *event, int new_id)
+{
+	char path[4096];
+
+	if (!dir)
+		return NULL;
+	snprintf(path, sizeof(path), "%s%s/%s/%s/format", dir, events_sub, system, event);
+	if (access(path, R_OK) != 0)
+		return NULL;
+	return parse_format_file(tep, path, system, new_id);
+}
+
+/* Looks for an event in the instance, then the top level; returns it or NULL. */
+static struct tep_event *load_kernel_event(struct tep_handle *tep, const char *tracing_dir,
+					   const char *instance_dir, const char *system,
+					   const char *event)
+{
+	struct tep_event *ev = load_from(tep, instance_dir, "/events", system, event, 0);
+
+	if (!ev)
+		ev = load_from(tep, tracing_dir, "/events", system, event, 0);
+	return ev;
+}
+
+static void resolve_fields(const struct ras_event_type *t, struct ras_type_format *tf)
+{
+	for (unsigned i = 0; i < t->n_fields; i++) {
+		tf->field[i] = tep_find_field(tf->event, t->fields[i].name);
+		if (!tf->field[i] && !(t->fields[i].flags & RAS_F_OPTIONAL) &&
+		    tf->state == RAS_FMT_KERNEL) {
+			tf->state = RAS_FMT_MALFORMED;
+			snprintf(tf->problem, sizeof(tf->problem),
+				 "required field '%s' missing", t->fields[i].name);
+		}
+	}
+}
+
+static void load_type(struct ras_formats *f, unsigned idx, const char *tracing_dir,
+		      const char *instance_dir, const char *shipped_dir)
+{
+	const struct ras_event_type *t = &ras_event_types[idx];
+	struct ras_type_format *tf = &f->type[idx];
+	const char *systems[2] = { t->system, t->alt_system };
+
+	for (int s = 0; s < 2 && !tf->event && systems[s]; s++) {
+		tf->event = load_kernel_event(f->tep, tracing_dir, instance_dir,
+					      systems[s], t->event);
+		tf->system = systems[s];
+	}
+	if (tf->event) {
+		tf->state = RAS_FMT_KERNEL;
+	} else {
+		tf->system = t->system;
+		tf->event = load_from(f->tep, shipped_dir, "", t->system, t->event,
+				      SHIPPED_ID_BASE + (int)idx);
+		tf->state = tf->event ? RAS_FMT_SHIPPED : RAS_FMT_ABSENT;
+	}
+	if (tf->event)
+		resolve_fields(t, tf);
+}
+
+static int load_header_page(struct ras_formats *f, const char *tracing_dir,
+			    const char *shipped_dir)
+{
+	char path[4096];
+	char *buf;
+	size_t len;
+	int r;
+
+	snprintf(path, sizeof(path), "%s/events/header_page", tracing_dir);
+	r = ras_read_file(path, &buf, &len);
+	if (r < 0 && shipped_dir) {
+		snprintf(path, sizeof(path), "%s/header_page", shipped_dir);
+		r = ras_read_file(path, &buf, &len);
+	}
+	if (r < 0)
+		return r;
+	r = tep_parse_header_page(f->tep, buf, len, sizeof(long));
+	free(buf);
+	if (r < 0)
+		return -EINVAL;
+	f->page_size = (unsigned)tep_get_sub_buffer_size(f->tep);
+	return f->page_size >= 64 ? 0 : -EINVAL;
+}
+
+int ras_formats_load(struct ras_formats **out, const char *tracing_dir,
+		     const char *instance_dir, const char *shipped_dir)
+{
+	struct ras_formats *f = calloc(1, sizeof(*f));
+	int r;
+
+	if (!f)
+		return -ENOMEM;
+	f->tep = tep_alloc();
+	if (!f->tep) {
+		free(f);
+		return -ENOMEM;
+	}
+	r = load_header_page(f, tracing_dir, shipped_dir);
+	if (r < 0) {
+		ras_formats_free(f);
+		return r;
+	}
+	for (unsigned i = 0; i < ras_n_event_types; i++)
+		load_type(f, i, tracing_dir, instance_dir, shipped_dir);
+	f->raw_data = load_kernel_event(f->tep, tracing_dir, instance_dir, "ftrace", "raw_data");
+	if (!f->raw_data)
+		f->raw_data = load_from(f->tep, shipped_dir, "", "ftrace", "raw_data", 0);
+	if (f->raw_data) {
+		f->raw_id = tep_find_field(f->raw_data, "id");
+		f->raw_buf = tep_find_field(f->raw_data, "buf");
+		if (!f->raw_id || !f->raw_buf)
+			f->raw_data = NULL;
+	}
+	*out = f;
+	return 0;
+}
+
+void ras_formats_free(struct ras_formats *f)
+{
+	if (!f)
+		return;
+	tep_free(f->tep);
+	free(f);
+}
+
+int ras_formats_type_of(const struct ras_formats *f, int event_id)
+{
+	for (unsigned i = 0; i < ras_n_event_types; i++)
+		if (f->type[i].event && f->type[i].event->id == event_id)
+			return (int)i;
+	return -1;
+}

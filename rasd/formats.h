@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Tracepoint formats: one libtraceevent handle holding the formats of every
+ * event in the event table, read from the running kernel's tracefs (the
+ * instance's own events/ directory first) or, for tracepoints the kernel
+ * lacks, from the formats the project ships (used only for synthetic records).
+ */
+#ifndef RAS_FORMATS_H
+#define RAS_FORMATS_H
+
+#include <traceevent/event-parse.h>
+#include "event_table.h"
+
+enum ras_fmt_state {
+	RAS_FMT_ABSENT = 0, /* neither the kernel nor the shipped formats have it */
+	RAS_FMT_KERNEL,     /* the running kernel has it: enabled and recorded */
+	RAS_FMT_SHIPPED,    /* only the project's copy: synthetic records only */
+	RAS_FMT_MALFORMED,  /* the kernel's format lacks a required field */
+};
+
+struct ras_type_format {
+	enum ras_fmt_state state;
+	const char *system;            /* the system it was found under */
+	struct tep_event *event;
+	struct tep_format_field *field[RAS_MAX_FIELDS];
+	char problem[128];             /* why it is malformed */
+};
+
+struct ras_formats {
+	struct tep_handle *tep;
+	struct ras_type_format type[32];
+	struct tep_event *raw_data;    /* ftrace:raw_data, carrier of synthetic records */
+	struct tep_format_field *raw_id, *raw_buf;
+	unsigned page_size;            /* ring-buffer sub-buffer size in bytes */
+};
+
+/*
+ * Loads the formats. instance_dir may be NULL (top level only); shipped_dir
+ * may be NULL. Returns 0 or -errno (no header_page, or libtraceevent failed).
+ */
+int ras_formats_load(struct ras_formats **out, const char *tracing_dir,
+		     const char *instance_dir, const char *shipped_dir);
+void ras_formats_free(struct ras_formats *f);
+
+/* The type whose kernel or shipped event has this id, or -1. */
+int ras_formats_type_of(const struct ras_formats *f, int event_id);
+
+/* Reads a whole small file into a NUL-terminated malloc'd buffer. */
+int ras_read_file(const char *path, char **buf, size_t *len);
+
+#endif

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: MIT */
+/* Daemon logging: stderr in the foreground, structured journal entries under systemd. */
+#ifndef RAS_LOG_H
+#define RAS_LOG_H
+
+#include <syslog.h>
+#include "event_table.h"
+
+void ras_log_init(bool journal, int verbosity, unsigned corrected_per_minute);
+void ras_log_set_rate(unsigned corrected_per_minute);
+void ras_log(int priority, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/*
+ * One line per stored record. Corrected and informational records of a
+ * type are limited to corrected_per_minute lines; the rest are counted and
+ * the count is logged with the next line that passes. Storage is unaffected.
+ */
+void ras_log_record(const struct ras_event_type *type, int cpu, const char *source,
+		    const struct ras_decoded_head *decoded, int64_t wall_ns);
+
+/* Formats UTC nanoseconds as 2026-11-22T10:00:00.123456Z. */
+void ras_format_time(int64_t wall_ns, char *out, size_t len);
+
+#endif

@@ -1,0 +1,242 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+#include "log.h"
+#include "pipeline.h"
+#include "record.h"
+
+void ras_pipeline_init(struct ras_pipeline *p, struct ras_formats *fmt, struct ras_db *db,
+		       struct ras_tracing *tr, const struct rasd_config *cfg, const char *source)
+{
+	memset(p, 0, sizeof(*p));
+	p->fmt = fmt;
+	p->db = db;
+	p->tr = tr;
+	p->cfg = cfg;
+	p->source = source;
+}
+
+void ras_decode_values(const struct ras_event_type *type, const struct ras_value *values, void *out)
+{
+	struct ras_decoded_head *h = out;
+
+	memset(out, 0, RAS_DECODED_MAX);
+	for (size_t i = 0; i < *type->n_dfields; i++)
+		if (type->dfields[i].type == RAS_DF_INT)
+			*(int64_t *)((char *)out + type->dfields[i].offset) = RAS_DF_NONE;
+	if (type->decode(type, values, out) < 0 && !h->summary[0])
+		snprintf(h->summary, sizeof(h->summary), "%s (could not be decoded)", type->title);
+}
+
+static int ensure_txn(struct ras_pipeline *p)
+{
+	if (p->in_txn >= p->cfg->batch_max_records && ras_pipeline_commit(p) < 0)
+		return -EIO;
+	if (ras_db_begin(p->db) < 0)
+		return -EIO;
+	p->in_txn++;
+	return 0;
+}
+
+static void note_db_error(struct ras_pipeline *p)
+{
+	if (!p->db_error) {
+		p->db_error = -EIO;
+		ras_log(LOG_ERR, "database error: %s", ras_db_errmsg(p->db));
+	}
+}
+
+static void store(struct ras_pipeline *p, unsigned idx, int cpu, uint64_t ts,
+		  const void *data, uint32_t size, const char *source)
+{
+	const struct ras_event_type *type = &ras_event_types[idx];
+	struct ras_db_event ev = {
+		.type_idx = idx, .trace_ts = ts, .trace_cpu = cpu, .source = source,
+		.values = p->values, .decoded = p->decoded,
+	};
+	int r;
+
+	if (ras_record_extract(p->fmt->tep, type, &p->fmt->type[idx], data, size, p->values) < 0) {
+		p->malformed++;
+		if (!p->malformed_logged[idx])
+			ras_log(LOG_WARNING, "%s:%s record of %u bytes is shorter than its format; "
+				"counted as malformed (logged once)", type->system, type->event, size);
+		p->malformed_logged[idx] = true;
+		return;
+	}
+	ras_decode_values(type, p->values, p->decoded);
+	ev.wall_ns = ras_tracing_wall_ns(p->tr, ts);
+	ev.rec_hash = ras_hash_bytes(data, size);
+	if (ensure_txn(p) < 0 || (r = ras_db_insert_event(p->db, &ev)) < 0) {
+		note_db_error(p);
+		return;
+	}
+	if (r == 0) {
+		p->duplicates++;
+		return;
+	}
+	p->stored++;
+	ras_log_record(type, cpu, source, (const struct ras_decoded_head *)p->decoded, ev.wall_ns);
+}
+
+static void store_synthetic(struct ras_pipeline *p, int cpu, uint64_t ts,
+			    const uint8_t *data, uint32_t size)
+{
+	const struct tep_format_field *idf = p->fmt->raw_id, *buf = p->fmt->raw_buf;
+	const struct ras_event_type *type;
+	const uint8_t *rec;
+	const char *name;
+	uint16_t name_len;
+	uint32_t id, rec_len;
+	char tp[128];
+	int idx;
+
+	if ((uint32_t)buf->offset > size || (uint32_t)idf->offset + 4 > size)
+		return;
+	memcpy(&id, data + idf->offset, 4);
+	if (id != RAS_SYNTH_ID) {
+		p->foreign++;
+		return;
+	}
+	if (!p->cfg->allow_synthetic) {
+		p->synthetic_refused++;
+		if (!p->refused_logged)
+			ras_log(LOG_WARNING, "synthetic record refused (allow_synthetic is off); "
+				"further ones are only counted");
+		p->refused_logged = true;
+		return;
+	}
+	if (ras_synth_unwrap(data + buf->offset, size - (uint32_t)buf->offset, &name, &name_len,
+			     &rec, &rec_len) < 0 || name_len >= sizeof(tp) || rec_len > sizeof(p->synth)) {
+		p->malformed++;
+		return;
+	}
+	snprintf(tp, sizeof(tp), "%.*s", (int)name_len, name);
+	type = ras_event_type_find(tp);
+	idx = type ? (int)(type - ras_event_types) : -1;
+	if (idx < 0 || !p->fmt->type[idx].event || p->fmt->type[idx].state == RAS_FMT_MALFORMED) {
+		p->malformed++;
+		ras_log(LOG_WARNING, "synthetic record for unknown or unusable event '%s' ignored", tp);
+		return;
+	}
+	/* The writer may have numbered the event differently: use ours. */
+	memcpy(p->synth, rec, rec_len);
+	uint16_t common_type = (uint16_t)p->fmt->type[idx].event->id;
+	memcpy(p->synth, &common_type, 2);
+	store(p, (unsigned)idx, cpu, ts, p->synth, rec_len, "synthetic");
+}
+
+static void on_record(void *ctx, int cpu, uint64_t ts, const void *data, uint32_t size)
+{
+	struct ras_pipeline *p = ctx;
+	uint16_t id;
+	int idx;
+
+	if (size < 8) {
+		p->malformed++;
+		return;
+	}
+	memcpy(&id, data, 2);
+	if (p->fmt->raw_data && id == p->fmt->raw_data->id) {
+		store_synthetic(p, cpu, ts, data, size);
+		return;
+	}
+	idx = ras_formats_type_of(p->fmt, id);
+	if (idx < 0 || p->fmt->type[idx].state != RAS_FMT_KERNEL) {
+		p->foreign++;
+		return;
+	}
+	store(p, (unsigned)idx, cpu, ts, data, size, p->source);
+}
+
+static void record_loss(struct ras_pipeline *p, int cpu, long long count,
+			int64_t from_ns, int64_t to_ns, const char *origin)
+{
+	struct ras_db_lost lost = {
+		.cpu = cpu, .count = count, .from_ns = from_ns, .to_ns = to_ns,
+		.origin = origin, .instance = p->tr->name,
+	};
+
+	if (count < 0)
+		ras_log(LOG_WARNING, "the kernel dropped records on cpu %d (count unknown)", cpu);
+	else
+		ras_log(LOG_WARNING, "the kernel dropped %lld records on cpu %d", count, cpu);
+	if (ras_db_begin(p->db) < 0 || ras_db_insert_lost(p->db, &lost) < 0)
+		note_db_error(p);
+}
+
+static void on_missed(void *ctx, int cpu, long long count, uint64_t prev_ts, uint64_t ts)
+{
+	struct ras_pipeline *p = ctx;
+
+	record_loss(p, cpu, count, prev_ts ? ras_tracing_wall_ns(p->tr, prev_ts) : 0,
+		    ras_tracing_wall_ns(p->tr, ts), "subbuffer");
+}
+
+const struct ras_reader_ops ras_pipeline_ops = {
+	.record = on_record,
+	.missed = on_missed,
+};
+
+int ras_pipeline_commit(struct ras_pipeline *p)
+{
+	if (p->malformed != p->saved_malformed || p->synthetic_refused != p->saved_refused) {
+		if (ras_db_begin(p->db) < 0 ||
+		    ras_db_counter_add(p->db, "malformed_records",
+				       (int64_t)(p->malformed - p->saved_malformed)) < 0 ||
+		    ras_db_counter_add(p->db, "synthetic_refused",
+				       (int64_t)(p->synthetic_refused - p->saved_refused)) < 0) {
+			note_db_error(p);
+			return -EIO;
+		}
+		p->saved_malformed = p->malformed;
+		p->saved_refused = p->synthetic_refused;
+	}
+	p->in_txn = 0;
+	if (ras_db_commit(p->db) < 0) {
+		note_db_error(p);
+		return -EIO;
+	}
+	return 0;
+}
+
+static int check_cpu(struct ras_pipeline *p, int cpu, int64_t now)
+{
+	struct ras_cpu_stats st;
+	uint64_t old_overrun, old_dropped, lost;
+
+	if (ras_tracing_cpu_stats(p->tr->instance_dir, cpu, &st) < 0)
+		return 0;
+	if (ras_db_cpu_stats_get(p->db, p->tr->name, cpu, &old_overrun, &old_dropped) < 0)
+		return -EIO;
+	/* Counters going backwards mean a new instance: count from zero. */
+	if (st.overrun < old_overrun || st.dropped < old_dropped)
+		old_overrun = old_dropped = 0;
+	lost = (st.overrun - old_overrun) + (st.dropped - old_dropped);
+	if (!lost && st.overrun == old_overrun && st.dropped == old_dropped)
+		return 0;
+	if (lost)
+		record_loss(p, cpu, (long long)lost, p->last_stats_ns, now, "stats");
+	if (ras_db_begin(p->db) < 0 ||
+	    ras_db_cpu_stats_set(p->db, p->tr->name, cpu, st.overrun, st.dropped) < 0)
+		return -EIO;
+	return 0;
+}
+
+int ras_pipeline_check_stats(struct ras_pipeline *p, const struct ras_reader *r)
+{
+	struct timespec ts;
+	int64_t now;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	now = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	for (unsigned i = 0; i < ras_reader_ncpus(r); i++) {
+		if (check_cpu(p, ras_reader_cpu_at(r, i), now) < 0) {
+			note_db_error(p);
+			return -EIO;
+		}
+	}
+	p->last_stats_ns = now;
+	return 0;
+}

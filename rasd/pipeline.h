@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The record pipeline: raw record → event type → fields → decoder →
+ * database row and log line. Used for live, boot and replayed records alike.
+ */
+#ifndef RAS_PIPELINE_H
+#define RAS_PIPELINE_H
+
+#include <stdalign.h>
+#include "config.h"
+#include "db.h"
+#include "formats.h"
+#include "reader.h"
+#include "synthetic.h"
+#include "tracing.h"
+
+struct ras_pipeline {
+	struct ras_formats *fmt;
+	struct ras_db *db;
+	struct ras_tracing *tr;
+	const struct rasd_config *cfg;
+	const char *source;              /* live, boot, previous-boot */
+	unsigned in_txn;                 /* records in the open transaction */
+	uint64_t stored, duplicates, malformed, synthetic_refused, foreign;
+	uint64_t saved_malformed, saved_refused; /* already added to the counters table */
+	int64_t last_stats_ns;
+	int db_error;                    /* first database error, fatal for the daemon */
+	bool malformed_logged[64];
+	bool refused_logged;
+	struct ras_value values[RAS_MAX_FIELDS];
+	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
+	alignas(16) uint8_t synth[RAS_SYNTH_MAX];
+};
+
+void ras_pipeline_init(struct ras_pipeline *p, struct ras_formats *fmt, struct ras_db *db,
+		       struct ras_tracing *tr, const struct rasd_config *cfg, const char *source);
+extern const struct ras_reader_ops ras_pipeline_ops;
+/* Commits the open transaction, with the per-batch counters. 0 or -EIO. */
+int ras_pipeline_commit(struct ras_pipeline *p);
+/* Compares the kernel's per-CPU loss counters with the last seen and stores the difference. */
+int ras_pipeline_check_stats(struct ras_pipeline *p, const struct ras_reader *r);
+
+/* Decodes extracted values into out (a buffer of RAS_DECODED_MAX bytes). */
+void ras_decode_values(const struct ras_event_type *type, const struct ras_value *values, void *out);
+
+#endif

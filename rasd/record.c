@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <string.h>
+#include "record.h"
+
+static int extract_dynamic(const struct tep_format_field *f, const uint8_t *d,
+			   uint32_t size, struct ras_value *v)
+{
+	uint32_t word, off, len;
+
+	if (f->size < 4)
+		return -EBADMSG;
+	memcpy(&word, d + f->offset, 4);
+	off = word & 0xffff;
+	len = word >> 16;
+	/* __rel_loc offsets count from the end of the field itself. */
+	if (f->flags & TEP_FIELD_IS_RELATIVE)
+		off += (uint32_t)f->offset + (uint32_t)f->size;
+	if (off > size || len > size - off)
+		return -EBADMSG;
+	v->p = d + off;
+	v->len = len;
+	return 0;
+}
+
+static int extract_int(struct tep_handle *tep, const struct tep_format_field *f,
+		       const uint8_t *d, struct ras_value *v)
+{
+	unsigned long long raw;
+	unsigned bits;
+
+	if (f->size <= 0 || f->size > 8)
+		return -EBADMSG;
+	raw = tep_read_number(tep, d + f->offset, f->size);
+	bits = (unsigned)f->size * 8;
+	if ((f->flags & TEP_FIELD_IS_SIGNED) && bits < 64 && (raw >> (bits - 1)) & 1)
+		raw |= ~0ULL << bits;
+	v->i = (int64_t)raw;
+	return 0;
+}
+
+static int extract_one(struct tep_handle *tep, const struct ras_field *rf,
+		       const struct tep_format_field *f, const uint8_t *d,
+		       uint32_t size, struct ras_value *v)
+{
+	int r;
+
+	if ((uint32_t)f->offset > size || (uint32_t)f->size > size - (uint32_t)f->offset)
+		return -EBADMSG;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC)
+		r = extract_dynamic(f, d, size, v);
+	else if (rf->type == RAS_FT_INT)
+		r = extract_int(tep, f, d, v);
+	else {
+		v->p = d + f->offset;
+		v->len = (uint32_t)f->size;
+		r = 0;
+	}
+	if (r < 0)
+		return r;
+	/* Text is stored without its terminating NULs. */
+	if (rf->type == RAS_FT_TEXT && v->p)
+		v->len = (uint32_t)strnlen(v->p, v->len);
+	v->present = true;
+	return 0;
+}
+
+int ras_record_extract(struct tep_handle *tep, const struct ras_event_type *type,
+		       const struct ras_type_format *tf, const void *data,
+		       uint32_t size, struct ras_value *values)
+{
+	for (unsigned i = 0; i < type->n_fields; i++) {
+		struct ras_value *v = &values[i];
+
+		v->present = false;
+		v->i = 0;
+		v->p = NULL;
+		v->len = 0;
+		if (!tf->field[i])
+			continue;
+		if (extract_one(tep, &type->fields[i], tf->field[i], data, size, v) < 0)
+			return -EBADMSG;
+	}
+	return 0;
+}
+
+uint64_t ras_hash_bytes(const void *p, size_t n)
+{
+	const uint8_t *b = p;
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= b[i];
+		h *= 0x100000001b3ULL;
+	}
+	return h;
+}

@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/* The tracefs side: finding tracefs, owning an instance, its settings and counters. */
+#ifndef RAS_TRACING_H
+#define RAS_TRACING_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+struct tracefs_instance;
+
+struct ras_tracing {
+	char dir[PATH_MAX];           /* tracefs root */
+	char instance_dir[PATH_MAX];  /* its instances/NAME */
+	char name[64];
+	bool real;                    /* a mounted tracefs, not a replayed tree */
+	bool created;                 /* we made the instance (false: reclaimed or adopted) */
+	struct tracefs_instance *inst;
+	clockid_t clock;              /* the userspace clock matching the trace clock */
+	bool clock_exact;             /* false: wall times are the time of reading */
+	char clock_name[32];
+	int64_t offset_ns;            /* realtime - trace clock, refreshed per batch */
+};
+
+struct ras_cpu_stats {
+	uint64_t overrun;
+	uint64_t dropped;
+	uint64_t entries;
+	uint64_t read;
+};
+
+/* Uses dir if given, else /sys/kernel/tracing (mounting tracefs there if needed), else debugfs. */
+int ras_tracing_find(const char *dir, char *out, size_t outlen, char *err, size_t errlen);
+/* Creates the instance, or takes back one left by a crashed rasd. */
+int ras_tracing_open(struct ras_tracing *t, const char *tracing_dir, const char *name,
+		     char *err, size_t errlen);
+/* Sets buffer size, overwrite off, buffer_percent 0 and the boot clock (real tracefs only). */
+int ras_tracing_configure(struct ras_tracing *t, unsigned buffer_size_kb, char *err, size_t errlen);
+int ras_tracing_enable(struct ras_tracing *t, const char *system, const char *event);
+int ras_tracing_on(struct ras_tracing *t, bool on);
+/* Disables what we enabled and removes the instance if we own it and may. */
+void ras_tracing_close(struct ras_tracing *t, bool remove);
+int ras_tracing_cpu_stats(const char *instance_dir, int cpu, struct ras_cpu_stats *st);
+/* Reads the instance's trace_clock and picks the matching clock for conversion. */
+int ras_tracing_read_clock(struct ras_tracing *t);
+/* Samples realtime against the trace clock; call once per batch. */
+void ras_tracing_sync_clock(struct ras_tracing *t);
+/* Converts a trace timestamp to UTC nanoseconds using the last sample. */
+int64_t ras_tracing_wall_ns(const struct ras_tracing *t, uint64_t ts);
+
+/* Exclusive per-instance lock under lock_dir; returns an fd, or -EBUSY with the holder's pid. */
+int ras_lock_take(const char *lock_dir, const char *instance, int *holder_pid, char *path, size_t pathlen);
+/* The boot id of the running kernel (/proc/sys/kernel/random/boot_id). */
+int ras_boot_id(char *out, size_t len);
+
+#endif
