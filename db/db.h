@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include "event_table.h"
 
-#define RAS_DB_SCHEMA_VERSION 2
+#define RAS_DB_SCHEMA_VERSION 4
 
 struct ras_db;
 

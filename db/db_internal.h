@@ -38,6 +38,9 @@ extern const char *const ras_db_common_columns[RAS_DB_N_COMMON];
 const struct ras_db_table *ras_db_table_of(unsigned type_idx);
 
 int ras_db_migrate(struct ras_db *db);
+/* Schema steps owned by the modules that use them. */
+extern const char ras_db_schema_edac[];
+extern const char ras_db_schema_snapshot[];
 int ras_db_exec(struct ras_db *db, const char *sql);
 bool ras_db_table_exists(struct ras_db *db, const char *table);
 

@@ -25,7 +25,11 @@ static const char schema_v2[] =
 	" PRIMARY KEY (boot, instance, cpu));"
 	"CREATE INDEX IF NOT EXISTS lost_events_time ON lost_events (to_ns);";
 
-static const char *const migrations[RAS_DB_SCHEMA_VERSION] = { schema_v1, schema_v2 };
+/* Version 3: EDAC topology snapshots and counting windows (db_edac.c).
+ * Version 4: flight-recorder snapshots (db_snapshot.c). */
+static const char *const migrations[RAS_DB_SCHEMA_VERSION] = {
+	schema_v1, schema_v2, ras_db_schema_edac, ras_db_schema_snapshot,
+};
 
 int ras_db_exec(struct ras_db *db, const char *sql)
 {

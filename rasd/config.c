@@ -8,7 +8,7 @@
 #include "formats.h"
 #include "event_table.h"
 
-enum key_kind { K_PATH, K_NAME, K_UINT, K_BOOL, K_EVENTS };
+enum key_kind { K_PATH, K_NAME, K_NAME_OR_EMPTY, K_UINT, K_BOOL, K_EVENTS, K_TEXT, K_SEVERITY };
 
 struct key_desc {
 	const char *key;
@@ -34,6 +34,19 @@ static const struct key_desc keys[] = {
 	STR("lock_dir", K_PATH, lock_dir),
 	STR("formats_dir", K_PATH, formats_dir),
 	STR("events", K_EVENTS, events),
+	STR("sysfs_root", K_PATH, sysfs_root),
+	STR("labels_dirs", K_TEXT, labels_dirs),
+	STR("boot_instance", K_NAME_OR_EMPTY, boot_instance),
+	BOOL("boot_instance_adopt", boot_instance_adopt),
+	BOOL("boot_instance_remove", boot_instance_remove),
+	STR("persistent_instance", K_NAME_OR_EMPTY, persistent_instance),
+	BOOL("fdr_enable", fdr_enable),
+	STR("fdr_instance", K_NAME, fdr_instance),
+	UINT("fdr_buffer_size_kb", fdr_buffer_size_kb, 8, 1048576),
+	STR("fdr_events", K_TEXT, fdr_events),
+	STR("fdr_filters", K_TEXT, fdr_filters),
+	STR("fdr_severity", K_SEVERITY, fdr_severity),
+	UINT("fdr_min_interval_s", fdr_min_interval_s, 0, 86400),
 };
 
 void rasd_config_defaults(struct rasd_config *c)
@@ -47,6 +60,17 @@ void rasd_config_defaults(struct rasd_config *c)
 	snprintf(c->lock_dir, sizeof(c->lock_dir), "%s/ras-fdr", RUNSTATEDIR);
 	snprintf(c->formats_dir, sizeof(c->formats_dir), "%s/formats", PKGDATADIR);
 	snprintf(c->events, sizeof(c->events), "all");
+	snprintf(c->sysfs_root, sizeof(c->sysfs_root), "/sys");
+	snprintf(c->labels_dirs, sizeof(c->labels_dirs), "/etc/ras/dimm_labels.d %s/ras-fdr/labels.d",
+		 SYSCONFDIR);
+	snprintf(c->boot_instance, sizeof(c->boot_instance), "rasd_boot");
+	c->boot_instance_adopt = false;
+	snprintf(c->persistent_instance, sizeof(c->persistent_instance), "rasd_persist");
+	snprintf(c->fdr_instance, sizeof(c->fdr_instance), "rasd_fdr");
+	c->fdr_buffer_size_kb = 64;
+	snprintf(c->fdr_events, sizeof(c->fdr_events), "block:block_rq_error sched:sched_process_exit");
+	snprintf(c->fdr_severity, sizeof(c->fdr_severity), "uncorrected");
+	c->fdr_min_interval_s = 60;
 }
 
 static int parse_bool(const char *v, bool *out)
@@ -95,6 +119,18 @@ static int set_string(const struct key_desc *k, char *dst, const char *value, co
 {
 	if (strlen(value) >= k->size) {
 		*why = "value too long";
+		return -EINVAL;
+	}
+	if (k->kind == K_SEVERITY) {
+		enum ras_severity sev;
+
+		if (ras_severity_parse(value, &sev) < 0) {
+			*why = "unknown severity (info, corrected, deferred, ucna, srao, srar, uncorrected, fatal)";
+			return -EINVAL;
+		}
+	}
+	if (k->kind == K_NAME_OR_EMPTY && *value && !valid_name(value)) {
+		*why = "must be empty, or letters, digits, '_' or '-'";
 		return -EINVAL;
 	}
 	if (k->kind == K_NAME && !valid_name(value)) {

@@ -21,6 +21,22 @@ struct rasd_config {
 	char lock_dir[PATH_MAX];
 	char formats_dir[PATH_MAX];
 	char events[1024];           /* "all" or a list of system:event / table names */
+	/* EDAC topology and DIMM labels */
+	char sysfs_root[PATH_MAX];
+	char labels_dirs[1024];      /* space-separated directories of label files */
+	/* Early-boot and previous-boot buffers */
+	char boot_instance[64];      /* instance made by trace_instance=; empty: none */
+	bool boot_instance_adopt;    /* keep reading it live (yes) or stop its events (no) */
+	bool boot_instance_remove;   /* remove it once drained */
+	char persistent_instance[64];
+	/* Flight recorder */
+	bool fdr_enable;
+	char fdr_instance[64];
+	unsigned fdr_buffer_size_kb;
+	char fdr_events[1024];       /* globs: block:block_rq_error sched:sched_process_exit nfs4:* */
+	char fdr_filters[1024];      /* system:event:filter;... */
+	char fdr_severity[32];       /* lowest severity that takes a snapshot */
+	unsigned fdr_min_interval_s; /* at most one automatic snapshot per interval */
 };
 
 typedef void (*config_error_fn)(void *ctx, const char *file, unsigned line, const char *reason);

@@ -190,6 +190,12 @@ static const struct { const char *name; int (*fn)(struct ctl *, int, char **); }
 	{ "errors", ctl_errors },
 	{ "status", ctl_status },
 	{ "inject", ctl_inject },
+	{ "edac", ctl_edac },
+	{ "layout", ctl_layout },
+	{ "labels", ctl_labels },
+	{ "reset", ctl_reset },
+	{ "snapshot", ctl_snapshot },
+	{ "boot-cmdline", ctl_boot_cmdline },
 };
 
 static int load_config(struct ctl *c, const char *db, const char *tdir, const char *inst, bool explicit)

@@ -23,4 +23,15 @@ int ctl_errors(struct ctl *c, int argc, char **argv);
 int ctl_status(struct ctl *c, int argc, char **argv);
 int ctl_inject(struct ctl *c, int argc, char **argv);
 
+/* EDAC views (ctl_edac.c): sysfs-shaped counts, layout, DIMM labels, counting windows. */
+int ctl_edac(struct ctl *c, int argc, char **argv);
+int ctl_layout(struct ctl *c, int argc, char **argv);
+int ctl_labels(struct ctl *c, int argc, char **argv);
+int ctl_reset(struct ctl *c, int argc, char **argv);
+int ctl_summary_by_dimm(struct ctl *c, const struct ras_db_filter *f, bool json);
+
+/* Flight recorder and boot buffers (ctl_fdr.c). */
+int ctl_snapshot(struct ctl *c, int argc, char **argv);
+int ctl_boot_cmdline(struct ctl *c, int argc, char **argv);
+
 #endif

@@ -42,7 +42,8 @@ static int open_cpu(struct ras_reader *r, struct cpu_buf *c, const char *dir, in
 	c->fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (c->fd < 0)
 		return -errno;
-	c->kbuf = tep_kbuffer(r->tep);
+	/* tep_kbuffer() hands out one shared kbuffer; each CPU needs its own. */
+	c->kbuf = kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST);
 	if (!c->kbuf)
 		return -ENOMEM;
 	return 0;

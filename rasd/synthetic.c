@@ -50,8 +50,8 @@ static int parse_hex_bytes(const char *s, uint8_t *out, size_t cap, size_t *len)
 
 static bool is_char_field(const struct tep_format_field *f)
 {
-	return f->flags & TEP_FIELD_IS_STRING || !strncmp(f->type, "char", 4) ||
-	       strstr(f->type, " char") != NULL;
+	/* libtraceevent flags every __data_loc array as a string; the type says which. */
+	return strstr(f->type, "char") != NULL;
 }
 
 static int set_dynamic(struct synth_buf *b, struct tep_format_field *f, const char *value)
@@ -82,7 +82,8 @@ static int set_static(struct synth_buf *b, struct tep_format_field *f, const cha
 	uint8_t *dst = b->rec + f->offset;
 	size_t len;
 
-	if (f->flags & TEP_FIELD_IS_ARRAY) {
+	/* Arrays, GUIDs and embedded structs are given as bytes. */
+	if (f->flags & TEP_FIELD_IS_ARRAY || f->size > 8) {
 		memset(dst, 0, (size_t)f->size);
 		if (is_char_field(f) && strncmp(value, "0x", 2)) {
 			strncpy((char *)dst, value, (size_t)f->size);
@@ -162,27 +163,44 @@ static int wrap(const char *system, struct tep_event *ev, const struct synth_buf
 	return (int)total;
 }
 
+static int build_record(struct tep_event *ev, char **assignments, int n, struct synth_buf *b,
+			char *err, size_t errlen)
+{
+	uint16_t type = (uint16_t)ev->id;
+	int32_t pid = (int32_t)getpid();
+	int r = 0;
+
+	memset(b->rec, 0, b->cap);
+	b->fixed = b->used = fixed_size(ev);
+	if (b->fixed > b->cap) {
+		snprintf(err, errlen, "%s: record too large", ev->name);
+		return -E2BIG;
+	}
+	memcpy(b->rec, &type, 2);
+	memcpy(b->rec + 4, &pid, 4);
+	for (int i = 0; i < n && r == 0; i++)
+		r = assign(b, ev, assignments[i], err, errlen);
+	if (r == 0)
+		r = fill_unset_dynamic(b, ev);
+	return r;
+}
+
+int ras_synth_record(struct tep_event *ev, char **assignments, int n, uint8_t *out, size_t cap,
+		     char *err, size_t errlen)
+{
+	struct synth_buf b = { .rec = out, .cap = cap };
+	int r = build_record(ev, assignments, n, &b, err, errlen);
+
+	return r < 0 ? r : (int)b.used;
+}
+
 int ras_synth_build(struct tep_event *ev, const char *system, char **assignments, int n,
 		    uint8_t *out, size_t cap, char *err, size_t errlen)
 {
 	uint8_t rec[RAS_SYNTH_MAX];
 	struct synth_buf b = { .rec = rec, .cap = sizeof(rec) };
-	uint16_t type = (uint16_t)ev->id;
-	int32_t pid = (int32_t)getpid();
-	int r = 0;
+	int r = build_record(ev, assignments, n, &b, err, errlen);
 
-	memset(rec, 0, sizeof(rec));
-	b.fixed = b.used = fixed_size(ev);
-	if (b.fixed > b.cap) {
-		snprintf(err, errlen, "%s: record too large", ev->name);
-		return -E2BIG;
-	}
-	memcpy(rec, &type, 2);
-	memcpy(rec + 4, &pid, 4);
-	for (int i = 0; i < n && r == 0; i++)
-		r = assign(&b, ev, assignments[i], err, errlen);
-	if (r == 0)
-		r = fill_unset_dynamic(&b, ev);
 	if (r < 0)
 		return r;
 	r = wrap(system, ev, &b, out, cap);
@@ -190,7 +208,6 @@ int ras_synth_build(struct tep_event *ev, const char *system, char **assignments
 		snprintf(err, errlen, "%s: record too large for trace_marker_raw", ev->name);
 	return r;
 }
-
 int ras_synth_unwrap(const uint8_t *buf, uint32_t len, const char **name, uint16_t *name_len,
 		     const uint8_t **rec, uint32_t *rec_len)
 {

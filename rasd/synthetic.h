@@ -25,6 +25,10 @@
 int ras_synth_build(struct tep_event *ev, const char *system, char **assignments, int n,
 		    uint8_t *out, size_t cap, char *err, size_t errlen);
 
+/* Builds only the record (no wrapper), as the kernel would lay it out. Length or -errno. */
+int ras_synth_record(struct tep_event *ev, char **assignments, int n, uint8_t *out, size_t cap,
+		     char *err, size_t errlen);
+
 /* Splits the payload of an ftrace:raw_data record (after its id). 0 or -EBADMSG. */
 int ras_synth_unwrap(const uint8_t *buf, uint32_t len, const char **name, uint16_t *name_len,
 		     const uint8_t **rec, uint32_t *rec_len);

@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "test_util.h"
+
+const char *test_srcdir(void)
+{
+	const char *d = getenv("top_srcdir");
+
+	return d && *d ? d : ".";
+}
+
+const char *test_builddir(void)
+{
+	const char *d = getenv("top_builddir");
+
+	return d && *d ? d : ".";
+}
+
+int test_tmpdir(char *out, size_t len)
+{
+	char tmpl[] = "/tmp/ras-fdr-test-XXXXXX";
+
+	if (!mkdtemp(tmpl))
+		return -errno;
+	snprintf(out, len, "%s", tmpl);
+	return 0;
+}
+
+void test_rmtree(const char *dir)
+{
+	char *argv[] = { "rm", "-rf", (char *)dir, NULL };
+
+	if (strncmp(dir, "/tmp/ras-fdr-", 13))
+		return;
+	test_run(argv, NULL);
+}
+
+int test_run(char *const argv[], const char *log_path)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		if (log_path) {
+			int fd = open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+
+			if (fd >= 0) {
+				dup2(fd, 1);
+				dup2(fd, 2);
+			}
+		}
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+int64_t test_boot_offset(void)
+{
+	struct timespec rt, bt;
+
+	clock_gettime(CLOCK_REALTIME, &rt);
+	clock_gettime(CLOCK_BOOTTIME, &bt);
+	return ((int64_t)rt.tv_sec - bt.tv_sec) * 1000000000 + (rt.tv_nsec - bt.tv_nsec);
+}
