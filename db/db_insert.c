@@ -73,8 +73,8 @@ int ras_db_insert_event(struct ras_db *db, const struct ras_db_event *ev)
 	for (size_t i = 0; i < *type->n_dfields; i++)
 		bind_decoded(st, (int)(t->first_decoded + i + 1), &type->dfields[i], ev->decoded);
 	r = sqlite3_step(st);
+	/* Every parameter is bound on each insert, so no clear_bindings. */
 	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
 	if (r != SQLITE_DONE)
 		return -EIO;
 	return sqlite3_changes(db->h) > 0 ? 1 : 0;

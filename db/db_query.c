@@ -67,12 +67,12 @@ static sqlite3_stmt *row_stmt(struct ras_db *db, unsigned idx, int *colmap)
 	for (unsigned i = 0; i < type->n_fields; i++) {
 		const char *name = ras_db_column_name(idx, ras_db_table_of(idx)->first_raw + i);
 
-		snprintf(probe, sizeof(probe), "SELECT %s FROM %s LIMIT 0", name, type->table);
+		snprintf(probe, sizeof(probe), "SELECT \"%s\" FROM %s LIMIT 0", name, type->table);
 		colmap[i] = -1;
 		if (sqlite3_prepare_v2(db->h, probe, -1, &st, NULL) != SQLITE_OK)
 			continue;
 		sqlite3_finalize(st);
-		n += (size_t)snprintf(sql + n, sizeof(sql) - n, ", e.%s", name);
+		n += (size_t)snprintf(sql + n, sizeof(sql) - n, ", e.\"%s\"", name);
 		colmap[i] = 2 + col++;
 	}
 	snprintf(sql + n, sizeof(sql) - n, " FROM %s e WHERE e.id = ?", type->table);

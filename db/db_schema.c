@@ -86,7 +86,8 @@ static int sync_event_table(struct ras_db *db, unsigned idx)
 	for (unsigned i = 0; i < t->ncols; i++) {
 		if (column_exists(db, type->table, t->cols[i].name))
 			continue;
-		snprintf(sql, sizeof(sql), "ALTER TABLE %s ADD COLUMN %s %s%s", type->table,
+		/* Quoted: decoded names such as "transaction" are SQL keywords. */
+		snprintf(sql, sizeof(sql), "ALTER TABLE %s ADD COLUMN \"%s\" %s%s", type->table,
 			 t->cols[i].name, t->cols[i].decl,
 			 strstr(t->cols[i].decl, "NOT NULL") ? " DEFAULT 0" : "");
 		if (ras_db_exec(db, sql) < 0)

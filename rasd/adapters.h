@@ -22,4 +22,16 @@ RAS_DECLARE_ADAPTER(devlink);
 RAS_DECLARE_ADAPTER(blockerr);
 RAS_DECLARE_ADAPTER(cxl);
 
+/* The DIMM label configured for an EDAC location, or NULL. */
+typedef const char *(*ras_label_lookup_fn)(int mc, int top, int mid, int low);
+
+/* Memory-failure page types come from the running kernel's print fmt. */
+void ras_adapters_set_memfail_format(const char *format_text, size_t len);
+/* Reads what the adapters need from the loaded formats (the memory-failure symbols). */
+struct ras_formats;
+void ras_adapters_prepare(const struct ras_formats *f);
+/* Where PCI devices are looked up; lookups off for replays from another machine. */
+void ras_adapters_set_pci(const char *sysfs_root, bool lookups);
+void ras_adapters_set_label_lookup(ras_label_lookup_fn fn);
+
 #endif

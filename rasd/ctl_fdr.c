@@ -1,7 +1,463 @@
 /* SPDX-License-Identifier: MIT */
-/* Placeholder until the flight-recorder work lands. */
+/* ras-fdr-ctl snapshot (flight-recorder snapshots) and boot-cmdline (boot-time buffers). */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
 #include "ctl.h"
+#include "db_snapshot.h"
+#include "fdr.h"
+#include "fdr_boot.h"
+#include "fdr_render.h"
+#include "hidden.h"
+#include "log.h"
+#include "tracing.h"
 
-int ctl_snapshot(struct ctl *c, int argc, char **argv) { fprintf(stderr, "not yet\n"); return 1; }
-int ctl_boot_cmdline(struct ctl *c, int argc, char **argv) { fprintf(stderr, "not yet\n"); return 1; }
+/* ---- snapshot list ---- */
+
+struct list_ctx {
+	bool json;
+	unsigned n;
+};
+
+static void print_size(uint64_t bytes, char *out, size_t len)
+{
+	if (bytes >= 10 * 1024 * 1024)
+		snprintf(out, len, "%lluM", (unsigned long long)(bytes >> 20));
+	else if (bytes >= 10 * 1024)
+		snprintf(out, len, "%lluK", (unsigned long long)(bytes >> 10));
+	else
+		snprintf(out, len, "%llu", (unsigned long long)bytes);
+}
+
+static void print_json_field(const char *name, const char *value)
+{
+	printf(",\"%s\":", name);
+	ctl_print_json_string(value, strlen(value));
+}
+
+static int list_one(void *ctx, const struct ras_db_snapshot *s)
+{
+	struct list_ctx *l = ctx;
+	char when[40], size[16], trigger[96];
+
+	ras_format_time(s->wall_ns, when, sizeof(when));
+	if (l->json) {
+		printf("%s{\"id\":%lld", l->n++ ? "," : "", (long long)s->id);
+		print_json_field("time", when);
+		print_json_field("boot", s->boot_id);
+		print_json_field("reason", s->reason);
+		print_json_field("trigger_table", s->trigger_table);
+		printf(",\"trigger_row_id\":%lld,\"records\":%lld,\"missed\":%lld,\"cpus\":%u,"
+		       "\"compressed_bytes\":%zu,\"raw_bytes\":%llu", (long long)s->trigger_row_id,
+		       (long long)s->record_count, (long long)s->missed, s->ncpus, s->data_len,
+		       (unsigned long long)s->raw_size);
+		print_json_field("instance", s->instance);
+		putchar('}');
+		return 0;
+	}
+	if (!l->n++)
+		printf("%5s  %-27s %8s %4s %6s  %-28s %s\n", "ID", "TAKEN", "RECORDS", "CPUS", "SIZE",
+		       "TRIGGER", "REASON");
+	print_size(s->data_len, size, sizeof(size));
+	if (s->trigger_table[0])
+		snprintf(trigger, sizeof(trigger), "%s #%lld", s->trigger_table,
+			 (long long)s->trigger_row_id);
+	else
+		snprintf(trigger, sizeof(trigger), "manual");
+	printf("%5lld  %-27s %8lld %4u %6s  %-28s %s\n", (long long)s->id, when,
+	       (long long)s->record_count, s->ncpus, size, trigger, s->reason);
+	return 0;
+}
+
+static int snapshot_list(struct ctl *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct list_ctx l = { 0 };
+	struct ras_db *db;
+	int opt, r;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (opt != 'j')
+			return 2;
+		l.json = true;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "ras-fdr-ctl snapshot list: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	if (ctl_open_db(c, &db) < 0)
+		return 1;
+	if (l.json)
+		putchar('[');
+	r = ras_db_snapshot_list(db, list_one, &l);
+	if (l.json)
+		printf("]\n");
+	else if (r == 0 || r == -ENOENT)
+		printf("No flight-recorder snapshots.\n");
+	ras_db_close(db);
+	if (r < 0 && r != -ENOENT) {
+		fprintf(stderr, "ras-fdr-ctl: cannot list snapshots: %s\n", strerror(-r));
+		return 1;
+	}
+	return 0;
+}
+
+/* ---- snapshot show ---- */
+
+static void print_line(void *ctx, const char *line)
+{
+	(void)ctx;
+	printf("%s\n", line);
+}
+
+static void show_header(const struct ras_db_snapshot *s)
+{
+	char when[40];
+
+	ras_format_time(s->wall_ns, when, sizeof(when));
+	printf("Snapshot %lld, taken %s from instance %s (boot %s)\n", (long long)s->id, when,
+	       s->instance, s->boot_id[0] ? s->boot_id : "unknown");
+	printf("Reason: %s\n", s->reason[0] ? s->reason : "-");
+	if (s->trigger_table[0]) {
+		ras_format_time(s->trigger_wall_ns, when, sizeof(when));
+		printf("Trigger: %s #%lld at %s (ras-fdr-ctl errors --type %s)\n", s->trigger_table,
+		       (long long)s->trigger_row_id, when, s->trigger_table);
+	} else {
+		printf("Trigger: none (taken by hand)\n");
+	}
+	printf("Records: %lld from %u CPU(s)", (long long)s->record_count, s->ncpus);
+	if (s->missed < 0)
+		printf("; the kernel overwrote older records (count unknown)");
+	else if (s->missed > 0)
+		printf("; the kernel overwrote %lld older records", (long long)s->missed);
+	printf("\nTimes are seconds relative to the trigger.\n\n");
+}
+
+static int snapshot_show(struct ctl *c, int argc, char **argv)
+{
+	struct ras_db_snapshot s;
+	struct fdr_render_stats st;
+	struct ras_db *db;
+	char *end;
+	long long id;
+	int r;
+
+	if (argc != 2) {
+		fprintf(stderr, "usage: ras-fdr-ctl snapshot show ID\n");
+		return 2;
+	}
+	id = strtoll(argv[1], &end, 10);
+	if (end == argv[1] || *end || id <= 0) {
+		fprintf(stderr, "ras-fdr-ctl snapshot show: '%s' is not a snapshot id\n", argv[1]);
+		return 2;
+	}
+	if (ctl_open_db(c, &db) < 0)
+		return 1;
+	r = ras_db_snapshot_get(db, id, &s);
+	ras_db_close(db);
+	if (r < 0) {
+		fprintf(stderr, "ras-fdr-ctl: snapshot %lld: %s\n", id,
+			r == -ENOENT ? "no such snapshot" : strerror(-r));
+		return 1;
+	}
+	show_header(&s);
+	r = fdr_render_snapshot(&s, print_line, NULL, &st);
+	ras_db_snapshot_free(&s);
+	if (r < 0) {
+		fprintf(stderr, "ras-fdr-ctl: snapshot %lld cannot be rendered: %s\n", id,
+			r == -EINVAL ? "damaged or unknown format" : strerror(-r));
+		return 1;
+	}
+	if (st.bad_pages || st.unknown_events)
+		printf("\n(%u damaged sub-buffers skipped, %u records without a stored format)\n",
+		       st.bad_pages, st.unknown_events);
+	return 0;
+}
+
+/* ---- snapshot take ---- */
+
+static int open_writer(struct ctl *c, struct ras_db **db)
+{
+	char boot[64], err[512];
+
+	if (ras_boot_id(boot, sizeof(boot)) < 0)
+		snprintf(boot, sizeof(boot), "unknown");
+	if (ras_db_open_writer(db, c->cfg.database, boot, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ras-fdr-ctl: %s\n", err);
+		return -1;
+	}
+	return 0;
+}
+
+static int take(struct ctl *c, const char *reason)
+{
+	char dir[PATH_MAX], err[512];
+	struct ras_db_snapshot s;
+	struct ras_db *db;
+	struct fdr *f;
+	int64_t id = 0;
+	int r;
+
+	if (ras_tracing_find(c->cfg.tracing_dir, dir, sizeof(dir), err, sizeof(err)) < 0 ||
+	    fdr_attach(&f, dir, c->cfg.fdr_instance, err, sizeof(err)) < 0) {
+		fprintf(stderr, "ras-fdr-ctl: %s\n(is rasd running with fdr_enable = yes?)\n", err);
+		return 1;
+	}
+	if (open_writer(c, &db) < 0) {
+		fdr_close(f, false);
+		return 1;
+	}
+	r = fdr_capture(f, db, reason, NULL, 0, 0, 0, &id);
+	fdr_close(f, false);
+	if (r == 0 && ras_db_snapshot_get(db, id, &s) == 0) {
+		printf("snapshot %lld: %lld records from %u CPU(s); see 'ras-fdr-ctl snapshot show %lld'\n",
+		       (long long)id, (long long)s.record_count, s.ncpus, (long long)id);
+		ras_db_snapshot_free(&s);
+	}
+	ras_db_close(db);
+	if (r < 0) {
+		fprintf(stderr, "ras-fdr-ctl: capture failed: %s\n", strerror(-r));
+		return 1;
+	}
+	return 0;
+}
+
+static int snapshot_take(struct ctl *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "reason", required_argument, NULL, 'r' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *reason = "manual";
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (opt != 'r')
+			return 2;
+		reason = optarg;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "ras-fdr-ctl snapshot take: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	if (geteuid() != 0) {
+		fprintf(stderr, "ras-fdr-ctl snapshot take: reading the tracing instance needs root\n");
+		return 1;
+	}
+	return take(c, reason);
+}
+
+int ctl_snapshot(struct ctl *c, int argc, char **argv)
+{
+	static const struct { const char *name; int (*fn)(struct ctl *, int, char **); } subs[] = {
+		{ "list", snapshot_list }, { "show", snapshot_show }, { "take", snapshot_take },
+	};
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: ras-fdr-ctl snapshot list [--json] | show ID | take [--reason TEXT]\n");
+		return 2;
+	}
+	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++) {
+		if (!strcmp(argv[1], subs[i].name)) {
+			optind = 1;
+			return subs[i].fn(c, argc - 1, argv + 1);
+		}
+	}
+	fprintf(stderr, "ras-fdr-ctl snapshot: unknown subcommand '%s'\n", argv[1]);
+	return 2;
+}
+
+/* ---- boot-cmdline ---- */
+
+struct boot_opts {
+	bool persistent;
+	const char *instance;
+	unsigned size_kb;
+};
+
+static void print_left_out(const struct fdr_boot_event *ev, unsigned n)
+{
+	bool header = false;
+
+	for (unsigned i = 0; i < n; i++) {
+		char name[96];
+
+		if (ev[i].state == FDR_BOOT_USABLE)
+			continue;
+		if (!header)
+			printf("\nLeft out (naming them would make the kernel complain at boot):\n");
+		header = true;
+		snprintf(name, sizeof(name), "%s:%s", ev[i].system, ev[i].event);
+		if (ev[i].state == FDR_BOOT_MODULE)
+			printf("  %-40s from module %s, loaded after boot instances are made;"
+			       " rasd enables it\n", name, ev[i].module);
+		else
+			printf("  %-40s not in this kernel\n", name);
+	}
+}
+
+static void print_hidden(void *ctx, const char *condition, const char *advice)
+{
+	bool *first = ctx;
+
+	if (*first)
+		printf("\nWhat can still hide errors on this machine:\n");
+	*first = false;
+	printf("  hidden: %s\n          %s\n", condition, advice);
+}
+
+static void print_grub_steps(void)
+{
+	printf("\nTo add it (Debian, Ubuntu and other GRUB systems):\n"
+	       "  1. edit /etc/default/grub and append the parameters inside\n"
+	       "     GRUB_CMDLINE_LINUX=\"...\" (space-separated from what is there)\n"
+	       "  2. run update-grub (grub2-mkconfig -o /boot/grub2/grub.cfg elsewhere)\n"
+	       "  3. reboot, then check: cat /proc/cmdline; ls /sys/kernel/tracing/instances\n");
+}
+
+static void print_boot_notes(const struct boot_opts *o)
+{
+	printf("\nNotes:\n"
+	       "  - trace_buf_size= is global: it sizes the top-level buffer and every instance\n"
+	       "    created without its own size (rasd sets the size of its own instance).\n"
+	       "  - set boot_instance = %s in rasd.conf so rasd drains it at start.\n", o->instance);
+}
+
+static void print_persistent_notes(const struct boot_opts *o, const char *label)
+{
+	printf("\nNotes (persistent buffer, Linux 6.12 or later):\n"
+	       "  - reserve_mem= sets aside memory labelled %s; the instance's ring buffer lives\n"
+	       "    there and, after a warm reboot, still holds the previous boot's records.\n"
+	       "  - ^traceoff keeps the two boots apart: rasd reads what the previous boot left,\n"
+	       "    then turns tracing on (persistent_instance = %s in rasd.conf).\n"
+	       "  - KASLR can move the reservation between boots and lose the buffer: a larger\n"
+	       "    alignment (e.g. 0x2000000 instead of 4096) or nokaslr helps.\n"
+	       "  - Firmware may clear memory on reset (always on a cold boot, and with\n"
+	       "    memory-clearing options such as CONFIG_RESET_ATTACK_MITIGATION).\n"
+	       "  - Only the same kernel build is sure to accept the old buffer; another kernel\n"
+	       "    may find it invalid and clear it.\n"
+	       "  - A fatal machine check is not traced (the kernel panics first): expect the\n"
+	       "    run-up to a crash, the fatal record itself comes back through the banks\n"
+	       "    or ERST at the next boot.\n", label, o->instance);
+}
+
+static int print_cmdline(struct ctl *c, const struct boot_opts *o, const char *tracing_dir,
+			 const struct utsname *un)
+{
+	struct fdr_boot_event ev[64];
+	char builtin[PATH_MAX], param[2048], label[16];
+	struct fdr_boot_paths p = { tracing_dir, c->cfg.sysfs_root, builtin };
+	unsigned n, usable = 0;
+
+	snprintf(builtin, sizeof(builtin), "/lib/modules/%s/modules.builtin", un->release);
+	n = fdr_boot_events(&p, ev, 64);
+	for (unsigned i = 0; i < n; i++)
+		usable += ev[i].state == FDR_BOOT_USABLE;
+	if (!usable) {
+		fprintf(stderr, "ras-fdr-ctl: this kernel has none of the RAS tracepoints built in\n");
+		return 1;
+	}
+	/* reserve_mem labels are at most 15 characters. */
+	snprintf(label, sizeof(label), "%s", o->instance);
+	if (fdr_boot_param(param, sizeof(param), o->instance, o->persistent ? "traceoff" : NULL,
+			   o->persistent ? label : NULL, ev, n) < 0) {
+		fprintf(stderr, "ras-fdr-ctl: the parameter would be too long\n");
+		return 1;
+	}
+	printf("Kernel command-line parameters for %s (kernel %s):\n\n  ",
+	       o->persistent ? "a persistent buffer" : "a boot-time instance", un->release);
+	if (o->persistent)
+		printf("reserve_mem=%luM:4096:%s ",
+		       fdr_persistent_mib(o->size_kb, sysconf(_SC_NPROCESSORS_CONF)), label);
+	printf("%s", param);
+	if (!o->persistent)
+		printf(" trace_buf_size=%uK", o->size_kb);
+	printf("\n");
+	print_left_out(ev, n);
+	print_grub_steps();
+	if (o->persistent)
+		print_persistent_notes(o, label);
+	else
+		print_boot_notes(o);
+	return 0;
+}
+
+static int parse_boot_opts(struct ctl *c, int argc, char **argv, struct boot_opts *o)
+{
+	static const struct option opts[] = {
+		{ "persistent", no_argument, NULL, 'p' },
+		{ "instance", required_argument, NULL, 'i' },
+		{ "size", required_argument, NULL, 's' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *why;
+	char *end;
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'p': o->persistent = true; break;
+		case 'i': o->instance = optarg; break;
+		case 's':
+			o->size_kb = (unsigned)strtoul(optarg, &end, 10);
+			if (end == optarg || *end || o->size_kb < 8 || o->size_kb > 1048576) {
+				fprintf(stderr, "ras-fdr-ctl boot-cmdline: --size takes KiB, 8 to 1048576\n");
+				return -1;
+			}
+			break;
+		default: return -1;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "ras-fdr-ctl boot-cmdline: unexpected argument '%s'\n", argv[optind]);
+		return -1;
+	}
+	if (!o->instance)
+		o->instance = o->persistent ? c->cfg.persistent_instance : c->cfg.boot_instance;
+	/* The name lands in a directory and a command line: the config rules apply. */
+	if (!*o->instance || rasd_config_set(&(struct rasd_config){ 0 }, "boot_instance",
+					     o->instance, &why) < 0) {
+		fprintf(stderr, "ras-fdr-ctl boot-cmdline: bad instance name '%s'\n", o->instance);
+		return -1;
+	}
+	if (o->persistent && strlen(o->instance) > 15) {
+		fprintf(stderr, "ras-fdr-ctl boot-cmdline: a persistent instance name is also the "
+			"reserve_mem label, at most 15 characters\n");
+		return -1;
+	}
+	return 0;
+}
+
+int ctl_boot_cmdline(struct ctl *c, int argc, char **argv)
+{
+	struct boot_opts o = { .size_kb = c->cfg.buffer_size_kb };
+	char dir[PATH_MAX], err[256];
+	struct utsname un;
+	bool first = true;
+	int r;
+
+	if (parse_boot_opts(c, argc, argv, &o) < 0)
+		return 2;
+	if (uname(&un) < 0 ||
+	    ras_tracing_find(c->cfg.tracing_dir, dir, sizeof(dir), err, sizeof(err)) < 0) {
+		fprintf(stderr, "ras-fdr-ctl: %s\n", err);
+		return 1;
+	}
+	if (!fdr_kernel_at_least(un.release, 6, o.persistent ? 12 : 3))
+		printf("WARNING: the running kernel %s is older than %s: it does not know %s.\n"
+		       "The parameters below are for a newer kernel booted on this machine.\n\n",
+		       un.release, o.persistent ? "6.12" : "6.3",
+		       o.persistent ? "persistent trace buffers" : "trace_instance=");
+	r = print_cmdline(c, &o, dir, &un);
+	if (r == 0)
+		hidden_conditions(c->cfg.sysfs_root, NULL, dir, print_hidden, &first);
+	return r;
+}

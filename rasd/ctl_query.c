@@ -5,7 +5,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "adapters.h"
 #include "ctl.h"
+#include "formats.h"
 #include "log.h"
 #include "pipeline.h"
 
@@ -183,6 +185,19 @@ static int print_row(void *ctx, const struct ras_db_row *row)
 	return 0;
 }
 
+/* Decoding needs what the daemon had: this kernel's symbol tables, or the shipped ones. */
+static void prepare_decoders(struct ctl *c)
+{
+	const char *dir = c->cfg.tracing_dir[0] ? c->cfg.tracing_dir : "/sys/kernel/tracing";
+	struct ras_formats *fmt;
+
+	if (ras_formats_load(&fmt, dir, NULL, c->cfg.formats_dir) == 0) {
+		ras_adapters_prepare(fmt);
+		ras_formats_free(fmt);
+	}
+	ras_adapters_set_pci(c->cfg.sysfs_root, true);
+}
+
 int ctl_errors(struct ctl *c, int argc, char **argv)
 {
 	struct ras_db_filter f = { .type_idx = -1, .limit = 50, .include_synthetic = true };
@@ -198,6 +213,7 @@ int ctl_errors(struct ctl *c, int argc, char **argv)
 		free(e);
 		return 1;
 	}
+	prepare_decoders(c);
 	n = ras_db_errors(db, &f, print_row, e);
 	if (n < 0)
 		fprintf(stderr, "ras-fdr-ctl: %s\n", ras_db_errmsg(db));

@@ -13,6 +13,7 @@
 #include <sys/timerfd.h>
 #include <unistd.h>
 #include <systemd/sd-daemon.h>
+#include "adapters.h"
 #include "daemon.h"
 #include "log.h"
 #include "pipeline.h"
@@ -114,6 +115,9 @@ static int open_tracing(struct rasd *d)
 		ras_log(LOG_NOTICE, "taking back instance %s left by an earlier rasd; "
 			"its buffered records are stored first", d->tr.instance_dir);
 	report_formats(d);
+	ras_adapters_prepare(d->fmt);
+	/* A replayed tree may come from another machine: its PCI addresses are not ours. */
+	ras_adapters_set_pci(d->cfg->sysfs_root, d->tr.real);
 	return 0;
 }
 

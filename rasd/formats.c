@@ -102,27 +102,32 @@ static struct tep_event *parse_format_file(struct tep_handle *tep, const char *p
 
 static struct tep_event *load_from(struct tep_handle *tep, const char *dir,
 				   const char *events_sub, const char *system,
-				   const char *event, int new_id)
+				   const char *event, int new_id, char *found, size_t found_len)
 {
 	char path[4096];
+	struct tep_event *ev;
 
 	if (!dir)
 		return NULL;
 	snprintf(path, sizeof(path), "%s%s/%s/%s/format", dir, events_sub, system, event);
 	if (access(path, R_OK) != 0)
 		return NULL;
-	return parse_format_file(tep, path, system, new_id);
+	ev = parse_format_file(tep, path, system, new_id);
+	if (ev && found)
+		snprintf(found, found_len, "%s", path);
+	return ev;
 }
 
 /* Looks for an event in the instance, then the top level; returns it or NULL. */
 static struct tep_event *load_kernel_event(struct tep_handle *tep, const char *tracing_dir,
 					   const char *instance_dir, const char *system,
-					   const char *event)
+					   const char *event, char *found, size_t found_len)
 {
-	struct tep_event *ev = load_from(tep, instance_dir, "/events", system, event, 0);
+	struct tep_event *ev = load_from(tep, instance_dir, "/events", system, event, 0,
+					 found, found_len);
 
 	if (!ev)
-		ev = load_from(tep, tracing_dir, "/events", system, event, 0);
+		ev = load_from(tep, tracing_dir, "/events", system, event, 0, found, found_len);
 	return ev;
 }
 
@@ -148,7 +153,7 @@ static void load_type(struct ras_formats *f, unsigned idx, const char *tracing_d
 
 	for (int s = 0; s < 2 && !tf->event && systems[s]; s++) {
 		tf->event = load_kernel_event(f->tep, tracing_dir, instance_dir,
-					      systems[s], t->event);
+					      systems[s], t->event, tf->path, sizeof(tf->path));
 		tf->system = systems[s];
 	}
 	if (tf->event) {
@@ -156,7 +161,7 @@ static void load_type(struct ras_formats *f, unsigned idx, const char *tracing_d
 	} else {
 		tf->system = t->system;
 		tf->event = load_from(f->tep, shipped_dir, "", t->system, t->event,
-				      SHIPPED_ID_BASE + (int)idx);
+				      SHIPPED_ID_BASE + (int)idx, tf->path, sizeof(tf->path));
 		tf->state = tf->event ? RAS_FMT_SHIPPED : RAS_FMT_ABSENT;
 	}
 	if (tf->event)
@@ -207,9 +212,10 @@ int ras_formats_load(struct ras_formats **out, const char *tracing_dir,
 	}
 	for (unsigned i = 0; i < ras_n_event_types; i++)
 		load_type(f, i, tracing_dir, instance_dir, shipped_dir);
-	f->raw_data = load_kernel_event(f->tep, tracing_dir, instance_dir, "ftrace", "raw_data");
+	f->raw_data = load_kernel_event(f->tep, tracing_dir, instance_dir, "ftrace", "raw_data",
+					NULL, 0);
 	if (!f->raw_data)
-		f->raw_data = load_from(f->tep, shipped_dir, "", "ftrace", "raw_data", 0);
+		f->raw_data = load_from(f->tep, shipped_dir, "", "ftrace", "raw_data", 0, NULL, 0);
 	if (f->raw_data) {
 		f->raw_id = tep_find_field(f->raw_data, "id");
 		f->raw_buf = tep_find_field(f->raw_data, "buf");
@@ -230,8 +236,13 @@ void ras_formats_free(struct ras_formats *f)
 
 int ras_formats_type_of(const struct ras_formats *f, int event_id)
 {
+	/* Records of one type come in runs: try the last answer first. */
+	static __thread int last = -1;
+
+	if (last >= 0 && f->type[last].event && f->type[last].event->id == event_id)
+		return last;
 	for (unsigned i = 0; i < ras_n_event_types; i++)
 		if (f->type[i].event && f->type[i].event->id == event_id)
-			return (int)i;
+			return last = (int)i;
 	return -1;
 }

@@ -24,6 +24,7 @@ struct ras_type_format {
 	struct tep_event *event;
 	struct tep_format_field *field[RAS_MAX_FIELDS];
 	char problem[128];             /* why it is malformed */
+	char path[320];                /* the format file it came from */
 };
 
 struct ras_formats {

@@ -21,10 +21,16 @@ void ras_decode_values(const struct ras_event_type *type, const struct ras_value
 {
 	struct ras_decoded_head *h = out;
 
-	memset(out, 0, RAS_DECODED_MAX);
-	for (size_t i = 0; i < *type->n_dfields; i++)
+	/* Only what the decoder might leave unset is cleared: the head and each field. */
+	memset(h, 0, sizeof(*h));
+	for (size_t i = 0; i < *type->n_dfields; i++) {
+		char *m = (char *)out + type->dfields[i].offset;
+
 		if (type->dfields[i].type == RAS_DF_INT)
-			*(int64_t *)((char *)out + type->dfields[i].offset) = RAS_DF_NONE;
+			*(int64_t *)m = RAS_DF_NONE;
+		else
+			*m = 0;
+	}
 	if (type->decode(type, values, out) < 0 && !h->summary[0])
 		snprintf(h->summary, sizeof(h->summary), "%s (could not be decoded)", type->title);
 }

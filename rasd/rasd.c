@@ -2,6 +2,7 @@
 /* rasd: the ras-fdr daemon. Options, configuration, then the event loop. */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -134,6 +135,14 @@ int main(int argc, char **argv)
 	struct overrides o = { 0 };
 	struct rasd_config cfg;
 	bool check = false;
+	sigset_t mask;
+
+	/* Blocked from the start: a stop request during set-up is handled by the loop's signalfd. */
+	sigemptyset(&mask);
+	sigaddset(&mask, SIGTERM);
+	sigaddset(&mask, SIGINT);
+	sigaddset(&mask, SIGHUP);
+	sigprocmask(SIG_BLOCK, &mask, NULL);
 
 	if (parse_args(argc, argv, &opt, &o, &check) < 0)
 		return 2;

@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * make bench: replays N real-format records (mc_event and mce_record mixed,
+ * 6.1 formats, two CPUs) through a fake tracing tree into rasd --once, and
+ * compares with a minimal baseline (libtraceevent parse + one-transaction
+ * bulk insert) on the same sub-buffers. Prints measured figures only.
+ */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <traceevent/kbuffer.h>
+#include "fake_tree.h"
+#include "test_util.h"
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static int build_tree(struct fake_tree *t, long n)
+{
+	char formats[1024], mc[8192], mce[8192];
+	char *mc_assign[] = { "error_type=0", "msg=memory read error", "label=CPU_SrcID#0_MC#0_Chan#1_DIMM#0",
+			      "error_count=1", "mc_index=0", "top_layer=0", "middle_layer=1",
+			      "lower_layer=0", "address=0x12345000", "grain_bits=6", "syndrome=0",
+			      "driver_detail=rank:0 bank:3 row:0x1a2b col:0x3c8" };
+	char *mce_assign[] = { "mcgstatus=0", "status=0x9c00000000010090", "addr=0x2345000",
+			       "misc=0x8c", "bank=7", "cpuid=0x50654", "cpuvendor=0", "socketid=0",
+			       "walltime=1795000000", "cpu=3", "apicid=6" };
+	int mc_len, mce_len;
+
+	snprintf(formats, sizeof(formats), "%s/tests/formats/linux-6.1", test_srcdir());
+	if (fake_tree_create(t, formats, 2, "rasd", "boot") < 0)
+		return -1;
+	mc_len = fake_record(t, "ras:mc_event", mc_assign, 12, (uint8_t *)mc, sizeof(mc));
+	mce_len = fake_record(t, "mce:mce_record", mce_assign, 11, (uint8_t *)mce, sizeof(mce));
+	if (mc_len < 0 || mce_len < 0)
+		return -1;
+	for (long i = 0; i < n; i++) {
+		bool is_mc = i % 2 == 0;
+
+		if (fake_add(t, (unsigned)(i % 2), 1000000000ULL + (uint64_t)i * 100,
+			     (uint8_t *)(is_mc ? mc : mce), (uint32_t)(is_mc ? mc_len : mce_len)) < 0)
+			return -1;
+	}
+	return fake_tree_finish(t);
+}
+
+struct result {
+	double wall, cpu;
+	long rss_kb;
+	long long db_bytes;
+	long records;
+};
+
+static long long file_size(const char *p)
+{
+	struct stat st;
+
+	return stat(p, &st) == 0 ? (long long)st.st_size : 0;
+}
+
+static int run_rasd(const char *tree, const char *dir, struct result *r)
+{
+	char rasd[1024], db[600], lock[600], wal[700];
+	char *argv[] = { rasd, "--config", "/dev/null", "--tracing-dir", (char *)tree, "--db", db,
+			 "--lock-dir", lock, "--once", NULL };
+	struct rusage ru;
+	int status;
+	double t0 = now_s();
+	pid_t pid;
+
+	snprintf(rasd, sizeof(rasd), "%s/rasd/rasd", test_builddir());
+	snprintf(db, sizeof(db), "%s/rasd.db", dir);
+	snprintf(lock, sizeof(lock), "%s/lock", dir);
+	pid = fork();
+	if (pid == 0) {
+		freopen("/dev/null", "w", stderr);
+		execv(rasd, argv);
+		_exit(127);
+	}
+	if (wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+		return -1;
+	r->wall = now_s() - t0;
+	r->cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+		 (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	r->rss_kb = ru.ru_maxrss;
+	snprintf(wal, sizeof(wal), "%s-wal", db);
+	r->db_bytes = file_size(db) + file_size(wal);
+	return 0;
+}
+
+static double self_cpu(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+}
+
+/* Binds every non-common field of the record as an integer, text or blob. */
+static void bind_fields(struct tep_event *ev, sqlite3_stmt *st, void *data, int size)
+{
+	struct tep_record rec = { .data = data, .size = size };
+	int col = 3;
+
+	for (struct tep_format_field *f = ev->format.fields; f && col <= 23; f = f->next, col++) {
+		if (f->flags & (TEP_FIELD_IS_DYNAMIC | TEP_FIELD_IS_ARRAY)) {
+			int len;
+			void *p = tep_get_field_raw(NULL, ev, f->name, &rec, &len, 0);
+
+			sqlite3_bind_blob(st, col, p, p ? len : 0, SQLITE_STATIC);
+		} else {
+			unsigned long long v;
+
+			tep_read_number_field(f, data, &v);
+			sqlite3_bind_int64(st, col, (int64_t)v);
+		}
+	}
+}
+
+static void baseline_cpu(struct fake_tree *t, unsigned cpu, sqlite3 *h, sqlite3_stmt *st, long *n)
+{
+	char path[1024];
+	uint8_t page[4096];
+	struct kbuffer *kb = kbuffer_alloc(KBUFFER_LSIZE_SAME_AS_HOST, KBUFFER_ENDIAN_SAME_AS_HOST);
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/per_cpu/cpu%u/trace_pipe_raw", t->instance, cpu);
+	f = fopen(path, "re");
+	while (f && fread(page, 1, t->page_size, f) == t->page_size) {
+		unsigned long long ts;
+		void *d;
+
+		kbuffer_load_subbuffer(kb, page);
+		for (d = kbuffer_read_event(kb, &ts); d; d = kbuffer_next_event(kb, &ts)) {
+			uint16_t id;
+			struct tep_event *ev;
+
+			memcpy(&id, d, 2);
+			ev = tep_find_event(t->fmt->tep, id);
+			if (!ev)
+				continue;
+			sqlite3_bind_int(st, 1, id);
+			sqlite3_bind_int64(st, 2, (int64_t)ts);
+			bind_fields(ev, st, d, kbuffer_event_size(kb));
+			sqlite3_step(st);
+			sqlite3_reset(st);
+			(*n)++;
+		}
+	}
+	if (f)
+		fclose(f);
+	kbuffer_free(kb);
+	(void)h;
+}
+
+static int run_baseline(struct fake_tree *t, const char *dir, struct result *r)
+{
+	char db[600], sql[2048];
+	size_t n = 0;
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	double t0 = now_s(), c0 = self_cpu();
+
+	snprintf(db, sizeof(db), "%s/baseline.db", dir);
+	sqlite3_open(db, &h);
+	sqlite3_exec(h, "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;", NULL, NULL, NULL);
+	n += (size_t)snprintf(sql + n, sizeof(sql) - n, "CREATE TABLE r (type, ts");
+	for (int i = 0; i < 21; i++)
+		n += (size_t)snprintf(sql + n, sizeof(sql) - n, ", c%d", i);
+	snprintf(sql + n, sizeof(sql) - n, ")");
+	sqlite3_exec(h, sql, NULL, NULL, NULL);
+	n = (size_t)snprintf(sql, sizeof(sql), "INSERT INTO r VALUES (?, ?");
+	for (int i = 0; i < 21; i++)
+		n += (size_t)snprintf(sql + n, sizeof(sql) - n, ", ?");
+	snprintf(sql + n, sizeof(sql) - n, ")");
+	sqlite3_prepare_v2(h, sql, -1, &st, NULL);
+	sqlite3_exec(h, "BEGIN", NULL, NULL, NULL);
+	r->records = 0;
+	for (unsigned c = 0; c < t->ncpus; c++)
+		baseline_cpu(t, c, h, st, &r->records);
+	sqlite3_exec(h, "COMMIT", NULL, NULL, NULL);
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	r->wall = now_s() - t0;
+	r->cpu = self_cpu() - c0;
+	return 0;
+}
+
+static long idle_rss_kb(const char *dir)
+{
+	char rasd[1024], conf[700], db[600], status[64], *buf;
+	long kb = -1;
+	pid_t pid;
+	FILE *f;
+
+	if (getuid() != 0 || access("/sys/kernel/tracing/instances", F_OK) != 0)
+		return -1;
+	snprintf(rasd, sizeof(rasd), "%s/rasd/rasd", test_builddir());
+	snprintf(conf, sizeof(conf), "%s/idle.conf", dir);
+	snprintf(db, sizeof(db), "%s/idle.db", dir);
+	f = fopen(conf, "we");
+	fprintf(f, "database = %s\ninstance = rasd_bench_%d\nlock_dir = %s\n", db, getpid(), dir);
+	fclose(f);
+	pid = fork();
+	if (pid == 0) {
+		freopen("/dev/null", "w", stderr);
+		execl(rasd, rasd, "--config", conf, (char *)NULL);
+		_exit(127);
+	}
+	sleep(2);
+	snprintf(status, sizeof(status), "/proc/%d/status", pid);
+	if (ras_read_file(status, &buf, NULL) == 0) {
+		char *p = strstr(buf, "VmRSS:");
+
+		kb = p ? strtol(p + 6, NULL, 10) : -1;
+		free(buf);
+	}
+	kill(pid, SIGTERM);
+	waitpid(pid, NULL, 0);
+	return kb;
+}
+
+int main(int argc, char **argv)
+{
+	long n = argc > 1 ? atol(argv[1]) : 1000000;
+	struct fake_tree t;
+	struct result rasd = { 0 }, base = { 0 };
+	char dir[256];
+	long idle;
+
+	test_tmpdir(dir, sizeof(dir));
+	printf("bench: building %ld records (mc_event + mce_record, linux-6.1 formats, 2 CPUs)...\n", n);
+	if (build_tree(&t, n) < 0 || run_rasd(t.root, dir, &rasd) < 0 || run_baseline(&t, dir, &base) < 0) {
+		fprintf(stderr, "bench: failed\n");
+		return 1;
+	}
+	idle = idle_rss_kb(dir);
+	printf("rasd:     %ld records in %.2f s wall, %.2f s CPU -> %.0f records/s (per CPU second: %.0f)\n",
+	       n, rasd.wall, rasd.cpu, n / rasd.wall, n / rasd.cpu);
+	printf("rasd:     peak RSS %.1f MiB during the storm; database %.1f bytes/record\n",
+	       rasd.rss_kb / 1024.0, (double)rasd.db_bytes / (double)n);
+	if (idle >= 0)
+		printf("rasd:     idle RSS %.1f MiB (live instance, after 2 s)\n", idle / 1024.0);
+	else
+		printf("rasd:     idle RSS not measured (needs root and tracefs)\n");
+	printf("baseline: %ld records in %.2f s wall, %.2f s CPU -> %.0f records/s\n", base.records,
+	       base.wall, base.cpu, base.records / base.wall);
+	printf("ratio:    rasd reaches %.0f %% of the baseline's rate\n",
+	       100.0 * (n / rasd.wall) / (base.records / base.wall));
+	fake_tree_destroy(&t);
+	test_rmtree(dir);
+	return 0;
+}

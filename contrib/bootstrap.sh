@@ -1,0 +1,70 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# Sets up a fresh Debian 12 machine for ras-fdr and builds it in ./build.
+#   contrib/bootstrap.sh            install the build dependencies, build, install under /usr/local
+#   contrib/bootstrap.sh --test     the same set-up, then the whole test suite: make check with
+#                                   -Werror, again under ASan+UBSan, and a short fuzzing run
+set -eu
+cd "$(dirname "$0")/.."
+top=$(pwd)
+mode=${1:-install}
+jobs=$(nproc 2>/dev/null || echo 2)
+
+# Build dependencies of the product, plus what its tests use (sqlite3 CLI, clang for fuzzing).
+deps="build-essential autoconf automake pkg-config libtraceevent-dev libtracefs-dev
+      libsqlite3-dev libpci-dev pci.ids libsystemd-dev zlib1g-dev"
+[ "$mode" = --test ] && deps="$deps sqlite3 clang libclang-rt-14-dev"
+
+missing=""
+for p in $deps; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing="$missing $p"
+done
+if [ -n "$missing" ]; then
+	echo "bootstrap: installing$missing"
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -qq
+	# shellcheck disable=SC2086
+	apt-get install -y -qq --no-install-recommends $missing >/dev/null
+fi
+
+# rasd needs tracefs; mount it where the kernel has it but nothing mounted it.
+if [ -d /sys/kernel/tracing ] && [ ! -e /sys/kernel/tracing/instances ]; then
+	mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null || true
+fi
+
+./autogen.sh >/dev/null 2>&1
+configure_build() { # dir, extra configure args...
+	dir=$1; shift
+	mkdir -p "$dir"
+	(cd "$dir" && "$top/configure" --prefix=/usr/local --sysconfdir=/etc --localstatedir=/var \
+		--enable-werror "$@" >/dev/null)
+	make -C "$dir" -j"$jobs" >/dev/null
+}
+check() { # dir
+	if ! make -C "$1" -j"$jobs" check; then
+		for log in "$1"/tests/*.log "$1"/tests/*/*.log; do
+			[ -f "$log" ] && grep -q "^not ok\|^ERROR\|FAIL" "$log" && { echo "=== $log"; tail -n 40 "$log"; }
+		done
+		return 1
+	fi
+}
+
+configure_build build
+case "$mode" in
+install)
+	make -C build install >/dev/null
+	echo "bootstrap: rasd and ras-fdr-ctl installed under /usr/local; start with: rasd"
+	;;
+--test)
+	check build
+	echo "bootstrap: the suite again under AddressSanitizer and UndefinedBehaviorSanitizer"
+	configure_build build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 check build-asan
+	echo "bootstrap: fuzzing each parser briefly"
+	FUZZ_SECONDS=${FUZZ_SECONDS:-15} sh fuzz/run.sh "${FUZZ_SECONDS:-15}"
+	;;
+*)
+	echo "usage: contrib/bootstrap.sh [--test]" >&2
+	exit 2
+	;;
+esac

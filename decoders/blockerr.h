@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/* block:block_rq_error: a block request completed with an error. */
+#ifndef RAS_BLOCKERR_H
+#define RAS_BLOCKERR_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "severity.h"
+#include "dfield.h"
+
+struct blockerr_in {
+	uint32_t dev;              /* kernel dev_t: major << 20 | minor */
+	uint64_t sector;
+	uint32_t nr_sector;
+	int32_t error;             /* negative errno from blk_status_to_errno() */
+	unsigned has_ioprio : 1;
+	uint16_t ioprio;
+	const char *rwbs;          /* char[10], not necessarily NUL-terminated */
+	size_t rwbs_len;
+	const char *cmd;
+	size_t cmd_len;
+	const char *disk_name;     /* optional, e.g. "sda" resolved by the caller */
+	size_t disk_name_len;
+};
+
+struct blockerr_decoded {
+	enum ras_severity severity;
+	char summary[RAS_SUMMARY_LEN];
+	char location[RAS_LOCATION_LEN];
+	int64_t major;
+	int64_t minor;
+	char disk_name[32];
+	int64_t sector;
+	int64_t nr_sector;
+	int64_t error;
+	char status_name[48];      /* "critical medium error", "I/O error", ... */
+	char rwbs[12];
+	char operation[24];        /* "read", "write", "discard", ... */
+	int64_t ioprio;
+	char ioprio_class[8];
+	char cmd[64];
+};
+
+extern const struct ras_dfield blockerr_dfields[];
+extern const size_t blockerr_n_dfields;
+
+int blockerr_decode(const struct blockerr_in *in, struct blockerr_decoded *out);
+/* Linux's blk_status name for a (negative) errno, without " error"; NULL if none. */
+const char *blockerr_status_name(int error);
+
+#endif

@@ -1,0 +1,472 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "cper.h"
+#include "other_util.h"
+
+/*
+ * Section type GUIDs. UEFI Specification 2.10, N.2.2 "Section Descriptor",
+ * Table N-6 (section types) and the section definitions N.2.4 - N.2.13;
+ * CXL component events: CXL Specification r3.1, 8.2.9.2.1 (event record
+ * UUIDs); vendors: the public Linux and firmware sources named per row.
+ */
+const struct cper_guid_name cper_section_types[] = {
+	{ 0x9876ccad, 0x47b4, 0x4bdb, { 0xb6, 0x5e, 0x16, 0xf1, 0x93, 0xc4, 0xf3, 0xdb }, "Processor Generic" },
+	{ 0xdc3ea0b0, 0xa144, 0x4797, { 0xb9, 0x5b, 0x53, 0xfa, 0x24, 0x2b, 0x6e, 0x1d }, "Processor Specific: IA32/X64" },
+	{ 0xe429faf1, 0x3cb7, 0x11d4, { 0xbc, 0xa7, 0x00, 0x80, 0xc7, 0x3c, 0x88, 0x81 }, "Processor Specific: IPF" },
+	{ 0xe19e3d16, 0xbc11, 0x11e4, { 0x9c, 0xaa, 0xc2, 0x05, 0x1d, 0x5d, 0x46, 0xb0 }, "Processor Specific: ARM" },
+	{ 0xa5bc1114, 0x6f64, 0x4ede, { 0xb8, 0x63, 0x3e, 0x83, 0xed, 0x7c, 0x83, 0xb1 }, "Platform Memory" },
+	{ 0x61ec04fc, 0x48e6, 0xd813, { 0x25, 0xc9, 0x8d, 0xaa, 0x44, 0x75, 0x0b, 0x12 }, "Platform Memory 2" },
+	{ 0xd995e954, 0xbbc1, 0x430f, { 0xad, 0x91, 0xb4, 0x4d, 0xcb, 0x3c, 0x6f, 0x35 }, "PCI Express" },
+	{ 0x81212a96, 0x09ed, 0x4996, { 0x94, 0x71, 0x8d, 0x72, 0x9c, 0x8e, 0x69, 0xed }, "Firmware Error Record Reference" },
+	{ 0xc5753963, 0x3b84, 0x4095, { 0xbf, 0x78, 0xed, 0xda, 0xd3, 0xf9, 0xc9, 0xdd }, "PCI/PCI-X Bus" },
+	{ 0xeb5e4685, 0xca66, 0x4769, { 0xb6, 0xa2, 0x26, 0x06, 0x8b, 0x00, 0x13, 0x26 }, "PCI Component/Device" },
+	{ 0x5b51fef7, 0xc79d, 0x4434, { 0x8f, 0x1b, 0xaa, 0x62, 0xde, 0x3e, 0x2c, 0x64 }, "DMAr Generic" },
+	{ 0x71761d37, 0x32b2, 0x45cd, { 0xa7, 0xd0, 0xb0, 0xfe, 0xdd, 0x93, 0xe8, 0xcf }, "Intel VT for Directed I/O DMAr" },
+	{ 0x036f84e1, 0x7f37, 0x428c, { 0xa7, 0x9e, 0x57, 0x5f, 0xdf, 0xaa, 0x84, 0xec }, "IOMMU DMAr" },
+	{ 0x91335ef6, 0xebfb, 0x4478, { 0xa6, 0xa6, 0x88, 0xb7, 0x28, 0xcf, 0x75, 0xd7 }, "CCIX PER Log" },
+	{ 0x80b9efb4, 0x52b5, 0x4de3, { 0xa7, 0x77, 0x68, 0x78, 0x4b, 0x77, 0x10, 0x48 }, "CXL Protocol Error" },
+	/* CXL r3.1 8.2.9.2.1.1 - 8.2.9.2.1.6, also used as CPER section types (UEFI N.2.14). */
+	{ 0xfbcd0a77, 0xc260, 0x417f, { 0x85, 0xa9, 0x08, 0x8b, 0x16, 0x21, 0xeb, 0xa6 }, "CXL General Media Event" },
+	{ 0x601dcbb3, 0x9c06, 0x4eab, { 0xb8, 0xaf, 0x4e, 0x9b, 0xfb, 0x5c, 0x96, 0x24 }, "CXL DRAM Event" },
+	{ 0xfe927475, 0xdd59, 0x4339, { 0xa5, 0x86, 0x79, 0xba, 0xb1, 0x13, 0xb7, 0x74 }, "CXL Memory Module Event" },
+	{ 0xe71f3a40, 0x2d29, 0x4092, { 0x8a, 0x39, 0x4d, 0x1c, 0x96, 0x6c, 0x7c, 0x65 }, "CXL Memory Sparing Event" },
+	{ 0xca95afa7, 0xf183, 0x4018, { 0x8c, 0x2f, 0x95, 0x26, 0x8e, 0x10, 0x1a, 0x2a }, "CXL Dynamic Capacity Event" },
+	/* Vendor sections with public definitions. */
+	/* AMD FRU Memory Poison, Linux drivers/ras/amd/fmpm.c */
+	{ 0x5e4706c1, 0x5356, 0x48c6, { 0x93, 0x0b, 0x52, 0xf2, 0x12, 0x0a, 0x44, 0x58 }, "AMD FRU Memory Poison" },
+	/* HiSilicon HIP08 OEM sections, HiSilicon's public kernel sources */
+	{ 0x1f8161e1, 0x55d6, 0x41e6, { 0xbd, 0x10, 0x7a, 0xfd, 0x1d, 0xc5, 0xf7, 0xc5 }, "HiSilicon OEM Type 1" },
+	{ 0x45534ea6, 0xce23, 0x4115, { 0x85, 0x35, 0xe0, 0x7a, 0xb3, 0xae, 0xf9, 0x1d }, "HiSilicon OEM Type 2" },
+	{ 0xb2889fc9, 0xe7d7, 0x4f9d, { 0xa8, 0x67, 0xaf, 0x42, 0xe9, 0x8b, 0xe7, 0x72 }, "HiSilicon PCIe Local" },
+	/* Ampere Computing, OpenBMC libcper */
+	{ 0x2826cc9f, 0x448c, 0x4c2b, { 0x86, 0xb6, 0xa9, 0x53, 0x94, 0xb7, 0xef, 0x33 }, "Ampere Specific" },
+};
+const size_t cper_n_section_types = OU_ARRAY_SIZE(cper_section_types);
+
+void cper_guid_bytes(const struct cper_guid_name *g, uint8_t guid[16])
+{
+	/* guid_t / EFI_GUID: the first three parts little-endian. */
+	guid[0] = (uint8_t)g->d1;
+	guid[1] = (uint8_t)(g->d1 >> 8);
+	guid[2] = (uint8_t)(g->d1 >> 16);
+	guid[3] = (uint8_t)(g->d1 >> 24);
+	guid[4] = (uint8_t)g->d2;
+	guid[5] = (uint8_t)(g->d2 >> 8);
+	guid[6] = (uint8_t)g->d3;
+	guid[7] = (uint8_t)(g->d3 >> 8);
+	memcpy(guid + 8, g->d4, 8);
+}
+
+const char *cper_section_name(const uint8_t guid[16])
+{
+	uint8_t b[16];
+
+	for (size_t i = 0; i < cper_n_section_types; i++) {
+		cper_guid_bytes(&cper_section_types[i], b);
+		if (memcmp(b, guid, 16) == 0)
+			return cper_section_types[i].name;
+	}
+	return NULL;
+}
+
+/* UEFI 2.10 N.2.1 Record Header, Error Severity. */
+static const char *const cper_sev_names[] = {
+	"recoverable", "fatal", "corrected", "informational",
+};
+
+const char *cper_severity_name(unsigned sev)
+{
+	return sev < OU_ARRAY_SIZE(cper_sev_names) ? cper_sev_names[sev] : NULL;
+}
+
+enum ras_severity cper_severity_to_ras(unsigned sev)
+{
+	static const enum ras_severity map[] = {
+		RAS_SEV_UNCORRECTED, RAS_SEV_FATAL, RAS_SEV_CORRECTED, RAS_SEV_INFO,
+	};
+
+	return sev < OU_ARRAY_SIZE(map) ? map[sev] : RAS_SEV_UNKNOWN;
+}
+
+/* UEFI 2.10 N.2.5 Memory Error Section, Memory Error Type (offset 72). */
+static const char *const mem_err_types[] = {
+	"unknown", "no error", "single-bit ECC", "multi-bit ECC",
+	"single-symbol ChipKill ECC", "multi-symbol ChipKill ECC",
+	"master abort", "target abort", "parity error", "watchdog timeout",
+	"invalid address", "mirror broken", "memory sparing",
+	"scrub corrected error", "scrub uncorrected error",
+	"physical memory map-out event",
+};
+
+const char *cper_mem_err_type_name(unsigned type)
+{
+	return type < OU_ARRAY_SIZE(mem_err_types) ? mem_err_types[type] : NULL;
+}
+
+/* Validation bits of the memory error section (UEFI 2.10 N.2.5, offset 0). */
+enum {
+	MEM_V_ERROR_STATUS = 1u << 0, MEM_V_PA = 1u << 1, MEM_V_PA_MASK = 1u << 2,
+	MEM_V_NODE = 1u << 3, MEM_V_CARD = 1u << 4, MEM_V_MODULE = 1u << 5,
+	MEM_V_BANK = 1u << 6, MEM_V_DEVICE = 1u << 7, MEM_V_ROW = 1u << 8,
+	MEM_V_COLUMN = 1u << 9, MEM_V_BIT_POS = 1u << 10,
+	MEM_V_REQUESTOR = 1u << 11, MEM_V_RESPONDER = 1u << 12,
+	MEM_V_TARGET = 1u << 13, MEM_V_ERROR_TYPE = 1u << 14,
+	MEM_V_RANK = 1u << 15, MEM_V_CARD_HANDLE = 1u << 16,
+	MEM_V_MODULE_HANDLE = 1u << 17, MEM_V_ROW_EXT = 1u << 18,
+	MEM_V_BANK_GROUP = 1u << 19, MEM_V_BANK_ADDRESS = 1u << 20,
+	MEM_V_CHIP_ID = 1u << 21,
+};
+
+/* Byte offsets of the location fields shared by both layouts. */
+struct mem_layout {
+	size_t node, requestor, rank, extended;
+};
+
+static int64_t opt16(uint64_t v, uint64_t bit, const uint8_t *p)
+{
+	return (v & bit) ? ou_le16(p) : RAS_DF_NONE;
+}
+
+static int64_t opt64(uint64_t v, uint64_t bit, const uint8_t *p)
+{
+	return (v & bit) ? (int64_t)ou_le64(p) : RAS_DF_NONE;
+}
+
+static void mem_loc_parse(const uint8_t *p, const struct mem_layout *l,
+			  uint64_t v, int has_extended, struct cper_mem_loc *out)
+{
+	const uint8_t *n = p + l->node;
+	uint8_t ext = has_extended ? p[l->extended] : 0;
+	uint16_t bank = ou_le16(n + 6);
+
+	out->validation_bits = v;
+	out->node = opt16(v, MEM_V_NODE, n);
+	out->card = opt16(v, MEM_V_CARD, n + 2);
+	out->module = opt16(v, MEM_V_MODULE, n + 4);
+	out->bank = opt16(v, MEM_V_BANK, n + 6);
+	out->bank_group = (v & MEM_V_BANK_GROUP) ? bank >> 8 : RAS_DF_NONE;
+	out->bank_address = (v & MEM_V_BANK_ADDRESS) ? bank & 0xff : RAS_DF_NONE;
+	out->device = opt16(v, MEM_V_DEVICE, n + 8);
+	out->row = opt16(v, MEM_V_ROW, n + 10);
+	/* Row bits 17:16 live in "extended" bits 1:0 (UEFI 2.10 N.2.5). */
+	if (out->row != RAS_DF_NONE && has_extended && (v & MEM_V_ROW_EXT))
+		out->row |= (int64_t)(ext & 3) << 16;
+	out->column = opt16(v, MEM_V_COLUMN, n + 12);
+	out->bit_pos = opt16(v, MEM_V_BIT_POS, n + 14);
+	out->requestor_id = opt64(v, MEM_V_REQUESTOR, p + l->requestor);
+	out->responder_id = opt64(v, MEM_V_RESPONDER, p + l->requestor + 8);
+	out->target_id = opt64(v, MEM_V_TARGET, p + l->requestor + 16);
+	out->rank = opt16(v, MEM_V_RANK, p + l->rank);
+	out->mem_array_handle = opt16(v, MEM_V_CARD_HANDLE, p + l->rank + 2);
+	out->mem_dev_handle = opt16(v, MEM_V_MODULE_HANDLE, p + l->rank + 4);
+	out->chip_id = has_extended && (v & MEM_V_CHIP_ID) ? ext >> 5 : RAS_DF_NONE;
+}
+
+int cper_mem_compact_parse(const uint8_t *p, size_t len, struct cper_mem_loc *out)
+{
+	/* Linux include/linux/cper.h struct cper_mem_err_compact (packed). */
+	static const struct mem_layout compact = { 8, 24, 48, 54 };
+	static const uint8_t zero[CPER_MEM_COMPACT_LEN];
+
+	/* With no validation bit set every field comes out RAS_DF_NONE. */
+	mem_loc_parse(zero, &compact, 0, 0, out);
+	if (!p || len < CPER_MEM_COMPACT_LEN_OLD)
+		return -EBADMSG;
+	mem_loc_parse(p, &compact, ou_le64(p), len >= CPER_MEM_COMPACT_LEN, out);
+	return 0;
+}
+
+int cper_mem_section_parse(const uint8_t *p, size_t len, struct cper_mem_section *out)
+{
+	/* UEFI 2.10 N.2.5 Memory Error Section byte offsets. */
+	static const struct mem_layout section = { 32, 48, 74, 73 };
+	static const uint8_t zero[CPER_MEM_SECTION_LEN];
+	uint64_t v;
+
+	if (!p || len < CPER_MEM_SECTION_LEN) {
+		out->validation_bits = 0;
+		out->error_status = out->physical_addr = RAS_DF_NONE;
+		out->physical_addr_mask = out->error_type = RAS_DF_NONE;
+		mem_loc_parse(zero, &section, 0, 0, &out->loc);
+		return -EBADMSG;
+	}
+	v = ou_le64(p);
+	out->validation_bits = v;
+	out->error_status = opt64(v, MEM_V_ERROR_STATUS, p + 8);
+	out->physical_addr = opt64(v, MEM_V_PA, p + 16);
+	out->physical_addr_mask = opt64(v, MEM_V_PA_MASK, p + 24);
+	out->error_type = (v & MEM_V_ERROR_TYPE) ? p[72] : RAS_DF_NONE;
+	mem_loc_parse(p, &section, v, 1, &out->loc);
+	return 0;
+}
+
+void cper_mem_loc_format(const struct cper_mem_loc *loc, char *out, size_t len)
+{
+	static const struct { const char *label; size_t off; int hex; } parts[] = {
+		{ "node", offsetof(struct cper_mem_loc, node), 0 },
+		{ "card", offsetof(struct cper_mem_loc, card), 0 },
+		{ "module", offsetof(struct cper_mem_loc, module), 0 },
+		{ "rank", offsetof(struct cper_mem_loc, rank), 0 },
+		{ "bank", offsetof(struct cper_mem_loc, bank), 0 },
+		{ "bank group", offsetof(struct cper_mem_loc, bank_group), 0 },
+		{ "bank address", offsetof(struct cper_mem_loc, bank_address), 0 },
+		{ "device", offsetof(struct cper_mem_loc, device), 0 },
+		{ "chip", offsetof(struct cper_mem_loc, chip_id), 0 },
+		{ "row", offsetof(struct cper_mem_loc, row), 0 },
+		{ "column", offsetof(struct cper_mem_loc, column), 0 },
+		{ "bit", offsetof(struct cper_mem_loc, bit_pos), 0 },
+		{ "requestor", offsetof(struct cper_mem_loc, requestor_id), 1 },
+		{ "responder", offsetof(struct cper_mem_loc, responder_id), 1 },
+		{ "target", offsetof(struct cper_mem_loc, target_id), 1 },
+		{ "memory array handle", offsetof(struct cper_mem_loc, mem_array_handle), 1 },
+		{ "memory device handle", offsetof(struct cper_mem_loc, mem_dev_handle), 1 },
+	};
+
+	out[0] = '\0';
+	for (size_t i = 0; i < OU_ARRAY_SIZE(parts); i++) {
+		int64_t v = *(const int64_t *)((const char *)loc + parts[i].off);
+
+		if (v == RAS_DF_NONE)
+			continue;
+		if (parts[i].hex)
+			ou_appendf(out, len, "%s%s 0x%llx", out[0] ? ", " : "",
+				   parts[i].label, (unsigned long long)v);
+		else
+			ou_appendf(out, len, "%s%s %lld", out[0] ? ", " : "",
+				   parts[i].label, (long long)v);
+	}
+}
+
+/* ---- shared event helpers -------------------------------------------- */
+
+static int guid_is_zero(const uint8_t g[16])
+{
+	for (int i = 0; i < 16; i++)
+		if (g[i])
+			return 0;
+	return 1;
+}
+
+static void copy_loc_fields(const struct cper_mem_loc *loc, struct extlog_decoded *out)
+{
+	out->validation_bits = (int64_t)loc->validation_bits;
+	out->node = loc->node;
+	out->card = loc->card;
+	out->module = loc->module;
+	out->bank = loc->bank;
+	out->bank_group = loc->bank_group;
+	out->bank_address = loc->bank_address;
+	out->device = loc->device;
+	out->row = loc->row;
+	out->column = loc->column;
+	out->bit_pos = loc->bit_pos;
+	out->requestor_id = loc->requestor_id;
+	out->responder_id = loc->responder_id;
+	out->target_id = loc->target_id;
+	out->rank = loc->rank;
+	out->mem_array_handle = loc->mem_array_handle;
+	out->mem_dev_handle = loc->mem_dev_handle;
+	out->chip_id = loc->chip_id;
+}
+
+/* "Corrected" from "corrected" for the start of a sentence. */
+static void sentence_start(char *s, size_t len, const char *word)
+{
+	snprintf(s, len, "%s", word);
+	if (s[0] >= 'a' && s[0] <= 'z')
+		s[0] = (char)(s[0] - 'a' + 'A');
+}
+
+/* ---- ras:extlog_mem_event -------------------------------------------- */
+
+#define EXTLOG_F(m) RAS_DF_I(struct extlog_decoded, m)
+const struct ras_dfield extlog_dfields[] = {
+	EXTLOG_F(err_seq), EXTLOG_F(etype),
+	RAS_DF_S(struct extlog_decoded, etype_name),
+	EXTLOG_F(cper_severity),
+	RAS_DF_S(struct extlog_decoded, cper_severity_name),
+	EXTLOG_F(pa), EXTLOG_F(pa_mask_lsb),
+	RAS_DF_S(struct extlog_decoded, fru_id),
+	RAS_DF_S(struct extlog_decoded, fru_text),
+	EXTLOG_F(validation_bits), EXTLOG_F(node), EXTLOG_F(card),
+	EXTLOG_F(module), EXTLOG_F(bank), EXTLOG_F(bank_group),
+	EXTLOG_F(bank_address), EXTLOG_F(device), EXTLOG_F(row),
+	EXTLOG_F(column), EXTLOG_F(bit_pos), EXTLOG_F(requestor_id),
+	EXTLOG_F(responder_id), EXTLOG_F(target_id), EXTLOG_F(rank),
+	EXTLOG_F(mem_array_handle), EXTLOG_F(mem_dev_handle), EXTLOG_F(chip_id),
+	RAS_DF_S(struct extlog_decoded, mem_location),
+};
+const size_t extlog_n_dfields = OU_ARRAY_SIZE(extlog_dfields);
+
+/* The FRU and the coarse part of the location; the full one is mem_location. */
+static void extlog_location(struct extlog_decoded *out)
+{
+	static const struct { const char *label; size_t off; } parts[] = {
+		{ "node", offsetof(struct extlog_decoded, node) },
+		{ "card", offsetof(struct extlog_decoded, card) },
+		{ "module", offsetof(struct extlog_decoded, module) },
+		{ "rank", offsetof(struct extlog_decoded, rank) },
+		{ "device", offsetof(struct extlog_decoded, device) },
+	};
+
+	snprintf(out->location, sizeof(out->location), "%s",
+		 out->fru_text[0] ? out->fru_text : "memory");
+	for (size_t i = 0; i < OU_ARRAY_SIZE(parts); i++) {
+		int64_t v = *(const int64_t *)((const char *)out + parts[i].off);
+
+		if (v != RAS_DF_NONE)
+			ou_appendf(out->location, sizeof(out->location), ", %s %lld",
+				   parts[i].label, (long long)v);
+	}
+}
+
+static void extlog_summary(const struct extlog_in *in, struct extlog_decoded *out)
+{
+	char *s = out->summary;
+	size_t sl = sizeof(out->summary);
+
+	sentence_start(s, sl, out->cper_severity_name[0] ? out->cper_severity_name
+							  : "unknown-severity");
+	ou_appendf(s, sl, " memory error");
+	if (out->etype_name[0])
+		ou_appendf(s, sl, " (%s)", out->etype_name);
+	else if (out->etype != RAS_DF_NONE)
+		ou_appendf(s, sl, " (type %lld)", (long long)out->etype);
+	if (out->pa != RAS_DF_NONE)
+		ou_appendf(s, sl, " at physical address 0x%llx",
+			   (unsigned long long)in->pa);
+	if (out->pa_mask_lsb != RAS_DF_NONE)
+		ou_appendf(s, sl, " (mask lsb %u)", in->pa_mask_lsb);
+	if (out->mem_location[0])
+		ou_appendf(s, sl, ": %s", out->mem_location);
+	if (out->fru_text[0])
+		ou_appendf(s, sl, "; FRU %s", out->fru_text);
+	if (out->severity >= RAS_SEV_UNCORRECTED)
+		ou_appendf(s, sl, "; replace the memory module");
+}
+
+int extlog_decode(const struct extlog_in *in, struct extlog_decoded *out)
+{
+	struct cper_mem_loc loc;
+	const char *name;
+
+	if (!out)
+		return -EINVAL;
+	ou_reset(out, sizeof(*out), extlog_dfields, extlog_n_dfields);
+	if (!in) {
+		snprintf(out->summary, sizeof(out->summary), "Memory error with no data");
+		return -EINVAL;
+	}
+	out->err_seq = in->err_seq;
+	/* ~0 marks "not valid" (Linux drivers/acpi/acpi_extlog.c). */
+	if (in->etype != 0xff) {
+		out->etype = in->etype;
+		if ((name = cper_mem_err_type_name(in->etype)))
+			snprintf(out->etype_name, sizeof(out->etype_name), "%s", name);
+	}
+	out->cper_severity = in->sev;
+	out->severity = cper_severity_to_ras(in->sev);
+	if ((name = cper_severity_name(in->sev)))
+		snprintf(out->cper_severity_name, sizeof(out->cper_severity_name), "%s", name);
+	if (in->pa != UINT64_MAX)
+		out->pa = (int64_t)in->pa;
+	if (in->pa_mask_lsb != 0xff)
+		out->pa_mask_lsb = in->pa_mask_lsb;
+	if (!guid_is_zero(in->fru_id))
+		ou_guid_format(out->fru_id, sizeof(out->fru_id), in->fru_id);
+	ou_copy(out->fru_text, sizeof(out->fru_text), in->fru_text, in->fru_text_len);
+	/* A short or missing location leaves its fields unknown; not an error. */
+	cper_mem_compact_parse(in->data, in->data_len, &loc);
+	copy_loc_fields(&loc, out);
+	cper_mem_loc_format(&loc, out->mem_location, sizeof(out->mem_location));
+	extlog_location(out);
+	extlog_summary(in, out);
+	return 0;
+}
+
+/* ---- ras:non_standard_event ------------------------------------------ */
+
+const struct ras_dfield nonstd_dfields[] = {
+	RAS_DF_S(struct nonstd_decoded, sec_type),
+	RAS_DF_S(struct nonstd_decoded, sec_type_name),
+	RAS_DF_S(struct nonstd_decoded, fru_id),
+	RAS_DF_S(struct nonstd_decoded, fru_text),
+	RAS_DF_I(struct nonstd_decoded, cper_severity),
+	RAS_DF_I(struct nonstd_decoded, length),
+	RAS_DF_I(struct nonstd_decoded, data_truncated),
+	RAS_DF_S(struct nonstd_decoded, raw_hex),
+	RAS_DF_S(struct nonstd_decoded, detail),
+	RAS_DF_I(struct nonstd_decoded, pa),
+};
+const size_t nonstd_n_dfields = OU_ARRAY_SIZE(nonstd_dfields);
+
+/* Decodes the known section bodies worth a sentence; others stay in hex. */
+static void nonstd_detail(const uint8_t *data, size_t n, struct nonstd_decoded *out)
+{
+	struct cper_mem_section m;
+	const char *tname;
+	char loc[200];
+
+	if (strcmp(out->sec_type_name, "Platform Memory") != 0)
+		return;
+	if (cper_mem_section_parse(data, n, &m) < 0) {
+		snprintf(out->detail, sizeof(out->detail),
+			 "memory error section too short (%zu bytes)", n);
+		return;
+	}
+	out->pa = m.physical_addr;
+	tname = m.error_type != RAS_DF_NONE ? cper_mem_err_type_name((unsigned)m.error_type) : NULL;
+	snprintf(out->detail, sizeof(out->detail), "%s", tname ? tname : "memory error");
+	if (m.physical_addr != RAS_DF_NONE)
+		ou_appendf(out->detail, sizeof(out->detail), " at 0x%llx",
+			   (unsigned long long)m.physical_addr);
+	cper_mem_loc_format(&m.loc, loc, sizeof(loc));
+	if (loc[0])
+		ou_appendf(out->detail, sizeof(out->detail), ", %s", loc);
+}
+
+int nonstd_decode(const struct nonstd_in *in, struct nonstd_decoded *out)
+{
+	const char *name, *sev;
+	size_t n;
+
+	if (!out)
+		return -EINVAL;
+	ou_reset(out, sizeof(*out), nonstd_dfields, nonstd_n_dfields);
+	if (!in) {
+		snprintf(out->summary, sizeof(out->summary), "Platform error with no data");
+		return -EINVAL;
+	}
+	ou_guid_format(out->sec_type, sizeof(out->sec_type), in->sec_type);
+	if ((name = cper_section_name(in->sec_type)))
+		snprintf(out->sec_type_name, sizeof(out->sec_type_name), "%s", name);
+	if (!guid_is_zero(in->fru_id))
+		ou_guid_format(out->fru_id, sizeof(out->fru_id), in->fru_id);
+	ou_copy(out->fru_text, sizeof(out->fru_text), in->fru_text, in->fru_text_len);
+	out->cper_severity = in->sev;
+	out->severity = cper_severity_to_ras(in->sev);
+	out->length = in->len;
+	n = in->buf ? in->buf_len : 0;
+	if (in->len < n)
+		n = in->len;
+	out->data_truncated = in->len > n || n > NONSTD_HEX_MAX;
+	ou_hex(out->raw_hex, sizeof(out->raw_hex), in->buf, n);
+	nonstd_detail(in->buf, n, out);
+	sev = cper_severity_name(in->sev);
+	sentence_start(out->summary, sizeof(out->summary), sev ? sev : "unknown-severity");
+	ou_appendf(out->summary, sizeof(out->summary), " platform error in a %s section",
+		   name ? name : "vendor-specific");
+	if (!name)
+		ou_appendf(out->summary, sizeof(out->summary), " (%s)", out->sec_type);
+	if (out->detail[0])
+		ou_appendf(out->summary, sizeof(out->summary), ": %s", out->detail);
+	ou_appendf(out->summary, sizeof(out->summary), ", %u bytes of data%s", in->len,
+		   in->len > n ? " (only partly received)" : "");
+	if (out->fru_text[0])
+		ou_appendf(out->summary, sizeof(out->summary), "; FRU %s", out->fru_text);
+	snprintf(out->location, sizeof(out->location), "%s",
+		 out->fru_text[0] ? out->fru_text : out->fru_id[0] ? out->fru_id : "platform");
+	return 0;
+}

@@ -1,0 +1,226 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * UEFI Common Platform Error Record (CPER) pieces carried by the Linux RAS
+ * tracepoints: ras:non_standard_event, ras:extlog_mem_event and
+ * ras:arm_event. References are to the UEFI Specification 2.10, appendix N.
+ */
+#ifndef RAS_CPER_H
+#define RAS_CPER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "severity.h"
+#include "dfield.h"
+
+#define CPER_GUID_STR_LEN 37
+
+/* ---- section types and common tables --------------------------------- */
+
+struct cper_guid_name {
+	uint32_t d1;
+	uint16_t d2, d3;
+	uint8_t d4[8];
+	const char *name;
+};
+
+extern const struct cper_guid_name cper_section_types[];
+extern const size_t cper_n_section_types;
+
+/* Name of a section type GUID (16 bytes, UEFI/guid_t byte order), or NULL. */
+const char *cper_section_name(const uint8_t guid[16]);
+/* Fills guid[16] from its textual parts; handy for tables and tests. */
+void cper_guid_bytes(const struct cper_guid_name *g, uint8_t guid[16]);
+/* CPER error severity (N.2.1): "recoverable", "fatal", "corrected", "informational", or NULL. */
+const char *cper_severity_name(unsigned sev);
+enum ras_severity cper_severity_to_ras(unsigned sev);
+/* Memory Error Type (N.2.5, byte offset 72), or NULL. */
+const char *cper_mem_err_type_name(unsigned type);
+
+/* Where in memory, from a Memory Error Section or struct cper_mem_err_compact. */
+struct cper_mem_loc {
+	uint64_t validation_bits;
+	int64_t node, card, module, bank, bank_group, bank_address, device;
+	int64_t row, column, bit_pos, requestor_id, responder_id, target_id;
+	int64_t rank, mem_array_handle, mem_dev_handle, chip_id;
+};
+
+/* Size of the kernel's packed struct cper_mem_err_compact, with and without "extended". */
+#define CPER_MEM_COMPACT_LEN 55
+#define CPER_MEM_COMPACT_LEN_OLD 54
+/* Size of the UEFI >= 2.3 Memory Error Section (N.2.5). */
+#define CPER_MEM_SECTION_LEN 80
+
+/* Parses struct cper_mem_err_compact (Linux include/linux/cper.h). 0 or -EBADMSG if short. */
+int cper_mem_compact_parse(const uint8_t *p, size_t len, struct cper_mem_loc *out);
+
+struct cper_mem_section {
+	uint64_t validation_bits;
+	int64_t error_status, physical_addr, physical_addr_mask, error_type;
+	struct cper_mem_loc loc;
+};
+
+/* Parses a Memory Error Section (N.2.5). 0, or -EBADMSG if too short. */
+int cper_mem_section_parse(const uint8_t *p, size_t len, struct cper_mem_section *out);
+/* "node 0, card 1, module 2, ..." listing only valid fields; "" if none. */
+void cper_mem_loc_format(const struct cper_mem_loc *loc, char *out, size_t len);
+
+/* ---- ras:extlog_mem_event -------------------------------------------- */
+
+struct extlog_in {
+	uint32_t err_seq;
+	uint8_t etype;          /* CPER memory error type, 0xff if not valid */
+	uint8_t sev;            /* CPER severity */
+	uint64_t pa;            /* ~0 if not valid */
+	uint8_t pa_mask_lsb;
+	uint8_t fru_id[16];
+	const char *fru_text;
+	size_t fru_text_len;
+	const uint8_t *data;    /* struct cper_mem_err_compact, 54 or 55 bytes */
+	size_t data_len;
+};
+
+struct extlog_decoded {
+	enum ras_severity severity;
+	char summary[RAS_SUMMARY_LEN];
+	char location[RAS_LOCATION_LEN];
+	int64_t err_seq;
+	int64_t etype;
+	char etype_name[40];
+	int64_t cper_severity;
+	char cper_severity_name[16];
+	int64_t pa;
+	int64_t pa_mask_lsb;
+	char fru_id[CPER_GUID_STR_LEN];
+	char fru_text[40];
+	int64_t validation_bits;
+	int64_t node, card, module, bank, bank_group, bank_address, device;
+	int64_t row, column, bit_pos, requestor_id, responder_id, target_id;
+	int64_t rank, mem_array_handle, mem_dev_handle, chip_id;
+	char mem_location[256];
+};
+
+extern const struct ras_dfield extlog_dfields[];
+extern const size_t extlog_n_dfields;
+int extlog_decode(const struct extlog_in *in, struct extlog_decoded *out);
+
+/* ---- ras:non_standard_event ------------------------------------------ */
+
+struct nonstd_in {
+	uint8_t sec_type[16];
+	uint8_t fru_id[16];
+	const char *fru_text;
+	size_t fru_text_len;
+	uint8_t sev;            /* CPER severity */
+	uint32_t len;           /* the event's own length field */
+	const uint8_t *buf;
+	size_t buf_len;         /* bytes actually available at buf */
+};
+
+#define NONSTD_HEX_MAX 512  /* raw bytes kept in hex */
+
+struct nonstd_decoded {
+	enum ras_severity severity;
+	char summary[RAS_SUMMARY_LEN];
+	char location[RAS_LOCATION_LEN];
+	char sec_type[CPER_GUID_STR_LEN];
+	char sec_type_name[64];
+	char fru_id[CPER_GUID_STR_LEN];
+	char fru_text[40];
+	int64_t cper_severity;
+	int64_t length;
+	int64_t data_truncated;   /* 1 if raw_hex lacks some of the data (short buffer or > NONSTD_HEX_MAX) */
+	char raw_hex[NONSTD_HEX_MAX * 2 + 1];
+	char detail[256];         /* decode of a known section type */
+	int64_t pa;               /* memory error sections */
+};
+
+extern const struct ras_dfield nonstd_dfields[];
+extern const size_t nonstd_n_dfields;
+int nonstd_decode(const struct nonstd_in *in, struct nonstd_decoded *out);
+
+/* ---- ras:arm_event (ARM Processor Error Section, N.2.4.4) ------------ */
+
+struct arm_in {
+	uint64_t mpidr;
+	uint64_t midr;
+	uint32_t running_state;
+	uint32_t psci_state;
+	uint8_t affinity;
+	/* Since the 2025 kernels: raw error info / context / vendor data. */
+	unsigned has_buffers : 1, has_sev : 1, has_cpu : 1;
+	uint32_t pei_len;
+	const uint8_t *pei_buf;
+	size_t pei_buf_len;
+	uint32_t ctx_len;
+	const uint8_t *ctx_buf;
+	size_t ctx_buf_len;
+	uint32_t oem_len;
+	const uint8_t *oem_buf;
+	size_t oem_buf_len;
+	uint8_t sev;            /* CPER severity */
+	int32_t cpu;
+};
+
+/* ARM Processor Error Information Structure (N.2.4.4.1), 32 bytes. */
+#define ARM_ERR_INFO_LEN 32
+
+struct arm_err_info {
+	uint8_t version, length;
+	uint16_t validation_bits;
+	uint8_t type;
+	uint16_t multiple_error;
+	uint8_t flags;
+	uint64_t error_info;
+	uint64_t virt_fault_addr;
+	uint64_t phys_fault_addr;
+};
+
+/*
+ * Parses up to max entries from buf. *n gets the number parsed. Returns 0,
+ * or -EBADMSG if the buffer ends inside an entry or an entry's length is
+ * impossible (the entries before it are still returned).
+ */
+int arm_err_info_parse(const uint8_t *buf, size_t len, struct arm_err_info *out,
+		       size_t max, size_t *n);
+/* One line describing an entry: "cache error, level 1 data read, corrected, first". */
+void arm_err_info_format(const struct arm_err_info *e, char *out, size_t len);
+/* Names from MIDR_EL1 (Arm ARM D23.2 MIDR_EL1; part numbers as in Linux cputype.h). */
+const char *arm_implementer_name(unsigned implementer);
+const char *arm_part_name(unsigned implementer, unsigned part);
+
+struct arm_decoded {
+	enum ras_severity severity;
+	char summary[RAS_SUMMARY_LEN];
+	char location[RAS_LOCATION_LEN];
+	int64_t cpu;
+	int64_t mpidr;
+	int64_t aff0, aff1, aff2, aff3;
+	int64_t affinity_level;
+	int64_t midr;
+	char implementer[40];
+	char part[40];
+	int64_t variant;
+	int64_t revision;
+	int64_t running_state;
+	int64_t psci_state;
+	int64_t cper_severity;
+	int64_t n_err_info;
+	int64_t err_info_truncated;
+	char err_type[48];          /* of the first entry */
+	int64_t error_info;
+	int64_t multiple_error;
+	char err_flags[64];
+	int64_t virt_fault_addr;
+	int64_t phys_fault_addr;
+	char err_info_text[1024];   /* every entry, "; "-separated */
+	int64_t ctx_len;
+	char ctx_types[160];
+	int64_t oem_len;
+	char oem_hex[257];
+};
+
+extern const struct ras_dfield arm_dfields[];
+extern const size_t arm_n_dfields;
+int arm_decode(const struct arm_in *in, struct arm_decoded *out);
+
+#endif

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * CXL RAS tracepoints of the cxl_core module (drivers/cxl/core/trace.h):
+ * cxl_aer_uncorrectable_error, cxl_aer_correctable_error, cxl_overflow,
+ * cxl_generic_event, cxl_general_media, cxl_dram, cxl_memory_module and
+ * cxl_poison. One input struct covers them all; fields vary by kernel, so
+ * every number has a presence bit and can be set by its tracepoint name.
+ */
+#ifndef RAS_CXL_H
+#define RAS_CXL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "severity.h"
+#include "dfield.h"
+
+/* Numeric tracepoint fields, by their names in the format files. */
+enum cxl_field {
+	CXL_F_SERIAL, CXL_F_STATUS, CXL_F_FIRST_ERROR, CXL_F_LOG,
+	CXL_F_HDR_FLAGS, CXL_F_HDR_HANDLE, CXL_F_HDR_TIMESTAMP,
+	CXL_F_HDR_MAINT_OP_CLASS, CXL_F_DPA, CXL_F_DPA_FLAGS, CXL_F_HPA,
+	CXL_F_DESCRIPTOR, CXL_F_TYPE, CXL_F_SUB_TYPE, CXL_F_TRANSACTION_TYPE,
+	CXL_F_CHANNEL, CXL_F_RANK, CXL_F_DEVICE, CXL_F_VALIDITY_FLAGS,
+	CXL_F_NIBBLE_MASK, CXL_F_BANK_GROUP, CXL_F_BANK, CXL_F_ROW,
+	CXL_F_COLUMN, CXL_F_EVENT_TYPE, CXL_F_HEALTH_STATUS,
+	CXL_F_MEDIA_STATUS, CXL_F_LIFE_USED, CXL_F_DIRTY_SHUTDOWN_CNT,
+	CXL_F_COR_VOL_ERR_CNT, CXL_F_COR_PER_ERR_CNT, CXL_F_DEVICE_TEMP,
+	CXL_F_ADD_STATUS, CXL_F_TRACE_TYPE, CXL_F_SOURCE, CXL_F_FLAGS,
+	CXL_F_DPA_LENGTH, CXL_F_OVERFLOW_TS, CXL_F_COUNT, CXL_F_FIRST_TS,
+	CXL_F_LAST_TS,
+	CXL_F_N
+};
+
+struct cxl_in {
+	const char *event;        /* tracepoint name, e.g. "cxl_general_media" */
+	size_t event_len;
+	const char *memdev;       /* strings: not necessarily NUL-terminated */
+	size_t memdev_len;
+	const char *host;
+	size_t host_len;
+	const char *region;       /* "region" (poison) or "region_name" */
+	size_t region_len;
+	uint64_t has;             /* bit (1 << CXL_F_x) set when value[x] is known */
+	int64_t value[CXL_F_N];
+};
+
+/* Sets a numeric field by its tracepoint name; -ENOENT if not one we use. */
+int cxl_in_set(struct cxl_in *in, const char *field, int64_t value);
+/* Tracepoint name of a field. */
+const char *cxl_field_name(enum cxl_field f);
+
+struct cxl_decoded {
+	enum ras_severity severity;
+	char summary[RAS_SUMMARY_LEN];
+	char location[RAS_LOCATION_LEN];
+	char event[40];
+	char memdev[32];
+	char host[64];
+	char region[32];
+	int64_t serial;
+	int64_t log;
+	char log_name[16];
+	int64_t status;
+	char errors[320];         /* RAS capability status bit names */
+	char first_error[64];
+	int64_t dpa;
+	int64_t hpa;
+	char record_type[48];     /* event / memory event / poison trace type name */
+	char descriptor[80];
+	char transaction_type[40];
+	int64_t channel, rank, device, bank_group, bank, row, column;
+	char health_status[96];
+	char media_status[64];
+	int64_t life_used;
+	int64_t device_temp;
+	char hdr_flags[128];
+	char poison_source[16];
+	char detail[320];         /* everything else worth a word */
+};
+
+extern const struct ras_dfield cxl_dfields[];
+extern const size_t cxl_n_dfields;
+
+int cxl_decode(const struct cxl_in *in, struct cxl_decoded *out);
+/*
+ * RAS capability status bit names (CXL r3.1 8.2.4.17.1 Uncorrectable /
+ * 8.2.4.17.4 Correctable Error Status), ", "-joined; 0 or -EINVAL.
+ */
+int cxl_decode_status(uint32_t status, int correctable, char *out, size_t len);
+
+#endif

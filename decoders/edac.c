@@ -1,0 +1,143 @@
+/* SPDX-License-Identifier: MIT */
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "edac.h"
+#include "other_util.h"
+
+const struct ras_dfield edac_dfields[] = {
+	RAS_DF_I(struct edac_decoded, error_type),
+	RAS_DF_S(struct edac_decoded, error_type_name),
+	RAS_DF_I(struct edac_decoded, error_count),
+	RAS_DF_I(struct edac_decoded, mc_index),
+	RAS_DF_I(struct edac_decoded, top_layer),
+	RAS_DF_I(struct edac_decoded, middle_layer),
+	RAS_DF_I(struct edac_decoded, lower_layer),
+	RAS_DF_S(struct edac_decoded, label),
+	RAS_DF_I(struct edac_decoded, address),
+	RAS_DF_I(struct edac_decoded, grain),
+	RAS_DF_I(struct edac_decoded, syndrome),
+	RAS_DF_S(struct edac_decoded, msg),
+	RAS_DF_S(struct edac_decoded, driver_detail),
+};
+const size_t edac_n_dfields = OU_ARRAY_SIZE(edac_dfields);
+
+/* enum hw_event_mc_err_type (Linux include/linux/edac.h), in value order. */
+static const struct {
+	const char *name;
+	enum ras_severity severity;
+	const char *advice;
+} edac_types[] = {
+	[EDAC_ERR_CORRECTED] = { "corrected", RAS_SEV_CORRECTED,
+		"no data lost; replace the DIMM if its corrected count keeps rising" },
+	[EDAC_ERR_UNCORRECTED] = { "uncorrected", RAS_SEV_UNCORRECTED,
+		"data was lost; replace or reseat the DIMM" },
+	[EDAC_ERR_DEFERRED] = { "deferred", RAS_SEV_DEFERRED,
+		"poisoned data not yet consumed; plan to replace the DIMM" },
+	[EDAC_ERR_FATAL] = { "fatal", RAS_SEV_FATAL,
+		"the system could not continue safely; replace the DIMM" },
+	[EDAC_ERR_INFO] = { "info", RAS_SEV_INFO, NULL },
+};
+
+const char *edac_error_type_name(uint32_t error_type)
+{
+	if (error_type >= OU_ARRAY_SIZE(edac_types))
+		return NULL;
+	return edac_types[error_type].name;
+}
+
+/* The EDAC core's placeholder labels when no single DIMM is known. */
+static int label_is_specific(const char *label)
+{
+	return label[0] && strcmp(label, "any memory") != 0 &&
+	       strcmp(label, "unknown memory") != 0;
+}
+
+static void write_location(const struct edac_in *in, struct edac_decoded *out)
+{
+	const int8_t layer[3] = { in->top_layer, in->middle_layer, in->lower_layer };
+	char *loc = out->location;
+	size_t ll = sizeof(out->location);
+	int named = in->layer_name[0] != NULL, last = -1;
+
+	for (int i = 0; i < 3; i++)
+		if (layer[i] >= 0)
+			last = i;
+	snprintf(loc, ll, "mc%u", in->mc_index);
+	if (named) {
+		for (int i = 0; i <= last; i++)
+			if (layer[i] >= 0)
+				ou_appendf(loc, ll, ", %s %d",
+					   in->layer_name[i] ? in->layer_name[i] : "layer",
+					   layer[i]);
+	} else if (last >= 0) {
+		ou_appendf(loc, ll, ", layers %d", layer[0]);
+		for (int i = 1; i <= last; i++)
+			ou_appendf(loc, ll, ":%d", layer[i]);
+	}
+	if (label_is_specific(out->label))
+		ou_appendf(loc, ll, " (%s)", out->label);
+}
+
+static void write_summary(const struct edac_in *in, struct edac_decoded *out,
+			  const char *advice)
+{
+	char *s = out->summary;
+	size_t sl = sizeof(out->summary);
+
+	if (out->error_type_name[0])
+		snprintf(s, sl, "%c%s memory error", toupper((unsigned char)out->error_type_name[0]),
+			 out->error_type_name + 1);
+	else
+		snprintf(s, sl, "Memory error of type %u", in->error_type);
+	ou_appendf(s, sl, " at %s: %u error%s", out->location, in->error_count,
+		   in->error_count == 1 ? "" : "s");
+	ou_appendf(s, sl, ", address 0x%llx", (unsigned long long)in->address);
+	if (out->grain != RAS_DF_NONE)
+		ou_appendf(s, sl, ", grain %lld bytes", (long long)out->grain);
+	ou_appendf(s, sl, ", syndrome 0x%llx", (unsigned long long)in->syndrome);
+	if (out->msg[0])
+		ou_appendf(s, sl, ", %s", out->msg);
+	if (out->driver_detail[0])
+		ou_appendf(s, sl, " [%s]", out->driver_detail);
+	if (advice)
+		ou_appendf(s, sl, "; %s", advice);
+}
+
+int edac_decode(const struct edac_in *in, struct edac_decoded *out)
+{
+	const char *advice = NULL;
+
+	if (!out)
+		return -EINVAL;
+	ou_reset(out, sizeof(*out), edac_dfields, edac_n_dfields);
+	if (!in) {
+		snprintf(out->summary, sizeof(out->summary), "Memory error with no data");
+		return -EINVAL;
+	}
+	out->error_type = in->error_type;
+	out->severity = RAS_SEV_UNKNOWN;
+	if (in->error_type < OU_ARRAY_SIZE(edac_types)) {
+		snprintf(out->error_type_name, sizeof(out->error_type_name), "%s",
+			 edac_types[in->error_type].name);
+		out->severity = edac_types[in->error_type].severity;
+		advice = edac_types[in->error_type].advice;
+	}
+	out->error_count = in->error_count;
+	out->mc_index = in->mc_index;
+	out->top_layer = in->top_layer >= 0 ? in->top_layer : RAS_DF_NONE;
+	out->middle_layer = in->middle_layer >= 0 ? in->middle_layer : RAS_DF_NONE;
+	out->lower_layer = in->lower_layer >= 0 ? in->lower_layer : RAS_DF_NONE;
+	ou_copy(out->label, sizeof(out->label), in->label, in->label_len);
+	out->address = in->address;
+	if (in->grain_bits < 63)
+		out->grain = INT64_C(1) << in->grain_bits;
+	out->syndrome = in->syndrome;
+	ou_copy(out->msg, sizeof(out->msg), in->msg, in->msg_len);
+	ou_copy(out->driver_detail, sizeof(out->driver_detail), in->driver_detail,
+		in->driver_detail_len);
+	write_location(in, out);
+	write_summary(in, out, advice);
+	return 0;
+}

@@ -1,0 +1,336 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Common machine-check decode: MCi_STATUS / MCG_STATUS bits, CPU identity,
+ * vendor dispatch, location and the one-sentence summary.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include "mce_internal.h"
+
+#define F_I(m) RAS_DF_I(struct mce_decoded, m)
+#define F_S(m) RAS_DF_S(struct mce_decoded, m)
+
+const struct ras_dfield mce_dfields[] = {
+	F_S(vendor), F_S(cpu_model_name), F_I(family), F_I(model), F_I(stepping),
+	F_I(cpu), F_I(socket), F_I(apicid), F_I(bank), F_S(bank_name),
+	F_I(mcacod), F_I(mscod), F_S(error_class), F_S(error_text),
+	F_I(cache_level), F_S(request), F_S(transaction), F_I(filtered),
+	F_I(mem_ctrl), F_I(channel), F_I(dimm), F_I(rank), F_I(chip_select), F_S(pcie_device),
+	F_I(addr_valid), F_I(addr), F_I(addr_lsb), F_I(addr_mode),
+	F_I(misc_valid), F_I(corrected_count), F_I(overflow), F_I(pcc), F_I(uc),
+	F_I(en), F_I(s), F_I(ar), F_I(poison), F_I(deferred), F_S(threshold),
+	F_I(mcg_ripv), F_I(mcg_eipv), F_I(mcg_mcip), F_I(mcg_lmce),
+	F_S(smca_bank_type), F_I(smca_hwid), F_I(smca_mcatype), F_I(smca_instance),
+	F_I(smca_instance_hi), F_I(xec), F_S(model_text), F_S(decode_note),
+	F_I(raw_status), F_I(raw_addr), F_I(raw_misc), F_I(raw_synd), F_I(raw_ipid),
+	F_I(raw_mcgstatus), F_I(raw_mcgcap),
+};
+const size_t mce_n_dfields = MCE_ARRAY_SIZE(mce_dfields);
+
+void mce_copy(char *dst, size_t size, const char *src)
+{
+	size_t n;
+
+	if (!size)
+		return;
+	n = src ? strnlen(src, size - 1) : 0;
+	if (n)
+		memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+void mce_appendf(char *dst, size_t size, const char *fmt, ...)
+{
+	size_t used = strnlen(dst, size);
+	va_list ap;
+
+	if (used + 1 >= size)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(dst + used, size - used, fmt, ap);
+	va_end(ap);
+}
+
+void mce_append_item(char *dst, size_t size, const char *sep, const char *item)
+{
+	if (!item || !*item)
+		return;
+	mce_appendf(dst, size, "%s%s", *dst ? sep : "", item);
+}
+
+const char *mce_code_lookup(const struct mce_code_text *table, uint32_t code)
+{
+	for (; table && table->text; table++)
+		if (table->code == code)
+			return table->text;
+	return NULL;
+}
+
+/* Kernel arch/x86/include/asm/processor.h X86_VENDOR_* numbering. */
+static const struct mce_code_text vendor_names[] = {
+	{ MCE_VENDOR_INTEL, "Intel" }, { MCE_VENDOR_CYRIX, "Cyrix" },
+	{ MCE_VENDOR_AMD, "AMD" }, { MCE_VENDOR_UMC, "UMC" },
+	{ MCE_VENDOR_CENTAUR, "Centaur" }, { MCE_VENDOR_TRANSMETA, "Transmeta" },
+	{ MCE_VENDOR_NSC, "NSC" }, { MCE_VENDOR_HYGON, "Hygon" },
+	{ MCE_VENDOR_ZHAOXIN, "Zhaoxin" }, { MCE_VENDOR_VORTEX, "Vortex" },
+	{ 0, NULL },
+};
+
+const char *mce_vendor_name(unsigned cpuvendor)
+{
+	const char *name = mce_code_lookup(vendor_names, cpuvendor);
+
+	return name ? name : "unknown";
+}
+
+/*
+ * Intel SDM Vol. 2A, CPUID leaf 01H, "Version Information": display family
+ * adds the extended family only when the base family is 0Fh; display model
+ * adds extended model << 4 for base family 06h and above (the SDM names 06h
+ * and 0Fh; Linux x86_model() applies it to every family >= 6, which covers
+ * Zhaoxin family 07h). AMD APM Vol. 3 (CPUID Fn0000_0001_EAX) agrees for 0Fh.
+ */
+void mce_cpuid_split(uint32_t eax, unsigned *family, unsigned *model, unsigned *stepping)
+{
+	unsigned base_family = (eax >> 8) & 0xf;
+	unsigned base_model = (eax >> 4) & 0xf;
+
+	*stepping = eax & 0xf;
+	*family = base_family;
+	if (base_family == 0xf)
+		*family += (eax >> 20) & 0xff;
+	*model = base_model;
+	if (base_family >= 0x6)
+		*model |= ((eax >> 16) & 0xf) << 4;
+}
+
+uint32_t mce_cpuid_signature(unsigned family, unsigned model, unsigned stepping)
+{
+	uint32_t eax = stepping & 0xf;
+	unsigned base_family = family >= 0xf ? 0xf : family;
+
+	eax |= (uint32_t)base_family << 8;
+	if (family >= 0xf)
+		eax |= (uint32_t)((family - 0xf) & 0xff) << 20;
+	eax |= (uint32_t)(model & 0xf) << 4;
+	eax |= (uint32_t)((model >> 4) & 0xf) << 16;
+	return eax;
+}
+
+static void init_out(struct mce_decoded *out)
+{
+	int64_t *ints[] = {
+		&out->family, &out->model, &out->stepping, &out->cpu, &out->socket,
+		&out->apicid, &out->bank, &out->mcacod, &out->mscod, &out->cache_level,
+		&out->filtered, &out->mem_ctrl, &out->channel, &out->dimm, &out->rank,
+		&out->chip_select, &out->addr_valid, &out->addr, &out->addr_lsb,
+		&out->addr_mode, &out->misc_valid, &out->corrected_count, &out->overflow,
+		&out->pcc, &out->uc, &out->en, &out->s, &out->ar, &out->poison,
+		&out->deferred, &out->mcg_ripv, &out->mcg_eipv, &out->mcg_mcip,
+		&out->mcg_lmce, &out->smca_hwid, &out->smca_mcatype, &out->smca_instance,
+		&out->smca_instance_hi,
+		&out->xec, &out->raw_status, &out->raw_addr, &out->raw_misc,
+		&out->raw_synd, &out->raw_ipid, &out->raw_mcgstatus, &out->raw_mcgcap,
+	};
+
+	memset(out, 0, sizeof(*out));
+	out->severity = RAS_SEV_UNKNOWN;
+	for (size_t i = 0; i < MCE_ARRAY_SIZE(ints); i++)
+		*ints[i] = RAS_DF_NONE;
+}
+
+static void fill_raw_and_identity(const struct mce_in *in, struct mce_decoded *out)
+{
+	unsigned family, model, stepping;
+
+	out->raw_status = (int64_t)in->status;
+	out->raw_addr = (int64_t)in->addr;
+	out->raw_misc = (int64_t)in->misc;
+	out->raw_mcgstatus = (int64_t)in->mcgstatus;
+	out->raw_mcgcap = (int64_t)in->mcgcap;
+	if (in->has_synd)
+		out->raw_synd = (int64_t)in->synd;
+	if (in->has_ipid)
+		out->raw_ipid = (int64_t)in->ipid;
+	out->cpu = in->cpu;
+	out->apicid = in->apicid;
+	out->bank = in->bank;
+	if (!in->no_socketid)
+		out->socket = in->socketid;
+	if (in->no_cpuid) {
+		mce_copy(out->vendor, sizeof(out->vendor), "unknown");
+		return;
+	}
+	mce_copy(out->vendor, sizeof(out->vendor), mce_vendor_name(in->cpuvendor));
+	mce_cpuid_split(in->cpuid, &family, &model, &stepping);
+	out->family = family;
+	out->model = model;
+	out->stepping = stepping;
+}
+
+/* Bits whose meaning is the same for every vendor's MCA (Intel SDM "IA32_MCi_STATUS MSRs"). */
+static void decode_common_status(const struct mce_in *in, struct mce_decoded *out)
+{
+	uint64_t st = in->status;
+
+	out->mcacod = mce_bits(st, 0, 15);
+	out->overflow = mce_flag(st, MCI_STATUS_OVER);
+	out->uc = mce_flag(st, MCI_STATUS_UC);
+	out->en = mce_flag(st, MCI_STATUS_EN);
+	out->misc_valid = mce_flag(st, MCI_STATUS_MISCV);
+	out->addr_valid = mce_flag(st, MCI_STATUS_ADDRV);
+	out->pcc = mce_flag(st, MCI_STATUS_PCC);
+	if (st & MCI_STATUS_ADDRV)
+		out->addr = (int64_t)in->addr;
+	out->mcg_ripv = mce_flag(in->mcgstatus, MCG_STATUS_RIPV);
+	out->mcg_eipv = mce_flag(in->mcgstatus, MCG_STATUS_EIPV);
+	out->mcg_mcip = mce_flag(in->mcgstatus, MCG_STATUS_MCIP);
+	out->mcg_lmce = mce_flag(in->mcgstatus, MCG_STATUS_LMCES);
+}
+
+typedef void (*vendor_decode_fn)(const struct mce_in *in, struct mce_decoded *out);
+
+/* Which decoder understands which vendor's banks (facts: kernel mce/core.c vendor init). */
+static const struct {
+	uint8_t vendor;
+	vendor_decode_fn decode;
+} vendor_decoders[] = {
+	{ MCE_VENDOR_INTEL, mce_intel_decode },
+	{ MCE_VENDOR_ZHAOXIN, mce_intel_decode },   /* Intel-compatible MCA */
+	{ MCE_VENDOR_CENTAUR, mce_intel_decode },   /* Intel-compatible MCA */
+	{ MCE_VENDOR_AMD, mce_amd_decode },
+	{ MCE_VENDOR_HYGON, mce_amd_decode },       /* Zen-derived, SMCA */
+};
+
+static vendor_decode_fn pick_decoder(const struct mce_in *in, struct mce_decoded *out)
+{
+	if (in->no_cpuid) {
+		mce_copy(out->decode_note, sizeof(out->decode_note),
+			 "CPU identity not recorded: architectural decode only");
+		return mce_intel_decode;
+	}
+	for (size_t i = 0; i < MCE_ARRAY_SIZE(vendor_decoders); i++)
+		if (vendor_decoders[i].vendor == in->cpuvendor)
+			return vendor_decoders[i].decode;
+	mce_copy(out->decode_note, sizeof(out->decode_note),
+		 "unknown CPU vendor: architectural decode only");
+	return mce_intel_decode;
+}
+
+static void build_location(struct mce_decoded *out)
+{
+	char *loc = out->location;
+	size_t n = sizeof(out->location);
+
+	loc[0] = '\0';
+	if (out->socket != RAS_DF_NONE)
+		mce_appendf(loc, n, "socket %lld", (long long)out->socket);
+	mce_appendf(loc, n, "%sCPU %lld, bank %lld", *loc ? ", " : "",
+		    (long long)out->cpu, (long long)out->bank);
+	if (out->bank_name[0])
+		mce_appendf(loc, n, " (%s)", out->bank_name);
+	if (out->mem_ctrl != RAS_DF_NONE)
+		mce_appendf(loc, n, ", memory controller %lld", (long long)out->mem_ctrl);
+	if (out->channel != RAS_DF_NONE)
+		mce_appendf(loc, n, ", channel %lld", (long long)out->channel);
+	if (out->dimm != RAS_DF_NONE)
+		mce_appendf(loc, n, ", DIMM %lld", (long long)out->dimm);
+	if (out->rank != RAS_DF_NONE)
+		mce_appendf(loc, n, ", rank %lld", (long long)out->rank);
+	if (out->chip_select != RAS_DF_NONE)
+		mce_appendf(loc, n, ", chip select %lld", (long long)out->chip_select);
+	if (out->pcie_device[0])
+		mce_appendf(loc, n, ", PCIe device %s", out->pcie_device);
+	if (out->cache_level != RAS_DF_NONE && strcmp(out->error_class, "memory") != 0)
+		mce_appendf(loc, n, ", cache level %lld", (long long)out->cache_level);
+}
+
+static const char *const severity_words[RAS_SEV_COUNT] = {
+	[RAS_SEV_UNKNOWN] = "Unclassified",
+	[RAS_SEV_INFO] = "Informational",
+	[RAS_SEV_CORRECTED] = "Corrected",
+	[RAS_SEV_DEFERRED] = "Deferred (uncorrected, not yet consumed)",
+	[RAS_SEV_UCNA] = "Uncorrected, no action required (UCNA)",
+	[RAS_SEV_SRAO] = "Uncorrected, software action optional (SRAO)",
+	[RAS_SEV_SRAR] = "Uncorrected, software action required (SRAR)",
+	[RAS_SEV_UNCORRECTED] = "Uncorrected",
+	[RAS_SEV_FATAL] = "Fatal",
+};
+
+/* Where-clause of the summary: the most specific memory/socket location. */
+static void summary_where(const struct mce_decoded *out, char *buf, size_t n)
+{
+	buf[0] = '\0';
+	if (out->socket != RAS_DF_NONE)
+		mce_appendf(buf, n, "socket %lld", (long long)out->socket);
+	else
+		mce_appendf(buf, n, "CPU %lld", (long long)out->cpu);
+	if (out->mem_ctrl != RAS_DF_NONE)
+		mce_appendf(buf, n, ", memory controller %lld", (long long)out->mem_ctrl);
+	if (out->channel != RAS_DF_NONE)
+		mce_appendf(buf, n, ", channel %lld", (long long)out->channel);
+	if (out->dimm != RAS_DF_NONE)
+		mce_appendf(buf, n, ", DIMM %lld", (long long)out->dimm);
+	if (out->rank != RAS_DF_NONE)
+		mce_appendf(buf, n, ", rank %lld", (long long)out->rank);
+	if (out->chip_select != RAS_DF_NONE)
+		mce_appendf(buf, n, ", chip select %lld", (long long)out->chip_select);
+	if (out->pcie_device[0])
+		mce_appendf(buf, n, ", PCIe device %s", out->pcie_device);
+}
+
+static void build_summary(struct mce_decoded *out)
+{
+	char where[RAS_LOCATION_LEN], what[MCE_TEXT_LEN];
+	unsigned sev = (unsigned)out->severity < RAS_SEV_COUNT ? out->severity : 0;
+
+	summary_where(out, where, sizeof(where));
+	mce_copy(what, sizeof(what), out->error_text[0] ? out->error_text : "machine check");
+	snprintf(out->summary, sizeof(out->summary), "%s %s on %s (", severity_words[sev],
+		 what, where);
+	if (out->cpu_model_name[0])
+		mce_appendf(out->summary, sizeof(out->summary), "%s, ", out->cpu_model_name);
+	mce_appendf(out->summary, sizeof(out->summary), "bank %lld", (long long)out->bank);
+	if (out->bank_name[0])
+		mce_appendf(out->summary, sizeof(out->summary), " %s", out->bank_name);
+	mce_appendf(out->summary, sizeof(out->summary), ")");
+	if (out->model_text[0])
+		mce_appendf(out->summary, sizeof(out->summary), ": %s", out->model_text);
+}
+
+static void decode_not_valid(struct mce_decoded *out)
+{
+	mce_copy(out->decode_note, sizeof(out->decode_note), "not valid (VAL=0)");
+	mce_copy(out->error_class, sizeof(out->error_class), "none");
+	out->severity = RAS_SEV_UNKNOWN;
+	build_location(out);
+	snprintf(out->summary, sizeof(out->summary),
+		 "Machine-check bank %lld on CPU %lld holds no valid error (VAL=0); raw registers kept",
+		 (long long)out->bank, (long long)out->cpu);
+}
+
+int mce_decode(const struct mce_in *in, struct mce_decoded *out)
+{
+	vendor_decode_fn decode;
+
+	if (!out)
+		return -EINVAL;
+	init_out(out);
+	if (!in) {
+		mce_copy(out->decode_note, sizeof(out->decode_note), "no record");
+		return -EINVAL;
+	}
+	fill_raw_and_identity(in, out);
+	decode_common_status(in, out);
+	if (!(in->status & MCI_STATUS_VAL)) {
+		decode_not_valid(out);
+		return 0;
+	}
+	decode = pick_decoder(in, out);
+	decode(in, out);
+	build_location(out);
+	build_summary(out);
+	return 0;
+}

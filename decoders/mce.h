@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * x86 machine-check (MCE) record decoder: Intel and Zhaoxin (architectural
+ * MCA plus per-model tables), AMD and Hygon (SMCA and pre-SMCA families).
+ *
+ * Pure functions: no I/O, no allocation, no global state. The CPU identity
+ * always comes from the record (cpuvendor, cpuid), never from the host.
+ */
+#ifndef RAS_MCE_H
+#define RAS_MCE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "severity.h"
+#include "dfield.h"
+
+/* Kernel X86_VENDOR_* numbers as found in mce:mce_record's cpuvendor. */
+enum mce_x86_vendor {
+	MCE_VENDOR_INTEL = 0,
+	MCE_VENDOR_CYRIX = 1,
+	MCE_VENDOR_AMD = 2,
+	MCE_VENDOR_UMC = 3,
+	MCE_VENDOR_CENTAUR = 5,
+	MCE_VENDOR_TRANSMETA = 7,
+	MCE_VENDOR_NSC = 8,
+	MCE_VENDOR_HYGON = 9,
+	MCE_VENDOR_ZHAOXIN = 10,
+	MCE_VENDOR_VORTEX = 11,
+};
+
+/* Raw machine-check record: field names = the mce:mce_record tracepoint's. */
+struct mce_in {
+	uint64_t mcgcap, mcgstatus, status, addr, misc, synd, ipid, ip, tsc, ppin, walltime;
+	uint32_t cpu, cpuid, apicid, socketid, microcode;
+	uint8_t cs, bank, cpuvendor;          /* cpuvendor: kernel X86_VENDOR_* */
+	uint8_t v_data[32]; uint32_t v_data_len; /* AMD SMCA vendor data: synd1, synd2, config */
+	unsigned has_synd:1, has_ipid:1, has_ppin:1, has_microcode:1; /* optional fields present */
+	/*
+	 * Set by sources that may lack a field (text logs); a tracepoint record
+	 * always has them, so the zero default means "present".
+	 */
+	unsigned no_cpuid:1;    /* no PROCESSOR line: vendor and model unknown */
+	unsigned no_socketid:1; /* no SOCKETID/SOCKET field */
+};
+
+#define MCE_NAME_LEN 64
+#define MCE_TEXT_LEN 160
+
+/*
+ * Decoded record. int64_t members hold RAS_DF_NONE when unknown, strings are
+ * empty when unknown. 64-bit registers are stored bit-for-bit in int64_t.
+ */
+struct mce_decoded {
+	enum ras_severity severity;
+	char summary[RAS_SUMMARY_LEN];
+	char location[RAS_LOCATION_LEN];
+
+	char vendor[16];                  /* "Intel", "AMD", "Hygon", "Zhaoxin", ... */
+	char cpu_model_name[40];          /* e.g. "Skylake-SP", "Zen (family 19h)" */
+	int64_t family, model, stepping;
+	int64_t cpu, socket, apicid, bank;
+	char bank_name[MCE_NAME_LEN];
+
+	int64_t mcacod;                   /* MCi_STATUS[15:0] */
+	int64_t mscod;                    /* MCi_STATUS[31:16] (Intel model-specific code) */
+	char error_class[16];             /* memory|cache|tlb|bus|io|internal|simple|none|undefined */
+	char error_text[MCE_TEXT_LEN];    /* meaning of the compound/extended error code */
+	int64_t cache_level;              /* LL field: 0, 1, 2; none for "generic" */
+	char request[16];                 /* RRRR: rd, wr, drd, dwr, ird, prefetch, evict, snoop, err */
+	char transaction[16];             /* TT: instruction, data, generic; MMM for memory */
+	int64_t filtered;                 /* compound code bit 12 (corrected error filtering) */
+
+	int64_t mem_ctrl, channel, dimm, rank, chip_select;
+	char pcie_device[24];             /* IOMCA requester, "segment:bus:device.function" */
+
+	int64_t addr_valid, addr, addr_lsb, addr_mode;
+	int64_t misc_valid, corrected_count, overflow, pcc, uc, en, s, ar;
+	int64_t poison, deferred;
+	char threshold[16];               /* Intel STATUS[54:53]: none, green, yellow */
+
+	int64_t mcg_ripv, mcg_eipv, mcg_mcip, mcg_lmce;
+
+	char smca_bank_type[MCE_NAME_LEN];
+	int64_t smca_hwid, smca_mcatype, smca_instance, xec;
+	int64_t smca_instance_hi;         /* IPID[47:44]: node ID on accelerator nodes, not a CPU socket */
+
+	char model_text[MCE_TEXT_LEN];    /* model-specific meaning (MSCOD, MISC bits) */
+	char decode_note[MCE_TEXT_LEN];   /* why the decode is partial */
+
+	int64_t raw_status, raw_addr, raw_misc, raw_synd, raw_ipid, raw_mcgstatus, raw_mcgcap;
+};
+
+extern const struct ras_dfield mce_dfields[];
+extern const size_t mce_n_dfields;
+
+/* Decodes in into out. Returns 0 or -errno; always fills out (raw-safe). */
+int mce_decode(const struct mce_in *in, struct mce_decoded *out);
+
+/* Builds CPUID.1.EAX from a display family/model/stepping. */
+uint32_t mce_cpuid_signature(unsigned family, unsigned model, unsigned stepping);
+
+/* Splits CPUID.1.EAX into display family, model, stepping (Intel SDM Vol. 2A CPUID). */
+void mce_cpuid_split(uint32_t eax, unsigned *family, unsigned *model, unsigned *stepping);
+
+/* Stable name of a kernel X86_VENDOR_* number ("Intel", "AMD", ...; "unknown"). */
+const char *mce_vendor_name(unsigned cpuvendor);
+
+#endif

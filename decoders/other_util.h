@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Small helpers shared by the non-MCE decoders (AER, EDAC, CPER, ARM, CXL,
+ * memory failure, devlink, block). Pure functions: no I/O, no allocation.
+ * Every writer truncates instead of overflowing and always NUL-terminates.
+ */
+#ifndef RAS_OTHER_UTIL_H
+#define RAS_OTHER_UTIL_H
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "dfield.h"
+
+struct ou_name {
+	int64_t value;
+	const char *name;
+};
+
+/* Appends printf-style text to the NUL-terminated string in buf. */
+void ou_appendf(char *buf, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/*
+ * Copies at most src_len bytes of src (stopping at a NUL) into dst, replacing
+ * control and non-ASCII bytes with '?' so kernel-supplied text is log-safe.
+ * src may be NULL.
+ */
+void ou_copy(char *dst, size_t len, const char *src, size_t src_len);
+/* Lower-case hex of n bytes, no separators; truncated to fit. */
+void ou_hex(char *dst, size_t len, const uint8_t *p, size_t n);
+/* "%pUl" style: GUID stored little-endian as in UEFI / Linux guid_t. */
+void ou_guid_format(char *dst, size_t len, const uint8_t guid[16]);
+/*
+ * Names each set bit of bits, joined by sep; a bit without a name (NULL or
+ * beyond n) is written as "bit N" so nothing is silently dropped.
+ */
+void ou_bit_names(char *dst, size_t len, uint64_t bits,
+		  const char *const *names, size_t n, const char *sep);
+/* First occurrence of needle in hay[0..len), or NULL; hay need not be NUL-terminated. */
+const char *ou_find(const char *hay, size_t len, const char *needle);
+/* Name for value in tab, or NULL. */
+const char *ou_lookup(const struct ou_name *tab, size_t n, int64_t value);
+/*
+ * Clears an output struct: all bytes zero, then every RAS_DF_INT member
+ * listed in fields set to RAS_DF_NONE.
+ */
+void ou_reset(void *out, size_t size, const struct ras_dfield *fields, size_t n);
+
+static inline uint16_t ou_le16(const uint8_t *p)
+{
+	return (uint16_t)(p[0] | (unsigned)p[1] << 8);
+}
+
+static inline uint32_t ou_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+	       (uint32_t)p[3] << 24;
+}
+
+static inline uint64_t ou_le64(const uint8_t *p)
+{
+	return (uint64_t)ou_le32(p) | (uint64_t)ou_le32(p + 4) << 32;
+}
+
+#define OU_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+#endif

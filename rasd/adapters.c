@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Adapters: extracted tracepoint fields (event_fields.h order) → the pure
+ * decoders' input structs. Whatever needs the machine (PCI names, DIMM
+ * labels, the kernel's memory-failure symbol table) is looked up here, never
+ * in decoders/.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "adapters.h"
+#include "aer.h"
+#include "blockerr.h"
+#include "cper.h"
+#include "cxl.h"
+#include "devlink.h"
+#include "edac.h"
+#include "event_fields.h"
+#include "formats.h"
+#include "mce.h"
+#include "memfail.h"
+#include "pci_names.h"
+
+static struct memfail_symtab memfail_symbols;
+static bool memfail_symbols_ok;
+static const char *pci_sysfs_root = "/sys";
+static bool pci_lookups = true;
+static ras_label_lookup_fn label_lookup;
+
+#define U(v, idx) ((uint64_t)(v)[idx].i)
+#define STR(v, idx) ((const char *)(v)[idx].p)
+#define LEN(v, idx) ((size_t)(v)[idx].len)
+
+void ras_adapters_set_memfail_format(const char *format_text, size_t len)
+{
+	memfail_symbols_ok = memfail_symtab_parse(format_text, len, &memfail_symbols) == 0;
+}
+
+void ras_adapters_prepare(const struct ras_formats *f)
+{
+	const struct ras_event_type *t = ras_event_type_find("ras:memory_failure_event");
+	const struct ras_type_format *tf = &f->type[t - ras_event_types];
+	char *text;
+	size_t len;
+
+	if (tf->event && tf->path[0] && ras_read_file(tf->path, &text, &len) == 0) {
+		ras_adapters_set_memfail_format(text, len);
+		free(text);
+	}
+}
+
+void ras_adapters_set_pci(const char *sysfs_root, bool lookups)
+{
+	pci_sysfs_root = sysfs_root;
+	pci_lookups = lookups;
+}
+
+void ras_adapters_set_label_lookup(ras_label_lookup_fn fn)
+{
+	label_lookup = fn;
+}
+
+static void copy_bytes(uint8_t *dst, size_t cap, const struct ras_value *v)
+{
+	memset(dst, 0, cap);
+	if (v->present && v->p)
+		memcpy(dst, v->p, v->len < cap ? v->len : cap);
+}
+
+int adapt_mce(const struct ras_event_type *type, const struct ras_value *v, void *out)
+{
+	struct mce_in in = {
+		.mcgcap = U(v, MCE_F_MCGCAP), .mcgstatus = U(v, MCE_F_MCGSTATUS),
+		.status = U(v, MCE_F_STATUS), .addr = U(v, MCE_F_ADDR), .misc = U(v, MCE_F_MISC),
+		.synd = U(v, MCE_F_SYND), .ipid = U(v, MCE_F_IPID), .ip = U(v, MCE_F_IP),
+		.tsc = U(v, MCE_F_TSC), .ppin = U(v, MCE_F_PPIN), .walltime = U(v, MCE_F_WALLTIME),
+		.cpu = (uint32_t)U(v, MCE_F_CPU), .cpuid = (uint32_t)U(v, MCE_F_CPUID),
+		.apicid = (uint32_t)U(v, MCE_F_APICID), .socketid = (uint32_t)U(v, MCE_F_SOCKETID),
+		.microcode = (uint32_t)U(v, MCE_F_MICROCODE), .cs = (uint8_t)U(v, MCE_F_CS),
+		.bank = (uint8_t)U(v, MCE_F_BANK), .cpuvendor = (uint8_t)U(v, MCE_F_CPUVENDOR),
+		.has_synd = v[MCE_F_SYND].present, .has_ipid = v[MCE_F_IPID].present,
+		.has_ppin = v[MCE_F_PPIN].present, .has_microcode = v[MCE_F_MICROCODE].present,
+	};
+
+	if (v[MCE_F_V_DATA].present) {
+		in.v_data_len = v[MCE_F_V_DATA].len < sizeof(in.v_data) ? v[MCE_F_V_DATA].len
+									 : sizeof(in.v_data);
+		memcpy(in.v_data, v[MCE_F_V_DATA].p, in.v_data_len);
+	}
+	return mce_decode(&in, out);
+}
+
+int adapt_edac(const struct ras_event_type *type, const struct ras_value *v, void *out)
+{
+	struct edac_in in = {
+		.error_type = (uint32_t)U(v, MC_F_ERROR_TYPE),
+		.msg = STR(v, MC_F_MSG), .msg_len = LEN(v, MC_F_MSG),
+		.label = STR(v, MC_F_LABEL), .label_len = LEN(v, MC_F_LABEL),
+		.error_count = (uint16_t)U(v, MC_F_ERROR_COUNT), .mc_index = (uint8_t)U(v, MC_F_MC_INDEX),
+		.top_layer = (int8_t)v[MC_F_TOP_LAYER].i, .middle_layer = (int8_t)v[MC_F_MIDDLE_LAYER].i,
+		.lower_layer = (int8_t)v[MC_F_LOWER_LAYER].i, .address = v[MC_F_ADDRESS].i,
+		.grain_bits = (uint8_t)U(v, MC_F_GRAIN_BITS), .syndrome = v[MC_F_SYNDROME].i,
+		.driver_detail = STR(v, MC_F_DRIVER_DETAIL), .driver_detail_len = LEN(v, MC_F_DRIVER_DETAIL),
+	};
+	const char *configured;
+
+	/* The kernel often says "any memory" or nothing; the label files know the slot. */
+	if (label_lookup && (!in.label_len || !strncmp(in.label, "any memory", in.label_len)) &&
+	    (configured = label_lookup(in.mc_index, in.top_layer, in.middle_layer, in.lower_layer))) {
+		in.label = configured;
+		in.label_len = strlen(configured);
+	}
+	return edac_decode(&in, out);
+}
+
+int adapt_aer(const struct ras_event_type *type, const struct ras_value *v, void *out)
+{
+	static char last_bdf[64], last_desc[256];
+	struct aer_in in = {
+		.dev_name = STR(v, AER_F_DEV_NAME), .dev_name_len = LEN(v, AER_F_DEV_NAME),
+		.status = (uint32_t)U(v, AER_F_STATUS), .severity = (uint8_t)U(v, AER_F_SEVERITY),
+		.tlp_header_valid = (uint8_t)U(v, AER_F_TLP_HEADER_VALID),
+	};
+
+	copy_bytes((uint8_t *)in.tlp_header, sizeof(in.tlp_header), &v[AER_F_TLP_HEADER]);
+	/* Device names come from pci.ids and sysfs; one cached answer covers a burst. */
+	if (pci_lookups && in.dev_name && in.dev_name_len < sizeof(last_bdf)) {
+		char bdf[64];
+
+		memcpy(bdf, in.dev_name, in.dev_name_len);
+		bdf[in.dev_name_len] = 0;
+		if (strcmp(bdf, last_bdf) &&
+		    pci_describe_at(pci_sysfs_root, bdf, last_desc, sizeof(last_desc)) == 0)
+			memcpy(last_bdf, bdf, sizeof(bdf));
+		if (!strcmp(bdf, last_bdf)) {
+			in.dev_desc = last_desc;
+			in.dev_desc_len = strlen(last_desc);
+		}
+	}
+	return aer_decode(&in, out);
+}
+
+int adapt_extlog(const struct ras_event_type *type, const struct ras_value *v, void *out)
+{
+	struct extlog_in in = {
+		.err_seq = (uint32_t)U(v, EXTLOG_F_ERR_SEQ), .etype = (uint8_t)U(v, EXTLOG_F_ETYPE),
+		.sev = (uint8_t)U(v, EXTLOG_F_SEV), .pa = U(v, EXTLOG_F_PA),
+		.pa_mask_lsb = (uint8_t)U(v, EXTLOG_F_PA_MASK_LSB),
+		.fru_text = STR(v, EXTLOG_F_FRU_TEXT), .fru_text_len = LEN(v, EXTLOG_F_FRU_TEXT),
+		.data = v[EXTLOG_F_DATA].p, .data_len = LEN(v, EXTLOG_F_DATA),
+	};
+
+	copy_bytes(in.fru_id, sizeof(in.fru_id), &v[EXTLOG_F_FRU_ID]);
+	return extlog_decode(&in, out);
+}
+
+int adapt_nonstd(const struct ras_event_type *type, const struct ras_value *v, void *out)
+{
+	struct nonstd_in in = {
+		.fru_text = STR(v, NONSTD_F_FRU_TEXT), .fru_text_len = LEN(v, NONSTD_F_FRU_TEXT),
+		.sev = (uint8_t)U(v, NONSTD_F_SEV), .len = (uint32_t)U(v, NONSTD_F_LEN),
+		.buf = v[NONSTD_F_BUF].p, .buf_len = LEN(v, NONSTD_F_BUF),
+	};
+
+	copy_bytes(in.sec_type, sizeof(in.sec_type), &v[NONSTD_F_SEC_TYPE]);
+	copy_bytes(in.fru_id, sizeof(in.fru_id), &v[NONSTD_F_FRU_ID]);
+	return nonstd_decode(&in, out);
+}
+
+int adapt_arm(const struct ras_event_type *type, const struct ras_value *v, void *out)
+{
+	struct arm_in in = {
+		.mpidr = U(v, ARM_F_MPIDR), .midr = U(v, ARM_F_MIDR),
+		.running_state = (uint32_t)U(v, ARM_F_RUNNING_STATE),
+		.psci_state = (uint32_t)U(v, ARM_F_PSCI_STATE), .affinity = (uint8_t)U(v, ARM_F_AFFINITY),
+		.has_buffers = v[ARM_F_PEI_BUF].present, .has_sev = v[ARM_F_SEV].present,
+		.has_cpu = v[ARM_F_CPU].present,
+		.pei_len = (uint32_t)U(v, ARM_F_PEI_LEN), .pei_buf = v[ARM_F_PEI_BUF].p,
+		.pei_buf_len = LEN(v, ARM_F_PEI_BUF),
+		.ctx_len = (uint32_t)U(v, ARM_F_CTX_LEN), .ctx_buf = v[ARM_F_CTX_BUF].p,
+		.ctx_buf_len = LEN(v, ARM_F_CTX_BUF),
+		.oem_len = (uint32_t)U(v, ARM_F_OEM_LEN), .oem_buf = v[ARM_F_OEM_BUF].p,
+		.oem_buf_len = LEN(v, ARM_F_OEM_BUF),
+		.sev = (uint8_t)U(v, ARM_F_SEV), .cpu = (int32_t)v[ARM_F_CPU].i,
+	};
+
+	return arm_decode(&in, out);
+}
+
+int adapt_memfail(const struct ras_event_type *type, const struct ras_value *v, void *out)
+{
+	struct memfail_in in = {
+		.pfn = U(v, MF_F_PFN), .type = (int32_t)v[MF_F_TYPE].i, .result = (int32_t)v[MF_F_RESULT].i,
+		.symtab = memfail_symbols_ok ? &memfail_symbols : NULL,
+	};
+
+	return memfail_decode(&in, out);
+}
+
+int adapt_devlink(const struct ras_event_type *type, const struct ras_value *v, void *out)
+{
+	struct devlink_in in = {
+		.bus_name = STR(v, DL_F_BUS_NAME), .bus_name_len = LEN(v, DL_F_BUS_NAME),
+		.dev_name = STR(v, DL_F_DEV_NAME), .dev_name_len = LEN(v, DL_F_DEV_NAME),
+		.driver_name = STR(v, DL_F_DRIVER_NAME), .driver_name_len = LEN(v, DL_F_DRIVER_NAME),
+		.reporter_name = STR(v, DL_F_REPORTER_NAME), .reporter_name_len = LEN(v, DL_F_REPORTER_NAME),
+		.msg = STR(v, DL_F_MSG), .msg_len = LEN(v, DL_F_MSG),
+	};
+
+	return devlink_decode(&in, out);
+}
+
+int adapt_blockerr(const struct ras_event_type *type, const struct ras_value *v, void *out)
+{
+	struct blockerr_in in = {
+		.dev = (uint32_t)U(v, BLK_F_DEV), .sector = U(v, BLK_F_SECTOR),
+		.nr_sector = (uint32_t)U(v, BLK_F_NR_SECTOR), .error = (int32_t)v[BLK_F_ERROR].i,
+		.has_ioprio = v[BLK_F_IOPRIO].present, .ioprio = (uint16_t)U(v, BLK_F_IOPRIO),
+		.rwbs = STR(v, BLK_F_RWBS), .rwbs_len = LEN(v, BLK_F_RWBS),
+		.cmd = STR(v, BLK_F_CMD), .cmd_len = LEN(v, BLK_F_CMD),
+	};
+
+	return blockerr_decode(&in, out);
+}
+
+/* The CXL events share one decoder fed by field name: the table lists what each has. */
+int adapt_cxl(const struct ras_event_type *type, const struct ras_value *v, void *out)
+{
+	struct cxl_in in = { .event = type->event, .event_len = strlen(type->event) };
+
+	for (unsigned i = 0; i < type->n_fields; i++) {
+		const char *name = type->fields[i].name;
+
+		if (!v[i].present)
+			continue;
+		if (!strcmp(name, "memdev")) {
+			in.memdev = v[i].p;
+			in.memdev_len = v[i].len;
+		} else if (!strcmp(name, "host")) {
+			in.host = v[i].p;
+			in.host_len = v[i].len;
+		} else if (!strcmp(name, "region") || !strcmp(name, "region_name")) {
+			in.region = v[i].p;
+			in.region_len = v[i].len;
+		} else if (type->fields[i].type == RAS_FT_INT) {
+			cxl_in_set(&in, name, v[i].i);
+		}
+	}
+	return cxl_decode(&in, out);
+}

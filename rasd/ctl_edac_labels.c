@@ -1,0 +1,323 @@
+/* SPDX-License-Identifier: MIT */
+/* ras-fdr-ctl labels print | register | guess: DIMM label files against sysfs. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "ctl_edac.h"
+#include "dimm_labels.h"
+#include "smbios.h"
+
+#define MAX_SMBIOS_DEVICES 512
+
+static void print_label_error(void *ctx, const char *file, unsigned line, const char *reason)
+{
+	unsigned *errors = ctx;
+
+	(*errors)++;
+	if (line)
+		fprintf(stderr, "%s:%u: %s\n", file, line, reason);
+	else
+		fprintf(stderr, "%s: %s\n", file, reason);
+}
+
+static struct dimm_labels *load_labels(struct ctl *c, unsigned *errors)
+{
+	struct dimm_labels *l = dimm_labels_new();
+	struct dmi_ident id;
+
+	if (!l)
+		return NULL;
+	dmi_ident_read(c->cfg.sysfs_root, &id);
+	dimm_labels_set_machine(l, &id);
+	dimm_labels_load_dirs(l, c->cfg.labels_dirs, print_label_error, errors);
+	return l;
+}
+
+static void location_text(unsigned mc, const int pos[EDAC_MAX_LAYERS], char *out, size_t len)
+{
+	size_t n = (size_t)snprintf(out, len, "%u", mc);
+
+	for (int l = 0; l < EDAC_MAX_LAYERS && pos[l] >= 0 && n < len; l++)
+		n += (size_t)snprintf(out + n, len - n, ".%d", pos[l]);
+}
+
+/* One place a label can be read and written: a DIMM directory or a csrow channel. */
+struct label_slot {
+	unsigned mc;
+	const int *pos;
+	char node[48];      /* mc0/dimm3 or mc0/csrow1/ch0 */
+	char file[80];      /* relative to the mc directory */
+	const char *kernel_label;
+};
+
+typedef int (*slot_fn)(void *ctx, const struct label_slot *s);
+
+static int each_slot(const struct edac_topology *t, slot_fn fn, void *ctx)
+{
+	int r = 0;
+
+	for (unsigned m = 0; m < t->n_mcs && r == 0; m++) {
+		const struct edac_mc *mc = &t->mcs[m];
+		struct label_slot s = { .mc = mc->index };
+
+		for (unsigned i = 0; i < mc->n_dimms && r == 0; i++) {
+			const struct edac_dimm *d = &mc->dimms[i];
+
+			s.pos = d->pos;
+			s.kernel_label = d->label;
+			snprintf(s.node, sizeof(s.node), "mc%u/%s%u", mc->index, d->is_rank ? "rank" : "dimm", d->index);
+			snprintf(s.file, sizeof(s.file), "%s%u/dimm_label", d->is_rank ? "rank" : "dimm", d->index);
+			r = fn(ctx, &s);
+		}
+		/* Without DIMM directories the labels live in the csrow channels. */
+		for (unsigned i = 0; !mc->n_dimms && i < mc->n_csrows && r == 0; i++) {
+			for (unsigned ch = 0; ch < mc->csrows[i].n_channels && r == 0; ch++) {
+				s.pos = mc->csrows[i].ch[ch].pos;
+				s.kernel_label = mc->csrows[i].ch[ch].dimm_label;
+				snprintf(s.node, sizeof(s.node), "mc%u/csrow%u/ch%u", mc->index,
+					 mc->csrows[i].index, ch);
+				snprintf(s.file, sizeof(s.file), "csrow%u/ch%u_dimm_label", mc->csrows[i].index, ch);
+				r = fn(ctx, &s);
+			}
+		}
+	}
+	return r;
+}
+
+struct labels_run {
+	struct ctl *c;
+	const struct dimm_labels *l;
+	unsigned configured, differing, written, failed;
+};
+
+static int print_slot(void *ctx, const struct label_slot *s)
+{
+	struct labels_run *run = ctx;
+	const char *want = dimm_labels_lookup(run->l, NULL, (int)s->mc, s->pos[0], s->pos[1], s->pos[2]);
+	char loc[32];
+	const char *state = "not configured";
+
+	location_text(s->mc, s->pos, loc, sizeof(loc));
+	if (want) {
+		run->configured++;
+		state = strcmp(want, s->kernel_label) ? "differs" : "ok";
+		run->differing += strcmp(want, s->kernel_label) != 0;
+	}
+	printf("%-12s %-18s %-24s %-24s %s\n", loc, s->node, want ? want : "-",
+	       s->kernel_label[0] ? s->kernel_label : "-", state);
+	return 0;
+}
+
+static int write_label(const char *path, const char *label)
+{
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	size_t n = strlen(label);
+	ssize_t w;
+
+	if (fd < 0)
+		return -errno;
+	w = write(fd, label, n);
+	if (w < 0) {
+		int e = errno;
+
+		close(fd);
+		return -e;
+	}
+	if (close(fd) < 0)
+		return -errno;
+	return (size_t)w == n ? 0 : -EIO;
+}
+
+static int register_slot(void *ctx, const struct label_slot *s)
+{
+	struct labels_run *run = ctx;
+	const char *want = dimm_labels_lookup(run->l, NULL, (int)s->mc, s->pos[0], s->pos[1], s->pos[2]);
+	char path[4096];
+	int r;
+
+	if (!want)
+		return 0;
+	run->configured++;
+	if (!strcmp(want, s->kernel_label))
+		return 0;
+	snprintf(path, sizeof(path), "%s/devices/system/edac/mc/mc%u/%s", run->c->cfg.sysfs_root,
+		 s->mc, s->file);
+	r = write_label(path, want);
+	if (r < 0) {
+		fprintf(stderr, "ras-fdr-ctl: %s: %s\n", path, strerror(-r));
+		run->failed++;
+		return 0;
+	}
+	printf("%s: %s\n", s->node, want);
+	run->written++;
+	return 0;
+}
+
+static int labels_print_or_register(struct ctl *c, bool do_register)
+{
+	struct labels_run run = { .c = c };
+	struct edac_topology t;
+	unsigned errors = 0;
+	struct dimm_labels *l = load_labels(c, &errors);
+	int r;
+
+	if (!l)
+		return 1;
+	run.l = l;
+	r = edac_sysfs_read(c->cfg.sysfs_root, &t);
+	if (r < 0) {
+		fprintf(stderr, "ras-fdr-ctl: cannot read %s/devices/system/edac/mc: %s\n",
+			c->cfg.sysfs_root, strerror(-r));
+		dimm_labels_free(l);
+		return 1;
+	}
+	if (!do_register) {
+		printf("Board: %s (%u label entries apply)\n", dimm_labels_board_key(l),
+		       dimm_labels_count_matching(l));
+		printf("%-12s %-18s %-24s %-24s %s\n", "LOCATION", "NODE", "CONFIGURED", "SYSFS", "STATE");
+	}
+	each_slot(&t, do_register ? register_slot : print_slot, &run);
+	if (do_register && !run.configured)
+		fprintf(stderr, "ras-fdr-ctl: no label file describes this board (%s)\n",
+			dimm_labels_board_key(l));
+	else if (do_register)
+		printf("%u labels written, %u already right, %u failed.\n", run.written,
+		       run.configured - run.written - run.failed, run.failed);
+	edac_topology_free(&t);
+	dimm_labels_free(l);
+	if (errors || run.failed || (do_register && !run.configured))
+		return 1;
+	return 0;
+}
+
+/* Label names may not contain the file format's separators. */
+static void sanitize_label(const char *in, unsigned n, char *out, size_t len)
+{
+	size_t k = 0;
+
+	for (; *in && k + 1 < len; in++)
+		out[k++] = strchr(":;#, \t", *in) ? '_' : *in;
+	out[k] = 0;
+	if (!k)
+		snprintf(out, len, "DIMM%u", n);
+}
+
+struct guess {
+	const struct edac_dimm *dimm[MAX_SMBIOS_DEVICES];
+	unsigned mc[MAX_SMBIOS_DEVICES];
+	unsigned n;
+};
+
+static void print_guess_entry(const struct smbios_memory_device *d, unsigned n,
+			      const struct guess *g, bool paired)
+{
+	char label[SMBIOS_STR_LEN], loc[32];
+
+	sanitize_label(d->locator, n, label, sizeof(label));
+	printf("# SMBIOS handle 0x%04x: locator \"%s\", bank \"%s\", ", d->handle, d->locator,
+	       d->bank_locator);
+	if (d->size_mb == UINT64_MAX)
+		printf("size unknown");
+	else
+		printf("%llu MB", (unsigned long long)d->size_mb);
+	printf(" %s %s %s\n", smbios_memory_type_name(d->memory_type), d->manufacturer, d->part_number);
+	if (!paired) {
+		printf("#\t%s: ?\n", label);
+		return;
+	}
+	location_text(g->mc[n], g->dimm[n]->pos, loc, sizeof(loc));
+	if (d->size_mb != UINT64_MAX && d->size_mb != g->dimm[n]->size_mb)
+		printf("# note: EDAC reports %llu MB at this location\n",
+		       (unsigned long long)g->dimm[n]->size_mb);
+	printf("\t%s: %s\n", label, loc);
+}
+
+static void print_guess(const struct dmi_ident *id, const struct smbios_memory_device *dev,
+			unsigned ndev, const struct guess *g)
+{
+	unsigned populated = 0, k = 0;
+	bool paired;
+
+	for (unsigned i = 0; i < ndev; i++)
+		populated += dev[i].size_mb != 0;
+	paired = populated == g->n && populated > 0;
+	printf("# DIMM labels proposed by \"ras-fdr-ctl labels guess\" from SMBIOS type 17.\n"
+	       "# Check every entry against the board before installing this file.\n");
+	if (!paired)
+		printf("# EDAC shows %u DIMMs but SMBIOS lists %u populated sockets: fill in the\n"
+		       "# locations (mc.top.mid.low, see 'ras-fdr-ctl labels print') by hand.\n",
+		       g->n, populated);
+	printf("Vendor: %s\n", id->board_vendor[0] ? id->board_vendor : id->sys_vendor);
+	if (id->board_name[0])
+		printf("  Board: %s\n", id->board_name);
+	if (id->product_name[0])
+		printf("  Product: %s\n", id->product_name);
+	for (unsigned i = 0; i < ndev; i++) {
+		if (!dev[i].size_mb)
+			continue;  /* empty socket */
+		print_guess_entry(&dev[i], k++, g, paired);
+	}
+}
+
+static int labels_guess(struct ctl *c)
+{
+	struct smbios_memory_device *dev = calloc(MAX_SMBIOS_DEVICES, sizeof(*dev));
+	struct guess g = { .n = 0 };
+	struct edac_topology t = { 0 };
+	struct dmi_ident id;
+	char path[4096];
+	uint8_t *blob;
+	size_t len;
+	int n, r;
+
+	if (!dev)
+		return 1;
+	snprintf(path, sizeof(path), "%s/firmware/dmi/tables/DMI", c->cfg.sysfs_root);
+	r = smbios_read_table(path, &blob, &len);
+	if (r < 0) {
+		fprintf(stderr, "ras-fdr-ctl: %s: %s%s\n", path, strerror(-r),
+			r == -EACCES ? " (reading the SMBIOS table needs root)" : "");
+		free(dev);
+		return 1;
+	}
+	n = smbios_memory_devices(blob, len, dev, MAX_SMBIOS_DEVICES);
+	free(blob);
+	if (n <= 0) {
+		fprintf(stderr, "ras-fdr-ctl: %s: %s\n", path,
+			n < 0 ? "malformed SMBIOS table" : "no memory devices (type 17) listed");
+		free(dev);
+		return 1;
+	}
+	if (edac_sysfs_read(c->cfg.sysfs_root, &t) == 0)
+		for (unsigned m = 0; m < t.n_mcs; m++)
+			for (unsigned i = 0; i < t.mcs[m].n_dimms && g.n < MAX_SMBIOS_DEVICES; i++) {
+				g.mc[g.n] = t.mcs[m].index;
+				g.dimm[g.n++] = &t.mcs[m].dimms[i];
+			}
+	dmi_ident_read(c->cfg.sysfs_root, &id);
+	print_guess(&id, dev, n < MAX_SMBIOS_DEVICES ? (unsigned)n : MAX_SMBIOS_DEVICES, &g);
+	edac_topology_free(&t);
+	free(dev);
+	return 0;
+}
+
+int ctl_labels(struct ctl *c, int argc, char **argv)
+{
+	const char *sub = argc > 1 ? argv[1] : "print";
+
+	if (argc > 2) {
+		fprintf(stderr, "ras-fdr-ctl: labels: unexpected argument '%s'\n", argv[2]);
+		return 2;
+	}
+	if (!strcmp(sub, "print"))
+		return labels_print_or_register(c, false);
+	if (!strcmp(sub, "register"))
+		return labels_print_or_register(c, true);
+	if (!strcmp(sub, "guess"))
+		return labels_guess(c);
+	fprintf(stderr, "ras-fdr-ctl: labels: unknown action '%s' (print, register, guess)\n", sub);
+	return 2;
+}

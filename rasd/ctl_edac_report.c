@@ -1,0 +1,266 @@
+/* SPDX-License-Identifier: MIT */
+/* ras-fdr-ctl edac --report and ras-fdr-ctl layout. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "ctl_edac.h"
+
+static void json_str(const char *s)
+{
+	ctl_print_json_string(s, strlen(s));
+}
+
+static void report_mc_json(const struct edac_mc *mc, bool first)
+{
+	printf("%s{\"mc\":%u,\"mc_name\":", first ? "" : ",", mc->index);
+	json_str(mc->mc_name);
+	printf(",\"size_mb\":%llu,\"ce_count\":%llu,\"ue_count\":%llu,\"ce_noinfo_count\":%llu,"
+	       "\"ue_noinfo_count\":%llu,\"dimms\":[", (unsigned long long)mc->size_mb,
+	       (unsigned long long)mc->ce_count, (unsigned long long)mc->ue_count,
+	       (unsigned long long)mc->ce_noinfo_count, (unsigned long long)mc->ue_noinfo_count);
+	for (unsigned i = 0; i < mc->n_dimms; i++) {
+		const struct edac_dimm *d = &mc->dimms[i];
+
+		printf("%s{\"name\":\"%s%u\",\"location\":", i ? "," : "", d->is_rank ? "rank" : "dimm",
+		       d->index);
+		json_str(d->location);
+		printf(",\"label\":");
+		json_str(edac_display_label(d->configured_label, d->label));
+		printf(",\"ce\":%llu,\"ue\":%llu}", (unsigned long long)d->ce_count,
+		       (unsigned long long)d->ue_count);
+	}
+	printf("],\"csrows\":[");
+	for (unsigned i = 0, k = 0; i < mc->n_csrows; i++) {
+		const struct edac_csrow *cs = &mc->csrows[i];
+
+		for (unsigned c = 0; c < cs->n_channels; c++) {
+			printf("%s{\"csrow\":%u,\"channel\":%u,\"label\":", k++ ? "," : "", cs->index, c);
+			json_str(edac_display_label(cs->ch[c].configured_label, cs->ch[c].dimm_label));
+			printf(",\"ce\":%llu,\"csrow_ue\":%llu}", (unsigned long long)cs->ch[c].ce_count,
+			       (unsigned long long)cs->ue_count);
+		}
+	}
+	printf("]}");
+}
+
+static void report_mc_text(const struct edac_mc *mc)
+{
+	printf("mc%u: %s, %llu MB, counting for %llu s: %llu corrected, %llu uncorrected\n",
+	       mc->index, mc->mc_name[0] ? mc->mc_name : "(unnamed)", (unsigned long long)mc->size_mb,
+	       (unsigned long long)mc->seconds_since_reset, (unsigned long long)mc->ce_count,
+	       (unsigned long long)mc->ue_count);
+	if (mc->n_dimms) {
+		printf("  %-8s %-28s %-24s %10s %10s\n", "DIMM", "LOCATION", "LABEL", "CE", "UE");
+		for (unsigned i = 0; i < mc->n_dimms; i++) {
+			const struct edac_dimm *d = &mc->dimms[i];
+			char name[16];
+
+			snprintf(name, sizeof(name), "%s%u", d->is_rank ? "rank" : "dimm", d->index);
+			printf("  %-8s %-28s %-24s %10llu %10llu\n", name, d->location,
+			       edac_display_label(d->configured_label, d->label),
+			       (unsigned long long)d->ce_count, (unsigned long long)d->ue_count);
+		}
+	} else {
+		/* The old layout: corrected errors per channel, uncorrected per row. */
+		printf("  %-8s %-8s %-28s %10s %10s\n", "ROW", "CHANNEL", "LABEL", "CE", "UE(row)");
+		for (unsigned i = 0; i < mc->n_csrows; i++) {
+			const struct edac_csrow *cs = &mc->csrows[i];
+
+			for (unsigned c = 0; c < cs->n_channels; c++)
+				printf("  csrow%-3u ch%-6u %-28s %10llu %10llu\n", cs->index, c,
+				       edac_display_label(cs->ch[c].configured_label, cs->ch[c].dimm_label),
+				       (unsigned long long)cs->ch[c].ce_count,
+				       (unsigned long long)cs->ue_count);
+		}
+	}
+	printf("  %-8s %-28s %-24s %10llu %10llu\n", "-", "(no DIMM location)", "",
+	       (unsigned long long)mc->ce_noinfo_count, (unsigned long long)mc->ue_noinfo_count);
+}
+
+int ctl_edac_report(const struct edac_opts *o, const struct edac_view *v)
+{
+	const struct edac_topology *t = &v->topo;
+	unsigned shown = 0;
+
+	if (o->json)
+		printf("{\"controllers\":[");
+	for (unsigned m = 0; m < t->n_mcs; m++) {
+		char node[16];
+
+		snprintf(node, sizeof(node), "mc%u", t->mcs[m].index);
+		if (o->path[0] && strcmp(o->path, node))
+			continue;
+		if (o->json)
+			report_mc_json(&t->mcs[m], shown++ == 0);
+		else
+			report_mc_text(&t->mcs[m]);
+	}
+	if (o->json) {
+		printf("],\"unmapped_errors\":%lld}\n", (long long)v->unmapped_errors);
+	} else if (!t->n_mcs) {
+		printf("No EDAC topology recorded yet (rasd stores it when it starts).\n");
+	} else if (v->unmapped_errors) {
+		printf("%lld errors of controllers that no stored topology knows.\n",
+		       (long long)v->unmapped_errors);
+	}
+	return 0;
+}
+
+/* ---- layout ---- */
+
+static const struct edac_dimm *dimm_with(const struct edac_mc *mc, const int pos[EDAC_MAX_LAYERS])
+{
+	for (unsigned i = 0; i < mc->n_dimms; i++)
+		if (!memcmp(mc->dimms[i].pos, pos, sizeof(mc->dimms[i].pos)))
+			return &mc->dimms[i];
+	return NULL;
+}
+
+static void cell_text(const struct edac_mc *mc, const int pos[EDAC_MAX_LAYERS], char *top,
+		      char *bottom, size_t len)
+{
+	const struct edac_dimm *d = dimm_with(mc, pos);
+
+	snprintf(top, len, "-");
+	bottom[0] = 0;
+	if (!d)
+		return;
+	snprintf(top, len, "%s", edac_display_label(d->configured_label, d->label));
+	snprintf(bottom, len, "%llu MB %s", (unsigned long long)d->size_mb, d->mem_type);
+}
+
+/* Rows: every combination of the layers above the last; columns: the last layer. */
+static void layout_dimms(const struct edac_mc *mc)
+{
+	unsigned last = mc->n_layers - 1, rows = 1, cols = mc->layer_size[last];
+	char head[48], top[48], bottom[48];
+
+	for (unsigned l = 0; l < last; l++)
+		rows *= mc->layer_size[l];
+	printf("  %-18s", "");
+	for (unsigned c = 0; c < cols; c++) {
+		snprintf(head, sizeof(head), "%s %u", mc->layer_name[last], c);
+		printf(" %-26s", head);
+	}
+	putchar('\n');
+	for (unsigned r = 0; r < rows; r++) {
+		int pos[EDAC_MAX_LAYERS] = { -1, -1, -1 };
+		size_t n = 0;
+
+		head[0] = 0;
+		for (unsigned l = last, rest = r; l-- > 0; rest /= mc->layer_size[l])
+			pos[l] = (int)(rest % mc->layer_size[l]);
+		for (unsigned l = 0; l < last; l++)
+			n += (size_t)snprintf(head + n, sizeof(head) - n, "%s%s %d", l ? " " : "",
+					      mc->layer_name[l], pos[l]);
+		for (int line = 0; line < 2; line++) {
+			printf("  %-18s", line ? "" : head);
+			for (unsigned c = 0; c < cols; c++) {
+				pos[last] = (int)c;
+				cell_text(mc, pos, top, bottom, sizeof(top));
+				printf(" %-26.26s", line ? bottom : top);
+			}
+			putchar('\n');
+		}
+	}
+}
+
+static void layout_csrows(const struct edac_mc *mc)
+{
+	unsigned chans = 0;
+
+	for (unsigned i = 0; i < mc->n_csrows; i++)
+		if (mc->csrows[i].n_channels > chans)
+			chans = mc->csrows[i].n_channels;
+	printf("  %-10s", "");
+	for (unsigned c = 0; c < chans; c++)
+		printf(" channel %-18u", c);
+	putchar('\n');
+	for (unsigned i = 0; i < mc->n_csrows; i++) {
+		const struct edac_csrow *cs = &mc->csrows[i];
+
+		for (int line = 0; line < 2; line++) {
+			char head[16];
+
+			snprintf(head, sizeof(head), "csrow %u", cs->index);
+			printf("  %-10s", line ? "" : head);
+			for (unsigned c = 0; c < cs->n_channels; c++) {
+				char cell[48];
+
+				if (line)
+					snprintf(cell, sizeof(cell), "%llu MB %s",
+						 (unsigned long long)(cs->size_mb / cs->n_channels), cs->mem_type);
+				else
+					snprintf(cell, sizeof(cell), "%s", edac_display_label(
+						 cs->ch[c].configured_label, cs->ch[c].dimm_label));
+				printf(" %-26.26s", cell);
+			}
+			putchar('\n');
+		}
+	}
+}
+
+static int print_layout(const struct edac_topology *t)
+{
+	if (!t->n_mcs) {
+		printf("No EDAC memory controllers.\n");
+		return 1;
+	}
+	for (unsigned m = 0; m < t->n_mcs; m++) {
+		const struct edac_mc *mc = &t->mcs[m];
+
+		printf("mc%u: %s (%s)\n", mc->index, mc->mc_name, mc->max_location);
+		if (mc->n_dimms && mc->n_layers)
+			layout_dimms(mc);
+		else
+			layout_csrows(mc);
+	}
+	return 0;
+}
+
+static const struct option layout_opts[] = {
+	{ "live", no_argument, NULL, 'l' },
+	{ "boot", required_argument, NULL, 'B' },
+	{ NULL, 0, NULL, 0 },
+};
+
+int ctl_layout(struct ctl *c, int argc, char **argv)
+{
+	struct ras_db_filter f = { .type_idx = -1 };
+	struct edac_topology t = { 0 };
+	struct ras_db *db;
+	bool live = false;
+	int64_t snap;
+	int opt, r;
+
+	while ((opt = getopt_long(argc, argv, "", layout_opts, NULL)) != -1) {
+		if (opt == 'l')
+			live = true;
+		else if (opt == '?' || ctl_filter_option(c, &f, opt, optarg) < 0)
+			return 2;
+	}
+	if (live) {
+		r = edac_sysfs_read(c->cfg.sysfs_root, &t);
+		if (r < 0) {
+			fprintf(stderr, "ras-fdr-ctl: cannot read %s/devices/system/edac/mc: %s\n",
+				c->cfg.sysfs_root, strerror(-r));
+			return 1;
+		}
+	} else {
+		if (ctl_open_db(c, &db) < 0)
+			return 1;
+		r = ras_db_edac_latest_snapshot(db, f.boot_id, &snap);
+		if (r == 0)
+			r = ras_db_edac_load_snapshot(db, snap, &t);
+		ras_db_close(db);
+		if (r < 0) {
+			fprintf(stderr, "ras-fdr-ctl: the database holds no EDAC topology%s; try --live\n",
+				f.boot_id ? " for that boot" : "");
+			return 1;
+		}
+	}
+	r = print_layout(&t);
+	edac_topology_free(&t);
+	return r;
+}

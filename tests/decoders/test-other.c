@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: MIT */
+/* Tests of the memory-failure, devlink, block and CXL decoders. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "blockerr.h"
+#include "cxl.h"
+#include "devlink.h"
+#include "memfail.h"
+#include "tests/tap.h"
+
+#define S(x) x, sizeof(x) - 1
+
+static char *read_text(const char *rel, size_t *len)
+{
+	const char *top = getenv("top_srcdir");
+	char path[512];
+	FILE *f;
+	char *buf;
+
+	snprintf(path, sizeof(path), "%s/%s", top ? top : ".", rel);
+	f = fopen(path, "r");
+	if (!f)
+		return NULL;
+	buf = calloc(1, 65536);
+	*len = buf ? fread(buf, 1, 65535, f) : 0;
+	fclose(f);
+	return buf;
+}
+
+static void test_memfail(void)
+{
+	struct memfail_symtab tab;
+	struct memfail_decoded d;
+	struct memfail_in in = { .pfn = 0x12345, .type = 13, .result = 3 };
+	size_t len = 0;
+	char *fmt = read_text("tests/formats/linux-6.1/ras/memory_failure_event/format", &len);
+	/* Page types as in the upstream header after MF_MSG_SLAB/DIFFERENT_COMPOUND
+	 * went away (include/trace/events/memory-failure.h); one entry left symbolic. */
+	static const char newer[] =
+		"print fmt: \"pfn %#lx: recovery action for %s: %s\", REC->pfn, "
+		"__print_symbolic(REC->type, { 0, \"reserved kernel page\" }, { 1, \"high-order kernel page\" }, "
+		"{ 2, \"huge page\" }, { MF_MSG_X, \"not substituted\" }, { 20, \"non struct page pfn\" }, "
+		"{ 21, \"unknown page\" }), __print_symbolic(REC->result, { 0, \"Ignored\" }, { 1, \"Failed\" }, "
+		"{ 2, \"Delayed\" }, { 3, \"Recovered\" })";
+
+	tap_ok(fmt != NULL, "read linux-6.1 memory_failure_event format");
+	/* tests/formats/linux-6.1/ras/memory_failure_event/format print fmt. */
+	tap_is_int(memfail_symtab_parse(fmt, len, &tab), 0, "parse 6.1 print fmt");
+	tap_is_int(tab.n_types, 20, "20 page types in 6.1");
+	tap_is_int(tab.n_results, 4, "4 results");
+	tap_is_str(tab.types[2].name, "kernel slab page", "6.1 type 2");
+	in.symtab = &tab;
+	tap_is_int(memfail_decode(&in, &d), 0, "decode");
+	tap_is_str(d.type_name, "dirty LRU page", "6.1 type 13");
+	tap_is_str(d.result_name, "Recovered", "result 3");
+	tap_is_int(d.severity, RAS_SEV_SRAO, "recovered is handled");
+	tap_is_str(d.location, "memory page pfn 0x12345", "location");
+	tap_ok(strncmp(d.summary, "Hardware memory error on page pfn 0x12345 (dirty LRU page): recovery Recovered, the page was taken out of use", 107) == 0,
+	       "summary: %s", d.summary);
+	tap_is_int(memfail_symtab_parse(newer, sizeof(newer) - 1, &tab), 0, "parse newer print fmt");
+	tap_is_int(tab.n_types, 5, "symbolic entry skipped");
+	in.type = 20;
+	in.result = 1;
+	memfail_decode(&in, &d);
+	tap_is_str(d.type_name, "non struct page pfn", "newer type 20");
+	tap_is_int(d.severity, RAS_SEV_UNCORRECTED, "failed is uncorrected");
+	in.type = 99;
+	in.result = 42;
+	memfail_decode(&in, &d);
+	tap_is_str(d.type_name, "type 99", "unknown type as a number");
+	tap_is_str(d.result_name, "result 42", "unknown result as a number");
+	in.symtab = NULL;
+	in.type = 13;
+	in.result = 0;
+	memfail_decode(&in, &d);
+	tap_is_str(d.type_name, "type 13", "no symbol table: type is a number");
+	tap_is_str(d.result_name, "Ignored", "results have a stable fallback");
+	tap_is_int(memfail_symtab_parse("no lists here", 13, &tab), -ENOENT, "missing list");
+	tap_is_int(memfail_symtab_parse("__print_symbolic(REC->type, { 1, \"unterminated", 40, &tab),
+		   -EINVAL, "unterminated string");
+	free(fmt);
+}
+
+static void test_devlink(void)
+{
+	struct devlink_decoded d;
+	struct devlink_in in = {
+		.bus_name = S("pci"), .dev_name = S("0000:03:00.0"),
+		.driver_name = S("mlx5_core"), .reporter_name = S("fw_fatal"),
+		.msg = S("FW fatal error"),
+	};
+
+	tap_is_int(devlink_decode(&in, &d), 0, "devlink decode");
+	tap_is_str(d.location, "pci/0000:03:00.0", "devlink location");
+	tap_is_int(d.severity, RAS_SEV_FATAL, "fw_fatal is fatal");
+	tap_ok(strncmp(d.summary, "Driver mlx5_core reported a health problem on pci/0000:03:00.0 (reporter fw_fatal): FW fatal error;", 98) == 0,
+	       "devlink summary: %s", d.summary);
+	in.reporter_name = "tx_other";
+	in.reporter_name_len = 8;
+	in.msg_len = 2;
+	devlink_decode(&in, &d);
+	tap_is_int(d.severity, RAS_SEV_UNKNOWN, "unknown reporter: unknown severity");
+	tap_is_str(d.msg, "FW", "msg bounded by length");
+	tap_is_int(devlink_decode(NULL, &d), -EINVAL, "NULL input");
+}
+
+/* Status names: Linux block/blk-core.c blk_errors[] (6.x). */
+static void test_block(void)
+{
+	static const struct { int err; const char *name; } golden[] = {
+		{ -EOPNOTSUPP, "operation not supported error" }, { -ETIMEDOUT, "timeout error" },
+		{ -ENOSPC, "critical space allocation error" }, { -ENOLINK, "recoverable transport error" },
+		{ -EREMOTEIO, "critical target error" }, { -EBADE, "reservation conflict error" },
+		{ -ENODATA, "critical medium error" }, { -EILSEQ, "protection error" },
+		{ -ENOMEM, "kernel resource error" }, { -EBUSY, "device resource error" },
+		{ -EAGAIN, "nonblocking retry error" }, { -ENODEV, "device offline error" },
+		{ -EREMCHG, "dm internal retry error" }, { -ETOOMANYREFS, "open zones exceeded error" },
+		{ -EOVERFLOW, "active zones exceeded error" }, { -ETIME, "duration limit exceeded error" },
+		{ -EINVAL, "invalid error" }, { -EIO, "I/O error" },
+	};
+	struct blockerr_decoded d;
+	struct blockerr_in in = {
+		.dev = 8u << 20 | 16, .sector = 123456, .nr_sector = 8, .error = -ENODATA,
+		.has_ioprio = 1, .ioprio = 2u << 13 | 4, .rwbs = "RS\0\0\0\0\0\0\0\0", .rwbs_len = 10,
+		.cmd = S(""), .disk_name = S("sdb"),
+	};
+
+	for (size_t i = 0; i < sizeof(golden) / sizeof(golden[0]); i++) {
+		in.error = golden[i].err;
+		blockerr_decode(&in, &d);
+		tap_is_str(d.status_name, golden[i].name, "errno %d", golden[i].err);
+	}
+	in.error = -ENODATA;
+	tap_is_int(blockerr_decode(&in, &d), 0, "block decode");
+	tap_is_int(d.major, 8, "major");
+	tap_is_int(d.minor, 16, "minor");
+	tap_is_str(d.operation, "read", "operation");
+	tap_is_str(d.ioprio_class, "be", "ioprio class");
+	tap_is_str(d.location, "block sdb (8:16)", "location");
+	tap_is_int(d.severity, RAS_SEV_UNCORRECTED, "medium error severity");
+	tap_ok(strstr(d.summary, "Critical medium error on sdb (8:16), read of 8 sectors at sector 123456 (RS);") == d.summary,
+	       "summary: %s", d.summary);
+	in.error = ENODATA;
+	blockerr_decode(&in, &d);
+	tap_is_str(d.status_name, "critical medium error", "positive errno tolerated");
+	in.error = -9999;
+	in.disk_name = NULL;
+	in.rwbs = "FWFS";
+	in.rwbs_len = 4;
+	blockerr_decode(&in, &d);
+	tap_is_str(d.status_name, "error -9999", "unknown errno kept raw");
+	tap_is_int(d.severity, RAS_SEV_UNKNOWN, "unknown errno severity");
+	tap_is_str(d.operation, "write", "preflush write");
+	tap_is_str(d.location, "block 8:16", "location without name");
+	tap_is_int(d.error, -9999, "raw error kept");
+}
+
+static struct cxl_in cxl_base(const char *event)
+{
+	struct cxl_in in;
+
+	memset(&in, 0, sizeof(in));
+	in.event = event;
+	in.event_len = strlen(event);
+	in.memdev = "mem0";
+	in.memdev_len = 4;
+	in.host = "0000:0d:00.0";
+	in.host_len = 12;
+	cxl_in_set(&in, "serial", 0x1234);
+	return in;
+}
+
+static void test_cxl(void)
+{
+	struct cxl_decoded d;
+	struct cxl_in in = cxl_base("cxl_aer_uncorrectable_error");
+	char buf[256];
+
+	/* Bit names: CXL r3.1 8.2.4.17.1 / 8.2.4.17.4 (as in drivers/cxl/core/trace.h). */
+	cxl_decode_status(1u << 7 | 1u << 16, 0, buf, sizeof(buf));
+	tap_is_str(buf, "Memory Data ECC Error, IDE Rx Error", "UE bits");
+	cxl_decode_status(1u << 12, 0, buf, sizeof(buf));
+	tap_is_str(buf, "bit 12", "reserved UE bit");
+	cxl_decode_status(1u << 2 | 1u << 6, 1, buf, sizeof(buf));
+	tap_is_str(buf, "CRC Threshold Hit, Received Error From Physical Layer", "CE bits");
+	tap_is_int(cxl_in_set(&in, "no_such_field", 1), -ENOENT, "unknown field name");
+	cxl_in_set(&in, "status", 1u << 7 | 1u << 4);
+	cxl_in_set(&in, "first_error", 1u << 7);
+	tap_is_int(cxl_decode(&in, &d), 0, "UE decode");
+	tap_is_int(d.severity, RAS_SEV_UNCORRECTED, "UE severity");
+	tap_is_str(d.errors, "Memory Data Parity Error, Memory Data ECC Error", "UE names");
+	tap_is_str(d.first_error, "Memory Data ECC Error", "first error");
+	tap_is_str(d.location, "CXL mem0 (0000:0d:00.0)", "location");
+	tap_is_int(d.serial, 0x1234, "serial");
+	tap_ok(strstr(d.summary, "CXL uncorrectable protocol error on mem0 (0000:0d:00.0); Memory Data Parity Error") == d.summary,
+	       "UE summary: %s", d.summary);
+
+	in = cxl_base("cxl_general_media");
+	cxl_in_set(&in, "log", 2);
+	cxl_in_set(&in, "dpa", 0x40000);
+	cxl_in_set(&in, "hpa", -1);
+	cxl_in_set(&in, "descriptor", 1);
+	cxl_in_set(&in, "type", 0);
+	cxl_in_set(&in, "transaction_type", 1);
+	cxl_in_set(&in, "channel", 1);
+	cxl_in_set(&in, "rank", 3);
+	cxl_in_set(&in, "device", 7);
+	cxl_in_set(&in, "validity_flags", 0x3);   /* channel and rank only */
+	cxl_in_set(&in, "hdr_flags", 1u << 5);
+	cxl_decode(&in, &d);
+	tap_is_int(d.severity, RAS_SEV_UNCORRECTED, "failure log");
+	tap_is_str(d.record_type, "ECC Error", "media type");
+	tap_is_str(d.transaction_type, "Host Read", "transaction");
+	tap_is_int(d.hpa, RAS_DF_NONE, "unmapped hpa");
+	tap_is_int(d.rank, 3, "rank valid");
+	tap_is_int(d.device, RAS_DF_NONE, "device not valid");
+	tap_is_str(d.hdr_flags, "hardware replacement needed", "header flags");
+	tap_ok(strstr(d.summary, "media event on mem0 (0000:0d:00.0), DPA 0x40000: ECC Error [Failure log], uncorrectable event during Host Read; channel 1, rank 3") != NULL,
+	       "media summary: %s", d.summary);
+
+	in = cxl_base("cxl_dram");
+	cxl_in_set(&in, "log", 1);
+	cxl_in_set(&in, "type", 1);
+	cxl_in_set(&in, "row", 77);
+	cxl_decode(&in, &d);
+	tap_is_str(d.record_type, "Scrub Media ECC Error", "DRAM type table (CXL r3.1)");
+	tap_is_int(d.row, 77, "row without validity flags");
+	tap_is_int(d.severity, RAS_SEV_CORRECTED, "warning log");
+
+	in = cxl_base("cxl_memory_module");
+	cxl_in_set(&in, "log", 3);
+	cxl_in_set(&in, "event_type", 1);
+	cxl_in_set(&in, "health_status", 4);
+	cxl_in_set(&in, "media_status", 3);
+	cxl_in_set(&in, "add_status", 2 | 1 << 2);
+	cxl_decode(&in, &d);
+	tap_is_int(d.severity, RAS_SEV_FATAL, "fatal log");
+	tap_is_str(d.record_type, "Media Status Change", "module event type");
+	tap_is_str(d.health_status, "replacement needed", "health");
+	tap_is_str(d.media_status, "All Data Lost", "media status");
+	tap_ok(strstr(d.detail, "life used alarm critical, temperature alarm warning") != NULL, "alarms: %s", d.detail);
+
+	in = cxl_base("cxl_poison");
+	in.region = "region0";
+	in.region_len = 7;
+	cxl_in_set(&in, "trace_type", 0);
+	cxl_in_set(&in, "dpa", 0x1000);
+	cxl_in_set(&in, "hpa", 0x4080001000LL);
+	cxl_in_set(&in, "dpa_length", 64);
+	cxl_in_set(&in, "source", 7);
+	cxl_in_set(&in, "flags", 2);
+	cxl_decode(&in, &d);
+	tap_is_int(d.severity, RAS_SEV_DEFERRED, "listed poison is deferred");
+	tap_is_str(d.poison_source, "Vendor", "source 7");
+	tap_is_str(d.record_type, "List poison", "poison trace type");
+	tap_is_str(d.location, "CXL mem0 (0000:0d:00.0), region0, DPA 0x1000", "poison location");
+	tap_ok(strstr(d.detail, "64 bytes, source Vendor, flags overflow") != NULL, "poison detail: %s", d.detail);
+
+	in = cxl_base("cxl_overflow");
+	cxl_in_set(&in, "log", 9);
+	cxl_in_set(&in, "count", 5);
+	cxl_decode(&in, &d);
+	tap_is_str(d.log_name, "log 9", "unknown log kept as a number");
+	tap_is_int(d.severity, RAS_SEV_UNKNOWN, "unknown log severity");
+
+	in = cxl_base("cxl_something_new");
+	tap_is_int(cxl_decode(&in, &d), 0, "unknown event decodes");
+	tap_is_int(d.severity, RAS_SEV_UNKNOWN, "unknown event severity");
+	tap_is_int(cxl_decode(NULL, &d), -EINVAL, "NULL input");
+}
+
+int main(void)
+{
+	test_memfail();
+	test_devlink();
+	test_block();
+	test_cxl();
+	/* RAS_DECODED_MAX (rasd/event_table.h) bounds every output struct. */
+	tap_ok(sizeof(struct memfail_decoded) <= 8192, "memfail output fits RAS_DECODED_MAX");
+	tap_ok(sizeof(struct devlink_decoded) <= 8192, "devlink output fits RAS_DECODED_MAX");
+	tap_ok(sizeof(struct blockerr_decoded) <= 8192, "blockerr output fits RAS_DECODED_MAX");
+	tap_ok(sizeof(struct cxl_decoded) <= 8192, "cxl output fits RAS_DECODED_MAX");
+	return tap_done();
+}

@@ -1,0 +1,225 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# run.sh - ras-fdr's real-kernel test: boots Debian's kernel under QEMU (TCG,
+# no KVM needed) with an Intel and an AMD CPU model, runs the host-built rasd
+# in the guest, injects real errors through the kernel's injectors, QEMU's
+# monitor and tests/qemu/module, and checks every stored row from the host.
+#
+#   tests/qemu/run.sh --builddir DIR [--cpu intel|amd|both] [--out DIR]
+#                     [--timeout SECS] [--rasd PATH] [--ctl PATH] [--keep]
+#
+# DIR holds the built rasd/rasd and rasd/ras-fdr-ctl. Prints "PASS <scenario>"
+# or "FAIL <scenario>: <reason>" per scenario and CPU model, then
+# "N passed, M failed". Exit 0 if all passed, 1 if not, 77 (skip) only when
+# the packages it needs cannot be installed.
+set -eu
+
+QT_DIR="$(cd "$(dirname "$0")" && pwd)"
+SRCDIR="$(cd "$QT_DIR/../.." && pwd)"
+BUILDDIR="" OUT="" CPUS=both TIMEOUT=480 RASD="" CTL="" KEEP=0
+PASSED=0 FAILED=0
+
+die() { echo "run.sh: $*" >&2; exit 1; }
+note() { echo "== $*"; }
+
+usage() {
+    sed -n '2,/^set -eu/p' "$0" | sed -n 's/^# \{0,1\}//p' | sed '/^SPDX/d'
+    exit "${1:-2}"
+}
+
+parse_args() {
+    while [ $# -gt 0 ]; do
+        case "$1" in
+        --builddir) BUILDDIR=$2; shift ;;
+        --cpu) CPUS=$2; shift ;;
+        --out) OUT=$2; shift ;;
+        --timeout) TIMEOUT=$2; shift ;;
+        --rasd) RASD=$2; shift ;;
+        --ctl) CTL=$2; shift ;;
+        --keep) KEEP=1 ;;
+        -h|--help) usage 0 ;;
+        *) echo "run.sh: unknown option $1" >&2; usage 2 ;;
+        esac
+        shift
+    done
+    [ -n "$BUILDDIR" ] || { echo "run.sh: --builddir is required" >&2; usage 2; }
+    BUILDDIR="$(cd "$BUILDDIR" && pwd)" || die "no build dir $BUILDDIR"
+    RASD="$(realpath -m "${RASD:-$BUILDDIR/rasd/rasd}")"
+    CTL="$(realpath -m "${CTL:-$BUILDDIR/rasd/ras-fdr-ctl}")"
+    OUT="$(realpath -m "${OUT:-$BUILDDIR/tests/qemu-out}")"
+    case "$CPUS" in intel|amd) ;; both) CPUS="intel amd" ;; *) usage 2 ;; esac
+}
+
+# ---- host packages -------------------------------------------------------
+
+newest_kernel() {
+    local v best=""
+    for v in $(ls /lib/modules 2>/dev/null | sort -V); do
+        [ -f "/boot/vmlinuz-$v" ] && best=$v
+    done
+    echo "$best"
+}
+
+apt_install() {
+    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "$@" \
+        >> "$OUT/apt.log" 2>&1
+}
+
+ensure_packages() {
+    local need=0
+    for c in qemu-system-x86_64 busybox cpio depmod sqlite3 make gcc; do
+        command -v "$c" >/dev/null || need=1
+    done
+    [ -x /bin/busybox ] && /bin/busybox --list | grep -qx chroot || need=1
+    KVER="$(newest_kernel)"
+    [ -n "$KVER" ] && [ -d "/lib/modules/$KVER/build" ] || need=1
+    [ "$need" = 0 ] && return 0
+    note "installing packages (log: $OUT/apt.log)"
+    if ! { apt-get update >> "$OUT/apt.log" 2>&1 &&
+           apt_install qemu-system-x86 linux-image-amd64 busybox-static cpio kmod \
+               sqlite3 make gcc libc6-dev; }; then
+        echo "run.sh: cannot install the packages; skipping" >&2; exit 77
+    fi
+    KVER="$(newest_kernel)"
+    [ -n "$KVER" ] || { echo "run.sh: no kernel in /boot; skipping" >&2; exit 77; }
+    apt_install "linux-headers-$KVER" ||
+        { echo "run.sh: cannot install linux-headers-$KVER; skipping" >&2; exit 77; }
+}
+
+# ---- build: test module and initramfs ---------------------------------------
+
+build_module() {
+    local b="$OUT/build/module"
+    rm -rf "$b"; mkdir -p "$b"
+    cp "$QT_DIR/module/rasfdr_testmod.c" "$QT_DIR/module/Kbuild" "$b/"
+    make -C "/lib/modules/$KVER/build" M="$b" modules > "$OUT/build/module.log" 2>&1 ||
+        die "module build failed: see $OUT/build/module.log"
+    MODULE="$b/rasfdr_testmod.ko"
+}
+
+GUEST_MODULES="virtio_pci 9p 9pnet_virtio e1000e"
+
+build_initramfs() {
+    local root="$OUT/build/root" m f
+    rm -rf "$root"; mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,mnt,lib/modules/"$KVER"}
+    cp /bin/busybox "$root/bin/busybox"
+    cp "$QT_DIR/guest/init" "$root/init"; chmod 755 "$root/init"
+    for m in $GUEST_MODULES; do
+        for f in $(modprobe -S "$KVER" -D "$m" 2>/dev/null | awk '$1 == "insmod" { print $2 }'); do
+            mkdir -p "$root$(dirname "$f")"; cp -n "$f" "$root$f"
+        done
+    done
+    cp /lib/modules/"$KVER"/modules.{order,builtin,builtin.modinfo} "$root/lib/modules/$KVER/"
+    depmod -b "$root" "$KVER"
+    (cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet | gzip -1) \
+        > "$OUT/build/initramfs.gz"
+}
+
+# ---- one boot ----------------------------------------------------------------
+
+qemu_cpu() { case "$1" in intel) echo Skylake-Server ;; amd) echo EPYC ;; esac; }
+
+write_params() { # DIR LABEL
+    cat > "$1/params.env" <<EOF
+QT_CPU='$2'
+QT_SRCDIR='$SRCDIR'
+QT_RASD='$RASD'
+QT_CTL='$CTL'
+QT_MODULE='$MODULE'
+EOF
+}
+
+qemu_args() { # DIR LABEL
+    local d=$1
+    QARGS=(-machine q35 -cpu "$(qemu_cpu "$2")" -smp 2 -m 1G -accel tcg
+        -display none -no-reboot -nic none -monitor none
+        -kernel "/boot/vmlinuz-$KVER" -initrd "$OUT/build/initramfs.gz"
+        -append "console=ttyS0 panic=-1 loglevel=4"
+        -serial "file:$d/console.log" -serial "file:$d/ctl.log"
+        -chardev "pipe,id=qmp0,path=$d/qmp" -mon chardev=qmp0,mode=control
+        -device pcie-root-port,id=rp1,bus=pcie.0,chassis=1,slot=1,addr=0x1c
+        -device e1000e,bus=rp1,id=nic0,romfile=
+        -device pcie-root-port,id=rp2,bus=pcie.0,chassis=2,slot=2,addr=0x1d
+        -device virtio-net-pci,bus=rp2,id=vnet0,aer=on,romfile=
+        -virtfs "local,path=$d,mount_tag=results,security_model=none,id=res"
+        -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap,id=hr")
+}
+
+# Runs each "@@HMP <cmd>" the guest writes to its second serial port through
+# QMP human-monitor-command, until QEMU exits.
+serve_monitor() { # DIR QEMU_PID
+    local d=$1 qpid=$2 served=0 n cmd
+    while kill -0 "$qpid" 2>/dev/null; do
+        n=$(grep -c '^@@HMP ' "$d/ctl.log" 2>/dev/null || true)
+        while [ "$served" -lt "${n:-0}" ]; do
+            served=$((served + 1))
+            cmd=$(grep '^@@HMP ' "$d/ctl.log" | sed -n "${served}p" | tr -d '\r"\\')
+            cmd=${cmd#@@HMP }
+            echo "$cmd" >> "$d/hmp.log"
+            printf '{"execute":"human-monitor-command","arguments":{"command-line":"%s"}}\n' \
+                "$cmd" >&7
+        done
+        sleep 0.2
+    done
+}
+
+boot_guest() { # LABEL
+    local d="$OUT/$1" qpid rc=0 t0=$SECONDS
+    rm -rf "$d"; mkdir -p "$d"
+    write_params "$d" "$1"
+    qemu_args "$d" "$1"
+    mkfifo "$d/qmp.in" "$d/qmp.out"
+    cat "$d/qmp.out" > "$d/qmp.log" &
+    exec 7<>"$d/qmp.in"   # O_RDWR: opening a FIFO this way never blocks
+    echo '{"execute":"qmp_capabilities"}' >&7
+    timeout "$TIMEOUT" qemu-system-x86_64 "${QARGS[@]}" > "$d/qemu.log" 2>&1 &
+    qpid=$!
+    serve_monitor "$d" "$qpid"
+    wait "$qpid" || rc=$?
+    exec 7>&-
+    rm -f "$d/qmp.in" "$d/qmp.out"
+    echo "$((SECONDS - t0))" > "$d/boot-seconds"
+    note "$1: guest ran $((SECONDS - t0)) s, qemu rc=$rc"
+    [ "$rc" = 0 ] || echo "qemu exited with $rc (124 = timeout after ${TIMEOUT}s)" >> "$d/problems"
+}
+
+# ---- results -----------------------------------------------------------------
+
+pass() { echo "PASS $1"; PASSED=$((PASSED + 1)); }
+fail() { echo "FAIL $1: $2"; FAILED=$((FAILED + 1)); }
+
+show_failure_logs() { # LABEL
+    local d="$OUT/$1"
+    echo "---- $1: last 60 lines of the serial console ($d/console.log) ----"
+    tail -n 60 "$d/console.log" 2>/dev/null | tr -d '\r' || true
+    for f in "$d"/*.rasd.log; do
+        [ -f "$f" ] || continue
+        echo "---- $1: last 20 lines of $(basename "$f") ----"
+        tail -n 20 "$f"
+    done
+}
+
+main() {
+    parse_args "$@"
+    mkdir -p "$OUT/build"
+    ensure_packages
+    note "kernel $KVER, rasd $RASD, ctl $CTL, results in $OUT"
+    [ -x "$RASD" ] || echo "run.sh: warning: no rasd at $RASD; the database checks will fail" >&2
+    [ -x "$CTL" ] || echo "run.sh: warning: no ras-fdr-ctl at $CTL; injections will fail" >&2
+    build_module
+    build_initramfs
+    . "$QT_DIR/values.sh"
+    . "$QT_DIR/check.sh"
+    local cpu before
+    for cpu in $CPUS; do
+        boot_guest "$cpu"
+        before=$FAILED
+        check_all "$cpu"
+        [ "$FAILED" = "$before" ] || show_failure_logs "$cpu"
+    done
+    [ "$KEEP" = 1 ] || rm -rf "$OUT/build/root"
+    echo "$PASSED passed, $FAILED failed"
+    [ "$FAILED" = 0 ]
+}
+
+main "$@"

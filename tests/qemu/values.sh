@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: MIT
+# values.sh - what the QEMU scenarios inject. Sourced by the guest script
+# (busybox sh) and by the host checks (bash), so both sides agree.
+
+# mce_qemu_ce: QEMU HMP "mce CPU BANK STATUS MCGSTATUS ADDR MISC", corrected,
+# found by the kernel's polling timer (check_interval=1).
+QCE_CPU=0 QCE_BANK=1 QCE_STATUS=0x9c00000000010090 QCE_MCG=0x0
+QCE_ADDR=0x2345000 QCE_MISC=0x8c
+
+# mce_qemu_srao: QEMU HMP "mce -b ...", uncorrected SRAO (memory scrubbing,
+# MCACOD 0xc0) broadcast to all CPUs: a real #MC, then memory_failure() on
+# ADDR's page.
+QSRAO_CPU=0 QSRAO_BANK=1 QSRAO_STATUS=0xbd000000000000c0 QSRAO_MCG=0x5
+QSRAO_ADDR=0x33000000 QSRAO_MISC=0x8c QSRAO_PFN=0x33000
+
+# mce_inject_sw: ras-fdr-ctl inject mce (mce-inject, flags=sw)
+SW_CPU=1 SW_BANK=2 SW_STATUS=0x9c00000000010091 SW_ADDR=0x3456000 SW_MISC=0x8c
+SW_SYND=0x5a5a SW_IPID=0x1234000000
+
+# restart: four sw injections A..D, B and C while rasd is stopped
+RST_BANK=4 RST_STATUS=0x9c0000000001009e
+RST_ADDR_A=0xa1000 RST_ADDR_B=0xa2000 RST_ADDR_C=0xa3000 RST_ADDR_D=0xa4000
+
+# storm: COUNT sw injections in one burst into a small rasd buffer
+STORM_BANK=5 STORM_STATUS=0x9000000000000e0b STORM_COUNT=3000 STORM_BUF_KB=16
+
+# aer: QEMU's pcie_aer_inject_error on virtio-net-pci,aer=on (vnet0 = 02:00.0),
+# then aer_inject on the e1000e (01:00.0) and its root port (00:1c.0)
+AERQ_DEV=0000:02:00.0 AERQ_STATUS=0x100000
+AERQ_TLP="0x40000001 0x0000000f 0xfee00000 0x0"
+AER_EP=0000:01:00.0 AER_RP=0000:00:1c.0
+AER_COR_STATUS=0x1 AER_RP_COR_STATUS=0x40
+AER_NF_STATUS=0x100000 AER_NF_TLP=0x4a000001,0x0100000f,0xfedcba98,0x00000000
+AER_FATAL_STATUS=0x10
+
+# module events (tests/qemu/module): mc_event CE and UE
+MC_CE="0 1 0x12345 0x678 0x55 1 0 -1 rasfdr ce read"
+MC_UE="1 2 0x23456 0x0 0x0 0 1 -1 rasfdr ue write"
+EXTLOG="2 7 0x12345678 2"
+NONSTD="1 16"
+ARM="0x80000101 0x410fd0c0 1 0 1"
+DEVLINK_MSG="rasfdr health event"

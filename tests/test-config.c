@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/* Configuration parser: good and bad files, command-line settings, event selection. */
+#include <stdio.h>
+#include <string.h>
+#include "config.h"
+#include "tap.h"
+#include "test_util.h"
+
+struct errors {
+	unsigned n;
+	unsigned line[16];
+	char reason[16][160];
+};
+
+static void collect(void *ctx, const char *file, unsigned line, const char *reason)
+{
+	struct errors *e = ctx;
+
+	if (e->n < 16) {
+		e->line[e->n] = line;
+		snprintf(e->reason[e->n], sizeof(e->reason[0]), "%s", reason);
+	}
+	e->n++;
+}
+
+static void test_good(void)
+{
+	struct rasd_config c;
+	struct errors e = { 0 };
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%s/tests/data/config/good.conf", test_srcdir());
+	rasd_config_defaults(&c);
+	tap_is_int(rasd_config_load(&c, path, collect, &e), 0, "good file has no errors");
+	tap_is_str(c.database, "/var/lib/ras-fdr/test.db", "database");
+	tap_is_str(c.instance, "rasd_test", "instance");
+	tap_is_int(c.buffer_size_kb, 512, "buffer_size_kb");
+	tap_ok(c.keep_instance && c.allow_synthetic, "booleans yes/true");
+	tap_is_int(c.log_corrected_per_minute, 5, "log_corrected_per_minute");
+	tap_is_int(c.batch_max_records, 1000, "batch_max_records");
+	tap_ok(rasd_config_event_wanted(&c, "ras", "mc_event", "mc_event"), "listed event wanted");
+	tap_ok(rasd_config_event_wanted(&c, "ras", "aer_event", "aer_event"), "bare event name accepted");
+	tap_ok(!rasd_config_event_wanted(&c, "ras", "arm_event", "arm_event"), "unlisted event not wanted");
+}
+
+static void test_bad(void)
+{
+	static const struct { unsigned line; const char *words; } want[] = {
+		{ 2, "absolute" }, { 3, "whole number" }, { 4, "unknown key 'bogus_key'" },
+		{ 5, "yes or no" }, { 6, "letters" }, { 7, "unknown event" }, { 8, "key = value" },
+		{ 9, "unknown severity" },
+	};
+	struct rasd_config c;
+	struct errors e = { 0 };
+	char path[1024];
+
+	snprintf(path, sizeof(path), "%s/tests/data/config/bad.conf", test_srcdir());
+	rasd_config_defaults(&c);
+	tap_is_int(rasd_config_load(&c, path, collect, &e), 8, "bad file: every bad line is an error");
+	for (unsigned i = 0; i < 8 && i < e.n; i++) {
+		tap_is_int(e.line[i], want[i].line, "error %u on line %u", i, want[i].line);
+		tap_ok(strstr(e.reason[i], want[i].words) != NULL, "line %u says '%s' (%s)",
+		       want[i].line, want[i].words, e.reason[i]);
+	}
+	tap_is_str(c.database, RASD_DEFAULT_DATABASE, "a bad value leaves the default");
+}
+
+static void test_set(void)
+{
+	struct rasd_config c;
+	const char *why = NULL;
+
+	rasd_config_defaults(&c);
+	tap_is_int(rasd_config_set(&c, "buffer_size_kb", "4", &why), -22, "buffer below minimum refused");
+	tap_is_int(rasd_config_set(&c, "buffer_size_kb", "64", &why), 0, "buffer 64 accepted");
+	tap_is_int(rasd_config_set(&c, "nope", "1", &why), -22, "unknown key refused");
+	tap_is_str(why, "unknown key", "reason given");
+	tap_is_int(rasd_config_load(&c, "/nonexistent/rasd.conf", collect, NULL), -2,
+		   "missing file is -ENOENT for the caller to judge");
+	tap_is_int(c.buffer_size_kb, 64, "value kept");
+	tap_is_str(c.events, "all", "events default to all");
+}
+
+int main(void)
+{
+	test_good();
+	test_bad();
+	test_set();
+	return tap_done();
+}

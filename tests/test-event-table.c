@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The event table against the real format files: every field it names exists
+ * (or is marked optional) with a compatible type, names are unique, and the
+ * formats the project ships cover every entry that has a known format.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "db.h"
+#include "formats.h"
+#include "tap.h"
+#include "test_util.h"
+
+static bool type_compatible(const struct ras_field *rf, const struct tep_format_field *f)
+{
+	bool dyn = f->flags & TEP_FIELD_IS_DYNAMIC, arr = f->flags & TEP_FIELD_IS_ARRAY;
+
+	switch (rf->type) {
+	case RAS_FT_INT: return !dyn && !arr && f->size <= 8;
+	case RAS_FT_TEXT: return strstr(f->type, "char") != NULL;
+	default: return dyn || arr || f->size > 8;
+	}
+}
+
+static void check_kernel(const char *kernel)
+{
+	struct ras_formats *fmt;
+	char dir[1024];
+
+	snprintf(dir, sizeof(dir), "%s/tests/formats/%s", test_srcdir(), kernel);
+	if (!tap_ok(ras_formats_load(&fmt, dir, NULL, dir) == 0, "%s formats load", kernel))
+		return;
+	for (unsigned i = 0; i < ras_n_event_types; i++) {
+		const struct ras_event_type *t = &ras_event_types[i];
+		const struct ras_type_format *tf = &fmt->type[i];
+
+		if (!tf->event)
+			continue;
+		tap_ok(tf->state != RAS_FMT_MALFORMED, "%s %s:%s has every required field %s", kernel,
+		       t->system, t->event, tf->problem);
+		for (unsigned f = 0; f < t->n_fields; f++) {
+			if (!tf->field[f])
+				tap_ok(t->fields[f].flags & RAS_F_OPTIONAL, "%s %s.%s absent and optional",
+				       kernel, t->event, t->fields[f].name);
+			else
+				tap_ok(type_compatible(&t->fields[f], tf->field[f]), "%s %s.%s type %s fits",
+				       kernel, t->event, t->fields[f].name, tf->field[f]->type);
+		}
+	}
+	tap_ok(fmt->raw_data || !strcmp(kernel, "linux-6.1"), "%s: ftrace:raw_data present", kernel);
+	ras_formats_free(fmt);
+}
+
+static void check_table(void)
+{
+	for (unsigned i = 0; i < ras_n_event_types; i++) {
+		const struct ras_event_type *t = &ras_event_types[i];
+		char name[128];
+
+		tap_ok(t->n_fields > 0 && t->n_fields <= RAS_MAX_FIELDS, "%s has 1..%d fields", t->table,
+		       RAS_MAX_FIELDS);
+		tap_ok(strlen(t->message_id) == 32 && strspn(t->message_id, "0123456789abcdef") == 32,
+		       "%s message id is 32 hex digits", t->table);
+		snprintf(name, sizeof(name), "%s:%s", t->system, t->event);
+		tap_ok(ras_event_type_find(name) == t && ras_event_type_find(t->table) == t,
+		       "%s found by system:event and table name", t->table);
+		for (unsigned j = 0; j < i; j++) {
+			tap_ok(strcmp(ras_event_types[j].table, t->table) != 0 &&
+			       strcmp(ras_event_types[j].message_id, t->message_id) != 0,
+			       "%s and %s differ in table and message id", t->table, ras_event_types[j].table);
+		}
+		tap_ok(ras_db_column_count(i) > t->n_fields, "%s has common, raw and decoded columns",
+		       t->table);
+	}
+	tap_ok(ras_event_type_find("memory_failure:memory_failure_event") != NULL,
+	       "memory_failure_event also found under its newer system name");
+	tap_ok(ras_event_type_find("ras:nope") == NULL, "unknown name not found");
+}
+
+/* Every built-in RAS event must have a shipped format so synthetic injection works anywhere. */
+static void check_shipped(void)
+{
+	static const char *const required[] = {
+		"mce:mce_record", "ras:mc_event", "ras:aer_event", "ras:extlog_mem_event",
+		"ras:non_standard_event", "ras:arm_event", "ras:memory_failure_event",
+		"devlink:devlink_health_report", "block:block_rq_error",
+	};
+	struct ras_formats *fmt;
+	char dir[1024];
+
+	snprintf(dir, sizeof(dir), "%s/formats", test_srcdir());
+	/* An empty tracing dir: everything comes from the shipped copies. */
+	if (!tap_ok(ras_formats_load(&fmt, "/nonexistent", NULL, dir) == 0, "shipped formats load"))
+		return;
+	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++) {
+		const struct ras_event_type *t = ras_event_type_find(required[i]);
+
+		tap_ok(fmt->type[t - ras_event_types].state == RAS_FMT_SHIPPED, "%s shipped", required[i]);
+	}
+	tap_ok(fmt->raw_data != NULL, "ftrace:raw_data shipped");
+	ras_formats_free(fmt);
+}
+
+int main(void)
+{
+	check_table();
+	check_kernel("linux-6.1");
+	check_kernel("linux-6.18");
+	check_shipped();
+	return tap_done();
+}
