@@ -226,3 +226,27 @@ int ras_db_commit(struct ras_db *db)
 	db->in_txn = false;
 	return 0;
 }
+
+int ras_db_previous_boot(struct ras_db *db, int64_t *boot)
+{
+	static const char newest[] = "SELECT id FROM boots WHERE id <> ?1 ORDER BY first_seen_ns DESC, id DESC LIMIT 1";
+	static const char add[] = "INSERT OR IGNORE INTO boots (boot_id, first_seen_ns)"
+				  " SELECT 'before:' || boot_id, first_seen_ns - 1 FROM boots WHERE id = ?1";
+	static const char named[] = "SELECT id FROM boots WHERE boot_id = (SELECT 'before:' || boot_id FROM boots WHERE id = ?1)";
+	const char *steps[3] = { newest, add, named };
+	int r = -ENOENT;
+
+	for (int i = 0; i < 3 && r < 0; i++) {
+		sqlite3_stmt *st;
+
+		if (sqlite3_prepare_v2(db->h, steps[i], -1, &st, NULL) != SQLITE_OK)
+			return -EIO;
+		sqlite3_bind_int64(st, 1, db->boot);
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			*boot = sqlite3_column_int64(st, 0);
+			r = 0;
+		}
+		sqlite3_finalize(st);
+	}
+	return r;
+}

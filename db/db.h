@@ -23,6 +23,8 @@ struct ras_db_event {
 	uint64_t trace_ts;
 	int trace_cpu;
 	const char *source;    /* live, boot, previous-boot, synthetic */
+	bool synthetic;        /* injected by ras-fdr-ctl, wherever it was read */
+	int64_t boot;          /* boots.id; 0: this boot */
 	uint64_t rec_hash;
 	const struct ras_value *values;
 	const void *decoded;
@@ -57,6 +59,11 @@ int ras_db_cpu_stats_get(struct ras_db *db, const char *instance, int cpu,
 int ras_db_cpu_stats_set(struct ras_db *db, const char *instance, int cpu,
 			 uint64_t overrun, uint64_t dropped);
 int ras_db_counter_add(struct ras_db *db, const char *name, int64_t delta);
+/*
+ * boots.id of the boot before this one: the newest other boot in the
+ * database, or a new row named "before:<this boot id>" when there is none.
+ */
+int ras_db_previous_boot(struct ras_db *db, int64_t *boot);
 
 /* Column names of an event table, in storage order (common, raw, decoded). */
 const char *ras_db_column_name(unsigned type_idx, unsigned col);

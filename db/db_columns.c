@@ -12,12 +12,12 @@
 
 const char *const ras_db_common_columns[RAS_DB_N_COMMON] = {
 	"wall_ns", "trace_ts", "trace_cpu", "boot", "source", "rec_hash",
-	"severity", "location",
+	"severity", "location", "synthetic",
 };
 
 static const char *const common_decl[RAS_DB_N_COMMON] = {
 	"INTEGER NOT NULL", "INTEGER", "INTEGER", "INTEGER", "TEXT NOT NULL",
-	"INTEGER", "TEXT", "TEXT",
+	"INTEGER", "TEXT", "TEXT", "INTEGER NOT NULL",
 };
 
 static struct ras_db_table tables[64];

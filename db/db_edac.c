@@ -51,7 +51,7 @@ const char ras_db_schema_edac[] =
 /* Same parameters as db_query.c's filter: ?1 since, ?2 until, ?3 synthetic, ?4 boot id. */
 #define RECORD_FILTER \
 	" (?1 = 0 OR e.wall_ns >= ?1) AND (?2 = 0 OR e.wall_ns < ?2)" \
-	" AND (?3 OR e.source <> 'synthetic')" \
+	" AND (?3 OR (e.source <> 'synthetic' AND e.synthetic = 0))" \
 	" AND (?4 IS NULL OR e.boot = (SELECT id FROM boots WHERE boot_id = ?4))"
 
 static int prepare(struct ras_db *db, const char *sql, sqlite3_stmt **st)

@@ -50,7 +50,7 @@ static void bind_common(struct ras_db *db, sqlite3_stmt *st, const struct ras_db
 	sqlite3_bind_int64(st, 1, ev->wall_ns);
 	sqlite3_bind_int64(st, 2, (int64_t)ev->trace_ts);
 	sqlite3_bind_int(st, 3, ev->trace_cpu);
-	sqlite3_bind_int64(st, 4, db->boot);
+	sqlite3_bind_int64(st, 4, ev->boot ? ev->boot : db->boot);
 	sqlite3_bind_text(st, 5, ev->source, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 6, (int64_t)ev->rec_hash);
 	sqlite3_bind_text(st, 7, ras_severity_name(h->severity), -1, SQLITE_STATIC);
@@ -58,6 +58,7 @@ static void bind_common(struct ras_db *db, sqlite3_stmt *st, const struct ras_db
 		sqlite3_bind_text(st, 8, h->location, -1, SQLITE_STATIC);
 	else
 		sqlite3_bind_null(st, 8);
+	sqlite3_bind_int(st, 9, ev->synthetic);
 }
 
 int ras_db_insert_event(struct ras_db *db, const struct ras_db_event *ev)

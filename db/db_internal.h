@@ -5,7 +5,7 @@
 #include <sqlite3.h>
 #include "db.h"
 
-#define RAS_DB_N_COMMON 8
+#define RAS_DB_N_COMMON 9
 #define RAS_DB_MAX_COLS 128
 
 struct ras_db_col {

@@ -9,7 +9,7 @@
 /* WHERE clause shared by every query; its parameters are bound by bind_filter(). */
 static const char filter_sql[] =
 	" (?1 = 0 OR wall_ns >= ?1) AND (?2 = 0 OR wall_ns < ?2)"
-	" AND (?3 OR source <> 'synthetic')"
+	" AND (?3 OR (source <> 'synthetic' AND synthetic = 0))"
 	" AND (?4 IS NULL OR boot = (SELECT id FROM boots WHERE boot_id = ?4))";
 
 static void bind_filter(sqlite3_stmt *st, const struct ras_db_filter *f)

@@ -5,6 +5,7 @@
  * labels, the kernel's memory-failure symbol table) is looked up here, never
  * in decoders/.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "adapters.h"
@@ -16,6 +17,7 @@
 #include "edac.h"
 #include "event_fields.h"
 #include "formats.h"
+#include "dimm_labels.h"
 #include "mce.h"
 #include "memfail.h"
 #include "pci_names.h"
@@ -102,9 +104,11 @@ int adapt_edac(const struct ras_event_type *type, const struct ras_value *v, voi
 		.driver_detail = STR(v, MC_F_DRIVER_DETAIL), .driver_detail_len = LEN(v, MC_F_DRIVER_DETAIL),
 	};
 	const char *configured;
+	char kernel_label[128];
 
-	/* The kernel often says "any memory" or nothing; the label files know the slot. */
-	if (label_lookup && (!in.label_len || !strncmp(in.label, "any memory", in.label_len)) &&
+	snprintf(kernel_label, sizeof(kernel_label), "%.*s", (int)in.label_len, in.label ? in.label : "");
+	/* The kernel often says "any memory" or a driver default; the label files know the slot. */
+	if (label_lookup && dimm_label_is_placeholder(kernel_label) &&
 	    (configured = label_lookup(in.mc_index, in.top_layer, in.middle_layer, in.lower_layer))) {
 		in.label = configured;
 		in.label_len = strlen(configured);

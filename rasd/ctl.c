@@ -17,12 +17,20 @@ static void usage(FILE *out)
 		"  -c, --config FILE      rasd configuration to take paths from (default %s)\n"
 		"  -d, --db PATH          database file\n"
 		"  -t, --tracing-dir DIR  tracefs root (status, inject)\n"
-		"  -i, --instance NAME    rasd's tracing instance (status, inject)\n\n"
+		"  -i, --instance NAME    rasd's tracing instance (status, inject)\n"
+		"  -s, --sysfs-root DIR   sysfs to read EDAC, DMI and PCI from (edac, labels, layout)\n\n"
 		"Commands:\n"
-		"  summary  [--since T] [--until T] [--type T] [--boot N] [--include-synthetic] [--json]\n"
+		"  summary  [--since T] [--until T] [--type T] [--boot N] [--by dimm] [--include-synthetic] [--json]\n"
 		"  errors   [--type T] [--since T] [--until T] [--limit N] [--boot N] [--json]\n"
 		"  status\n"
-		"  inject   --synthetic TYPE [field=value ...]\n"
+		"  inject   --synthetic TYPE [field=value ...] | KIND ... --yes\n"
+		"  decode   mce|aer [register options] | [FILE ...]   (see decode --help)\n"
+		"  edac     [mcN[/dimmM[/FILE]]] [--since T] [--until T] [--live] [--report] [--json]\n"
+		"  layout   [--json]\n"
+		"  labels   print | register | guess\n"
+		"  reset    [mcN[/dimmM]] [--purge] [--yes]\n"
+		"  snapshot list [--json] | show ID | take [--reason TEXT]\n"
+		"  boot-cmdline [--persistent] [--instance NAME] [--size KB]\n"
 		"  help\n\n"
 		"Times: 2026-11-22, 2026-11-22T10:00:00Z, @UNIXSECONDS, -30m, -2h, -7d, now.\n",
 		RASD_DEFAULT_CONFIG);
@@ -180,6 +188,7 @@ static const struct option global_opts[] = {
 	{ "db", required_argument, NULL, 'd' },
 	{ "tracing-dir", required_argument, NULL, 't' },
 	{ "instance", required_argument, NULL, 'i' },
+	{ "sysfs-root", required_argument, NULL, 's' },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -190,6 +199,7 @@ static const struct { const char *name; int (*fn)(struct ctl *, int, char **); }
 	{ "errors", ctl_errors },
 	{ "status", ctl_status },
 	{ "inject", ctl_inject },
+	{ "decode", ctl_decode },
 	{ "edac", ctl_edac },
 	{ "layout", ctl_layout },
 	{ "labels", ctl_labels },
@@ -221,16 +231,17 @@ static int load_config(struct ctl *c, const char *db, const char *tdir, const ch
 int main(int argc, char **argv)
 {
 	struct ctl c = { .config_path = RASD_DEFAULT_CONFIG };
-	const char *db = NULL, *tdir = NULL, *inst = NULL;
+	const char *db = NULL, *tdir = NULL, *inst = NULL, *sysfs = NULL;
 	bool explicit = false;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "+c:d:t:i:hV", global_opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+c:d:t:i:s:hV", global_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'c': c.config_path = optarg; explicit = true; break;
 		case 'd': db = optarg; break;
 		case 't': tdir = optarg; break;
 		case 'i': inst = optarg; break;
+		case 's': sysfs = optarg; break;
 		case 'h': usage(stdout); return 0;
 		case 'V': printf("ras-fdr-ctl %s\n", PACKAGE_VERSION); return 0;
 		default: usage(stderr); return 2;
@@ -242,6 +253,10 @@ int main(int argc, char **argv)
 	}
 	if (load_config(&c, db, tdir, inst, explicit) < 0)
 		return 1;
+	if (sysfs && rasd_config_set(&c.cfg, "sysfs_root", sysfs, &(const char *){ NULL }) < 0) {
+		fprintf(stderr, "ras-fdr-ctl: --sysfs-root must be an absolute path\n");
+		return 2;
+	}
 	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
 		if (!strcmp(argv[optind], commands[i].name)) {
 			char **sub = argv + optind;

@@ -22,6 +22,7 @@ int ctl_summary(struct ctl *c, int argc, char **argv);
 int ctl_errors(struct ctl *c, int argc, char **argv);
 int ctl_status(struct ctl *c, int argc, char **argv);
 int ctl_inject(struct ctl *c, int argc, char **argv);
+int ctl_decode(struct ctl *c, int argc, char **argv);
 
 /* EDAC views (ctl_edac.c): sysfs-shaped counts, layout, DIMM labels, counting windows. */
 int ctl_edac(struct ctl *c, int argc, char **argv);

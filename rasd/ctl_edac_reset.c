@@ -285,7 +285,8 @@ int ctl_summary_by_dimm(struct ctl *c, const struct ras_db_filter *f, bool json)
 	}
 	for (unsigned m = 0; m < v.topo.n_mcs; m++)
 		total_mc(&s, &v.topo.mcs[m]);
-	qsort(s.t, s.n, sizeof(*s.t), worst_first);
+	if (s.n)
+		qsort(s.t, s.n, sizeof(*s.t), worst_first);
 	print_totals(&s, json, v.unmapped_errors);
 	free(s.t);
 	edac_view_free(&v);

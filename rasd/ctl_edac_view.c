@@ -49,7 +49,8 @@ static void collect_bounds(struct build *b)
 
 	for (unsigned i = 0; i < b->n_windows && n < 256; i++)
 		all[n++] = b->w[i].start_ns;
-	qsort(all, n, sizeof(all[0]), cmp_i64);
+	if (n)
+		qsort(all, n, sizeof(all[0]), cmp_i64);
 	skip = n > RAS_DB_EDAC_MAX_BOUNDS ? n - RAS_DB_EDAC_MAX_BOUNDS : 0;
 	for (unsigned i = skip; i < n; i++)
 		if (!b->n_bounds || b->bounds[b->n_bounds - 1] != all[i])
@@ -281,13 +282,16 @@ static void finish(struct build *b, const struct ras_db_filter *f)
 	char node[48];
 
 	clock_gettime(CLOCK_REALTIME, &now);
-	qsort(t->mcs, t->n_mcs, sizeof(*t->mcs), cmp_mc_index);
+	if (t->n_mcs)
+		qsort(t->mcs, t->n_mcs, sizeof(*t->mcs), cmp_mc_index);
 	for (unsigned i = 0; i < t->n_mcs; i++) {
 		struct edac_mc *mc = &t->mcs[i];
 		int64_t start = b->v->first_snapshot_ns;
 
-		qsort(mc->dimms, mc->n_dimms, sizeof(*mc->dimms), cmp_dimm_index);
-		qsort(mc->csrows, mc->n_csrows, sizeof(*mc->csrows), cmp_csrow_index);
+		if (mc->n_dimms)
+			qsort(mc->dimms, mc->n_dimms, sizeof(*mc->dimms), cmp_dimm_index);
+		if (mc->n_csrows)
+			qsort(mc->csrows, mc->n_csrows, sizeof(*mc->csrows), cmp_csrow_index);
 		snprintf(node, sizeof(node), "mc%u", mc->index);
 		if (node_window_start(b, node) > start)
 			start = node_window_start(b, node);

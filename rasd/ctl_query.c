@@ -19,8 +19,11 @@ static const struct option filter_opts[] = {
 	{ "boot", required_argument, NULL, 'B' },
 	{ "include-synthetic", no_argument, NULL, 'I' },
 	{ "json", no_argument, NULL, 'j' },
+	{ "by", required_argument, NULL, 'y' },
 	{ NULL, 0, NULL, 0 },
 };
+
+static bool by_dimm;
 
 static int parse_filter(struct ctl *c, int argc, char **argv, struct ras_db_filter *f, bool *json)
 {
@@ -29,6 +32,12 @@ static int parse_filter(struct ctl *c, int argc, char **argv, struct ras_db_filt
 	while ((opt = getopt_long(argc, argv, "", filter_opts, NULL)) != -1) {
 		if (opt == 'j')
 			*json = true;
+		else if (opt == 'y' && !strcmp(optarg, "dimm"))
+			by_dimm = true;
+		else if (opt == 'y') {
+			fprintf(stderr, "ras-fdr-ctl: --by takes 'dimm'\n");
+			return -1;
+		}
 		else if (opt == '?' || ctl_filter_option(c, f, opt, optarg) < 0)
 			return -1;
 	}
@@ -77,6 +86,8 @@ int ctl_summary(struct ctl *c, int argc, char **argv)
 
 	if (parse_filter(c, argc, argv, &f, &s.json) < 0)
 		return 2;
+	if (by_dimm)
+		return ctl_summary_by_dimm(c, &f, s.json);
 	if (ctl_open_db(c, &db) < 0)
 		return 1;
 	if (s.json)

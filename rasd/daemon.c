@@ -12,16 +12,29 @@
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
 #include <unistd.h>
+#include <tracefs.h>
 #include <systemd/sd-daemon.h>
 #include "adapters.h"
 #include "daemon.h"
+#include "fdr.h"
+#include "hidden.h"
+#include "dimm_labels.h"
+#include "edac_daemon.h"
 #include "log.h"
 #include "pipeline.h"
 
 #define TAG_SIGNAL 1
 #define TAG_WATCHDOG 2
 #define TAG_CPU 0x100000000ULL
+#define TAG_BOOT_CPU 0x200000000ULL
 #define PAGES_PER_DRAIN 256
+
+/* An instance read by rasd other than its own: the boot buffer it adopted. */
+struct adopted {
+	struct ras_tracing tr;
+	struct ras_reader *reader;
+	struct ras_pipeline pipe;
+};
 
 struct rasd {
 	struct rasd_config *cfg;
@@ -31,30 +44,112 @@ struct rasd {
 	struct ras_db *db;
 	struct ras_reader *reader;
 	struct ras_pipeline pipe;
+	struct adopted *boot;         /* the boot instance, when adopted */
+	struct fdr *fdr;
 	int epfd, sigfd, wdfd, lockfd;
 	bool stop;
 };
 
-static int drain(struct rasd *d)
+/* Stores everything buffered now in one instance, committed before returning. */
+static int drain_reader(struct ras_tracing *tr, struct ras_reader *reader, struct ras_pipeline *pipe)
 {
 	bool more = true;
 
-	ras_tracing_sync_clock(&d->tr);
+	ras_tracing_sync_clock(tr);
 	while (more) {
-		int r = ras_reader_drain(d->reader, PAGES_PER_DRAIN, &ras_pipeline_ops, &d->pipe, &more);
+		int r = ras_reader_drain(reader, PAGES_PER_DRAIN, &ras_pipeline_ops, pipe, &more);
 
 		if (r < 0) {
-			ras_log(LOG_ERR, "reading the ring buffer failed: %s", strerror(-r));
+			ras_log(LOG_ERR, "reading the ring buffer of %s failed: %s", tr->instance_dir,
+				strerror(-r));
 			return r;
 		}
-		if (d->pipe.db_error)
-			return d->pipe.db_error;
+		if (pipe->db_error)
+			return pipe->db_error;
 	}
-	if (d->tr.real)
-		ras_pipeline_check_stats(&d->pipe, d->reader);
-	if (ras_pipeline_commit(&d->pipe) < 0)
+	if (tr->real)
+		ras_pipeline_check_stats(pipe, reader);
+	if (ras_pipeline_commit(pipe) < 0)
 		return -EIO;
-	return d->pipe.db_error;
+	return pipe->db_error;
+}
+
+static void refresh_edac(struct rasd *d, bool reload_labels);
+
+static int drain(struct rasd *d)
+{
+	uint64_t before = d->pipe.stored;
+	int r = drain_reader(&d->tr, d->reader, &d->pipe);
+
+	if (r == 0 && d->boot)
+		r = drain_reader(&d->boot->tr, d->boot->reader, &d->boot->pipe);
+	/* A memory error may follow a DIMM swap or a driver reload: keep the topology current. */
+	if (r == 0 && d->pipe.stored != before)
+		refresh_edac(d, false);
+	return r;
+}
+
+static void release_adopted(struct adopted *a, bool remove)
+{
+	if (!a)
+		return;
+	ras_reader_close(a->reader);
+	if (remove && a->tr.inst)
+		tracefs_instance_destroy(a->tr.inst);
+	ras_tracing_close(&a->tr, false);
+	free(a);
+}
+
+/* After the drain: keep reading the boot buffer, or stop its events and leave it. */
+static void settle_boot_instance(struct rasd *d, struct adopted *a)
+{
+	if (d->cfg->boot_instance_adopt && ras_tracing_set_watermark_zero(&a->tr) == 0 &&
+	    ras_reader_watch(a->reader, d->epfd, TAG_BOOT_CPU) == 0) {
+		ras_pipeline_init(&a->pipe, d->fmt, d->db, &a->tr, d->cfg, "live");
+		a->pipe.fdr = d->fdr;
+		d->boot = a;
+		ras_log(LOG_INFO, "reading boot instance %s as a live one", a->tr.instance_dir);
+		return;
+	}
+	ras_tracing_disable_all(&a->tr);
+	release_adopted(a, d->cfg->boot_instance_remove);
+}
+
+/*
+ * Stores the records of an instance rasd did not make: the early-boot one
+ * (source "boot") or the persistent one from before the last reboot
+ * (source "previous-boot", emptied afterwards so nothing is imported twice).
+ */
+static int harvest(struct rasd *d, const char *name, const char *source, bool previous)
+{
+	struct adopted *a;
+	int r;
+
+	if (!name[0] || !strcmp(name, d->cfg->instance) || !d->tr.real)
+		return 0;
+	a = calloc(1, sizeof(*a));
+	if (!a)
+		return -ENOMEM;
+	if (ras_tracing_attach(&a->tr, d->tr.dir, name) < 0 ||
+	    ras_reader_open(&a->reader, d->fmt->tep, a->tr.instance_dir, d->fmt->page_size, false) < 0) {
+		release_adopted(a, false);
+		return 0;
+	}
+	/* No snapshots for these: the recorder holds what happens now, not then. */
+	ras_pipeline_init(&a->pipe, d->fmt, d->db, &a->tr, d->cfg, source);
+	if (previous && ras_db_previous_boot(d->db, &a->pipe.boot) < 0)
+		a->pipe.boot = 0;
+	r = drain_reader(&a->tr, a->reader, &a->pipe);
+	ras_log(LOG_INFO, "stored %llu records from %s instance %s (clock %s)",
+		(unsigned long long)a->pipe.stored, source, a->tr.instance_dir, a->tr.clock_name);
+	if (r < 0 || previous) {
+		if (previous)
+			ras_tracing_clear(&a->tr);
+		release_adopted(a, false);
+		return r;
+	}
+	settle_boot_instance(d, a);
+	return 0;
 }
 
 static void report_formats(struct rasd *d)
@@ -188,6 +283,51 @@ static int setup_loop(struct rasd *d)
 	return 0;
 }
 
+static void log_label_error(void *ctx, const char *file, unsigned line, const char *reason)
+{
+	ras_log(LOG_WARNING, "%s:%u: %s (the other label files still apply)", file, line, reason);
+}
+
+static const char *configured_label(int mc, int top, int mid, int low)
+{
+	return dimm_labels_lookup(edac_daemon_labels(), NULL, mc, top, mid, low);
+}
+
+/* DIMM labels and the EDAC topology: at start, on SIGHUP, and after records arrive. */
+static void refresh_edac(struct rasd *d, bool reload_labels)
+{
+	if (reload_labels) {
+		edac_daemon_load_labels(d->cfg, log_label_error, NULL);
+		ras_adapters_set_label_lookup(configured_label);
+	}
+	if (edac_daemon_snapshot(d->db, d->cfg) < 0)
+		ras_log(LOG_WARNING, "could not store the EDAC topology: %s", ras_db_errmsg(d->db));
+}
+
+static void log_hidden(void *ctx, const char *condition, const char *advice)
+{
+	ras_log(LOG_WARNING, "%s; %s", condition, advice);
+}
+
+static void open_flight_recorder(struct rasd *d)
+{
+	char err[512] = "";
+	const char *w;
+
+	hidden_conditions(d->cfg->sysfs_root, NULL, d->tr.dir, log_hidden, NULL);
+	if (!d->cfg->fdr_enable || !d->tr.real)
+		return;
+	if (fdr_open(&d->fdr, d->tr.dir, d->cfg, err, sizeof(err)) < 0) {
+		ras_log(LOG_WARNING, "flight recorder not started: %s", err);
+		d->fdr = NULL;
+		return;
+	}
+	w = fdr_warnings(d->fdr);
+	if (w && *w)
+		ras_log(LOG_WARNING, "flight recorder: %s", w);
+	ras_log(LOG_INFO, "flight recorder running in %s", fdr_instance_dir(d->fdr));
+}
+
 static int setup(struct rasd *d)
 {
 	char err[512];
@@ -203,9 +343,16 @@ static int setup(struct rasd *d)
 			strerror(-r));
 		return r;
 	}
+	open_flight_recorder(d);
+	refresh_edac(d, true);
 	ras_pipeline_init(&d->pipe, d->fmt, d->db, &d->tr, d->cfg, "live");
+	d->pipe.fdr = d->fdr;
+	/* Errors from before rasd started come first: the previous boot's, then this boot's. */
+	if ((r = harvest(d, d->cfg->persistent_instance, "previous-boot", true)) < 0 ||
+	    (r = harvest(d, d->cfg->boot_instance, "boot", false)) < 0)
+		return r;
 	/* A taken-back instance may hold records: store them before changing anything. */
-	if (!d->tr.created && (r = drain(d)) < 0)
+	if (!d->tr.created && (r = drain_reader(&d->tr, d->reader, &d->pipe)) < 0)
 		return r;
 	r = ras_tracing_configure(&d->tr, d->cfg->buffer_size_kb, err, sizeof(err));
 	if (r < 0) {
@@ -249,7 +396,9 @@ static void reload(struct rasd *d)
 	d->cfg->batch_max_records = fresh.batch_max_records;
 	ras_log_set_rate(fresh.log_corrected_per_minute);
 	memcpy(d->cfg->events, fresh.events, sizeof(fresh.events));
+	memcpy(d->cfg->labels_dirs, fresh.labels_dirs, sizeof(fresh.labels_dirs));
 	enable_events(d);
+	refresh_edac(d, true);
 	ras_log(LOG_INFO, "configuration reloaded");
 }
 
@@ -311,6 +460,9 @@ static void teardown(struct rasd *d)
 {
 	if (d->reader)
 		ras_reader_close(d->reader);
+	release_adopted(d->boot, false);
+	edac_daemon_cleanup();
+	fdr_close(d->fdr, !d->cfg->keep_instance);
 	/* Remove the instance only when it is ours and we were not told to keep it. */
 	ras_tracing_close(&d->tr, d->tr.real && !d->cfg->keep_instance);
 	ras_formats_free(d->fmt);

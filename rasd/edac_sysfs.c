@@ -241,8 +241,10 @@ static int read_mc(int edacfd, const char *dname, unsigned idx, struct edac_mc *
 	close(fd);
 	if (r < 0)
 		return r;
-	qsort(mc->dimms, mc->n_dimms, sizeof(*mc->dimms), cmp_dimm);
-	qsort(mc->csrows, mc->n_csrows, sizeof(*mc->csrows), cmp_csrow);
+	if (mc->n_dimms)
+		qsort(mc->dimms, mc->n_dimms, sizeof(*mc->dimms), cmp_dimm);
+	if (mc->n_csrows)
+		qsort(mc->csrows, mc->n_csrows, sizeof(*mc->csrows), cmp_csrow);
 	edac_mc_link_csrows(mc);
 	return 0;
 }
@@ -278,7 +280,8 @@ int edac_sysfs_read(const char *sysfs_root, struct edac_topology *out)
 		edac_topology_free(out);
 		return r;
 	}
-	qsort(out->mcs, out->n_mcs, sizeof(*out->mcs), cmp_mc);
+	if (out->n_mcs)
+		qsort(out->mcs, out->n_mcs, sizeof(*out->mcs), cmp_mc);
 	return 0;
 }
 

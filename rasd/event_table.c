@@ -91,7 +91,11 @@ static const struct ras_field blockerr_fields[BLK_F_COUNT] = {
 	[BLK_F_CMD] = F(cmd, TEXT),
 };
 
-/* CXL: drivers/cxl/core/trace.h. The r3.1 fields (about v6.13) are optional. */
+/*
+ * CXL: drivers/cxl/core/trace.h (module cxl_core, Linux 6.2 and later). The
+ * CXL r3.1 fields, the memory-module r3.1 fields and hpa_alias0 came later
+ * (up to 6.18) and are optional.
+ */
 static const struct ras_field cxl_aer_ue_fields[] = {
 	F(memdev, TEXT), F(host, TEXT), F(serial, INT), F(status, INT),
 	F(first_error, INT), F(header_log, BLOB),
@@ -119,30 +123,30 @@ static const struct ras_field cxl_generic_fields[] = {
 #define CXL_MEDIA_COMMON \
 	F(dpa, INT), F(descriptor, INT), F(type, INT), F(transaction_type, INT), \
 	F(channel, INT), F(rank, INT), OPT(dpa_flags, INT), OPT(hpa, INT), \
-	OPT(region_uuid, BLOB), OPT(region_name, TEXT), F(validity_flags, INT), \
-	OPT(cme_count, INT), OPT(cvme_count, INT), OPT(sub_type, INT), \
-	OPT(cme_threshold_ev_flags, INT)
+	OPT(hpa_alias0, INT), OPT(region_uuid, BLOB), OPT(region_name, TEXT), \
+	F(validity_flags, INT), OPT(sub_type, INT), OPT(cme_threshold_ev_flags, INT)
 
 static const struct ras_field cxl_media_fields[] = {
-	CXL_HDR_FIELDS, CXL_MEDIA_COMMON, F(device, INT), F(comp_id, BLOB),
+	CXL_HDR_FIELDS, CXL_MEDIA_COMMON, F(device, INT), F(comp_id, BLOB), OPT(cme_count, INT),
 };
 
 static const struct ras_field cxl_dram_fields[] = {
 	CXL_HDR_FIELDS, CXL_MEDIA_COMMON, F(nibble_mask, INT), F(bank_group, INT),
 	F(bank, INT), F(row, INT), F(column, INT), F(cor_mask, BLOB),
-	OPT(sub_channel, INT), OPT(comp_id, BLOB),
+	OPT(sub_channel, INT), OPT(comp_id, BLOB), OPT(cvme_count, INT),
 };
 
 static const struct ras_field cxl_module_fields[] = {
 	CXL_HDR_FIELDS, F(event_type, INT), F(health_status, INT),
 	F(media_status, INT), F(life_used, INT), F(dirty_shutdown_cnt, INT),
 	F(cor_vol_err_cnt, INT), F(cor_per_err_cnt, INT), F(device_temp, INT),
-	F(add_status, INT), OPT(event_sub_type, INT),
+	F(add_status, INT), OPT(event_sub_type, INT), OPT(comp_id, BLOB),
+	OPT(validity_flags, INT),
 };
 
 static const struct ras_field cxl_poison_fields[] = {
 	F(memdev, TEXT), F(host, TEXT), F(serial, INT), F(trace_type, INT),
-	F(region, TEXT), F(overflow_ts, INT), F(hpa, INT), F(dpa, INT),
+	F(region, TEXT), F(overflow_ts, INT), F(hpa, INT), OPT(hpa_alias0, INT), F(dpa, INT),
 	F(dpa_length, INT), F(uuid, BLOB), F(source, INT), F(flags, INT),
 };
 

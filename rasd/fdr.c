@@ -315,6 +315,13 @@ int fdr_open(struct fdr **out, const char *tracing_dir, const struct rasd_config
 		snprintf(err, errlen, "unknown fdr_severity '%s'", cfg->fdr_severity);
 		return -EINVAL;
 	}
+	/* Setting the recorder up resets events and modes: never on another instance of ours. */
+	if (!strcmp(cfg->fdr_instance, cfg->instance) || !strcmp(cfg->fdr_instance, cfg->boot_instance) ||
+	    !strcmp(cfg->fdr_instance, cfg->persistent_instance)) {
+		snprintf(err, errlen, "fdr_instance '%s' must differ from instance, boot_instance and "
+			 "persistent_instance", cfg->fdr_instance);
+		return -EINVAL;
+	}
 	r = fdr_new(&f, tracing_dir, cfg->fdr_instance, err, errlen);
 	if (r < 0)
 		return r;

@@ -184,7 +184,7 @@ static int add_stream(struct render *r, const struct fdr_section *s)
 	return 0;
 }
 
-/* Two passes: the header and formats first, the pages once the page size is known. */
+/* Two passes: metadata and header_page first, then formats and pages, which need them. */
 static int load_sections(struct render *r, const uint8_t *raw, size_t len,
 			 struct fdr_section *meta)
 {

@@ -2,6 +2,8 @@
 #include <errno.h>
 #include <string.h>
 #include <time.h>
+#include "db_snapshot.h"
+#include "fdr.h"
 #include "log.h"
 #include "pipeline.h"
 #include "record.h"
@@ -15,6 +17,9 @@ void ras_pipeline_init(struct ras_pipeline *p, struct ras_formats *fmt, struct r
 	p->tr = tr;
 	p->cfg = cfg;
 	p->source = source;
+	/* A synthetic record read from the live instance says so in its source;
+	 * from a boot buffer it keeps the buffer's source and the synthetic flag. */
+	p->synthetic_source = strcmp(source, "live") ? source : "synthetic";
 }
 
 void ras_decode_values(const struct ras_event_type *type, const struct ras_value *values, void *out)
@@ -53,13 +58,37 @@ static void note_db_error(struct ras_pipeline *p)
 	}
 }
 
+/* A serious error takes a snapshot of what the machine was doing just before it. */
+static void maybe_snapshot(struct ras_pipeline *p, const struct ras_event_type *type,
+			   const struct ras_db_event *ev)
+{
+	const struct ras_decoded_head *h = (const void *)p->decoded;
+	struct timespec now;
+	int64_t id;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!fdr_should_capture(p->fdr, h->severity,
+				(int64_t)now.tv_sec * 1000000000 + now.tv_nsec))
+		return;
+	/* The recorder runs on the boot clock; other clocks fall back to wall time. */
+	if (fdr_capture(p->fdr, p->db, type->title, type->table, ras_db_last_row_id(p->db),
+			ev->wall_ns, strcmp(p->tr->clock_name, "boot") ? 0 : ev->trace_ts, &id) == 0) {
+		p->snapshots++;
+		ras_log(LOG_NOTICE, "flight-recorder snapshot %lld taken for this %s",
+			(long long)id, type->title);
+	} else {
+		ras_log(LOG_WARNING, "flight-recorder snapshot failed");
+	}
+}
+
 static void store(struct ras_pipeline *p, unsigned idx, int cpu, uint64_t ts,
-		  const void *data, uint32_t size, const char *source)
+		  const void *data, uint32_t size, const char *source, bool synthetic)
 {
 	const struct ras_event_type *type = &ras_event_types[idx];
 	struct ras_db_event ev = {
 		.type_idx = idx, .trace_ts = ts, .trace_cpu = cpu, .source = source,
-		.values = p->values, .decoded = p->decoded,
+		.values = p->values, .decoded = p->decoded, .boot = p->boot,
+		.synthetic = synthetic,
 	};
 	int r;
 
@@ -84,6 +113,7 @@ static void store(struct ras_pipeline *p, unsigned idx, int cpu, uint64_t ts,
 	}
 	p->stored++;
 	ras_log_record(type, cpu, source, (const struct ras_decoded_head *)p->decoded, ev.wall_ns);
+	maybe_snapshot(p, type, &ev);
 }
 
 static void store_synthetic(struct ras_pipeline *p, int cpu, uint64_t ts,
@@ -130,7 +160,7 @@ static void store_synthetic(struct ras_pipeline *p, int cpu, uint64_t ts,
 	memcpy(p->synth, rec, rec_len);
 	uint16_t common_type = (uint16_t)p->fmt->type[idx].event->id;
 	memcpy(p->synth, &common_type, 2);
-	store(p, (unsigned)idx, cpu, ts, p->synth, rec_len, "synthetic");
+	store(p, (unsigned)idx, cpu, ts, p->synth, rec_len, p->synthetic_source, true);
 }
 
 static void on_record(void *ctx, int cpu, uint64_t ts, const void *data, uint32_t size)
@@ -153,7 +183,7 @@ static void on_record(void *ctx, int cpu, uint64_t ts, const void *data, uint32_
 		p->foreign++;
 		return;
 	}
-	store(p, (unsigned)idx, cpu, ts, data, size, p->source);
+	store(p, (unsigned)idx, cpu, ts, data, size, p->source, false);
 }
 
 static void record_loss(struct ras_pipeline *p, int cpu, long long count,

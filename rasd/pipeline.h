@@ -20,6 +20,10 @@ struct ras_pipeline {
 	struct ras_tracing *tr;
 	const struct rasd_config *cfg;
 	const char *source;              /* live, boot, previous-boot */
+	int64_t boot;                    /* boots.id for the records; 0: this boot */
+	struct fdr *fdr;                 /* flight recorder, or NULL */
+	uint64_t snapshots;
+	const char *synthetic_source;    /* the source given to synthetic records */
 	unsigned in_txn;                 /* records in the open transaction */
 	uint64_t stored, duplicates, malformed, synthetic_refused, foreign;
 	uint64_t saved_malformed, saved_refused; /* already added to the counters table */

@@ -22,6 +22,7 @@ static void usage(FILE *out)
 		"  -t, --tracing-dir DIR    tracefs root to use instead of finding it (key: tracing_dir)\n"
 		"      --lock-dir DIR       directory of the instance lock (key: lock_dir)\n"
 		"      --formats-dir DIR    shipped tracepoint formats (key: formats_dir)\n"
+		"      --sysfs-root DIR     sysfs to read EDAC, DMI and PCI from (key: sysfs_root)\n"
 		"      --buffer-size-kb N   per-CPU ring-buffer size (key: buffer_size_kb)\n"
 		"      --allow-synthetic    store synthetic test records (key: allow_synthetic)\n"
 		"      --keep-instance      leave the instance in place at exit (key: keep_instance)\n"
@@ -32,7 +33,7 @@ static void usage(FILE *out)
 		RASD_DEFAULT_CONFIG);
 }
 
-enum { OPT_LOCK = 256, OPT_FORMATS, OPT_BUFSZ, OPT_SYNTH, OPT_KEEP, OPT_ONCE };
+enum { OPT_LOCK = 256, OPT_FORMATS, OPT_SYSFS, OPT_BUFSZ, OPT_SYNTH, OPT_KEEP, OPT_ONCE };
 
 static const struct option long_opts[] = {
 	{ "config", required_argument, NULL, 'c' },
@@ -42,6 +43,7 @@ static const struct option long_opts[] = {
 	{ "tracing-dir", required_argument, NULL, 't' },
 	{ "lock-dir", required_argument, NULL, OPT_LOCK },
 	{ "formats-dir", required_argument, NULL, OPT_FORMATS },
+	{ "sysfs-root", required_argument, NULL, OPT_SYSFS },
 	{ "buffer-size-kb", required_argument, NULL, OPT_BUFSZ },
 	{ "allow-synthetic", no_argument, NULL, OPT_SYNTH },
 	{ "keep-instance", no_argument, NULL, OPT_KEEP },
@@ -81,6 +83,7 @@ static int parse_args(int argc, char **argv, struct rasd_options *opt, struct ov
 		case 't': override(o, "tracing_dir", optarg); break;
 		case OPT_LOCK: override(o, "lock_dir", optarg); break;
 		case OPT_FORMATS: override(o, "formats_dir", optarg); break;
+		case OPT_SYSFS: override(o, "sysfs_root", optarg); break;
 		case OPT_BUFSZ: override(o, "buffer_size_kb", optarg); break;
 		case OPT_SYNTH: override(o, "allow_synthetic", "yes"); break;
 		case OPT_KEEP: override(o, "keep_instance", "yes"); break;

@@ -280,3 +280,33 @@ int ras_boot_id(char *out, size_t len)
 	free(buf);
 	return 0;
 }
+
+int ras_tracing_attach(struct ras_tracing *t, const char *tracing_dir, const char *name)
+{
+	memset(t, 0, sizeof(*t));
+	snprintf(t->dir, sizeof(t->dir), "%s", tracing_dir);
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	snprintf(t->instance_dir, sizeof(t->instance_dir), "%s/instances/%s", tracing_dir, name);
+	t->real = is_tracefs(tracing_dir);
+	if (access(t->instance_dir, F_OK) != 0)
+		return -ENOENT;
+	t->inst = tracefs_instance_alloc(tracing_dir, name);
+	if (!t->inst)
+		return -ENOMEM;
+	return ras_tracing_read_clock(t);
+}
+
+int ras_tracing_clear(struct ras_tracing *t)
+{
+	return t->inst && tracefs_instance_file_clear(t->inst, "trace") == 0 ? 0 : -EIO;
+}
+
+int ras_tracing_disable_all(struct ras_tracing *t)
+{
+	return t->inst && tracefs_event_disable(t->inst, NULL, NULL) == 0 ? 0 : -EIO;
+}
+
+int ras_tracing_set_watermark_zero(struct ras_tracing *t)
+{
+	return t->inst && tracefs_instance_file_write(t->inst, "buffer_percent", "0") > 0 ? 0 : -EIO;
+}

@@ -35,6 +35,13 @@ int ras_tracing_find(const char *dir, char *out, size_t outlen, char *err, size_
 /* Creates the instance, or takes back one left by a crashed rasd. */
 int ras_tracing_open(struct ras_tracing *t, const char *tracing_dir, const char *name,
 		     char *err, size_t errlen);
+/* Attaches to an instance that someone else made (never creates one). */
+int ras_tracing_attach(struct ras_tracing *t, const char *tracing_dir, const char *name);
+/* Empties the instance's buffer, so its records are never read twice. */
+int ras_tracing_clear(struct ras_tracing *t);
+/* Turns off every event of the instance. */
+int ras_tracing_disable_all(struct ras_tracing *t);
+int ras_tracing_set_watermark_zero(struct ras_tracing *t);
 /* Sets buffer size, overwrite off, buffer_percent 0 and the boot clock (real tracefs only). */
 int ras_tracing_configure(struct ras_tracing *t, unsigned buffer_size_kb, char *err, size_t errlen);
 int ras_tracing_enable(struct ras_tracing *t, const char *system, const char *event);

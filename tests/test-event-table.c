@@ -84,6 +84,9 @@ static void check_shipped(void)
 		"mce:mce_record", "ras:mc_event", "ras:aer_event", "ras:extlog_mem_event",
 		"ras:non_standard_event", "ras:arm_event", "ras:memory_failure_event",
 		"devlink:devlink_health_report", "block:block_rq_error",
+		"cxl:cxl_aer_uncorrectable_error", "cxl:cxl_aer_correctable_error", "cxl:cxl_overflow",
+		"cxl:cxl_generic_event", "cxl:cxl_general_media", "cxl:cxl_dram",
+		"cxl:cxl_memory_module", "cxl:cxl_poison",
 	};
 	struct ras_formats *fmt;
 	char dir[1024];
@@ -95,7 +98,12 @@ static void check_shipped(void)
 	for (size_t i = 0; i < sizeof(required) / sizeof(required[0]); i++) {
 		const struct ras_event_type *t = ras_event_type_find(required[i]);
 
-		tap_ok(fmt->type[t - ras_event_types].state == RAS_FMT_SHIPPED, "%s shipped", required[i]);
+		const struct ras_type_format *tf = &fmt->type[t - ras_event_types];
+
+		tap_ok(tf->state == RAS_FMT_SHIPPED, "%s shipped", required[i]);
+		for (unsigned f = 0; tf->event && f < t->n_fields; f++)
+			tap_ok(tf->field[f] || (t->fields[f].flags & RAS_F_OPTIONAL),
+			       "%s.%s in the shipped format or optional", required[i], t->fields[f].name);
 	}
 	tap_ok(fmt->raw_data != NULL, "ftrace:raw_data shipped");
 	ras_formats_free(fmt);

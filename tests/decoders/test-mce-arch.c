@@ -248,6 +248,30 @@ static void test_cpuid_and_fields(void)
 				n_names++;
 	}
 	tap_is_int(n_names, 0, "dfield names are unique");
+	{
+		/* Columns the daemon adapter relies on (API contract). */
+		static const char *const required[] = {
+			"vendor", "family", "model", "stepping", "bank", "bank_name", "mcacod", "mscod",
+			"error_class", "error_text", "cache_level", "request", "transaction", "mem_ctrl",
+			"channel", "dimm", "rank", "socket", "addr_valid", "addr_lsb", "misc_valid",
+			"corrected_count", "overflow", "pcc", "uc", "en", "s", "ar", "poison", "deferred",
+			"threshold", "mcg_ripv", "mcg_eipv", "mcg_mcip", "mcg_lmce", "smca_bank_type",
+			"smca_hwid", "smca_mcatype", "xec", "model_text", "decode_note",
+		};
+		size_t missing = 0;
+
+		for (size_t r = 0; r < sizeof(required) / sizeof(required[0]); r++) {
+			size_t i = 0;
+
+			while (i < mce_n_dfields && strcmp(mce_dfields[i].name, required[r]) != 0)
+				i++;
+			if (i == mce_n_dfields) {
+				tap_diag("missing dfield %s", required[r]);
+				missing++;
+			}
+		}
+		tap_is_int(missing, 0, "all contract columns are in mce_dfields");
+	}
 }
 
 int main(void)

@@ -59,6 +59,22 @@ static void test_rate(void)
 	tap_ok(!fdr_should_capture(NULL, RAS_SEV_FATAL, t0), "no recorder: no capture");
 }
 
+static void test_open_refusals(void)
+{
+	struct rasd_config cfg;
+	struct fdr *f = NULL;
+	char err[256] = "", fake[PATH_MAX + 8];
+
+	rasd_config_defaults(&cfg);
+	snprintf(cfg.fdr_instance, sizeof(cfg.fdr_instance), "%s", cfg.instance);
+	tap_is_int(fdr_open(&f, tmp_root, &cfg, err, sizeof(err)), -EINVAL,
+		   "the recorder may not take rasd's own instance: %s", err);
+	test_put(tmp_root, "fake/events/header_page", test_header_page);
+	snprintf(fake, sizeof(fake), "%s/fake", tmp_root);
+	tap_is_int(fdr_attach(&f, fake, "rasdt_none", err, sizeof(err)), -ENOENT,
+		   "attaching to a missing instance: %s", err);
+}
+
 static void put32(uint8_t *p, uint32_t v) { memcpy(p, &v, 4); }
 static void put64(uint8_t *p, uint64_t v) { memcpy(p, &v, 8); }
 
@@ -328,6 +344,7 @@ int main(void)
 	}
 	atexit(cleanup);
 	test_rate();
+	test_open_refusals();
 	test_render();
 	test_damaged_pages();
 	test_compress();
