@@ -14,4 +14,4 @@ tests_edac_test_edac_db_SOURCES = tests/edac/test-edac-db.c tests/edac/edac_fixt
 tests_edac_test_edac_db_CFLAGS = $(RAS_CFLAGS) -I$(srcdir)/tests
 tests_edac_test_edac_db_LDADD = $(TEST_LIBS)
 TESTS += tests/edac/test-edac-units tests/edac/test-edac-db
-EXTRA_DIST += tests/edac/labels man/ras-fdr-labels.5 man/ras-fdr-ctl-edac.inc
+EXTRA_DIST += tests/edac/labels man/ras-fdr-labels.5

@@ -68,6 +68,8 @@ guest_facts() {
     : > "$FACTS"
     fact CPU_LABEL "$QT_CPU"
     fact BOOT_ID "$(cat /proc/sys/kernel/random/boot_id)"
+    # mce-inject keeps an injected IPID only on CPUs with Scalable MCA.
+    if grep -qw smca /proc/cpuinfo; then fact SMCA 1; else fact SMCA 0; fi
     fact KVER "$(uname -r)"
     fact VENDOR "$(grep -m1 vendor_id /proc/cpuinfo | sed 's/.*: //')"
     fact FAMILY "$(grep -m1 'cpu family' /proc/cpuinfo | sed 's/.*: //')"
@@ -88,7 +90,9 @@ keep_instance = $3
 buffer_size_kb = $4
 EOF
     if [ ! -x "$HR$QT_RASD" ]; then log "no rasd at $QT_RASD"; fact "RASD_START_$1" missing; return 1; fi
-    chr "$QT_RASD" --config "$GC/$1.conf" -v >> "$G/$1.rasd.log" 2>&1 &
+    # Not through chr(): a function in the background is a subshell, and the
+    # signal meant for rasd would end the subshell instead.
+    chroot "$HR" "$QT_RASD" --config "$GC/$1.conf" -v >> "$G/$1.rasd.log" 2>&1 &
     RASD_PID=$!
     i=0
     while [ $i -lt 150 ]; do
