@@ -54,6 +54,32 @@ static int prepare_insert(struct ras_db *db, unsigned idx)
 	return r == SQLITE_OK ? 0 : -1;
 }
 
+static int prepare_decoded(struct ras_db *db, unsigned idx)
+{
+	const struct ras_db_table *t = ras_db_table_of(idx);
+	const char *table = ras_event_types[idx].table;
+	size_t cap = 8192, n;
+	char *sql = malloc(cap);
+	int r;
+
+	if (!sql)
+		return -1;
+	n = (size_t)snprintf(sql, cap, "INSERT OR IGNORE INTO %s_dec (sig", table);
+	for (unsigned i = 0; i < t->ndcols && n < cap; i++)
+		n += (size_t)snprintf(sql + n, cap - n, ",\"%s\"", t->dcols[i].name);
+	n += (size_t)snprintf(sql + n, cap - n, ") VALUES (?");
+	for (unsigned i = 0; i < t->ndcols && n < cap; i++)
+		n += (size_t)snprintf(sql + n, cap - n, ",?");
+	if (n < cap)
+		snprintf(sql + n, cap - n, ")");
+	r = sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &db->dec_insert[idx], NULL);
+	snprintf(sql, cap, "SELECT id FROM %s_dec WHERE sig = ?", table);
+	if (r == SQLITE_OK)
+		r = sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &db->dec_find[idx], NULL);
+	free(sql);
+	return r == SQLITE_OK ? 0 : -1;
+}
+
 static int prepare_all(struct ras_db *db)
 {
 	for (int i = 0; i < STMT_COUNT_; i++)
@@ -61,7 +87,7 @@ static int prepare_all(struct ras_db *db)
 				       &db->stmt[i], NULL) != SQLITE_OK)
 			return -1;
 	for (unsigned i = 0; i < ras_n_event_types; i++)
-		if (prepare_insert(db, i) < 0)
+		if (prepare_insert(db, i) < 0 || prepare_decoded(db, i) < 0)
 			return -1;
 	return 0;
 }
@@ -144,12 +170,16 @@ int ras_db_open_writer(struct ras_db **out, const char *path, const char *boot_i
 	if (r < 0)
 		return r;
 	/*
+	 * 32 KiB pages: a storm's rows and index entries go in a third as many
+	 * page writes as with 4 KiB (measured with make bench); the page size
+	 * only applies to a new database.
+	 *
 	 * WAL lets ras-fdr-ctl read while rasd writes. FULL syncs the log at every
 	 * commit: the errors just before a crash are the ones that matter, and a
 	 * panic loses whatever sat in the page cache. Batches keep the cost per
 	 * record small under a storm.
 	 */
-	if (ras_db_exec(db, "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;") < 0 ||
+	if (ras_db_exec(db, "PRAGMA page_size=32768; PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;") < 0 ||
 	    ras_db_migrate(db) < 0 || register_boot(db, boot_id) < 0 || prepare_all(db) < 0) {
 		snprintf(err, errlen, "database %s: %s", path, ras_db_errmsg(db));
 		ras_db_close(db);
@@ -184,8 +214,12 @@ void ras_db_close(struct ras_db *db)
 		ras_db_commit(db);
 	for (int i = 0; i < STMT_COUNT_; i++)
 		sqlite3_finalize(db->stmt[i]);
-	for (unsigned i = 0; i < 64; i++)
+	for (unsigned i = 0; i < 64; i++) {
 		sqlite3_finalize(db->insert[i]);
+		sqlite3_finalize(db->dec_insert[i]);
+		sqlite3_finalize(db->dec_find[i]);
+		free(db->dec_cache[i]);
+	}
 	sqlite3_close(db->h);
 	free(db);
 }
@@ -249,4 +283,9 @@ int ras_db_previous_boot(struct ras_db *db, int64_t *boot)
 		sqlite3_finalize(st);
 	}
 	return r;
+}
+
+void ras_db_release_memory(struct ras_db *db)
+{
+	sqlite3_db_release_memory(db->h);
 }

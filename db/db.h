@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include "event_table.h"
 
-#define RAS_DB_SCHEMA_VERSION 4
+#define RAS_DB_SCHEMA_VERSION 5
 
 struct ras_db;
 
@@ -59,6 +59,8 @@ int ras_db_cpu_stats_get(struct ras_db *db, const char *instance, int cpu,
 int ras_db_cpu_stats_set(struct ras_db *db, const char *instance, int cpu,
 			 uint64_t overrun, uint64_t dropped);
 int ras_db_counter_add(struct ras_db *db, const char *name, int64_t delta);
+/* Gives the page cache back between batches, so an idle daemon stays small. */
+void ras_db_release_memory(struct ras_db *db);
 /*
  * boots.id of the boot before this one: the newest other boot in the
  * database, or a new row named "before:<this boot id>" when there is none.

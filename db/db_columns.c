@@ -56,6 +56,35 @@ static const char *field_decl(enum ras_ftype type)
 	}
 }
 
+/* A decoded field that restates a tracepoint field (bank, cpu, raw_status...) is not stored twice. */
+static bool restates_raw(const struct ras_event_type *type, const char *name)
+{
+	for (unsigned i = 0; i < type->n_fields; i++) {
+		const char *raw = type->fields[i].name;
+
+		if (!strcmp(name, raw) && !(type->keep_decoded && !strcmp(type->keep_decoded, name)))
+			return true;
+		if (!strncmp(name, "raw_", 4) && !strcmp(name + 4, raw))
+			return true;
+	}
+	return false;
+}
+
+static void add_dcol(struct ras_db_table *t, const struct ras_event_type *type, size_t i)
+{
+	const struct ras_dfield *f = &type->dfields[i];
+	char buf[128];
+
+	if (t->ndcols >= RAS_DB_MAX_COLS)
+		return;
+	/* Names of the event table's columns stay unique in the joined view. */
+	snprintf(buf, sizeof(buf), "%s%s",
+		 name_taken(t, f->name) || !strcmp(f->name, "sig") ? "dec_" : "", f->name);
+	t->dcols[t->ndcols].name = strdup(buf);
+	t->dcols[t->ndcols].decl = f->type == RAS_DF_INT ? "INTEGER" : "TEXT";
+	t->dfield[t->ndcols++] = (short)i;
+}
+
 static void build_table(unsigned idx)
 {
 	const struct ras_event_type *type = &ras_event_types[idx];
@@ -66,10 +95,11 @@ static void build_table(unsigned idx)
 	t->first_raw = t->ncols;
 	for (unsigned i = 0; i < type->n_fields; i++)
 		add_col(t, type->fields[i].name, "raw_", field_decl(type->fields[i].type));
-	t->first_decoded = t->ncols;
+	t->dec_col = t->ncols;
+	add_col(t, "dec", "raw_", "INTEGER");
 	for (size_t i = 0; i < *type->n_dfields; i++)
-		add_col(t, type->dfields[i].name, "dec_",
-			type->dfields[i].type == RAS_DF_INT ? "INTEGER" : "TEXT");
+		if (!restates_raw(type, type->dfields[i].name))
+			add_dcol(t, type, i);
 }
 
 const struct ras_db_table *ras_db_table_of(unsigned type_idx)

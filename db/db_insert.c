@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include "db_internal.h"
 
@@ -61,18 +62,106 @@ static void bind_common(struct ras_db *db, sqlite3_stmt *st, const struct ras_db
 	sqlite3_bind_int(st, 9, ev->synthetic);
 }
 
+static uint64_t mix(uint64_t h, uint64_t w)
+{
+	h = (h ^ w) * 0xff51afd7ed558ccdULL;
+	return h ^ (h >> 32);
+}
+
+/* Identity of a decoding: a hash over every stored decoded value, eight bytes at a time. */
+static uint64_t decoded_sig(const struct ras_event_type *type, const struct ras_db_table *t,
+			    const void *decoded)
+{
+	uint64_t h = 0x84222325cbf29ce4ULL;
+
+	for (unsigned i = 0; i < t->ndcols; i++) {
+		const struct ras_dfield *f = &type->dfields[t->dfield[i]];
+		const char *s;
+		size_t n;
+
+		if (f->type == RAS_DF_INT) {
+			h = mix(h, (uint64_t)ras_dfield_int(decoded, f));
+			continue;
+		}
+		s = ras_dfield_str(decoded, f);
+		n = strlen(s);
+		h = mix(h, n);
+		for (; n >= 8; n -= 8, s += 8) {
+			uint64_t w;
+
+			memcpy(&w, s, 8);
+			h = mix(h, w);
+		}
+		if (n) {
+			uint64_t w = 0;
+
+			memcpy(&w, s, n);
+			h = mix(h, w);
+		}
+	}
+	return h;
+}
+
+static int64_t store_decoded(struct ras_db *db, unsigned idx, uint64_t sig, const void *decoded)
+{
+	const struct ras_event_type *type = &ras_event_types[idx];
+	const struct ras_db_table *t = ras_db_table_of(idx);
+	sqlite3_stmt *st = db->dec_insert[idx];
+	int64_t id = -1;
+
+	sqlite3_bind_int64(st, 1, (int64_t)sig);
+	for (unsigned i = 0; i < t->ndcols; i++)
+		bind_decoded(st, (int)i + 2, &type->dfields[t->dfield[i]], decoded);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		sqlite3_reset(st);
+		return -1;
+	}
+	sqlite3_reset(st);
+	if (sqlite3_changes(db->h) > 0)
+		return sqlite3_last_insert_rowid(db->h);
+	st = db->dec_find[idx];
+	sqlite3_bind_int64(st, 1, (int64_t)sig);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return id;
+}
+
+/* The row of <table>_dec for this decoding; recent ones are remembered. */
+static int64_t decoded_id(struct ras_db *db, unsigned idx, const void *decoded)
+{
+	const struct ras_db_table *t = ras_db_table_of(idx);
+	uint64_t sig = decoded_sig(&ras_event_types[idx], t, decoded);
+	struct ras_db_dec_slot *slot;
+	int64_t id;
+
+	if (!db->dec_cache[idx])
+		db->dec_cache[idx] = calloc(RAS_DB_DEC_CACHE, sizeof(*db->dec_cache[idx]));
+	slot = db->dec_cache[idx] ? &db->dec_cache[idx][sig % RAS_DB_DEC_CACHE] : NULL;
+	if (slot && slot->id > 0 && slot->sig == sig)
+		return slot->id;
+	id = store_decoded(db, idx, sig, decoded);
+	if (slot && id > 0) {
+		slot->sig = sig;
+		slot->id = id;
+	}
+	return id;
+}
+
 int ras_db_insert_event(struct ras_db *db, const struct ras_db_event *ev)
 {
 	const struct ras_event_type *type = &ras_event_types[ev->type_idx];
 	const struct ras_db_table *t = ras_db_table_of(ev->type_idx);
 	sqlite3_stmt *st = db->insert[ev->type_idx];
+	int64_t dec = decoded_id(db, ev->type_idx, ev->decoded);
 	int r;
 
+	if (dec < 0)
+		return -EIO;
 	bind_common(db, st, ev);
 	for (unsigned i = 0; i < type->n_fields; i++)
 		bind_raw(st, (int)(t->first_raw + i + 1), &type->fields[i], &ev->values[i]);
-	for (size_t i = 0; i < *type->n_dfields; i++)
-		bind_decoded(st, (int)(t->first_decoded + i + 1), &type->dfields[i], ev->decoded);
+	sqlite3_bind_int64(st, (int)t->dec_col + 1, dec);
 	r = sqlite3_step(st);
 	/* Every parameter is bound on each insert, so no clear_bindings. */
 	sqlite3_reset(st);

@@ -13,11 +13,27 @@ struct ras_db_col {
 	const char *decl;
 };
 
+/*
+ * An event table holds the common columns, one column per tracepoint field and
+ * "dec", the id of its row in <table>_dec. That table holds each distinct
+ * decoding once (a storm of one error repeats one decoding), keyed by a hash
+ * of its values; the view <table>_decoded joins the two.
+ */
 struct ras_db_table {
 	struct ras_db_col cols[RAS_DB_MAX_COLS];
 	unsigned ncols;
-	unsigned first_raw, first_decoded;
+	unsigned first_raw, dec_col;
+	struct ras_db_col dcols[RAS_DB_MAX_COLS];
+	short dfield[RAS_DB_MAX_COLS];      /* index into type->dfields of each dcol */
+	unsigned ndcols;
 };
+
+struct ras_db_dec_slot {
+	uint64_t sig;
+	int64_t id;
+};
+
+#define RAS_DB_DEC_CACHE 256
 
 enum ras_db_stmt {
 	STMT_BEGIN, STMT_COMMIT, STMT_ROLLBACK, STMT_LOST, STMT_STATS_GET,
@@ -31,6 +47,8 @@ struct ras_db {
 	int64_t boot;                       /* boots.id of this boot */
 	sqlite3_stmt *stmt[STMT_COUNT_];
 	sqlite3_stmt *insert[64];           /* per event type */
+	sqlite3_stmt *dec_insert[64], *dec_find[64];
+	struct ras_db_dec_slot *dec_cache[64]; /* recent decodings per type, by hash */
 	char err[256];
 };
 

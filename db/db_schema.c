@@ -6,6 +6,7 @@
  * how a newer ras-fdr extends an older database in place.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "db_internal.h"
 
@@ -27,8 +28,15 @@ static const char schema_v2[] =
 
 /* Version 3: EDAC topology snapshots and counting windows (db_edac.c).
  * Version 4: flight-recorder snapshots (db_snapshot.c). */
+/*
+ * Version 5: decodings move to <table>_dec (one row per distinct decoding)
+ * with the <table>_decoded views; both are made by the column sync below.
+ * Decoded columns that version 4 kept inline stay, unused.
+ */
+static const char schema_v5[] = "SELECT 1;";
+
 static const char *const migrations[RAS_DB_SCHEMA_VERSION] = {
-	schema_v1, schema_v2, ras_db_schema_edac, ras_db_schema_snapshot,
+	schema_v1, schema_v2, ras_db_schema_edac, ras_db_schema_snapshot, schema_v5,
 };
 
 int ras_db_exec(struct ras_db *db, const char *sql)
@@ -57,19 +65,111 @@ bool ras_db_table_exists(struct ras_db *db, const char *table)
 	return found;
 }
 
-static bool column_exists(struct ras_db *db, const char *table, const char *col)
+/* The table's column names, read once: one query per table, not per column. */
+static char *column_list(struct ras_db *db, const char *table)
 {
 	char sql[256];
 	sqlite3_stmt *st;
-	bool found = false;
+	size_t cap = 4096, n = 1;
+	char *list = malloc(cap);
 
+	if (!list)
+		return NULL;
+	strcpy(list, ",");
 	snprintf(sql, sizeof(sql), "SELECT name FROM pragma_table_info('%s')", table);
 	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
-		return false;
-	while (!found && sqlite3_step(st) == SQLITE_ROW)
-		found = !strcmp((const char *)sqlite3_column_text(st, 0), col);
+		return list;
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		size_t len = strlen(name);
+
+		if (n + len + 2 > cap) {
+			char *nl = realloc(list, cap = (cap + len) * 2);
+
+			if (!nl)
+				break;
+			list = nl;
+		}
+		memcpy(list + n, name, len);
+		n += len;
+		list[n++] = ',';
+		list[n] = 0;
+	}
 	sqlite3_finalize(st);
-	return found;
+	return list;
+}
+
+static bool in_list(const char *list, const char *name)
+{
+	char key[160];
+
+	snprintf(key, sizeof(key), ",%s,", name);
+	return list && strstr(list, key) != NULL;
+}
+
+static int create_whole(struct ras_db *db, const char *table, const char *create,
+			const struct ras_db_col *cols, unsigned n)
+{
+	size_t cap = 32768, len;
+	char *sql = malloc(cap);
+	int r;
+
+	if (!sql)
+		return -1;
+	len = (size_t)snprintf(sql, cap, "CREATE TABLE %s (%s", table, create);
+	for (unsigned i = 0; i < n && len < cap; i++)
+		len += (size_t)snprintf(sql + len, cap - len, ", \"%s\" %s", cols[i].name, cols[i].decl);
+	if (len < cap)
+		snprintf(sql + len, cap - len, ")");
+	r = ras_db_exec(db, sql);
+	free(sql);
+	return r;
+}
+
+/* Creates a table if missing and adds every column it lacks; nothing is dropped. */
+static int sync_columns(struct ras_db *db, const char *table, const char *create,
+			const struct ras_db_col *cols, unsigned n)
+{
+	char sql[1024], *have;
+
+	/* A new table is made whole: each ALTER makes SQLite parse the schema again. */
+	if (!ras_db_table_exists(db, table) && create_whole(db, table, create, cols, n) < 0)
+		return -1;
+	have = column_list(db, table);
+	for (unsigned i = 0; i < n; i++) {
+		if (in_list(have, cols[i].name))
+			continue;
+		/* Quoted: decoded names such as "transaction" are SQL keywords. */
+		snprintf(sql, sizeof(sql), "ALTER TABLE %s ADD COLUMN \"%s\" %s%s", table,
+			 cols[i].name, cols[i].decl,
+			 strstr(cols[i].decl, "NOT NULL") ? " DEFAULT 0" : "");
+		if (ras_db_exec(db, sql) < 0) {
+			free(have);
+			return -1;
+		}
+	}
+	free(have);
+	return 0;
+}
+
+/* <table>_decoded: every record with its decoding, for people who query with SQL. */
+static int create_view(struct ras_db *db, const char *table, const struct ras_db_table *t)
+{
+	size_t cap = 16384, n;
+	char *sql = malloc(cap);
+	int r;
+
+	if (!sql)
+		return -1;
+	n = (size_t)snprintf(sql, cap, "DROP VIEW IF EXISTS %s_decoded; CREATE VIEW %s_decoded AS"
+			     " SELECT e.*", table, table);
+	for (unsigned i = 0; i < t->ndcols && n < cap; i++)
+		n += (size_t)snprintf(sql + n, cap - n, ", d.\"%s\"", t->dcols[i].name);
+	if (n < cap)
+		snprintf(sql + n, cap - n, " FROM %s e LEFT JOIN %s_dec d ON d.id = e.dec", table, table);
+	r = ras_db_exec(db, sql);
+	free(sql);
+	return r;
 }
 
 /* Table and column names below come from the compiled-in event table only. */
@@ -77,28 +177,26 @@ static int sync_event_table(struct ras_db *db, unsigned idx)
 {
 	const struct ras_event_type *type = &ras_event_types[idx];
 	const struct ras_db_table *t = ras_db_table_of(idx);
-	char sql[1024];
+	char sql[1024], dec[128];
 
-	snprintf(sql, sizeof(sql), "CREATE TABLE IF NOT EXISTS %s (id INTEGER PRIMARY KEY)",
-		 type->table);
-	if (ras_db_exec(db, sql) < 0)
+	snprintf(dec, sizeof(dec), "%s_dec", type->table);
+	if (sync_columns(db, type->table, "id INTEGER PRIMARY KEY", t->cols, t->ncols) < 0 ||
+	    sync_columns(db, dec, "id INTEGER PRIMARY KEY, sig INTEGER NOT NULL UNIQUE",
+			 t->dcols, t->ndcols) < 0 ||
+	    create_view(db, type->table, t) < 0)
 		return -1;
-	for (unsigned i = 0; i < t->ncols; i++) {
-		if (column_exists(db, type->table, t->cols[i].name))
-			continue;
-		/* Quoted: decoded names such as "transaction" are SQL keywords. */
-		snprintf(sql, sizeof(sql), "ALTER TABLE %s ADD COLUMN \"%s\" %s%s", type->table,
-			 t->cols[i].name, t->cols[i].decl,
-			 strstr(t->cols[i].decl, "NOT NULL") ? " DEFAULT 0" : "");
-		if (ras_db_exec(db, sql) < 0)
-			return -1;
-	}
-	/* trace_ts leads the identity index: it grows, so inserts append. */
+	/*
+	 * The identity index keeps a record read twice from being stored twice.
+	 * Only records from buffers rasd did not consume itself (boot,
+	 * previous-boot) can come again, so it is partial: live records, the
+	 * storm case, do not pay for it. trace_ts leads: it grows, inserts append.
+	 */
 	snprintf(sql, sizeof(sql),
 		 "CREATE INDEX IF NOT EXISTS %s_time ON %s (wall_ns);"
-		 "CREATE UNIQUE INDEX IF NOT EXISTS %s_identity ON %s"
-		 " (trace_ts, trace_cpu, boot, rec_hash);",
-		 type->table, type->table, type->table, type->table);
+		 "DROP INDEX IF EXISTS %s_identity;"
+		 "CREATE UNIQUE INDEX IF NOT EXISTS %s_identity_kept ON %s"
+		 " (trace_ts, trace_cpu, boot, rec_hash) WHERE source IN ('boot', 'previous-boot');",
+		 type->table, type->table, type->table, type->table, type->table);
 	return ras_db_exec(db, sql);
 }
 

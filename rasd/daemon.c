@@ -4,6 +4,7 @@
  * and, under a systemd watchdog, a timerfd. Nothing wakes it when idle.
  */
 #include <errno.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -417,6 +418,13 @@ static void handle_signal(struct rasd *d)
 	}
 }
 
+/* Before sleeping: return the page cache and freed heap, so idle costs little memory. */
+static void go_idle(struct rasd *d)
+{
+	ras_db_release_memory(d->db);
+	malloc_trim(0);
+}
+
 static int loop(struct rasd *d)
 {
 	struct epoll_event evs[64];
@@ -442,6 +450,8 @@ static int loop(struct rasd *d)
 		}
 		if (data && drain(d) < 0)
 			return -EIO;
+		if (data)
+			go_idle(d);
 	}
 	return 0;
 }
@@ -493,6 +503,7 @@ int rasd_run(struct rasd_config *cfg, const struct rasd_options *opt)
 	if (r == 0 && opt->once) {
 		r = run_once(&d);
 	} else if (r == 0) {
+		go_idle(&d);
 		sd_notify(0, "READY=1");
 		r = loop(&d);
 		sd_notify(0, "STOPPING=1");

@@ -68,6 +68,7 @@ struct ras_event_type {
 	const struct ras_dfield *dfields; /* decoded columns, after the raw ones */
 	const size_t *n_dfields;
 	ras_decode_fn decode;
+	const char *keep_decoded; /* a decoded field stored although named like a raw one */
 	const char *message_id;   /* journal MESSAGE_ID, 32 hex digits */
 };
 

@@ -29,18 +29,18 @@ rows_ok() { # DBNAME TABLE WHERE N PRED...
     shift 4
     WHY=""
     [ -f "$db" ] || { WHY="no database $dbn.db (rasd $(fact_of "RASD_START_$dbn"))"; return 1; }
-    got=$(q "$db" "SELECT count(*) FROM $t WHERE $where")
+    got=$(q "$db" "SELECT count(*) FROM ${t}_decoded WHERE $where")
     if [ "$got" != "$n" ]; then
         WHY="$t: $got rows where $where, expected $n"
         return 1
     fi
     for p in "${COMMON[@]}" "$@"; do
-        bad=$(q "$db" "SELECT count(*) FROM $t WHERE ($where) AND NOT coalesce(($p), 0)")
+        bad=$(q "$db" "SELECT count(*) FROM ${t}_decoded WHERE ($where) AND NOT coalesce(($p), 0)")
         [ "$bad" = 0 ] && continue
         col=${p%% *}
         val=$(q "$db" "SELECT CASE typeof($col) WHEN 'integer' THEN printf('0x%x', $col)
                  WHEN 'blob' THEN 'x''' || hex($col) || '''' ELSE quote($col) END
-                 FROM $t WHERE ($where) AND NOT coalesce(($p), 0) LIMIT 1")
+                 FROM ${t}_decoded WHERE ($where) AND NOT coalesce(($p), 0) LIMIT 1")
         WHY="${WHY:+$WHY; }$t: not ($p): $col = $val"
         [ ${#WHY} -gt 600 ] && break
     done
