@@ -119,7 +119,7 @@ check_mce() {
 }
 
 aer_preds() { # STATUS SEVERITY(0/1/2) -> AP
-    AP=("status = $1" "raw_severity = $2" "aer_severity = $2" "dec_dev_name = dev_name")
+    AP=("status = $1" "raw_severity = $2" "aer_severity = $2" "location = 'PCIe ' || dev_name")
 }
 
 check_aer() {
