@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "ctl.h"
 #include "formats.h"
+#include "hidden.h"
 #include "log.h"
 #include "tracing.h"
 
@@ -126,8 +127,18 @@ static void print_database(struct ctl *c)
 	ras_db_close(db);
 }
 
+static void print_hidden(void *ctx, const char *condition, const char *advice)
+{
+	int *n = ctx;
+
+	if (!(*n)++)
+		printf("Conditions that can hide errors:\n");
+	printf("  %s; %s\n", condition, advice);
+}
+
 int ctl_status(struct ctl *c, int argc, char **argv)
 {
+	int hidden = 0;
 	int pid = daemon_pid(&c->cfg);
 
 	if (argc > 1) {
@@ -139,6 +150,11 @@ int ctl_status(struct ctl *c, int argc, char **argv)
 	else
 		printf("rasd: not running\n");
 	print_tracing(c);
+	hidden_conditions(c->cfg.sysfs_root, NULL,
+			  c->cfg.tracing_dir[0] ? c->cfg.tracing_dir : "/sys/kernel/tracing",
+			  print_hidden, &hidden);
+	if (!hidden)
+		printf("Conditions that can hide errors: none found\n");
 	print_database(c);
 	return 0;
 }

@@ -57,7 +57,8 @@ static int drain_reader(struct ras_tracing *tr, struct ras_reader *reader, struc
 	bool more = true;
 
 	ras_tracing_sync_clock(tr);
-	while (more) {
+	/* A replayed tree's files are read to their end in one go. */
+	while (more || (ras_reader_is_replay(reader) && !ras_reader_replay_done(reader))) {
 		int r = ras_reader_drain(reader, PAGES_PER_DRAIN, &ras_pipeline_ops, pipe, &more);
 
 		if (r < 0) {
@@ -126,13 +127,14 @@ static int harvest(struct rasd *d, const char *name, const char *source, bool pr
 	struct adopted *a;
 	int r;
 
-	if (!name[0] || !strcmp(name, d->cfg->instance) || !d->tr.real)
+	if (!name[0] || !strcmp(name, d->cfg->instance))
 		return 0;
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		return -ENOMEM;
 	if (ras_tracing_attach(&a->tr, d->tr.dir, name) < 0 ||
-	    ras_reader_open(&a->reader, d->fmt->tep, a->tr.instance_dir, d->fmt->page_size, false) < 0) {
+	    ras_reader_open(&a->reader, d->fmt->tep, a->tr.instance_dir, d->fmt->page_size,
+			    !a->tr.real) < 0) {
 		release_adopted(a, false);
 		return 0;
 	}
@@ -143,8 +145,8 @@ static int harvest(struct rasd *d, const char *name, const char *source, bool pr
 	r = drain_reader(&a->tr, a->reader, &a->pipe);
 	ras_log(LOG_INFO, "stored %llu records from %s instance %s (clock %s)",
 		(unsigned long long)a->pipe.stored, source, a->tr.instance_dir, a->tr.clock_name);
-	if (r < 0 || previous) {
-		if (previous)
+	if (r < 0 || previous || !a->tr.real) {
+		if (previous && a->tr.real)
 			ras_tracing_clear(&a->tr);
 		release_adopted(a, false);
 		return r;

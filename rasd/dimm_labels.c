@@ -351,7 +351,7 @@ static int read_whole(const char *path, char **out)
 int dimm_labels_load_file(struct dimm_labels *l, const char *path,
 			  dimm_labels_error_fn on_error, void *ctx)
 {
-	char *text;
+	char *text = NULL;
 	int r = read_whole(path, &text);
 
 	if (r < 0)

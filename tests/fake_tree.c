@@ -127,6 +127,21 @@ int fake_tree_create(struct fake_tree *t, const char *formats_dir, unsigned ncpu
 	return open_cpus(t);
 }
 
+int fake_tree_instance(struct fake_tree *t, const char *name, const char *clock)
+{
+	char line[64];
+	int r;
+
+	fake_tree_finish(t);
+	memset(t->cpu, 0, sizeof(t->cpu));
+	snprintf(t->instance, sizeof(t->instance), "%s/instances/%s", t->root, name);
+	if ((r = mkdirs(t->instance)) < 0)
+		return r;
+	snprintf(line, sizeof(line), "local [%s] mono\n", clock);
+	write_text(t->instance, "trace_clock", line);
+	return open_cpus(t);
+}
+
 int fake_record(struct fake_tree *t, const char *name, char **assign, int n, uint8_t *out, size_t cap)
 {
 	const struct ras_event_type *type = ras_event_type_find(name);

@@ -37,6 +37,8 @@ struct fake_tree {
 /* Makes the tree from a kernel format set (e.g. tests/formats/linux-6.1) under a temp dir. */
 int fake_tree_create(struct fake_tree *t, const char *formats_dir, unsigned ncpus,
 		     const char *instance, const char *clock);
+/* Finishes the current instance's files and continues in another one (made if missing). */
+int fake_tree_instance(struct fake_tree *t, const char *name, const char *clock);
 /* Builds a record of "system:event" from field=value strings; returns its length or -errno. */
 int fake_record(struct fake_tree *t, const char *name, char **assign, int n, uint8_t *out, size_t cap);
 /* Appends a record to a CPU's buffer at absolute timestamp ts (ts must not go back). */

@@ -353,9 +353,78 @@ static void run_case(const char *kernel)
 	test_rmtree(tmp);
 }
 
+/*
+ * A tree as the kernel leaves it after a warm reboot: rasd's instance, the
+ * boot instance made from trace_instance= (local clock), and a persistent
+ * one with last_boot_info. Each is stored once, with its source.
+ */
+static void run_boot_buffers(void)
+{
+	char formats[1024], tmp[256], dbpath[512], conf[600], rasd[1024], log[600], lock[600];
+	char *assign_boot[] = { "error_type=0", "msg=from-boot" };
+	char *assign_prev[] = { "error_type=1", "msg=from-previous-boot" };
+	char *assign_live[] = { "error_type=0", "msg=live" };
+	char *argv[] = { rasd, "--config", conf, "--tracing-dir", NULL, "--once", NULL };
+	struct fake_tree t;
+	uint8_t rec[1024];
+	sqlite3 *db;
+	FILE *f;
+	int len;
+
+	snprintf(formats, sizeof(formats), "%s/tests/formats/linux-6.18", test_srcdir());
+	if (!tap_ok(fake_tree_create(&t, formats, 2, "rasd", "boot") == 0, "boot-buffer tree built"))
+		return;
+	len = fake_record(&t, "ras:mc_event", assign_live, 2, rec, sizeof(rec));
+	fake_add(&t, 0, 5000, rec, (uint32_t)len);
+	fake_tree_instance(&t, "rasd_boot", "local");
+	len = fake_record(&t, "ras:mc_event", assign_boot, 2, rec, sizeof(rec));
+	fake_add(&t, 0, 1000, rec, (uint32_t)len);
+	fake_add(&t, 1, 1500, rec, (uint32_t)len);
+	fake_tree_instance(&t, "rasd_persist", "local");
+	len = fake_record(&t, "ras:mc_event", assign_prev, 2, rec, sizeof(rec));
+	fake_add(&t, 1, 900, rec, (uint32_t)len);
+	fake_tree_finish(&t);
+	snprintf(log, sizeof(log), "%s/last_boot_info", t.instance);
+	if ((f = fopen(log, "we"))) {
+		fputs("# Current\n", f);
+		fclose(f);
+	}
+	test_tmpdir(tmp, sizeof(tmp));
+	snprintf(dbpath, sizeof(dbpath), "%s/ras.db", tmp);
+	snprintf(lock, sizeof(lock), "%s/lock", tmp);
+	snprintf(conf, sizeof(conf), "%s/rasd.conf", tmp);
+	snprintf(rasd, sizeof(rasd), "%s/rasd/rasd", test_builddir());
+	snprintf(log, sizeof(log), "%s/rasd.log", tmp);
+	f = fopen(conf, "we");
+	fprintf(f, "database = %s\nlock_dir = %s\nboot_instance = rasd_boot\n"
+		"persistent_instance = rasd_persist\n", dbpath, lock);
+	fclose(f);
+	argv[4] = t.root;
+	tap_is_int(test_run(argv, log), 0, "rasd --once with boot and persistent instances");
+	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
+	tap_is_int(scalar(db, "SELECT count(*) FROM mc_event WHERE source = 'boot' AND msg = 'from-boot'"), 2,
+		   "the boot instance's records are stored with source boot");
+	tap_is_int(scalar(db, "SELECT count(*) FROM mc_event WHERE source = 'previous-boot'"
+			  " AND msg = 'from-previous-boot' AND boot <> (SELECT max(id) FROM boots"
+			  " WHERE boot_id NOT LIKE 'before:%')"), 1,
+		   "the persistent instance's record is stored as previous-boot, with another boot");
+	tap_is_int(scalar(db, "SELECT count(*) FROM mc_event WHERE source = 'live' AND msg = 'live'"), 1,
+		   "rasd's own instance is read too");
+	tap_is_int(scalar(db, "SELECT count(*) FROM mc_event"), 4, "nothing else is stored");
+	sqlite3_close(db);
+	tap_is_int(test_run(argv, log), 0, "the same tree read again");
+	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
+	tap_is_int(scalar(db, "SELECT count(*) FROM mc_event WHERE source IN ('boot', 'previous-boot')"), 3,
+		   "boot and previous-boot records read twice are stored once");
+	sqlite3_close(db);
+	fake_tree_destroy(&t);
+	test_rmtree(tmp);
+}
+
 int main(void)
 {
 	run_case("linux-6.1");
 	run_case("linux-6.18");
+	run_boot_buffers();
 	return tap_done();
 }
