@@ -66,6 +66,8 @@ static void maybe_snapshot(struct ras_pipeline *p, const struct ras_event_type *
 	struct timespec now;
 	int64_t id;
 
+	if (!p->fdr)
+		return;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	if (!fdr_should_capture(p->fdr, h->severity,
 				(int64_t)now.tv_sec * 1000000000 + now.tv_nsec))

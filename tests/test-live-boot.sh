@@ -5,32 +5,19 @@
 # instances are made by hand the way the kernel would make them from its
 # command line; records are put into them with trace_marker_raw.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-RASD=$top_builddir/rasd/rasd
-CTL=$top_builddir/rasd/ras-fdr-ctl
-T=/sys/kernel/tracing
-
-if [ "$(id -u)" != 0 ]; then echo "1..0 # SKIP needs root"; exit 77; fi
-[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null
-if [ ! -d $T/instances ]; then echo "1..0 # SKIP no tracefs"; exit 77; fi
-command -v sqlite3 >/dev/null || { echo "1..0 # SKIP no sqlite3 CLI"; exit 77; }
+. "${top_srcdir:-.}/tests/live-lib.sh"
 
 P=rasdtb_$$
 INST=${P}_live BOOT=${P}_boot PERSIST=${P}_prev FDR=${P}_fdr
 WORK=$(mktemp -d /tmp/ras-fdr-live-XXXXXX)
 DB=$WORK/ras.db
-n=0 failed=0 PID=
-ok() { n=$((n+1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed+1)); fi; }
+PID=
 cleanup() {
 	[ -n "$PID" ] && kill "$PID" 2>/dev/null; wait 2>/dev/null
 	for i in $INST $BOOT $PERSIST $FDR; do [ -d $T/instances/$i ] && rmdir $T/instances/$i 2>/dev/null; done
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
-wait_for() { local deadline=$(( $(date +%s) + $1 )); shift
-	until "$@" >/dev/null 2>&1; do [ "$(date +%s)" -ge $deadline ] && return 1; sleep 0.05; done; }
-q() { sqlite3 "file:$DB?mode=ro" "$1" 2>/dev/null; }
 is() { [ "$(q "$1")" = "$2" ] && echo 0 || { echo "# $1 -> $(q "$1") (want $2)" >&2; echo 1; }; }
 cat > "$WORK/rasd.conf" <<CONF
 database = $DB
@@ -90,5 +77,4 @@ ok "$(is "SELECT count(*) FROM mc_event WHERE source = 'previous-boot'" 2)" "pre
 ctl status | grep -q "rasd: running"; ok $? "status while running"
 stop
 
-echo "1..$n"
-[ $failed = 0 ]
+done_testing

@@ -5,22 +5,11 @@
 # synthetic record of every event type, drains on SIGTERM, and counts the
 # records a flooded tiny buffer dropped while it was stopped.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-RASD=$top_builddir/rasd/rasd
-CTL=$top_builddir/rasd/ras-fdr-ctl
-T=/sys/kernel/tracing
-
-if [ "$(id -u)" != 0 ]; then echo "1..0 # SKIP needs root"; exit 77; fi
-[ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null
-if [ ! -d $T/instances ]; then echo "1..0 # SKIP no tracefs"; exit 77; fi
-command -v sqlite3 >/dev/null || { echo "1..0 # SKIP no sqlite3 CLI"; exit 77; }
+. "${top_srcdir:-.}/tests/live-lib.sh"
 
 INST=rasdt_$$
 WORK=$(mktemp -d /tmp/ras-fdr-live-XXXXXX)
 DB=$WORK/ras.db
-n=0 failed=0
-ok() { n=$((n+1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed+1)); fi; }
 cleanup() {
 	[ -n "${PID:-}" ] && kill -CONT "$PID" 2>/dev/null; [ -n "${PID:-}" ] && kill "$PID" 2>/dev/null
 	wait 2>/dev/null
@@ -41,10 +30,6 @@ CONF
 write_conf
 rasd_args=(--config "$WORK/rasd.conf")
 ctl() { "$CTL" --config "$WORK/rasd.conf" "$@"; }
-# Polls a command until it succeeds or the deadline (seconds) passes.
-wait_for() { local deadline=$(( $(date +%s) + $1 )); shift
-	until "$@" >/dev/null 2>&1; do [ "$(date +%s)" -ge $deadline ] && return 1; sleep 0.05; done; }
-q() { sqlite3 "file:$DB?mode=ro" "$1" 2>/dev/null; }
 
 "$RASD" "${rasd_args[@]}" 2>"$WORK/rasd.log" &
 PID=$!
@@ -97,5 +82,4 @@ ok $? "records dropped by the flooded buffer are counted in lost_events"
 grep -q "dropped" "$WORK/rasd2.log"; ok $? "and a warning is logged"
 kill -TERM $PID; wait $PID; PID=
 
-echo "1..$n"
-[ $failed = 0 ]
+done_testing
