@@ -12,12 +12,12 @@
 
 const char *const ras_db_common_columns[RAS_DB_N_COMMON] = {
 	"wall_ns", "trace_ts", "trace_cpu", "boot", "source", "rec_hash",
-	"severity", "location", "synthetic",
+	"severity", "synthetic",
 };
 
 static const char *const common_decl[RAS_DB_N_COMMON] = {
 	"INTEGER NOT NULL", "INTEGER", "INTEGER", "INTEGER", "TEXT NOT NULL",
-	"INTEGER", "TEXT", "TEXT", "INTEGER NOT NULL",
+	"INTEGER", "TEXT", "INTEGER NOT NULL",
 };
 
 static struct ras_db_table tables[64];
@@ -97,6 +97,11 @@ static void build_table(unsigned idx)
 		add_col(t, type->fields[i].name, "raw_", field_decl(type->fields[i].type));
 	t->dec_col = t->ncols;
 	add_col(t, "dec", "raw_", "INTEGER");
+	/* The location in words is part of the decoding: stored once per distinct one. */
+	t->dcols[0].name = "location";
+	t->dcols[0].decl = "TEXT";
+	t->dfield[0] = -1;
+	t->ndcols = 1;
 	for (size_t i = 0; i < *type->n_dfields; i++)
 		if (!restates_raw(type, type->dfields[i].name))
 			add_dcol(t, type, i);

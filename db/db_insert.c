@@ -55,11 +55,7 @@ static void bind_common(struct ras_db *db, sqlite3_stmt *st, const struct ras_db
 	sqlite3_bind_text(st, 5, ev->source, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 6, (int64_t)ev->rec_hash);
 	sqlite3_bind_text(st, 7, ras_severity_name(h->severity), -1, SQLITE_STATIC);
-	if (h->location[0])
-		sqlite3_bind_text(st, 8, h->location, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, 8);
-	sqlite3_bind_int(st, 9, ev->synthetic);
+	sqlite3_bind_int(st, 8, ev->synthetic);
 }
 
 static uint64_t mix(uint64_t h, uint64_t w)
@@ -75,15 +71,15 @@ static uint64_t decoded_sig(const struct ras_event_type *type, const struct ras_
 	uint64_t h = 0x84222325cbf29ce4ULL;
 
 	for (unsigned i = 0; i < t->ndcols; i++) {
-		const struct ras_dfield *f = &type->dfields[t->dfield[i]];
+		const struct ras_dfield *f = t->dfield[i] < 0 ? NULL : &type->dfields[t->dfield[i]];
 		const char *s;
 		size_t n;
 
-		if (f->type == RAS_DF_INT) {
+		if (f && f->type == RAS_DF_INT) {
 			h = mix(h, (uint64_t)ras_dfield_int(decoded, f));
 			continue;
 		}
-		s = ras_dfield_str(decoded, f);
+		s = f ? ras_dfield_str(decoded, f) : ((const struct ras_decoded_head *)decoded)->location;
 		n = strlen(s);
 		h = mix(h, n);
 		for (; n >= 8; n -= 8, s += 8) {
@@ -110,8 +106,16 @@ static int64_t store_decoded(struct ras_db *db, unsigned idx, uint64_t sig, cons
 	int64_t id = -1;
 
 	sqlite3_bind_int64(st, 1, (int64_t)sig);
-	for (unsigned i = 0; i < t->ndcols; i++)
-		bind_decoded(st, (int)i + 2, &type->dfields[t->dfield[i]], decoded);
+	for (unsigned i = 0; i < t->ndcols; i++) {
+		const char *loc = ((const struct ras_decoded_head *)decoded)->location;
+
+		if (t->dfield[i] >= 0)
+			bind_decoded(st, (int)i + 2, &type->dfields[t->dfield[i]], decoded);
+		else if (*loc)
+			sqlite3_bind_text(st, (int)i + 2, loc, -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(st, (int)i + 2);
+	}
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		sqlite3_reset(st);
 		return -1;

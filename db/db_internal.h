@@ -5,7 +5,7 @@
 #include <sqlite3.h>
 #include "db.h"
 
-#define RAS_DB_N_COMMON 9
+#define RAS_DB_N_COMMON 8
 #define RAS_DB_MAX_COLS 128
 
 struct ras_db_col {
@@ -24,7 +24,7 @@ struct ras_db_table {
 	unsigned ncols;
 	unsigned first_raw, dec_col;
 	struct ras_db_col dcols[RAS_DB_MAX_COLS];
-	short dfield[RAS_DB_MAX_COLS];      /* index into type->dfields of each dcol */
+	short dfield[RAS_DB_MAX_COLS];      /* index into type->dfields; -1: the location */
 	unsigned ndcols;
 };
 

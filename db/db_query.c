@@ -67,7 +67,7 @@ static sqlite3_stmt *row_stmt(struct ras_db *db, unsigned idx, int *colmap)
 	for (unsigned i = 0; i < type->n_fields; i++) {
 		const char *name = ras_db_column_name(idx, ras_db_table_of(idx)->first_raw + i);
 
-		snprintf(probe, sizeof(probe), "SELECT \"%s\" FROM %s LIMIT 0", name, type->table);
+		snprintf(probe, sizeof(probe), "SELECT \"%s\" FROM %s_decoded LIMIT 0", name, type->table);
 		colmap[i] = -1;
 		if (sqlite3_prepare_v2(db->h, probe, -1, &st, NULL) != SQLITE_OK)
 			continue;
@@ -75,7 +75,7 @@ static sqlite3_stmt *row_stmt(struct ras_db *db, unsigned idx, int *colmap)
 		n += (size_t)snprintf(sql + n, sizeof(sql) - n, ", e.\"%s\"", name);
 		colmap[i] = 2 + col++;
 	}
-	snprintf(sql + n, sizeof(sql) - n, " FROM %s e WHERE e.id = ?", type->table);
+	snprintf(sql + n, sizeof(sql) - n, " FROM %s_decoded e WHERE e.id = ?", type->table);
 	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
 		return NULL;
 	return st;
@@ -166,7 +166,7 @@ int ras_db_summary(struct ras_db *db, const struct ras_db_filter *f, ras_db_coun
 		if (!wanted(db, f, i))
 			continue;
 		snprintf(sql, sizeof(sql),
-			 "SELECT severity, location, count(*), min(wall_ns), max(wall_ns) FROM %s"
+			 "SELECT severity, location, count(*), min(wall_ns), max(wall_ns) FROM %s_decoded"
 			 " WHERE%s GROUP BY severity, location ORDER BY count(*) DESC",
 			 ras_event_types[i].table, filter_sql);
 		if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
