@@ -18,6 +18,7 @@
 #include "event_fields.h"
 #include "formats.h"
 #include "dimm_labels.h"
+#include "edac_daemon.h"
 #include "mce.h"
 #include "memfail.h"
 #include "pci_names.h"
@@ -59,6 +60,16 @@ void ras_adapters_set_pci(const char *sysfs_root, bool lookups)
 void ras_adapters_set_label_lookup(ras_label_lookup_fn fn)
 {
 	label_lookup = fn;
+}
+
+static const char *configured_label(int mc, int top, int mid, int low)
+{
+	return dimm_labels_lookup(edac_daemon_labels(), NULL, mc, top, mid, low);
+}
+
+void ras_adapters_use_label_files(void)
+{
+	label_lookup = configured_label;
 }
 
 static void copy_bytes(uint8_t *dst, size_t cap, const struct ras_value *v)

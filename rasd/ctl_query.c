@@ -7,6 +7,7 @@
 #include <string.h>
 #include "adapters.h"
 #include "ctl.h"
+#include "edac_daemon.h"
 #include "formats.h"
 #include "log.h"
 #include "pipeline.h"
@@ -196,6 +197,10 @@ static int print_row(void *ctx, const struct ras_db_row *row)
 	return 0;
 }
 
+static void ignore_label_error(void *ctx, const char *file, unsigned line, const char *reason)
+{
+}
+
 /* Decoding needs what the daemon had: this kernel's symbol tables, or the shipped ones. */
 static void prepare_decoders(struct ctl *c)
 {
@@ -207,6 +212,9 @@ static void prepare_decoders(struct ctl *c)
 		ras_formats_free(fmt);
 	}
 	ras_adapters_set_pci(c->cfg.sysfs_root, true);
+	/* Problems in label files are rasd's to report; here they only go unused. */
+	edac_daemon_load_labels(&c->cfg, ignore_label_error, NULL);
+	ras_adapters_use_label_files();
 }
 
 int ctl_errors(struct ctl *c, int argc, char **argv)

@@ -291,17 +291,12 @@ static void log_label_error(void *ctx, const char *file, unsigned line, const ch
 	ras_log(LOG_WARNING, "%s:%u: %s (the other label files still apply)", file, line, reason);
 }
 
-static const char *configured_label(int mc, int top, int mid, int low)
-{
-	return dimm_labels_lookup(edac_daemon_labels(), NULL, mc, top, mid, low);
-}
-
 /* DIMM labels and the EDAC topology: at start, on SIGHUP, and after records arrive. */
 static void refresh_edac(struct rasd *d, bool reload_labels)
 {
 	if (reload_labels) {
 		edac_daemon_load_labels(d->cfg, log_label_error, NULL);
-		ras_adapters_set_label_lookup(configured_label);
+		ras_adapters_use_label_files();
 	}
 	if (edac_daemon_snapshot(d->db, d->cfg) < 0)
 		ras_log(LOG_WARNING, "could not store the EDAC topology: %s", ras_db_errmsg(d->db));

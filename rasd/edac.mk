@@ -15,3 +15,10 @@ tests_edac_test_edac_db_CFLAGS = $(RAS_CFLAGS) -I$(srcdir)/tests
 tests_edac_test_edac_db_LDADD = $(TEST_LIBS)
 TESTS += tests/edac/test-edac-units tests/edac/test-edac-db
 EXTRA_DIST += tests/edac/labels man/ras-fdr-labels.5
+
+# The whole path: replayed mc_event records through rasd into ras-fdr-ctl edac.
+check_PROGRAMS += tests/edac/test-edac-path
+tests_edac_test_edac_path_SOURCES = tests/edac/test-edac-path.c tests/edac/edac_fixtures.c tests/edac/edac_fixtures.h
+tests_edac_test_edac_path_CFLAGS = $(RAS_CFLAGS) -I$(srcdir)/tests
+tests_edac_test_edac_path_LDADD = $(TEST_LIBS)
+TESTS += tests/edac/test-edac-path

@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The whole EDAC path: mc_event records replayed through rasd --once with a
+ * fake sysfs (an Intel server board with DIMM label files), then answered by
+ * ras-fdr-ctl edac in sysfs shape, with the configured DIMM labels filled in
+ * where the kernel gave none.
+ */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "edac_fixtures.h"
+#include "fake_tree.h"
+#include "tap.h"
+#include "test_util.h"
+
+static char tmp[256], conf[512], dbpath[512], out[600];
+
+static void add(struct fake_tree *t, unsigned cpu, uint64_t ts, char **assign, int n)
+{
+	uint8_t rec[1024];
+	int len = fake_record(t, "ras:mc_event", assign, n, rec, sizeof(rec));
+
+	tap_ok(len > 0 && fake_add(t, cpu, ts, rec, (uint32_t)len) == 0, "mc_event at %llu written",
+	       (unsigned long long)ts);
+}
+
+/* Runs ras-fdr-ctl with the test's configuration; returns its output's first line. */
+static const char *ctl(const char *a1, const char *a2, const char *a3)
+{
+	static char line[512];
+	char bin[1024];
+	char *argv[] = { bin, "--config", conf, (char *)a1, (char *)a2, (char *)a3, NULL };
+	FILE *f;
+
+	snprintf(bin, sizeof(bin), "%s/rasd/ras-fdr-ctl", test_builddir());
+	unlink(out);
+	test_run(argv, out);
+	line[0] = 0;
+	if ((f = fopen(out, "re"))) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = 0;
+		fclose(f);
+	}
+	line[strcspn(line, "\n")] = 0;
+	return line;
+}
+
+static bool output_has(const char *needle)
+{
+	char *buf;
+	bool found;
+
+	if (ras_read_file(out, &buf, NULL) < 0)
+		return false;
+	found = strstr(buf, needle) != NULL;
+	free(buf);
+	return found;
+}
+
+static void write_config(const char *sysroot, const char *labels)
+{
+	FILE *f = fopen(conf, "we");
+
+	fprintf(f, "database = %s\nlock_dir = %s/lock\nsysfs_root = %s\nlabels_dirs = %s\n",
+		dbpath, tmp, sysroot, labels);
+	fclose(f);
+}
+
+int main(void)
+{
+	char *ce[] = { "error_type=0", "msg=read error", "label=any memory", "error_count=1",
+		       "mc_index=0", "top_layer=1", "middle_layer=0", "lower_layer=-1" };
+	char *ue[] = { "error_type=1", "msg=write error", "label=CPU_SrcID#0_MC#0_Chan#0_DIMM#1",
+		       "error_count=2", "mc_index=0", "top_layer=0", "middle_layer=1", "lower_layer=-1" };
+	char sysroot[400], labels[400], formats[1024], rasd[1024], cmd[1200];
+	char *rasd_argv[] = { rasd, "--config", conf, "--tracing-dir", NULL, "--once", NULL };
+	struct fake_tree t;
+	char *sh[] = { "sh", "-c", cmd, NULL };
+
+	test_tmpdir(tmp, sizeof(tmp));
+	snprintf(sysroot, sizeof(sysroot), "%s/sys", tmp);
+	snprintf(labels, sizeof(labels), "%s/labels", tmp);
+	snprintf(conf, sizeof(conf), "%s/rasd.conf", tmp);
+	snprintf(dbpath, sizeof(dbpath), "%s/ras.db", tmp);
+	snprintf(out, sizeof(out), "%s/ctl.out", tmp);
+	snprintf(cmd, sizeof(cmd), "mkdir -p %s && cp %s/tests/edac/labels/10-supermicro.conf %s/",
+		 labels, test_srcdir(), labels);
+	tap_is_int(test_run(sh, NULL), 0, "label file in place");
+	tap_is_int(fx_intel_tree(sysroot), 0, "fake sysfs: Intel server, two memory controllers");
+	write_config(sysroot, labels);
+
+	snprintf(formats, sizeof(formats), "%s/tests/formats/linux-6.18", test_srcdir());
+	if (!tap_ok(fake_tree_create(&t, formats, 2, "rasd", "boot") == 0, "tracing tree built"))
+		return tap_done();
+	for (unsigned i = 0; i < 3; i++)
+		add(&t, i % 2, 1000 + i * 10, ce, 8);
+	add(&t, 0, 2000, ue, 8);
+	fake_tree_finish(&t);
+	rasd_argv[4] = t.root;
+	snprintf(rasd, sizeof(rasd), "%s/rasd/rasd", test_builddir());
+	tap_is_int(test_run(rasd_argv, out), 0, "rasd --once stores the records and the topology");
+
+	tap_is_str(ctl("edac", "mc0/dimm2/dimm_ce_count", NULL), "3",
+		   "mc0/dimm2 (channel 1 slot 0) counts the three corrected errors");
+	tap_is_str(ctl("edac", "mc0/dimm1/dimm_ue_count", NULL), "2",
+		   "mc0/dimm1 (channel 0 slot 1) counts one record standing for two errors");
+	tap_is_str(ctl("edac", "mc0/dimm0/dimm_ce_count", NULL), "0", "mc0/dimm0 has none");
+	tap_is_str(ctl("edac", "mc0/ce_count", NULL), "3", "controller total as sysfs would say");
+	ctl("summary", "--by", "dimm");
+	tap_ok(output_has("P1-DIMMB1"), "summary --by dimm names the configured label of the worst DIMM");
+	ctl("errors", "--json", NULL);
+	tap_ok(output_has("P1-DIMMB1"), "errors show the configured label where the kernel had none");
+	ctl("layout", NULL, NULL);
+	tap_ok(output_has("P1-DIMMB1") && output_has("16384"), "layout shows the slot with size and label");
+
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	int rows = 0;
+
+	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM mc_event_decoded WHERE label = 'any memory'"
+			       " AND dec_label = 'P1-DIMMB1'", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		rows = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	tap_is_int(rows, 3, "the kernel's label and the configured one are both kept");
+
+	fake_tree_destroy(&t);
+	test_rmtree(tmp);
+	return tap_done();
+}
