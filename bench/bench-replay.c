@@ -206,9 +206,9 @@ static long status_kb(const char *text, const char *key)
 	return p ? strtol(p + strlen(key), NULL, 10) : -1;
 }
 
-static long idle_rss_kb(const char *dir, long *anon_kb)
+static long idle_rss_kb(const char *dir, long *anon_kb, long *pss_kb)
 {
-	char rasd[1024], conf[700], db[600], status[64], *buf;
+	char rasd[1024], conf[700], db[600], status[96], *buf;
 	long kb = -1;
 	pid_t pid;
 	FILE *f;
@@ -234,6 +234,12 @@ static long idle_rss_kb(const char *dir, long *anon_kb)
 		*anon_kb = status_kb(buf, "RssAnon:");
 		free(buf);
 	}
+	/* PSS charges each shared library page to its users in proportion. */
+	snprintf(status, sizeof(status), "/proc/%d/smaps_rollup", pid);
+	if (ras_read_file(status, &buf, NULL) == 0) {
+		*pss_kb = status_kb(buf, "Pss:");
+		free(buf);
+	}
 	kill(pid, SIGTERM);
 	waitpid(pid, NULL, 0);
 	return kb;
@@ -245,7 +251,7 @@ int main(int argc, char **argv)
 	struct fake_tree t;
 	struct result rasd = { 0 }, base = { 0 };
 	char dir[256];
-	long idle, idle_anon = -1;
+	long idle, idle_anon = -1, idle_pss = -1;
 
 	test_tmpdir(dir, sizeof(dir));
 	printf("bench: building %ld records (mc_event + mce_record, linux-6.1 formats, 2 CPUs)...\n", n);
@@ -253,15 +259,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench: failed\n");
 		return 1;
 	}
-	idle = idle_rss_kb(dir, &idle_anon);
+	idle = idle_rss_kb(dir, &idle_anon, &idle_pss);
 	printf("rasd:     %ld records in %.2f s wall, %.2f s CPU -> %.0f records/s (per CPU second: %.0f)\n",
 	       n, rasd.wall, rasd.cpu, n / rasd.wall, n / rasd.cpu);
 	printf("rasd:     peak RSS %.1f MiB during the storm; database %.1f bytes/record\n",
 	       rasd.rss_kb / 1024.0, (double)rasd.db_bytes / (double)n);
 	if (idle >= 0)
-		printf("rasd:     idle RSS %.1f MiB, of which private (anonymous) %.1f MiB; the rest is\n"
-		       "          shared library pages (live instance, after 2 s)\n",
-		       idle / 1024.0, idle_anon / 1024.0);
+		printf("rasd:     idle RSS %.1f MiB, of which private (anonymous) %.1f MiB, the rest\n"
+		       "          shared library pages; PSS %.1f MiB (live instance, after 2 s)\n",
+		       idle / 1024.0, idle_anon / 1024.0, idle_pss / 1024.0);
 	else
 		printf("rasd:     idle RSS not measured (needs root and tracefs)\n");
 	printf("baseline: %ld records in %.2f s wall, %.2f s CPU -> %.0f records/s\n", base.records,

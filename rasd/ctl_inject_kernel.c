@@ -33,20 +33,8 @@
 #include <unistd.h>
 #include "ctl_inject_kernel.h"
 
-#ifndef MADV_HWPOISON
-#define MADV_HWPOISON 100
-#endif
-
-#define DEBUGFS "/sys/kernel/debug"
-#define DEBUGFS_MAGIC_NR 0x64626720
-#define MCE_INJ_DIR DEBUGFS "/mce-inject"
-#define AER_INJ_DEV "/dev/aer_inject"
-#define EDAC_SYSFS "/sys/devices/system/edac/mc"
-#define EDAC_DEBUGFS DEBUGFS "/edac"
-#define EXIT_USAGE 2
-#define MCE_MAX_COUNT 1000000u
-
-extern char **environ;
+#include "ctl_inject_kernel.h"
+#include "ctl_inject_util.h"
 
 /* drivers/pci/pcie/aer_inject.c: the ABI of a write() to /dev/aer_inject. */
 struct aer_error_inj {
@@ -89,149 +77,6 @@ void ctl_inject_kernel_usage(void *f)
 	fputs(usage_text, (FILE *)f);
 }
 
-__attribute__((format(printf, 1, 2)))
-static int usage_error(const char *fmt, ...)
-{
-	va_list ap;
-
-	fputs("ras-fdr-ctl inject: ", stderr);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputs("\n(see ras-fdr-ctl inject --help)\n", stderr);
-	return EXIT_USAGE;
-}
-
-/* ---- small helpers ------------------------------------------------------ */
-
-static int parse_u64(const char *s, uint64_t *out)
-{
-	char *end;
-
-	if (!s || !*s || *s == '-')
-		return -EINVAL;
-	errno = 0;
-	*out = strtoull(s, &end, 0);
-	if (errno || *end)
-		return -EINVAL;
-	return 0;
-}
-
-static int parse_uint(const char *s, unsigned max, unsigned *out)
-{
-	uint64_t v;
-
-	if (parse_u64(s, &v) || v > max)
-		return -EINVAL;
-	*out = (unsigned)v;
-	return 0;
-}
-
-/* Writes val; debugfs handlers such as mce-inject's flags_write overwrite the
- * last byte with NUL, so callers end values with a newline. */
-static int write_file(const char *path, const char *val)
-{
-	size_t len = strlen(val);
-	ssize_t n;
-	int fd, err = 0;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, len);
-	if (n < 0)
-		err = -errno;
-	else if ((size_t)n != len)
-		err = -EIO;
-	if (close(fd) && !err)
-		err = -errno;
-	return err;
-}
-
-static int write_u64_file(const char *dir, const char *name, uint64_t v)
-{
-	char path[256], val[32];
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	snprintf(val, sizeof(val), "0x%" PRIx64 "\n", v);
-	return write_file(path, val);
-}
-
-static bool path_exists(const char *path)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0;
-}
-
-static int run_modprobe(const char *module)
-{
-	static const char *const paths[] = { "/sbin/modprobe", "/usr/sbin/modprobe" };
-	const char *prog = NULL;
-	int status;
-	pid_t pid;
-
-	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
-		if (access(paths[i], X_OK) == 0)
-			prog = paths[i];
-	if (!prog)
-		return -ENOENT;
-	pid = fork();
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		char *const args[] = { (char *)prog, "-q", (char *)module, NULL };
-
-		execve(prog, args, environ);
-		_exit(127);
-	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -errno;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -ENOENT;
-}
-
-static int need_root(void)
-{
-	if (geteuid() == 0)
-		return 0;
-	fputs("ras-fdr-ctl inject: must be run as root\n", stderr);
-	return -EPERM;
-}
-
-static int need_debugfs(void)
-{
-	struct statfs sfs;
-
-	if (statfs(DEBUGFS, &sfs) == 0 && (unsigned long)sfs.f_type == DEBUGFS_MAGIC_NR)
-		return 0;
-	fputs("ras-fdr-ctl inject: debugfs is not mounted at " DEBUGFS
-	      " (mount -t debugfs debugfs " DEBUGFS ")\n", stderr);
-	return -ENOENT;
-}
-
-/* Makes path appear by loading module if needed; explains what is missing. */
-static int need_injector(const char *path, const char *module, const char *config)
-{
-	if (path_exists(path))
-		return 0;
-	run_modprobe(module);
-	if (path_exists(path))
-		return 0;
-	fprintf(stderr, "ras-fdr-ctl inject: %s is missing: the kernel has no %s "
-		"injector (module %s, %s)\n", path, module, module, config);
-	return -ENOENT;
-}
-
-static int check_common(bool yes)
-{
-	if (!yes) {
-		fputs("ras-fdr-ctl inject: refusing without --yes: this injects an error "
-		      "into the running kernel, which handles it like a real one\n", stderr);
-		return -ECANCELED;
-	}
-	return need_root();
-}
-
 /* ---- mce ---------------------------------------------------------------- */
 
 struct mce_opts {
@@ -239,10 +84,6 @@ struct mce_opts {
 	unsigned bank, cpu, count;
 	bool have_bank, have_status, have_synd, have_ipid, have_mcgstatus, hw, yes;
 };
-
-enum { O_BANK = 256, O_STATUS, O_ADDR, O_MISC, O_SYND, O_IPID, O_CPU, O_MCGSTATUS,
-       O_HW, O_SW, O_COUNT, O_YES, O_HELP, O_COR, O_UNCOR, O_TLP, O_MC, O_TYPE,
-       O_LAYERS };
 
 static const struct option mce_longopts[] = {
 	{ "bank", required_argument, NULL, O_BANK },
@@ -265,17 +106,17 @@ static const struct option mce_longopts[] = {
 static int mce_opt(struct mce_opts *o, int c, const char *arg)
 {
 	switch (c) {
-	case O_BANK: o->have_bank = true; return parse_uint(arg, 255, &o->bank);
-	case O_STATUS: o->have_status = true; return parse_u64(arg, &o->status);
-	case O_ADDR: return parse_u64(arg, &o->addr);
-	case O_MISC: return parse_u64(arg, &o->misc);
-	case O_SYND: o->have_synd = true; return parse_u64(arg, &o->synd);
-	case O_IPID: o->have_ipid = true; return parse_u64(arg, &o->ipid);
-	case O_CPU: return parse_uint(arg, 1u << 20, &o->cpu);
-	case O_MCGSTATUS: o->have_mcgstatus = true; return parse_u64(arg, &o->mcgstatus);
+	case O_BANK: o->have_bank = true; return inj_parse_uint(arg, 255, &o->bank);
+	case O_STATUS: o->have_status = true; return inj_parse_u64(arg, &o->status);
+	case O_ADDR: return inj_parse_u64(arg, &o->addr);
+	case O_MISC: return inj_parse_u64(arg, &o->misc);
+	case O_SYND: o->have_synd = true; return inj_parse_u64(arg, &o->synd);
+	case O_IPID: o->have_ipid = true; return inj_parse_u64(arg, &o->ipid);
+	case O_CPU: return inj_parse_uint(arg, 1u << 20, &o->cpu);
+	case O_MCGSTATUS: o->have_mcgstatus = true; return inj_parse_u64(arg, &o->mcgstatus);
 	case O_HW: o->hw = true; return 0;
 	case O_SW: o->hw = false; return 0;
-	case O_COUNT: return parse_uint(arg, MCE_MAX_COUNT, &o->count) || !o->count ? -EINVAL : 0;
+	case O_COUNT: return inj_parse_uint(arg, MCE_MAX_COUNT, &o->count) || !o->count ? -EINVAL : 0;
 	case O_YES: o->yes = true; return 0;
 	case O_HELP: return 1;
 	default: return -EINVAL;
@@ -297,13 +138,13 @@ static int mce_parse(int argc, char **argv, struct mce_opts *o)
 			return 0;
 		}
 		if (r)
-			return c == '?' ? usage_error("inject mce: bad option")
-					: usage_error("inject mce: bad value '%s'", optarg ? optarg : "");
+			return c == '?' ? inj_usage_error("inject mce: bad option")
+					: inj_usage_error("inject mce: bad value '%s'", optarg ? optarg : "");
 	}
 	if (optind < argc)
-		return usage_error("inject mce: unexpected argument '%s'", argv[optind]);
+		return inj_usage_error("inject mce: unexpected argument '%s'", argv[optind]);
 	if (!o->have_bank || !o->have_status)
-		return usage_error("inject mce: --bank and --status are required");
+		return inj_usage_error("inject mce: --bank and --status are required");
 	return -1;
 }
 
@@ -314,14 +155,14 @@ static int mce_write_opt(const char *name, bool wanted, uint64_t v)
 	int r;
 
 	snprintf(path, sizeof(path), MCE_INJ_DIR "/%s", name);
-	if (!path_exists(path)) {
+	if (!inj_path_exists(path)) {
 		if (!wanted)
 			return 0;
 		fprintf(stderr, "ras-fdr-ctl inject: this kernel's mce-inject has no '%s' file\n",
 			name);
 		return -EOPNOTSUPP;
 	}
-	r = write_u64_file(MCE_INJ_DIR, name, v);
+	r = inj_write_u64_file(MCE_INJ_DIR, name, v);
 	if (r)
 		fprintf(stderr, "ras-fdr-ctl inject: writing %s: %s\n", path, strerror(-r));
 	return r;
@@ -331,23 +172,23 @@ static int mce_inject_one(const struct mce_opts *o)
 {
 	int r;
 
-	r = write_file(MCE_INJ_DIR "/flags", o->hw ? "hw\n" : "sw\n");
+	r = inj_write_file(MCE_INJ_DIR "/flags", o->hw ? "hw\n" : "sw\n");
 	if (r) {
 		fprintf(stderr, "ras-fdr-ctl inject: the kernel refused injection type %s: %s\n",
 			o->hw ? "hw" : "sw", strerror(-r));
 		return r;
 	}
-	r = write_u64_file(MCE_INJ_DIR, "cpu", o->cpu);
+	r = inj_write_u64_file(MCE_INJ_DIR, "cpu", o->cpu);
 	if (r == -EINVAL) {
 		fprintf(stderr, "ras-fdr-ctl inject: CPU %u is not online\n", o->cpu);
 		return r;
 	}
 	if (!r)
-		r = write_u64_file(MCE_INJ_DIR, "status", o->status);
+		r = inj_write_u64_file(MCE_INJ_DIR, "status", o->status);
 	if (!r)
-		r = write_u64_file(MCE_INJ_DIR, "addr", o->addr);
+		r = inj_write_u64_file(MCE_INJ_DIR, "addr", o->addr);
 	if (!r)
-		r = write_u64_file(MCE_INJ_DIR, "misc", o->misc);
+		r = inj_write_u64_file(MCE_INJ_DIR, "misc", o->misc);
 	if (r) {
 		fprintf(stderr, "ras-fdr-ctl inject: writing " MCE_INJ_DIR ": %s\n", strerror(-r));
 		return r;
@@ -359,7 +200,7 @@ static int mce_inject_one(const struct mce_opts *o)
 		r = mce_write_opt("mcgstatus", o->have_mcgstatus, o->mcgstatus);
 	if (r)
 		return r;
-	r = write_u64_file(MCE_INJ_DIR, "bank", o->bank);
+	r = inj_write_u64_file(MCE_INJ_DIR, "bank", o->bank);
 	if (r == -EINVAL)
 		fprintf(stderr, "ras-fdr-ctl inject: the kernel refused bank %u on CPU %u "
 			"(no such bank, or the injection type is not supported)\n", o->bank, o->cpu);
@@ -377,9 +218,9 @@ static int inject_mce(int argc, char **argv)
 	r = mce_parse(argc, argv, &o);
 	if (r >= 0)
 		return r;
-	if (check_common(o.yes))
+	if (inj_check_common(o.yes))
 		return o.yes ? 1 : EXIT_USAGE;
-	if (need_debugfs() || need_injector(MCE_INJ_DIR, "mce-inject", "CONFIG_X86_MCE_INJECT"))
+	if (inj_need_debugfs() || inj_need_injector(MCE_INJ_DIR, "mce-inject", "CONFIG_X86_MCE_INJECT"))
 		return 1;
 	for (i = 0; i < o.count; i++) {
 		if (mce_inject_one(&o)) {
@@ -441,7 +282,7 @@ static int parse_tlp(const char *s, struct aer_error_inj *e)
 		return -EINVAL;
 	strcpy(buf, s);
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (n == 4 || parse_u64(tok, &v) || v > UINT32_MAX)
+		if (n == 4 || inj_parse_u64(tok, &v) || v > UINT32_MAX)
 			return -EINVAL;
 		*h[n++] = (uint32_t)v;
 	}
@@ -455,7 +296,7 @@ static int aer_opt(struct aer_opts *o, int c, const char *arg)
 	switch (c) {
 	case O_COR:
 	case O_UNCOR:
-		if (parse_u64(arg, &v) || v > UINT32_MAX)
+		if (inj_parse_u64(arg, &v) || v > UINT32_MAX)
 			return -EINVAL;
 		if (c == O_COR) {
 			o->have_cor = true;
@@ -486,16 +327,16 @@ static int aer_parse(int argc, char **argv, struct aer_opts *o)
 			return 0;
 		}
 		if (r)
-			return c == '?' ? usage_error("inject aer: bad option")
-					: usage_error("inject aer: bad value '%s'", optarg ? optarg : "");
+			return c == '?' ? inj_usage_error("inject aer: bad option")
+					: inj_usage_error("inject aer: bad value '%s'", optarg ? optarg : "");
 	}
 	if (optind != argc - 1)
-		return usage_error("inject aer: exactly one BDF is needed");
+		return inj_usage_error("inject aer: exactly one BDF is needed");
 	o->bdf = argv[optind];
 	if (parse_bdf(o->bdf, &o->e))
-		return usage_error("inject aer: bad BDF '%s' (want [DDDD:]BB:DD.F)", o->bdf);
+		return inj_usage_error("inject aer: bad BDF '%s' (want [DDDD:]BB:DD.F)", o->bdf);
 	if (!o->have_cor && !o->have_uncor)
-		return usage_error("inject aer: --cor or --uncor is required");
+		return inj_usage_error("inject aer: --cor or --uncor is required");
 	return -1;
 }
 
@@ -538,9 +379,9 @@ static int inject_aer(int argc, char **argv)
 	r = aer_parse(argc, argv, &o);
 	if (r >= 0)
 		return r;
-	if (check_common(o.yes))
+	if (inj_check_common(o.yes))
 		return o.yes ? 1 : EXIT_USAGE;
-	if (need_injector(AER_INJ_DEV, "aer_inject", "CONFIG_PCIEAER_INJECT"))
+	if (inj_need_injector(AER_INJ_DEV, "aer_inject", "CONFIG_PCIEAER_INJECT"))
 		return 1;
 	r = aer_write(&o.e);
 	if (r) {
@@ -552,266 +393,12 @@ static int inject_aer(int argc, char **argv)
 	return 0;
 }
 
-/* ---- memory-failure ----------------------------------------------------- */
-
-/* PFN of the page at p from /proc/self/pagemap (0 when not visible). */
-static uint64_t page_pfn(const void *p, long pagesz)
-{
-	uint64_t ent = 0;
-	off_t off = (off_t)((uintptr_t)p / (uintptr_t)pagesz) * 8;
-	int fd;
-
-	fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	if (pread(fd, &ent, sizeof(ent), off) != (ssize_t)sizeof(ent))
-		ent = 0;
-	close(fd);
-	if (!(ent >> 63))
-		return 0;
-	return ent & ((1ULL << 55) - 1);
-}
-
-static int hwpoison_own_page(void)
-{
-	long pagesz = sysconf(_SC_PAGESIZE);
-	uint64_t pfn;
-	char *p;
-
-	p = mmap(NULL, (size_t)pagesz, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
-	if (p == MAP_FAILED)
-		return -errno;
-	memset(p, 0x5a, (size_t)pagesz);
-	pfn = page_pfn(p, pagesz);
-	if (madvise(p, (size_t)pagesz, MADV_HWPOISON)) {
-		int err = -errno;
-
-		munmap(p, (size_t)pagesz);
-		return err;
-	}
-	/* The page is poisoned: it must not be touched again. */
-	if (pfn)
-		printf("poisoned pfn 0x%" PRIx64 " (page at %p)\n", pfn, (void *)p);
-	else
-		printf("poisoned one page (pfn not visible)\n");
-	munmap(p, (size_t)pagesz);
-	return 0;
-}
-
-static int inject_memory_failure(int argc, char **argv)
-{
-	bool yes = false;
-	int r;
-
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--yes"))
-			yes = true;
-		else if (!strcmp(argv[i], "--help")) {
-			ctl_inject_kernel_usage(stdout);
-			return 0;
-		} else
-			return usage_error("inject memory-failure: unexpected argument '%s'", argv[i]);
-	}
-	if (check_common(yes))
-		return yes ? 1 : EXIT_USAGE;
-	r = hwpoison_own_page();
-	if (r == -EINVAL || r == -ENOSYS)
-		fputs("ras-fdr-ctl inject: the kernel has no memory-failure support "
-		      "(CONFIG_MEMORY_FAILURE)\n", stderr);
-	else if (r)
-		fprintf(stderr, "ras-fdr-ctl inject: madvise(MADV_HWPOISON): %s\n", strerror(-r));
-	return r ? 1 : 0;
-}
-
-/* ---- edac --------------------------------------------------------------- */
-
-struct edac_opts {
-	unsigned mc, count, layer[3], n_layers;
-	bool have_mc, ue, yes;
-};
-
-static const struct option edac_longopts[] = {
-	{ "mc", required_argument, NULL, O_MC },
-	{ "type", required_argument, NULL, O_TYPE },
-	{ "count", required_argument, NULL, O_COUNT },
-	{ "layers", required_argument, NULL, O_LAYERS },
-	{ "yes", no_argument, NULL, O_YES },
-	{ "help", no_argument, NULL, O_HELP },
-	{ NULL, 0, NULL, 0 },
-};
-
-static int parse_layers(const char *s, struct edac_opts *o)
-{
-	char buf[64], *save = NULL, *tok;
-
-	if (strlen(s) >= sizeof(buf))
-		return -EINVAL;
-	strcpy(buf, s);
-	o->n_layers = 0;
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		if (o->n_layers == 3 || parse_uint(tok, 255, &o->layer[o->n_layers]))
-			return -EINVAL;
-		o->n_layers++;
-	}
-	return o->n_layers ? 0 : -EINVAL;
-}
-
-static int edac_opt(struct edac_opts *o, int c, const char *arg)
-{
-	switch (c) {
-	case O_MC: o->have_mc = true; return parse_uint(arg, 255, &o->mc);
-	case O_TYPE:
-		if (strcmp(arg, "ce") && strcmp(arg, "ue"))
-			return -EINVAL;
-		o->ue = !strcmp(arg, "ue");
-		return 0;
-	case O_COUNT: return parse_uint(arg, 0xffff, &o->count) || !o->count ? -EINVAL : 0;
-	case O_LAYERS: return parse_layers(arg, o);
-	case O_YES: o->yes = true; return 0;
-	case O_HELP: return 1;
-	default: return -EINVAL;
-	}
-}
-
-static int edac_parse(int argc, char **argv, struct edac_opts *o)
-{
-	int c, r;
-
-	memset(o, 0, sizeof(*o));
-	o->count = 1;
-	optind = 0;
-	opterr = 1;
-	while ((c = getopt_long(argc, argv, "", edac_longopts, NULL)) != -1) {
-		r = edac_opt(o, c, optarg);
-		if (r == 1) {
-			ctl_inject_kernel_usage(stdout);
-			return 0;
-		}
-		if (r)
-			return c == '?' ? usage_error("inject edac: bad option")
-					: usage_error("inject edac: bad value '%s'", optarg ? optarg : "");
-	}
-	if (optind < argc)
-		return usage_error("inject edac: unexpected argument '%s'", argv[optind]);
-	if (!o->have_mc)
-		return usage_error("inject edac: --mc is required");
-	return -1;
-}
-
-/*
- * Layer names in order, from the first DIMM's location ("channel 0 slot 1 ")
- * in sysfs; they name the fake_inject_<layer> debugfs files.
- */
-static int edac_layer_names(unsigned mc, char names[3][16], unsigned *n)
-{
-	static const char *const dimms[] = { "dimm0", "rank0", "csrow0" };
-	char path[128], loc[128], *save = NULL, *tok;
-	ssize_t len = -1;
-	int fd;
-
-	for (size_t i = 0; i < 3 && len <= 0; i++) {
-		snprintf(path, sizeof(path), EDAC_SYSFS "/mc%u/%s/dimm_location", mc, dimms[i]);
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			continue;
-		len = read(fd, loc, sizeof(loc) - 1);
-		close(fd);
-	}
-	if (len <= 0)
-		return -ENOENT;
-	loc[len] = 0;
-	*n = 0;
-	for (tok = strtok_r(loc, " \n", &save); tok && *n < 3;
-	     tok = strtok_r(NULL, " \n", &save)) {
-		snprintf(names[(*n)++], 16, "%s", tok);
-		strtok_r(NULL, " \n", &save); /* skip the index */
-	}
-	return *n ? 0 : -ENOENT;
-}
-
-static int edac_need(unsigned mc, char *dir, size_t dirlen)
-{
-	char path[160];
-
-	snprintf(path, sizeof(path), EDAC_SYSFS "/mc%u", mc);
-	if (!path_exists(path)) {
-		fprintf(stderr, "ras-fdr-ctl inject: no EDAC memory controller mc%u (%s)\n", mc, path);
-		return -ENOENT;
-	}
-	if (need_debugfs())
-		return -ENOENT;
-	snprintf(dir, dirlen, EDAC_DEBUGFS "/mc%u", mc);
-	snprintf(path, sizeof(path), "%s/fake_inject", dir);
-	if (!path_exists(path)) {
-		fprintf(stderr, "ras-fdr-ctl inject: %s is missing: EDAC error injection needs a "
-			"kernel built with CONFIG_EDAC_DEBUG\n", path);
-		return -ENOENT;
-	}
-	return 0;
-}
-
-static int edac_write_layers(const struct edac_opts *o, const char *dir)
-{
-	char names[3][16], file[32];
-	unsigned n = 0;
-	int r;
-
-	if (!o->n_layers)
-		return 0;
-	r = edac_layer_names(o->mc, names, &n);
-	if (r || o->n_layers > n) {
-		fprintf(stderr, "ras-fdr-ctl inject: mc%u has %u layers, %u given\n",
-			o->mc, n, o->n_layers);
-		return -EINVAL;
-	}
-	for (unsigned i = 0; i < o->n_layers; i++) {
-		snprintf(file, sizeof(file), "fake_inject_%s", names[i]);
-		r = write_u64_file(dir, file, o->layer[i]);
-		if (r) {
-			fprintf(stderr, "ras-fdr-ctl inject: writing %s/%s: %s\n", dir, file,
-				strerror(-r));
-			return r;
-		}
-	}
-	return 0;
-}
-
-static int inject_edac(int argc, char **argv)
-{
-	struct edac_opts o;
-	char dir[128], path[160];
-	int r;
-
-	r = edac_parse(argc, argv, &o);
-	if (r >= 0)
-		return r;
-	if (check_common(o.yes))
-		return o.yes ? 1 : EXIT_USAGE;
-	if (edac_need(o.mc, dir, sizeof(dir)) || edac_write_layers(&o, dir))
-		return 1;
-	r = write_u64_file(dir, "fake_inject_ue", o.ue);
-	if (!r)
-		r = write_u64_file(dir, "fake_inject_count", o.count);
-	snprintf(path, sizeof(path), "%s/fake_inject", dir);
-	if (!r)
-		r = write_file(path, "1\n");
-	if (r) {
-		fprintf(stderr, "ras-fdr-ctl inject: EDAC fake_inject on mc%u: %s\n", o.mc,
-			strerror(-r));
-		return 1;
-	}
-	printf("injected %u EDAC %s error%s on mc%u\n", o.count, o.ue ? "uncorrected" :
-	       "corrected", o.count == 1 ? "" : "s", o.mc);
-	return 0;
-}
-
 /* ---- dispatch ----------------------------------------------------------- */
 
 int ctl_inject_kernel(int argc, char **argv)
 {
 	if (argc < 1 || !argv[0])
-		return usage_error("inject: which kind? (mce, aer, memory-failure, edac)");
+		return inj_usage_error("inject: which kind? (mce, aer, memory-failure, edac)");
 	if (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h") || !strcmp(argv[0], "help")) {
 		ctl_inject_kernel_usage(stdout);
 		return 0;
@@ -824,5 +411,5 @@ int ctl_inject_kernel(int argc, char **argv)
 		return inject_memory_failure(argc, argv);
 	if (!strcmp(argv[0], "edac"))
 		return inject_edac(argc, argv);
-	return usage_error("inject: unknown kind '%s' (mce, aer, memory-failure, edac)", argv[0]);
+	return inj_usage_error("inject: unknown kind '%s' (mce, aer, memory-failure, edac)", argv[0]);
 }

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: MIT */
+/* Helpers of the kernel injectors: parsing, writing injector files, the checks each makes. */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "ctl_inject_kernel.h"
+
+#include "ctl_inject_util.h"
+
+extern char **environ;
+
+int inj_usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("ras-fdr-ctl inject: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\n(see ras-fdr-ctl inject --help)\n", stderr);
+	return EXIT_USAGE;
+}
+
+/* ---- small helpers ------------------------------------------------------ */
+
+int inj_parse_u64(const char *s, uint64_t *out)
+{
+	char *end;
+
+	if (!s || !*s || *s == '-')
+		return -EINVAL;
+	errno = 0;
+	*out = strtoull(s, &end, 0);
+	if (errno || *end)
+		return -EINVAL;
+	return 0;
+}
+
+int inj_parse_uint(const char *s, unsigned max, unsigned *out)
+{
+	uint64_t v;
+
+	if (inj_parse_u64(s, &v) || v > max)
+		return -EINVAL;
+	*out = (unsigned)v;
+	return 0;
+}
+
+/* Writes val; debugfs handlers such as mce-inject's flags_write overwrite the
+ * last byte with NUL, so callers end values with a newline. */
+int inj_write_file(const char *path, const char *val)
+{
+	size_t len = strlen(val);
+	ssize_t n;
+	int fd, err = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, val, len);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != len)
+		err = -EIO;
+	if (close(fd) && !err)
+		err = -errno;
+	return err;
+}
+
+int inj_write_u64_file(const char *dir, const char *name, uint64_t v)
+{
+	char path[256], val[32];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	snprintf(val, sizeof(val), "0x%" PRIx64 "\n", v);
+	return inj_write_file(path, val);
+}
+
+bool inj_path_exists(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0;
+}
+
+int inj_run_modprobe(const char *module)
+{
+	static const char *const paths[] = { "/sbin/modprobe", "/usr/sbin/modprobe" };
+	const char *prog = NULL;
+	int status;
+	pid_t pid;
+
+	for (size_t i = 0; i < sizeof(paths) / sizeof(paths[0]); i++)
+		if (access(paths[i], X_OK) == 0)
+			prog = paths[i];
+	if (!prog)
+		return -ENOENT;
+	pid = fork();
+	if (pid < 0)
+		return -errno;
+	if (pid == 0) {
+		char *const args[] = { (char *)prog, "-q", (char *)module, NULL };
+
+		execve(prog, args, environ);
+		_exit(127);
+	}
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -ENOENT;
+}
+
+int inj_need_root(void)
+{
+	if (geteuid() == 0)
+		return 0;
+	fputs("ras-fdr-ctl inject: must be run as root\n", stderr);
+	return -EPERM;
+}
+
+int inj_need_debugfs(void)
+{
+	struct statfs sfs;
+
+	if (statfs(DEBUGFS, &sfs) == 0 && (unsigned long)sfs.f_type == DEBUGFS_MAGIC_NR)
+		return 0;
+	fputs("ras-fdr-ctl inject: debugfs is not mounted at " DEBUGFS
+	      " (mount -t debugfs debugfs " DEBUGFS ")\n", stderr);
+	return -ENOENT;
+}
+
+/* Makes path appear by loading module if needed; explains what is missing. */
+int inj_need_injector(const char *path, const char *module, const char *config)
+{
+	if (inj_path_exists(path))
+		return 0;
+	inj_run_modprobe(module);
+	if (inj_path_exists(path))
+		return 0;
+	fprintf(stderr, "ras-fdr-ctl inject: %s is missing: the kernel has no %s "
+		"injector (module %s, %s)\n", path, module, module, config);
+	return -ENOENT;
+}
+
+int inj_check_common(bool yes)
+{
+	if (!yes) {
+		fputs("ras-fdr-ctl inject: refusing without --yes: this injects an error "
+		      "into the running kernel, which handles it like a real one\n", stderr);
+		return -ECANCELED;
+	}
+	return inj_need_root();
+}
+
