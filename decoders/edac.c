@@ -138,6 +138,7 @@ int edac_decode(const struct edac_in *in, struct edac_decoded *out)
 	ou_copy(out->driver_detail, sizeof(out->driver_detail), in->driver_detail,
 		in->driver_detail_len);
 	write_location(in, out);
-	write_summary(in, out, advice);
+	if (!in->no_summary)
+		write_summary(in, out, advice);
 	return 0;
 }

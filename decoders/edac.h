@@ -4,6 +4,7 @@
 #define RAS_EDAC_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include "severity.h"
 #include "dfield.h"
@@ -34,6 +35,8 @@ struct edac_in {
 	 * "channel", "slot", ...), which are not in the event; NULL = unknown.
 	 */
 	const char *layer_name[3];
+	/* Leave summary empty (see mce_in.no_summary); everything else is filled. */
+	bool no_summary;
 };
 
 struct edac_decoded {

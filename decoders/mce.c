@@ -331,6 +331,7 @@ int mce_decode(const struct mce_in *in, struct mce_decoded *out)
 	decode = pick_decoder(in, out);
 	decode(in, out);
 	build_location(out);
-	build_summary(out);
+	if (!in->no_summary)
+		build_summary(out);
 	return 0;
 }

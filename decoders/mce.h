@@ -41,6 +41,11 @@ struct mce_in {
 	 */
 	unsigned no_cpuid:1;    /* no PROCESSOR line: vendor and model unknown */
 	unsigned no_socketid:1; /* no SOCKETID/SOCKET field */
+	/*
+	 * Leave summary empty: a storm's records are stored, not all logged, and
+	 * the sentence is most of the decoding's cost. Everything else is filled.
+	 */
+	unsigned no_summary:1;
 };
 
 #define MCE_NAME_LEN 64

@@ -28,6 +28,7 @@ static bool memfail_symbols_ok;
 static const char *pci_sysfs_root = "/sys";
 static bool pci_lookups = true;
 static ras_label_lookup_fn label_lookup;
+static bool want_summary = true;
 
 #define U(v, idx) ((uint64_t)(v)[idx].i)
 #define STR(v, idx) ((const char *)(v)[idx].p)
@@ -55,6 +56,11 @@ void ras_adapters_set_pci(const char *sysfs_root, bool lookups)
 {
 	pci_sysfs_root = sysfs_root;
 	pci_lookups = lookups;
+}
+
+void ras_adapters_want_summary(bool want)
+{
+	want_summary = want;
 }
 
 void ras_adapters_set_label_lookup(ras_label_lookup_fn fn)
@@ -92,6 +98,7 @@ int adapt_mce(const struct ras_event_type *type, const struct ras_value *v, void
 		.bank = (uint8_t)U(v, MCE_F_BANK), .cpuvendor = (uint8_t)U(v, MCE_F_CPUVENDOR),
 		.has_synd = v[MCE_F_SYND].present, .has_ipid = v[MCE_F_IPID].present,
 		.has_ppin = v[MCE_F_PPIN].present, .has_microcode = v[MCE_F_MICROCODE].present,
+		.no_summary = !want_summary,
 	};
 
 	if (v[MCE_F_V_DATA].present) {
@@ -113,6 +120,7 @@ int adapt_edac(const struct ras_event_type *type, const struct ras_value *v, voi
 		.lower_layer = (int8_t)v[MC_F_LOWER_LAYER].i, .address = v[MC_F_ADDRESS].i,
 		.grain_bits = (uint8_t)U(v, MC_F_GRAIN_BITS), .syndrome = v[MC_F_SYNDROME].i,
 		.driver_detail = STR(v, MC_F_DRIVER_DETAIL), .driver_detail_len = LEN(v, MC_F_DRIVER_DETAIL),
+		.no_summary = !want_summary,
 	};
 	const char *configured;
 	char kernel_label[128];

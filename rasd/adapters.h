@@ -33,6 +33,8 @@ void ras_adapters_prepare(const struct ras_formats *f);
 /* Where PCI devices are looked up; lookups off for replays from another machine. */
 void ras_adapters_set_pci(const char *sysfs_root, bool lookups);
 void ras_adapters_set_label_lookup(ras_label_lookup_fn fn);
+/* Whether decoders that can skip it build the sentence (default yes). */
+void ras_adapters_want_summary(bool want);
 /* Labels come from the files loaded by edac_daemon_load_labels(). */
 void ras_adapters_use_label_files(void);
 

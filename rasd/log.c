@@ -82,6 +82,17 @@ static bool rate_allows(unsigned type_idx, enum ras_severity sev, unsigned long 
 	return true;
 }
 
+bool ras_log_would_print(const struct ras_event_type *type, enum ras_severity sev)
+{
+	struct rate_state *st = &rates[(unsigned)(type - ras_event_types) % 64];
+	struct timespec now;
+
+	if (sev > RAS_SEV_CORRECTED)
+		return true;
+	clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
+	return now.tv_sec - st->window >= 60 || st->used < rate_limit;
+}
+
 void ras_log_record(const struct ras_event_type *type, int cpu, const char *source,
 		    const struct ras_decoded_head *d, int64_t wall_ns)
 {

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <string.h>
 #include <time.h>
+#include "adapters.h"
 #include "db_snapshot.h"
 #include "fdr.h"
 #include "log.h"
@@ -36,8 +37,28 @@ void ras_decode_values(const struct ras_event_type *type, const struct ras_value
 		else
 			*m = 0;
 	}
-	if (type->decode(type, values, out) < 0 && !h->summary[0])
+	if (type->decode(type, values, out) < 0 && !h->summary[0] && !h->location[0])
 		snprintf(h->summary, sizeof(h->summary), "%s (could not be decoded)", type->title);
+}
+
+/*
+ * The sentence is only for the log, which a corrected-error storm mostly
+ * skips: decode without it, and again with it when the line will be printed.
+ * A type whose last line was printed is decoded with it straight away.
+ */
+static void decode_for_store(struct ras_pipeline *p, unsigned idx, const struct ras_event_type *type)
+{
+	const struct ras_decoded_head *h = (const void *)p->decoded;
+	bool guess = p->log_last[idx % 64];
+
+	ras_adapters_want_summary(guess);
+	ras_decode_values(type, p->values, p->decoded);
+	p->log_last[idx % 64] = ras_log_would_print(type, h->severity);
+	if (p->log_last[idx % 64] && !guess) {
+		ras_adapters_want_summary(true);
+		ras_decode_values(type, p->values, p->decoded);
+	}
+	ras_adapters_want_summary(true);
 }
 
 static int ensure_txn(struct ras_pipeline *p)
@@ -102,7 +123,7 @@ static void store(struct ras_pipeline *p, unsigned idx, int cpu, uint64_t ts,
 		p->malformed_logged[idx] = true;
 		return;
 	}
-	ras_decode_values(type, p->values, p->decoded);
+	decode_for_store(p, idx, type);
 	ev.wall_ns = ras_tracing_wall_ns(p->tr, ts);
 	ev.rec_hash = ras_hash_bytes(data, size);
 	if (ensure_txn(p) < 0 || (r = ras_db_insert_event(p->db, &ev)) < 0) {
