@@ -180,7 +180,7 @@ int rasd_config_set(struct rasd_config *c, const char *key, const char *value, c
 	return -EINVAL;
 }
 
-static char *trim(char *s)
+char *rasd_trim(char *s)
 {
 	char *e;
 
@@ -196,7 +196,7 @@ static int parse_line(struct rasd_config *c, char *line, const char **why)
 {
 	char *eq, *key, *value;
 
-	line = trim(line);
+	line = rasd_trim(line);
 	if (!*line || *line == '#')
 		return 0;
 	eq = strchr(line, '=');
@@ -205,8 +205,8 @@ static int parse_line(struct rasd_config *c, char *line, const char **why)
 		return -EINVAL;
 	}
 	*eq = 0;
-	key = trim(line);
-	value = trim(eq + 1);
+	key = rasd_trim(line);
+	value = rasd_trim(eq + 1);
 	return rasd_config_set(c, key, value, why);
 }
 
@@ -233,7 +233,7 @@ int rasd_config_load(struct rasd_config *c, const char *path, config_error_fn on
 				char *eq = strchr(p, '=');
 
 				snprintf(reason, sizeof(reason), "unknown key '%.*s'",
-					 (int)(eq ? (size_t)(eq - p) : strlen(p)), trim(p));
+					 (int)(eq ? (size_t)(eq - p) : strlen(p)), rasd_trim(p));
 			}
 			on_error(ctx, path, lineno, reason);
 			errors++;

@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "config.h"
 #include "dimm_labels.h"
 #include "edac_sysfs.h"
 
@@ -79,18 +80,6 @@ static void problem(struct parse *p, const char *fmt, ...)
 	p->errors++;
 	if (p->on_error)
 		p->on_error(p->ctx, p->file, p->line, reason);
-}
-
-static char *trim(char *s)
-{
-	char *e;
-
-	while (isspace((unsigned char)*s))
-		s++;
-	e = s + strlen(s);
-	while (e > s && isspace((unsigned char)e[-1]))
-		*--e = 0;
-	return s;
 }
 
 static int add_block(struct parse *p, const char *vendor)
@@ -260,8 +249,8 @@ static int parse_item(struct parse *p, char *item)
 		return 0;
 	}
 	*colon = 0;
-	key = trim(item);
-	value = trim(colon + 1);
+	key = rasd_trim(item);
+	value = rasd_trim(colon + 1);
 	if (!strcasecmp(key, "vendor")) {
 		if (!*value) {
 			problem(p, "%s", "empty Vendor: value");
@@ -284,7 +273,7 @@ static int parse_line(struct parse *p, char *line)
 	if (hash)
 		*hash = 0;
 	for (item = strtok_r(line, ";", &save); item && r == 0; item = strtok_r(NULL, ";", &save)) {
-		item = trim(item);
+		item = rasd_trim(item);
 		if (*item)
 			r = parse_item(p, item);
 	}
@@ -429,7 +418,7 @@ static void read_dmi_file(const char *root, const char *name, char *out, size_t 
 	n = read(fd, out, len - 1);
 	close(fd);
 	out[n > 0 ? n : 0] = 0;
-	char *t = trim(out);
+	char *t = rasd_trim(out);
 
 	memmove(out, t, strlen(t) + 1);
 }
