@@ -119,8 +119,25 @@ static void test_fields(void)
 	tap_ok(edac_n_dfields == 13, "dfield count");
 }
 
+/* Skipping the sentence changes nothing else: the daemon stores what it would have. */
+static void test_no_summary(void)
+{
+	static struct edac_decoded full, quick;
+	struct edac_in in = { .error_type = 0, .msg = "read error", .msg_len = 10, .label = "DIMM_A1",
+			      .label_len = 7, .error_count = 2, .top_layer = 1, .middle_layer = 0,
+			      .lower_layer = -1, .grain_bits = 6 };
+
+	edac_decode(&in, &full);
+	in.no_summary = true;
+	edac_decode(&in, &quick);
+	tap_ok(full.summary[0] && !quick.summary[0], "no_summary leaves only the sentence out");
+	memset(full.summary, 0, sizeof(full.summary));
+	tap_ok(memcmp(&full, &quick, sizeof(full)) == 0, "every other member is the same");
+}
+
 int main(void)
 {
+	test_no_summary();
 	test_types();
 	test_layers();
 	test_fields();

@@ -274,8 +274,24 @@ static void test_cpuid_and_fields(void)
 	}
 }
 
+/* Skipping the sentence changes nothing else: the daemon stores what it would have. */
+static void test_no_summary(void)
+{
+	static struct mce_decoded full, quick;
+	struct mce_in in = { .status = 0x8c00004000010090ULL, .bank = 7, .misc = 0x8c,
+			     .cpuid = 0x50654, .has_synd = 1, .has_ipid = 1 };
+
+	mce_decode(&in, &full);
+	in.no_summary = 1;
+	mce_decode(&in, &quick);
+	tap_ok(full.summary[0] && !quick.summary[0], "no_summary leaves only the sentence out");
+	memset(full.summary, 0, sizeof(full.summary));
+	tap_ok(memcmp(&full, &quick, sizeof(full)) == 0, "every other member is the same");
+}
+
 int main(void)
 {
+	test_no_summary();
 	test_all_codes();
 	test_golden_codes();
 	test_severity();
