@@ -171,7 +171,7 @@ static int grow(void **arr, unsigned n, size_t elem)
 
 static int read_children(int mcfd, struct edac_mc *mc)
 {
-	DIR *dir = fdopendir(dup(mcfd));
+	DIR *dir = fdopendir(fcntl(mcfd, F_DUPFD_CLOEXEC, 0));
 	struct dirent *de;
 	unsigned idx;
 	int r = 0;

@@ -7,6 +7,12 @@
 #
 #   tests/qemu/run.sh --builddir DIR [--cpu intel|amd|both] [--out DIR]
 #                     [--timeout SECS] [--rasd PATH] [--ctl PATH] [--keep]
+#                     [--kernel 6.1|6.12]
+#
+# --kernel 6.12 (opt-in; default 6.1) installs Debian's 6.12 kernel and
+# headers and runs instead the early-boot set (guest/k612.sh, check-k612.sh):
+# one CPU model (intel), boot instance + persistent ring buffer
+# (reserve_mem=, trace_instance=) across a warm reboot.
 #
 # DIR holds the built rasd/rasd and rasd/ras-fdr-ctl. Prints "PASS <scenario>"
 # or "FAIL <scenario>: <reason>" per scenario and CPU model, then
@@ -16,7 +22,7 @@ set -eu
 
 QT_DIR="$(cd "$(dirname "$0")" && pwd)"
 SRCDIR="$(cd "$QT_DIR/../.." && pwd)"
-BUILDDIR="" OUT="" CPUS=both TIMEOUT=480 RASD="" CTL="" KEEP=0
+BUILDDIR="" OUT="" CPUS=both TIMEOUT=480 RASD="" CTL="" KEEP=0 KSERIES=6.1
 PASSED=0 FAILED=0
 
 die() { echo "run.sh: $*" >&2; exit 1; }
@@ -37,6 +43,7 @@ parse_args() {
         --rasd) RASD=$2; shift ;;
         --ctl) CTL=$2; shift ;;
         --keep) KEEP=1 ;;
+        --kernel) KSERIES=$2; shift ;;
         -h|--help) usage 0 ;;
         *) echo "run.sh: unknown option $1" >&2; usage 2 ;;
         esac
@@ -48,15 +55,21 @@ parse_args() {
     CTL="$(realpath -m "${CTL:-$BUILDDIR/rasd/ras-fdr-ctl}")"
     OUT="$(realpath -m "${OUT:-$BUILDDIR/tests/qemu-out}")"
     case "$CPUS" in intel|amd) ;; both) CPUS="intel amd" ;; *) usage 2 ;; esac
+    case "$KSERIES" in 6.1) ;; 6.12) CPUS=intel ;; *) usage 2 ;; esac
 }
 
 # ---- host packages -------------------------------------------------------
 
+# the newest installed kernel of series $KSERIES (6.1: the newest of any
+# series if there is no 6.1 one, as before --kernel existed)
 newest_kernel() {
-    local v best=""
+    local v best="" any=""
     for v in $(ls /lib/modules 2>/dev/null | sort -V); do
-        [ -f "/boot/vmlinuz-$v" ] && best=$v
+        [ -f "/boot/vmlinuz-$v" ] || continue
+        any=$v
+        case "$v" in "$KSERIES".*) best=$v ;; esac
     done
+    [ -z "$best" ] && [ "$KSERIES" = 6.1 ] && best=$any
     echo "$best"
 }
 
@@ -75,8 +88,10 @@ ensure_packages() {
     [ -n "$KVER" ] && [ -d "/lib/modules/$KVER/build" ] || need=1
     [ "$need" = 0 ] && return 0
     note "installing packages (log: $OUT/apt.log)"
+    local image=linux-image-amd64
+    [ "$KSERIES" = 6.1 ] || image=linux-image-$KSERIES-amd64
     if ! { apt-get update >> "$OUT/apt.log" 2>&1 &&
-           apt_install qemu-system-x86 linux-image-amd64 busybox-static cpio kmod \
+           apt_install qemu-system-x86 "$image" busybox-static cpio kmod \
                sqlite3 make gcc libc6-dev; }; then
         echo "run.sh: cannot install the packages; skipping" >&2; exit 77
     fi
@@ -127,14 +142,23 @@ QT_RASD='$RASD'
 QT_CTL='$CTL'
 QT_MODULE='$MODULE'
 EOF
+    [ "$KSERIES" = 6.1 ] || echo "QT_SET='k612'" >> "$1/params.env"
 }
 
+# --kernel 6.12: the guest reboots itself once (warm), so no -no-reboot; the
+# boot-made instances and the persistent buffer come from the command line.
+K612_APPEND="reserve_mem=16M:0x2000000:rasdtrace \
+trace_instance=rasd_persist^traceoff@rasdtrace,ras:mc_event \
+trace_instance=rasd_boot,ras:mc_event"
+
+
 qemu_args() { # DIR LABEL
-    local d=$1
+    local d=$1 noreboot=-no-reboot append="console=ttyS0 panic=-1 loglevel=4"
+    [ "$KSERIES" = 6.1 ] || { noreboot=""; append="$append ${K612_EXTRA:-}$K612_APPEND"; }
     QARGS=(-machine q35 -cpu "$(qemu_cpu "$2")" -smp 2 -m 1G -accel tcg
-        -display none -no-reboot -nic none -monitor none
+        -display none $noreboot -nic none -monitor none
         -kernel "/boot/vmlinuz-$KVER" -initrd "$OUT/build/initramfs.gz"
-        -append "console=ttyS0 panic=-1 loglevel=4"
+        -append "$append"
         -serial "file:$d/console.log" -serial "file:$d/ctl.log"
         -chardev "pipe,id=qmp0,path=$d/qmp" -mon chardev=qmp0,mode=control
         -device pcie-root-port,id=rp1,bus=pcie.0,chassis=1,slot=1,addr=0x1c
@@ -210,11 +234,12 @@ main() {
     build_initramfs
     . "$QT_DIR/values.sh"
     . "$QT_DIR/check.sh"
+    [ "$KSERIES" = 6.1 ] || . "$QT_DIR/check-k612.sh"
     local cpu before
     for cpu in $CPUS; do
         boot_guest "$cpu"
         before=$FAILED
-        check_all "$cpu"
+        if [ "$KSERIES" = 6.1 ]; then check_all "$cpu"; else check_k612 "$cpu"; fi
         [ "$FAILED" = "$before" ] || show_failure_logs "$cpu"
     done
     [ "$KEEP" = 1 ] || rm -rf "$OUT/build/root"

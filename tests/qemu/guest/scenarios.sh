@@ -89,6 +89,7 @@ instance = $2
 keep_instance = $3
 buffer_size_kb = $4
 EOF
+    [ -z "${RASD_CONF_EXTRA:-}" ] || printf '%s\n' "$RASD_CONF_EXTRA" >> "$G/$1.conf"
     if [ ! -x "$HR$QT_RASD" ]; then log "no rasd at $QT_RASD"; fact "RASD_START_$1" missing; return 1; fi
     # Not through chr(): a function in the background is a subshell, and the
     # signal meant for rasd would end the subshell instead.
@@ -253,4 +254,10 @@ main() {
     log "@@SCENARIOS_DONE"
 }
 
-main
+# run.sh --kernel 6.12 runs the early-boot / persistent-buffer set instead
+if [ "${QT_SET:-}" = k612 ]; then
+    . "$HR$QT_SRCDIR/tests/qemu/guest/k612.sh"
+    main_k612
+else
+    main
+fi

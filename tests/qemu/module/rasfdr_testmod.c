@@ -29,6 +29,7 @@
  *   ereport DDDD:BB:DD.F
  */
 #include <linux/module.h>
+#include <linux/version.h>
 #include <linux/kernel.h>
 #include <linux/debugfs.h>
 #include <linux/platform_device.h>
@@ -140,7 +141,12 @@ static int cmd_arm(char *args)
 	proc.psci_state = psci;
 	proc.affinity_level = aff;
 	proc.section_length = sizeof(proc);
+#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 12, 0)
+	/* 6.12 (run.sh --kernel 6.12): the error-information buffers and severity */
+	trace_arm_event(&proc, NULL, 0, NULL, 0, NULL, 0, 0, 0);
+#else
 	trace_arm_event(&proc);
+#endif
 	return 0;
 }
 
