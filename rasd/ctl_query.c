@@ -72,8 +72,9 @@ static int print_count(void *ctx, unsigned idx, const char *sev, const char *loc
 		return 0;
 	}
 	if (!s->n++)
-		printf("%-28s %-11s %8s  %-20s  %s\n", "TYPE", "SEVERITY", "COUNT", "LAST", "LOCATION");
-	printf("%-28s %-11s %8lld  %-20.20s  %s\n", ras_event_types[idx].table, sev ? sev : "unknown",
+		printf("%-28s %-11s %8s  %-20s  %s\n", "TYPE", "SEVERITY", "COUNT", "LAST (UTC)", "LOCATION");
+	/* Seconds are enough in the table; --json keeps the microseconds. */
+	printf("%-28s %-11s %8lld  %.19sZ  %s\n", ras_event_types[idx].table, sev ? sev : "unknown",
 	       (long long)count, last, loc && *loc ? loc : "-");
 	return 0;
 }
