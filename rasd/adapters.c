@@ -126,6 +126,9 @@ int adapt_edac(const struct ras_event_type *type, const struct ras_value *v, voi
 	char kernel_label[128];
 
 	snprintf(kernel_label, sizeof(kernel_label), "%.*s", (int)in.label_len, in.label ? in.label : "");
+	/* "channel 1, slot 0" reads better than "layers 1:0" where sysfs names them. */
+	for (int l = 0; l < 3; l++)
+		in.layer_name[l] = edac_daemon_layer_name(in.mc_index, l);
 	/* The kernel often says "any memory" or a driver default; the label files know the slot. */
 	if (label_lookup && dimm_label_is_placeholder(kernel_label) &&
 	    (configured = label_lookup(in.mc_index, in.top_layer, in.middle_layer, in.lower_layer))) {

@@ -215,6 +215,7 @@ static void prepare_decoders(struct ctl *c)
 	ras_adapters_set_pci(c->cfg.sysfs_root, true);
 	/* Problems in label files are rasd's to report; here they only go unused. */
 	edac_daemon_load_labels(&c->cfg, ignore_label_error, NULL);
+	edac_daemon_read_layer_names(c->cfg.sysfs_root);
 	ras_adapters_use_label_files();
 }
 

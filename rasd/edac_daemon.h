@@ -33,6 +33,10 @@ int edac_daemon_load_labels(const struct rasd_config *cfg,
 
 /* The labels loaded last, or NULL; valid until the next edac_daemon_load_labels(). */
 struct dimm_labels *edac_daemon_labels(void);
+/* The name of an EDAC layer ("channel", "slot", "csrow"...) last read from sysfs, or NULL. */
+const char *edac_daemon_layer_name(int mc, int layer);
+/* Reads the layer names alone (ras-fdr-ctl); 0 or -errno. */
+int edac_daemon_read_layer_names(const char *sysfs_root);
 
 /* Frees the state (tests, clean shutdown). */
 void edac_daemon_cleanup(void);

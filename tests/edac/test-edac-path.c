@@ -112,6 +112,8 @@ int main(void)
 	tap_ok(output_has("P1-DIMMB1"), "summary --by dimm names the configured label of the worst DIMM");
 	ctl("errors", "--json", NULL);
 	tap_ok(output_has("P1-DIMMB1"), "errors show the configured label where the kernel had none");
+	tap_ok(output_has("mc0, channel 1, slot 0 (P1-DIMMB1)"),
+	       "the location names the controller's layers as sysfs does");
 	ctl("layout", NULL, NULL);
 	tap_ok(output_has("P1-DIMMB1") && output_has("16384"), "layout shows the slot with size and label");
 
