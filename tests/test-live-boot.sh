@@ -33,8 +33,10 @@ fdr_events = sched:sched_process_exit
 fdr_min_interval_s = 3600
 CONF
 ctl() { "$CTL" --config "$WORK/rasd.conf" "$@"; }
-start() { "$RASD" --config "$WORK/rasd.conf" "$@" 2>>"$WORK/rasd.log" & PID=$!
-	wait_for 10 grep -q "recording" "$WORK/rasd.log"; }
+starts=0
+# Each start logs to its own file, so the wait sees this start's "recording" line.
+start() { starts=$((starts+1)); "$RASD" --config "$WORK/rasd.conf" "$@" 2>"$WORK/rasd.$starts.log" & PID=$!
+	wait_for 10 grep -q "recording" "$WORK/rasd.$starts.log"; }
 stop() { kill -TERM "$PID"; wait "$PID"; local rc=$?; PID=; return $rc; }
 
 # The previous boot's persistent buffer and this boot's early buffer, made by hand.
