@@ -146,15 +146,17 @@ EOF
 }
 
 # --kernel 6.12: the guest reboots itself once (warm), so no -no-reboot; the
-# boot-made instances and the persistent buffer come from the command line.
-K612_APPEND="reserve_mem=16M:0x2000000:rasdtrace \
+# boot-made instances and the persistent buffer come from the command line
+# (the environment's K612_APPEND replaces it, e.g. to try nokaslr or another
+# alignment; guest/k612.sh expects the instance names rasd_persist, rasd_boot).
+K612_APPEND=${K612_APPEND:-"reserve_mem=16M:0x2000000:rasdtrace \
 trace_instance=rasd_persist^traceoff@rasdtrace,ras:mc_event \
-trace_instance=rasd_boot,ras:mc_event"
+trace_instance=rasd_boot,ras:mc_event"}
 
 
 qemu_args() { # DIR LABEL
     local d=$1 noreboot=-no-reboot append="console=ttyS0 panic=-1 loglevel=4"
-    [ "$KSERIES" = 6.1 ] || { noreboot=""; append="$append ${K612_EXTRA:-}$K612_APPEND"; }
+    [ "$KSERIES" = 6.1 ] || { noreboot=""; append="$append $K612_APPEND"; }
     QARGS=(-machine q35 -cpu "$(qemu_cpu "$2")" -smp 2 -m 1G -accel tcg
         -display none $noreboot -nic none -monitor none
         -kernel "/boot/vmlinuz-$KVER" -initrd "$OUT/build/initramfs.gz"
