@@ -146,8 +146,13 @@ static int harvest(struct rasd *d, const char *name, const char *source, bool pr
 	ras_log(LOG_INFO, "stored %llu records from %s instance %s (clock %s)",
 		(unsigned long long)a->pipe.stored, source, a->tr.instance_dir, a->tr.clock_name);
 	if (r < 0 || previous || !a->tr.real) {
-		if (previous && a->tr.real)
-			ras_tracing_clear(&a->tr);
+		/*
+		 * Emptied, the persistent buffer starts recording this boot for the
+		 * next one; it was kept off (^traceoff) so two boots never mix.
+		 */
+		if (previous && a->tr.real && r == 0 &&
+		    (ras_tracing_clear(&a->tr) < 0 || ras_tracing_on(&a->tr, true) < 0))
+			ras_log(LOG_WARNING, "cannot re-arm persistent instance %s", a->tr.instance_dir);
 		release_adopted(a, false);
 		return r;
 	}

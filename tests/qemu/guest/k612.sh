@@ -86,7 +86,6 @@ k_boot1() {
     fact B1_P_TRACING_ON_AFTER "$(cat "$P/tracing_on" 2>/dev/null)"
     fact B1_P_RECORDS_AFTER "$(krecords "$P")"
     rasd_stop B1
-    echo 1 > "$P/tracing_on" || log "cannot turn tracing on in $P"
     kemit late "$K612_LATE" 1
     fact B1_P_LATE "$(kcount "$P" 'k612 late')"
     fact B1_B_LATE "$(kcount "$B" 'k612 late')"
