@@ -113,9 +113,16 @@ check_mce() {
     scenario mce_qemu_srao main mce_record "bank = $QSRAO_BANK AND status = $QSRAO_STATUS" \
         mce_qemu_srao "${MP[@]}" "cpu = $QSRAO_CPU" "ip <> 0" "mcg_ripv = 1" "mcg_mcip = 1" \
         "severity IN ('srao', 'uncorrected')"
+    # What memory_failure() makes of the page depends on what the guest had
+    # put there (a free buddy page, or one in use): the expected names are the
+    # ones the kernel itself printed for this pfn in the witness instance.
+    local mf mf_type mf_result
+    mf=$(grep -h "memory_failure_event: pfn $QSRAO_PFN:" "$D/witness.trace" 2>/dev/null | head -n 1)
+    mf_type=$(sed -n 's/.*recovery action for \(.*\): [A-Za-z]*$/\1/p' <<<"$mf")
+    mf_result=${mf##*: }
     scenario mce_qemu_srao_memory_failure main memory_failure_event "pfn = $QSRAO_PFN" \
-        mce_qemu_srao_mf "type = 16" "result = 3" "type_name = 'free buddy page'" \
-        "result_name = 'Recovered'"
+        mce_qemu_srao_mf "type_name = '${mf_type:-?}'" "result_name = '${mf_result:-?}'" \
+        "location = 'memory page pfn $QSRAO_PFN'"
 }
 
 aer_preds() { # STATUS SEVERITY(0/1/2) -> AP
