@@ -140,8 +140,7 @@ static int harvest(struct rasd *d, const char *name, const char *source, bool pr
 	}
 	/* No snapshots for these: the recorder holds what happens now, not then. */
 	ras_pipeline_init(&a->pipe, d->fmt, d->db, &a->tr, d->cfg, source);
-	if (previous && ras_db_previous_boot(d->db, &a->pipe.boot) < 0)
-		a->pipe.boot = 0;
+	a->pipe.previous_boot = previous;
 	r = drain_reader(&a->tr, a->reader, &a->pipe);
 	ras_log(LOG_INFO, "stored %llu records from %s instance %s (clock %s)",
 		(unsigned long long)a->pipe.stored, source, a->tr.instance_dir, a->tr.clock_name);

@@ -115,6 +115,9 @@ static void store(struct ras_pipeline *p, unsigned idx, int cpu, uint64_t ts,
 	};
 	int r;
 
+	/* Looked up at the first record, so an empty buffer adds no boots row. */
+	if (p->previous_boot && !p->boot && ras_db_previous_boot(p->db, &p->boot) == 0)
+		ev.boot = p->boot;
 	if (ras_record_extract(p->fmt->tep, type, &p->fmt->type[idx], data, size, p->values) < 0) {
 		p->malformed++;
 		if (!p->malformed_logged[idx])

@@ -21,6 +21,7 @@ struct ras_pipeline {
 	const struct rasd_config *cfg;
 	const char *source;              /* live, boot, previous-boot */
 	int64_t boot;                    /* boots.id for the records; 0: this boot */
+	bool previous_boot;              /* records are from the boot before: find it at the first one */
 	struct fdr *fdr;                 /* flight recorder, or NULL */
 	uint64_t snapshots;
 	const char *synthetic_source;    /* the source given to synthetic records */
