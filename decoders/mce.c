@@ -41,23 +41,11 @@ void mce_copy(char *dst, size_t size, const char *src)
 	dst[n] = '\0';
 }
 
-void mce_appendf(char *dst, size_t size, const char *fmt, ...)
-{
-	size_t used = strnlen(dst, size);
-	va_list ap;
-
-	if (used + 1 >= size)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(dst + used, size - used, fmt, ap);
-	va_end(ap);
-}
-
 void mce_append_item(char *dst, size_t size, const char *sep, const char *item)
 {
 	if (!item || !*item)
 		return;
-	mce_appendf(dst, size, "%s%s", *dst ? sep : "", item);
+	ou_appendf(dst, size, "%s%s", *dst ? sep : "", item);
 }
 
 const char *mce_code_lookup(const struct mce_code_text *table, uint32_t code)
@@ -226,25 +214,25 @@ static void build_location(struct mce_decoded *out)
 
 	loc[0] = '\0';
 	if (out->socket != RAS_DF_NONE)
-		mce_appendf(loc, n, "socket %lld", (long long)out->socket);
-	mce_appendf(loc, n, "%sCPU %lld, bank %lld", *loc ? ", " : "",
+		ou_appendf(loc, n, "socket %lld", (long long)out->socket);
+	ou_appendf(loc, n, "%sCPU %lld, bank %lld", *loc ? ", " : "",
 		    (long long)out->cpu, (long long)out->bank);
 	if (out->bank_name[0])
-		mce_appendf(loc, n, " (%s)", out->bank_name);
+		ou_appendf(loc, n, " (%s)", out->bank_name);
 	if (out->mem_ctrl != RAS_DF_NONE)
-		mce_appendf(loc, n, ", memory controller %lld", (long long)out->mem_ctrl);
+		ou_appendf(loc, n, ", memory controller %lld", (long long)out->mem_ctrl);
 	if (out->channel != RAS_DF_NONE)
-		mce_appendf(loc, n, ", channel %lld", (long long)out->channel);
+		ou_appendf(loc, n, ", channel %lld", (long long)out->channel);
 	if (out->dimm != RAS_DF_NONE)
-		mce_appendf(loc, n, ", DIMM %lld", (long long)out->dimm);
+		ou_appendf(loc, n, ", DIMM %lld", (long long)out->dimm);
 	if (out->rank != RAS_DF_NONE)
-		mce_appendf(loc, n, ", rank %lld", (long long)out->rank);
+		ou_appendf(loc, n, ", rank %lld", (long long)out->rank);
 	if (out->chip_select != RAS_DF_NONE)
-		mce_appendf(loc, n, ", chip select %lld", (long long)out->chip_select);
+		ou_appendf(loc, n, ", chip select %lld", (long long)out->chip_select);
 	if (out->pcie_device[0])
-		mce_appendf(loc, n, ", PCIe device %s", out->pcie_device);
+		ou_appendf(loc, n, ", PCIe device %s", out->pcie_device);
 	if (out->cache_level != RAS_DF_NONE && strcmp(out->error_class, "memory") != 0)
-		mce_appendf(loc, n, ", cache level %lld", (long long)out->cache_level);
+		ou_appendf(loc, n, ", cache level %lld", (long long)out->cache_level);
 }
 
 static const char *const severity_words[RAS_SEV_COUNT] = {
@@ -264,21 +252,21 @@ static void summary_where(const struct mce_decoded *out, char *buf, size_t n)
 {
 	buf[0] = '\0';
 	if (out->socket != RAS_DF_NONE)
-		mce_appendf(buf, n, "socket %lld", (long long)out->socket);
+		ou_appendf(buf, n, "socket %lld", (long long)out->socket);
 	else
-		mce_appendf(buf, n, "CPU %lld", (long long)out->cpu);
+		ou_appendf(buf, n, "CPU %lld", (long long)out->cpu);
 	if (out->mem_ctrl != RAS_DF_NONE)
-		mce_appendf(buf, n, ", memory controller %lld", (long long)out->mem_ctrl);
+		ou_appendf(buf, n, ", memory controller %lld", (long long)out->mem_ctrl);
 	if (out->channel != RAS_DF_NONE)
-		mce_appendf(buf, n, ", channel %lld", (long long)out->channel);
+		ou_appendf(buf, n, ", channel %lld", (long long)out->channel);
 	if (out->dimm != RAS_DF_NONE)
-		mce_appendf(buf, n, ", DIMM %lld", (long long)out->dimm);
+		ou_appendf(buf, n, ", DIMM %lld", (long long)out->dimm);
 	if (out->rank != RAS_DF_NONE)
-		mce_appendf(buf, n, ", rank %lld", (long long)out->rank);
+		ou_appendf(buf, n, ", rank %lld", (long long)out->rank);
 	if (out->chip_select != RAS_DF_NONE)
-		mce_appendf(buf, n, ", chip select %lld", (long long)out->chip_select);
+		ou_appendf(buf, n, ", chip select %lld", (long long)out->chip_select);
 	if (out->pcie_device[0])
-		mce_appendf(buf, n, ", PCIe device %s", out->pcie_device);
+		ou_appendf(buf, n, ", PCIe device %s", out->pcie_device);
 }
 
 static void build_summary(struct mce_decoded *out)
@@ -291,13 +279,13 @@ static void build_summary(struct mce_decoded *out)
 	snprintf(out->summary, sizeof(out->summary), "%s %s on %s (", severity_words[sev],
 		 what, where);
 	if (out->cpu_model_name[0])
-		mce_appendf(out->summary, sizeof(out->summary), "%s, ", out->cpu_model_name);
-	mce_appendf(out->summary, sizeof(out->summary), "bank %lld", (long long)out->bank);
+		ou_appendf(out->summary, sizeof(out->summary), "%s, ", out->cpu_model_name);
+	ou_appendf(out->summary, sizeof(out->summary), "bank %lld", (long long)out->bank);
 	if (out->bank_name[0])
-		mce_appendf(out->summary, sizeof(out->summary), " %s", out->bank_name);
-	mce_appendf(out->summary, sizeof(out->summary), ")");
+		ou_appendf(out->summary, sizeof(out->summary), " %s", out->bank_name);
+	ou_appendf(out->summary, sizeof(out->summary), ")");
 	if (out->model_text[0])
-		mce_appendf(out->summary, sizeof(out->summary), ": %s", out->model_text);
+		ou_appendf(out->summary, sizeof(out->summary), ": %s", out->model_text);
 }
 
 static void decode_not_valid(struct mce_decoded *out)

@@ -98,7 +98,7 @@ static void set_xec_text(const char *const *table, size_t n, const char *bank, s
 		return;
 	}
 	/* Keep the architectural meaning; do not invent one for the extended code. */
-	mce_appendf(out->error_text, sizeof(out->error_text),
+	ou_appendf(out->error_text, sizeof(out->error_text),
 		    " (extended error code %zu not documented for %s)", xec, bank);
 }
 
@@ -136,7 +136,7 @@ static void decode_smca(const struct mce_in *in, struct mce_decoded *out)
 	out->smca_instance_hi = (int64_t)mce_bits(in->ipid, 44, 47);
 	t = find_smca_type(hwid, mcatype, out->family, out->model);
 	if (!t) {
-		mce_appendf(out->decode_note, sizeof(out->decode_note),
+		ou_appendf(out->decode_note, sizeof(out->decode_note),
 			    "%sunknown SMCA bank type (HardwareID 0x%03x, McaType 0x%04x)",
 			    out->decode_note[0] ? "; " : "", hwid, mcatype);
 		return;

@@ -243,7 +243,7 @@ static void misc_kh50000_dram(const struct mce_in *in, struct mce_decoded *out)
 	if (!is_memory_error(out))
 		return;
 	if (ch < MCE_ARRAY_SIZE(kh50000_channel_names))
-		mce_appendf(out->model_text, sizeof(out->model_text), "%schannel %s",
+		ou_appendf(out->model_text, sizeof(out->model_text), "%schannel %s",
 			    out->model_text[0] ? "; " : "", kh50000_channel_names[ch]);
 	mce_append_item(out->model_text, sizeof(out->model_text), "; ", kh50000_mmm_texts[mmm]);
 	if (in->status & MCI_STATUS_MISCV)
@@ -432,7 +432,7 @@ static void apply_bank(const struct bank_row *b, const struct mce_in *in, struct
 	decode_mscod(in->status, b->mscod, out);
 	if (b->mscod && strnlen(out->model_text, sizeof(out->model_text)) == before &&
 	    mce_bits(in->status, 16, 31))
-		mce_appendf(out->model_text, sizeof(out->model_text), "%sMSCOD 0x%04llx not in the documented table",
+		ou_appendf(out->model_text, sizeof(out->model_text), "%sMSCOD 0x%04llx not in the documented table",
 			    before ? "; " : "", (unsigned long long)mce_bits(in->status, 16, 31));
 	if (b->misc)
 		b->misc(in, out);

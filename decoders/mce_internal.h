@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "mce.h"
+#include "other_util.h"
 
 #define MCE_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -61,8 +62,6 @@ const char *mce_code_lookup(const struct mce_code_text *table, uint32_t code);
 
 /* Bounded string helpers; always NUL-terminate, never overflow. */
 void mce_copy(char *dst, size_t size, const char *src);
-void mce_appendf(char *dst, size_t size, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
 /* Appends "sep" first when dst is not empty. */
 void mce_append_item(char *dst, size_t size, const char *sep, const char *item);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <pci/pci.h>
+#include "other_util.h"
 #include "pci_names.h"
 
 static struct pci_access *names_acc;
@@ -104,21 +105,6 @@ static long read_hex_attr(const char *dir, const char *name)
 	return v;
 }
 
-static void append(char *out, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void append(char *out, size_t len, const char *fmt, ...)
-{
-	size_t used = strnlen(out, len);
-	va_list ap;
-
-	if (used + 1 >= len)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(out + used, len - used, fmt, ap);
-	va_end(ap);
-}
-
 static void append_driver(const char *dev_dir, char *out, size_t len)
 {
 	char path[PATH_MAX], target[PATH_MAX];
@@ -131,7 +117,7 @@ static void append_driver(const char *dev_dir, char *out, size_t len)
 		return;
 	target[n] = '\0';
 	base = strrchr(target, '/');
-	append(out, len, ", driver %s", base ? base + 1 : target);
+	ou_appendf(out, len, ", driver %s", base ? base + 1 : target);
 }
 
 /* Slots list "dddd:bb:dd" (no function) in /sys/bus/pci/slots/NAME/address. */
@@ -155,7 +141,7 @@ static void append_slot(const char *sysfs_root, const char *bdf, char *out, size
 			continue;
 		if (fgets(addr, sizeof(addr), f) && strncmp(addr, bdf, 10) == 0 &&
 		    (addr[10] == '\n' || addr[10] == '\0')) {
-			append(out, len, ", slot %s", de->d_name);
+			ou_appendf(out, len, ", slot %s", de->d_name);
 			fclose(f);
 			break;
 		}
@@ -176,10 +162,10 @@ static void append_names(int vid, int did, char *out, size_t len)
 		d = pci_lookup_name(a, dbuf, sizeof(dbuf), flags | PCI_LOOKUP_DEVICE, vid, did);
 	}
 	if (v)
-		append(out, len, "%s ", v);
+		ou_appendf(out, len, "%s ", v);
 	if (d)
-		append(out, len, "%s ", d);
-	append(out, len, "[%04x:%04x]", vid, did);
+		ou_appendf(out, len, "%s ", d);
+	ou_appendf(out, len, "[%04x:%04x]", vid, did);
 }
 
 int pci_describe_ids(const char *sysfs_root, const char *bdf, int vendor_id,

@@ -109,8 +109,33 @@ static void check_shipped(void)
 	ras_formats_free(fmt);
 }
 
+/* A kernel whose mc_event lacks a required field: reported and skipped, never used. */
+static void check_malformed(void)
+{
+	char dir[256], cmd[1400], *argv[] = { "sh", "-c", cmd, NULL };
+	struct ras_formats *fmt;
+	const struct ras_event_type *t = ras_event_type_find("ras:mc_event");
+
+	test_tmpdir(dir, sizeof(dir));
+	snprintf(cmd, sizeof(cmd),
+		 "mkdir -p %s/events/ras/mc_event && cp %s/tests/formats/linux-6.18/header_page %s/events/ &&"
+		 " grep -v 'char\\[\\] msg;' %s/tests/formats/linux-6.18/ras/mc_event/format"
+		 " > %s/events/ras/mc_event/format",
+		 dir, test_srcdir(), dir, test_srcdir(), dir);
+	tap_is_int(test_run(argv, NULL), 0, "format without mc_event.msg written");
+	if (tap_ok(ras_formats_load(&fmt, dir, NULL, NULL) == 0, "formats load despite it")) {
+		const struct ras_type_format *tf = &fmt->type[t - ras_event_types];
+
+		tap_is_int(tf->state, RAS_FMT_MALFORMED, "mc_event is marked malformed");
+		tap_ok(strstr(tf->problem, "'msg'") != NULL, "and the missing field is named: %s", tf->problem);
+		ras_formats_free(fmt);
+	}
+	test_rmtree(dir);
+}
+
 int main(void)
 {
+	check_malformed();
 	check_table();
 	check_kernel("linux-6.1");
 	check_kernel("linux-6.18");
