@@ -16,8 +16,8 @@
 #include <time.h>
 #include <unistd.h>
 #include <traceevent/kbuffer.h>
-#include "fake_tree.h"
-#include "test_util.h"
+#include "tests/fake_tree.h"
+#include "tests/test_util.h"
 
 static double now_s(void)
 {

@@ -10,7 +10,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
-#include "event_table.h"
+#include "lib/event_table.h"
 
 #define RAS_DB_SCHEMA_VERSION 5
 

@@ -8,7 +8,7 @@
 #define RAS_DB_EDAC_H
 
 #include "db_query.h"
-#include "edac_sysfs.h"
+#include "lib/edac_sysfs.h"
 
 #define RAS_DB_EDAC_MAX_BOUNDS 64
 

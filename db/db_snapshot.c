@@ -20,7 +20,7 @@ const char ras_db_schema_snapshot[] =
 	" s.trigger_trace_ts, s.trigger_wall_ns, s.instance, s.raw_size, s.record_count," \
 	" s.missed, s.ncpus, length(s.data)"
 
-int ras_db_snapshot_insert(struct ras_db *db, const struct ras_db_snapshot *s, int64_t *id)
+int ras_db_snapshot_insert(struct ras_db *db, const struct ras_snapshot *s, int64_t *id)
 {
 	static const char sql[] =
 		"INSERT INTO snapshots (boot, wall_ns, reason, trigger_table, trigger_row_id,"
@@ -66,7 +66,7 @@ static void copy_text(sqlite3_stmt *st, int col, char *out, size_t outlen)
 	snprintf(out, outlen, "%s", t ? (const char *)t : "");
 }
 
-static void read_row(sqlite3_stmt *st, struct ras_db_snapshot *s)
+static void read_row(sqlite3_stmt *st, struct ras_snapshot *s)
 {
 	int64_t compressed;
 
@@ -100,7 +100,7 @@ int ras_db_snapshot_list(struct ras_db *db, ras_db_snapshot_fn fn, void *ctx)
 	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
 		return -EIO;
 	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-		struct ras_db_snapshot s;
+		struct ras_snapshot s;
 
 		read_row(st, &s);
 		n++;
@@ -111,7 +111,7 @@ int ras_db_snapshot_list(struct ras_db *db, ras_db_snapshot_fn fn, void *ctx)
 	return r == SQLITE_ROW || r == SQLITE_DONE ? n : -EIO;
 }
 
-int ras_db_snapshot_get(struct ras_db *db, int64_t id, struct ras_db_snapshot *out)
+int ras_db_snapshot_get(struct ras_db *db, int64_t id, struct ras_snapshot *out)
 {
 	static const char sql[] = "SELECT " SNAPSHOT_COLUMNS ", s.data FROM snapshots s"
 				  " LEFT JOIN boots b ON b.id = s.boot WHERE s.id = ?";
@@ -137,13 +137,6 @@ int ras_db_snapshot_get(struct ras_db *db, int64_t id, struct ras_db_snapshot *o
 	}
 	sqlite3_finalize(st);
 	return r;
-}
-
-void ras_db_snapshot_free(struct ras_db_snapshot *s)
-{
-	free((void *)s->data);
-	s->data = NULL;
-	s->data_len = 0;
 }
 
 int64_t ras_db_last_row_id(struct ras_db *db)

@@ -29,7 +29,7 @@ tests_decoders_test_cper_LDADD = decoders/libdecoders.a
 tests_decoders_test_other_SOURCES = tests/decoders/test-other.c tests/tap.h
 tests_decoders_test_other_LDADD = decoders/libdecoders.a
 tests_decoders_test_pci_names_SOURCES = tests/decoders/test-pci-names.c tests/tap.h \
-	rasd/pci_names.c rasd/pci_names.h
+	lib/pci_names.c lib/pci_names.h
 tests_decoders_test_pci_names_CFLAGS = $(AM_CFLAGS) $(PCI_CFLAGS)
 tests_decoders_test_pci_names_LDADD = decoders/libdecoders.a $(PCI_LIBS)
 

@@ -2,8 +2,8 @@
 /* libFuzzer target: the dmesg AER parser, and decoding of what it returns. */
 #include <stddef.h>
 #include <stdint.h>
-#include "aer.h"
-#include "aer_text.h"
+#include "decoders/aer.h"
+#include "decoders/aer_text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
-#include "cper.h"
+#include "decoders/cper.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

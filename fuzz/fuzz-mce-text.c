@@ -3,8 +3,8 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include "mce.h"
-#include "mce_text.h"
+#include "decoders/mce.h"
+#include "decoders/mce_text.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -20,7 +20,7 @@ for src in "$top"/fuzz/fuzz-*.c; do
 	fi
 	echo "== building $name"
 	$CC -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-I"$top" -I"$top/decoders" "$src" "$top"/decoders/*.c -o "$bin"
+		-I"$top" "$src" "$top"/decoders/*.c -o "$bin"
 	echo "== running $name for ${secs}s"
 	if ! "$bin" -max_total_time="$secs" -max_len=4096 -artifact_prefix="$out/$name-" "$corpus" \
 		>"$out/$name.log" 2>&1; then

@@ -15,13 +15,13 @@
 #include <unistd.h>
 #include <tracefs.h>
 #include <systemd/sd-daemon.h>
-#include "adapters.h"
+#include "lib/decode.h"
 #include "daemon.h"
-#include "fdr.h"
-#include "hidden.h"
-#include "dimm_labels.h"
+#include "lib/fdr.h"
+#include "lib/hidden.h"
+#include "lib/dimm_labels.h"
 #include "edac_daemon.h"
-#include "log.h"
+#include "lib/log.h"
 #include "pipeline.h"
 
 #define TAG_SIGNAL 1
@@ -47,6 +47,7 @@ struct rasd {
 	struct ras_pipeline pipe;
 	struct adopted *boot;         /* the boot instance, when adopted */
 	struct fdr *fdr;
+	struct ras_decode_ctx dctx;   /* the lookups every pipeline decodes with */
 	int epfd, sigfd, wdfd, lockfd;
 	bool stop;
 };
@@ -107,7 +108,7 @@ static void settle_boot_instance(struct rasd *d, struct adopted *a)
 {
 	if (d->cfg->boot_instance_adopt && ras_tracing_set_watermark_zero(&a->tr) == 0 &&
 	    ras_reader_watch(a->reader, d->epfd, TAG_BOOT_CPU) == 0) {
-		ras_pipeline_init(&a->pipe, d->fmt, d->db, &a->tr, d->cfg, "live");
+		ras_pipeline_init(&a->pipe, d->fmt, d->db, &a->tr, d->cfg, &d->dctx, "live");
 		a->pipe.fdr = d->fdr;
 		d->boot = a;
 		ras_log(LOG_INFO, "reading boot instance %s as a live one", a->tr.instance_dir);
@@ -139,7 +140,7 @@ static int harvest(struct rasd *d, const char *name, const char *source, bool pr
 		return 0;
 	}
 	/* No snapshots for these: the recorder holds what happens now, not then. */
-	ras_pipeline_init(&a->pipe, d->fmt, d->db, &a->tr, d->cfg, source);
+	ras_pipeline_init(&a->pipe, d->fmt, d->db, &a->tr, d->cfg, &d->dctx, source);
 	a->pipe.previous_boot = previous;
 	r = drain_reader(&a->tr, a->reader, &a->pipe);
 	ras_log(LOG_INFO, "stored %llu records from %s instance %s (clock %s)",
@@ -217,9 +218,9 @@ static int open_tracing(struct rasd *d)
 		ras_log(LOG_NOTICE, "taking back instance %s left by an earlier rasd; "
 			"its buffered records are stored first", d->tr.instance_dir);
 	report_formats(d);
-	ras_adapters_prepare(d->fmt);
+	ras_decode_ctx_load_memfail(&d->dctx, d->fmt);
 	/* A replayed tree may come from another machine: its PCI addresses are not ours. */
-	ras_adapters_set_pci(d->cfg->sysfs_root, d->tr.real);
+	d->dctx.pci_sysfs_root = d->tr.real ? d->cfg->sysfs_root : NULL;
 	return 0;
 }
 
@@ -300,9 +301,9 @@ static void refresh_edac(struct rasd *d, bool reload_labels)
 {
 	if (reload_labels) {
 		edac_daemon_load_labels(d->cfg, log_label_error, NULL);
-		ras_adapters_use_label_files();
+		d->dctx.labels = edac_daemon_labels();
 	}
-	if (edac_daemon_snapshot(d->db, d->cfg) < 0)
+	if (edac_daemon_snapshot(d->db, d->cfg, &d->dctx) < 0)
 		ras_log(LOG_WARNING, "could not store the EDAC topology: %s", ras_db_errmsg(d->db));
 }
 
@@ -347,7 +348,7 @@ static int setup(struct rasd *d)
 	}
 	open_flight_recorder(d);
 	refresh_edac(d, true);
-	ras_pipeline_init(&d->pipe, d->fmt, d->db, &d->tr, d->cfg, "live");
+	ras_pipeline_init(&d->pipe, d->fmt, d->db, &d->tr, d->cfg, &d->dctx, "live");
 	d->pipe.fdr = d->fdr;
 	/* Errors from before rasd started come first: the previous boot's, then this boot's. */
 	if ((r = harvest(d, d->cfg->persistent_instance, "previous-boot", true)) < 0 ||

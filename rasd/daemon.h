@@ -2,7 +2,7 @@
 #ifndef RAS_DAEMON_H
 #define RAS_DAEMON_H
 
-#include "config.h"
+#include "lib/config.h"
 
 struct rasd_options {
 	const char *config_path;

@@ -3,11 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include "db_edac.h"
+#include "db/db_edac.h"
 #include "edac_daemon.h"
-#include "edac_sysfs.h"
-
-#define EDAC_MAX_MCS_NAMED 64
+#include "lib/edac_sysfs.h"
 
 /* Error storms call us after every batch; sysfs is not re-read more often than this. */
 #define RESCAN_INTERVAL_NS (2LL * 1000000000)
@@ -18,8 +16,6 @@ static struct {
 	bool have_digest;
 	bool force_scan;
 	int64_t last_scan_ns;
-	/* Layer names per controller ("channel", "slot"), for the mc_event sentences. */
-	char layer_name[EDAC_MAX_MCS_NAMED][EDAC_MAX_LAYERS][EDAC_NAME_LEN];
 } state = { .force_scan = true };
 
 static int64_t clock_ns(clockid_t id)
@@ -33,39 +29,6 @@ static int64_t clock_ns(clockid_t id)
 struct dimm_labels *edac_daemon_labels(void)
 {
 	return state.labels;
-}
-
-const char *edac_daemon_layer_name(int mc, int layer)
-{
-	if (mc < 0 || mc >= EDAC_MAX_MCS_NAMED || layer < 0 || layer >= EDAC_MAX_LAYERS ||
-	    !state.layer_name[mc][layer][0])
-		return NULL;
-	return state.layer_name[mc][layer];
-}
-
-static void remember_layer_names(const struct edac_topology *t)
-{
-	memset(state.layer_name, 0, sizeof(state.layer_name));
-	for (unsigned i = 0; i < t->n_mcs; i++) {
-		const struct edac_mc *mc = &t->mcs[i];
-
-		if (mc->index >= EDAC_MAX_MCS_NAMED)
-			continue;
-		for (unsigned l = 0; l < mc->n_layers && l < EDAC_MAX_LAYERS; l++)
-			snprintf(state.layer_name[mc->index][l], EDAC_NAME_LEN, "%s", mc->layer_name[l]);
-	}
-}
-
-int edac_daemon_read_layer_names(const char *sysfs_root)
-{
-	struct edac_topology t;
-	int r = edac_sysfs_read(sysfs_root, &t);
-
-	if (r < 0)
-		return r;
-	remember_layer_names(&t);
-	edac_topology_free(&t);
-	return 0;
 }
 
 int edac_daemon_load_labels(const struct rasd_config *cfg,
@@ -117,7 +80,8 @@ static void fill_configured_labels(struct edac_topology *t, const struct dimm_la
 	}
 }
 
-int edac_daemon_snapshot(struct ras_db *db, const struct rasd_config *cfg)
+int edac_daemon_snapshot(struct ras_db *db, const struct rasd_config *cfg,
+			 struct ras_decode_ctx *dctx)
 {
 	struct edac_topology t;
 	int64_t now = clock_ns(CLOCK_MONOTONIC);
@@ -131,7 +95,7 @@ int edac_daemon_snapshot(struct ras_db *db, const struct rasd_config *cfg)
 	r = edac_sysfs_read(cfg->sysfs_root, &t);
 	if (r < 0)
 		return 0;  /* no EDAC driver loaded: nothing to describe */
-	remember_layer_names(&t);
+	ras_decode_ctx_set_layers(dctx, &t);
 	if (state.labels)
 		fill_configured_labels(&t, state.labels);
 	digest = edac_topology_digest(&t);

@@ -7,18 +7,20 @@
 #ifndef RAS_EDAC_DAEMON_H
 #define RAS_EDAC_DAEMON_H
 
-#include "config.h"
-#include "db.h"
-#include "dimm_labels.h"
+#include "lib/config.h"
+#include "db/db.h"
+#include "lib/decode.h"
+#include "lib/dimm_labels.h"
 
 /*
- * Reads the EDAC tree under cfg->sysfs_root and stores a snapshot for this
- * boot if it differs from the last one stored. Cheap when nothing changed:
+ * Reads the EDAC tree under cfg->sysfs_root, gives its layer names to dctx
+ * and stores a snapshot for this boot if it differs from the last one stored. Cheap when nothing changed:
  * sysfs is read at most every few seconds, except right after
  * edac_daemon_load_labels(). Returns 1 when a snapshot was stored, 0 when
  * not (unchanged, too soon, or no EDAC driver), -errno on database errors.
  */
-int edac_daemon_snapshot(struct ras_db *db, const struct rasd_config *cfg);
+int edac_daemon_snapshot(struct ras_db *db, const struct rasd_config *cfg,
+			 struct ras_decode_ctx *dctx);
 
 /*
  * (Re)loads the label files of cfg->labels_dirs for the machine described
@@ -33,10 +35,6 @@ int edac_daemon_load_labels(const struct rasd_config *cfg,
 
 /* The labels loaded last, or NULL; valid until the next edac_daemon_load_labels(). */
 struct dimm_labels *edac_daemon_labels(void);
-/* The name of an EDAC layer ("channel", "slot", "csrow"...) last read from sysfs, or NULL. */
-const char *edac_daemon_layer_name(int mc, int layer);
-/* Reads the layer names alone (ras-fdr-ctl); 0 or -errno. */
-int edac_daemon_read_layer_names(const char *sysfs_root);
 
 /* Frees the state (tests, clean shutdown). */
 void edac_daemon_cleanup(void);

@@ -2,17 +2,19 @@
 #include <errno.h>
 #include <string.h>
 #include <time.h>
-#include "adapters.h"
-#include "db_snapshot.h"
-#include "fdr.h"
-#include "log.h"
+#include "lib/decode.h"
+#include "db/db_snapshot.h"
+#include "lib/fdr.h"
+#include "lib/log.h"
 #include "pipeline.h"
-#include "record.h"
+#include "lib/record.h"
 
 void ras_pipeline_init(struct ras_pipeline *p, struct ras_formats *fmt, struct ras_db *db,
-		       struct ras_tracing *tr, const struct rasd_config *cfg, const char *source)
+		       struct ras_tracing *tr, const struct rasd_config *cfg,
+		       struct ras_decode_ctx *dctx, const char *source)
 {
 	memset(p, 0, sizeof(*p));
+	p->dctx = dctx;
 	p->fmt = fmt;
 	p->db = db;
 	p->tr = tr;
@@ -21,24 +23,6 @@ void ras_pipeline_init(struct ras_pipeline *p, struct ras_formats *fmt, struct r
 	/* A synthetic record read from the live instance says so in its source;
 	 * from a boot buffer it keeps the buffer's source and the synthetic flag. */
 	p->synthetic_source = strcmp(source, "live") ? source : "synthetic";
-}
-
-void ras_decode_values(const struct ras_event_type *type, const struct ras_value *values, void *out)
-{
-	struct ras_decoded_head *h = out;
-
-	/* Only what the decoder might leave unset is cleared: the head and each field. */
-	memset(h, 0, sizeof(*h));
-	for (size_t i = 0; i < *type->n_dfields; i++) {
-		char *m = (char *)out + type->dfields[i].offset;
-
-		if (type->dfields[i].type == RAS_DF_INT)
-			*(int64_t *)m = RAS_DF_NONE;
-		else
-			*m = 0;
-	}
-	if (type->decode(type, values, out) < 0 && !h->summary[0] && !h->location[0])
-		snprintf(h->summary, sizeof(h->summary), "%s (could not be decoded)", type->title);
 }
 
 /*
@@ -51,14 +35,13 @@ static void decode_for_store(struct ras_pipeline *p, unsigned idx, const struct 
 	const struct ras_decoded_head *h = (const void *)p->decoded;
 	bool guess = p->log_last[idx % 64];
 
-	ras_adapters_want_summary(guess);
-	ras_decode_values(type, p->values, p->decoded);
+	p->dctx->no_sentence = !guess;
+	ras_decode_values(type, p->values, p->dctx, p->decoded);
 	p->log_last[idx % 64] = ras_log_would_print(type, h->severity);
 	if (p->log_last[idx % 64] && !guess) {
-		ras_adapters_want_summary(true);
-		ras_decode_values(type, p->values, p->decoded);
+		p->dctx->no_sentence = false;
+		ras_decode_values(type, p->values, p->dctx, p->decoded);
 	}
-	ras_adapters_want_summary(true);
 }
 
 static int ensure_txn(struct ras_pipeline *p)
@@ -84,8 +67,10 @@ static void maybe_snapshot(struct ras_pipeline *p, const struct ras_event_type *
 			   const struct ras_db_event *ev)
 {
 	const struct ras_decoded_head *h = (const void *)p->decoded;
+	struct ras_snapshot snap;
 	struct timespec now;
-	int64_t id;
+	int64_t id = 0;
+	int r;
 
 	if (!p->fdr)
 		return;
@@ -94,8 +79,13 @@ static void maybe_snapshot(struct ras_pipeline *p, const struct ras_event_type *
 				(int64_t)now.tv_sec * 1000000000 + now.tv_nsec))
 		return;
 	/* The recorder runs on the boot clock; other clocks fall back to wall time. */
-	if (fdr_capture(p->fdr, p->db, type->title, type->table, ras_db_last_row_id(p->db),
-			ev->wall_ns, strcmp(p->tr->clock_name, "boot") ? 0 : ev->trace_ts, &id) == 0) {
+	r = fdr_capture(p->fdr, type->title, type->table, ras_db_last_row_id(p->db), ev->wall_ns,
+			strcmp(p->tr->clock_name, "boot") ? 0 : ev->trace_ts, &snap);
+	if (r == 0) {
+		r = ras_db_snapshot_insert(p->db, &snap, &id);
+		ras_snapshot_free(&snap);
+	}
+	if (r == 0) {
 		p->snapshots++;
 		ras_log(LOG_NOTICE, "flight-recorder snapshot %lld taken for this %s",
 			(long long)id, type->title);

@@ -7,12 +7,13 @@
 #define RAS_PIPELINE_H
 
 #include <stdalign.h>
-#include "config.h"
-#include "db.h"
-#include "formats.h"
-#include "reader.h"
-#include "synthetic.h"
-#include "tracing.h"
+#include "lib/config.h"
+#include "db/db.h"
+#include "lib/decode.h"
+#include "lib/formats.h"
+#include "lib/reader.h"
+#include "lib/synthetic.h"
+#include "lib/tracing.h"
 
 struct ras_pipeline {
 	struct ras_formats *fmt;
@@ -22,6 +23,7 @@ struct ras_pipeline {
 	const char *source;              /* live, boot, previous-boot */
 	int64_t boot;                    /* boots.id for the records; 0: this boot */
 	bool previous_boot;              /* records are from the boot before: find it at the first one */
+	struct ras_decode_ctx *dctx;     /* the machine's lookups for decoding */
 	struct fdr *fdr;                 /* flight recorder, or NULL */
 	uint64_t snapshots;
 	const char *synthetic_source;    /* the source given to synthetic records */
@@ -39,14 +41,12 @@ struct ras_pipeline {
 };
 
 void ras_pipeline_init(struct ras_pipeline *p, struct ras_formats *fmt, struct ras_db *db,
-		       struct ras_tracing *tr, const struct rasd_config *cfg, const char *source);
+		       struct ras_tracing *tr, const struct rasd_config *cfg,
+		       struct ras_decode_ctx *dctx, const char *source);
 extern const struct ras_reader_ops ras_pipeline_ops;
 /* Commits the open transaction, with the per-batch counters. 0 or -EIO. */
 int ras_pipeline_commit(struct ras_pipeline *p);
 /* Compares the kernel's per-CPU loss counters with the last seen and stores the difference. */
 int ras_pipeline_check_stats(struct ras_pipeline *p, const struct ras_reader *r);
-
-/* Decodes extracted values into out (a buffer of RAS_DECODED_MAX bytes). */
-void ras_decode_values(const struct ras_event_type *type, const struct ras_value *values, void *out);
 
 #endif

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "daemon.h"
-#include "log.h"
+#include "lib/log.h"
 
 static void usage(FILE *out)
 {

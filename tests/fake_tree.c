@@ -6,7 +6,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "fake_tree.h"
-#include "synthetic.h"
+#include "lib/synthetic.h"
 
 #define PAGE_HDR 16
 #define MISSING_EVENTS (1ULL << 31)

@@ -11,7 +11,7 @@
 
 #include <stdint.h>
 #include <stdio.h>
-#include "formats.h"
+#include "lib/formats.h"
 
 #define FAKE_MAX_CPUS 8
 

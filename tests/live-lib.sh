@@ -4,7 +4,7 @@
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
 RASD=$top_builddir/rasd/rasd
-CTL=$top_builddir/rasd/ras-fdr-ctl
+CTL=$top_builddir/ctl/ras-fdr-ctl
 T=/sys/kernel/tracing
 
 if [ "$(id -u)" != 0 ]; then echo "1..0 # SKIP needs root"; exit 77; fi

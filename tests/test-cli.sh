@@ -6,7 +6,7 @@ set -u
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
 RASD=$top_builddir/rasd/rasd
-CTL=$top_builddir/rasd/ras-fdr-ctl
+CTL=$top_builddir/ctl/ras-fdr-ctl
 D=$top_srcdir/tests/data/config
 n=0 failed=0
 ok() { n=$((n+1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed+1)); fi; }
@@ -30,7 +30,7 @@ for o in $(sed -n 's/^\t{ "\([a-z-]*\)", .*_argument.*/\1/p' "$top_srcdir/rasd/r
 	grep -q -- "--$o" <<<"$help"; ok $? "rasd --help lists --$o"
 	grep -q -- "\\\\-\\\\-${o//-/\\\\-}" "$top_srcdir/man/rasd.8"; ok $? "rasd(8) documents --$o"
 done
-for k in $(sed -n 's/^\t\(STR\|UINT\|BOOL\)("\([a-z_]*\)".*/\2/p' "$top_srcdir/rasd/config.c"); do
+for k in $(sed -n 's/^\t\(STR\|UINT\|BOOL\)("\([a-z_]*\)".*/\2/p' "$top_srcdir/lib/config.c"); do
 	grep -q "^\.BR $k\b\|^\.BR \"$k\"\|^\.B $k\b\|^\.BR $k \"" "$top_srcdir/man/rasd.conf.5"; ok $? "rasd.conf(5) documents $k"
 done
 chelp=$("$CTL" help)

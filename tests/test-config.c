@@ -2,7 +2,7 @@
 /* Configuration parser: good and bad files, command-line settings, event selection. */
 #include <stdio.h>
 #include <string.h>
-#include "config.h"
+#include "lib/config.h"
 #include "tap.h"
 #include "test_util.h"
 

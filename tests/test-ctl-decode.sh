@@ -4,7 +4,7 @@
 set -u
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
-CTL="$top_builddir/rasd/ras-fdr-ctl --config /dev/null"
+CTL="$top_builddir/ctl/ras-fdr-ctl --config /dev/null"
 D=$top_srcdir/tests/data
 n=0 failed=0
 ok() { n=$((n+1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed+1)); fi; }

@@ -8,9 +8,9 @@
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
-#include "db_query.h"
-#include "event_fields.h"
-#include "pipeline.h"
+#include "db/db_query.h"
+#include "lib/event_fields.h"
+#include "lib/decode.h"
 #include "tap.h"
 #include "test_util.h"
 
@@ -61,7 +61,7 @@ static void fill_event(struct ras_value *v, struct ras_db_event *ev, void *decod
 	v[MC_F_ERROR_TYPE] = (struct ras_value){ .present = true, .i = 0 };
 	v[MC_F_MSG] = (struct ras_value){ .present = true, .p = msg, .len = sizeof(msg) - 1 };
 	v[MC_F_TOP_LAYER] = (struct ras_value){ .present = true, .i = -1 };
-	ras_decode_values(ras_event_type_find("mc_event"), v, decoded);
+	ras_decode_values(ras_event_type_find("mc_event"), v, NULL, decoded);
 	*ev = (struct ras_db_event){ .type_idx = 1, .wall_ns = 1800000000000000000 + (int64_t)ts,
 				     .trace_ts = ts, .trace_cpu = 1, .source = "boot",
 				     .rec_hash = ts * 31, .values = v, .decoded = decoded };

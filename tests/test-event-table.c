@@ -6,8 +6,8 @@
  */
 #include <stdio.h>
 #include <string.h>
-#include "db.h"
-#include "formats.h"
+#include "db/db.h"
+#include "lib/formats.h"
 #include "tap.h"
 #include "test_util.h"
 

@@ -43,7 +43,7 @@ ok "$([ "$(cat $T/instances/$INST/options/overwrite)" = 0 ] && echo 0 || echo 1)
 ok "$([ $rc != 0 ] && grep -q "already records" "$WORK/second.log" && echo 0 || echo 1)" "a second rasd is refused with a clear message"
 
 # One synthetic record of every event type the table knows.
-types=$(sed -n 's/^\t{ "\([a-z_]*\)", "\([a-z_]*\)".*/\1:\2/p' "$top_srcdir/rasd/event_table.c")
+types=$(sed -n 's/^\t{ "\([a-z_]*\)", "\([a-z_]*\)".*/\1:\2/p' "$top_srcdir/lib/event_table.c")
 count=0
 for t in $types; do
 	ctl inject --synthetic "$t" >/dev/null 2>"$WORK/inject.err"; rc=$?

@@ -8,9 +8,9 @@
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
-#include "db.h"
+#include "db/db.h"
 #include "fake_tree.h"
-#include "synthetic.h"
+#include "lib/synthetic.h"
 #include "tap.h"
 #include "test_util.h"
 

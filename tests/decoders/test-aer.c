@@ -3,8 +3,8 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include "aer.h"
-#include "aer_text.h"
+#include "decoders/aer.h"
+#include "decoders/aer_text.h"
 #include "tests/tap.h"
 
 /*
@@ -263,7 +263,7 @@ int main(void)
 	test_tlp();
 	test_decode();
 	test_text();
-	/* RAS_DECODED_MAX (rasd/event_table.h) bounds every output struct. */
+	/* RAS_DECODED_MAX (lib/event_table.h) bounds every output struct. */
 	tap_ok(sizeof(struct aer_decoded) <= 8192, "aer output fits RAS_DECODED_MAX");
 	return tap_done();
 }

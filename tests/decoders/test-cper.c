@@ -2,8 +2,8 @@
 /* Tests of the CPER helpers and the extlog, non-standard and ARM decoders. */
 #include <errno.h>
 #include <string.h>
-#include "cper.h"
-#include "other_util.h"
+#include "decoders/cper.h"
+#include "decoders/other_util.h"
 #include "tests/tap.h"
 
 static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
@@ -351,7 +351,7 @@ int main(void)
 	test_extlog();
 	test_nonstd();
 	test_arm();
-	/* RAS_DECODED_MAX (rasd/event_table.h) bounds every output struct. */
+	/* RAS_DECODED_MAX (lib/event_table.h) bounds every output struct. */
 	tap_ok(sizeof(struct extlog_decoded) <= 8192, "extlog output fits RAS_DECODED_MAX");
 	tap_ok(sizeof(struct nonstd_decoded) <= 8192, "nonstd output fits RAS_DECODED_MAX");
 	tap_ok(sizeof(struct arm_decoded) <= 8192, "arm output fits RAS_DECODED_MAX");

@@ -2,7 +2,7 @@
 /* Tests of the EDAC ras:mc_event decoder. */
 #include <errno.h>
 #include <string.h>
-#include "edac.h"
+#include "decoders/edac.h"
 #include "tests/tap.h"
 
 #define S(x) x, sizeof(x) - 1
@@ -141,7 +141,7 @@ int main(void)
 	test_types();
 	test_layers();
 	test_fields();
-	/* RAS_DECODED_MAX (rasd/event_table.h) bounds every output struct. */
+	/* RAS_DECODED_MAX (lib/event_table.h) bounds every output struct. */
 	tap_ok(sizeof(struct edac_decoded) <= 8192, "edac output fits RAS_DECODED_MAX");
 	return tap_done();
 }

@@ -7,7 +7,7 @@
  * BKDG for family 10h, MC4_STATUS extended error codes.
  */
 #include <string.h>
-#include "mce.h"
+#include "decoders/mce.h"
 #include "tests/tap.h"
 
 #define VAL   (1ULL << 63)

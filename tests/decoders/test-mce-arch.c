@@ -7,7 +7,7 @@
  */
 #include <errno.h>
 #include <string.h>
-#include "mce.h"
+#include "decoders/mce.h"
 #include "tests/tap.h"
 
 #define VAL   (1ULL << 63)

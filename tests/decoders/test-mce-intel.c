@@ -6,7 +6,7 @@
  * DisplayFamily_DisplayModel) or other public source its values come from.
  */
 #include <string.h>
-#include "mce.h"
+#include "decoders/mce.h"
 #include "tests/tap.h"
 
 #define VAL   (1ULL << 63)

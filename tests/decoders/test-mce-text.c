@@ -9,8 +9,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "mce.h"
-#include "mce_text.h"
+#include "decoders/mce.h"
+#include "decoders/mce_text.h"
 #include "tests/tap.h"
 
 #define MAX_RECS 8

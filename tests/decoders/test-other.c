@@ -4,10 +4,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "blockerr.h"
-#include "cxl.h"
-#include "devlink.h"
-#include "memfail.h"
+#include "decoders/blockerr.h"
+#include "decoders/cxl.h"
+#include "decoders/devlink.h"
+#include "decoders/memfail.h"
 #include "tests/tap.h"
 
 #define S(x) x, sizeof(x) - 1
@@ -277,7 +277,7 @@ int main(void)
 	test_devlink();
 	test_block();
 	test_cxl();
-	/* RAS_DECODED_MAX (rasd/event_table.h) bounds every output struct. */
+	/* RAS_DECODED_MAX (lib/event_table.h) bounds every output struct. */
 	tap_ok(sizeof(struct memfail_decoded) <= 8192, "memfail output fits RAS_DECODED_MAX");
 	tap_ok(sizeof(struct devlink_decoded) <= 8192, "devlink output fits RAS_DECODED_MAX");
 	tap_ok(sizeof(struct blockerr_decoded) <= 8192, "blockerr output fits RAS_DECODED_MAX");

@@ -6,7 +6,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "pci_names.h"
+#include "lib/pci_names.h"
 #include "tests/tap.h"
 
 static char root[64];

@@ -13,12 +13,13 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "db.h"
-#include "edac/edac_fixtures.h"
-#include "edac_daemon.h"
-#include "event_fields.h"
-#include "tap.h"
-#include "test_util.h"
+#include "db/db.h"
+#include "edac_fixtures.h"
+#include "lib/decode.h"
+#include "rasd/edac_daemon.h"
+#include "lib/event_fields.h"
+#include "tests/tap.h"
+#include "tests/test_util.h"
 
 static char tmp[256], sys[300], conf[300], conf_elsewhere[300], dbpath[300], logpath[300];
 static char output[16384];
@@ -56,7 +57,7 @@ static int insert_mc_event(struct ras_db *db, int type, int count, int mc, int t
 	v[MC_F_LABEL] = (struct ras_value){ true, 0, label, sizeof(label) - 1 };
 	v[MC_F_DRIVER_DETAIL] = (struct ras_value){ true, 0, detail, 0 };
 	memset(decoded, 0, sizeof(decoded));
-	t->decode(t, v, decoded);
+	ras_decode_values(t, v, NULL, decoded);
 	return ras_db_insert_event(db, &ev);
 }
 
@@ -92,7 +93,7 @@ static int ctl5(const char *config, const char *a1, const char *a2, const char *
 	size_t n;
 	int rc;
 
-	snprintf(prog, sizeof(prog), "%s/rasd/ras-fdr-ctl", test_builddir());
+	snprintf(prog, sizeof(prog), "%s/ctl/ras-fdr-ctl", test_builddir());
 	unlink(logpath);
 	rc = test_run(argv, logpath);
 	output[0] = 0;
@@ -116,12 +117,13 @@ static void check_value(const char *path, const char *want, const char *what)
 
 static void store_two_boots(struct rasd_config *cfg)
 {
+	static struct ras_decode_ctx dctx;
 	struct ras_db *db;
 	int64_t now = now_ns();
 
 	tap_is_int(open_boot(&db, "boot-a", cfg), 4, "boot A: labels loaded, broken file reported");
-	tap_is_int(edac_daemon_snapshot(db, cfg), 1, "boot A: topology snapshot stored");
-	tap_is_int(edac_daemon_snapshot(db, cfg), 0, "boot A: unchanged topology not stored again");
+	tap_is_int(edac_daemon_snapshot(db, cfg, &dctx), 1, "boot A: topology snapshot stored");
+	tap_is_int(edac_daemon_snapshot(db, cfg, &dctx), 0, "boot A: unchanged topology not stored again");
 	tap_is_str(dimm_labels_lookup(edac_daemon_labels(), NULL, 0, 1, 0, -1), "P1-DIMMB1",
 		   "label for an mc_event without one comes from the label files");
 	ras_db_begin(db);
@@ -136,7 +138,7 @@ static void store_two_boots(struct rasd_config *cfg)
 	/* Reboot with a bigger DIMM in channel 1 slot 0 of mc0. */
 	fx_write(sys, "devices/system/edac/mc/mc0/dimm2/size", "32768\n");
 	tap_is_int(open_boot(&db, "boot-b", cfg), 4, "boot B: labels loaded");
-	tap_is_int(edac_daemon_snapshot(db, cfg), 1, "boot B: swapped DIMM gives a new snapshot");
+	tap_is_int(edac_daemon_snapshot(db, cfg, &dctx), 1, "boot B: swapped DIMM gives a new snapshot");
 	ras_db_begin(db);
 	insert_mc_event(db, 0, 1, 0, 1, 0, -1, now - 60000000000LL);          /* dimm2: 2 more CE */
 	insert_mc_event(db, 0, 1, 0, 1, 0, -1, now - 60000000000LL + 1);

@@ -11,9 +11,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "edac_fixtures.h"
-#include "fake_tree.h"
-#include "tap.h"
-#include "test_util.h"
+#include "tests/fake_tree.h"
+#include "tests/tap.h"
+#include "tests/test_util.h"
 
 static char tmp[256], conf[512], dbpath[512], out[600];
 
@@ -34,7 +34,7 @@ static const char *ctl(const char *a1, const char *a2, const char *a3)
 	char *argv[] = { bin, "--config", conf, (char *)a1, (char *)a2, (char *)a3, NULL };
 	FILE *f;
 
-	snprintf(bin, sizeof(bin), "%s/rasd/ras-fdr-ctl", test_builddir());
+	snprintf(bin, sizeof(bin), "%s/ctl/ras-fdr-ctl", test_builddir());
 	unlink(out);
 	test_run(argv, out);
 	line[0] = 0;

@@ -7,12 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "dimm_labels.h"
-#include "edac/edac_fixtures.h"
-#include "edac_sysfs.h"
-#include "smbios.h"
-#include "tap.h"
-#include "test_util.h"
+#include "lib/dimm_labels.h"
+#include "edac_fixtures.h"
+#include "lib/edac_sysfs.h"
+#include "lib/smbios.h"
+#include "tests/tap.h"
+#include "tests/test_util.h"
 
 static void test_intel(const char *root)
 {

@@ -12,12 +12,12 @@
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
-#include "tap.h"
+#include "tests/tap.h"
 #include "fdr_testutil.h"
-#include "db_snapshot.h"
-#include "fdr.h"
-#include "fdr_render.h"
-#include "tracing.h"
+#include "db/db_snapshot.h"
+#include "lib/fdr.h"
+#include "lib/fdr_render.h"
+#include "lib/tracing.h"
 
 #define CHILDREN 5
 
@@ -99,7 +99,7 @@ static int64_t now_wall(void)
 
 static void check_rendered(struct ras_db *db, int64_t id, const pid_t *pids, pid_t skipped)
 {
-	struct ras_db_snapshot s;
+	struct ras_snapshot s;
 	struct lines l = { 0 };
 	char want[32];
 	int trig, found = 0, before = 1;
@@ -127,13 +127,27 @@ static void check_rendered(struct ras_db *db, int64_t id, const pid_t *pids, pid
 	for (unsigned i = 0; i < l.n; i++)
 		free(l.text[i]);
 	free(l.text);
-	ras_db_snapshot_free(&s);
+	ras_snapshot_free(&s);
 }
 
 /* A trigger given by its trace timestamp (clock "boot", as rasd's instance) lines up too. */
+/* Captures and stores, as rasd does. */
+static int capture_into(struct fdr *f, struct ras_db *db, const char *reason, const char *table,
+			int64_t row, int64_t wall_ns, uint64_t trace_ts, int64_t *id)
+{
+	struct ras_snapshot s;
+	int r = fdr_capture(f, reason, table, row, wall_ns, trace_ts, &s);
+
+	if (r == 0) {
+		r = ras_db_snapshot_insert(db, &s, id);
+		ras_snapshot_free(&s);
+	}
+	return r;
+}
+
 static void check_trace_clock(struct fdr *f, struct ras_db *db)
 {
-	struct ras_db_snapshot s;
+	struct ras_snapshot s;
 	struct lines l = { 0 };
 	struct timespec boot;
 	pid_t pids[CHILDREN], skipped;
@@ -142,7 +156,7 @@ static void check_trace_clock(struct fdr *f, struct ras_db *db)
 
 	spawn(pids, &skipped);
 	clock_gettime(CLOCK_BOOTTIME, &boot);
-	tap_is_int(fdr_capture(f, db, "by trace time", "aer_event", 9, 0,
+	tap_is_int(capture_into(f, db, "by trace time", "aer_event", 9, 0,
 			       (uint64_t)boot.tv_sec * 1000000000 + (uint64_t)boot.tv_nsec, &id), 0,
 		   "captured with a trace timestamp");
 	if (ras_db_snapshot_get(db, id, &s) < 0)
@@ -155,7 +169,7 @@ static void check_trace_clock(struct fdr *f, struct ras_db *db)
 	for (unsigned i = 0; i < l.n; i++)
 		free(l.text[i]);
 	free(l.text);
-	ras_db_snapshot_free(&s);
+	ras_snapshot_free(&s);
 }
 
 static struct fdr *open_recorder(void)
@@ -217,10 +231,10 @@ int main(void)
 	f = open_recorder();
 	if (f) {
 		spawn(pids, &skipped);
-		tap_is_int(fdr_capture(f, db, "test", "mc_event", 7, now_wall(), 0, &id), 0, "captured");
+		tap_is_int(capture_into(f, db, "test", "mc_event", 7, now_wall(), 0, &id), 0, "captured");
 		check_rendered(db, id, pids, skipped);
 		check_trace_clock(f, db);
-		tap_is_int(fdr_capture(f, db, "again", NULL, 0, 0, 0, &second), 0, "manual capture");
+		tap_is_int(capture_into(f, db, "again", NULL, 0, 0, 0, &second), 0, "manual capture");
 		tap_ok(second > id, "a new snapshot row");
 		test_rate(f);
 		fdr_close(f, true);

@@ -6,14 +6,14 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
-#include "tap.h"
+#include "tests/tap.h"
 #include "fdr_testutil.h"
-#include "db_snapshot.h"
-#include "fdr.h"
-#include "fdr_blob.h"
-#include "fdr_boot.h"
-#include "fdr_render.h"
-#include "hidden.h"
+#include "db/db_snapshot.h"
+#include "lib/fdr.h"
+#include "lib/fdr_blob.h"
+#include "lib/fdr_boot.h"
+#include "lib/fdr_render.h"
+#include "lib/hidden.h"
 
 #define PAGE 4096
 #define EXIT_ID 369
@@ -226,7 +226,7 @@ static void test_compress(void)
 static void test_db(void)
 {
 	char path[PATH_MAX + 16], err[256];
-	struct ras_db_snapshot s = { .wall_ns = 5, .trigger_row_id = 42, .trigger_trace_ts = 1010000000,
+	struct ras_snapshot s = { .wall_ns = 5, .trigger_row_id = 42, .trigger_trace_ts = 1010000000,
 				     .raw_size = 0, .record_count = 5 }, got;
 	struct lines l = { .n = 0 };
 	struct ras_db *db;
@@ -254,7 +254,7 @@ static void test_db(void)
 	tap_is_int(got.data_len, zlen, "data length");
 	tap_is_int(fdr_render_snapshot(&got, collect, &l, NULL), 0, "stored snapshot renders");
 	tap_ok(l.n == 7 && strstr(l.text[5], "trigger: mce_record #42"), "with the trigger line: %s", l.text[5]);
-	ras_db_snapshot_free(&got);
+	ras_snapshot_free(&got);
 	tap_is_int(ras_db_snapshot_get(db, id + 1, &got), -ENOENT, "an unknown id");
 	free(z);
 	fdr_blob_free(&b);

@@ -14,7 +14,7 @@
 # one CPU model (intel), boot instance + persistent ring buffer
 # (reserve_mem=, trace_instance=) across a warm reboot.
 #
-# DIR holds the built rasd/rasd and rasd/ras-fdr-ctl. Prints "PASS <scenario>"
+# DIR holds the built rasd/rasd and ctl/ras-fdr-ctl. Prints "PASS <scenario>"
 # or "FAIL <scenario>: <reason>" per scenario and CPU model, then
 # "N passed, M failed". Exit 0 if all passed, 1 if not, 77 (skip) only when
 # the packages it needs cannot be installed.
@@ -52,7 +52,7 @@ parse_args() {
     [ -n "$BUILDDIR" ] || { echo "run.sh: --builddir is required" >&2; usage 2; }
     BUILDDIR="$(cd "$BUILDDIR" && pwd)" || die "no build dir $BUILDDIR"
     RASD="$(realpath -m "${RASD:-$BUILDDIR/rasd/rasd}")"
-    CTL="$(realpath -m "${CTL:-$BUILDDIR/rasd/ras-fdr-ctl}")"
+    CTL="$(realpath -m "${CTL:-$BUILDDIR/ctl/ras-fdr-ctl}")"
     OUT="$(realpath -m "${OUT:-$BUILDDIR/tests/qemu-out}")"
     case "$CPUS" in intel|amd) ;; both) CPUS="intel amd" ;; *) usage 2 ;; esac
     case "$KSERIES" in 6.1) ;; 6.12) CPUS=intel ;; *) usage 2 ;; esac

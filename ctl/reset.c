@@ -7,7 +7,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include "ctl_edac.h"
+#include "edac_cmd.h"
 
 int ctl_confirm(const char *question, bool yes)
 {

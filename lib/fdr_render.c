@@ -430,7 +430,7 @@ int fdr_render(const uint8_t *raw, size_t len, const struct fdr_trigger *trig,
 	return ret;
 }
 
-int fdr_render_snapshot(const struct ras_db_snapshot *s, fdr_line_fn line, void *ctx,
+int fdr_render_snapshot(const struct ras_snapshot *s, fdr_line_fn line, void *ctx,
 			struct fdr_render_stats *st)
 {
 	struct fdr_trigger trig = { .trace_ts = s->trigger_trace_ts, .wall_ns = s->trigger_wall_ns };

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <pci/pci.h>
-#include "other_util.h"
+#include "decoders/other_util.h"
 #include "pci_names.h"
 
 static struct pci_access *names_acc;

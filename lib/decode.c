@@ -8,38 +8,34 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "adapters.h"
-#include "aer.h"
-#include "blockerr.h"
-#include "cper.h"
-#include "cxl.h"
-#include "devlink.h"
-#include "edac.h"
+#include "decode.h"
+#include "decoders/aer.h"
+#include "decoders/blockerr.h"
+#include "decoders/cper.h"
+#include "decoders/cxl.h"
+#include "decoders/devlink.h"
+#include "decoders/edac.h"
+#include "decoders/mce.h"
 #include "event_fields.h"
 #include "formats.h"
 #include "dimm_labels.h"
-#include "edac_daemon.h"
-#include "mce.h"
-#include "memfail.h"
 #include "pci_names.h"
-
-static struct memfail_symtab memfail_symbols;
-static bool memfail_symbols_ok;
-static const char *pci_sysfs_root = "/sys";
-static bool pci_lookups = true;
-static ras_label_lookup_fn label_lookup;
-static bool want_summary = true;
 
 #define U(v, idx) ((uint64_t)(v)[idx].i)
 #define STR(v, idx) ((const char *)(v)[idx].p)
 #define LEN(v, idx) ((size_t)(v)[idx].len)
 
-void ras_adapters_set_memfail_format(const char *format_text, size_t len)
+void ras_decode_ctx_init(struct ras_decode_ctx *ctx)
 {
-	memfail_symbols_ok = memfail_symtab_parse(format_text, len, &memfail_symbols) == 0;
+	memset(ctx, 0, sizeof(*ctx));
 }
 
-void ras_adapters_prepare(const struct ras_formats *f)
+void ras_decode_ctx_set_memfail_format(struct ras_decode_ctx *ctx, const char *text, size_t len)
+{
+	ctx->have_memfail = memfail_symtab_parse(text, len, &ctx->memfail) == 0;
+}
+
+void ras_decode_ctx_load_memfail(struct ras_decode_ctx *ctx, const struct ras_formats *f)
 {
 	const struct ras_event_type *t = ras_event_type_find("ras:memory_failure_event");
 	const struct ras_type_format *tf = &f->type[t - ras_event_types];
@@ -47,35 +43,53 @@ void ras_adapters_prepare(const struct ras_formats *f)
 	size_t len;
 
 	if (tf->event && tf->path[0] && ras_read_file(tf->path, &text, &len) == 0) {
-		ras_adapters_set_memfail_format(text, len);
+		ras_decode_ctx_set_memfail_format(ctx, text, len);
 		free(text);
 	}
 }
 
-void ras_adapters_set_pci(const char *sysfs_root, bool lookups)
+void ras_decode_ctx_set_layers(struct ras_decode_ctx *ctx, const struct edac_topology *t)
 {
-	pci_sysfs_root = sysfs_root;
-	pci_lookups = lookups;
+	memset(&ctx->layers, 0, sizeof(ctx->layers));
+	ctx->have_layers = true;
+	for (unsigned i = 0; i < t->n_mcs; i++) {
+		const struct edac_mc *mc = &t->mcs[i];
+
+		if (mc->index >= RAS_DECODE_MAX_MCS)
+			continue;
+		for (unsigned l = 0; l < mc->n_layers && l < EDAC_MAX_LAYERS; l++)
+			snprintf(ctx->layers.name[mc->index][l], EDAC_NAME_LEN, "%s", mc->layer_name[l]);
+	}
 }
 
-void ras_adapters_want_summary(bool want)
+const char *ras_decode_layer_name(const struct ras_decode_ctx *ctx, int mc, int layer)
 {
-	want_summary = want;
+	if (!ctx || !ctx->have_layers || mc < 0 || mc >= RAS_DECODE_MAX_MCS || layer < 0 ||
+	    layer >= EDAC_MAX_LAYERS || !ctx->layers.name[mc][layer][0])
+		return NULL;
+	return ctx->layers.name[mc][layer];
 }
 
-void ras_adapters_set_label_lookup(ras_label_lookup_fn fn)
+int ras_decode_values(const struct ras_event_type *type, const struct ras_value *values,
+		      struct ras_decode_ctx *ctx, void *out)
 {
-	label_lookup = fn;
-}
+	struct ras_decoded_head *h = out;
+	int r;
 
-static const char *configured_label(int mc, int top, int mid, int low)
-{
-	return dimm_labels_lookup(edac_daemon_labels(), NULL, mc, top, mid, low);
-}
+	/* Only what the decoder might leave unset is cleared: the head and each field. */
+	memset(h, 0, sizeof(*h));
+	for (size_t i = 0; i < *type->n_dfields; i++) {
+		char *m = (char *)out + type->dfields[i].offset;
 
-void ras_adapters_use_label_files(void)
-{
-	label_lookup = configured_label;
+		if (type->dfields[i].type == RAS_DF_INT)
+			*(int64_t *)m = RAS_DF_NONE;
+		else
+			*m = 0;
+	}
+	r = type->decode(type, values, ctx, out);
+	if (r < 0 && !h->summary[0] && !h->location[0])
+		snprintf(h->summary, sizeof(h->summary), "%s (could not be decoded)", type->title);
+	return r;
 }
 
 static void copy_bytes(uint8_t *dst, size_t cap, const struct ras_value *v)
@@ -85,7 +99,8 @@ static void copy_bytes(uint8_t *dst, size_t cap, const struct ras_value *v)
 		memcpy(dst, v->p, v->len < cap ? v->len : cap);
 }
 
-int adapt_mce(const struct ras_event_type *type, const struct ras_value *v, void *out)
+int adapt_mce(const struct ras_event_type *type, const struct ras_value *v,
+		struct ras_decode_ctx *ctx, void *out)
 {
 	struct mce_in in = {
 		.mcgcap = U(v, MCE_F_MCGCAP), .mcgstatus = U(v, MCE_F_MCGSTATUS),
@@ -98,7 +113,7 @@ int adapt_mce(const struct ras_event_type *type, const struct ras_value *v, void
 		.bank = (uint8_t)U(v, MCE_F_BANK), .cpuvendor = (uint8_t)U(v, MCE_F_CPUVENDOR),
 		.has_synd = v[MCE_F_SYND].present, .has_ipid = v[MCE_F_IPID].present,
 		.has_ppin = v[MCE_F_PPIN].present, .has_microcode = v[MCE_F_MICROCODE].present,
-		.no_summary = !want_summary,
+		.no_summary = ctx && ctx->no_sentence,
 	};
 
 	if (v[MCE_F_V_DATA].present) {
@@ -109,7 +124,8 @@ int adapt_mce(const struct ras_event_type *type, const struct ras_value *v, void
 	return mce_decode(&in, out);
 }
 
-int adapt_edac(const struct ras_event_type *type, const struct ras_value *v, void *out)
+int adapt_edac(const struct ras_event_type *type, const struct ras_value *v,
+		struct ras_decode_ctx *ctx, void *out)
 {
 	struct edac_in in = {
 		.error_type = (uint32_t)U(v, MC_F_ERROR_TYPE),
@@ -120,7 +136,7 @@ int adapt_edac(const struct ras_event_type *type, const struct ras_value *v, voi
 		.lower_layer = (int8_t)v[MC_F_LOWER_LAYER].i, .address = v[MC_F_ADDRESS].i,
 		.grain_bits = (uint8_t)U(v, MC_F_GRAIN_BITS), .syndrome = v[MC_F_SYNDROME].i,
 		.driver_detail = STR(v, MC_F_DRIVER_DETAIL), .driver_detail_len = LEN(v, MC_F_DRIVER_DETAIL),
-		.no_summary = !want_summary,
+		.no_summary = ctx && ctx->no_sentence,
 	};
 	const char *configured;
 	char kernel_label[128];
@@ -128,19 +144,20 @@ int adapt_edac(const struct ras_event_type *type, const struct ras_value *v, voi
 	snprintf(kernel_label, sizeof(kernel_label), "%.*s", (int)in.label_len, in.label ? in.label : "");
 	/* "channel 1, slot 0" reads better than "layers 1:0" where sysfs names them. */
 	for (int l = 0; l < 3; l++)
-		in.layer_name[l] = edac_daemon_layer_name(in.mc_index, l);
+		in.layer_name[l] = ras_decode_layer_name(ctx, in.mc_index, l);
 	/* The kernel often says "any memory" or a driver default; the label files know the slot. */
-	if (label_lookup && dimm_label_is_placeholder(kernel_label) &&
-	    (configured = label_lookup(in.mc_index, in.top_layer, in.middle_layer, in.lower_layer))) {
+	if (ctx && ctx->labels && dimm_label_is_placeholder(kernel_label) &&
+	    (configured = dimm_labels_lookup(ctx->labels, NULL, in.mc_index, in.top_layer,
+					     in.middle_layer, in.lower_layer))) {
 		in.label = configured;
 		in.label_len = strlen(configured);
 	}
 	return edac_decode(&in, out);
 }
 
-int adapt_aer(const struct ras_event_type *type, const struct ras_value *v, void *out)
+int adapt_aer(const struct ras_event_type *type, const struct ras_value *v,
+		struct ras_decode_ctx *ctx, void *out)
 {
-	static char last_bdf[64], last_desc[256];
 	struct aer_in in = {
 		.dev_name = STR(v, AER_F_DEV_NAME), .dev_name_len = LEN(v, AER_F_DEV_NAME),
 		.status = (uint32_t)U(v, AER_F_STATUS), .severity = (uint8_t)U(v, AER_F_SEVERITY),
@@ -149,23 +166,25 @@ int adapt_aer(const struct ras_event_type *type, const struct ras_value *v, void
 
 	copy_bytes((uint8_t *)in.tlp_header, sizeof(in.tlp_header), &v[AER_F_TLP_HEADER]);
 	/* Device names come from pci.ids and sysfs; one cached answer covers a burst. */
-	if (pci_lookups && in.dev_name && in.dev_name_len < sizeof(last_bdf)) {
-		char bdf[64];
+	if (ctx && ctx->pci_sysfs_root && in.dev_name && in.dev_name_len < sizeof(ctx->pci_cache.bdf)) {
+		char bdf[sizeof(ctx->pci_cache.bdf)];
 
 		memcpy(bdf, in.dev_name, in.dev_name_len);
 		bdf[in.dev_name_len] = 0;
-		if (strcmp(bdf, last_bdf) &&
-		    pci_describe_at(pci_sysfs_root, bdf, last_desc, sizeof(last_desc)) == 0)
-			memcpy(last_bdf, bdf, sizeof(bdf));
-		if (!strcmp(bdf, last_bdf)) {
-			in.dev_desc = last_desc;
-			in.dev_desc_len = strlen(last_desc);
+		if (strcmp(bdf, ctx->pci_cache.bdf) &&
+		    pci_describe_at(ctx->pci_sysfs_root, bdf, ctx->pci_cache.desc,
+				    sizeof(ctx->pci_cache.desc)) == 0)
+			memcpy(ctx->pci_cache.bdf, bdf, sizeof(bdf));
+		if (!strcmp(bdf, ctx->pci_cache.bdf)) {
+			in.dev_desc = ctx->pci_cache.desc;
+			in.dev_desc_len = strlen(ctx->pci_cache.desc);
 		}
 	}
 	return aer_decode(&in, out);
 }
 
-int adapt_extlog(const struct ras_event_type *type, const struct ras_value *v, void *out)
+int adapt_extlog(const struct ras_event_type *type, const struct ras_value *v,
+		struct ras_decode_ctx *ctx, void *out)
 {
 	struct extlog_in in = {
 		.err_seq = (uint32_t)U(v, EXTLOG_F_ERR_SEQ), .etype = (uint8_t)U(v, EXTLOG_F_ETYPE),
@@ -179,7 +198,8 @@ int adapt_extlog(const struct ras_event_type *type, const struct ras_value *v, v
 	return extlog_decode(&in, out);
 }
 
-int adapt_nonstd(const struct ras_event_type *type, const struct ras_value *v, void *out)
+int adapt_nonstd(const struct ras_event_type *type, const struct ras_value *v,
+		struct ras_decode_ctx *ctx, void *out)
 {
 	struct nonstd_in in = {
 		.fru_text = STR(v, NONSTD_F_FRU_TEXT), .fru_text_len = LEN(v, NONSTD_F_FRU_TEXT),
@@ -192,7 +212,8 @@ int adapt_nonstd(const struct ras_event_type *type, const struct ras_value *v, v
 	return nonstd_decode(&in, out);
 }
 
-int adapt_arm(const struct ras_event_type *type, const struct ras_value *v, void *out)
+int adapt_arm(const struct ras_event_type *type, const struct ras_value *v,
+		struct ras_decode_ctx *ctx, void *out)
 {
 	struct arm_in in = {
 		.mpidr = U(v, ARM_F_MPIDR), .midr = U(v, ARM_F_MIDR),
@@ -212,17 +233,19 @@ int adapt_arm(const struct ras_event_type *type, const struct ras_value *v, void
 	return arm_decode(&in, out);
 }
 
-int adapt_memfail(const struct ras_event_type *type, const struct ras_value *v, void *out)
+int adapt_memfail(const struct ras_event_type *type, const struct ras_value *v,
+		struct ras_decode_ctx *ctx, void *out)
 {
 	struct memfail_in in = {
 		.pfn = U(v, MF_F_PFN), .type = (int32_t)v[MF_F_TYPE].i, .result = (int32_t)v[MF_F_RESULT].i,
-		.symtab = memfail_symbols_ok ? &memfail_symbols : NULL,
+		.symtab = ctx && ctx->have_memfail ? &ctx->memfail : NULL,
 	};
 
 	return memfail_decode(&in, out);
 }
 
-int adapt_devlink(const struct ras_event_type *type, const struct ras_value *v, void *out)
+int adapt_devlink(const struct ras_event_type *type, const struct ras_value *v,
+		struct ras_decode_ctx *ctx, void *out)
 {
 	struct devlink_in in = {
 		.bus_name = STR(v, DL_F_BUS_NAME), .bus_name_len = LEN(v, DL_F_BUS_NAME),
@@ -235,7 +258,8 @@ int adapt_devlink(const struct ras_event_type *type, const struct ras_value *v, 
 	return devlink_decode(&in, out);
 }
 
-int adapt_blockerr(const struct ras_event_type *type, const struct ras_value *v, void *out)
+int adapt_blockerr(const struct ras_event_type *type, const struct ras_value *v,
+		struct ras_decode_ctx *ctx, void *out)
 {
 	struct blockerr_in in = {
 		.dev = (uint32_t)U(v, BLK_F_DEV), .sector = U(v, BLK_F_SECTOR),
@@ -249,7 +273,8 @@ int adapt_blockerr(const struct ras_event_type *type, const struct ras_value *v,
 }
 
 /* The CXL events share one decoder fed by field name: the table lists what each has. */
-int adapt_cxl(const struct ras_event_type *type, const struct ras_value *v, void *out)
+int adapt_cxl(const struct ras_event_type *type, const struct ras_value *v,
+		struct ras_decode_ctx *ctx, void *out)
 {
 	struct cxl_in in = { .event = type->event, .event_len = strlen(type->event) };
 

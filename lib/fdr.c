@@ -14,7 +14,7 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
-#include "db_snapshot.h"
+#include "snapshot.h"
 #include "fdr.h"
 #include "fdr_blob.h"
 #include "fdr_render.h"
@@ -523,8 +523,7 @@ static int64_t realtime_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
-static int store(struct fdr *f, struct ras_db *db, struct ras_db_snapshot *s,
-		 const struct fdr_blob *b, int64_t *snapshot_id)
+static int pack(struct fdr *f, struct ras_snapshot *s, const struct fdr_blob *b)
 {
 	struct fdr_render_stats st;
 	uint8_t *z;
@@ -545,25 +544,20 @@ static int store(struct fdr *f, struct ras_db *db, struct ras_db_snapshot *s,
 	s->record_count = st.records;
 	s->missed = st.missed;
 	s->ncpus = st.cpus;
-	r = ras_db_snapshot_insert(db, s, snapshot_id);
-	free(z);
-	return r;
+	return 0;
 }
 
-int fdr_capture(struct fdr *f, struct ras_db *db, const char *reason, const char *trigger_table,
+int fdr_capture(struct fdr *f, const char *reason, const char *trigger_table,
 		int64_t trigger_row_id, int64_t trigger_wall_ns, uint64_t trigger_trace_ts,
-		int64_t *snapshot_id)
+		struct ras_snapshot *s)
 {
-	struct ras_db_snapshot *s;
 	struct fdr_blob b;
 	int64_t now = realtime_ns();
 	int r;
 
-	if (!f || !db)
+	if (!f || !s)
 		return -EINVAL;
-	s = calloc(1, sizeof(*s));
-	if (!s)
-		return -ENOMEM;
+	memset(s, 0, sizeof(*s));
 	s->wall_ns = now;
 	snprintf(s->reason, sizeof(s->reason), "%s", reason ? reason : "");
 	snprintf(s->trigger_table, sizeof(s->trigger_table), "%s", trigger_table ? trigger_table : "");
@@ -576,8 +570,7 @@ int fdr_capture(struct fdr *f, struct ras_db *db, const char *reason, const char
 	add_formats(f, &b);
 	r = b.err ? b.err : drain_all(f, &b);
 	if (r == 0)
-		r = b.err ? b.err : store(f, db, s, &b, snapshot_id);
+		r = b.err ? b.err : pack(f, s, &b);
 	fdr_blob_free(&b);
-	free(s);
 	return r;
 }

@@ -10,8 +10,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
-#include "severity.h"
-#include "dfield.h"
+#include "decoders/severity.h"
+#include "decoders/dfield.h"
 
 enum ras_ftype {
 	RAS_FT_INT,  /* any integer field, stored as a signed 64-bit INTEGER */
@@ -47,6 +47,7 @@ struct ras_decoded_head {
 };
 
 struct ras_event_type;
+struct ras_decode_ctx;
 
 /*
  * Adapter from extracted tracepoint fields (in the order of the type's
@@ -55,7 +56,7 @@ struct ras_event_type;
  * filled with what could be said.
  */
 typedef int (*ras_decode_fn)(const struct ras_event_type *type,
-			     const struct ras_value *values, void *out);
+			     const struct ras_value *values, struct ras_decode_ctx *ctx, void *out);
 
 struct ras_event_type {
 	const char *system;

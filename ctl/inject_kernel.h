@@ -19,4 +19,10 @@ int ctl_inject_kernel(int argc, char **argv);
  * <stdio.h> out of this header). */
 void ctl_inject_kernel_usage(void *f);
 
+/* One function per injector, each in its own file; argv[0] is the kind. */
+int inject_mce(int argc, char **argv);
+int inject_aer(int argc, char **argv);
+int inject_memory_failure(int argc, char **argv);
+int inject_edac(int argc, char **argv);
+
 #endif

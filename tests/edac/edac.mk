@@ -1,17 +1,12 @@
-# EDAC topology, DIMM labels and their queries. Appends only; included by Makefile.am.
-rasd_libras_a_SOURCES += rasd/edac_sysfs.c rasd/edac_sysfs.h rasd/dimm_labels.c rasd/dimm_labels.h \
-	rasd/smbios.c rasd/smbios.h rasd/edac_daemon.c rasd/edac_daemon.h db/db_edac.h
-rasd_ras_fdr_ctl_SOURCES += rasd/ctl_edac.h rasd/ctl_edac_view.c rasd/ctl_edac_report.c \
-	rasd/ctl_edac_labels.c rasd/ctl_edac_reset.c
-
+# EDAC tests. Appends only; included by Makefile.am.
 check_PROGRAMS += tests/edac/test-edac-units tests/edac/test-edac-db
 tests_edac_test_edac_units_SOURCES = tests/edac/test-edac-units.c tests/edac/edac_fixtures.c \
 	tests/edac/edac_fixtures.h
-tests_edac_test_edac_units_CFLAGS = $(RAS_CFLAGS) -I$(srcdir)/tests
+tests_edac_test_edac_units_CFLAGS = $(RAS_CFLAGS)
 tests_edac_test_edac_units_LDADD = $(TEST_LIBS)
 tests_edac_test_edac_db_SOURCES = tests/edac/test-edac-db.c tests/edac/edac_fixtures.c \
 	tests/edac/edac_fixtures.h
-tests_edac_test_edac_db_CFLAGS = $(RAS_CFLAGS) -I$(srcdir)/tests
+tests_edac_test_edac_db_CFLAGS = $(RAS_CFLAGS)
 tests_edac_test_edac_db_LDADD = $(TEST_LIBS)
 TESTS += tests/edac/test-edac-units tests/edac/test-edac-db
 EXTRA_DIST += tests/edac/labels man/ras-fdr-labels.5
@@ -19,6 +14,6 @@ EXTRA_DIST += tests/edac/labels man/ras-fdr-labels.5
 # The whole path: replayed mc_event records through rasd into ras-fdr-ctl edac.
 check_PROGRAMS += tests/edac/test-edac-path
 tests_edac_test_edac_path_SOURCES = tests/edac/test-edac-path.c tests/edac/edac_fixtures.c tests/edac/edac_fixtures.h
-tests_edac_test_edac_path_CFLAGS = $(RAS_CFLAGS) -I$(srcdir)/tests
+tests_edac_test_edac_path_CFLAGS = $(RAS_CFLAGS)
 tests_edac_test_edac_path_LDADD = $(TEST_LIBS)
 TESTS += tests/edac/test-edac-path

@@ -8,8 +8,8 @@
 #define RAS_CTL_EDAC_H
 
 #include "ctl.h"
-#include "db_edac.h"
-#include "edac_sysfs.h"
+#include "db/db_edac.h"
+#include "lib/edac_sysfs.h"
 
 /* A counting window: counts of nodes under scope start at start_ns. */
 struct edac_window {

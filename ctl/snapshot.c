@@ -9,13 +9,13 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "ctl.h"
-#include "db_snapshot.h"
-#include "fdr.h"
-#include "fdr_boot.h"
-#include "fdr_render.h"
-#include "hidden.h"
-#include "log.h"
-#include "tracing.h"
+#include "db/db_snapshot.h"
+#include "lib/fdr.h"
+#include "lib/fdr_boot.h"
+#include "lib/fdr_render.h"
+#include "lib/hidden.h"
+#include "lib/log.h"
+#include "lib/tracing.h"
 
 /* ---- snapshot list ---- */
 
@@ -40,7 +40,7 @@ static void print_json_field(const char *name, const char *value)
 	ctl_print_json_string(value, strlen(value));
 }
 
-static int list_one(void *ctx, const struct ras_db_snapshot *s)
+static int list_one(void *ctx, const struct ras_snapshot *s)
 {
 	struct list_ctx *l = ctx;
 	char when[40], size[16], trigger[96];
@@ -118,7 +118,7 @@ static void print_line(void *ctx, const char *line)
 	printf("%s\n", line);
 }
 
-static void show_header(const struct ras_db_snapshot *s)
+static void show_header(const struct ras_snapshot *s)
 {
 	char when[40];
 
@@ -143,7 +143,7 @@ static void show_header(const struct ras_db_snapshot *s)
 
 static int snapshot_show(struct ctl *c, int argc, char **argv)
 {
-	struct ras_db_snapshot s;
+	struct ras_snapshot s;
 	struct fdr_render_stats st;
 	struct ras_db *db;
 	char *end;
@@ -170,7 +170,7 @@ static int snapshot_show(struct ctl *c, int argc, char **argv)
 	}
 	show_header(&s);
 	r = fdr_render_snapshot(&s, print_line, NULL, &st);
-	ras_db_snapshot_free(&s);
+	ras_snapshot_free(&s);
 	if (r < 0) {
 		fprintf(stderr, "ras-fdr-ctl: snapshot %lld cannot be rendered: %s\n", id,
 			r == -EINVAL ? "damaged or unknown format" : strerror(-r));
@@ -200,7 +200,7 @@ static int open_writer(struct ctl *c, struct ras_db **db)
 static int take(struct ctl *c, const char *reason)
 {
 	char dir[PATH_MAX], err[512];
-	struct ras_db_snapshot s;
+	struct ras_snapshot s;
 	struct ras_db *db;
 	struct fdr *f;
 	int64_t id = 0;
@@ -215,12 +215,16 @@ static int take(struct ctl *c, const char *reason)
 		fdr_close(f, false);
 		return 1;
 	}
-	r = fdr_capture(f, db, reason, NULL, 0, 0, 0, &id);
+	r = fdr_capture(f, reason, NULL, 0, 0, 0, &s);
 	fdr_close(f, false);
+	if (r == 0) {
+		r = ras_db_snapshot_insert(db, &s, &id);
+		ras_snapshot_free(&s);
+	}
 	if (r == 0 && ras_db_snapshot_get(db, id, &s) == 0) {
 		printf("snapshot %lld: %lld records from %u CPU(s); see 'ras-fdr-ctl snapshot show %lld'\n",
 		       (long long)id, (long long)s.record_count, s.ncpus, (long long)id);
-		ras_db_snapshot_free(&s);
+		ras_snapshot_free(&s);
 	}
 	ras_db_close(db);
 	if (r < 0) {

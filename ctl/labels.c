@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "ctl_edac.h"
-#include "dimm_labels.h"
-#include "smbios.h"
+#include "edac_cmd.h"
+#include "lib/dimm_labels.h"
+#include "lib/smbios.h"
 
 #define MAX_SMBIOS_DEVICES 512
 

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "ctl_edac.h"
-#include "log.h"
-#include "tracing.h"
+#include "edac_cmd.h"
+#include "lib/log.h"
+#include "lib/tracing.h"
 
 #define EXIT_GAP 3
 

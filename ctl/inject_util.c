@@ -15,9 +15,9 @@
 #include <sys/statfs.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "ctl_inject_kernel.h"
+#include "inject_kernel.h"
 
-#include "ctl_inject_util.h"
+#include "inject_util.h"
 
 extern char **environ;
 

@@ -33,7 +33,5 @@ int inj_need_root(void);
 int inj_need_debugfs(void);
 int inj_need_injector(const char *path, const char *module, const char *config);
 int inj_check_common(bool yes);
-int inject_memory_failure(int argc, char **argv);
-int inject_edac(int argc, char **argv);
 
 #endif

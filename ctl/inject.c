@@ -10,10 +10,10 @@
 #include <string.h>
 #include <unistd.h>
 #include "ctl.h"
-#include "ctl_inject_kernel.h"
-#include "formats.h"
-#include "synthetic.h"
-#include "tracing.h"
+#include "inject_kernel.h"
+#include "lib/formats.h"
+#include "lib/synthetic.h"
+#include "lib/tracing.h"
 
 static void usage(FILE *out)
 {

@@ -7,10 +7,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "ctl.h"
-#include "formats.h"
-#include "hidden.h"
-#include "log.h"
-#include "tracing.h"
+#include "lib/formats.h"
+#include "lib/hidden.h"
+#include "lib/log.h"
+#include "lib/tracing.h"
 
 static int daemon_pid(const struct rasd_config *cfg)
 {

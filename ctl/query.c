@@ -5,12 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "adapters.h"
+#include "lib/decode.h"
 #include "ctl.h"
-#include "edac_daemon.h"
-#include "formats.h"
-#include "log.h"
-#include "pipeline.h"
+#include "rasd/edac_daemon.h"
+#include "lib/formats.h"
+#include "lib/log.h"
 
 static const struct option filter_opts[] = {
 	{ "since", required_argument, NULL, 'S' },
@@ -113,6 +112,7 @@ int ctl_summary(struct ctl *c, int argc, char **argv)
 
 struct errors_ctx {
 	bool json;
+	struct ras_decode_ctx dctx;
 	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
 };
 
@@ -184,7 +184,7 @@ static int print_row(void *ctx, const struct ras_db_row *row)
 	char when[40];
 
 	/* The sentence is rebuilt by the daemon's own decoder from the stored raw fields. */
-	ras_decode_values(t, row->values, e->decoded);
+	ras_decode_values(t, row->values, &e->dctx, e->decoded);
 	if (e->json) {
 		print_json_row(row, h);
 		return 0;
@@ -203,20 +203,25 @@ static void ignore_label_error(void *ctx, const char *file, unsigned line, const
 }
 
 /* Decoding needs what the daemon had: this kernel's symbol tables, or the shipped ones. */
-static void prepare_decoders(struct ctl *c)
+static void prepare_decoders(struct ctl *c, struct ras_decode_ctx *dctx)
 {
 	const char *dir = c->cfg.tracing_dir[0] ? c->cfg.tracing_dir : "/sys/kernel/tracing";
 	struct ras_formats *fmt;
+	struct edac_topology t;
 
+	ras_decode_ctx_init(dctx);
 	if (ras_formats_load(&fmt, dir, NULL, c->cfg.formats_dir) == 0) {
-		ras_adapters_prepare(fmt);
+		ras_decode_ctx_load_memfail(dctx, fmt);
 		ras_formats_free(fmt);
 	}
-	ras_adapters_set_pci(c->cfg.sysfs_root, true);
+	dctx->pci_sysfs_root = c->cfg.sysfs_root;
 	/* Problems in label files are rasd's to report; here they only go unused. */
 	edac_daemon_load_labels(&c->cfg, ignore_label_error, NULL);
-	edac_daemon_read_layer_names(c->cfg.sysfs_root);
-	ras_adapters_use_label_files();
+	dctx->labels = edac_daemon_labels();
+	if (edac_sysfs_read(c->cfg.sysfs_root, &t) == 0) {
+		ras_decode_ctx_set_layers(dctx, &t);
+		edac_topology_free(&t);
+	}
 }
 
 int ctl_errors(struct ctl *c, int argc, char **argv)
@@ -234,7 +239,7 @@ int ctl_errors(struct ctl *c, int argc, char **argv)
 		free(e);
 		return 1;
 	}
-	prepare_decoders(c);
+	prepare_decoders(c, &e->dctx);
 	n = ras_db_errors(db, &f, print_row, e);
 	if (n < 0)
 		fprintf(stderr, "ras-fdr-ctl: %s\n", ras_db_errmsg(db));

@@ -18,8 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "config.h"
-#include "db.h"
-#include "severity.h"
+#include "snapshot.h"
+#include "decoders/severity.h"
 
 struct fdr;
 
@@ -60,13 +60,13 @@ const char *fdr_instance_dir(const struct fdr *f);
 bool fdr_should_capture(struct fdr *f, enum ras_severity sev, int64_t now_ns);
 
 /*
- * Drains the recorder into a new snapshot row. trigger_table NULL or ""
- * means a manual capture. trigger_trace_ts is in the trace clock "boot"
+ * Drains the recorder into *out, for the caller to store. trigger_table NULL
+ * or "" means a manual capture. trigger_trace_ts is in the trace clock "boot"
  * (rasd's own instance); pass 0 when unknown, and the wall time is used.
- * Returns 0 with *snapshot_id set, or -errno.
+ * Returns 0 with out filled (free its data with ras_snapshot_free), or -errno.
  */
-int fdr_capture(struct fdr *f, struct ras_db *db, const char *reason, const char *trigger_table,
+int fdr_capture(struct fdr *f, const char *reason, const char *trigger_table,
 		int64_t trigger_row_id, int64_t trigger_wall_ns, uint64_t trigger_trace_ts,
-		int64_t *snapshot_id);
+		struct ras_snapshot *out);
 
 #endif

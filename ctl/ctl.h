@@ -3,8 +3,8 @@
 #ifndef RAS_CTL_H
 #define RAS_CTL_H
 
-#include "config.h"
-#include "db_query.h"
+#include "lib/config.h"
+#include "db/db_query.h"
 
 struct ctl {
 	struct rasd_config cfg;

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "ctl_edac.h"
+#include "edac_cmd.h"
 
 static void json_str(const char *s)
 {

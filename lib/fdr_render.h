@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <traceevent/event-parse.h>
-#include "db_snapshot.h"
+#include "snapshot.h"
 
 struct fdr_trigger {
 	const char *label;   /* text of the line at time 0 */
@@ -37,7 +37,7 @@ typedef void (*fdr_line_fn)(void *ctx, const char *line);
 int fdr_render(const uint8_t *raw, size_t len, const struct fdr_trigger *trig,
 	       fdr_line_fn line, void *ctx, struct fdr_render_stats *st);
 /* Decompresses a stored snapshot and renders it with its trigger line. */
-int fdr_render_snapshot(const struct ras_db_snapshot *s, fdr_line_fn line, void *ctx,
+int fdr_render_snapshot(const struct ras_snapshot *s, fdr_line_fn line, void *ctx,
 			struct fdr_render_stats *st);
 
 /*

@@ -8,7 +8,7 @@
 #include <string.h>
 #include "event_table.h"
 #include "event_fields.h"
-#include "adapters.h"
+#include "decode.h"
 
 #define F(n, t) { #n, RAS_FT_##t, 0 }
 #define OPT(n, t) { #n, RAS_FT_##t, RAS_F_OPTIONAL }

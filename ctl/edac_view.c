@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "ctl_edac.h"
-#include "dimm_labels.h"
+#include "edac_cmd.h"
+#include "lib/dimm_labels.h"
 
 #define SNAPSHOT_CACHE 32
 

@@ -9,12 +9,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "aer.h"
-#include "aer_text.h"
+#include "decoders/aer.h"
+#include "decoders/aer_text.h"
 #include "ctl.h"
-#include "formats.h"
-#include "mce.h"
-#include "mce_text.h"
+#include "lib/formats.h"
+#include "decoders/mce.h"
+#include "decoders/mce_text.h"
 
 static void print_decoded(const char *kind, const void *d, const struct ras_dfield *df, size_t n,
 			  bool json, const char *where)
