@@ -253,27 +253,6 @@ static int oldest_snapshot(void *ctx, const struct ras_db_edac_snapshot_info *s)
 	return 0;
 }
 
-static int cmp_mc_index(const void *a, const void *b)
-{
-	const struct edac_mc *x = a, *y = b;
-
-	return (x->index > y->index) - (x->index < y->index);
-}
-
-static int cmp_dimm_index(const void *a, const void *b)
-{
-	const struct edac_dimm *x = a, *y = b;
-
-	return (x->index > y->index) - (x->index < y->index);
-}
-
-static int cmp_csrow_index(const void *a, const void *b)
-{
-	const struct edac_csrow *x = a, *y = b;
-
-	return (x->index > y->index) - (x->index < y->index);
-}
-
 /* Sorts the merged tree and sets each controller's seconds_since_reset. */
 static void finish(struct build *b, const struct ras_db_filter *f)
 {
@@ -282,16 +261,11 @@ static void finish(struct build *b, const struct ras_db_filter *f)
 	char node[48];
 
 	clock_gettime(CLOCK_REALTIME, &now);
-	if (t->n_mcs)
-		qsort(t->mcs, t->n_mcs, sizeof(*t->mcs), cmp_mc_index);
+	edac_topology_sort(t, true);
 	for (unsigned i = 0; i < t->n_mcs; i++) {
 		struct edac_mc *mc = &t->mcs[i];
 		int64_t start = b->v->first_snapshot_ns;
 
-		if (mc->n_dimms)
-			qsort(mc->dimms, mc->n_dimms, sizeof(*mc->dimms), cmp_dimm_index);
-		if (mc->n_csrows)
-			qsort(mc->csrows, mc->n_csrows, sizeof(*mc->csrows), cmp_csrow_index);
 		snprintf(node, sizeof(node), "mc%u", mc->index);
 		if (node_window_start(b, node) > start)
 			start = node_window_start(b, node);

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "inject_kernel.h"
 #include "inject_util.h"
+#include "lib/fileio.h"
 
 /* ---- edac --------------------------------------------------------------- */
 
@@ -186,7 +187,7 @@ int inject_edac(int argc, char **argv)
 		r = inj_write_u64_file(dir, "fake_inject_count", o.count);
 	snprintf(path, sizeof(path), "%s/fake_inject", dir);
 	if (!r)
-		r = inj_write_file(path, "1\n");
+		r = ras_write_file(path, "1\n");
 	if (r) {
 		fprintf(stderr, "ras-fdr-ctl inject: EDAC fake_inject on mc%u: %s\n", o.mc,
 			strerror(-r));

@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include "inject_kernel.h"
 #include "inject_util.h"
+#include "lib/fileio.h"
 
 /* ---- mce ---------------------------------------------------------------- */
 
@@ -110,7 +111,7 @@ static int mce_inject_one(const struct mce_opts *o)
 {
 	int r;
 
-	r = inj_write_file(MCE_INJ_DIR "/flags", o->hw ? "hw\n" : "sw\n");
+	r = ras_write_file(MCE_INJ_DIR "/flags", o->hw ? "hw\n" : "sw\n");
 	if (r) {
 		fprintf(stderr, "ras-fdr-ctl inject: the kernel refused injection type %s: %s\n",
 			o->hw ? "hw" : "sw", strerror(-r));

@@ -18,6 +18,7 @@
 #include "inject_kernel.h"
 
 #include "inject_util.h"
+#include "lib/fileio.h"
 
 extern char **environ;
 
@@ -58,34 +59,13 @@ int inj_parse_uint(const char *s, unsigned max, unsigned *out)
 	return 0;
 }
 
-/* Writes val; debugfs handlers such as mce-inject's flags_write overwrite the
- * last byte with NUL, so callers end values with a newline. */
-int inj_write_file(const char *path, const char *val)
-{
-	size_t len = strlen(val);
-	ssize_t n;
-	int fd, err = 0;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = write(fd, val, len);
-	if (n < 0)
-		err = -errno;
-	else if ((size_t)n != len)
-		err = -EIO;
-	if (close(fd) && !err)
-		err = -errno;
-	return err;
-}
-
 int inj_write_u64_file(const char *dir, const char *name, uint64_t v)
 {
 	char path[256], val[32];
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
 	snprintf(val, sizeof(val), "0x%" PRIx64 "\n", v);
-	return inj_write_file(path, val);
+	return ras_write_file(path, val);
 }
 
 bool inj_path_exists(const char *path)

@@ -25,7 +25,6 @@ enum { O_BANK = 256, O_STATUS, O_ADDR, O_MISC, O_SYND, O_IPID, O_CPU, O_MCGSTATU
 int inj_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 int inj_parse_u64(const char *s, uint64_t *out);
 int inj_parse_uint(const char *s, unsigned max, unsigned *out);
-int inj_write_file(const char *path, const char *val);
 int inj_write_u64_file(const char *dir, const char *name, uint64_t v);
 bool inj_path_exists(const char *path);
 int inj_run_modprobe(const char *module);

@@ -214,7 +214,7 @@ void ras_db_close(struct ras_db *db)
 		ras_db_commit(db);
 	for (int i = 0; i < STMT_COUNT_; i++)
 		sqlite3_finalize(db->stmt[i]);
-	for (unsigned i = 0; i < 64; i++) {
+	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++) {
 		sqlite3_finalize(db->insert[i]);
 		sqlite3_finalize(db->dec_insert[i]);
 		sqlite3_finalize(db->dec_find[i]);

@@ -20,7 +20,7 @@ static const char *const common_decl[RAS_DB_N_COMMON] = {
 	"INTEGER", "TEXT", "INTEGER NOT NULL",
 };
 
-static struct ras_db_table tables[64];
+static struct ras_db_table tables[RAS_MAX_EVENT_TYPES];
 static bool tables_ready;
 
 static bool name_taken(const struct ras_db_table *t, const char *name)

@@ -14,28 +14,6 @@
 #include "db_edac.h"
 
 /* Schema step 3. Absent layers are stored as -1 so that they compare equal. */
-const char ras_db_schema_edac[] =
-	"CREATE TABLE IF NOT EXISTS edac_snapshots ("
-	" id INTEGER PRIMARY KEY, boot INTEGER NOT NULL, taken_ns INTEGER NOT NULL,"
-	" digest INTEGER NOT NULL, board TEXT);"
-	"CREATE INDEX IF NOT EXISTS edac_snapshots_boot ON edac_snapshots (boot, taken_ns);"
-	"CREATE TABLE IF NOT EXISTS edac_mcs ("
-	" snapshot INTEGER NOT NULL, mc INTEGER NOT NULL, mc_name TEXT, size_mb INTEGER,"
-	" max_location TEXT, PRIMARY KEY (snapshot, mc));"
-	"CREATE TABLE IF NOT EXISTS edac_dimms ("
-	" snapshot INTEGER NOT NULL, mc INTEGER NOT NULL, idx INTEGER NOT NULL,"
-	" is_rank INTEGER NOT NULL, top INTEGER NOT NULL, mid INTEGER NOT NULL,"
-	" low INTEGER NOT NULL, location TEXT, label TEXT, configured_label TEXT,"
-	" size_mb INTEGER, mem_type TEXT, dev_type TEXT, edac_mode TEXT,"
-	" csrow INTEGER, cschannel INTEGER, PRIMARY KEY (snapshot, mc, idx));"
-	"CREATE TABLE IF NOT EXISTS edac_csrows ("
-	" snapshot INTEGER NOT NULL, mc INTEGER NOT NULL, csrow INTEGER NOT NULL,"
-	" channel INTEGER NOT NULL, size_mb INTEGER, mem_type TEXT, dev_type TEXT,"
-	" edac_mode TEXT, dimm_label TEXT, configured_label TEXT,"
-	" top INTEGER NOT NULL, mid INTEGER NOT NULL, low INTEGER NOT NULL,"
-	" PRIMARY KEY (snapshot, mc, csrow, channel));"
-	"CREATE TABLE IF NOT EXISTS edac_windows ("
-	" id INTEGER PRIMARY KEY, scope TEXT NOT NULL, start_ns INTEGER NOT NULL);";
 
 /*
  * The snapshot a record maps through: the newest of its boot taken before

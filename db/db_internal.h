@@ -46,9 +46,9 @@ struct ras_db {
 	bool in_txn;
 	int64_t boot;                       /* boots.id of this boot */
 	sqlite3_stmt *stmt[STMT_COUNT_];
-	sqlite3_stmt *insert[64];           /* per event type */
-	sqlite3_stmt *dec_insert[64], *dec_find[64];
-	struct ras_db_dec_slot *dec_cache[64]; /* recent decodings per type, by hash */
+	sqlite3_stmt *insert[RAS_MAX_EVENT_TYPES];        /* per event type */
+	sqlite3_stmt *dec_insert[RAS_MAX_EVENT_TYPES], *dec_find[RAS_MAX_EVENT_TYPES];
+	struct ras_db_dec_slot *dec_cache[RAS_MAX_EVENT_TYPES]; /* recent decodings, by hash */
 	char err[256];
 };
 
@@ -56,9 +56,6 @@ extern const char *const ras_db_common_columns[RAS_DB_N_COMMON];
 const struct ras_db_table *ras_db_table_of(unsigned type_idx);
 
 int ras_db_migrate(struct ras_db *db);
-/* Schema steps owned by the modules that use them. */
-extern const char ras_db_schema_edac[];
-extern const char ras_db_schema_snapshot[];
 int ras_db_exec(struct ras_db *db, const char *sql);
 bool ras_db_table_exists(struct ras_db *db, const char *table);
 

@@ -124,8 +124,8 @@ static int deliver_row(sqlite3_stmt *st, unsigned idx, int64_t id, const int *co
 
 int ras_db_errors(struct ras_db *db, const struct ras_db_filter *f, ras_db_row_fn fn, void *ctx)
 {
-	sqlite3_stmt *order, *rows[64] = { 0 };
-	int colmap[64][RAS_MAX_FIELDS];
+	sqlite3_stmt *order, *rows[RAS_MAX_EVENT_TYPES] = { 0 };
+	int colmap[RAS_MAX_EVENT_TYPES][RAS_MAX_FIELDS];
 	char *sql = ordering_sql(db, f);
 	int n = 0, r = 0;
 
@@ -150,7 +150,7 @@ int ras_db_errors(struct ras_db *db, const struct ras_db_filter *f, ras_db_row_f
 		n++;
 	}
 	sqlite3_finalize(order);
-	for (unsigned i = 0; i < 64; i++)
+	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++)
 		sqlite3_finalize(rows[i]);
 	return r < 0 ? r : n;
 }

@@ -9,35 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "db_internal.h"
-
-/* Version 1: the first release's bookkeeping tables. */
-static const char schema_v1[] =
-	"CREATE TABLE IF NOT EXISTS boots ("
-	" id INTEGER PRIMARY KEY, boot_id TEXT NOT NULL UNIQUE, first_seen_ns INTEGER);"
-	"CREATE TABLE IF NOT EXISTS lost_events ("
-	" id INTEGER PRIMARY KEY, boot INTEGER, instance TEXT, cpu INTEGER,"
-	" count INTEGER, from_ns INTEGER, to_ns INTEGER, origin TEXT NOT NULL);"
-	"CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);";
-
-/* Version 2: per-CPU loss counters remembered across daemon restarts. */
-static const char schema_v2[] =
-	"CREATE TABLE IF NOT EXISTS cpu_stats ("
-	" boot INTEGER, instance TEXT, cpu INTEGER, overrun INTEGER, dropped INTEGER,"
-	" PRIMARY KEY (boot, instance, cpu));"
-	"CREATE INDEX IF NOT EXISTS lost_events_time ON lost_events (to_ns);";
-
-/* Version 3: EDAC topology snapshots and counting windows (db_edac.c).
- * Version 4: flight-recorder snapshots (db_snapshot.c). */
-/*
- * Version 5: decodings move to <table>_dec (one row per distinct decoding)
- * with the <table>_decoded views; both are made by the column sync below.
- * Decoded columns that version 4 kept inline stay, unused.
- */
-static const char schema_v5[] = "SELECT 1;";
-
-static const char *const migrations[RAS_DB_SCHEMA_VERSION] = {
-	schema_v1, schema_v2, ras_db_schema_edac, ras_db_schema_snapshot, schema_v5,
-};
+#include "db_upgrades.h"
 
 int ras_db_exec(struct ras_db *db, const char *sql)
 {
@@ -227,8 +199,9 @@ int ras_db_migrate(struct ras_db *db)
 	}
 	if (ras_db_exec(db, "BEGIN IMMEDIATE") < 0)
 		return -1;
-	for (int step = v; step < RAS_DB_SCHEMA_VERSION; step++)
-		if (ras_db_exec(db, migrations[step]) < 0)
+	for (size_t i = 0; i < RAS_DB_N_UPGRADES; i++)
+		if (ras_db_upgrades[i].version > v && ras_db_upgrades[i].sql &&
+		    ras_db_exec(db, ras_db_upgrades[i].sql) < 0)
 			goto fail;
 	for (unsigned i = 0; i < ras_n_event_types; i++)
 		if (sync_event_table(db, i) < 0)

@@ -7,13 +7,6 @@
 #include "db_internal.h"
 #include "db_snapshot.h"
 
-const char ras_db_schema_snapshot[] =
-	"CREATE TABLE IF NOT EXISTS snapshots ("
-	" id INTEGER PRIMARY KEY, boot INTEGER, wall_ns INTEGER NOT NULL, reason TEXT,"
-	" trigger_table TEXT, trigger_row_id INTEGER, trigger_trace_ts INTEGER,"
-	" trigger_wall_ns INTEGER, instance TEXT, data BLOB NOT NULL,"
-	" raw_size INTEGER NOT NULL, record_count INTEGER, missed INTEGER, ncpus INTEGER);"
-	"CREATE INDEX IF NOT EXISTS snapshots_time ON snapshots (wall_ns);";
 
 #define SNAPSHOT_COLUMNS \
 	"s.id, b.boot_id, s.wall_ns, s.reason, s.trigger_table, s.trigger_row_id," \

@@ -241,10 +241,7 @@ static int read_mc(int edacfd, const char *dname, unsigned idx, struct edac_mc *
 	close(fd);
 	if (r < 0)
 		return r;
-	if (mc->n_dimms)
-		qsort(mc->dimms, mc->n_dimms, sizeof(*mc->dimms), cmp_dimm);
-	if (mc->n_csrows)
-		qsort(mc->csrows, mc->n_csrows, sizeof(*mc->csrows), cmp_csrow);
+	edac_mc_sort(mc);
 	edac_mc_link_csrows(mc);
 	return 0;
 }
@@ -280,9 +277,24 @@ int edac_sysfs_read(const char *sysfs_root, struct edac_topology *out)
 		edac_topology_free(out);
 		return r;
 	}
-	if (out->n_mcs)
-		qsort(out->mcs, out->n_mcs, sizeof(*out->mcs), cmp_mc);
+	edac_topology_sort(out, false);
 	return 0;
+}
+
+void edac_mc_sort(struct edac_mc *mc)
+{
+	if (mc->n_dimms)
+		qsort(mc->dimms, mc->n_dimms, sizeof(*mc->dimms), cmp_dimm);
+	if (mc->n_csrows)
+		qsort(mc->csrows, mc->n_csrows, sizeof(*mc->csrows), cmp_csrow);
+}
+
+void edac_topology_sort(struct edac_topology *t, bool each_mc)
+{
+	if (t->n_mcs)
+		qsort(t->mcs, t->n_mcs, sizeof(*t->mcs), cmp_mc);
+	for (unsigned i = 0; each_mc && i < t->n_mcs; i++)
+		edac_mc_sort(&t->mcs[i]);
 }
 
 void edac_topology_free(struct edac_topology *t)

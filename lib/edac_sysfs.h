@@ -74,6 +74,10 @@ struct edac_topology {
  */
 int edac_sysfs_read(const char *sysfs_root, struct edac_topology *out);
 void edac_topology_free(struct edac_topology *t);
+/* Sorts DIMMs and csrows by index, as edac_sysfs_read() leaves them. */
+void edac_mc_sort(struct edac_mc *mc);
+/* Sorts controllers by index, and each one's DIMMs and csrows when each_mc. */
+void edac_topology_sort(struct edac_topology *t, bool each_mc);
 
 /* "channel 1 slot 0" -> names and positions; returns the number of layers or -EINVAL. */
 int edac_parse_location(const char *text, char names[EDAC_MAX_LAYERS][EDAC_NAME_LEN],

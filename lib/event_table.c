@@ -151,65 +151,68 @@ static const struct ras_field cxl_poison_fields[] = {
 };
 
 #define N(a) (unsigned)(sizeof(a) / sizeof((a)[0]))
+/* A field list longer than RAS_MAX_FIELDS does not compile. */
+#define FIELDS(a) a, (N(a) + 0 * sizeof(char[N(a) <= RAS_MAX_FIELDS ? 1 : -1]))
 #define DECODER(name) name##_dfields, &name##_n_dfields, adapt_##name
 
 const struct ras_event_type ras_event_types[] = {
 	{ "mce", "mce_record", NULL, "mce_record", "machine check",
-	  mce_fields, N(mce_fields), DECODER(mce), NULL,
+	  FIELDS(mce_fields), DECODER(mce), NULL,
 	  "e41a1d8a091849f289861ebbcf4f253a" },
 	/* The decoded label is the configured one where the kernel had none. */
 	{ "ras", "mc_event", NULL, "mc_event", "memory controller error",
-	  mc_fields, N(mc_fields), DECODER(edac), "label",
+	  FIELDS(mc_fields), DECODER(edac), "label",
 	  "92567467f2704b979ef87cefdf3072a0" },
 	{ "ras", "aer_event", NULL, "aer_event", "PCIe AER error",
-	  aer_fields, N(aer_fields), DECODER(aer), NULL,
+	  FIELDS(aer_fields), DECODER(aer), NULL,
 	  "c59606bc94b241a2966b9bd5278bd232" },
 	{ "ras", "extlog_mem_event", NULL, "extlog_mem_event", "extended log memory error",
-	  extlog_fields, N(extlog_fields), DECODER(extlog), NULL,
+	  FIELDS(extlog_fields), DECODER(extlog), NULL,
 	  "db819a2a5c1e4ab4aba5042e8d36fdc4" },
 	{ "ras", "non_standard_event", NULL, "non_standard_event", "platform error (CPER)",
-	  nonstd_fields, N(nonstd_fields), DECODER(nonstd), NULL,
+	  FIELDS(nonstd_fields), DECODER(nonstd), NULL,
 	  "4d4b72deb0b241b78fe7d45b1a5b90d6" },
 	{ "ras", "arm_event", NULL, "arm_event", "ARM processor error",
-	  arm_fields, N(arm_fields), DECODER(arm), NULL,
+	  FIELDS(arm_fields), DECODER(arm), NULL,
 	  "5d8c01e139424546bb33f301bcffb96f" },
 	/* A late-2025 patch moves this event to its own system. */
 	{ "ras", "memory_failure_event", "memory_failure", "memory_failure_event",
-	  "memory failure", memfail_fields, N(memfail_fields), DECODER(memfail), NULL,
+	  "memory failure", FIELDS(memfail_fields), DECODER(memfail), NULL,
 	  "9e645356e0224ee19eb5c2e73be90cee" },
 	{ "devlink", "devlink_health_report", NULL, "devlink_health_report",
-	  "device health report", devlink_fields, N(devlink_fields), DECODER(devlink), NULL,
+	  "device health report", FIELDS(devlink_fields), DECODER(devlink), NULL,
 	  "88c9b4c681014a6e87e393dedd103b9d" },
 	{ "block", "block_rq_error", NULL, "block_rq_error", "block I/O error",
-	  blockerr_fields, N(blockerr_fields), DECODER(blockerr), NULL,
+	  FIELDS(blockerr_fields), DECODER(blockerr), NULL,
 	  "aef3631d984442e9a318219030082b1e" },
 	{ "cxl", "cxl_aer_uncorrectable_error", NULL, "cxl_aer_uncorrectable_error",
-	  "CXL uncorrectable error", cxl_aer_ue_fields, N(cxl_aer_ue_fields),
+	  "CXL uncorrectable error", FIELDS(cxl_aer_ue_fields),
 	  DECODER(cxl), NULL, "c2ed468202354c5ab0a9fdf310cef480" },
 	{ "cxl", "cxl_aer_correctable_error", NULL, "cxl_aer_correctable_error",
-	  "CXL correctable error", cxl_aer_ce_fields, N(cxl_aer_ce_fields),
+	  "CXL correctable error", FIELDS(cxl_aer_ce_fields),
 	  DECODER(cxl), NULL, "be64aac98c294903a704d4c84495ef0a" },
 	{ "cxl", "cxl_overflow", NULL, "cxl_overflow", "CXL event log overflow",
-	  cxl_overflow_fields, N(cxl_overflow_fields), DECODER(cxl), NULL,
+	  FIELDS(cxl_overflow_fields), DECODER(cxl), NULL,
 	  "ff1809ee988741a190dce56032ed6087" },
 	{ "cxl", "cxl_generic_event", NULL, "cxl_generic_event", "CXL event",
-	  cxl_generic_fields, N(cxl_generic_fields), DECODER(cxl), NULL,
+	  FIELDS(cxl_generic_fields), DECODER(cxl), NULL,
 	  "a014c9971cf343b494afc81ea406ac49" },
 	{ "cxl", "cxl_general_media", NULL, "cxl_general_media", "CXL media error",
-	  cxl_media_fields, N(cxl_media_fields), DECODER(cxl), NULL,
+	  FIELDS(cxl_media_fields), DECODER(cxl), NULL,
 	  "0b4809b603834021ba4c0b77c1d5a4fd" },
 	{ "cxl", "cxl_dram", NULL, "cxl_dram", "CXL DRAM error",
-	  cxl_dram_fields, N(cxl_dram_fields), DECODER(cxl), NULL,
+	  FIELDS(cxl_dram_fields), DECODER(cxl), NULL,
 	  "69668f75cb5a40cf857646b3f41085ed" },
 	{ "cxl", "cxl_memory_module", NULL, "cxl_memory_module", "CXL memory module event",
-	  cxl_module_fields, N(cxl_module_fields), DECODER(cxl), NULL,
+	  FIELDS(cxl_module_fields), DECODER(cxl), NULL,
 	  "869f001b01c54eabba51dd4df7defc92" },
 	{ "cxl", "cxl_poison", NULL, "cxl_poison", "CXL poison",
-	  cxl_poison_fields, N(cxl_poison_fields), DECODER(cxl), NULL,
+	  FIELDS(cxl_poison_fields), DECODER(cxl), NULL,
 	  "bdc5e772a61c407f9bc36a9cfc89231a" },
 };
 
 const unsigned ras_n_event_types = N(ras_event_types);
+_Static_assert(N(ras_event_types) <= RAS_MAX_EVENT_TYPES, "raise RAS_MAX_EVENT_TYPES");
 
 const struct ras_event_type *ras_event_type_find(const char *name)
 {

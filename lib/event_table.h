@@ -36,7 +36,9 @@ struct ras_value {
 	uint32_t len;
 };
 
-#define RAS_MAX_FIELDS 40
+/* Bounds of the event table, checked at compile time in event_table.c. */
+#define RAS_MAX_FIELDS 40        /* fields of one tracepoint (cxl_dram has 35) */
+#define RAS_MAX_EVENT_TYPES 32   /* rows of the event table; sizes every per-type array */
 #define RAS_DECODED_MAX 8192 /* upper bound of any decoder's output struct */
 
 /* Common head of every decoder's output struct (see decoders/dfield.h). */

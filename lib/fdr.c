@@ -15,6 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 #include "snapshot.h"
+#include "clock.h"
+#include "fileio.h"
 #include "fdr.h"
 #include "fdr_blob.h"
 #include "fdr_render.h"
@@ -89,29 +91,12 @@ const char *fdr_instance_dir(const struct fdr *f)
 	return f->instance_dir;
 }
 
-static int write_text(const char *path, const char *value)
-{
-	size_t len = strlen(value);
-	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	ssize_t w;
-	int e;
-
-	if (fd < 0)
-		return -errno;
-	w = write(fd, value, len);
-	e = errno;
-	close(fd);
-	if (w < 0)
-		return -e;
-	return (size_t)w == len ? 0 : -EIO;
-}
-
 static int write_instance(struct fdr *f, const char *rel, const char *value)
 {
 	char path[PATH_MAX + 128];
 
 	snprintf(path, sizeof(path), "%s/%s", f->instance_dir, rel);
-	return write_text(path, value);
+	return ras_write_file(path, value);
 }
 
 static int read_instance(struct fdr *f, const char *rel, char **buf)
@@ -125,24 +110,20 @@ static int read_instance(struct fdr *f, const char *rel, char **buf)
 /* The sub-buffer geometry comes from the top-level header_page (see the notes, E.2). */
 static int load_header_page(struct fdr *f, char *err, size_t errlen)
 {
-	char path[PATH_MAX + 32];
+	unsigned page_size;
 	int r;
 
-	snprintf(path, sizeof(path), "%s/events/header_page", f->tracing_dir);
-	r = ras_read_file(path, &f->header_page, &f->header_page_len);
-	if (r < 0) {
-		snprintf(err, errlen, "cannot read %s: %s", path, strerror(-r));
-		return r;
-	}
 	f->tep = tep_alloc();
 	if (!f->tep)
 		return -ENOMEM;
-	if (tep_parse_header_page(f->tep, f->header_page, f->header_page_len, sizeof(long)) < 0 ||
-	    tep_get_sub_buffer_size(f->tep) < 64) {
-		snprintf(err, errlen, "cannot parse %s", path);
-		return -EINVAL;
+	r = ras_tracing_header_page(f->tep, f->tracing_dir, NULL, &f->header_page,
+				    &f->header_page_len, &page_size);
+	if (r < 0) {
+		snprintf(err, errlen, "cannot read %s/events/header_page: %s", f->tracing_dir,
+			 strerror(-r));
+		return r;
 	}
-	f->page_size = (unsigned)tep_get_sub_buffer_size(f->tep);
+	f->page_size = page_size;
 	return 0;
 }
 
@@ -494,33 +475,28 @@ static int drain_cpu(struct fdr *f, struct fdr_blob *b, int cpu, unsigned limit)
 	return ret;
 }
 
-static int drain_all(struct fdr *f, struct fdr_blob *b)
+struct drain {
+	struct fdr *f;
+	struct fdr_blob *b;
+	unsigned limit;
+};
+
+static int drain_one(void *ctx, int cpu)
 {
-	unsigned limit = drain_limit(f);
-	char path[PATH_MAX + 64];
-	int last = -1;
+	struct drain *d = ctx;
+	int r = drain_cpu(d->f, d->b, cpu, d->limit);
 
-	/* CPU numbers may have gaps (CPUs not present); stop after a long run of none. */
-	for (int cpu = 0; cpu < 8192 && cpu <= last + 64; cpu++) {
-		int r;
-
-		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d", f->instance_dir, cpu);
-		if (access(path, F_OK) != 0)
-			continue;
-		last = cpu;
-		r = drain_cpu(f, b, cpu, limit);
-		if (r < 0 && r != -ENOENT)
-			return r;
-	}
-	return last >= 0 ? 0 : -ENOENT;
+	return r == -ENOENT ? 0 : r;
 }
 
-static int64_t realtime_ns(void)
+static int drain_all(struct fdr *f, struct fdr_blob *b)
 {
-	struct timespec ts;
+	struct drain d = { f, b, drain_limit(f) };
+	int r = ras_tracing_for_each_cpu(f->instance_dir, drain_one, &d);
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	if (r < 0)
+		return r;
+	return r > 0 ? 0 : -ENOENT;
 }
 
 static int pack(struct fdr *f, struct ras_snapshot *s, const struct fdr_blob *b)
@@ -552,7 +528,7 @@ int fdr_capture(struct fdr *f, const char *reason, const char *trigger_table,
 		struct ras_snapshot *s)
 {
 	struct fdr_blob b;
-	int64_t now = realtime_ns();
+	int64_t now = ras_clock_ns(CLOCK_REALTIME);
 	int r;
 
 	if (!f || !s)

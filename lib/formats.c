@@ -6,57 +6,11 @@
 #include <string.h>
 #include <unistd.h>
 #include "formats.h"
+#include "tracing.h"
 
 /* Ids given to shipped formats, far above the kernel's dynamic event ids. */
 #define SHIPPED_ID_BASE 60000
 
-int ras_read_file(const char *path, char **buf, size_t *len)
-{
-	size_t cap = 4096, n = 0;
-	char *b;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd < 0)
-		return -errno;
-	b = malloc(cap + 1);
-	for (;;) {
-		ssize_t r;
-
-		if (!b) {
-			close(fd);
-			return -ENOMEM;
-		}
-		r = read(fd, b + n, cap - n);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r < 0) {
-			int e = -errno;
-
-			free(b);
-			close(fd);
-			return e;
-		}
-		if (r == 0)
-			break;
-		n += (size_t)r;
-		if (n == cap) {
-			char *nb = realloc(b, cap * 2 + 1);
-
-			if (!nb)
-				free(b);
-			b = nb;
-			cap *= 2;
-		}
-	}
-	close(fd);
-	b[n] = 0;
-	*buf = b;
-	if (len)
-		*len = n;
-	return 0;
-}
-
-/* Replaces the number on the format's "ID:" line so shipped events never clash. */
 static char *format_with_id(const char *fmt, int id)
 {
 	const char *p = strstr(fmt, "\nID:");
@@ -168,34 +122,12 @@ static void load_type(struct ras_formats *f, unsigned idx, const char *tracing_d
 		resolve_fields(t, tf);
 }
 
-static int load_header_page(struct ras_formats *f, const char *tracing_dir,
-			    const char *shipped_dir)
-{
-	char path[4096];
-	char *buf;
-	size_t len;
-	int r;
-
-	snprintf(path, sizeof(path), "%s/events/header_page", tracing_dir);
-	r = ras_read_file(path, &buf, &len);
-	if (r < 0 && shipped_dir) {
-		snprintf(path, sizeof(path), "%s/header_page", shipped_dir);
-		r = ras_read_file(path, &buf, &len);
-	}
-	if (r < 0)
-		return r;
-	r = tep_parse_header_page(f->tep, buf, len, sizeof(long));
-	free(buf);
-	if (r < 0)
-		return -EINVAL;
-	f->page_size = (unsigned)tep_get_sub_buffer_size(f->tep);
-	return f->page_size >= 64 ? 0 : -EINVAL;
-}
-
 int ras_formats_load(struct ras_formats **out, const char *tracing_dir,
 		     const char *instance_dir, const char *shipped_dir)
 {
 	struct ras_formats *f = calloc(1, sizeof(*f));
+	char *header = NULL;
+	size_t header_len;
 	int r;
 
 	if (!f)
@@ -205,7 +137,9 @@ int ras_formats_load(struct ras_formats **out, const char *tracing_dir,
 		free(f);
 		return -ENOMEM;
 	}
-	r = load_header_page(f, tracing_dir, shipped_dir);
+	r = ras_tracing_header_page(f->tep, tracing_dir, shipped_dir, &header, &header_len,
+				    &f->page_size);
+	free(header);
 	if (r < 0) {
 		ras_formats_free(f);
 		return r;

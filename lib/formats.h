@@ -10,6 +10,7 @@
 
 #include <traceevent/event-parse.h>
 #include "event_table.h"
+#include "fileio.h"
 
 enum ras_fmt_state {
 	RAS_FMT_ABSENT = 0, /* neither the kernel nor the shipped formats have it */
@@ -29,7 +30,7 @@ struct ras_type_format {
 
 struct ras_formats {
 	struct tep_handle *tep;
-	struct ras_type_format type[32];
+	struct ras_type_format type[RAS_MAX_EVENT_TYPES];
 	struct tep_event *raw_data;    /* ftrace:raw_data, carrier of synthetic records */
 	struct tep_format_field *raw_id, *raw_buf;
 	unsigned page_size;            /* ring-buffer sub-buffer size in bytes */
@@ -46,7 +47,5 @@ void ras_formats_free(struct ras_formats *f);
 /* The type whose kernel or shipped event has this id, or -1. */
 int ras_formats_type_of(const struct ras_formats *f, int event_id);
 
-/* Reads a whole small file into a NUL-terminated malloc'd buffer. */
-int ras_read_file(const char *path, char **buf, size_t *len);
 
 #endif

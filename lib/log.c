@@ -16,7 +16,7 @@ struct rate_state {
 static bool use_journal;
 static int log_verbosity;
 static unsigned rate_limit;
-static struct rate_state rates[64];
+static struct rate_state rates[RAS_MAX_EVENT_TYPES];
 
 void ras_log_init(bool journal, int verbosity, unsigned corrected_per_minute)
 {
@@ -61,7 +61,7 @@ static int severity_priority(enum ras_severity sev)
 /* Returns true when the line may be printed; counts it otherwise. */
 static bool rate_allows(unsigned type_idx, enum ras_severity sev, unsigned long *released)
 {
-	struct rate_state *st = &rates[type_idx % 64];
+	struct rate_state *st = &rates[type_idx];
 	struct timespec now;
 
 	*released = 0;
@@ -84,7 +84,7 @@ static bool rate_allows(unsigned type_idx, enum ras_severity sev, unsigned long 
 
 bool ras_log_would_print(const struct ras_event_type *type, enum ras_severity sev)
 {
-	struct rate_state *st = &rates[(unsigned)(type - ras_event_types) % 64];
+	struct rate_state *st = &rates[type - ras_event_types];
 	struct timespec now;
 
 	if (sev > RAS_SEV_CORRECTED)

@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <traceevent/kbuffer.h>
 #include "reader.h"
+#include "tracing.h"
 
 struct cpu_buf {
 	int cpu;
@@ -63,30 +64,29 @@ int ras_reader_watch(struct ras_reader *r, int epoll_fd, uint64_t tag)
 	return 0;
 }
 
-/* CPU numbers are those with a per_cpu/cpuN directory, which may have gaps. */
-static int count_cpus(const char *dir, int *max_cpu)
-{
-	char path[4096];
-	int found = 0;
+struct open_ctx {
+	struct ras_reader *r;
+	const char *dir;
+	unsigned cap;
+};
 
-	*max_cpu = -1;
-	for (int cpu = 0; cpu < 8192; cpu++) {
-		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d", dir, cpu);
-		if (access(path, F_OK) == 0) {
-			*max_cpu = cpu;
-			found++;
-		} else if (cpu > *max_cpu + 64) {
-			break;
-		}
-	}
-	return found;
+static int open_next_cpu(void *ctx, int cpu)
+{
+	struct open_ctx *o = ctx;
+	struct ras_reader *r = o->r;
+
+	/* A CPU that appeared since counting is not opened: the array holds cap. */
+	if (r->ncpus >= o->cap)
+		return 0;
+	r->cpus[r->ncpus].fd = -1;
+	return open_cpu(r, &r->cpus[r->ncpus++], o->dir, cpu);
 }
 
 int ras_reader_open(struct ras_reader **out, struct tep_handle *tep,
 		    const char *instance_dir, unsigned page_size, bool replay)
 {
 	struct ras_reader *r;
-	int max_cpu, n = count_cpus(instance_dir, &max_cpu), ret = 0;
+	int n = ras_tracing_for_each_cpu(instance_dir, NULL, NULL), ret;
 
 	if (n <= 0)
 		return -ENOENT;
@@ -101,16 +101,8 @@ int ras_reader_open(struct ras_reader **out, struct tep_handle *tep,
 		free(r);
 		return -ENOMEM;
 	}
-	for (int cpu = 0; cpu <= max_cpu && ret == 0; cpu++) {
-		char path[4096];
-
-		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d", instance_dir, cpu);
-		if (access(path, F_OK) != 0)
-			continue;
-		r->cpus[r->ncpus].fd = -1;
-		ret = open_cpu(r, &r->cpus[r->ncpus], instance_dir, cpu);
-		r->ncpus++;
-	}
+	ret = ras_tracing_for_each_cpu(instance_dir, open_next_cpu,
+				       &(struct open_ctx){ r, instance_dir, (unsigned)n });
 	if (ret < 0) {
 		ras_reader_close(r);
 		return ret;

@@ -7,10 +7,13 @@
 #include <sys/mount.h>
 #include <sys/stat.h>
 #include <sys/vfs.h>
+#include <event-parse.h>
 #include <tracefs.h>
 #include <unistd.h>
 #include "formats.h"
 #include "tracing.h"
+#include "clock.h"
+#include "fileio.h"
 
 #define TRACEFS_MAGIC_NR 0x74726163
 #define DEBUGFS_MAGIC_NR 0x64626720
@@ -216,19 +219,11 @@ int ras_tracing_read_clock(struct ras_tracing *t)
 	return 0;
 }
 
-static int64_t now_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
-
 void ras_tracing_sync_clock(struct ras_tracing *t)
 {
-	int64_t before = now_ns(CLOCK_REALTIME);
-	int64_t trace = now_ns(t->clock);
-	int64_t after = now_ns(CLOCK_REALTIME);
+	int64_t before = ras_clock_ns(CLOCK_REALTIME);
+	int64_t trace = ras_clock_ns(t->clock);
+	int64_t after = ras_clock_ns(CLOCK_REALTIME);
 
 	t->offset_ns = before + (after - before) / 2 - trace;
 }
@@ -236,7 +231,7 @@ void ras_tracing_sync_clock(struct ras_tracing *t)
 int64_t ras_tracing_wall_ns(const struct ras_tracing *t, uint64_t ts)
 {
 	if (!t->clock_exact)
-		return now_ns(CLOCK_REALTIME);
+		return ras_clock_ns(CLOCK_REALTIME);
 	return (int64_t)ts + t->offset_ns;
 }
 
@@ -309,4 +304,49 @@ int ras_tracing_disable_all(struct ras_tracing *t)
 int ras_tracing_set_watermark_zero(struct ras_tracing *t)
 {
 	return t->inst && tracefs_instance_file_write(t->inst, "buffer_percent", "0") > 0 ? 0 : -EIO;
+}
+
+int ras_tracing_header_page(struct tep_handle *tep, const char *tracing_dir,
+			    const char *fallback_dir, char **text, size_t *len, unsigned *page_size)
+{
+	char path[PATH_MAX + 32];
+	int r;
+
+	snprintf(path, sizeof(path), "%s/events/header_page", tracing_dir);
+	r = ras_read_file(path, text, len);
+	if (r < 0 && fallback_dir) {
+		snprintf(path, sizeof(path), "%s/header_page", fallback_dir);
+		r = ras_read_file(path, text, len);
+	}
+	if (r < 0)
+		return r;
+	if (tep_parse_header_page(tep, *text, *len, sizeof(long)) < 0 ||
+	    tep_get_sub_buffer_size(tep) < 64) {
+		free(*text);
+		*text = NULL;
+		return -EINVAL;
+	}
+	*page_size = (unsigned)tep_get_sub_buffer_size(tep);
+	return 0;
+}
+
+int ras_tracing_for_each_cpu(const char *instance_dir, ras_cpu_fn fn, void *ctx)
+{
+	char path[PATH_MAX + 32];
+	int last = -1, found = 0;
+
+	/* CPU numbers may have gaps (CPUs not present); stop after a long run of none. */
+	for (int cpu = 0; cpu < 8192 && cpu <= last + 64; cpu++) {
+		int r;
+
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%d", instance_dir, cpu);
+		if (access(path, F_OK) != 0)
+			continue;
+		last = cpu;
+		found++;
+		r = fn ? fn(ctx, cpu) : 0;
+		if (r < 0)
+			return r;
+	}
+	return found;
 }

@@ -9,6 +9,7 @@
 #include <time.h>
 
 struct tracefs_instance;
+struct tep_handle;
 
 struct ras_tracing {
 	char dir[PATH_MAX];           /* tracefs root */
@@ -55,6 +56,19 @@ int ras_tracing_read_clock(struct ras_tracing *t);
 void ras_tracing_sync_clock(struct ras_tracing *t);
 /* Converts a trace timestamp to UTC nanoseconds using the last sample. */
 int64_t ras_tracing_wall_ns(const struct ras_tracing *t, uint64_t ts);
+
+/*
+ * Reads events/header_page under tracing_dir (else fallback_dir/header_page),
+ * parses it into tep and gives the sub-buffer size. *text is malloc'd.
+ */
+int ras_tracing_header_page(struct tep_handle *tep, const char *tracing_dir,
+			    const char *fallback_dir, char **text, size_t *len, unsigned *page_size);
+/*
+ * Calls fn for every per_cpu/cpuN of an instance (numbers may have gaps), in
+ * order; fn may be NULL to count. Returns the number of CPUs, or fn's error.
+ */
+typedef int (*ras_cpu_fn)(void *ctx, int cpu);
+int ras_tracing_for_each_cpu(const char *instance_dir, ras_cpu_fn fn, void *ctx);
 
 /* Exclusive per-instance lock under lock_dir; returns an fd, or -EBUSY with the holder's pid. */
 int ras_lock_take(const char *lock_dir, const char *instance, int *holder_pid, char *path, size_t pathlen);

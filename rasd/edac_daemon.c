@@ -5,6 +5,7 @@
 #include <time.h>
 #include "db/db_edac.h"
 #include "edac_daemon.h"
+#include "lib/clock.h"
 #include "lib/edac_sysfs.h"
 
 /* Error storms call us after every batch; sysfs is not re-read more often than this. */
@@ -17,14 +18,6 @@ static struct {
 	bool force_scan;
 	int64_t last_scan_ns;
 } state = { .force_scan = true };
-
-static int64_t clock_ns(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
-}
 
 struct dimm_labels *edac_daemon_labels(void)
 {
@@ -84,7 +77,7 @@ int edac_daemon_snapshot(struct ras_db *db, const struct rasd_config *cfg,
 			 struct ras_decode_ctx *dctx)
 {
 	struct edac_topology t;
-	int64_t now = clock_ns(CLOCK_MONOTONIC);
+	int64_t now = ras_clock_ns(CLOCK_MONOTONIC);
 	uint64_t digest;
 	int r;
 
@@ -107,7 +100,7 @@ int edac_daemon_snapshot(struct ras_db *db, const struct rasd_config *cfg,
 	}
 	r = ras_db_edac_store_snapshot(db, &t, digest,
 				       state.labels ? dimm_labels_board_key(state.labels) : "",
-				       clock_ns(CLOCK_REALTIME));
+				       ras_clock_ns(CLOCK_REALTIME));
 	edac_topology_free(&t);
 	if (r < 0)
 		return r;

@@ -33,12 +33,12 @@ void ras_pipeline_init(struct ras_pipeline *p, struct ras_formats *fmt, struct r
 static void decode_for_store(struct ras_pipeline *p, unsigned idx, const struct ras_event_type *type)
 {
 	const struct ras_decoded_head *h = (const void *)p->decoded;
-	bool guess = p->log_last[idx % 64];
+	bool guess = p->log_last[idx];
 
 	p->dctx->no_sentence = !guess;
 	ras_decode_values(type, p->values, p->dctx, p->decoded);
-	p->log_last[idx % 64] = ras_log_would_print(type, h->severity);
-	if (p->log_last[idx % 64] && !guess) {
+	p->log_last[idx] = ras_log_would_print(type, h->severity);
+	if (p->log_last[idx] && !guess) {
 		p->dctx->no_sentence = false;
 		ras_decode_values(type, p->values, p->dctx, p->decoded);
 	}

@@ -32,9 +32,9 @@ struct ras_pipeline {
 	uint64_t saved_malformed, saved_refused; /* already added to the counters table */
 	int64_t last_stats_ns;
 	int db_error;                    /* first database error, fatal for the daemon */
-	bool malformed_logged[64];
+	bool malformed_logged[RAS_MAX_EVENT_TYPES];
 	bool refused_logged;
-	bool log_last[64];               /* the last record of each type was logged */
+	bool log_last[RAS_MAX_EVENT_TYPES];              /* the last record of each type was logged */
 	struct ras_value values[RAS_MAX_FIELDS];
 	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
 	alignas(16) uint8_t synth[RAS_SYNTH_MAX];

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Every schema step since the first release, in order, as literal SQL. A
+ * database at PRAGMA user_version N runs the steps above N, in one
+ * transaction, then the event tables are brought up to the event table's
+ * column set (db_schema.c). Steps are never edited once released: a change
+ * is a new step at the end.
+ */
+#ifndef RAS_DB_UPGRADES_H
+#define RAS_DB_UPGRADES_H
+
+struct ras_db_upgrade {
+	int version;
+	const char *what;
+	const char *sql;      /* NULL: nothing but the event-table sync */
+};
+
+static const struct ras_db_upgrade ras_db_upgrades[] = {
+	{ 1, "bookkeeping: boots, lost records, counters",
+	  "CREATE TABLE IF NOT EXISTS boots ("
+	  " id INTEGER PRIMARY KEY, boot_id TEXT NOT NULL UNIQUE, first_seen_ns INTEGER);"
+	  "CREATE TABLE IF NOT EXISTS lost_events ("
+	  " id INTEGER PRIMARY KEY, boot INTEGER, instance TEXT, cpu INTEGER,"
+	  " count INTEGER, from_ns INTEGER, to_ns INTEGER, origin TEXT NOT NULL);"
+	  "CREATE TABLE IF NOT EXISTS counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);" },
+	{ 2, "per-CPU loss counters remembered across restarts",
+	  "CREATE TABLE IF NOT EXISTS cpu_stats ("
+	  " boot INTEGER, instance TEXT, cpu INTEGER, overrun INTEGER, dropped INTEGER,"
+	  " PRIMARY KEY (boot, instance, cpu));"
+	  "CREATE INDEX IF NOT EXISTS lost_events_time ON lost_events (to_ns);" },
+	{ 3, "EDAC topology snapshots and counting windows",
+	  "CREATE TABLE IF NOT EXISTS edac_snapshots ("
+	  " id INTEGER PRIMARY KEY, boot INTEGER NOT NULL, taken_ns INTEGER NOT NULL,"
+	  " digest INTEGER NOT NULL, board TEXT);"
+	  "CREATE INDEX IF NOT EXISTS edac_snapshots_boot ON edac_snapshots (boot, taken_ns);"
+	  "CREATE TABLE IF NOT EXISTS edac_mcs ("
+	  " snapshot INTEGER NOT NULL, mc INTEGER NOT NULL, mc_name TEXT, size_mb INTEGER,"
+	  " max_location TEXT, PRIMARY KEY (snapshot, mc));"
+	  "CREATE TABLE IF NOT EXISTS edac_dimms ("
+	  " snapshot INTEGER NOT NULL, mc INTEGER NOT NULL, idx INTEGER NOT NULL,"
+	  " is_rank INTEGER NOT NULL, top INTEGER NOT NULL, mid INTEGER NOT NULL,"
+	  " low INTEGER NOT NULL, location TEXT, label TEXT, configured_label TEXT,"
+	  " size_mb INTEGER, mem_type TEXT, dev_type TEXT, edac_mode TEXT,"
+	  " csrow INTEGER, cschannel INTEGER, PRIMARY KEY (snapshot, mc, idx));"
+	  "CREATE TABLE IF NOT EXISTS edac_csrows ("
+	  " snapshot INTEGER NOT NULL, mc INTEGER NOT NULL, csrow INTEGER NOT NULL,"
+	  " channel INTEGER NOT NULL, size_mb INTEGER, mem_type TEXT, dev_type TEXT,"
+	  " edac_mode TEXT, dimm_label TEXT, configured_label TEXT,"
+	  " top INTEGER NOT NULL, mid INTEGER NOT NULL, low INTEGER NOT NULL,"
+	  " PRIMARY KEY (snapshot, mc, csrow, channel));"
+	  "CREATE TABLE IF NOT EXISTS edac_windows ("
+	  " id INTEGER PRIMARY KEY, scope TEXT NOT NULL, start_ns INTEGER NOT NULL);" },
+	{ 4, "flight-recorder snapshots",
+	  "CREATE TABLE IF NOT EXISTS snapshots ("
+	  " id INTEGER PRIMARY KEY, boot INTEGER, wall_ns INTEGER NOT NULL, reason TEXT,"
+	  " trigger_table TEXT, trigger_row_id INTEGER, trigger_trace_ts INTEGER,"
+	  " trigger_wall_ns INTEGER, instance TEXT, data BLOB NOT NULL,"
+	  " raw_size INTEGER NOT NULL, record_count INTEGER, missed INTEGER, ncpus INTEGER);"
+	  "CREATE INDEX IF NOT EXISTS snapshots_time ON snapshots (wall_ns);" },
+	/*
+	 * Decodings move out of the event tables into <table>_dec, one row per
+	 * distinct decoding, with the <table>_decoded views. Both are generated
+	 * from the event table by the sync that follows every upgrade, so the
+	 * step itself has no SQL; the decoded columns version 4 kept inline in
+	 * the event tables stay, unused (dropping them would rewrite every row).
+	 */
+	{ 5, "decodings in <table>_dec (made by the event-table sync)", NULL },
+};
+
+#define RAS_DB_N_UPGRADES (sizeof(ras_db_upgrades) / sizeof(ras_db_upgrades[0]))
+
+#endif
