@@ -1,0 +1,54 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+# The layout's rules, checked on the source tree: dependencies point one way
+# (decoders/ <- lib/ <- db/ <- rasd/, ctl/), and decoders/ stay pure.
+top=${top_srcdir:-.}
+cd "$top" || exit 99
+n=0 failed=0
+ok() { n=$((n+1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed+1)); fi; }
+
+# Prints "file: #include line" for every include in $1's sources naming one of the folders $2...
+includes_of() {
+	dir=$1; shift
+	for f in "$dir"/*.c "$dir"/*.h; do
+		[ -f "$f" ] || continue
+		for bad in "$@"; do
+			grep -n "^[[:space:]]*#[[:space:]]*include[[:space:]]*\"$bad/" "$f" | sed "s|^|$f:|"
+		done
+	done
+}
+
+check() { # folder, what it may not include..., as "name: reason"
+	dir=$1; shift
+	found=$(includes_of "$dir" "$@")
+	[ -z "$found" ]; ok $? "$dir/ includes nothing of $(echo "$@" | sed 's/ /, /g')${found:+: $found}"
+}
+
+check decoders lib db rasd ctl tests
+check lib db rasd ctl tests
+check db rasd ctl tests
+check rasd ctl tests
+check ctl tests
+
+# A bare include names a header of the same folder; anything else is folder-qualified.
+for dir in decoders lib db rasd ctl; do
+	stray=""
+	for f in "$dir"/*.c "$dir"/*.h; do
+		[ -f "$f" ] || continue
+		for h in $(sed -n 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"\([^"/]*\)".*/\1/p' "$f"); do
+			[ -f "$dir/$h" ] || stray="$stray $f:$h"
+		done
+	done
+	[ -z "$stray" ]; ok $? "$dir/: bare includes are its own headers${stray:+:$stray}"
+done
+
+# decoders/ are pure: no I/O, no logging, no allocation, no mutable globals.
+io=$(grep -nE '\b(fopen|fprintf|printf|puts|syslog|malloc|calloc|realloc|free|getenv|open|read|write|close)[[:space:]]*\(' decoders/*.c |
+	grep -vE 'snprintf|vsnprintf')
+[ -z "$io" ]; ok $? "decoders/ do no I/O, logging or allocation${io:+: $io}"
+globals=$(grep -nE '^(static[[:space:]]+)?[a-z_][a-z_0-9 ]*[[:space:]\*]+[a-z_][a-z_0-9]*(\[[^]]*\])*[[:space:]]*(=|;)' decoders/*.c |
+	grep -v 'const')
+[ -z "$globals" ]; ok $? "decoders/ have no mutable globals${globals:+: $globals}"
+
+echo "1..$n"
+[ $failed = 0 ]
