@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* ras-fdr-ctl summary and errors. */
 #include <getopt.h>
+#include <limits.h>
 #include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "lib/decode.h"
 #include "ctl.h"
-#include "rasd/edac_daemon.h"
 #include "lib/formats.h"
 #include "lib/log.h"
 
@@ -20,10 +20,11 @@ static const struct option filter_opts[] = {
 	{ "include-synthetic", no_argument, NULL, 'I' },
 	{ "json", no_argument, NULL, 'j' },
 	{ "by", required_argument, NULL, 'y' },
+	{ "redecode", no_argument, NULL, 'R' },
 	{ NULL, 0, NULL, 0 },
 };
 
-static bool by_dimm;
+static bool by_dimm, redecode;
 
 static int parse_filter(struct ctl *c, int argc, char **argv, struct ras_db_filter *f, bool *json)
 {
@@ -32,6 +33,8 @@ static int parse_filter(struct ctl *c, int argc, char **argv, struct ras_db_filt
 	while ((opt = getopt_long(argc, argv, "", filter_opts, NULL)) != -1) {
 		if (opt == 'j')
 			*json = true;
+		else if (opt == 'R')
+			redecode = true;
 		else if (opt == 'y' && !strcmp(optarg, "dimm"))
 			by_dimm = true;
 		else if (opt == 'y') {
@@ -112,7 +115,8 @@ int ctl_summary(struct ctl *c, int argc, char **argv)
 
 struct errors_ctx {
 	bool json;
-	struct ras_decode_ctx dctx;
+	bool redecode;                /* decode the raw fields again instead of the stored decoding */
+	struct ras_decode_ctx dctx;   /* for --redecode: the record's own fields only */
 	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
 };
 
@@ -152,7 +156,8 @@ static void print_json_decoded(const struct ras_event_type *t, const void *d)
 	printf("}");
 }
 
-static void print_json_row(const struct ras_db_row *row, const struct ras_decoded_head *h)
+static void print_json_row(const struct ras_db_row *row, const struct ras_decoded_head *h,
+			   const char *text)
 {
 	const struct ras_event_type *t = &ras_event_types[row->type_idx];
 	char when[40];
@@ -165,7 +170,7 @@ static void print_json_row(const struct ras_db_row *row, const struct ras_decode
 	       ras_severity_name(h->severity));
 	ctl_print_json_string(h->location, strlen(h->location));
 	printf(",\"summary\":");
-	ctl_print_json_string(h->summary, strlen(h->summary));
+	ctl_print_json_string(text, strlen(text));
 	printf(",\"fields\":{");
 	for (unsigned i = 0; i < t->n_fields; i++) {
 		printf("%s\"%s\":", i ? "," : "", t->fields[i].name);
@@ -176,51 +181,55 @@ static void print_json_row(const struct ras_db_row *row, const struct ras_decode
 	printf("}\n");
 }
 
+/* The sentence of a decoding. */
+static void sentence(const struct ras_event_type *t, const void *decoded, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s", ((const struct ras_decoded_head *)decoded)->summary);
+}
+
 static int print_row(void *ctx, const struct ras_db_row *row)
 {
 	struct errors_ctx *e = ctx;
 	const struct ras_event_type *t = &ras_event_types[row->type_idx];
-	const struct ras_decoded_head *h = (const void *)e->decoded;
-	char when[40];
+	const void *d = row->decoded;   /* what rasd decoded and stored */
+	const struct ras_decoded_head *h;
+	char when[40], text[RAS_SUMMARY_LEN];
 
-	/* The sentence is rebuilt by the daemon's own decoder from the stored raw fields. */
-	ras_decode_values(t, row->values, &e->dctx, e->decoded);
+	if (e->redecode) {
+		ras_decode_values(t, row->values, &e->dctx, e->decoded);
+		d = e->decoded;
+	}
+	h = d;
+	sentence(t, d, text, sizeof(text));
 	if (e->json) {
-		print_json_row(row, h);
+		print_json_row(row, h, text);
 		return 0;
 	}
 	ras_format_time(row->wall_ns, when, sizeof(when));
 	printf("%s  %-11s %-22s %s%s%s", when, ras_severity_name(h->severity), t->table,
-	       h->summary, h->location[0] ? " @ " : "", h->location);
+	       text, h->location[0] ? " @ " : "", h->location);
 	if (row->source && strcmp(row->source, "live"))
 		printf("  [%s]", row->source);
 	putchar('\n');
 	return 0;
 }
 
-static void ignore_label_error(void *ctx, const char *file, unsigned line, const char *reason)
+/*
+ * --redecode runs today's decoders on the stored raw fields, with nothing
+ * looked up on this machine (its PCI devices, labels and EDAC layers are not
+ * the recording machine's); the memory-failure names come from the shipped
+ * tracepoint format.
+ */
+static void prepare_redecode(struct ctl *c, struct ras_decode_ctx *dctx)
 {
-}
-
-/* Decoding needs what the daemon had: this kernel's symbol tables, or the shipped ones. */
-static void prepare_decoders(struct ctl *c, struct ras_decode_ctx *dctx)
-{
-	const char *dir = c->cfg.tracing_dir[0] ? c->cfg.tracing_dir : "/sys/kernel/tracing";
-	struct ras_formats *fmt;
-	struct edac_topology t;
+	char path[PATH_MAX + 64], *text;
+	size_t len;
 
 	ras_decode_ctx_init(dctx);
-	if (ras_formats_load(&fmt, dir, NULL, c->cfg.formats_dir) == 0) {
-		ras_decode_ctx_load_memfail(dctx, fmt);
-		ras_formats_free(fmt);
-	}
-	dctx->pci_sysfs_root = c->cfg.sysfs_root;
-	/* Problems in label files are rasd's to report; here they only go unused. */
-	edac_daemon_load_labels(&c->cfg, ignore_label_error, NULL);
-	dctx->labels = edac_daemon_labels();
-	if (edac_sysfs_read(c->cfg.sysfs_root, &t) == 0) {
-		ras_decode_ctx_set_layers(dctx, &t);
-		edac_topology_free(&t);
+	snprintf(path, sizeof(path), "%s/ras/memory_failure_event/format", c->cfg.formats_dir);
+	if (ras_read_file(path, &text, &len) == 0) {
+		ras_decode_ctx_set_memfail_format(dctx, text, len);
+		free(text);
 	}
 }
 
@@ -239,7 +248,9 @@ int ctl_errors(struct ctl *c, int argc, char **argv)
 		free(e);
 		return 1;
 	}
-	prepare_decoders(c, &e->dctx);
+	e->redecode = redecode;
+	if (e->redecode)
+		prepare_redecode(c, &e->dctx);
 	n = ras_db_errors(db, &f, print_row, e);
 	if (n < 0)
 		fprintf(stderr, "ras-fdr-ctl: %s\n", ras_db_errmsg(db));

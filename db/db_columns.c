@@ -56,18 +56,27 @@ static const char *field_decl(enum ras_ftype type)
 	}
 }
 
-/* A decoded field that restates a tracepoint field (bank, cpu, raw_status...) is not stored twice. */
-static bool restates_raw(const struct ras_event_type *type, const char *name)
+/*
+ * A decoded field that restates a tracepoint field (bank, cpu, raw_status...)
+ * is not stored twice: it is read back from the raw column. Only a value of
+ * the same kind restates: a decoded string made from a raw number or blob
+ * (a name, a GUID in words) is a decoding, and is stored.
+ * Returns the raw field's index, or -1.
+ */
+int ras_db_restated_raw(const struct ras_event_type *type, const struct ras_dfield *d)
 {
 	for (unsigned i = 0; i < type->n_fields; i++) {
-		const char *raw = type->fields[i].name;
+		const struct ras_field *raw = &type->fields[i];
+		bool same_kind = d->type == RAS_DF_INT ? raw->type == RAS_FT_INT
+						       : raw->type == RAS_FT_TEXT;
 
-		if (!strcmp(name, raw) && !(type->keep_decoded && !strcmp(type->keep_decoded, name)))
-			return true;
-		if (!strncmp(name, "raw_", 4) && !strcmp(name + 4, raw))
-			return true;
+		if (!same_kind || (type->keep_decoded && !strcmp(type->keep_decoded, d->name)))
+			continue;
+		if (!strcmp(d->name, raw->name) ||
+		    (!strncmp(d->name, "raw_", 4) && !strcmp(d->name + 4, raw->name)))
+			return (int)i;
 	}
-	return false;
+	return -1;
 }
 
 static void add_dcol(struct ras_db_table *t, const struct ras_event_type *type, size_t i)
@@ -103,7 +112,7 @@ static void build_table(unsigned idx)
 	t->dfield[0] = -1;
 	t->ndcols = 1;
 	for (size_t i = 0; i < *type->n_dfields; i++)
-		if (!restates_raw(type, type->dfields[i].name))
+		if (ras_db_restated_raw(type, &type->dfields[i]) < 0)
 			add_dcol(t, type, i);
 }
 

@@ -54,6 +54,8 @@ struct ras_db {
 
 extern const char *const ras_db_common_columns[RAS_DB_N_COMMON];
 const struct ras_db_table *ras_db_table_of(unsigned type_idx);
+/* The raw field a decoded field restates (read back from its column), or -1. */
+int ras_db_restated_raw(const struct ras_event_type *type, const struct ras_dfield *d);
 
 int ras_db_migrate(struct ras_db *db);
 int ras_db_exec(struct ras_db *db, const char *sql);

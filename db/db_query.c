@@ -53,30 +53,57 @@ static char *ordering_sql(struct ras_db *db, const struct ras_db_filter *f)
 	return sql;
 }
 
-/* Selects every expected column that the table really has; the rest read as NULL. */
-static sqlite3_stmt *row_stmt(struct ras_db *db, unsigned idx, int *colmap)
+/* Where each value of a row is in its statement: raw fields, then decoded ones; -1 absent. */
+struct row_cols {
+	int raw[RAS_MAX_FIELDS];
+	int dec[RAS_DB_MAX_COLS];   /* by index into the type's dfields */
+	int location;
+};
+
+/* Appends ", <alias>.\"name\"" when the view has that column (older databases may not). */
+static int add_column(struct ras_db *db, const char *view, const char *name, char *sql,
+		      size_t cap, size_t *n, int *col)
+{
+	char probe[256];
+	sqlite3_stmt *st;
+
+	snprintf(probe, sizeof(probe), "SELECT \"%s\" FROM %s LIMIT 0", name, view);
+	if (sqlite3_prepare_v2(db->h, probe, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_finalize(st);
+	*n += (size_t)snprintf(sql + *n, cap - *n, ", e.\"%s\"", name);
+	return (*col)++;
+}
+
+/* Selects the common, raw and decoded columns the view really has; the rest read as NULL. */
+static sqlite3_stmt *row_stmt(struct ras_db *db, unsigned idx, struct row_cols *rc)
 {
 	const struct ras_event_type *type = &ras_event_types[idx];
-	char sql[8192], probe[256];
+	const struct ras_db_table *t = ras_db_table_of(idx);
+	char sql[16384], view[96];
 	size_t n;
 	sqlite3_stmt *st;
-	int col = 5;
+	int col = 6;
 
+	snprintf(view, sizeof(view), "%s_decoded", type->table);
 	n = (size_t)snprintf(sql, sizeof(sql), "SELECT e.wall_ns, e.trace_ts, e.trace_cpu,"
-			     " (SELECT boot_id FROM boots WHERE id = e.boot), e.source, e.severity, e.location");
-	for (unsigned i = 0; i < type->n_fields; i++) {
-		const char *name = ras_db_column_name(idx, ras_db_table_of(idx)->first_raw + i);
+			     " (SELECT boot_id FROM boots WHERE id = e.boot), e.source, e.severity");
+	for (unsigned i = 0; i < type->n_fields; i++)
+		rc->raw[i] = add_column(db, view, ras_db_column_name(idx, t->first_raw + i), sql,
+					sizeof(sql), &n, &col);
+	for (size_t i = 0; i < *type->n_dfields && i < RAS_DB_MAX_COLS; i++)
+		rc->dec[i] = -1;
+	rc->location = -1;
+	for (unsigned k = 0; k < t->ndcols; k++) {
+		int c = add_column(db, view, t->dcols[k].name, sql, sizeof(sql), &n, &col);
 
-		snprintf(probe, sizeof(probe), "SELECT \"%s\" FROM %s_decoded LIMIT 0", name, type->table);
-		colmap[i] = -1;
-		if (sqlite3_prepare_v2(db->h, probe, -1, &st, NULL) != SQLITE_OK)
-			continue;
-		sqlite3_finalize(st);
-		n += (size_t)snprintf(sql + n, sizeof(sql) - n, ", e.\"%s\"", name);
-		colmap[i] = 2 + col++;
+		if (t->dfield[k] < 0)
+			rc->location = c;
+		else
+			rc->dec[t->dfield[k]] = c;
 	}
-	snprintf(sql + n, sizeof(sql) - n, " FROM %s_decoded e WHERE e.id = ?", type->table);
-	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+	snprintf(sql + n, sizeof(sql) - n, " FROM %s e WHERE e.id = ?", view);
+	if (n >= sizeof(sql) || sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
 		return NULL;
 	return st;
 }
@@ -97,11 +124,60 @@ static void read_value(sqlite3_stmt *st, int col, struct ras_value *v)
 	v->len = (uint32_t)sqlite3_column_bytes(st, col);
 }
 
-static int deliver_row(sqlite3_stmt *st, unsigned idx, int64_t id, const int *colmap,
-		       ras_db_row_fn fn, void *ctx)
+/* Sets one decoded member from a value; absent is RAS_DF_NONE or "". */
+static void set_member(void *out, const struct ras_dfield *f, const struct ras_value *v)
+{
+	char *m = (char *)out + f->offset;
+
+	if (f->type == RAS_DF_INT) {
+		*(int64_t *)m = v->present && !v->p ? v->i : RAS_DF_NONE;
+		return;
+	}
+	m[0] = 0;
+	if (v->present && v->p && f->size)
+		snprintf(m, f->size, "%.*s", (int)v->len, (const char *)v->p);
+}
+
+/*
+ * Rebuilds the decoder's output struct from what was stored: severity,
+ * location and every decoded field, those that restate a raw field from its
+ * column. No decoder runs: the row reads the same on any machine.
+ */
+static void load_decoded(sqlite3_stmt *st, unsigned idx, const struct row_cols *rc,
+			 const struct ras_db_row *row, void *out)
 {
 	const struct ras_event_type *type = &ras_event_types[idx];
-	struct ras_db_row row = { .type_idx = idx, .id = id };
+	struct ras_decoded_head *h = out;
+	enum ras_severity sev = RAS_SEV_UNKNOWN;
+	struct ras_value v;
+
+	memset(out, 0, RAS_DECODED_MAX);
+	if (row->severity)
+		ras_severity_parse(row->severity, &sev);
+	h->severity = sev;
+	read_value(st, rc->location, &v);
+	if (v.present && v.p)
+		snprintf(h->location, sizeof(h->location), "%.*s", (int)v.len, (const char *)v.p);
+	for (size_t i = 0; i < *type->n_dfields && i < RAS_DB_MAX_COLS; i++) {
+		const struct ras_dfield *f = &type->dfields[i];
+		int raw = ras_db_restated_raw(type, f);
+
+		if (rc->dec[i] >= 0)
+			read_value(st, rc->dec[i], &v);
+		else if (raw >= 0)
+			v = row->values[raw];
+		else
+			memset(&v, 0, sizeof(v));
+		set_member(out, f, &v);
+	}
+}
+
+static int deliver_row(sqlite3_stmt *st, unsigned idx, int64_t id, const struct row_cols *rc,
+		       void *decoded, ras_db_row_fn fn, void *ctx)
+{
+	const struct ras_event_type *type = &ras_event_types[idx];
+	struct ras_db_row row = { .type_idx = idx, .id = id, .decoded = decoded };
+	int r;
 
 	sqlite3_bind_int64(st, 1, id);
 	if (sqlite3_step(st) != SQLITE_ROW) {
@@ -114,10 +190,11 @@ static int deliver_row(sqlite3_stmt *st, unsigned idx, int64_t id, const int *co
 	row.boot_id = (const char *)sqlite3_column_text(st, 3);
 	row.source = (const char *)sqlite3_column_text(st, 4);
 	row.severity = (const char *)sqlite3_column_text(st, 5);
-	row.location = (const char *)sqlite3_column_text(st, 6);
 	for (unsigned i = 0; i < type->n_fields; i++)
-		read_value(st, colmap[i], &row.values[i]);
-	int r = fn(ctx, &row);
+		read_value(st, rc->raw[i], &row.values[i]);
+	load_decoded(st, idx, rc, &row, decoded);
+	row.location = ((const struct ras_decoded_head *)decoded)->location;
+	r = fn(ctx, &row);
 	sqlite3_reset(st);
 	return r;
 }
@@ -125,14 +202,25 @@ static int deliver_row(sqlite3_stmt *st, unsigned idx, int64_t id, const int *co
 int ras_db_errors(struct ras_db *db, const struct ras_db_filter *f, ras_db_row_fn fn, void *ctx)
 {
 	sqlite3_stmt *order, *rows[RAS_MAX_EVENT_TYPES] = { 0 };
-	int colmap[RAS_MAX_EVENT_TYPES][RAS_MAX_FIELDS];
+	struct row_cols *cols;
+	void *decoded;
 	char *sql = ordering_sql(db, f);
 	int n = 0, r = 0;
 
 	if (!sql)
 		return 0;
+	cols = calloc(RAS_MAX_EVENT_TYPES, sizeof(*cols));
+	decoded = aligned_alloc(16, RAS_DECODED_MAX);
+	if (!cols || !decoded) {
+		free(cols);
+		free(decoded);
+		free(sql);
+		return -ENOMEM;
+	}
 	if (sqlite3_prepare_v2(db->h, sql, -1, &order, NULL) != SQLITE_OK) {
 		snprintf(db->err, sizeof(db->err), "%s", sqlite3_errmsg(db->h));
+		free(cols);
+		free(decoded);
 		free(sql);
 		return -EIO;
 	}
@@ -144,14 +232,17 @@ int ras_db_errors(struct ras_db *db, const struct ras_db_filter *f, ras_db_row_f
 
 		if (idx >= ras_n_event_types)
 			continue;
-		if (!rows[idx] && !(rows[idx] = row_stmt(db, idx, colmap[idx])))
+		if (!rows[idx] && !(rows[idx] = row_stmt(db, idx, &cols[idx])))
 			continue;
-		r = deliver_row(rows[idx], idx, sqlite3_column_int64(order, 1), colmap[idx], fn, ctx);
+		r = deliver_row(rows[idx], idx, sqlite3_column_int64(order, 1), &cols[idx], decoded,
+				fn, ctx);
 		n++;
 	}
 	sqlite3_finalize(order);
 	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++)
 		sqlite3_finalize(rows[i]);
+	free(cols);
+	free(decoded);
 	return r < 0 ? r : n;
 }
 

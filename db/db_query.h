@@ -19,6 +19,11 @@ struct ras_db_row {
 	int trace_cpu;
 	const char *boot_id, *source, *severity, *location;
 	struct ras_value values[RAS_MAX_FIELDS];   /* raw fields, type->fields order */
+	/*
+	 * The decoding stored with the row, rebuilt as the decoder's output
+	 * struct (a ras_decoded_head first): render it, print its fields.
+	 */
+	const void *decoded;
 };
 
 typedef int (*ras_db_row_fn)(void *ctx, const struct ras_db_row *row);

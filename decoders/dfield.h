@@ -37,10 +37,11 @@ struct ras_dfield {
 	const char *name;   /* column / JSON key: lower_snake_case, unique per decoder */
 	enum ras_dtype type;
 	size_t offset;      /* offsetof(output struct, member) */
+	size_t size;        /* sizeof the member: a string's capacity with its NUL */
 };
 
-#define RAS_DF_I(s, m) { #m, RAS_DF_INT, offsetof(s, m) }
-#define RAS_DF_S(s, m) { #m, RAS_DF_STR, offsetof(s, m) }
+#define RAS_DF_I(s, m) { #m, RAS_DF_INT, offsetof(s, m), sizeof(((s *)0)->m) }
+#define RAS_DF_S(s, m) { #m, RAS_DF_STR, offsetof(s, m), sizeof(((s *)0)->m) }
 
 static inline int64_t ras_dfield_int(const void *out, const struct ras_dfield *f)
 {
