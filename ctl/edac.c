@@ -12,7 +12,7 @@
 #include <string.h>
 #include <time.h>
 #include "edac_cmd.h"
-#include "lib/log.h"
+#include "lib/clock.h"
 #include "lib/tracing.h"
 
 #define EXIT_GAP 3

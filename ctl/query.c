@@ -9,7 +9,7 @@
 #include "lib/decode.h"
 #include "ctl.h"
 #include "lib/formats.h"
-#include "lib/log.h"
+#include "lib/clock.h"
 
 static const struct option filter_opts[] = {
 	{ "since", required_argument, NULL, 'S' },

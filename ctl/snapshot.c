@@ -14,7 +14,7 @@
 #include "lib/fdr_boot.h"
 #include "lib/fdr_render.h"
 #include "lib/hidden.h"
-#include "lib/log.h"
+#include "lib/clock.h"
 #include "lib/tracing.h"
 
 /* ---- snapshot list ---- */

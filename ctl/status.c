@@ -9,7 +9,7 @@
 #include "ctl.h"
 #include "lib/formats.h"
 #include "lib/hidden.h"
-#include "lib/log.h"
+#include "lib/clock.h"
 #include "lib/tracing.h"
 
 static int daemon_pid(const struct rasd_config *cfg)

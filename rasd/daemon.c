@@ -21,7 +21,7 @@
 #include "lib/hidden.h"
 #include "lib/dimm_labels.h"
 #include "edac_daemon.h"
-#include "lib/log.h"
+#include "log.h"
 #include "pipeline.h"
 
 #define TAG_SIGNAL 1

@@ -5,7 +5,7 @@
 #include "lib/decode.h"
 #include "db/db_snapshot.h"
 #include "lib/fdr.h"
-#include "lib/log.h"
+#include "log.h"
 #include "pipeline.h"
 #include "lib/record.h"
 

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "daemon.h"
-#include "lib/log.h"
+#include "log.h"
 
 static void usage(FILE *out)
 {

@@ -6,6 +6,7 @@
 #define SD_JOURNAL_SUPPRESS_LOCATION 1
 #include <systemd/sd-journal.h>
 #include "log.h"
+#include "lib/clock.h"
 
 struct rate_state {
 	time_t window;      /* start of the current minute window */
@@ -120,19 +121,4 @@ void ras_log_record(const struct ras_event_type *type, int cpu, const char *sour
 			"RAS_SEVERITY=%s", ras_severity_name(d->severity),
 			"RAS_CPU=%d", cpu, "RAS_LOCATION=%s", d->location,
 			"RAS_SOURCE=%s", source, NULL);
-}
-
-void ras_format_time(int64_t wall_ns, char *out, size_t len)
-{
-	time_t sec = (time_t)(wall_ns / 1000000000);
-	long usec = (long)((wall_ns % 1000000000) / 1000);
-	struct tm tm;
-
-	if (usec < 0) {
-		usec += 1000000;
-		sec--;
-	}
-	gmtime_r(&sec, &tm);
-	snprintf(out, len, "%04d-%02d-%02dT%02d:%02d:%02d.%06ldZ", tm.tm_year + 1900,
-		 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, usec);
 }

@@ -4,7 +4,7 @@
 #define RAS_LOG_H
 
 #include <syslog.h>
-#include "event_table.h"
+#include "lib/event_table.h"
 
 void ras_log_init(bool journal, int verbosity, unsigned corrected_per_minute);
 void ras_log_set_rate(unsigned corrected_per_minute);
@@ -19,8 +19,5 @@ void ras_log(int priority, const char *fmt, ...) __attribute__((format(printf, 2
 bool ras_log_would_print(const struct ras_event_type *type, enum ras_severity sev);
 void ras_log_record(const struct ras_event_type *type, int cpu, const char *source,
 		    const struct ras_decoded_head *decoded, int64_t wall_ns);
-
-/* Formats UTC nanoseconds as 2026-11-22T10:00:00.123456Z. */
-void ras_format_time(int64_t wall_ns, char *out, size_t len);
 
 #endif
