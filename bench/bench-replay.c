@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * make bench: replays N real-format records (mc_event and mce_record mixed,
- * 6.1 formats, two CPUs) through a fake tracing tree into rasd --once, and
- * compares with a minimal baseline (libtraceevent parse + one-transaction
- * bulk insert) on the same sub-buffers. Prints measured figures only.
+ * make bench: replays N real-format records of a varied stream (bench/stream.c:
+ * EDAC, machine checks, PCIe and platform records in a fleet's proportions,
+ * every field varied; 6.1 formats, two CPUs) through a fake tracing tree into
+ * rasd --once, and compares with a minimal baseline (libtraceevent parse +
+ * one-transaction bulk insert) on the same sub-buffers. Prints measured
+ * figures only.
  */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -16,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <traceevent/kbuffer.h>
+#include "stream.h"
 #include "tests/fake_tree.h"
 #include "tests/test_util.h"
 
@@ -29,30 +32,15 @@ static double now_s(void)
 
 static int build_tree(struct fake_tree *t, long n)
 {
-	char formats[1024], mc[8192], mce[8192];
-	char *mc_assign[] = { "error_type=0", "msg=memory read error", "label=CPU_SrcID#0_MC#0_Chan#1_DIMM#0",
-			      "error_count=1", "mc_index=0", "top_layer=0", "middle_layer=1",
-			      "lower_layer=0", "address=0x12345000", "grain_bits=6", "syndrome=0",
-			      "driver_detail=rank:0 bank:3 row:0x1a2b col:0x3c8" };
-	char *mce_assign[] = { "mcgstatus=0", "status=0x9c00000000010090", "addr=0x2345000",
-			       "misc=0x8c", "bank=7", "cpuid=0x50654", "cpuvendor=0", "socketid=0",
-			       "walltime=1795000000", "cpu=3", "apicid=6" };
-	int mc_len, mce_len;
+	char formats[1024];
+	uint64_t seed = 0x9e3779b97f4a7c15ULL;
 
 	snprintf(formats, sizeof(formats), "%s/tests/formats/linux-6.1", test_srcdir());
 	if (fake_tree_create(t, formats, 2, "rasd", "boot") < 0)
 		return -1;
-	mc_len = fake_record(t, "ras:mc_event", mc_assign, 12, (uint8_t *)mc, sizeof(mc));
-	mce_len = fake_record(t, "mce:mce_record", mce_assign, 11, (uint8_t *)mce, sizeof(mce));
-	if (mc_len < 0 || mce_len < 0)
-		return -1;
-	for (long i = 0; i < n; i++) {
-		bool is_mc = i % 2 == 0;
-
-		if (fake_add(t, (unsigned)(i % 2), 1000000000ULL + (uint64_t)i * 100,
-			     (uint8_t *)(is_mc ? mc : mce), (uint32_t)(is_mc ? mc_len : mce_len)) < 0)
+	for (long i = 0; i < n; i++)
+		if (bench_stream_add(t, i, &seed) < 0)
 			return -1;
-	}
 	return fake_tree_finish(t);
 }
 
@@ -254,7 +242,8 @@ int main(int argc, char **argv)
 	long idle, idle_anon = -1, idle_pss = -1;
 
 	test_tmpdir(dir, sizeof(dir));
-	printf("bench: building %ld records (mc_event + mce_record, linux-6.1 formats, 2 CPUs)...\n", n);
+	printf("bench: building %ld varied records (50 %% mc_event, 35 %% mce_record, 12 %% aer_event,\n"
+	       "       3 %% memory_failure/extlog; linux-6.1 formats, 2 CPUs)...\n", n);
 	if (build_tree(&t, n) < 0 || run_rasd(t.root, dir, &rasd) < 0 || run_baseline(&t, dir, &base) < 0) {
 		fprintf(stderr, "bench: failed\n");
 		return 1;

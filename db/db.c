@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "db_internal.h"
+#include "db_rollup.h"
 
 /* A reader may hold the database briefly; the writer waits, never drops. */
 #define BUSY_TIMEOUT_MS 5000
@@ -220,6 +221,7 @@ void ras_db_close(struct ras_db *db)
 		sqlite3_finalize(db->dec_find[i]);
 		free(db->dec_cache[i]);
 	}
+	ras_db_rollup_free(db);
 	sqlite3_close(db->h);
 	free(db);
 }
@@ -246,6 +248,8 @@ int ras_db_commit(struct ras_db *db)
 {
 	if (!db->in_txn)
 		return 0;
+	if (ras_db_rollup_flush(db) < 0)
+		return -EIO;
 	for (;;) {
 		int r = sqlite3_step(db->stmt[STMT_COMMIT]);
 

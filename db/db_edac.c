@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "db_internal.h"
+#include "db_rollup.h"
 #include "db_edac.h"
 
 /* Schema step 3. Absent layers are stored as -1 so that they compare equal. */
@@ -551,6 +552,9 @@ int ras_db_edac_purge(struct ras_db *db, int mc, const char *node_kind, int node
 	sqlite3_finalize(st);
 	if (r == 0)
 		*deleted = sqlite3_changes(db->h);
+	/* The counts follow the rows: a purge is rare, a recount of one table is fine. */
+	if (r == 0 && *deleted && ras_db_table_exists(db, "rollup_hourly"))
+		r = ras_db_rollup_rebuild(db, (unsigned)(ras_event_type_find("mc_event") - ras_event_types));
 	return r;
 }
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "db_internal.h"
+#include "db_rollup.h"
 
 static void bind_raw(sqlite3_stmt *st, int col, const struct ras_field *f,
 		     const struct ras_value *v)
@@ -171,7 +172,11 @@ int ras_db_insert_event(struct ras_db *db, const struct ras_db_event *ev)
 	sqlite3_reset(st);
 	if (r != SQLITE_DONE)
 		return -EIO;
-	return sqlite3_changes(db->h) > 0 ? 1 : 0;
+	if (sqlite3_changes(db->h) == 0)
+		return 0;
+	if (ras_db_rollup_add(db, ev, ev->boot ? ev->boot : db->boot) < 0)
+		return -EIO;
+	return 1;
 }
 
 int ras_db_insert_lost(struct ras_db *db, const struct ras_db_lost *lost)

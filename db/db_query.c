@@ -5,6 +5,7 @@
 #include <string.h>
 #include "db_internal.h"
 #include "db_query.h"
+#include "db_rollup.h"
 
 /* WHERE clause shared by every query; its parameters are bound by bind_filter(). */
 static const char filter_sql[] =
@@ -246,7 +247,7 @@ int ras_db_errors(struct ras_db *db, const struct ras_db_filter *f, ras_db_row_f
 	return r < 0 ? r : n;
 }
 
-int ras_db_summary(struct ras_db *db, const struct ras_db_filter *f, ras_db_count_fn fn, void *ctx)
+int ras_db_summary_scan(struct ras_db *db, const struct ras_db_filter *f, ras_db_count_fn fn, void *ctx)
 {
 	char sql[1024];
 	int r = 0;
@@ -266,6 +267,101 @@ int ras_db_summary(struct ras_db *db, const struct ras_db_filter *f, ras_db_coun
 		while (r == 0 && sqlite3_step(st) == SQLITE_ROW)
 			r = fn(ctx, i, (const char *)sqlite3_column_text(st, 0),
 			       (const char *)sqlite3_column_text(st, 1), sqlite3_column_int64(st, 2),
+			       sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4));
+		sqlite3_finalize(st);
+	}
+	return r;
+}
+
+/*
+ * A window [since, until) is answered from the roll-ups of its whole hours
+ * plus a scan of the rows in its two partial hours at the edges, so the cost
+ * does not grow with history; the counts are a full scan's.
+ */
+struct window {
+	int64_t h0, h1;                 /* whole hours [h0, h1) */
+	int64_t lo_from, lo_to;         /* the partial hour at the start, or empty */
+	int64_t hi_from, hi_to;         /* the partial hour at the end, or empty */
+};
+
+static void split_window(const struct ras_db_filter *f, struct window *w)
+{
+	const int64_t hour = 3600LL * 1000000000LL;
+
+	*w = (struct window){ .h0 = INT64_MIN, .h1 = INT64_MAX };
+	if (f->since_ns) {
+		w->h0 = ras_db_hour_of(f->since_ns - 1) + 1;
+		w->lo_from = f->since_ns;
+		w->lo_to = w->h0 * hour;
+	}
+	if (f->until_ns) {
+		w->h1 = ras_db_hour_of(f->until_ns);
+		w->hi_from = w->h1 * hour;
+		w->hi_to = f->until_ns;
+	}
+	if (f->since_ns && f->until_ns && w->h0 >= w->h1) {
+		/* Inside one hour, or across one boundary: scan it all. */
+		w->lo_to = f->until_ns;
+		w->hi_from = w->hi_to = 0;
+		w->h0 = w->h1 = 0;
+	}
+}
+
+static const char rollup_filter[] =
+	" (?3 OR (source <> 'synthetic' AND synthetic = 0))"
+	" AND (?4 IS NULL OR boot = (SELECT id FROM boots WHERE boot_id = ?4))";
+
+static sqlite3_stmt *summary_stmt(struct ras_db *db, unsigned idx, const struct ras_db_filter *f,
+				  const struct window *w)
+{
+	const char *table = ras_event_types[idx].table;
+	char sql[2048];
+	sqlite3_stmt *st;
+
+	snprintf(sql, sizeof(sql),
+		 "SELECT severity, location, sum(n), min(f), max(l) FROM ("
+		 " SELECT severity, location, records AS n, first_ns AS f, last_ns AS l"
+		 " FROM rollup_hourly WHERE tbl = ?5 AND hour >= ?6 AND hour < ?7 AND%s"
+		 " UNION ALL SELECT coalesce(severity, ''), coalesce(location, ''), 1, wall_ns, wall_ns"
+		 " FROM %s_decoded WHERE wall_ns >= ?8 AND wall_ns < ?9 AND%s"
+		 " UNION ALL SELECT coalesce(severity, ''), coalesce(location, ''), 1, wall_ns, wall_ns"
+		 " FROM %s_decoded WHERE wall_ns >= ?10 AND wall_ns < ?11 AND%s"
+		 ") GROUP BY 1, 2 ORDER BY 3 DESC",
+		 rollup_filter, table, rollup_filter, table, rollup_filter);
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return NULL;
+	bind_filter(st, f);
+	sqlite3_bind_text(st, 5, table, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 6, w->h0);
+	sqlite3_bind_int64(st, 7, w->h1);
+	sqlite3_bind_int64(st, 8, w->lo_from);
+	sqlite3_bind_int64(st, 9, w->lo_to);
+	sqlite3_bind_int64(st, 10, w->hi_from);
+	sqlite3_bind_int64(st, 11, w->hi_to);
+	return st;
+}
+
+static const char *or_null(const unsigned char *s)
+{
+	return s && *s ? (const char *)s : NULL;
+}
+
+int ras_db_summary(struct ras_db *db, const struct ras_db_filter *f, ras_db_count_fn fn, void *ctx)
+{
+	struct window w;
+	int r = 0;
+
+	if (!ras_db_table_exists(db, "rollup_hourly"))
+		return ras_db_summary_scan(db, f, fn, ctx);  /* an older database, read-only */
+	split_window(f, &w);
+	for (unsigned i = 0; i < ras_n_event_types && r == 0; i++) {
+		sqlite3_stmt *st;
+
+		if (!wanted(db, f, i) || !(st = summary_stmt(db, i, f, &w)))
+			continue;
+		while (r == 0 && sqlite3_step(st) == SQLITE_ROW)
+			r = fn(ctx, i, or_null(sqlite3_column_text(st, 0)),
+			       or_null(sqlite3_column_text(st, 1)), sqlite3_column_int64(st, 2),
 			       sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4));
 		sqlite3_finalize(st);
 	}
@@ -304,10 +400,17 @@ int ras_db_table_stats(struct ras_db *db, unsigned type_idx, int64_t *rows, int6
 	*rows = *last_ns = 0;
 	if (!ras_db_table_exists(db, ras_event_types[type_idx].table))
 		return -ENOENT;
-	snprintf(sql, sizeof(sql), "SELECT count(*), coalesce(max(wall_ns), 0) FROM %s",
-		 ras_event_types[type_idx].table);
+	/* The roll-ups count every row: a status check does not scan the history. */
+	if (ras_db_table_exists(db, "rollup_hourly"))
+		snprintf(sql, sizeof(sql), "SELECT coalesce(sum(records), 0), coalesce(max(last_ns), 0)"
+			 " FROM rollup_hourly WHERE tbl = ?1");
+	else
+		snprintf(sql, sizeof(sql), "SELECT count(*), coalesce(max(wall_ns), 0) FROM %s",
+			 ras_event_types[type_idx].table);
 	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
 		return -EIO;
+	if (sqlite3_bind_parameter_count(st))
+		sqlite3_bind_text(st, 1, ras_event_types[type_idx].table, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		*rows = sqlite3_column_int64(st, 0);
 		*last_ns = sqlite3_column_int64(st, 1);

@@ -32,8 +32,11 @@ typedef int (*ras_db_count_fn)(void *ctx, unsigned type_idx, const char *severit
 
 /* Rows newest first across all event tables. Returns rows delivered or -errno. */
 int ras_db_errors(struct ras_db *db, const struct ras_db_filter *f, ras_db_row_fn fn, void *ctx);
-/* Counts per type x severity x location. */
+/* Counts per type x severity x location, from the hourly roll-ups and the window's edges. */
 int ras_db_summary(struct ras_db *db, const struct ras_db_filter *f, ras_db_count_fn fn, void *ctx);
+/* The same counted by scanning every row: for databases without roll-ups, and tests. */
+int ras_db_summary_scan(struct ras_db *db, const struct ras_db_filter *f, ras_db_count_fn fn,
+			void *ctx);
 /* Lost-record totals: counted records and gaps whose size the kernel did not know. */
 int ras_db_lost_totals(struct ras_db *db, const struct ras_db_filter *f, int64_t *counted,
 		       int64_t *unknown_gaps);

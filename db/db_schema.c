@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "db_internal.h"
+#include "db_rollup.h"
 #include "db_upgrades.h"
 
 int ras_db_exec(struct ras_db *db, const char *sql)
@@ -206,6 +207,9 @@ int ras_db_migrate(struct ras_db *db)
 	for (unsigned i = 0; i < ras_n_event_types; i++)
 		if (sync_event_table(db, i) < 0)
 			goto fail;
+	/* Rows stored before the roll-ups existed are counted once, here. */
+	if (v < 6 && ras_db_rollup_rebuild_all(db) < 0)
+		goto fail;
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", RAS_DB_SCHEMA_VERSION);
 	if (ras_db_exec(db, sql) < 0)
 		goto fail;

@@ -65,6 +65,16 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	 * the event tables stay, unused (dropping them would rewrite every row).
 	 */
 	{ 5, "decodings in <table>_dec (made by the event-table sync)", NULL },
+	/*
+	 * Hourly roll-ups (db_rollup.c), filled from the stored rows when the
+	 * database is upgraded, then kept in the same transaction as each batch.
+	 */
+	{ 6, "hourly roll-ups of every event table",
+	  "CREATE TABLE IF NOT EXISTS rollup_hourly ("
+	  " tbl TEXT NOT NULL, hour INTEGER NOT NULL, boot INTEGER NOT NULL, source TEXT NOT NULL,"
+	  " synthetic INTEGER NOT NULL, severity TEXT NOT NULL, location TEXT NOT NULL,"
+	  " records INTEGER NOT NULL, first_ns INTEGER NOT NULL, last_ns INTEGER NOT NULL,"
+	  " PRIMARY KEY (tbl, hour, boot, source, synthetic, severity, location)) WITHOUT ROWID;" },
 };
 
 #define RAS_DB_N_UPGRADES (sizeof(ras_db_upgrades) / sizeof(ras_db_upgrades[0]))

@@ -1,0 +1,159 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A varied stream of RAS records for the benchmark, shaped like a fleet's:
+ * mostly corrected memory errors (EDAC and machine checks) spread over many
+ * DIMMs, ranks, banks, rows, addresses and syndromes, corrected cache errors
+ * on many CPUs and banks, correctable PCIe errors on a handful of devices,
+ * and a few platform records. Never one record repeated: every field a real
+ * storm varies is drawn from a seeded generator, so runs are comparable.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "stream.h"
+
+/* xorshift64*: fast, seeded, good enough to spread values. */
+static uint64_t next(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545f4914f6cdd1dULL;
+}
+
+static unsigned pick(uint64_t *s, unsigned n)
+{
+	return (unsigned)(next(s) % n);
+}
+
+/* Corrected memory errors a machine check reports (Intel SDM Vol. 3B 16.2/17.x encodings). */
+static const uint64_t mce_statuses[] = {
+	0x9c00004000010090ULL, /* memory controller read, channel 0, ADDRV MISCV */
+	0x9c00004000010091ULL, /* channel 1 */
+	0x9c000040000100a2ULL, /* memory scrub, channel 2 */
+	0x8c00004000010093ULL, /* read, channel 3, no MISCV */
+	0x9c00008000010092ULL, /* count 2 */
+	0x9400004000000135ULL, /* L2 data read, cache hierarchy */
+	0x9000004000000150ULL, /* L3 generic read */
+	0x900000400000017aULL, /* L2 eviction */
+	0xdc00004000010090ULL, /* overflow: more errors than logged */
+};
+
+static const char *const aer_devices[] = {
+	"0000:00:1c.0", "0000:00:1d.0", "0000:3a:00.0", "0000:3b:00.0", "0000:5e:00.0",
+	"0000:5e:00.1", "0000:86:00.0", "0000:af:00.0", "0000:d8:00.0", "0000:d8:00.1",
+};
+/* Correctable: RxErr, BadTLP, BadDLLP, Rollover, Timeout, NonFatalErr (PCIe 6.0 7.8.4.5). */
+static const unsigned aer_cor_bits[] = { 0x1, 0x40, 0x80, 0x100, 0x1000, 0x2000 };
+
+static int add(struct fake_tree *t, long i, const char *name, char **assign, int n)
+{
+	uint8_t rec[2048];
+	int len = fake_record(t, name, assign, n, rec, sizeof(rec));
+
+	if (len < 0)
+		return len;
+	return fake_add(t, (unsigned)(i % t->ncpus), 1000000000ULL + (uint64_t)i * 1000, rec,
+			(uint32_t)len);
+}
+
+static int add_mc_event(struct fake_tree *t, long i, uint64_t *s)
+{
+	char a[12][128];
+	char *assign[12];
+	unsigned mc = pick(s, 4), ch = pick(s, 6), slot = pick(s, 2);
+
+	snprintf(a[0], sizeof(a[0]), "error_type=%u", pick(s, 100) < 97 ? 0 : 1);
+	snprintf(a[1], sizeof(a[1]), "msg=%s", pick(s, 4) ? "memory read error" : "memory scrubbing error");
+	snprintf(a[2], sizeof(a[2]), "label=CPU_SrcID#%u_MC#%u_Chan#%u_DIMM#%u", mc / 2, mc % 2, ch, slot);
+	snprintf(a[3], sizeof(a[3]), "error_count=%u", pick(s, 10) ? 1 : 1 + pick(s, 8));
+	snprintf(a[4], sizeof(a[4]), "mc_index=%u", mc);
+	snprintf(a[5], sizeof(a[5]), "top_layer=%u", ch);
+	snprintf(a[6], sizeof(a[6]), "middle_layer=%u", slot);
+	snprintf(a[7], sizeof(a[7]), "lower_layer=-1");
+	snprintf(a[8], sizeof(a[8]), "address=0x%llx", (unsigned long long)(next(s) & 0x3fffffffc0ULL));
+	snprintf(a[9], sizeof(a[9]), "grain_bits=6");
+	snprintf(a[10], sizeof(a[10]), "syndrome=0x%llx", (unsigned long long)(next(s) & 0xffffffffULL));
+	snprintf(a[11], sizeof(a[11]), "driver_detail=rank:%u bg:%u ba:%u row:0x%x col:0x%x",
+		 pick(s, 4), pick(s, 4), pick(s, 4), pick(s, 0x20000), pick(s, 0x400) << 3);
+	for (int k = 0; k < 12; k++)
+		assign[k] = a[k];
+	return add(t, i, "ras:mc_event", assign, 12);
+}
+
+static int add_mce_record(struct fake_tree *t, long i, uint64_t *s)
+{
+	char a[11][96];
+	char *assign[11];
+	unsigned cpu = pick(s, 64);
+	uint64_t status = mce_statuses[pick(s, sizeof(mce_statuses) / sizeof(mce_statuses[0]))];
+
+	/* The corrected-error count (STATUS[52:38]) grows as a storm goes on. */
+	status = (status & ~(0x7fffULL << 38)) | ((uint64_t)(1 + pick(s, 0x7ffe)) << 38);
+	snprintf(a[0], sizeof(a[0]), "mcgstatus=0");
+	snprintf(a[1], sizeof(a[1]), "status=0x%llx", (unsigned long long)status);
+	snprintf(a[2], sizeof(a[2]), "addr=0x%llx", (unsigned long long)(next(s) & 0x3fffffffc0ULL));
+	snprintf(a[3], sizeof(a[3]), "misc=0x%llx", (unsigned long long)(0x8cULL | (next(s) & 0xff00ULL)));
+	snprintf(a[4], sizeof(a[4]), "bank=%u", pick(s, 23));
+	snprintf(a[5], sizeof(a[5]), "cpuid=0x50654");
+	snprintf(a[6], sizeof(a[6]), "cpuvendor=0");
+	snprintf(a[7], sizeof(a[7]), "socketid=%u", cpu / 32);
+	snprintf(a[8], sizeof(a[8]), "walltime=%ld", 1795000000L + i / 1000);
+	snprintf(a[9], sizeof(a[9]), "cpu=%u", cpu);
+	snprintf(a[10], sizeof(a[10]), "apicid=%u", cpu * 2);
+	for (int k = 0; k < 11; k++)
+		assign[k] = a[k];
+	return add(t, i, "mce:mce_record", assign, 11);
+}
+
+static int add_aer_event(struct fake_tree *t, long i, uint64_t *s)
+{
+	char a[4][64];
+	char *assign[4];
+	bool corrected = pick(s, 20) != 0;
+
+	snprintf(a[0], sizeof(a[0]), "dev_name=%s",
+		 aer_devices[pick(s, sizeof(aer_devices) / sizeof(aer_devices[0]))]);
+	snprintf(a[1], sizeof(a[1]), "status=0x%x",
+		 corrected ? aer_cor_bits[pick(s, 6)] : (pick(s, 2) ? 0x4000u : 0x100000u));
+	snprintf(a[2], sizeof(a[2]), "severity=%u", corrected ? 2 : 0);
+	snprintf(a[3], sizeof(a[3]), "tlp_header_valid=0");
+	for (int k = 0; k < 4; k++)
+		assign[k] = a[k];
+	return add(t, i, "ras:aer_event", assign, 4);
+}
+
+static int add_platform(struct fake_tree *t, long i, uint64_t *s)
+{
+	char a[4][64];
+	char *assign[4];
+
+	if (pick(s, 2)) {
+		snprintf(a[0], sizeof(a[0]), "pfn=0x%llx", (unsigned long long)(next(s) & 0x3ffffffULL));
+		snprintf(a[1], sizeof(a[1]), "type=%u", pick(s, 20));
+		snprintf(a[2], sizeof(a[2]), "result=%u", pick(s, 4));
+		for (int k = 0; k < 3; k++)
+			assign[k] = a[k];
+		return add(t, i, "ras:memory_failure_event", assign, 3);
+	}
+	snprintf(a[0], sizeof(a[0]), "err_seq=%ld", i);
+	snprintf(a[1], sizeof(a[1]), "etype=%u", 2 + pick(s, 12));
+	snprintf(a[2], sizeof(a[2]), "sev=%u", pick(s, 3));
+	snprintf(a[3], sizeof(a[3]), "pa=0x%llx", (unsigned long long)(next(s) & 0x3fffffffc0ULL));
+	for (int k = 0; k < 4; k++)
+		assign[k] = a[k];
+	return add(t, i, "ras:extlog_mem_event", assign, 4);
+}
+
+int bench_stream_add(struct fake_tree *t, long i, uint64_t *seed)
+{
+	unsigned r = pick(seed, 100);
+
+	/* 50 % EDAC, 35 % machine checks, 12 % PCIe, 3 % platform records. */
+	if (r < 50)
+		return add_mc_event(t, i, seed);
+	if (r < 85)
+		return add_mce_record(t, i, seed);
+	if (r < 97)
+		return add_aer_event(t, i, seed);
+	return add_platform(t, i, seed);
+}

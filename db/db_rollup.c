@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Hourly roll-ups: records counted per table x hour x boot x source x
+ * synthetic x severity x location, kept in the same transaction as the
+ * records themselves, so that summaries and status answer from a few
+ * thousand rows however long the history. Counts are gathered in memory
+ * while a batch is inserted and written once per key when it commits.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "db_internal.h"
+#include "db_rollup.h"
+
+#define HOUR_NS (3600LL * 1000000000LL)
+
+struct rollup_entry {
+	bool used;
+	unsigned type_idx;
+	int synthetic;
+	int64_t hour, boot, count, first_ns, last_ns;
+	uint64_t hash;
+	char source[16];
+	char severity[16];
+	char location[RAS_LOCATION_LEN];
+};
+
+struct ras_db_rollup {
+	struct rollup_entry e[RAS_DB_ROLLUP_SLOTS];
+	unsigned used;
+	sqlite3_stmt *upsert;
+};
+
+static const char upsert_sql[] =
+	"INSERT INTO rollup_hourly (tbl, hour, boot, source, synthetic, severity, location,"
+	" records, first_ns, last_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+	" ON CONFLICT DO UPDATE SET records = records + excluded.records,"
+	" first_ns = min(first_ns, excluded.first_ns), last_ns = max(last_ns, excluded.last_ns)";
+
+int64_t ras_db_hour_of(int64_t wall_ns)
+{
+	/* Floor division: times before 1970 fall in the hour before, not after. */
+	return wall_ns >= 0 ? wall_ns / HOUR_NS : -((-wall_ns + HOUR_NS - 1) / HOUR_NS);
+}
+
+static uint64_t hash_str(uint64_t h, const char *s)
+{
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+static uint64_t key_hash(unsigned idx, int64_t hour, int64_t boot, const char *source, int synthetic,
+			 const char *sev, const char *loc)
+{
+	uint64_t h = 0xcbf29ce484222325ULL ^ idx;
+
+	h = (h ^ (uint64_t)hour) * 0x100000001b3ULL;
+	h = (h ^ (uint64_t)boot) * 0x100000001b3ULL;
+	h = (h ^ (uint64_t)synthetic) * 0x100000001b3ULL;
+	return hash_str(hash_str(hash_str(h, source), sev), loc);
+}
+
+static bool same_key(const struct rollup_entry *e, unsigned idx, int64_t hour, int64_t boot,
+		     const char *source, int synthetic, const char *sev, const char *loc)
+{
+	return e->type_idx == idx && e->hour == hour && e->boot == boot &&
+	       e->synthetic == synthetic && !strcmp(e->source, source) &&
+	       !strcmp(e->severity, sev) && !strcmp(e->location, loc);
+}
+
+static int flush_entry(struct ras_db *db, struct rollup_entry *e)
+{
+	sqlite3_stmt *st = db->rollup->upsert;
+	int r;
+
+	sqlite3_bind_text(st, 1, ras_event_types[e->type_idx].table, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, e->hour);
+	sqlite3_bind_int64(st, 3, e->boot);
+	sqlite3_bind_text(st, 4, e->source, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 5, e->synthetic);
+	sqlite3_bind_text(st, 6, e->severity, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, e->location, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 8, e->count);
+	sqlite3_bind_int64(st, 9, e->first_ns);
+	sqlite3_bind_int64(st, 10, e->last_ns);
+	r = sqlite3_step(st);
+	sqlite3_reset(st);
+	return r == SQLITE_DONE ? 0 : -EIO;
+}
+
+int ras_db_rollup_flush(struct ras_db *db)
+{
+	struct ras_db_rollup *ru = db->rollup;
+
+	if (!ru || !ru->used)
+		return 0;
+	if (!ru->upsert && sqlite3_prepare_v3(db->h, upsert_sql, -1, SQLITE_PREPARE_PERSISTENT,
+					      &ru->upsert, NULL) != SQLITE_OK)
+		return -EIO;
+	for (unsigned i = 0; i < RAS_DB_ROLLUP_SLOTS; i++) {
+		if (!ru->e[i].used)
+			continue;
+		if (flush_entry(db, &ru->e[i]) < 0)
+			return -EIO;
+		ru->e[i].used = false;
+	}
+	ru->used = 0;
+	return 0;
+}
+
+void ras_db_rollup_discard(struct ras_db *db)
+{
+	if (!db->rollup)
+		return;
+	for (unsigned i = 0; i < RAS_DB_ROLLUP_SLOTS; i++)
+		db->rollup->e[i].used = false;
+	db->rollup->used = 0;
+}
+
+int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t boot)
+{
+	const struct ras_decoded_head *h = ev->decoded;
+	const char *sev = ras_severity_name(h->severity);
+	int64_t hour = ras_db_hour_of(ev->wall_ns);
+	int synthetic = ev->synthetic ? 1 : 0;
+	uint64_t hash;
+	unsigned slot;
+
+	if (!db->rollup && !(db->rollup = calloc(1, sizeof(*db->rollup))))
+		return -ENOMEM;
+	/* A batch with more keys than slots writes what it has and goes on. */
+	if (db->rollup->used >= RAS_DB_ROLLUP_SLOTS * 3 / 4 && ras_db_rollup_flush(db) < 0)
+		return -EIO;
+	hash = key_hash(ev->type_idx, hour, boot, ev->source, synthetic, sev, h->location);
+	for (slot = hash % RAS_DB_ROLLUP_SLOTS;; slot = (slot + 1) % RAS_DB_ROLLUP_SLOTS) {
+		struct rollup_entry *e = &db->rollup->e[slot];
+
+		if (!e->used) {
+			*e = (struct rollup_entry){ .used = true, .type_idx = ev->type_idx,
+						    .synthetic = synthetic, .hour = hour, .boot = boot,
+						    .first_ns = ev->wall_ns, .last_ns = ev->wall_ns,
+						    .hash = hash };
+			snprintf(e->source, sizeof(e->source), "%s", ev->source);
+			snprintf(e->severity, sizeof(e->severity), "%s", sev);
+			snprintf(e->location, sizeof(e->location), "%s", h->location);
+			db->rollup->used++;
+		} else if (e->hash != hash || !same_key(e, ev->type_idx, hour, boot, ev->source,
+							 synthetic, sev, h->location)) {
+			continue;
+		}
+		e->count++;
+		if (ev->wall_ns < e->first_ns)
+			e->first_ns = ev->wall_ns;
+		if (ev->wall_ns > e->last_ns)
+			e->last_ns = ev->wall_ns;
+		return 0;
+	}
+}
+
+void ras_db_rollup_free(struct ras_db *db)
+{
+	if (!db->rollup)
+		return;
+	sqlite3_finalize(db->rollup->upsert);
+	free(db->rollup);
+	db->rollup = NULL;
+}
+
+/* Recounts one table's roll-ups from its rows (after a migration or a purge). */
+int ras_db_rollup_rebuild(struct ras_db *db, unsigned idx)
+{
+	const char *table = ras_event_types[idx].table;
+	char sql[1024];
+	sqlite3_stmt *st;
+	int r;
+
+	if (!ras_db_table_exists(db, table))
+		return 0;
+	snprintf(sql, sizeof(sql),
+		 "DELETE FROM rollup_hourly WHERE tbl = ?1;"
+		 "INSERT INTO rollup_hourly (tbl, hour, boot, source, synthetic, severity, location,"
+		 " records, first_ns, last_ns)"
+		 " SELECT ?1, (wall_ns - ((wall_ns %% %lld) + %lld) %% %lld) / %lld, coalesce(boot, 0),"
+		 " source, synthetic, coalesce(severity, ''), coalesce(location, ''), count(*),"
+		 " min(wall_ns), max(wall_ns) FROM %s_decoded GROUP BY 2, 3, 4, 5, 6, 7",
+		 HOUR_NS, HOUR_NS, HOUR_NS, HOUR_NS, table);
+	/* Two statements: prepare and run each in turn, with ?1 bound in both. */
+	for (const char *p = sql; p && *p;) {
+		const char *tail;
+
+		if (sqlite3_prepare_v2(db->h, p, -1, &st, &tail) != SQLITE_OK)
+			return -EIO;
+		if (!st)
+			break;
+		sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
+		r = sqlite3_step(st);
+		sqlite3_finalize(st);
+		if (r != SQLITE_DONE)
+			return -EIO;
+		p = tail;
+	}
+	return 0;
+}
+
+int ras_db_rollup_rebuild_all(struct ras_db *db)
+{
+	for (unsigned i = 0; i < ras_n_event_types; i++)
+		if (ras_db_rollup_rebuild(db, i) < 0)
+			return -EIO;
+	return 0;
+}
