@@ -155,7 +155,7 @@ static void print_json_decoded(const struct ras_event_type *t, const void *d)
 static void print_json_row(const struct ras_db_row *row, const struct ras_decoded_head *h)
 {
 	const struct ras_event_type *t = &ras_event_types[row->type_idx];
-	char when[40];
+	char when[40], sentence[RAS_SUMMARY_LEN];
 
 	ras_format_time(row->wall_ns, when, sizeof(when));
 	printf("{\"type\":\"%s\",\"id\":%lld,\"time\":\"%s\",\"wall_ns\":%lld,\"trace_ts\":%lld,"
@@ -164,8 +164,9 @@ static void print_json_row(const struct ras_db_row *row, const struct ras_decode
 	       row->trace_cpu, row->boot_id ? row->boot_id : "", row->source ? row->source : "",
 	       ras_severity_name(h->severity));
 	ctl_print_json_string(h->location, strlen(h->location));
+	ras_render(t, h, sentence, sizeof(sentence));
 	printf(",\"summary\":");
-	ctl_print_json_string(h->summary, strlen(h->summary));
+	ctl_print_json_string(sentence, strlen(sentence));
 	printf(",\"fields\":{");
 	for (unsigned i = 0; i < t->n_fields; i++) {
 		printf("%s\"%s\":", i ? "," : "", t->fields[i].name);
@@ -181,7 +182,7 @@ static int print_row(void *ctx, const struct ras_db_row *row)
 	struct errors_ctx *e = ctx;
 	const struct ras_event_type *t = &ras_event_types[row->type_idx];
 	const struct ras_decoded_head *h = (const void *)e->decoded;
-	char when[40];
+	char when[40], sentence[RAS_SUMMARY_LEN];
 
 	/* The sentence is rebuilt by the daemon's own decoder from the stored raw fields. */
 	ras_decode_values(t, row->values, &e->dctx, e->decoded);
@@ -190,8 +191,9 @@ static int print_row(void *ctx, const struct ras_db_row *row)
 		return 0;
 	}
 	ras_format_time(row->wall_ns, when, sizeof(when));
+	ras_render(t, e->decoded, sentence, sizeof(sentence));
 	printf("%s  %-11s %-22s %s%s%s", when, ras_severity_name(h->severity), t->table,
-	       h->summary, h->location[0] ? " @ " : "", h->location);
+	       sentence, h->location[0] ? " @ " : "", h->location);
 	if (row->source && strcmp(row->source, "live"))
 		printf("  [%s]", row->source);
 	putchar('\n');

@@ -151,7 +151,7 @@ static const struct ras_field cxl_poison_fields[] = {
 };
 
 #define N(a) (unsigned)(sizeof(a) / sizeof((a)[0]))
-#define DECODER(name) name##_dfields, &name##_n_dfields, adapt_##name
+#define DECODER(name) name##_dfields, &name##_n_dfields, adapt_##name, render_##name
 
 const struct ras_event_type ras_event_types[] = {
 	{ "mce", "mce_record", NULL, "mce_record", "machine check",
