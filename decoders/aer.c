@@ -94,7 +94,6 @@ int aer_decode_status(uint32_t status, int correctable, char *out, size_t len)
 
 const struct ras_dfield aer_dfields[] = {
 	RAS_DF_S(struct aer_decoded, dev_name),
-	RAS_DF_S(struct aer_decoded, dev_desc),
 	RAS_DF_S(struct aer_decoded, bus_type),
 	RAS_DF_I(struct aer_decoded, aer_severity),
 	RAS_DF_S(struct aer_decoded, error_class),
@@ -112,6 +111,7 @@ const struct ras_dfield aer_dfields[] = {
 	RAS_DF_I(struct aer_decoded, tlp_address),
 	RAS_DF_S(struct aer_decoded, tlp_completer),
 	RAS_DF_S(struct aer_decoded, tlp_detail),
+	RAS_DF_S(struct aer_decoded, dev_desc),     /* JSON keys: new ones go last */
 };
 const size_t aer_n_dfields = OU_ARRAY_SIZE(aer_dfields);
 

@@ -403,10 +403,10 @@ const struct ras_dfield nonstd_dfields[] = {
 	RAS_DF_I(struct nonstd_decoded, cper_severity),
 	RAS_DF_I(struct nonstd_decoded, length),
 	RAS_DF_I(struct nonstd_decoded, data_truncated),
-	RAS_DF_I(struct nonstd_decoded, data_received),
 	RAS_DF_S(struct nonstd_decoded, raw_hex),
 	RAS_DF_S(struct nonstd_decoded, detail),
 	RAS_DF_I(struct nonstd_decoded, pa),
+	RAS_DF_I(struct nonstd_decoded, data_received),   /* JSON keys: new ones go last */
 };
 const size_t nonstd_n_dfields = OU_ARRAY_SIZE(nonstd_dfields);
 

@@ -382,8 +382,11 @@ void arm_render(const struct arm_decoded *d, char *buf, size_t len)
 	if (!buf || !len)
 		return;
 	buf[0] = '\0';
-	/* Nothing known (no record): the caller says it could not be decoded. */
-	if (!d || d->mpidr == RAS_DF_NONE || d->running_state == RAS_DF_NONE)
+	/*
+	 * Nothing known (no record): the caller says it could not be decoded.
+	 * Not judged by mpidr, a 64-bit register whose value may be RAS_DF_NONE.
+	 */
+	if (!d || d->running_state == RAS_DF_NONE)
 		return;
 	sev = ras_severity_name(d->severity);
 	if (d->cpu != RAS_DF_NONE)

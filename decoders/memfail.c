@@ -162,8 +162,11 @@ void memfail_render(const struct memfail_decoded *d, char *buf, size_t len)
 	if (!buf || !len)
 		return;
 	buf[0] = '\0';
-	/* Nothing known (no record): the caller says it could not be decoded. */
-	if (!d || d->pfn == RAS_DF_NONE)
+	/*
+	 * Nothing known (no record): the caller says it could not be decoded.
+	 * Not judged by pfn, whose 64 bits may equal RAS_DF_NONE.
+	 */
+	if (!d || !d->type_name[0])
 		return;
 	snprintf(buf, len, "Hardware memory error on page pfn 0x%llx (%s): recovery %s",
 		 (unsigned long long)d->pfn, d->type_name, d->result_name);

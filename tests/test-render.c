@@ -44,10 +44,14 @@ static int restated_raw(const struct ras_event_type *t, const char *name)
 	return -1;
 }
 
-/* Small values and all-ones are where decoders branch; the rest is noise. */
+/*
+ * Small values and all-ones are where decoders branch; bit 63 alone is
+ * RAS_DF_NONE in a 64-bit register; the rest is noise.
+ */
 static int64_t random_int(const struct tep_format_field *f)
 {
-	static const uint64_t picks[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 0x7f, 0x80, ~0ULL };
+	static const uint64_t picks[] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 16, 0x7f, 0x80, ~0ULL,
+					  0x8000000000000000ULL };
 	unsigned bits = f ? (unsigned)f->size * 8 : 64;
 	uint64_t v = rnd() % 3 ? picks[rnd() % (sizeof(picks) / sizeof(picks[0]))] : rnd();
 

@@ -342,6 +342,15 @@ static void test_arm(void)
 	tap_is_int(d.psci_state, 2, "PSCI state when not running");
 	tap_is_int(d.cpu, RAS_DF_NONE, "no cpu");
 	tap_ok(strstr(SAID(d), "processor not running, PSCI state 0x2") != NULL, "not running noted");
+	/* MIDR 0x12345678: implementer 0x12, variant 3, part 0x567, revision 8 (Arm ARM D23.2). */
+	tap_is_str(SAID(d), "An ARM processor error on MPIDR 0x100 (implementer 0x12 part 0x567 r3p8); "
+		   "processor not running, PSCI state 0x2",
+		   "old event: no error information is not called truncated");
+	/* An MPIDR whose bits equal RAS_DF_NONE is still a record (found by fuzz-arm). */
+	in.mpidr = UINT64_C(0x8000000000000000);
+	arm_decode(&in, &d);
+	tap_ok(strstr(SAID(d), "on MPIDR 0x8000000000000000 (") != NULL, "MPIDR bit 63 alone: %s",
+	       SAID(d));
 	tap_is_int(arm_decode(NULL, &d), -EINVAL, "NULL input");
 }
 
