@@ -12,20 +12,23 @@
 #include "decoders/aer.h"
 #include "decoders/aer_text.h"
 #include "ctl.h"
+#include "lib/decode.h"
 #include "lib/formats.h"
 #include "decoders/mce.h"
 #include "decoders/mce_text.h"
 
-static void print_decoded(const char *kind, const void *d, const struct ras_dfield *df, size_t n,
-			  bool json, const char *where)
+static void print_decoded(const char *kind, const void *d, ras_render_fn render,
+			  const struct ras_dfield *df, size_t n, bool json, const char *where)
 {
 	const struct ras_decoded_head *h = d;
+	char sentence[RAS_SUMMARY_LEN];
 
+	render(d, sentence, sizeof(sentence));
 	if (json) {
 		printf("{\"type\":\"%s\",%s%s%s\"severity\":\"%s\",\"summary\":", kind,
 		       where ? "\"input\":\"" : "", where ? where : "", where ? "\"," : "",
 		       ras_severity_name(h->severity));
-		ctl_print_json_string(h->summary, strlen(h->summary));
+		ctl_print_json_string(sentence, strlen(sentence));
 		printf(",\"location\":");
 		ctl_print_json_string(h->location, strlen(h->location));
 		printf(",\"decoded\":{");
@@ -43,7 +46,7 @@ static void print_decoded(const char *kind, const void *d, const struct ras_dfie
 	}
 	if (where)
 		printf("%s: ", where);
-	printf("%s: %s\n", ras_severity_name(h->severity), h->summary);
+	printf("%s: %s\n", ras_severity_name(h->severity), sentence);
 	if (h->location[0])
 		printf("  %-20s %s\n", "location", h->location);
 	for (size_t i = 0; i < n; i++) {
@@ -154,7 +157,7 @@ static int decode_mce_args(int argc, char **argv)
 	in.cpuid = mce_cpuid_signature((unsigned)fms[0], (unsigned)fms[1], (unsigned)fms[2]);
 	in.no_cpuid = !have_fm;
 	mce_decode(&in, d);
-	print_decoded("mce", d, mce_dfields, mce_n_dfields, json, NULL);
+	print_decoded("mce", d, render_mce, mce_dfields, mce_n_dfields, json, NULL);
 	free(d);
 	return 0;
 }
@@ -215,7 +218,7 @@ static int decode_aer_args(int argc, char **argv)
 	if (fatal && in.severity == 0)
 		in.severity = 1;
 	aer_decode(&in, d);
-	print_decoded("aer", d, aer_dfields, aer_n_dfields, json, NULL);
+	print_decoded("aer", d, render_aer, aer_dfields, aer_n_dfields, json, NULL);
 	free(d);
 	return 0;
 }
@@ -307,10 +310,10 @@ static void print_items(struct text_ctx *t, bool json)
 		snprintf(where, sizeof(where), "%s:%u", t->name, t->items[i].line);
 		if (t->items[i].is_mce) {
 			mce_decode(&t->items[i].mce, &d->m);
-			print_decoded("mce", &d->m, mce_dfields, mce_n_dfields, json, where);
+			print_decoded("mce", &d->m, render_mce, mce_dfields, mce_n_dfields, json, where);
 		} else {
 			aer_decode(&t->items[i].aer, &d->a);
-			print_decoded("aer", &d->a, aer_dfields, aer_n_dfields, json, where);
+			print_decoded("aer", &d->a, render_aer, aer_dfields, aer_n_dfields, json, where);
 		}
 	}
 	free(d);

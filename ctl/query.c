@@ -160,7 +160,7 @@ static void print_json_row(const struct ras_db_row *row, const struct ras_decode
 			   const char *text)
 {
 	const struct ras_event_type *t = &ras_event_types[row->type_idx];
-	char when[40];
+	char when[40], sentence[RAS_SUMMARY_LEN];
 
 	ras_format_time(row->wall_ns, when, sizeof(when));
 	printf("{\"type\":\"%s\",\"id\":%lld,\"time\":\"%s\",\"wall_ns\":%lld,\"trace_ts\":%lld,"
@@ -169,6 +169,7 @@ static void print_json_row(const struct ras_db_row *row, const struct ras_decode
 	       row->trace_cpu, row->boot_id ? row->boot_id : "", row->source ? row->source : "",
 	       ras_severity_name(h->severity));
 	ctl_print_json_string(h->location, strlen(h->location));
+	ras_render(t, h, sentence, sizeof(sentence));
 	printf(",\"summary\":");
 	ctl_print_json_string(text, strlen(text));
 	printf(",\"fields\":{");
@@ -179,12 +180,6 @@ static void print_json_row(const struct ras_db_row *row, const struct ras_decode
 	printf("}");
 	print_json_decoded(t, h);
 	printf("}\n");
-}
-
-/* The sentence of a decoding. */
-static void sentence(const struct ras_event_type *t, const void *decoded, char *buf, size_t len)
-{
-	snprintf(buf, len, "%s", ((const struct ras_decoded_head *)decoded)->summary);
 }
 
 static int print_row(void *ctx, const struct ras_db_row *row)
@@ -200,7 +195,7 @@ static int print_row(void *ctx, const struct ras_db_row *row)
 		d = e->decoded;
 	}
 	h = d;
-	sentence(t, d, text, sizeof(text));
+	ras_render(t, d, text, sizeof(text));
 	if (e->json) {
 		print_json_row(row, h, text);
 		return 0;

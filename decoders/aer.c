@@ -104,13 +104,14 @@ const struct ras_dfield aer_dfields[] = {
 	RAS_DF_I(struct aer_decoded, first_error),
 	RAS_DF_I(struct aer_decoded, vendor_id),
 	RAS_DF_I(struct aer_decoded, device_id),
-	RAS_DF_S(struct aer_decoded, tlp_header),
+	RAS_DF_S(struct aer_decoded, tlp_header_text),
 	RAS_DF_S(struct aer_decoded, tlp_type),
 	RAS_DF_S(struct aer_decoded, tlp_requester),
 	RAS_DF_I(struct aer_decoded, tlp_tag),
 	RAS_DF_I(struct aer_decoded, tlp_address),
 	RAS_DF_S(struct aer_decoded, tlp_completer),
 	RAS_DF_S(struct aer_decoded, tlp_detail),
+	RAS_DF_S(struct aer_decoded, dev_desc),     /* JSON keys: new ones go last */
 };
 const size_t aer_n_dfields = OU_ARRAY_SIZE(aer_dfields);
 
@@ -370,24 +371,29 @@ static void decode_status(const struct aer_in *in, struct aer_decoded *out, int 
 	}
 }
 
-static void write_summary(const struct aer_in *in, struct aer_decoded *out)
+/* dev_name restates raw tracepoint text: filtered again as decoding did. */
+void aer_render(const struct aer_decoded *d, char *buf, size_t len)
 {
-	char *s = out->summary;
-	size_t sl = sizeof(out->summary);
-	char desc[160];
+	char dev[sizeof(d->dev_name)];
 
-	ou_copy(desc, sizeof(desc), in->dev_desc, in->dev_desc_len);
-	snprintf(s, sl, "%s %s error at %s", out->bus_type[0] ? out->bus_type : "PCIe",
-		 out->error_class, out->dev_name[0] ? out->dev_name : "unknown device");
-	if (desc[0])
-		ou_appendf(s, sl, " (%s)", desc);
-	else if (in->has_pci_id)
-		ou_appendf(s, sl, " [%04x:%04x]", in->vendor_id, in->device_id);
-	ou_appendf(s, sl, ": %s", out->errors[0] ? out->errors : "no unmasked status bit set");
-	if (out->tlp_detail[0])
-		ou_appendf(s, sl, "; TLP %s", out->tlp_detail);
-	if (out->severity == RAS_SEV_FATAL)
-		ou_appendf(s, sl, "; the link or device needs recovery, check the slot, cable and device");
+	if (!buf || !len)
+		return;
+	buf[0] = '\0';
+	/* Nothing known (no record): the caller says it could not be decoded. */
+	if (!d || !d->error_class[0])
+		return;
+	ou_copy(dev, sizeof(dev), d->dev_name, sizeof(d->dev_name));
+	snprintf(buf, len, "%s %s error at %s", d->bus_type[0] ? d->bus_type : "PCIe",
+		 d->error_class, dev[0] ? dev : "unknown device");
+	if (d->dev_desc[0])
+		ou_appendf(buf, len, " (%s)", d->dev_desc);
+	else if (d->vendor_id != RAS_DF_NONE && d->device_id != RAS_DF_NONE)
+		ou_appendf(buf, len, " [%04x:%04x]", (unsigned)d->vendor_id, (unsigned)d->device_id);
+	ou_appendf(buf, len, ": %s", d->errors[0] ? d->errors : "no unmasked status bit set");
+	if (d->tlp_detail[0])
+		ou_appendf(buf, len, "; TLP %s", d->tlp_detail);
+	if (d->severity == RAS_SEV_FATAL)
+		ou_appendf(buf, len, "; the link or device needs recovery, check the slot, cable and device");
 }
 
 int aer_decode(const struct aer_in *in, struct aer_decoded *out)
@@ -397,11 +403,10 @@ int aer_decode(const struct aer_in *in, struct aer_decoded *out)
 	if (!out)
 		return -EINVAL;
 	ou_reset(out, sizeof(*out), aer_dfields, aer_n_dfields);
-	if (!in) {
-		snprintf(out->summary, sizeof(out->summary), "PCIe error with no data");
+	if (!in)
 		return -EINVAL;
-	}
 	ou_copy(out->dev_name, sizeof(out->dev_name), in->dev_name, in->dev_name_len);
+	ou_copy(out->dev_desc, sizeof(out->dev_desc), in->dev_desc, in->dev_desc_len);
 	ou_copy(out->bus_type, sizeof(out->bus_type), in->bus_type, in->bus_type_len);
 	out->aer_severity = in->severity;
 	decode_class(in, out, &correctable);
@@ -409,7 +414,7 @@ int aer_decode(const struct aer_in *in, struct aer_decoded *out)
 	if (in->tlp_header_valid) {
 		struct aer_tlp t;
 
-		snprintf(out->tlp_header, sizeof(out->tlp_header), "%08x %08x %08x %08x",
+		snprintf(out->tlp_header_text, sizeof(out->tlp_header_text), "%08x %08x %08x %08x",
 			 in->tlp_header[0], in->tlp_header[1], in->tlp_header[2],
 			 in->tlp_header[3]);
 		aer_tlp_decode(in->tlp_header, &t);
@@ -418,6 +423,5 @@ int aer_decode(const struct aer_in *in, struct aer_decoded *out)
 	snprintf(out->location, sizeof(out->location), "%s %s",
 		 out->bus_type[0] ? out->bus_type : "PCIe",
 		 out->dev_name[0] ? out->dev_name : "unknown device");
-	write_summary(in, out);
 	return 0;
 }

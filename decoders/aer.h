@@ -36,10 +36,9 @@ struct aer_in {
 };
 
 struct aer_decoded {
-	enum ras_severity severity;
-	char summary[RAS_SUMMARY_LEN];
-	char location[RAS_LOCATION_LEN];
+	RAS_DECODED_HEAD;
 	char dev_name[64];
+	char dev_desc[160];       /* the caller's name for the device (pci.ids), "" if none */
 	char bus_type[8];
 	int64_t aer_severity;     /* raw tracepoint value */
 	char error_class[24];     /* "corrected", "uncorrected non-fatal", "fatal" */
@@ -50,7 +49,7 @@ struct aer_decoded {
 	int64_t first_error;
 	int64_t vendor_id;
 	int64_t device_id;
-	char tlp_header[40];      /* "04000001 0000200f 03071800 00000000" */
+	char tlp_header_text[40];      /* "04000001 0000200f 03071800 00000000" */
 	char tlp_type[24];        /* "CfgRd0", "MWr (64-bit)", ... */
 	char tlp_requester[16];   /* BDF, domain taken from dev_name */
 	int64_t tlp_tag;
@@ -58,11 +57,17 @@ struct aer_decoded {
 	char tlp_completer[16];
 	char tlp_detail[160];     /* one line describing the TLP */
 };
+RAS_DECODED_CHECK(struct aer_decoded);
 
 extern const struct ras_dfield aer_dfields[];
 extern const size_t aer_n_dfields;
 
 int aer_decode(const struct aer_in *in, struct aer_decoded *out);
+/*
+ * The one-sentence description of d, built from d->head and the members
+ * listed in aer_dfields alone (pure). Always NUL-terminates buf.
+ */
+void aer_render(const struct aer_decoded *d, char *buf, size_t len);
 
 /*
  * Writes the names of the set bits of an AER status register, ", "-joined;

@@ -115,22 +115,18 @@ static void fill_fields(const struct blockerr_in *in, struct blockerr_decoded *o
 
 int blockerr_decode(const struct blockerr_in *in, struct blockerr_decoded *out)
 {
-	const char *advice = NULL;
 	int i;
 
 	if (!out)
 		return -EINVAL;
 	ou_reset(out, sizeof(*out), blockerr_dfields, blockerr_n_dfields);
-	if (!in) {
-		snprintf(out->summary, sizeof(out->summary), "Block I/O error with no data");
+	if (!in)
 		return -EINVAL;
-	}
 	fill_fields(in, out);
 	i = status_index(in->error);
 	if (i >= 0) {
 		snprintf(out->status_name, sizeof(out->status_name), "%s error", blk_statuses[i].name);
 		out->severity = blk_statuses[i].severity;
-		advice = blk_statuses[i].advice;
 	} else {
 		snprintf(out->status_name, sizeof(out->status_name), "error %d", in->error);
 		out->severity = RAS_SEV_UNKNOWN;
@@ -138,15 +134,34 @@ int blockerr_decode(const struct blockerr_in *in, struct blockerr_decoded *out)
 	snprintf(out->location, sizeof(out->location), "block %s%s%lld:%lld%s",
 		 out->disk_name, out->disk_name[0] ? " (" : "", (long long)out->major,
 		 (long long)out->minor, out->disk_name[0] ? ")" : "");
-	snprintf(out->summary, sizeof(out->summary), "%s on %s", out->status_name,
-		 out->location + 6);
-	out->summary[0] = (char)toupper((unsigned char)out->summary[0]);
-	ou_appendf(out->summary, sizeof(out->summary), ", %s%s%u sectors at sector %llu",
-		   out->operation, out->operation[0] ? " of " : "", in->nr_sector,
-		   (unsigned long long)in->sector);
-	if (out->rwbs[0])
-		ou_appendf(out->summary, sizeof(out->summary), " (%s)", out->rwbs);
-	if (advice)
-		ou_appendf(out->summary, sizeof(out->summary), "; %s", advice);
 	return 0;
+}
+
+/* rwbs restates raw tracepoint text: filtered again as decoding did. */
+void blockerr_render(const struct blockerr_decoded *d, char *buf, size_t len)
+{
+	static const char prefix[] = "block ";
+	char rwbs[sizeof(d->rwbs)];
+	const char *where;
+	int i;
+
+	if (!buf || !len)
+		return;
+	buf[0] = '\0';
+	/* Nothing known (no record): the caller says it could not be decoded. */
+	if (!d || !d->status_name[0] || d->error == RAS_DF_NONE)
+		return;
+	where = strncmp(d->location, prefix, sizeof(prefix) - 1) ? d->location
+								 : d->location + sizeof(prefix) - 1;
+	snprintf(buf, len, "%s on %s", d->status_name, where);
+	buf[0] = (char)toupper((unsigned char)buf[0]);
+	ou_appendf(buf, len, ", %s%s%u sectors at sector %llu",
+		   d->operation, d->operation[0] ? " of " : "", (unsigned)d->nr_sector,
+		   (unsigned long long)d->sector);
+	ou_copy(rwbs, sizeof(rwbs), d->rwbs, sizeof(d->rwbs));
+	if (rwbs[0])
+		ou_appendf(buf, len, " (%s)", rwbs);
+	i = status_index((int)d->error);
+	if (i >= 0 && blk_statuses[i].advice)
+		ou_appendf(buf, len, "; %s", blk_statuses[i].advice);
 }

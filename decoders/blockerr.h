@@ -24,9 +24,7 @@ struct blockerr_in {
 };
 
 struct blockerr_decoded {
-	enum ras_severity severity;
-	char summary[RAS_SUMMARY_LEN];
-	char location[RAS_LOCATION_LEN];
+	RAS_DECODED_HEAD;
 	int64_t major;
 	int64_t minor;
 	char disk_name[32];
@@ -40,11 +38,17 @@ struct blockerr_decoded {
 	char ioprio_class[8];
 	char cmd[64];
 };
+RAS_DECODED_CHECK(struct blockerr_decoded);
 
 extern const struct ras_dfield blockerr_dfields[];
 extern const size_t blockerr_n_dfields;
 
 int blockerr_decode(const struct blockerr_in *in, struct blockerr_decoded *out);
+/*
+ * The one-sentence description of d, built from d->head and the members
+ * listed in blockerr_dfields alone (pure). Always NUL-terminates buf.
+ */
+void blockerr_render(const struct blockerr_decoded *d, char *buf, size_t len);
 /* Linux's blk_status name for a (negative) errno, without " error"; NULL if none. */
 const char *blockerr_status_name(int error);
 

@@ -288,7 +288,7 @@ const struct ras_dfield extlog_dfields[] = {
 	EXTLOG_F(cper_severity),
 	RAS_DF_S(struct extlog_decoded, cper_severity_name),
 	EXTLOG_F(pa), EXTLOG_F(pa_mask_lsb),
-	RAS_DF_S(struct extlog_decoded, fru_id),
+	RAS_DF_S(struct extlog_decoded, fru_guid),
 	RAS_DF_S(struct extlog_decoded, fru_text),
 	EXTLOG_F(validation_bits), EXTLOG_F(node), EXTLOG_F(card),
 	EXTLOG_F(module), EXTLOG_F(bank), EXTLOG_F(bank_group),
@@ -322,29 +322,39 @@ static void extlog_location(struct extlog_decoded *out)
 	}
 }
 
-static void extlog_summary(const struct extlog_in *in, struct extlog_decoded *out)
+/*
+ * etype, pa and pa_mask_lsb restate raw fields whose all-ones value means
+ * "not valid"; decoding stores that as RAS_DF_NONE, a database row keeps the
+ * raw value. Both read as absent here.
+ */
+void extlog_render(const struct extlog_decoded *d, char *buf, size_t len)
 {
-	char *s = out->summary;
-	size_t sl = sizeof(out->summary);
+	char fru[sizeof(d->fru_text)];
 
-	sentence_start(s, sl, out->cper_severity_name[0] ? out->cper_severity_name
+	if (!buf || !len)
+		return;
+	buf[0] = '\0';
+	/* Nothing known (no record): the caller says it could not be decoded. */
+	if (!d || d->cper_severity == RAS_DF_NONE)
+		return;
+	sentence_start(buf, len, d->cper_severity_name[0] ? d->cper_severity_name
 							  : "unknown-severity");
-	ou_appendf(s, sl, " memory error");
-	if (out->etype_name[0])
-		ou_appendf(s, sl, " (%s)", out->etype_name);
-	else if (out->etype != RAS_DF_NONE)
-		ou_appendf(s, sl, " (type %lld)", (long long)out->etype);
-	if (out->pa != RAS_DF_NONE)
-		ou_appendf(s, sl, " at physical address 0x%llx",
-			   (unsigned long long)in->pa);
-	if (out->pa_mask_lsb != RAS_DF_NONE)
-		ou_appendf(s, sl, " (mask lsb %u)", in->pa_mask_lsb);
-	if (out->mem_location[0])
-		ou_appendf(s, sl, ": %s", out->mem_location);
-	if (out->fru_text[0])
-		ou_appendf(s, sl, "; FRU %s", out->fru_text);
-	if (out->severity >= RAS_SEV_UNCORRECTED)
-		ou_appendf(s, sl, "; replace the memory module");
+	ou_appendf(buf, len, " memory error");
+	if (d->etype_name[0])
+		ou_appendf(buf, len, " (%s)", d->etype_name);
+	else if (d->etype != RAS_DF_NONE && d->etype != 0xff)
+		ou_appendf(buf, len, " (type %lld)", (long long)d->etype);
+	if (d->pa != RAS_DF_NONE && d->pa != -1)
+		ou_appendf(buf, len, " at physical address 0x%llx", (unsigned long long)d->pa);
+	if (d->pa_mask_lsb != RAS_DF_NONE && d->pa_mask_lsb != 0xff)
+		ou_appendf(buf, len, " (mask lsb %u)", (unsigned)d->pa_mask_lsb);
+	if (d->mem_location[0])
+		ou_appendf(buf, len, ": %s", d->mem_location);
+	ou_copy(fru, sizeof(fru), d->fru_text, sizeof(d->fru_text));
+	if (fru[0])
+		ou_appendf(buf, len, "; FRU %s", fru);
+	if (d->severity >= RAS_SEV_UNCORRECTED)
+		ou_appendf(buf, len, "; replace the memory module");
 }
 
 int extlog_decode(const struct extlog_in *in, struct extlog_decoded *out)
@@ -355,10 +365,8 @@ int extlog_decode(const struct extlog_in *in, struct extlog_decoded *out)
 	if (!out)
 		return -EINVAL;
 	ou_reset(out, sizeof(*out), extlog_dfields, extlog_n_dfields);
-	if (!in) {
-		snprintf(out->summary, sizeof(out->summary), "Memory error with no data");
+	if (!in)
 		return -EINVAL;
-	}
 	out->err_seq = in->err_seq;
 	/* ~0 marks "not valid" (Linux drivers/acpi/acpi_extlog.c). */
 	if (in->etype != 0xff) {
@@ -375,23 +383,22 @@ int extlog_decode(const struct extlog_in *in, struct extlog_decoded *out)
 	if (in->pa_mask_lsb != 0xff)
 		out->pa_mask_lsb = in->pa_mask_lsb;
 	if (!guid_is_zero(in->fru_id))
-		ou_guid_format(out->fru_id, sizeof(out->fru_id), in->fru_id);
+		ou_guid_format(out->fru_guid, sizeof(out->fru_guid), in->fru_id);
 	ou_copy(out->fru_text, sizeof(out->fru_text), in->fru_text, in->fru_text_len);
 	/* A short or missing location leaves its fields unknown; not an error. */
 	cper_mem_compact_parse(in->data, in->data_len, &loc);
 	copy_loc_fields(&loc, out);
 	cper_mem_loc_format(&loc, out->mem_location, sizeof(out->mem_location));
 	extlog_location(out);
-	extlog_summary(in, out);
 	return 0;
 }
 
 /* ---- ras:non_standard_event ------------------------------------------ */
 
 const struct ras_dfield nonstd_dfields[] = {
-	RAS_DF_S(struct nonstd_decoded, sec_type),
+	RAS_DF_S(struct nonstd_decoded, sec_type_guid),
 	RAS_DF_S(struct nonstd_decoded, sec_type_name),
-	RAS_DF_S(struct nonstd_decoded, fru_id),
+	RAS_DF_S(struct nonstd_decoded, fru_guid),
 	RAS_DF_S(struct nonstd_decoded, fru_text),
 	RAS_DF_I(struct nonstd_decoded, cper_severity),
 	RAS_DF_I(struct nonstd_decoded, length),
@@ -399,6 +406,7 @@ const struct ras_dfield nonstd_dfields[] = {
 	RAS_DF_S(struct nonstd_decoded, raw_hex),
 	RAS_DF_S(struct nonstd_decoded, detail),
 	RAS_DF_I(struct nonstd_decoded, pa),
+	RAS_DF_I(struct nonstd_decoded, data_received),   /* JSON keys: new ones go last */
 };
 const size_t nonstd_n_dfields = OU_ARRAY_SIZE(nonstd_dfields);
 
@@ -429,21 +437,19 @@ static void nonstd_detail(const uint8_t *data, size_t n, struct nonstd_decoded *
 
 int nonstd_decode(const struct nonstd_in *in, struct nonstd_decoded *out)
 {
-	const char *name, *sev;
+	const char *name;
 	size_t n;
 
 	if (!out)
 		return -EINVAL;
 	ou_reset(out, sizeof(*out), nonstd_dfields, nonstd_n_dfields);
-	if (!in) {
-		snprintf(out->summary, sizeof(out->summary), "Platform error with no data");
+	if (!in)
 		return -EINVAL;
-	}
-	ou_guid_format(out->sec_type, sizeof(out->sec_type), in->sec_type);
+	ou_guid_format(out->sec_type_guid, sizeof(out->sec_type_guid), in->sec_type);
 	if ((name = cper_section_name(in->sec_type)))
 		snprintf(out->sec_type_name, sizeof(out->sec_type_name), "%s", name);
 	if (!guid_is_zero(in->fru_id))
-		ou_guid_format(out->fru_id, sizeof(out->fru_id), in->fru_id);
+		ou_guid_format(out->fru_guid, sizeof(out->fru_guid), in->fru_id);
 	ou_copy(out->fru_text, sizeof(out->fru_text), in->fru_text, in->fru_text_len);
 	out->cper_severity = in->sev;
 	out->severity = cper_severity_to_ras(in->sev);
@@ -451,22 +457,38 @@ int nonstd_decode(const struct nonstd_in *in, struct nonstd_decoded *out)
 	n = in->buf ? in->buf_len : 0;
 	if (in->len < n)
 		n = in->len;
+	out->data_received = (int64_t)n;
 	out->data_truncated = in->len > n || n > NONSTD_HEX_MAX;
 	ou_hex(out->raw_hex, sizeof(out->raw_hex), in->buf, n);
 	nonstd_detail(in->buf, n, out);
-	sev = cper_severity_name(in->sev);
-	sentence_start(out->summary, sizeof(out->summary), sev ? sev : "unknown-severity");
-	ou_appendf(out->summary, sizeof(out->summary), " platform error in a %s section",
-		   name ? name : "vendor-specific");
-	if (!name)
-		ou_appendf(out->summary, sizeof(out->summary), " (%s)", out->sec_type);
-	if (out->detail[0])
-		ou_appendf(out->summary, sizeof(out->summary), ": %s", out->detail);
-	ou_appendf(out->summary, sizeof(out->summary), ", %u bytes of data%s", in->len,
-		   in->len > n ? " (only partly received)" : "");
-	if (out->fru_text[0])
-		ou_appendf(out->summary, sizeof(out->summary), "; FRU %s", out->fru_text);
 	snprintf(out->location, sizeof(out->location), "%s",
-		 out->fru_text[0] ? out->fru_text : out->fru_id[0] ? out->fru_id : "platform");
+		 out->fru_text[0] ? out->fru_text : out->fru_guid[0] ? out->fru_guid : "platform");
 	return 0;
+}
+
+/* fru_text restates raw tracepoint text: filtered again as decoding did. */
+void nonstd_render(const struct nonstd_decoded *d, char *buf, size_t len)
+{
+	const char *sev;
+	char fru[sizeof(d->fru_text)];
+
+	if (!buf || !len)
+		return;
+	buf[0] = '\0';
+	/* Nothing known (no record): the caller says it could not be decoded. */
+	if (!d || d->cper_severity == RAS_DF_NONE)
+		return;
+	sev = cper_severity_name((unsigned)d->cper_severity);
+	sentence_start(buf, len, sev ? sev : "unknown-severity");
+	ou_appendf(buf, len, " platform error in a %s section",
+		   d->sec_type_name[0] ? d->sec_type_name : "vendor-specific");
+	if (!d->sec_type_name[0])
+		ou_appendf(buf, len, " (%s)", d->sec_type_guid);
+	if (d->detail[0])
+		ou_appendf(buf, len, ": %s", d->detail);
+	ou_appendf(buf, len, ", %u bytes of data%s", (unsigned)d->length,
+		   d->length > d->data_received ? " (only partly received)" : "");
+	ou_copy(fru, sizeof(fru), d->fru_text, sizeof(d->fru_text));
+	if (fru[0])
+		ou_appendf(buf, len, "; FRU %s", fru);
 }

@@ -80,9 +80,7 @@ struct extlog_in {
 };
 
 struct extlog_decoded {
-	enum ras_severity severity;
-	char summary[RAS_SUMMARY_LEN];
-	char location[RAS_LOCATION_LEN];
+	RAS_DECODED_HEAD;
 	int64_t err_seq;
 	int64_t etype;
 	char etype_name[40];
@@ -90,7 +88,7 @@ struct extlog_decoded {
 	char cper_severity_name[16];
 	int64_t pa;
 	int64_t pa_mask_lsb;
-	char fru_id[CPER_GUID_STR_LEN];
+	char fru_guid[CPER_GUID_STR_LEN];
 	char fru_text[40];
 	int64_t validation_bits;
 	int64_t node, card, module, bank, bank_group, bank_address, device;
@@ -98,10 +96,16 @@ struct extlog_decoded {
 	int64_t rank, mem_array_handle, mem_dev_handle, chip_id;
 	char mem_location[256];
 };
+RAS_DECODED_CHECK(struct extlog_decoded);
 
 extern const struct ras_dfield extlog_dfields[];
 extern const size_t extlog_n_dfields;
 int extlog_decode(const struct extlog_in *in, struct extlog_decoded *out);
+/*
+ * The one-sentence description of d, built from d->head and the members
+ * listed in extlog_dfields alone (pure). Always NUL-terminates buf.
+ */
+void extlog_render(const struct extlog_decoded *d, char *buf, size_t len);
 
 /* ---- ras:non_standard_event ------------------------------------------ */
 
@@ -119,24 +123,29 @@ struct nonstd_in {
 #define NONSTD_HEX_MAX 512  /* raw bytes kept in hex */
 
 struct nonstd_decoded {
-	enum ras_severity severity;
-	char summary[RAS_SUMMARY_LEN];
-	char location[RAS_LOCATION_LEN];
-	char sec_type[CPER_GUID_STR_LEN];
+	RAS_DECODED_HEAD;
+	char sec_type_guid[CPER_GUID_STR_LEN];
 	char sec_type_name[64];
-	char fru_id[CPER_GUID_STR_LEN];
+	char fru_guid[CPER_GUID_STR_LEN];
 	char fru_text[40];
 	int64_t cper_severity;
 	int64_t length;
 	int64_t data_truncated;   /* 1 if raw_hex lacks some of the data (short buffer or > NONSTD_HEX_MAX) */
+	int64_t data_received;    /* bytes of data the record carried, at most length */
 	char raw_hex[NONSTD_HEX_MAX * 2 + 1];
 	char detail[256];         /* decode of a known section type */
 	int64_t pa;               /* memory error sections */
 };
+RAS_DECODED_CHECK(struct nonstd_decoded);
 
 extern const struct ras_dfield nonstd_dfields[];
 extern const size_t nonstd_n_dfields;
 int nonstd_decode(const struct nonstd_in *in, struct nonstd_decoded *out);
+/*
+ * The one-sentence description of d, built from d->head and the members
+ * listed in nonstd_dfields alone (pure). Always NUL-terminates buf.
+ */
+void nonstd_render(const struct nonstd_decoded *d, char *buf, size_t len);
 
 /* ---- ras:arm_event (ARM Processor Error Section, N.2.4.4) ------------ */
 
@@ -189,9 +198,7 @@ const char *arm_implementer_name(unsigned implementer);
 const char *arm_part_name(unsigned implementer, unsigned part);
 
 struct arm_decoded {
-	enum ras_severity severity;
-	char summary[RAS_SUMMARY_LEN];
-	char location[RAS_LOCATION_LEN];
+	RAS_DECODED_HEAD;
 	int64_t cpu;
 	int64_t mpidr;
 	int64_t aff0, aff1, aff2, aff3;
@@ -218,9 +225,15 @@ struct arm_decoded {
 	int64_t oem_len;
 	char oem_hex[257];
 };
+RAS_DECODED_CHECK(struct arm_decoded);
 
 extern const struct ras_dfield arm_dfields[];
 extern const size_t arm_n_dfields;
 int arm_decode(const struct arm_in *in, struct arm_decoded *out);
+/*
+ * The one-sentence description of d, built from d->head and the members
+ * listed in arm_dfields alone (pure). Always NUL-terminates buf.
+ */
+void arm_render(const struct arm_decoded *d, char *buf, size_t len);
 
 #endif

@@ -360,34 +360,50 @@ static void arm_ids(const struct arm_in *in, struct arm_decoded *out)
 		out->cpu = in->cpu;
 }
 
-static void arm_text(const struct arm_in *in, struct arm_decoded *out)
+static void arm_location(const struct arm_in *in, struct arm_decoded *out)
 {
-	char *s = out->summary;
-	size_t sl = sizeof(out->summary);
-	const char *sev = ras_severity_name(out->severity);
-	char where[40];
-
 	if (in->has_cpu)
 		snprintf(out->location, sizeof(out->location), "CPU %d, ", in->cpu);
 	ou_appendf(out->location, sizeof(out->location),
 		   "MPIDR 0x%llx (aff3 %lld, aff2 %lld, aff1 %lld, aff0 %lld)",
 		   (unsigned long long)in->mpidr, (long long)out->aff3,
 		   (long long)out->aff2, (long long)out->aff1, (long long)out->aff0);
-	if (in->has_cpu)
-		snprintf(where, sizeof(where), "CPU %d", in->cpu);
+}
+
+/*
+ * psci_state restates the raw field, which decoding keeps only while the
+ * processor is not running; that is also the only time it is read here.
+ */
+void arm_render(const struct arm_decoded *d, char *buf, size_t len)
+{
+	const char *sev;
+	char where[40];
+
+	if (!buf || !len)
+		return;
+	buf[0] = '\0';
+	/*
+	 * Nothing known (no record): the caller says it could not be decoded.
+	 * Not judged by mpidr, a 64-bit register whose value may be RAS_DF_NONE.
+	 */
+	if (!d || d->running_state == RAS_DF_NONE)
+		return;
+	sev = ras_severity_name(d->severity);
+	if (d->cpu != RAS_DF_NONE)
+		snprintf(where, sizeof(where), "CPU %d", (int)d->cpu);
 	else
-		snprintf(where, sizeof(where), "MPIDR 0x%llx", (unsigned long long)in->mpidr);
-	snprintf(s, sl, "%s ARM processor error on %s (%s %s r%lldp%lld)",
-		 out->severity == RAS_SEV_UNKNOWN ? "an" : sev, where,
-		 out->implementer, out->part, (long long)out->variant,
-		 (long long)out->revision);
-	s[0] = (char)toupper((unsigned char)s[0]);
-	if (out->err_info_text[0])
-		ou_appendf(s, sl, ": %s", out->err_info_text);
-	if (out->err_info_truncated)
-		ou_appendf(s, sl, " (error information truncated)");
-	if (!(in->running_state & 1))
-		ou_appendf(s, sl, "; processor not running, PSCI state 0x%x", in->psci_state);
+		snprintf(where, sizeof(where), "MPIDR 0x%llx", (unsigned long long)d->mpidr);
+	snprintf(buf, len, "%s ARM processor error on %s (%s %s r%lldp%lld)",
+		 d->severity == RAS_SEV_UNKNOWN ? "an" : sev, where,
+		 d->implementer, d->part, (long long)d->variant, (long long)d->revision);
+	buf[0] = (char)toupper((unsigned char)buf[0]);
+	if (d->err_info_text[0])
+		ou_appendf(buf, len, ": %s", d->err_info_text);
+	if (d->err_info_truncated != RAS_DF_NONE && d->err_info_truncated)
+		ou_appendf(buf, len, " (error information truncated)");
+	if (!(d->running_state & 1))
+		ou_appendf(buf, len, "; processor not running, PSCI state 0x%x",
+			   (unsigned)d->psci_state);
 }
 
 int arm_decode(const struct arm_in *in, struct arm_decoded *out)
@@ -398,10 +414,8 @@ int arm_decode(const struct arm_in *in, struct arm_decoded *out)
 	if (!out)
 		return -EINVAL;
 	ou_reset(out, sizeof(*out), arm_dfields, arm_n_dfields);
-	if (!in) {
-		snprintf(out->summary, sizeof(out->summary), "ARM processor error with no data");
+	if (!in)
 		return -EINVAL;
-	}
 	arm_ids(in, out);
 	if (in->has_buffers) {
 		arm_entries(in, out);
@@ -413,6 +427,6 @@ int arm_decode(const struct arm_in *in, struct arm_decoded *out)
 		out->cper_severity = in->sev;
 		out->severity = cper_severity_to_ras(in->sev);
 	}
-	arm_text(in, out);
+	arm_location(in, out);
 	return 0;
 }

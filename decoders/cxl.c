@@ -55,19 +55,19 @@ const struct ras_dfield cxl_dfields[] = {
 	RAS_DF_S(struct cxl_decoded, host), RAS_DF_S(struct cxl_decoded, region),
 	RAS_DF_I(struct cxl_decoded, serial), RAS_DF_I(struct cxl_decoded, log),
 	RAS_DF_S(struct cxl_decoded, log_name), RAS_DF_I(struct cxl_decoded, status),
-	RAS_DF_S(struct cxl_decoded, errors), RAS_DF_S(struct cxl_decoded, first_error),
+	RAS_DF_S(struct cxl_decoded, errors), RAS_DF_S(struct cxl_decoded, first_error_name),
 	RAS_DF_I(struct cxl_decoded, dpa), RAS_DF_I(struct cxl_decoded, hpa),
 	RAS_DF_S(struct cxl_decoded, record_type),
-	RAS_DF_S(struct cxl_decoded, descriptor),
-	RAS_DF_S(struct cxl_decoded, transaction_type),
+	RAS_DF_S(struct cxl_decoded, descriptor_names),
+	RAS_DF_S(struct cxl_decoded, transaction_name),
 	RAS_DF_I(struct cxl_decoded, channel), RAS_DF_I(struct cxl_decoded, rank),
 	RAS_DF_I(struct cxl_decoded, device), RAS_DF_I(struct cxl_decoded, bank_group),
 	RAS_DF_I(struct cxl_decoded, bank), RAS_DF_I(struct cxl_decoded, row),
 	RAS_DF_I(struct cxl_decoded, column),
-	RAS_DF_S(struct cxl_decoded, health_status),
-	RAS_DF_S(struct cxl_decoded, media_status),
+	RAS_DF_S(struct cxl_decoded, health_status_names),
+	RAS_DF_S(struct cxl_decoded, media_status_name),
 	RAS_DF_I(struct cxl_decoded, life_used), RAS_DF_I(struct cxl_decoded, device_temp),
-	RAS_DF_S(struct cxl_decoded, hdr_flags),
+	RAS_DF_S(struct cxl_decoded, hdr_flag_names),
 	RAS_DF_S(struct cxl_decoded, poison_source),
 	RAS_DF_S(struct cxl_decoded, detail),
 };
@@ -215,11 +215,11 @@ static void do_aer(const struct cxl_in *in, struct cxl_decoded *out, int correct
 	}
 	/* Linux passes the First Error Pointer as a one-bit mask. */
 	if (!correctable && HAS(in, CXL_F_FIRST_ERROR) && (fe = (uint32_t)VAL(in, CXL_F_FIRST_ERROR)))
-		cxl_decode_status(fe, 0, out->first_error, sizeof(out->first_error));
+		cxl_decode_status(fe, 0, out->first_error_name, sizeof(out->first_error_name));
 	if (out->errors[0])
 		snprintf(out->detail, sizeof(out->detail), "%s", out->errors);
-	if (out->first_error[0])
-		ou_appendf(out->detail, sizeof(out->detail), " (first: %s)", out->first_error);
+	if (out->first_error_name[0])
+		ou_appendf(out->detail, sizeof(out->detail), " (first: %s)", out->first_error_name);
 }
 
 static void do_overflow(const struct cxl_in *in, struct cxl_decoded *out)
@@ -239,7 +239,7 @@ static void do_header(const struct cxl_in *in, struct cxl_decoded *out)
 {
 	out->severity = log_severity(in, out);
 	if (HAS(in, CXL_F_HDR_FLAGS))
-		ou_bit_names(out->hdr_flags, sizeof(out->hdr_flags),
+		ou_bit_names(out->hdr_flag_names, sizeof(out->hdr_flag_names),
 			     (uint64_t)VAL(in, CXL_F_HDR_FLAGS) & 0x3c, cxl_hdr_flag_bits,
 			     OU_ARRAY_SIZE(cxl_hdr_flag_bits), ", ");
 }
@@ -287,14 +287,14 @@ static void do_media(const struct cxl_in *in, struct cxl_decoded *out, int dram)
 				  OU_ARRAY_SIZE(cxl_gmer_types), VAL(in, CXL_F_TYPE));
 	}
 	if (HAS(in, CXL_F_DESCRIPTOR)) {
-		ou_bit_names(out->descriptor, sizeof(out->descriptor),
+		ou_bit_names(out->descriptor_names, sizeof(out->descriptor_names),
 			     (uint64_t)VAL(in, CXL_F_DESCRIPTOR) & 0xff, cxl_descriptor_bits,
 			     OU_ARRAY_SIZE(cxl_descriptor_bits), ", ");
 		if ((VAL(in, CXL_F_DESCRIPTOR) & 1) && out->severity < RAS_SEV_UNCORRECTED)
 			out->severity = RAS_SEV_UNCORRECTED;
 	}
 	if (HAS(in, CXL_F_TRANSACTION_TYPE))
-		name_into(out->transaction_type, sizeof(out->transaction_type), cxl_transactions,
+		name_into(out->transaction_name, sizeof(out->transaction_name), cxl_transactions,
 			  OU_ARRAY_SIZE(cxl_transactions), VAL(in, CXL_F_TRANSACTION_TYPE));
 	media_location(in, out, dram);
 }
@@ -309,11 +309,11 @@ static void do_module(const struct cxl_in *in, struct cxl_decoded *out)
 		name_into(out->record_type, sizeof(out->record_type), cxl_mmer_types,
 			  OU_ARRAY_SIZE(cxl_mmer_types), VAL(in, CXL_F_EVENT_TYPE));
 	if (HAS(in, CXL_F_HEALTH_STATUS))
-		ou_bit_names(out->health_status, sizeof(out->health_status),
+		ou_bit_names(out->health_status_names, sizeof(out->health_status_names),
 			     (uint64_t)VAL(in, CXL_F_HEALTH_STATUS) & 0xff, cxl_health_bits,
 			     OU_ARRAY_SIZE(cxl_health_bits), ", ");
 	if (HAS(in, CXL_F_MEDIA_STATUS))
-		name_into(out->media_status, sizeof(out->media_status), cxl_media_status,
+		name_into(out->media_status_name, sizeof(out->media_status_name), cxl_media_status,
 			  OU_ARRAY_SIZE(cxl_media_status), VAL(in, CXL_F_MEDIA_STATUS));
 	opt_int(in, CXL_F_LIFE_USED, &out->life_used);
 	opt_int(in, CXL_F_DEVICE_TEMP, &out->device_temp);
@@ -386,11 +386,8 @@ static const struct {
 	{ "cxl_poison", "poison record", do_poison },
 };
 
-static void cxl_text(struct cxl_decoded *out, const char *what)
+static void cxl_location(struct cxl_decoded *out)
 {
-	char *s = out->summary;
-	size_t sl = sizeof(out->summary);
-
 	snprintf(out->location, sizeof(out->location), "CXL %s",
 		 out->memdev[0] ? out->memdev : "device");
 	if (out->host[0])
@@ -400,38 +397,15 @@ static void cxl_text(struct cxl_decoded *out, const char *what)
 	if (out->dpa != RAS_DF_NONE)
 		ou_appendf(out->location, sizeof(out->location), ", DPA 0x%llx",
 			   (unsigned long long)out->dpa);
-	snprintf(s, sl, "CXL %s on %s", what, out->location + 4);
-	if (out->record_type[0] && strcmp(out->record_type, what) != 0)
-		ou_appendf(s, sl, ": %s", out->record_type);
-	if (out->log_name[0])
-		ou_appendf(s, sl, " [%s log]", out->log_name);
-	if (out->descriptor[0])
-		ou_appendf(s, sl, ", %s", out->descriptor);
-	if (out->transaction_type[0])
-		ou_appendf(s, sl, " during %s", out->transaction_type);
-	if (out->hpa != RAS_DF_NONE)
-		ou_appendf(s, sl, " at HPA 0x%llx", (unsigned long long)out->hpa);
-	if (out->health_status[0])
-		ou_appendf(s, sl, ", health: %s", out->health_status);
-	if (out->media_status[0])
-		ou_appendf(s, sl, ", media %s", out->media_status);
-	if (out->detail[0])
-		ou_appendf(s, sl, "; %s", out->detail);
-	if (out->hdr_flags[0])
-		ou_appendf(s, sl, "; device says: %s", out->hdr_flags);
 }
 
 int cxl_decode(const struct cxl_in *in, struct cxl_decoded *out)
 {
-	const char *what = "event";
-
 	if (!out)
 		return -EINVAL;
 	ou_reset(out, sizeof(*out), cxl_dfields, cxl_n_dfields);
-	if (!in) {
-		snprintf(out->summary, sizeof(out->summary), "CXL event with no data");
+	if (!in)
 		return -EINVAL;
-	}
 	ou_copy(out->event, sizeof(out->event), in->event, in->event_len);
 	ou_copy(out->memdev, sizeof(out->memdev), in->memdev, in->memdev_len);
 	ou_copy(out->host, sizeof(out->host), in->host, in->host_len);
@@ -439,11 +413,51 @@ int cxl_decode(const struct cxl_in *in, struct cxl_decoded *out)
 	opt_int(in, CXL_F_SERIAL, &out->serial);
 	for (size_t i = 0; i < OU_ARRAY_SIZE(cxl_events); i++) {
 		if (strcmp(out->event, cxl_events[i].event) == 0) {
-			what = cxl_events[i].what;
 			cxl_events[i].decode(in, out);
 			break;
 		}
 	}
-	cxl_text(out, what);
+	cxl_location(out);
 	return 0;
+}
+
+/*
+ * hpa restates the raw field, in which an unmapped address is all ones;
+ * decoding stores that as RAS_DF_NONE. Both read as absent here.
+ */
+void cxl_render(const struct cxl_decoded *d, char *buf, size_t len)
+{
+	static const char prefix[] = "CXL ";
+	const char *what = "event", *where;
+
+	if (!buf || !len)
+		return;
+	buf[0] = '\0';
+	/* Nothing known (no record): the caller says it could not be decoded. */
+	if (!d || !d->event[0])
+		return;
+	for (size_t i = 0; i < OU_ARRAY_SIZE(cxl_events); i++)
+		if (strcmp(d->event, cxl_events[i].event) == 0)
+			what = cxl_events[i].what;
+	where = strncmp(d->location, prefix, sizeof(prefix) - 1) ? d->location
+								 : d->location + sizeof(prefix) - 1;
+	snprintf(buf, len, "CXL %s on %s", what, where);
+	if (d->record_type[0] && strcmp(d->record_type, what) != 0)
+		ou_appendf(buf, len, ": %s", d->record_type);
+	if (d->log_name[0])
+		ou_appendf(buf, len, " [%s log]", d->log_name);
+	if (d->descriptor_names[0])
+		ou_appendf(buf, len, ", %s", d->descriptor_names);
+	if (d->transaction_name[0])
+		ou_appendf(buf, len, " during %s", d->transaction_name);
+	if (d->hpa != RAS_DF_NONE && d->hpa != -1)
+		ou_appendf(buf, len, " at HPA 0x%llx", (unsigned long long)d->hpa);
+	if (d->health_status_names[0])
+		ou_appendf(buf, len, ", health: %s", d->health_status_names);
+	if (d->media_status_name[0])
+		ou_appendf(buf, len, ", media %s", d->media_status_name);
+	if (d->detail[0])
+		ou_appendf(buf, len, "; %s", d->detail);
+	if (d->hdr_flag_names[0])
+		ou_appendf(buf, len, "; device says: %s", d->hdr_flag_names);
 }

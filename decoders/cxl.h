@@ -50,9 +50,7 @@ int cxl_in_set(struct cxl_in *in, const char *field, int64_t value);
 const char *cxl_field_name(enum cxl_field f);
 
 struct cxl_decoded {
-	enum ras_severity severity;
-	char summary[RAS_SUMMARY_LEN];
-	char location[RAS_LOCATION_LEN];
+	RAS_DECODED_HEAD;
 	char event[40];
 	char memdev[32];
 	char host[64];
@@ -62,26 +60,32 @@ struct cxl_decoded {
 	char log_name[16];
 	int64_t status;
 	char errors[320];         /* RAS capability status bit names */
-	char first_error[64];
+	char first_error_name[64];
 	int64_t dpa;
 	int64_t hpa;
 	char record_type[48];     /* event / memory event / poison trace type name */
-	char descriptor[80];
-	char transaction_type[40];
+	char descriptor_names[80];
+	char transaction_name[40];
 	int64_t channel, rank, device, bank_group, bank, row, column;
-	char health_status[96];
-	char media_status[64];
+	char health_status_names[96];
+	char media_status_name[64];
 	int64_t life_used;
 	int64_t device_temp;
-	char hdr_flags[128];
+	char hdr_flag_names[128];
 	char poison_source[16];
 	char detail[320];         /* everything else worth a word */
 };
+RAS_DECODED_CHECK(struct cxl_decoded);
 
 extern const struct ras_dfield cxl_dfields[];
 extern const size_t cxl_n_dfields;
 
 int cxl_decode(const struct cxl_in *in, struct cxl_decoded *out);
+/*
+ * The one-sentence description of d, built from d->head and the members
+ * listed in cxl_dfields alone (pure). Always NUL-terminates buf.
+ */
+void cxl_render(const struct cxl_decoded *d, char *buf, size_t len);
 /*
  * RAS capability status bit names (CXL r3.1 8.2.4.17.1 Uncorrectable /
  * 8.2.4.17.4 Correctable Error Status), ", "-joined; 0 or -EINVAL.

@@ -30,17 +30,25 @@ static const struct {
 	{ "rx", RAS_SEV_UNKNOWN, "a receive queue errored; the driver recovers the queue" },
 };
 
+static const char *reporter_advice(const char *reporter, enum ras_severity *severity)
+{
+	for (size_t i = 0; i < OU_ARRAY_SIZE(reporters); i++) {
+		if (strcmp(reporter, reporters[i].reporter) == 0) {
+			if (severity)
+				*severity = reporters[i].severity;
+			return reporters[i].advice;
+		}
+	}
+	return NULL;
+}
+
 int devlink_decode(const struct devlink_in *in, struct devlink_decoded *out)
 {
-	const char *advice = NULL;
-
 	if (!out)
 		return -EINVAL;
 	ou_reset(out, sizeof(*out), devlink_dfields, devlink_n_dfields);
-	if (!in) {
-		snprintf(out->summary, sizeof(out->summary), "Device health report with no data");
+	if (!in)
 		return -EINVAL;
-	}
 	ou_copy(out->bus_name, sizeof(out->bus_name), in->bus_name, in->bus_name_len);
 	ou_copy(out->dev_name, sizeof(out->dev_name), in->dev_name, in->dev_name_len);
 	ou_copy(out->driver_name, sizeof(out->driver_name), in->driver_name, in->driver_name_len);
@@ -48,23 +56,38 @@ int devlink_decode(const struct devlink_in *in, struct devlink_decoded *out)
 		in->reporter_name_len);
 	ou_copy(out->msg, sizeof(out->msg), in->msg, in->msg_len);
 	out->severity = RAS_SEV_UNKNOWN;
-	for (size_t i = 0; i < OU_ARRAY_SIZE(reporters); i++) {
-		if (strcmp(out->reporter_name, reporters[i].reporter) == 0) {
-			out->severity = reporters[i].severity;
-			advice = reporters[i].advice;
-			break;
-		}
-	}
+	reporter_advice(out->reporter_name, &out->severity);
 	snprintf(out->location, sizeof(out->location), "%s%s%s",
 		 out->bus_name, out->bus_name[0] ? "/" : "",
 		 out->dev_name[0] ? out->dev_name : "unknown device");
-	snprintf(out->summary, sizeof(out->summary),
-		 "Driver %s reported a health problem on %s (reporter %s)",
-		 out->driver_name[0] ? out->driver_name : "(unknown)", out->location,
-		 out->reporter_name[0] ? out->reporter_name : "(unnamed)");
-	if (out->msg[0])
-		ou_appendf(out->summary, sizeof(out->summary), ": %s", out->msg);
-	if (advice)
-		ou_appendf(out->summary, sizeof(out->summary), "; %s", advice);
 	return 0;
+}
+
+/*
+ * Every member restates raw tracepoint text, so a struct rebuilt from a
+ * database may hold it unfiltered: filtered again as decoding did.
+ */
+void devlink_render(const struct devlink_decoded *d, char *buf, size_t len)
+{
+	char driver[sizeof(d->driver_name)], reporter[sizeof(d->reporter_name)];
+	char msg[sizeof(d->msg)];
+	const char *advice;
+
+	if (!buf || !len)
+		return;
+	buf[0] = '\0';
+	/* Nothing known (no record): the caller says it could not be decoded. */
+	if (!d || !d->location[0])
+		return;
+	ou_copy(driver, sizeof(driver), d->driver_name, sizeof(d->driver_name));
+	ou_copy(reporter, sizeof(reporter), d->reporter_name, sizeof(d->reporter_name));
+	ou_copy(msg, sizeof(msg), d->msg, sizeof(d->msg));
+	advice = reporter_advice(reporter, NULL);
+	snprintf(buf, len, "Driver %s reported a health problem on %s (reporter %s)",
+		 driver[0] ? driver : "(unknown)", d->location,
+		 reporter[0] ? reporter : "(unnamed)");
+	if (msg[0])
+		ou_appendf(buf, len, ": %s", msg);
+	if (advice)
+		ou_appendf(buf, len, "; %s", advice);
 }

@@ -21,19 +21,23 @@ struct devlink_in {
 };
 
 struct devlink_decoded {
-	enum ras_severity severity;
-	char summary[RAS_SUMMARY_LEN];
-	char location[RAS_LOCATION_LEN];
+	RAS_DECODED_HEAD;
 	char bus_name[32];
 	char dev_name[64];
 	char driver_name[64];
 	char reporter_name[64];
 	char msg[192];
 };
+RAS_DECODED_CHECK(struct devlink_decoded);
 
 extern const struct ras_dfield devlink_dfields[];
 extern const size_t devlink_n_dfields;
 
 int devlink_decode(const struct devlink_in *in, struct devlink_decoded *out);
+/*
+ * The one-sentence description of d, built from d->head and the members
+ * listed in devlink_dfields alone (pure). Always NUL-terminates buf.
+ */
+void devlink_render(const struct devlink_decoded *d, char *buf, size_t len);
 
 #endif

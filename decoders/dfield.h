@@ -16,17 +16,50 @@
 
 #define RAS_DF_NONE INT64_MIN
 
-/*
- * Every decoder's output struct has these three members, which the daemon
- * stores in columns common to all event tables:
- *   enum ras_severity severity;
- *   char summary[RAS_SUMMARY_LEN];   one sentence a technician can act on
- *   char location[RAS_LOCATION_LEN]; where, most specific part last, e.g.
- *                                    "socket 0, IMC 1, channel 2, DIMM 0"
- * The rest of its structured output is listed in its ras_dfield table.
- */
-#define RAS_SUMMARY_LEN 384
+#include "severity.h"
+
+#define RAS_SUMMARY_LEN 384   /* a rendered sentence (X_render) fits in this */
 #define RAS_LOCATION_LEN 128
+#define RAS_DECODED_MAX 8192  /* upper bound of any decoder's output struct */
+
+/*
+ * What every decoder's output struct starts with, stored in columns common
+ * to all event tables:
+ *   severity  the decoder's classification
+ *   location  where, most specific part last, e.g.
+ *             "socket 0, IMC 1, channel 2, DIMM 0"
+ * The rest of its structured output is listed in its ras_dfield table. The
+ * one-sentence description is not stored: X_render() builds it from the head
+ * and the dfield members alone, so a struct rebuilt from a database row
+ * renders the same sentence on any machine.
+ */
+struct ras_decoded_head {
+	enum ras_severity severity;
+	char location[RAS_LOCATION_LEN];
+};
+
+/*
+ * The first member of every decoded struct: the head both as one member
+ * (out->head, for generic code) and as its own members (out->severity,
+ * out->location), like the Linux kernel's struct_group_tagged(). The two
+ * views share storage; the member lists must stay identical.
+ */
+#define RAS_DECODED_HEAD                                                      \
+	union {                                                               \
+		struct ras_decoded_head head;                                  \
+		struct {                                                      \
+			enum ras_severity severity;                           \
+			char location[RAS_LOCATION_LEN];                      \
+		};                                                            \
+	}
+
+/* Checks that a decoded struct starts with its head and fits RAS_DECODED_MAX. */
+#define RAS_DECODED_CHECK(type)                                               \
+	_Static_assert(offsetof(type, head) == 0, #type " must start with RAS_DECODED_HEAD"); \
+	_Static_assert(offsetof(type, location) ==                            \
+		       offsetof(struct ras_decoded_head, location),           \
+		       #type ": head views disagree");                        \
+	_Static_assert(sizeof(type) <= RAS_DECODED_MAX, #type " exceeds RAS_DECODED_MAX")
 
 enum ras_dtype {
 	RAS_DF_INT,
@@ -37,11 +70,12 @@ struct ras_dfield {
 	const char *name;   /* column / JSON key: lower_snake_case, unique per decoder */
 	enum ras_dtype type;
 	size_t offset;      /* offsetof(output struct, member) */
-	size_t size;        /* sizeof the member: a string's capacity with its NUL */
+	size_t size;        /* sizeof the member: 8, or the char array's capacity */
 };
 
-#define RAS_DF_I(s, m) { #m, RAS_DF_INT, offsetof(s, m), sizeof(((s *)0)->m) }
-#define RAS_DF_S(s, m) { #m, RAS_DF_STR, offsetof(s, m), sizeof(((s *)0)->m) }
+#define RAS_DF_MEMBER_SIZE(s, m) sizeof(((s *)0)->m)
+#define RAS_DF_I(s, m) { #m, RAS_DF_INT, offsetof(s, m), RAS_DF_MEMBER_SIZE(s, m) }
+#define RAS_DF_S(s, m) { #m, RAS_DF_STR, offsetof(s, m), RAS_DF_MEMBER_SIZE(s, m) }
 
 static inline int64_t ras_dfield_int(const void *out, const struct ras_dfield *f)
 {

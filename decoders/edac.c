@@ -80,49 +80,58 @@ static void write_location(const struct edac_in *in, struct edac_decoded *out)
 		ou_appendf(loc, ll, " (%s)", out->label);
 }
 
-static void write_summary(const struct edac_in *in, struct edac_decoded *out,
-			  const char *advice)
+/*
+ * msg and driver_detail restate raw tracepoint text, so a struct rebuilt from
+ * a database may hold them unfiltered; the copy filters them the same way
+ * decoding did.
+ */
+void edac_render(const struct edac_decoded *d, char *buf, size_t len)
 {
-	char *s = out->summary;
-	size_t sl = sizeof(out->summary);
+	char msg[sizeof(d->msg)], detail[sizeof(d->driver_detail)];
+	const char *advice = NULL;
 
-	if (out->error_type_name[0])
-		snprintf(s, sl, "%c%s memory error", toupper((unsigned char)out->error_type_name[0]),
-			 out->error_type_name + 1);
+	if (!buf || !len)
+		return;
+	buf[0] = '\0';
+	/* Nothing known (no record): the caller says it could not be decoded. */
+	if (!d || d->error_type == RAS_DF_NONE)
+		return;
+	if (d->error_type >= 0 && d->error_type < (int64_t)OU_ARRAY_SIZE(edac_types))
+		advice = edac_types[d->error_type].advice;
+	if (d->error_type_name[0])
+		snprintf(buf, len, "%c%s memory error", toupper((unsigned char)d->error_type_name[0]),
+			 d->error_type_name + 1);
 	else
-		snprintf(s, sl, "Memory error of type %u", in->error_type);
-	ou_appendf(s, sl, " at %s: %u error%s", out->location, in->error_count,
-		   in->error_count == 1 ? "" : "s");
-	ou_appendf(s, sl, ", address 0x%llx", (unsigned long long)in->address);
-	if (out->grain != RAS_DF_NONE)
-		ou_appendf(s, sl, ", grain %lld bytes", (long long)out->grain);
-	ou_appendf(s, sl, ", syndrome 0x%llx", (unsigned long long)in->syndrome);
-	if (out->msg[0])
-		ou_appendf(s, sl, ", %s", out->msg);
-	if (out->driver_detail[0])
-		ou_appendf(s, sl, " [%s]", out->driver_detail);
+		snprintf(buf, len, "Memory error of type %u", (unsigned)d->error_type);
+	ou_appendf(buf, len, " at %s: %u error%s", d->location, (unsigned)d->error_count,
+		   d->error_count == 1 ? "" : "s");
+	ou_appendf(buf, len, ", address 0x%llx", (unsigned long long)d->address);
+	if (d->grain != RAS_DF_NONE)
+		ou_appendf(buf, len, ", grain %lld bytes", (long long)d->grain);
+	ou_appendf(buf, len, ", syndrome 0x%llx", (unsigned long long)d->syndrome);
+	ou_copy(msg, sizeof(msg), d->msg, sizeof(d->msg));
+	ou_copy(detail, sizeof(detail), d->driver_detail, sizeof(d->driver_detail));
+	if (msg[0])
+		ou_appendf(buf, len, ", %s", msg);
+	if (detail[0])
+		ou_appendf(buf, len, " [%s]", detail);
 	if (advice)
-		ou_appendf(s, sl, "; %s", advice);
+		ou_appendf(buf, len, "; %s", advice);
 }
 
 int edac_decode(const struct edac_in *in, struct edac_decoded *out)
 {
-	const char *advice = NULL;
-
 	if (!out)
 		return -EINVAL;
 	ou_reset(out, sizeof(*out), edac_dfields, edac_n_dfields);
-	if (!in) {
-		snprintf(out->summary, sizeof(out->summary), "Memory error with no data");
+	if (!in)
 		return -EINVAL;
-	}
 	out->error_type = in->error_type;
 	out->severity = RAS_SEV_UNKNOWN;
 	if (in->error_type < OU_ARRAY_SIZE(edac_types)) {
 		snprintf(out->error_type_name, sizeof(out->error_type_name), "%s",
 			 edac_types[in->error_type].name);
 		out->severity = edac_types[in->error_type].severity;
-		advice = edac_types[in->error_type].advice;
 	}
 	out->error_count = in->error_count;
 	out->mc_index = in->mc_index;
@@ -138,7 +147,5 @@ int edac_decode(const struct edac_in *in, struct edac_decoded *out)
 	ou_copy(out->driver_detail, sizeof(out->driver_detail), in->driver_detail,
 		in->driver_detail_len);
 	write_location(in, out);
-	if (!in->no_summary)
-		write_summary(in, out, advice);
 	return 0;
 }

@@ -35,14 +35,10 @@ struct edac_in {
 	 * "channel", "slot", ...), which are not in the event; NULL = unknown.
 	 */
 	const char *layer_name[3];
-	/* Leave summary empty (see mce_in.no_summary); everything else is filled. */
-	bool no_summary;
 };
 
 struct edac_decoded {
-	enum ras_severity severity;
-	char summary[RAS_SUMMARY_LEN];
-	char location[RAS_LOCATION_LEN];
+	RAS_DECODED_HEAD;
 	int64_t error_type;
 	char error_type_name[16];
 	int64_t error_count;
@@ -57,11 +53,17 @@ struct edac_decoded {
 	char msg[128];
 	char driver_detail[192];
 };
+RAS_DECODED_CHECK(struct edac_decoded);
 
 extern const struct ras_dfield edac_dfields[];
 extern const size_t edac_n_dfields;
 
 int edac_decode(const struct edac_in *in, struct edac_decoded *out);
+/*
+ * The one-sentence description of d, built from d->head and the members
+ * listed in edac_dfields alone (pure). Always NUL-terminates buf.
+ */
+void edac_render(const struct edac_decoded *d, char *buf, size_t len);
 /* "corrected", "uncorrected", "deferred", "fatal", "info" or NULL. */
 const char *edac_error_type_name(uint32_t error_type);
 

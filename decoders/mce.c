@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Common machine-check decode: MCi_STATUS / MCG_STATUS bits, CPU identity,
- * vendor dispatch, location and the one-sentence summary.
+ * vendor dispatch, location, and the one-sentence rendering (mce_render).
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -269,23 +269,40 @@ static void summary_where(const struct mce_decoded *out, char *buf, size_t n)
 		ou_appendf(buf, n, ", PCIe device %s", out->pcie_device);
 }
 
-static void build_summary(struct mce_decoded *out)
+static void render_valid(const struct mce_decoded *d, char *buf, size_t len)
 {
 	char where[RAS_LOCATION_LEN], what[MCE_TEXT_LEN];
-	unsigned sev = (unsigned)out->severity < RAS_SEV_COUNT ? out->severity : 0;
+	unsigned sev = (unsigned)d->severity < RAS_SEV_COUNT ? d->severity : 0;
 
-	summary_where(out, where, sizeof(where));
-	mce_copy(what, sizeof(what), out->error_text[0] ? out->error_text : "machine check");
-	snprintf(out->summary, sizeof(out->summary), "%s %s on %s (", severity_words[sev],
-		 what, where);
-	if (out->cpu_model_name[0])
-		ou_appendf(out->summary, sizeof(out->summary), "%s, ", out->cpu_model_name);
-	ou_appendf(out->summary, sizeof(out->summary), "bank %lld", (long long)out->bank);
-	if (out->bank_name[0])
-		ou_appendf(out->summary, sizeof(out->summary), " %s", out->bank_name);
-	ou_appendf(out->summary, sizeof(out->summary), ")");
-	if (out->model_text[0])
-		ou_appendf(out->summary, sizeof(out->summary), ": %s", out->model_text);
+	summary_where(d, where, sizeof(where));
+	mce_copy(what, sizeof(what), d->error_text[0] ? d->error_text : "machine check");
+	snprintf(buf, len, "%s %s on %s (", severity_words[sev], what, where);
+	if (d->cpu_model_name[0])
+		ou_appendf(buf, len, "%s, ", d->cpu_model_name);
+	ou_appendf(buf, len, "bank %lld", (long long)d->bank);
+	if (d->bank_name[0])
+		ou_appendf(buf, len, " %s", d->bank_name);
+	ou_appendf(buf, len, ")");
+	if (d->model_text[0])
+		ou_appendf(buf, len, ": %s", d->model_text);
+}
+
+void mce_render(const struct mce_decoded *d, char *buf, size_t len)
+{
+	if (!buf || !len)
+		return;
+	buf[0] = '\0';
+	/* Nothing known (no record): the caller says it could not be decoded. */
+	if (!d || (d->cpu == RAS_DF_NONE && d->bank == RAS_DF_NONE))
+		return;
+	/* raw_status restates the record's status register bit for bit. */
+	if (d->raw_status != RAS_DF_NONE && !((uint64_t)d->raw_status & MCI_STATUS_VAL)) {
+		snprintf(buf, len,
+			 "Machine-check bank %lld on CPU %lld holds no valid error (VAL=0); raw registers kept",
+			 (long long)d->bank, (long long)d->cpu);
+		return;
+	}
+	render_valid(d, buf, len);
 }
 
 static void decode_not_valid(struct mce_decoded *out)
@@ -294,9 +311,6 @@ static void decode_not_valid(struct mce_decoded *out)
 	mce_copy(out->error_class, sizeof(out->error_class), "none");
 	out->severity = RAS_SEV_UNKNOWN;
 	build_location(out);
-	snprintf(out->summary, sizeof(out->summary),
-		 "Machine-check bank %lld on CPU %lld holds no valid error (VAL=0); raw registers kept",
-		 (long long)out->bank, (long long)out->cpu);
 }
 
 int mce_decode(const struct mce_in *in, struct mce_decoded *out)
@@ -319,7 +333,5 @@ int mce_decode(const struct mce_in *in, struct mce_decoded *out)
 	decode = pick_decoder(in, out);
 	decode(in, out);
 	build_location(out);
-	if (!in->no_summary)
-		build_summary(out);
 	return 0;
 }

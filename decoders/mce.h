@@ -41,11 +41,6 @@ struct mce_in {
 	 */
 	unsigned no_cpuid:1;    /* no PROCESSOR line: vendor and model unknown */
 	unsigned no_socketid:1; /* no SOCKETID/SOCKET field */
-	/*
-	 * Leave summary empty: a storm's records are stored, not all logged, and
-	 * the sentence is most of the decoding's cost. Everything else is filled.
-	 */
-	unsigned no_summary:1;
 };
 
 #define MCE_NAME_LEN 64
@@ -56,9 +51,7 @@ struct mce_in {
  * empty when unknown. 64-bit registers are stored bit-for-bit in int64_t.
  */
 struct mce_decoded {
-	enum ras_severity severity;
-	char summary[RAS_SUMMARY_LEN];
-	char location[RAS_LOCATION_LEN];
+	RAS_DECODED_HEAD;
 
 	char vendor[16];                  /* "Intel", "AMD", "Hygon", "Zhaoxin", ... */
 	char cpu_model_name[40];          /* e.g. "Skylake-SP", "Zen (family 19h)" */
@@ -94,12 +87,18 @@ struct mce_decoded {
 
 	int64_t raw_status, raw_addr, raw_misc, raw_synd, raw_ipid, raw_mcgstatus, raw_mcgcap;
 };
+RAS_DECODED_CHECK(struct mce_decoded);
 
 extern const struct ras_dfield mce_dfields[];
 extern const size_t mce_n_dfields;
 
 /* Decodes in into out. Returns 0 or -errno; always fills out (raw-safe). */
 int mce_decode(const struct mce_in *in, struct mce_decoded *out);
+/*
+ * The one-sentence description of d, built from d->head and the members
+ * listed in mce_dfields alone (pure). Always NUL-terminates buf.
+ */
+void mce_render(const struct mce_decoded *d, char *buf, size_t len);
 
 /* Builds CPUID.1.EAX from a display family/model/stepping. */
 uint32_t mce_cpuid_signature(unsigned family, unsigned model, unsigned stepping);

@@ -124,15 +124,13 @@ static const char *sym_find(const struct memfail_sym *s, size_t n, int64_t v)
 
 int memfail_decode(const struct memfail_in *in, struct memfail_decoded *out)
 {
-	const char *tname = NULL, *rname = NULL, *meaning = NULL;
+	const char *tname = NULL, *rname = NULL;
 
 	if (!out)
 		return -EINVAL;
 	ou_reset(out, sizeof(*out), memfail_dfields, memfail_n_dfields);
-	if (!in) {
-		snprintf(out->summary, sizeof(out->summary), "Memory failure with no data");
+	if (!in)
 		return -EINVAL;
-	}
 	out->pfn = (int64_t)in->pfn;
 	out->type = in->type;
 	out->result = in->result;
@@ -145,7 +143,6 @@ int memfail_decode(const struct memfail_in *in, struct memfail_decoded *out)
 		if (!rname)
 			rname = mf_results[in->result].name;
 		out->severity = mf_results[in->result].severity;
-		meaning = mf_results[in->result].meaning;
 	}
 	if (tname)
 		snprintf(out->type_name, sizeof(out->type_name), "%s", tname);
@@ -157,12 +154,24 @@ int memfail_decode(const struct memfail_in *in, struct memfail_decoded *out)
 		snprintf(out->result_name, sizeof(out->result_name), "result %d", in->result);
 	snprintf(out->location, sizeof(out->location), "memory page pfn 0x%llx",
 		 (unsigned long long)in->pfn);
-	snprintf(out->summary, sizeof(out->summary),
-		 "Hardware memory error on page pfn 0x%llx (%s): recovery %s",
-		 (unsigned long long)in->pfn, out->type_name, out->result_name);
-	if (meaning)
-		ou_appendf(out->summary, sizeof(out->summary), ", %s", meaning);
-	ou_appendf(out->summary, sizeof(out->summary),
-		   "; check the memory error log for the DIMM behind this address");
 	return 0;
+}
+
+void memfail_render(const struct memfail_decoded *d, char *buf, size_t len)
+{
+	if (!buf || !len)
+		return;
+	buf[0] = '\0';
+	/*
+	 * Nothing known (no record): the caller says it could not be decoded.
+	 * Not judged by pfn, whose 64 bits may equal RAS_DF_NONE.
+	 */
+	if (!d || !d->type_name[0])
+		return;
+	snprintf(buf, len, "Hardware memory error on page pfn 0x%llx (%s): recovery %s",
+		 (unsigned long long)d->pfn, d->type_name, d->result_name);
+	if (d->result >= 0 && d->result < (int64_t)OU_ARRAY_SIZE(mf_results) &&
+	    mf_results[d->result].meaning)
+		ou_appendf(buf, len, ", %s", mf_results[d->result].meaning);
+	ou_appendf(buf, len, "; check the memory error log for the DIMM behind this address");
 }

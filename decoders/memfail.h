@@ -46,19 +46,23 @@ struct memfail_in {
 };
 
 struct memfail_decoded {
-	enum ras_severity severity;
-	char summary[RAS_SUMMARY_LEN];
-	char location[RAS_LOCATION_LEN];
+	RAS_DECODED_HEAD;
 	int64_t pfn;
 	int64_t type;
 	char type_name[MEMFAIL_SYM_LEN];
 	int64_t result;
 	char result_name[MEMFAIL_SYM_LEN];
 };
+RAS_DECODED_CHECK(struct memfail_decoded);
 
 extern const struct ras_dfield memfail_dfields[];
 extern const size_t memfail_n_dfields;
 
 int memfail_decode(const struct memfail_in *in, struct memfail_decoded *out);
+/*
+ * The one-sentence description of d, built from d->head and the members
+ * listed in memfail_dfields alone (pure). Always NUL-terminates buf.
+ */
+void memfail_render(const struct memfail_decoded *d, char *buf, size_t len);
 
 #endif

@@ -36,4 +36,5 @@ tests_decoders_test_pci_names_LDADD = decoders/libdecoders.a $(PCI_LIBS)
 EXTRA_DIST += tests/formats/linux-6.1/ras/memory_failure_event/format
 
 FUZZ_TARGETS += fuzz/fuzz-aer-text.c fuzz/fuzz-cper.c fuzz/fuzz-arm.c
-EXTRA_DIST += fuzz/fuzz-aer-text.c fuzz/fuzz-cper.c fuzz/fuzz-arm.c
+EXTRA_DIST += fuzz/fuzz-aer-text.c fuzz/fuzz-cper.c fuzz/fuzz-arm.c fuzz/render_check.h \
+	tests/decoders/said.h

@@ -4,8 +4,11 @@
 #include <stdint.h>
 #include "decoders/aer.h"
 #include "decoders/aer_text.h"
+#include "fuzz/render_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+FUZZ_RENDER_CHECK(aer)
 
 static int on_record(void *ctx, const struct aer_in *rec, unsigned first_line)
 {
@@ -14,6 +17,7 @@ static int on_record(void *ctx, const struct aer_in *rec, unsigned first_line)
 	(void)ctx;
 	(void)first_line;
 	aer_decode(rec, &d);
+	check_render_aer(&d, 1);
 	return 0;
 }
 
@@ -44,5 +48,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (int i = 0; i < 4; i++)
 		in.tlp_header[i] = words[2 + i];
 	aer_decode(&in, &d);
+	check_render_aer(&d, 1);
 	return 0;
 }

@@ -4,8 +4,11 @@
 #include <stdint.h>
 #include <string.h>
 #include "decoders/cper.h"
+#include "fuzz/render_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+FUZZ_RENDER_CHECK(arm)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -37,5 +40,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in.oem_buf_len = body - split - in.ctx_buf_len;
 	in.oem_len = (uint32_t)in.oem_buf_len;
 	arm_decode(&in, &d);
+	check_render_arm(&d, 1);
 	return 0;
 }

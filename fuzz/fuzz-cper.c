@@ -4,8 +4,12 @@
 #include <stdint.h>
 #include <string.h>
 #include "decoders/cper.h"
+#include "fuzz/render_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+FUZZ_RENDER_CHECK(extlog)
+FUZZ_RENDER_CHECK(nonstd)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -28,6 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ein.data = data + head;
 	ein.data_len = size - head;
 	extlog_decode(&ein, &e);
+	check_render_extlog(&e, 1);
 
 	/* Half the time use the Platform Memory GUID so its parser is reached. */
 	if (h[27] & 1) {
@@ -42,5 +47,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	nin.fru_text = (const char *)data;
 	nin.fru_text_len = head;
 	nonstd_decode(&nin, &n);
+	check_render_nonstd(&n, 1);
 	return 0;
 }

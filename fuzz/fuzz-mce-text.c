@@ -5,16 +5,20 @@
 #include <string.h>
 #include "decoders/mce.h"
 #include "decoders/mce_text.h"
+#include "fuzz/render_check.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+FUZZ_RENDER_CHECK(mce)
 
 static int decode_record(void *ctx, const struct mce_in *rec, unsigned first_line)
 {
 	struct mce_decoded out;
 	unsigned *last_line = ctx;
 
-	if (first_line < *last_line || mce_decode(rec, &out) != 0 || !out.summary[0])
+	if (first_line < *last_line || mce_decode(rec, &out) != 0)
 		abort();
+	check_render_mce(&out, 1);
 	*last_line = first_line;
 	return 0;
 }

@@ -73,11 +73,8 @@ const char *ras_decode_layer_name(const struct ras_decode_ctx *ctx, int mc, int 
 int ras_decode_values(const struct ras_event_type *type, const struct ras_value *values,
 		      struct ras_decode_ctx *ctx, void *out)
 {
-	struct ras_decoded_head *h = out;
-	int r;
-
 	/* Only what the decoder might leave unset is cleared: the head and each field. */
-	memset(h, 0, sizeof(*h));
+	memset(out, 0, sizeof(struct ras_decoded_head));
 	for (size_t i = 0; i < *type->n_dfields; i++) {
 		char *m = (char *)out + type->dfields[i].offset;
 
@@ -86,11 +83,37 @@ int ras_decode_values(const struct ras_event_type *type, const struct ras_value 
 		else
 			*m = 0;
 	}
-	r = type->decode(type, values, ctx, out);
-	if (r < 0 && !h->summary[0] && !h->location[0])
-		snprintf(h->summary, sizeof(h->summary), "%s (could not be decoded)", type->title);
-	return r;
+	return type->decode(type, values, ctx, out);
 }
+
+void ras_render(const struct ras_event_type *t, const void *decoded, char *buf, size_t len)
+{
+	if (!buf || !len)
+		return;
+	buf[0] = '\0';
+	if (decoded && t->render)
+		t->render(decoded, buf, len);
+	if (!buf[0])
+		snprintf(buf, len, "%s (could not be decoded)", t->title);
+}
+
+/* One line per decoder: the event table's render column. */
+#define RAS_RENDERER(name)                                                     \
+	void render_##name(const void *decoded, char *buf, size_t len)          \
+	{                                                                       \
+		name##_render(decoded, buf, len);                               \
+	}
+
+RAS_RENDERER(mce)
+RAS_RENDERER(edac)
+RAS_RENDERER(aer)
+RAS_RENDERER(extlog)
+RAS_RENDERER(nonstd)
+RAS_RENDERER(arm)
+RAS_RENDERER(memfail)
+RAS_RENDERER(devlink)
+RAS_RENDERER(blockerr)
+RAS_RENDERER(cxl)
 
 static void copy_bytes(uint8_t *dst, size_t cap, const struct ras_value *v)
 {
@@ -113,7 +136,6 @@ int adapt_mce(const struct ras_event_type *type, const struct ras_value *v,
 		.bank = (uint8_t)U(v, MCE_F_BANK), .cpuvendor = (uint8_t)U(v, MCE_F_CPUVENDOR),
 		.has_synd = v[MCE_F_SYND].present, .has_ipid = v[MCE_F_IPID].present,
 		.has_ppin = v[MCE_F_PPIN].present, .has_microcode = v[MCE_F_MICROCODE].present,
-		.no_summary = ctx && ctx->no_sentence,
 	};
 
 	if (v[MCE_F_V_DATA].present) {
@@ -136,7 +158,6 @@ int adapt_edac(const struct ras_event_type *type, const struct ras_value *v,
 		.lower_layer = (int8_t)v[MC_F_LOWER_LAYER].i, .address = v[MC_F_ADDRESS].i,
 		.grain_bits = (uint8_t)U(v, MC_F_GRAIN_BITS), .syndrome = v[MC_F_SYNDROME].i,
 		.driver_detail = STR(v, MC_F_DRIVER_DETAIL), .driver_detail_len = LEN(v, MC_F_DRIVER_DETAIL),
-		.no_summary = ctx && ctx->no_sentence,
 	};
 	const char *configured;
 	char kernel_label[128];

@@ -35,7 +35,6 @@ struct ras_decode_ctx {
 	struct ras_edac_layer_names layers;
 	bool have_memfail;
 	struct memfail_symtab memfail;         /* the running kernel's page types */
-	bool no_sentence;                      /* leave the summary empty (the log skips it) */
 	struct {                               /* one cached PCI answer covers a burst */
 		char bdf[64], desc[256];
 	} pci_cache;
@@ -45,7 +44,8 @@ struct ras_decode_ctx {
 	extern const struct ras_dfield name##_dfields[];                        \
 	extern const size_t name##_n_dfields;                                   \
 	int adapt_##name(const struct ras_event_type *type,                     \
-			 const struct ras_value *values, struct ras_decode_ctx *ctx, void *out)
+			 const struct ras_value *values, struct ras_decode_ctx *ctx, void *out); \
+	void render_##name(const void *decoded, char *buf, size_t len)
 
 RAS_DECLARE_ADAPTER(mce);
 RAS_DECLARE_ADAPTER(edac);
@@ -74,5 +74,12 @@ const char *ras_decode_layer_name(const struct ras_decode_ctx *ctx, int mc, int 
  */
 int ras_decode_values(const struct ras_event_type *type, const struct ras_value *values,
 		      struct ras_decode_ctx *ctx, void *out);
+
+/*
+ * The sentence for a decoded struct of type t (out of ras_decode_values, or
+ * rebuilt from a database row): the decoder's renderer, or "<title> (could
+ * not be decoded)" when nothing is known. Pure; always NUL-terminates.
+ */
+void ras_render(const struct ras_event_type *t, const void *decoded, char *buf, size_t len);
 
 #endif

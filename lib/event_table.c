@@ -153,7 +153,7 @@ static const struct ras_field cxl_poison_fields[] = {
 #define N(a) (unsigned)(sizeof(a) / sizeof((a)[0]))
 /* A field list longer than RAS_MAX_FIELDS does not compile. */
 #define FIELDS(a) a, (N(a) + 0 * sizeof(char[N(a) <= RAS_MAX_FIELDS ? 1 : -1]))
-#define DECODER(name) name##_dfields, &name##_n_dfields, adapt_##name
+#define DECODER(name) name##_dfields, &name##_n_dfields, adapt_##name, render_##name
 
 const struct ras_event_type ras_event_types[] = {
 	{ "mce", "mce_record", NULL, "mce_record", "machine check",

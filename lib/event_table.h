@@ -39,26 +39,22 @@ struct ras_value {
 /* Bounds of the event table, checked at compile time in event_table.c. */
 #define RAS_MAX_FIELDS 40        /* fields of one tracepoint (cxl_dram has 35) */
 #define RAS_MAX_EVENT_TYPES 32   /* rows of the event table; sizes every per-type array */
-#define RAS_DECODED_MAX 8192 /* upper bound of any decoder's output struct */
-
-/* Common head of every decoder's output struct (see decoders/dfield.h). */
-struct ras_decoded_head {
-	enum ras_severity severity;
-	char summary[RAS_SUMMARY_LEN];
-	char location[RAS_LOCATION_LEN];
-};
-
 struct ras_event_type;
 struct ras_decode_ctx;
 
 /*
  * Adapter from extracted tracepoint fields (in the order of the type's
  * field list) to the decoder's output struct, which starts with a
- * struct ras_decoded_head. Returns 0 or -errno; on error the head is still
- * filled with what could be said.
+ * struct ras_decoded_head (decoders/dfield.h). Returns 0 or -errno; on
+ * error the head is still filled with what could be said.
  */
 typedef int (*ras_decode_fn)(const struct ras_event_type *type,
 			     const struct ras_value *values, struct ras_decode_ctx *ctx, void *out);
+/*
+ * The decoder's sentence for its output struct, built from the head and the
+ * dfield members alone (pure: no lookups, no state). Always NUL-terminates.
+ */
+typedef void (*ras_render_fn)(const void *decoded, char *buf, size_t len);
 
 struct ras_event_type {
 	const char *system;
@@ -71,6 +67,7 @@ struct ras_event_type {
 	const struct ras_dfield *dfields; /* decoded columns, after the raw ones */
 	const size_t *n_dfields;
 	ras_decode_fn decode;
+	ras_render_fn render;
 	const char *keep_decoded; /* a decoded field stored although named like a raw one */
 	const char *message_id;   /* journal MESSAGE_ID, 32 hex digits */
 };

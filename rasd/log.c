@@ -7,6 +7,7 @@
 #include <systemd/sd-journal.h>
 #include "log.h"
 #include "lib/clock.h"
+#include "lib/decode.h"
 
 struct rate_state {
 	time_t window;      /* start of the current minute window */
@@ -83,21 +84,11 @@ static bool rate_allows(unsigned type_idx, enum ras_severity sev, unsigned long 
 	return true;
 }
 
-bool ras_log_would_print(const struct ras_event_type *type, enum ras_severity sev)
-{
-	struct rate_state *st = &rates[type - ras_event_types];
-	struct timespec now;
-
-	if (sev > RAS_SEV_CORRECTED)
-		return true;
-	clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
-	return now.tv_sec - st->window >= 60 || st->used < rate_limit;
-}
-
 void ras_log_record(const struct ras_event_type *type, int cpu, const char *source,
-		    const struct ras_decoded_head *d, int64_t wall_ns)
+		    const void *decoded, int64_t wall_ns)
 {
-	char when[40];
+	const struct ras_decoded_head *d = decoded;
+	char when[40], sentence[RAS_SUMMARY_LEN];
 	unsigned idx = (unsigned)(type - ras_event_types);
 	unsigned long released;
 	char line[RAS_SUMMARY_LEN + 256];
@@ -108,9 +99,10 @@ void ras_log_record(const struct ras_event_type *type, int cpu, const char *sour
 		ras_log(LOG_NOTICE, "%lu %s records with severity corrected or lower were not logged "
 			"(all are stored)", released, type->table);
 	ras_format_time(wall_ns, when, sizeof(when));
+	ras_render(type, decoded, sentence, sizeof(sentence));
 	snprintf(line, sizeof(line), "%s %s cpu %d%s%s: %s%s%s", when, ras_severity_name(d->severity),
 		 cpu, strcmp(source, "live") ? " " : "", strcmp(source, "live") ? source : "",
-		 d->summary, d->location[0] ? " @ " : "", d->location);
+		 sentence, d->location[0] ? " @ " : "", d->location);
 	if (!use_journal) {
 		fprintf(stderr, "%s\n", line);
 		return;

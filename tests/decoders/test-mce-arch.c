@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <string.h>
 #include "decoders/mce.h"
+#include "tests/decoders/said.h"
 #include "tests/tap.h"
 
 #define VAL   (1ULL << 63)
@@ -53,7 +54,7 @@ static void test_all_codes(void)
 		size_t i;
 
 		mce_decode(&in, &out);
-		if (!out.error_class[0] || !out.error_text[0] || !out.summary[0])
+		if (!out.error_class[0] || !out.error_text[0] || !SAID(out)[0])
 			empty++;
 		for (i = 0; i < 9; i++)
 			if (strcmp(out.error_class, expect[i].cls) == 0)
@@ -175,8 +176,8 @@ static void test_status_bits(void)
 	tap_is_int(out.mcg_mcip, 1, "MCG MCIP");
 	tap_is_int(out.socket, 1, "socket from the record");
 	tap_ok(strstr(out.location, "socket 1, CPU 5, bank 3") != NULL, "location names socket, CPU, bank: %s", out.location);
-	tap_ok(strncmp(out.summary, "Corrected memory read error on socket 1, channel 2", 50) == 0,
-	       "summary sentence: %s", out.summary);
+	tap_ok(strncmp(SAID(out), "Corrected memory read error on socket 1, channel 2", 50) == 0,
+	       "summary sentence: %s", SAID(out));
 
 	in = intel_rec(VAL | EN | 0x0092);
 	in.mcgcap = SER_P; /* no CMCI_P / TES_P: those fields are not defined */
@@ -195,7 +196,7 @@ static void test_bad_input(void)
 	tap_is_str(out.decode_note, "not valid (VAL=0)", "VAL=0 says not valid");
 	tap_is_int(out.severity, RAS_SEV_UNKNOWN, "VAL=0 has no severity");
 	tap_is_int(out.raw_status, 0x1234, "VAL=0 keeps the raw status");
-	tap_ok(out.summary[0] != '\0', "VAL=0 still has a summary");
+	tap_ok(SAID(out)[0] != '\0', "VAL=0 still has a summary");
 
 	tap_is_int(mce_decode(NULL, &out), -EINVAL, "NULL record is -EINVAL");
 	tap_is_int(mce_decode(&in, NULL), -EINVAL, "NULL output is -EINVAL");
@@ -274,24 +275,24 @@ static void test_cpuid_and_fields(void)
 	}
 }
 
-/* Skipping the sentence changes nothing else: the daemon stores what it would have. */
-static void test_no_summary(void)
+/* Rendering is pure: it changes nothing and reads nothing but the struct. */
+static void test_render_pure(void)
 {
-	static struct mce_decoded full, quick;
+	static struct mce_decoded d, copy;
 	struct mce_in in = { .status = 0x8c00004000010090ULL, .bank = 7, .misc = 0x8c,
 			     .cpuid = 0x50654, .has_synd = 1, .has_ipid = 1 };
+	char first[RAS_SUMMARY_LEN];
 
-	mce_decode(&in, &full);
-	in.no_summary = 1;
-	mce_decode(&in, &quick);
-	tap_ok(full.summary[0] && !quick.summary[0], "no_summary leaves only the sentence out");
-	memset(full.summary, 0, sizeof(full.summary));
-	tap_ok(memcmp(&full, &quick, sizeof(full)) == 0, "every other member is the same");
+	mce_decode(&in, &d);
+	copy = d;
+	mce_render(&d, first, sizeof(first));
+	tap_ok(first[0] && memcmp(&d, &copy, sizeof(d)) == 0, "render leaves the struct as it was");
+	tap_is_str(SAID(copy), first, "a copy renders the same sentence");
 }
 
 int main(void)
 {
-	test_no_summary();
+	test_render_pure();
 	test_all_codes();
 	test_golden_codes();
 	test_severity();

@@ -7,6 +7,7 @@
  */
 #include <string.h>
 #include "decoders/mce.h"
+#include "tests/decoders/said.h"
 #include "tests/tap.h"
 
 #define VAL   (1ULL << 63)
@@ -155,7 +156,7 @@ static void test_summary_example(void)
 	in.status = VAL | EN | 0x0091;
 	in.mcgcap = SER_P;
 	mce_decode(&in, &out);
-	tap_is_str(out.summary,
+	tap_is_str(SAID(out),
 		   "Corrected memory read error on socket 0, memory controller 1, channel 1 (Skylake-SP, bank 16 IMC)",
 		   "summary sentence");
 	tap_is_str(out.location, "socket 0, CPU 0, bank 16 (IMC), memory controller 1, channel 1", "location");

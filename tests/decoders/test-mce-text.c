@@ -11,6 +11,7 @@
 #include <string.h>
 #include "decoders/mce.h"
 #include "decoders/mce_text.h"
+#include "tests/decoders/said.h"
 #include "tests/tap.h"
 
 #define MAX_RECS 8
@@ -195,14 +196,14 @@ static void test_kernel_format(void)
 	       r->has_microcode && r->microcode == 0x5003604, "kernel log: PROCESSOR line");
 	mce_decode(r, &out);
 	tap_ok(strcmp(out.cpu_model_name, "Cascade Lake-SP") == 0 && strcmp(out.bank_name, "DCU") == 0 &&
-	       out.severity == RAS_SEV_SRAR, "kernel log: Cascade Lake DCU SRAR (%s)", out.summary);
+	       out.severity == RAS_SEV_SRAR, "kernel log: Cascade Lake DCU SRAR (%s)", SAID(out));
 
 	tap_is_int(parse_str(kernel_amd, &c), 1, "kernel log (AMD, CRLF): one record");
 	tap_ok(r->has_synd && r->synd == 0x5a000002 && r->has_ipid && r->ipid == 0x9600350f00ULL,
 	       "kernel log: SYND and IPID");
 	mce_decode(r, &out);
 	tap_ok(strcmp(out.bank_name, "UMC") == 0 && out.channel == 3 && out.chip_select == 2,
-	       "kernel log: AMD UMC channel 3 chip select 2 (%s)", out.summary);
+	       "kernel log: AMD UMC channel 3 chip select 2 (%s)", SAID(out));
 }
 
 static void test_mcelog_output_format(void)
@@ -226,7 +227,7 @@ static void test_mcelog_output_format(void)
 	mce_decode(&c.rec[0], &out);
 	tap_ok(c.rec[0].walltime == 1496915574 && c.rec[0].tsc == 0x1dbca2eb9f2ULL, "mcelog output: TIME, TSC");
 	tap_ok(strcmp(out.cpu_model_name, "Skylake-SP") == 0 && out.mem_ctrl == 1 && out.channel == 1,
-	       "mcelog output: CPUID line gives Skylake-SP, IMC 1 channel 1 (%s)", out.summary);
+	       "mcelog output: CPUID line gives Skylake-SP, IMC 1 channel 1 (%s)", SAID(out));
 }
 
 static void test_malformed(void)
