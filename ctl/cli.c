@@ -45,7 +45,8 @@ int ctl_parse(const struct ctl_spec *spec, int argc, char **argv, ctl_opt_fn fn,
 					 spec->opts[i].arg ? required_argument : no_argument,
 					 NULL, (int)i };
 	lo[n] = (struct option){ "help", no_argument, NULL, 'h' };
-	optind = 1;
+	/* 0, not 1: glibc then starts afresh, forgetting main's "+" (stop at the first argument). */
+	optind = 0;
 	opterr = 0;
 	/* A leading '-' would hand positionals over in order; '+' would stop at the first. */
 	while ((opt = getopt_long(argc, argv, ":h", lo, &idx)) != -1) {
