@@ -265,6 +265,15 @@ void ctl_print_json_u64(uint64_t v)
 	printf("\"%llu\"", (unsigned long long)v);
 }
 
+void ctl_print_json_int(int64_t v)
+{
+	/* A double holds every integer up to 2^53 exactly; past that, the bits as hex. */
+	if (v >= -(INT64_C(1) << 53) && v <= INT64_C(1) << 53)
+		printf("%lld", (long long)v);
+	else
+		printf("\"0x%llx\"", (unsigned long long)v);
+}
+
 void ctl_print_json_wall(int64_t wall_ns)
 {
 	char when[40];

@@ -44,6 +44,8 @@ int ctl_filter_option(struct ctl *c, struct ras_db_filter *f, int opt, const cha
 void ctl_print_json_string(const char *s, size_t len);
 /* 64-bit values a JSON reader cannot hold in a double are written as strings. */
 void ctl_print_json_u64(uint64_t v);
+/* A decoded integer: a number within +-2^53, else its 64 bits as a "0x..." string. */
+void ctl_print_json_int(int64_t v);
 /* "time":"ISO","wall_s":S,"wall_ns":"NS" (no comma around it). */
 void ctl_print_json_wall(int64_t wall_ns);
 /* Version of every --json format documented in ras-fdr-ctl(8). */

@@ -22,7 +22,8 @@ static void print_decoded(const char *kind, const void *d, const struct ras_dfie
 	const struct ras_decoded_head *h = d;
 
 	if (json) {
-		printf("{\"type\":\"%s\",%s%s%s\"severity\":\"%s\",\"summary\":", kind,
+		printf("{\"version\":%d,\"type\":\"%s\",%s%s%s\"severity\":\"%s\",\"summary\":",
+		       CTL_JSON_VERSION, kind,
 		       where ? "\"input\":\"" : "", where ? where : "", where ? "\"," : "",
 		       ras_severity_name(h->severity));
 		ctl_print_json_string(h->summary, strlen(h->summary));
@@ -36,7 +37,7 @@ static void print_decoded(const char *kind, const void *d, const struct ras_dfie
 			else if (ras_dfield_int(d, &df[i]) == RAS_DF_NONE)
 				printf("null");
 			else
-				printf("%lld", (long long)ras_dfield_int(d, &df[i]));
+				ctl_print_json_int(ras_dfield_int(d, &df[i]));
 		}
 		printf("}}\n");
 		return;

@@ -177,7 +177,7 @@ static void print_json_decoded(const struct ras_event_type *t, const void *d)
 		} else if (ras_dfield_int(d, df) == RAS_DF_NONE) {
 			printf("null");
 		} else {
-			printf("%lld", (long long)ras_dfield_int(d, df));
+			ctl_print_json_int(ras_dfield_int(d, df));
 		}
 	}
 	printf("}");
@@ -220,8 +220,11 @@ static int print_row(void *ctx, const struct ras_db_row *row)
 		return 0;
 	}
 	ras_format_time(row->wall_ns, when, sizeof(when));
-	printf("%s  %-11s %-22s %s%s%s", when, ras_severity_name(h->severity), t->table,
-	       h->summary, h->location[0] ? " @ " : "", h->location);
+	/* Seconds are enough here (--json keeps the microseconds); the location
+	 * is added only when the sentence does not already state it. */
+	printf("%.19sZ %s %s: %s", when, ras_severity_name(h->severity), t->table, h->summary);
+	if (h->location[0] && !strstr(h->summary, h->location))
+		printf(" @ %s", h->location);
 	if (row->source && strcmp(row->source, "live"))
 		printf("  [%s]", row->source);
 	putchar('\n');

@@ -67,6 +67,12 @@ ok $? "errors --json: small integers stay numbers"
 json -l '[r for r in d if r["type"] == "mc_event"][0]["fields"]["msg"] == "caf\u00e9 \u2713 bad\u00ff"' <<<"$out"
 ok $? "errors --json: UTF-8 kept, the invalid byte escaped"
 grep -q 'café ✓ bad\\u00ff' <<<"$out"; ok $? "errors --json: the characters themselves, not \\u escapes"
+json -l '[r for r in d if r["type"] == "mc_event"][0]["decoded"]["address"] == "0xfedcba9876543210"' <<<"$out"
+ok $? "errors --json: a decoded integer past 2^53 as its hex bits"
+
+line=$(ctl errors --type mc_event)
+ok $([ "$(grep -o 'mc7, layers 0:1 (DIMM_A1)' <<<"$line" | wc -l)" = 1 ] && echo 0 || echo 1) "errors: the location stated once"
+grep -q '^20[0-9-]*T[0-9:]*Z corrected mc_event: ' <<<"$line"; ok $? "errors: time to the second, severity, type"
 
 # --limit: the text shows 50 by default, JSON all unless --limit is given.
 for i in $(seq 1 53); do ctl inject --synthetic ras:aer_event dev_name=0000:00:1c.0 status=1 >/dev/null; done
