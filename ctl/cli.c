@@ -98,6 +98,8 @@ void ctl_print_help(const struct ctl_spec *spec, void *file)
 	fprintf(out, "  %-22s %s\n", "--help", "this text");
 	if (spec->more)
 		fprintf(out, "\n%s", spec->more);
+	if (spec->more_fn)
+		spec->more_fn(out);
 	fprintf(out, "\nExit status: 0 ok, 1 error, 2 usage, 3 attention needed (see ras-fdr-ctl(8)).\n");
 }
 

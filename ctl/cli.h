@@ -46,6 +46,7 @@ struct ctl_spec {
 	enum ctl_complete positional;
 	const char *words;	/* fixed positional words for completion, space separated */
 	const char *more;	/* further help text after the options, or NULL */
+	void (*more_fn)(void *file);	/* prints more help text, or NULL */
 	/* The command parses its own arguments: opts are listed for --help and
 	 * completion only, and the synopsis is name and args alone. */
 	bool raw;

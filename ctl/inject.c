@@ -34,14 +34,12 @@ const struct ctl_spec ctl_inject_spec = {
 	.opts = inject_opts, .raw = true, .positional = CTL_C_WORDS,
 	.words = "mce aer memory-failure edac",
 	.summary = "write a synthetic record, or raise an error through the kernel's injectors",
-	.more = synthetic_help,
+	.more = synthetic_help, .more_fn = ctl_inject_kernel_usage,
 };
 
 static void usage(FILE *out)
 {
 	ctl_print_help(&ctl_inject_spec, out);
-	fputc('\n', out);
-	ctl_inject_kernel_usage(out);
 }
 
 static int write_marker(const char *instance_dir, const uint8_t *buf, size_t len)

@@ -52,6 +52,10 @@ cmds=$("$CTL" __synopsis | cut -d' ' -f1)
 ok $([ "$(wc -l <<<"$cmds")" -ge 11 ] && echo 0 || echo 1) "__synopsis lists the commands"
 while read -r syn; do
 	c=${syn%% *}
+	if [ "$syn" = "$c (no table)" ]; then
+		grep -q "^\.SS.*$c" "$top_srcdir/man/ras-fdr-ctl.8"; ok $? "ras-fdr-ctl(8) has a section for $c (a plain entry, no table yet)"
+		continue
+	fi
 	h=$("$CTL" --config /nonexistent $c --help); rc=$?
 	ok $([ $rc = 0 ] && [ "$(head -1 <<<"$h")" = "Usage: ras-fdr-ctl [GLOBAL OPTIONS] $syn" ] && echo 0 || echo 1) "$c --help: exit 0, the synopsis"
 	ok $([ "$("$CTL" help $c)" = "$h" ] && echo 0 || echo 1) "help $c prints the same as $c --help"
