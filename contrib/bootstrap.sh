@@ -13,7 +13,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # Build dependencies of the product, plus what its tests use (sqlite3 CLI, clang for fuzzing).
 deps="build-essential autoconf automake pkg-config libtraceevent-dev libtracefs-dev
       libsqlite3-dev libpci-dev pci.ids libsystemd-dev zlib1g-dev"
-[ "$mode" = --test ] && deps="$deps sqlite3 clang libclang-rt-14-dev"
+[ "$mode" = --test ] && deps="$deps sqlite3 python3 clang libclang-rt-14-dev"
 
 missing=""
 for p in $deps; do
@@ -49,6 +49,18 @@ check() { # dir
 	fi
 }
 
+# The last line of --test: what ran and how many passed, from automake's test-suite.log.
+passed=0 failed=0 ran=""
+tally() { # dir, what
+	log=$1/test-suite.log
+	if [ ! -f "$log" ]; then failed=$((failed + 1)); ran="$ran${ran:+, }$2 (did not run)"; return; fi
+	for k in PASS FAIL ERROR XPASS; do
+		v=$(sed -n "s/^# $k: *//p" "$log" | head -n 1)
+		if [ $k = PASS ]; then passed=$((passed + ${v:-0})); else failed=$((failed + ${v:-0})); fi
+	done
+	ran="$ran${ran:+, }$2"
+}
+
 configure_build build
 case "$mode" in
 install)
@@ -56,12 +68,20 @@ install)
 	echo "bootstrap: rasd and ras-fdr-ctl installed under /usr/local; start with: rasd"
 	;;
 --test)
-	check build
+	check build || true
+	tally build "make check"
 	echo "bootstrap: the suite again under AddressSanitizer and UndefinedBehaviorSanitizer"
 	configure_build build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 check build-asan
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 check build-asan || true
+	tally build-asan "ASan+UBSan make check"
 	echo "bootstrap: fuzzing each parser briefly"
-	FUZZ_SECONDS=${FUZZ_SECONDS:-15} sh fuzz/run.sh "${FUZZ_SECONDS:-15}"
+	targets=$(ls fuzz/fuzz-*.c | wc -l)
+	FUZZ_SECONDS=${FUZZ_SECONDS:-15} sh fuzz/run.sh "${FUZZ_SECONDS:-15}" | tee build/fuzz.log || true
+	bad=$(grep -c '^!! ' build/fuzz.log || true)
+	passed=$((passed + targets - bad)) failed=$((failed + bad))
+	ran="$ran, $targets fuzz targets"
+	echo "bootstrap: $passed passed, $failed failed ($ran)"
+	[ "$failed" = 0 ]
 	;;
 *)
 	echo "usage: contrib/bootstrap.sh [--test]" >&2

@@ -8,32 +8,30 @@
 #include <string.h>
 #include <time.h>
 #include "ctl.h"
+#include "lib/clock.h"
 
 static void usage(FILE *out)
 {
 	fprintf(out,
-		"Usage: ras-fdr-ctl [GLOBAL OPTIONS] COMMAND [OPTIONS]\n\n"
+		"Usage: ras-fdr-ctl [GLOBAL OPTIONS] COMMAND [OPTIONS] [ARGUMENTS]\n\n"
 		"Global options:\n"
 		"  -c, --config FILE      rasd configuration to take paths from (default %s)\n"
 		"  -d, --db PATH          database file\n"
 		"  -t, --tracing-dir DIR  tracefs root (status, inject)\n"
 		"  -i, --instance NAME    rasd's tracing instance (status, inject)\n"
 		"  -s, --sysfs-root DIR   sysfs to read EDAC, DMI and PCI from (edac, labels, layout)\n\n"
-		"Commands:\n"
-		"  summary  [--since T] [--until T] [--type T] [--boot N] [--by dimm] [--include-synthetic] [--json]\n"
-		"  errors   [--type T] [--since T] [--until T] [--limit N] [--boot N] [--json]\n"
-		"  status\n"
-		"  inject   --synthetic TYPE [field=value ...] | KIND ... --yes\n"
-		"  decode   mce|aer [register options] | [FILE ...]   (see decode --help)\n"
-		"  edac     [mcN[/dimmM[/FILE]]] [--since T] [--until T] [--live] [--report] [--json]\n"
-		"  layout   [--json]\n"
-		"  labels   print | register | guess\n"
-		"  reset    [mcN[/dimmM]] [--purge] [--yes]\n"
-		"  snapshot list [--json] | show ID | take [--reason TEXT]\n"
-		"  boot-cmdline [--persistent] [--instance NAME] [--size KB]\n"
-		"  help\n\n"
-		"Times: 2026-11-22, 2026-11-22T10:00:00Z, @UNIXSECONDS, -30m, -2h, -7d, now.\n",
+		"Commands (options may come before or after arguments):\n",
 		RASD_DEFAULT_CONFIG);
+	for (size_t i = 0; i < ctl_n_commands; i++) {
+		const struct ctl_command *cmd = &ctl_commands[i];
+
+		if (cmd->name[0] == '_')
+			continue;
+		fprintf(out, "  %-13s %s\n", cmd->name, cmd->spec ? cmd->spec->summary : "");
+	}
+	fprintf(out, "  %-13s %s\n\n", "help [CMD]", "this text, or a command's options");
+	fprintf(out, "Times: 2026-11-22, 2026-11-22T10:00:00Z, @UNIXSECONDS, -30m, -2h, -7d, now (UTC).\n"
+		"Exit status: 0 ok, 1 error, 2 usage, 3 attention needed (see ras-fdr-ctl(8)).\n");
 }
 
 static void print_config_error(void *ctx, const char *file, unsigned line, const char *reason)
@@ -52,80 +50,115 @@ int ctl_open_db(struct ctl *c, struct ras_db **db)
 	return 0;
 }
 
+/* The newest time a nanosecond int64_t holds, in seconds (2262-04-11). */
+#define MAX_TIME_SEC INT64_C(9223372035)
+
 static int parse_relative(const char *s, int64_t *ns)
 {
 	static const struct { char unit; int64_t sec; } units[] = {
 		{ 's', 1 }, { 'm', 60 }, { 'h', 3600 }, { 'd', 86400 }, { 'w', 604800 },
 	};
 	struct timespec now;
-	char *end;
-	long long n = strtoll(s + 1, &end, 10);
+	char num[24];
+	size_t len = strlen(s + 1);
+	int64_t n;
 
-	if (end == s + 1 || strlen(end) != 1)
+	if (len < 2 || len > sizeof(num) - 1)
+		return -EINVAL;
+	memcpy(num, s + 1, len - 1);
+	num[len - 1] = 0;
+	if (num[0] == '-' || ctl_parse_i64(num, 0, MAX_TIME_SEC, false, &n) < 0)
 		return -EINVAL;
 	clock_gettime(CLOCK_REALTIME, &now);
 	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		if (*end == units[i].unit) {
-			*ns = ((int64_t)now.tv_sec - n * units[i].sec) * 1000000000 + now.tv_nsec;
-			return 0;
-		}
+		if (s[len] != units[i].unit)
+			continue;
+		if (n > ((int64_t)now.tv_sec - 1) / units[i].sec)
+			return -ERANGE;
+		*ns = ((int64_t)now.tv_sec - n * units[i].sec) * 1000000000 + now.tv_nsec;
+		return 0;
 	}
 	return -EINVAL;
 }
 
+/* strptime takes 2026-02-31 and timegm rolls it into March: refuse what does not round-trip. */
+static int parse_calendar(const char *s, int64_t *sec)
+{
+	static const char *const formats[] = {
+		"%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%d",
+	};
+	struct tm tm, asked, back;
+	const char *end = NULL;
+	time_t t;
+
+	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]) && !end; i++) {
+		memset(&tm, 0, sizeof(tm));
+		end = strptime(s, formats[i], &tm);
+		if (end && *end == 'Z')
+			end++;
+		if (end && *end)
+			end = NULL;
+	}
+	if (!end || !isdigit((unsigned char)s[0]))
+		return -EINVAL;
+	asked = tm;	/* timegm normalizes its argument */
+	t = timegm(&tm);
+	if (!gmtime_r(&t, &back) || back.tm_mday != asked.tm_mday || back.tm_mon != asked.tm_mon ||
+	    back.tm_hour != asked.tm_hour || back.tm_min != asked.tm_min || back.tm_sec != asked.tm_sec)
+		return -EINVAL;
+	*sec = (int64_t)t;
+	return 0;
+}
+
 int ctl_parse_time(const char *s, int64_t *ns)
 {
-	struct tm tm = { 0 };
-	const char *end;
-	char *e;
+	int64_t sec;
+	int r;
 
 	if (!strcmp(s, "now"))
 		return parse_relative("-0s", ns);
 	if (s[0] == '-')
 		return parse_relative(s, ns);
-	if (s[0] == '@') {
-		long long sec = strtoll(s + 1, &e, 10);
-
-		if (e == s + 1 || *e)
-			return -EINVAL;
-		*ns = (int64_t)sec * 1000000000;
-		return 0;
-	}
-	static const char *const formats[] = {
-		"%Y-%m-%dT%H:%M:%S", "%Y-%m-%d %H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d %H:%M", "%Y-%m-%d",
-	};
-
-	for (size_t i = 0; i < sizeof(formats) / sizeof(formats[0]); i++) {
-		memset(&tm, 0, sizeof(tm));
-		end = strptime(s, formats[i], &tm);
-		if (end && *end == 'Z')
-			end++;
-		if (end && !*end)
-			break;
-		end = NULL;
-	}
-	if (!end)
-		return -EINVAL;
-	*ns = (int64_t)timegm(&tm) * 1000000000;
+	if (s[0] == '@')
+		r = s[1] == '-' ? -ERANGE : ctl_parse_i64(s + 1, 0, INT64_MAX, false, &sec);
+	else
+		r = parse_calendar(s, &sec);
+	if (r < 0)
+		return r;
+	/* 0 means "unbounded" to the queries, and nothing was recorded before 1970. */
+	if (sec < 1 || sec > MAX_TIME_SEC)
+		return -ERANGE;
+	*ns = sec * 1000000000;
 	return 0;
+}
+
+static bool looks_like_boot_id(const char *s)
+{
+	size_t n = strlen(s);
+
+	return n >= 16 && n < 64 && strspn(s, "0123456789abcdefABCDEF-") == n;
 }
 
 static int resolve_boot(struct ctl *c, struct ras_db_filter *f, const char *arg)
 {
 	static char boot[64];
 	struct ras_db *db;
-	long back = strtol(arg, NULL, 10);
+	int64_t back;
 	int r;
 
-	/* 0 is this boot, -1 the one before, as in journalctl; a boot id is taken as is. */
-	if (strlen(arg) > 8) {
+	/* 0 is the newest boot, -1 the one before, as in journalctl; a boot id is taken as is. */
+	if (looks_like_boot_id(arg)) {
 		snprintf(boot, sizeof(boot), "%s", arg);
 		f->boot_id = boot;
 		return 0;
 	}
+	if (ctl_parse_i64(arg, -1000000, 0, false, &back) < 0) {
+		fprintf(stderr, "ras-fdr-ctl: --boot takes 0, -1, -2 ... or a boot id, not '%s'\n", arg);
+		return -EINVAL;
+	}
 	if (ctl_open_db(c, &db) < 0)
 		return -EIO;
-	r = ras_db_boot_by_offset(db, (unsigned)(back < 0 ? -back : back), boot, sizeof(boot));
+	r = ras_db_boot_by_offset(db, (unsigned)-back, boot, sizeof(boot));
 	ras_db_close(db);
 	if (r < 0) {
 		fprintf(stderr, "ras-fdr-ctl: the database has no boot %s\n", arg);
@@ -138,12 +171,18 @@ static int resolve_boot(struct ctl *c, struct ras_db_filter *f, const char *arg)
 int ctl_filter_option(struct ctl *c, struct ras_db_filter *f, int opt, const char *arg)
 {
 	const struct ras_event_type *t;
+	int64_t n;
+	int r;
 
 	switch (opt) {
 	case 'S':
 	case 'U':
-		if (ctl_parse_time(arg, opt == 'S' ? &f->since_ns : &f->until_ns) < 0) {
-			fprintf(stderr, "ras-fdr-ctl: cannot read time '%s'\n", arg);
+		r = ctl_parse_time(arg, opt == 'S' ? &f->since_ns : &f->until_ns);
+		if (r < 0) {
+			fprintf(stderr, "ras-fdr-ctl: --%s: %s '%s' (try 2026-11-22, "
+				"2026-11-22T10:00:00Z, @SECONDS, -2h, now)\n", opt == 'S' ? "since" : "until",
+				r == -ERANGE ? "out of range (1970-01-01T00:00:01Z to 2262):" :
+				"cannot read time", arg);
 			return -EINVAL;
 		}
 		return 0;
@@ -156,7 +195,12 @@ int ctl_filter_option(struct ctl *c, struct ras_db_filter *f, int opt, const cha
 		f->type_idx = (int)(t - ras_event_types);
 		return 0;
 	case 'L':
-		f->limit = (unsigned)strtoul(arg, NULL, 10);
+		if (ctl_parse_i64(arg, 0, UINT32_MAX, false, &n) < 0) {
+			fprintf(stderr, "ras-fdr-ctl: --limit takes a whole number from 0 (all) to %u, "
+				"not '%s'\n", UINT32_MAX, arg);
+			return -EINVAL;
+		}
+		f->limit = (unsigned)n;
 		return 0;
 	case 'B':
 		return resolve_boot(c, f, arg);
@@ -167,20 +211,76 @@ int ctl_filter_option(struct ctl *c, struct ras_db_filter *f, int opt, const cha
 	return -EINVAL;
 }
 
+/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0 (RFC 3629). */
+static size_t utf8_sequence(const unsigned char *s, size_t n)
+{
+	size_t len;
+	uint32_t cp;
+
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	len = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
+	if (len > n)
+		return 0;
+	cp = s[0] & (0x7f >> len);
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	/* Overlong forms, UTF-16 surrogates and code points past U+10FFFF are not valid. */
+	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
+	    (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return len;
+}
+
 void ctl_print_json_string(const char *s, size_t len)
 {
-	putchar('"');
-	for (size_t i = 0; i < len && s[i]; i++) {
-		unsigned char ch = (unsigned char)s[i];
+	const unsigned char *u = (const unsigned char *)s;
 
-		if (ch == '"' || ch == '\\')
-			printf("\\%c", ch);
-		else if (ch < 0x20 || ch >= 0x7f)
-			printf("\\u%04x", ch);
-		else
-			putchar(ch);
+	putchar('"');
+	for (size_t i = 0; i < len && u[i]; i++) {
+		size_t seq;
+
+		if (u[i] == '"' || u[i] == '\\') {
+			printf("\\%c", u[i]);
+		} else if (u[i] < 0x20 || u[i] == 0x7f) {
+			printf("\\u%04x", u[i]);
+		} else if (u[i] < 0x80) {
+			putchar(u[i]);
+		} else if ((seq = utf8_sequence(u + i, strnlen(s + i, len - i))) > 0) {
+			fwrite(u + i, 1, seq, stdout);
+			i += seq - 1;
+		} else {
+			/* An invalid byte keeps its value as the code point U+0080..U+00FF. */
+			printf("\\u%04x", u[i]);
+		}
 	}
 	putchar('"');
+}
+
+void ctl_print_json_u64(uint64_t v)
+{
+	printf("\"%llu\"", (unsigned long long)v);
+}
+
+void ctl_print_json_int(int64_t v)
+{
+	/* A double holds every integer up to 2^53 exactly; past that, the bits as hex. */
+	if (v >= -(INT64_C(1) << 53) && v <= INT64_C(1) << 53)
+		printf("%lld", (long long)v);
+	else
+		printf("\"0x%llx\"", (unsigned long long)v);
+}
+
+void ctl_print_json_wall(int64_t wall_ns)
+{
+	char when[40];
+
+	ras_format_time(wall_ns, when, sizeof(when));
+	printf("\"time\":\"%s\",\"wall_s\":%lld,\"wall_ns\":\"%lld\"", when,
+	       (long long)(wall_ns / 1000000000), (long long)wall_ns);
 }
 
 static const struct option global_opts[] = {
@@ -194,21 +294,57 @@ static const struct option global_opts[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
-static const struct { const char *name; int (*fn)(struct ctl *, int, char **); } commands[] = {
-	{ "summary", ctl_summary },
-	{ "errors", ctl_errors },
-	{ "status", ctl_status },
-	{ "inject", ctl_inject },
-	{ "decode", ctl_decode },
-	{ "edac", ctl_edac },
-	{ "layout", ctl_layout },
-	{ "labels", ctl_labels },
-	{ "reset", ctl_reset },
-	{ "snapshot", ctl_snapshot },
-	{ "boot-cmdline", ctl_boot_cmdline },
+/*
+ * The subcommands. An entry with a spec gets --help, "help CMD", completion
+ * and the man-page check from it; a plain { name, fn } entry runs as is.
+ */
+const struct ctl_command ctl_commands[] = {
+	{ "summary", ctl_summary, &ctl_summary_spec },
+	{ "errors", ctl_errors, &ctl_errors_spec },
+	{ "status", ctl_status, &ctl_status_spec },
+	{ "inject", ctl_inject, &ctl_inject_spec },
+	{ "decode", ctl_decode, &ctl_decode_spec },
+	{ "edac", ctl_edac, &ctl_edac_spec },
+	{ "layout", ctl_layout, &ctl_layout_spec },
+	{ "labels", ctl_labels, &ctl_labels_spec },
+	{ "reset", ctl_reset, &ctl_reset_spec },
+	{ "snapshot", ctl_snapshot, &ctl_snapshot_spec },
+	{ "boot-cmdline", ctl_boot_cmdline, &ctl_boot_cmdline_spec },
+	{ "__complete", ctl_complete, NULL },
+	{ "__synopsis", ctl_synopsis_all, NULL },
 };
+const size_t ctl_n_commands = sizeof(ctl_commands) / sizeof(ctl_commands[0]);
 
-static int load_config(struct ctl *c, const char *db, const char *tdir, const char *inst, bool explicit)
+const struct ctl_command *ctl_command_find(const char *name)
+{
+	for (size_t i = 0; i < ctl_n_commands; i++)
+		if (!strcmp(ctl_commands[i].name, name))
+			return &ctl_commands[i];
+	return NULL;
+}
+
+/* "help CMD" and "CMD --help" print the same text, from the command's table. */
+static int help(int argc, char **argv)
+{
+	const struct ctl_command *cmd = argc > 1 ? ctl_command_find(argv[1]) : NULL;
+
+	if (argc < 2) {
+		usage(stdout);
+		return CTL_EXIT_OK;
+	}
+	if (!cmd) {
+		fprintf(stderr, "ras-fdr-ctl: unknown command '%s' (try 'ras-fdr-ctl help')\n", argv[1]);
+		return CTL_EXIT_USAGE;
+	}
+	if (cmd->spec) {
+		ctl_print_help(cmd->spec, stdout);
+		return CTL_EXIT_OK;
+	}
+	printf("Usage: ras-fdr-ctl %s --help\n", cmd->name);
+	return CTL_EXIT_OK;
+}
+
+int ctl_load_config(struct ctl *c, const char *db, const char *tdir, const char *inst, bool explicit)
 {
 	const char *why;
 	int r;
@@ -228,10 +364,20 @@ static int load_config(struct ctl *c, const char *db, const char *tdir, const ch
 	return 0;
 }
 
+/* --help anywhere before "--" (positionals and option values are not options). */
+static bool wants_help(int argc, char **argv)
+{
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			return true;
+	return false;
+}
+
 int main(int argc, char **argv)
 {
 	struct ctl c = { .config_path = RASD_DEFAULT_CONFIG };
 	const char *db = NULL, *tdir = NULL, *inst = NULL, *sysfs = NULL;
+	const struct ctl_command *cmd;
 	bool explicit = false;
 	int opt;
 
@@ -247,24 +393,29 @@ int main(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind >= argc || !strcmp(argv[optind], "help")) {
-		usage(optind >= argc ? stderr : stdout);
-		return optind >= argc ? 2 : 0;
+	if (optind >= argc) {
+		usage(stderr);
+		return CTL_EXIT_USAGE;
 	}
-	if (load_config(&c, db, tdir, inst, explicit) < 0)
+	if (!strcmp(argv[optind], "help"))
+		return help(argc - optind, argv + optind);
+	cmd = ctl_command_find(argv[optind]);
+	if (cmd && cmd->spec && wants_help(argc - optind, argv + optind)) {
+		ctl_print_help(cmd->spec, stdout);
+		return CTL_EXIT_OK;
+	}
+	if (ctl_load_config(&c, db, tdir, inst, explicit) < 0)
 		return 1;
 	if (sysfs && rasd_config_set(&c.cfg, "sysfs_root", sysfs, &(const char *){ NULL }) < 0) {
 		fprintf(stderr, "ras-fdr-ctl: --sysfs-root must be an absolute path\n");
 		return 2;
 	}
-	for (size_t i = 0; i < sizeof(commands) / sizeof(commands[0]); i++) {
-		if (!strcmp(argv[optind], commands[i].name)) {
-			char **sub = argv + optind;
-			int subc = argc - optind;
+	if (cmd) {
+		char **sub = argv + optind;
+		int subc = argc - optind;
 
-			optind = 1;
-			return commands[i].fn(&c, subc, sub);
-		}
+		optind = 1;
+		return cmd->fn(&c, subc, sub);
 	}
 	fprintf(stderr, "ras-fdr-ctl: unknown command '%s' (try 'ras-fdr-ctl help')\n", argv[optind]);
 	return 2;

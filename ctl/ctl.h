@@ -5,18 +5,59 @@
 
 #include "lib/config.h"
 #include "db/db_query.h"
+#include "cli.h"
 
 struct ctl {
 	struct rasd_config cfg;
 	const char *config_path;
 };
 
+/*
+ * The name -> function table (ctl.c). To give a plain { name, fn } entry --help,
+ * completion and the man-page check: define a struct ctl_spec in its file, call
+ * ctl_parse() instead of getopt_long, and add &spec as the entry's third field.
+ */
+struct ctl_command {
+	const char *name;
+	int (*fn)(struct ctl *c, int argc, char **argv);
+	const struct ctl_spec *spec;	/* NULL: the command parses its own arguments */
+};
+extern const struct ctl_command ctl_commands[];
+extern const size_t ctl_n_commands;
+const struct ctl_command *ctl_command_find(const char *name);
+int ctl_load_config(struct ctl *c, const char *db, const char *tdir, const char *inst, bool explicit);
+
 int ctl_open_db(struct ctl *c, struct ras_db **db);
 /* Accepts 2026-11-22, 2026-11-22T10:00[:00][Z], @UNIXSECONDS, -30s/-15m/-2h/-7d, now. */
 int ctl_parse_time(const char *s, int64_t *ns);
 /* Parses --since/--until/--type/--limit/--boot/--include-synthetic into f; see ctl_common_options. */
+/* The filter options' table rows; their keys are what ctl_filter_option takes. */
+#define CTL_OPT_SINCE { "since", 'S', "T", CTL_C_TIME, "only records at or after T (see TIMES)" }
+#define CTL_OPT_UNTIL { "until", 'U', "T", CTL_C_TIME, "only records before T" }
+#define CTL_OPT_TYPE { "type", 'T', "TYPE", CTL_C_TYPE, "one event type (mc_event, aer_event, mce:mce_record ...)" }
+#define CTL_OPT_BOOT { "boot", 'B', "N", CTL_C_BOOT, "one boot: 0 the newest, -1 the one before, or a boot id" }
+#define CTL_OPT_SYNTHETIC { "include-synthetic", 'I', NULL, CTL_C_NONE, \
+			    "count records written by inject --synthetic too" }
+#define CTL_OPT_JSON { "json", 'j', NULL, CTL_C_NONE, "JSON output (formats in ras-fdr-ctl(8))" }
 int ctl_filter_option(struct ctl *c, struct ras_db_filter *f, int opt, const char *arg);
+/* UTF-8 kept; control characters and invalid bytes as \u00XX. */
 void ctl_print_json_string(const char *s, size_t len);
+/* 64-bit values a JSON reader cannot hold in a double are written as strings. */
+void ctl_print_json_u64(uint64_t v);
+/* A decoded integer: a number within +-2^53, else its 64 bits as a "0x..." string. */
+void ctl_print_json_int(int64_t v);
+/* "time":"ISO","wall_s":S,"wall_ns":"NS" (no comma around it). */
+void ctl_print_json_wall(int64_t wall_ns);
+/* Version of every --json format documented in ras-fdr-ctl(8). */
+#define CTL_JSON_VERSION 1
+
+extern const struct ctl_spec ctl_summary_spec, ctl_errors_spec, ctl_status_spec, ctl_inject_spec,
+	ctl_decode_spec, ctl_edac_spec, ctl_layout_spec, ctl_labels_spec, ctl_reset_spec,
+	ctl_snapshot_spec, ctl_boot_cmdline_spec;
+
+/* Hidden helpers (complete.c): bash completion and the synopsis the man-page test checks. */
+int ctl_complete(struct ctl *c, int argc, char **argv);
+int ctl_synopsis_all(struct ctl *c, int argc, char **argv);
 
 int ctl_summary(struct ctl *c, int argc, char **argv);
 int ctl_errors(struct ctl *c, int argc, char **argv);

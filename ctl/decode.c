@@ -25,7 +25,8 @@ static void print_decoded(const char *kind, const void *d, ras_render_fn render,
 
 	render(d, sentence, sizeof(sentence));
 	if (json) {
-		printf("{\"type\":\"%s\",%s%s%s\"severity\":\"%s\",\"summary\":", kind,
+		printf("{\"version\":%d,\"type\":\"%s\",%s%s%s\"severity\":\"%s\",\"summary\":",
+		       CTL_JSON_VERSION, kind,
 		       where ? "\"input\":\"" : "", where ? where : "", where ? "\"," : "",
 		       ras_severity_name(h->severity));
 		ctl_print_json_string(sentence, strlen(sentence));
@@ -39,7 +40,7 @@ static void print_decoded(const char *kind, const void *d, ras_render_fn render,
 			else if (ras_dfield_int(d, &df[i]) == RAS_DF_NONE)
 				printf("null");
 			else
-				printf("%lld", (long long)ras_dfield_int(d, &df[i]));
+				ctl_print_json_int(ras_dfield_int(d, &df[i]));
 		}
 		printf("}}\n");
 		return;
@@ -356,25 +357,48 @@ static int decode_text(const char *name, const char *path, bool json)
 		fprintf(stderr, "%s: no machine-check or AER record found\n", name);
 	free(t.items);
 	free(buf);
-	return t.errors || !t.n ? 1 : 0;
+	/* Lines it could not read were reported; the status says whether anything was decoded. */
+	return t.n ? 0 : 1;
+}
+
+static const struct ctl_opt decode_opts[] = {
+	CTL_OPT_JSON,
+	{ NULL },
+};
+
+const struct ctl_spec ctl_decode_spec = {
+	.name = "decode", .args = "mce|aer OPTIONS | [FILE ...]", .opts = decode_opts,
+	.positional = CTL_C_FILE, .words = "mce aer",
+	.summary = "decode registers given by hand, or RAS records in any text (dmesg, mcelog)",
+	.more = "  decode mce --vendor V --family F --model M --bank B --status 0x...\n"
+		"      [--stepping S --addr A --misc M --synd S --ipid I --mcgstatus G --mcgcap C\n"
+		"       --cpu N --socket N] [--json]\n"
+		"  decode aer --cor-status 0x... | --uncor-status 0x... [--fatal]\n"
+		"      [--mask 0x...] [--tlp h0,h1,h2,h3] [--dev BDF] [--json]\n"
+		"  decode [--json] [FILE ...]   text: dmesg machine-check and AER blocks, mcelog\n"
+		"      ASCII records; standard input without FILE. Other lines are skipped.\n"
+		"      Exit 0 when at least one record was decoded, 1 when none was found.\n",
+};
+
+static int decode_opt(void *ctx, int key, const char *arg)
+{
+	(void)key, (void)arg;
+	*(bool *)ctx = true;
+	return CTL_GO_ON;
 }
 
 static int decode_files(int argc, char **argv)
 {
 	bool json = false;
-	int status = 0, files = 0;
+	int first, found = 0, r = ctl_parse(&ctl_decode_spec, argc, argv, decode_opt, &json, &first);
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			json = true;
-			continue;
-		}
-		files++;
-		status |= decode_text(argv[i], argv[i], json);
-	}
-	if (!files)
-		status = decode_text("<stdin>", NULL, json);
-	return status;
+	if (r != CTL_GO_ON)
+		return r;
+	for (int i = first; i < argc; i++)
+		found |= decode_text(argv[i], argv[i], json) == 0;
+	if (first >= argc)
+		found = decode_text("<stdin>", NULL, json) == 0;
+	return found ? CTL_EXIT_OK : CTL_EXIT_ERROR;
 }
 
 int ctl_decode(struct ctl *c, int argc, char **argv)
@@ -383,15 +407,5 @@ int ctl_decode(struct ctl *c, int argc, char **argv)
 		return decode_mce_args(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "aer"))
 		return decode_aer_args(argc - 1, argv + 1);
-	if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-		printf("Usage: ras-fdr-ctl decode mce --vendor V --family F --model M --bank B --status 0x...\n"
-		       "           [--stepping S --addr A --misc M --synd S --ipid I --mcgstatus G --mcgcap C\n"
-		       "            --cpu N --socket N] [--json]\n"
-		       "       ras-fdr-ctl decode aer --cor-status 0x... | --uncor-status 0x... [--fatal]\n"
-		       "           [--mask 0x...] [--tlp h0,h1,h2,h3] [--dev BDF] [--json]\n"
-		       "       ras-fdr-ctl decode [--json] [FILE ...]   (text: dmesg machine-check and AER\n"
-		       "           blocks, mcelog ASCII records; standard input without FILE)\n");
-		return 0;
-	}
 	return decode_files(argc, argv);
 }

@@ -15,7 +15,7 @@
 #include "lib/clock.h"
 #include "lib/tracing.h"
 
-#define EXIT_GAP 3
+#define EXIT_GAP CTL_EXIT_ATTENTION
 
 struct file_list {
 	struct edac_file *f;
@@ -130,38 +130,53 @@ const struct edac_file *edac_files_find(const struct edac_file *f, unsigned n, c
 	return NULL;
 }
 
-static const struct option edac_long_opts[] = {
-	{ "since", required_argument, NULL, 'S' },
-	{ "until", required_argument, NULL, 'U' },
-	{ "boot", required_argument, NULL, 'B' },
-	{ "include-synthetic", no_argument, NULL, 'I' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "live", no_argument, NULL, 'l' },
-	{ "report", no_argument, NULL, 'r' },
-	{ NULL, 0, NULL, 0 },
+static const struct ctl_opt edac_opts_table[] = {
+	CTL_OPT_SINCE, CTL_OPT_UNTIL, CTL_OPT_BOOT, CTL_OPT_SYNTHETIC,
+	{ "live", 'l', NULL, CTL_C_NONE, "set the kernel's own counters beside; exit 3 when it "
+	  "counted errors the database lacks" },
+	{ "report", 'r', NULL, CTL_C_NONE, "a report per controller and DIMM, worst first" },
+	CTL_OPT_JSON,
+	{ NULL },
 };
+
+const struct ctl_spec ctl_edac_spec = {
+	.name = "edac", .args = "[mcN[/dimmM[/FILE]]]", .opts = edac_opts_table,
+	.positional = CTL_C_EDAC,
+	.summary = "the EDAC sysfs tree (counts, labels, sizes) answered from the database",
+};
+
+struct edac_parse {
+	struct ctl *c;
+	struct edac_opts *o;
+};
+
+static int edac_opt(void *ctx, int key, const char *arg)
+{
+	struct edac_parse *p = ctx;
+
+	if (key == 'j')
+		p->o->json = true;
+	else if (key == 'l')
+		p->o->live = true;
+	else if (key == 'r')
+		p->o->report = true;
+	else if (ctl_filter_option(p->c, &p->o->f, key, arg) < 0)
+		return CTL_EXIT_USAGE;
+	return CTL_GO_ON;
+}
 
 static int parse_edac_opts(struct ctl *c, int argc, char **argv, struct edac_opts *o)
 {
-	int opt;
+	struct edac_parse p = { c, o };
+	int first, r = ctl_parse(&ctl_edac_spec, argc, argv, edac_opt, &p, &first);
 
-	while ((opt = getopt_long(argc, argv, "", edac_long_opts, NULL)) != -1) {
-		if (opt == 'j')
-			o->json = true;
-		else if (opt == 'l')
-			o->live = true;
-		else if (opt == 'r')
-			o->report = true;
-		else if (opt == '?' || ctl_filter_option(c, &o->f, opt, optarg) < 0)
-			return -1;
-	}
-	if (optind + 1 < argc) {
-		fprintf(stderr, "ras-fdr-ctl: edac takes one path, got '%s'\n", argv[optind + 1]);
-		return -1;
-	}
-	if (optind < argc)
-		edac_normalize_path(argv[optind], o->path, sizeof(o->path));
-	return 0;
+	if (r != CTL_GO_ON)
+		return r;
+	if (first + 1 < argc)
+		return ctl_usage_error("edac", "takes one path, got '%s' too", argv[first + 1]);
+	if (first < argc)
+		edac_normalize_path(argv[first], o->path, sizeof(o->path));
+	return CTL_GO_ON;
 }
 
 /* The database's counts over the kernel's own counting span, for --live. */
@@ -278,7 +293,7 @@ static int print_tree(const struct edac_opts *o, const struct edac_file *files, 
 
 	p.single = o->path[0] && edac_files_find(files, n, o->path) != NULL;
 	if (o->json)
-		printf("{\"files\":[");
+		printf("{\"version\":%d,\"files\":[", CTL_JSON_VERSION);
 	for (unsigned i = 0; i < n; i++)
 		if (path_selected(o->path, files[i].path))
 			print_file(&p, &files[i], files[i].value);
@@ -312,8 +327,9 @@ int ctl_edac(struct ctl *c, int argc, char **argv)
 	unsigned nw = 0, nf = 0;
 	int r;
 
-	if (parse_edac_opts(c, argc, argv, &o) < 0)
-		return 2;
+	r = parse_edac_opts(c, argc, argv, &o);
+	if (r != CTL_GO_ON)
+		return r;
 	if (ctl_open_db(c, &db) < 0)
 		return 1;
 	r = edac_view_db_windows(db, &w, &nw);

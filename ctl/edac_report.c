@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* ras-fdr-ctl edac --report and ras-fdr-ctl layout. */
-#include <getopt.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,7 +84,7 @@ int ctl_edac_report(const struct edac_opts *o, const struct edac_view *v)
 	unsigned shown = 0;
 
 	if (o->json)
-		printf("{\"controllers\":[");
+		printf("{\"version\":%d,\"controllers\":[", CTL_JSON_VERSION);
 	for (unsigned m = 0; m < t->n_mcs; m++) {
 		char node[16];
 
@@ -219,48 +219,120 @@ static int print_layout(const struct edac_topology *t)
 	return 0;
 }
 
-static const struct option layout_opts[] = {
-	{ "live", no_argument, NULL, 'l' },
-	{ "boot", required_argument, NULL, 'B' },
-	{ NULL, 0, NULL, 0 },
+static void layout_json_mc(const struct edac_mc *mc, bool first)
+{
+	printf("%s{\"mc\":%u,\"mc_name\":", first ? "" : ",", mc->index);
+	json_str(mc->mc_name);
+	printf(",\"max_location\":");
+	json_str(mc->max_location);
+	printf(",\"size_mb\":%llu,\"dimms\":[", (unsigned long long)mc->size_mb);
+	for (unsigned i = 0; i < mc->n_dimms; i++) {
+		const struct edac_dimm *d = &mc->dimms[i];
+
+		printf("%s{\"name\":\"%s%u\",\"location\":", i ? "," : "", d->is_rank ? "rank" : "dimm",
+		       d->index);
+		json_str(d->location);
+		printf(",\"label\":");
+		json_str(edac_display_label(d->configured_label, d->label));
+		printf(",\"size_mb\":%llu,\"mem_type\":", (unsigned long long)d->size_mb);
+		json_str(d->mem_type);
+		printf("}");
+	}
+	printf("],\"csrows\":[");
+	for (unsigned i = 0, k = 0; i < mc->n_csrows; i++) {
+		const struct edac_csrow *cs = &mc->csrows[i];
+
+		for (unsigned c = 0; c < cs->n_channels; c++) {
+			printf("%s{\"csrow\":%u,\"channel\":%u,\"label\":", k++ ? "," : "", cs->index, c);
+			json_str(edac_display_label(cs->ch[c].configured_label, cs->ch[c].dimm_label));
+			printf(",\"size_mb\":%llu,\"mem_type\":",
+			       (unsigned long long)(cs->n_channels ? cs->size_mb / cs->n_channels : 0));
+			json_str(cs->mem_type);
+			printf("}");
+		}
+	}
+	printf("]}");
+}
+
+static int print_layout_json(const struct edac_topology *t, bool live)
+{
+	printf("{\"version\":%d,\"source\":\"%s\",\"controllers\":[", CTL_JSON_VERSION,
+	       live ? "kernel" : "database");
+	for (unsigned m = 0; m < t->n_mcs; m++)
+		layout_json_mc(&t->mcs[m], m == 0);
+	printf("]}\n");
+	return t->n_mcs ? 0 : 1;
+}
+
+static const struct ctl_opt layout_opts[] = {
+	CTL_OPT_BOOT,
+	{ "live", 'l', NULL, CTL_C_NONE, "the kernel's EDAC sysfs now instead of the database" },
+	CTL_OPT_JSON,
+	{ NULL },
 };
+
+const struct ctl_spec ctl_layout_spec = {
+	.name = "layout", .args = "", .opts = layout_opts,
+	.summary = "the memory controllers and DIMM slots as a grid, with labels and sizes",
+};
+
+struct layout_parse {
+	struct ctl *c;
+	struct ras_db_filter f;
+	bool live, json;
+};
+
+static int layout_opt(void *ctx, int key, const char *arg)
+{
+	struct layout_parse *p = ctx;
+
+	if (key == 'l')
+		p->live = true;
+	else if (key == 'j')
+		p->json = true;
+	else if (ctl_filter_option(p->c, &p->f, key, arg) < 0)
+		return CTL_EXIT_USAGE;
+	return CTL_GO_ON;
+}
+
+static int load_layout(struct ctl *c, const struct layout_parse *p, struct edac_topology *t)
+{
+	struct ras_db *db;
+	int64_t snap;
+	int r;
+
+	if (p->live) {
+		r = edac_sysfs_read(c->cfg.sysfs_root, t);
+		if (r < 0)
+			fprintf(stderr, "ras-fdr-ctl: cannot read %s/devices/system/edac/mc: %s\n",
+				c->cfg.sysfs_root, strerror(-r));
+		return r;
+	}
+	if (ctl_open_db(c, &db) < 0)
+		return -EIO;
+	r = ras_db_edac_latest_snapshot(db, p->f.boot_id, &snap);
+	if (r == 0)
+		r = ras_db_edac_load_snapshot(db, snap, t);
+	ras_db_close(db);
+	if (r < 0)
+		fprintf(stderr, "ras-fdr-ctl: the database holds no EDAC topology%s; try --live\n",
+			p->f.boot_id ? " for that boot" : "");
+	return r;
+}
 
 int ctl_layout(struct ctl *c, int argc, char **argv)
 {
-	struct ras_db_filter f = { .type_idx = -1 };
+	struct layout_parse p = { .c = c, .f = { .type_idx = -1 } };
 	struct edac_topology t = { 0 };
-	struct ras_db *db;
-	bool live = false;
-	int64_t snap;
-	int opt, r;
+	int first, r = ctl_parse(&ctl_layout_spec, argc, argv, layout_opt, &p, &first);
 
-	while ((opt = getopt_long(argc, argv, "", layout_opts, NULL)) != -1) {
-		if (opt == 'l')
-			live = true;
-		else if (opt == '?' || ctl_filter_option(c, &f, opt, optarg) < 0)
-			return 2;
-	}
-	if (live) {
-		r = edac_sysfs_read(c->cfg.sysfs_root, &t);
-		if (r < 0) {
-			fprintf(stderr, "ras-fdr-ctl: cannot read %s/devices/system/edac/mc: %s\n",
-				c->cfg.sysfs_root, strerror(-r));
-			return 1;
-		}
-	} else {
-		if (ctl_open_db(c, &db) < 0)
-			return 1;
-		r = ras_db_edac_latest_snapshot(db, f.boot_id, &snap);
-		if (r == 0)
-			r = ras_db_edac_load_snapshot(db, snap, &t);
-		ras_db_close(db);
-		if (r < 0) {
-			fprintf(stderr, "ras-fdr-ctl: the database holds no EDAC topology%s; try --live\n",
-				f.boot_id ? " for that boot" : "");
-			return 1;
-		}
-	}
-	r = print_layout(&t);
+	if (r != CTL_GO_ON)
+		return r;
+	if (first < argc)
+		return ctl_usage_error("layout", "unexpected argument '%s'", argv[first]);
+	if (load_layout(c, &p, &t) < 0)
+		return CTL_EXIT_ERROR;
+	r = p.json ? print_layout_json(&t, p.live) : print_layout(&t);
 	edac_topology_free(&t);
 	return r;
 }

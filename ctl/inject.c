@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "ctl.h"
 #include "inject_kernel.h"
@@ -15,15 +16,30 @@
 #include "lib/synthetic.h"
 #include "lib/tracing.h"
 
+static const char synthetic_help[] =
+	"--synthetic TYPE [FIELD=VALUE ...] writes one record laid out as the tracepoint's\n"
+	"format into rasd's instance (trace_marker_raw). TYPE is system:event, the event or\n"
+	"its table name, e.g. ras:mc_event. Fields are the tracepoint's; integers in any C\n"
+	"base, strings as text, byte arrays as hex. Unset fields are zero or empty. rasd\n"
+	"stores the record only with allow_synthetic = yes, with source 'synthetic'.\n\n";
+
+static const struct ctl_opt inject_opts[] = {
+	{ "synthetic", 's', "TYPE", CTL_C_TYPE, "a synthetic record of TYPE, fields as FIELD=VALUE" },
+	{ "yes", 'y', NULL, CTL_C_NONE, "kernel injectors: do it (they raise real errors)" },
+	{ NULL },
+};
+
+const struct ctl_spec ctl_inject_spec = {
+	.name = "inject", .args = "--synthetic TYPE [FIELD=VALUE ...] | KIND [OPTIONS] --yes",
+	.opts = inject_opts, .raw = true, .positional = CTL_C_WORDS,
+	.words = "mce aer memory-failure edac",
+	.summary = "write a synthetic record, or raise an error through the kernel's injectors",
+	.more = synthetic_help, .more_fn = ctl_inject_kernel_usage,
+};
+
 static void usage(FILE *out)
 {
-	fprintf(out, "Usage: ras-fdr-ctl inject --synthetic TYPE [field=value ...]\n"
-		"       ras-fdr-ctl inject KIND [OPTIONS] --yes   (through the kernel's injectors)\n\n"
-		"TYPE is system:event, the event or its table name, e.g. ras:mc_event.\n"
-		"Fields are the tracepoint's; integers in any C base, strings as text,\n"
-		"byte arrays as hex. Unset fields are zero or empty. rasd stores the\n"
-		"record only with allow_synthetic = yes, with source 'synthetic'.\n\n");
-	ctl_inject_kernel_usage(out);
+	ctl_print_help(&ctl_inject_spec, out);
 }
 
 static int write_marker(const char *instance_dir, const uint8_t *buf, size_t len)
@@ -58,8 +74,7 @@ static int inject_synthetic(struct ctl *c, const char *name, char **assign, int 
 	int r, len;
 
 	if (!t) {
-		fprintf(stderr, "ras-fdr-ctl: unknown event type '%s'\n", name);
-		return 2;
+		return ctl_usage_error("inject", "unknown event type '%s'", name);
 	}
 	if (ras_tracing_find(c->cfg.tracing_dir, dir, sizeof(dir), err, sizeof(err)) < 0) {
 		fprintf(stderr, "ras-fdr-ctl: %s\n", err);
@@ -85,7 +100,13 @@ static int inject_synthetic(struct ctl *c, const char *name, char **assign, int 
 		fprintf(stderr, "ras-fdr-ctl: %s\n", err);
 		return 2;
 	}
-	return write_marker(inst, buf, (size_t)len) < 0 ? 1 : 0;
+	if (write_marker(inst, buf, (size_t)len) < 0)
+		return 1;
+	/* rasd stores it asynchronously: say what was written and how to find it. */
+	printf("wrote a synthetic %s:%s record (%d bytes, %d field%s set) into %s at %lld; find it "
+	       "with: ras-fdr-ctl errors --type %s --since @%lld\n", t->system, t->event, len, n,
+	       n == 1 ? "" : "s", inst, (long long)time(NULL), t->table, (long long)time(NULL));
+	return 0;
 }
 
 int ctl_inject(struct ctl *c, int argc, char **argv)

@@ -90,25 +90,79 @@ static int each_slot(const struct edac_topology *t, slot_fn fn, void *ctx)
 struct labels_run {
 	struct ctl *c;
 	const struct dimm_labels *l;
-	unsigned configured, differing, written, failed;
+	bool json;
+	int width[4];		/* the text columns, widened to the longest value */
+	unsigned configured, differing, written, failed, printed;
 };
+
+struct slot_text {
+	char loc[32];
+	const char *cells[5];	/* location, node, configured, sysfs, state */
+};
+
+static void slot_text(struct labels_run *run, const struct label_slot *s, struct slot_text *t)
+{
+	const char *want = dimm_labels_lookup(run->l, NULL, (int)s->mc, s->pos[0], s->pos[1], s->pos[2]);
+
+	location_text(s->mc, s->pos, t->loc, sizeof(t->loc));
+	t->cells[0] = t->loc;
+	t->cells[1] = s->node;
+	t->cells[2] = want ? want : "-";
+	t->cells[3] = s->kernel_label[0] ? s->kernel_label : "-";
+	t->cells[4] = !want ? "not configured" : strcmp(want, s->kernel_label) ? "differs" : "ok";
+}
+
+static int measure_slot(void *ctx, const struct label_slot *s)
+{
+	struct labels_run *run = ctx;
+	struct slot_text t;
+
+	slot_text(run, s, &t);
+	for (int i = 0; i < 4; i++)
+		if ((int)strlen(t.cells[i]) > run->width[i])
+			run->width[i] = (int)strlen(t.cells[i]);
+	return 0;
+}
 
 static int print_slot(void *ctx, const struct label_slot *s)
 {
+	static const char *const keys[] = { "location", "node", "configured", "sysfs", "state" };
 	struct labels_run *run = ctx;
-	const char *want = dimm_labels_lookup(run->l, NULL, (int)s->mc, s->pos[0], s->pos[1], s->pos[2]);
-	char loc[32];
-	const char *state = "not configured";
+	struct slot_text t;
 
-	location_text(s->mc, s->pos, loc, sizeof(loc));
-	if (want) {
-		run->configured++;
-		state = strcmp(want, s->kernel_label) ? "differs" : "ok";
-		run->differing += strcmp(want, s->kernel_label) != 0;
+	slot_text(run, s, &t);
+	run->configured += strcmp(t.cells[4], "not configured") != 0;
+	run->differing += !strcmp(t.cells[4], "differs");
+	if (run->json) {
+		printf("%s{", run->printed++ ? "," : "");
+		for (int i = 0; i < 5; i++) {
+			printf("%s\"%s\":", i ? "," : "", keys[i]);
+			ctl_print_json_string(t.cells[i], strlen(t.cells[i]));
+		}
+		putchar('}');
+		return 0;
 	}
-	printf("%-12s %-18s %-24s %-24s %s\n", loc, s->node, want ? want : "-",
-	       s->kernel_label[0] ? s->kernel_label : "-", state);
+	printf("%-*s  %-*s  %-*s  %-*s  %s\n", run->width[0], t.cells[0], run->width[1], t.cells[1],
+	       run->width[2], t.cells[2], run->width[3], t.cells[3], t.cells[4]);
 	return 0;
+}
+
+static void print_labels_header(struct labels_run *run, const struct edac_topology *t)
+{
+	const char *board = dimm_labels_board_key(run->l);
+
+	if (run->json) {
+		printf("{\"version\":%d,\"board\":", CTL_JSON_VERSION);
+		ctl_print_json_string(board, strlen(board));
+		printf(",\"entries\":%u,\"slots\":[", dimm_labels_count_matching(run->l));
+		return;
+	}
+	/* The header's own words set the narrowest widths. */
+	run->width[0] = 8, run->width[1] = 4, run->width[2] = 10, run->width[3] = 5;
+	each_slot(t, measure_slot, run);
+	printf("Board: %s (%u label entries apply)\n", board, dimm_labels_count_matching(run->l));
+	printf("%-*s  %-*s  %-*s  %-*s  %s\n", run->width[0], "LOCATION", run->width[1], "NODE",
+	       run->width[2], "CONFIGURED", run->width[3], "SYSFS", "STATE");
 }
 
 static int write_label(const char *path, const char *label)
@@ -156,9 +210,9 @@ static int register_slot(void *ctx, const struct label_slot *s)
 	return 0;
 }
 
-static int labels_print_or_register(struct ctl *c, bool do_register)
+static int labels_print_or_register(struct ctl *c, bool do_register, bool json)
 {
-	struct labels_run run = { .c = c };
+	struct labels_run run = { .c = c, .json = json };
 	struct edac_topology t;
 	unsigned errors = 0;
 	struct dimm_labels *l = load_labels(c, &errors);
@@ -174,12 +228,11 @@ static int labels_print_or_register(struct ctl *c, bool do_register)
 		dimm_labels_free(l);
 		return 1;
 	}
-	if (!do_register) {
-		printf("Board: %s (%u label entries apply)\n", dimm_labels_board_key(l),
-		       dimm_labels_count_matching(l));
-		printf("%-12s %-18s %-24s %-24s %s\n", "LOCATION", "NODE", "CONFIGURED", "SYSFS", "STATE");
-	}
+	if (!do_register)
+		print_labels_header(&run, &t);
 	each_slot(&t, do_register ? register_slot : print_slot, &run);
+	if (json)
+		printf("]}\n");
 	if (do_register && !run.configured)
 		fprintf(stderr, "ras-fdr-ctl: no label file describes this board (%s)\n",
 			dimm_labels_board_key(l));
@@ -304,20 +357,41 @@ static int labels_guess(struct ctl *c)
 	return 0;
 }
 
+static const struct ctl_opt labels_opts[] = {
+	{ "json", 'j', NULL, CTL_C_NONE, "labels print as JSON (formats in ras-fdr-ctl(8))" },
+	{ NULL },
+};
+
+const struct ctl_spec ctl_labels_spec = {
+	.name = "labels", .args = "[print|register|guess]", .opts = labels_opts,
+	.positional = CTL_C_WORDS, .words = "print register guess",
+	.summary = "DIMM label files against sysfs: print (default), register into sysfs, guess from SMBIOS",
+};
+
+static int labels_opt(void *ctx, int key, const char *arg)
+{
+	(void)key, (void)arg;
+	*(bool *)ctx = true;
+	return CTL_GO_ON;
+}
+
 int ctl_labels(struct ctl *c, int argc, char **argv)
 {
-	const char *sub = argc > 1 ? argv[1] : "print";
+	bool json = false;
+	int first, r = ctl_parse(&ctl_labels_spec, argc, argv, labels_opt, &json, &first);
+	const char *sub = first < argc ? argv[first] : "print";
 
-	if (argc > 2) {
-		fprintf(stderr, "ras-fdr-ctl: labels: unexpected argument '%s'\n", argv[2]);
-		return 2;
-	}
+	if (r != CTL_GO_ON)
+		return r;
+	if (first + 1 < argc)
+		return ctl_usage_error("labels", "unexpected argument '%s'", argv[first + 1]);
+	if (json && strcmp(sub, "print"))
+		return ctl_usage_error("labels", "--json goes with print");
 	if (!strcmp(sub, "print"))
-		return labels_print_or_register(c, false);
+		return labels_print_or_register(c, false, json);
 	if (!strcmp(sub, "register"))
-		return labels_print_or_register(c, true);
+		return labels_print_or_register(c, true, false);
 	if (!strcmp(sub, "guess"))
 		return labels_guess(c);
-	fprintf(stderr, "ras-fdr-ctl: labels: unknown action '%s' (print, register, guess)\n", sub);
-	return 2;
+	return ctl_usage_error("labels", "unknown action '%s' (print, register, guess)", sub);
 }

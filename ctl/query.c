@@ -11,44 +11,70 @@
 #include "lib/formats.h"
 #include "lib/clock.h"
 
-static const struct option filter_opts[] = {
-	{ "since", required_argument, NULL, 'S' },
-	{ "until", required_argument, NULL, 'U' },
-	{ "type", required_argument, NULL, 'T' },
-	{ "limit", required_argument, NULL, 'L' },
-	{ "boot", required_argument, NULL, 'B' },
-	{ "include-synthetic", no_argument, NULL, 'I' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "by", required_argument, NULL, 'y' },
-	{ "redecode", no_argument, NULL, 'R' },
-	{ NULL, 0, NULL, 0 },
+static const struct ctl_opt summary_opts[] = {
+	CTL_OPT_SINCE, CTL_OPT_UNTIL, CTL_OPT_TYPE, CTL_OPT_BOOT,
+	{ "by", 'y', "dimm", CTL_C_WORDS, "counts per DIMM with its label (memory controller errors)" },
+	CTL_OPT_SYNTHETIC,
+	CTL_OPT_JSON,
+	{ NULL },
 };
 
-static bool by_dimm, redecode;
+const struct ctl_spec ctl_summary_spec = {
+	.name = "summary", .args = "", .opts = summary_opts, .words = "dimm",
+	.summary = "counts per type, severity and location, and the records the kernel dropped",
+};
 
-static int parse_filter(struct ctl *c, int argc, char **argv, struct ras_db_filter *f, bool *json)
+static const struct ctl_opt errors_opts[] = {
+	CTL_OPT_TYPE, CTL_OPT_SINCE, CTL_OPT_UNTIL,
+	{ "limit", 'L', "N", CTL_C_NONE,
+	  "at most N records, newest first (0: all; default 50, and all with --json)" },
+	CTL_OPT_BOOT, CTL_OPT_JSON,
+	{ "redecode", 'R', NULL, CTL_C_NONE,
+	  "decode the stored raw fields again with today's decoders, instead of showing the"
+	  " decoding rasd stored (nothing is looked up on this machine)" },
+	{ NULL },
+};
+
+const struct ctl_spec ctl_errors_spec = {
+	.name = "errors", .args = "", .opts = errors_opts,
+	.summary = "records newest first, one sentence each (synthetic ones marked)",
+};
+
+struct query_opts {
+	struct ctl *c;
+	struct ras_db_filter *f;
+	bool json, by_dimm, limit_given, redecode;
+};
+
+static int query_opt(void *ctx, int key, const char *arg)
 {
-	int opt;
+	struct query_opts *q = ctx;
 
-	while ((opt = getopt_long(argc, argv, "", filter_opts, NULL)) != -1) {
-		if (opt == 'j')
-			*json = true;
-		else if (opt == 'R')
-			redecode = true;
-		else if (opt == 'y' && !strcmp(optarg, "dimm"))
-			by_dimm = true;
-		else if (opt == 'y') {
-			fprintf(stderr, "ras-fdr-ctl: --by takes 'dimm'\n");
-			return -1;
-		}
-		else if (opt == '?' || ctl_filter_option(c, f, opt, optarg) < 0)
-			return -1;
+	if (key == 'j') {
+		q->json = true;
+	} else if (key == 'R') {
+		q->redecode = true;
+	} else if (key == 'y') {
+		if (strcmp(arg, "dimm"))
+			return ctl_usage_error("summary", "--by takes 'dimm', not '%s'", arg);
+		q->by_dimm = true;
+	} else {
+		q->limit_given |= key == 'L';
+		if (ctl_filter_option(q->c, q->f, key, arg) < 0)
+			return CTL_EXIT_USAGE;
 	}
-	if (optind < argc) {
-		fprintf(stderr, "ras-fdr-ctl: unexpected argument '%s'\n", argv[optind]);
-		return -1;
-	}
-	return 0;
+	return CTL_GO_ON;
+}
+
+static int parse_filter(const struct ctl_spec *spec, int argc, char **argv, struct query_opts *q)
+{
+	int first, r = ctl_parse(spec, argc, argv, query_opt, q, &first);
+
+	if (r != CTL_GO_ON)
+		return r;
+	if (first < argc)
+		return ctl_usage_error(spec->name, "unexpected argument '%s'", argv[first]);
+	return CTL_GO_ON;
 }
 
 struct summary_ctx {
@@ -85,17 +111,20 @@ int ctl_summary(struct ctl *c, int argc, char **argv)
 {
 	struct ras_db_filter f = { .type_idx = -1 };
 	struct summary_ctx s = { 0 };
+	struct query_opts q = { .c = c, .f = &f };
 	struct ras_db *db;
 	int64_t lost, gaps;
+	int r = parse_filter(&ctl_summary_spec, argc, argv, &q);
 
-	if (parse_filter(c, argc, argv, &f, &s.json) < 0)
-		return 2;
-	if (by_dimm)
+	if (r != CTL_GO_ON)
+		return r;
+	s.json = q.json;
+	if (q.by_dimm)
 		return ctl_summary_by_dimm(c, &f, s.json);
 	if (ctl_open_db(c, &db) < 0)
 		return 1;
 	if (s.json)
-		printf("{\"counts\":[");
+		printf("{\"version\":%d,\"counts\":[", CTL_JSON_VERSION);
 	ras_db_summary(db, &f, print_count, &s);
 	ras_db_lost_totals(db, &f, &lost, &gaps);
 	if (s.json) {
@@ -124,6 +153,10 @@ static void print_json_value(const struct ras_field *f, const struct ras_value *
 {
 	if (!v->present) {
 		printf("null");
+	} else if (f->type == RAS_FT_INT && (f->flags & RAS_F_HEX)) {
+		printf("\"0x%llx\"", (unsigned long long)v->i);
+	} else if (f->type == RAS_FT_INT && (f->flags & RAS_F_WIDE)) {
+		printf("\"%lld\"", (long long)v->i);
 	} else if (f->type == RAS_FT_INT) {
 		printf("%lld", (long long)v->i);
 	} else if (f->type == RAS_FT_TEXT) {
@@ -150,7 +183,7 @@ static void print_json_decoded(const struct ras_event_type *t, const void *d)
 		} else if (ras_dfield_int(d, df) == RAS_DF_NONE) {
 			printf("null");
 		} else {
-			printf("%lld", (long long)ras_dfield_int(d, df));
+			ctl_print_json_int(ras_dfield_int(d, df));
 		}
 	}
 	printf("}");
@@ -160,16 +193,14 @@ static void print_json_row(const struct ras_db_row *row, const struct ras_decode
 			   const char *text)
 {
 	const struct ras_event_type *t = &ras_event_types[row->type_idx];
-	char when[40], sentence[RAS_SUMMARY_LEN];
-
-	ras_format_time(row->wall_ns, when, sizeof(when));
-	printf("{\"type\":\"%s\",\"id\":%lld,\"time\":\"%s\",\"wall_ns\":%lld,\"trace_ts\":%lld,"
-	       "\"trace_cpu\":%d,\"boot_id\":\"%s\",\"source\":\"%s\",\"severity\":\"%s\",\"location\":",
-	       t->table, (long long)row->id, when, (long long)row->wall_ns, (long long)row->trace_ts,
-	       row->trace_cpu, row->boot_id ? row->boot_id : "", row->source ? row->source : "",
+	printf("{\"version\":%d,\"type\":\"%s\",\"id\":%lld,", CTL_JSON_VERSION, t->table,
+	       (long long)row->id);
+	ctl_print_json_wall(row->wall_ns);
+	printf(",\"trace_ts\":\"%llu\",\"trace_cpu\":%d,\"boot_id\":\"%s\",\"source\":\"%s\","
+	       "\"severity\":\"%s\",\"location\":", (unsigned long long)row->trace_ts, row->trace_cpu,
+	       row->boot_id ? row->boot_id : "", row->source ? row->source : "",
 	       ras_severity_name(h->severity));
 	ctl_print_json_string(h->location, strlen(h->location));
-	ras_render(t, h, sentence, sizeof(sentence));
 	printf(",\"summary\":");
 	ctl_print_json_string(text, strlen(text));
 	printf(",\"fields\":{");
@@ -201,8 +232,11 @@ static int print_row(void *ctx, const struct ras_db_row *row)
 		return 0;
 	}
 	ras_format_time(row->wall_ns, when, sizeof(when));
-	printf("%s  %-11s %-22s %s%s%s", when, ras_severity_name(h->severity), t->table,
-	       text, h->location[0] ? " @ " : "", h->location);
+	/* Seconds are enough here (--json keeps the microseconds); the location
+	 * is added only when the sentence does not already state it. */
+	printf("%.19sZ %s %s: %s", when, ras_severity_name(h->severity), t->table, text);
+	if (h->location[0] && !strstr(text, h->location))
+		printf(" @ %s", h->location);
 	if (row->source && strcmp(row->source, "live"))
 		printf("  [%s]", row->source);
 	putchar('\n');
@@ -230,20 +264,26 @@ static void prepare_redecode(struct ctl *c, struct ras_decode_ctx *dctx)
 
 int ctl_errors(struct ctl *c, int argc, char **argv)
 {
-	struct ras_db_filter f = { .type_idx = -1, .limit = 50, .include_synthetic = true };
-	struct errors_ctx *e = calloc(1, sizeof(*e));
+	struct ras_db_filter f = { .type_idx = -1, .include_synthetic = true };
+	struct query_opts q = { .c = c, .f = &f };
+	struct errors_ctx *e;
 	struct ras_db *db;
-	int n;
+	int n = parse_filter(&ctl_errors_spec, argc, argv, &q);
 
-	if (!e || parse_filter(c, argc, argv, &f, &e->json) < 0) {
-		free(e);
-		return 2;
-	}
+	if (n != CTL_GO_ON)
+		return n;
+	/* A person reads the newest 50; a script asking for JSON gets all unless it says. */
+	if (!q.limit_given && !q.json)
+		f.limit = 50;
+	e = calloc(1, sizeof(*e));
+	if (!e)
+		return 1;
+	e->json = q.json;
+	e->redecode = q.redecode;
 	if (ctl_open_db(c, &db) < 0) {
 		free(e);
 		return 1;
 	}
-	e->redecode = redecode;
 	if (e->redecode)
 		prepare_redecode(c, &e->dctx);
 	n = ras_db_errors(db, &f, print_row, e);

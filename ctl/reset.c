@@ -97,34 +97,42 @@ static bool scope_known(struct ras_db *db, const struct reset_scope *s)
 	return found;
 }
 
-static const struct option reset_opts[] = {
-	{ "purge", no_argument, NULL, 'p' },
-	{ "yes", no_argument, NULL, 'y' },
-	{ NULL, 0, NULL, 0 },
+static const struct ctl_opt reset_opts[] = {
+	{ "purge", 'p', NULL, CTL_C_NONE, "also delete the stored memory errors of the scope" },
+	{ "yes", 'y', NULL, CTL_C_NONE, "do not ask" },
+	{ NULL },
 };
+
+const struct ctl_spec ctl_reset_spec = {
+	.name = "reset", .args = "[mcN[/dimmM]]", .opts = reset_opts, .positional = CTL_C_EDAC,
+	.summary = "start a new EDAC counting window (all controllers, one, or one DIMM)",
+};
+
+static int reset_opt(void *ctx, int key, const char *arg)
+{
+	bool *flags = ctx;
+
+	(void)arg;
+	flags[key == 'y'] = true;
+	return CTL_GO_ON;
+}
 
 int ctl_reset(struct ctl *c, int argc, char **argv)
 {
 	struct reset_scope s;
-	bool purge = false, yes = false;
+	bool flags[2] = { false, false };	/* purge, yes */
 	struct ras_db *db;
 	char err[512], question[256];
 	const char *what;
 	int64_t deleted;
-	int opt, r;
+	int first, r = ctl_parse(&ctl_reset_spec, argc, argv, reset_opt, flags, &first);
+	bool purge = false, yes = false;
 
-	while ((opt = getopt_long(argc, argv, "", reset_opts, NULL)) != -1) {
-		if (opt == 'p')
-			purge = true;
-		else if (opt == 'y')
-			yes = true;
-		else
-			return 2;
-	}
-	if (argc - optind > 1 || parse_scope(optind < argc ? argv[optind] : NULL, &s) < 0) {
-		fprintf(stderr, "ras-fdr-ctl: reset takes one scope: mcN, mcN/dimmK, mcN/rankK or mcN/csrowK\n");
-		return 2;
-	}
+	if (r != CTL_GO_ON)
+		return r;
+	purge = flags[0], yes = flags[1];
+	if (argc - first > 1 || parse_scope(first < argc ? argv[first] : NULL, &s) < 0)
+		return ctl_usage_error("reset", "takes one scope: mcN, mcN/dimmK, mcN/rankK or mcN/csrowK");
 	if (ras_db_edac_open_rw(&db, c->cfg.database, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ras-fdr-ctl: %s\n", err);
 		return 1;
@@ -244,7 +252,7 @@ static int worst_first(const void *a, const void *b)
 static void print_totals(const struct totals *s, bool json, int64_t unmapped)
 {
 	if (json) {
-		printf("{\"dimms\":[");
+		printf("{\"version\":%d,\"dimms\":[", CTL_JSON_VERSION);
 		for (unsigned i = 0; i < s->n; i++) {
 			printf("%s{\"label\":", i ? "," : "");
 			ctl_print_json_string(s->t[i].label, strlen(s->t[i].label));
@@ -254,6 +262,12 @@ static void print_totals(const struct totals *s, bool json, int64_t unmapped)
 			       (unsigned long long)s->t[i].ue);
 		}
 		printf("],\"unmapped_errors\":%lld}\n", (long long)unmapped);
+		return;
+	}
+	if (!s->n && unmapped) {
+		printf("%lld memory controller errors, none placed on a DIMM: no stored EDAC topology "
+		       "knows their controller (see 'ras-fdr-ctl errors --type mc_event').\n",
+		       (long long)unmapped);
 		return;
 	}
 	if (!s->n) {

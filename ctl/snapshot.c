@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* ras-fdr-ctl snapshot (flight-recorder snapshots) and boot-cmdline (boot-time buffers). */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,8 +46,8 @@ static int list_one(void *ctx, const struct ras_snapshot *s)
 
 	ras_format_time(s->wall_ns, when, sizeof(when));
 	if (l->json) {
-		printf("%s{\"id\":%lld", l->n++ ? "," : "", (long long)s->id);
-		print_json_field("time", when);
+		printf("%s{\"id\":%lld,", l->n++ ? "," : "", (long long)s->id);
+		ctl_print_json_wall(s->wall_ns);
 		print_json_field("boot", s->boot_id);
 		print_json_field("reason", s->reason);
 		print_json_field("trigger_table", s->trigger_table);
@@ -74,32 +73,26 @@ static int list_one(void *ctx, const struct ras_snapshot *s)
 	return 0;
 }
 
-static int snapshot_list(struct ctl *c, int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ NULL, 0, NULL, 0 },
-	};
-	struct list_ctx l = { 0 };
-	struct ras_db *db;
-	int opt, r;
+struct snap_opts {
+	bool json;
+	const char *reason;
+};
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (opt != 'j')
-			return 2;
-		l.json = true;
-	}
-	if (optind < argc) {
-		fprintf(stderr, "ras-fdr-ctl snapshot list: unexpected argument '%s'\n", argv[optind]);
-		return 2;
-	}
+static int snapshot_list(struct ctl *c, const struct snap_opts *o, int argc, char **argv)
+{
+	struct list_ctx l = { .json = o->json };
+	struct ras_db *db;
+	int r;
+
+	if (argc > 1)
+		return ctl_usage_error("snapshot", "list: unexpected argument '%s'", argv[1]);
 	if (ctl_open_db(c, &db) < 0)
 		return 1;
 	if (l.json)
-		putchar('[');
+		printf("{\"version\":%d,\"snapshots\":[", CTL_JSON_VERSION);
 	r = ras_db_snapshot_list(db, list_one, &l);
 	if (l.json)
-		printf("]\n");
+		printf("]}\n");
 	else if (r == 0 || r == -ENOENT)
 		printf("No flight-recorder snapshots.\n");
 	ras_db_close(db);
@@ -114,8 +107,27 @@ static int snapshot_list(struct ctl *c, int argc, char **argv)
 
 static void print_line(void *ctx, const char *line)
 {
-	(void)ctx;
-	printf("%s\n", line);
+	unsigned *json_lines = ctx;
+
+	if (!json_lines) {
+		printf("%s\n", line);
+		return;
+	}
+	printf("%s", (*json_lines)++ ? "," : "");
+	ctl_print_json_string(line, strlen(line));
+}
+
+static void show_header_json(const struct ras_snapshot *s)
+{
+	printf("{\"version\":%d,\"id\":%lld,", CTL_JSON_VERSION, (long long)s->id);
+	ctl_print_json_wall(s->wall_ns);
+	print_json_field("instance", s->instance);
+	print_json_field("boot", s->boot_id);
+	print_json_field("reason", s->reason);
+	print_json_field("trigger_table", s->trigger_table);
+	printf(",\"trigger_row_id\":%lld,\"trigger_wall_ns\":\"%lld\",\"records\":%lld,"
+	       "\"missed\":%lld,\"cpus\":%u,\"lines\":[", (long long)s->trigger_row_id,
+	       (long long)s->trigger_wall_ns, (long long)s->record_count, (long long)s->missed, s->ncpus);
 }
 
 static void show_header(const struct ras_snapshot *s)
@@ -141,38 +153,41 @@ static void show_header(const struct ras_snapshot *s)
 	printf("\nTimes are seconds relative to the trigger.\n\n");
 }
 
-static int snapshot_show(struct ctl *c, int argc, char **argv)
+static int snapshot_show(struct ctl *c, const struct snap_opts *o, int argc, char **argv)
 {
 	struct ras_snapshot s;
 	struct fdr_render_stats st;
 	struct ras_db *db;
-	char *end;
-	long long id;
+	unsigned json_lines = 0;
+	int64_t id;
 	int r;
 
-	if (argc != 2) {
-		fprintf(stderr, "usage: ras-fdr-ctl snapshot show ID\n");
-		return 2;
-	}
-	id = strtoll(argv[1], &end, 10);
-	if (end == argv[1] || *end || id <= 0) {
-		fprintf(stderr, "ras-fdr-ctl snapshot show: '%s' is not a snapshot id\n", argv[1]);
-		return 2;
-	}
+	if (argc != 2)
+		return ctl_usage_error("snapshot", "show takes one snapshot ID");
+	if (ctl_parse_i64(argv[1], 1, INT64_MAX, false, &id) < 0)
+		return ctl_usage_error("snapshot", "show: '%s' is not a snapshot id (1, 2, ...)", argv[1]);
 	if (ctl_open_db(c, &db) < 0)
 		return 1;
 	r = ras_db_snapshot_get(db, id, &s);
 	ras_db_close(db);
 	if (r < 0) {
-		fprintf(stderr, "ras-fdr-ctl: snapshot %lld: %s\n", id,
+		fprintf(stderr, "ras-fdr-ctl: snapshot %lld: %s\n", (long long)id,
 			r == -ENOENT ? "no such snapshot" : strerror(-r));
 		return 1;
 	}
-	show_header(&s);
-	r = fdr_render_snapshot(&s, print_line, NULL, &st);
+	if (o->json)
+		show_header_json(&s);
+	else
+		show_header(&s);
+	r = fdr_render_snapshot(&s, print_line, o->json ? &json_lines : NULL, &st);
 	ras_snapshot_free(&s);
+	if (o->json && r == 0) {
+		printf("],\"damaged_sub_buffers\":%u,\"records_without_format\":%u}\n", st.bad_pages,
+		       st.unknown_events);
+		return 0;
+	}
 	if (r < 0) {
-		fprintf(stderr, "ras-fdr-ctl: snapshot %lld cannot be rendered: %s\n", id,
+		fprintf(stderr, "ras-fdr-ctl: snapshot %lld cannot be rendered: %s\n", (long long)id,
 			r == -EINVAL ? "damaged or unknown format" : strerror(-r));
 		return 1;
 	}
@@ -234,55 +249,65 @@ static int take(struct ctl *c, const char *reason)
 	return 0;
 }
 
-static int snapshot_take(struct ctl *c, int argc, char **argv)
+static int snapshot_take(struct ctl *c, const struct snap_opts *o, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "reason", required_argument, NULL, 'r' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const char *reason = "manual";
-	int opt;
-
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		if (opt != 'r')
-			return 2;
-		reason = optarg;
-	}
-	if (optind < argc) {
-		fprintf(stderr, "ras-fdr-ctl snapshot take: unexpected argument '%s'\n", argv[optind]);
-		return 2;
-	}
+	if (argc > 1)
+		return ctl_usage_error("snapshot", "take: unexpected argument '%s'", argv[1]);
 	if (geteuid() != 0) {
 		fprintf(stderr, "ras-fdr-ctl snapshot take: reading the tracing instance needs root\n");
 		return 1;
 	}
-	return take(c, reason);
+	return take(c, o->reason);
+}
+
+static const struct ctl_opt snapshot_opts[] = {
+	{ "reason", 'r', "TEXT", CTL_C_NONE, "take: why the snapshot was taken (default manual)" },
+	{ "json", 'j', NULL, CTL_C_NONE, "list, show: JSON output (formats in ras-fdr-ctl(8))" },
+	{ NULL },
+};
+
+const struct ctl_spec ctl_snapshot_spec = {
+	.name = "snapshot", .args = "list|show ID|take", .opts = snapshot_opts,
+	.positional = CTL_C_WORDS, .words = "list show take",
+	.summary = "flight-recorder snapshots: list them, show one, take one now (root)",
+};
+
+static int snapshot_opt(void *ctx, int key, const char *arg)
+{
+	struct snap_opts *o = ctx;
+
+	if (key == 'j')
+		o->json = true;
+	else
+		o->reason = arg;
+	return CTL_GO_ON;
 }
 
 int ctl_snapshot(struct ctl *c, int argc, char **argv)
 {
-	static const struct { const char *name; int (*fn)(struct ctl *, int, char **); } subs[] = {
+	static const struct {
+		const char *name;
+		int (*fn)(struct ctl *, const struct snap_opts *, int, char **);
+	} subs[] = {
 		{ "list", snapshot_list }, { "show", snapshot_show }, { "take", snapshot_take },
 	};
+	struct snap_opts o = { .reason = "manual" };
+	int first, r = ctl_parse(&ctl_snapshot_spec, argc, argv, snapshot_opt, &o, &first);
 
-	if (argc < 2) {
-		fprintf(stderr, "usage: ras-fdr-ctl snapshot list [--json] | show ID | take [--reason TEXT]\n");
-		return 2;
-	}
-	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++) {
-		if (!strcmp(argv[1], subs[i].name)) {
-			optind = 1;
-			return subs[i].fn(c, argc - 1, argv + 1);
-		}
-	}
-	fprintf(stderr, "ras-fdr-ctl snapshot: unknown subcommand '%s'\n", argv[1]);
-	return 2;
+	if (r != CTL_GO_ON)
+		return r;
+	if (first >= argc)
+		return ctl_usage_error("snapshot", "which: list, show ID or take?");
+	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+		if (!strcmp(argv[first], subs[i].name))
+			return subs[i].fn(c, &o, argc - first, argv + first);
+	return ctl_usage_error("snapshot", "unknown action '%s' (list, show, take)", argv[first]);
 }
 
 /* ---- boot-cmdline ---- */
 
 struct boot_opts {
-	bool persistent;
+	bool persistent, json;
 	const char *instance;
 	unsigned size_kb;
 };
@@ -353,91 +378,143 @@ static void print_persistent_notes(const struct boot_opts *o, const char *label)
 	       "    or ERST at the next boot.\n", label, o->instance);
 }
 
-static int print_cmdline(struct ctl *c, const struct boot_opts *o, const char *tracing_dir,
-			 const struct utsname *un)
+/* The whole parameter string, or -1 after saying why there is none. */
+static int build_cmdline(struct ctl *c, const struct boot_opts *o, const char *tracing_dir,
+			 const struct utsname *un, struct fdr_boot_event ev[64], unsigned *n,
+			 char *out, size_t len)
 {
-	struct fdr_boot_event ev[64];
 	char builtin[PATH_MAX], param[2048], label[16];
 	struct fdr_boot_paths p = { tracing_dir, c->cfg.sysfs_root, builtin };
-	unsigned n, usable = 0;
+	unsigned usable = 0;
+	size_t k = 0;
 
 	snprintf(builtin, sizeof(builtin), "/lib/modules/%s/modules.builtin", un->release);
-	n = fdr_boot_events(&p, ev, 64);
-	for (unsigned i = 0; i < n; i++)
+	*n = fdr_boot_events(&p, ev, 64);
+	for (unsigned i = 0; i < *n; i++)
 		usable += ev[i].state == FDR_BOOT_USABLE;
 	if (!usable) {
 		fprintf(stderr, "ras-fdr-ctl: this kernel has none of the RAS tracepoints built in\n");
-		return 1;
+		return -1;
 	}
 	/* reserve_mem labels are at most 15 characters. */
 	snprintf(label, sizeof(label), "%s", o->instance);
 	if (fdr_boot_param(param, sizeof(param), o->instance, o->persistent ? "traceoff" : NULL,
-			   o->persistent ? label : NULL, ev, n) < 0) {
+			   o->persistent ? label : NULL, ev, *n) < 0) {
 		fprintf(stderr, "ras-fdr-ctl: the parameter would be too long\n");
-		return 1;
+		return -1;
 	}
-	printf("Kernel command-line parameters for %s (kernel %s):\n\n  ",
-	       o->persistent ? "a persistent buffer" : "a boot-time instance", un->release);
 	if (o->persistent)
-		printf("reserve_mem=%luM:4096:%s ",
-		       fdr_persistent_mib(o->size_kb, sysconf(_SC_NPROCESSORS_CONF)), label);
-	printf("%s", param);
-	if (!o->persistent)
-		printf(" trace_buf_size=%uK", o->size_kb);
-	printf("\n");
+		k = (size_t)snprintf(out, len, "reserve_mem=%luM:4096:%s ",
+				     fdr_persistent_mib(o->size_kb, sysconf(_SC_NPROCESSORS_CONF)), label);
+	if (k < len)
+		k += (size_t)snprintf(out + k, len - k, "%s", param);
+	if (!o->persistent && k < len)
+		snprintf(out + k, len - k, " trace_buf_size=%uK", o->size_kb);
+	return 0;
+}
+
+static void print_cmdline_json(const struct boot_opts *o, const struct utsname *un,
+			       const struct fdr_boot_event *ev, unsigned n, const char *params)
+{
+	unsigned k = 0;
+
+	printf("{\"version\":%d,\"kernel\":", CTL_JSON_VERSION);
+	ctl_print_json_string(un->release, strlen(un->release));
+	printf(",\"persistent\":%s", o->persistent ? "true" : "false");
+	print_json_field("instance", o->instance);
+	print_json_field("parameters", params);
+	printf(",\"left_out\":[");
+	for (unsigned i = 0; i < n; i++) {
+		char name[96];
+
+		if (ev[i].state == FDR_BOOT_USABLE)
+			continue;
+		snprintf(name, sizeof(name), "%s:%s", ev[i].system, ev[i].event);
+		printf("%s{\"event\":", k++ ? "," : "");
+		ctl_print_json_string(name, strlen(name));
+		printf(",\"reason\":\"%s\"", ev[i].state == FDR_BOOT_MODULE ? "module" : "absent");
+		if (ev[i].state == FDR_BOOT_MODULE)
+			print_json_field("module", ev[i].module);
+		putchar('}');
+	}
+	printf("]}\n");
+}
+
+static int print_cmdline(struct ctl *c, const struct boot_opts *o, const char *tracing_dir,
+			 const struct utsname *un)
+{
+	struct fdr_boot_event ev[64];
+	char params[2300];
+	unsigned n;
+
+	if (build_cmdline(c, o, tracing_dir, un, ev, &n, params, sizeof(params)) < 0)
+		return 1;
+	if (o->json) {
+		print_cmdline_json(o, un, ev, n, params);
+		return 0;
+	}
+	printf("Kernel command-line parameters for %s (kernel %s):\n\n  %s\n",
+	       o->persistent ? "a persistent buffer" : "a boot-time instance", un->release, params);
 	print_left_out(ev, n);
 	print_grub_steps();
 	if (o->persistent)
-		print_persistent_notes(o, label);
+		print_persistent_notes(o, o->instance);
 	else
 		print_boot_notes(o);
 	return 0;
 }
 
+static const struct ctl_opt boot_opts_table[] = {
+	{ "persistent", 'p', NULL, CTL_C_NONE, "a buffer that survives a warm reboot (Linux 6.12+)" },
+	{ "instance", 'i', "NAME", CTL_C_NONE, "the instance name (default boot_instance or "
+	  "persistent_instance from rasd.conf)" },
+	{ "size", 's', "KB", CTL_C_NONE, "buffer size per CPU in KiB, 8 to 1048576" },
+	CTL_OPT_JSON,
+	{ NULL },
+};
+
+const struct ctl_spec ctl_boot_cmdline_spec = {
+	.name = "boot-cmdline", .args = "", .opts = boot_opts_table,
+	.summary = "kernel parameters that keep errors from before rasd starts",
+};
+
+static int boot_opt(void *ctx, int key, const char *arg)
+{
+	struct boot_opts *o = ctx;
+	int64_t kb;
+
+	switch (key) {
+	case 'p': o->persistent = true; break;
+	case 'i': o->instance = arg; break;
+	case 'j': o->json = true; break;
+	case 's':
+		if (ctl_parse_i64(arg, 8, 1048576, false, &kb) < 0)
+			return ctl_usage_error("boot-cmdline", "--size takes KiB, 8 to 1048576, not '%s'", arg);
+		o->size_kb = (unsigned)kb;
+		break;
+	}
+	return CTL_GO_ON;
+}
+
 static int parse_boot_opts(struct ctl *c, int argc, char **argv, struct boot_opts *o)
 {
-	static const struct option opts[] = {
-		{ "persistent", no_argument, NULL, 'p' },
-		{ "instance", required_argument, NULL, 'i' },
-		{ "size", required_argument, NULL, 's' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *why;
-	char *end;
-	int opt;
+	int first, r = ctl_parse(&ctl_boot_cmdline_spec, argc, argv, boot_opt, o, &first);
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'p': o->persistent = true; break;
-		case 'i': o->instance = optarg; break;
-		case 's':
-			o->size_kb = (unsigned)strtoul(optarg, &end, 10);
-			if (end == optarg || *end || o->size_kb < 8 || o->size_kb > 1048576) {
-				fprintf(stderr, "ras-fdr-ctl boot-cmdline: --size takes KiB, 8 to 1048576\n");
-				return -1;
-			}
-			break;
-		default: return -1;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "ras-fdr-ctl boot-cmdline: unexpected argument '%s'\n", argv[optind]);
-		return -1;
-	}
+	if (r != CTL_GO_ON)
+		return r;
+	if (first < argc)
+		return ctl_usage_error("boot-cmdline", "unexpected argument '%s'", argv[first]);
 	if (!o->instance)
 		o->instance = o->persistent ? c->cfg.persistent_instance : c->cfg.boot_instance;
 	/* The name lands in a directory and a command line: the config rules apply. */
 	if (!*o->instance || rasd_config_set(&(struct rasd_config){ 0 }, "boot_instance",
-					     o->instance, &why) < 0) {
-		fprintf(stderr, "ras-fdr-ctl boot-cmdline: bad instance name '%s'\n", o->instance);
-		return -1;
-	}
-	if (o->persistent && strlen(o->instance) > 15) {
-		fprintf(stderr, "ras-fdr-ctl boot-cmdline: a persistent instance name is also the "
-			"reserve_mem label, at most 15 characters\n");
-		return -1;
-	}
-	return 0;
+					     o->instance, &why) < 0)
+		return ctl_usage_error("boot-cmdline", "bad instance name '%s'", o->instance);
+	if (o->persistent && strlen(o->instance) > 15)
+		return ctl_usage_error("boot-cmdline", "a persistent instance name is also the "
+				       "reserve_mem label, at most 15 characters");
+	return CTL_GO_ON;
 }
 
 int ctl_boot_cmdline(struct ctl *c, int argc, char **argv)
@@ -448,20 +525,21 @@ int ctl_boot_cmdline(struct ctl *c, int argc, char **argv)
 	bool first = true;
 	int r;
 
-	if (parse_boot_opts(c, argc, argv, &o) < 0)
-		return 2;
+	r = parse_boot_opts(c, argc, argv, &o);
+	if (r != CTL_GO_ON)
+		return r;
 	if (uname(&un) < 0 ||
 	    ras_tracing_find(c->cfg.tracing_dir, dir, sizeof(dir), err, sizeof(err)) < 0) {
 		fprintf(stderr, "ras-fdr-ctl: %s\n", err);
 		return 1;
 	}
-	if (!fdr_kernel_at_least(un.release, 6, o.persistent ? 12 : 3))
+	if (!o.json && !fdr_kernel_at_least(un.release, 6, o.persistent ? 12 : 3))
 		printf("WARNING: the running kernel %s is older than %s: it does not know %s.\n"
 		       "The parameters below are for a newer kernel booted on this machine.\n\n",
 		       un.release, o.persistent ? "6.12" : "6.3",
 		       o.persistent ? "persistent trace buffers" : "trace_instance=");
 	r = print_cmdline(c, &o, dir, &un);
-	if (r == 0)
+	if (r == 0 && !o.json)
 		hidden_conditions(c->cfg.sysfs_root, NULL, dir, print_hidden, &first);
 	return r;
 }

@@ -47,114 +47,275 @@ static bool event_enabled(const char *instance_dir, const char *system, const ch
 	return on;
 }
 
-static void print_events(const char *tracing_dir, const char *instance_dir)
+/* What status found, printed as text or JSON; attention[] sets exit status 3. */
+struct status {
+	bool json;
+	unsigned n_items, n_attention;
+	const char *attention[8];
+};
+
+/* Separators for the JSON arrays: the first item gets none. */
+static const char *sep(struct status *st)
 {
-	printf("Events:\n");
+	return st->n_items++ ? "," : "";
+}
+
+static void attention(struct status *st, const char *why)
+{
+	if (st->n_attention < sizeof(st->attention) / sizeof(st->attention[0]))
+		st->attention[st->n_attention++] = why;
+}
+
+static void print_events(struct status *st, const char *tracing_dir, const char *instance_dir)
+{
+	static const char *const words[] = { "absent from this kernel", "present, not enabled", "enabled" };
+	static const char *const keys[] = { "absent", "present", "enabled" };
+
+	printf(st->json ? ",\"events\":[" : "Events:\n");
+	st->n_items = 0;
 	for (unsigned i = 0; i < ras_n_event_types; i++) {
 		const struct ras_event_type *t = &ras_event_types[i];
 		const char *sys = t->system;
 		char path[PATH_MAX];
+		int state;
 
 		snprintf(path, sizeof(path), "%s/events/%s/%s", tracing_dir, sys, t->event);
 		if (access(path, F_OK) != 0 && t->alt_system) {
 			sys = t->alt_system;
 			snprintf(path, sizeof(path), "%s/events/%s/%s", tracing_dir, sys, t->event);
 		}
-		if (access(path, F_OK) != 0)
-			printf("  %-40s absent from this kernel\n", t->table);
+		state = access(path, F_OK) != 0 ? 0 : event_enabled(instance_dir, sys, t->event) ? 2 : 1;
+		if (st->json)
+			printf("%s{\"type\":\"%s\",\"state\":\"%s\"}", sep(st), t->table, keys[state]);
 		else
-			printf("  %-40s %s\n", t->table,
-			       event_enabled(instance_dir, sys, t->event) ? "enabled" : "present, not enabled");
+			printf("  %-40s %s\n", t->table, words[state]);
 	}
+	if (st->json)
+		putchar(']');
 }
 
-static void print_tracing(struct ctl *c)
+static void print_buffers(struct status *st, const char *inst)
+{
+	struct ras_cpu_stats cs;
+
+	printf(st->json ? ",\"cpus\":[" : "Per-CPU buffers:\n");
+	st->n_items = 0;
+	for (int cpu = 0; ras_tracing_cpu_stats(inst, cpu, &cs) == 0; cpu++) {
+		if (st->json)
+			printf("%s{\"cpu\":%d,\"entries\":\"%llu\",\"overrun\":\"%llu\",\"dropped\":\"%llu\","
+			       "\"read\":\"%llu\"}", sep(st), cpu, (unsigned long long)cs.entries,
+			       (unsigned long long)cs.overrun, (unsigned long long)cs.dropped,
+			       (unsigned long long)cs.read);
+		else
+			printf("  cpu%-4d entries %llu, overrun %llu, dropped %llu, read %llu\n", cpu,
+			       (unsigned long long)cs.entries, (unsigned long long)cs.overrun,
+			       (unsigned long long)cs.dropped, (unsigned long long)cs.read);
+	}
+	if (st->json)
+		putchar(']');
+}
+
+static void print_tracing(struct status *st, struct ctl *c, bool running)
 {
 	char dir[PATH_MAX], inst[PATH_MAX], err[256];
-	struct ras_cpu_stats st;
+	bool present;
 
 	if (ras_tracing_find(c->cfg.tracing_dir, dir, sizeof(dir), err, sizeof(err)) < 0) {
-		printf("Tracing: %s\n", err);
+		if (st->json) {
+			printf(",\"tracing\":{\"error\":");
+			ctl_print_json_string(err, strlen(err));
+			putchar('}');
+		} else {
+			printf("Tracing: %s\n", err);
+		}
 		return;
 	}
 	snprintf(inst, sizeof(inst), "%s/instances/%s", dir, c->cfg.instance);
-	if (access(inst, F_OK) != 0) {
-		printf("Instance: %s (absent)\n", inst);
-		return;
+	present = access(inst, F_OK) == 0;
+	if (running && !present)
+		attention(st, "rasd's tracing instance is absent");
+	if (st->json) {
+		printf(",\"tracing\":{\"instance\":");
+		ctl_print_json_string(inst, strlen(inst));
+		printf(",\"present\":%s", present ? "true" : "false");
+	} else {
+		printf("Instance: %s%s\n", inst, present ? "" : " (absent)");
 	}
-	printf("Instance: %s\n", inst);
-	print_events(dir, inst);
-	printf("Per-CPU buffers:\n");
-	for (int cpu = 0; ras_tracing_cpu_stats(inst, cpu, &st) == 0; cpu++)
-		printf("  cpu%-4d entries %llu, overrun %llu, dropped %llu, read %llu\n", cpu,
-		       (unsigned long long)st.entries, (unsigned long long)st.overrun,
-		       (unsigned long long)st.dropped, (unsigned long long)st.read);
+	if (present) {
+		print_events(st, dir, inst);
+		print_buffers(st, inst);
+	}
+	if (st->json)
+		putchar('}');
 }
 
-static void print_database(struct ctl *c)
+static void print_table_rows(struct status *st, struct ras_db *db, int64_t *total, int64_t *newest)
 {
-	struct ras_db_filter f = { .type_idx = -1, .include_synthetic = true };
-	struct ras_db *db;
-	struct stat sb;
-	int64_t total = 0, newest = 0, lost, gaps;
-	char when[40];
-
-	printf("Database: %s", c->cfg.database);
-	if (stat(c->cfg.database, &sb) != 0 || ctl_open_db(c, &db) < 0) {
-		printf(" (not readable)\n");
-		return;
-	}
-	printf(" (%lld bytes)\n", (long long)sb.st_size);
+	if (st->json)
+		printf(",\"rows\":{");
+	st->n_items = 0;
 	for (unsigned i = 0; i < ras_n_event_types; i++) {
 		int64_t rows, last;
 
 		if (ras_db_table_stats(db, i, &rows, &last) < 0 || !rows)
 			continue;
-		printf("  %-40s %lld rows\n", ras_event_types[i].table, (long long)rows);
-		total += rows;
-		if (last > newest)
-			newest = last;
+		if (st->json)
+			printf("%s\"%s\":%lld", sep(st), ras_event_types[i].table, (long long)rows);
+		else
+			printf("  %-40s %lld rows\n", ras_event_types[i].table, (long long)rows);
+		*total += rows;
+		if (last > *newest)
+			*newest = last;
 	}
+	if (st->json)
+		putchar('}');
+}
+
+static void print_losses(struct status *st, struct ras_db *db, int64_t total)
+{
+	struct ras_db_filter f = { .type_idx = -1, .include_synthetic = true };
+	int64_t lost, gaps, boot_lost = 0, boot_gaps = 0;
+	int64_t malformed = ras_db_counter(db, "malformed_records");
+	int64_t refused = ras_db_counter(db, "synthetic_refused");
+	char boot[64];
+
 	ras_db_lost_totals(db, &f, &lost, &gaps);
-	printf("  total %lld rows; lost %lld records, %lld gaps of unknown size; malformed %lld; "
-	       "synthetic refused %lld\n", (long long)total, (long long)lost, (long long)gaps,
-	       (long long)ras_db_counter(db, "malformed_records"),
-	       (long long)ras_db_counter(db, "synthetic_refused"));
-	if (newest) {
-		ras_format_time(newest, when, sizeof(when));
-		printf("  last record %s\n", when);
+	if (ras_boot_id(boot, sizeof(boot)) == 0) {
+		f.boot_id = boot;
+		ras_db_lost_totals(db, &f, &boot_lost, &boot_gaps);
 	}
+	if (boot_lost || boot_gaps)
+		attention(st, "records lost since this boot");
+	if (st->json)
+		printf(",\"total\":%lld,\"lost\":%lld,\"lost_unknown_gaps\":%lld,\"lost_this_boot\":%lld,"
+		       "\"lost_unknown_gaps_this_boot\":%lld,\"malformed\":%lld,\"synthetic_refused\":%lld",
+		       (long long)total, (long long)lost, (long long)gaps, (long long)boot_lost,
+		       (long long)boot_gaps, (long long)malformed, (long long)refused);
+	else
+		printf("  total %lld rows; lost %lld records, %lld gaps of unknown size (this boot: %lld, "
+		       "%lld); malformed %lld; synthetic refused %lld\n", (long long)total,
+		       (long long)lost, (long long)gaps, (long long)boot_lost, (long long)boot_gaps,
+		       (long long)malformed, (long long)refused);
+}
+
+static void print_database(struct status *st, struct ctl *c)
+{
+	struct ras_db *db;
+	struct stat sb;
+	int64_t total = 0, newest = 0;
+	char when[40];
+	bool readable = stat(c->cfg.database, &sb) == 0 && ctl_open_db(c, &db) == 0;
+
+	if (st->json) {
+		printf(",\"database\":{\"path\":");
+		ctl_print_json_string(c->cfg.database, strlen(c->cfg.database));
+		printf(",\"readable\":%s", readable ? "true" : "false");
+	} else {
+		printf("Database: %s", c->cfg.database);
+	}
+	if (!readable) {
+		attention(st, "the database is not readable");
+		printf(st->json ? "}" : " (not readable)\n");
+		return;
+	}
+	if (st->json)
+		printf(",\"bytes\":%lld", (long long)sb.st_size);
+	else
+		printf(" (%lld bytes)\n", (long long)sb.st_size);
+	print_table_rows(st, db, &total, &newest);
+	print_losses(st, db, total);
+	ras_format_time(newest, when, sizeof(when));
+	if (st->json && newest)
+		printf(",\"last_record\":\"%s\"}", when);
+	else if (st->json)
+		printf(",\"last_record\":null}");
+	else if (newest)
+		printf("  last record %s\n", when);
 	ras_db_close(db);
 }
 
 static void print_hidden(void *ctx, const char *condition, const char *advice)
 {
-	int *n = ctx;
+	struct status *st = ctx;
 
-	if (!(*n)++)
+	if (st->json) {
+		printf("%s{\"condition\":", sep(st));
+		ctl_print_json_string(condition, strlen(condition));
+		printf(",\"advice\":");
+		ctl_print_json_string(advice, strlen(advice));
+		putchar('}');
+		return;
+	}
+	if (!st->n_items++)
 		printf("Conditions that can hide errors:\n");
 	printf("  %s; %s\n", condition, advice);
 }
 
+static void print_attention(struct status *st)
+{
+	if (st->json)
+		printf(",\"attention\":[");
+	for (unsigned i = 0; i < st->n_attention; i++) {
+		if (st->json)
+			printf("%s\"%s\"", i ? "," : "", st->attention[i]);
+		else
+			printf("%s%s", i ? "; " : "Attention: ", st->attention[i]);
+	}
+	printf(st->json ? "]}\n" : st->n_attention ? ".\n" : "Attention: none.\n");
+}
+
+static const struct ctl_opt status_opts[] = {
+	CTL_OPT_JSON,
+	{ NULL },
+};
+
+const struct ctl_spec ctl_status_spec = {
+	.name = "status", .args = "", .opts = status_opts,
+	.summary = "rasd, its instance, events, buffers and database; exit 3 when attention is needed",
+	.more = "Exit status 3 (attention) when rasd is not running, its instance is absent, the\n"
+		"database is not readable, or records were lost in this boot.\n",
+};
+
+static int status_opt(void *ctx, int key, const char *arg)
+{
+	struct status *st = ctx;
+
+	(void)arg;
+	st->json = key == 'j';
+	return CTL_GO_ON;
+}
+
 int ctl_status(struct ctl *c, int argc, char **argv)
 {
-	int hidden = 0;
-	int pid = daemon_pid(&c->cfg);
+	struct status st = { 0 };
+	int first, pid, r = ctl_parse(&ctl_status_spec, argc, argv, status_opt, &st, &first);
 
-	if (argc > 1) {
-		fprintf(stderr, "ras-fdr-ctl status: unexpected argument '%s'\n", argv[1]);
-		return 2;
-	}
-	if (pid)
+	if (r != CTL_GO_ON)
+		return r;
+	if (first < argc)
+		return ctl_usage_error("status", "unexpected argument '%s'", argv[first]);
+	pid = daemon_pid(&c->cfg);
+	if (!pid)
+		attention(&st, "rasd is not running");
+	if (st.json)
+		printf("{\"version\":%d,\"rasd\":{\"running\":%s,\"pid\":%d}", CTL_JSON_VERSION,
+		       pid ? "true" : "false", pid);
+	else if (pid)
 		printf("rasd: running (pid %d)\n", pid);
 	else
 		printf("rasd: not running\n");
-	print_tracing(c);
+	print_tracing(&st, c, pid != 0);
+	if (st.json)
+		printf(",\"hidden\":[");
+	st.n_items = 0;
 	hidden_conditions(c->cfg.sysfs_root, NULL,
 			  c->cfg.tracing_dir[0] ? c->cfg.tracing_dir : "/sys/kernel/tracing",
-			  print_hidden, &hidden);
-	if (!hidden)
+			  print_hidden, &st);
+	if (st.json)
+		putchar(']');
+	else if (!st.n_items)
 		printf("Conditions that can hide errors: none found\n");
-	print_database(c);
-	return 0;
+	print_database(&st, c);
+	print_attention(&st);
+	return st.n_attention ? CTL_EXIT_ATTENTION : CTL_EXIT_OK;
 }

@@ -171,16 +171,18 @@ int ras_db_open_writer(struct ras_db **out, const char *path, const char *boot_i
 	if (r < 0)
 		return r;
 	/*
-	 * 32 KiB pages: a storm's rows and index entries go in a third as many
-	 * page writes as with 4 KiB (measured with make bench); the page size
-	 * only applies to a new database.
+	 * 4 KiB pages: every table and index of the event table takes at least
+	 * one page, so 32 KiB pages made an empty database 3.5 MB (now 0.46 MB);
+	 * make bench (200,000 records) stores 232,000 records/s with either, and
+	 * 145 instead of 158 bytes per record. The page size only applies to a
+	 * new database.
 	 *
 	 * WAL lets ras-fdr-ctl read while rasd writes. FULL syncs the log at every
 	 * commit: the errors just before a crash are the ones that matter, and a
 	 * panic loses whatever sat in the page cache. Batches keep the cost per
 	 * record small under a storm.
 	 */
-	if (ras_db_exec(db, "PRAGMA page_size=32768; PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;") < 0 ||
+	if (ras_db_exec(db, "PRAGMA page_size=4096; PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;") < 0 ||
 	    ras_db_migrate(db) < 0 || register_boot(db, boot_id) < 0 || prepare_all(db) < 0) {
 		snprintf(err, errlen, "database %s: %s", path, ras_db_errmsg(db));
 		ras_db_close(db);

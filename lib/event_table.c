@@ -12,16 +12,21 @@
 
 #define F(n, t) { #n, RAS_FT_##t, 0 }
 #define OPT(n, t) { #n, RAS_FT_##t, RAS_F_OPTIONAL }
+/* Registers and addresses (hex), 64-bit counters and timestamps (decimal), for --json. */
+#define HEX(n) { #n, RAS_FT_INT, RAS_F_HEX }
+#define OPT_HEX(n) { #n, RAS_FT_INT, RAS_F_OPTIONAL | RAS_F_HEX }
+#define WIDE(n) { #n, RAS_FT_INT, RAS_F_WIDE }
+#define OPT_WIDE(n) { #n, RAS_FT_INT, RAS_F_OPTIONAL | RAS_F_WIDE }
 
 static const struct ras_field mce_fields[MCE_F_COUNT] = {
-	[MCE_F_MCGCAP] = F(mcgcap, INT), [MCE_F_MCGSTATUS] = F(mcgstatus, INT),
-	[MCE_F_STATUS] = F(status, INT), [MCE_F_ADDR] = F(addr, INT),
-	[MCE_F_MISC] = F(misc, INT),
+	[MCE_F_MCGCAP] = HEX(mcgcap), [MCE_F_MCGSTATUS] = HEX(mcgstatus),
+	[MCE_F_STATUS] = HEX(status), [MCE_F_ADDR] = HEX(addr),
+	[MCE_F_MISC] = HEX(misc),
 	/* synd and ipid arrived with AMD SMCA (v4.x); ppin and microcode in v6.10;
 	 * v_data (vendor data, variable length) around v6.14. */
-	[MCE_F_SYND] = OPT(synd, INT), [MCE_F_IPID] = OPT(ipid, INT),
-	[MCE_F_IP] = F(ip, INT), [MCE_F_TSC] = F(tsc, INT),
-	[MCE_F_PPIN] = OPT(ppin, INT), [MCE_F_WALLTIME] = F(walltime, INT),
+	[MCE_F_SYND] = OPT_HEX(synd), [MCE_F_IPID] = OPT_HEX(ipid),
+	[MCE_F_IP] = HEX(ip), [MCE_F_TSC] = WIDE(tsc),
+	[MCE_F_PPIN] = OPT_HEX(ppin), [MCE_F_WALLTIME] = WIDE(walltime),
 	[MCE_F_CPU] = F(cpu, INT), [MCE_F_CPUID] = F(cpuid, INT),
 	[MCE_F_APICID] = F(apicid, INT), [MCE_F_SOCKETID] = F(socketid, INT),
 	[MCE_F_CS] = F(cs, INT), [MCE_F_BANK] = F(bank, INT),
@@ -34,13 +39,13 @@ static const struct ras_field mc_fields[MC_F_COUNT] = {
 	[MC_F_LABEL] = F(label, TEXT), [MC_F_ERROR_COUNT] = F(error_count, INT),
 	[MC_F_MC_INDEX] = F(mc_index, INT), [MC_F_TOP_LAYER] = F(top_layer, INT),
 	[MC_F_MIDDLE_LAYER] = F(middle_layer, INT),
-	[MC_F_LOWER_LAYER] = F(lower_layer, INT), [MC_F_ADDRESS] = F(address, INT),
-	[MC_F_GRAIN_BITS] = F(grain_bits, INT), [MC_F_SYNDROME] = F(syndrome, INT),
+	[MC_F_LOWER_LAYER] = F(lower_layer, INT), [MC_F_ADDRESS] = HEX(address),
+	[MC_F_GRAIN_BITS] = F(grain_bits, INT), [MC_F_SYNDROME] = HEX(syndrome),
 	[MC_F_DRIVER_DETAIL] = F(driver_detail, TEXT),
 };
 
 static const struct ras_field aer_fields[AER_F_COUNT] = {
-	[AER_F_DEV_NAME] = F(dev_name, TEXT), [AER_F_STATUS] = F(status, INT),
+	[AER_F_DEV_NAME] = F(dev_name, TEXT), [AER_F_STATUS] = HEX(status),
 	[AER_F_SEVERITY] = F(severity, INT),
 	/* The TLP header log arrived around v4.16. */
 	[AER_F_TLP_HEADER_VALID] = OPT(tlp_header_valid, INT),
@@ -49,7 +54,7 @@ static const struct ras_field aer_fields[AER_F_COUNT] = {
 
 static const struct ras_field extlog_fields[EXTLOG_F_COUNT] = {
 	[EXTLOG_F_ERR_SEQ] = F(err_seq, INT), [EXTLOG_F_ETYPE] = F(etype, INT),
-	[EXTLOG_F_SEV] = F(sev, INT), [EXTLOG_F_PA] = F(pa, INT),
+	[EXTLOG_F_SEV] = F(sev, INT), [EXTLOG_F_PA] = HEX(pa),
 	[EXTLOG_F_PA_MASK_LSB] = F(pa_mask_lsb, INT),
 	[EXTLOG_F_FRU_ID] = F(fru_id, BLOB), [EXTLOG_F_FRU_TEXT] = F(fru_text, TEXT),
 	[EXTLOG_F_DATA] = F(data, BLOB),
@@ -62,7 +67,7 @@ static const struct ras_field nonstd_fields[NONSTD_F_COUNT] = {
 };
 
 static const struct ras_field arm_fields[ARM_F_COUNT] = {
-	[ARM_F_MPIDR] = F(mpidr, INT), [ARM_F_MIDR] = F(midr, INT),
+	[ARM_F_MPIDR] = HEX(mpidr), [ARM_F_MIDR] = HEX(midr),
 	[ARM_F_RUNNING_STATE] = F(running_state, INT),
 	[ARM_F_PSCI_STATE] = F(psci_state, INT), [ARM_F_AFFINITY] = F(affinity, INT),
 	/* The error-information, context and vendor buffers, sev and cpu came
@@ -85,7 +90,7 @@ static const struct ras_field devlink_fields[DL_F_COUNT] = {
 };
 
 static const struct ras_field blockerr_fields[BLK_F_COUNT] = {
-	[BLK_F_DEV] = F(dev, INT), [BLK_F_SECTOR] = F(sector, INT),
+	[BLK_F_DEV] = F(dev, INT), [BLK_F_SECTOR] = WIDE(sector),
 	[BLK_F_NR_SECTOR] = F(nr_sector, INT), [BLK_F_ERROR] = F(error, INT),
 	[BLK_F_IOPRIO] = OPT(ioprio, INT), [BLK_F_RWBS] = F(rwbs, TEXT),
 	[BLK_F_CMD] = F(cmd, TEXT),
@@ -97,23 +102,23 @@ static const struct ras_field blockerr_fields[BLK_F_COUNT] = {
  * (up to 6.18) and are optional.
  */
 static const struct ras_field cxl_aer_ue_fields[] = {
-	F(memdev, TEXT), F(host, TEXT), F(serial, INT), F(status, INT),
-	F(first_error, INT), F(header_log, BLOB),
+	F(memdev, TEXT), F(host, TEXT), HEX(serial), HEX(status),
+	HEX(first_error), F(header_log, BLOB),
 };
 
 static const struct ras_field cxl_aer_ce_fields[] = {
-	F(memdev, TEXT), F(host, TEXT), F(serial, INT), F(status, INT),
+	F(memdev, TEXT), F(host, TEXT), HEX(serial), HEX(status),
 };
 
 static const struct ras_field cxl_overflow_fields[] = {
-	F(memdev, TEXT), F(host, TEXT), F(log, INT), F(serial, INT),
-	F(first_ts, INT), F(last_ts, INT), F(count, INT),
+	F(memdev, TEXT), F(host, TEXT), F(log, INT), HEX(serial),
+	WIDE(first_ts), WIDE(last_ts), F(count, INT),
 };
 
 #define CXL_HDR_FIELDS \
 	F(memdev, TEXT), F(host, TEXT), F(log, INT), F(hdr_uuid, BLOB), \
-	F(serial, INT), F(hdr_flags, INT), F(hdr_handle, INT), \
-	F(hdr_related_handle, INT), F(hdr_timestamp, INT), F(hdr_length, INT), \
+	HEX(serial), F(hdr_flags, INT), F(hdr_handle, INT), \
+	F(hdr_related_handle, INT), WIDE(hdr_timestamp), F(hdr_length, INT), \
 	F(hdr_maint_op_class, INT), OPT(hdr_maint_op_sub_class, INT)
 
 static const struct ras_field cxl_generic_fields[] = {
@@ -121,9 +126,9 @@ static const struct ras_field cxl_generic_fields[] = {
 };
 
 #define CXL_MEDIA_COMMON \
-	F(dpa, INT), F(descriptor, INT), F(type, INT), F(transaction_type, INT), \
-	F(channel, INT), F(rank, INT), OPT(dpa_flags, INT), OPT(hpa, INT), \
-	OPT(hpa_alias0, INT), OPT(region_uuid, BLOB), OPT(region_name, TEXT), \
+	HEX(dpa), F(descriptor, INT), F(type, INT), F(transaction_type, INT), \
+	F(channel, INT), F(rank, INT), OPT(dpa_flags, INT), OPT_HEX(hpa), \
+	OPT_HEX(hpa_alias0), OPT(region_uuid, BLOB), OPT(region_name, TEXT), \
 	F(validity_flags, INT), OPT(sub_type, INT), OPT(cme_threshold_ev_flags, INT)
 
 static const struct ras_field cxl_media_fields[] = {
@@ -145,8 +150,8 @@ static const struct ras_field cxl_module_fields[] = {
 };
 
 static const struct ras_field cxl_poison_fields[] = {
-	F(memdev, TEXT), F(host, TEXT), F(serial, INT), F(trace_type, INT),
-	F(region, TEXT), F(overflow_ts, INT), F(hpa, INT), OPT(hpa_alias0, INT), F(dpa, INT),
+	F(memdev, TEXT), F(host, TEXT), HEX(serial), F(trace_type, INT),
+	F(region, TEXT), WIDE(overflow_ts), HEX(hpa), OPT_HEX(hpa_alias0), HEX(dpa),
 	F(dpa_length, INT), F(uuid, BLOB), F(source, INT), F(flags, INT),
 };
 

@@ -21,6 +21,10 @@ enum ras_ftype {
 
 /* The field may be absent on some kernels; its column is then NULL. */
 #define RAS_F_OPTIONAL 1u
+/* A register or address: shown as a hex string in --json (may exceed 2^53). */
+#define RAS_F_HEX 2u
+/* A 64-bit counter or timestamp: shown as a decimal string in --json. */
+#define RAS_F_WIDE 4u
 
 struct ras_field {
 	const char *name;

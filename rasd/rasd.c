@@ -16,7 +16,7 @@ static void usage(FILE *out)
 		"Usage: rasd [OPTIONS]\n"
 		"Records every hardware-error (RAS) tracepoint of the running kernel in SQLite.\n\n"
 		"  -c, --config FILE        configuration file (default %s)\n"
-		"  -n, --check-config       check the configuration, print 'configuration OK', exit\n"
+		"  -n, --check-config       check the configuration, say which file was read, exit\n"
 		"  -d, --db PATH            database file (key: database)\n"
 		"  -i, --instance NAME      tracing instance to own (key: instance)\n"
 		"  -t, --tracing-dir DIR    tracefs root to use instead of finding it (key: tracing_dir)\n"
@@ -152,7 +152,11 @@ int main(int argc, char **argv)
 	if (load_config(&cfg, &opt, &o) > 0)
 		return 1;
 	if (check) {
-		printf("configuration OK\n");
+		/* load_config took a missing default file as "use the built-in defaults". */
+		if (access(opt.config_path, F_OK) == 0)
+			printf("configuration OK (read %s)\n", opt.config_path);
+		else
+			printf("configuration OK (%s not found: built-in defaults)\n", opt.config_path);
 		return 0;
 	}
 	/* Under systemd stderr is the journal already; send structured entries instead. */

@@ -12,7 +12,9 @@ n=0 failed=0
 ok() { n=$((n+1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed+1)); fi; }
 
 out=$("$RASD" --config "$D/good.conf" --check-config 2>&1); rc=$?
-ok $([ $rc = 0 ] && [ "$out" = "configuration OK" ] && echo 0 || echo 1) "good file: configuration OK, exit 0"
+ok $([ $rc = 0 ] && [ "$out" = "configuration OK (read $D/good.conf)" ] && echo 0 || echo 1) "good file: configuration OK, names the file, exit 0"
+out=$("$RASD" --config /nonexistent/rasd.conf --check-config 2>&1); rc=$?
+ok $([ $rc != 0 ] && echo 0 || echo 1) "check-config of a named missing file fails"
 out=$("$RASD" -c "$D/bad.conf" -n 2>&1); rc=$?
 ok $([ $rc = 1 ] && echo 0 || echo 1) "bad file: exit 1"
 for line in 2 3 4 5 6 7 8 9; do
@@ -39,6 +41,77 @@ for c in summary errors status inject decode edac layout labels reset snapshot b
 	grep -q "^\.SS.*$c\|^\.SS \"$c" "$top_srcdir/man/ras-fdr-ctl.8"; ok $? "ras-fdr-ctl(8) has a section for $c"
 done
 "$CTL" --config /dev/null nonsense >/dev/null 2>&1; ok $([ $? = 2 ] && echo 0 || echo 1) "unknown command: exit 2"
+
+# ---- every command's table: --help, help CMD, the man page's synopsis ----
+man_synopsis() {  # the .nf block after ".SS NAME", fonts and \- removed
+	awk -v name="$1" '$0 == ".SS " name { s = 1; next }
+		s == 1 && /^\.nf/ { s = 2; next } s == 2 && /^\.fi/ { exit } s == 2 { print } s == 1 && /^\./ { exit }' \
+		"$top_srcdir/man/ras-fdr-ctl.8" | sed -e 's/\\f[BIRP]//g' -e 's/\\-/-/g'
+}
+cmds=$("$CTL" __synopsis | cut -d' ' -f1)
+ok $([ "$(wc -l <<<"$cmds")" -ge 11 ] && echo 0 || echo 1) "__synopsis lists the commands"
+while read -r syn; do
+	c=${syn%% *}
+	if [ "$syn" = "$c (no table)" ]; then
+		grep -q "^\.SS.*$c" "$top_srcdir/man/ras-fdr-ctl.8"; ok $? "ras-fdr-ctl(8) has a section for $c (a plain entry, no table yet)"
+		continue
+	fi
+	h=$("$CTL" --config /nonexistent $c --help); rc=$?
+	ok $([ $rc = 0 ] && [ "$(head -1 <<<"$h")" = "Usage: ras-fdr-ctl [GLOBAL OPTIONS] $syn" ] && echo 0 || echo 1) "$c --help: exit 0, the synopsis"
+	ok $([ "$("$CTL" help $c)" = "$h" ] && echo 0 || echo 1) "help $c prints the same as $c --help"
+	m=$(man_synopsis "$c")
+	ok $([ "$m" = "$syn" ] && echo 0 || echo 1) "ras-fdr-ctl(8) synopsis of $c matches its table${m:+ ($m)}"
+	for o in $(grep -o -- '--[a-z-]*' <<<"$syn" | sort -u); do
+		grep -q -- "^  $o" <<<"$h"; ok $? "$c --help explains $o"
+	done
+	"$CTL" --config /dev/null $c --no-such-option >/dev/null 2>&1
+	ok $([ $? = 2 ] && echo 0 || echo 1) "$c --no-such-option: exit 2"
+done < <("$CTL" __synopsis)
+"$CTL" help nonsense >/dev/null 2>&1; ok $([ $? = 2 ] && echo 0 || echo 1) "help of an unknown command: exit 2"
+grep -q '^\.SH EXIT STATUS' "$top_srcdir/man/ras-fdr-ctl.8" && grep -q '^attention needed' "$top_srcdir/man/ras-fdr-ctl.8"
+ok $? "ras-fdr-ctl(8) documents the exit statuses, 3 included"
+
+# ---- strict numbers and times: exit 2 and a message naming the value ----
+NODB=(--config /dev/null --db /nonexistent/ras.db)
+for args in "errors --limit 1e3" "errors --limit 5abc" "errors --limit -1" "errors --limit 99999999999" \
+	    "errors --limit ''" "errors --until @0" "errors --until 1970-01-01" "errors --since 2026-02-31" \
+	    "errors --since 2026-11-22T25:00" "errors --since @1e9" "errors --since -5x" "errors --since ' 5'" \
+	    "errors --since @99999999999" "summary --since -99999999w" "summary --boot abc" "summary --boot 1" \
+	    "edac --until 0" "layout --boot 5abc" "snapshot show 0" "snapshot show 1x" \
+	    "boot-cmdline --size 5abc" "boot-cmdline --size 7" "summary --by rank"; do
+	err=$(eval "\"\$CTL\" \"\${NODB[@]}\" $args" 2>&1 >/dev/null); rc=$?
+	ok $([ $rc = 2 ] && [ -n "$err" ] && echo 0 || echo 1) "'$args': exit 2 with a message (rc $rc: ${err:0:80})"
+done
+# Good values get past parsing to the missing database (exit 1, not 2).
+for args in "errors --limit 0" "errors --since 2026-11-22" "errors --since 2026-11-22T10:00:00Z" \
+	    "errors --until @1700000000" "errors --since -2h" "errors --since now" "summary --since 2024-02-29"; do
+	eval "\"\$CTL\" \"\${NODB[@]}\" $args" >/dev/null 2>&1; rc=$?
+	ok $([ $rc = 1 ] && echo 0 || echo 1) "'$args' is accepted (rc $rc)"
+done
+
+# ---- options after positional arguments ----
+"$CTL" "${NODB[@]}" reset mc0/dimm3 --yes >/dev/null 2>&1; rc=$?
+ok $([ $rc = 1 ] && echo 0 || echo 1) "reset mc0/dimm3 --yes: parsed (rc $rc)"
+"$CTL" "${NODB[@]}" edac mc0/dimm3/dimm_ce_count --include-synthetic >/dev/null 2>&1; rc=$?
+ok $([ $rc = 1 ] && echo 0 || echo 1) "edac PATH --include-synthetic: parsed (rc $rc)"
+"$CTL" "${NODB[@]}" snapshot list --json >/dev/null 2>&1; rc=$?
+ok $([ $rc = 1 ] && echo 0 || echo 1) "snapshot list --json: parsed (rc $rc)"
+"$CTL" --config /dev/null decode "$top_srcdir/tests/data/decode/mixed.txt" --json | python3 -c 'import json,sys; [json.loads(l) for l in sys.stdin]'
+ok $? "decode FILE --json: JSON after the file name"
+
+# ---- completion, from the same tables ----
+comp() { "$CTL" --config /dev/null __complete "$@"; }
+comp 1 ras-fdr-ctl "" | grep -qx errors; ok $? "completion: commands"
+comp 2 ras-fdr-ctl errors --l | grep -qx -- --limit; ok $? "completion: errors options"
+comp 3 ras-fdr-ctl errors --type "" | grep -qx mc_event; ok $? "completion: event types after --type"
+comp 3 ras-fdr-ctl errors --type "" | grep -qx ras:aer_event; ok $? "completion: system:event names"
+comp 2 ras-fdr-ctl labels "" | grep -qx guess; ok $? "completion: labels actions"
+comp 2 ras-fdr-ctl decode "" | grep -qx @files; ok $? "completion: decode takes files"
+comp 4 ras-fdr-ctl -d /nonexistent edac "" | grep -q .; ok $([ $? = 1 ] && echo 0 || echo 1) "completion: no paths without a database"
+out=$(PATH="$top_builddir/ctl:$PATH" bash -c '. "$1"/contrib/ras-fdr-ctl.bash-completion
+	COMP_WORDS=(ras-fdr-ctl sum); COMP_CWORD=1; _ras_fdr_ctl; echo "${COMPREPLY[*]}"
+	COMP_WORDS=(ras-fdr-ctl errors --ty); COMP_CWORD=2; _ras_fdr_ctl; echo "${COMPREPLY[*]}"' _ "$top_srcdir")
+ok $([ "$out" = $'summary\n--type' ] && echo 0 || echo 1) "the bash completion script completes (${out//$'\n'/ | })"
 
 echo "1..$n"
 [ $failed = 0 ]

@@ -35,9 +35,23 @@ has "$out" "<stdin>:2:"; ok $? "standard input read"
 
 out=$($CTL decode "$D/decode/bad-then-good.mcelog" 2>"$D/../decode.err"); rc=$?
 err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"
-ok $([ $rc = 1 ] && echo 0 || echo 1) "malformed record: exit status 1"
+ok $([ $rc = 0 ] && echo 0 || echo 1) "malformed record then a good one: exit 0 (a record was decoded)"
 has "$err" "bad-then-good.mcelog:2:"; ok $? "malformed record reported as file:line"
 has "$out" "bad-then-good.mcelog:5: corrected"; ok $? "the next record is still decoded"
+
+head -3 "$D/decode/bad-then-good.mcelog" > "$D/../only-bad.$$"
+$CTL decode "$D/../only-bad.$$" >/dev/null 2>&1; rc=$?; rm -f "$D/../only-bad.$$"
+ok $([ $rc = 1 ] && echo 0 || echo 1) "only a malformed record: exit 1 (nothing decoded)"
+
+# A healthy Intel server's boot log (PCI enumeration, AER/DPC/EDAC/GHES set-up
+# lines, no error): nothing to decode, exit 1, and not one warning.
+out=$($CTL decode "$D/decode/dmesg-healthy.txt" 2>&1 >/dev/null); rc=$?
+ok $([ $rc = 1 ] && echo 0 || echo 1) "healthy dmesg: exit 1, no record"
+warn=$(grep -v "no machine-check or AER record found" <<<"$out" | head -3)
+# TODO: the AER text parser takes "pci 0000:00:00.0: [8086:2020] type 00 ..." lines
+# for AER detail lines; its rewrite (helper "text") fixes it. Drop the TODO then.
+if [ -z "$warn" ]; then n=$((n+1)); echo "ok $n - healthy dmesg: no warning"
+else n=$((n+1)); echo "not ok $n - healthy dmesg: no warning (got: ${warn//$'\n'/ | }) # TODO parser rewrite"; fi
 
 for f in "$D"/mcelog/*; do
 	case "$f" in *README*|*.inject.txt) continue ;; esac

@@ -1,0 +1,122 @@
+/* SPDX-License-Identifier: MIT */
+/* The per-subcommand option tables: parsing, --help and synopsis from one place. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "cli.h"
+
+#define MAX_OPTS 32
+
+static unsigned count_opts(const struct ctl_spec *spec)
+{
+	unsigned n = 0;
+
+	while (spec->opts && spec->opts[n].name)
+		n++;
+	return n;
+}
+
+int ctl_usage_error(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "ras-fdr-ctl %s: ", cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fprintf(stderr, " (try 'ras-fdr-ctl %s --help')\n", cmd);
+	return CTL_EXIT_USAGE;
+}
+
+int ctl_parse(const struct ctl_spec *spec, int argc, char **argv, ctl_opt_fn fn, void *ctx,
+	      int *first)
+{
+	struct option lo[MAX_OPTS + 2] = { { 0 } };
+	unsigned n = count_opts(spec);
+	int opt, idx, r;
+
+	if (n > MAX_OPTS)
+		n = MAX_OPTS;
+	for (unsigned i = 0; i < n; i++)
+		lo[i] = (struct option){ spec->opts[i].name,
+					 spec->opts[i].arg ? required_argument : no_argument,
+					 NULL, (int)i };
+	lo[n] = (struct option){ "help", no_argument, NULL, 'h' };
+	/* 0, not 1: glibc then starts afresh, forgetting main's "+" (stop at the first argument). */
+	optind = 0;
+	opterr = 0;
+	/* A leading '-' would hand positionals over in order; '+' would stop at the first. */
+	while ((opt = getopt_long(argc, argv, ":h", lo, &idx)) != -1) {
+		if (opt == 'h') {
+			ctl_print_help(spec, stdout);
+			return CTL_EXIT_OK;
+		}
+		if (opt == '?')
+			return ctl_usage_error(spec->name, "unknown option '%s'", argv[optind - 1]);
+		if (opt == ':')
+			return ctl_usage_error(spec->name, "'%s' needs a value", argv[optind - 1]);
+		r = fn(ctx, spec->opts[opt].key, optarg);
+		if (r >= 0)
+			return r;
+	}
+	*first = optind;
+	return CTL_GO_ON;
+}
+
+void ctl_synopsis(const struct ctl_spec *spec, char *buf, unsigned len)
+{
+	unsigned k = (unsigned)snprintf(buf, len, "%s%s%s", spec->name, spec->args[0] ? " " : "",
+					spec->args);
+
+	for (unsigned i = 0; !spec->raw && spec->opts && spec->opts[i].name && k < len; i++) {
+		const struct ctl_opt *o = &spec->opts[i];
+
+		k += (unsigned)snprintf(buf + k, len - k, " [--%s%s%s]", o->name, o->arg ? " " : "",
+					o->arg ? o->arg : "");
+	}
+}
+
+void ctl_print_help(const struct ctl_spec *spec, void *file)
+{
+	FILE *out = file;
+	char syn[1024];
+
+	ctl_synopsis(spec, syn, sizeof(syn));
+	fprintf(out, "Usage: ras-fdr-ctl [GLOBAL OPTIONS] %s\n\n%s\n", syn, spec->summary);
+	if (count_opts(spec))
+		fprintf(out, "\nOptions:\n");
+	for (unsigned i = 0; spec->opts && spec->opts[i].name; i++) {
+		const struct ctl_opt *o = &spec->opts[i];
+		char left[64];
+
+		snprintf(left, sizeof(left), "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+		fprintf(out, "  %-22s %s\n", left, o->help);
+	}
+	fprintf(out, "  %-22s %s\n", "--help", "this text");
+	if (spec->more)
+		fprintf(out, "\n%s", spec->more);
+	if (spec->more_fn)
+		spec->more_fn(out);
+	fprintf(out, "\nExit status: 0 ok, 1 error, 2 usage, 3 attention needed (see ras-fdr-ctl(8)).\n");
+}
+
+int ctl_parse_i64(const char *s, int64_t min, int64_t max, bool hex, int64_t *out)
+{
+	char *end;
+	long long v;
+
+	/* strtoll would skip blanks and accept "5abc", "1e3" (as 1) and overflow silently. */
+	if (!s || !*s || (s[0] != '-' && (s[0] < '0' || s[0] > '9')))
+		return -EINVAL;
+	errno = 0;
+	v = strtoll(s, &end, hex ? 0 : 10);
+	if (end == s || *end)
+		return -EINVAL;
+	if (errno == ERANGE || v < min || v > max)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
