@@ -37,3 +37,8 @@ EXTRA_DIST += tests/formats/linux-6.1/ras/memory_failure_event/format
 
 FUZZ_TARGETS += fuzz/fuzz-aer-text.c fuzz/fuzz-cper.c fuzz/fuzz-arm.c
 EXTRA_DIST += fuzz/fuzz-aer-text.c fuzz/fuzz-cper.c fuzz/fuzz-arm.c
+
+# The text path of "ras-fdr-ctl decode" as a whole: every parser plus the glue
+# (ctl/decode_text.c, ctl/decode_print.c, built by including them).
+FUZZ_TARGETS += fuzz/fuzz-decode-glue.c
+EXTRA_DIST += fuzz/fuzz-decode-glue.c

@@ -18,6 +18,13 @@ has "$out" "bank_name  *M2M"; ok $? "mce bank named M2M"
 out=$($CTL decode mce --vendor intel --family 6 --model 0x55 --bank 7 --status 0x8c00004000010090 --json)
 has "$out" '"severity":"corrected"'; ok $? "mce --json severity"
 has "$out" '"error_class":"memory"'; ok $? "mce --json error class"
+# Registers are unsigned 64-bit: hex strings in JSON, never negative numbers.
+out=$($CTL decode mce --vendor amd --family 0x19 --model 0x21 --bank 18 --status 0xbd80000010100134 --json)
+has "$out" '"raw_status":"0xbd80000010100134"'; ok $? "--json register as an unsigned hex string"
+has "$out" '"bank":18'; ok $? "--json small integers stay numbers"
+# AMD SMCA without --ipid: the bank type is not guessed.
+out=$($CTL decode mce --vendor amd --family 0x19 --model 0x21 --bank 18 --status 0x9c2040000000011b)
+has "$out" "decode_note.*bank type unknown"; ok $? "SMCA record without IPID says the bank type is unknown"
 # PCIe Base Spec 7.8.4.5: bit 0 Receiver Error, bit 6 Bad TLP.
 out=$($CTL decode aer --cor-status 0x41 --dev 0000:00:1c.0)
 has "$out" "Receiver Error, Bad TLP"; ok $? "aer corrected bits named"
@@ -38,6 +45,18 @@ err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"
 ok $([ $rc = 1 ] && echo 0 || echo 1) "malformed record: exit status 1"
 has "$err" "bad-then-good.mcelog:2:"; ok $? "malformed record reported as file:line"
 has "$out" "bad-then-good.mcelog:5: corrected"; ok $? "the next record is still decoded"
+
+# 40 AER blocks: more records than the first allocation of the record list (a
+# use-after-free once printed garbage device names here).
+out=$($CTL decode "$D/decode/aer-40.txt"); rc=$?
+ok $rc "40 AER blocks decode"
+missing=0
+for i in $(seq 16 55); do
+	dev=$(printf '0000:%02x:00.0' "$i")
+	grep -q "PCIe corrected error at $dev \\[144d:a808\\]: Receiver Error" <<<"$out" || missing=$((missing+1))
+done
+ok $missing "each of the 40 AER records names its own device"
+ok $([ "$(grep -c 'PCIe corrected error at' <<<"$out")" = 40 ] && echo 0 || echo 1) "exactly 40 AER records"
 
 for f in "$D"/mcelog/*; do
 	case "$f" in *README*|*.inject.txt) continue ;; esac
