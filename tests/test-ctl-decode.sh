@@ -58,6 +58,20 @@ done
 ok $missing "each of the 40 AER records names its own device"
 ok $([ "$(grep -c 'PCIe corrected error at' <<<"$out")" = 40 ] && echo 0 || echo 1) "exactly 40 AER records"
 
+# Current kernels' AER spellings, a joined report, an inaccessible device.
+out=$($CTL decode "$D/decode/aer-kernel6.txt" 2>"$D/../decode.err"); rc=$?
+err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"
+has "$out" "aer-kernel6.txt:2: corrected: PCIe corrected error at 0000:00:1c.0 \\[8086:a110\\]: Receiver Error, Bad TLP"; ok $? "severity=Correctable read"
+has "$out" "kernel_names  *RxErr, BadTLP"; ok $? "kernel short bit names next to the spec's words"
+has "$err" "aer-kernel6.txt:6: PCIe Bus Error on an inaccessible device"; ok $? "inaccessible device refused as file:line"
+has "$out" "aer-kernel6.txt:7: uncorrected: .*Unsupported Request Error; TLP MWr .*address 0xf7c00000"; ok $? "joined report read, TLP header decoded"
+ok $([ $rc = 1 ] && echo 0 || echo 1) "a refused record: exit status 1"
+
+# A healthy machine's dmesg: no record, and not one warning about its lines.
+$CTL decode "$D/decode/healthy-dmesg.txt" >/dev/null 2>"$D/../decode.err"
+err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"
+! grep -q "healthy-dmesg.txt:[0-9]" <<<"$err"; ok $? "healthy dmesg: no file:line warning"
+
 for f in "$D"/mcelog/*; do
 	case "$f" in *README*|*.inject.txt) continue ;; esac
 	out=$($CTL decode "$f" 2>&1); rc=$?
