@@ -12,6 +12,7 @@
 #include "decode_text.h"
 #include "decoders/aer_text.h"
 #include "decoders/mce_text.h"
+#include "decoders/mce_text_amd.h"
 
 enum item_kind { ITEM_MCE, ITEM_AER, ITEM_EDAC };
 
@@ -182,6 +183,11 @@ static int run_mce(const char *buf, size_t len, struct text_ctx *t)
 	return mce_text_parse(buf, len, on_mce, on_error, t);
 }
 
+static int run_mce_amd(const char *buf, size_t len, struct text_ctx *t)
+{
+	return mce_amd_text_parse(buf, len, on_mce, on_error, t);
+}
+
 static int run_aer(const char *buf, size_t len, struct text_ctx *t)
 {
 	return aer_text_parse(buf, len, on_aer, on_error, t);
@@ -189,7 +195,7 @@ static int run_aer(const char *buf, size_t len, struct text_ctx *t)
 
 /* Every text form decode reads; each parser skips the lines that are not its own. */
 static int (*const parsers[])(const char *buf, size_t len, struct text_ctx *t) = {
-	run_mce, run_aer,
+	run_mce, run_mce_amd, run_aer,
 };
 
 int decode_text_buffer(const char *name, const char *buf, size_t len, const struct decode_out *o)

@@ -42,6 +42,11 @@ struct mce_in {
 	unsigned no_cpuid:1;    /* no PROCESSOR line: vendor and model unknown */
 	unsigned no_socketid:1; /* no SOCKETID/SOCKET field */
 	/*
+	 * ipid holds only HardwareID and McaType, named by a text source (the
+	 * kernel's "<bank type> Ext. Error Code" line); the instance is unknown.
+	 */
+	unsigned ipid_type_only:1;
+	/*
 	 * Leave summary empty: a storm's records are stored, not all logged, and
 	 * the sentence is most of the decoding's cost. Everything else is filled.
 	 */

@@ -67,6 +67,12 @@ has "$err" "aer-kernel6.txt:6: PCIe Bus Error on an inaccessible device"; ok $? 
 has "$out" "aer-kernel6.txt:7: uncorrected: .*Unsupported Request Error; TLP MWr .*address 0xf7c00000"; ok $? "joined report read, TLP header decoded"
 ok $([ $rc = 1 ] && echo 0 || echo 1) "a refused record: exit status 1"
 
+# AMD's decoded machine-check blocks (drivers/edac/mce_amd.c format).
+out=$($CTL decode "$D/decode/amd-smca.txt")
+has "$out" "amd-smca.txt:2: corrected: Corrected DRAM ECC error on CPU 0, channel 1, chip select 1"; ok $? "AMD SMCA block: UMC channel and chip select"
+has "$out" "amd-smca.txt:9: corrected: .*bank 17 UMC"; ok $? "AMD block without IPID: bank type from the Ext. Error Code line"
+has "$out" "decode_note  *no MCA_IPID: bank type from the kernel's text"; ok $? "AMD block without IPID: says what is unknown"
+
 # A healthy machine's dmesg: no record, and not one warning about its lines.
 $CTL decode "$D/decode/healthy-dmesg.txt" >/dev/null 2>"$D/../decode.err"
 err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"
