@@ -11,12 +11,13 @@
 #include <string.h>
 #include "decode_text.h"
 #include "decoders/aer_text.h"
+#include "decoders/edac_text.h"
 #include "decoders/mce_text.h"
 #include "decoders/mce_text_amd.h"
 
 enum item_kind { ITEM_MCE, ITEM_AER, ITEM_EDAC };
 
-#define ITEM_STRINGS 3
+#define ITEM_STRINGS 6
 #define ITEM_STRING_LEN 192
 
 struct text_item {
@@ -96,6 +97,24 @@ static int on_aer(void *ctx, const struct aer_in *rec, unsigned line)
 	return 0;
 }
 
+static int on_edac(void *ctx, const struct edac_in *rec, unsigned line)
+{
+	struct text_item *it = text_add(ctx, ITEM_EDAC, line);
+
+	if (!it)
+		return -ENOMEM;
+	it->in.edac = *rec;
+	keep_string(it, 0, rec->msg, rec->msg_len);
+	keep_string(it, 1, rec->label, rec->label_len);
+	keep_string(it, 2, rec->driver_detail, rec->driver_detail_len);
+	for (unsigned i = 0; i < 3; i++) {
+		keep_string(it, 3 + i, rec->layer_name[i], rec->layer_name[i] ? strlen(rec->layer_name[i]) : 0);
+		it->in.edac.layer_name[i] = NULL;
+	}
+	it->in.edac.msg = it->in.edac.label = it->in.edac.driver_detail = NULL;
+	return 0;
+}
+
 static void on_error(void *ctx, unsigned line, const char *reason)
 {
 	struct text_ctx *t = ctx;
@@ -132,6 +151,8 @@ static void attach_strings(struct text_item *it)
 		it->in.edac.label_len = it->str_len[1];
 		it->in.edac.driver_detail = it->str[2];
 		it->in.edac.driver_detail_len = it->str_len[2];
+		for (unsigned i = 0; i < 3; i++)
+			it->in.edac.layer_name[i] = it->str_len[3 + i] ? it->str[3 + i] : NULL;
 		break;
 	case ITEM_MCE:
 		break;
@@ -193,9 +214,14 @@ static int run_aer(const char *buf, size_t len, struct text_ctx *t)
 	return aer_text_parse(buf, len, on_aer, on_error, t);
 }
 
+static int run_edac(const char *buf, size_t len, struct text_ctx *t)
+{
+	return edac_text_parse(buf, len, on_edac, on_error, t);
+}
+
 /* Every text form decode reads; each parser skips the lines that are not its own. */
 static int (*const parsers[])(const char *buf, size_t len, struct text_ctx *t) = {
-	run_mce, run_mce_amd, run_aer,
+	run_mce, run_mce_amd, run_aer, run_edac,
 };
 
 int decode_text_buffer(const char *name, const char *buf, size_t len, const struct decode_out *o)

@@ -448,12 +448,45 @@ static void parse_xen_line(struct parse_state *st, char *text)
 	flush_record(st);
 }
 
+/*
+ * sb_edac, skx/i10nm and pnd2 print the machine check they handle
+ * ("HANDLING MCE MEMORY ERROR", drivers/edac/sb_edac.c, skx_common.c) with
+ * __print_mce()'s fields, each message behind "EDAC <driver> MC<n>: "; a
+ * message printed without newline shares the line with the next one
+ * ("ADDR 12345000 EDAC sbridge MC3: MISC 144780c86"). The EDAC core's own
+ * error lines ("EDAC MC0: 1 CE ...") start with no field and are skipped.
+ */
+static bool parse_edac_line(struct parse_state *st, char *line)
+{
+	char *e = strstr(line, "EDAC ");
+
+	if (!e)
+		return false;
+	while (e) {
+		char *next = strstr(e + 5, "EDAC "), *colon, saved = 0;
+
+		if (next) {
+			saved = *next;
+			*next = '\0';
+		}
+		colon = strstr(e, ": ");
+		if (colon)
+			parse_kernel_line(st, colon + 2);
+		if (next)
+			*next = saved;
+		e = next;
+	}
+	return true;
+}
+
 static void parse_line(struct parse_state *st, char *line)
 {
 	static const char kernel_tag[] = "[Hardware Error]:";
 	char *tag = strstr(line, kernel_tag);
 	char *start = line + strspn(line, " \t");
 
+	if (!tag && parse_edac_line(st, line))
+		return;
 	if (tag)
 		parse_kernel_line(st, tag + sizeof(kernel_tag) - 1);
 	else if (strncmp(start, "(XEN)", 5) == 0)

@@ -73,6 +73,15 @@ has "$out" "amd-smca.txt:2: corrected: Corrected DRAM ECC error on CPU 0, channe
 has "$out" "amd-smca.txt:9: corrected: .*bank 17 UMC"; ok $? "AMD block without IPID: bank type from the Ext. Error Code line"
 has "$out" "decode_note  *no MCA_IPID: bank type from the kernel's text"; ok $? "AMD block without IPID: says what is unknown"
 
+# sb_edac's HANDLING MCE MEMORY ERROR block and the EDAC core line after it
+# (the example of the kernel's Documentation/firmware-guide/acpi/apei/einj.rst).
+out=$($CTL decode "$D/decode/edac-sbridge.txt"); rc=$?
+ok $rc "sbridge block and EDAC line decode"
+has "$out" "edac-sbridge.txt:2: corrected: Corrected memory read error on socket 0"; ok $? "HANDLING block read as a machine check"
+has "$out" "raw_misc  *0x144780c86"; ok $? "MISC from the message sharing the ADDR line"
+has "$out" "edac-sbridge.txt:6: corrected: Corrected memory error at mc3, channel 0, slot 0 (CPU_SrcID#0_Channel#0_DIMM#0)"; ok $? "EDAC line: controller, layers and label"
+has "$out" "driver_detail  *area:DRAM err_code:0001:0090"; ok $? "EDAC line: the driver's detail"
+
 # A healthy machine's dmesg: no record, and not one warning about its lines.
 $CTL decode "$D/decode/healthy-dmesg.txt" >/dev/null 2>"$D/../decode.err"
 err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"
