@@ -187,8 +187,10 @@ static void print_items(struct text_ctx *t)
 	union any_decoded *d = calloc(1, sizeof(*d));
 	char where[300];
 
-	if (!d)
+	if (!d || !t->n) {
+		free(d);
 		return;
+	}
 	qsort(t->items, t->n, sizeof(t->items[0]), by_line);
 	for (size_t i = 0; i < t->n; i++) {
 		struct decoded_view v = decode_item(&t->items[i], d);
