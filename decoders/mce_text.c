@@ -21,6 +21,7 @@ struct parse_state {
 	struct mce_in rec;
 	bool open;        /* a record is being collected */
 	bool bad;         /* the open record had a malformed line: drop it */
+	bool have_status; /* the open record has its MCi_STATUS */
 	unsigned first_line;
 	unsigned line;
 	int count;
@@ -80,6 +81,12 @@ static void report(struct parse_state *st, const char *reason)
 
 static void flush_record(struct parse_state *st)
 {
+	if (st->open && !st->bad && !st->have_status) {
+		/* Without STATUS there is nothing to decode: not "VAL=0", just missing. */
+		if (st->on_error)
+			st->on_error(st->ctx, st->first_line, "machine-check record without STATUS");
+		st->bad = true;
+	}
 	if (st->open && !st->bad && !st->stop) {
 		int rc = st->on_record(st->ctx, &st->rec, st->first_line);
 
@@ -99,6 +106,7 @@ static void start_record(struct parse_state *st)
 	st->rec.no_cpuid = 1;
 	st->rec.no_socketid = 1;
 	st->open = true;
+	st->have_status = false;
 	st->first_line = st->line;
 }
 
@@ -123,7 +131,11 @@ static bool hex_field(struct tokens *t, uint64_t *dst)
 	return v && parse_u64(v, HEX, dst);
 }
 
-static bool f_status(struct parse_state *st, struct tokens *t) { return hex_field(t, &st->rec.status); }
+static bool f_status(struct parse_state *st, struct tokens *t)
+{
+	st->have_status = true;
+	return hex_field(t, &st->rec.status);
+}
 static bool f_addr(struct parse_state *st, struct tokens *t) { return hex_field(t, &st->rec.addr); }
 static bool f_misc(struct parse_state *st, struct tokens *t) { return hex_field(t, &st->rec.misc); }
 static bool f_mcgstatus(struct parse_state *st, struct tokens *t) { return hex_field(t, &st->rec.mcgstatus); }
@@ -400,6 +412,7 @@ static void parse_kernel_header(struct parse_state *st, char *text)
 		return;
 	}
 	st->rec.bank = (uint8_t)b;
+	st->have_status = true;
 }
 
 static void parse_kernel_line(struct parse_state *st, char *text)
@@ -441,6 +454,7 @@ static void parse_xen_line(struct parse_state *st, char *text)
 		return;
 	}
 	st->rec.bank = (uint8_t)bank;
+	st->have_status = true;
 	if (next_token(&t) && strcmp(t.cur, "at") == 0 && !hex_field(&t, &st->rec.addr))
 		report(st, "bad address on Xen Bank line");
 	if (st->xen_cpu < 0)

@@ -25,6 +25,9 @@ has "$out" '"bank":18'; ok $? "--json small integers stay numbers"
 # AMD SMCA without --ipid: the bank type is not guessed.
 out=$($CTL decode mce --vendor amd --family 0x19 --model 0x21 --bank 18 --status 0x9c2040000000011b)
 has "$out" "decode_note.*bank type unknown"; ok $? "SMCA record without IPID says the bank type is unknown"
+# PCC (bit 57) with UC (bit 61) clear: contradictory, and said so.
+out=$($CTL decode mce --vendor amd --family 0x19 --model 0x21 --bank 3 --status 0x9200000000000136 --ipid 0x000700b000000000)
+has "$out" "decode_note.*contradictory status: PCC set with UC clear"; ok $? "PCC without UC flagged as contradictory"
 # PCIe Base Spec 7.8.4.5: bit 0 Receiver Error, bit 6 Bad TLP.
 out=$($CTL decode aer --cor-status 0x41 --dev 0000:00:1c.0)
 has "$out" "Receiver Error, Bad TLP"; ok $? "aer corrected bits named"
