@@ -37,6 +37,7 @@ struct aer_parser {
 	int have_bits;    /* at least one "[ n] Name" item was seen */
 	int inaccessible; /* type=Inaccessible: the kernel read no register */
 	uint32_t bits;    /* status bits from "[ n] Name" items */
+	int ghes_sev;     /* AER_TP_* of the last firmware (GHES) record's severity, -1 if none */
 	unsigned first_line;
 };
 
@@ -342,16 +343,76 @@ static int is_aer_item(const char *msg)
 	return 0;
 }
 
+/*
+ * Firmware-first reports: GHES prints the CPER severity ("{1}[Hardware
+ * Error]: event severity: recoverable", drivers/acpi/apei/ghes.c and
+ * drivers/firmware/efi/cper.c), then the AER recovery prints the device's
+ * registers without a severity word (cper_print_aer in drivers/pci/pcie/
+ * aer.c): "<dev> <bdf>: aer_status: 0x%08x, aer_mask: 0x%08x", the bit
+ * items, "aer_layer=..., aer_agent=...", the TLP header. CPER severities
+ * map as the kernel's cper_severity_to_aer(): recoverable is non-fatal,
+ * fatal is fatal, anything else correctable.
+ */
+static void note_ghes_severity(struct aer_parser *p, const char *text)
+{
+	const char *s = strstr(text, "event severity: ");
+
+	if (!strstr(text, "[Hardware Error]:") || !s)
+		return;
+	s += strlen("event severity: ");
+	if (strncmp(s, "recoverable", 11) == 0)
+		p->ghes_sev = AER_TP_NONFATAL;
+	else if (strncmp(s, "fatal", 5) == 0)
+		p->ghes_sev = AER_TP_FATAL;
+	else
+		p->ghes_sev = AER_TP_CORRECTED;
+}
+
+static int start_firmware_report(struct aer_parser *p, const char *bdf, const char *msg,
+				 unsigned line)
+{
+	uint32_t status, mask;
+	const char *s = msg + strlen("aer_status: ");
+	int rc = flush(p);
+
+	if (rc)
+		return rc;
+	memset(&p->rec, 0, sizeof(p->rec));
+	memcpy(p->dev, bdf, 12);
+	p->dev[12] = '\0';
+	p->open = 1;
+	p->broken = p->have_bits = p->inaccessible = 0;
+	p->bits = 0;
+	p->first_line = line;
+	if (parse_hex32(s, &status, &s) < 0 || strncmp(s, ", aer_mask: ", 12) != 0 ||
+	    parse_hex32(s + 12, &mask, &s) < 0) {
+		mark_broken(p, line, "malformed aer_status/aer_mask line");
+		return 0;
+	}
+	if (p->ghes_sev < 0) {
+		mark_broken(p, line, "aer_status line without a firmware (GHES) event severity before it");
+		return 0;
+	}
+	p->rec.severity = (uint8_t)p->ghes_sev;
+	p->rec.status = status;
+	p->rec.mask = mask;
+	p->rec.has_mask = 1;
+	p->have_status = 1;
+	return 0;
+}
+
 static int handle_line(struct aer_parser *p, const char *text, unsigned line)
 {
 	const char *bus_error = strstr(text, "PCIe Bus Error:");
 	const char *bdf = find_bdf_before(text, bus_error), *msg;
 
+	note_ghes_severity(p, text);
 	if (bus_error && bdf)
 		return start_report(p, bdf, bus_error, line);
 	if (!bdf) {
 		/* A continuation without device prefix belongs to the open report, if any. */
-		msg = p->open ? first_detail(text) : NULL;
+		/* Not a firmware section's own "TLP Header:" line, though. */
+		msg = p->open && !strstr(text, "[Hardware Error]:") ? first_detail(text) : NULL;
 		if (msg)
 			scan_details(p, msg, line);
 		return 0;
@@ -359,6 +420,8 @@ static int handle_line(struct aer_parser *p, const char *text, unsigned line)
 	msg = skip_spaces(bdf + 13);
 	if (strncmp(msg, "AER:", 4) == 0)
 		msg = skip_spaces(msg + 4);
+	if (strncmp(msg, "aer_status: ", 12) == 0)
+		return start_firmware_report(p, bdf, msg, line);
 	if (strstr(msg, "error received") || strstr(msg, "error message received"))
 		return flush(p);
 	if (!p->open) {
@@ -377,7 +440,8 @@ int aer_text_parse(const char *buf, size_t len,
 		   void (*on_error)(void *ctx, unsigned line, const char *reason),
 		   void *ctx)
 {
-	struct aer_parser p = { .on_record = on_record, .on_error = on_error, .ctx = ctx };
+	struct aer_parser p = { .on_record = on_record, .on_error = on_error, .ctx = ctx,
+				.ghes_sev = -1 };
 	char text[AER_LINE_MAX];
 	unsigned line = 0;
 	size_t pos = 0;

@@ -85,6 +85,15 @@ has "$out" "raw_misc  *0x144780c86"; ok $? "MISC from the message sharing the AD
 has "$out" "edac-sbridge.txt:6: corrected: Corrected memory error at mc3, channel 0, slot 0 (CPU_SrcID#0_Channel#0_DIMM#0)"; ok $? "EDAC line: controller, layers and label"
 has "$out" "driver_detail  *area:DRAM err_code:0001:0090"; ok $? "EDAC line: the driver's detail"
 
+# Firmware-first PCIe errors: the GHES event severity, then the device's
+# aer_status/aer_mask lines (drivers/firmware/efi/cper.c, drivers/pci/pcie/aer.c cper_print_aer).
+out=$($CTL decode "$D/decode/ghes-aer.txt"); rc=$?
+ok $rc "GHES AER records decode"
+has "$out" "ghes-aer.txt:18: corrected: PCIe corrected error at 0000:3b:00.0: Receiver Error"; ok $? "GHES corrected: severity from the event, status from aer_status"
+has "$out" "ghes-aer.txt:27: uncorrected: PCIe uncorrected non-fatal error at 0000:5e:00.0: Completion Timeout"; ok $? "GHES recoverable is non-fatal"
+has "$out" "tlp_header  *00000001 0000000f 00001000 00000000"; ok $? "GHES: the device's TLP header, not the section's"
+ok $([ "$(grep -c 'PCIe .* error at' <<<"$out")" = 2 ] && echo 0 || echo 1) "GHES: two records, no duplicate"
+
 # A healthy machine's dmesg: no record, and not one warning about its lines.
 $CTL decode "$D/decode/healthy-dmesg.txt" >/dev/null 2>"$D/../decode.err"
 err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"

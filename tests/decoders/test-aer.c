@@ -327,6 +327,23 @@ static void test_text_forms(void)
 	tap_is_int(c.err_lines[1], 18, "report without status refused at its line");
 }
 
+/* cper_print_aer() output without the GHES severity before it: refused, not guessed. */
+static void test_firmware_without_severity(void)
+{
+	static const char text[] =
+		"nvme 0000:5e:00.0: aer_status: 0x00004000, aer_mask: 0x00000000\n"
+		"nvme 0000:5e:00.0:    [14] CmpltTO                (First)\n"
+		"{3}[Hardware Error]: event severity: fatal\n"
+		"nvme 0000:5e:00.0: aer_status: 0x00040000, aer_mask: 0x00000000\n";
+	struct collect c;
+
+	memset(&c, 0, sizeof(c));
+	aer_text_parse(text, strlen(text), on_rec, on_err, &c);
+	tap_ok(c.n_err == 1 && c.err_lines[0] == 1, "aer_status without GHES severity refused at line 1");
+	tap_ok(c.n == 1 && c.recs[0].severity == AER_TP_FATAL && c.recs[0].status == 0x40000,
+	       "aer_status after a fatal GHES event: fatal");
+}
+
 int main(void)
 {
 	test_bits();
@@ -334,6 +351,7 @@ int main(void)
 	test_decode();
 	test_text();
 	test_text_forms();
+	test_firmware_without_severity();
 	/* RAS_DECODED_MAX (lib/event_table.h) bounds every output struct. */
 	tap_ok(sizeof(struct aer_decoded) <= 8192, "aer output fits RAS_DECODED_MAX");
 	return tap_done();
