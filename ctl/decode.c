@@ -271,8 +271,9 @@ int ctl_decode(struct ctl *c, int argc, char **argv)
 		       "            --cpu N --socket N] [--json]\n"
 		       "       ras-fdr-ctl decode aer --cor-status 0x... | --uncor-status 0x... [--fatal]\n"
 		       "           [--mask 0x...] [--tlp h0,h1,h2,h3] [--dev BDF] [--json]\n"
-		       "       ras-fdr-ctl decode [--json] [FILE ...]   (text: dmesg machine-check and AER\n"
-		       "           blocks, mcelog ASCII records; standard input without FILE)\n");
+		       "       ras-fdr-ctl decode [--json] [FILE ...]   (text, standard input without FILE:\n"
+		       "           kernel and AMD machine-check blocks, mcelog records, AER reports in\n"
+		       "           every spelling and GHES aer_status blocks, EDAC MCn error lines)\n");
 		return 0;
 	}
 	return decode_files(argc, argv);
