@@ -10,53 +10,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include "decoders/aer.h"
-#include "decoders/aer_text.h"
 #include "ctl.h"
-#include "lib/decode.h"
-#include "lib/formats.h"
 #include "decoders/mce.h"
-#include "decoders/mce_text.h"
+#include "decode_text.h"
 
-static void print_decoded(const char *kind, const void *d, ras_render_fn render,
-			  const struct ras_dfield *df, size_t n, bool json, const char *where)
+static void print_one(const struct decoded_view *v, bool json)
 {
-	const struct ras_decoded_head *h = d;
-	char sentence[RAS_SUMMARY_LEN];
+	struct decode_out o = { stdout, stderr, json };
 
-	render(d, sentence, sizeof(sentence));
-	if (json) {
-		printf("{\"version\":%d,\"type\":\"%s\",%s%s%s\"severity\":\"%s\",\"summary\":",
-		       CTL_JSON_VERSION, kind,
-		       where ? "\"input\":\"" : "", where ? where : "", where ? "\"," : "",
-		       ras_severity_name(h->severity));
-		ctl_print_json_string(sentence, strlen(sentence));
-		printf(",\"location\":");
-		ctl_print_json_string(h->location, strlen(h->location));
-		printf(",\"decoded\":{");
-		for (size_t i = 0; i < n; i++) {
-			printf("%s\"%s\":", i ? "," : "", df[i].name);
-			if (df[i].type == RAS_DF_STR)
-				ctl_print_json_string(ras_dfield_str(d, &df[i]), strlen(ras_dfield_str(d, &df[i])));
-			else if (ras_dfield_int(d, &df[i]) == RAS_DF_NONE)
-				printf("null");
-			else
-				ctl_print_json_int(ras_dfield_int(d, &df[i]));
-		}
-		printf("}}\n");
-		return;
-	}
-	if (where)
-		printf("%s: ", where);
-	printf("%s: %s\n", ras_severity_name(h->severity), sentence);
-	if (h->location[0])
-		printf("  %-20s %s\n", "location", h->location);
-	for (size_t i = 0; i < n; i++) {
-		if (df[i].type == RAS_DF_STR && *ras_dfield_str(d, &df[i]))
-			printf("  %-20s %s\n", df[i].name, ras_dfield_str(d, &df[i]));
-		else if (df[i].type == RAS_DF_INT && ras_dfield_int(d, &df[i]) != RAS_DF_NONE)
-			printf("  %-20s %lld (0x%llx)\n", df[i].name, (long long)ras_dfield_int(d, &df[i]),
-			       (unsigned long long)ras_dfield_int(d, &df[i]));
-	}
+	decode_print(&o, v, NULL);
 }
 
 static int parse_u64(const char *s, uint64_t *out)
@@ -131,7 +93,7 @@ static int set_mce_option(struct mce_in *in, uint64_t fms[3], int opt, const cha
 
 static int decode_mce_args(int argc, char **argv)
 {
-	struct mce_in in = { .has_synd = 1, .has_ipid = 1 };
+	struct mce_in in = { .has_synd = 1 };   /* has_ipid only with --ipid: SMCA needs it */
 	struct mce_decoded *d = calloc(1, sizeof(*d));
 	uint64_t fms[3] = { 0, 0, 0 };
 	bool json = false, have_status = false, have_fm = false;
@@ -158,7 +120,9 @@ static int decode_mce_args(int argc, char **argv)
 	in.cpuid = mce_cpuid_signature((unsigned)fms[0], (unsigned)fms[1], (unsigned)fms[2]);
 	in.no_cpuid = !have_fm;
 	mce_decode(&in, d);
-	print_decoded("mce", d, render_mce, mce_dfields, mce_n_dfields, json, NULL);
+	struct decoded_view v = view_mce(d);
+
+	print_one(&v, json);
 	free(d);
 	return 0;
 }
@@ -219,146 +183,62 @@ static int decode_aer_args(int argc, char **argv)
 	if (fatal && in.severity == 0)
 		in.severity = 1;
 	aer_decode(&in, d);
-	print_decoded("aer", d, render_aer, aer_dfields, aer_n_dfields, json, NULL);
+	struct decoded_view view = view_aer(d);
+
+	print_one(&view, json);
 	free(d);
 	return 0;
 }
 
-/* Records from text, kept in input order across the two parsers. */
-struct text_item {
-	unsigned line;
-	bool is_mce;
-	struct mce_in mce;
-	struct aer_in aer;
-	char dev[64];
-};
-
-struct text_ctx {
-	const char *name;
-	struct text_item *items;
-	size_t n, cap;
-	unsigned errors;
-};
-
-static struct text_item *text_add(struct text_ctx *t, unsigned line)
+/* Reads all of f; returns a NUL-terminated buffer (free it) or NULL. */
+static char *read_all(FILE *f, size_t *len)
 {
-	if (t->n == t->cap) {
-		size_t cap = t->cap ? t->cap * 2 : 16;
-		struct text_item *p = realloc(t->items, cap * sizeof(*p));
+	char *buf = NULL;
+	size_t cap = 0;
 
-		if (!p)
-			return NULL;
-		t->items = p;
-		t->cap = cap;
-	}
-	memset(&t->items[t->n], 0, sizeof(t->items[0]));
-	t->items[t->n].line = line;
-	return &t->items[t->n++];
-}
+	*len = 0;
+	for (;;) {
+		if (*len + 4096 + 1 > cap) {
+			char *nb = realloc(buf, cap = cap * 2 + 8192);
 
-static int on_mce(void *ctx, const struct mce_in *rec, unsigned line)
-{
-	struct text_item *it = text_add(ctx, line);
-
-	if (!it)
-		return -ENOMEM;
-	it->is_mce = true;
-	it->mce = *rec;
-	return 0;
-}
-
-static int on_aer(void *ctx, const struct aer_in *rec, unsigned line)
-{
-	struct text_item *it = text_add(ctx, line);
-	size_t n;
-
-	if (!it)
-		return -ENOMEM;
-	it->aer = *rec;
-	/* The parser's strings point into the input, which outlives the list; the name is copied anyway. */
-	n = rec->dev_name_len < sizeof(it->dev) - 1 ? rec->dev_name_len : sizeof(it->dev) - 1;
-	if (rec->dev_name)
-		memcpy(it->dev, rec->dev_name, n);
-	it->aer.dev_name = it->dev;
-	it->aer.dev_name_len = n;
-	it->aer.dev_desc = NULL;
-	it->aer.dev_desc_len = 0;
-	return 0;
-}
-
-static void on_error(void *ctx, unsigned line, const char *reason)
-{
-	struct text_ctx *t = ctx;
-
-	fprintf(stderr, "%s:%u: %s\n", t->name, line, reason);
-	t->errors++;
-}
-
-static int by_line(const void *a, const void *b)
-{
-	const struct text_item *x = a, *y = b;
-
-	return (x->line > y->line) - (x->line < y->line);
-}
-
-static void print_items(struct text_ctx *t, bool json)
-{
-	union { struct mce_decoded m; struct aer_decoded a; } *d = calloc(1, sizeof(*d));
-	char where[300];
-
-	qsort(t->items, t->n, sizeof(t->items[0]), by_line);
-	for (size_t i = 0; d && i < t->n; i++) {
-		snprintf(where, sizeof(where), "%s:%u", t->name, t->items[i].line);
-		if (t->items[i].is_mce) {
-			mce_decode(&t->items[i].mce, &d->m);
-			print_decoded("mce", &d->m, render_mce, mce_dfields, mce_n_dfields, json, where);
-		} else {
-			aer_decode(&t->items[i].aer, &d->a);
-			print_decoded("aer", &d->a, render_aer, aer_dfields, aer_n_dfields, json, where);
+			if (!nb) {
+				free(buf);
+				return NULL;
+			}
+			buf = nb;
 		}
+		size_t got = fread(buf + *len, 1, 4096, f);
+
+		if (!got)
+			break;
+		*len += got;
 	}
-	free(d);
+	buf[*len] = 0;
+	return buf;
 }
 
 static int decode_text(const char *name, const char *path, bool json)
 {
-	struct text_ctx t = { .name = name };
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
+	struct decode_out o = { stdout, stderr, json };
 	FILE *f = path ? fopen(path, "re") : stdin;
+	size_t len;
+	char *buf;
+	int status;
 
 	if (!f) {
 		fprintf(stderr, "ras-fdr-ctl decode: %s: %s\n", path, strerror(errno));
 		return 1;
 	}
-	for (;;) {
-		if (len + 4096 + 1 > cap) {
-			char *nb = realloc(buf, cap = cap * 2 + 8192);
-
-			if (!nb)
-				break;
-			buf = nb;
-		}
-		size_t got = fread(buf + len, 1, 4096, f);
-
-		if (!got)
-			break;
-		len += got;
-	}
+	buf = read_all(f, &len);
 	if (path)
 		fclose(f);
-	if (!buf)
+	if (!buf) {
+		fprintf(stderr, "ras-fdr-ctl decode: %s: out of memory\n", name);
 		return 1;
-	buf[len] = 0;
-	mce_text_parse(buf, len, on_mce, on_error, &t);
-	aer_text_parse(buf, len, on_aer, on_error, &t);
-	print_items(&t, json);
-	if (!t.n && !t.errors)
-		fprintf(stderr, "%s: no machine-check or AER record found\n", name);
-	free(t.items);
+	}
+	status = decode_text_buffer(name, buf, len, &o);
 	free(buf);
-	/* Lines it could not read were reported; the status says whether anything was decoded. */
-	return t.n ? 0 : 1;
+	return status;
 }
 
 static const struct ctl_opt decode_opts[] = {
@@ -375,8 +255,9 @@ const struct ctl_spec ctl_decode_spec = {
 		"       --cpu N --socket N] [--json]\n"
 		"  decode aer --cor-status 0x... | --uncor-status 0x... [--fatal]\n"
 		"      [--mask 0x...] [--tlp h0,h1,h2,h3] [--dev BDF] [--json]\n"
-		"  decode [--json] [FILE ...]   text: dmesg machine-check and AER blocks, mcelog\n"
-		"      ASCII records; standard input without FILE. Other lines are skipped.\n"
+		"  decode [--json] [FILE ...]   text (standard input without FILE): kernel and\n"
+		"      AMD machine-check blocks, mcelog records, AER reports in every spelling,\n"
+		"      GHES aer_status blocks, EDAC MCn error lines. Other lines are skipped.\n"
 		"      Exit 0 when at least one record was decoded, 1 when none was found.\n",
 };
 

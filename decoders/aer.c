@@ -99,6 +99,7 @@ const struct ras_dfield aer_dfields[] = {
 	RAS_DF_S(struct aer_decoded, error_class),
 	RAS_DF_I(struct aer_decoded, status),
 	RAS_DF_S(struct aer_decoded, errors),
+	RAS_DF_S(struct aer_decoded, kernel_names),
 	RAS_DF_I(struct aer_decoded, mask),
 	RAS_DF_S(struct aer_decoded, masked_errors),
 	RAS_DF_I(struct aer_decoded, first_error),
@@ -363,6 +364,8 @@ static void decode_status(const struct aer_in *in, struct aer_decoded *out, int 
 	}
 	ou_bit_names(out->errors, sizeof(out->errors), active,
 		     correctable ? aer_cor_names : aer_uncor_names, 32, ", ");
+	ou_bit_names(out->kernel_names, sizeof(out->kernel_names), active,
+		     correctable ? aer_cor_short : aer_uncor_short, 32, ", ");
 	if (in->has_first_error)
 		out->first_error = in->first_error;
 	if (in->has_pci_id) {

@@ -44,6 +44,7 @@ struct aer_decoded {
 	char error_class[24];     /* "corrected", "uncorrected non-fatal", "fatal" */
 	int64_t status;           /* raw status as given */
 	char errors[320];         /* names of status bits not masked */
+	char kernel_names[160];   /* the same bits as Linux names them in dmesg: "RxErr, BadTLP" */
 	int64_t mask;
 	char masked_errors[320];  /* names of status bits that are masked */
 	int64_t first_error;

@@ -332,6 +332,14 @@ int mce_decode(const struct mce_in *in, struct mce_decoded *out)
 	}
 	decode = pick_decoder(in, out);
 	decode(in, out);
+	/*
+	 * PCC means the error corrupted processor context, which an error the
+	 * bank reports as corrected (UC clear) cannot have done; seen on some
+	 * AMD L3 records. Say so rather than let "fatal" stand unqualified.
+	 */
+	if ((in->status & MCI_STATUS_PCC) && !(in->status & MCI_STATUS_UC))
+		mce_append_item(out->decode_note, sizeof(out->decode_note), "; ",
+				"contradictory status: PCC set with UC clear");
 	build_location(out);
 	return 0;
 }

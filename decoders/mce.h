@@ -41,6 +41,11 @@ struct mce_in {
 	 */
 	unsigned no_cpuid:1;    /* no PROCESSOR line: vendor and model unknown */
 	unsigned no_socketid:1; /* no SOCKETID/SOCKET field */
+	/*
+	 * ipid holds only HardwareID and McaType, named by a text source (the
+	 * kernel's "<bank type> Ext. Error Code" line); the instance is unknown.
+	 */
+	unsigned ipid_type_only:1;
 };
 
 #define MCE_NAME_LEN 64

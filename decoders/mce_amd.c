@@ -112,7 +112,8 @@ static void smca_umc_location(const struct mce_in *in, const struct smca_type *t
 {
 	if (t->mcatype == 0x01 && t->hwid == 0x96)
 		return; /* UMC v2 (accelerator HBM) instance layout differs */
-	out->channel = (int64_t)(mce_bits(in->ipid, 0, 31) >> 20);
+	if (!in->ipid_type_only)
+		out->channel = (int64_t)(mce_bits(in->ipid, 0, 31) >> 20);
 	if (out->xec == 0 && (in->status & MCI_STATUS_SYNDV) && in->has_synd)
 		out->chip_select = (int64_t)mce_bits(in->synd, 0, 2);
 }
@@ -131,9 +132,14 @@ static void decode_smca(const struct mce_in *in, struct mce_decoded *out)
 	}
 	out->smca_hwid = hwid;
 	out->smca_mcatype = mcatype;
-	out->smca_instance = (int64_t)mce_bits(in->ipid, 0, 31);
-	/* Linux EDAC (mce_amd.c, "Extract node id from MCA_IPID"): GPU node ID, not a socket. */
-	out->smca_instance_hi = (int64_t)mce_bits(in->ipid, 44, 47);
+	if (in->ipid_type_only) {
+		mce_append_item(out->decode_note, sizeof(out->decode_note), "; ",
+				"no MCA_IPID: bank type from the kernel's text, instance and channel unknown");
+	} else {
+		out->smca_instance = (int64_t)mce_bits(in->ipid, 0, 31);
+		/* Linux EDAC (mce_amd.c, "Extract node id from MCA_IPID"): GPU node ID, not a socket. */
+		out->smca_instance_hi = (int64_t)mce_bits(in->ipid, 44, 47);
+	}
 	t = find_smca_type(hwid, mcatype, out->family, out->model);
 	if (!t) {
 		ou_appendf(out->decode_note, sizeof(out->decode_note),

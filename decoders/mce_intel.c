@@ -116,6 +116,17 @@ static void form_memory(uint16_t code, struct mce_decoded *out)
 	snprintf(out->error_text, sizeof(out->error_text), "memory %s error", mmm_words[mmm]);
 }
 
+/*
+ * "Extended Memory Errors", 000F 0010 1MMM CCCC (SDM Vol. 3B, "General Forms
+ * of Compound Error Codes"): the memory controller of memory used as a
+ * cache for other memory (the near memory of a 2LM system), same MMM/CCCC.
+ */
+static void form_extended_memory(uint16_t code, struct mce_decoded *out)
+{
+	form_memory(code, out);
+	mce_append_item(out->error_text, sizeof(out->error_text), " ", "(memory used as cache, 2LM near memory)");
+}
+
 static void form_cache(uint16_t code, struct mce_decoded *out)
 {
 	unsigned ll = code & 3, tt = (code >> 2) & 3, rrrr = (code >> 4) & 0xf;
@@ -161,6 +172,7 @@ static const struct {
 	{ 0xeffc, 0x000c, form_generic_cache },   /* 000F 0000 0000 11LL */
 	{ 0xeff0, 0x0010, form_tlb },             /* 000F 0000 0001 TTLL */
 	{ 0xef80, 0x0080, form_memory },          /* 000F 0000 1MMM CCCC */
+	{ 0xef80, 0x0280, form_extended_memory }, /* 000F 0010 1MMM CCCC */
 	{ 0xef00, 0x0100, form_cache },           /* 000F 0001 RRRR TTLL */
 	{ 0xe800, 0x0800, form_bus },             /* 000F 1PPT RRRR IILL */
 	{ 0xfc00, 0x0400, form_internal },        /* 0000 01xx xxxx xxxx */

@@ -21,6 +21,7 @@ struct parse_state {
 	struct mce_in rec;
 	bool open;        /* a record is being collected */
 	bool bad;         /* the open record had a malformed line: drop it */
+	bool have_status; /* the open record has its MCi_STATUS */
 	unsigned first_line;
 	unsigned line;
 	int count;
@@ -80,6 +81,12 @@ static void report(struct parse_state *st, const char *reason)
 
 static void flush_record(struct parse_state *st)
 {
+	if (st->open && !st->bad && !st->have_status) {
+		/* Without STATUS there is nothing to decode: not "VAL=0", just missing. */
+		if (st->on_error)
+			st->on_error(st->ctx, st->first_line, "machine-check record without STATUS");
+		st->bad = true;
+	}
 	if (st->open && !st->bad && !st->stop) {
 		int rc = st->on_record(st->ctx, &st->rec, st->first_line);
 
@@ -99,6 +106,7 @@ static void start_record(struct parse_state *st)
 	st->rec.no_cpuid = 1;
 	st->rec.no_socketid = 1;
 	st->open = true;
+	st->have_status = false;
 	st->first_line = st->line;
 }
 
@@ -123,7 +131,11 @@ static bool hex_field(struct tokens *t, uint64_t *dst)
 	return v && parse_u64(v, HEX, dst);
 }
 
-static bool f_status(struct parse_state *st, struct tokens *t) { return hex_field(t, &st->rec.status); }
+static bool f_status(struct parse_state *st, struct tokens *t)
+{
+	st->have_status = true;
+	return hex_field(t, &st->rec.status);
+}
 static bool f_addr(struct parse_state *st, struct tokens *t) { return hex_field(t, &st->rec.addr); }
 static bool f_misc(struct parse_state *st, struct tokens *t) { return hex_field(t, &st->rec.misc); }
 static bool f_mcgstatus(struct parse_state *st, struct tokens *t) { return hex_field(t, &st->rec.mcgstatus); }
@@ -400,6 +412,7 @@ static void parse_kernel_header(struct parse_state *st, char *text)
 		return;
 	}
 	st->rec.bank = (uint8_t)b;
+	st->have_status = true;
 }
 
 static void parse_kernel_line(struct parse_state *st, char *text)
@@ -441,11 +454,43 @@ static void parse_xen_line(struct parse_state *st, char *text)
 		return;
 	}
 	st->rec.bank = (uint8_t)bank;
+	st->have_status = true;
 	if (next_token(&t) && strcmp(t.cur, "at") == 0 && !hex_field(&t, &st->rec.addr))
 		report(st, "bad address on Xen Bank line");
 	if (st->xen_cpu < 0)
 		report(st, "Xen Bank line without a preceding MCE line naming the CPU");
 	flush_record(st);
+}
+
+/*
+ * sb_edac, skx/i10nm and pnd2 print the machine check they handle
+ * ("HANDLING MCE MEMORY ERROR", drivers/edac/sb_edac.c, skx_common.c) with
+ * __print_mce()'s fields, each message behind "EDAC <driver> MC<n>: "; a
+ * message printed without newline shares the line with the next one
+ * ("ADDR 12345000 EDAC sbridge MC3: MISC 144780c86"). The EDAC core's own
+ * error lines ("EDAC MC0: 1 CE ...") start with no field and are skipped.
+ */
+static bool parse_edac_line(struct parse_state *st, char *line)
+{
+	char *e = strstr(line, "EDAC ");
+
+	if (!e)
+		return false;
+	while (e) {
+		char *next = strstr(e + 5, "EDAC "), *colon, saved = 0;
+
+		if (next) {
+			saved = *next;
+			*next = '\0';
+		}
+		colon = strstr(e, ": ");
+		if (colon)
+			parse_kernel_line(st, colon + 2);
+		if (next)
+			*next = saved;
+		e = next;
+	}
+	return true;
 }
 
 static void parse_line(struct parse_state *st, char *line)
@@ -454,6 +499,8 @@ static void parse_line(struct parse_state *st, char *line)
 	char *tag = strstr(line, kernel_tag);
 	char *start = line + strspn(line, " \t");
 
+	if (!tag && parse_edac_line(st, line))
+		return;
 	if (tag)
 		parse_kernel_line(st, tag + sizeof(kernel_tag) - 1);
 	else if (strncmp(start, "(XEN)", 5) == 0)

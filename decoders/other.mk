@@ -6,17 +6,17 @@ decoders_libdecoders_a_SOURCES += \
 	decoders/other_util.c decoders/other_util.h \
 	decoders/aer.c decoders/aer.h \
 	decoders/aer_text.c decoders/aer_text.h \
-	decoders/edac.c decoders/edac.h \
+	decoders/edac.c decoders/edac.h decoders/edac_text.c decoders/edac_text.h \
 	decoders/cper.c decoders/cper_arm.c decoders/cper.h \
 	decoders/memfail.c decoders/memfail.h \
 	decoders/devlink.c decoders/devlink.h \
 	decoders/blockerr.c decoders/blockerr.h \
 	decoders/cxl.c decoders/cxl.h
 
-check_PROGRAMS += tests/decoders/test-aer tests/decoders/test-edac \
+check_PROGRAMS += tests/decoders/test-aer tests/decoders/test-edac tests/decoders/test-edac-text \
 	tests/decoders/test-cper tests/decoders/test-other \
 	tests/decoders/test-pci-names
-TESTS += tests/decoders/test-aer tests/decoders/test-edac \
+TESTS += tests/decoders/test-aer tests/decoders/test-edac tests/decoders/test-edac-text \
 	tests/decoders/test-cper tests/decoders/test-other \
 	tests/decoders/test-pci-names
 
@@ -24,6 +24,8 @@ tests_decoders_test_aer_SOURCES = tests/decoders/test-aer.c tests/tap.h
 tests_decoders_test_aer_LDADD = decoders/libdecoders.a
 tests_decoders_test_edac_SOURCES = tests/decoders/test-edac.c tests/tap.h
 tests_decoders_test_edac_LDADD = decoders/libdecoders.a
+tests_decoders_test_edac_text_SOURCES = tests/decoders/test-edac-text.c tests/tap.h
+tests_decoders_test_edac_text_LDADD = decoders/libdecoders.a
 tests_decoders_test_cper_SOURCES = tests/decoders/test-cper.c tests/tap.h
 tests_decoders_test_cper_LDADD = decoders/libdecoders.a
 tests_decoders_test_other_SOURCES = tests/decoders/test-other.c tests/tap.h
@@ -35,6 +37,11 @@ tests_decoders_test_pci_names_LDADD = decoders/libdecoders.a $(PCI_LIBS)
 
 EXTRA_DIST += tests/formats/linux-6.1/ras/memory_failure_event/format
 
-FUZZ_TARGETS += fuzz/fuzz-aer-text.c fuzz/fuzz-cper.c fuzz/fuzz-arm.c
-EXTRA_DIST += fuzz/fuzz-aer-text.c fuzz/fuzz-cper.c fuzz/fuzz-arm.c fuzz/render_check.h \
-	tests/decoders/said.h
+FUZZ_TARGETS += fuzz/fuzz-aer-text.c fuzz/fuzz-cper.c fuzz/fuzz-arm.c fuzz/fuzz-edac-text.c
+EXTRA_DIST += fuzz/fuzz-aer-text.c fuzz/fuzz-cper.c fuzz/fuzz-arm.c fuzz/fuzz-edac-text.c \
+	fuzz/render_check.h tests/decoders/said.h
+
+# The text path of "ras-fdr-ctl decode" as a whole: every parser plus the glue
+# (ctl/decode_text.c, ctl/decode_print.c, built by including them).
+FUZZ_TARGETS += fuzz/fuzz-decode-glue.c
+EXTRA_DIST += fuzz/fuzz-decode-glue.c

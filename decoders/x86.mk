@@ -7,19 +7,22 @@ decoders_libdecoders_a_SOURCES += \
 	decoders/mce_intel.c decoders/mce_intel_models.c decoders/mce_intel_models.h \
 	decoders/mce_intel_mscod.c \
 	decoders/mce_amd.c decoders/mce_amd.h decoders/mce_amd_smca.c \
-	decoders/mce_text.c decoders/mce_text.h
+	decoders/mce_text.c decoders/mce_text.h \
+	decoders/mce_text_amd.c decoders/mce_text_amd.h
 
 check_PROGRAMS += \
 	tests/decoders/test-mce-arch \
 	tests/decoders/test-mce-intel \
 	tests/decoders/test-mce-amd \
-	tests/decoders/test-mce-text
+	tests/decoders/test-mce-text \
+	tests/decoders/test-mce-amd-text
 
 TESTS += \
 	tests/decoders/test-mce-arch \
 	tests/decoders/test-mce-intel \
 	tests/decoders/test-mce-amd \
-	tests/decoders/test-mce-text
+	tests/decoders/test-mce-text \
+	tests/decoders/test-mce-amd-text
 
 tests_decoders_test_mce_arch_SOURCES = tests/decoders/test-mce-arch.c tests/tap.h
 tests_decoders_test_mce_arch_LDADD = decoders/libdecoders.a
@@ -29,6 +32,8 @@ tests_decoders_test_mce_amd_SOURCES = tests/decoders/test-mce-amd.c tests/tap.h
 tests_decoders_test_mce_amd_LDADD = decoders/libdecoders.a
 tests_decoders_test_mce_text_SOURCES = tests/decoders/test-mce-text.c tests/tap.h
 tests_decoders_test_mce_text_LDADD = decoders/libdecoders.a
+tests_decoders_test_mce_amd_text_SOURCES = tests/decoders/test-mce-amd-text.c tests/tap.h
+tests_decoders_test_mce_amd_text_LDADD = decoders/libdecoders.a
 
 EXTRA_DIST += \
 	tests/data/mcelog/README.md \
@@ -40,6 +45,6 @@ EXTRA_DIST += \
 	tests/data/mcelog/unknown tests/data/mcelog/xen \
 	tests/data/mcelog/memdb-and-socket.inject.txt \
 	tests/data/mcelog/cache-and-server.inject.txt \
-	fuzz/standalone.c fuzz/run.sh fuzz/fuzz-mce.c fuzz/fuzz-mce-text.c
+	fuzz/standalone.c fuzz/run.sh fuzz/fuzz-mce.c fuzz/fuzz-mce-text.c fuzz/fuzz-mce-amd-text.c
 
-FUZZ_TARGETS += fuzz/fuzz-mce.c fuzz/fuzz-mce-text.c
+FUZZ_TARGETS += fuzz/fuzz-mce.c fuzz/fuzz-mce-text.c fuzz/fuzz-mce-amd-text.c

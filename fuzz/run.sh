@@ -15,9 +15,9 @@ for src in "$top"/fuzz/fuzz-*.c; do
 	bin="$out/$name"
 	corpus="$out/$name.corpus"
 	mkdir -p "$corpus"
-	if [ -d "$top/tests/data/mcelog" ]; then
-		cp "$top"/tests/data/mcelog/* "$corpus"/ 2>/dev/null || true
-	fi
+	for seeds in "$top"/tests/data/mcelog "$top"/tests/data/decode; do
+		[ -d "$seeds" ] && cp "$seeds"/* "$corpus"/ 2>/dev/null || true
+	done
 	echo "== building $name"
 	$CC -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
 		-I"$top" "$src" "$top"/decoders/*.c -o "$bin"

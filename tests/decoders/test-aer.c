@@ -258,11 +258,100 @@ static void test_text(void)
 	tap_is_int(aer_text_parse("", 0, on_rec, NULL, &c), 0, "empty buffer");
 }
 
+/*
+ * Forms of the same report, built from Linux drivers/pci/pcie/aer.c
+ * (aer_print_error, __aer_print_error, aer_error_severity_string of 6.x:
+ * "Correctable", "Uncorrectable (Non-Fatal)", "Uncorrectable (Fatal)") and
+ * what syslog readers make of them.
+ */
+static const char kernel6_text[] =
+	/* 1: current kernel, "AER:" prefix, new spelling */
+	"[ 10.0] pcieport 0000:00:1c.0: AER: Correctable error message received from 0000:00:1c.0\n"
+	"[ 10.1] pcieport 0000:00:1c.0: AER: PCIe Bus Error: severity=Correctable, type=Physical Layer, (Receiver ID)\n"
+	"[ 10.2] pcieport 0000:00:1c.0: AER:   device [8086:a110] error status/mask=00000041/00002000\n"
+	"[ 10.3] pcieport 0000:00:1c.0: AER:    [ 0] RxErr                  (First)\n"
+	"[ 10.4] pcieport 0000:00:1c.0: AER:    [ 6] BadTLP\n"
+	/* 6: uncorrectable non-fatal without AER: prefix */
+	"nvme 0000:03:00.0: PCIe Bus Error: severity=Uncorrectable (Non-Fatal), type=Transaction Layer, (Requester ID)\n"
+	"nvme 0000:03:00.0:   device [144d:a808] error status/mask=00100000/00000000\n"
+	"nvme 0000:03:00.0:    [20] UnsupReq               (First)\n"
+	"nvme 0000:03:00.0:   TLP Header: 40000001 0000000f f7c00000 00000000\n"
+	/* 10: a whole report joined into one line, TLP header after the bit name */
+	"Nov 22 10:00:00 host kernel: pcieport 0000:00:01.0: AER: PCIe Bus Error: severity=Uncorrectable (Fatal), "
+	"type=Transaction Layer, (Receiver ID) pcieport 0000:00:01.0: AER:   device [8086:1901] error status/mask=00040000/00000000 "
+	"pcieport 0000:00:01.0: AER:    [18] MalfTLP                (First) pcieport 0000:00:01.0: AER:   "
+	"TLP Header: 4a000001 01000004 00001000 00000000\n"
+	/* 11: lines continued without the device prefix (syslog line splitting) */
+	"Nov 22 10:00:01 host kernel: e1000e 0000:05:00.0: PCIe Bus Error: severity=Corrected, type=Data Link Layer, (Transmitter ID)\n"
+	"Nov 22 10:00:01 host kernel:   device [8086:10d3] error status/mask=00001000/00000000\n"
+	"Nov 22 10:00:01 host kernel:    [12] Timeout                (First)\n"
+	/* 14: the TLP header on the bit's own line */
+	"pcieport 0000:00:02.0: PCIe Bus Error: severity=Uncorrected (Non-Fatal), type=Transaction Layer, (Completer ID)\n"
+	"pcieport 0000:00:02.0:   device [8086:1902] error status/mask=00008000/00000000\n"
+	"pcieport 0000:00:02.0:    [15] CmpltAbrt              (First) TLP Header: 00000001 0100000f 00001000 00000000\n"
+	/* 17: inaccessible device: refused, never "status 0" */
+	"pcieport 0000:00:03.0: AER: PCIe Bus Error: severity=Uncorrectable (Fatal), type=Inaccessible, (Unregistered Agent ID)\n"
+	/* 18: report cut off before its status: refused */
+	"pcieport 0000:00:04.0: AER: PCIe Bus Error: severity=Correctable, type=Physical Layer, (Receiver ID)\n"
+	/* 19: ordinary PCI enumeration lines are not AER: silent */
+	"pci 0000:00:00.0: [8086:0d57] type 00 class 0x060000\n"
+	"pci 0000:00:1c.0: [8086:a110] type 01 class 0x060400 PCIe Root Port\n"
+	"pci 0000:00:1c.0:   bridge window [io  0x3000-0x3fff]\n"
+	"nvme 0000:03:00.0: [ 1] something a driver printed\n";
+
+static void test_text_forms(void)
+{
+	struct collect c;
+
+	memset(&c, 0, sizeof(c));
+	tap_is_int(aer_text_parse(kernel6_text, strlen(kernel6_text), on_rec, on_err, &c), 0, "forms: parse ok");
+	tap_is_int(c.n, 5, "forms: five records read");
+	tap_is_int(c.n_err, 2, "forms: two refused (inaccessible, no status)");
+	tap_is_int(c.recs[0].severity, AER_TP_CORRECTED, "severity=Correctable is corrected");
+	tap_is_int(c.recs[0].status, 0x41, "Correctable: status from the status/mask line");
+	tap_is_int(c.lines[0], 2, "Correctable: record starts at its PCIe Bus Error line");
+	tap_is_int(c.recs[1].severity, AER_TP_NONFATAL, "Uncorrectable (Non-Fatal) without AER: prefix");
+	tap_is_int(c.recs[1].tlp_header[2], 0xf7c00000, "TLP header read");
+	tap_is_str(c.devs[2], "0000:00:01.0", "joined line: device");
+	tap_is_int(c.recs[2].severity, AER_TP_FATAL, "joined line: Uncorrectable (Fatal)");
+	tap_is_int(c.recs[2].status, 0x40000, "joined line: status, not 0");
+	tap_is_int(c.recs[2].has_first_error && c.recs[2].first_error == 18, 1, "joined line: first error 18");
+	tap_is_int(c.recs[2].tlp_header_valid && c.recs[2].tlp_header[0] == 0x4a000001, 1, "joined line: TLP header");
+	tap_is_int(c.recs[2].vendor_id, 0x8086, "joined line: vendor id");
+	tap_is_str(c.devs[3], "0000:05:00.0", "continued lines: device");
+	tap_is_int(c.recs[3].status, 0x1000, "continued lines: status from the unprefixed line");
+	tap_is_int(c.recs[3].first_error, 12, "continued lines: bit line without prefix");
+	tap_is_int(c.recs[4].first_error, 15, "TLP on the bit line: first error");
+	tap_is_int(c.recs[4].tlp_header_valid && c.recs[4].tlp_header[1] == 0x0100000f, 1,
+		   "TLP on the bit line: header read");
+	tap_is_int(c.err_lines[0], 17, "inaccessible device refused at its line");
+	tap_is_int(c.err_lines[1], 18, "report without status refused at its line");
+}
+
+/* cper_print_aer() output without the GHES severity before it: refused, not guessed. */
+static void test_firmware_without_severity(void)
+{
+	static const char text[] =
+		"nvme 0000:5e:00.0: aer_status: 0x00004000, aer_mask: 0x00000000\n"
+		"nvme 0000:5e:00.0:    [14] CmpltTO                (First)\n"
+		"{3}[Hardware Error]: event severity: fatal\n"
+		"nvme 0000:5e:00.0: aer_status: 0x00040000, aer_mask: 0x00000000\n";
+	struct collect c;
+
+	memset(&c, 0, sizeof(c));
+	aer_text_parse(text, strlen(text), on_rec, on_err, &c);
+	tap_ok(c.n_err == 1 && c.err_lines[0] == 1, "aer_status without GHES severity refused at line 1");
+	tap_ok(c.n == 1 && c.recs[0].severity == AER_TP_FATAL && c.recs[0].status == 0x40000,
+	       "aer_status after a fatal GHES event: fatal");
+}
+
 int main(void)
 {
 	test_bits();
 	test_tlp();
 	test_decode();
 	test_text();
+	test_text_forms();
+	test_firmware_without_severity();
 	return tap_done();
 }

@@ -43,8 +43,9 @@ static void test_all_codes(void)
 	/* Expected counts from SDM Table "General Forms of Compound Error Codes" (F bit free). */
 	static const struct { const char *cls; int want; } expect[] = {
 		{ "none", 1 }, { "simple", 7 }, { "io", 1 }, { "cache", 8 + 512 },
-		{ "tlb", 32 }, { "memory", 256 }, { "bus", 4095 }, { "internal", 1023 },
-		{ "undefined", 65536 - 5935 },
+		/* memory: 000F 0000 1MMM CCCC and "Extended Memory Errors" 000F 0010 1MMM CCCC */
+		{ "tlb", 32 }, { "memory", 256 + 256 }, { "bus", 4095 }, { "internal", 1023 },
+		{ "undefined", 65536 - 5935 - 256 },
 	};
 	int counts[9] = { 0 }, empty = 0, unknown_class = 0;
 	struct mce_decoded out;
@@ -91,6 +92,8 @@ static void test_golden_codes(void)
 		{ 0x0017, "tlb", "generic-level data TLB error", RAS_DF_NONE, RAS_DF_NONE },
 		/* 0000 0000 1001 0010: memory, MMM=001 read, channel 2 */
 		{ 0x0092, "memory", "memory read error", RAS_DF_NONE, 2 },
+		/* 0000 0010 1001 0010: extended memory (2LM near memory), MMM=001 read, channel 2 */
+		{ 0x0292, "memory", "memory read error (memory used as cache, 2LM near memory)", RAS_DF_NONE, 2 },
 		/* 0000 0000 1100 1111: memory scrubbing, channel not specified */
 		{ 0x00cf, "memory", "memory scrubbing error", RAS_DF_NONE, RAS_DF_NONE },
 		/* 0000 0001 0011 0100: cache, RRRR=0011 data read, TT=01 data, LL=00 */

@@ -245,7 +245,9 @@ static void test_malformed(void)
 		"RIP 10\n"
 		"CPU 4 5\n"
 		"STATUS 0x11112222333344445\n"
-		"CPU 5 6\n";
+		"CPU 5 6 STATUS 0x8800000000000080\n";
+	/* A record without STATUS has nothing to decode; it is not a VAL=0 record. */
+	static const char no_status[] = "CPU 1 BANK 4\nADDR 1234\nMCGSTATUS 0\n\nCPU 0 BANK 7\nSTATUS 8c00004000010090\n";
 	static const char orphan[] = "STATUS 0x8800000000000080\nCPU 0 1\nSTATUS 9\n";
 	static const char xen_no_cpu[] = "(XEN) Bank 2: d400008000040150 at 1000\n";
 	struct collected c;
@@ -262,6 +264,10 @@ static void test_malformed(void)
 	       "record after the bad one decoded (line 4)");
 	tap_ok(c.first_line[1] == 13 && c.rec[1].bank == 6, "last record (line 13)");
 
+	tap_is_int(parse_str(no_status, &c), 1, "record without STATUS is not delivered");
+	tap_ok(c.n_err == 1 && c.err_line[0] == 1 && strcmp(c.err[0], "machine-check record without STATUS") == 0,
+	       "record without STATUS reported at its first line (%s)", c.err[0]);
+	tap_ok(c.first_line[0] == 5 && c.rec[0].bank == 7, "the next record is still delivered");
 	tap_is_int(parse_str(orphan, &c), 1, "field before any CPU line");
 	tap_ok(c.n_err == 1 && c.err_line[0] == 1, "reported at line 1 (%s)", c.err[0]);
 

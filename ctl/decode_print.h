@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ras-fdr-ctl decode: printing one decoded record as text or JSON. Kept
+ * free of ctl.h and lib/ so the fuzz target for the decode glue can build it
+ * against decoders/ alone.
+ */
+#ifndef RAS_CTL_DECODE_PRINT_H
+#define RAS_CTL_DECODE_PRINT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include "decoders/aer.h"
+#include "decoders/edac.h"
+#include "decoders/mce.h"
+
+struct decode_out {
+	FILE *out;   /* decoded records */
+	FILE *err;   /* file:line: reason */
+	bool json;
+};
+
+/* What the printer needs of one decoded record, whatever its type. */
+struct decoded_view {
+	const char *kind;           /* "mce", "aer", "edac" */
+	const void *decoded;        /* the decoder's output struct, for its dfields */
+	const struct ras_dfield *dfields;
+	size_t n_dfields;
+	enum ras_severity severity;
+	char sentence[RAS_SUMMARY_LEN];   /* rendered by the decoder's renderer */
+	const char *location;
+};
+
+/*
+ * The one place per decoder that reads its severity and location and
+ * renders its sentence.
+ */
+struct decoded_view view_mce(const struct mce_decoded *d);
+struct decoded_view view_aer(const struct aer_decoded *d);
+struct decoded_view view_edac(const struct edac_decoded *d);
+
+/* Prints one record; where ("file:line") may be NULL. */
+void decode_print(const struct decode_out *o, const struct decoded_view *v, const char *where);
+
+#endif
