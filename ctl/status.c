@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* ras-fdr-ctl status: the daemon, its instance and buffers, and the database. */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,7 +92,8 @@ static void print_tracing(struct ctl *c)
 		       (unsigned long long)st.dropped, (unsigned long long)st.read);
 }
 
-static void print_database(struct ctl *c)
+/* 0 when the database answered in full; 1 when it is absent, unusable or failed part-way. */
+static int print_database(struct ctl *c)
 {
 	struct ras_db_filter f = { .type_idx = -1, .include_synthetic = true };
 	struct ras_db *db;
@@ -100,22 +102,29 @@ static void print_database(struct ctl *c)
 	char when[40];
 
 	printf("Database: %s", c->cfg.database);
-	if (stat(c->cfg.database, &sb) != 0 || ctl_open_db(c, &db) < 0) {
-		printf(" (not readable)\n");
-		return;
+	if (stat(c->cfg.database, &sb) == 0)
+		printf(" (%lld bytes)", (long long)sb.st_size);
+	printf("\n");
+	fflush(stdout);
+	if (ctl_open_db(c, &db) < 0) {
+		printf("  not usable: see the error above\n");
+		return 1;
 	}
-	printf(" (%lld bytes)\n", (long long)sb.st_size);
 	for (unsigned i = 0; i < ras_n_event_types; i++) {
 		int64_t rows, last;
+		int r = ras_db_table_stats(db, i, &rows, &last);
 
-		if (ras_db_table_stats(db, i, &rows, &last) < 0 || !rows)
+		if (r == -EIO)
+			goto failed;
+		if (r < 0 || !rows)
 			continue;
 		printf("  %-40s %lld rows\n", ras_event_types[i].table, (long long)rows);
 		total += rows;
 		if (last > newest)
 			newest = last;
 	}
-	ras_db_lost_totals(db, &f, &lost, &gaps);
+	if (ras_db_lost_totals(db, &f, &lost, &gaps) < 0)
+		goto failed;
 	printf("  total %lld rows; lost %lld records, %lld gaps of unknown size; malformed %lld; "
 	       "synthetic refused %lld\n", (long long)total, (long long)lost, (long long)gaps,
 	       (long long)ras_db_counter(db, "malformed_records"),
@@ -125,6 +134,60 @@ static void print_database(struct ctl *c)
 		printf("  last record %s\n", when);
 	}
 	ras_db_close(db);
+	return 0;
+failed:
+	ctl_db_error(c, ras_db_errmsg(db));
+	ras_db_close(db);
+	return 1;
+}
+
+static const char *state_value(const char *buf, const char *key, char *out, size_t len)
+{
+	char k[40];
+	const char *p;
+
+	snprintf(k, sizeof(k), "\n%s=", key);
+	p = strstr(buf, k);
+	out[0] = 0;
+	if (p) {
+		p += strlen(k);
+		snprintf(out, len, "%.*s", (int)strcspn(p, "\n"), p);
+	}
+	return out;
+}
+
+/* What rasd last said about its storage, from the state file it writes beside its lock. */
+static void print_storage(struct ctl *c, int pid)
+{
+	char path[PATH_MAX + 160], *buf, *text, v[1024], when[40], db[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/rasd-%s.state", c->cfg.lock_dir, c->cfg.instance);
+	if (ras_read_file(path, &buf, NULL) < 0)
+		return;
+	/* A leading newline lets every key, the first too, be found as "\nkey=". */
+	text = malloc(strlen(buf) + 2);
+	if (!text) {
+		free(buf);
+		return;
+	}
+	sprintf(text, "\n%s", buf);
+	if (!strcmp(state_value(text, "storage", v, sizeof(v)), "failing")) {
+		ras_format_time(strtoll(state_value(text, "since_ns", v, sizeof(v)), NULL, 10), when,
+				sizeof(when));
+		printf("Storage: failing since %s: %s", when, state_value(text, "reason", v, sizeof(v)));
+		printf(" (%s records held in memory)%s\n", state_value(text, "waiting", v, sizeof(v)),
+		       pid ? "" : " [rasd not running: as it last reported]");
+	} else {
+		printf("Storage: working\n");
+	}
+	if (strcmp(state_value(text, "unstored", v, sizeof(v)), "0") && v[0])
+		printf("Storage: %s records read by a stopped rasd could not be stored; "
+		       "they are counted as lost at its next start\n", v);
+	state_value(text, "database", db, sizeof(db));
+	if (db[0] && strcmp(db, c->cfg.database))
+		printf("Storage: rasd records into %s (the configured file was left alone)\n", db);
+	free(text);
+	free(buf);
 }
 
 static void print_hidden(void *ctx, const char *condition, const char *advice)
@@ -155,6 +218,6 @@ int ctl_status(struct ctl *c, int argc, char **argv)
 			  print_hidden, &hidden);
 	if (!hidden)
 		printf("Conditions that can hide errors: none found\n");
-	print_database(c);
-	return 0;
+	print_storage(c, pid);
+	return print_database(c);
 }

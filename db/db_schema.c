@@ -233,6 +233,14 @@ int ras_db_migrate(struct ras_db *db)
 	for (unsigned i = 0; i < ras_n_event_types; i++)
 		if (sync_event_table(db, i) < 0)
 			goto fail;
+	/*
+	 * What happened to the database itself (moved aside, failing, recovered).
+	 * Made whenever missing rather than as a numbered step, so it needs no
+	 * schema version of its own.
+	 */
+	if (ras_db_exec(db, "CREATE TABLE IF NOT EXISTS storage_events (id INTEGER PRIMARY KEY,"
+			" boot INTEGER, at_ns INTEGER NOT NULL, what TEXT NOT NULL, detail TEXT)") < 0)
+		goto fail;
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", RAS_DB_SCHEMA_VERSION);
 	if (ras_db_exec(db, sql) < 0)
 		goto fail;
