@@ -71,7 +71,7 @@ static int drain_reader(struct ras_tracing *tr, struct ras_reader *reader, struc
 	while (more || (ras_reader_is_replay(reader) && !ras_reader_replay_done(reader))) {
 		int r;
 
-		if (pipe->failing && ras_pending_full(&pipe->pending))
+		if (pipe->failing && ras_pipeline_hold_full(pipe))
 			break;
 		r = ras_reader_drain(reader, PAGES_PER_DRAIN, &ras_pipeline_ops, pipe, &more);
 		if (r < 0) {
@@ -112,8 +112,8 @@ static uint64_t records_waiting(struct rasd *d)
 
 static bool memory_bound_reached(struct rasd *d)
 {
-	return (d->pipe.failing && ras_pending_full(&d->pipe.pending)) ||
-	       (d->boot && d->boot->pipe.failing && ras_pending_full(&d->boot->pipe.pending));
+	return (d->pipe.failing && ras_pipeline_hold_full(&d->pipe)) ||
+	       (d->boot && d->boot->pipe.failing && ras_pipeline_hold_full(&d->boot->pipe));
 }
 
 /* Past the memory bound the per-CPU fds leave epoll: records wait in the kernel buffer. */
@@ -164,8 +164,11 @@ static void storage_retry(struct rasd *d)
 	ras_pipeline_retry(&d->pipe, d->reader);
 	if (d->boot)
 		ras_pipeline_retry(&d->boot->pipe, d->boot->reader);
-	if (failing_pipe(d))
+	if (failing_pipe(d)) {
 		rasd_storage_backoff(&d->storage);
+		d->storage.waiting = records_waiting(d);
+		rasd_storage_write(&d->storage);
+	}
 	storage_update(d);
 }
 
@@ -567,6 +570,7 @@ static void reload(struct rasd *d)
 	d->cfg->keep_instance = fresh.keep_instance;
 	d->cfg->log_corrected_per_minute = fresh.log_corrected_per_minute;
 	d->cfg->batch_max_records = fresh.batch_max_records;
+	d->cfg->hold_max_kb = fresh.hold_max_kb;
 	ras_log_set_rate(fresh.log_corrected_per_minute);
 	memcpy(d->cfg->events, fresh.events, sizeof(fresh.events));
 	memcpy(d->cfg->labels_dirs, fresh.labels_dirs, sizeof(fresh.labels_dirs));

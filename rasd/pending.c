@@ -72,9 +72,9 @@ void ras_pending_clear(struct ras_pending *q)
 	}
 }
 
-bool ras_pending_full(const struct ras_pending *q)
+bool ras_pending_full(const struct ras_pending *q, size_t max_bytes)
 {
-	return q->len >= RAS_PENDING_MAX_BYTES;
+	return q->len >= max_bytes;
 }
 
 void ras_pending_free(struct ras_pending *q)

@@ -12,8 +12,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Past this much held in memory, rasd stops reading: records wait in the kernel instead. */
-#define RAS_PENDING_MAX_BYTES (16u << 20)
 
 enum ras_pending_kind { RAS_PENDING_RECORD, RAS_PENDING_LOSS };
 
@@ -44,7 +42,8 @@ int ras_pending_add(struct ras_pending *q, const struct ras_pending_entry *e);
 int ras_pending_each(const struct ras_pending *q,
 		     int (*fn)(void *ctx, const struct ras_pending_entry *e), void *ctx);
 void ras_pending_clear(struct ras_pending *q);
-bool ras_pending_full(const struct ras_pending *q);
+/* Past max_bytes held in memory, rasd stops reading: records wait in the kernel instead. */
+bool ras_pending_full(const struct ras_pending *q, size_t max_bytes);
 void ras_pending_free(struct ras_pending *q);
 
 #endif

@@ -82,11 +82,16 @@ static void note_db_error(struct ras_pipeline *p)
 		p->boot = 0;
 }
 
+bool ras_pipeline_hold_full(const struct ras_pipeline *p)
+{
+	return ras_pending_full(&p->pending, (size_t)p->cfg->hold_max_kb * 1024);
+}
+
 /* A batch is committed before the next record is kept, so a commit never drops a kept one. */
 static void commit_if_batch_full(struct ras_pipeline *p)
 {
 	if (!p->failing && !p->replaying &&
-	    (p->in_txn >= p->cfg->batch_max_records || ras_pending_full(&p->pending)))
+	    (p->in_txn >= p->cfg->batch_max_records || ras_pipeline_hold_full(p)))
 		ras_pipeline_commit(p);
 }
 
@@ -376,9 +381,10 @@ int ras_pipeline_retry(struct ras_pipeline *p, const struct ras_reader *r)
 	p->failing = false;
 	p->replaying = true;
 	ras_pending_each(&p->pending, replay_entry, p);
-	p->replaying = false;
+	/* Quiet too: a loss found here is logged when it is first stored, not at every attempt. */
 	if (!p->failing && r && p->tr->real)
 		ras_pipeline_check_stats(p, r);
+	p->replaying = false;
 	if (p->failing)
 		return -EIO;
 	return ras_pipeline_commit(p);

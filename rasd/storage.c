@@ -73,9 +73,8 @@ void rasd_storage_set(struct rasd_storage *s, bool failing, int64_t since_ns, co
 		s->backoff_ms = RASD_RETRY_FIRST_MS;
 		s->retry_at_ms = mono_ms() + s->backoff_ms;
 		ras_format_time(since_ns, when, sizeof(when));
-		ras_log(LOG_ERR, "storage failing since %s: %s; records are held (up to %u MiB in "
-			"memory, then in the kernel buffer) and stored when it clears", when, reason,
-			16u);
+		ras_log(LOG_ERR, "storage failing since %s: %s; records are held (in memory up to "
+			"hold_max_kb, then in the kernel buffer) and stored when it clears", when, reason);
 		sd_notifyf(0, "STATUS=storage failing since %s: %s", when, reason);
 	} else {
 		ras_log(LOG_NOTICE, "storage works again: every record held since the failure is stored");
