@@ -267,6 +267,14 @@ static int reader_refusal(enum ras_db_state s, const char *path, const char *why
 	}
 }
 
+int ras_db_check_usable(const char *path, sqlite3 *h, char *err, size_t errlen)
+{
+	char why[400] = "";
+	enum ras_db_state s = ras_db_inspect(path, h, why, sizeof(why));
+
+	return s == RAS_DB_GOOD ? 0 : reader_refusal(s, path, why, err, errlen);
+}
+
 int ras_db_open_reader(struct ras_db **out, const char *path, char *err, size_t errlen)
 {
 	char why[400] = "";

@@ -56,6 +56,8 @@ extern const char *const ras_db_common_columns[RAS_DB_N_COMMON];
 const struct ras_db_table *ras_db_table_of(unsigned type_idx);
 
 int ras_db_migrate(struct ras_db *db);
+/* 0 when path (and, with h, its schema) is a ras-fdr database to use; else -errno and err. */
+int ras_db_check_usable(const char *path, sqlite3 *h, char *err, size_t errlen);
 /* Classifies path (and, with h, its schema); why says what is wrong. */
 enum ras_db_state ras_db_inspect(const char *path, sqlite3 *h, char *why, size_t whylen);
 /* Schema steps owned by the modules that use them. */

@@ -104,9 +104,12 @@ static int deliver_row(sqlite3_stmt *st, unsigned idx, int64_t id, const int *co
 	struct ras_db_row row = { .type_idx = idx, .id = id };
 
 	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) != SQLITE_ROW) {
+	int step = sqlite3_step(st);
+
+	if (step != SQLITE_ROW) {
 		sqlite3_reset(st);
-		return 0;
+		/* Gone since the ordering query: skip it. A damaged page: say so. */
+		return step == SQLITE_DONE ? 0 : -EIO;
 	}
 	row.wall_ns = sqlite3_column_int64(st, 0);
 	row.trace_ts = sqlite3_column_int64(st, 1);
@@ -149,6 +152,8 @@ int ras_db_errors(struct ras_db *db, const struct ras_db_filter *f, ras_db_row_f
 		if (!rows[idx] && !(rows[idx] = row_stmt(db, idx, colmap[idx])))
 			continue;
 		r = deliver_row(rows[idx], idx, sqlite3_column_int64(order, 1), colmap[idx], fn, ctx);
+		if (r == -EIO)
+			snprintf(db->err, sizeof(db->err), "%s", sqlite3_errmsg(db->h));
 		n++;
 	}
 	/* A damaged page ends the walk with an error, never as "no more rows". */
