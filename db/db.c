@@ -210,6 +210,17 @@ int ras_db_open_writer_state(struct ras_db **out, const char *path, const char *
 	if (r < 0)
 		return r;
 	*s = prepare_file(path, why, sizeof(why));
+	/*
+	 * Judged read-only first: a read-write open may already change the file
+	 * (an invalid -wal is reset), and a corrupt or foreign file is kept as found.
+	 */
+	if (*s == RAS_DB_GOOD) {
+		r = open_common(&db, path, SQLITE_OPEN_READONLY, err, errlen);
+		if (r < 0)
+			return r;
+		*s = ras_db_inspect(path, db->h, why, sizeof(why));
+		ras_db_close(db);
+	}
 	if (*s != RAS_DB_GOOD && *s != RAS_DB_EMPTY) {
 		snprintf(err, errlen, "database %s is %s: %s", path, ras_db_state_name(*s), why);
 		return -EPROTO;
