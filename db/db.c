@@ -444,5 +444,6 @@ int ras_db_previous_boot(struct ras_db *db, int64_t *boot)
 
 void ras_db_release_memory(struct ras_db *db)
 {
-	sqlite3_db_release_memory(db->h);
+	if (db)
+		sqlite3_db_release_memory(db->h);
 }

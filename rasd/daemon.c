@@ -156,11 +156,36 @@ static void storage_update(struct rasd *d)
 	pace_reading(d);
 }
 
+/* Corruption found in use: a fresh database takes the held records (the old one is kept aside). */
+static void replace_corrupt_db(struct rasd *d)
+{
+	struct ras_pipeline *f = failing_pipe(d);
+	char boot_id[64], err[PATH_MAX + 600];
+
+	if (!f || (d->db && f->db_error != -EBADMSG) || ras_boot_id(boot_id, sizeof(boot_id)) < 0)
+		return;
+	if (d->db)
+		rasd_storage_replace_corrupt(&d->storage, boot_id, &d->db, f->fail_reason);
+	else if (ras_db_open_writer(&d->db, d->storage.db_path, boot_id, err, sizeof(err)) < 0)
+		d->db = NULL;  /* still no database: the records stay held */
+	/* While failing the pipelines never touch it; they retry only once there is one. */
+	d->pipe.db = d->db;
+	if (d->boot)
+		d->boot->pipe.db = d->db;
+	if (d->pipe.previous_boot)
+		d->pipe.boot = 0;
+}
+
 /* When the back-off has passed: store everything held, in one transaction per pipeline. */
 static void storage_retry(struct rasd *d)
 {
 	if (!failing_pipe(d) || rasd_storage_timeout_ms(&d->storage) != 0)
 		return;
+	replace_corrupt_db(d);
+	if (!d->db) {
+		rasd_storage_backoff(&d->storage);
+		return;
+	}
 	ras_pipeline_retry(&d->pipe, d->reader);
 	if (d->boot)
 		ras_pipeline_retry(&d->boot->pipe, d->boot->reader);

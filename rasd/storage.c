@@ -151,6 +151,34 @@ static int open_once(struct rasd_storage *s, const char *path, const char *boot_
 	return r;
 }
 
+int rasd_storage_replace_corrupt(struct rasd_storage *s, const char *boot_id, struct ras_db **db,
+				 const char *reason)
+{
+	char aside[PATH_MAX + 64], err[PATH_MAX + 600], detail[PATH_MAX * 2 + 600];
+	enum ras_db_state st;
+	int r;
+
+	ras_db_close(*db);
+	*db = NULL;
+	if (move_aside(s->db_path, aside, sizeof(aside)) < 0) {
+		ras_log(LOG_ERR, "database %s is corrupt (%s); cannot move it aside: %s", s->db_path,
+			reason, strerror(errno));
+		return -errno;
+	}
+	snprintf(detail, sizeof(detail), "%s moved to %s: corrupt while in use: %s", s->db_path,
+		 aside, reason);
+	ras_log(LOG_CRIT, "database %s turned out corrupt (%s); moved to %s, recording into a "
+		"fresh database", s->db_path, reason, aside);
+	r = ras_db_open_writer_state(db, s->db_path, boot_id, &st, err, sizeof(err));
+	if (r < 0) {
+		ras_log(LOG_ERR, "%s", err);
+		*db = NULL;
+		return r;
+	}
+	note(*db, "corrupt-moved-aside", detail);
+	return 0;
+}
+
 int rasd_storage_open(struct rasd_storage *s, const char *path, const char *boot_id,
 		      struct ras_db **db, bool (*stop)(void *), void *ctx)
 {

@@ -41,6 +41,13 @@ uint64_t rasd_storage_previous_unstored(const struct rasd_storage *s);
  */
 int rasd_storage_open(struct rasd_storage *s, const char *path, const char *boot_id,
 		      struct ras_db **db, bool (*stop)(void *), void *ctx);
+/*
+ * The open database turned out corrupt while in use (SQLITE_CORRUPT from an
+ * insert or commit): close it, move it aside, and open a fresh one at the same
+ * path. 0 or -errno (then *db is NULL and rasd keeps holding its records).
+ */
+int rasd_storage_replace_corrupt(struct rasd_storage *s, const char *boot_id, struct ras_db **db,
+				 const char *reason);
 /* Reports a change between working and failing (nothing when unchanged). */
 void rasd_storage_set(struct rasd_storage *s, bool failing, int64_t since_ns, const char *reason,
 		      uint64_t waiting);

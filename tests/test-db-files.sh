@@ -57,6 +57,19 @@ grep -q "truncated" "$WORK/rasd.log" && ls "$DB".corrupt-*Z >/dev/null 2>&1; ok 
 inject_and_find "$DB" after-truncated; ok $? "and records"
 stop
 
+# --- damage the cheap open check cannot see (the mc_event b-tree pages), met by the first insert
+DB=$WORK/d/deep.db
+"$top_builddir/tests/make-db" "$DB"
+for p in $(sqlite3 "$DB" "SELECT pageno FROM dbstat WHERE name IN ('mc_event', 'mc_event_time', 'mc_event_dec')"); do
+	head -c 16 /dev/zero | tr '\0' '\377' | dd of="$DB" bs=1 seek=$(( (p - 1) * 32768 )) conv=notrunc 2>/dev/null
+done
+conf "$DB"; start; ok $? "rasd starts on a database damaged past its schema"
+inject_and_find "$DB" after-deep; ok $? "the record that met the damage is stored in a fresh database"
+grep -q "turned out corrupt" "$WORK/rasd.log"; ok $? "rasd says it moved the database aside in use: $(grep -o 'turned out corrupt ([^)]*)' "$WORK/rasd.log")"
+ok "$([ "$(q "SELECT count(*) FROM storage_events WHERE what='corrupt-moved-aside'")" = 1 ] && echo 0 || echo 1)" "and records it"
+ok "$(kill -0 $PID 2>/dev/null && echo 0 || echo 1)" "and keeps running"
+stop
+
 # --- foreign and newer: left untouched, recording beside them
 for kind in foreign newer; do
 	DB=$WORK/d/$kind.db
@@ -64,7 +77,7 @@ for kind in foreign newer; do
 	else "$top_builddir/tests/make-db" "$DB"; sqlite3 "$DB" "PRAGMA user_version = 99"; fi
 	sum=$(sha256sum < "$DB")
 	conf "$DB"; start; ok $? "rasd starts beside a $kind database"
-	inject_and_find "$DB.v5" "beside-$kind"; ok $? "it records into $kind.db.v5"
+	inject_and_find "$DB.v5" "beside-$kind"; ok $? "it records into $kind.db.v5" || cat "$WORK/rasd.log" >&2
 	grep -q "left untouched, recording into $DB.v5" "$WORK/rasd.log"; ok $? "and says so"
 	# (A WAL database gets an empty -wal/-shm from any reader, ras-fdr-ctl too; the file itself is unchanged.)
 	ok "$([ "$(sha256sum < "$DB")" = "$sum" ] && { [ $kind = newer ] || [ ! -e "$DB-wal" ]; } && echo 0 || echo 1)" "the $kind file is unchanged"
