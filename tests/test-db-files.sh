@@ -28,10 +28,11 @@ allow_synthetic = yes
 CONF
 }
 start() { : > "$WORK/rasd.log"; (umask 022; exec "$RASD" --config "$WORK/rasd.conf" 2>"$WORK/rasd.log") & PID=$!
-	wait_for 10 grep -q "recording" "$WORK/rasd.log"; }
+	wait_for 10 grep -q "RAS tracepoints in instance" "$WORK/rasd.log"; }
 stop() { kill -TERM $PID; wait $PID; PID=; }
 ctl() { "$CTL" --config "$WORK/rasd.conf" "$@"; }
-inject_and_find() { ctl inject --synthetic ras:mc_event "msg=$2" >/dev/null &&
+inject_and_find() { ctl inject --synthetic ras:mc_event "msg=$2" >/dev/null ||
+	{ echo "# instances: $(ls $T/instances | tr '\n' ' ')"; sed 's/^/# /' "$WORK/rasd.log"; ps -p ${PID:-0} >/dev/null && echo "# rasd alive"; false; } &&
 	wait_for 10 sh -c "[ \"\$(sqlite3 'file:$1?mode=ro' \"SELECT count(*) FROM mc_event WHERE msg='$2'\")\" = 1 ]"; }
 mkdir -p "$WORK/d" "$WORK/lock"
 
@@ -54,7 +55,7 @@ DB=$WORK/d/truncated.db
 truncate -s $(( $(stat -c %s "$DB") / 2 / 32768 * 32768 )) "$DB"
 conf "$DB"; start; ok $? "rasd starts on a truncated database"
 grep -q "truncated" "$WORK/rasd.log" && ls "$DB".corrupt-*Z >/dev/null 2>&1; ok $? "moved aside as corrupt (truncated)"
-inject_and_find "$DB" after-truncated; ok $? "and records"
+inject_and_find "$DB" after-truncated; ok $? "and records" || cat "$WORK/rasd.log" >&2
 stop
 
 # --- damage the cheap open check cannot see (the mc_event b-tree pages), met by the first insert

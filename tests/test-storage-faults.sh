@@ -33,7 +33,7 @@ CONF
 starts=0
 start() { RAS_FAULT_CTL=$CTLF LD_PRELOAD=$SHIM "$RASD" --config "$WORK/rasd.conf" 2>>"$WORK/rasd.log" & PID=$!
 	starts=$((starts + 1))
-	wait_for 10 sh -c "[ \$(grep -c recording '$WORK/rasd.log') = $starts ]"; }
+	wait_for 10 sh -c "[ \$(grep -c 'RAS tracepoints in instance' '$WORK/rasd.log') = $starts ]"; }
 emit() { "$top_builddir/tests/synth-writer" "$T" "$INST" "$FORMATS" "$1" 0 "$2" >/dev/null; }
 count() { q "SELECT count(*) || ' ' || count(DISTINCT msg) FROM mc_event WHERE msg LIKE '$1-%'"; }
 failures() { grep -c "storage failing since" "$WORK/rasd.log"; }

@@ -36,7 +36,7 @@ ctl() { "$CTL" --config "$WORK/rasd.conf" "$@"; }
 starts=0
 start() { "$RASD" --config "$WORK/rasd.conf" 2>>"$WORK/rasd.log" & PID=$!
 	starts=$((starts + 1))
-	wait_for 10 sh -c "[ \$(grep -c recording '$WORK/rasd.log') = $starts ]"; }
+	wait_for 10 sh -c "[ \$(grep -c 'RAS tracepoints in instance' '$WORK/rasd.log') = $starts ]"; }
 emit() { "$WRITER" "$T" "$INST" "$FORMATS" "$1" "$2" "$3" ${4:-}; }
 stored() { q "SELECT count(*) FROM mc_event WHERE msg LIKE '$1-%'"; }
 distinct() { q "SELECT count(DISTINCT msg) FROM mc_event WHERE msg LIKE '$1-%'"; }
