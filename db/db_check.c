@@ -8,8 +8,9 @@
  *    header records (a truncated copy or a cut-short restore fails here);
  *  - the schema: sqlite_master is read in full and PRAGMA user_version, which
  *    parses page 1 and every schema page (header or schema damage fails here);
- *  - whose tables they are: a newer schema version, or tables ras-fdr never
- *    makes, mean the file belongs to a newer ras-fdr or to someone else.
+ *  - whose tables they are: a schema version above ours means a newer
+ *    ras-fdr; tables without a schema version, or without the boots table
+ *    every ras-fdr database has, mean someone else's.
  *
  * Not caught: damage inside data or index pages beyond the schema (only
  * PRAGMA quick_check, which reads every page, finds that up front). Those
@@ -157,7 +158,12 @@ static enum ras_db_state check_schema(sqlite3 *h, char *why, size_t whylen)
 			 RAS_DB_SCHEMA_VERSION);
 		return RAS_DB_NEWER;
 	}
-	if (foreign[0] || (v > 0 && !boots)) {
+	/*
+	 * Ours: a schema version and the boots table every version makes. Tables
+	 * this version does not know (a later one may add some) do not make it
+	 * foreign; they only name the culprit when it is.
+	 */
+	if (tables && (v == 0 || !boots)) {
 		snprintf(why, whylen, "not a ras-fdr database (table '%s', schema version %d)",
 			 foreign[0] ? foreign : "boots missing", v);
 		return RAS_DB_FOREIGN;

@@ -473,6 +473,9 @@ static void refresh_edac(struct rasd *d, bool reload_labels)
 		edac_daemon_load_labels(d->cfg, log_label_error, NULL);
 		d->dctx.labels = edac_daemon_labels();
 	}
+	/* Not while the database fails: the held records go first, at the retry. */
+	if (!d->db || failing_pipe(d))
+		return;
 	if (edac_daemon_snapshot(d->db, d->cfg, &d->dctx) < 0)
 		ras_log(LOG_WARNING, "could not store the EDAC topology: %s", ras_db_errmsg(d->db));
 }
@@ -623,6 +626,9 @@ static void handle_signal(struct rasd *d)
 static void go_idle(struct rasd *d)
 {
 	ras_db_release_memory(d->db);
+	ras_pipeline_trim(&d->pipe);
+	if (d->boot)
+		ras_pipeline_trim(&d->boot->pipe);
 	malloc_trim(0);
 }
 

@@ -77,6 +77,15 @@ bool ras_pending_full(const struct ras_pending *q, size_t max_bytes)
 	return q->len >= max_bytes;
 }
 
+void ras_pending_shrink(struct ras_pending *q)
+{
+	if (q->len)
+		return;
+	free(q->buf);
+	q->buf = NULL;
+	q->cap = 0;
+}
+
 void ras_pending_free(struct ras_pending *q)
 {
 	free(q->buf);

@@ -44,6 +44,8 @@ int ras_pending_each(const struct ras_pending *q,
 void ras_pending_clear(struct ras_pending *q);
 /* Past max_bytes held in memory, rasd stops reading: records wait in the kernel instead. */
 bool ras_pending_full(const struct ras_pending *q, size_t max_bytes);
+/* Frees the buffer of an empty queue; its counters stay. */
+void ras_pending_shrink(struct ras_pending *q);
 void ras_pending_free(struct ras_pending *q);
 
 #endif

@@ -390,6 +390,11 @@ int ras_pipeline_retry(struct ras_pipeline *p, const struct ras_reader *r)
 	return ras_pipeline_commit(p);
 }
 
+void ras_pipeline_trim(struct ras_pipeline *p)
+{
+	ras_pending_shrink(&p->pending);
+}
+
 void ras_pipeline_free(struct ras_pipeline *p)
 {
 	ras_pending_free(&p->pending);

@@ -66,6 +66,8 @@ int ras_pipeline_commit(struct ras_pipeline *p);
 int ras_pipeline_retry(struct ras_pipeline *p, const struct ras_reader *r);
 /* It holds hold_max_kb of records or more: time to commit, or (failing) to stop reading. */
 bool ras_pipeline_hold_full(const struct ras_pipeline *p);
+/* Gives back the memory of an empty hold (between wake-ups); nothing while records are held. */
+void ras_pipeline_trim(struct ras_pipeline *p);
 void ras_pipeline_free(struct ras_pipeline *p);
 /* Compares the kernel's per-CPU loss counters with the last seen and stores the difference. */
 int ras_pipeline_check_stats(struct ras_pipeline *p, const struct ras_reader *r);

@@ -17,7 +17,8 @@ FORMATS=$(cd "$top_srcdir" && pwd)/formats
 SHIM=$(cd "$top_builddir" && pwd)/tests/fault-shim.so
 [ -f "$SHIM" ] || { echo "1..0 # SKIP no fault shim"; exit 77; }
 cleanup() {
-	[ -n "${PID:-}" ] && kill "$PID" 2>/dev/null; wait 2>/dev/null
+	[ -n "${PID:-}" ] && kill "$PID" 2>/dev/null
+	[ -n "${LISTENER:-}" ] && kill "$LISTENER" 2>/dev/null; wait 2>/dev/null
 	[ -d $T/instances/$INST ] && rmdir $T/instances/$INST 2>/dev/null
 	rm -rf "$WORK"
 }
@@ -30,8 +31,18 @@ formats_dir = $FORMATS
 allow_synthetic = yes
 CONF
 : > "$CTLF"
+# A stand-in for systemd's notify socket, to see STATUS= (when python3 is there).
+NS=$WORK/notify.sock
+if command -v python3 >/dev/null; then
+	python3 -c 'import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.bind(sys.argv[1])
+with open(sys.argv[2], "a") as f:
+    while True:
+        f.write(s.recv(4096).decode(errors="replace") + "\n"); f.flush()' "$NS" "$WORK/notify.log" & LISTENER=$!
+	wait_for 5 test -S "$NS"
+fi
 starts=0
-start() { RAS_FAULT_CTL=$CTLF LD_PRELOAD=$SHIM "$RASD" --config "$WORK/rasd.conf" 2>>"$WORK/rasd.log" & PID=$!
+start() { NOTIFY_SOCKET=$NS RAS_FAULT_CTL=$CTLF LD_PRELOAD=$SHIM "$RASD" --config "$WORK/rasd.conf" 2>>"$WORK/rasd.log" & PID=$!
 	starts=$((starts + 1))
 	wait_for 10 sh -c "[ \$(grep -c 'RAS tracepoints in instance' '$WORK/rasd.log') = $starts ]"; }
 emit() { "$top_builddir/tests/synth-writer" "$T" "$INST" "$FORMATS" "$1" 0 "$2" >/dev/null; }
@@ -51,6 +62,11 @@ for fault in "pwrite -wal 28" "pwrite -wal 5" "fsync -wal 5"; do
 	wait_for 20 sh -c "[ \$(grep -c 'storage works again' '$WORK/rasd.log') = $i ]"; ok $? "'$fault': recovered once the fault clears"
 	ok "$([ "$(count $tag)" = "400 400" ] && echo 0 || echo 1)" "'$fault': 400 emitted = 400 stored, no duplicates ($(count $tag))"
 done
+if [ -n "${LISTENER:-}" ]; then
+	ok "$([ "$(grep -c '^STATUS=storage failing since' "$WORK/notify.log")" = 3 ] && echo 0 || echo 1)" \
+		"sd_notify STATUS= once per failure: $(grep -m1 '^STATUS=storage' "$WORK/notify.log" | cut -c1-100)"
+	ok "$([ "$(grep -c '^STATUS=recording' "$WORK/notify.log")" = 3 ] && echo 0 || echo 1)" "and STATUS=recording once per recovery"
+fi
 
 # The checkpoint at stop cannot write the database file: the WAL keeps the records.
 emit ckpt 300; wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM mc_event WHERE msg LIKE 'ckpt-%'\")\" = 300 ]"
