@@ -9,6 +9,7 @@
 #include <time.h>
 #include "ctl.h"
 #include "lib/clock.h"
+#include "lib/formats.h"
 
 static void usage(FILE *out)
 {
@@ -39,15 +40,55 @@ static void print_config_error(void *ctx, const char *file, unsigned line, const
 	fprintf(stderr, "%s:%u: %s\n", file, line, reason);
 }
 
+static void report_db_error(struct ctl *c, const char *msg)
+{
+	fprintf(stderr, "ras-fdr-ctl: %s\n", msg);
+	if (!c->json)
+		return;
+	printf("{\"error\":");
+	ctl_print_json_string(msg, strlen(msg));
+	printf(",\"database\":");
+	ctl_print_json_string(c->cfg.database, strlen(c->cfg.database));
+	printf("}\n");
+}
+
+/* Where rasd really records, when it had to leave the configured file alone. */
+static void add_rasd_hint(struct ctl *c, char *err, size_t len)
+{
+	char path[PATH_MAX + 160], *buf, *p;
+	size_t n = strlen(err);
+
+	snprintf(path, sizeof(path), "%s/rasd-%s.state", c->cfg.lock_dir, c->cfg.instance);
+	if (ras_read_file(path, &buf, NULL) < 0)
+		return;
+	p = strstr(buf, "\ndatabase=");
+	if (p) {
+		p += 10;
+		p[strcspn(p, "\n")] = 0;
+		if (*p && strcmp(p, c->cfg.database))
+			snprintf(err + n, len - n, " (rasd records into %s: use --db %s)", p, p);
+	}
+	free(buf);
+}
+
 int ctl_open_db(struct ctl *c, struct ras_db **db)
 {
-	char err[512];
+	char err[PATH_MAX * 3 + 600];
 
 	if (ras_db_open_reader(db, c->cfg.database, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ras-fdr-ctl: %s\n", err);
+		add_rasd_hint(c, err, sizeof(err));
+		report_db_error(c, err);
 		return -1;
 	}
 	return 0;
+}
+
+void ctl_db_error(struct ctl *c, const char *what)
+{
+	char msg[1024];
+
+	snprintf(msg, sizeof(msg), "database %s: %s", c->cfg.database, what);
+	report_db_error(c, msg);
 }
 
 /* The newest time a nanosecond int64_t holds, in seconds (2262-04-11). */
@@ -414,6 +455,8 @@ int main(int argc, char **argv)
 		char **sub = argv + optind;
 		int subc = argc - optind;
 
+		for (int a = 1; a < subc && strcmp(sub[a], "--"); a++)
+			c.json |= !strcmp(sub[a], "--json");
 		optind = 1;
 		return cmd->fn(&c, subc, sub);
 	}

@@ -10,6 +10,7 @@
 struct ctl {
 	struct rasd_config cfg;
 	const char *config_path;
+	bool json;            /* the command was given --json: errors go to stdout as JSON too */
 };
 
 /*
@@ -27,7 +28,14 @@ extern const size_t ctl_n_commands;
 const struct ctl_command *ctl_command_find(const char *name);
 int ctl_load_config(struct ctl *c, const char *db, const char *tdir, const char *inst, bool explicit);
 
+/*
+ * Opens the database read-only. A missing, empty, corrupt, truncated,
+ * foreign, newer or unreadable file is an error (stderr, and with --json an
+ * {"error":...} object on stdout); the caller exits non-zero. Never "empty".
+ */
 int ctl_open_db(struct ctl *c, struct ras_db **db);
+/* Reports a query that failed part-way (a damaged page): same channels as ctl_open_db. */
+void ctl_db_error(struct ctl *c, const char *what);
 /* Accepts 2026-11-22, 2026-11-22T10:00[:00][Z], @UNIXSECONDS, -30s/-15m/-2h/-7d, now. */
 int ctl_parse_time(const char *s, int64_t *ns);
 /* Parses --since/--until/--type/--limit/--boot/--include-synthetic into f; see ctl_common_options. */

@@ -79,6 +79,7 @@ static int parse_filter(const struct ctl_spec *spec, int argc, char **argv, stru
 
 struct summary_ctx {
 	bool json;
+	bool quiet;           /* a dry run: count, print nothing */
 	unsigned n;
 	int64_t total;
 };
@@ -92,6 +93,8 @@ static int print_count(void *ctx, unsigned idx, const char *sev, const char *loc
 	ras_format_time(first_ns, first, sizeof(first));
 	ras_format_time(last_ns, last, sizeof(last));
 	s->total += count;
+	if (s->quiet)
+		return 0;
 	if (s->json) {
 		printf("%s{\"type\":\"%s\",\"severity\":\"%s\",\"location\":", s->n++ ? "," : "",
 		       ras_event_types[idx].table, sev ? sev : "unknown");
@@ -123,10 +126,18 @@ int ctl_summary(struct ctl *c, int argc, char **argv)
 		return ctl_summary_by_dimm(c, &f, s.json);
 	if (ctl_open_db(c, &db) < 0)
 		return 1;
+	/* Counted before anything is printed: a damaged page is an error, not a short answer. */
+	s.json = false;
+	s.quiet = true;
+	if (ras_db_summary(db, &f, print_count, &s) < 0 || ras_db_lost_totals(db, &f, &lost, &gaps) < 0) {
+		ctl_db_error(c, ras_db_errmsg(db));
+		ras_db_close(db);
+		return 1;
+	}
+	s = (struct summary_ctx){ .json = c->json };
 	if (s.json)
 		printf("{\"version\":%d,\"counts\":[", CTL_JSON_VERSION);
 	ras_db_summary(db, &f, print_count, &s);
-	ras_db_lost_totals(db, &f, &lost, &gaps);
 	if (s.json) {
 		printf("],\"total\":%lld,\"lost\":%lld,\"lost_unknown_gaps\":%lld,"
 		       "\"synthetic_included\":%s}\n", (long long)s.total, (long long)lost,
@@ -288,7 +299,7 @@ int ctl_errors(struct ctl *c, int argc, char **argv)
 		prepare_redecode(c, &e->dctx);
 	n = ras_db_errors(db, &f, print_row, e);
 	if (n < 0)
-		fprintf(stderr, "ras-fdr-ctl: %s\n", ras_db_errmsg(db));
+		ctl_db_error(c, ras_db_errmsg(db));
 	else if (n == 0 && !e->json)
 		printf("No records.\n");
 	ras_db_close(db);

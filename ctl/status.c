@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* ras-fdr-ctl status: the daemon, its instance and buffers, and the database. */
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -204,7 +205,12 @@ static void print_database(struct status *st, struct ctl *c)
 	struct stat sb;
 	int64_t total = 0, newest = 0;
 	char when[40];
-	bool readable = stat(c->cfg.database, &sb) == 0 && ctl_open_db(c, &db) == 0;
+	bool json = c->json, readable;
+
+	/* ctl_open_db says why on stderr; the status is one JSON object either way. */
+	c->json = false;
+	readable = stat(c->cfg.database, &sb) == 0 && ctl_open_db(c, &db) == 0;
+	c->json = json;
 
 	if (st->json) {
 		printf(",\"database\":{\"path\":");
@@ -232,6 +238,70 @@ static void print_database(struct status *st, struct ctl *c)
 	else if (newest)
 		printf("  last record %s\n", when);
 	ras_db_close(db);
+}
+
+static const char *state_value(const char *buf, const char *key, char *out, size_t len)
+{
+	char k[40];
+	const char *p;
+
+	snprintf(k, sizeof(k), "\n%s=", key);
+	p = strstr(buf, k);
+	out[0] = 0;
+	if (p) {
+		p += strlen(k);
+		snprintf(out, len, "%.*s", (int)strcspn(p, "\n"), p);
+	}
+	return out;
+}
+
+/* What rasd last said about its storage, from the state file it writes beside its lock. */
+static void print_storage(struct status *st, struct ctl *c, int pid)
+{
+	char path[PATH_MAX + 160], *buf, *text, v[1024], when[40], db[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/rasd-%s.state", c->cfg.lock_dir, c->cfg.instance);
+	if (ras_read_file(path, &buf, NULL) < 0)
+		return;
+	/* A leading newline lets every key, the first too, be found as "\nkey=". */
+	text = malloc(strlen(buf) + 2);
+	if (!text) {
+		free(buf);
+		return;
+	}
+	sprintf(text, "\n%s", buf);
+	if (!strcmp(state_value(text, "storage", v, sizeof(v)), "failing")) {
+		attention(st, "storage failing");
+		ras_format_time(strtoll(state_value(text, "since_ns", v, sizeof(v)), NULL, 10), when,
+				sizeof(when));
+		if (st->json) {
+			printf(",\"storage\":{\"state\":\"failing\",\"since\":\"%s\",\"reason\":", when);
+			state_value(text, "reason", v, sizeof(v));
+			ctl_print_json_string(v, strlen(v));
+			printf(",\"held\":%lld}", strtoll(state_value(text, "waiting", v, sizeof(v)), NULL, 10));
+		} else {
+			printf("Storage: failing since %s: %s", when, state_value(text, "reason", v, sizeof(v)));
+			printf(" (%s records held in memory)%s\n", state_value(text, "waiting", v, sizeof(v)),
+			       pid ? "" : " [rasd not running: as it last reported]");
+		}
+	} else if (st->json) {
+		printf(",\"storage\":{\"state\":\"working\"}");
+	} else {
+		printf("Storage: working\n");
+	}
+	if (st->json) {
+		free(text);
+		free(buf);
+		return;
+	}
+	if (strcmp(state_value(text, "unstored", v, sizeof(v)), "0") && v[0])
+		printf("Storage: %s records read by a stopped rasd could not be stored; "
+		       "they are counted as lost at its next start\n", v);
+	state_value(text, "database", db, sizeof(db));
+	if (db[0] && strcmp(db, c->cfg.database))
+		printf("Storage: rasd records into %s (the configured file was left alone)\n", db);
+	free(text);
+	free(buf);
 }
 
 static void print_hidden(void *ctx, const char *condition, const char *advice)
@@ -315,6 +385,7 @@ int ctl_status(struct ctl *c, int argc, char **argv)
 		putchar(']');
 	else if (!st.n_items)
 		printf("Conditions that can hide errors: none found\n");
+	print_storage(&st, c, pid);
 	print_database(&st, c);
 	print_attention(&st);
 	return st.n_attention ? CTL_EXIT_ATTENTION : CTL_EXIT_OK;

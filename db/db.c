@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 #include <unistd.h>
 #include "db_internal.h"
 #include "db_rollup.h"
+#include "lib/safe_path.h"
 
 /* A reader may hold the database briefly; the writer waits, never drops. */
 #define BUSY_TIMEOUT_MS 5000
@@ -118,11 +120,11 @@ static int register_boot(struct ras_db *db, const char *boot_id)
 	return r;
 }
 
-/* Refuses at start what would fail at the first commit. */
+/* Refuses at start what would fail at the first commit, and directories others can write. */
 static int check_directory(const char *path, char *err, size_t errlen)
 {
 	char *copy = strdup(path);
-	char *dir;
+	char *dir, why[400];
 	int r = 0;
 
 	if (!copy)
@@ -134,6 +136,8 @@ static int check_directory(const char *path, char *err, size_t errlen)
 	if (access(dir, W_OK | X_OK) != 0) {
 		r = -errno;
 		snprintf(err, errlen, "database directory %s is not writable: %s", dir, strerror(errno));
+	} else if ((r = ras_dir_is_safe(dir, why, sizeof(why))) < 0) {
+		snprintf(err, errlen, "refusing database %s: %s", path, why);
 	}
 	free(copy);
 	return r;
@@ -146,30 +150,39 @@ static int open_common(struct ras_db **out, const char *path, int flags,
 
 	if (!db)
 		return -ENOMEM;
-	if (sqlite3_open_v2(path, &db->h, flags, NULL) != SQLITE_OK) {
+	/* Not through a link: SQLite would follow one to wherever it points. */
+	if (sqlite3_open_v2(path, &db->h, flags | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open database %s: %s", path,
 			 db->h ? sqlite3_errmsg(db->h) : "out of memory");
 		ras_db_close(db);
 		return -EIO;
 	}
+	sqlite3_extended_result_codes(db->h, 0);
 	sqlite3_busy_timeout(db->h, BUSY_TIMEOUT_MS);
 	*out = db;
 	return 0;
 }
 
-int ras_db_open_writer(struct ras_db **out, const char *path, const char *boot_id,
-		       char *err, size_t errlen)
+/* The file rasd is about to use: created 0640 by us, or an existing regular file of ours. */
+static enum ras_db_state prepare_file(const char *path, char *why, size_t whylen)
 {
-	struct ras_db *db;
-	int r = check_directory(path, err, errlen);
+	enum ras_db_state s = ras_db_inspect(path, NULL, why, whylen);
+	int fd;
 
-	if (r < 0)
-		return r;
-	/* One thread uses each handle: no SQLite mutexes. */
-	r = open_common(&db, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-			err, errlen);
-	if (r < 0)
-		return r;
+	if (s != RAS_DB_GOOD && s != RAS_DB_MISSING && s != RAS_DB_EMPTY)
+		return s;
+	fd = ras_open_safe(path, O_RDWR | O_CREAT);
+	if (fd < 0) {
+		snprintf(why, whylen, "%s", fd == -EPERM ? "belongs to another user or is not a regular file"
+			 : strerror(-fd));
+		return RAS_DB_UNREADABLE;
+	}
+	close(fd);
+	return s == RAS_DB_GOOD ? s : RAS_DB_EMPTY;
+}
+
+static int set_up_writer(struct ras_db *db, const char *boot_id)
+{
 	/*
 	 * 4 KiB pages: every table and index of the event table takes at least
 	 * one page, so 32 KiB pages made an empty database 3.5 MB (now 0.46 MB);
@@ -183,27 +196,120 @@ int ras_db_open_writer(struct ras_db **out, const char *path, const char *boot_i
 	 * record small under a storm.
 	 */
 	if (ras_db_exec(db, "PRAGMA page_size=4096; PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;") < 0 ||
-	    ras_db_migrate(db) < 0 || register_boot(db, boot_id) < 0 || prepare_all(db) < 0) {
+	    ras_db_migrate(db) < 0 || register_boot(db, boot_id) < 0 || prepare_all(db) < 0)
+		return -1;
+	return 0;
+}
+
+int ras_db_open_writer_state(struct ras_db **out, const char *path, const char *boot_id,
+			     enum ras_db_state *state, char *err, size_t errlen)
+{
+	enum ras_db_state dummy, *s = state ? state : &dummy;
+	struct ras_db *db;
+	char why[400] = "";
+	int r = check_directory(path, err, errlen);
+
+	*s = RAS_DB_UNREADABLE;
+	if (r < 0)
+		return r;
+	*s = prepare_file(path, why, sizeof(why));
+	/*
+	 * Judged read-only first: a read-write open may already change the file
+	 * (an invalid -wal is reset), and a corrupt or foreign file is kept as found.
+	 */
+	if (*s == RAS_DB_GOOD) {
+		r = open_common(&db, path, SQLITE_OPEN_READONLY, err, errlen);
+		if (r < 0)
+			return r;
+		*s = ras_db_inspect(path, db->h, why, sizeof(why));
+		ras_db_close(db);
+	}
+	if (*s != RAS_DB_GOOD && *s != RAS_DB_EMPTY) {
+		snprintf(err, errlen, "database %s is %s: %s", path, ras_db_state_name(*s), why);
+		return -EPROTO;
+	}
+	/* One thread uses each handle: no SQLite mutexes. */
+	r = open_common(&db, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+			err, errlen);
+	if (r < 0)
+		return r;
+	*s = ras_db_inspect(path, db->h, why, sizeof(why));
+	if (*s != RAS_DB_GOOD && *s != RAS_DB_EMPTY) {
+		snprintf(err, errlen, "database %s is %s: %s", path, ras_db_state_name(*s), why);
+		ras_db_close(db);
+		return -EPROTO;
+	}
+	if (set_up_writer(db, boot_id) < 0) {
+		int code = sqlite3_errcode(db->h);
+
+		if (code == SQLITE_CORRUPT || code == SQLITE_NOTADB)
+			*s = RAS_DB_CORRUPT;
 		snprintf(err, errlen, "database %s: %s", path, ras_db_errmsg(db));
 		ras_db_close(db);
-		return -EIO;
+		return *s == RAS_DB_CORRUPT ? -EPROTO : -EIO;
 	}
 	*out = db;
 	return 0;
 }
 
+int ras_db_open_writer(struct ras_db **out, const char *path, const char *boot_id,
+		       char *err, size_t errlen)
+{
+	return ras_db_open_writer_state(out, path, boot_id, NULL, err, errlen);
+}
+
+static int reader_refusal(enum ras_db_state s, const char *path, const char *why,
+			  char *err, size_t errlen)
+{
+	switch (s) {
+	case RAS_DB_MISSING:
+		snprintf(err, errlen, "cannot read database %s: %s", path, why);
+		return -ENOENT;
+	case RAS_DB_EMPTY:
+		snprintf(err, errlen, "database %s is empty: not a ras-fdr database (has rasd run yet?)", path);
+		return -EPROTO;
+	case RAS_DB_CORRUPT:
+		snprintf(err, errlen, "database %s is corrupt: %s", path, why);
+		return -EBADMSG;
+	case RAS_DB_FOREIGN:
+	case RAS_DB_NEWER:
+		snprintf(err, errlen, "database %s cannot be read: %s", path, why);
+		return -EPROTO;
+	default:
+		snprintf(err, errlen, "cannot read database %s: %s", path, why);
+		return -EACCES;
+	}
+}
+
+int ras_db_check_usable(const char *path, sqlite3 *h, char *err, size_t errlen)
+{
+	char why[400] = "";
+	enum ras_db_state s = ras_db_inspect(path, h, why, sizeof(why));
+
+	return s == RAS_DB_GOOD ? 0 : reader_refusal(s, path, why, err, errlen);
+}
+
 int ras_db_open_reader(struct ras_db **out, const char *path, char *err, size_t errlen)
 {
+	char why[400] = "";
+	enum ras_db_state s = ras_db_inspect(path, NULL, why, sizeof(why));
 	struct ras_db *db;
 	int r;
 
-	if (access(path, R_OK) != 0) {
-		snprintf(err, errlen, "cannot read database %s: %s", path, strerror(errno));
-		return -errno;
+	if (s == RAS_DB_GOOD && access(path, R_OK) != 0) {
+		snprintf(why, sizeof(why), "%s", strerror(errno));
+		s = RAS_DB_UNREADABLE;
 	}
+	if (s != RAS_DB_GOOD)
+		return reader_refusal(s, path, why, err, errlen);
 	r = open_common(&db, path, SQLITE_OPEN_READONLY, err, errlen);
 	if (r < 0)
 		return r;
+	s = ras_db_inspect(path, db->h, why, sizeof(why));
+	if (s != RAS_DB_GOOD) {
+		ras_db_close(db);
+		return reader_refusal(s, path, why, err, errlen);
+	}
 	db->readonly = true;
 	*out = db;
 	return 0;
@@ -213,8 +319,9 @@ void ras_db_close(struct ras_db *db)
 {
 	if (!db)
 		return;
+	/* Only what was committed is kept: an open transaction here is an abandoned one. */
 	if (db->in_txn)
-		ras_db_commit(db);
+		ras_db_rollback(db);
 	for (int i = 0; i < STMT_COUNT_; i++)
 		sqlite3_finalize(db->stmt[i]);
 	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++) {
@@ -240,31 +347,82 @@ int ras_db_begin(struct ras_db *db)
 {
 	if (db->in_txn)
 		return 0;
+	/* A new transaction: an earlier failure's text no longer describes anything. */
+	db->err[0] = 0;
 	if (step_reset(db->stmt[STMT_BEGIN]) < 0)
 		return -EIO;
 	db->in_txn = true;
 	return 0;
 }
 
+static int errno_of(int code)
+{
+	switch (code) {
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+		return -EBUSY;
+	case SQLITE_FULL:
+		return -ENOSPC;
+	case SQLITE_CORRUPT:
+	case SQLITE_NOTADB:
+		return -EBADMSG;
+	default:
+		return -EIO;
+	}
+}
+
+int ras_db_last_errno(struct ras_db *db)
+{
+	return errno_of(sqlite3_errcode(db->h));
+}
+
 int ras_db_commit(struct ras_db *db)
 {
+	int r;
+
 	if (!db->in_txn)
 		return 0;
 	if (ras_db_rollup_flush(db) < 0)
-		return -EIO;
-	for (;;) {
-		int r = sqlite3_step(db->stmt[STMT_COMMIT]);
-
-		sqlite3_reset(db->stmt[STMT_COMMIT]);
-		if (r == SQLITE_DONE)
-			break;
-		if (r != SQLITE_BUSY && r != SQLITE_LOCKED)
-			return -EIO;
-		/* The busy timeout already waited; a reader still holds it. Retry. */
-		usleep(10000);
-	}
+		return ras_db_last_errno(db);
+	/* The busy timeout has already waited; the caller backs off and tries again. */
+	r = sqlite3_step(db->stmt[STMT_COMMIT]);
+	sqlite3_reset(db->stmt[STMT_COMMIT]);
+	if (r != SQLITE_DONE)
+		return errno_of(r);
 	db->in_txn = false;
 	return 0;
+}
+
+void ras_db_rollback(struct ras_db *db)
+{
+	/* After a full disk or an I/O error SQLite may have rolled back already. */
+	if (!sqlite3_get_autocommit(db->h))
+		step_reset(db->stmt[STMT_ROLLBACK]);
+	db->in_txn = false;
+	ras_db_rollup_discard(db);
+	/* Decodings stored in the abandoned transaction are gone with it. */
+	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++)
+		if (db->dec_cache[i])
+			memset(db->dec_cache[i], 0, RAS_DB_DEC_CACHE * sizeof(*db->dec_cache[i]));
+}
+
+int ras_db_storage_event(struct ras_db *db, const char *what, const char *detail)
+{
+	sqlite3_stmt *st;
+	struct timespec now;
+	int r;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	if (sqlite3_prepare_v2(db->h, "INSERT INTO storage_events (boot, at_ns, what, detail)"
+			       " VALUES (?, ?, ?, ?)", -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, db->boot);
+	sqlite3_bind_int64(st, 2, (int64_t)now.tv_sec * 1000000000 + now.tv_nsec);
+	sqlite3_bind_text(st, 3, what, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, detail, -1, SQLITE_STATIC);
+	r = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return r == SQLITE_DONE ? 0 : errno_of(r);
 }
 
 int ras_db_previous_boot(struct ras_db *db, int64_t *boot)
@@ -293,5 +451,6 @@ int ras_db_previous_boot(struct ras_db *db, int64_t *boot)
 
 void ras_db_release_memory(struct ras_db *db)
 {
-	sqlite3_db_release_memory(db->h);
+	if (db)
+		sqlite3_db_release_memory(db->h);
 }

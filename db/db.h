@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include "lib/event_table.h"
 
-#define RAS_DB_SCHEMA_VERSION 6
+#define RAS_DB_SCHEMA_VERSION 7
 
 struct ras_db;
 
@@ -38,17 +38,50 @@ struct ras_db_lost {
 	const char *instance;
 };
 
-/* Opens for writing: checks the directory, creates or migrates the schema. */
+/* What a file at the database path is (db_check.c says how it is told). */
+enum ras_db_state {
+	RAS_DB_GOOD,        /* a ras-fdr database this version can use */
+	RAS_DB_MISSING,     /* no file */
+	RAS_DB_EMPTY,       /* an empty file, or an SQLite database without tables */
+	RAS_DB_CORRUPT,     /* truncated, not SQLite, or header/schema damaged */
+	RAS_DB_FOREIGN,     /* another application's tables */
+	RAS_DB_NEWER,       /* a newer ras-fdr's schema */
+	RAS_DB_UNREADABLE,  /* a link, not a regular file, no permission, locked */
+};
+const char *ras_db_state_name(enum ras_db_state s);
+
+/*
+ * Opens for writing: checks the directory (not writable by other users),
+ * never follows a link, creates files 0640, creates or migrates the schema.
+ * Refuses a file that is not GOOD, MISSING or EMPTY; *state (may be NULL)
+ * says what it was, so rasd can move a corrupt file aside.
+ */
+int ras_db_open_writer_state(struct ras_db **out, const char *path, const char *boot_id,
+			     enum ras_db_state *state, char *err, size_t errlen);
 int ras_db_open_writer(struct ras_db **out, const char *path, const char *boot_id,
 		       char *err, size_t errlen);
-/* Opens read-only; a missing table or column is not an error. */
+/*
+ * Opens read-only. A missing table or column of an older ras-fdr is not an
+ * error; a missing, empty, corrupt, truncated, foreign or newer file is
+ * (-ENOENT, -EBADMSG, -EPROTO, -EACCES), with err saying which.
+ */
 int ras_db_open_reader(struct ras_db **out, const char *path, char *err, size_t errlen);
 void ras_db_close(struct ras_db *db);
 const char *ras_db_errmsg(struct ras_db *db);
 
 int ras_db_begin(struct ras_db *db);
-/* Commits, retrying while a reader holds a lock; never drops the batch. */
+/*
+ * Commits. -EBUSY when another process held the lock past the busy timeout,
+ * -ENOSPC when the disk is full, -EIO otherwise; the transaction is then
+ * still open: the caller rolls it back and tries again later.
+ */
 int ras_db_commit(struct ras_db *db);
+/* Abandons the open transaction (if SQLite has not already) and whatever it cached from it. */
+void ras_db_rollback(struct ras_db *db);
+/* -EBUSY, -ENOSPC, -EBADMSG (corrupt) or -EIO: the kind of the last failure. */
+int ras_db_last_errno(struct ras_db *db);
+/* Adds a storage_events row (what happened to the database itself), in its own transaction. */
+int ras_db_storage_event(struct ras_db *db, const char *what, const char *detail);
 /* Returns 1 when stored, 0 when an identical record was already stored, or -errno. */
 int ras_db_insert_event(struct ras_db *db, const struct ras_db_event *ev);
 int ras_db_insert_lost(struct ras_db *db, const struct ras_db_lost *lost);

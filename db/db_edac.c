@@ -580,6 +580,10 @@ int ras_db_edac_open_rw(struct ras_db **out, const char *path, char *err, size_t
 {
 	struct ras_db *db;
 
+	int r = ras_db_check_usable(path, NULL, err, errlen);
+
+	if (r < 0)
+		return r;
 	if (access(path, R_OK | W_OK) != 0) {
 		snprintf(err, errlen, "cannot write database %s: %s", path, strerror(errno));
 		return -errno;
@@ -587,13 +591,17 @@ int ras_db_edac_open_rw(struct ras_db **out, const char *path, char *err, size_t
 	db = calloc(1, sizeof(*db));
 	if (!db)
 		return -ENOMEM;
-	if (sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READWRITE, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open database %s: %s", path,
 			 db->h ? sqlite3_errmsg(db->h) : "out of memory");
 		ras_db_close(db);
 		return -EIO;
 	}
 	sqlite3_busy_timeout(db->h, 5000);
+	if ((r = ras_db_check_usable(path, db->h, err, errlen)) < 0) {
+		ras_db_close(db);
+		return r;
+	}
 	if (!ras_db_table_exists(db, "edac_windows")) {
 		snprintf(err, errlen, "database %s has no EDAC tables yet; start rasd once to upgrade it",
 			 path);

@@ -59,6 +59,10 @@ const struct ras_db_table *ras_db_table_of(unsigned type_idx);
 int ras_db_restated_raw(const struct ras_event_type *type, const struct ras_dfield *d);
 
 int ras_db_migrate(struct ras_db *db);
+/* 0 when path (and, with h, its schema) is a ras-fdr database to use; else -errno and err. */
+int ras_db_check_usable(const char *path, sqlite3 *h, char *err, size_t errlen);
+/* Classifies path (and, with h, its schema); why says what is wrong. */
+enum ras_db_state ras_db_inspect(const char *path, sqlite3 *h, char *why, size_t whylen);
 int ras_db_exec(struct ras_db *db, const char *sql);
 bool ras_db_table_exists(struct ras_db *db, const char *table);
 

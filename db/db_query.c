@@ -181,9 +181,12 @@ static int deliver_row(sqlite3_stmt *st, unsigned idx, int64_t id, const struct 
 	int r;
 
 	sqlite3_bind_int64(st, 1, id);
-	if (sqlite3_step(st) != SQLITE_ROW) {
+	int step = sqlite3_step(st);
+
+	if (step != SQLITE_ROW) {
 		sqlite3_reset(st);
-		return 0;
+		/* Gone since the ordering query: skip it. A damaged page: say so. */
+		return step == SQLITE_DONE ? 0 : -EIO;
 	}
 	row.wall_ns = sqlite3_column_int64(st, 0);
 	row.trace_ts = sqlite3_column_int64(st, 1);
@@ -228,7 +231,9 @@ int ras_db_errors(struct ras_db *db, const struct ras_db_filter *f, ras_db_row_f
 	free(sql);
 	bind_filter(order, f);
 	sqlite3_bind_int64(order, 5, f->limit ? (int64_t)f->limit : -1);
-	while (r == 0 && sqlite3_step(order) == SQLITE_ROW) {
+	int step = SQLITE_DONE;
+
+	while (r == 0 && (step = sqlite3_step(order)) == SQLITE_ROW) {
 		unsigned idx = (unsigned)sqlite3_column_int(order, 0);
 
 		if (idx >= ras_n_event_types)
@@ -237,7 +242,14 @@ int ras_db_errors(struct ras_db *db, const struct ras_db_filter *f, ras_db_row_f
 			continue;
 		r = deliver_row(rows[idx], idx, sqlite3_column_int64(order, 1), &cols[idx], decoded,
 				fn, ctx);
+		if (r == -EIO)
+			snprintf(db->err, sizeof(db->err), "%s", sqlite3_errmsg(db->h));
 		n++;
+	}
+	/* A damaged page ends the walk with an error, never as "no more rows". */
+	if (r == 0 && step != SQLITE_DONE) {
+		snprintf(db->err, sizeof(db->err), "%s", sqlite3_errmsg(db->h));
+		r = -EIO;
 	}
 	sqlite3_finalize(order);
 	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++)
@@ -250,7 +262,7 @@ int ras_db_errors(struct ras_db *db, const struct ras_db_filter *f, ras_db_row_f
 int ras_db_summary_scan(struct ras_db *db, const struct ras_db_filter *f, ras_db_count_fn fn, void *ctx)
 {
 	char sql[1024];
-	int r = 0;
+	int r = 0, step = SQLITE_DONE;
 
 	for (unsigned i = 0; i < ras_n_event_types && r == 0; i++) {
 		sqlite3_stmt *st;
@@ -264,10 +276,14 @@ int ras_db_summary_scan(struct ras_db *db, const struct ras_db_filter *f, ras_db
 		if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
 			continue;  /* an older table without these columns */
 		bind_filter(st, f);
-		while (r == 0 && sqlite3_step(st) == SQLITE_ROW)
+		while (r == 0 && (step = sqlite3_step(st)) == SQLITE_ROW)
 			r = fn(ctx, i, (const char *)sqlite3_column_text(st, 0),
 			       (const char *)sqlite3_column_text(st, 1), sqlite3_column_int64(st, 2),
 			       sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4));
+		if (r == 0 && step != SQLITE_DONE) {
+			snprintf(db->err, sizeof(db->err), "%s", sqlite3_errmsg(db->h));
+			r = -EIO;
+		}
 		sqlite3_finalize(st);
 	}
 	return r;
@@ -373,7 +389,7 @@ int ras_db_lost_totals(struct ras_db *db, const struct ras_db_filter *f, int64_t
 {
 	sqlite3_stmt *st;
 	const char *sql =
-		"SELECT coalesce(sum(CASE WHEN origin = 'stats' THEN count END), 0),"
+		"SELECT coalesce(sum(CASE WHEN origin IN ('stats', 'storage') THEN count END), 0),"
 		" coalesce(sum(CASE WHEN origin = 'subbuffer' AND count IS NULL THEN 1 END), 0)"
 		" FROM lost_events WHERE (?1 = 0 OR to_ns >= ?1) AND (?2 = 0 OR to_ns < ?2)"
 		" AND (?3 OR 1) AND (?4 IS NULL OR boot = (SELECT id FROM boots WHERE boot_id = ?4))";
@@ -384,10 +400,13 @@ int ras_db_lost_totals(struct ras_db *db, const struct ras_db_filter *f, int64_t
 	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
 		return -EIO;
 	bind_filter(st, f);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		*counted = sqlite3_column_int64(st, 0);
-		*unknown_gaps = sqlite3_column_int64(st, 1);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		snprintf(db->err, sizeof(db->err), "%s", sqlite3_errmsg(db->h));
+		sqlite3_finalize(st);
+		return -EIO;
 	}
+	*counted = sqlite3_column_int64(st, 0);
+	*unknown_gaps = sqlite3_column_int64(st, 1);
 	sqlite3_finalize(st);
 	return 0;
 }
@@ -411,10 +430,13 @@ int ras_db_table_stats(struct ras_db *db, unsigned type_idx, int64_t *rows, int6
 		return -EIO;
 	if (sqlite3_bind_parameter_count(st))
 		sqlite3_bind_text(st, 1, ras_event_types[type_idx].table, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		*rows = sqlite3_column_int64(st, 0);
-		*last_ns = sqlite3_column_int64(st, 1);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		snprintf(db->err, sizeof(db->err), "%s", sqlite3_errmsg(db->h));
+		sqlite3_finalize(st);
+		return -EIO;
 	}
+	*rows = sqlite3_column_int64(st, 0);
+	*last_ns = sqlite3_column_int64(st, 1);
 	sqlite3_finalize(st);
 	return 0;
 }

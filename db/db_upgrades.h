@@ -75,6 +75,10 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	  " synthetic INTEGER NOT NULL, severity TEXT NOT NULL, location TEXT NOT NULL,"
 	  " records INTEGER NOT NULL, first_ns INTEGER NOT NULL, last_ns INTEGER NOT NULL,"
 	  " PRIMARY KEY (tbl, hour, boot, source, synthetic, severity, location)) WITHOUT ROWID;" },
+	/* What happened to the database itself: moved aside, failing, recovered (rasd/storage.c). */
+	{ 7, "storage events",
+	  "CREATE TABLE IF NOT EXISTS storage_events (id INTEGER PRIMARY KEY,"
+	  " boot INTEGER, at_ns INTEGER NOT NULL, what TEXT NOT NULL, detail TEXT);" },
 };
 
 #define RAS_DB_N_UPGRADES (sizeof(ras_db_upgrades) / sizeof(ras_db_upgrades[0]))

@@ -64,6 +64,14 @@ int ras_reader_watch(struct ras_reader *r, int epoll_fd, uint64_t tag)
 	return 0;
 }
 
+int ras_reader_unwatch(struct ras_reader *r, int epoll_fd)
+{
+	for (unsigned i = 0; i < r->ncpus; i++)
+		if (!r->cpus[i].regular && epoll_ctl(epoll_fd, EPOLL_CTL_DEL, r->cpus[i].fd, NULL) < 0)
+			return -errno;
+	return 0;
+}
+
 struct open_ctx {
 	struct ras_reader *r;
 	const char *dir;

@@ -34,6 +34,8 @@ int ras_reader_open(struct ras_reader **out, struct tep_handle *tep,
  * Regular files (a replayed tree) cannot be polled; they are read to their end.
  */
 int ras_reader_watch(struct ras_reader *r, int epoll_fd, uint64_t tag);
+/* Takes the per-CPU fds out of epoll_fd again: records then wait in the kernel buffer. */
+int ras_reader_unwatch(struct ras_reader *r, int epoll_fd);
 void ras_reader_close(struct ras_reader *r);
 
 /*

@@ -14,6 +14,7 @@
 #include "tracing.h"
 #include "clock.h"
 #include "fileio.h"
+#include "safe_path.h"
 
 #define TRACEFS_MAGIC_NR 0x74726163
 #define DEBUGFS_MAGIC_NR 0x64626720
@@ -245,9 +246,10 @@ int ras_lock_take(const char *lock_dir, const char *instance, int *holder_pid,
 	*holder_pid = 0;
 	mkdir(lock_dir, 0755);
 	snprintf(path, pathlen, "%s/rasd-%s.lock", lock_dir, instance);
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	/* Never through a planted link; 0640 whatever the umask. */
+	fd = ras_open_safe(path, O_RDWR | O_CREAT);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	/* fcntl locks name their holder, which the refusal message reports. */
 	if (fcntl(fd, F_SETLK, &fl) < 0) {
 		int e = errno;

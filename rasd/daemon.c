@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/epoll.h>
 #include <sys/signalfd.h>
 #include <sys/timerfd.h>
@@ -22,7 +23,10 @@
 #include "lib/dimm_labels.h"
 #include "edac_daemon.h"
 #include "log.h"
+#include "lib/safe_path.h"
+#include "lib/clock.h"
 #include "pipeline.h"
+#include "storage.h"
 
 #define TAG_SIGNAL 1
 #define TAG_WATCHDOG 2
@@ -50,9 +54,15 @@ struct rasd {
 	struct ras_decode_ctx dctx;   /* the lookups every pipeline decodes with */
 	int epfd, sigfd, wdfd, lockfd;
 	bool stop;
+	struct rasd_storage storage;  /* failing or not, as last reported */
+	bool paused;                  /* per-CPU fds out of epoll: records wait in the kernel */
 };
 
-/* Stores everything buffered now in one instance, committed before returning. */
+/*
+ * Stores everything buffered now in one instance, committed before returning.
+ * A storage failure is not an error here: the pipeline holds the records read
+ * and, past its bound, reading stops so the rest waits in the kernel buffer.
+ */
 static int drain_reader(struct ras_tracing *tr, struct ras_reader *reader, struct ras_pipeline *pipe)
 {
 	bool more = true;
@@ -60,21 +70,150 @@ static int drain_reader(struct ras_tracing *tr, struct ras_reader *reader, struc
 	ras_tracing_sync_clock(tr);
 	/* A replayed tree's files are read to their end in one go. */
 	while (more || (ras_reader_is_replay(reader) && !ras_reader_replay_done(reader))) {
-		int r = ras_reader_drain(reader, PAGES_PER_DRAIN, &ras_pipeline_ops, pipe, &more);
+		int r;
 
+		if (pipe->failing && ras_pipeline_hold_full(pipe))
+			break;
+		r = ras_reader_drain(reader, PAGES_PER_DRAIN, &ras_pipeline_ops, pipe, &more);
 		if (r < 0) {
 			ras_log(LOG_ERR, "reading the ring buffer of %s failed: %s", tr->instance_dir,
 				strerror(-r));
 			return r;
 		}
-		if (pipe->db_error)
-			return pipe->db_error;
 	}
 	if (tr->real)
 		ras_pipeline_check_stats(pipe, reader);
-	if (ras_pipeline_commit(pipe) < 0)
-		return -EIO;
-	return pipe->db_error;
+	ras_pipeline_commit(pipe);
+	return 0;
+}
+
+/* A stop asked for while rasd waits for its storage (signals stay blocked until the loop). */
+static bool stop_requested(void *ctx)
+{
+	struct rasd *d = ctx;
+	sigset_t set;
+
+	return d->stop || (sigpending(&set) == 0 &&
+			   (sigismember(&set, SIGTERM) || sigismember(&set, SIGINT)));
+}
+
+static struct ras_pipeline *failing_pipe(struct rasd *d)
+{
+	if (d->pipe.failing)
+		return &d->pipe;
+	if (d->boot && d->boot->pipe.failing)
+		return &d->boot->pipe;
+	return NULL;
+}
+
+static uint64_t records_waiting(struct rasd *d)
+{
+	return d->pipe.pending.records + (d->boot ? d->boot->pipe.pending.records : 0);
+}
+
+static bool memory_bound_reached(struct rasd *d)
+{
+	return (d->pipe.failing && ras_pipeline_hold_full(&d->pipe)) ||
+	       (d->boot && d->boot->pipe.failing && ras_pipeline_hold_full(&d->boot->pipe));
+}
+
+/* Past the memory bound the per-CPU fds leave epoll: records wait in the kernel buffer. */
+static void pace_reading(struct rasd *d)
+{
+	bool pause = memory_bound_reached(d);
+
+	if (pause == d->paused || !d->reader)
+		return;
+	d->paused = pause;
+	if (pause) {
+		ras_reader_unwatch(d->reader, d->epfd);
+		if (d->boot)
+			ras_reader_unwatch(d->boot->reader, d->epfd);
+		ras_log(LOG_WARNING, "%llu records held in memory; reading paused, new records wait "
+			"in the kernel buffer (what it cannot hold is counted as lost)",
+			(unsigned long long)records_waiting(d));
+		return;
+	}
+	ras_reader_watch(d->reader, d->epfd, TAG_CPU);
+	if (d->boot)
+		ras_reader_watch(d->boot->reader, d->epfd, TAG_BOOT_CPU);
+}
+
+/* Reports a change of state once (log, STATUS=, state file, and a row once it works again). */
+static void storage_update(struct rasd *d)
+{
+	struct ras_pipeline *f = failing_pipe(d);
+	bool was = d->storage.failing;
+	char detail[600], when[40];
+
+	if (was && !f) {
+		ras_format_time(d->storage.since_ns, when, sizeof(when));
+		snprintf(detail, sizeof(detail), "failing from %s: %s", when, d->storage.reason);
+	}
+	rasd_storage_set(&d->storage, f != NULL, f ? f->fail_since_ns : 0, f ? f->fail_reason : "",
+			 records_waiting(d));
+	if (was && !f && ras_db_storage_event(d->db, "recovered", detail) < 0)
+		ras_log(LOG_WARNING, "cannot record the recovery: %s", ras_db_errmsg(d->db));
+	pace_reading(d);
+}
+
+/* Corruption found in use: a fresh database takes the held records (the old one is kept aside). */
+static void replace_corrupt_db(struct rasd *d)
+{
+	struct ras_pipeline *f = failing_pipe(d);
+	char boot_id[64], err[PATH_MAX + 600];
+
+	if (!f || (d->db && f->db_error != -EBADMSG) || ras_boot_id(boot_id, sizeof(boot_id)) < 0)
+		return;
+	if (d->db)
+		rasd_storage_replace_corrupt(&d->storage, boot_id, &d->db, f->fail_reason);
+	else if (ras_db_open_writer(&d->db, d->storage.db_path, boot_id, err, sizeof(err)) < 0)
+		d->db = NULL;  /* still no database: the records stay held */
+	/* While failing the pipelines never touch it; they retry only once there is one. */
+	d->pipe.db = d->db;
+	if (d->boot)
+		d->boot->pipe.db = d->db;
+	if (d->pipe.previous_boot)
+		d->pipe.boot = 0;
+}
+
+/* When the back-off has passed: store everything held, in one transaction per pipeline. */
+static void storage_retry(struct rasd *d)
+{
+	if (!failing_pipe(d) || rasd_storage_timeout_ms(&d->storage) != 0)
+		return;
+	replace_corrupt_db(d);
+	if (!d->db) {
+		rasd_storage_backoff(&d->storage);
+		return;
+	}
+	ras_pipeline_retry(&d->pipe, d->reader);
+	if (d->boot)
+		ras_pipeline_retry(&d->boot->pipe, d->boot->reader);
+	if (failing_pipe(d)) {
+		rasd_storage_backoff(&d->storage);
+		d->storage.waiting = records_waiting(d);
+		rasd_storage_write(&d->storage);
+	}
+	storage_update(d);
+}
+
+/* Before the loop runs (a boot buffer being harvested): wait here, with back-off, until stored. */
+static int hold_until_stored(struct rasd *d, struct ras_pipeline *p, struct ras_reader *r)
+{
+	while (p->failing) {
+		rasd_storage_set(&d->storage, true, p->fail_since_ns, p->fail_reason,
+				 p->pending.records);
+		if (stop_requested(d)) {
+			d->storage.unstored += p->pending.records;
+			return -EINTR;
+		}
+		usleep((unsigned)rasd_storage_timeout_ms(&d->storage) * 1000u);
+		if (ras_pipeline_retry(p, r) < 0)
+			rasd_storage_backoff(&d->storage);
+	}
+	rasd_storage_set(&d->storage, false, 0, "", 0);
+	return 0;
 }
 
 static void refresh_edac(struct rasd *d, bool reload_labels);
@@ -87,7 +226,7 @@ static int drain(struct rasd *d)
 	if (r == 0 && d->boot)
 		r = drain_reader(&d->boot->tr, d->boot->reader, &d->boot->pipe);
 	/* A memory error may follow a DIMM swap or a driver reload: keep the topology current. */
-	if (r == 0 && d->pipe.stored != before)
+	if (r == 0 && d->pipe.stored != before && !failing_pipe(d))
 		refresh_edac(d, false);
 	return r;
 }
@@ -97,6 +236,7 @@ static void release_adopted(struct adopted *a, bool remove)
 	if (!a)
 		return;
 	ras_reader_close(a->reader);
+	ras_pipeline_free(&a->pipe);
 	if (remove && a->tr.inst)
 		tracefs_instance_destroy(a->tr.inst);
 	ras_tracing_close(&a->tr, false);
@@ -108,6 +248,7 @@ static void settle_boot_instance(struct rasd *d, struct adopted *a)
 {
 	if (d->cfg->boot_instance_adopt && ras_tracing_set_watermark_zero(&a->tr) == 0 &&
 	    ras_reader_watch(a->reader, d->epfd, TAG_BOOT_CPU) == 0) {
+		ras_pipeline_free(&a->pipe);
 		ras_pipeline_init(&a->pipe, d->fmt, d->db, &a->tr, d->cfg, &d->dctx, "live");
 		a->pipe.fdr = d->fdr;
 		d->boot = a;
@@ -143,6 +284,8 @@ static int harvest(struct rasd *d, const char *name, const char *source, bool pr
 	ras_pipeline_init(&a->pipe, d->fmt, d->db, &a->tr, d->cfg, &d->dctx, source);
 	a->pipe.previous_boot = previous;
 	r = drain_reader(&a->tr, a->reader, &a->pipe);
+	if (r == 0)
+		r = hold_until_stored(d, &a->pipe, a->reader);
 	ras_log(LOG_INFO, "stored %llu records from %s instance %s (clock %s)",
 		(unsigned long long)a->pipe.stored, source, a->tr.instance_dir, a->tr.clock_name);
 	if (r < 0 || previous || !a->tr.real) {
@@ -224,26 +367,54 @@ static int open_tracing(struct rasd *d)
 	return 0;
 }
 
+/* What a stop left unstored last time is counted as lost now (cpu -1, origin "storage"). */
+static void count_previous_unstored(struct rasd *d)
+{
+	struct ras_db_lost lost = {
+		.cpu = -1, .count = (long long)rasd_storage_previous_unstored(&d->storage),
+		.origin = "storage", .instance = d->cfg->instance,
+	};
+
+	if (!lost.count)
+		return;
+	if (ras_db_begin(d->db) < 0 || ras_db_insert_lost(d->db, &lost) < 0 || ras_db_commit(d->db) < 0) {
+		ras_db_rollback(d->db);
+		d->storage.unstored = (uint64_t)lost.count;  /* still owed: kept in the state file */
+		return;
+	}
+	ras_log(LOG_WARNING, "%lld records the last rasd read but could not store are counted "
+		"as lost", lost.count);
+}
+
 static int open_db(struct rasd *d)
 {
-	char boot_id[64], err[512];
+	char boot_id[64];
 	int r = ras_boot_id(boot_id, sizeof(boot_id));
 
 	if (r < 0) {
 		ras_log(LOG_ERR, "cannot read the boot id: %s", strerror(-r));
 		return r;
 	}
-	r = ras_db_open_writer(&d->db, d->cfg->database, boot_id, err, sizeof(err));
+	r = rasd_storage_open(&d->storage, d->cfg->database, boot_id, &d->db, stop_requested, d);
 	if (r < 0)
-		ras_log(LOG_ERR, "%s", err);
-	return r;
+		return r;
+	count_previous_unstored(d);
+	rasd_storage_write(&d->storage);
+	return 0;
 }
 
 static int take_lock(struct rasd *d)
 {
-	char path[PATH_MAX];
+	char path[PATH_MAX], why[PATH_MAX + 200];
 	int pid;
 
+	/* The lock and state file are root's: nobody else may plant links in their directory. */
+	mkdir(d->cfg->lock_dir, 0755);
+	if (ras_dir_is_safe(d->cfg->lock_dir, why, sizeof(why)) < 0) {
+		ras_log(LOG_ERR, "refusing lock directory: %s", why);
+		return -EPERM;
+	}
+	rasd_storage_init(&d->storage, d->cfg->lock_dir, d->cfg->instance);
 	d->lockfd = ras_lock_take(d->cfg->lock_dir, d->cfg->instance, &pid, path, sizeof(path));
 	if (d->lockfd == -EBUSY) {
 		ras_log(LOG_ERR, "another rasd (pid %d) already records into instance '%s' "
@@ -303,6 +474,9 @@ static void refresh_edac(struct rasd *d, bool reload_labels)
 		edac_daemon_load_labels(d->cfg, log_label_error, NULL);
 		d->dctx.labels = edac_daemon_labels();
 	}
+	/* Not while the database fails: the held records go first, at the retry. */
+	if (!d->db || failing_pipe(d))
+		return;
 	if (edac_daemon_snapshot(d->db, d->cfg, &d->dctx) < 0)
 		ras_log(LOG_WARNING, "could not store the EDAC topology: %s", ras_db_errmsg(d->db));
 }
@@ -372,7 +546,9 @@ static int setup(struct rasd *d)
 		ras_log(LOG_WARNING, "cannot turn tracing on in %s", d->tr.instance_dir);
 	if (d->tr.real)
 		ras_pipeline_check_stats(&d->pipe, d->reader);
-	return ras_pipeline_commit(&d->pipe);
+	ras_pipeline_commit(&d->pipe);
+	storage_update(d);
+	return 0;
 }
 
 static void log_config_error(void *ctx, const char *file, unsigned line, const char *reason)
@@ -380,29 +556,56 @@ static void log_config_error(void *ctx, const char *file, unsigned line, const c
 	ras_log(LOG_ERR, "%s:%u: %s", file, line, reason);
 }
 
+/*
+ * The file as it is now, with the command line over it. Anything short of a
+ * file read whole without an error keeps the running configuration: a
+ * deleted or unreadable file is not a request for the defaults.
+ */
+static bool read_fresh_config(struct rasd *d, struct rasd_config *fresh)
+{
+	const char *path = d->opt->config_path;
+	int r;
+
+	rasd_config_defaults(fresh);
+	r = path ? rasd_config_load(fresh, path, log_config_error, NULL) : -ENOENT;
+	if (r < 0) {
+		ras_log(LOG_ERR, "configuration %s cannot be read (%s); keeping the running one",
+			path ? path : "(none)", strerror(-r));
+		return false;
+	}
+	if (r > 0) {
+		ras_log(LOG_ERR, "configuration %s has %d error%s; keeping the running one", path, r,
+			r == 1 ? "" : "s");
+		return false;
+	}
+	for (int i = 0; i < d->opt->n_overrides; i++) {
+		const char *why = NULL;
+
+		if (rasd_config_set(fresh, d->opt->override_key[i], d->opt->override_value[i], &why) < 0)
+			return false;
+	}
+	return true;
+}
+
 static void reload(struct rasd *d)
 {
 	struct rasd_config fresh;
 
-	rasd_config_defaults(&fresh);
-	if (d->opt->config_path &&
-	    rasd_config_load(&fresh, d->opt->config_path, log_config_error, NULL) > 0) {
-		ras_log(LOG_ERR, "configuration %s has errors; keeping the running one",
-			d->opt->config_path);
+	if (!read_fresh_config(d, &fresh))
 		return;
-	}
 	if (strcmp(fresh.database, d->cfg->database) || strcmp(fresh.instance, d->cfg->instance))
 		ras_log(LOG_NOTICE, "database and instance changes take effect at restart");
 	d->cfg->allow_synthetic = fresh.allow_synthetic;
 	d->cfg->keep_instance = fresh.keep_instance;
 	d->cfg->log_corrected_per_minute = fresh.log_corrected_per_minute;
 	d->cfg->batch_max_records = fresh.batch_max_records;
+	d->cfg->hold_max_kb = fresh.hold_max_kb;
 	ras_log_set_rate(fresh.log_corrected_per_minute);
 	memcpy(d->cfg->events, fresh.events, sizeof(fresh.events));
 	memcpy(d->cfg->labels_dirs, fresh.labels_dirs, sizeof(fresh.labels_dirs));
 	enable_events(d);
 	refresh_edac(d, true);
-	ras_log(LOG_INFO, "configuration reloaded");
+	ras_log(LOG_INFO, "configuration %s reloaded", d->opt->config_path);
 }
 
 static void handle_signal(struct rasd *d)
@@ -424,6 +627,9 @@ static void handle_signal(struct rasd *d)
 static void go_idle(struct rasd *d)
 {
 	ras_db_release_memory(d->db);
+	ras_pipeline_trim(&d->pipe);
+	if (d->boot)
+		ras_pipeline_trim(&d->boot->pipe);
 	malloc_trim(0);
 }
 
@@ -433,7 +639,8 @@ static int loop(struct rasd *d)
 
 	while (!d->stop) {
 		bool data = false;
-		int n = epoll_wait(d->epfd, evs, 64, -1);
+		/* Idle costs nothing; only a failing database wakes rasd, to retry. */
+		int n = epoll_wait(d->epfd, evs, 64, rasd_storage_timeout_ms(&d->storage));
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -452,6 +659,8 @@ static int loop(struct rasd *d)
 		}
 		if (data && drain(d) < 0)
 			return -EIO;
+		storage_retry(d);
+		storage_update(d);
 		if (data)
 			go_idle(d);
 	}
@@ -464,19 +673,41 @@ static int run_once(struct rasd *d)
 
 	do {
 		r = drain(d);
+		if (r == 0)
+			r = hold_until_stored(d, &d->pipe, d->reader);
 	} while (r == 0 && ras_reader_is_replay(d->reader) && !ras_reader_replay_done(d->reader));
 	return r;
 }
 
-static void teardown(struct rasd *d)
+/* A stop while the database fails: one last try, then what is still held is counted. */
+static void settle_storage_at_exit(struct rasd *d)
+{
+	if (!failing_pipe(d))
+		return;
+	d->storage.retry_at_ms = 0;
+	storage_retry(d);
+	if (!failing_pipe(d))
+		return;
+	d->storage.unstored += records_waiting(d);
+	ras_log(LOG_CRIT, "stopping while storage fails (%s): %llu records read but not stored are "
+		"counted as lost at the next start; instance %s is kept with what it still holds",
+		d->storage.reason, (unsigned long long)records_waiting(d), d->tr.instance_dir);
+}
+
+/* clean: stopped as asked with everything stored; otherwise the instance keeps what it holds. */
+static void teardown(struct rasd *d, bool clean)
 {
 	if (d->reader)
 		ras_reader_close(d->reader);
+	ras_pipeline_free(&d->pipe);
 	release_adopted(d->boot, false);
 	edac_daemon_cleanup();
 	fdr_close(d->fdr, !d->cfg->keep_instance);
-	/* Remove the instance only when it is ours and we were not told to keep it. */
-	ras_tracing_close(&d->tr, d->tr.real && !d->cfg->keep_instance);
+	/*
+	 * Remove the instance only when it is ours, we were not told to keep it,
+	 * and nothing in it is unstored: after a failure the next rasd takes it back.
+	 */
+	ras_tracing_close(&d->tr, d->tr.real && !d->cfg->keep_instance && clean);
 	ras_formats_free(d->fmt);
 	ras_db_close(d->db);
 	if (d->sigfd >= 0)
@@ -513,8 +744,11 @@ int rasd_run(struct rasd_config *cfg, const struct rasd_options *opt)
 		if (r == 0)
 			r = drain(&d);
 	}
+	settle_storage_at_exit(&d);
 	if (d.reader)
 		log_summary(&d);
-	teardown(&d);
+	if (d.storage.state_dir[0] && d.lockfd >= 0)
+		rasd_storage_write(&d.storage);
+	teardown(&d, r == 0 && !failing_pipe(&d));
 	return r < 0 ? 1 : 0;
 }

@@ -10,6 +10,10 @@ struct rasd_options {
 	bool once;            /* drain what is buffered, then exit */
 	bool journal;
 	int verbosity;
+	/* Command-line settings, applied over the file at start and at every reload. */
+	const char *const *override_key;
+	const char *const *override_value;
+	int n_overrides;
 };
 
 /* Runs the daemon until SIGTERM/SIGINT (or, with once, until drained). Exit status. */

@@ -27,20 +27,66 @@ void ras_pipeline_init(struct ras_pipeline *p, struct ras_formats *fmt, struct r
 
 static int ensure_txn(struct ras_pipeline *p)
 {
-	if (p->in_txn >= p->cfg->batch_max_records && ras_pipeline_commit(p) < 0)
-		return -EIO;
 	if (ras_db_begin(p->db) < 0)
 		return -EIO;
 	p->in_txn++;
 	return 0;
 }
 
+static int64_t wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+/*
+ * The database refused (full disk, I/O error, lock held too long): roll back,
+ * forget what the abandoned transaction counted, and hold every record read
+ * since the last commit (p->pending) until ras_pipeline_retry stores it. The
+ * daemon reports the change of state; nothing is logged per record here.
+ */
 static void note_db_error(struct ras_pipeline *p)
 {
-	if (!p->db_error) {
-		p->db_error = -EIO;
-		ras_log(LOG_ERR, "database error: %s", ras_db_errmsg(p->db));
+	p->db_error = ras_db_last_errno(p->db);
+	snprintf(p->fail_reason, sizeof(p->fail_reason), "%s", ras_db_errmsg(p->db));
+	if (!p->fail_since_ns)
+		p->fail_since_ns = wall_now();
+	p->failing = true;
+	ras_db_rollback(p->db);
+	p->in_txn = 0;
+	p->stored = p->committed_stored;
+	p->duplicates = p->committed_duplicates;
+	/* A boots row made in the abandoned transaction is gone: look it up again. */
+	if (p->previous_boot)
+		p->boot = 0;
+}
+
+bool ras_pipeline_hold_full(const struct ras_pipeline *p)
+{
+	return ras_pending_full(&p->pending, (size_t)p->cfg->hold_max_kb * 1024);
+}
+
+/* A batch is committed before the next record is kept, so a commit never drops a kept one. */
+static void commit_if_batch_full(struct ras_pipeline *p)
+{
+	if (!p->failing && !p->replaying &&
+	    (p->in_txn >= p->cfg->batch_max_records || ras_pipeline_hold_full(p)))
+		ras_pipeline_commit(p);
+}
+
+static int keep_pending(struct ras_pipeline *p, const struct ras_pending_entry *e)
+{
+	if (p->replaying)
+		return 0;
+	commit_if_batch_full(p);
+	if (ras_pending_add(&p->pending, e) < 0) {
+		/* Not kept, so not stored either: counted as lost at the next commit. */
+		p->pending.nomem++;
+		return -ENOMEM;
 	}
+	return 0;
 }
 
 /* A serious error takes a snapshot of what the machine was doing just before it. */
@@ -75,20 +121,52 @@ static void maybe_snapshot(struct ras_pipeline *p, const struct ras_event_type *
 	}
 }
 
+/* Decodes the extracted p->values and inserts them; loud: log the record and take snapshots. */
+static int insert_record(struct ras_pipeline *p, const struct ras_pending_entry *e, bool loud)
+{
+	const struct ras_event_type *type = &ras_event_types[e->type_idx];
+	struct ras_db_event ev = {
+		.type_idx = e->type_idx, .trace_ts = e->ts, .trace_cpu = e->cpu, .source = e->source,
+		.values = p->values, .decoded = p->decoded, .synthetic = e->synthetic,
+		.wall_ns = e->wall_ns,
+	};
+	int r;
+
+	if (ensure_txn(p) < 0)
+		goto fail;
+	/* Looked up at the first record, so an empty buffer adds no boots row. */
+	if (p->previous_boot && !p->boot)
+		ras_db_previous_boot(p->db, &p->boot);
+	ev.boot = p->boot;
+	ras_decode_values(type, p->values, p->dctx, p->decoded);
+	ev.rec_hash = ras_hash_bytes(e->data, e->size);
+	r = ras_db_insert_event(p->db, &ev);
+	if (r < 0)
+		goto fail;
+	if (r == 0) {
+		p->duplicates++;
+		return 0;
+	}
+	p->stored++;
+	if (loud) {
+		ras_log_record(type, e->cpu, e->source, p->decoded, ev.wall_ns);
+		maybe_snapshot(p, type, &ev);
+	}
+	return 0;
+fail:
+	note_db_error(p);
+	return -EIO;
+}
+
 static void store(struct ras_pipeline *p, unsigned idx, int cpu, uint64_t ts,
 		  const void *data, uint32_t size, const char *source, bool synthetic)
 {
 	const struct ras_event_type *type = &ras_event_types[idx];
-	struct ras_db_event ev = {
-		.type_idx = idx, .trace_ts = ts, .trace_cpu = cpu, .source = source,
-		.values = p->values, .decoded = p->decoded, .boot = p->boot,
-		.synthetic = synthetic,
+	struct ras_pending_entry e = {
+		.kind = RAS_PENDING_RECORD, .type_idx = idx, .cpu = cpu, .ts = ts, .source = source,
+		.synthetic = synthetic, .size = size, .data = data,
 	};
-	int r;
 
-	/* Looked up at the first record, so an empty buffer adds no boots row. */
-	if (p->previous_boot && !p->boot && ras_db_previous_boot(p->db, &p->boot) == 0)
-		ev.boot = p->boot;
 	if (ras_record_extract(p->fmt->tep, type, &p->fmt->type[idx], data, size, p->values) < 0) {
 		p->malformed++;
 		if (!p->malformed_logged[idx])
@@ -97,20 +175,10 @@ static void store(struct ras_pipeline *p, unsigned idx, int cpu, uint64_t ts,
 		p->malformed_logged[idx] = true;
 		return;
 	}
-	ras_decode_values(type, p->values, p->dctx, p->decoded);
-	ev.wall_ns = ras_tracing_wall_ns(p->tr, ts);
-	ev.rec_hash = ras_hash_bytes(data, size);
-	if (ensure_txn(p) < 0 || (r = ras_db_insert_event(p->db, &ev)) < 0) {
-		note_db_error(p);
+	e.wall_ns = ras_tracing_wall_ns(p->tr, ts);
+	if (keep_pending(p, &e) < 0 || p->failing)
 		return;
-	}
-	if (r == 0) {
-		p->duplicates++;
-		return;
-	}
-	p->stored++;
-	ras_log_record(type, cpu, source, p->decoded, ev.wall_ns);
-	maybe_snapshot(p, type, &ev);
+	insert_record(p, &e, true);
 }
 
 static void store_synthetic(struct ras_pipeline *p, int cpu, uint64_t ts,
@@ -191,10 +259,14 @@ static void record_loss(struct ras_pipeline *p, int cpu, long long count,
 		.origin = origin, .instance = p->tr->name,
 	};
 
-	if (count < 0)
+	if (p->replaying)
+		;
+	else if (count < 0)
 		ras_log(LOG_WARNING, "the kernel dropped records on cpu %d (count unknown)", cpu);
 	else
 		ras_log(LOG_WARNING, "the kernel dropped %lld records on cpu %d", count, cpu);
+	if (p->failing)
+		return;
 	if (ras_db_begin(p->db) < 0 || ras_db_insert_lost(p->db, &lost) < 0)
 		note_db_error(p);
 }
@@ -202,9 +274,14 @@ static void record_loss(struct ras_pipeline *p, int cpu, long long count,
 static void on_missed(void *ctx, int cpu, long long count, uint64_t prev_ts, uint64_t ts)
 {
 	struct ras_pipeline *p = ctx;
+	struct ras_pending_entry e = {
+		.kind = RAS_PENDING_LOSS, .cpu = cpu, .count = count,
+		.from_ns = prev_ts ? ras_tracing_wall_ns(p->tr, prev_ts) : 0,
+		.to_ns = ras_tracing_wall_ns(p->tr, ts),
+	};
 
-	record_loss(p, cpu, count, prev_ts ? ras_tracing_wall_ns(p->tr, prev_ts) : 0,
-		    ras_tracing_wall_ns(p->tr, ts), "subbuffer");
+	keep_pending(p, &e);
+	record_loss(p, cpu, count, e.from_ns, e.to_ns, "subbuffer");
 }
 
 const struct ras_reader_ops ras_pipeline_ops = {
@@ -212,26 +289,90 @@ const struct ras_reader_ops ras_pipeline_ops = {
 	.missed = on_missed,
 };
 
+/* The counters of this batch: malformed and refused records, and records memory could not hold. */
+static int add_batch_counters(struct ras_pipeline *p)
+{
+	if (p->pending.nomem) {
+		struct ras_db_lost lost = {
+			.cpu = -1, .count = (long long)p->pending.nomem, .from_ns = p->fail_since_ns,
+			.to_ns = wall_now(), .origin = "storage", .instance = p->tr->name,
+		};
+
+		if (ras_db_begin(p->db) < 0 || ras_db_insert_lost(p->db, &lost) < 0)
+			return -EIO;
+	}
+	if (p->malformed == p->saved_malformed && p->synthetic_refused == p->saved_refused)
+		return 0;
+	if (ras_db_begin(p->db) < 0 ||
+	    ras_db_counter_add(p->db, "malformed_records",
+			       (int64_t)(p->malformed - p->saved_malformed)) < 0 ||
+	    ras_db_counter_add(p->db, "synthetic_refused",
+			       (int64_t)(p->synthetic_refused - p->saved_refused)) < 0)
+		return -EIO;
+	return 0;
+}
+
 int ras_pipeline_commit(struct ras_pipeline *p)
 {
-	if (p->malformed != p->saved_malformed || p->synthetic_refused != p->saved_refused) {
-		if (ras_db_begin(p->db) < 0 ||
-		    ras_db_counter_add(p->db, "malformed_records",
-				       (int64_t)(p->malformed - p->saved_malformed)) < 0 ||
-		    ras_db_counter_add(p->db, "synthetic_refused",
-				       (int64_t)(p->synthetic_refused - p->saved_refused)) < 0) {
-			note_db_error(p);
-			return -EIO;
-		}
-		p->saved_malformed = p->malformed;
-		p->saved_refused = p->synthetic_refused;
-	}
-	p->in_txn = 0;
-	if (ras_db_commit(p->db) < 0) {
+	if (p->failing)
+		return -EIO;
+	if (add_batch_counters(p) < 0 || ras_db_commit(p->db) < 0) {
 		note_db_error(p);
 		return -EIO;
 	}
+	/* Counters count commits, not attempts. */
+	p->in_txn = 0;
+	p->saved_malformed = p->malformed;
+	p->saved_refused = p->synthetic_refused;
+	p->committed_stored = p->stored;
+	p->committed_duplicates = p->duplicates;
+	p->pending.nomem = 0;
+	ras_pending_clear(&p->pending);
+	p->db_error = 0;
+	p->fail_since_ns = 0;
 	return 0;
+}
+
+static int replay_entry(void *ctx, const struct ras_pending_entry *e)
+{
+	struct ras_pipeline *p = ctx;
+	const struct ras_event_type *type = &ras_event_types[e->type_idx];
+
+	if (e->kind == RAS_PENDING_LOSS) {
+		record_loss(p, e->cpu, e->count, e->from_ns, e->to_ns, "subbuffer");
+		return p->failing ? -EIO : 0;
+	}
+	/* It was extracted once already: the bytes are the same. */
+	if (ras_record_extract(p->fmt->tep, type, &p->fmt->type[e->type_idx], e->data, e->size,
+			       p->values) < 0)
+		return 0;
+	return insert_record(p, e, false);
+}
+
+int ras_pipeline_retry(struct ras_pipeline *p, const struct ras_reader *r)
+{
+	if (!p->failing)
+		return 0;
+	p->failing = false;
+	p->replaying = true;
+	ras_pending_each(&p->pending, replay_entry, p);
+	/* Quiet too: a loss found here is logged when it is first stored, not at every attempt. */
+	if (!p->failing && r && p->tr->real)
+		ras_pipeline_check_stats(p, r);
+	p->replaying = false;
+	if (p->failing)
+		return -EIO;
+	return ras_pipeline_commit(p);
+}
+
+void ras_pipeline_trim(struct ras_pipeline *p)
+{
+	ras_pending_shrink(&p->pending);
+}
+
+void ras_pipeline_free(struct ras_pipeline *p)
+{
+	ras_pending_free(&p->pending);
 }
 
 static int check_cpu(struct ras_pipeline *p, int cpu, int64_t now)
@@ -259,11 +400,11 @@ static int check_cpu(struct ras_pipeline *p, int cpu, int64_t now)
 
 int ras_pipeline_check_stats(struct ras_pipeline *p, const struct ras_reader *r)
 {
-	struct timespec ts;
-	int64_t now;
+	int64_t now = wall_now();
 
-	clock_gettime(CLOCK_REALTIME, &ts);
-	now = (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+	/* While the database fails they stay in the kernel: the retry compares them. */
+	if (p->failing)
+		return 0;
 	for (unsigned i = 0; i < ras_reader_ncpus(r); i++) {
 		if (check_cpu(p, ras_reader_cpu_at(r, i), now) < 0) {
 			note_db_error(p);

@@ -14,6 +14,7 @@
 #include "lib/reader.h"
 #include "lib/synthetic.h"
 #include "lib/tracing.h"
+#include "pending.h"
 
 struct ras_pipeline {
 	struct ras_formats *fmt;
@@ -31,7 +32,14 @@ struct ras_pipeline {
 	uint64_t stored, duplicates, malformed, synthetic_refused, foreign;
 	uint64_t saved_malformed, saved_refused; /* already added to the counters table */
 	int64_t last_stats_ns;
-	int db_error;                    /* first database error, fatal for the daemon */
+	int db_error;                    /* the last database error (-errno), 0 once committed */
+	/* Storage failures: see ras_pipeline_retry. */
+	struct ras_pending pending;      /* read since the last commit, kept until it succeeds */
+	bool failing;                    /* the database refused: hold records, do not write */
+	bool replaying;                  /* storing pending records again: no logs, no copies */
+	int64_t fail_since_ns;           /* start of the current failure (wall clock), 0: none */
+	char fail_reason[256];
+	uint64_t committed_stored, committed_duplicates;
 	bool malformed_logged[RAS_MAX_EVENT_TYPES];
 	bool refused_logged;
 	struct ras_value values[RAS_MAX_FIELDS];
@@ -43,8 +51,23 @@ void ras_pipeline_init(struct ras_pipeline *p, struct ras_formats *fmt, struct r
 		       struct ras_tracing *tr, const struct rasd_config *cfg,
 		       struct ras_decode_ctx *dctx, const char *source);
 extern const struct ras_reader_ops ras_pipeline_ops;
-/* Commits the open transaction, with the per-batch counters. 0 or -EIO. */
+/*
+ * Commits the open transaction, with the per-batch counters. 0, or -EIO when
+ * the database failed: the transaction is rolled back, p->failing set, and the
+ * records stay in p->pending for ras_pipeline_retry.
+ */
 int ras_pipeline_commit(struct ras_pipeline *p);
+/*
+ * After a failure: stores every pending record and loss again in one
+ * transaction (with the kernel's loss counters when r is given) and commits.
+ * 0 when stored (or nothing was failing), -EIO when the database still fails.
+ */
+int ras_pipeline_retry(struct ras_pipeline *p, const struct ras_reader *r);
+/* It holds hold_max_kb of records or more: time to commit, or (failing) to stop reading. */
+bool ras_pipeline_hold_full(const struct ras_pipeline *p);
+/* Gives back the memory of an empty hold (between wake-ups); nothing while records are held. */
+void ras_pipeline_trim(struct ras_pipeline *p);
+void ras_pipeline_free(struct ras_pipeline *p);
 /* Compares the kernel's per-CPU loss counters with the last seen and stores the difference. */
 int ras_pipeline_check_stats(struct ras_pipeline *p, const struct ras_reader *r);
 

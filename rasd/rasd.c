@@ -151,6 +151,9 @@ int main(int argc, char **argv)
 		return 2;
 	if (load_config(&cfg, &opt, &o) > 0)
 		return 1;
+	opt.override_key = o.key;
+	opt.override_value = o.value;
+	opt.n_overrides = o.n;
 	if (check) {
 		/* load_config took a missing default file as "use the built-in defaults". */
 		if (access(opt.config_path, F_OK) == 0)

@@ -5,6 +5,7 @@
  * ignored; a reader works while the writer holds a transaction; a reader of a
  * database missing tables does not crash.
  */
+#include <errno.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
@@ -144,7 +145,15 @@ static void test_missing_tables(void)
 	sqlite3_open(empty, &h);
 	sqlite3_exec(h, "CREATE TABLE unrelated (x)", NULL, NULL, NULL);
 	sqlite3_close(h);
-	tap_is_int(ras_db_open_reader(&r, empty, err, sizeof(err)), 0, "reader opens a foreign db");
+	/* Another application's database is never read as an empty ras-fdr one (issue 10). */
+	tap_is_int(ras_db_open_reader(&r, empty, err, sizeof(err)), -EPROTO, "reader refuses a foreign db");
+	tap_ok(strstr(err, "not a ras-fdr database") != NULL, "and says why: %s", err);
+	/* A ras-fdr database of an older version, missing newer tables, is read. */
+	sqlite3_open(empty, &h);
+	sqlite3_exec(h, "DROP TABLE unrelated; CREATE TABLE boots (id INTEGER PRIMARY KEY, boot_id TEXT);"
+		     "PRAGMA user_version = 1", NULL, NULL, NULL);
+	sqlite3_close(h);
+	tap_is_int(ras_db_open_reader(&r, empty, err, sizeof(err)), 0, "reader opens an old db: %s", err);
 	tap_is_int(ras_db_errors(r, &f, count_row, &rows), 0, "no event tables: no rows, no crash");
 	tap_is_int(ras_db_lost_totals(r, &f, &lost, &gaps), 0, "no lost_events table: zero");
 	ras_db_close(r);

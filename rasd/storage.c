@@ -1,0 +1,224 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <systemd/sd-daemon.h>
+#include "log.h"
+#include "lib/clock.h"
+#include "lib/safe_path.h"
+#include "lib/formats.h"
+#include "storage.h"
+
+static int64_t mono_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+void rasd_storage_init(struct rasd_storage *s, const char *state_dir, const char *instance)
+{
+	memset(s, 0, sizeof(*s));
+	snprintf(s->state_dir, sizeof(s->state_dir), "%s", state_dir);
+	snprintf(s->state_name, sizeof(s->state_name), "rasd-%s.state", instance);
+}
+
+uint64_t rasd_storage_previous_unstored(const struct rasd_storage *s)
+{
+	char path[PATH_MAX + 160], *buf, *p;
+	unsigned long long n = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", s->state_dir, s->state_name);
+	if (ras_read_file(path, &buf, NULL) < 0)
+		return 0;
+	p = strstr(buf, "\nunstored=");
+	if (p)
+		n = strtoull(p + 10, NULL, 10);
+	free(buf);
+	return n;
+}
+
+void rasd_storage_write(struct rasd_storage *s)
+{
+	char text[2048 + PATH_MAX];
+	int r;
+
+	/* Key = value lines, read by ras-fdr-ctl status; the reason is last, it may hold anything. */
+	snprintf(text, sizeof(text), "pid=%ld\nunstored=%llu\ndatabase=%s\nstorage=%s\n"
+		 "since_ns=%lld\nwaiting=%llu\nreason=%s\n", (long)getpid(),
+		 (unsigned long long)s->unstored, s->db_path, s->failing ? "failing" : "ok",
+		 (long long)s->since_ns, (unsigned long long)s->waiting, s->failing ? s->reason : "");
+	r = ras_write_file_safe(s->state_dir, s->state_name, text);
+	if (r < 0)
+		ras_log(LOG_WARNING, "cannot write state file %s/%s: %s", s->state_dir, s->state_name,
+			strerror(-r));
+}
+
+void rasd_storage_set(struct rasd_storage *s, bool failing, int64_t since_ns, const char *reason,
+		      uint64_t waiting)
+{
+	char when[40];
+
+	s->waiting = waiting;
+	if (failing == s->failing)
+		return;
+	s->failing = failing;
+	if (failing) {
+		s->since_ns = since_ns;
+		snprintf(s->reason, sizeof(s->reason), "%s", reason);
+		s->backoff_ms = RASD_RETRY_FIRST_MS;
+		s->retry_at_ms = mono_ms() + s->backoff_ms;
+		ras_format_time(since_ns, when, sizeof(when));
+		ras_log(LOG_ERR, "storage failing since %s: %s; records are held (in memory up to "
+			"hold_max_kb, then in the kernel buffer) and stored when it clears", when, reason);
+		sd_notifyf(0, "STATUS=storage failing since %s: %s", when, reason);
+	} else {
+		ras_log(LOG_NOTICE, "storage works again: every record held since the failure is stored");
+		sd_notify(0, "STATUS=recording");
+		s->since_ns = 0;
+		s->reason[0] = 0;
+	}
+	rasd_storage_write(s);
+}
+
+int rasd_storage_timeout_ms(const struct rasd_storage *s)
+{
+	int64_t left;
+
+	if (!s->failing)
+		return -1;
+	left = s->retry_at_ms - mono_ms();
+	return left < 0 ? 0 : (int)left;
+}
+
+void rasd_storage_backoff(struct rasd_storage *s)
+{
+	s->backoff_ms = s->backoff_ms * 2 > RASD_RETRY_MAX_MS ? RASD_RETRY_MAX_MS : s->backoff_ms * 2;
+	s->retry_at_ms = mono_ms() + s->backoff_ms;
+}
+
+/* <path>.corrupt-<UTC time>, and its -wal and -shm beside it under the same new name. */
+static int move_aside(const char *path, char *aside, size_t len)
+{
+	static const char *const sfx[] = { "-wal", "-shm" };
+	char stamp[32], from[PATH_MAX + 8], to[PATH_MAX + 64];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	snprintf(aside, len, "%s.corrupt-%s", path, stamp);
+	if (rename(path, aside) != 0)
+		return -errno;
+	for (int i = 0; i < 2; i++) {
+		snprintf(from, sizeof(from), "%s%s", path, sfx[i]);
+		snprintf(to, sizeof(to), "%s%s", aside, sfx[i]);
+		if (rename(from, to) != 0 && errno != ENOENT)
+			ras_log(LOG_WARNING, "cannot move %s aside: %s", from, strerror(errno));
+	}
+	return 0;
+}
+
+static void note(struct ras_db *db, const char *what, const char *detail)
+{
+	if (ras_db_storage_event(db, what, detail) < 0)
+		ras_log(LOG_WARNING, "cannot record '%s' in the database: %s", what, ras_db_errmsg(db));
+}
+
+/* One attempt at path; a corrupt file is moved aside and a fresh one made in its place. */
+static int open_once(struct rasd_storage *s, const char *path, const char *boot_id,
+		     struct ras_db **db, enum ras_db_state *st, char *err, size_t errlen)
+{
+	char aside[PATH_MAX + 64], detail[PATH_MAX * 2 + 600];
+	int r = ras_db_open_writer_state(db, path, boot_id, st, err, errlen);
+
+	if (r == 0 || *st != RAS_DB_CORRUPT)
+		return r;
+	if (move_aside(path, aside, sizeof(aside)) < 0) {
+		ras_log(LOG_ERR, "%s; cannot move it aside: %s", err, strerror(errno));
+		return r;
+	}
+	snprintf(detail, sizeof(detail), "%s moved to %s: %s", path, aside, err);
+	ras_log(LOG_CRIT, "%s; moved to %s, recording into a fresh database", err, aside);
+	r = ras_db_open_writer_state(db, path, boot_id, st, err, errlen);
+	if (r == 0)
+		note(*db, "corrupt-moved-aside", detail);
+	(void)s;
+	return r;
+}
+
+int rasd_storage_replace_corrupt(struct rasd_storage *s, const char *boot_id, struct ras_db **db,
+				 const char *reason)
+{
+	char aside[PATH_MAX + 64], err[PATH_MAX + 600], detail[PATH_MAX * 2 + 600];
+	enum ras_db_state st;
+	int r;
+
+	ras_db_close(*db);
+	*db = NULL;
+	if (move_aside(s->db_path, aside, sizeof(aside)) < 0) {
+		ras_log(LOG_ERR, "database %s is corrupt (%s); cannot move it aside: %s", s->db_path,
+			reason, strerror(errno));
+		return -errno;
+	}
+	snprintf(detail, sizeof(detail), "%s moved to %s: corrupt while in use: %s", s->db_path,
+		 aside, reason);
+	ras_log(LOG_CRIT, "database %s turned out corrupt (%s); moved to %s, recording into a "
+		"fresh database", s->db_path, reason, aside);
+	r = ras_db_open_writer_state(db, s->db_path, boot_id, &st, err, sizeof(err));
+	if (r < 0) {
+		ras_log(LOG_ERR, "%s", err);
+		*db = NULL;
+		return r;
+	}
+	note(*db, "corrupt-moved-aside", detail);
+	return 0;
+}
+
+int rasd_storage_open(struct rasd_storage *s, const char *path, const char *boot_id,
+		      struct ras_db **db, bool (*stop)(void *), void *ctx)
+{
+	char err[PATH_MAX + 600], alt[PATH_MAX + 16], detail[PATH_MAX * 2 + 700];
+	enum ras_db_state st;
+	bool said = false;
+	int r;
+
+	snprintf(s->db_path, sizeof(s->db_path), "%s", path);
+	s->backoff_ms = RASD_RETRY_FIRST_MS;
+	for (;;) {
+		r = open_once(s, s->db_path, boot_id, db, &st, err, sizeof(err));
+		if (r == 0)
+			return 0;
+		if ((st == RAS_DB_FOREIGN || st == RAS_DB_NEWER) && !strcmp(s->db_path, path)) {
+			/* Not ours to change: record beside it, named by the schema we write. */
+			snprintf(alt, sizeof(alt), "%s.v%d", path, RAS_DB_SCHEMA_VERSION);
+			snprintf(detail, sizeof(detail), "%s; left untouched, recording into %s", err, alt);
+			ras_log(LOG_CRIT, "%s", detail);
+			snprintf(s->db_path, sizeof(s->db_path), "%s", alt);
+			r = open_once(s, s->db_path, boot_id, db, &st, err, sizeof(err));
+			if (r == 0) {
+				note(*db, st == RAS_DB_NEWER ? "newer-kept" : "foreign-kept", detail);
+				return 0;
+			}
+		}
+		/* A file rasd may not or cannot use is for a person to sort out. */
+		if (st != RAS_DB_GOOD && st != RAS_DB_EMPTY) {
+			ras_log(LOG_ERR, "%s", err);
+			return r;
+		}
+		if (!said) {
+			ras_log(LOG_ERR, "%s; retrying with back-off", err);
+			sd_notifyf(0, "STATUS=storage failing: %s", err);
+			said = true;
+		}
+		if (stop(ctx))
+			return r;
+		usleep(s->backoff_ms * 1000u);
+		rasd_storage_backoff(s);
+	}
+}

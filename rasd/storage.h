@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rasd's view of its database as storage that can fail: opening it (moving a
+ * corrupt file aside, leaving another application's or a newer ras-fdr's file
+ * alone), the back-off between retries of a failed commit, and the one report
+ * per change of state: a log line, sd_notify STATUS= and the state file that
+ * ras-fdr-ctl status reads (it is written even when the database cannot be).
+ */
+#ifndef RASD_STORAGE_H
+#define RASD_STORAGE_H
+
+#include <limits.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include "db/db.h"
+
+#define RASD_RETRY_FIRST_MS 250
+#define RASD_RETRY_MAX_MS 10000
+
+struct rasd_storage {
+	char state_dir[PATH_MAX];
+	char state_name[128];          /* rasd-<instance>.state */
+	char db_path[PATH_MAX];        /* the file rasd records into */
+	bool failing;                  /* as last reported */
+	int64_t since_ns;
+	char reason[256];
+	unsigned backoff_ms;
+	int64_t retry_at_ms;           /* CLOCK_MONOTONIC */
+	uint64_t waiting;              /* records held in memory */
+	uint64_t unstored;             /* records a stop had to leave unstored */
+};
+
+void rasd_storage_init(struct rasd_storage *s, const char *state_dir, const char *instance);
+/* The unstored count a previous rasd left in the state file (0 if none). */
+uint64_t rasd_storage_previous_unstored(const struct rasd_storage *s);
+/*
+ * Opens path for writing. A corrupt file is moved aside (with its -wal and
+ * -shm) and a fresh one made; a foreign or newer file is left as it is and
+ * rasd records into "<path>.v<schema>" beside it. A storage error (full disk,
+ * lock) is retried with back-off until stop() says to give up. 0 or -errno.
+ */
+int rasd_storage_open(struct rasd_storage *s, const char *path, const char *boot_id,
+		      struct ras_db **db, bool (*stop)(void *), void *ctx);
+/*
+ * The open database turned out corrupt while in use (SQLITE_CORRUPT from an
+ * insert or commit): close it, move it aside, and open a fresh one at the same
+ * path. 0 or -errno (then *db is NULL and rasd keeps holding its records).
+ */
+int rasd_storage_replace_corrupt(struct rasd_storage *s, const char *boot_id, struct ras_db **db,
+				 const char *reason);
+/* Reports a change between working and failing (nothing when unchanged). */
+void rasd_storage_set(struct rasd_storage *s, bool failing, int64_t since_ns, const char *reason,
+		      uint64_t waiting);
+/* Rewrites the state file with the current figures. */
+void rasd_storage_write(struct rasd_storage *s);
+/* Milliseconds until the next retry is due (0: now), or -1 when nothing fails. */
+int rasd_storage_timeout_ms(const struct rasd_storage *s);
+/* After a failed retry: wait twice as long next time, up to RASD_RETRY_MAX_MS. */
+void rasd_storage_backoff(struct rasd_storage *s);
+
+#endif

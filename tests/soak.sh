@@ -1,0 +1,55 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# make soak: rasd under a steady trickle of synthetic records for SOAK_MINUTES
+# (default 10) at SOAK_RATE records/s (default 50), on the live kernel (root
+# and tracefs). Prints, at the start and the end: resident memory, open fds,
+# database size (with -wal) and bytes written (/proc/PID/io), and the records
+# written and stored. Not part of make check or CI: it measures, it does not
+# assert beyond "every record written was stored or counted as lost".
+set -u
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+MINUTES=${SOAK_MINUTES:-10}
+RATE=${SOAK_RATE:-50}
+T=/sys/kernel/tracing
+[ "$(id -u)" = 0 ] && [ -d $T/instances ] || { echo "soak: needs root and tracefs"; exit 77; }
+INST=rasd_soak_$$
+W=$(mktemp -d /tmp/ras-fdr-soak-XXXXXX)
+DB=$W/ras.db
+FORMATS=$(cd "$top_srcdir" && pwd)/formats
+cleanup() { [ -n "${PID:-}" ] && kill "$PID" 2>/dev/null; wait 2>/dev/null
+	[ -d $T/instances/$INST ] && rmdir $T/instances/$INST 2>/dev/null; rm -rf "$W"; }
+trap cleanup EXIT
+cat > "$W/rasd.conf" <<CONF
+database = $DB
+instance = $INST
+lock_dir = $W/lock
+formats_dir = $FORMATS
+allow_synthetic = yes
+CONF
+"$top_builddir/rasd/rasd" --config "$W/rasd.conf" 2>"$W/rasd.log" & PID=$!
+for _ in $(seq 100); do grep -q recording "$W/rasd.log" && break; sleep 0.1; done
+
+figures() {
+	local rss fds size wbytes stored
+	rss=$(awk '/^VmRSS/ {print $2}' /proc/$PID/status)
+	fds=$(ls /proc/$PID/fd | wc -l)
+	size=$(( $(stat -c %s "$DB") + $( [ -e "$DB-wal" ] && stat -c %s "$DB-wal" || echo 0) ))
+	wbytes=$(awk '/^write_bytes/ {print $2}' /proc/$PID/io)
+	stored=$(sqlite3 "file:$DB?mode=ro" "SELECT count(*) FROM mc_event" 2>/dev/null)
+	printf '%-6s rss %6s KiB  fds %3s  database %10s bytes  written %11s bytes  stored %7s records\n' \
+		"$1" "$rss" "$fds" "$size" "$wbytes" "$stored"
+}
+echo "soak: $MINUTES minutes at $RATE records/s, rasd pid $PID, instance $INST"
+sleep 2
+figures start
+total=$((MINUTES * 60 * RATE))
+t0=$(date +%s)
+accepted=$("$top_builddir/tests/synth-writer" $T "$INST" "$FORMATS" soak 0 "$total" "$RATE")
+sleep 2
+figures end
+lost=$(sqlite3 "file:$DB?mode=ro" "SELECT coalesce(sum(count),0) FROM lost_events")
+stored=$(sqlite3 "file:$DB?mode=ro" "SELECT count(DISTINCT msg) FROM mc_event WHERE msg LIKE 'soak-%'")
+echo "elapsed $(( $(date +%s) - t0 )) s; written $total (kernel accepted $accepted), stored $stored distinct, counted lost $lost"
+kill -TERM $PID; wait $PID; PID=
+[ $((stored + lost)) = "$total" ]
