@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <traceevent/kbuffer.h>
+#include "queries.h"
 #include "stream.h"
 #include "tests/fake_tree.h"
 #include "tests/test_util.h"
@@ -269,6 +270,10 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	fake_tree_destroy(&t);
+	/* BENCH_QUERY_RECORDS=0 skips the query half (it builds a 10-million-record database). */
+	if (!getenv("BENCH_QUERY_RECORDS") || atol(getenv("BENCH_QUERY_RECORDS")) > 0)
+		bench_queries(dir, 10000, getenv("BENCH_QUERY_RECORDS") ?
+				  atol(getenv("BENCH_QUERY_RECORDS")) : 10000000);
 	test_rmtree(dir);
 	return 0;
 }
