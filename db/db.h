@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include "lib/event_table.h"
 
-#define RAS_DB_SCHEMA_VERSION 5
+#define RAS_DB_SCHEMA_VERSION 6
 
 struct ras_db;
 

@@ -59,6 +59,7 @@ int ras_db_migrate(struct ras_db *db);
 /* Schema steps owned by the modules that use them. */
 extern const char ras_db_schema_edac[];
 extern const char ras_db_schema_snapshot[];
+extern const char ras_db_schema_actions[];
 int ras_db_exec(struct ras_db *db, const char *sql);
 bool ras_db_table_exists(struct ras_db *db, const char *table);
 

@@ -35,8 +35,10 @@ static const char schema_v2[] =
  */
 static const char schema_v5[] = "SELECT 1;";
 
+/* Version 6: threshold buckets and action decisions (db_actions.c). */
 static const char *const migrations[RAS_DB_SCHEMA_VERSION] = {
 	schema_v1, schema_v2, ras_db_schema_edac, ras_db_schema_snapshot, schema_v5,
+	ras_db_schema_actions,
 };
 
 int ras_db_exec(struct ras_db *db, const char *sql)

@@ -23,11 +23,14 @@
 #include "edac_daemon.h"
 #include "lib/log.h"
 #include "pipeline.h"
+#include "actions.h"
+#include "triggers.h"
 
 #define TAG_SIGNAL 1
 #define TAG_WATCHDOG 2
 #define TAG_CPU 0x100000000ULL
 #define TAG_BOOT_CPU 0x200000000ULL
+#define TAG_TRIGGER 0x400000000ULL
 #define PAGES_PER_DRAIN 256
 
 /* An instance read by rasd other than its own: the boot buffer it adopted. */
@@ -47,6 +50,8 @@ struct rasd {
 	struct ras_pipeline pipe;
 	struct adopted *boot;         /* the boot instance, when adopted */
 	struct fdr *fdr;
+	struct ras_triggers *trig;
+	struct ras_actions *actions;  /* thresholds, actions, triggers: every pipeline feeds it */
 	struct ras_decode_ctx dctx;   /* the lookups every pipeline decodes with */
 	int epfd, sigfd, wdfd, lockfd;
 	bool stop;
@@ -110,6 +115,7 @@ static void settle_boot_instance(struct rasd *d, struct adopted *a)
 	    ras_reader_watch(a->reader, d->epfd, TAG_BOOT_CPU) == 0) {
 		ras_pipeline_init(&a->pipe, d->fmt, d->db, &a->tr, d->cfg, &d->dctx, "live");
 		a->pipe.fdr = d->fdr;
+		a->pipe.actions = d->actions;
 		d->boot = a;
 		ras_log(LOG_INFO, "reading boot instance %s as a live one", a->tr.instance_dir);
 		return;
@@ -142,6 +148,7 @@ static int harvest(struct rasd *d, const char *name, const char *source, bool pr
 	/* No snapshots for these: the recorder holds what happens now, not then. */
 	ras_pipeline_init(&a->pipe, d->fmt, d->db, &a->tr, d->cfg, &d->dctx, source);
 	a->pipe.previous_boot = previous;
+	a->pipe.actions = d->actions;
 	r = drain_reader(&a->tr, a->reader, &a->pipe);
 	ras_log(LOG_INFO, "stored %llu records from %s instance %s (clock %s)",
 		(unsigned long long)a->pipe.stored, source, a->tr.instance_dir, a->tr.clock_name);
@@ -339,6 +346,12 @@ static int setup(struct rasd *d)
 	if ((r = take_lock(d)) < 0 || (r = open_db(d)) < 0 || (r = open_tracing(d)) < 0 ||
 	    (r = setup_loop(d)) < 0)
 		return r;
+	/* --once has no loop to watch triggers: they are waited for at exit. */
+	if ((r = ras_triggers_open(&d->trig, d->cfg, d->opt->once ? -1 : d->epfd, TAG_TRIGGER)) < 0 ||
+	    (r = ras_actions_open(&d->actions, d->cfg, d->db, d->trig)) < 0) {
+		ras_log(LOG_ERR, "cannot set up actions and triggers: %s", strerror(-r));
+		return r;
+	}
 	r = ras_reader_open(&d->reader, d->fmt->tep, d->tr.instance_dir, d->fmt->page_size,
 			    !d->tr.real);
 	if (r < 0) {
@@ -350,6 +363,7 @@ static int setup(struct rasd *d)
 	refresh_edac(d, true);
 	ras_pipeline_init(&d->pipe, d->fmt, d->db, &d->tr, d->cfg, &d->dctx, "live");
 	d->pipe.fdr = d->fdr;
+	d->pipe.actions = d->actions;
 	/* Errors from before rasd started come first: the previous boot's, then this boot's. */
 	if ((r = harvest(d, d->cfg->persistent_instance, "previous-boot", true)) < 0 ||
 	    (r = harvest(d, d->cfg->boot_instance, "boot", false)) < 0)
@@ -442,6 +456,8 @@ static int loop(struct rasd *d)
 		for (int i = 0; i < n; i++) {
 			if (evs[i].data.u64 == TAG_SIGNAL)
 				handle_signal(d);
+			else if ((evs[i].data.u64 & ~RAS_TRIGGER_TAG_MASK) == TAG_TRIGGER)
+				ras_triggers_handle(d->trig, evs[i].data.u64);
 			else if (evs[i].data.u64 == TAG_WATCHDOG) {
 				uint64_t ticks;
 
@@ -475,6 +491,8 @@ static void teardown(struct rasd *d)
 	release_adopted(d->boot, false);
 	edac_daemon_cleanup();
 	fdr_close(d->fdr, !d->cfg->keep_instance);
+	ras_triggers_close(d->trig);
+	ras_actions_close(d->actions);
 	/* Remove the instance only when it is ours and we were not told to keep it. */
 	ras_tracing_close(&d->tr, d->tr.real && !d->cfg->keep_instance);
 	ras_formats_free(d->fmt);

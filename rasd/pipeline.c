@@ -7,6 +7,7 @@
 #include "lib/fdr.h"
 #include "lib/log.h"
 #include "pipeline.h"
+#include "actions.h"
 #include "lib/record.h"
 
 void ras_pipeline_init(struct ras_pipeline *p, struct ras_formats *fmt, struct ras_db *db,
@@ -103,6 +104,7 @@ static void store(struct ras_pipeline *p, unsigned idx, int cpu, uint64_t ts,
 		.values = p->values, .decoded = p->decoded, .boot = p->boot,
 		.synthetic = synthetic,
 	};
+	int64_t row_id;
 	int r;
 
 	/* Looked up at the first record, so an empty buffer adds no boots row. */
@@ -128,8 +130,10 @@ static void store(struct ras_pipeline *p, unsigned idx, int cpu, uint64_t ts,
 		return;
 	}
 	p->stored++;
+	row_id = ras_db_last_row_id(p->db);
 	ras_log_record(type, cpu, source, (const struct ras_decoded_head *)p->decoded, ev.wall_ns);
 	maybe_snapshot(p, type, &ev);
+	ras_actions_record(p->actions, type, p->decoded, &ev, row_id);
 }
 
 static void store_synthetic(struct ras_pipeline *p, int cpu, uint64_t ts,
@@ -216,6 +220,7 @@ static void record_loss(struct ras_pipeline *p, int cpu, long long count,
 		ras_log(LOG_WARNING, "the kernel dropped %lld records on cpu %d", count, cpu);
 	if (ras_db_begin(p->db) < 0 || ras_db_insert_lost(p->db, &lost) < 0)
 		note_db_error(p);
+	ras_actions_lost(p->actions, cpu, count);
 }
 
 static void on_missed(void *ctx, int cpu, long long count, uint64_t prev_ts, uint64_t ts)
@@ -244,6 +249,10 @@ int ras_pipeline_commit(struct ras_pipeline *p)
 		}
 		p->saved_malformed = p->malformed;
 		p->saved_refused = p->synthetic_refused;
+	}
+	if (ras_actions_flush(p->actions) < 0) {
+		note_db_error(p);
+		return -EIO;
 	}
 	p->in_txn = 0;
 	if (ras_db_commit(p->db) < 0) {
