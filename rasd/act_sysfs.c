@@ -31,7 +31,7 @@ static int read_small(const char *path, char *buf, size_t len)
 /* One write of the whole value, as sysfs wants it; the kernel's answer is the result. */
 static int write_value(const char *path, const char *value)
 {
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	ssize_t n, len = (ssize_t)strlen(value);
 
 	if (fd < 0)

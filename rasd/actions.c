@@ -343,11 +343,15 @@ static void crossed(struct ras_actions *a, const struct ras_subject *s, struct e
 		    const struct ras_event_type *type, const void *decoded,
 		    const struct ras_db_event *ev, int64_t row_id)
 {
-	struct ras_db_action act = { .wall_ns = ev->wall_ns, .count = e->b.level,
-				     .synthetic = ev->synthetic, .event_id = row_id };
+	struct ras_db_action act = { .count = e->b.level, .synthetic = ev->synthetic,
+				     .event_id = row_id };
 	char condition[32];
+	struct timespec now;
 	struct env env;
 
+	/* Decided now, whenever the record was made: caps and listings go by this time. */
+	clock_gettime(CLOCK_REALTIME, &now);
+	act.wall_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 	snprintf(act.kind, sizeof(act.kind), "%s", ras_subject_kind_name(s->kind));
 	snprintf(act.subject, sizeof(act.subject), "%s", s->key);
 	snprintf(act.event_table, sizeof(act.event_table), "%s", type->table);

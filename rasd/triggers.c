@@ -166,6 +166,24 @@ static void exec_child(const char *path, int out, char *const env[])
 	_exit(127);
 }
 
+/* Children that have exited but were not reaped yet (no loop, or its event is pending). */
+static void reap_finished(struct ras_triggers *t)
+{
+	for (int i = 0; i < MAX_CHILDREN; i++) {
+		struct child *c = &t->kids[i];
+		siginfo_t si = { 0 };
+
+		if (!c->pid || waitid(P_PID, (id_t)c->pid, &si, WEXITED | WNOHANG | WNOWAIT) < 0 ||
+		    si.si_pid != c->pid)
+			continue;
+		if (c->outfd >= 0 && t->epfd >= 0)
+			epoll_ctl(t->epfd, EPOLL_CTL_DEL, c->outfd, NULL);
+		if (c->pidfd >= 0 && t->epfd >= 0)
+			epoll_ctl(t->epfd, EPOLL_CTL_DEL, c->pidfd, NULL);
+		forget(t, c, true);
+	}
+}
+
 static struct child *free_slot(struct ras_triggers *t)
 {
 	unsigned running = 0;
@@ -194,6 +212,10 @@ int ras_triggers_run(struct ras_triggers *t, const char *condition, char *const 
 	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || access(path, X_OK) < 0)
 		return -ENOENT;
 	c = free_slot(t);
+	if (!c) {
+		reap_finished(t);
+		c = free_slot(t);
+	}
 	if (!c) {
 		ras_log(LOG_WARNING, "trigger %s not run: %u triggers already running", condition,
 			t->cfg->trigger_max_children);
