@@ -124,6 +124,8 @@ static void print_database(struct ctl *c)
 		ras_format_time(newest, when, sizeof(when));
 		printf("  last record %s\n", when);
 	}
+	printf("  ");
+	ctl_actions_counts(db, 0, false);
 	ras_db_close(db);
 }
 

@@ -48,6 +48,7 @@ static bool page_of_edac(const void *d, uint64_t ps, struct ras_subject *s)
 	/* EDAC drivers that know no grain report one byte; no grain at all: trust the page. */
 	int64_t lsb = KNOWN(e->grain) ? log2_of(e->grain) : 0;
 
+	snprintf(s->label, sizeof(s->label), "%s", e->label);
 	return KNOWN(e->address) && page_at(s, (uint64_t)e->address, lsb, ps);
 }
 
