@@ -32,6 +32,7 @@ static void usage(FILE *out)
 		"  snapshot list [--json] | show ID | take [--reason TEXT]\n"
 		"  boot-cmdline [--persistent] [--instance NAME] [--size KB]\n"
 		"  actions  [--since T] [--buckets] [--json]\n"
+		"  import-config FILE   (/etc/default/rasdaemon or mcelog.conf → rasd.conf lines)\n"
 		"  help\n\n"
 		"Times: 2026-11-22, 2026-11-22T10:00:00Z, @UNIXSECONDS, -30m, -2h, -7d, now.\n",
 		RASD_DEFAULT_CONFIG);
@@ -208,6 +209,7 @@ static const struct { const char *name; int (*fn)(struct ctl *, int, char **); }
 	{ "snapshot", ctl_snapshot },
 	{ "boot-cmdline", ctl_boot_cmdline },
 	{ "actions", ctl_actions },
+	{ "import-config", ctl_import_config },
 };
 
 static int load_config(struct ctl *c, const char *db, const char *tdir, const char *inst, bool explicit)

@@ -38,5 +38,7 @@ int ctl_boot_cmdline(struct ctl *c, int argc, char **argv);
 /* Threshold decisions (actions.c); the counts line of summary and status. */
 int ctl_actions(struct ctl *c, int argc, char **argv);
 void ctl_actions_counts(struct ras_db *db, int64_t since_ns, bool json);
+/* rasdaemon / mcelog settings as rasd.conf lines (import_config.c). */
+int ctl_import_config(struct ctl *c, int argc, char **argv);
 
 #endif
