@@ -113,6 +113,7 @@ static void write_conf(const char *extra)
 		"page_ce_threshold = 3/1h\npage_ce_action = soft\n"
 		"cpu_ce_threshold = 2/1h\ncpu_ce_action = offline\n"
 		"dimm_ce_threshold = 8/1h\nrow_ce_threshold = 2/1h\nmemory_repair = yes\n"
+		"device_ce_threshold = 2/1h\n"
 		"action_min_interval_s = 0\naction_max_per_day = 10\ntrigger_max_children = 8\n%s", sysfs, trig, extra);
 	fclose(f);
 }
@@ -188,6 +189,16 @@ static int add_cxl_dram(struct fake_tree *t, uint64_t ts)
 	return add(t, "cxl:cxl_dram", assign, 15, ts);
 }
 
+/* AER severity 2 is a correctable error (include/ras/ras_event.h aer_event). */
+static int add_aer(struct fake_tree *t, const char *severity, uint64_t ts)
+{
+	char sev[32];
+	char *assign[] = { "dev_name=0000:00:1c.0", "status=0x1", sev, "tlp_header_valid=0" };
+
+	snprintf(sev, sizeof(sev), "severity=%s", severity);
+	return add(t, "ras:aer_event", assign, 4, ts);
+}
+
 static int64_t scalar(sqlite3 *db, const char *sql)
 {
 	sqlite3_stmt *st;
@@ -261,6 +272,8 @@ static void test_storm(void)
 	make_trigger("dimm-threshold");
 	make_trigger("cpu-threshold");
 	make_trigger("row-threshold");
+	make_trigger("device-threshold");
+	make_trigger("uncorrected");
 	write_conf("");
 	if (!tap_ok(tree(&t), "storm tree built"))
 		return;
@@ -275,6 +288,10 @@ static void test_storm(void)
 	/* Records 7-8: a CXL DRAM row crosses 2/1h: repaired by row sparing. */
 	add_cxl_dram(&t, base_ts + 6 * MS);
 	add_cxl_dram(&t, base_ts + 7 * MS);
+	/* AER rows 1-2: two correctable errors cross the device's 2/1h; row 3 is fatal. */
+	add_aer(&t, "2", base_ts + 8 * MS);
+	add_aer(&t, "2", base_ts + 9 * MS);
+	add_aer(&t, "1", base_ts + 10 * MS);
 	fake_tree_finish(&t);
 	tap_is_int(run_rasd(t.root, false), 0, "rasd --once on the storm exits 0");
 	get("devices/system/memory/soft_offline_page", buf, sizeof(buf));
@@ -299,7 +316,10 @@ static void test_storm(void)
 	tap_is_str(buf, "1", "mem_repair0/repair = 1");
 	if (sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
 		return;
-	tap_is_int(scalar(db, "SELECT count(*) FROM actions"), 5, "five decisions");
+	tap_is_int(scalar(db, "SELECT count(*) FROM actions"), 6, "six decisions");
+	tap_is_int(scalar(db, "SELECT count(*) FROM actions WHERE kind = 'device' AND subject = '0000:00:1c.0'"
+			  " AND count = 2 AND action = 'account' AND result = 'done' AND event_table = 'aer_event'"), 1,
+		   "PCIe device 0000:00:1c.0: 2 correctable errors, accounted");
 	tap_is_int(scalar(db, "SELECT count(*) FROM actions WHERE kind = 'page' AND subject = '0x12345000'"
 			  " AND count = 3 AND threshold = '3/1h' AND action = 'soft' AND result = 'done'"
 			  " AND event_table = 'mc_event' AND event_id = 3 AND errno IS NULL"), 1,
@@ -355,6 +375,13 @@ static void test_storm(void)
 	read_env("cpu-threshold.2.env", env, sizeof(env));
 	ENV_HAS(env, "RAS_CPU=1");
 	ENV_HAS(env, "RAS_ACTION=offline");
+	read_env("device-threshold.2.env", env, sizeof(env));
+	ENV_HAS(env, "RAS_DEVICE=0000:00:1c.0");
+	ENV_HAS(env, "RAS_SUBJECT_KIND=device");
+	read_env("uncorrected.3.env", env, sizeof(env));
+	ENV_HAS(env, "RAS_CONDITION=uncorrected");
+	ENV_HAS(env, "RAS_EVENT=ras:aer_event");
+	ENV_HAS(env, "RAS_SEVERITY=fatal");
 	read_env("row-threshold.2.env", env, sizeof(env));
 	ENV_HAS(env, "RAS_DEVICE=mem0");
 	ENV_HAS(env, "RAS_ACTION=repair");
@@ -516,7 +543,44 @@ static void test_safety(void)
 	tap_is_int(scalar(db, "SELECT count(*) FROM actions WHERE result = 'capped'"), 2,
 		   "the two after it are capped");
 	sqlite3_close(db);
+	/* At most one action per hour: the second page is rate-limited. */
 	fresh_db();
+	make_sysfs(true);
+	write_conf("action_min_interval_s = 3600\n");
+	tree(&t);
+	for (int p = 0; p < 2; p++)
+		for (int i = 0; i < 3; i++)
+			add_mc(&t, p ? "0xf000" : "0xe000", "1", base_ts + (uint64_t)(p * 3 + i) * MS);
+	fake_tree_finish(&t);
+	run_rasd(t.root, false);
+	fake_tree_destroy(&t);
+	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
+	tap_is_int(scalar(db, "SELECT count(*) FROM actions WHERE subject = '0xe000' AND result = 'done'"), 1,
+		   "the first page is offlined");
+	tap_is_int(scalar(db, "SELECT count(*) FROM actions WHERE subject = '0xf000' AND result = 'rate-limited'"), 1,
+		   "the second, a moment later, is rate-limited");
+	sqlite3_close(db);
+
+	/* Only cpu1 online: it is never taken. */
+	fresh_db();
+	make_sysfs(true);
+	put("devices/system/cpu/online", "1\n");
+	write_conf("");
+	tree(&t);
+	add_cache_mce(&t, base_ts);
+	add_cache_mce(&t, base_ts + MS);
+	fake_tree_finish(&t);
+	run_rasd(t.root, false);
+	fake_tree_destroy(&t);
+	get("devices/system/cpu/cpu1/online", buf, sizeof(buf));
+	tap_is_str(buf, "1\n", "the last online CPU stays online");
+	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
+	tap_is_int(scalar(db, "SELECT count(*) FROM actions WHERE kind = 'cpu' AND result = 'failed' AND errno = 16"),
+		   1, "the decision failed with EBUSY");
+	sqlite3_close(db);
+
+	fresh_db();
+	make_sysfs(false);
 	write_conf("page_ce_action = hard\n");
 	tree(&t);
 	for (int i = 0; i < 3; i++)
@@ -528,6 +592,43 @@ static void test_safety(void)
 	tap_is_int(scalar(db, "SELECT count(*) FROM actions WHERE action = 'hard' AND result = 'unsupported'"
 			  " AND errno = 95"), 1, "no hard_offline_page: unsupported (EOPNOTSUPP)");
 	sqlite3_close(db);
+}
+
+/* One trigger at a time: while a slow one runs, the next is not started, and that is logged. */
+static void test_trigger_cap(void)
+{
+	struct fake_tree t;
+	char path[700], *log;
+	FILE *f;
+	size_t n = 0;
+
+	fresh_db();
+	make_sysfs(true);
+	snprintf(path, sizeof(path), "%s/page-threshold", trig);
+	f = fopen(path, "we");
+	fprintf(f, "#!/bin/sh\nsleep 2\n");
+	fclose(f);
+	write_conf("trigger_max_children = 1\n");
+	tree(&t);
+	for (int p = 0; p < 2; p++)
+		for (int i = 0; i < 3; i++)
+			add_mc(&t, p ? "0x21000" : "0x20000", "1", base_ts + (uint64_t)(p * 3 + i) * MS);
+	fake_tree_finish(&t);
+	snprintf(path, sizeof(path), "%s/rasd.log", tmp);
+	unlink(path);
+	tap_is_int(run_rasd(t.root, false), 0, "rasd with a slow trigger and a cap of 1 exits 0");
+	fake_tree_destroy(&t);
+	log = calloc(1, 1 << 16);
+	f = fopen(path, "re");
+	if (f && log) {
+		n = fread(log, 1, (1 << 16) - 1, f);
+		fclose(f);
+	}
+	tap_ok(n && strstr(log, "trigger page-threshold not run: 1 triggers already running"),
+	       "the second trigger is refused at the cap and logged");
+	tap_ok(n && strstr(log, "trigger page-threshold[") && strstr(log, "exited with 0"),
+	       "the first one is waited for at exit");
+	free(log);
 }
 
 int main(void)
@@ -544,6 +645,7 @@ int main(void)
 	test_storm();
 	test_restart_and_leak();
 	test_safety();
+	test_trigger_cap();
 	if (getenv("RAS_TEST_KEEP"))
 		tap_diag("kept %s", tmp);
 	else
