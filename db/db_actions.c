@@ -19,7 +19,7 @@ const char ras_db_schema_actions[] =
 	" event_table TEXT, event_id INTEGER);"
 	"CREATE INDEX IF NOT EXISTS actions_time ON actions (wall_ns);";
 
-enum { ST_GET, ST_PUT, ST_INSERT, ST_COUNT, ST_N };
+enum { ST_GET, ST_PUT, ST_INSERT, ST_COUNT, ST_EMPTY, ST_N };
 
 static const char *const sql[ST_N] = {
 	[ST_GET] = "SELECT level, last_ns, total FROM buckets WHERE kind = ? AND subject = ?",
@@ -30,6 +30,7 @@ static const char *const sql[ST_N] = {
 		      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
 	[ST_COUNT] = "SELECT count(*) FROM actions WHERE kind = ? AND wall_ns >= ?"
 		     " AND result IN ('done', 'failed')",
+	[ST_EMPTY] = "UPDATE buckets SET level = 0, last_ns = 0",
 };
 
 struct ras_db_actions {
@@ -103,6 +104,13 @@ int ras_db_bucket_put(struct ras_db_actions *a, const char *kind, const char *su
 	sqlite3_bind_int64(st, 5, b->total);
 	sqlite3_bind_text(st, 6, label ? label : "", -1, SQLITE_STATIC);
 	return finish(st, sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO);
+}
+
+int ras_db_buckets_empty(struct ras_db_actions *a)
+{
+	if (ras_db_begin(a->db) < 0)
+		return -EIO;
+	return finish(a->st[ST_EMPTY], sqlite3_step(a->st[ST_EMPTY]) == SQLITE_DONE ? 0 : -EIO);
 }
 
 int ras_db_action_insert(struct ras_db_actions *a, const struct ras_db_action *act)

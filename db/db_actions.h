@@ -44,6 +44,8 @@ int ras_db_bucket_get(struct ras_db_actions *a, const char *kind, const char *su
 		      struct ras_db_bucket *out);
 int ras_db_bucket_put(struct ras_db_actions *a, const char *kind, const char *subject,
 		      const struct ras_db_bucket *b, const char *label);
+/* Empties every bucket (totals stay): the start of a rebuild from the records. */
+int ras_db_buckets_empty(struct ras_db_actions *a);
 int ras_db_action_insert(struct ras_db_actions *a, const struct ras_db_action *act);
 /* Actions of a kind that touched the machine (done or failed) since since_ns. */
 int ras_db_action_count_since(struct ras_db_actions *a, const char *kind, int64_t since_ns,

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdalign.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,15 +11,19 @@
 #include "act_sysfs.h"
 #include "triggers.h"
 #include "db/db_actions.h"
+#include "db/db_query.h"
+#include "lib/decode.h"
 #include "lib/log.h"
 #include "lib/subject.h"
 #include "lib/threshold.h"
+#include "lib/tracing.h"
 
 #define CACHE_SLOTS 4096          /* subjects kept in memory between flushes */
 #define DAY_NS (86400LL * 1000000000LL)
 
 struct entry {
 	bool used, dirty;
+	bool stored;                  /* its total came from the database */
 	enum ras_subject_kind kind;
 	char key[128];
 	char label[96];
@@ -139,6 +144,7 @@ static struct entry *lookup(struct ras_actions *a, const struct ras_subject *s)
 		e->b.level = b.level;
 		e->b.last_ns = b.last_ns;
 		e->total = b.total;
+		e->stored = true;
 	}
 	a->cached++;
 	return e;
@@ -412,4 +418,122 @@ void ras_actions_lost(struct ras_actions *a, int cpu, long long count)
 	env_add(&env, "RAS_TRACE_CPU=%d", cpu);
 	env_add(&env, "RAS_LOST_COUNT=%lld", count);
 	ras_triggers_run(a->trig, "lost-records", env.ptr);
+}
+
+/* One error of the rebuild window, kept compact until sorted by time. */
+struct replayed {
+	int64_t wall_ns, n;
+	uint64_t seq;
+	struct ras_subject s;
+};
+
+struct rebuild {
+	struct ras_actions *a;
+	struct replayed *items;
+	size_t len, cap;
+	uint64_t seq;
+	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
+};
+
+static int collect(void *ctx, const struct ras_db_row *row)
+{
+	struct rebuild *rb = ctx;
+	const struct ras_event_type *type = &ras_event_types[row->type_idx];
+	struct ras_subject subj[RAS_SUBJECTS_MAX];
+	int n;
+
+	ras_decode_values(type, row->values, NULL, rb->decoded);
+	n = ras_subjects_of(type, row->values, rb->decoded, rb->a->page_size, subj);
+	rb->seq++;
+	for (int i = 0; i < n; i++) {
+		if (!rb->a->th[subj[i].kind].count)
+			continue;
+		if (rb->len == rb->cap) {
+			size_t cap = rb->cap ? rb->cap * 2 : 1024;
+			struct replayed *m = realloc(rb->items, cap * sizeof(*m));
+
+			if (!m)
+				return -ENOMEM;
+			rb->items = m;
+			rb->cap = cap;
+		}
+		rb->items[rb->len++] = (struct replayed){ row->wall_ns, subj[i].n, rb->seq, subj[i] };
+	}
+	return 0;
+}
+
+/* Oldest first; rows arrive newest first, so a later arrival is older at equal times. */
+static int by_time(const void *x, const void *y)
+{
+	const struct replayed *a = x, *b = y;
+
+	if (a->wall_ns != b->wall_ns)
+		return a->wall_ns < b->wall_ns ? -1 : 1;
+	return a->seq > b->seq ? -1 : a->seq < b->seq;
+}
+
+int ras_actions_rebuild(struct ras_actions *a, struct ras_db *db)
+{
+	struct ras_db_filter f = { .type_idx = -1, .include_synthetic = true };
+	struct rebuild *rb = calloc(1, sizeof(*rb));
+	struct timespec now;
+	int64_t longest = 0;
+	int r;
+
+	if (!rb)
+		return -ENOMEM;
+	rb->a = a;
+	for (int k = 0; k < RAS_SUBJ_KINDS; k++)
+		if (a->th[k].count && a->th[k].period_ns > longest)
+			longest = a->th[k].period_ns;
+	clock_gettime(CLOCK_REALTIME, &now);
+	f.since_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec - longest;
+	r = ras_db_buckets_empty(a->dba);
+	if (r == 0 && longest)
+		r = ras_db_errors(db, &f, collect, rb);
+	if (r >= 0) {
+		qsort(rb->items, rb->len, sizeof(*rb->items), by_time);
+		memset(a->slots, 0, sizeof(a->slots));
+		a->cached = 0;
+		for (size_t i = 0; i < rb->len; i++) {
+			struct replayed *it = &rb->items[i];
+			struct entry *e = lookup(a, &it->s);
+
+			if (!e)
+				continue;
+			if (!e->stored)
+				e->total += it->n;
+			if (it->s.label[0])
+				snprintf(e->label, sizeof(e->label), "%s", it->s.label);
+			e->dirty = true;
+			if (ras_bucket_add(&e->b, &a->th[it->s.kind], it->wall_ns, it->n))
+				e->b.level = 0;
+		}
+		r = ras_actions_flush(a) < 0 || ras_db_commit(db) < 0 ? -EIO : (int)rb->len;
+	}
+	free(rb->items);
+	free(rb);
+	return r;
+}
+
+int ras_actions_rebuild_database(const struct rasd_config *cfg)
+{
+	struct ras_actions *a = NULL;
+	struct ras_db *db = NULL;
+	char boot_id[64], err[512];
+	int r = ras_boot_id(boot_id, sizeof(boot_id));
+
+	if (r == 0 && (r = ras_db_open_writer(&db, cfg->database, boot_id, err, sizeof(err))) < 0)
+		ras_log(LOG_ERR, "%s", err);
+	if (r == 0)
+		r = ras_actions_open(&a, cfg, db, NULL);
+	if (r == 0)
+		r = ras_actions_rebuild(a, db);
+	if (r >= 0)
+		ras_log(LOG_INFO, "buckets rebuilt from %d errors of the stored records", r);
+	else
+		ras_log(LOG_ERR, "rebuilding the buckets failed: %s", strerror(-r));
+	ras_actions_close(a);
+	ras_db_close(db);
+	return r < 0 ? r : 0;
 }

@@ -26,6 +26,17 @@ void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type
 			const void *decoded, const struct ras_db_event *ev, int64_t row_id);
 /* Writes the buckets that changed; called inside the transaction, before its commit. */
 int ras_actions_flush(struct ras_actions *a);
+/*
+ * Recomputes every bucket from the stored records (rasd --rebuild-buckets,
+ * with rasd stopped): buckets are emptied, then the records of the longest
+ * period are replayed in time order, a crossing emptying the bucket as rasd
+ * did, without acting. A bucket empties within one period, so older records
+ * cannot hold anything. Totals are kept; a subject without a stored bucket
+ * gets the errors of that window. Returns the records replayed or -errno.
+ */
+int ras_actions_rebuild(struct ras_actions *a, struct ras_db *db);
+/* The same on the configured database, opened and closed here. 0 or -errno. */
+int ras_actions_rebuild_database(const struct rasd_config *cfg);
 /* The kernel dropped records (count -1: unknown): the lost-records trigger. */
 void ras_actions_lost(struct ras_actions *a, int cpu, long long count);
 

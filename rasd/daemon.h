@@ -8,6 +8,7 @@ struct rasd_options {
 	const char *config_path;
 	bool config_explicit;
 	bool once;            /* drain what is buffered, then exit */
+	bool rebuild_buckets; /* recompute threshold buckets from the records, then exit */
 	bool journal;
 	int verbosity;
 };

@@ -594,6 +594,67 @@ static void test_safety(void)
 	sqlite3_close(db);
 }
 
+static int rebuild(void)
+{
+	char rasd[1024], log[600], conf[600];
+	char *argv[] = { rasd, "--config", conf, "--db", dbpath, "--rebuild-buckets", NULL };
+
+	snprintf(rasd, sizeof(rasd), "%s/rasd/rasd", test_builddir());
+	snprintf(log, sizeof(log), "%s/rasd.log", tmp);
+	snprintf(conf, sizeof(conf), "%s/rasd.conf", tmp);
+	return test_run(argv, log);
+}
+
+static void exec_sql(const char *sql)
+{
+	sqlite3 *db;
+
+	if (sqlite3_open(dbpath, &db) == SQLITE_OK)
+		sqlite3_exec(db, sql, NULL, NULL, NULL);
+	sqlite3_close(db);
+}
+
+/* Buckets lost or damaged are recomputed from the stored records. */
+static void test_rebuild(void)
+{
+	struct fake_tree t;
+	char buf[64];
+	sqlite3 *db;
+
+	fresh_db();
+	make_sysfs(true);
+	write_conf("");
+	tree(&t);
+	add_mc(&t, "0x31000", "1", base_ts);
+	add_mc(&t, "0x31000", "1", base_ts + MS);
+	for (int i = 0; i < 4; i++)
+		add_mc(&t, "0x33000", "1", base_ts + (uint64_t)(2 + i) * MS);
+	fake_tree_finish(&t);
+	run_rasd(t.root, false);
+	fake_tree_destroy(&t);
+	exec_sql("DELETE FROM buckets WHERE subject = '0x31000'; UPDATE buckets SET level = 99"
+		 " WHERE subject = '0x33000'");
+	tap_is_int(rebuild(), 0, "rasd --rebuild-buckets exits 0");
+	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
+	tap_is_int(scalar(db, "SELECT level FROM buckets WHERE kind = 'page' AND subject = '0x31000'"), 2,
+		   "a lost bucket holds its two errors again");
+	tap_is_int(scalar(db, "SELECT total FROM buckets WHERE kind = 'page' AND subject = '0x31000'"), 2,
+		   "and its total");
+	tap_is_int(scalar(db, "SELECT level FROM buckets WHERE subject = '0x33000'"), 1,
+		   "a damaged bucket is recomputed: emptied at the third error, one since");
+	tap_is_int(scalar(db, "SELECT total FROM buckets WHERE subject = '0x33000'"), 4, "its total is kept");
+	tap_is_int(scalar(db, "SELECT level FROM buckets WHERE kind = 'dimm'"), 6, "the DIMM holds all six");
+	tap_is_int(scalar(db, "SELECT count(*) FROM actions"), 1, "a rebuild decides nothing");
+	sqlite3_close(db);
+	tree(&t);
+	add_mc(&t, "0x31000", "1", base_ts + 10 * MS);
+	fake_tree_finish(&t);
+	run_rasd(t.root, false);
+	fake_tree_destroy(&t);
+	get("devices/system/memory/soft_offline_page", buf, sizeof(buf));
+	tap_is_str(buf, "0x31000", "after the rebuild the third error on 0x31000 crosses");
+}
+
 /* One trigger at a time: while a slow one runs, the next is not started, and that is logged. */
 static void test_trigger_cap(void)
 {
@@ -646,6 +707,7 @@ int main(void)
 	test_restart_and_leak();
 	test_safety();
 	test_trigger_cap();
+	test_rebuild();
 	if (getenv("RAS_TEST_KEEP"))
 		tap_diag("kept %s", tmp);
 	else
