@@ -32,6 +32,7 @@ struct ras_triggers {
 	const struct rasd_config *cfg;
 	int epfd, timerfd;
 	uint64_t tag;
+	unsigned long refused;      /* runs refused at the cap */
 	struct child kids[MAX_CHILDREN];
 };
 
@@ -217,8 +218,12 @@ int ras_triggers_run(struct ras_triggers *t, const char *condition, char *const 
 		c = free_slot(t);
 	}
 	if (!c) {
-		ras_log(LOG_WARNING, "trigger %s not run: %u triggers already running", condition,
-			t->cfg->trigger_max_children);
+		/* A storm of uncorrected records would repeat this: log the 1st, 2nd, 4th, 8th... */
+		t->refused++;
+		if (!(t->refused & (t->refused - 1)))
+			ras_log(LOG_WARNING, "trigger %s not run: %u triggers already running "
+				"(%lu refused so far)", condition, t->cfg->trigger_max_children,
+				t->refused);
 		return -EBUSY;
 	}
 	if (pipe2(pipefd, O_CLOEXEC | O_NONBLOCK) < 0)
