@@ -24,6 +24,8 @@
 struct entry {
 	bool used, dirty;
 	bool stored;                  /* its total came from the database */
+	int64_t logged_ns;            /* last decision logged for this subject */
+	unsigned long unlogged;       /* decisions since, stored but not logged */
 	enum ras_subject_kind kind;
 	char key[128];
 	char label[96];
@@ -325,12 +327,24 @@ static void decide(struct ras_actions *a, const struct ras_subject *s, struct ra
 	set_result(act, r < 0 ? "failed" : "done", r < 0 ? -r : 0);
 }
 
-static void log_decision(const struct ras_db_action *act)
+#define DECISION_LOG_INTERVAL_NS (60LL * 1000000000LL)
+
+/* Every decision is stored; a subject's decisions are logged at most once a minute. */
+static void log_decision(struct entry *e, const struct ras_db_action *act)
 {
 	char f[6][200];
 	const char *fields[7] = { f[0], f[1], f[2], f[3], f[4], f[5], NULL };
 	bool failed = !strcmp(act->result, "failed");
+	char more[64] = "";
 
+	if (e->logged_ns && act->wall_ns - e->logged_ns < DECISION_LOG_INTERVAL_NS && !failed) {
+		e->unlogged++;
+		return;
+	}
+	if (e->unlogged)
+		snprintf(more, sizeof(more), " (%lu earlier decisions not logged)", e->unlogged);
+	e->logged_ns = act->wall_ns;
+	e->unlogged = 0;
 	snprintf(f[0], sizeof(f[0]), "RAS_SUBJECT_KIND=%s", act->kind);
 	snprintf(f[1], sizeof(f[1]), "RAS_SUBJECT=%s", act->subject);
 	snprintf(f[2], sizeof(f[2]), "RAS_ACTION=%s", act->action);
@@ -338,9 +352,9 @@ static void log_decision(const struct ras_db_action *act)
 	snprintf(f[4], sizeof(f[4]), "RAS_COUNT=%lld", (long long)act->count);
 	snprintf(f[5], sizeof(f[5]), "RAS_THRESHOLD=%s", act->threshold);
 	ras_log_fields(failed ? LOG_ERR : LOG_WARNING, RAS_ACTION_MESSAGE_ID, fields,
-		       "%s %s: %lld corrected errors crossed %s; %s: %s%s%s%s", act->kind,
+		       "%s %s: %lld corrected errors crossed %s; %s: %s%s%s%s%s", act->kind,
 		       act->subject, (long long)act->count, act->threshold, act->action, act->result,
-		       failed ? " (" : "", failed ? strerror(act->error) : "", failed ? ")" : "");
+		       failed ? " (" : "", failed ? strerror(act->error) : "", failed ? ")" : "", more);
 	if (act->target[0])
 		ras_log(LOG_INFO, "%s %s: %s", act->kind, act->subject, act->target);
 }
@@ -365,7 +379,7 @@ static void crossed(struct ras_actions *a, const struct ras_subject *s, struct e
 	decide(a, s, &act, ev->synthetic);
 	if (ras_db_action_insert(a->dba, &act) < 0)
 		ras_log(LOG_ERR, "cannot store the action on %s %s", act.kind, act.subject);
-	log_decision(&act);
+	log_decision(e, &act);
 	snprintf(condition, sizeof(condition), "%s-threshold", act.kind);
 	env_record(&env, condition, type, decoded, ev, row_id);
 	env_action(&env, s, &act, e->total);

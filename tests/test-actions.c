@@ -655,6 +655,53 @@ static void test_rebuild(void)
 	tap_is_str(buf, "0x31000", "after the rebuild the third error on 0x31000 crosses");
 }
 
+static int count_in_log(const char *needle)
+{
+	char path[600], *log = calloc(1, 1 << 20);
+	FILE *f;
+	int n = 0;
+
+	snprintf(path, sizeof(path), "%s/rasd.log", tmp);
+	f = fopen(path, "re");
+	if (f && log) {
+		size_t len = fread(log, 1, (1 << 20) - 1, f);
+
+		log[len] = 0;
+		for (char *p = log; (p = strstr(p, needle)); p++)
+			n++;
+	}
+	if (f)
+		fclose(f);
+	free(log);
+	return n;
+}
+
+/* A storm on one page: every decision is stored, the log says it once a minute. */
+static void test_decision_log(void)
+{
+	struct fake_tree t;
+	char path[600];
+	sqlite3 *db;
+
+	fresh_db();
+	make_sysfs(true);
+	write_conf("dry_run = yes\n");
+	tree(&t);
+	for (int i = 0; i < 9; i++)
+		add_mc(&t, "0x40000", "1", base_ts + (uint64_t)i * MS);
+	fake_tree_finish(&t);
+	snprintf(path, sizeof(path), "%s/rasd.log", tmp);
+	unlink(path);
+	run_rasd(t.root, false);
+	fake_tree_destroy(&t);
+	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
+	tap_is_int(scalar(db, "SELECT count(*) FROM actions WHERE subject = '0x40000'"), 3,
+		   "nine errors at 3/1h: three decisions stored");
+	sqlite3_close(db);
+	tap_is_int(count_in_log("page 0x40000: 3 corrected errors crossed"), 1,
+		   "one decision line in the log for the minute");
+}
+
 /* One trigger at a time: while a slow one runs, the next is not started, and that is logged. */
 static void test_trigger_cap(void)
 {
@@ -708,6 +755,7 @@ int main(void)
 	test_safety();
 	test_trigger_cap();
 	test_rebuild();
+	test_decision_log();
 	if (getenv("RAS_TEST_KEEP"))
 		tap_diag("kept %s", tmp);
 	else
