@@ -381,6 +381,8 @@ static void crossed(struct ras_actions *a, const struct ras_subject *s, struct e
 		ras_log(LOG_ERR, "cannot store the action on %s %s", act.kind, act.subject);
 	log_decision(e, &act);
 	snprintf(condition, sizeof(condition), "%s-threshold", act.kind);
+	if (!ras_triggers_installed(a->trig, condition))
+		return;
 	env_record(&env, condition, type, decoded, ev, row_id);
 	env_action(&env, s, &act, e->total);
 	ras_triggers_run(a->trig, condition, env.ptr);
@@ -398,6 +400,8 @@ void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type
 	if (h->severity >= RAS_SEV_DEFERRED) {
 		struct env env;
 
+		if (!ras_triggers_installed(a->trig, "uncorrected"))
+			return;
 		env_record(&env, "uncorrected", type, decoded, ev, row_id);
 		ras_triggers_run(a->trig, "uncorrected", env.ptr);
 		return;

@@ -199,6 +199,17 @@ static struct child *free_slot(struct ras_triggers *t)
 	return running < t->cfg->trigger_max_children ? slot : NULL;
 }
 
+bool ras_triggers_installed(struct ras_triggers *t, const char *condition)
+{
+	char path[PATH_MAX + 64];
+	struct stat st;
+
+	if (!t || !t->cfg->trigger_dir[0])
+		return false;
+	snprintf(path, sizeof(path), "%s/%s", t->cfg->trigger_dir, condition);
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
 int ras_triggers_run(struct ras_triggers *t, const char *condition, char *const env[])
 {
 	char path[PATH_MAX + 64];

@@ -10,6 +10,7 @@
 #ifndef RAS_TRIGGERS_H
 #define RAS_TRIGGERS_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include "lib/config.h"
 
@@ -21,6 +22,8 @@ struct ras_triggers;
 /* epfd < 0: no loop (rasd --once); children are waited for at close. */
 int ras_triggers_open(struct ras_triggers **out, const struct rasd_config *cfg, int epfd,
 		      uint64_t tag_base);
+/* Whether trigger_dir/condition is an executable file (so its environment is worth making). */
+bool ras_triggers_installed(struct ras_triggers *t, const char *condition);
 /*
  * Runs trigger_dir/condition when it is an executable file, with env
  * ("NAME=value", NULL-terminated). 0 started, -ENOENT none, -EBUSY at the
