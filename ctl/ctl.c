@@ -353,6 +353,8 @@ const struct ctl_command ctl_commands[] = {
 	{ "boot-cmdline", ctl_boot_cmdline, &ctl_boot_cmdline_spec },
 	{ "__complete", ctl_complete, NULL },
 	{ "__synopsis", ctl_synopsis_all, NULL },
+	{ "actions", ctl_actions, NULL },
+	{ "import-config", ctl_import_config, NULL },
 };
 const size_t ctl_n_commands = sizeof(ctl_commands) / sizeof(ctl_commands[0]);
 

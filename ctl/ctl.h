@@ -84,4 +84,10 @@ int ctl_summary_by_dimm(struct ctl *c, const struct ras_db_filter *f, bool json)
 int ctl_snapshot(struct ctl *c, int argc, char **argv);
 int ctl_boot_cmdline(struct ctl *c, int argc, char **argv);
 
+/* Threshold decisions (actions.c); the counts line of summary and status. */
+int ctl_actions(struct ctl *c, int argc, char **argv);
+void ctl_actions_counts(struct ras_db *db, int64_t since_ns, bool json);
+/* rasdaemon / mcelog settings as rasd.conf lines (import_config.c). */
+int ctl_import_config(struct ctl *c, int argc, char **argv);
+
 #endif

@@ -139,7 +139,9 @@ int ctl_summary(struct ctl *c, int argc, char **argv)
 		printf("{\"version\":%d,\"counts\":[", CTL_JSON_VERSION);
 	ras_db_summary(db, &f, print_count, &s);
 	if (s.json) {
-		printf("],\"total\":%lld,\"lost\":%lld,\"lost_unknown_gaps\":%lld,"
+		printf("]");
+		ctl_actions_counts(db, f.since_ns, true);
+		printf(",\"total\":%lld,\"lost\":%lld,\"lost_unknown_gaps\":%lld,"
 		       "\"synthetic_included\":%s}\n", (long long)s.total, (long long)lost,
 		       (long long)gaps, f.include_synthetic ? "true" : "false");
 	} else {
@@ -148,6 +150,7 @@ int ctl_summary(struct ctl *c, int argc, char **argv)
 		printf("Total: %lld records%s. Lost: %lld records dropped by the kernel, "
 		       "%lld gaps of unknown size.\n", (long long)s.total,
 		       f.include_synthetic ? "" : " (synthetic excluded)", (long long)lost, (long long)gaps);
+		ctl_actions_counts(db, f.since_ns, false);
 	}
 	ras_db_close(db);
 	return 0;

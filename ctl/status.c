@@ -237,6 +237,10 @@ static void print_database(struct status *st, struct ctl *c)
 		printf(",\"last_record\":null}");
 	else if (newest)
 		printf("  last record %s\n", when);
+	if (!st->json) {
+		printf("  ");
+		ctl_actions_counts(db, 0, false);
+	}
 	ras_db_close(db);
 }
 

@@ -79,6 +79,18 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	{ 7, "storage events",
 	  "CREATE TABLE IF NOT EXISTS storage_events (id INTEGER PRIMARY KEY,"
 	  " boot INTEGER, at_ns INTEGER NOT NULL, what TEXT NOT NULL, detail TEXT);" },
+	/* Threshold buckets and action decisions (db_actions.c, rasd/actions.c). */
+	{ 8, "threshold buckets and actions",
+	  "CREATE TABLE IF NOT EXISTS buckets ("
+	  " kind TEXT NOT NULL, subject TEXT NOT NULL, level INTEGER NOT NULL,"
+	  " last_ns INTEGER NOT NULL, total INTEGER NOT NULL, label TEXT,"
+	  " PRIMARY KEY (kind, subject)) WITHOUT ROWID;"
+	  "CREATE TABLE IF NOT EXISTS actions ("
+	  " id INTEGER PRIMARY KEY, boot INTEGER, wall_ns INTEGER NOT NULL, kind TEXT NOT NULL,"
+	  " subject TEXT NOT NULL, count INTEGER, threshold TEXT, action TEXT NOT NULL,"
+	  " target TEXT, result TEXT NOT NULL, errno INTEGER, synthetic INTEGER NOT NULL DEFAULT 0,"
+	  " event_table TEXT, event_id INTEGER);"
+	  "CREATE INDEX IF NOT EXISTS actions_time ON actions (wall_ns);" },
 };
 
 #define RAS_DB_N_UPGRADES (sizeof(ras_db_upgrades) / sizeof(ras_db_upgrades[0]))

@@ -7,8 +7,12 @@
 #include "config.h"
 #include "formats.h"
 #include "event_table.h"
+#include "threshold.h"
 
-enum key_kind { K_PATH, K_NAME, K_NAME_OR_EMPTY, K_UINT, K_BOOL, K_EVENTS, K_TEXT, K_SEVERITY };
+enum key_kind {
+	K_PATH, K_NAME, K_NAME_OR_EMPTY, K_UINT, K_BOOL, K_EVENTS, K_TEXT, K_SEVERITY,
+	K_THRESHOLD, K_CHOICE
+};
 
 struct key_desc {
 	const char *key;
@@ -16,11 +20,13 @@ struct key_desc {
 	size_t offset;
 	size_t size;          /* strings: buffer size */
 	unsigned min, max;    /* unsigned values */
+	const char *choices;  /* K_CHOICE: the allowed values, '|'-separated */
 };
 
-#define STR(k, kind, m) { k, kind, offsetof(struct rasd_config, m), sizeof(((struct rasd_config *)0)->m), 0, 0 }
-#define UINT(k, m, lo, hi) { k, K_UINT, offsetof(struct rasd_config, m), 0, lo, hi }
-#define BOOL(k, m) { k, K_BOOL, offsetof(struct rasd_config, m), 0, 0, 0 }
+#define STR(k, kind, m) { k, kind, offsetof(struct rasd_config, m), sizeof(((struct rasd_config *)0)->m), 0, 0, NULL }
+#define UINT(k, m, lo, hi) { k, K_UINT, offsetof(struct rasd_config, m), 0, lo, hi, NULL }
+#define BOOL(k, m) { k, K_BOOL, offsetof(struct rasd_config, m), 0, 0, 0, NULL }
+#define CHOICE(k, m, list) { k, K_CHOICE, offsetof(struct rasd_config, m), sizeof(((struct rasd_config *)0)->m), 0, 0, list }
 
 static const struct key_desc keys[] = {
 	STR("database", K_PATH, database),
@@ -48,6 +54,21 @@ static const struct key_desc keys[] = {
 	STR("fdr_filters", K_TEXT, fdr_filters),
 	STR("fdr_severity", K_SEVERITY, fdr_severity),
 	UINT("fdr_min_interval_s", fdr_min_interval_s, 0, 86400),
+	STR("page_ce_threshold", K_THRESHOLD, page_ce_threshold),
+	CHOICE("page_ce_action", page_ce_action, "off|account|soft|hard|soft-then-hard"),
+	STR("cpu_ce_threshold", K_THRESHOLD, cpu_ce_threshold),
+	CHOICE("cpu_ce_action", cpu_ce_action, "off|account|offline"),
+	STR("dimm_ce_threshold", K_THRESHOLD, dimm_ce_threshold),
+	STR("device_ce_threshold", K_THRESHOLD, device_ce_threshold),
+	STR("row_ce_threshold", K_THRESHOLD, row_ce_threshold),
+	BOOL("memory_repair", memory_repair),
+	BOOL("dry_run", dry_run),
+	BOOL("synthetic_actions", synthetic_actions),
+	UINT("action_min_interval_s", action_min_interval_s, 0, 86400),
+	UINT("action_max_per_day", action_max_per_day, 0, 1000000),
+	STR("trigger_dir", K_PATH, trigger_dir),
+	UINT("trigger_timeout_s", trigger_timeout_s, 1, 3600),
+	UINT("trigger_max_children", trigger_max_children, 1, 64),
 };
 
 void rasd_config_defaults(struct rasd_config *c)
@@ -73,6 +94,35 @@ void rasd_config_defaults(struct rasd_config *c)
 	snprintf(c->fdr_events, sizeof(c->fdr_events), "block:block_rq_error sched:sched_process_exit");
 	snprintf(c->fdr_severity, sizeof(c->fdr_severity), "uncorrected");
 	c->fdr_min_interval_s = 60;
+	/* rasdaemon's defaults: PAGE_CE_THRESHOLD=50 per PAGE_CE_REFRESH_CYCLE=24h,
+	 * CPU_CE_THRESHOLD=18 per CPU_ISOLATION_CYCLE=24h; acting is opted into. */
+	snprintf(c->page_ce_threshold, sizeof(c->page_ce_threshold), "50/24h");
+	snprintf(c->page_ce_action, sizeof(c->page_ce_action), "account");
+	snprintf(c->cpu_ce_threshold, sizeof(c->cpu_ce_threshold), "18/24h");
+	snprintf(c->cpu_ce_action, sizeof(c->cpu_ce_action), "account");
+	snprintf(c->dimm_ce_threshold, sizeof(c->dimm_ce_threshold), "100/24h");
+	snprintf(c->device_ce_threshold, sizeof(c->device_ce_threshold), "100/24h");
+	snprintf(c->row_ce_threshold, sizeof(c->row_ce_threshold), "20/24h");
+	c->action_min_interval_s = 1;
+	c->action_max_per_day = 64;
+	snprintf(c->trigger_dir, sizeof(c->trigger_dir), "%s/ras-fdr/triggers", SYSCONFDIR);
+	c->trigger_timeout_s = 30;
+	c->trigger_max_children = 4;
+}
+
+static bool in_choices(const char *choices, const char *v)
+{
+	size_t len = strlen(v);
+
+	for (const char *p = choices; p && *p; ) {
+		const char *bar = strchr(p, '|');
+		size_t n = bar ? (size_t)(bar - p) : strlen(p);
+
+		if (n == len && !strncmp(p, v, n))
+			return true;
+		p = bar ? bar + 1 : NULL;
+	}
+	return false;
 }
 
 static int parse_bool(const char *v, bool *out)
@@ -130,6 +180,14 @@ static int set_string(const struct key_desc *k, char *dst, const char *value, co
 			*why = "unknown severity (info, corrected, deferred, ucna, srao, srar, uncorrected, fatal)";
 			return -EINVAL;
 		}
+	}
+	if (k->kind == K_THRESHOLD && ras_threshold_parse(value, &(struct ras_threshold){ 0 }) < 0) {
+		*why = "expected count/period (10/24h, 3/1h) or off";
+		return -EINVAL;
+	}
+	if (k->kind == K_CHOICE && !in_choices(k->choices, value)) {
+		*why = "not one of the allowed values (see rasd.conf(5))";
+		return -EINVAL;
 	}
 	if (k->kind == K_NAME_OR_EMPTY && *value && !valid_name(value)) {
 		*why = "must be empty, or letters, digits, '_' or '-'";

@@ -38,6 +38,22 @@ struct rasd_config {
 	char fdr_filters[1024];      /* system:event:filter;... */
 	char fdr_severity[32];       /* lowest severity that takes a snapshot */
 	unsigned fdr_min_interval_s; /* at most one automatic snapshot per interval */
+	/* Thresholds ("count/period" leaky buckets, lib/threshold.h) and actions */
+	char page_ce_threshold[32];
+	char page_ce_action[24];     /* off, account, soft, hard, soft-then-hard */
+	char cpu_ce_threshold[32];
+	char cpu_ce_action[24];      /* off, account, offline */
+	char dimm_ce_threshold[32];
+	char device_ce_threshold[32];
+	char row_ce_threshold[32];
+	bool memory_repair;          /* a crossed row asks EDAC mem_repair first */
+	bool dry_run;                /* decide and record, touch nothing */
+	bool synthetic_actions;      /* synthetic records may act (else dry-run) */
+	unsigned action_min_interval_s; /* per kind of subject */
+	unsigned action_max_per_day;    /* per kind of subject, done or failed */
+	char trigger_dir[PATH_MAX];
+	unsigned trigger_timeout_s;
+	unsigned trigger_max_children;
 };
 
 typedef void (*config_error_fn)(void *ctx, const char *file, unsigned line, const char *reason);

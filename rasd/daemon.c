@@ -27,11 +27,14 @@
 #include "lib/clock.h"
 #include "pipeline.h"
 #include "storage.h"
+#include "actions.h"
+#include "triggers.h"
 
 #define TAG_SIGNAL 1
 #define TAG_WATCHDOG 2
 #define TAG_CPU 0x100000000ULL
 #define TAG_BOOT_CPU 0x200000000ULL
+#define TAG_TRIGGER 0x400000000ULL
 #define PAGES_PER_DRAIN 256
 
 /* An instance read by rasd other than its own: the boot buffer it adopted. */
@@ -51,6 +54,8 @@ struct rasd {
 	struct ras_pipeline pipe;
 	struct adopted *boot;         /* the boot instance, when adopted */
 	struct fdr *fdr;
+	struct ras_triggers *trig;
+	struct ras_actions *actions;  /* thresholds, actions, triggers: every pipeline feeds it */
 	struct ras_decode_ctx dctx;   /* the lookups every pipeline decodes with */
 	int epfd, sigfd, wdfd, lockfd;
 	bool stop;
@@ -251,6 +256,7 @@ static void settle_boot_instance(struct rasd *d, struct adopted *a)
 		ras_pipeline_free(&a->pipe);
 		ras_pipeline_init(&a->pipe, d->fmt, d->db, &a->tr, d->cfg, &d->dctx, "live");
 		a->pipe.fdr = d->fdr;
+		a->pipe.actions = d->actions;
 		d->boot = a;
 		ras_log(LOG_INFO, "reading boot instance %s as a live one", a->tr.instance_dir);
 		return;
@@ -283,6 +289,7 @@ static int harvest(struct rasd *d, const char *name, const char *source, bool pr
 	/* No snapshots for these: the recorder holds what happens now, not then. */
 	ras_pipeline_init(&a->pipe, d->fmt, d->db, &a->tr, d->cfg, &d->dctx, source);
 	a->pipe.previous_boot = previous;
+	a->pipe.actions = d->actions;
 	r = drain_reader(&a->tr, a->reader, &a->pipe);
 	if (r == 0)
 		r = hold_until_stored(d, &a->pipe, a->reader);
@@ -513,6 +520,12 @@ static int setup(struct rasd *d)
 	if ((r = take_lock(d)) < 0 || (r = open_db(d)) < 0 || (r = open_tracing(d)) < 0 ||
 	    (r = setup_loop(d)) < 0)
 		return r;
+	/* --once has no loop to watch triggers: they are waited for at exit. */
+	if ((r = ras_triggers_open(&d->trig, d->cfg, d->opt->once ? -1 : d->epfd, TAG_TRIGGER)) < 0 ||
+	    (r = ras_actions_open(&d->actions, d->cfg, d->db, d->trig)) < 0) {
+		ras_log(LOG_ERR, "cannot set up actions and triggers: %s", strerror(-r));
+		return r;
+	}
 	r = ras_reader_open(&d->reader, d->fmt->tep, d->tr.instance_dir, d->fmt->page_size,
 			    !d->tr.real);
 	if (r < 0) {
@@ -524,6 +537,7 @@ static int setup(struct rasd *d)
 	refresh_edac(d, true);
 	ras_pipeline_init(&d->pipe, d->fmt, d->db, &d->tr, d->cfg, &d->dctx, "live");
 	d->pipe.fdr = d->fdr;
+	d->pipe.actions = d->actions;
 	/* Errors from before rasd started come first: the previous boot's, then this boot's. */
 	if ((r = harvest(d, d->cfg->persistent_instance, "previous-boot", true)) < 0 ||
 	    (r = harvest(d, d->cfg->boot_instance, "boot", false)) < 0)
@@ -649,6 +663,8 @@ static int loop(struct rasd *d)
 		for (int i = 0; i < n; i++) {
 			if (evs[i].data.u64 == TAG_SIGNAL)
 				handle_signal(d);
+			else if ((evs[i].data.u64 & ~RAS_TRIGGER_TAG_MASK) == TAG_TRIGGER)
+				ras_triggers_handle(d->trig, evs[i].data.u64);
 			else if (evs[i].data.u64 == TAG_WATCHDOG) {
 				uint64_t ticks;
 
@@ -703,6 +719,8 @@ static void teardown(struct rasd *d, bool clean)
 	release_adopted(d->boot, false);
 	edac_daemon_cleanup();
 	fdr_close(d->fdr, !d->cfg->keep_instance);
+	ras_triggers_close(d->trig);
+	ras_actions_close(d->actions);
 	/*
 	 * Remove the instance only when it is ours, we were not told to keep it,
 	 * and nothing in it is unstored: after a failure the next rasd takes it back.

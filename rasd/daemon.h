@@ -8,6 +8,7 @@ struct rasd_options {
 	const char *config_path;
 	bool config_explicit;
 	bool once;            /* drain what is buffered, then exit */
+	bool rebuild_buckets; /* recompute threshold buckets from the records, then exit */
 	bool journal;
 	int verbosity;
 	/* Command-line settings, applied over the file at start and at every reload. */

@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #include <stdarg.h>
+#include <stdlib.h>
+#include <sys/uio.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -46,6 +48,32 @@ void ras_log(int priority, const char *fmt, ...)
 		sd_journal_send("MESSAGE=%s", msg, "PRIORITY=%d", priority, NULL);
 	else
 		fprintf(stderr, "rasd: %s\n", msg);
+}
+
+void ras_log_fields(int priority, const char *message_id, const char *const *fields,
+		    const char *fmt, ...)
+{
+	struct iovec iov[40];
+	char msg[1200], prio[32], id[64];
+	unsigned n = 0;
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg + 8, sizeof(msg) - 8, fmt, ap);
+	va_end(ap);
+	if (!use_journal) {
+		fprintf(stderr, "rasd: %s\n", msg + 8);
+		return;
+	}
+	memcpy(msg, "MESSAGE=", 8);
+	snprintf(prio, sizeof(prio), "PRIORITY=%d", priority);
+	snprintf(id, sizeof(id), "MESSAGE_ID=%s", message_id);
+	iov[n++] = (struct iovec){ msg, strlen(msg) };
+	iov[n++] = (struct iovec){ prio, strlen(prio) };
+	iov[n++] = (struct iovec){ id, strlen(id) };
+	for (unsigned i = 0; fields && fields[i] && n < 40; i++)
+		iov[n++] = (struct iovec){ (void *)fields[i], strlen(fields[i]) };
+	sd_journal_sendv(iov, (int)n);
 }
 
 static int severity_priority(enum ras_severity sev)

@@ -9,6 +9,12 @@
 void ras_log_init(bool journal, int verbosity, unsigned corrected_per_minute);
 void ras_log_set_rate(unsigned corrected_per_minute);
 void ras_log(int priority, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/*
+ * A line with its own MESSAGE_ID and extra journal fields ("RAS_X=value",
+ * NULL-terminated); on stderr only the message.
+ */
+void ras_log_fields(int priority, const char *message_id, const char *const *fields,
+		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /*
  * One line per stored record. Corrected and informational records of a

@@ -7,6 +7,7 @@
 #include "lib/fdr.h"
 #include "log.h"
 #include "pipeline.h"
+#include "actions.h"
 #include "lib/record.h"
 
 void ras_pipeline_init(struct ras_pipeline *p, struct ras_formats *fmt, struct ras_db *db,
@@ -148,6 +149,8 @@ static int insert_record(struct ras_pipeline *p, const struct ras_pending_entry 
 		return 0;
 	}
 	p->stored++;
+	/* Thresholds count every stored record, a retried one too (see rasd(8)). */
+	ras_actions_record(p->actions, type, p->decoded, &ev, ras_db_last_row_id(p->db));
 	if (loud) {
 		ras_log_record(type, e->cpu, e->source, p->decoded, ev.wall_ns);
 		maybe_snapshot(p, type, &ev);
@@ -269,6 +272,7 @@ static void record_loss(struct ras_pipeline *p, int cpu, long long count,
 		return;
 	if (ras_db_begin(p->db) < 0 || ras_db_insert_lost(p->db, &lost) < 0)
 		note_db_error(p);
+	ras_actions_lost(p->actions, cpu, count);
 }
 
 static void on_missed(void *ctx, int cpu, long long count, uint64_t prev_ts, uint64_t ts)
@@ -316,7 +320,8 @@ int ras_pipeline_commit(struct ras_pipeline *p)
 {
 	if (p->failing)
 		return -EIO;
-	if (add_batch_counters(p) < 0 || ras_db_commit(p->db) < 0) {
+	if (add_batch_counters(p) < 0 || ras_actions_flush(p->actions) < 0 ||
+	    ras_db_commit(p->db) < 0) {
 		note_db_error(p);
 		return -EIO;
 	}

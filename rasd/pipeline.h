@@ -26,6 +26,7 @@ struct ras_pipeline {
 	bool previous_boot;              /* records are from the boot before: find it at the first one */
 	struct ras_decode_ctx *dctx;     /* the machine's lookups for decoding */
 	struct fdr *fdr;                 /* flight recorder, or NULL */
+	struct ras_actions *actions;     /* thresholds, actions and triggers, or NULL */
 	uint64_t snapshots;
 	const char *synthetic_source;    /* the source given to synthetic records */
 	unsigned in_txn;                 /* records in the open transaction */

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "daemon.h"
+#include "actions.h"
 #include "log.h"
 
 static void usage(FILE *out)
@@ -27,13 +28,14 @@ static void usage(FILE *out)
 		"      --allow-synthetic    store synthetic test records (key: allow_synthetic)\n"
 		"      --keep-instance      leave the instance in place at exit (key: keep_instance)\n"
 		"      --once               store what is buffered now, then exit\n"
+		"      --rebuild-buckets    recompute the threshold buckets from the stored records, exit\n"
 		"  -v, --verbose            more log output\n"
 		"  -V, --version            print the version\n"
 		"  -h, --help               this text\n",
 		RASD_DEFAULT_CONFIG);
 }
 
-enum { OPT_LOCK = 256, OPT_FORMATS, OPT_SYSFS, OPT_BUFSZ, OPT_SYNTH, OPT_KEEP, OPT_ONCE };
+enum { OPT_LOCK = 256, OPT_FORMATS, OPT_SYSFS, OPT_BUFSZ, OPT_SYNTH, OPT_KEEP, OPT_ONCE, OPT_REBUILD };
 
 static const struct option long_opts[] = {
 	{ "config", required_argument, NULL, 'c' },
@@ -48,6 +50,7 @@ static const struct option long_opts[] = {
 	{ "allow-synthetic", no_argument, NULL, OPT_SYNTH },
 	{ "keep-instance", no_argument, NULL, OPT_KEEP },
 	{ "once", no_argument, NULL, OPT_ONCE },
+	{ "rebuild-buckets", no_argument, NULL, OPT_REBUILD },
 	{ "verbose", no_argument, NULL, 'v' },
 	{ "version", no_argument, NULL, 'V' },
 	{ "help", no_argument, NULL, 'h' },
@@ -88,6 +91,7 @@ static int parse_args(int argc, char **argv, struct rasd_options *opt, struct ov
 		case OPT_SYNTH: override(o, "allow_synthetic", "yes"); break;
 		case OPT_KEEP: override(o, "keep_instance", "yes"); break;
 		case OPT_ONCE: opt->once = true; break;
+		case OPT_REBUILD: opt->rebuild_buckets = true; break;
 		case 'v': opt->verbosity++; break;
 		case 'V': printf("rasd %s\n", PACKAGE_VERSION); exit(0);
 		case 'h': usage(stdout); exit(0);
@@ -165,5 +169,7 @@ int main(int argc, char **argv)
 	/* Under systemd stderr is the journal already; send structured entries instead. */
 	opt.journal = getenv("INVOCATION_ID") && getenv("JOURNAL_STREAM");
 	ras_log_init(opt.journal, opt.verbosity, cfg.log_corrected_per_minute);
+	if (opt.rebuild_buckets)
+		return ras_actions_rebuild_database(&cfg) < 0 ? 1 : 0;
 	return rasd_run(&cfg, &opt);
 }

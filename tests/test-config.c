@@ -81,10 +81,37 @@ static void test_set(void)
 	tap_is_str(c.events, "all", "events default to all");
 }
 
+/* The threshold and action keys: defaults, accepted and refused values. */
+static void test_actions_keys(void)
+{
+	struct rasd_config c;
+	const char *why = NULL;
+
+	rasd_config_defaults(&c);
+	tap_is_str(c.page_ce_threshold, "50/24h", "page_ce_threshold defaults to rasdaemon's 50 per 24h");
+	tap_is_str(c.page_ce_action, "account", "page_ce_action defaults to account");
+	tap_is_str(c.cpu_ce_threshold, "18/24h", "cpu_ce_threshold defaults to rasdaemon's 18 per 24h");
+	tap_is_str(c.cpu_ce_action, "account", "cpu_ce_action defaults to account");
+	tap_ok(!c.dry_run && !c.synthetic_actions && !c.memory_repair, "dry_run, synthetic_actions, memory_repair off");
+	tap_is_int(c.trigger_timeout_s, 30, "trigger_timeout_s 30");
+	tap_is_int(c.trigger_max_children, 4, "trigger_max_children 4");
+	tap_is_int(rasd_config_set(&c, "page_ce_threshold", "10 / 24h", &why), 0, "'10 / 24h' accepted");
+	tap_is_int(rasd_config_set(&c, "page_ce_threshold", "10", &why), -22, "a count without period refused");
+	tap_is_str(why, "expected count/period (10/24h, 3/1h) or off", "with the reason");
+	tap_is_int(rasd_config_set(&c, "dimm_ce_threshold", "off", &why), 0, "off accepted");
+	tap_is_int(rasd_config_set(&c, "page_ce_action", "soft-then-hard", &why), 0, "soft-then-hard accepted");
+	tap_is_int(rasd_config_set(&c, "page_ce_action", "offline", &why), -22, "offline is no page action");
+	tap_is_int(rasd_config_set(&c, "cpu_ce_action", "offline", &why), 0, "cpu offline accepted");
+	tap_is_int(rasd_config_set(&c, "cpu_ce_action", "soft", &why), -22, "soft is no CPU action");
+	tap_is_int(rasd_config_set(&c, "trigger_dir", "triggers", &why), -22, "a relative trigger_dir refused");
+	tap_is_int(rasd_config_set(&c, "trigger_max_children", "0", &why), -22, "trigger_max_children 0 refused");
+}
+
 int main(void)
 {
 	test_good();
 	test_bad();
 	test_set();
+	test_actions_keys();
 	return tap_done();
 }

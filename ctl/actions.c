@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: MIT */
+/* ras-fdr-ctl actions: the decisions rasd took on crossed thresholds, and the buckets. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+#include "ctl.h"
+#include "db/db_actions.h"
+#include "lib/clock.h"
+
+struct list_ctx {
+	bool json;
+	unsigned n;
+};
+
+static void json_field(const char *key, const char *value, bool comma)
+{
+	printf("%s\"%s\":", comma ? "," : "", key);
+	ctl_print_json_string(value, strlen(value));
+}
+
+static int print_action(void *ctx, const struct ras_db_action *a)
+{
+	struct list_ctx *l = ctx;
+	char when[40];
+
+	ras_format_time(a->wall_ns, when, sizeof(when));
+	if (l->json) {
+		printf("{\"id\":%lld,\"time\":\"%s\"", (long long)a->id, when);
+		json_field("boot_id", a->boot_id, true);
+		json_field("kind", a->kind, true);
+		json_field("subject", a->subject, true);
+		printf(",\"count\":%lld", (long long)a->count);
+		json_field("threshold", a->threshold, true);
+		json_field("action", a->action, true);
+		json_field("result", a->result, true);
+		printf(",\"errno\":%d", a->error);
+		json_field("error", a->error ? strerror(a->error) : "", true);
+		json_field("target", a->target, true);
+		printf(",\"synthetic\":%s", a->synthetic ? "true" : "false");
+		json_field("event_table", a->event_table, true);
+		printf(",\"event_id\":%lld}\n", (long long)a->event_id);
+		l->n++;
+		return 0;
+	}
+	if (!l->n++)
+		printf("%-20s %-6s %-34s %6s %-8s %-14s %s\n", "TIME (UTC)", "KIND", "SUBJECT", "COUNT",
+		       "LIMIT", "ACTION", "RESULT");
+	printf("%.19sZ %-6s %-34s %6lld %-8s %-14s %s%s%s%s%s\n", when, a->kind, a->subject,
+	       (long long)a->count, a->threshold, a->action, a->result,
+	       a->error ? " (" : "", a->error ? strerror(a->error) : "", a->error ? ")" : "",
+	       a->synthetic ? " [synthetic]" : "");
+	if (a->target[0])
+		printf("%20s %s\n", "", a->target);
+	return 0;
+}
+
+static int print_bucket(void *ctx, const char *kind, const char *subject,
+			const struct ras_db_bucket *b, const char *label)
+{
+	struct list_ctx *l = ctx;
+	char when[40];
+
+	ras_format_time(b->last_ns, when, sizeof(when));
+	if (l->json) {
+		printf("{\"kind\":\"%s\"", kind);
+		json_field("subject", subject, true);
+		printf(",\"level\":%lld,\"total\":%lld,\"leaked_until\":\"%s\"", (long long)b->level,
+		       (long long)b->total, when);
+		json_field("label", label, true);
+		printf("}\n");
+		l->n++;
+		return 0;
+	}
+	if (!l->n++)
+		printf("%-6s %-44s %6s %8s  %s\n", "KIND", "SUBJECT", "LEVEL", "TOTAL", "LABEL");
+	printf("%-6s %-44s %6lld %8lld  %s\n", kind, subject, (long long)b->level,
+	       (long long)b->total, label);
+	return 0;
+}
+
+static void usage(FILE *out)
+{
+	fprintf(out, "Usage: ras-fdr-ctl actions [--since T] [--buckets] [--json]\n"
+		"  Lists rasd's decisions on crossed thresholds (oldest first), or with\n"
+		"  --buckets the leaky bucket of every subject. --json: one object per line.\n");
+}
+
+int ctl_actions(struct ctl *c, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "since", required_argument, NULL, 'S' },
+		{ "buckets", no_argument, NULL, 'b' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct list_ctx l = { 0 };
+	bool buckets = false;
+	int64_t since = 0;
+	struct ras_db *db;
+	int opt, r;
+
+	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'S':
+			if (ctl_parse_time(optarg, &since) < 0) {
+				fprintf(stderr, "ras-fdr-ctl: cannot read time '%s'\n", optarg);
+				return 2;
+			}
+			break;
+		case 'b': buckets = true; break;
+		case 'j': l.json = true; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "ras-fdr-ctl: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	if (ctl_open_db(c, &db) < 0)
+		return 1;
+	r = buckets ? ras_db_bucket_list(db, print_bucket, &l)
+		    : ras_db_action_list(db, since, print_action, &l);
+	ras_db_close(db);
+	if (r < 0 && r != -ENOENT) {
+		fprintf(stderr, "ras-fdr-ctl: cannot read the database\n");
+		return 1;
+	}
+	if (!l.n && !l.json)
+		printf(buckets ? "No buckets.\n" : "No actions.\n");
+	return 0;
+}
+
+struct counts_ctx {
+	bool json;
+	unsigned n;
+	int64_t total;
+	char text[512];
+	size_t len;
+};
+
+static void add_count(void *ctx, const char *result, int64_t n)
+{
+	struct counts_ctx *k = ctx;
+
+	k->total += n;
+	if (k->len < sizeof(k->text))
+		k->len += (size_t)snprintf(k->text + k->len, sizeof(k->text) - k->len,
+					   k->json ? "%s\"%s\":%lld" : "%s%s %lld",
+					   k->n ? ", " : "", result ? result : "?", (long long)n);
+	k->n++;
+}
+
+void ctl_actions_counts(struct ras_db *db, int64_t since_ns, bool json)
+{
+	struct counts_ctx k = { .json = json };
+
+	ras_db_action_counts(db, since_ns, add_count, &k);
+	if (json)
+		printf(",\"actions\":{%s}", k.text);
+	else if (k.total)
+		printf("Actions: %lld decided (%s); see ras-fdr-ctl actions.\n", (long long)k.total, k.text);
+	else
+		printf("Actions: none.\n");
+}

@@ -1,0 +1,236 @@
+/* SPDX-License-Identifier: MIT */
+/* Threshold buckets and action decisions: schema step 6 and its statements. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "db_internal.h"
+#include "db_actions.h"
+
+enum { ST_GET, ST_PUT, ST_INSERT, ST_COUNT, ST_EMPTY, ST_N };
+
+static const char *const sql[ST_N] = {
+	[ST_GET] = "SELECT level, last_ns, total FROM buckets WHERE kind = ? AND subject = ?",
+	[ST_PUT] = "INSERT OR REPLACE INTO buckets (kind, subject, level, last_ns, total, label)"
+		   " VALUES (?, ?, ?, ?, ?, NULLIF(?, ''))",
+	[ST_INSERT] = "INSERT INTO actions (boot, wall_ns, kind, subject, count, threshold, action,"
+		      " target, result, errno, synthetic, event_table, event_id)"
+		      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	[ST_COUNT] = "SELECT count(*) FROM actions WHERE kind = ? AND wall_ns >= ?"
+		     " AND result IN ('done', 'failed')",
+	[ST_EMPTY] = "UPDATE buckets SET level = 0, last_ns = 0",
+};
+
+struct ras_db_actions {
+	struct ras_db *db;
+	sqlite3_stmt *st[ST_N];
+};
+
+int ras_db_actions_open(struct ras_db *db, struct ras_db_actions **out)
+{
+	struct ras_db_actions *a = calloc(1, sizeof(*a));
+
+	if (!a)
+		return -ENOMEM;
+	a->db = db;
+	for (int i = 0; i < ST_N; i++) {
+		if (sqlite3_prepare_v3(db->h, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &a->st[i],
+				       NULL) != SQLITE_OK) {
+			ras_db_actions_close(a);
+			return -EIO;
+		}
+	}
+	*out = a;
+	return 0;
+}
+
+void ras_db_actions_close(struct ras_db_actions *a)
+{
+	if (!a)
+		return;
+	for (int i = 0; i < ST_N; i++)
+		sqlite3_finalize(a->st[i]);
+	free(a);
+}
+
+static int finish(sqlite3_stmt *st, int r)
+{
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return r;
+}
+
+int ras_db_bucket_get(struct ras_db_actions *a, const char *kind, const char *subject,
+		      struct ras_db_bucket *out)
+{
+	sqlite3_stmt *st = a->st[ST_GET];
+	int r;
+
+	sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, subject, -1, SQLITE_STATIC);
+	r = sqlite3_step(st);
+	if (r == SQLITE_ROW) {
+		out->level = sqlite3_column_int64(st, 0);
+		out->last_ns = sqlite3_column_int64(st, 1);
+		out->total = sqlite3_column_int64(st, 2);
+		return finish(st, 1);
+	}
+	return finish(st, r == SQLITE_DONE ? 0 : -EIO);
+}
+
+int ras_db_bucket_put(struct ras_db_actions *a, const char *kind, const char *subject,
+		      const struct ras_db_bucket *b, const char *label)
+{
+	sqlite3_stmt *st = a->st[ST_PUT];
+
+	if (ras_db_begin(a->db) < 0)
+		return -EIO;
+	sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, subject, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, b->level);
+	sqlite3_bind_int64(st, 4, b->last_ns);
+	sqlite3_bind_int64(st, 5, b->total);
+	sqlite3_bind_text(st, 6, label ? label : "", -1, SQLITE_STATIC);
+	return finish(st, sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO);
+}
+
+int ras_db_buckets_empty(struct ras_db_actions *a)
+{
+	if (ras_db_begin(a->db) < 0)
+		return -EIO;
+	return finish(a->st[ST_EMPTY], sqlite3_step(a->st[ST_EMPTY]) == SQLITE_DONE ? 0 : -EIO);
+}
+
+int ras_db_action_insert(struct ras_db_actions *a, const struct ras_db_action *act)
+{
+	sqlite3_stmt *st = a->st[ST_INSERT];
+
+	if (ras_db_begin(a->db) < 0)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, a->db->boot);
+	sqlite3_bind_int64(st, 2, act->wall_ns);
+	sqlite3_bind_text(st, 3, act->kind, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, act->subject, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 5, act->count);
+	sqlite3_bind_text(st, 6, act->threshold, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, act->action, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 8, act->target, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 9, act->result, -1, SQLITE_STATIC);
+	if (act->error)
+		sqlite3_bind_int(st, 10, act->error);
+	sqlite3_bind_int(st, 11, act->synthetic);
+	if (act->event_table[0]) {
+		sqlite3_bind_text(st, 12, act->event_table, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 13, act->event_id);
+	}
+	return finish(st, sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO);
+}
+
+int ras_db_action_count_since(struct ras_db_actions *a, const char *kind, int64_t since_ns,
+			      int64_t *n)
+{
+	sqlite3_stmt *st = a->st[ST_COUNT];
+	int r;
+
+	sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, since_ns);
+	r = sqlite3_step(st);
+	if (r == SQLITE_ROW)
+		*n = sqlite3_column_int64(st, 0);
+	return finish(st, r == SQLITE_ROW ? 0 : -EIO);
+}
+
+static void text_into(sqlite3_stmt *st, int col, char *out, size_t len)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+
+	snprintf(out, len, "%s", t ? (const char *)t : "");
+}
+
+static void read_action(sqlite3_stmt *st, struct ras_db_action *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->id = sqlite3_column_int64(st, 0);
+	text_into(st, 1, a->boot_id, sizeof(a->boot_id));
+	a->wall_ns = sqlite3_column_int64(st, 2);
+	text_into(st, 3, a->kind, sizeof(a->kind));
+	text_into(st, 4, a->subject, sizeof(a->subject));
+	a->count = sqlite3_column_int64(st, 5);
+	text_into(st, 6, a->threshold, sizeof(a->threshold));
+	text_into(st, 7, a->action, sizeof(a->action));
+	text_into(st, 8, a->target, sizeof(a->target));
+	text_into(st, 9, a->result, sizeof(a->result));
+	a->error = sqlite3_column_int(st, 10);
+	a->synthetic = sqlite3_column_int(st, 11) != 0;
+	text_into(st, 12, a->event_table, sizeof(a->event_table));
+	a->event_id = sqlite3_column_int64(st, 13);
+}
+
+int ras_db_action_list(struct ras_db *db, int64_t since_ns, ras_db_action_fn fn, void *ctx)
+{
+	static const char q[] =
+		"SELECT a.id, b.boot_id, a.wall_ns, a.kind, a.subject, a.count, a.threshold, a.action,"
+		" a.target, a.result, a.errno, a.synthetic, a.event_table, a.event_id FROM actions a"
+		" LEFT JOIN boots b ON b.id = a.boot WHERE a.wall_ns >= ? ORDER BY a.wall_ns, a.id";
+	sqlite3_stmt *st;
+	int n = 0, r;
+
+	if (!ras_db_table_exists(db, "actions"))
+		return -ENOENT;
+	if (sqlite3_prepare_v2(db->h, q, -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, since_ns);
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		struct ras_db_action a;
+
+		read_action(st, &a);
+		n++;
+		if (fn(ctx, &a))
+			break;
+	}
+	sqlite3_finalize(st);
+	return r == SQLITE_ROW || r == SQLITE_DONE ? n : -EIO;
+}
+
+int ras_db_action_counts(struct ras_db *db, int64_t since_ns, ras_db_action_count_fn fn, void *ctx)
+{
+	static const char q[] = "SELECT result, count(*) FROM actions WHERE wall_ns >= ?"
+				" GROUP BY result ORDER BY result";
+	sqlite3_stmt *st;
+	int r;
+
+	if (!ras_db_table_exists(db, "actions"))
+		return -ENOENT;
+	if (sqlite3_prepare_v2(db->h, q, -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, since_ns);
+	while ((r = sqlite3_step(st)) == SQLITE_ROW)
+		fn(ctx, (const char *)sqlite3_column_text(st, 0), sqlite3_column_int64(st, 1));
+	sqlite3_finalize(st);
+	return r == SQLITE_DONE ? 0 : -EIO;
+}
+
+int ras_db_bucket_list(struct ras_db *db, ras_db_bucket_fn fn, void *ctx)
+{
+	static const char q[] = "SELECT kind, subject, level, last_ns, total, label FROM buckets"
+				" ORDER BY kind, subject";
+	sqlite3_stmt *st;
+	int n = 0, r;
+
+	if (!ras_db_table_exists(db, "buckets"))
+		return -ENOENT;
+	if (sqlite3_prepare_v2(db->h, q, -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		struct ras_db_bucket b = { sqlite3_column_int64(st, 2), sqlite3_column_int64(st, 3),
+					   sqlite3_column_int64(st, 4) };
+		const unsigned char *label = sqlite3_column_text(st, 5);
+
+		n++;
+		if (fn(ctx, (const char *)sqlite3_column_text(st, 0),
+		       (const char *)sqlite3_column_text(st, 1), &b, label ? (const char *)label : ""))
+			break;
+	}
+	sqlite3_finalize(st);
+	return r == SQLITE_ROW || r == SQLITE_DONE ? n : -EIO;
+}

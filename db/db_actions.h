@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Threshold buckets and action decisions (schema step 6): the buckets table
+ * keeps each subject's leaky bucket across restarts, written in the same
+ * transaction as the records that filled it; the actions table keeps every
+ * decision taken on a crossed threshold.
+ */
+#ifndef RAS_DB_ACTIONS_H
+#define RAS_DB_ACTIONS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "db.h"
+
+/* The writer's prepared statements for buckets and actions. */
+struct ras_db_actions;
+
+struct ras_db_bucket {
+	int64_t level, last_ns;
+	int64_t total;          /* every error ever counted against the subject */
+};
+
+struct ras_db_action {
+	int64_t id;
+	int64_t wall_ns;
+	char boot_id[64];       /* listing only */
+	char kind[16];          /* page, dimm, cpu, device, row */
+	char subject[128];
+	int64_t count;          /* errors in the bucket when it crossed */
+	char threshold[32];     /* "10/1d" */
+	char action[24];        /* soft, hard, soft-then-hard, account, offline, repair, ... */
+	char target[256];       /* what was written where, or what would have been */
+	char result[16];        /* done, failed, dry-run, unsupported, rate-limited, capped */
+	int error;              /* errno when failed */
+	bool synthetic;
+	char event_table[48];
+	int64_t event_id;       /* row id of the record that crossed */
+};
+
+int ras_db_actions_open(struct ras_db *db, struct ras_db_actions **out);
+void ras_db_actions_close(struct ras_db_actions *a);
+/* 1 and *out when the subject has a stored bucket, 0 when not, or -EIO. */
+int ras_db_bucket_get(struct ras_db_actions *a, const char *kind, const char *subject,
+		      struct ras_db_bucket *out);
+int ras_db_bucket_put(struct ras_db_actions *a, const char *kind, const char *subject,
+		      const struct ras_db_bucket *b, const char *label);
+/* Empties every bucket (totals stay): the start of a rebuild from the records. */
+int ras_db_buckets_empty(struct ras_db_actions *a);
+int ras_db_action_insert(struct ras_db_actions *a, const struct ras_db_action *act);
+/* Actions of a kind that touched the machine (done or failed) since since_ns. */
+int ras_db_action_count_since(struct ras_db_actions *a, const char *kind, int64_t since_ns,
+			      int64_t *n);
+
+/* Readers. fn returns non-zero to stop. Returns rows seen, -ENOENT without the table, or -EIO. */
+typedef int (*ras_db_action_fn)(void *ctx, const struct ras_db_action *act);
+int ras_db_action_list(struct ras_db *db, int64_t since_ns, ras_db_action_fn fn, void *ctx);
+/* Counts per result since since_ns (0: all). */
+typedef void (*ras_db_action_count_fn)(void *ctx, const char *result, int64_t n);
+int ras_db_action_counts(struct ras_db *db, int64_t since_ns, ras_db_action_count_fn fn, void *ctx);
+typedef int (*ras_db_bucket_fn)(void *ctx, const char *kind, const char *subject,
+				const struct ras_db_bucket *b, const char *label);
+int ras_db_bucket_list(struct ras_db *db, ras_db_bucket_fn fn, void *ctx);
+
+#endif

@@ -1,0 +1,265 @@
+/* SPDX-License-Identifier: MIT */
+#include <stdio.h>
+#include <string.h>
+#include "subject.h"
+#include "decoders/mce.h"
+#include "decoders/edac.h"
+#include "decoders/aer.h"
+#include "decoders/cper.h"
+#include "decoders/cxl.h"
+
+#define KNOWN(v) ((v) != RAS_DF_NONE)
+
+/* Fills s for one kind from one decoded record; false when the record does not say. */
+typedef bool (*subject_fn)(const void *decoded, uint64_t page_size, struct ras_subject *s);
+
+static bool page_at(struct ras_subject *s, uint64_t addr, int64_t lsb, uint64_t page_size)
+{
+	/* The address must name a place within one page: granularity no coarser than a page. */
+	if (!addr || !KNOWN(lsb) || lsb < 0 || lsb >= 64 || (UINT64_C(1) << lsb) > page_size)
+		return false;
+	s->have_addr = true;
+	s->addr = addr & ~(page_size - 1);
+	snprintf(s->key, sizeof(s->key), "0x%llx", (unsigned long long)s->addr);
+	return true;
+}
+
+static int64_t log2_of(int64_t grain)
+{
+	int64_t lsb = 0;
+
+	if (!KNOWN(grain) || grain <= 0)
+		return RAS_DF_NONE;
+	while ((INT64_C(1) << lsb) < grain && lsb < 62)
+		lsb++;
+	return lsb;
+}
+
+static bool page_of_mce(const void *d, uint64_t ps, struct ras_subject *s)
+{
+	const struct mce_decoded *m = d;
+
+	return m->addr_valid == 1 && KNOWN(m->addr) && page_at(s, (uint64_t)m->addr, m->addr_lsb, ps);
+}
+
+static bool page_of_edac(const void *d, uint64_t ps, struct ras_subject *s)
+{
+	const struct edac_decoded *e = d;
+	/* EDAC drivers that know no grain report one byte; no grain at all: trust the page. */
+	int64_t lsb = KNOWN(e->grain) ? log2_of(e->grain) : 0;
+
+	snprintf(s->label, sizeof(s->label), "%s", e->label);
+	return KNOWN(e->address) && page_at(s, (uint64_t)e->address, lsb, ps);
+}
+
+static bool page_of_extlog(const void *d, uint64_t ps, struct ras_subject *s)
+{
+	const struct extlog_decoded *x = d;
+
+	return KNOWN(x->pa) && page_at(s, (uint64_t)x->pa, KNOWN(x->pa_mask_lsb) ? x->pa_mask_lsb : 0, ps);
+}
+
+static bool page_of_cxl(const void *d, uint64_t ps, struct ras_subject *s)
+{
+	const struct cxl_decoded *c = d;
+
+	return KNOWN(c->hpa) && page_at(s, (uint64_t)c->hpa, 0, ps);
+}
+
+static bool dimm_of_edac(const void *d, uint64_t ps, struct ras_subject *s)
+{
+	const struct edac_decoded *e = d;
+
+	(void)ps;
+	if (!KNOWN(e->mc_index) || (!KNOWN(e->top_layer) && !e->label[0]))
+		return false;
+	snprintf(s->key, sizeof(s->key), "mc%lld %lld:%lld:%lld", (long long)e->mc_index,
+		 KNOWN(e->top_layer) ? (long long)e->top_layer : -1LL,
+		 KNOWN(e->middle_layer) ? (long long)e->middle_layer : -1LL,
+		 KNOWN(e->lower_layer) ? (long long)e->lower_layer : -1LL);
+	snprintf(s->label, sizeof(s->label), "%s", e->label);
+	return true;
+}
+
+static bool dimm_of_mce(const void *d, uint64_t ps, struct ras_subject *s)
+{
+	const struct mce_decoded *m = d;
+
+	(void)ps;
+	if (!KNOWN(m->mem_ctrl) || !KNOWN(m->channel) || !KNOWN(m->dimm))
+		return false;
+	snprintf(s->key, sizeof(s->key), "socket %lld mc %lld channel %lld dimm %lld",
+		 KNOWN(m->socket) ? (long long)m->socket : -1LL, (long long)m->mem_ctrl,
+		 (long long)m->channel, (long long)m->dimm);
+	return true;
+}
+
+static bool dimm_of_extlog(const void *d, uint64_t ps, struct ras_subject *s)
+{
+	const struct extlog_decoded *x = d;
+
+	(void)ps;
+	if (!KNOWN(x->card) && !KNOWN(x->module))
+		return false;
+	snprintf(s->key, sizeof(s->key), "node %lld card %lld module %lld",
+		 KNOWN(x->node) ? (long long)x->node : -1LL, KNOWN(x->card) ? (long long)x->card : -1LL,
+		 KNOWN(x->module) ? (long long)x->module : -1LL);
+	snprintf(s->label, sizeof(s->label), "%s", x->fru_text);
+	return true;
+}
+
+/* Core and cache banks count against the CPU; memory-controller and I/O banks do not. */
+static bool cpu_of_mce(const void *d, uint64_t ps, struct ras_subject *s)
+{
+	static const char *const core_classes[] = { "cache", "tlb", "internal", "bus" };
+	const struct mce_decoded *m = d;
+	bool core = false;
+
+	(void)ps;
+	for (size_t i = 0; i < sizeof(core_classes) / sizeof(core_classes[0]); i++)
+		core |= !strcmp(m->error_class, core_classes[i]);
+	if (!core || !KNOWN(m->cpu) || m->cpu < 0 || m->cpu > 65535)
+		return false;
+	s->cpu = (int)m->cpu;
+	/* MCA's LL counts from 0 for the first level; sysfs counts caches from 1. */
+	if (!strcmp(m->error_class, "cache") && KNOWN(m->cache_level) && m->cache_level >= 0 &&
+	    m->cache_level <= 2) {
+		s->cache_level = (int)m->cache_level + 1;
+		s->instruction = !strcmp(m->transaction, "instruction");
+		snprintf(s->key, sizeof(s->key), "cpu %d L%d%s cache", s->cpu, s->cache_level,
+			 s->instruction ? "i" : "");
+	} else {
+		snprintf(s->key, sizeof(s->key), "cpu %d", s->cpu);
+	}
+	return true;
+}
+
+static bool device_of_aer(const void *d, uint64_t ps, struct ras_subject *s)
+{
+	const struct aer_decoded *a = d;
+
+	(void)ps;
+	if (!a->dev_name[0])
+		return false;
+	snprintf(s->device, sizeof(s->device), "%s", a->dev_name);
+	snprintf(s->key, sizeof(s->key), "%s", a->dev_name);
+	return true;
+}
+
+static void dram_unknown(struct ras_dram_coord *c)
+{
+	c->dpa = c->channel = c->sub_channel = c->rank = c->bank_group = RAS_DF_NONE;
+	c->bank = c->row = c->column = c->nibble_mask = RAS_DF_NONE;
+}
+
+static bool row_of_cxl(const void *d, uint64_t ps, struct ras_subject *s)
+{
+	const struct cxl_decoded *c = d;
+
+	(void)ps;
+	if (!KNOWN(c->row) || !KNOWN(c->bank) || !c->memdev[0])
+		return false;
+	s->dram.dpa = c->dpa;
+	s->dram.channel = c->channel;
+	s->dram.rank = c->rank;
+	s->dram.bank_group = c->bank_group;
+	s->dram.bank = c->bank;
+	s->dram.row = c->row;
+	s->dram.column = c->column;
+	snprintf(s->device, sizeof(s->device), "%s", c->memdev);
+	if (KNOWN(c->hpa)) {
+		s->have_addr = true;
+		s->addr = (uint64_t)c->hpa;
+	}
+	snprintf(s->key, sizeof(s->key), "%s channel %lld rank %lld bank group %lld bank %lld row %lld",
+		 c->memdev, (long long)c->channel, (long long)c->rank, (long long)c->bank_group,
+		 (long long)c->bank, (long long)c->row);
+	return true;
+}
+
+static bool row_of_extlog(const void *d, uint64_t ps, struct ras_subject *s)
+{
+	const struct extlog_decoded *x = d;
+
+	(void)ps;
+	if (!KNOWN(x->row) || !KNOWN(x->bank))
+		return false;
+	s->dram.bank_group = x->bank_group;
+	s->dram.bank = x->bank;
+	s->dram.row = x->row;
+	s->dram.rank = x->rank;
+	if (KNOWN(x->pa)) {
+		s->have_addr = true;
+		s->addr = (uint64_t)x->pa;
+	}
+	snprintf(s->key, sizeof(s->key), "node %lld card %lld module %lld rank %lld bank %lld row %lld",
+		 (long long)x->node, (long long)x->card, (long long)x->module, (long long)x->rank,
+		 (long long)x->bank, (long long)x->row);
+	return true;
+}
+
+struct feed {
+	const char *table;
+	subject_fn fn;
+};
+
+/* One row per kind of subject: which event types feed it and how. */
+static const struct {
+	const char *name;
+	struct feed feeds[5];
+} kinds[RAS_SUBJ_KINDS] = {
+	[RAS_SUBJ_PAGE] = { "page", { { "mc_event", page_of_edac }, { "mce_record", page_of_mce },
+		{ "extlog_mem_event", page_of_extlog }, { "cxl_general_media", page_of_cxl },
+		{ "cxl_dram", page_of_cxl } } },
+	[RAS_SUBJ_DIMM] = { "dimm", { { "mc_event", dimm_of_edac }, { "mce_record", dimm_of_mce },
+		{ "extlog_mem_event", dimm_of_extlog } } },
+	[RAS_SUBJ_CPU] = { "cpu", { { "mce_record", cpu_of_mce } } },
+	[RAS_SUBJ_DEVICE] = { "device", { { "aer_event", device_of_aer } } },
+	[RAS_SUBJ_ROW] = { "row", { { "cxl_dram", row_of_cxl }, { "extlog_mem_event", row_of_extlog } } },
+};
+
+const char *ras_subject_kind_name(enum ras_subject_kind kind)
+{
+	return kind < RAS_SUBJ_KINDS ? kinds[kind].name : "?";
+}
+
+/* mc_event's error_count is how many errors the record stands for. */
+static int64_t errors_in(const struct ras_event_type *type, const void *decoded)
+{
+	if (!strcmp(type->table, "mc_event")) {
+		const struct edac_decoded *e = decoded;
+
+		return KNOWN(e->error_count) && e->error_count > 1 ? e->error_count : 1;
+	}
+	return 1;
+}
+
+int ras_subjects_of(const struct ras_event_type *type, const struct ras_value *values,
+		    const void *decoded, uint64_t page_size, struct ras_subject *out)
+{
+	const struct ras_decoded_head *h = decoded;
+	int n = 0;
+
+	(void)values;
+	if (h->severity != RAS_SEV_CORRECTED || !page_size || (page_size & (page_size - 1)))
+		return 0;
+	for (int k = 0; k < RAS_SUBJ_KINDS && n < RAS_SUBJECTS_MAX; k++) {
+		for (size_t f = 0; f < sizeof(kinds[k].feeds) / sizeof(kinds[k].feeds[0]); f++) {
+			const struct feed *feed = &kinds[k].feeds[f];
+			struct ras_subject *s = &out[n];
+
+			if (!feed->table || strcmp(feed->table, type->table))
+				continue;
+			memset(s, 0, sizeof(*s));
+			s->kind = (enum ras_subject_kind)k;
+			s->cpu = -1;
+			dram_unknown(&s->dram);
+			if (feed->fn(decoded, page_size, s)) {
+				s->n = errors_in(type, decoded);
+				n++;
+			}
+			break;
+		}
+	}
+	return n;
+}

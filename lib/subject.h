@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a decoded record counts against: the subjects of thresholds. A
+ * corrected error counts against its physical page, its DIMM, its CPU core
+ * or cache, its PCIe device and its DRAM row, as far as the record says.
+ * One table (subject.c) lists which event type feeds which kind of subject
+ * and how; derived from the decoder's output, never from a second parse.
+ */
+#ifndef RAS_SUBJECT_H
+#define RAS_SUBJECT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "event_table.h"
+
+enum ras_subject_kind {
+	RAS_SUBJ_PAGE, RAS_SUBJ_DIMM, RAS_SUBJ_CPU, RAS_SUBJ_DEVICE, RAS_SUBJ_ROW,
+	RAS_SUBJ_KINDS
+};
+
+/* DRAM coordinates a repair request needs; RAS_DF_NONE where unknown. */
+struct ras_dram_coord {
+	int64_t dpa, channel, sub_channel, rank, bank_group, bank, row, column, nibble_mask;
+};
+
+struct ras_subject {
+	enum ras_subject_kind kind;
+	char key[128];          /* identity of the subject, stable across restarts */
+	int64_t n;              /* errors this record counts (mc_event error_count) */
+	bool have_addr;
+	uint64_t addr;          /* page: page-aligned physical address; row: its host address */
+	int cpu;                /* cpu: the core; -1 none */
+	int cache_level;        /* cpu: the sysfs cache level (1, 2, 3) of a cache error; 0 none */
+	bool instruction;       /* cpu: the cache error was on the instruction side */
+	char device[64];        /* device: PCI name; row: the memory device (CXL memdev) */
+	char label[96];         /* DIMM label when the record has one */
+	struct ras_dram_coord dram;
+};
+
+#define RAS_SUBJECTS_MAX RAS_SUBJ_KINDS
+
+/* "page", "dimm", "cpu", "device", "row". */
+const char *ras_subject_kind_name(enum ras_subject_kind kind);
+/*
+ * The subjects a decoded corrected record counts against (others count
+ * against none). page_size: the machine's page size. Returns how many
+ * were written to out (at most RAS_SUBJECTS_MAX).
+ */
+int ras_subjects_of(const struct ras_event_type *type, const struct ras_value *values,
+		    const void *decoded, uint64_t page_size, struct ras_subject *out);
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The kernel interfaces actions use, all under a sysfs root (--sysfs-root):
+ * page offlining (devices/system/memory/{soft,hard}_offline_page), CPU
+ * hotplug (devices/system/cpu/cpuN/online, cache/indexM/shared_cpu_list)
+ * and EDAC memory repair (bus/edac/devices/<dev>/mem_repairN, Linux 6.15+,
+ * Documentation/ABI/testing/sysfs-edac-memory-repair). Each returns 0 when
+ * done, -EOPNOTSUPP when the kernel lacks the interface, or -errno; target
+ * says what was (or, with dry_run, would be) written where.
+ */
+#ifndef RAS_ACT_SYSFS_H
+#define RAS_ACT_SYSFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include "lib/subject.h"
+
+/* how: "soft" or "hard". */
+int act_offline_page(const char *root, const char *how, uint64_t addr, bool dry_run,
+		     char *target, size_t len);
+/* Offlines the subject's CPU, or every CPU sharing its cache; never the last online one. */
+int act_offline_cpus(const char *root, const struct ras_subject *s, bool dry_run,
+		     char *target, size_t len);
+/* Asks the subject's memory device to repair its row (PPR or row sparing). */
+int act_repair_row(const char *root, const struct ras_subject *s, bool dry_run,
+		   char *target, size_t len);
+/* Parses a kernel CPU list ("0-3,8") into a bitmap of max bits; count set or -EINVAL. */
+int act_parse_cpu_list(const char *text, uint8_t *bits, unsigned max);
+
+#endif

@@ -1,0 +1,557 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdalign.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "actions.h"
+#include "act_sysfs.h"
+#include "triggers.h"
+#include "db/db_actions.h"
+#include "db/db_query.h"
+#include "lib/decode.h"
+#include "log.h"
+#include "lib/subject.h"
+#include "lib/threshold.h"
+#include "lib/tracing.h"
+
+#define CACHE_SLOTS 4096          /* subjects kept in memory between flushes */
+#define DAY_NS (86400LL * 1000000000LL)
+
+struct entry {
+	bool used, dirty;
+	bool stored;                  /* its total came from the database */
+	int64_t logged_ns;            /* last decision logged for this subject */
+	unsigned long unlogged;       /* decisions since, stored but not logged */
+	enum ras_subject_kind kind;
+	char key[128];
+	char label[96];
+	struct ras_bucket b;
+	int64_t total;
+};
+
+struct ras_actions {
+	const struct rasd_config *cfg;
+	struct ras_db_actions *dba;
+	struct ras_triggers *trig;
+	struct ras_threshold th[RAS_SUBJ_KINDS];
+	uint64_t page_size;
+	int64_t last_act_ns[RAS_SUBJ_KINDS];   /* rate limit: last action that touched the machine */
+	unsigned cached;
+	struct entry slots[CACHE_SLOTS];
+};
+
+/* A kind whose action is off counts nothing: no bucket, no decision. */
+static void load_thresholds(struct ras_actions *a)
+{
+	const struct rasd_config *c = a->cfg;
+	const char *text[RAS_SUBJ_KINDS] = {
+		[RAS_SUBJ_PAGE] = strcmp(c->page_ce_action, "off") ? c->page_ce_threshold : "off",
+		[RAS_SUBJ_DIMM] = c->dimm_ce_threshold,
+		[RAS_SUBJ_CPU] = strcmp(c->cpu_ce_action, "off") ? c->cpu_ce_threshold : "off",
+		[RAS_SUBJ_DEVICE] = c->device_ce_threshold,
+		[RAS_SUBJ_ROW] = c->row_ce_threshold,
+	};
+	for (int k = 0; k < RAS_SUBJ_KINDS; k++)
+		if (ras_threshold_parse(text[k], &a->th[k]) < 0)
+			a->th[k] = (struct ras_threshold){ 0, 0 };
+}
+
+int ras_actions_open(struct ras_actions **out, const struct rasd_config *cfg, struct ras_db *db,
+		     struct ras_triggers *trig)
+{
+	struct ras_actions *a = calloc(1, sizeof(*a));
+	long ps = sysconf(_SC_PAGESIZE);
+	int r;
+
+	if (!a)
+		return -ENOMEM;
+	a->cfg = cfg;
+	a->trig = trig;
+	a->page_size = ps > 0 ? (uint64_t)ps : 4096;
+	load_thresholds(a);
+	r = ras_db_actions_open(db, &a->dba);
+	if (r < 0) {
+		free(a);
+		return r;
+	}
+	*out = a;
+	return 0;
+}
+
+void ras_actions_close(struct ras_actions *a)
+{
+	if (!a)
+		return;
+	ras_db_actions_close(a->dba);
+	free(a);
+}
+
+static uint64_t hash_key(enum ras_subject_kind kind, const char *key)
+{
+	uint64_t h = 1469598103934665603ULL ^ (uint64_t)kind;
+
+	for (const char *p = key; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	return h;
+}
+
+int ras_actions_flush(struct ras_actions *a)
+{
+	if (!a)
+		return 0;
+	for (unsigned i = 0; i < CACHE_SLOTS; i++) {
+		struct entry *e = &a->slots[i];
+		struct ras_db_bucket b = { e->b.level, e->b.last_ns, e->total };
+
+		if (!e->used || !e->dirty)
+			continue;
+		if (ras_db_bucket_put(a->dba, ras_subject_kind_name(e->kind), e->key, &b, e->label) < 0)
+			return -EIO;
+		e->dirty = false;
+	}
+	return 0;
+}
+
+/* The subject's bucket: from memory, else from the database, else a new one. */
+static struct entry *lookup(struct ras_actions *a, const struct ras_subject *s)
+{
+	unsigned i = (unsigned)(hash_key(s->kind, s->key) % CACHE_SLOTS);
+	struct ras_db_bucket b;
+	struct entry *e;
+
+	for (;; i = (i + 1) % CACHE_SLOTS) {
+		e = &a->slots[i];
+		if (!e->used)
+			break;
+		if (e->kind == s->kind && !strcmp(e->key, s->key))
+			return e;
+	}
+	/* Full enough: write what changed and start over; the database keeps everything. */
+	if (a->cached >= CACHE_SLOTS * 3 / 4) {
+		if (ras_actions_flush(a) < 0)
+			return NULL;
+		memset(a->slots, 0, sizeof(a->slots));
+		a->cached = 0;
+		return lookup(a, s);
+	}
+	memset(e, 0, sizeof(*e));
+	e->used = true;
+	e->kind = s->kind;
+	snprintf(e->key, sizeof(e->key), "%s", s->key);
+	if (ras_db_bucket_get(a->dba, ras_subject_kind_name(s->kind), s->key, &b) == 1) {
+		e->b.level = b.level;
+		e->b.last_ns = b.last_ns;
+		e->total = b.total;
+		e->stored = true;
+	}
+	a->cached++;
+	return e;
+}
+
+struct env {
+	char buf[32][384];
+	char *ptr[33];
+	unsigned n;
+};
+
+static void __attribute__((format(printf, 2, 3))) env_add(struct env *e, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (e->n >= 32)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(e->buf[e->n], sizeof(e->buf[0]), fmt, ap);
+	va_end(ap);
+	e->ptr[e->n] = e->buf[e->n];
+	e->n++;
+	e->ptr[e->n] = NULL;
+}
+
+/* What every trigger is told about the record behind it. */
+static void env_record(struct env *env, const char *condition, const struct ras_event_type *type,
+		       const void *decoded, const struct ras_db_event *ev, int64_t row_id)
+{
+	const struct ras_decoded_head *h = decoded;
+	char when[40];
+
+	env->n = 0;
+	env_add(env, "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+	env_add(env, "RAS_CONDITION=%s", condition);
+	env_add(env, "RAS_EVENT=%s:%s", type->system, type->event);
+	env_add(env, "RAS_TABLE=%s", type->table);
+	env_add(env, "RAS_RECORD_ID=%lld", (long long)row_id);
+	env_add(env, "RAS_SEVERITY=%s", ras_severity_name(h->severity));
+	env_add(env, "RAS_LOCATION=%s", h->location);
+	env_add(env, "RAS_SUMMARY=%s", h->summary);
+	env_add(env, "RAS_SOURCE=%s", ev->source);
+	env_add(env, "RAS_SYNTHETIC=%d", ev->synthetic ? 1 : 0);
+	ras_format_time(ev->wall_ns, when, sizeof(when));
+	env_add(env, "RAS_TIME=%s", when);
+	env_add(env, "RAS_TRACE_CPU=%d", ev->trace_cpu);
+}
+
+static void env_action(struct env *env, const struct ras_subject *s, const struct ras_db_action *act,
+		       int64_t total)
+{
+	env_add(env, "RAS_SUBJECT_KIND=%s", act->kind);
+	env_add(env, "RAS_SUBJECT=%s", act->subject);
+	env_add(env, "RAS_COUNT=%lld", (long long)act->count);
+	env_add(env, "RAS_TOTAL=%lld", (long long)total);
+	env_add(env, "RAS_THRESHOLD=%s", act->threshold);
+	env_add(env, "RAS_ACTION=%s", act->action);
+	env_add(env, "RAS_RESULT=%s", act->result);
+	env_add(env, "RAS_ERRNO=%d", act->error);
+	env_add(env, "RAS_TARGET=%s", act->target);
+	if (s->have_addr)
+		env_add(env, "RAS_ADDRESS=0x%llx", (unsigned long long)s->addr);
+	if (s->cpu >= 0)
+		env_add(env, "RAS_CPU=%d", s->cpu);
+	if (s->device[0])
+		env_add(env, "RAS_DEVICE=%s", s->device);
+	if (s->label[0])
+		env_add(env, "RAS_DIMM_LABEL=%s", s->label);
+}
+
+/* The action configured for a kind of subject. */
+static const char *action_for(const struct ras_actions *a, const struct ras_subject *s)
+{
+	switch (s->kind) {
+	case RAS_SUBJ_PAGE: return a->cfg->page_ce_action;
+	case RAS_SUBJ_CPU: return a->cfg->cpu_ce_action;
+	case RAS_SUBJ_ROW: return a->cfg->memory_repair ? "repair" : "page";
+	default: return "account";
+	}
+}
+
+/* A page action on the subject's address: soft, hard, or soft and then hard if soft failed. */
+static int page_action(const struct ras_actions *a, const char *how, uint64_t addr, bool probe,
+		       char *target, size_t len)
+{
+	const char *root = a->cfg->sysfs_root;
+	int r;
+
+	if (strcmp(how, "soft-then-hard"))
+		return act_offline_page(root, how, addr, probe, target, len);
+	r = act_offline_page(root, "soft", addr, probe, target, len);
+	if (r < 0 && r != -EOPNOTSUPP && !probe)
+		r = act_offline_page(root, "hard", addr, false, target, len);
+	return r;
+}
+
+/*
+ * Performs (or with probe, only checks the kernel offers) the action;
+ * act->action may change when a row falls back to its page.
+ */
+static int perform(struct ras_actions *a, const struct ras_subject *s, struct ras_db_action *act,
+		   bool probe)
+{
+	const char *page_how = a->cfg->page_ce_action;
+	bool page_acts = strcmp(page_how, "off") && strcmp(page_how, "account");
+	int r;
+
+	if (!strcmp(act->action, "account"))
+		return 0;
+	if (s->kind == RAS_SUBJ_CPU)
+		return act_offline_cpus(a->cfg->sysfs_root, s, probe, act->target, sizeof(act->target));
+	if (s->kind == RAS_SUBJ_PAGE)
+		return page_action(a, act->action, s->addr, probe, act->target, sizeof(act->target));
+	/* A row: repair where the kernel can, else the page action on its address. */
+	if (!strcmp(act->action, "repair")) {
+		r = act_repair_row(a->cfg->sysfs_root, s, probe, act->target, sizeof(act->target));
+		if (r != -EOPNOTSUPP)
+			return r;
+	}
+	if (!s->have_addr || !page_acts) {
+		snprintf(act->action, sizeof(act->action), "account");
+		return 0;
+	}
+	snprintf(act->action, sizeof(act->action), "%s", page_how);
+	return page_action(a, page_how, s->addr & ~(a->page_size - 1), probe, act->target,
+			   sizeof(act->target));
+}
+
+/* Rate limit and daily cap per kind; NULL when the action may go ahead. */
+static const char *limited(struct ras_actions *a, enum ras_subject_kind kind, int64_t now)
+{
+	int64_t n = 0;
+
+	if (a->last_act_ns[kind] &&
+	    now - a->last_act_ns[kind] < (int64_t)a->cfg->action_min_interval_s * 1000000000)
+		return "rate-limited";
+	if (ras_db_action_count_since(a->dba, ras_subject_kind_name(kind), now - DAY_NS, &n) == 0 &&
+	    n >= (int64_t)a->cfg->action_max_per_day)
+		return "capped";
+	return NULL;
+}
+
+static void set_result(struct ras_db_action *act, const char *result, int err)
+{
+	snprintf(act->result, sizeof(act->result), "%s", result);
+	act->error = err;
+}
+
+static void decide(struct ras_actions *a, const struct ras_subject *s, struct ras_db_action *act,
+		   bool synthetic)
+{
+	struct timespec now;
+	const char *why;
+	int r;
+
+	snprintf(act->action, sizeof(act->action), "%s", action_for(a, s));
+	r = perform(a, s, act, true);
+	if (r == -EOPNOTSUPP) {
+		set_result(act, "unsupported", EOPNOTSUPP);
+		return;
+	}
+	if (!strcmp(act->action, "account")) {
+		set_result(act, "done", 0);
+		return;
+	}
+	if (a->cfg->dry_run || (synthetic && !a->cfg->synthetic_actions)) {
+		set_result(act, "dry-run", 0);
+		return;
+	}
+	clock_gettime(CLOCK_REALTIME, &now);
+	why = limited(a, s->kind, (int64_t)now.tv_sec * 1000000000 + now.tv_nsec);
+	if (why) {
+		set_result(act, why, 0);
+		return;
+	}
+	a->last_act_ns[s->kind] = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+	r = perform(a, s, act, false);
+	set_result(act, r < 0 ? "failed" : "done", r < 0 ? -r : 0);
+}
+
+#define DECISION_LOG_INTERVAL_NS (60LL * 1000000000LL)
+
+/* Every decision is stored; a subject's decisions are logged at most once a minute. */
+static void log_decision(struct entry *e, const struct ras_db_action *act)
+{
+	char f[6][200];
+	const char *fields[7] = { f[0], f[1], f[2], f[3], f[4], f[5], NULL };
+	bool failed = !strcmp(act->result, "failed");
+	char more[64] = "";
+
+	if (e->logged_ns && act->wall_ns - e->logged_ns < DECISION_LOG_INTERVAL_NS && !failed) {
+		e->unlogged++;
+		return;
+	}
+	if (e->unlogged)
+		snprintf(more, sizeof(more), " (%lu earlier decisions not logged)", e->unlogged);
+	e->logged_ns = act->wall_ns;
+	e->unlogged = 0;
+	snprintf(f[0], sizeof(f[0]), "RAS_SUBJECT_KIND=%s", act->kind);
+	snprintf(f[1], sizeof(f[1]), "RAS_SUBJECT=%s", act->subject);
+	snprintf(f[2], sizeof(f[2]), "RAS_ACTION=%s", act->action);
+	snprintf(f[3], sizeof(f[3]), "RAS_RESULT=%s", act->result);
+	snprintf(f[4], sizeof(f[4]), "RAS_COUNT=%lld", (long long)act->count);
+	snprintf(f[5], sizeof(f[5]), "RAS_THRESHOLD=%s", act->threshold);
+	ras_log_fields(failed ? LOG_ERR : LOG_WARNING, RAS_ACTION_MESSAGE_ID, fields,
+		       "%s %s: %lld corrected errors crossed %s; %s: %s%s%s%s%s", act->kind,
+		       act->subject, (long long)act->count, act->threshold, act->action, act->result,
+		       failed ? " (" : "", failed ? strerror(act->error) : "", failed ? ")" : "", more);
+	if (act->target[0])
+		ras_log(LOG_INFO, "%s %s: %s", act->kind, act->subject, act->target);
+}
+
+static void crossed(struct ras_actions *a, const struct ras_subject *s, struct entry *e,
+		    const struct ras_event_type *type, const void *decoded,
+		    const struct ras_db_event *ev, int64_t row_id)
+{
+	struct ras_db_action act = { .count = e->b.level, .synthetic = ev->synthetic,
+				     .event_id = row_id };
+	char condition[32];
+	struct timespec now;
+	struct env env;
+
+	/* Decided now, whenever the record was made: caps and listings go by this time. */
+	clock_gettime(CLOCK_REALTIME, &now);
+	act.wall_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+	snprintf(act.kind, sizeof(act.kind), "%s", ras_subject_kind_name(s->kind));
+	snprintf(act.subject, sizeof(act.subject), "%s", s->key);
+	snprintf(act.event_table, sizeof(act.event_table), "%s", type->table);
+	ras_threshold_format(&a->th[s->kind], act.threshold, sizeof(act.threshold));
+	decide(a, s, &act, ev->synthetic);
+	if (ras_db_action_insert(a->dba, &act) < 0)
+		ras_log(LOG_ERR, "cannot store the action on %s %s", act.kind, act.subject);
+	log_decision(e, &act);
+	snprintf(condition, sizeof(condition), "%s-threshold", act.kind);
+	if (!ras_triggers_installed(a->trig, condition))
+		return;
+	env_record(&env, condition, type, decoded, ev, row_id);
+	env_action(&env, s, &act, e->total);
+	ras_triggers_run(a->trig, condition, env.ptr);
+}
+
+void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type,
+			const void *decoded, const struct ras_db_event *ev, int64_t row_id)
+{
+	const struct ras_decoded_head *h = decoded;
+	struct ras_subject subj[RAS_SUBJECTS_MAX];
+	int n;
+
+	if (!a)
+		return;
+	if (h->severity >= RAS_SEV_DEFERRED) {
+		struct env env;
+
+		if (!ras_triggers_installed(a->trig, "uncorrected"))
+			return;
+		env_record(&env, "uncorrected", type, decoded, ev, row_id);
+		ras_triggers_run(a->trig, "uncorrected", env.ptr);
+		return;
+	}
+	n = ras_subjects_of(type, ev->values, decoded, a->page_size, subj);
+	for (int i = 0; i < n; i++) {
+		const struct ras_subject *s = &subj[i];
+		struct entry *e;
+
+		if (!a->th[s->kind].count || !(e = lookup(a, s)))
+			continue;
+		e->total += s->n;
+		e->dirty = true;
+		if (s->label[0])
+			snprintf(e->label, sizeof(e->label), "%s", s->label);
+		if (!ras_bucket_add(&e->b, &a->th[s->kind], ev->wall_ns, s->n))
+			continue;
+		crossed(a, s, e, type, decoded, ev, row_id);
+		/* Acted upon: the bucket starts empty again. */
+		e->b.level = 0;
+	}
+}
+
+void ras_actions_lost(struct ras_actions *a, int cpu, long long count)
+{
+	struct env env = { .n = 0 };
+
+	if (!a)
+		return;
+	env_add(&env, "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
+	env_add(&env, "RAS_CONDITION=lost-records");
+	env_add(&env, "RAS_TRACE_CPU=%d", cpu);
+	env_add(&env, "RAS_LOST_COUNT=%lld", count);
+	ras_triggers_run(a->trig, "lost-records", env.ptr);
+}
+
+/* One error of the rebuild window, kept compact until sorted by time. */
+struct replayed {
+	int64_t wall_ns, n;
+	uint64_t seq;
+	struct ras_subject s;
+};
+
+struct rebuild {
+	struct ras_actions *a;
+	struct replayed *items;
+	size_t len, cap;
+	uint64_t seq;
+	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
+};
+
+static int collect(void *ctx, const struct ras_db_row *row)
+{
+	struct rebuild *rb = ctx;
+	const struct ras_event_type *type = &ras_event_types[row->type_idx];
+	struct ras_subject subj[RAS_SUBJECTS_MAX];
+	int n;
+
+	ras_decode_values(type, row->values, NULL, rb->decoded);
+	n = ras_subjects_of(type, row->values, rb->decoded, rb->a->page_size, subj);
+	rb->seq++;
+	for (int i = 0; i < n; i++) {
+		if (!rb->a->th[subj[i].kind].count)
+			continue;
+		if (rb->len == rb->cap) {
+			size_t cap = rb->cap ? rb->cap * 2 : 1024;
+			struct replayed *m = realloc(rb->items, cap * sizeof(*m));
+
+			if (!m)
+				return -ENOMEM;
+			rb->items = m;
+			rb->cap = cap;
+		}
+		rb->items[rb->len++] = (struct replayed){ row->wall_ns, subj[i].n, rb->seq, subj[i] };
+	}
+	return 0;
+}
+
+/* Oldest first; rows arrive newest first, so a later arrival is older at equal times. */
+static int by_time(const void *x, const void *y)
+{
+	const struct replayed *a = x, *b = y;
+
+	if (a->wall_ns != b->wall_ns)
+		return a->wall_ns < b->wall_ns ? -1 : 1;
+	return a->seq > b->seq ? -1 : a->seq < b->seq;
+}
+
+int ras_actions_rebuild(struct ras_actions *a, struct ras_db *db)
+{
+	struct ras_db_filter f = { .type_idx = -1, .include_synthetic = true };
+	struct rebuild *rb = calloc(1, sizeof(*rb));
+	struct timespec now;
+	int64_t longest = 0;
+	int r;
+
+	if (!rb)
+		return -ENOMEM;
+	rb->a = a;
+	for (int k = 0; k < RAS_SUBJ_KINDS; k++)
+		if (a->th[k].count && a->th[k].period_ns > longest)
+			longest = a->th[k].period_ns;
+	clock_gettime(CLOCK_REALTIME, &now);
+	f.since_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec - longest;
+	r = ras_db_buckets_empty(a->dba);
+	if (r == 0 && longest)
+		r = ras_db_errors(db, &f, collect, rb);
+	if (r >= 0) {
+		qsort(rb->items, rb->len, sizeof(*rb->items), by_time);
+		memset(a->slots, 0, sizeof(a->slots));
+		a->cached = 0;
+		for (size_t i = 0; i < rb->len; i++) {
+			struct replayed *it = &rb->items[i];
+			struct entry *e = lookup(a, &it->s);
+
+			if (!e)
+				continue;
+			if (!e->stored)
+				e->total += it->n;
+			if (it->s.label[0])
+				snprintf(e->label, sizeof(e->label), "%s", it->s.label);
+			e->dirty = true;
+			if (ras_bucket_add(&e->b, &a->th[it->s.kind], it->wall_ns, it->n))
+				e->b.level = 0;
+		}
+		r = ras_actions_flush(a) < 0 || ras_db_commit(db) < 0 ? -EIO : (int)rb->len;
+	}
+	free(rb->items);
+	free(rb);
+	return r;
+}
+
+int ras_actions_rebuild_database(const struct rasd_config *cfg)
+{
+	struct ras_actions *a = NULL;
+	struct ras_db *db = NULL;
+	char boot_id[64], err[512];
+	int r = ras_boot_id(boot_id, sizeof(boot_id));
+
+	if (r == 0 && (r = ras_db_open_writer(&db, cfg->database, boot_id, err, sizeof(err))) < 0)
+		ras_log(LOG_ERR, "%s", err);
+	if (r == 0)
+		r = ras_actions_open(&a, cfg, db, NULL);
+	if (r == 0)
+		r = ras_actions_rebuild(a, db);
+	if (r >= 0)
+		ras_log(LOG_INFO, "buckets rebuilt from %d errors of the stored records", r);
+	else
+		ras_log(LOG_ERR, "rebuilding the buckets failed: %s", strerror(-r));
+	ras_actions_close(a);
+	ras_db_close(db);
+	return r < 0 ? r : 0;
+}

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Acting on what is recorded: each stored corrected record fills the leaky
+ * buckets of its subjects (lib/subject.h); a crossed threshold becomes a
+ * decision (offline a page or CPUs, repair a row, or account), stored in the
+ * actions table, logged with its own MESSAGE_ID and handed to a trigger.
+ * Uncorrected records and lost records run their triggers too.
+ */
+#ifndef RAS_ACTIONS_H
+#define RAS_ACTIONS_H
+
+#include "db/db.h"
+#include "lib/config.h"
+#include "lib/event_table.h"
+
+struct ras_actions;
+struct ras_triggers;
+
+#define RAS_ACTION_MESSAGE_ID "6f0c2e9a4b7d41d8a3e5c1b9d2f4a6e8"
+
+int ras_actions_open(struct ras_actions **out, const struct rasd_config *cfg, struct ras_db *db,
+		     struct ras_triggers *trig);
+void ras_actions_close(struct ras_actions *a);
+/* After a record is stored (row_id its row): count it, and act when a threshold is crossed. */
+void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type,
+			const void *decoded, const struct ras_db_event *ev, int64_t row_id);
+/* Writes the buckets that changed; called inside the transaction, before its commit. */
+int ras_actions_flush(struct ras_actions *a);
+/*
+ * Recomputes every bucket from the stored records (rasd --rebuild-buckets,
+ * with rasd stopped): buckets are emptied, then the records of the longest
+ * period are replayed in time order, a crossing emptying the bucket as rasd
+ * did, without acting. A bucket empties within one period, so older records
+ * cannot hold anything. Totals are kept; a subject without a stored bucket
+ * gets the errors of that window. Returns the records replayed or -errno.
+ */
+int ras_actions_rebuild(struct ras_actions *a, struct ras_db *db);
+/* The same on the configured database, opened and closed here. 0 or -errno. */
+int ras_actions_rebuild_database(const struct rasd_config *cfg);
+/* The kernel dropped records (count -1: unknown): the lost-records trigger. */
+void ras_actions_lost(struct ras_actions *a, int cpu, long long count);
+
+#endif

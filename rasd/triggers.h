@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Trigger programs: trigger_dir/<condition> (page-threshold, dimm-threshold,
+ * cpu-threshold, device-threshold, row-threshold, uncorrected, lost-records)
+ * run with fork + execve, the facts in their environment, stdout and stderr
+ * to the log, a time limit and a cap on concurrent children. The daemon's
+ * epoll loop watches each child's pidfd and output pipe and one timerfd;
+ * nothing here ever blocks the reading loop.
+ */
+#ifndef RAS_TRIGGERS_H
+#define RAS_TRIGGERS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "lib/config.h"
+
+struct ras_triggers;
+
+/* Epoll tags: tag_base | slot << 1 | (0 pidfd, 1 output); tag_base | 0xffff the timer. */
+#define RAS_TRIGGER_TAG_MASK 0xffffULL
+
+/* epfd < 0: no loop (rasd --once); children are waited for at close. */
+int ras_triggers_open(struct ras_triggers **out, const struct rasd_config *cfg, int epfd,
+		      uint64_t tag_base);
+/* Whether trigger_dir/condition is an executable file (so its environment is worth making). */
+bool ras_triggers_installed(struct ras_triggers *t, const char *condition);
+/*
+ * Runs trigger_dir/condition when it is an executable file, with env
+ * ("NAME=value", NULL-terminated). 0 started, -ENOENT none, -EBUSY at the
+ * cap (logged), or -errno.
+ */
+int ras_triggers_run(struct ras_triggers *t, const char *condition, char *const env[]);
+/* An epoll event carrying one of our tags. */
+void ras_triggers_handle(struct ras_triggers *t, uint64_t tag);
+/* Waits for running children (each up to its time limit), then frees. */
+void ras_triggers_close(struct ras_triggers *t);
+
+#endif
