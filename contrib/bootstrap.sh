@@ -3,7 +3,8 @@
 # Sets up a fresh Debian 12 machine for ras-fdr and builds it in ./build.
 #   contrib/bootstrap.sh            install the build dependencies, build, install under /usr/local
 #   contrib/bootstrap.sh --test     the same set-up, then the whole test suite: make check with
-#                                   -Werror, again under ASan+UBSan, and a short fuzzing run
+#                                   -Werror, again under ASan+UBSan, a short fuzzing run, and
+#                                   the Debian package built and checked by lintian (make deb)
 set -eu
 cd "$(dirname "$0")/.."
 top=$(pwd)
@@ -13,7 +14,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # Build dependencies of the product, plus what its tests use (sqlite3 CLI, clang for fuzzing).
 deps="build-essential autoconf automake pkg-config libtraceevent-dev libtracefs-dev
       libsqlite3-dev libpci-dev pci.ids libsystemd-dev zlib1g-dev"
-[ "$mode" = --test ] && deps="$deps sqlite3 clang libclang-rt-14-dev"
+[ "$mode" = --test ] && deps="$deps sqlite3 clang libclang-rt-14-dev debhelper lintian"
 
 missing=""
 for p in $deps; do
@@ -62,6 +63,8 @@ install)
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 check build-asan
 	echo "bootstrap: fuzzing each parser briefly"
 	FUZZ_SECONDS=${FUZZ_SECONDS:-15} sh fuzz/run.sh "${FUZZ_SECONDS:-15}"
+	echo "bootstrap: the Debian package (dpkg-buildpackage, lintian) in build/deb/"
+	make -C build deb >build/deb.log 2>&1 || { tail -n 40 build/deb.log; exit 1; }
 	;;
 *)
 	echo "usage: contrib/bootstrap.sh [--test]" >&2
