@@ -3,7 +3,8 @@
 # Sets up a fresh Debian 12 machine for ras-fdr and builds it in ./build.
 #   contrib/bootstrap.sh            install the build dependencies, build, install under /usr/local
 #   contrib/bootstrap.sh --test     the same set-up, then the whole test suite: make check with
-#                                   -Werror, again under ASan+UBSan, and a short fuzzing run
+#                                   -Werror, again under ASan+UBSan, a short fuzzing run, and
+#                                   the Debian package built and checked by lintian (make deb)
 set -eu
 cd "$(dirname "$0")/.."
 top=$(pwd)
@@ -13,7 +14,7 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # Build dependencies of the product, plus what its tests use (sqlite3 CLI, clang for fuzzing).
 deps="build-essential autoconf automake pkg-config libtraceevent-dev libtracefs-dev
       libsqlite3-dev libpci-dev pci.ids libsystemd-dev zlib1g-dev"
-[ "$mode" = --test ] && deps="$deps sqlite3 python3 clang libclang-rt-14-dev"
+[ "$mode" = --test ] && deps="$deps sqlite3 python3 clang libclang-rt-14-dev debhelper lintian"
 
 missing=""
 for p in $deps; do
@@ -80,6 +81,14 @@ install)
 	bad=$(grep -c '^!! ' build/fuzz.log || true)
 	passed=$((passed + targets - bad)) failed=$((failed + bad))
 	ran="$ran, $targets fuzz targets"
+	echo "bootstrap: the Debian package (dpkg-buildpackage, lintian) in build/deb/"
+	if make -C build deb >build/deb.log 2>&1; then
+		passed=$((passed + 1))
+	else
+		tail -n 40 build/deb.log
+		failed=$((failed + 1))
+	fi
+	ran="$ran, the Debian package"
 	echo "bootstrap: $passed passed, $failed failed ($ran)"
 	[ "$failed" = 0 ]
 	;;

@@ -367,15 +367,19 @@ static void print_persistent_notes(const struct boot_opts *o, const char *label)
 	       "    there and, after a warm reboot, still holds the previous boot's records.\n"
 	       "  - ^traceoff keeps the two boots apart: rasd reads what the previous boot left,\n"
 	       "    then turns tracing on (persistent_instance = %s in rasd.conf).\n"
-	       "  - KASLR can move the reservation between boots and lose the buffer: a larger\n"
-	       "    alignment (e.g. 0x2000000 instead of 4096) or nokaslr helps.\n"
+	       "  - KASLR may load the next kernel on top of the reservation; reserve_mem= then\n"
+	       "    takes other memory and the buffer is lost (a larger alignment does not\n"
+	       "    help). On x86 a fixed range does not move: memmap=SIZE$ADDR (free RAM, see\n"
+	       "    /proc/iomem; KASLR avoids it) with trace_instance=%s^traceoff@ADDR:SIZE\n"
+	       "    in place of reserve_mem= and @%s; in GRUB's file write $ as \\\\\\$.\n"
+	       "    Or boot with nokaslr.\n"
 	       "  - Firmware may clear memory on reset (always on a cold boot, and with\n"
 	       "    memory-clearing options such as CONFIG_RESET_ATTACK_MITIGATION).\n"
 	       "  - Only the same kernel build is sure to accept the old buffer; another kernel\n"
 	       "    may find it invalid and clear it.\n"
 	       "  - A fatal machine check is not traced (the kernel panics first): expect the\n"
 	       "    run-up to a crash, the fatal record itself comes back through the banks\n"
-	       "    or ERST at the next boot.\n", label, o->instance);
+	       "    or ERST at the next boot.\n", label, o->instance, o->instance, label);
 }
 
 /* The whole parameter string, or -1 after saying why there is none. */

@@ -137,6 +137,13 @@ int ras_tracing_enable(struct ras_tracing *t, const char *system, const char *ev
 	return tracefs_event_enable(t->inst, system, event) < 0 ? -EIO : 0;
 }
 
+int ras_tracing_disable(struct ras_tracing *t, const char *system, const char *event)
+{
+	if (!t->real)
+		return 0;
+	return tracefs_event_disable(t->inst, system, event) < 0 ? -EIO : 0;
+}
+
 int ras_tracing_on(struct ras_tracing *t, bool on)
 {
 	if (!t->real)

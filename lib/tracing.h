@@ -46,6 +46,7 @@ int ras_tracing_set_watermark_zero(struct ras_tracing *t);
 /* Sets buffer size, overwrite off, buffer_percent 0 and the boot clock (real tracefs only). */
 int ras_tracing_configure(struct ras_tracing *t, unsigned buffer_size_kb, char *err, size_t errlen);
 int ras_tracing_enable(struct ras_tracing *t, const char *system, const char *event);
+int ras_tracing_disable(struct ras_tracing *t, const char *system, const char *event);
 int ras_tracing_on(struct ras_tracing *t, bool on);
 /* Disables what we enabled and removes the instance if we own it and may. */
 void ras_tracing_close(struct ras_tracing *t, bool remove);

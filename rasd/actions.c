@@ -14,6 +14,8 @@
 #include "db/db_query.h"
 #include "lib/decode.h"
 #include "log.h"
+#include "lib/clock.h"
+#include "lib/decode.h"
 #include "lib/subject.h"
 #include "lib/threshold.h"
 #include "lib/tracing.h"
@@ -177,7 +179,7 @@ static void env_record(struct env *env, const char *condition, const struct ras_
 		       const void *decoded, const struct ras_db_event *ev, int64_t row_id)
 {
 	const struct ras_decoded_head *h = decoded;
-	char when[40];
+	char when[40], sentence[RAS_SUMMARY_LEN];
 
 	env->n = 0;
 	env_add(env, "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
@@ -187,7 +189,8 @@ static void env_record(struct env *env, const char *condition, const struct ras_
 	env_add(env, "RAS_RECORD_ID=%lld", (long long)row_id);
 	env_add(env, "RAS_SEVERITY=%s", ras_severity_name(h->severity));
 	env_add(env, "RAS_LOCATION=%s", h->location);
-	env_add(env, "RAS_SUMMARY=%s", h->summary);
+	ras_render(type, decoded, sentence, sizeof(sentence));
+	env_add(env, "RAS_SUMMARY=%s", sentence);
 	env_add(env, "RAS_SOURCE=%s", ev->source);
 	env_add(env, "RAS_SYNTHETIC=%d", ev->synthetic ? 1 : 0);
 	ras_format_time(ev->wall_ns, when, sizeof(when));

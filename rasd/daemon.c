@@ -338,9 +338,14 @@ static int enable_events(struct rasd *d)
 		const struct ras_type_format *tf = &d->fmt->type[i];
 		const struct ras_event_type *t = &ras_event_types[i];
 
-		if (tf->state != RAS_FMT_KERNEL ||
-		    !rasd_config_event_wanted(d->cfg, tf->system, t->event, t->table))
+		if (tf->state != RAS_FMT_KERNEL)
 			continue;
+		/* A reload may have dropped an event: turn it off in the instance. */
+		if (!rasd_config_event_wanted(d->cfg, tf->system, t->event, t->table)) {
+			if (ras_tracing_disable(&d->tr, tf->system, t->event) < 0)
+				ras_log(LOG_WARNING, "cannot disable %s:%s", tf->system, t->event);
+			continue;
+		}
 		if (ras_tracing_enable(&d->tr, tf->system, t->event) < 0) {
 			ras_log(LOG_WARNING, "cannot enable %s:%s", tf->system, t->event);
 			continue;

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Live test on the running kernel's tracefs (root only; exit 77 otherwise):
 # rasd creates and removes its own instance, refuses a second copy, stores a
-# synthetic record of every event type, drains on SIGTERM, and counts the
+# synthetic record of every event type, applies a reloaded events list,
+# drains on SIGTERM, and counts the
 # records a flooded tiny buffer dropped while it was stopped.
 set -u
 . "${top_srcdir:-.}/tests/live-lib.sh"
@@ -79,6 +80,18 @@ if [ -n "$bdf" ]; then
 	ok $? "the stored decoding names the device from this machine's sysfs"
 	cmp -s "$WORK/here.json" "$WORK/there.json"
 	ok $? "a copy of the database read without that sysfs says the same"
+fi
+# SIGHUP re-reads events: one left out is turned off in the instance at once,
+# and on again when the list has it back.
+MCE_ON=$T/instances/$INST/events/ras/mc_event/enable
+if [ -f "$MCE_ON" ]; then
+	ok "$([ "$(cat "$MCE_ON")" = 1 ] && echo 0 || echo 1)" "ras:mc_event is enabled"
+	echo "events = mce:mce_record ras:aer_event" >> "$WORK/rasd.conf"
+	kill -HUP $PID
+	wait_for 10 grep -qx 0 "$MCE_ON"; ok $? "SIGHUP with ras:mc_event left out of events turns it off"
+	write_conf
+	kill -HUP $PID
+	wait_for 10 grep -qx 1 "$MCE_ON"; ok $? "SIGHUP with it back turns it on again"
 fi
 
 # SIGTERM drains: a record written just before the signal is stored.

@@ -4,8 +4,8 @@
 #
 # The kernel command line (run.sh) makes two instances before user space:
 #   rasd_boot     trace_instance=rasd_boot,ras:mc_event          (tracing on)
-#   rasd_persist  reserve_mem=...:rasdtrace and
-#                 trace_instance=rasd_persist^traceoff@rasdtrace,ras:mc_event
+#   rasd_persist  memmap=16M$ADDR and
+#                 trace_instance=rasd_persist^traceoff@ADDR:16M,ras:mc_event
 # Boot 1: mc_events before rasd (-> rasd_boot), rasd start/stop, tracing on
 #         in rasd_persist, more mc_events (-> rasd_persist only), DB to the
 #         share, warm reboot (reboot -f; QEMU runs without -no-reboot).
@@ -45,9 +45,15 @@ k_facts() { # Bn
     fact "$1_P_BUFFER_KB" "$(cat "$P/buffer_size_kb" 2>/dev/null)"
     fact "$1_P_RECORDS" "$(krecords "$P")"
     # what the kernel said about reserve_mem and the boot-mapped buffer
-    dmesg | grep -i -E 'reserve_mem|rasdtrace|rasd_persist|rasd_boot|ring.?buffer|boot.?map|trace_instance|tracing' \
+    dmesg | grep -i -E 'reserve_mem|memmap|rasdtrace|rasd_persist|rasd_boot|ring.?buffer|boot.?map|trace_instance|tracing' \
         > "$RES/k612.$1.dmesg-trace.txt" 2>/dev/null
     fact "$1_DMESG_TRACE" "$(head -n 12 "$RES/k612.$1.dmesg-trace.txt" | oneline | cut -c1-900)"
+    # where the kernel put rasd_persist's ring buffer ("mapped boot instance
+    # NAME at physical memory ADDR"), and whether it found a previous boot's
+    # buffer there ("is from previous boot") or a fresh one ("mismatch")
+    fact "$1_P_PHYS" "$(sed -n 's/.*mapped boot instance rasd_persist at physical memory \(0x[0-9a-f]*\).*/\1/p' \
+        "$RES/k612.$1.dmesg-trace.txt" | head -n 1)"
+    fact "$1_P_META_PREV" "$(grep -c 'is from previous boot' "$RES/k612.$1.dmesg-trace.txt")"
     [ -f "$P/trace" ] && cat "$P/trace" > "$RES/k612.$1.persist-at-start.trace"
     [ -f "$P/last_boot_info" ] && cat "$P/last_boot_info" > "$RES/k612.$1.last_boot_info"
 }

@@ -1,0 +1,133 @@
+# SPDX-License-Identifier: MIT
+# check-systemd.sh - host checks of run.sh --set systemd (guest/systemd-tests.sh),
+# sourced by run.sh after check.sh (reuses q, fact_of, rows_ok, verdict).
+# Every PASS line names systemd.
+#
+#   sd.db                       rasd's database after systemctl stop
+#   journal-rasd.json           journalctl -u rasd -o json
+#   journal-rasd-x.txt          journalctl -x -u rasd
+#   rasd-journal.txt            journalctl -u rasd -o cat
+#   security.txt                systemd-analyze security rasd.service
+
+MC_ID=92567467f2704b979ef87cefdf3072a0   # lib/event_table.c, ras:mc_event
+
+sd_fact_is() { # KEY VALUE -> WHY += mismatch
+    local v
+    v=$(fact_of "$1")
+    [ "$v" = "$2" ] || WHY="${WHY:+$WHY; }$1 = '$v', expected '$2'"
+}
+
+# journal entries of rasd for mc_event with every structured field rasd sends;
+# prints "entries-with-id entries-with-all-fields"
+sd_journal_fields() {
+    python3 - "$D/journal-rasd.json" "$MC_ID" <<'PY'
+import json, sys
+with_id = full = 0
+need = ("RAS_EVENT", "RAS_SEVERITY", "RAS_CPU", "RAS_LOCATION", "RAS_SOURCE", "PRIORITY")
+for line in open(sys.argv[1], encoding="utf-8", errors="replace"):
+    try:
+        e = json.loads(line)
+    except ValueError:
+        continue
+    if e.get("MESSAGE_ID") != sys.argv[2]:
+        continue
+    with_id += 1
+    if all(k in e for k in need) and e["RAS_EVENT"] == "ras:mc_event" \
+            and e["RAS_SEVERITY"] in ("corrected", "uncorrected") and e["RAS_SOURCE"] == "live" \
+            and e.get("_SYSTEMD_UNIT") == "rasd.service":
+        full += 1
+print(with_id, full)
+PY
+}
+
+check_systemd() { # CPU-LABEL
+    CPU=$1 D="$OUT/$1"
+    local n f
+    if [ ! -f "$D/facts.env" ] || ! grep -q '^DONE=' "$D/facts.env"; then
+        fail "systemd_guest/$CPU" "the systemd scenario did not finish $(cat "$D/problems" "$D/systemd-root.failed" 2>/dev/null)"
+        [ -f "$D/facts.env" ] || return 0
+    fi
+    COMMON=("trace_ts > 0" "trace_cpu IN (0, 1)" "rec_hash IS NOT NULL"
+        "boot = (SELECT id FROM boots WHERE boot_id = '$(fact_of BOOT_ID)')")
+    echo "   systemd/$CPU: $(fact_of SYSTEMD_VERSION), kernel $(fact_of KVER), PID 1 $(fact_of PID1)," \
+        "booted to the test at $(fact_of BOOTED_AT) s, rasd start $(fact_of START_SECONDS) s," \
+        "watchdog restart $(fact_of WD_RESTART_SECONDS) s, exposure $(fact_of EXPOSURE)"
+
+    # the package: installed, unit enabled and started by its postinst
+    WHY=""
+    sd_fact_is PID1 systemd; sd_fact_is DPKG_RC 0; sd_fact_is ENABLED enabled
+    sd_fact_is ACTIVE_AFTER_INSTALL active; sd_fact_is CONFFILE /etc/ras-fdr/rasd.conf
+    verdict "systemd_package_installs_enables_starts/$CPU"
+
+    # systemctl start returns once READY=1 arrived (Type=notify) and the unit is active
+    WHY=""
+    sd_fact_is START_RC 0; sd_fact_is TYPE notify; sd_fact_is ACTIVE active/running
+    sd_fact_is NOTIFY_ACCESS main; sd_fact_is WATCHDOG_USEC 1min
+    verdict "systemd_active_after_ready/$CPU"
+
+    # errors injected while rasd runs under systemd are stored, with the EDAC
+    # label read from sysfs inside the sandbox
+    WHY=""
+    sd_fact_is MODULE ok
+    rows_ok sd mc_event "msg LIKE 'sd live %'" 3 "source = 'live'" "error_type = 0" \
+        "severity = 'corrected'" "label = 'RASFDR_CH1_DIMM0'" || true
+    verdict "systemd_errors_stored/$CPU"
+
+    # the journal: MESSAGE_ID and the structured fields on every error's entry
+    WHY=""
+    read -r n f <<<"$(sd_journal_fields)"
+    [ "${n:-0}" -ge 3 ] || WHY="$n journal entries of rasd.service with MESSAGE_ID=$MC_ID, expected at least 3"
+    [ -n "$WHY" ] || [ "$f" = "$n" ] || WHY="only $f of $n entries carry RAS_EVENT=ras:mc_event, RAS_SEVERITY=(un)corrected, RAS_CPU, RAS_LOCATION, RAS_SOURCE=live, PRIORITY, _SYSTEMD_UNIT=rasd.service"
+    verdict "systemd_journal_message_id_fields/$CPU"
+
+    # journalctl -x: the catalog's text under the error's line
+    WHY=""
+    sd_fact_is CATALOG_LISTED 1
+    grep -q 'Subject: Memory controller error recorded (corrected) at ' "$D/journal-rasd-x.txt" ||
+        WHY="${WHY:+$WHY; }journalctl -x shows no catalog Subject for mc_event"
+    grep -q 'schedule its' "$D/journal-rasd-x.txt" ||
+        WHY="${WHY:+$WHY; }journalctl -x shows no catalog advice for mc_event"
+    verdict "systemd_journal_catalog/$CPU"
+
+    # the watchdog: SIGSTOP -> systemd kills and restarts rasd; what the kernel
+    # buffered meanwhile is stored by the new rasd
+    WHY=""
+    sd_fact_is WD_WATCHDOG_USEC 4s; sd_fact_is WD_BUFFERED_WHILE_STOPPED 2
+    sd_fact_is WD_OLD_PID_GONE yes; sd_fact_is WD_RESTARTS 1; sd_fact_is WD_ACTIVE active
+    [ "$(fact_of WD_NEW_PID)" != "$(fact_of WD_OLD_PID)" ] || WHY="${WHY:+$WHY; }MainPID unchanged"
+    [ "$(fact_of WD_JOURNAL_TIMEOUT)" -ge 1 ] 2>/dev/null ||
+        WHY="${WHY:+$WHY; }systemd logged no 'Watchdog timeout' for rasd.service"
+    sd_fact_is STORED_stopped 2
+    [ -n "$WHY" ] || rows_ok sd mc_event "msg LIKE 'sd stopped %'" 2 "source = 'live'" \
+        "error_type = 1" "severity = 'uncorrected'" || true
+    verdict "systemd_watchdog_restart_keeps_buffered/$CPU"
+
+    # systemctl reload re-reads rasd.conf: events without ras:mc_event turn it off
+    WHY=""
+    sd_fact_is RELOAD_RC 0; sd_fact_is RELOAD2_RC 0; sd_fact_is RELOAD_ACTIVE active
+    sd_fact_is RELOAD_MC_ENABLE_OFF 0; sd_fact_is RELOAD_MC_ENABLE_ON 1
+    sd_fact_is STORED_reloadoff 0; sd_fact_is STORED_reloadon 1; sd_fact_is RELOAD_LOGGED 2
+    verdict "systemd_reload_rereads_config/$CPU"
+
+    # the sandbox: nothing rasd did was refused
+    WHY=""
+    n=$(grep -c -i -E 'permission denied|operation not permitted|EACCES|EPERM|read-only file system' \
+        "$D/rasd-journal.txt" 2>/dev/null || true)
+    [ -s "$D/rasd-journal.txt" ] || WHY="no journal of rasd.service"
+    [ "$n" = 0 ] || WHY="$n refused operations in rasd's journal: $(grep -i -m 2 -E 'permission denied|operation not permitted|EACCES|EPERM|read-only' "$D/rasd-journal.txt" | tr '\n' ' ')"
+    verdict "systemd_sandbox_no_eacces_eperm/$CPU"
+
+    # systemd-analyze security: exposure 2.0 or less
+    WHY=""
+    n=$(fact_of EXPOSURE)
+    echo "   systemd/$CPU: systemd-analyze security rasd.service: exposure $n"
+    awk -v e="$n" 'BEGIN { exit !(e != "" && e + 0 <= 2.0) }' ||
+        WHY="exposure '$n', expected 2.0 or less (see $D/security.txt)"
+    verdict "systemd_security_exposure/$CPU"
+
+    # systemctl stop: inactive, no rasd left, no instance left
+    WHY=""
+    sd_fact_is STOP_RC 0; sd_fact_is ACTIVE_AFTER_STOP inactive; sd_fact_is RASD_PROCS_AFTER_STOP 0
+    case " $(fact_of INSTANCES_AFTER_STOP) " in *" rasd "*) WHY="${WHY:+$WHY; }instance rasd left: $(fact_of INSTANCES_AFTER_STOP)" ;; esac
+    verdict "systemd_stop_leaves_no_instance/$CPU"
+}

@@ -1,0 +1,191 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# systemd-tests.sh - run by rasfdr-test.service with systemd as PID 1 (see
+# systemd-root.sh). Installs the ras-fdr package, then drives rasd.service
+# the way an operator would: start, inject errors, journal, watchdog, reload,
+# stop. Facts go to /mnt/results/facts.env, the journal and the database next
+# to it; the host checks them (check-systemd.sh).
+set -u
+RES=/mnt/results
+. "$RES/params.env"
+FACTS=$RES/facts.env
+MCI=/sys/kernel/debug/rasfdr_testmod/cmd
+DB=/var/lib/ras-fdr/ras-fdr.db
+CONF=/etc/ras-fdr/rasd.conf
+INST=/sys/kernel/tracing/instances/rasd
+
+up() { cut -d' ' -f1 /proc/uptime; }
+log() { echo "[$(up)] $*"; }
+fact() { echo "$1='$(printf '%s' "$2" | tr -d "'" | tr '\n' ' ' | sed 's/ *$//')'" >> "$FACTS"; }
+show() { systemctl show -P "$1" rasd.service; }
+
+# mc_event records through the test module: TAG N TYPE (0 corrected, 1 uncorrected)
+inject() {
+    local i
+    for i in $(seq 1 "$2"); do
+        echo "mc $3 1 0x12345 0x678 0x55 1 0 -1 sd $1 $i" > "$MCI" || log "inject $1 $i failed"
+    done
+}
+stored() { # TAG -> rows in the database
+    sqlite3 -batch -noheader "file:$DB?mode=ro" \
+        "SELECT count(*) FROM mc_event_decoded WHERE msg LIKE 'sd $1 %'" 2>/dev/null || echo -1
+}
+wait_stored() { # TAG N SECS -> fact STORED_TAG
+    local i=0
+    while [ "$(stored "$1")" -lt "$2" ] && [ $i -lt $(($3 * 5)) ]; do sleep 0.2; i=$((i + 1)); done
+    fact "STORED_$1" "$(stored "$1")"
+}
+wait_for() { # SECS COMMAND... -> 0 once COMMAND succeeds
+    local i=0 n=$(($1 * 5)); shift
+    while ! "$@" && [ $i -lt $n ]; do sleep 0.2; i=$((i + 1)); done
+    "$@"
+}
+
+facts_base() {
+    : > "$FACTS"
+    fact PID1 "$(cat /proc/1/comm)"
+    fact SYSTEMD_VERSION "$(systemctl --version | head -n 1)"
+    fact KVER "$(uname -r)"
+    fact BOOT_ID "$(cat /proc/sys/kernel/random/boot_id)"
+    fact BOOTED_AT "$(up)"
+    fact WALL_START_NS "$(date +%s)000000000"
+    if insmod "$QT_MODULE"; then fact MODULE ok; else fact MODULE failed; fi
+}
+
+# the package, through dpkg: debhelper's postinst enables and starts the unit
+install_package() {
+    log "dpkg -i $QT_DEB"
+    dpkg -i "$QT_DEB" > "$RES/dpkg.log" 2>&1
+    fact DPKG_RC "$?"
+    fact ENABLED "$(systemctl is-enabled rasd.service 2>&1)"
+    fact ACTIVE_AFTER_INSTALL "$(systemctl is-active rasd.service 2>&1)"
+    fact CONFFILE "$(dpkg-query -W -f='${Conffiles}' ras-fdr | awk '{print $1}')"
+    fact CATALOG_LISTED "$(journalctl --list-catalog 2>/dev/null | grep -c '^92567467f2704b979ef87cefdf3072a0')"
+}
+
+# Type=notify: systemctl returns from start once rasd sent READY=1
+start_ready() {
+    systemctl stop rasd.service
+    local t0=$(up)
+    systemctl start rasd.service; fact START_RC "$?"
+    fact START_SECONDS "$(echo "$(up) $t0" | awk '{ printf "%.2f", $1 - $2 }')"
+    fact TYPE "$(show Type)"
+    fact ACTIVE "$(show ActiveState)/$(show SubState)"
+    fact STATUS_TEXT "$(show StatusText)"
+    fact NOTIFY_ACCESS "$(show NotifyAccess)"
+    fact WATCHDOG_USEC "$(show WatchdogUSec)"
+}
+
+live_errors() {
+    inject live 3 0
+    wait_stored live 3 20
+}
+
+journal() {
+    journalctl -u rasd.service -o json --no-pager > "$RES/journal-rasd.json" 2>&1
+    journalctl -x -u rasd.service --no-pager > "$RES/journal-rasd-x.txt" 2>&1
+}
+
+wd_restarted() {
+    local m
+    m=$(show MainPID)
+    [ "$m" != "$WD_PID" ] && [ "$m" != 0 ] && [ "$(show ActiveState)" = active ]
+}
+
+# SIGSTOP: rasd stops answering the watchdog; systemd kills and restarts it,
+# and the records the kernel buffered meanwhile are stored after the restart.
+watchdog() {
+    local d=/run/systemd/system/rasd.service.d pid newpid n0 t0
+    mkdir -p "$d"
+    printf '[Service]\nWatchdogSec=4\n' > "$d/50-test-watchdog.conf"
+    systemctl daemon-reload
+    systemctl restart rasd.service
+    fact WD_WATCHDOG_USEC "$(show WatchdogUSec)"
+    pid=$(show MainPID) n0=$(show NRestarts)
+    t0=$(up)
+    kill -STOP "$pid"
+    inject stopped 2 1
+    fact WD_BUFFERED_WHILE_STOPPED "$(grep -v '^#' "$INST/trace" 2>/dev/null | grep -c 'sd stopped')"
+    WD_PID=$pid
+    wait_for 150 wd_restarted
+    newpid=$(show MainPID)
+    fact WD_RESTART_SECONDS "$(echo "$(up) $t0" | awk '{ printf "%.1f", $1 - $2 }')"
+    fact WD_OLD_PID "$pid"
+    fact WD_NEW_PID "$newpid"
+    fact WD_OLD_PID_GONE "$([ -d "/proc/$pid" ] && echo no || echo yes)"
+    fact WD_RESTARTS "$(($(show NRestarts) - n0))"
+    fact WD_ACTIVE "$(show ActiveState)"
+    fact WD_JOURNAL_TIMEOUT "$(journalctl -u rasd.service --no-pager -o cat | grep -c 'Watchdog timeout')"
+    wait_stored stopped 2 30
+    rm -f "$d/50-test-watchdog.conf"
+    systemctl daemon-reload
+    systemctl restart rasd.service
+    fact WD_WATCHDOG_USEC_BACK "$(show WatchdogUSec)"
+}
+
+mc_enable() { cat "$INST/events/ras/mc_event/enable" 2>/dev/null; }
+mc_is() { [ "$(mc_enable)" = "$1" ]; }
+
+# systemctl reload: a config without ras:mc_event turns the event off in
+# rasd's instance; restoring it turns it back on
+reload() {
+    local n0
+    n0=$(journalctl -u rasd.service --no-pager -o cat | grep -c 'configuration reloaded')
+    cp "$CONF" /run/rasd.conf.orig
+    echo "events = mce:mce_record ras:aer_event" >> "$CONF"
+    systemctl reload rasd.service; fact RELOAD_RC "$?"
+    wait_for 15 mc_is 0
+    fact RELOAD_MC_ENABLE_OFF "$(mc_enable)"
+    fact RELOAD_ACTIVE "$(show ActiveState)"
+    inject reloadoff 1 0
+    sleep 3
+    fact STORED_reloadoff "$(stored reloadoff)"
+    cp /run/rasd.conf.orig "$CONF"
+    systemctl reload rasd.service; fact RELOAD2_RC "$?"
+    wait_for 15 mc_is 1
+    fact RELOAD_MC_ENABLE_ON "$(mc_enable)"
+    inject reloadon 1 0
+    wait_stored reloadon 1 20
+    fact RELOAD_LOGGED "$(($(journalctl -u rasd.service --no-pager -o cat | grep -c 'configuration reloaded') - n0))"
+}
+
+security() {
+    systemd-analyze security rasd.service --no-pager > "$RES/security.txt" 2>&1
+    fact EXPOSURE "$(sed -n 's/.*Overall exposure level for rasd.service: \([0-9.]*\).*/\1/p' "$RES/security.txt")"
+}
+
+stop() {
+    systemctl stop rasd.service; fact STOP_RC "$?"
+    fact ACTIVE_AFTER_STOP "$(systemctl is-active rasd.service 2>&1)"
+    fact INSTANCES_AFTER_STOP "$(ls /sys/kernel/tracing/instances | tr '\n' ' ')"
+    fact RASD_PROCS_AFTER_STOP "$(pgrep -x rasd | wc -l)"
+    fact MC_ENABLE_TOP "$(cat /sys/kernel/tracing/events/ras/mc_event/enable 2>/dev/null)"
+}
+
+collect() {
+    journalctl -u rasd.service -o cat --no-pager > "$RES/rasd-journal.txt" 2>&1
+    journalctl -b --no-pager > "$RES/journal-all.txt" 2>&1
+    journal
+    for x in "" -wal -shm; do [ -f "$DB$x" ] && cp "$DB$x" "$RES/sd.db$x"; done
+    systemd-analyze blame --no-pager 2>&1 | head -n 15 > "$RES/systemd-blame.txt"
+    fact WALL_END_NS "$(date +%s)999999999"
+}
+
+log "systemd scenario: $(systemctl --version | head -n 1)"
+facts_base
+install_package
+log "installed"
+if ! systemctl cat rasd.service >/dev/null 2>&1; then
+    log "rasd.service is not installed; see dpkg.log"
+elif start_ready; [ "$(show ActiveState)" != active ]; then
+    log "rasd.service did not start: $(journalctl -u rasd.service -o cat --no-pager | tail -n 5)"
+else
+    for step in live_errors watchdog reload security stop; do
+        log "step $step"
+        $step
+    done
+fi
+collect
+fact DONE "$(up)"
+log "@@SCENARIOS_DONE"
+sync
