@@ -41,7 +41,7 @@ static int run(char *const argv[])
 
 static const char *const queries[][4] = {
 	{ "summary" }, { "summary", "--since", "-1h" }, { "summary", "--by", "dimm" },
-	{ "status" }, { "edac", "mc0/dimm0/dimm_ce_count" }, { "edac", "--report" },
+	{ "status" }, { "edac" }, { "edac", "--report" },
 	{ "errors", "--limit", "20" },
 };
 #define N_QUERIES (sizeof(queries) / sizeof(queries[0]))
