@@ -31,6 +31,9 @@ static void usage(FILE *out)
 		"  reset    [mcN[/dimmM]] [--purge] [--yes]\n"
 		"  snapshot list [--json] | show ID | take [--reason TEXT]\n"
 		"  boot-cmdline [--persistent] [--instance NAME] [--size KB]\n"
+		"  metrics  [--top N] [--format openmetrics|prometheus] [--output FILE]\n"
+		"  export   --cursor-file FILE [--json] [--batch N]\n"
+		"  import   rasdaemon [PATH]\n"
 		"  help\n\n"
 		"Times: 2026-11-22, 2026-11-22T10:00:00Z, @UNIXSECONDS, -30m, -2h, -7d, now.\n",
 		RASD_DEFAULT_CONFIG);
@@ -206,6 +209,9 @@ static const struct { const char *name; int (*fn)(struct ctl *, int, char **); }
 	{ "reset", ctl_reset },
 	{ "snapshot", ctl_snapshot },
 	{ "boot-cmdline", ctl_boot_cmdline },
+	{ "metrics", ctl_metrics },
+	{ "export", ctl_export },
+	{ "import", ctl_import },
 };
 
 static int load_config(struct ctl *c, const char *db, const char *tdir, const char *inst, bool explicit)

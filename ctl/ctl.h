@@ -17,6 +17,11 @@ int ctl_parse_time(const char *s, int64_t *ns);
 /* Parses --since/--until/--type/--limit/--boot/--include-synthetic into f; see ctl_common_options. */
 int ctl_filter_option(struct ctl *c, struct ras_db_filter *f, int opt, const char *arg);
 void ctl_print_json_string(const char *s, size_t len);
+/* errors --json (query.c): one record as a JSON line; the decoding context it needs. */
+struct ras_decode_ctx;
+struct ras_decoded_head;
+void ctl_print_json_row(const struct ras_db_row *row, const struct ras_decoded_head *h);
+void ctl_prepare_decoders(struct ctl *c, struct ras_decode_ctx *dctx);
 
 int ctl_summary(struct ctl *c, int argc, char **argv);
 int ctl_errors(struct ctl *c, int argc, char **argv);
@@ -34,5 +39,10 @@ int ctl_summary_by_dimm(struct ctl *c, const struct ras_db_filter *f, bool json)
 /* Flight recorder and boot buffers (ctl_fdr.c). */
 int ctl_snapshot(struct ctl *c, int argc, char **argv);
 int ctl_boot_cmdline(struct ctl *c, int argc, char **argv);
+
+/* The fleet: metrics, export with a cursor, import from rasdaemon. */
+int ctl_metrics(struct ctl *c, int argc, char **argv);
+int ctl_export(struct ctl *c, int argc, char **argv);
+int ctl_import(struct ctl *c, int argc, char **argv);
 
 #endif

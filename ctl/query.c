@@ -152,7 +152,7 @@ static void print_json_decoded(const struct ras_event_type *t, const void *d)
 	printf("}");
 }
 
-static void print_json_row(const struct ras_db_row *row, const struct ras_decoded_head *h)
+void ctl_print_json_row(const struct ras_db_row *row, const struct ras_decoded_head *h)
 {
 	const struct ras_event_type *t = &ras_event_types[row->type_idx];
 	char when[40];
@@ -186,7 +186,7 @@ static int print_row(void *ctx, const struct ras_db_row *row)
 	/* The sentence is rebuilt by the daemon's own decoder from the stored raw fields. */
 	ras_decode_values(t, row->values, &e->dctx, e->decoded);
 	if (e->json) {
-		print_json_row(row, h);
+		ctl_print_json_row(row, h);
 		return 0;
 	}
 	ras_format_time(row->wall_ns, when, sizeof(when));
@@ -203,7 +203,7 @@ static void ignore_label_error(void *ctx, const char *file, unsigned line, const
 }
 
 /* Decoding needs what the daemon had: this kernel's symbol tables, or the shipped ones. */
-static void prepare_decoders(struct ctl *c, struct ras_decode_ctx *dctx)
+void ctl_prepare_decoders(struct ctl *c, struct ras_decode_ctx *dctx)
 {
 	const char *dir = c->cfg.tracing_dir[0] ? c->cfg.tracing_dir : "/sys/kernel/tracing";
 	struct ras_formats *fmt;
@@ -239,7 +239,7 @@ int ctl_errors(struct ctl *c, int argc, char **argv)
 		free(e);
 		return 1;
 	}
-	prepare_decoders(c, &e->dctx);
+	ctl_prepare_decoders(c, &e->dctx);
 	n = ras_db_errors(db, &f, print_row, e);
 	if (n < 0)
 		fprintf(stderr, "ras-fdr-ctl: %s\n", ras_db_errmsg(db));

@@ -61,5 +61,10 @@ extern const char ras_db_schema_edac[];
 extern const char ras_db_schema_snapshot[];
 int ras_db_exec(struct ras_db *db, const char *sql);
 bool ras_db_table_exists(struct ras_db *db, const char *table);
+/* One event table's row by id, with its raw fields (db_query.c); colmap: RAS_MAX_FIELDS. */
+struct ras_db_row;
+sqlite3_stmt *ras_db_row_stmt(struct ras_db *db, unsigned idx, int *colmap);
+int ras_db_deliver_row(sqlite3_stmt *st, unsigned idx, int64_t id, const int *colmap,
+		       int (*fn)(void *ctx, const struct ras_db_row *row), void *ctx);
 
 #endif

@@ -54,7 +54,7 @@ static char *ordering_sql(struct ras_db *db, const struct ras_db_filter *f)
 }
 
 /* Selects every expected column that the table really has; the rest read as NULL. */
-static sqlite3_stmt *row_stmt(struct ras_db *db, unsigned idx, int *colmap)
+sqlite3_stmt *ras_db_row_stmt(struct ras_db *db, unsigned idx, int *colmap)
 {
 	const struct ras_event_type *type = &ras_event_types[idx];
 	char sql[8192], probe[256];
@@ -97,7 +97,7 @@ static void read_value(sqlite3_stmt *st, int col, struct ras_value *v)
 	v->len = (uint32_t)sqlite3_column_bytes(st, col);
 }
 
-static int deliver_row(sqlite3_stmt *st, unsigned idx, int64_t id, const int *colmap,
+int ras_db_deliver_row(sqlite3_stmt *st, unsigned idx, int64_t id, const int *colmap,
 		       ras_db_row_fn fn, void *ctx)
 {
 	const struct ras_event_type *type = &ras_event_types[idx];
@@ -144,9 +144,9 @@ int ras_db_errors(struct ras_db *db, const struct ras_db_filter *f, ras_db_row_f
 
 		if (idx >= ras_n_event_types)
 			continue;
-		if (!rows[idx] && !(rows[idx] = row_stmt(db, idx, colmap[idx])))
+		if (!rows[idx] && !(rows[idx] = ras_db_row_stmt(db, idx, colmap[idx])))
 			continue;
-		r = deliver_row(rows[idx], idx, sqlite3_column_int64(order, 1), colmap[idx], fn, ctx);
+		r = ras_db_deliver_row(rows[idx], idx, sqlite3_column_int64(order, 1), colmap[idx], fn, ctx);
 		n++;
 	}
 	sqlite3_finalize(order);

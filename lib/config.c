@@ -47,6 +47,7 @@ static const struct key_desc keys[] = {
 	STR("fdr_filters", K_TEXT, fdr_filters),
 	STR("fdr_severity", K_SEVERITY, fdr_severity),
 	UINT("fdr_min_interval_s", fdr_min_interval_s, 0, 86400),
+	STR("metrics_textfile", K_PATH, metrics_textfile),
 };
 
 void rasd_config_defaults(struct rasd_config *c)

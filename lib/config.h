@@ -37,6 +37,8 @@ struct rasd_config {
 	char fdr_filters[1024];      /* system:event:filter;... */
 	char fdr_severity[32];       /* lowest severity that takes a snapshot */
 	unsigned fdr_min_interval_s; /* at most one automatic snapshot per interval */
+	/* Fleet */
+	char metrics_textfile[PATH_MAX]; /* rewritten after each batch; empty: none */
 };
 
 typedef void (*config_error_fn)(void *ctx, const char *file, unsigned line, const char *reason);

@@ -7,6 +7,7 @@
 #include "lib/fdr.h"
 #include "lib/log.h"
 #include "pipeline.h"
+#include "metrics_file.h"
 #include "lib/record.h"
 
 void ras_pipeline_init(struct ras_pipeline *p, struct ras_formats *fmt, struct ras_db *db,
@@ -250,6 +251,7 @@ int ras_pipeline_commit(struct ras_pipeline *p)
 		note_db_error(p);
 		return -EIO;
 	}
+	rasd_metrics_file_update(p->db, p->cfg);
 	return 0;
 }
 
