@@ -28,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "ctl.h"
@@ -327,6 +328,23 @@ static int parse_export_args(struct export *e, int argc, char **argv)
 	return -1;
 }
 
+/* One export per cursor at a time: two would deliver the same records. */
+static int lock_cursor(const char *path)
+{
+	char lock[PATH_MAX];
+	int fd;
+
+	snprintf(lock, sizeof(lock), "%s.lock", path);
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		close(fd);
+		return -EBUSY;
+	}
+	return fd;   /* held until exit */
+}
+
 /* Looks at stdout and the last run: recovers a file, closes a pipe's cut line. */
 static int prepare_output(struct export *e)
 {
@@ -366,11 +384,20 @@ int ctl_export(struct ctl *c, int argc, char **argv)
 	e->c = c;
 	e->cursor_fd = -1;
 	r = parse_export_args(e, argc, argv);
-	if (r >= 0 || (r = cursor_load(e->path, &e->cur)) < 0 || ctl_open_db(c, &db) < 0) {
-		if (r < -1)
-			fprintf(stderr, "ras-fdr-ctl: %s: %s\n", e->path, strerror(-r));
+	if (r >= 0) {
 		free(e);
-		return r >= 0 ? r : 1;
+		return r;
+	}
+	r = lock_cursor(e->path);   /* its fd stays open until exit */
+	if (r == -EBUSY)
+		fprintf(stderr, "ras-fdr-ctl: %s: another export is using this cursor\n", e->path);
+	else if (r >= 0 && (r = cursor_load(e->path, &e->cur)) < 0)
+		fprintf(stderr, "ras-fdr-ctl: %s: %s\n", e->path, strerror(-r));
+	else if (r < 0)
+		fprintf(stderr, "ras-fdr-ctl: %s.lock: %s\n", e->path, strerror(-r));
+	if (r < 0 || ctl_open_db(c, &db) < 0) {
+		free(e);
+		return 1;
 	}
 	/* A closed pipe is an error to report (EPIPE), not a silent death. */
 	signal(SIGPIPE, SIG_IGN);
