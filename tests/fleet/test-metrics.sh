@@ -118,5 +118,12 @@ cmp -s "$WORK/out.prom" "$WORK/prom"; ok $? "--output holds what would be printe
 is "$(ls "$WORK" | grep -c '\.tmp$')" 0 "no temporary file left"
 ctl metrics --format json >/dev/null 2>&1; is $? 2 "an unknown format is a usage error"
 
+# Every fleet command is in the help and has its man page section.
+for c in metrics export import; do
+	"$CTL" help | grep -q "^  $c "; ok $? "ras-fdr-ctl help lists $c"
+	grep -q "^\.SS \"$c" "$top_srcdir/man/ras-fdr-ctl.8"; ok $? "ras-fdr-ctl(8) has a section for $c"
+done
+grep -q '^\.BR metrics_textfile ' "$top_srcdir/man/rasd.conf.5"; ok $? "rasd.conf(5) documents metrics_textfile"
+
 echo "1..$n"
 [ $failed = 0 ]
