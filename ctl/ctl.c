@@ -355,6 +355,9 @@ const struct ctl_command ctl_commands[] = {
 	{ "__synopsis", ctl_synopsis_all, NULL },
 	{ "actions", ctl_actions, NULL },
 	{ "import-config", ctl_import_config, NULL },
+	{ "metrics", ctl_metrics, NULL },
+	{ "export", ctl_export, NULL },
+	{ "import", ctl_import, NULL },
 };
 const size_t ctl_n_commands = sizeof(ctl_commands) / sizeof(ctl_commands[0]);
 

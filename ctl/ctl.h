@@ -66,6 +66,14 @@ extern const struct ctl_spec ctl_summary_spec, ctl_errors_spec, ctl_status_spec,
 /* Hidden helpers (complete.c): bash completion and the synopsis the man-page test checks. */
 int ctl_complete(struct ctl *c, int argc, char **argv);
 int ctl_synopsis_all(struct ctl *c, int argc, char **argv);
+/* errors --json (query.c): one record and its decoding as a JSON line. */
+struct ras_decode_ctx;
+void ctl_print_json_row(const struct ras_db_row *row, const void *decoded);
+/*
+ * A decoding context for records decoded here (--redecode, import): nothing
+ * looked up on this machine, the memory-failure names from the shipped format.
+ */
+void ctl_prepare_redecode(struct ctl *c, struct ras_decode_ctx *dctx);
 
 int ctl_summary(struct ctl *c, int argc, char **argv);
 int ctl_errors(struct ctl *c, int argc, char **argv);
@@ -89,5 +97,9 @@ int ctl_actions(struct ctl *c, int argc, char **argv);
 void ctl_actions_counts(struct ras_db *db, int64_t since_ns, bool json);
 /* rasdaemon / mcelog settings as rasd.conf lines (import_config.c). */
 int ctl_import_config(struct ctl *c, int argc, char **argv);
+/* The fleet: metrics, export with a cursor, import from rasdaemon. */
+int ctl_metrics(struct ctl *c, int argc, char **argv);
+int ctl_export(struct ctl *c, int argc, char **argv);
+int ctl_import(struct ctl *c, int argc, char **argv);
 
 #endif

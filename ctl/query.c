@@ -203,10 +203,13 @@ static void print_json_decoded(const struct ras_event_type *t, const void *d)
 	printf("}");
 }
 
-static void print_json_row(const struct ras_db_row *row, const struct ras_decoded_head *h,
-			   const char *text)
+void ctl_print_json_row(const struct ras_db_row *row, const void *decoded)
 {
 	const struct ras_event_type *t = &ras_event_types[row->type_idx];
+	const struct ras_decoded_head *h = decoded;
+	char text[RAS_SUMMARY_LEN];
+
+	ras_render(t, decoded, text, sizeof(text));
 	printf("{\"version\":%d,\"type\":\"%s\",\"id\":%lld,", CTL_JSON_VERSION, t->table,
 	       (long long)row->id);
 	ctl_print_json_wall(row->wall_ns);
@@ -242,7 +245,7 @@ static int print_row(void *ctx, const struct ras_db_row *row)
 	h = d;
 	ras_render(t, d, text, sizeof(text));
 	if (e->json) {
-		print_json_row(row, h, text);
+		ctl_print_json_row(row, d);
 		return 0;
 	}
 	ras_format_time(row->wall_ns, when, sizeof(when));
@@ -258,12 +261,12 @@ static int print_row(void *ctx, const struct ras_db_row *row)
 }
 
 /*
- * --redecode runs today's decoders on the stored raw fields, with nothing
+ * --redecode (and import) run today's decoders on raw fields, with nothing
  * looked up on this machine (its PCI devices, labels and EDAC layers are not
  * the recording machine's); the memory-failure names come from the shipped
  * tracepoint format.
  */
-static void prepare_redecode(struct ctl *c, struct ras_decode_ctx *dctx)
+void ctl_prepare_redecode(struct ctl *c, struct ras_decode_ctx *dctx)
 {
 	char path[PATH_MAX + 64], *text;
 	size_t len;
@@ -299,7 +302,7 @@ int ctl_errors(struct ctl *c, int argc, char **argv)
 		return 1;
 	}
 	if (e->redecode)
-		prepare_redecode(c, &e->dctx);
+		ctl_prepare_redecode(c, &e->dctx);
 	n = ras_db_errors(db, &f, print_row, e);
 	if (n < 0)
 		ctl_db_error(c, ras_db_errmsg(db));

@@ -65,5 +65,19 @@ int ras_db_check_usable(const char *path, sqlite3 *h, char *err, size_t errlen);
 enum ras_db_state ras_db_inspect(const char *path, sqlite3 *h, char *why, size_t whylen);
 int ras_db_exec(struct ras_db *db, const char *sql);
 bool ras_db_table_exists(struct ras_db *db, const char *table);
+/*
+ * One event table's row by id, with its raw fields and its stored decoding
+ * rebuilt (db_query.c). The statement's columns are found once per table.
+ */
+struct ras_db_row;
+struct ras_db_row_cols {
+	int raw[RAS_MAX_FIELDS];
+	int dec[RAS_DB_MAX_COLS];   /* by index into the type's dfields; -1: absent */
+	int location;
+};
+sqlite3_stmt *ras_db_row_stmt(struct ras_db *db, unsigned idx, struct ras_db_row_cols *rc);
+/* decoded: a buffer of RAS_DECODED_MAX bytes that row->decoded will point to. */
+int ras_db_deliver_row(sqlite3_stmt *st, unsigned idx, int64_t id, const struct ras_db_row_cols *rc,
+		       void *decoded, int (*fn)(void *ctx, const struct ras_db_row *row), void *ctx);
 
 #endif

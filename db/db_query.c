@@ -54,13 +54,6 @@ static char *ordering_sql(struct ras_db *db, const struct ras_db_filter *f)
 	return sql;
 }
 
-/* Where each value of a row is in its statement: raw fields, then decoded ones; -1 absent. */
-struct row_cols {
-	int raw[RAS_MAX_FIELDS];
-	int dec[RAS_DB_MAX_COLS];   /* by index into the type's dfields */
-	int location;
-};
-
 /* Appends ", <alias>.\"name\"" when the view has that column (older databases may not). */
 static int add_column(struct ras_db *db, const char *view, const char *name, char *sql,
 		      size_t cap, size_t *n, int *col)
@@ -77,7 +70,7 @@ static int add_column(struct ras_db *db, const char *view, const char *name, cha
 }
 
 /* Selects the common, raw and decoded columns the view really has; the rest read as NULL. */
-static sqlite3_stmt *row_stmt(struct ras_db *db, unsigned idx, struct row_cols *rc)
+sqlite3_stmt *ras_db_row_stmt(struct ras_db *db, unsigned idx, struct ras_db_row_cols *rc)
 {
 	const struct ras_event_type *type = &ras_event_types[idx];
 	const struct ras_db_table *t = ras_db_table_of(idx);
@@ -144,7 +137,7 @@ static void set_member(void *out, const struct ras_dfield *f, const struct ras_v
  * location and every decoded field, those that restate a raw field from its
  * column. No decoder runs: the row reads the same on any machine.
  */
-static void load_decoded(sqlite3_stmt *st, unsigned idx, const struct row_cols *rc,
+static void load_decoded(sqlite3_stmt *st, unsigned idx, const struct ras_db_row_cols *rc,
 			 const struct ras_db_row *row, void *out)
 {
 	const struct ras_event_type *type = &ras_event_types[idx];
@@ -173,7 +166,7 @@ static void load_decoded(sqlite3_stmt *st, unsigned idx, const struct row_cols *
 	}
 }
 
-static int deliver_row(sqlite3_stmt *st, unsigned idx, int64_t id, const struct row_cols *rc,
+int ras_db_deliver_row(sqlite3_stmt *st, unsigned idx, int64_t id, const struct ras_db_row_cols *rc,
 		       void *decoded, ras_db_row_fn fn, void *ctx)
 {
 	const struct ras_event_type *type = &ras_event_types[idx];
@@ -206,7 +199,7 @@ static int deliver_row(sqlite3_stmt *st, unsigned idx, int64_t id, const struct 
 int ras_db_errors(struct ras_db *db, const struct ras_db_filter *f, ras_db_row_fn fn, void *ctx)
 {
 	sqlite3_stmt *order, *rows[RAS_MAX_EVENT_TYPES] = { 0 };
-	struct row_cols *cols;
+	struct ras_db_row_cols *cols;
 	void *decoded;
 	char *sql = ordering_sql(db, f);
 	int n = 0, r = 0;
@@ -238,9 +231,9 @@ int ras_db_errors(struct ras_db *db, const struct ras_db_filter *f, ras_db_row_f
 
 		if (idx >= ras_n_event_types)
 			continue;
-		if (!rows[idx] && !(rows[idx] = row_stmt(db, idx, &cols[idx])))
+		if (!rows[idx] && !(rows[idx] = ras_db_row_stmt(db, idx, &cols[idx])))
 			continue;
-		r = deliver_row(rows[idx], idx, sqlite3_column_int64(order, 1), &cols[idx], decoded,
+		r = ras_db_deliver_row(rows[idx], idx, sqlite3_column_int64(order, 1), &cols[idx], decoded,
 				fn, ctx);
 		if (r == -EIO)
 			snprintf(db->err, sizeof(db->err), "%s", sqlite3_errmsg(db->h));

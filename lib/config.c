@@ -69,6 +69,7 @@ static const struct key_desc keys[] = {
 	STR("trigger_dir", K_PATH, trigger_dir),
 	UINT("trigger_timeout_s", trigger_timeout_s, 1, 3600),
 	UINT("trigger_max_children", trigger_max_children, 1, 64),
+	STR("metrics_textfile", K_PATH, metrics_textfile),
 };
 
 void rasd_config_defaults(struct rasd_config *c)

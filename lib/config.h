@@ -54,6 +54,8 @@ struct rasd_config {
 	char trigger_dir[PATH_MAX];
 	unsigned trigger_timeout_s;
 	unsigned trigger_max_children;
+	/* Fleet */
+	char metrics_textfile[PATH_MAX]; /* rewritten after each batch; empty: none */
 };
 
 typedef void (*config_error_fn)(void *ctx, const char *file, unsigned line, const char *reason);

@@ -8,6 +8,7 @@
 #include "log.h"
 #include "pipeline.h"
 #include "actions.h"
+#include "metrics_file.h"
 #include "lib/record.h"
 
 void ras_pipeline_init(struct ras_pipeline *p, struct ras_formats *fmt, struct ras_db *db,
@@ -335,6 +336,7 @@ int ras_pipeline_commit(struct ras_pipeline *p)
 	ras_pending_clear(&p->pending);
 	p->db_error = 0;
 	p->fail_since_ns = 0;
+	rasd_metrics_file_update(p->db, p->cfg);
 	return 0;
 }
 

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The counts behind the metrics. Each event table is read from the row after
+ * the last one counted (ids only grow), so rasd, which keeps its struct
+ * between batches, reads only the new rows after each commit; ras-fdr-ctl
+ * starts from zero and reads everything once.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "db_internal.h"
+#include "db_metrics.h"
+#include "db_query.h"
+
+/* Excludes injected records from the subject series and the last error time. */
+#define REAL_RECORD "source <> 'synthetic' AND synthetic = 0"
+
+/*
+ * Where each subject dimension comes from: the view of one event table, the
+ * expressions giving the subject (SQL over that view's columns, compile-time
+ * constants) and the errors a record stands for.
+ */
+static const struct subject_source {
+	enum ras_metrics_dim dim;
+	const char *table, *key, *key2, *weight;
+} subject_sources[] = {
+	/* The label the decoder settled on (the configured one where the kernel had none). */
+	{ RAS_MDIM_DIMM, "mc_event",
+	  "coalesce(nullif(dec_label, ''), nullif(label, ''), nullif(location, ''), 'unknown')", "''",
+	  "max(coalesce(error_count, 1), 1)" },
+	{ RAS_MDIM_CPU, "mce_record", "coalesce(cpu, -1)", "coalesce(socketid, -1)", "1" },
+	{ RAS_MDIM_PCIE, "aer_event", "coalesce(nullif(dev_name, ''), 'unknown')", "''", "1" },
+};
+
+static int type_index(const char *table)
+{
+	const struct ras_event_type *t = ras_event_type_find(table);
+
+	return t ? (int)(t - ras_event_types) : -1;
+}
+
+static int collect_records(struct ras_db *db, struct ras_metrics *m, unsigned idx,
+			   int64_t lo, int64_t hi)
+{
+	char sql[512];
+	sqlite3_stmt *st;
+
+	snprintf(sql, sizeof(sql),
+		 "SELECT severity, source, synthetic, count(*),"
+		 " max(CASE WHEN " REAL_RECORD " THEN wall_ns END)"
+		 " FROM %s WHERE id > ?1 AND id <= ?2 GROUP BY severity, source, synthetic",
+		 ras_event_types[idx].table);
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, lo);
+	sqlite3_bind_int64(st, 2, hi);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		enum ras_severity sev = RAS_SEV_UNKNOWN;
+		const char *name = (const char *)sqlite3_column_text(st, 0);
+		enum ras_metrics_source src =
+			ras_metrics_source_of((const char *)sqlite3_column_text(st, 1),
+					      sqlite3_column_int(st, 2) != 0);
+
+		if (name)
+			ras_severity_parse(name, &sev);
+		m->records[idx][sev][src] += sqlite3_column_int64(st, 3);
+		if (sqlite3_column_type(st, 4) != SQLITE_NULL &&
+		    sqlite3_column_int64(st, 4) > m->last_error_ns)
+			m->last_error_ns = sqlite3_column_int64(st, 4);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int collect_subjects(struct ras_db *db, struct ras_metrics *m,
+			    const struct subject_source *src, int64_t lo, int64_t hi)
+{
+	char sql[1024];
+	sqlite3_stmt *st;
+	int r = 0;
+
+	snprintf(sql, sizeof(sql),
+		 "SELECT %s, %s, severity, sum(%s) FROM %s_decoded"
+		 " WHERE id > ?1 AND id <= ?2 AND " REAL_RECORD " GROUP BY 1, 2, 3",
+		 src->key, src->key2, src->weight, src->table);
+	/* An older database may lack a column: that dimension then stays empty. */
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_int64(st, 1, lo);
+	sqlite3_bind_int64(st, 2, hi);
+	while (r == 0 && sqlite3_step(st) == SQLITE_ROW) {
+		enum ras_severity sev = RAS_SEV_UNKNOWN;
+		const char *key = (const char *)sqlite3_column_text(st, 0);
+		const char *key2 = (const char *)sqlite3_column_text(st, 1);
+		const char *name = (const char *)sqlite3_column_text(st, 2);
+
+		if (name)
+			ras_severity_parse(name, &sev);
+		r = ras_metrics_add_subject(m, src->dim, key ? key : "", key2 ? key2 : "", sev,
+					    sqlite3_column_int64(st, 3));
+	}
+	sqlite3_finalize(st);
+	return r;
+}
+
+static int64_t max_id(struct ras_db *db, const char *table)
+{
+	char sql[256];
+	sqlite3_stmt *st;
+	int64_t id = 0;
+
+	snprintf(sql, sizeof(sql), "SELECT coalesce(max(id), 0) FROM %s", table);
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return id;
+}
+
+static int collect_table(struct ras_db *db, struct ras_metrics *m, unsigned idx)
+{
+	const char *table = ras_event_types[idx].table;
+	int64_t lo = m->seen_id[idx], hi;
+	int r;
+
+	if (!ras_db_table_exists(db, table))
+		return 0;
+	hi = max_id(db, table);
+	if (hi <= lo)
+		return 0;
+	r = collect_records(db, m, idx, lo, hi);
+	for (size_t i = 0; r == 0 && i < sizeof(subject_sources) / sizeof(subject_sources[0]); i++)
+		if (type_index(subject_sources[i].table) == (int)idx)
+			r = collect_subjects(db, m, &subject_sources[i], lo, hi);
+	if (r == 0)
+		m->seen_id[idx] = hi;
+	return r;
+}
+
+/* The actions table (issue 11) may not exist yet; its columns are probed, not assumed. */
+static void collect_actions(struct ras_db *db, struct ras_metrics *m)
+{
+	static const char *const queries[] = {
+		"SELECT action, result, count(*) FROM actions GROUP BY 1, 2 ORDER BY 1, 2",
+		"SELECT '', '', count(*) FROM actions",
+	};
+	sqlite3_stmt *st = NULL;
+
+	m->n_actions = 0;
+	m->have_actions = ras_db_table_exists(db, "actions");
+	if (!m->have_actions)
+		return;
+	for (size_t i = 0; i < 2 && !st; i++)
+		if (sqlite3_prepare_v2(db->h, queries[i], -1, &st, NULL) != SQLITE_OK)
+			st = NULL;
+	while (st && sqlite3_step(st) == SQLITE_ROW && m->n_actions < RAS_METRICS_MAX_ACTIONS) {
+		struct ras_metrics_action *a = &m->actions[m->n_actions++];
+		const char *action = (const char *)sqlite3_column_text(st, 0);
+		const char *result = (const char *)sqlite3_column_text(st, 1);
+
+		snprintf(a->action, sizeof(a->action), "%s", action ? action : "");
+		snprintf(a->result, sizeof(a->result), "%s", result ? result : "");
+		a->count = sqlite3_column_int64(st, 2);
+	}
+	sqlite3_finalize(st);
+}
+
+int ras_db_metrics_collect(struct ras_db *db, struct ras_metrics *m)
+{
+	struct ras_db_filter all = { .type_idx = -1, .include_synthetic = true };
+	bool own_txn = !db->in_txn && sqlite3_get_autocommit(db->h);
+	int r = 0;
+
+	/* One read transaction: every count describes the same database state. */
+	if (own_txn && ras_db_exec(db, "BEGIN") < 0)
+		return -EIO;
+	for (unsigned i = 0; i < ras_n_event_types && i < RAS_METRICS_TYPES && r == 0; i++)
+		r = collect_table(db, m, i);
+	if (r == 0)
+		r = ras_db_lost_totals(db, &all, &m->lost_records, &m->lost_gaps);
+	m->malformed = ras_db_counter(db, "malformed_records");
+	m->synthetic_refused = ras_db_counter(db, "synthetic_refused");
+	collect_actions(db, m);
+	if (own_txn)
+		ras_db_exec(db, "COMMIT");
+	return r;
+}

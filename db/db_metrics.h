@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/* The counts behind the metrics (lib/metrics.h). */
+#ifndef RAS_DB_METRICS_H
+#define RAS_DB_METRICS_H
+
+#include "db.h"
+#include "lib/metrics.h"
+
+/*
+ * Adds to m what was stored since the last call with the same m (m->seen_id
+ * per table; a zeroed m reads everything), in one read transaction so every
+ * count describes the same moment. Lost records, the malformed counter and
+ * the actions are totals, read whole each time. 0 or -errno.
+ */
+int ras_db_metrics_collect(struct ras_db *db, struct ras_metrics *m);
+
+#endif

@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# ras-fdr-ctl export --cursor-file: JSON Lines of everything after the cursor
+# (event tables, lost records, actions). Killed with SIGKILL at random points
+# and run again: to a file every record is delivered exactly once; to a pipe
+# every record at least once, a repeat only for a kill between a line and its
+# cursor update (at most one per kill), and a cut line only from a kill.
+set -u
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+CTL=$top_builddir/ctl/ras-fdr-ctl
+PY=/usr/bin/python3
+CHECK="$top_srcdir/tests/fleet/check-export.py"
+command -v sqlite3 >/dev/null || { echo "1..0 # SKIP no sqlite3 CLI"; exit 77; }
+[ -x $PY ] || { echo "1..0 # SKIP no /usr/bin/python3"; exit 77; }
+n=0 failed=0
+ok() { n=$((n+1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed+1)); fi; }
+is() { ok "$([ "$1" = "$2" ] && echo 0 || echo 1)" "$3 (got '$1', want '$2')"; }
+WORK=$(mktemp -d /tmp/ras-fdr-export-XXXXXX)
+cleanup() { [ -n "${pid:-}" ] && kill -9 "$pid" 2>/dev/null; wait 2>/dev/null; rm -rf "$WORK"; }
+trap cleanup EXIT
+DB=$WORK/ras.db
+RD=$WORK/rd.db
+q() { sqlite3 "file:$DB?mode=ro" "$1" 2>/dev/null; }
+ctl() { "$CTL" --config /dev/null --db "$DB" "$@"; }
+expected() {
+	for t in mc_event aer_event mce_record; do q "SELECT '$t', id FROM $t" | tr '|' ' '; done
+	q "SELECT 'lost', id FROM lost_events" | tr '|' ' '
+	q "SELECT 'action', id FROM actions" | tr '|' ' '
+}
+add_rows() {   # $1: how many mc_event rows to add to the rasdaemon database, then import
+	sqlite3 "$RD" "WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < $1)
+	INSERT INTO mc_event SELECT NULL, strftime('%Y-%m-%d %H:%M:%S +0000', 1700000000 + i, 'unixepoch'), 1,
+	'Corrected', 'memory read error \"quoted\"', 'DIMM_' || (i % 8), 0, 0, i % 6, -1, i * 4096, 6, 0, '' FROM k"
+	ctl import rasdaemon "$RD" >/dev/null
+}
+
+sqlite3 "$RD" < "$top_srcdir/tests/fleet/rasdaemon-0.8.sql"
+sqlite3 "$RD" "WITH RECURSIVE k(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM k WHERE i < 400)
+	INSERT INTO aer_event SELECT NULL, strftime('%Y-%m-%d %H:%M:%S +0000', 1600000000 + i, 'unixepoch'), '0000:00:1c.0', 'Corrected', 'Receiver Error' FROM k;
+	INSERT INTO mce_record (timestamp, status, cpu, cpuid, socketid, bank, cpuvendor) VALUES ('2024-01-01 00:00:00 +0000', -8358680633521667952, 1, 329300, 0, 7, 0);"
+add_rows 3000
+# Records of another table with older wall times arrive later: the cursor is per table.
+sqlite3 "$DB" "INSERT INTO lost_events (boot, instance, cpu, count, from_ns, to_ns, origin) VALUES (1, 'rasd', 0, 17, 0, 1, 'stats'), (1, 'rasd', 1, NULL, 0, 2, 'subbuffer');
+INSERT INTO actions (wall_ns, kind, subject, count, threshold, action, result) VALUES (1, 'page', 'page 0x1000', 10, '10/24h', 'soft', 'done');"
+expected > "$WORK/want"
+total=$(wc -l < "$WORK/want")
+
+# One whole run.
+ctl export --cursor-file "$WORK/c0" --json > "$WORK/all"; is $? 0 "export exits 0"
+read -r lines invalid uniq dups missing extra max < <($PY "$CHECK" "$WORK/all" "$WORK/want")
+is "$lines/$invalid/$uniq/$missing/$extra" "$total/0/$total/0/0" "one run delivers the $total records, each a JSON line"
+grep -q '^{"version":1,"type":"mc_event","id":1,"time":"2023-11-14T22:13:21.000000Z",.*"source":"imported","severity":"corrected","location":.*"summary":.*"fields":{.*"decoded":{' "$WORK/all"
+ok $? "lines are the errors --json format"
+grep -q '^{"type":"lost","id":2,"boot_id":"[^"]*","instance":"rasd","cpu":1,"count":null,' "$WORK/all"; ok $? "lost-record rows are exported"
+grep -q '^{"type":"action","id":1,.*"subject":"page 0x1000","count":10,"threshold":"10/24h","action":"soft",.*"result":"done"' "$WORK/all"; ok $? "actions rows are exported"
+ctl export --cursor-file "$WORK/c0" > "$WORK/again"; is "$(wc -c < "$WORK/again")" 0 "a second run finds nothing new"
+
+# To a file, killed at random points: exactly once.
+kills=0 runs=0
+: > "$WORK/file"
+while [ $runs -lt 60 ]; do
+	runs=$((runs + 1))
+	# The program itself, not a shell function, so that the kill reaches it.
+	"$CTL" --config /dev/null --db "$DB" export --cursor-file "$WORK/c1" --batch $((RANDOM % 200 + 1)) \
+		>> "$WORK/file" 2>/dev/null & pid=$!
+	sleep "0.$(printf %03d $((RANDOM % 150)))"
+	kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null; rc=$?; pid=
+	[ $rc = 137 ] && kills=$((kills + 1))
+	[ $rc = 0 ] && [ $kills -ge 5 ] && break
+done
+ctl export --cursor-file "$WORK/c1" >> "$WORK/file"; is $? 0 "a last run completes"
+ok "$([ $kills -ge 5 ] && echo 0 || echo 1)" "the exporter was killed mid-way $kills times"
+read -r lines invalid uniq dups missing extra max < <($PY "$CHECK" "$WORK/file" "$WORK/want")
+is "$lines/$invalid/$uniq/$dups/$missing/$extra" "$total/0/$total/0/0/0" "file: every record exactly once, no cut line ($kills kills)"
+add_rows 100
+expected > "$WORK/want"
+ctl export --cursor-file "$WORK/c1" >> "$WORK/file"
+read -r lines invalid uniq dups missing extra max < <($PY "$CHECK" "$WORK/file" "$WORK/want")
+is "$lines/$dups/$missing" "$((total + 100))/0/0" "records stored later are delivered once by the next run"
+total=$((total + 100))
+
+# To a pipe, killed at random points: at least once, repeats bounded by the kills.
+mkfifo "$WORK/fifo"
+kills=0 runs=0
+: > "$WORK/piped"
+while [ $runs -lt 60 ]; do
+	runs=$((runs + 1))
+	cat "$WORK/fifo" >> "$WORK/piped" & reader=$!
+	"$CTL" --config /dev/null --db "$DB" export --cursor-file "$WORK/c2" > "$WORK/fifo" 2>/dev/null & pid=$!
+	sleep "0.$(printf %03d $((RANDOM % 300)))"
+	kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null; rc=$?; pid=
+	# Killed before it opened the fifo: the reader still waits for a writer.
+	kill -0 $reader 2>/dev/null && timeout 2 bash -c ': > "$1"' _ "$WORK/fifo"
+	wait $reader
+	[ $rc = 137 ] && kills=$((kills + 1))
+	[ $rc = 0 ] && [ $kills -ge 5 ] && break
+done
+ctl export --cursor-file "$WORK/c2" | cat >> "$WORK/piped"
+ok "$([ $kills -ge 5 ] && echo 0 || echo 1)" "the exporter was killed mid-way $kills times"
+read -r lines invalid uniq dups missing extra max < <($PY "$CHECK" "$WORK/piped" "$WORK/want")
+is "$uniq/$missing/$extra" "$total/0/0" "pipe: every record delivered"
+ok "$([ "$dups" -le "$kills" ] && [ "$max" -le 2 ] && echo 0 || echo 1)" "pipe: $dups repeats for $kills kills, none more than twice"
+ok "$([ "$invalid" -le "$kills" ] && echo 0 || echo 1)" "pipe: $invalid cut lines for $kills kills"
+
+# Errors: a closed pipe and an unwritable cursor keep the cursor where it was.
+"$CTL" --config /dev/null --db "$DB" export --cursor-file "$WORK/c4" 2>"$WORK/err" | head -1 >/dev/null
+ok "$(grep -q "Broken pipe" "$WORK/err" && echo 0 || echo 1)" "a closed pipe is reported (EPIPE)"
+# What head took and what the pipe buffer held before it closed: far from all of it.
+ok "$([ "$(sed -n 's/^mc_event //p' "$WORK/c4")" -lt 1000 ] && [ "$(sed -n 's/^aer_event //p' "$WORK/c4")" = 0 ] && echo 0 || echo 1)" \
+	"the cursor stops where the pipe closed"
+
+exec 9>"$WORK/c0.lock"; flock 9
+ctl export --cursor-file "$WORK/c0" >/dev/null 2>"$WORK/err"; rc=$?
+ok "$([ $rc = 1 ] && grep -q "another export" "$WORK/err" && echo 0 || echo 1)" "a second export on the same cursor is refused while one runs"
+exec 9>&-
+ctl export --cursor-file /nonexistent/dir/cursor >/dev/null 2>&1; is $? 1 "an unwritable cursor is an error"
+ctl export >/dev/null 2>&1; is $? 2 "--cursor-file is required"
+
+echo "1..$n"
+[ $failed = 0 ]

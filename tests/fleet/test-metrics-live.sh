@@ -1,0 +1,73 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# metrics_textfile under a real rasd (root, tracefs): the file is rewritten
+# after each committed batch with the database's counts, and a real
+# prometheus-node-exporter (Debian's package), started on 127.0.0.1 with only
+# its textfile collector, serves the series back from /metrics.
+set -u
+. "${top_srcdir:-.}/tests/live-lib.sh"
+NODE_EXPORTER=$(command -v prometheus-node-exporter || echo /usr/bin/prometheus-node-exporter)
+[ -x "$NODE_EXPORTER" ] || { echo "1..0 # SKIP prometheus-node-exporter not installed"; exit 77; }
+PY=/usr/bin/python3
+$PY -c 'import prometheus_client.parser' 2>/dev/null || { echo "1..0 # SKIP no python3-prometheus-client"; exit 77; }
+
+INST=rasdm_$$
+WORK=$(mktemp -d /tmp/ras-fdr-mlive-XXXXXX)
+DB=$WORK/ras.db
+TEXT=$WORK/textfile/ras-fdr.prom
+mkdir -p "$WORK/textfile"
+cleanup() {
+	[ -n "${NE:-}" ] && kill "$NE" 2>/dev/null
+	[ -n "${PID:-}" ] && kill "$PID" 2>/dev/null
+	wait 2>/dev/null
+	[ -d $T/instances/$INST ] && rmdir $T/instances/$INST 2>/dev/null
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+cat > "$WORK/rasd.conf" <<CONF
+database = $DB
+instance = $INST
+lock_dir = $WORK/lock
+formats_dir = $(cd "$top_srcdir" && pwd)/formats
+allow_synthetic = yes
+metrics_textfile = $TEXT
+CONF
+ctl() { "$CTL" --config "$WORK/rasd.conf" "$@"; }
+sample() { grep "^$1 " "$2" | awk '{ print $2 }'; }
+key='ras_fdr_records_total{type="mc_event",severity="corrected",source="synthetic"}'
+
+"$RASD" --config "$WORK/rasd.conf" 2>"$WORK/rasd.log" &
+PID=$!
+wait_for 10 test -e $T/instances/$INST/per_cpu/cpu0/trace_pipe_raw; ok $? "rasd runs with instance $INST"
+for i in 1 2 3; do
+	ctl inject --synthetic ras:mc_event error_type=0 msg="read error" label=DIMM_A1 mc_index=0 \
+		top_layer=0 middle_layer=1 lower_layer=-1 >/dev/null
+done
+wait_for 10 grep -q "^$key 3$" "$TEXT"; ok $? "metrics_textfile counts the 3 records after their batch"
+is_db=$(q "SELECT count(*) FROM mc_event WHERE severity = 'corrected' AND source = 'synthetic'")
+ok "$([ "$(sample "$key" "$TEXT")" = "$is_db" ] && echo 0 || echo 1)" "the file's count equals the database's ($is_db)"
+$PY "$top_srcdir/tests/fleet/parse-metrics.py" prometheus < "$TEXT" > /dev/null; ok $? "the file parses as the Prometheus text format"
+ls "$WORK/textfile" | grep -q '\.tmp$'; ok "$([ $? = 1 ] && echo 0 || echo 1)" "no temporary file is left in the directory"
+grep -q 'ras_fdr_event_info{event="ras:mc_event",type="mc_event",state="enabled"} 1' "$TEXT"
+ok $? "the info series says ras:mc_event is enabled in rasd's instance"
+ctl inject --synthetic ras:mc_event error_type=1 msg="scrub" label=DIMM_B2 mc_index=0 \
+	top_layer=0 middle_layer=2 lower_layer=-1 >/dev/null
+wait_for 10 grep -q '^ras_fdr_records_total{type="mc_event",severity="uncorrected",source="synthetic"} 1$' "$TEXT"
+ok $? "a later batch rewrites the file"
+
+# A free port on 127.0.0.1 for the exporter.
+PORT=$($PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$NODE_EXPORTER" --web.listen-address=127.0.0.1:$PORT --collector.disable-defaults \
+	--collector.textfile --collector.textfile.directory="$WORK/textfile" 2>"$WORK/ne.log" &
+NE=$!
+fetch() { $PY -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=2).read().decode())' \
+	"http://127.0.0.1:$PORT/metrics" > "$WORK/scrape" 2>/dev/null; }
+wait_for 10 fetch; ok $? "node_exporter serves /metrics on 127.0.0.1:$PORT"
+# node_exporter prints the labels sorted by name.
+grep -q '^ras_fdr_records_total{severity="corrected",source="synthetic",type="mc_event"} 3$' "$WORK/scrape"
+ok $? "node_exporter serves ras_fdr_records_total from the textfile"
+grep -q '^node_textfile_scrape_error 0$' "$WORK/scrape"; ok $? "node_exporter read the textfile without error"
+grep -q '^ras_fdr_build_info{kernel="'"$(uname -r)"'",version="' "$WORK/scrape"; ok $? "the info series reaches Prometheus"
+$PY "$top_srcdir/tests/fleet/parse-metrics.py" prometheus < "$WORK/scrape" > /dev/null; ok $? "the scrape parses"
+kill "$NE"; wait "$NE" 2>/dev/null; NE=
+done_testing
