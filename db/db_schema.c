@@ -35,8 +35,17 @@ static const char schema_v2[] =
  */
 static const char schema_v5[] = "SELECT 1;";
 
+/*
+ * Version 6: each CPU's kernel "read events" figure matching what is
+ * committed, so the next rasd can count what a killed one read and lost.
+ */
+static const char schema_v6[] =
+	"CREATE TABLE IF NOT EXISTS read_marks ("
+	" boot INTEGER, instance TEXT, cpu INTEGER, read_events INTEGER NOT NULL,"
+	" PRIMARY KEY (boot, instance, cpu));";
+
 static const char *const migrations[RAS_DB_SCHEMA_VERSION] = {
-	schema_v1, schema_v2, ras_db_schema_edac, ras_db_schema_snapshot, schema_v5,
+	schema_v1, schema_v2, ras_db_schema_edac, ras_db_schema_snapshot, schema_v5, schema_v6,
 };
 
 int ras_db_exec(struct ras_db *db, const char *sql)

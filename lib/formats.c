@@ -168,6 +168,39 @@ static void load_type(struct ras_formats *f, unsigned idx, const char *tracing_d
 		resolve_fields(t, tf);
 }
 
+/* offset and size of one "field: <type> <name>;" line of header_page, or -1. */
+static int header_field(const char *text, const char *name, unsigned *off, unsigned *size)
+{
+	char key[32];
+	const char *p;
+
+	snprintf(key, sizeof(key), " %s;", name);
+	p = strstr(text, key);
+	if (!p || sscanf(p + strlen(key), " offset:%u; size:%u;", off, size) != 2)
+		return -1;
+	return 0;
+}
+
+/*
+ * The page reader (ras_page_check, kbuffer) assumes the layout of this
+ * machine's kernel: u64 timestamp at 0, a long commit at 8, data right
+ * after. A header_page saying otherwise is refused rather than misread.
+ */
+static int check_page_layout(const char *text, unsigned page_size)
+{
+	unsigned ts_off, ts_size, c_off, c_size, d_off, d_size;
+
+	if (header_field(text, "timestamp", &ts_off, &ts_size) < 0 ||
+	    header_field(text, "commit", &c_off, &c_size) < 0 ||
+	    header_field(text, "data", &d_off, &d_size) < 0)
+		return -EINVAL;
+	if (ts_off != 0 || ts_size != 8 || c_off != 8 || c_size != sizeof(long) ||
+	    d_off != 8 + sizeof(long) || d_off + d_size != page_size ||
+	    page_size > RAS_MAX_PAGE_SIZE)
+		return -EINVAL;
+	return 0;
+}
+
 static int load_header_page(struct ras_formats *f, const char *tracing_dir,
 			    const char *shipped_dir)
 {
@@ -185,11 +218,11 @@ static int load_header_page(struct ras_formats *f, const char *tracing_dir,
 	if (r < 0)
 		return r;
 	r = tep_parse_header_page(f->tep, buf, len, sizeof(long));
+	f->page_size = r < 0 ? 0 : (unsigned)tep_get_sub_buffer_size(f->tep);
+	if (r == 0 && (f->page_size < 64 || check_page_layout(buf, f->page_size) < 0))
+		r = -1;
 	free(buf);
-	if (r < 0)
-		return -EINVAL;
-	f->page_size = (unsigned)tep_get_sub_buffer_size(f->tep);
-	return f->page_size >= 64 ? 0 : -EINVAL;
+	return r < 0 ? -EINVAL : 0;
 }
 
 int ras_formats_load(struct ras_formats **out, const char *tracing_dir,

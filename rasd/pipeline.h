@@ -33,6 +33,11 @@ struct ras_pipeline {
 	int64_t last_stats_ns;
 	int db_error;                    /* first database error, fatal for the daemon */
 	bool malformed_logged[64];
+	/* Malformed pages, unknown ids, crash accounting (see pipeline.c). */
+	const struct ras_reader *reader; /* set: read marks are committed with the records */
+	uint64_t malformed_pages, unknown_ids, saved_unknown, saved_foreign;
+	bool page_problem_logged[RAS_PAGE_N_PROBLEMS];
+	bool unknown_logged;
 	bool refused_logged;
 	bool log_last[64];               /* the last record of each type was logged */
 	struct ras_value values[RAS_MAX_FIELDS];
@@ -46,6 +51,12 @@ void ras_pipeline_init(struct ras_pipeline *p, struct ras_formats *fmt, struct r
 extern const struct ras_reader_ops ras_pipeline_ops;
 /* Commits the open transaction, with the per-batch counters. 0 or -EIO. */
 int ras_pipeline_commit(struct ras_pipeline *p);
+/*
+ * At start on a taken-back instance: the records a killed rasd read from the
+ * kernel and never committed (the kernel's "read events" now minus the mark
+ * committed last) are stored as lost_events with origin "crash". Commits.
+ */
+int ras_pipeline_account_crash(struct ras_pipeline *p);
 /* Compares the kernel's per-CPU loss counters with the last seen and stores the difference. */
 int ras_pipeline_check_stats(struct ras_pipeline *p, const struct ras_reader *r);
 
