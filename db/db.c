@@ -26,6 +26,9 @@ static const char *const stmt_sql[STMT_COUNT_] = {
 			   " VALUES (?, ?, ?, ?, ?)",
 	[STMT_COUNTER_ADD] = "INSERT INTO counters (name, value) VALUES (?, ?)"
 			     " ON CONFLICT(name) DO UPDATE SET value = value + excluded.value",
+	[STMT_MARK_GET] = "SELECT read_events FROM read_marks WHERE boot = ? AND instance = ? AND cpu = ?",
+	[STMT_MARK_SET] = "INSERT OR REPLACE INTO read_marks (boot, instance, cpu, read_events)"
+			  " VALUES (?, ?, ?, ?)",
 };
 
 const char *ras_db_errmsg(struct ras_db *db)

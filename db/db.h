@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include "lib/event_table.h"
 
-#define RAS_DB_SCHEMA_VERSION 8
+#define RAS_DB_SCHEMA_VERSION 9
 
 struct ras_db;
 
@@ -34,7 +34,7 @@ struct ras_db_lost {
 	int cpu;
 	long long count;       /* -1: the kernel said "some" without a count */
 	int64_t from_ns, to_ns;
-	const char *origin;    /* "subbuffer" or "stats" */
+	const char *origin;    /* "subbuffer", "stats", "malformed" or "crash" */
 	const char *instance;
 };
 
@@ -91,6 +91,14 @@ int ras_db_cpu_stats_get(struct ras_db *db, const char *instance, int cpu,
 			 uint64_t *overrun, uint64_t *dropped);
 int ras_db_cpu_stats_set(struct ras_db *db, const char *instance, int cpu,
 			 uint64_t overrun, uint64_t dropped);
+/*
+ * The kernel's "read events" figure of a CPU of an instance (per_cpu/cpuN/stats)
+ * that matches what is committed: kept in the same transaction as the records,
+ * so that a rasd killed between reading and committing leaves a countable gap.
+ * get: 1 and *read when known, 0 when none is stored, or -EIO.
+ */
+int ras_db_read_mark_get(struct ras_db *db, const char *instance, int cpu, uint64_t *read);
+int ras_db_read_mark_set(struct ras_db *db, const char *instance, int cpu, uint64_t read);
 int ras_db_counter_add(struct ras_db *db, const char *name, int64_t delta);
 /* Gives the page cache back between batches, so an idle daemon stays small. */
 void ras_db_release_memory(struct ras_db *db);

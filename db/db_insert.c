@@ -234,6 +234,36 @@ int ras_db_cpu_stats_set(struct ras_db *db, const char *instance, int cpu,
 	return r == SQLITE_DONE ? 0 : -EIO;
 }
 
+int ras_db_read_mark_get(struct ras_db *db, const char *instance, int cpu, uint64_t *read)
+{
+	sqlite3_stmt *st = db->stmt[STMT_MARK_GET];
+	int r;
+
+	*read = 0;
+	sqlite3_bind_int64(st, 1, db->boot);
+	sqlite3_bind_text(st, 2, instance, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 3, cpu);
+	r = sqlite3_step(st);
+	if (r == SQLITE_ROW)
+		*read = (uint64_t)sqlite3_column_int64(st, 0);
+	sqlite3_reset(st);
+	return r == SQLITE_ROW ? 1 : r == SQLITE_DONE ? 0 : -EIO;
+}
+
+int ras_db_read_mark_set(struct ras_db *db, const char *instance, int cpu, uint64_t read)
+{
+	sqlite3_stmt *st = db->stmt[STMT_MARK_SET];
+	int r;
+
+	sqlite3_bind_int64(st, 1, db->boot);
+	sqlite3_bind_text(st, 2, instance, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 3, cpu);
+	sqlite3_bind_int64(st, 4, (int64_t)read);
+	r = sqlite3_step(st);
+	sqlite3_reset(st);
+	return r == SQLITE_DONE ? 0 : -EIO;
+}
+
 int ras_db_counter_add(struct ras_db *db, const char *name, int64_t delta)
 {
 	sqlite3_stmt *st = db->stmt[STMT_COUNTER_ADD];

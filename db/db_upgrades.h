@@ -91,6 +91,14 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	  " target TEXT, result TEXT NOT NULL, errno INTEGER, synthetic INTEGER NOT NULL DEFAULT 0,"
 	  " event_table TEXT, event_id INTEGER);"
 	  "CREATE INDEX IF NOT EXISTS actions_time ON actions (wall_ns);" },
+	/*
+	 * Each CPU's kernel "read events" figure matching what is committed, so
+	 * the next rasd can count what a killed one read and lost (origin crash).
+	 */
+	{ 9, "read marks for crash accounting",
+	  "CREATE TABLE IF NOT EXISTS read_marks ("
+	  " boot INTEGER, instance TEXT, cpu INTEGER, read_events INTEGER NOT NULL,"
+	  " PRIMARY KEY (boot, instance, cpu));" },
 };
 
 #define RAS_DB_N_UPGRADES (sizeof(ras_db_upgrades) / sizeof(ras_db_upgrades[0]))

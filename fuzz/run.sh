@@ -1,28 +1,50 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Builds every fuzz/fuzz-*.c with libFuzzer + ASan + UBSan against all
-# decoders/*.c and runs each for $1 seconds (default 20). Seeds: tests/data.
-# Usage: fuzz/run.sh [seconds] [build-dir]
+# decoders/*.c (fuzz-page.c also against the lib/ sources of the page reader
+# and libtraceevent) and runs each for $1 seconds (default 20).
+# Seeds: tests/data/mcelog, and tests/data/pages for fuzz-page.
+# Usage: fuzz/run.sh [seconds] [build-dir] [target-name]
 set -eu
 secs=${1:-20}
 top=$(cd "$(dirname "$0")/.." && pwd)
 out=${2:-${TMPDIR:-/tmp}/ras-fdr-fuzz}
+only=${3:-}
 CC=${CC:-clang}
+# The page reader: sub-buffer checks, kbuffer, field extraction, synthetic unwrapping.
+page_srcs="reader record formats event_table synthetic decode pci_names dimm_labels edac_sysfs config"
+# Word-split unquoted below, so the double quotes reach the compiler (paths without spaces).
+page_defs='-DSYSCONFDIR="/etc" -DLOCALSTATEDIR="/var" -DRUNSTATEDIR="/run" -DPKGDATADIR="/usr/share/ras-fdr"'
 mkdir -p "$out"
 status=0
 for src in "$top"/fuzz/fuzz-*.c; do
 	name=$(basename "$src" .c)
+	if [ -n "$only" ] && [ "$name" != "$only" ]; then
+		continue
+	fi
 	bin="$out/$name"
+	extra=""
+	max_len=4096
 	corpus="$out/$name.corpus"
 	mkdir -p "$corpus"
 	for seeds in "$top"/tests/data/mcelog "$top"/tests/data/decode; do
 		[ -d "$seeds" ] && cp "$seeds"/* "$corpus"/ 2>/dev/null || true
 	done
+	if [ "$name" = fuzz-page ]; then
+		cp "$top"/tests/data/pages/* "$corpus"/ 2>/dev/null || true
+		for f in $page_srcs; do
+			extra="$extra $top/lib/$f.c"
+		done
+		extra="$extra $page_defs -DRAS_FUZZ_FORMATS=\"$top/tests/formats/linux-6.18\""
+		extra="$extra $(pkg-config --cflags --libs libtraceevent libpci)"
+		max_len=16384
+	fi
 	echo "== building $name"
+	# shellcheck disable=SC2086 # $extra is a list of words
 	$CC -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-I"$top" "$src" "$top"/decoders/*.c -o "$bin"
+		-I"$top" "$src" "$top"/decoders/*.c $extra -o "$bin"
 	echo "== running $name for ${secs}s"
-	if ! "$bin" -max_total_time="$secs" -max_len=4096 -artifact_prefix="$out/$name-" "$corpus" \
+	if ! "$bin" -max_total_time="$secs" -max_len=$max_len -artifact_prefix="$out/$name-" "$corpus" \
 		>"$out/$name.log" 2>&1; then
 		echo "!! $name failed, see $out/$name.log"
 		tail -n 30 "$out/$name.log"

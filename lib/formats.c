@@ -122,6 +122,39 @@ static void load_type(struct ras_formats *f, unsigned idx, const char *tracing_d
 		resolve_fields(t, tf);
 }
 
+/* offset and size of one "field: <type> <name>;" line of header_page, or -1. */
+static int header_field(const char *text, const char *name, unsigned *off, unsigned *size)
+{
+	char key[32];
+	const char *p;
+
+	snprintf(key, sizeof(key), " %s;", name);
+	p = strstr(text, key);
+	if (!p || sscanf(p + strlen(key), " offset:%u; size:%u;", off, size) != 2)
+		return -1;
+	return 0;
+}
+
+/*
+ * The page reader (ras_page_check, kbuffer) assumes the layout of this
+ * machine's kernel: u64 timestamp at 0, a long commit at 8, data right
+ * after. A header_page saying otherwise is refused rather than misread.
+ */
+static int check_page_layout(const char *text, unsigned page_size)
+{
+	unsigned ts_off, ts_size, c_off, c_size, d_off, d_size;
+
+	if (header_field(text, "timestamp", &ts_off, &ts_size) < 0 ||
+	    header_field(text, "commit", &c_off, &c_size) < 0 ||
+	    header_field(text, "data", &d_off, &d_size) < 0)
+		return -EINVAL;
+	if (ts_off != 0 || ts_size != 8 || c_off != 8 || c_size != sizeof(long) ||
+	    d_off != 8 + sizeof(long) || d_off + d_size != page_size ||
+	    page_size > RAS_MAX_PAGE_SIZE)
+		return -EINVAL;
+	return 0;
+}
+
 int ras_formats_load(struct ras_formats **out, const char *tracing_dir,
 		     const char *instance_dir, const char *shipped_dir)
 {
@@ -139,6 +172,8 @@ int ras_formats_load(struct ras_formats **out, const char *tracing_dir,
 	}
 	r = ras_tracing_header_page(f->tep, tracing_dir, shipped_dir, &header, &header_len,
 				    &f->page_size);
+	if (r == 0 && check_page_layout(header, f->page_size) < 0)
+		r = -EINVAL;
 	free(header);
 	if (r < 0) {
 		ras_formats_free(f);

@@ -19,6 +19,9 @@ enum ras_fmt_state {
 	RAS_FMT_MALFORMED,  /* the kernel's format lacks a required field */
 };
 
+/* Largest sub-buffer accepted: a sanity bound far above what kernels make. */
+#define RAS_MAX_PAGE_SIZE (64u << 20)
+
 struct ras_type_format {
 	enum ras_fmt_state state;
 	const char *system;            /* the system it was found under */

@@ -23,6 +23,7 @@ struct cpu_buf {
 	void *ev;           /* current record in that page, NULL when done */
 	unsigned long long ts;
 	uint64_t last_ts;   /* timestamp of the last record delivered */
+	uint64_t pending;   /* records read from the kernel, not yet delivered */
 };
 
 struct ras_reader {
@@ -32,6 +33,155 @@ struct ras_reader {
 	bool replay;
 	struct cpu_buf *cpus;
 };
+
+/*
+ * The kernel's ring-buffer layout (include/linux/ring_buffer.h,
+ * kernel/trace/ring_buffer.c): a sub-buffer starts with a u64 timestamp
+ * and a long "commit", the bytes of data in use, whose bits 31 and 30 say
+ * that events were missed before this page and that their count is stored
+ * as a long right after the data. Each record starts with a u32 holding
+ * type_len (low 5 bits) and time_delta (upper 27).
+ */
+#define MISSED_EVENTS (1ULL << 31)
+#define MISSED_STORED (1ULL << 30)
+#define TYPE_DATA_MAX 28
+#define TYPE_PADDING 29
+#define TYPE_TIME_EXTEND 30
+#define TYPE_TIME_STAMP 31
+/* The kernel pads a page's last bytes with a bare header (delta 0) only
+ * when less than a minimal event (header + array[0]) is left. */
+#define MIN_EVENT 8u
+
+static const char *const problem_names[RAS_PAGE_N_PROBLEMS] = {
+	[RAS_PAGE_OK] = "sound",
+	[RAS_PAGE_COMMIT] = "data length (commit) beyond the page",
+	[RAS_PAGE_HEADER] = "record header cut off by the end of the data",
+	[RAS_PAGE_LENGTH] = "record length impossible or past the end of the data",
+	[RAS_PAGE_PADDING] = "padding record with an impossible length",
+	[RAS_PAGE_TIME] = "time-extend or time-stamp record cut off by the end of the data",
+	[RAS_PAGE_MISSED_COUNT] = "missed-events count stored outside the page",
+};
+
+const char *ras_page_problem_name(enum ras_page_problem p)
+{
+	return (unsigned)p < RAS_PAGE_N_PROBLEMS ? problem_names[p] : "unknown problem";
+}
+
+static uint64_t read_commit(const uint8_t *page)
+{
+	unsigned long v;
+
+	memcpy(&v, page + 8, sizeof(v));
+	return v;
+}
+
+static void write_commit(uint8_t *page, uint64_t word)
+{
+	unsigned long v = (unsigned long)word;
+
+	memcpy(page + 8, &v, sizeof(v));
+}
+
+/* A padding record: its size, 0 at a clean end of the page, or -problem. */
+static int padding_size(uint32_t hdr, const uint8_t *d, unsigned avail, unsigned to_end)
+{
+	uint32_t len;
+
+	if (!(hdr >> 5))
+		return to_end < MIN_EVENT ? 0 : -RAS_PAGE_PADDING;
+	if (avail < 8)
+		return -RAS_PAGE_PADDING;
+	/* array[0]: bytes after the header, itself included. */
+	memcpy(&len, d + 4, 4);
+	if (len < 4 || len % 4 || len > to_end - 4)
+		return -RAS_PAGE_PADDING;
+	/* The padding that fills the rest of the page may lie past the commit. */
+	if (len > avail - 4)
+		return len == to_end - 4 ? 0 : -RAS_PAGE_PADDING;
+	return (int)(4 + len);
+}
+
+/*
+ * Size of the record at d: avail bytes of data left before the commit,
+ * to_end before the end of the page. 0 at a clean end, or -problem.
+ */
+static int record_size(const uint8_t *d, unsigned avail, unsigned to_end, bool *data)
+{
+	uint32_t hdr, len, type;
+
+	*data = false;
+	if (avail < 4)
+		return -RAS_PAGE_HEADER;
+	memcpy(&hdr, d, 4);
+	type = hdr & 31;
+	if (type == TYPE_PADDING)
+		return padding_size(hdr, d, avail, to_end);
+	if (type == TYPE_TIME_EXTEND || type == TYPE_TIME_STAMP)
+		return avail >= 8 ? 8 : -RAS_PAGE_TIME;
+	*data = true;
+	if (type >= 1 && type <= TYPE_DATA_MAX)
+		return type * 4 + 4 <= avail ? (int)(type * 4 + 4) : -RAS_PAGE_LENGTH;
+	/* type_len 0: array[0] holds the length after the header, itself included. */
+	if (avail < 8)
+		return -RAS_PAGE_LENGTH;
+	memcpy(&len, d + 4, 4);
+	if (len < 8 || len % 4 || len > avail - 4)
+		return -RAS_PAGE_LENGTH;
+	return (int)(4 + len);
+}
+
+/* A stored missed count follows the data: keep it readable after a cut, or drop it. */
+static uint64_t fix_missed_count(uint8_t *d, uint64_t flags, uint64_t commit, unsigned end,
+				 unsigned data_size, enum ras_page_problem *problem)
+{
+	if (!(flags & MISSED_EVENTS))
+		return 0;
+	if (!(flags & MISSED_STORED))
+		return flags;
+	if (commit + sizeof(long) > data_size) {
+		if (*problem == RAS_PAGE_OK)
+			*problem = RAS_PAGE_MISSED_COUNT;
+		return MISSED_EVENTS;   /* count unknown */
+	}
+	if (end != commit)
+		memmove(d + end, d + commit, sizeof(long));
+	return flags;
+}
+
+enum ras_page_problem ras_page_check(uint8_t *page, unsigned page_size,
+				     struct ras_page_check *out)
+{
+	const unsigned data_size = page_size - RAS_PAGE_HEADER_SIZE;
+	uint8_t *d = page + RAS_PAGE_HEADER_SIZE;
+	uint64_t word = read_commit(page);
+	uint64_t flags = word & (MISSED_EVENTS | MISSED_STORED);
+	uint64_t commit = word & ~(MISSED_EVENTS | MISSED_STORED);
+	enum ras_page_problem problem = RAS_PAGE_OK;
+	unsigned o = 0;
+
+	memset(out, 0, sizeof(*out));
+	memcpy(&out->page_ts, page, 8);
+	if (commit > data_size) {
+		/* Nothing on the page can be trusted, its flags included. */
+		write_commit(page, 0);
+		return out->problem = RAS_PAGE_COMMIT;
+	}
+	while (o < commit) {
+		bool data;
+		int n = record_size(d + o, (unsigned)commit - o, data_size - o, &data);
+
+		if (n <= 0) {
+			problem = (enum ras_page_problem)-n;
+			break;
+		}
+		out->records += data;
+		o += (unsigned)n;
+	}
+	flags = fix_missed_count(d, flags, commit, o, data_size, &problem);
+	write_commit(page, o | flags);
+	out->valid_end = o;
+	return out->problem = problem;
+}
 
 static int open_cpu(struct ras_reader *r, struct cpu_buf *c, const char *dir, int cpu)
 {
@@ -134,8 +284,23 @@ void ras_reader_close(struct ras_reader *r)
 	free(r);
 }
 
+/*
+ * Checks a page just read, before anything else looks at it. The kernel
+ * counted every record on it as read; those after a cut are reported here.
+ */
+static void check_page(struct ras_reader *r, struct cpu_buf *c, uint8_t *page,
+		       const struct ras_reader_ops *ops, void *ctx)
+{
+	struct ras_page_check chk;
+
+	if (ras_page_check(page, r->page_size, &chk) != RAS_PAGE_OK && ops->malformed)
+		ops->malformed(ctx, c->cpu, chk.problem, -1, chk.page_ts);
+	c->pending += chk.records;
+}
+
 /* Reads up to budget sub-buffers of one CPU. Returns pages read or -errno. */
-static int fill_cpu(struct ras_reader *r, struct cpu_buf *c, unsigned budget)
+static int fill_cpu(struct ras_reader *r, struct cpu_buf *c, unsigned budget,
+		    const struct ras_reader_ops *ops, void *ctx)
 {
 	if (budget > c->cap) {
 		uint8_t *p = realloc(c->pages, (size_t)budget * r->page_size);
@@ -163,6 +328,7 @@ static int fill_cpu(struct ras_reader *r, struct cpu_buf *c, unsigned budget)
 		/* A partial sub-buffer carries its own commit size; zero the tail anyway. */
 		if ((size_t)got < r->page_size)
 			memset(page + got, 0, r->page_size - (size_t)got);
+		check_page(r, c, page, ops, ctx);
 		c->n++;
 	}
 	return (int)c->n;
@@ -212,7 +378,8 @@ static struct cpu_buf *earliest(struct ras_reader *r)
 	return best;
 }
 
-static int fill_all(struct ras_reader *r, unsigned max_pages, bool *more)
+static int fill_all(struct ras_reader *r, unsigned max_pages, bool *more,
+		    const struct ras_reader_ops *ops, void *ctx)
 {
 	unsigned per_cpu = max_pages / r->ncpus;
 
@@ -220,7 +387,7 @@ static int fill_all(struct ras_reader *r, unsigned max_pages, bool *more)
 		per_cpu = 2;
 	*more = false;
 	for (unsigned i = 0; i < r->ncpus; i++) {
-		int got = fill_cpu(r, &r->cpus[i], per_cpu);
+		int got = fill_cpu(r, &r->cpus[i], per_cpu, ops, ctx);
 
 		if (got < 0)
 			return got;
@@ -230,11 +397,20 @@ static int fill_all(struct ras_reader *r, unsigned max_pages, bool *more)
 	return 0;
 }
 
+/* Checked pages never fail this; it keeps a libtraceevent surprise from reading past the page. */
+static bool within_page(const struct ras_reader *r, const struct cpu_buf *c, uint32_t size)
+{
+	const uint8_t *page = c->pages + (size_t)c->cur * r->page_size, *ev = c->ev;
+
+	return ev >= page + RAS_PAGE_HEADER_SIZE && ev <= page + r->page_size &&
+	       size <= (size_t)(page + r->page_size - ev);
+}
+
 int ras_reader_drain(struct ras_reader *r, unsigned max_pages,
 		     const struct ras_reader_ops *ops, void *ctx, bool *more)
 {
 	struct cpu_buf *c;
-	int delivered = 0, ret = fill_all(r, max_pages, more);
+	int delivered = 0, ret = fill_all(r, max_pages, more, ops, ctx);
 
 	if (ret < 0)
 		return ret;
@@ -245,10 +421,21 @@ int ras_reader_drain(struct ras_reader *r, unsigned max_pages,
 
 		c->last_ts = c->ts;
 		delivered++;
-		ops->record(ctx, c->cpu, c->ts, c->ev, size);
+		if (within_page(r, c, size))
+			ops->record(ctx, c->cpu, c->ts, c->ev, size);
+		else if (ops->malformed)
+			ops->malformed(ctx, c->cpu, RAS_PAGE_LENGTH, 1, c->ts);
+		/* After: a commit made inside record() still counts this one as pending. */
+		if (c->pending)
+			c->pending--;
 		next_record(c, r->page_size, ops, ctx);
 	}
 	return delivered;
+}
+
+uint64_t ras_reader_pending(const struct ras_reader *r, unsigned i)
+{
+	return i < r->ncpus ? r->cpus[i].pending : 0;
 }
 
 unsigned ras_reader_ncpus(const struct ras_reader *r)

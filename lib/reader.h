@@ -13,11 +13,56 @@
 
 struct ras_reader;
 
+/*
+ * What was wrong with a sub-buffer. Pages are checked before libtraceevent
+ * reads them; a page with a problem is cut at the first bad header and its
+ * records before that point are still delivered.
+ */
+enum ras_page_problem {
+	RAS_PAGE_OK = 0,
+	RAS_PAGE_COMMIT,         /* commit (data length) beyond the page */
+	RAS_PAGE_HEADER,         /* a record header cut off by the commit */
+	RAS_PAGE_LENGTH,         /* a data record's length impossible or past the commit */
+	RAS_PAGE_PADDING,        /* a padding record's length impossible or past the page */
+	RAS_PAGE_TIME,           /* a time-extend or time-stamp record cut off by the commit */
+	RAS_PAGE_MISSED_COUNT,   /* the stored missed-events count lies outside the page */
+	RAS_PAGE_N_PROBLEMS
+};
+
+/* One line naming each problem, for logs. */
+const char *ras_page_problem_name(enum ras_page_problem p);
+
+struct ras_page_check {
+	enum ras_page_problem problem;
+	unsigned records;        /* data records before the cut (all of them when OK) */
+	unsigned valid_end;      /* bytes of data kept */
+	uint64_t page_ts;
+};
+
+/* Bytes before a sub-buffer's data: u64 timestamp, long commit (as kbuffer assumes). */
+#define RAS_PAGE_HEADER_SIZE (8u + (unsigned)sizeof(long))
+
+/*
+ * Walks every record header of a page_size sub-buffer with bounds checks
+ * (the kernel's layout: type_len 1..28 data of type_len*4 bytes, 0 data
+ * with its length in array[0], 29 padding, 30 time extend, 31 time stamp)
+ * and rewrites the page's commit so that libtraceevent sees only what was
+ * checked. Returns the problem found (RAS_PAGE_OK for a sound page).
+ */
+enum ras_page_problem ras_page_check(uint8_t *page, unsigned page_size,
+				     struct ras_page_check *out);
+
 struct ras_reader_ops {
 	/* One record, in timestamp order across CPUs. */
 	void (*record)(void *ctx, int cpu, uint64_t ts, const void *data, uint32_t size);
 	/* The kernel dropped records on cpu between prev_ts and ts; count -1 = unknown. */
 	void (*missed)(void *ctx, int cpu, long long count, uint64_t prev_ts, uint64_t ts);
+	/*
+	 * A page with a problem: records skipped after the cut (-1: unknown).
+	 * ts: the page's timestamp. Called when the page is read.
+	 */
+	void (*malformed)(void *ctx, int cpu, enum ras_page_problem problem, long long skipped,
+			  uint64_t ts);
 };
 
 /*
@@ -45,6 +90,12 @@ void ras_reader_close(struct ras_reader *r);
  */
 int ras_reader_drain(struct ras_reader *r, unsigned max_pages,
 		     const struct ras_reader_ops *ops, void *ctx, bool *more);
+
+/*
+ * Records of the i-th per-CPU buffer that were read from the kernel but not
+ * yet delivered (the kernel counts them as read already).
+ */
+uint64_t ras_reader_pending(const struct ras_reader *r, unsigned i);
 
 unsigned ras_reader_ncpus(const struct ras_reader *r);
 /* The CPU number of the i-th per-CPU buffer. */

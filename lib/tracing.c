@@ -104,6 +104,25 @@ static int write_file(struct ras_tracing *t, const char *file, const char *value
 	return 0;
 }
 
+/*
+ * Writing buffer_size_kb makes the kernel refuse new records for some
+ * milliseconds, even for the size it has (seen on 6.18: trace_marker_raw
+ * writes fail with EBADF, counted nowhere). A taken-back instance usually
+ * has the size already; the kernel shows it rounded up to whole sub-buffers.
+ */
+static bool buffer_size_is(const struct ras_tracing *t, unsigned kb)
+{
+	char path[PATH_MAX], *buf;
+	unsigned long cur;
+
+	snprintf(path, sizeof(path), "%s/buffer_size_kb", t->instance_dir);
+	if (ras_read_file(path, &buf, NULL) < 0)
+		return false;
+	cur = strtoul(buf, NULL, 10);
+	free(buf);
+	return cur >= kb && cur - kb < kb / 64 + 64;
+}
+
 int ras_tracing_configure(struct ras_tracing *t, unsigned buffer_size_kb, char *err, size_t errlen)
 {
 	char buf[32];
@@ -119,7 +138,7 @@ int ras_tracing_configure(struct ras_tracing *t, unsigned buffer_size_kb, char *
 		ras_tracing_read_clock(t);
 	}
 	snprintf(buf, sizeof(buf), "%u", buffer_size_kb);
-	r = write_file(t, "buffer_size_kb", buf, err, errlen);
+	r = buffer_size_is(t, buffer_size_kb) ? 0 : write_file(t, "buffer_size_kb", buf, err, errlen);
 	if (r == 0 && tracefs_option_disable(t->inst, TRACEFS_OPTION_OVERWRITE) < 0) {
 		snprintf(err, errlen, "cannot turn off overwrite in %s", t->instance_dir);
 		r = -EIO;

@@ -517,6 +517,18 @@ static void open_flight_recorder(struct rasd *d)
 	ras_log(LOG_INFO, "flight recorder running in %s", fdr_instance_dir(d->fdr));
 }
 
+/*
+ * Read marks are kept for rasd's own instance on a real tracefs. A taken-back
+ * instance is checked against them before anything is read from it.
+ */
+static int account_crash(struct rasd *d)
+{
+	if (!d->tr.real)
+		return 0;
+	d->pipe.reader = d->reader;
+	return d->tr.created ? 0 : ras_pipeline_account_crash(&d->pipe);
+}
+
 static int setup(struct rasd *d)
 {
 	char err[512];
@@ -546,6 +558,8 @@ static int setup(struct rasd *d)
 	/* Errors from before rasd started come first: the previous boot's, then this boot's. */
 	if ((r = harvest(d, d->cfg->persistent_instance, "previous-boot", true)) < 0 ||
 	    (r = harvest(d, d->cfg->boot_instance, "boot", false)) < 0)
+		return r;
+	if ((r = account_crash(d)) < 0)
 		return r;
 	/* A taken-back instance may hold records: store them before changing anything. */
 	if (!d->tr.created && (r = drain_reader(&d->tr, d->reader, &d->pipe)) < 0)

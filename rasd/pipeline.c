@@ -232,6 +232,16 @@ static void store_synthetic(struct ras_pipeline *p, int cpu, uint64_t ts,
 	store(p, (unsigned)idx, cpu, ts, p->synth, rec_len, p->synthetic_source, true);
 }
 
+/* A record of an event rasd does not record: counted (unknown_event_records), logged once. */
+static void note_unknown_id(struct ras_pipeline *p, unsigned id)
+{
+	p->unknown_ids++;
+	if (!p->unknown_logged)
+		ras_log(LOG_WARNING, "record with unknown event id %u in %s; counted as "
+			"unknown_event_records (logged once)", id, p->tr->instance_dir);
+	p->unknown_logged = true;
+}
+
 static void on_record(void *ctx, int cpu, uint64_t ts, const void *data, uint32_t size)
 {
 	struct ras_pipeline *p = ctx;
@@ -249,13 +259,13 @@ static void on_record(void *ctx, int cpu, uint64_t ts, const void *data, uint32_
 	}
 	idx = ras_formats_type_of(p->fmt, id);
 	if (idx < 0 || p->fmt->type[idx].state != RAS_FMT_KERNEL) {
-		p->foreign++;
+		note_unknown_id(p, id);
 		return;
 	}
 	store(p, (unsigned)idx, cpu, ts, data, size, p->source, false);
 }
 
-static void record_loss(struct ras_pipeline *p, int cpu, long long count,
+static void insert_loss(struct ras_pipeline *p, int cpu, long long count,
 			int64_t from_ns, int64_t to_ns, const char *origin)
 {
 	struct ras_db_lost lost = {
@@ -263,16 +273,22 @@ static void record_loss(struct ras_pipeline *p, int cpu, long long count,
 		.origin = origin, .instance = p->tr->name,
 	};
 
+	if (p->failing)
+		return;
+	if (ras_db_begin(p->db) < 0 || ras_db_insert_lost(p->db, &lost) < 0)
+		note_db_error(p);
+}
+
+static void record_loss(struct ras_pipeline *p, int cpu, long long count,
+			int64_t from_ns, int64_t to_ns, const char *origin)
+{
 	if (p->replaying)
 		;
 	else if (count < 0)
 		ras_log(LOG_WARNING, "the kernel dropped records on cpu %d (count unknown)", cpu);
 	else
 		ras_log(LOG_WARNING, "the kernel dropped %lld records on cpu %d", count, cpu);
-	if (p->failing)
-		return;
-	if (ras_db_begin(p->db) < 0 || ras_db_insert_lost(p->db, &lost) < 0)
-		note_db_error(p);
+	insert_loss(p, cpu, count, from_ns, to_ns, origin);
 	ras_actions_lost(p->actions, cpu, count);
 }
 
@@ -289,9 +305,30 @@ static void on_missed(void *ctx, int cpu, long long count, uint64_t prev_ts, uin
 	record_loss(p, cpu, count, e.from_ns, e.to_ns, "subbuffer");
 }
 
+/*
+ * A page that failed the reader's checks: what follows the cut is stored as
+ * a lost_events row with origin "malformed" (count NULL when it cannot be
+ * told), each kind of problem logged once.
+ */
+static void on_malformed(void *ctx, int cpu, enum ras_page_problem problem, long long skipped,
+			 uint64_t ts)
+{
+	struct ras_pipeline *p = ctx;
+	int64_t wall = ras_tracing_wall_ns(p->tr, ts);
+
+	p->malformed_pages++;
+	if (!p->page_problem_logged[problem])
+		ras_log(LOG_WARNING, "malformed ring-buffer page on cpu %d of %s: %s; the records "
+			"after it are stored as lost (origin malformed); this kind is logged once",
+			cpu, p->tr->instance_dir, ras_page_problem_name(problem));
+	p->page_problem_logged[problem] = true;
+	insert_loss(p, cpu, skipped, wall, wall, "malformed");
+}
+
 const struct ras_reader_ops ras_pipeline_ops = {
 	.record = on_record,
 	.missed = on_missed,
+	.malformed = on_malformed,
 };
 
 /* The counters of this batch: malformed and refused records, and records memory could not hold. */
@@ -317,17 +354,87 @@ static int add_batch_counters(struct ras_pipeline *p)
 	return 0;
 }
 
+/* Records that are counted, never stored: unknown event ids and other writers' raw data. */
+static int save_unknown_counters(struct ras_pipeline *p)
+{
+	if (p->unknown_ids == p->saved_unknown && p->foreign == p->saved_foreign)
+		return 0;
+	if (ras_db_begin(p->db) < 0 ||
+	    ras_db_counter_add(p->db, "unknown_event_records",
+			       (int64_t)(p->unknown_ids - p->saved_unknown)) < 0 ||
+	    ras_db_counter_add(p->db, "foreign_raw_records",
+			       (int64_t)(p->foreign - p->saved_foreign)) < 0)
+		return -EIO;
+	return 0;
+}
+
+/*
+ * The kernel counts a record as read when rasd reads its page; the mark
+ * committed with the records is that count less what is read and not yet
+ * delivered, so it always matches what this transaction accounts for.
+ */
+static int save_read_marks(struct ras_pipeline *p)
+{
+	for (unsigned i = 0; p->reader && i < ras_reader_ncpus(p->reader); i++) {
+		int cpu = ras_reader_cpu_at(p->reader, i);
+		uint64_t pending = ras_reader_pending(p->reader, i);
+		struct ras_cpu_stats st;
+
+		if (ras_tracing_cpu_stats(p->tr->instance_dir, cpu, &st) < 0)
+			continue;
+		if (ras_db_begin(p->db) < 0 ||
+		    ras_db_read_mark_set(p->db, p->tr->name, cpu,
+					 st.read > pending ? st.read - pending : 0) < 0)
+			return -EIO;
+	}
+	return 0;
+}
+
+int ras_pipeline_account_crash(struct ras_pipeline *p)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	for (unsigned i = 0; p->reader && i < ras_reader_ncpus(p->reader); i++) {
+		int cpu = ras_reader_cpu_at(p->reader, i);
+		struct ras_cpu_stats st;
+		uint64_t mark;
+		int known = ras_db_read_mark_get(p->db, p->tr->name, cpu, &mark);
+
+		if (known < 0)
+			return -EIO;
+		if (!known || ras_tracing_cpu_stats(p->tr->instance_dir, cpu, &st) < 0)
+			continue;
+		if (st.read < mark) {
+			ras_log(LOG_NOTICE, "cpu %d of %s: the kernel's read count went back (%llu, "
+				"committed %llu): the buffer was reset, crash losses cannot be told",
+				cpu, p->tr->instance_dir, (unsigned long long)st.read,
+				(unsigned long long)mark);
+		} else if (st.read > mark) {
+			ras_log(LOG_WARNING, "an earlier rasd read %llu records on cpu %d of %s "
+				"and stopped before storing them; stored as lost (origin crash)",
+				(unsigned long long)(st.read - mark), cpu, p->tr->instance_dir);
+			insert_loss(p, cpu, (long long)(st.read - mark), 0,
+				    (int64_t)now.tv_sec * 1000000000 + now.tv_nsec, "crash");
+		}
+	}
+	/* The new marks go in the same transaction as the crash rows. */
+	return p->db_error ? p->db_error : ras_pipeline_commit(p);
+}
+
 int ras_pipeline_commit(struct ras_pipeline *p)
 {
 	if (p->failing)
 		return -EIO;
-	if (add_batch_counters(p) < 0 || ras_actions_flush(p->actions) < 0 ||
-	    ras_db_commit(p->db) < 0) {
+	if (add_batch_counters(p) < 0 || save_unknown_counters(p) < 0 || save_read_marks(p) < 0 ||
+	    ras_actions_flush(p->actions) < 0 || ras_db_commit(p->db) < 0) {
 		note_db_error(p);
 		return -EIO;
 	}
 	/* Counters count commits, not attempts. */
 	p->in_txn = 0;
+	p->saved_unknown = p->unknown_ids;
+	p->saved_foreign = p->foreign;
 	p->saved_malformed = p->malformed;
 	p->saved_refused = p->synthetic_refused;
 	p->committed_stored = p->stored;

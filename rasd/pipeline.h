@@ -42,6 +42,11 @@ struct ras_pipeline {
 	char fail_reason[256];
 	uint64_t committed_stored, committed_duplicates;
 	bool malformed_logged[RAS_MAX_EVENT_TYPES];
+	/* Malformed pages, unknown ids, crash accounting (see pipeline.c). */
+	const struct ras_reader *reader; /* set: read marks are committed with the records */
+	uint64_t malformed_pages, unknown_ids, saved_unknown, saved_foreign;
+	bool page_problem_logged[RAS_PAGE_N_PROBLEMS];
+	bool unknown_logged;
 	bool refused_logged;
 	struct ras_value values[RAS_MAX_FIELDS];
 	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
@@ -69,6 +74,12 @@ bool ras_pipeline_hold_full(const struct ras_pipeline *p);
 /* Gives back the memory of an empty hold (between wake-ups); nothing while records are held. */
 void ras_pipeline_trim(struct ras_pipeline *p);
 void ras_pipeline_free(struct ras_pipeline *p);
+/*
+ * At start on a taken-back instance: the records a killed rasd read from the
+ * kernel and never committed (the kernel's "read events" now minus the mark
+ * committed last) are stored as lost_events with origin "crash". Commits.
+ */
+int ras_pipeline_account_crash(struct ras_pipeline *p);
 /* Compares the kernel's per-CPU loss counters with the last seen and stores the difference. */
 int ras_pipeline_check_stats(struct ras_pipeline *p, const struct ras_reader *r);
 
