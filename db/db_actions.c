@@ -63,7 +63,12 @@ static int finish(sqlite3_stmt *st, int r)
 int ras_db_bucket_get(struct ras_db_actions *a, const char *kind, const char *subject,
 		      struct ras_db_bucket *out)
 {
-	sqlite3_stmt *st = a->st[ST_GET];
+	sqlite3_stmt *st;
+
+	/* No database (its replacement could not be opened): nothing to read or write. */
+	if (!a)
+		return -ENODEV;
+	st = a->st[ST_GET];
 	int r;
 
 	sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
@@ -81,7 +86,12 @@ int ras_db_bucket_get(struct ras_db_actions *a, const char *kind, const char *su
 int ras_db_bucket_put(struct ras_db_actions *a, const char *kind, const char *subject,
 		      const struct ras_db_bucket *b, const char *label)
 {
-	sqlite3_stmt *st = a->st[ST_PUT];
+	sqlite3_stmt *st;
+
+	/* No database (its replacement could not be opened): nothing to read or write. */
+	if (!a)
+		return -ENODEV;
+	st = a->st[ST_PUT];
 
 	if (ras_db_begin(a->db) < 0)
 		return -EIO;
@@ -96,14 +106,19 @@ int ras_db_bucket_put(struct ras_db_actions *a, const char *kind, const char *su
 
 int ras_db_buckets_empty(struct ras_db_actions *a)
 {
-	if (ras_db_begin(a->db) < 0)
+	if (!a || ras_db_begin(a->db) < 0)
 		return -EIO;
 	return finish(a->st[ST_EMPTY], sqlite3_step(a->st[ST_EMPTY]) == SQLITE_DONE ? 0 : -EIO);
 }
 
 int ras_db_action_insert(struct ras_db_actions *a, const struct ras_db_action *act)
 {
-	sqlite3_stmt *st = a->st[ST_INSERT];
+	sqlite3_stmt *st;
+
+	/* No database (its replacement could not be opened): nothing to read or write. */
+	if (!a)
+		return -ENODEV;
+	st = a->st[ST_INSERT];
 
 	if (ras_db_begin(a->db) < 0)
 		return -EIO;
@@ -129,7 +144,12 @@ int ras_db_action_insert(struct ras_db_actions *a, const struct ras_db_action *a
 int ras_db_action_count_since(struct ras_db_actions *a, const char *kind, int64_t since_ns,
 			      int64_t *n)
 {
-	sqlite3_stmt *st = a->st[ST_COUNT];
+	sqlite3_stmt *st;
+
+	/* No database (its replacement could not be opened): nothing to read or write. */
+	if (!a)
+		return -ENODEV;
+	st = a->st[ST_COUNT];
 	int r;
 
 	sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);

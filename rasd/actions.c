@@ -101,9 +101,21 @@ static uint64_t hash_key(enum ras_subject_kind kind, const char *key)
 	return h;
 }
 
-int ras_actions_flush(struct ras_actions *a)
+int ras_actions_set_db(struct ras_actions *a, struct ras_db *db)
 {
 	if (!a)
+		return 0;
+	ras_db_actions_close(a->dba);
+	a->dba = NULL;
+	/* Every cached bucket is written again into the new database at the next flush. */
+	for (unsigned i = 0; i < CACHE_SLOTS; i++)
+		a->slots[i].dirty = a->slots[i].used;
+	return db ? ras_db_actions_open(db, &a->dba) : 0;
+}
+
+int ras_actions_flush(struct ras_actions *a)
+{
+	if (!a || !a->dba)
 		return 0;
 	for (unsigned i = 0; i < CACHE_SLOTS; i++) {
 		struct entry *e = &a->slots[i];

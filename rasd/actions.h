@@ -26,6 +26,8 @@ void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type
 			const void *decoded, const struct ras_db_event *ev, int64_t row_id);
 /* Writes the buckets that changed; called inside the transaction, before its commit. */
 int ras_actions_flush(struct ras_actions *a);
+/* The database was replaced (a corrupt one moved aside): statements move to db (may be NULL). */
+int ras_actions_set_db(struct ras_actions *a, struct ras_db *db);
 /*
  * Recomputes every bucket from the stored records (rasd --rebuild-buckets,
  * with rasd stopped): buckets are emptied, then the records of the longest

@@ -178,6 +178,8 @@ static void replace_corrupt_db(struct rasd *d)
 	d->pipe.db = d->db;
 	if (d->boot)
 		d->boot->pipe.db = d->db;
+	if (ras_actions_set_db(d->actions, d->db) < 0)
+		ras_log(LOG_WARNING, "thresholds cannot use the new database: %s", ras_db_errmsg(d->db));
 	if (d->pipe.previous_boot)
 		d->pipe.boot = 0;
 }

@@ -63,8 +63,10 @@ static bool same_answer(struct ras_db *db, const struct ras_db_filter *f, int64_
 
 	ras_db_summary(db, f, collect, &a);
 	ras_db_summary_scan(db, f, collect, &b);
-	qsort(a.v, a.n, sizeof(*a.v), cmp_str);
-	qsort(b.v, b.n, sizeof(*b.v), cmp_str);
+	if (a.n)
+		qsort(a.v, a.n, sizeof(*a.v), cmp_str);
+	if (b.n)
+		qsort(b.v, b.n, sizeof(*b.v), cmp_str);
 	same = a.n == b.n;
 	for (size_t i = 0; same && i < a.n; i++)
 		if (strcmp(a.v[i], b.v[i])) {
