@@ -38,6 +38,7 @@ int ctl_parse(const struct ctl_spec *spec, int argc, char **argv, ctl_opt_fn fn,
 	unsigned n = count_opts(spec);
 	int opt, idx, r;
 
+	*first = argc;   /* no arguments, also when parsing stops on an error */
 	if (n > MAX_OPTS)
 		n = MAX_OPTS;
 	for (unsigned i = 0; i < n; i++)

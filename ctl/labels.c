@@ -379,10 +379,11 @@ int ctl_labels(struct ctl *c, int argc, char **argv)
 {
 	bool json = false;
 	int first, r = ctl_parse(&ctl_labels_spec, argc, argv, labels_opt, &json, &first);
-	const char *sub = first < argc ? argv[first] : "print";
+	const char *sub;
 
 	if (r != CTL_GO_ON)
 		return r;
+	sub = first < argc ? argv[first] : "print";
 	if (first + 1 < argc)
 		return ctl_usage_error("labels", "unexpected argument '%s'", argv[first + 1]);
 	if (json && strcmp(sub, "print"))
