@@ -206,9 +206,13 @@ static int parse_status(struct aer_parser *p, const char *s)
 static int bit_item_number(const char *s, long *bit)
 {
 	char *e;
-	const char *d = skip_spaces(s + 1);
+	const char *d;
 
-	if (*s != '[' || !isdigit((unsigned char)*d))
+	/* s may be the end of the line: look past it only after a '['. */
+	if (*s != '[')
+		return 0;
+	d = skip_spaces(s + 1);
+	if (!isdigit((unsigned char)*d))
 		return 0;
 	*bit = strtol(d, &e, 10);
 	return *e == ']' && (e[1] == ' ' || e[1] == '\t') && e - d <= 2;

@@ -44,4 +44,4 @@ EXTRA_DIST += fuzz/fuzz-aer-text.c fuzz/fuzz-cper.c fuzz/fuzz-arm.c fuzz/fuzz-ed
 # The text path of "ras-fdr-ctl decode" as a whole: every parser plus the glue
 # (ctl/decode_text.c, ctl/decode_print.c, built by including them).
 FUZZ_TARGETS += fuzz/fuzz-decode-glue.c
-EXTRA_DIST += fuzz/fuzz-decode-glue.c
+EXTRA_DIST += fuzz/fuzz-decode-glue.c tests/data/fuzz

@@ -27,7 +27,8 @@ for src in "$top"/fuzz/fuzz-*.c; do
 	max_len=4096
 	corpus="$out/$name.corpus"
 	mkdir -p "$corpus"
-	for seeds in "$top"/tests/data/mcelog "$top"/tests/data/decode; do
+	# tests/data/fuzz: inputs that once crashed a target, kept as seeds.
+	for seeds in "$top"/tests/data/mcelog "$top"/tests/data/decode "$top"/tests/data/fuzz; do
 		[ -d "$seeds" ] && cp "$seeds"/* "$corpus"/ 2>/dev/null || true
 	done
 	if [ "$name" = fuzz-page ]; then
