@@ -35,6 +35,11 @@ rm -f "$NEW/var/lib/man-db/auto-update"
 # The host may be a container image: with /.dockerenv systemd believes it runs
 # in a container and ignores the kernel command line.
 rm -f "$NEW/.dockerenv" "$NEW/run/.containerenv"
+# The source tree may live under /tmp (a CI clone), which the tmpfs below
+# hides: the checks are copied out of it first.
+mkdir -p "$NEW/usr/local/lib/rasfdr-test"
+cp "$NEW$QT_SRCDIR/tests/qemu/guest/systemd-tests.sh" "$NEW/usr/local/lib/rasfdr-test/" ||
+    sd_die "cannot copy guest/systemd-tests.sh"
 # systemd-tmpfiles empties /tmp at boot (Debian's tmp.conf: D /tmp): give it an
 # empty tmpfs instead of the host's /tmp, which it would delete file by file
 # into the overlay (a minute under TCG).
@@ -55,7 +60,7 @@ After=basic.target
 
 [Service]
 Type=oneshot
-ExecStart=/bin/bash $QT_SRCDIR/tests/qemu/guest/systemd-tests.sh
+ExecStart=/bin/bash /usr/local/lib/rasfdr-test/systemd-tests.sh
 ExecStopPost=/bin/systemctl --no-block poweroff
 StandardOutput=tty
 StandardError=tty
