@@ -130,7 +130,7 @@ mc_is() { [ "$(mc_enable)" = "$1" ]; }
 # rasd's instance; restoring it turns it back on
 reload() {
     local n0
-    n0=$(journalctl -u rasd.service --no-pager -o cat | grep -c 'configuration reloaded')
+    n0=$(journalctl -u rasd.service --no-pager -o cat | grep -cE 'configuration (.* )?reloaded')
     cp "$CONF" /run/rasd.conf.orig
     echo "events = mce:mce_record ras:aer_event" >> "$CONF"
     systemctl reload rasd.service; fact RELOAD_RC "$?"
@@ -146,7 +146,7 @@ reload() {
     fact RELOAD_MC_ENABLE_ON "$(mc_enable)"
     inject reloadon 1 0
     wait_stored reloadon 1 20
-    fact RELOAD_LOGGED "$(($(journalctl -u rasd.service --no-pager -o cat | grep -c 'configuration reloaded') - n0))"
+    fact RELOAD_LOGGED "$(($(journalctl -u rasd.service --no-pager -o cat | grep -cE 'configuration (.* )?reloaded') - n0))"
 }
 
 security() {
