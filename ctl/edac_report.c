@@ -11,6 +11,16 @@ static void json_str(const char *s)
 	ctl_print_json_string(s, strlen(s));
 }
 
+/* The first keys of a DIMM's JSON object, as the report and the layout print it. */
+static void json_dimm_start(unsigned i, const struct edac_dimm *d)
+{
+	printf("%s{\"name\":\"%s%u\",\"location\":", i ? "," : "", d->is_rank ? "rank" : "dimm",
+	       d->index);
+	json_str(d->location);
+	printf(",\"label\":");
+	json_str(edac_display_label(d->configured_label, d->label));
+}
+
 static void report_mc_json(const struct edac_mc *mc, bool first)
 {
 	printf("%s{\"mc\":%u,\"mc_name\":", first ? "" : ",", mc->index);
@@ -22,11 +32,7 @@ static void report_mc_json(const struct edac_mc *mc, bool first)
 	for (unsigned i = 0; i < mc->n_dimms; i++) {
 		const struct edac_dimm *d = &mc->dimms[i];
 
-		printf("%s{\"name\":\"%s%u\",\"location\":", i ? "," : "", d->is_rank ? "rank" : "dimm",
-		       d->index);
-		json_str(d->location);
-		printf(",\"label\":");
-		json_str(edac_display_label(d->configured_label, d->label));
+		json_dimm_start(i, d);
 		printf(",\"ce\":%llu,\"ue\":%llu}", (unsigned long long)d->ce_count,
 		       (unsigned long long)d->ue_count);
 	}
@@ -229,11 +235,7 @@ static void layout_json_mc(const struct edac_mc *mc, bool first)
 	for (unsigned i = 0; i < mc->n_dimms; i++) {
 		const struct edac_dimm *d = &mc->dimms[i];
 
-		printf("%s{\"name\":\"%s%u\",\"location\":", i ? "," : "", d->is_rank ? "rank" : "dimm",
-		       d->index);
-		json_str(d->location);
-		printf(",\"label\":");
-		json_str(edac_display_label(d->configured_label, d->label));
+		json_dimm_start(i, d);
 		printf(",\"size_mb\":%llu,\"mem_type\":", (unsigned long long)d->size_mb);
 		json_str(d->mem_type);
 		printf("}");
