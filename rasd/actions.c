@@ -33,6 +33,29 @@ struct entry {
 	char label[96];
 	struct ras_bucket b;
 	int64_t total;
+	uint64_t txn;                 /* the transaction that last changed it (undo kept) */
+};
+
+/*
+ * A decision taken in a transaction that was rolled back: the record comes
+ * again when the transaction is retried, and crosses again at the same
+ * point; it gets this decision back instead of acting (and triggering) twice.
+ */
+struct decided {
+	enum ras_subject_kind kind;
+	char key[128];
+	uint64_t rec_hash;
+	int64_t event_ns;
+	struct ras_db_action act;
+};
+
+/* Grown by doubling; what a transaction changed, kept until it commits. */
+struct txn_log {
+	struct entry *undo;           /* entries as they were before the transaction changed them */
+	size_t n_undo, cap_undo;
+	bool undo_incomplete;         /* memory ran out: a rollback reloads from the database */
+	struct decided *made, *redo;  /* decided in this transaction; from rolled-back ones */
+	size_t n_made, cap_made, n_redo;
 };
 
 struct ras_actions {
@@ -43,6 +66,8 @@ struct ras_actions {
 	uint64_t page_size;
 	int64_t last_act_ns[RAS_SUBJ_KINDS];   /* rate limit: last action that touched the machine */
 	unsigned cached;
+	uint64_t txn;                 /* the current transaction's number (from 1) */
+	struct txn_log log;
 	struct entry slots[CACHE_SLOTS];
 };
 
@@ -62,6 +87,45 @@ static void load_thresholds(struct ras_actions *a)
 			a->th[k] = (struct ras_threshold){ 0, 0 };
 }
 
+static int64_t realtime_ns(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_REALTIME, &now);
+	return (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+}
+
+void ras_actions_reload(struct ras_actions *a)
+{
+	struct ras_threshold old[RAS_SUBJ_KINDS];
+	int64_t now = realtime_ns();
+	char was[32], is[32];
+
+	if (!a)
+		return;
+	memcpy(old, a->th, sizeof(old));
+	load_thresholds(a);
+	for (int k = 0; k < RAS_SUBJ_KINDS; k++) {
+		if (old[k].count == a->th[k].count && old[k].period_ns == a->th[k].period_ns)
+			continue;
+		ras_threshold_format(&old[k], was, sizeof(was));
+		ras_threshold_format(&a->th[k], is, sizeof(is));
+		ras_log(LOG_INFO, "%s threshold %s, was %s; buckets kept", ras_subject_kind_name(k),
+			is, was);
+	}
+	/* A bucket in memory leaks at the old rate up to now, at the new one from now on. */
+	for (unsigned i = 0; i < CACHE_SLOTS; i++) {
+		struct entry *e = &a->slots[i];
+
+		if (!e->used || !e->b.last_ns || !old[e->kind].count ||
+		    (old[e->kind].count == a->th[e->kind].count &&
+		     old[e->kind].period_ns == a->th[e->kind].period_ns))
+			continue;
+		ras_bucket_leak(&e->b, &old[e->kind], now);
+		e->dirty = true;
+	}
+}
+
 int ras_actions_open(struct ras_actions **out, const struct rasd_config *cfg, struct ras_db *db,
 		     struct ras_triggers *trig)
 {
@@ -74,6 +138,7 @@ int ras_actions_open(struct ras_actions **out, const struct rasd_config *cfg, st
 	a->cfg = cfg;
 	a->trig = trig;
 	a->page_size = ps > 0 ? (uint64_t)ps : 4096;
+	a->txn = 1;
 	load_thresholds(a);
 	r = ras_db_actions_open(db, &a->dba);
 	if (r < 0) {
@@ -89,7 +154,70 @@ void ras_actions_close(struct ras_actions *a)
 	if (!a)
 		return;
 	ras_db_actions_close(a->dba);
+	free(a->log.undo);
+	free(a->log.made);
+	free(a->log.redo);
 	free(a);
+}
+
+/* Keeps e as it was before this transaction's first change to it. */
+static void remember(struct ras_actions *a, struct entry *e)
+{
+	struct txn_log *l = &a->log;
+
+	if (e->txn == a->txn)
+		return;
+	e->txn = a->txn;
+	if (l->n_undo == l->cap_undo) {
+		size_t cap = l->cap_undo ? l->cap_undo * 2 : 64;
+		struct entry *m = realloc(l->undo, cap * sizeof(*m));
+
+		if (!m) {
+			l->undo_incomplete = true;
+			return;
+		}
+		l->undo = m;
+		l->cap_undo = cap;
+	}
+	l->undo[l->n_undo++] = *e;
+}
+
+static void keep_decision(struct ras_actions *a, const struct ras_subject *s,
+			  const struct ras_db_event *ev, const struct ras_db_action *act)
+{
+	struct txn_log *l = &a->log;
+
+	if (l->n_made == l->cap_made) {
+		size_t cap = l->cap_made ? l->cap_made * 2 : 16;
+		struct decided *m = realloc(l->made, cap * sizeof(*m));
+
+		if (!m)
+			return;   /* the retry may decide this one again: as conservative as before */
+		l->made = m;
+		l->cap_made = cap;
+	}
+	l->made[l->n_made] = (struct decided){ s->kind, "", ev->rec_hash, ev->wall_ns, *act };
+	snprintf(l->made[l->n_made].key, sizeof(l->made[0].key), "%s", s->key);
+	l->n_made++;
+}
+
+/* The decision a rolled-back transaction took at this crossing, taken out of the list. */
+static bool decided_before(struct ras_actions *a, const struct ras_subject *s,
+			   const struct ras_db_event *ev, struct ras_db_action *act)
+{
+	struct txn_log *l = &a->log;
+
+	for (size_t i = 0; i < l->n_redo; i++) {
+		struct decided *d = &l->redo[i];
+
+		if (d->kind != s->kind || d->rec_hash != ev->rec_hash || d->event_ns != ev->wall_ns ||
+		    strcmp(d->key, s->key))
+			continue;
+		*act = d->act;
+		l->redo[i] = l->redo[--l->n_redo];
+		return true;
+	}
+	return false;
 }
 
 static uint64_t hash_key(enum ras_subject_kind kind, const char *key)
@@ -130,20 +258,28 @@ int ras_actions_flush(struct ras_actions *a)
 	return 0;
 }
 
+/* The slot holding kind/key, or the free slot where it would go; NULL when none is free. */
+static struct entry *slot_for(struct ras_actions *a, enum ras_subject_kind kind, const char *key)
+{
+	unsigned i = (unsigned)(hash_key(kind, key) % CACHE_SLOTS);
+
+	for (unsigned n = 0; n < CACHE_SLOTS; n++, i = (i + 1) % CACHE_SLOTS) {
+		struct entry *e = &a->slots[i];
+
+		if (!e->used || (e->kind == kind && !strcmp(e->key, key)))
+			return e;
+	}
+	return NULL;
+}
+
 /* The subject's bucket: from memory, else from the database, else a new one. */
 static struct entry *lookup(struct ras_actions *a, const struct ras_subject *s)
 {
-	unsigned i = (unsigned)(hash_key(s->kind, s->key) % CACHE_SLOTS);
+	struct entry *e = slot_for(a, s->kind, s->key);
 	struct ras_db_bucket b;
-	struct entry *e;
 
-	for (;; i = (i + 1) % CACHE_SLOTS) {
-		e = &a->slots[i];
-		if (!e->used)
-			break;
-		if (e->kind == s->kind && !strcmp(e->key, s->key))
-			return e;
-	}
+	if (e && e->used)
+		return e;
 	/* Full enough: write what changed and start over; the database keeps everything. */
 	if (a->cached >= CACHE_SLOTS * 3 / 4) {
 		if (ras_actions_flush(a) < 0)
@@ -152,6 +288,8 @@ static struct entry *lookup(struct ras_actions *a, const struct ras_subject *s)
 		a->cached = 0;
 		return lookup(a, s);
 	}
+	if (!e)
+		return NULL;
 	memset(e, 0, sizeof(*e));
 	e->used = true;
 	e->kind = s->kind;
@@ -384,6 +522,14 @@ static void crossed(struct ras_actions *a, const struct ras_subject *s, struct e
 	struct timespec now;
 	struct env env;
 
+	if (decided_before(a, s, ev, &act)) {
+		/* Acted on already, in a transaction that was rolled back: only stored now. */
+		act.event_id = row_id;
+		if (ras_db_action_insert(a->dba, &act) < 0)
+			ras_log(LOG_ERR, "cannot store the action on %s %s", act.kind, act.subject);
+		keep_decision(a, s, ev, &act);
+		return;
+	}
 	/* Decided now, whenever the record was made: caps and listings go by this time. */
 	clock_gettime(CLOCK_REALTIME, &now);
 	act.wall_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
@@ -394,6 +540,7 @@ static void crossed(struct ras_actions *a, const struct ras_subject *s, struct e
 	decide(a, s, &act, ev->synthetic);
 	if (ras_db_action_insert(a->dba, &act) < 0)
 		ras_log(LOG_ERR, "cannot store the action on %s %s", act.kind, act.subject);
+	keep_decision(a, s, ev, &act);
 	log_decision(e, &act);
 	snprintf(condition, sizeof(condition), "%s-threshold", act.kind);
 	if (!ras_triggers_installed(a->trig, condition))
@@ -428,6 +575,7 @@ void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type
 
 		if (!a->th[s->kind].count || !(e = lookup(a, s)))
 			continue;
+		remember(a, e);
 		e->total += s->n;
 		e->dirty = true;
 		if (s->label[0])
@@ -438,6 +586,63 @@ void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type
 		/* Acted upon: the bucket starts empty again. */
 		e->b.level = 0;
 	}
+}
+
+void ras_actions_committed(struct ras_actions *a)
+{
+	if (!a)
+		return;
+	a->txn++;
+	a->log.n_undo = a->log.n_made = a->log.n_redo = 0;
+	a->log.undo_incomplete = false;
+}
+
+/* Puts back every bucket the abandoned transaction changed. */
+static void undo_buckets(struct ras_actions *a)
+{
+	struct txn_log *l = &a->log;
+
+	if (l->undo_incomplete) {
+		/* Not known what changed: the database holds what was committed. */
+		memset(a->slots, 0, sizeof(a->slots));
+		a->cached = 0;
+		return;
+	}
+	/* Newest first: an entry changed, evicted and changed again ends as it was first. */
+	for (size_t i = l->n_undo; i-- > 0;) {
+		struct entry *e = slot_for(a, l->undo[i].kind, l->undo[i].key);
+
+		if (!e)
+			continue;
+		a->cached += !e->used;
+		*e = l->undo[i];
+	}
+	/* The abandoned flush is gone with the transaction: the next commit writes them all. */
+	for (unsigned i = 0; i < CACHE_SLOTS; i++)
+		a->slots[i].dirty = a->slots[i].used;
+}
+
+void ras_actions_rolled_back(struct ras_actions *a)
+{
+	struct txn_log *l;
+
+	if (!a)
+		return;
+	l = &a->log;
+	undo_buckets(a);
+	/* The decisions taken wait for their records to come again. */
+	if (l->n_made) {
+		struct decided *m = realloc(l->redo, (l->n_redo + l->n_made) * sizeof(*m));
+
+		if (m) {
+			memcpy(m + l->n_redo, l->made, l->n_made * sizeof(*m));
+			l->redo = m;
+			l->n_redo += l->n_made;
+		}
+	}
+	a->txn++;
+	l->n_undo = l->n_made = 0;
+	l->undo_incomplete = false;
 }
 
 void ras_actions_lost(struct ras_actions *a, int cpu, long long count)

@@ -21,9 +21,24 @@ struct ras_triggers;
 int ras_actions_open(struct ras_actions **out, const struct rasd_config *cfg, struct ras_db *db,
 		     struct ras_triggers *trig);
 void ras_actions_close(struct ras_actions *a);
+/*
+ * The configuration was reloaded (SIGHUP): thresholds and actions are read
+ * again. Buckets are kept, subject keys do not depend on the configuration;
+ * a bucket in memory is leaked at its old rate up to the reload.
+ */
+void ras_actions_reload(struct ras_actions *a);
 /* After a record is stored (row_id its row): count it, and act when a threshold is crossed. */
 void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type,
 			const void *decoded, const struct ras_db_event *ev, int64_t row_id);
+/*
+ * The transaction holding the records given since the last of these calls
+ * was committed, or rolled back. After a rollback the buckets are as they
+ * were before it, so the records, given again when the transaction is
+ * retried, count once; a crossing decided in it is not acted on again: the
+ * retried record gets the decision back (stored, not logged, no trigger).
+ */
+void ras_actions_committed(struct ras_actions *a);
+void ras_actions_rolled_back(struct ras_actions *a);
 /* Writes the buckets that changed; called inside the transaction, before its commit. */
 int ras_actions_flush(struct ras_actions *a);
 /* The database was replaced (a corrupt one moved aside): statements move to db (may be NULL). */

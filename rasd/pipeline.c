@@ -57,6 +57,7 @@ static void note_db_error(struct ras_pipeline *p)
 		p->fail_since_ns = wall_now();
 	p->failing = true;
 	ras_db_rollback(p->db);
+	ras_actions_rolled_back(p->actions);
 	p->in_txn = 0;
 	p->stored = p->committed_stored;
 	p->duplicates = p->committed_duplicates;
@@ -150,7 +151,7 @@ static int insert_record(struct ras_pipeline *p, const struct ras_pending_entry 
 		return 0;
 	}
 	p->stored++;
-	/* Thresholds count every stored record, a retried one too (see rasd(8)). */
+	/* Counted once: a rolled-back transaction's counts are undone (ras_actions_rolled_back). */
 	ras_actions_record(p->actions, type, p->decoded, &ev, ras_db_last_row_id(p->db));
 	if (loud) {
 		ras_log_record(type, e->cpu, e->source, p->decoded, ev.wall_ns);
@@ -432,6 +433,7 @@ int ras_pipeline_commit(struct ras_pipeline *p)
 		return -EIO;
 	}
 	/* Counters count commits, not attempts. */
+	ras_actions_committed(p->actions);
 	p->in_txn = 0;
 	p->saved_unknown = p->unknown_ids;
 	p->saved_foreign = p->foreign;

@@ -1,0 +1,85 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Buckets count a record once although its transaction is retried (root and
+# tracefs, else exit 77): with the fault shim (tests/fault-shim.c) failing the
+# WAL sync at commit, every attempt to store the held records fails and is
+# rolled back; once it clears they are stored once, and each bucket holds each
+# error once. A threshold crossed in a failed attempt acts and runs its
+# trigger once; the retried record gets that decision, stored once.
+set -u
+. "${top_srcdir:-.}/tests/live-lib.sh"
+
+INST=rasdt_aretry_$$
+WORK=$(mktemp -d /tmp/ras-fdr-aretry-XXXXXX)
+DB=$WORK/ras.db
+CTLF=$WORK/fault
+SYS=$WORK/sys
+TRIG=$WORK/triggers
+SHIM=$(cd "$top_builddir" && pwd)/tests/fault-shim.so
+[ -f "$SHIM" ] || { echo "1..0 # SKIP no fault shim"; exit 77; }
+cleanup() {
+	[ -n "${PID:-}" ] && kill "$PID" 2>/dev/null; wait 2>/dev/null
+	[ -d $T/instances/$INST ] && rmdir $T/instances/$INST 2>/dev/null
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+mkdir -p "$SYS/devices/system/memory" "$TRIG"
+: > "$SYS/devices/system/memory/soft_offline_page"
+cat > "$WORK/rasd.conf" <<CONF
+database = $DB
+instance = $INST
+lock_dir = $WORK/lock
+formats_dir = $(cd "$top_srcdir" && pwd)/formats
+allow_synthetic = yes
+synthetic_actions = yes
+sysfs_root = $SYS
+trigger_dir = $TRIG
+page_ce_threshold = 3/1h
+page_ce_action = soft
+action_min_interval_s = 0
+CONF
+# Each run of the trigger adds a line.
+printf '#!/bin/sh\necho "$RAS_SUBJECT $RAS_RESULT" >> "$0.runs"\n' > "$TRIG/page-threshold"
+chmod +x "$TRIG/page-threshold"
+: > "$CTLF"
+ldd "$RASD" 2>/dev/null | grep -q libasan && export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+ctl() { "$CTL" --config "$WORK/rasd.conf" "$@"; }
+inject_mc() { ctl inject --synthetic ras:mc_event error_type=0 "msg=retry $1" label=DIMM_R \
+	mc_index=0 top_layer=0 middle_layer=2 lower_layer=-1 "address=$1" grain_bits=6 error_count=1 >/dev/null; }
+failures() { grep -c "storage failing since" "$WORK/rasd.log"; }
+recoveries() { grep -c "storage works again" "$WORK/rasd.log"; }
+bucket() { q "SELECT level || ' ' || total FROM buckets WHERE kind = 'page' AND subject = '$1'"; }
+
+RAS_FAULT_CTL=$CTLF LD_PRELOAD=$SHIM "$RASD" --config "$WORK/rasd.conf" 2>"$WORK/rasd.log" &
+PID=$!
+wait_for 10 grep -q "recording" "$WORK/rasd.log"; ok $? "rasd records into $INST under the fault shim"
+
+# Two errors on a page while every commit fails: held, retried, then stored once.
+echo "fsync -wal 5" > "$CTLF"
+inject_mc 0x6100000; inject_mc 0x6100000
+wait_for 10 sh -c "[ \$(grep -c 'storage failing since' '$WORK/rasd.log') = 1 ]"; ok $? "the commit fails"
+sleep 1.5   # a few retries (0.25 s, 0.5 s, ...) fail too
+: > "$CTLF"
+wait_for 20 sh -c "[ \$(grep -c 'storage works again' '$WORK/rasd.log') = 1 ]"; ok $? "stored once the fault clears"
+ok "$([ "$(q "SELECT count(*) FROM mc_event WHERE msg = 'retry 0x6100000'")" = 2 ] && echo 0 || echo 1)" "both records stored once"
+ok "$([ "$(bucket 0x6100000)" = "2 2" ] && echo 0 || echo 1)" "the page's bucket holds 2 of 2 errors, not one per attempt ($(bucket 0x6100000))"
+ok "$([ "$(q "SELECT count(*) FROM actions")" = 0 ] && echo 0 || echo 1)" "so 3/1h is not crossed"
+
+# Three errors on another page while commits fail: crossed in a failed attempt.
+echo "fsync -wal 5" > "$CTLF"
+inject_mc 0x6200000; inject_mc 0x6200000; inject_mc 0x6200000
+wait_for 10 sh -c "[ \$(grep -c 'storage failing since' '$WORK/rasd.log') = 2 ]"; ok $? "the commit fails again"
+wait_for 10 test -s "$TRIG/page-threshold.runs"; ok $? "the crossing acted in the failed attempt"
+sleep 1.5
+: > "$CTLF"
+wait_for 20 sh -c "[ \$(grep -c 'storage works again' '$WORK/rasd.log') = 2 ]"; ok $? "stored once the fault clears"
+ok "$([ "$(cat "$SYS/devices/system/memory/soft_offline_page")" = 0x6200000 ] && echo 0 || echo 1)" "soft_offline_page holds 0x6200000"
+ok "$([ "$(q "SELECT count(*) || ' ' || min(count) || ' ' || min(result) FROM actions WHERE subject = '0x6200000'")" = "1 3 done" ] && echo 0 || echo 1)" \
+	"one actions row for 0x6200000: count 3, done ($(q "SELECT count(*) FROM actions WHERE subject = '0x6200000'") rows)"
+ok "$([ "$(q "SELECT count(*) FROM actions a JOIN mc_event m ON m.id = a.event_id WHERE m.msg = 'retry 0x6200000'")" = 1 ] && echo 0 || echo 1)" \
+	"naming the stored record that crossed"
+ok "$([ "$(cat "$TRIG/page-threshold.runs")" = "0x6200000 done" ] && echo 0 || echo 1)" "the trigger ran once ($(wc -l < "$TRIG/page-threshold.runs") runs)"
+ok "$([ "$(bucket 0x6200000)" = "0 3" ] && echo 0 || echo 1)" "the bucket emptied at the crossing, 3 errors in all ($(bucket 0x6200000))"
+ok "$([ "$(bucket 0x6100000)" = "2 2" ] && echo 0 || echo 1)" "the first page's bucket unchanged by the second failure"
+kill -TERM $PID; wait $PID; ok $? "rasd exits 0"; PID=
+done_testing
