@@ -622,6 +622,28 @@ static bool read_fresh_config(struct rasd *d, struct rasd_config *fresh)
 	return true;
 }
 
+/* Thresholds, actions, their limits and triggers apply from the reload on (sysfs_root: restart). */
+static void reload_actions(struct rasd_config *c, const struct rasd_config *f)
+{
+#define TAKE(field) memcpy(&c->field, &f->field, sizeof(c->field))
+	TAKE(page_ce_threshold);
+	TAKE(page_ce_action);
+	TAKE(cpu_ce_threshold);
+	TAKE(cpu_ce_action);
+	TAKE(dimm_ce_threshold);
+	TAKE(device_ce_threshold);
+	TAKE(row_ce_threshold);
+	TAKE(memory_repair);
+	TAKE(dry_run);
+	TAKE(synthetic_actions);
+	TAKE(action_min_interval_s);
+	TAKE(action_max_per_day);
+	TAKE(trigger_dir);
+	TAKE(trigger_timeout_s);
+	TAKE(trigger_max_children);
+#undef TAKE
+}
+
 static void reload(struct rasd *d)
 {
 	struct rasd_config fresh;
@@ -638,6 +660,8 @@ static void reload(struct rasd *d)
 	ras_log_set_rate(fresh.log_corrected_per_minute);
 	memcpy(d->cfg->events, fresh.events, sizeof(fresh.events));
 	memcpy(d->cfg->labels_dirs, fresh.labels_dirs, sizeof(fresh.labels_dirs));
+	reload_actions(d->cfg, &fresh);
+	ras_actions_reload(d->actions);
 	enable_events(d);
 	refresh_edac(d, true);
 	ras_log(LOG_INFO, "configuration %s reloaded", d->opt->config_path);

@@ -90,6 +90,20 @@ ctl summary | grep -q "Actions: 2 decided (done 2)"; ok $? "summary counts the d
 ctl summary --json | grep -q '"actions":{"done":2}'; ok $? "summary --json counts them"
 ctl status | grep -q "Actions: 2 decided"; ok $? "status counts them"
 
+# SIGHUP applies new thresholds and actions; a bucket's level is kept: one
+# error on a page before the reload (4/1h: not crossed) and one after (2/1h)
+# cross it with a count of 2.
+inject_mc error_count=1 address=0x5a5a5000 middle_layer=1
+wait_for 10 sh -c "'$CTL' --config '$WORK/rasd.conf' actions --buckets | grep -Eq '^page +0x5a5a5000 +1 '"; ok $? "one error held at 0x5a5a5000 (4/1h)"
+sed -i 's|^page_ce_threshold = .*|page_ce_threshold = 2/1h|; s|^page_ce_action = .*|page_ce_action = hard|' "$WORK/rasd.conf"
+kill -HUP $PID
+wait_for 10 grep -q "page threshold 2/1h, was 4/1h; buckets kept" "$WORK/rasd.log"; ok $? "the reload logs the new page threshold"
+inject_mc error_count=1 address=0x5a5a5000 middle_layer=1
+wait_for 10 sh -c "[ \"\$(cat '$SYS/devices/system/memory/hard_offline_page')\" = 0x5a5a5000 ]"
+ok $? "after the reload the second error crosses 2/1h: hard_offline_page holds 0x5a5a5000"
+ok "$([ "$(q "SELECT count || ' ' || threshold || ' ' || action || ' ' || result FROM actions WHERE subject='0x5a5a5000'")" = "2 2/1h hard done" ] && echo 0 || echo 1)" \
+	"actions row: count 2 (the level before the reload kept), 2/1h, hard, done"
+
 # A flooded 8 KiB buffer while rasd is stopped: the lost-records trigger.
 kill -TERM $PID; wait $PID; PID=
 "$RASD" --config "$WORK/rasd.conf" --buffer-size-kb 8 2>"$WORK/rasd2.log" &
