@@ -7,6 +7,7 @@ decoders_libdecoders_a_SOURCES += \
 	decoders/aer.c decoders/aer.h \
 	decoders/aer_text.c decoders/aer_text.h \
 	decoders/edac.c decoders/edac.h decoders/edac_text.c decoders/edac_text.h \
+	decoders/edac_dram.c decoders/edac_dram.h \
 	decoders/cper.c decoders/cper_arm.c decoders/cper.h \
 	decoders/memfail.c decoders/memfail.h \
 	decoders/devlink.c decoders/devlink.h \

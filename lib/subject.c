@@ -4,6 +4,7 @@
 #include "subject.h"
 #include "decoders/mce.h"
 #include "decoders/edac.h"
+#include "decoders/edac_dram.h"
 #include "decoders/aer.h"
 #include "decoders/cper.h"
 #include "decoders/cxl.h"
@@ -81,13 +82,30 @@ static bool dimm_of_edac(const void *d, uint64_t ps, struct ras_subject *s)
 	return true;
 }
 
+/*
+ * An AMD UMC bank names its channel (the UMC) and, for a DRAM ECC error, the
+ * chip select: a rank, the finest place its MCA registers tell (no row or
+ * bank without the platform's address translation).
+ */
+static bool rank_of_umc(const struct mce_decoded *m, struct ras_subject *s)
+{
+	if (!KNOWN(m->channel) || !KNOWN(m->chip_select))
+		return false;
+	s->dram.channel = m->channel;
+	s->dram.rank = m->chip_select;
+	snprintf(s->key, sizeof(s->key), "socket %lld umc channel %lld chip select %lld",
+		 KNOWN(m->socket) ? (long long)m->socket : -1LL, (long long)m->channel,
+		 (long long)m->chip_select);
+	return true;
+}
+
 static bool dimm_of_mce(const void *d, uint64_t ps, struct ras_subject *s)
 {
 	const struct mce_decoded *m = d;
 
 	(void)ps;
 	if (!KNOWN(m->mem_ctrl) || !KNOWN(m->channel) || !KNOWN(m->dimm))
-		return false;
+		return rank_of_umc(m, s);
 	snprintf(s->key, sizeof(s->key), "socket %lld mc %lld channel %lld dimm %lld",
 		 KNOWN(m->socket) ? (long long)m->socket : -1LL, (long long)m->mem_ctrl,
 		 (long long)m->channel, (long long)m->dimm);
@@ -177,6 +195,40 @@ static bool row_of_cxl(const void *d, uint64_t ps, struct ras_subject *s)
 	return true;
 }
 
+static long long or_minus1(int64_t v)
+{
+	return KNOWN(v) ? (long long)v : -1LL;
+}
+
+/* The row an EDAC driver named in driver_detail (skx, i10nm, ADXL): see decoders/edac_dram.h. */
+static bool row_of_edac(const void *d, uint64_t ps, struct ras_subject *s)
+{
+	const struct edac_decoded *e = d;
+	struct edac_dram c;
+
+	(void)ps;
+	if (!KNOWN(e->mc_index) ||
+	    !edac_dram_of_detail(e->driver_detail, strnlen(e->driver_detail, sizeof(e->driver_detail)), &c))
+		return false;
+	s->dram.rank = c.rank;
+	s->dram.bank_group = c.bank_group;
+	s->dram.bank = c.bank;
+	s->dram.row = c.row;
+	s->dram.column = c.column;
+	snprintf(s->device, sizeof(s->device), "mc%lld", (long long)e->mc_index);
+	snprintf(s->label, sizeof(s->label), "%s", e->label);
+	if (KNOWN(e->address)) {
+		s->have_addr = true;
+		s->addr = (uint64_t)e->address;
+	}
+	/* The layers place the DIMM (as the DIMM subject does); the detail, the row within it. */
+	snprintf(s->key, sizeof(s->key), "mc%lld %lld:%lld:%lld rank %lld bank group %lld bank %lld row 0x%llx",
+		 (long long)e->mc_index, or_minus1(e->top_layer), or_minus1(e->middle_layer),
+		 or_minus1(e->lower_layer), or_minus1(c.rank), or_minus1(c.bank_group),
+		 (long long)c.bank, (long long)c.row);
+	return true;
+}
+
 static bool row_of_extlog(const void *d, uint64_t ps, struct ras_subject *s)
 {
 	const struct extlog_decoded *x = d;
@@ -215,7 +267,8 @@ static const struct {
 		{ "extlog_mem_event", dimm_of_extlog } } },
 	[RAS_SUBJ_CPU] = { "cpu", { { "mce_record", cpu_of_mce } } },
 	[RAS_SUBJ_DEVICE] = { "device", { { "aer_event", device_of_aer } } },
-	[RAS_SUBJ_ROW] = { "row", { { "cxl_dram", row_of_cxl }, { "extlog_mem_event", row_of_extlog } } },
+	[RAS_SUBJ_ROW] = { "row", { { "cxl_dram", row_of_cxl }, { "extlog_mem_event", row_of_extlog },
+		{ "mc_event", row_of_edac } } },
 };
 
 const char *ras_subject_kind_name(enum ras_subject_kind kind)

@@ -454,6 +454,39 @@ static void test_restart_and_leak(void)
 	fake_tree_destroy(&t);
 }
 
+/* An i10nm-style row in driver_detail: two errors, two pages, one row; no mem_repair for mc0. */
+static void test_edac_row(void)
+{
+	static const char *const pages[] = { "address=0x2468000", "address=0x2469000" };
+	char buf[256];
+	struct fake_tree t;
+	sqlite3 *db;
+
+	fresh_db();
+	make_sysfs(true);
+	write_conf("");
+	tree(&t);
+	for (int i = 0; i < 2; i++) {
+		char *assign[] = { "error_type=0", "msg=memory read error", "label=DIMM_C0", "error_count=1",
+				   "mc_index=0", "top_layer=2", "middle_layer=0", "lower_layer=-1",
+				   (char *)pages[i], "grain_bits=6", "syndrome=0",
+				   "driver_detail= err_code:0x0000:0x009f ProcessorSocketId:0x0 MemoryControllerId:0x0 "
+				   "PhysicalRankId:0x1 Row:0x1a2b Column:0x3f8 Bank:0x3 BankGroup:0x2" };
+
+		add(&t, "ras:mc_event", assign, 12, base_ts + (uint64_t)i * MS);
+	}
+	fake_tree_finish(&t);
+	tap_is_int(run_rasd(t.root, false), 0, "two errors in one DRAM row named by driver_detail");
+	get("devices/system/memory/soft_offline_page", buf, sizeof(buf));
+	tap_is_str(buf, "0x2469000", "the row crosses 2/1h; mc0 has no mem_repair: the crossing page is soft offlined");
+	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
+	tap_is_int(scalar(db, "SELECT count(*) FROM actions WHERE kind = 'row' AND action = 'soft' AND "
+			  "result = 'done' AND subject = 'mc0 2:0:-1 rank 1 bank group 2 bank 3 row 0x1a2b'"), 1,
+		   "the actions row names the DRAM row");
+	sqlite3_close(db);
+	fake_tree_destroy(&t);
+}
+
 static int add_synthetic_mc(struct fake_tree *t, uint64_t ts)
 {
 	char *assign[] = { "error_type=0", "msg=synthetic", "label=DIMM_S", "error_count=3",
@@ -752,6 +785,7 @@ int main(void)
 	base_ts = ((uint64_t)now.tv_sec - 600) * 1000000000ULL;
 	test_storm();
 	test_restart_and_leak();
+	test_edac_row();
 	test_safety();
 	test_trigger_cap();
 	test_rebuild();

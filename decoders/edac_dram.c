@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: MIT */
+#include <stddef.h>
+#include "edac_dram.h"
+#include "dfield.h"
+
+/* Each name a driver uses, and the member it fills; the first word naming a member wins. */
+static const struct {
+	const char *name;
+	size_t off;
+} names[] = {
+	{ "socket", offsetof(struct edac_dram, socket) },
+	{ "ProcessorSocketId", offsetof(struct edac_dram, socket) },
+	{ "imc", offsetof(struct edac_dram, imc) },
+	{ "MemoryControllerId", offsetof(struct edac_dram, imc) },
+	{ "rank", offsetof(struct edac_dram, rank) },
+	{ "PhysicalRankId", offsetof(struct edac_dram, rank) },
+	{ "bg", offsetof(struct edac_dram, bank_group) },
+	{ "BankGroup", offsetof(struct edac_dram, bank_group) },
+	{ "ba", offsetof(struct edac_dram, bank) },
+	{ "Bank", offsetof(struct edac_dram, bank) },
+	{ "row", offsetof(struct edac_dram, row) },
+	{ "Row", offsetof(struct edac_dram, row) },
+	{ "col", offsetof(struct edac_dram, column) },
+	{ "Column", offsetof(struct edac_dram, column) },
+};
+
+static bool same(const char *word, size_t len, const char *name)
+{
+	size_t i = 0;
+
+	while (i < len && name[i] && word[i] == name[i])
+		i++;
+	return i == len && !name[i];
+}
+
+/* A decimal or 0x-hexadecimal number filling all of [p, end); false otherwise or past 2^40. */
+static bool number(const char *p, const char *end, int64_t *out)
+{
+	int base = 10;
+	int64_t v = 0;
+
+	if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		base = 16;
+		p += 2;
+	}
+	if (p == end)
+		return false;
+	for (; p < end; p++) {
+		int d;
+
+		if (*p >= '0' && *p <= '9')
+			d = *p - '0';
+		else if (base == 16 && *p >= 'a' && *p <= 'f')
+			d = *p - 'a' + 10;
+		else if (base == 16 && *p >= 'A' && *p <= 'F')
+			d = *p - 'A' + 10;
+		else
+			return false;
+		v = v * base + d;
+		if (v > (INT64_C(1) << 40))
+			return false;
+	}
+	*out = v;
+	return true;
+}
+
+static void take_word(const char *w, const char *end, struct edac_dram *out)
+{
+	const char *colon = w;
+	int64_t v;
+
+	while (colon < end && *colon != ':')
+		colon++;
+	if (colon == end || !number(colon + 1, end, &v))
+		return;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		int64_t *field = (int64_t *)((char *)out + names[i].off);
+
+		if (same(w, (size_t)(colon - w), names[i].name) && *field == RAS_DF_NONE)
+			*field = v;
+	}
+}
+
+bool edac_dram_of_detail(const char *detail, size_t len, struct edac_dram *out)
+{
+	const char *p = detail, *end = detail + len;
+
+	out->socket = out->imc = out->rank = out->bank_group = RAS_DF_NONE;
+	out->bank = out->row = out->column = RAS_DF_NONE;
+	while (p < end && *p) {
+		const char *w;
+
+		while (p < end && (*p == ' ' || *p == '\t' || *p == ','))
+			p++;
+		w = p;
+		while (p < end && *p && *p != ' ' && *p != '\t' && *p != ',')
+			p++;
+		if (p > w)
+			take_word(w, p, out);
+	}
+	return out->row != RAS_DF_NONE && out->bank != RAS_DF_NONE;
+}

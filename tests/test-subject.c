@@ -1,0 +1,148 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Threshold subjects from golden records: DRAM rows named by EDAC drivers in
+ * mc_event's driver_detail (skx/i10nm in both spellings the kernel has used,
+ * ACPI ADXL decoding), records that name no row, and AMD UMC machine checks
+ * (a rank: channel and chip select).
+ */
+#include <string.h>
+#include "tap.h"
+#include "decoders/dfield.h"
+#include "decoders/edac.h"
+#include "decoders/edac_dram.h"
+#include "decoders/mce.h"
+#include "lib/event_table.h"
+#include "lib/subject.h"
+
+static struct ras_subject subj[RAS_SUBJECTS_MAX];
+static int nsubj;
+
+static const struct ras_subject *find(enum ras_subject_kind kind)
+{
+	for (int i = 0; i < nsubj; i++)
+		if (subj[i].kind == kind)
+			return &subj[i];
+	return NULL;
+}
+
+/* A corrected mc_event as skx_edac/i10nm_edac report one: layers channel, DIMM. */
+static void mc_event(const char *detail, uint16_t count)
+{
+	struct edac_in in = {
+		.error_type = EDAC_ERR_CORRECTED, .msg = "memory read error", .msg_len = 17,
+		.label = "CPU_SrcID#0_MC#1_Chan#2_DIMM#0", .label_len = 30, .error_count = count,
+		.mc_index = 1, .top_layer = 2, .middle_layer = 0, .lower_layer = -1,
+		.address = 0x12345678, .grain_bits = 6, .syndrome = 0, .driver_detail = detail,
+		.driver_detail_len = strlen(detail),
+	};
+	static struct edac_decoded d;
+
+	edac_decode(&in, &d);
+	nsubj = ras_subjects_of(ras_event_type_find("ras:mc_event"), NULL, &d, 4096, subj);
+}
+
+static void expect_row(const char *detail, const char *spelling)
+{
+	const struct ras_subject *s;
+
+	mc_event(detail, 1);
+	s = find(RAS_SUBJ_ROW);
+	if (!tap_ok(s != NULL, "%s: a row subject", spelling))
+		return;
+	tap_is_str(s->key, "mc1 2:0:-1 rank 1 bank group 2 bank 3 row 0x1a2b", "%s: its key", spelling);
+	tap_ok(s->dram.rank == 1 && s->dram.bank_group == 2 && s->dram.bank == 3 &&
+	       s->dram.row == 0x1a2b && s->dram.column == 0x3f8, "%s: rank, bank group, bank, row, column",
+	       spelling);
+	tap_is_str(s->device, "mc1", "%s: the EDAC device", spelling);
+	tap_ok(s->have_addr && s->addr == 0x12345678, "%s: the address, for the page fallback", spelling);
+	tap_is_str(s->label, "CPU_SrcID#0_MC#1_Chan#2_DIMM#0", "%s: the DIMM label", spelling);
+	tap_ok(find(RAS_SUBJ_PAGE) && find(RAS_SUBJ_DIMM), "%s: page and DIMM subjects too", spelling);
+}
+
+static void test_edac_rows(void)
+{
+	const struct ras_subject *s;
+	struct edac_dram c;
+
+	/* skx_common.c before and after the kernel renamed its fields */
+	expect_row(" err_code:0x0000:0x009f socket:0 imc:1 rank:1 bg:2 ba:3 row:0x1a2b col:0x3f8",
+		   "skx, short names");
+	expect_row(" err_code:0x0000:0x009f ProcessorSocketId:0x0 MemoryControllerId:0x1 "
+		   "PhysicalRankId:0x1 Row:0x1a2b Column:0x3f8 Bank:0x3 BankGroup:0x2", "skx/i10nm, long names");
+	expect_row(" OVERFLOW err_code:0x0000:0x009f ProcessorSocketId:0x0 MemoryControllerId:0x1 "
+		   "PhysicalRankId:0x1 Row:0x1a2b Column:0x3f8 Bank:0x3 BankGroup:0x2 "
+		   "retry_rd_err_log[0001a209 00000000 00000000 00000000 00000000] "
+		   "correrrcnt[0000 0000 0000 0000 0000 0000 0000 0000]", "i10nm with the retry log");
+	expect_row(" err_code:0x0000:0x009f ProcessorSocketId:0x0 MemoryControllerId:0x1 ChannelId:0x2 "
+		   "DimmSlotId:0x0 PhysicalRankId:0x1 ChipSelect:0x1 BankGroup:0x2 Bank:0x3 Row:0x1a2b "
+		   "Column:0x3f8", "ADXL");
+
+	mc_event(" err_code:0x0000:0x009f Row:0x1a2b Bank:0x3", 4);
+	s = find(RAS_SUBJ_ROW);
+	tap_ok(s && !strcmp(s->key, "mc1 2:0:-1 rank -1 bank group -1 bank 3 row 0x1a2b") && s->n == 4,
+	       "row and bank alone: a row, rank and bank group unknown; error_count 4 counts 4 (%s)",
+	       s ? s->key : "none");
+
+	/* No row said, or not a number: no row subject, the others as before. */
+	mc_event("rasfdr_testmod", 1);
+	tap_ok(!find(RAS_SUBJ_ROW) && find(RAS_SUBJ_PAGE) && find(RAS_SUBJ_DIMM),
+	       "a detail without a row: page and DIMM only");
+	mc_event("area:DRAM err_code:0001:0090 socket:0 channel_mask:1 rank:0", 1);
+	tap_ok(!find(RAS_SUBJ_ROW), "sb_edac's detail (rank, no row): no row subject");
+	mc_event(" socket:0 imc:1 rank:1 bg:2 ba:3 row:0x1z2b col:0x3f8", 1);
+	tap_ok(!find(RAS_SUBJ_ROW), "a row that is not a number: no row subject");
+	mc_event(" Row:0x10000000000000 Bank:0x3", 1);
+	tap_ok(!find(RAS_SUBJ_ROW), "a row past 2^40: no row subject");
+	tap_ok(!edac_dram_of_detail("Row:0x5 Bank:0x1", 5, &c), "the length bounds the text read");
+	tap_ok(edac_dram_of_detail("Row:0x5 Bank:0x1 Row:0x6", 24, &c) && c.row == 5,
+	       "the first word naming a field wins");
+}
+
+#define VAL   (1ULL << 63)
+#define EN    (1ULL << 60)
+#define MISCV (1ULL << 59)
+#define ADDRV (1ULL << 58)
+#define SYNDV (1ULL << 53)
+#define CECC  (1ULL << 46)
+
+/* Zen 3 UMC corrected DRAM ECC error (bank 16, UMC instance 0x00350f00: channel 3). */
+static void umc(uint64_t status)
+{
+	struct mce_in in;
+	static struct mce_decoded d;
+
+	memset(&in, 0, sizeof(in));
+	in.cpuvendor = 2;
+	in.cpuid = 0xa00f11;
+	in.bank = 16;
+	in.status = status;
+	in.ipid = (0x96ULL << 32) | 0x00350f00;
+	in.has_ipid = in.has_synd = 1;
+	in.synd = 0x5a000002;
+	in.addr = (12ULL << 56) | 0x1234567000ULL;
+	in.socketid = 1;
+	mce_decode(&in, &d);
+	nsubj = ras_subjects_of(ras_event_type_find("mce:mce_record"), NULL, &d, 4096, subj);
+}
+
+static void test_amd_umc(void)
+{
+	const struct ras_subject *s;
+
+	umc(VAL | EN | MISCV | ADDRV | SYNDV | CECC | 0x011b);
+	s = find(RAS_SUBJ_DIMM);
+	tap_ok(s && !strcmp(s->key, "socket 1 umc channel 3 chip select 2"),
+	       "AMD UMC: a rank subject from channel and chip select (%s)", s ? s->key : "none");
+	tap_ok(s && s->dram.channel == 3 && s->dram.rank == 2, "with channel 3 and rank (chip select) 2");
+	tap_ok(!find(RAS_SUBJ_ROW), "no row: the UMC's registers do not name one");
+	tap_ok(find(RAS_SUBJ_PAGE) != NULL, "and the page of its address");
+	umc(VAL | EN | MISCV | ADDRV | CECC | 0x011b);
+	tap_ok(!find(RAS_SUBJ_DIMM), "without SyndV no chip select: no rank subject");
+}
+
+int main(void)
+{
+	test_edac_rows();
+	test_amd_umc();
+	return tap_done();
+}
