@@ -7,7 +7,10 @@
 #
 #   tests/qemu/run.sh --builddir DIR [--cpu intel|amd|both] [--out DIR]
 #                     [--timeout SECS] [--rasd PATH] [--ctl PATH] [--keep]
-#                     [--kernel 6.1|6.12] [--set systemd]
+#                     [--kernel 6.1|6.12] [--set systemd] [--sessions "NAME..."]
+#
+# --sessions runs and checks only the named sessions of the 6.1 set (main,
+# restart, storm, actions; default all), e.g. --sessions actions.
 #
 # --kernel 6.12 (opt-in; default 6.1) installs Debian's 6.12 kernel and
 # headers and runs instead the early-boot set (guest/k612.sh, check-k612.sh):
@@ -27,7 +30,7 @@ set -eu
 
 QT_DIR="$(cd "$(dirname "$0")" && pwd)"
 SRCDIR="$(cd "$QT_DIR/../.." && pwd)"
-BUILDDIR="" OUT="" CPUS=both TIMEOUT=480 RASD="" CTL="" KEEP=0 KSERIES=6.1 SET="" DEB=""
+SESSIONS="" BUILDDIR="" OUT="" CPUS=both TIMEOUT=480 RASD="" CTL="" KEEP=0 KSERIES=6.1 SET="" DEB=""
 PASSED=0 FAILED=0 SKIPPED=0
 
 die() { echo "run.sh: $*" >&2; exit 1; }
@@ -50,6 +53,7 @@ parse_args() {
         --keep) KEEP=1 ;;
         --kernel) KSERIES=$2; shift ;;
         --set) SET=$2; shift ;;
+        --sessions) SESSIONS=$2; shift ;;
         -h|--help) usage 0 ;;
         *) echo "run.sh: unknown option $1" >&2; usage 2 ;;
         esac
@@ -127,6 +131,13 @@ build_module() {
     MODULE="$b/rasfdr_testmod.ko"
 }
 
+# the actions session's page holder, run in the guest through the host root
+build_pagehold() {
+    PAGEHOLD="$OUT/build/pagehold"
+    gcc -O2 -Wall -o "$PAGEHOLD" "$QT_DIR/guest/pagehold.c" > "$OUT/build/pagehold.log" 2>&1 ||
+        die "pagehold build failed: see $OUT/build/pagehold.log"
+}
+
 GUEST_MODULES="virtio_pci 9p 9pnet_virtio e1000e overlay"
 
 # --set systemd: the package from make deb (built now if there is none, or
@@ -167,6 +178,8 @@ QT_SRCDIR='$SRCDIR'
 QT_RASD='$RASD'
 QT_CTL='$CTL'
 QT_MODULE='$MODULE'
+QT_PAGEHOLD='$PAGEHOLD'
+QT_SESSIONS='$SESSIONS'
 EOF
     [ "$KSERIES" = 6.1 ] || echo "QT_SET='k612'" >> "$1/params.env"
     [ -z "$SET" ] || write_params_set "$1"
@@ -280,6 +293,7 @@ main() {
     [ -x "$RASD" ] || echo "run.sh: warning: no rasd at $RASD; the database checks will fail" >&2
     [ -x "$CTL" ] || echo "run.sh: warning: no ras-fdr-ctl at $CTL; injections will fail" >&2
     build_module
+    build_pagehold
     build_initramfs
     . "$QT_DIR/values.sh"
     . "$QT_DIR/check.sh"

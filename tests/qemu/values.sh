@@ -40,3 +40,11 @@ EXTLOG="2 7 0x12345678 2"
 NONSTD="1 16"
 ARM="0x80000101 0x410fd0c0 1 0 1"
 DEVLINK_MSG="rasfdr health event"
+
+# actions: a real soft offline, a real CPU offline and their triggers.
+# rasd's thresholds for that session; the page one is crossed by one mc_event
+# (error_count ACT_PAGE_ERRORS) at the page tests/qemu/guest/pagehold.c holds,
+# the CPU one by ACT_CPU_ERRORS corrected TLB errors (MCACOD 0x0011: a core
+# bank's error, instruction TLB, level 1) on ACT_CPU, the guest's second vCPU.
+ACT_THRESHOLD=3/1h ACT_PAGE_ERRORS=3 ACT_PAGE_OFFSET=0x40
+ACT_CPU=1 ACT_CPU_BANK=0 ACT_CPU_STATUS=0x9000000000000011 ACT_CPU_ERRORS=3

@@ -240,14 +240,93 @@ session_storm() {
     collect storm
 }
 
+# ---- actions: a real soft offline, a real CPU offline, their triggers ---------
+
+# /proc/kpageflags bit 19: KPF_HWPOISON, the kernel's mark of an offlined frame
+kpf_poison() { # PFN
+    v=$(dd if=/proc/kpageflags bs=8 skip=$(($1)) count=1 2>/dev/null | od -An -tx8 | tr -d ' \n')
+    [ -n "$v" ] && echo $(((0x$v >> 19) & 1)) || echo "?"
+}
+hw_corrupted_kb() { sed -n 's/^HardwareCorrupted: *\([0-9]*\) kB/\1/p' /proc/meminfo; }
+
+# until FILE holds VALUE (or SECS pass); prints what it holds at the end
+wait_value() { # FILE VALUE SECS
+    i=0
+    while [ "$(cat "$1" 2>/dev/null)" != "$2" ] && [ $i -lt $(($3 * 5)) ]; do sleep 0.2; i=$((i + 1)); done
+    cat "$1" 2>/dev/null
+}
+
+# each trigger writes its environment to trigger-CONDITION.env (atomically)
+actions_triggers() {
+    mkdir -p "$G/triggers"
+    for c in page-threshold cpu-threshold; do
+        printf '#!/bin/sh\nenv > %s/trigger-%s.tmp && mv %s/trigger-%s.tmp %s/trigger-%s.env\n' \
+            "$GC" "$c" "$GC" "$c" "$GC" "$c" > "$G/triggers/$c"
+        chmod 755 "$G/triggers/$c"
+    done
+}
+
+actions_page() {
+    chroot "$HR" "$QT_PAGEHOLD" "$GC/page" &
+    ph=$!
+    i=0; while [ ! -f "$G/page" ] && [ $i -lt 150 ]; do sleep 0.2; i=$((i + 1)); done
+    pfn=$(sed -n 's/^pfn=//p' "$G/page" 2>/dev/null)
+    fact ACT_PFN "$pfn"
+    [ -n "$pfn" ] || { log "actions_page: pagehold gave no frame"; kill $ph; return 1; }
+    fact ACT_POISON_BEFORE "$(kpf_poison "$pfn")"
+    fact ACT_HWC_BEFORE "$(hw_corrupted_kb)"
+    echo "mc 0 $ACT_PAGE_ERRORS $pfn $ACT_PAGE_OFFSET 0x0 1 0 -1 rasfdr actions page" > "$MCI"
+    wait_w actions_page "mc_event: .*rasfdr actions page" 1 10
+    i=0; while [ "$(kpf_poison "$pfn")" != 1 ] && [ $i -lt 100 ]; do sleep 0.2; i=$((i + 1)); done
+    fact ACT_POISON_AFTER "$(kpf_poison "$pfn")"
+    fact ACT_HWC_AFTER "$(hw_corrupted_kb)"
+    touch "$G/page.go"; wait $ph
+    fact ACT_PAGE_AFTER "$(cat "$G/page.after" 2>/dev/null)"
+}
+
+actions_cpu() {
+    on=/sys/devices/system/cpu/cpu$ACT_CPU/online
+    fact ACT_CPU_BEFORE "$(cat $on)"
+    ctl_inject act_cpu mce --bank "$ACT_CPU_BANK" --status "$ACT_CPU_STATUS" --cpu "$ACT_CPU" \
+        --count "$ACT_CPU_ERRORS" --sw --yes
+    wait_w actions_cpu "MC$ACT_CPU_BANK: ${ACT_CPU_STATUS#0x}" "$ACT_CPU_ERRORS" "$CTL_WAIT"
+    fact ACT_CPU_AFTER "$(wait_value $on 0 20)"
+    fact ACT_ONLINE_AFTER "$(cat /sys/devices/system/cpu/online)"
+}
+
+session_actions() {
+    actions_triggers
+    RASD_CONF_EXTRA="page_ce_threshold = $ACT_THRESHOLD
+page_ce_action = soft
+cpu_ce_threshold = $ACT_THRESHOLD
+cpu_ce_action = offline
+trigger_dir = $GC/triggers"
+    rasd_start actions rasfdr_act no 256
+    RASD_CONF_EXTRA=
+    [ -e "$MCI" ] || insmod "$HR$QT_MODULE" || log "actions: test module did not load"
+    actions_page
+    actions_cpu
+    for c in page-threshold cpu-threshold; do
+        i=0; while [ ! -f "$G/trigger-$c.env" ] && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
+        cp "$G/trigger-$c.env" "$RES/" 2>/dev/null || log "actions: no $c trigger output"
+    done
+    rasd_stop actions
+    collect actions
+    echo 1 > "/sys/devices/system/cpu/cpu$ACT_CPU/online" 2>/dev/null
+}
+
+# QT_SESSIONS (run.sh --sessions) names the sessions to run; empty: all
+want() { [ -z "${QT_SESSIONS:-}" ] || case " $QT_SESSIONS " in *" $1 "*) ;; *) return 1 ;; esac; }
+
 main() {
     guest_facts
     setup_witness
     log "guest $(uname -r) $QT_CPU: $(grep -m1 'model name' /proc/cpuinfo)"
     log "rasd=$QT_RASD ctl=$QT_CTL"
-    session_main
-    session_restart
-    session_storm
+    want main && session_main
+    want restart && session_restart
+    want storm && session_storm
+    want actions && session_actions
     fact WALL_END_NS "$(date +%s)999999999"
     grep -v '^#' "$W/trace" > "$RES/witness.trace"
     dmesg > "$RES/dmesg.txt"
