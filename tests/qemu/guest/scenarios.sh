@@ -93,12 +93,16 @@ EOF
     if [ ! -x "$HR$QT_RASD" ]; then log "no rasd at $QT_RASD"; fact "RASD_START_$1" missing; return 1; fi
     # Not through chr(): a function in the background is a subshell, and the
     # signal meant for rasd would end the subshell instead.
+    # Ready when this rasd says it records: a kept instance has its events
+    # enabled before the new rasd has even set up (and handles SIGTERM).
+    ready=$(grep -c "RAS tracepoints in instance" "$G/$1.rasd.log" 2>/dev/null)
     chroot "$HR" "$QT_RASD" --config "$GC/$1.conf" -v >> "$G/$1.rasd.log" 2>&1 &
     RASD_PID=$!
     i=0
     while [ $i -lt 150 ]; do
         kill -0 "$RASD_PID" 2>/dev/null || { log "rasd $1 exited early"; fact "RASD_START_$1" dead; return 1; }
-        [ "$(cat "$T/instances/$2/events/mce/mce_record/enable" 2>/dev/null)" = 1 ] && break
+        n=$(grep -c "RAS tracepoints in instance" "$G/$1.rasd.log" 2>/dev/null)
+        [ "${n:-0}" -gt "${ready:-0}" ] && break
         sleep 0.2; i=$((i + 1))
     done
     sleep 1   # the reader opens its per-CPU buffers after enabling
