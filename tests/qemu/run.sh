@@ -30,7 +30,7 @@ set -eu
 
 QT_DIR="$(cd "$(dirname "$0")" && pwd)"
 SRCDIR="$(cd "$QT_DIR/../.." && pwd)"
-SESSIONS="" BUILDDIR="" OUT="" CPUS=both TIMEOUT=480 RASD="" CTL="" KEEP=0 KSERIES=6.1 SET="" DEB=""
+SESSIONS="" BUILDDIR="" OUT="" CPUS=both TIMEOUT=900 RASD="" CTL="" KEEP=0 KSERIES=6.1 SET="" DEB=""
 PASSED=0 FAILED=0 SKIPPED=0
 
 die() { echo "run.sh: $*" >&2; exit 1; }
