@@ -210,6 +210,7 @@ static int page_size(struct ras_db *db)
 static int set_up_writer(struct ras_db *db, const char *boot_id)
 {
 	char sql[80];
+	int frames;
 
 	/*
 	 * 1 KiB pages (a new database only; an existing one keeps its own). A
@@ -225,11 +226,15 @@ static int set_up_writer(struct ras_db *db, const char *boot_id)
 	 * panic loses whatever sat in the page cache. Commits are grouped in
 	 * time (commit_delay_ms, rasd/pipeline.c) so a trickle shares them.
 	 * Checkpoints come every WAL_CHECKPOINT_BYTES of log, not every 1000
-	 * pages: fewer rewrites of the same hot pages, fewer stalls of a commit.
+	 * pages (fewer rewrites of the same hot pages), from a thread of their
+	 * own (db_checkpoint.c): a commit never waits for the database file's sync.
 	 */
 	if (ras_db_exec(db, "PRAGMA page_size=1024; PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;") < 0)
 		return -1;
-	sqlite3_wal_autocheckpoint(db->h, WAL_CHECKPOINT_BYTES / page_size(db));
+	frames = WAL_CHECKPOINT_BYTES / page_size(db);
+	sqlite3_wal_autocheckpoint(db->h, frames);
+	/* Without the thread, SQLite checkpoints in the commit that crossed the threshold. */
+	ras_db_checkpointer_start(db, frames);
 	snprintf(sql, sizeof(sql), "PRAGMA journal_size_limit=%d;", 2 * WAL_CHECKPOINT_BYTES);
 	if (ras_db_exec(db, sql) < 0 || ras_db_migrate(db) < 0 || register_boot(db, boot_id) < 0 ||
 	    prepare_all(db) < 0)
@@ -367,6 +372,8 @@ void ras_db_close(struct ras_db *db)
 		free(db->dec_cache[i]);
 	}
 	ras_db_rollup_free(db);
+	/* First: the writer's handle, closed last, makes the final checkpoint. */
+	ras_db_checkpointer_stop(db);
 	sqlite3_close(db->h);
 	free(db);
 }
