@@ -685,16 +685,6 @@ static void go_idle(struct rasd *d)
 	malloc_trim(0);
 }
 
-/* The open group, once its oldest record has waited commit_delay_ms (or it is large). */
-static bool commit_if_due(struct rasd *d)
-{
-	if (!d->pipe.group_first_ns || d->pipe.failing ||
-	    !ras_pipeline_commit_due(&d->pipe, ras_clock_ns(CLOCK_REALTIME)))
-		return false;
-	ras_pipeline_commit(&d->pipe);
-	return true;
-}
-
 /* Idle costs nothing; a group waiting for its commit or a failing database wakes rasd. */
 static int loop_timeout_ms(struct rasd *d)
 {
@@ -733,7 +723,7 @@ static int loop(struct rasd *d)
 		}
 		if (data && drain(d, false) < 0)
 			return -EIO;
-		committed = commit_if_due(d);
+		committed = ras_pipeline_commit_if_due(&d->pipe, ras_clock_ns(CLOCK_REALTIME));
 		storage_retry(d);
 		storage_update(d);
 		rasd_storage_tick(&d->storage);
@@ -801,24 +791,12 @@ static void teardown(struct rasd *d, bool clean)
 
 static void log_summary(struct rasd *d)
 {
-	const struct rasd_durability *h = &d->durability;
-
 	ras_log(LOG_INFO, "stored %llu records (%llu duplicates skipped, %llu malformed, "
 		"%llu synthetic refused)", (unsigned long long)d->pipe.stored,
 		(unsigned long long)d->pipe.duplicates, (unsigned long long)d->pipe.malformed,
 		(unsigned long long)d->pipe.synthetic_refused);
-	if (h->count)
-		ras_log(LOG_INFO, "durable after arrival: %llu records, p50 %.1f ms, p99 %.1f ms, "
-			"max %.1f ms (commit_delay_ms %u)", (unsigned long long)h->count,
-			rasd_durability_quantile_us(h, 0.5) / 1000.0,
-			rasd_durability_quantile_us(h, 0.99) / 1000.0, h->max_us / 1000.0,
-			d->cfg->commit_delay_ms);
-	if (d->commit_cost.count)
-		ras_log(LOG_INFO, "commits of live records: %llu, p50 %.1f ms, p99 %.1f ms, "
-			"max %.1f ms", (unsigned long long)d->commit_cost.count,
-			rasd_durability_quantile_us(&d->commit_cost, 0.5) / 1000.0,
-			rasd_durability_quantile_us(&d->commit_cost, 0.99) / 1000.0,
-			d->commit_cost.max_us / 1000.0);
+	rasd_durability_log(&d->durability, "durable after arrival", "records");
+	rasd_durability_log(&d->commit_cost, "commit duration", "commits");
 }
 
 int rasd_run(struct rasd_config *cfg, const struct rasd_options *opt)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include "durability.h"
+#include "log.h"
 
 static unsigned bucket_of(uint64_t us)
 {
@@ -53,4 +54,12 @@ int64_t rasd_durability_quantile_us(const struct rasd_durability *h, double q)
 		}
 	}
 	return h->max_us;
+}
+
+void rasd_durability_log(const struct rasd_durability *h, const char *what, const char *unit)
+{
+	if (h->count)
+		ras_log(LOG_INFO, "%s: %llu %s, p50 %.1f ms, p99 %.1f ms, max %.1f ms", what,
+			(unsigned long long)h->count, unit, rasd_durability_quantile_us(h, 0.5) / 1000.0,
+			rasd_durability_quantile_us(h, 0.99) / 1000.0, h->max_us / 1000.0);
 }

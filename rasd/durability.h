@@ -23,4 +23,7 @@ void rasd_durability_add(struct rasd_durability *h, int64_t latency_ns);
 /* The q-quantile (0 < q <= 1) in microseconds, an upper bound of its bucket; 0 when empty. */
 int64_t rasd_durability_quantile_us(const struct rasd_durability *h, double q);
 
+/* Logs "what: N unit, p50 ..., p99 ..., max ..." (nothing when empty). */
+void rasd_durability_log(const struct rasd_durability *h, const char *what, const char *unit);
+
 #endif

@@ -108,6 +108,14 @@ bool ras_pipeline_commit_due(const struct ras_pipeline *p, int64_t now_ns)
 	return now_ns - p->group_first_ns >= (int64_t)p->cfg->commit_delay_ms * 1000000;
 }
 
+bool ras_pipeline_commit_if_due(struct ras_pipeline *p, int64_t now_ns)
+{
+	if (!p->group_first_ns || p->failing || !ras_pipeline_commit_due(p, now_ns))
+		return false;
+	ras_pipeline_commit(p);
+	return true;
+}
+
 int ras_pipeline_commit_timeout_ms(const struct ras_pipeline *p, int64_t now_ns)
 {
 	int64_t delay = (int64_t)p->cfg->commit_delay_ms * 1000000, left;

@@ -74,6 +74,8 @@ int ras_pipeline_commit(struct ras_pipeline *p);
  * cfg->commit_delay_ms ago, or it is large enough that waiting saves nothing.
  */
 bool ras_pipeline_commit_due(const struct ras_pipeline *p, int64_t now_ns);
+/* Commits an open group that is due; true when it tried (a failure is held as usual). */
+bool ras_pipeline_commit_if_due(struct ras_pipeline *p, int64_t now_ns);
 /* Milliseconds until the open group is due (0: now), -1 when nothing waits. */
 int ras_pipeline_commit_timeout_ms(const struct ras_pipeline *p, int64_t now_ns);
 /*

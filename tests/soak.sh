@@ -64,6 +64,6 @@ lost=$(sqlite3 "file:$DB?mode=ro" "SELECT coalesce(sum(count),0) FROM lost_event
 stored=$(sqlite3 "file:$DB?mode=ro" "SELECT count(DISTINCT msg) FROM mc_event WHERE msg LIKE 'soak-%'")
 echo "elapsed $(( $(date +%s) - t0 )) s; written $total (kernel accepted $accepted), stored $stored distinct, counted lost $lost"
 kill -TERM $PID; wait $PID; PID=
-grep -o -e 'durable after arrival.*' -e 'commits of live records.*' "$W/rasd.log" ||
+grep -o -e 'durable after arrival.*' -e 'commit duration.*' "$W/rasd.log" ||
 	echo "rasd reported no durability figures"
 [ $((stored + lost)) = "$total" ]
