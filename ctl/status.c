@@ -259,6 +259,26 @@ static const char *state_value(const char *buf, const char *key, char *out, size
 	return out;
 }
 
+/* How long rasd's records waited to be durable (its histogram, in the state file). */
+static void print_durability(struct status *st, const char *text)
+{
+	static const char *const keys[] = { "durable_p50_us", "durable_p99_us", "durable_max_us" };
+	char v[64];
+	double ms[3];
+	long long n = strtoll(state_value(text, "durable_records", v, sizeof(v)), NULL, 10);
+
+	if (n <= 0)
+		return;
+	for (int i = 0; i < 3; i++)
+		ms[i] = (double)strtoll(state_value(text, keys[i], v, sizeof(v)), NULL, 10) / 1000.0;
+	if (st->json)
+		printf(",\"durability\":{\"records\":%lld,\"p50_ms\":%.1f,\"p99_ms\":%.1f,"
+		       "\"max_ms\":%.1f}", n, ms[0], ms[1], ms[2]);
+	else
+		printf("Durable after arrival: p50 %.1f ms, p99 %.1f ms, max %.1f ms (%lld records)\n",
+		       ms[0], ms[1], ms[2], n);
+}
+
 /* What rasd last said about its storage, from the state file it writes beside its lock. */
 static void print_storage(struct status *st, struct ctl *c, int pid)
 {
@@ -293,6 +313,7 @@ static void print_storage(struct status *st, struct ctl *c, int pid)
 	} else {
 		printf("Storage: working\n");
 	}
+	print_durability(st, text);
 	if (st->json) {
 		free(text);
 		free(buf);

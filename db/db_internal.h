@@ -50,6 +50,7 @@ struct ras_db {
 	sqlite3_stmt *dec_insert[RAS_MAX_EVENT_TYPES], *dec_find[RAS_MAX_EVENT_TYPES];
 	struct ras_db_dec_slot *dec_cache[RAS_MAX_EVENT_TYPES]; /* recent decodings, by hash */
 	struct ras_db_rollup *rollup;       /* the open batch's hourly counts (db_rollup.c) */
+	struct ras_db_ckpt *ckpt;           /* the checkpoint thread (db_checkpoint.c), or NULL */
 	char err[256];
 };
 
@@ -59,6 +60,13 @@ const struct ras_db_table *ras_db_table_of(unsigned type_idx);
 int ras_db_restated_raw(const struct ras_event_type *type, const struct ras_dfield *d);
 
 int ras_db_migrate(struct ras_db *db);
+/*
+ * Checkpoints in a thread of their own once a commit leaves frames or more
+ * in the log (db_checkpoint.c); 0 or -errno (then SQLite's own apply).
+ */
+int ras_db_checkpointer_start(struct ras_db *db, int frames);
+/* Stops and joins it; nothing when none runs. Before the writer's handle closes. */
+void ras_db_checkpointer_stop(struct ras_db *db);
 /* 0 when path (and, with h, its schema) is a ras-fdr database to use; else -errno and err. */
 int ras_db_check_usable(const char *path, sqlite3 *h, char *err, size_t errlen);
 /* Classifies path (and, with h, its schema); why says what is wrong. */

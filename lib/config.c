@@ -36,6 +36,7 @@ static const struct key_desc keys[] = {
 	BOOL("allow_synthetic", allow_synthetic),
 	UINT("log_corrected_per_minute", log_corrected_per_minute, 0, 1000000),
 	UINT("batch_max_records", batch_max_records, 1, 10000000),
+	UINT("commit_delay_ms", commit_delay_ms, 0, 1000),
 	UINT("hold_max_kb", hold_max_kb, 64, 4194304),
 	STR("tracing_dir", K_PATH, tracing_dir),
 	STR("lock_dir", K_PATH, lock_dir),
@@ -80,6 +81,7 @@ void rasd_config_defaults(struct rasd_config *c)
 	c->buffer_size_kb = 256;
 	c->log_corrected_per_minute = 10;
 	c->batch_max_records = 20000;
+	c->commit_delay_ms = 50;
 	c->hold_max_kb = 16384;
 	snprintf(c->lock_dir, sizeof(c->lock_dir), "%s/ras-fdr", RUNSTATEDIR);
 	snprintf(c->formats_dir, sizeof(c->formats_dir), "%s/formats", PKGDATADIR);

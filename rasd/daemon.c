@@ -61,14 +61,19 @@ struct rasd {
 	bool stop;
 	struct rasd_storage storage;  /* failing or not, as last reported */
 	bool paused;                  /* per-CPU fds out of epoll: records wait in the kernel */
+	struct rasd_durability durability; /* live records: commit − arrival */
+	struct rasd_durability commit_cost; /* the part of it spent committing */
 };
 
 /*
- * Stores everything buffered now in one instance, committed before returning.
+ * Stores everything buffered now in one instance, in the open group: it is
+ * committed before returning when force is set or the group is due
+ * (ras_pipeline_commit_due), otherwise when the loop's timer says so.
  * A storage failure is not an error here: the pipeline holds the records read
  * and, past its bound, reading stops so the rest waits in the kernel buffer.
  */
-static int drain_reader(struct ras_tracing *tr, struct ras_reader *reader, struct ras_pipeline *pipe)
+static int drain_reader(struct ras_tracing *tr, struct ras_reader *reader, struct ras_pipeline *pipe,
+			bool force)
 {
 	bool more = true;
 
@@ -88,7 +93,8 @@ static int drain_reader(struct ras_tracing *tr, struct ras_reader *reader, struc
 	}
 	if (tr->real)
 		ras_pipeline_check_stats(pipe, reader);
-	ras_pipeline_commit(pipe);
+	if (force || ras_pipeline_commit_due(pipe, ras_clock_ns(CLOCK_REALTIME)))
+		ras_pipeline_commit(pipe);
 	return 0;
 }
 
@@ -225,13 +231,17 @@ static int hold_until_stored(struct rasd *d, struct ras_pipeline *p, struct ras_
 
 static void refresh_edac(struct rasd *d, bool reload_labels);
 
-static int drain(struct rasd *d)
+/*
+ * force: commit now whatever the group's age. An adopted boot instance shares
+ * the database handle, so with one both pipelines commit at every wake-up.
+ */
+static int drain(struct rasd *d, bool force)
 {
 	uint64_t before = d->pipe.stored;
-	int r = drain_reader(&d->tr, d->reader, &d->pipe);
+	int r = drain_reader(&d->tr, d->reader, &d->pipe, force || d->boot);
 
 	if (r == 0 && d->boot)
-		r = drain_reader(&d->boot->tr, d->boot->reader, &d->boot->pipe);
+		r = drain_reader(&d->boot->tr, d->boot->reader, &d->boot->pipe, true);
 	/* A memory error may follow a DIMM swap or a driver reload: keep the topology current. */
 	if (r == 0 && d->pipe.stored != before && !failing_pipe(d))
 		refresh_edac(d, false);
@@ -292,7 +302,7 @@ static int harvest(struct rasd *d, const char *name, const char *source, bool pr
 	ras_pipeline_init(&a->pipe, d->fmt, d->db, &a->tr, d->cfg, &d->dctx, source);
 	a->pipe.previous_boot = previous;
 	a->pipe.actions = d->actions;
-	r = drain_reader(&a->tr, a->reader, &a->pipe);
+	r = drain_reader(&a->tr, a->reader, &a->pipe, true);
 	if (r == 0)
 		r = hold_until_stored(d, &a->pipe, a->reader);
 	ras_log(LOG_INFO, "stored %llu records from %s instance %s (clock %s)",
@@ -555,6 +565,12 @@ static int setup(struct rasd *d)
 	open_flight_recorder(d);
 	refresh_edac(d, true);
 	ras_pipeline_init(&d->pipe, d->fmt, d->db, &d->tr, d->cfg, &d->dctx, "live");
+	/* A replayed tree's records arrived long ago: only a live kernel's are timed. */
+	if (d->tr.real) {
+		d->pipe.durability = &d->durability;
+		d->pipe.commit_cost = &d->commit_cost;
+		d->storage.durability = &d->durability;
+	}
 	d->pipe.fdr = d->fdr;
 	d->pipe.actions = d->actions;
 	/* Errors from before rasd started come first: the previous boot's, then this boot's. */
@@ -564,7 +580,7 @@ static int setup(struct rasd *d)
 	if ((r = account_crash(d)) < 0)
 		return r;
 	/* A taken-back instance may hold records: store them before changing anything. */
-	if (!d->tr.created && (r = drain_reader(&d->tr, d->reader, &d->pipe)) < 0)
+	if (!d->tr.created && (r = drain_reader(&d->tr, d->reader, &d->pipe, true)) < 0)
 		return r;
 	r = ras_tracing_configure(&d->tr, d->cfg->buffer_size_kb, err, sizeof(err));
 	if (r < 0) {
@@ -656,6 +672,7 @@ static void reload(struct rasd *d)
 	d->cfg->keep_instance = fresh.keep_instance;
 	d->cfg->log_corrected_per_minute = fresh.log_corrected_per_minute;
 	d->cfg->batch_max_records = fresh.batch_max_records;
+	d->cfg->commit_delay_ms = fresh.commit_delay_ms;
 	d->cfg->hold_max_kb = fresh.hold_max_kb;
 	ras_log_set_rate(fresh.log_corrected_per_minute);
 	memcpy(d->cfg->events, fresh.events, sizeof(fresh.events));
@@ -692,14 +709,24 @@ static void go_idle(struct rasd *d)
 	malloc_trim(0);
 }
 
+/* Idle costs nothing; a group waiting for its commit or a failing database wakes rasd. */
+static int loop_timeout_ms(struct rasd *d)
+{
+	int group = ras_pipeline_commit_timeout_ms(&d->pipe, ras_clock_ns(CLOCK_REALTIME));
+	int retry = rasd_storage_timeout_ms(&d->storage);
+
+	if (group < 0 || retry < 0)
+		return group < 0 ? retry : group;
+	return group < retry ? group : retry;
+}
+
 static int loop(struct rasd *d)
 {
 	struct epoll_event evs[64];
 
 	while (!d->stop) {
-		bool data = false;
-		/* Idle costs nothing; only a failing database wakes rasd, to retry. */
-		int n = epoll_wait(d->epfd, evs, 64, rasd_storage_timeout_ms(&d->storage));
+		bool data = false, committed;
+		int n = epoll_wait(d->epfd, evs, 64, loop_timeout_ms(d));
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -718,11 +745,14 @@ static int loop(struct rasd *d)
 			} else
 				data = true;
 		}
-		if (data && drain(d) < 0)
+		if (data && drain(d, false) < 0)
 			return -EIO;
+		committed = ras_pipeline_commit_if_due(&d->pipe, ras_clock_ns(CLOCK_REALTIME));
 		storage_retry(d);
 		storage_update(d);
-		if (data)
+		rasd_storage_tick(&d->storage);
+		/* Not while a group is open: its pages are written at the commit. */
+		if ((data || committed) && !d->pipe.group_first_ns)
 			go_idle(d);
 	}
 	return 0;
@@ -733,7 +763,7 @@ static int run_once(struct rasd *d)
 	int r;
 
 	do {
-		r = drain(d);
+		r = drain(d, true);
 		if (r == 0)
 			r = hold_until_stored(d, &d->pipe, d->reader);
 	} while (r == 0 && ras_reader_is_replay(d->reader) && !ras_reader_replay_done(d->reader));
@@ -789,6 +819,8 @@ static void log_summary(struct rasd *d)
 		"%llu synthetic refused)", (unsigned long long)d->pipe.stored,
 		(unsigned long long)d->pipe.duplicates, (unsigned long long)d->pipe.malformed,
 		(unsigned long long)d->pipe.synthetic_refused);
+	rasd_durability_log(&d->durability, "durable after arrival", "records");
+	rasd_durability_log(&d->commit_cost, "commit duration", "commits");
 }
 
 int rasd_run(struct rasd_config *cfg, const struct rasd_options *opt)
@@ -805,7 +837,7 @@ int rasd_run(struct rasd_config *cfg, const struct rasd_options *opt)
 		sd_notify(0, "STOPPING=1");
 		/* Whatever arrived before the signal is stored before we go. */
 		if (r == 0)
-			r = drain(&d);
+			r = drain(&d, true);
 	}
 	settle_storage_at_exit(&d);
 	if (d.reader)

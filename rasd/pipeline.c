@@ -89,7 +89,46 @@ static int keep_pending(struct ras_pipeline *p, const struct ras_pending_entry *
 		p->pending.nomem++;
 		return -ENOMEM;
 	}
+	if (!p->group_first_ns) {
+		int64_t now = wall_now();
+
+		/* The group's clock starts at its oldest record's arrival in the kernel buffer. */
+		p->group_first_ns = e->kind == RAS_PENDING_RECORD && e->wall_ns > 0 &&
+				    e->wall_ns < now ? e->wall_ns : now;
+	}
 	return 0;
+}
+
+/* Larger groups gain nothing from waiting: the commit's cost is already shared. */
+#define GROUP_LARGE_RECORDS 256
+
+bool ras_pipeline_commit_due(const struct ras_pipeline *p, int64_t now_ns)
+{
+	if (!p->group_first_ns || p->in_txn >= GROUP_LARGE_RECORDS)
+		return true;
+	return now_ns - p->group_first_ns >= (int64_t)p->cfg->commit_delay_ms * 1000000;
+}
+
+bool ras_pipeline_commit_if_due(struct ras_pipeline *p, int64_t now_ns)
+{
+	if (!p->group_first_ns || p->failing || !ras_pipeline_commit_due(p, now_ns))
+		return false;
+	ras_pipeline_commit(p);
+	return true;
+}
+
+int ras_pipeline_commit_timeout_ms(const struct ras_pipeline *p, int64_t now_ns)
+{
+	int64_t delay = (int64_t)p->cfg->commit_delay_ms * 1000000, left;
+
+	/* While failing the storage back-off decides when to try again. */
+	if (!p->group_first_ns || p->failing)
+		return -1;
+	left = p->group_first_ns + delay - now_ns;
+	if (left <= 0)
+		return 0;
+	/* A wall clock stepped back never makes a record wait longer than the delay. */
+	return (int)(((left < delay ? left : delay) + 999999) / 1000000);
 }
 
 /* A serious error takes a snapshot of what the machine was doing just before it. */
@@ -423,8 +462,28 @@ int ras_pipeline_account_crash(struct ras_pipeline *p)
 	return p->db_error ? p->db_error : ras_pipeline_commit(p);
 }
 
+static int add_latency(void *ctx, const struct ras_pending_entry *e)
+{
+	struct ras_pipeline *p = ctx;
+
+	if (e->kind == RAS_PENDING_RECORD)
+		rasd_durability_add(p->durability, p->committed_ns - e->wall_ns);
+	return 0;
+}
+
+/* Every record of the group just committed is durable now: how long since it arrived. */
+static void note_durable(struct ras_pipeline *p)
+{
+	if (!p->durability || !p->pending.records)
+		return;
+	p->committed_ns = wall_now();
+	ras_pending_each(&p->pending, add_latency, p);
+}
+
 int ras_pipeline_commit(struct ras_pipeline *p)
 {
+	int64_t start = wall_now();
+
 	if (p->failing)
 		return -EIO;
 	if (add_batch_counters(p) < 0 || save_unknown_counters(p) < 0 || save_read_marks(p) < 0 ||
@@ -434,7 +493,11 @@ int ras_pipeline_commit(struct ras_pipeline *p)
 	}
 	/* Counters count commits, not attempts. */
 	ras_actions_committed(p->actions);
+	note_durable(p);
+	if (p->commit_cost && p->pending.records)
+		rasd_durability_add(p->commit_cost, p->committed_ns - start);
 	p->in_txn = 0;
+	p->group_first_ns = 0;
 	p->saved_unknown = p->unknown_ids;
 	p->saved_foreign = p->foreign;
 	p->saved_malformed = p->malformed;

@@ -14,6 +14,7 @@
 #include "lib/reader.h"
 #include "lib/synthetic.h"
 #include "lib/tracing.h"
+#include "durability.h"
 #include "pending.h"
 
 struct ras_pipeline {
@@ -30,6 +31,10 @@ struct ras_pipeline {
 	uint64_t snapshots;
 	const char *synthetic_source;    /* the source given to synthetic records */
 	unsigned in_txn;                 /* records in the open transaction */
+	int64_t group_first_ns;          /* arrival (wall) of the oldest uncommitted record, 0: none */
+	struct rasd_durability *durability; /* commit − arrival of each record, or NULL */
+	int64_t committed_ns;            /* wall clock of the last commit measured */
+	struct rasd_durability *commit_cost; /* how long each commit took, or NULL */
 	uint64_t stored, duplicates, malformed, synthetic_refused, foreign;
 	uint64_t saved_malformed, saved_refused; /* already added to the counters table */
 	int64_t last_stats_ns;
@@ -63,6 +68,16 @@ extern const struct ras_reader_ops ras_pipeline_ops;
  * records stay in p->pending for ras_pipeline_retry.
  */
 int ras_pipeline_commit(struct ras_pipeline *p);
+/*
+ * Whether the open group should be committed now (now_ns: wall clock): it
+ * holds nothing waiting for a group, or its oldest record arrived
+ * cfg->commit_delay_ms ago, or it is large enough that waiting saves nothing.
+ */
+bool ras_pipeline_commit_due(const struct ras_pipeline *p, int64_t now_ns);
+/* Commits an open group that is due; true when it tried (a failure is held as usual). */
+bool ras_pipeline_commit_if_due(struct ras_pipeline *p, int64_t now_ns);
+/* Milliseconds until the open group is due (0: now), -1 when nothing waits. */
+int ras_pipeline_commit_timeout_ms(const struct ras_pipeline *p, int64_t now_ns);
 /*
  * After a failure: stores every pending record and loss again in one
  * transaction (with the kernel's loss counters when r is given) and commits.

@@ -45,14 +45,23 @@ uint64_t rasd_storage_previous_unstored(const struct rasd_storage *s)
 
 void rasd_storage_write(struct rasd_storage *s)
 {
-	char text[2048 + PATH_MAX];
+	char text[2048 + PATH_MAX], dur[160] = "";
+	const struct rasd_durability *h = s->durability;
 	int r;
 
+	if (h && h->count)
+		snprintf(dur, sizeof(dur), "durable_records=%llu\ndurable_p50_us=%lld\n"
+			 "durable_p99_us=%lld\ndurable_max_us=%lld\n", (unsigned long long)h->count,
+			 (long long)rasd_durability_quantile_us(h, 0.5),
+			 (long long)rasd_durability_quantile_us(h, 0.99), (long long)h->max_us);
 	/* Key = value lines, read by ras-fdr-ctl status; the reason is last, it may hold anything. */
 	snprintf(text, sizeof(text), "pid=%ld\nunstored=%llu\ndatabase=%s\nstorage=%s\n"
-		 "since_ns=%lld\nwaiting=%llu\nreason=%s\n", (long)getpid(),
+		 "since_ns=%lld\nwaiting=%llu\n%sreason=%s\n", (long)getpid(),
 		 (unsigned long long)s->unstored, s->db_path, s->failing ? "failing" : "ok",
-		 (long long)s->since_ns, (unsigned long long)s->waiting, s->failing ? s->reason : "");
+		 (long long)s->since_ns, (unsigned long long)s->waiting, dur,
+		 s->failing ? s->reason : "");
+	s->written_ms = mono_ms();
+	s->durability_written = h ? h->count : 0;
 	r = ras_write_file_safe(s->state_dir, s->state_name, text);
 	if (r < 0)
 		ras_log(LOG_WARNING, "cannot write state file %s/%s: %s", s->state_dir, s->state_name,
@@ -84,6 +93,13 @@ void rasd_storage_set(struct rasd_storage *s, bool failing, int64_t since_ns, co
 		s->reason[0] = 0;
 	}
 	rasd_storage_write(s);
+}
+
+void rasd_storage_tick(struct rasd_storage *s)
+{
+	if (s->durability && s->durability->count != s->durability_written &&
+	    mono_ms() - s->written_ms >= RASD_STATE_INTERVAL_MS)
+		rasd_storage_write(s);
 }
 
 int rasd_storage_timeout_ms(const struct rasd_storage *s)

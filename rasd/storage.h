@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "db/db.h"
+#include "durability.h"
 
 #define RASD_RETRY_FIRST_MS 250
 #define RASD_RETRY_MAX_MS 10000
@@ -28,6 +29,9 @@ struct rasd_storage {
 	int64_t retry_at_ms;           /* CLOCK_MONOTONIC */
 	uint64_t waiting;              /* records held in memory */
 	uint64_t unstored;             /* records a stop had to leave unstored */
+	const struct rasd_durability *durability; /* reported in the state file, or NULL */
+	uint64_t durability_written;   /* its count when the state file was last written */
+	int64_t written_ms;            /* CLOCK_MONOTONIC of that write */
 };
 
 void rasd_storage_init(struct rasd_storage *s, const char *state_dir, const char *instance);
@@ -53,6 +57,9 @@ void rasd_storage_set(struct rasd_storage *s, bool failing, int64_t since_ns, co
 		      uint64_t waiting);
 /* Rewrites the state file with the current figures. */
 void rasd_storage_write(struct rasd_storage *s);
+/* Rewrites it when the durability figures changed, at most once per RASD_STATE_INTERVAL_MS. */
+void rasd_storage_tick(struct rasd_storage *s);
+#define RASD_STATE_INTERVAL_MS 10000
 /* Milliseconds until the next retry is due (0: now), or -1 when nothing fails. */
 int rasd_storage_timeout_ms(const struct rasd_storage *s);
 /* After a failed retry: wait twice as long next time, up to RASD_RETRY_MAX_MS. */

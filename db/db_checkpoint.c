@@ -1,0 +1,117 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Checkpoints off the writer's path. The writer's commit only appends to the
+ * log and syncs it; copying the log into the database file and syncing that
+ * (a checkpoint) is done by a thread on its own connection, woken when a
+ * commit leaves the log past its threshold. SQLite runs a passive checkpoint
+ * beside a writer without blocking it, so a record's commit never waits for
+ * one. Should the thread fall behind (or be missing), the writer checkpoints
+ * itself once the log is four times the threshold.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdlib.h>
+#include "db_internal.h"
+
+struct ras_db_ckpt {
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
+	bool due, stop;
+	sqlite3 *h;
+	int frames;                  /* log frames that call for a checkpoint */
+};
+
+static void *checkpointer(void *arg)
+{
+	struct ras_db_ckpt *c = arg;
+
+	pthread_mutex_lock(&c->lock);
+	for (;;) {
+		while (!c->due && !c->stop)
+			pthread_cond_wait(&c->wake, &c->lock);
+		if (c->stop)
+			break;
+		c->due = false;
+		pthread_mutex_unlock(&c->lock);
+		/* A failure (full disk, I/O error) leaves the records in the log: tried again later. */
+		sqlite3_wal_checkpoint_v2(c->h, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+		pthread_mutex_lock(&c->lock);
+	}
+	pthread_mutex_unlock(&c->lock);
+	return NULL;
+}
+
+/* Called by SQLite after each commit on the writer's connection, with the log's length. */
+static int after_commit(void *ctx, sqlite3 *h, const char *name, int frames)
+{
+	struct ras_db_ckpt *c = ctx;
+
+	if (frames >= 4 * c->frames) {
+		sqlite3_wal_checkpoint_v2(h, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+	} else if (frames >= c->frames) {
+		pthread_mutex_lock(&c->lock);
+		c->due = true;
+		pthread_cond_signal(&c->wake);
+		pthread_mutex_unlock(&c->lock);
+	}
+	return SQLITE_OK;
+}
+
+static void free_ckpt(struct ras_db_ckpt *c)
+{
+	sqlite3_close(c->h);
+	pthread_cond_destroy(&c->wake);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+}
+
+int ras_db_checkpointer_start(struct ras_db *db, int frames)
+{
+	const char *path = sqlite3_db_filename(db->h, "main");
+	struct ras_db_ckpt *c = calloc(1, sizeof(*c));
+	sigset_t all, old;
+	int r;
+
+	if (!c)
+		return -ENOMEM;
+	pthread_mutex_init(&c->lock, NULL);
+	pthread_cond_init(&c->wake, NULL);
+	c->frames = frames;
+	/* Read once, so the connection knows the log: until then a checkpoint does nothing. */
+	if (!path || sqlite3_open_v2(path, &c->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW |
+				     SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
+	    sqlite3_exec(c->h, "PRAGMA schema_version", NULL, NULL, NULL) != SQLITE_OK) {
+		free_ckpt(c);
+		return -EIO;
+	}
+	/* Signals stay with the thread that waits for them (rasd's signalfd). */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	r = pthread_create(&c->thread, NULL, checkpointer, c);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (r != 0) {
+		free_ckpt(c);
+		return -r;
+	}
+	db->ckpt = c;
+	sqlite3_wal_hook(db->h, after_commit, c);
+	return 0;
+}
+
+void ras_db_checkpointer_stop(struct ras_db *db)
+{
+	struct ras_db_ckpt *c = db->ckpt;
+
+	if (!c)
+		return;
+	sqlite3_wal_hook(db->h, NULL, NULL);
+	pthread_mutex_lock(&c->lock);
+	c->stop = true;
+	pthread_cond_signal(&c->wake);
+	pthread_mutex_unlock(&c->lock);
+	pthread_join(c->thread, NULL);
+	free_ckpt(c);
+	db->ckpt = NULL;
+}
