@@ -12,6 +12,7 @@
 #include <string.h>
 #include "mce_internal.h"
 #include "mce_text_amd.h"
+#include "text_num.h"
 
 struct amd_state {
 	mce_text_record_fn on_record;
@@ -97,34 +98,10 @@ static void flush(struct amd_state *st)
 	st->open = st->bad = false;
 }
 
-/* Unsigned number in base 10 or 16 ("0x" optional for 16); *end past it. */
+/* Unsigned number in base 10 or 16 ("0x" optional, and selects 16); *end past it. */
 static bool read_num(const char *s, unsigned base, uint64_t *v, const char **end)
 {
-	uint64_t x = 0;
-	const char *p = s;
-
-	if (base == 16 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-		p += 2;
-	for (s = p;; p++) {
-		unsigned d;
-
-		if (*p >= '0' && *p <= '9')
-			d = (unsigned)(*p - '0');
-		else if (base == 16 && *p >= 'a' && *p <= 'f')
-			d = (unsigned)(*p - 'a' + 10);
-		else if (base == 16 && *p >= 'A' && *p <= 'F')
-			d = (unsigned)(*p - 'A' + 10);
-		else
-			break;
-		if (x > (UINT64_MAX - d) / base)
-			return false;
-		x = x * base + d;
-	}
-	if (p == s)
-		return false;
-	*v = x;
-	*end = p;
-	return true;
+	return text_num_prefix(s, base, v, end);
 }
 
 /* The flags the kernel prints must agree with the status value they describe. */
