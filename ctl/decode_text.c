@@ -15,12 +15,13 @@
 #include "decoders/ghes_text.h"
 #include "decoders/mce_text.h"
 #include "decoders/mce_text_amd.h"
+#include "decoders/rasd_text.h"
 
 enum item_kind { ITEM_MCE, ITEM_AER, ITEM_EDAC, ITEM_EXTLOG, ITEM_ARM, ITEM_NONSTD };
 
-#define ITEM_STRINGS 6
+#define ITEM_STRINGS 9
 #define ITEM_STRING_LEN 192
-#define ITEM_NOTE0 3          /* notes use the string slots from here (never EDAC's) */
+#define ITEM_NOTE0 6          /* the source's notes: the last TEXT_NOTES string slots */
 #define ITEM_BYTES NONSTD_HEX_MAX   /* a section's bytes, an ARM section's entries */
 #define ITEM_OEM 128                /* an ARM section's vendor bytes */
 
@@ -38,7 +39,7 @@ struct text_item {
 	} in;
 	char str[ITEM_STRINGS][ITEM_STRING_LEN];
 	size_t str_len[ITEM_STRINGS];
-	const char *note_key[GHES_TEXT_NOTES];   /* static strings of the parser */
+	const char *note_key[TEXT_NOTES];   /* static strings of the parser */
 	uint8_t bytes[ITEM_BYTES];
 	uint8_t oem[ITEM_OEM];
 	size_t n_bytes, n_oem;
@@ -165,6 +166,14 @@ static void keep_ghes_input(struct text_item *it, const struct ghes_text_rec *re
 	}
 }
 
+static void keep_notes(struct text_item *it, const struct text_note *notes)
+{
+	for (unsigned i = 0; i < TEXT_NOTES; i++) {
+		it->note_key[i] = notes[i].key;
+		keep_string(it, ITEM_NOTE0 + i, notes[i].value, notes[i].value_len);
+	}
+}
+
 static int on_ghes(void *ctx, const struct ghes_text_rec *rec, unsigned line)
 {
 	struct text_item *it = text_add(ctx, ITEM_NONSTD, line);
@@ -172,11 +181,25 @@ static int on_ghes(void *ctx, const struct ghes_text_rec *rec, unsigned line)
 	if (!it)
 		return -ENOMEM;
 	keep_ghes_input(it, rec);
-	for (unsigned i = 0; i < GHES_TEXT_NOTES; i++) {
-		it->note_key[i] = rec->notes[i].key;
-		keep_string(it, ITEM_NOTE0 + i, rec->notes[i].value, rec->notes[i].value_len);
-	}
+	keep_notes(it, rec->notes);
 	return 0;
+}
+
+/* rasdaemon's records are the decoders' own inputs: kept as the kernel text's are. */
+static int on_rasd(void *ctx, const struct rasd_text_rec *rec, unsigned line)
+{
+	struct text_ctx *t = ctx;
+	int rc;
+
+	switch (rec->kind) {
+	case RASD_TEXT_EDAC: rc = on_edac(ctx, &rec->in.edac, line); break;
+	case RASD_TEXT_AER: rc = on_aer(ctx, &rec->in.aer, line); break;
+	case RASD_TEXT_MCE: rc = on_mce(ctx, &rec->in.mce, line); break;
+	default: return -EINVAL;
+	}
+	if (rc == 0)
+		keep_notes(&t->items[t->n - 1], rec->notes);
+	return rc;
 }
 
 static void on_error(void *ctx, unsigned line, const char *reason)
@@ -281,7 +304,7 @@ static struct decoded_view decode_item(struct text_item *it, union any_decoded *
 
 	attach_strings(it);
 	v = decode_by_kind(it, d);
-	for (unsigned i = 0; i < GHES_TEXT_NOTES; i++) {
+	for (unsigned i = 0; i < TEXT_NOTES; i++) {
 		v.note_key[i] = it->note_key[i] && it->str_len[ITEM_NOTE0 + i] ? it->note_key[i] : NULL;
 		v.note_value[i] = it->str[ITEM_NOTE0 + i];
 	}
@@ -332,9 +355,14 @@ static int run_ghes(const char *buf, size_t len, struct text_ctx *t)
 	return ghes_text_parse(buf, len, on_ghes, on_error, t);
 }
 
+static int run_rasd(const char *buf, size_t len, struct text_ctx *t)
+{
+	return rasd_text_parse(buf, len, on_rasd, on_error, t);
+}
+
 /* Every text form decode reads; each parser skips the lines that are not its own. */
 static int (*const parsers[])(const char *buf, size_t len, struct text_ctx *t) = {
-	run_mce, run_mce_amd, run_aer, run_edac, run_ghes,
+	run_mce, run_mce_amd, run_aer, run_edac, run_ghes, run_rasd,
 };
 
 int decode_text_buffer(const char *name, const char *buf, size_t len, const struct decode_out *o)
@@ -347,7 +375,7 @@ int decode_text_buffer(const char *name, const char *buf, size_t len, const stru
 			on_error(&t, 0, "out of memory");
 	print_items(&t);
 	if (!t.n && !t.errors)
-		fprintf(o->err, "%s: no machine-check, AER, EDAC or firmware (GHES) record found\n", name);
+		fprintf(o->err, "%s: no machine-check, AER, EDAC, firmware (GHES) or rasdaemon record found\n", name);
 	/* Lines it could not read were reported; the status says whether anything was decoded. */
 	status = t.n ? 0 : 1;
 	free(t.items);

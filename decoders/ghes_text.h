@@ -27,16 +27,10 @@
 #include <stddef.h>
 #include "aer.h"
 #include "cper.h"
+#include "text_note.h"
 
 enum ghes_text_kind { GHES_TEXT_MEMORY, GHES_TEXT_ARM, GHES_TEXT_SECTION, GHES_TEXT_PCIE };
 
-/* What the kernel printed that the decoder input has no field for. */
-#define GHES_TEXT_NOTES 3
-struct ghes_text_note {
-	const char *key;        /* "error_status", "dimm_location", ... ; NULL: unused */
-	const char *value;
-	size_t value_len;
-};
 
 struct ghes_text_rec {
 	enum ghes_text_kind kind;
@@ -46,7 +40,7 @@ struct ghes_text_rec {
 		struct nonstd_in section;
 		struct aer_in aer;
 	} in;
-	struct ghes_text_note notes[GHES_TEXT_NOTES];
+	struct text_note notes[TEXT_NOTES];   /* error_status, dimm_location, error_source, ... */
 };
 
 /*

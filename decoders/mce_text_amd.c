@@ -67,23 +67,26 @@ static void report(struct amd_state *st, const char *reason)
 	st->bad = true;
 }
 
+bool mce_amd_bank_type_ipid(const char *name, size_t len, uint64_t *ipid)
+{
+	for (size_t i = 0; i < MCE_ARRAY_SIZE(kernel_bank_types); i++) {
+		if (strlen(kernel_bank_types[i].name) == len &&
+		    strncmp(name, kernel_bank_types[i].name, len) == 0) {
+			*ipid = (uint64_t)kernel_bank_types[i].hwid << 32 |
+				(uint64_t)kernel_bank_types[i].mcatype << 48;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* "<kernel bank type name> Ext. Error Code: <n>[, text]": the bank type when no IPID line came. */
 static void bank_type_from_name(struct amd_state *st, const char *s)
 {
-	size_t n;
+	const char *ext = strstr(s, " Ext. Error Code");
 
-	if (st->rec.has_ipid)
-		return;
-	for (size_t i = 0; i < MCE_ARRAY_SIZE(kernel_bank_types); i++) {
-		n = strlen(kernel_bank_types[i].name);
-		if (strncmp(s, kernel_bank_types[i].name, n) == 0 &&
-		    strncmp(s + n, " Ext. Error Code", 16) == 0) {
-			st->rec.ipid = (uint64_t)kernel_bank_types[i].hwid << 32 |
-				       (uint64_t)kernel_bank_types[i].mcatype << 48;
-			st->rec.ipid_type_only = 1;
-			return;
-		}
-	}
+	if (!st->rec.has_ipid && ext && mce_amd_bank_type_ipid(s, (size_t)(ext - s), &st->rec.ipid))
+		st->rec.ipid_type_only = 1;
 }
 
 static void flush(struct amd_state *st)

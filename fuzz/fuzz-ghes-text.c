@@ -29,7 +29,7 @@ static int decode_record(void *ctx, const struct ghes_text_rec *r, unsigned line
 	(void)ctx;
 	if (!line)
 		abort();
-	for (int i = 0; i < GHES_TEXT_NOTES; i++)
+	for (int i = 0; i < TEXT_NOTES; i++)
 		if (r->notes[i].key && !r->notes[i].value)
 			abort();
 	switch (r->kind) {

@@ -57,7 +57,7 @@ ok $([ $rc = 1 ] && echo 0 || echo 1) "only a malformed record: exit 1 (nothing 
 # lines, no error): nothing to decode, exit 1, and not one warning.
 out=$($CTL decode "$D/decode/dmesg-healthy.txt" 2>&1 >/dev/null); rc=$?
 ok $([ $rc = 1 ] && echo 0 || echo 1) "healthy dmesg: exit 1, no record"
-warn=$(grep -v "no machine-check, AER, EDAC or firmware (GHES) record found" <<<"$out" | head -3)
+warn=$(grep -v "no machine-check, AER, EDAC, firmware (GHES) or rasdaemon record found" <<<"$out" | head -3)
 [ -z "$warn" ]; ok $? "healthy dmesg: no warning${warn:+ (got: $warn)}"
 
 # 40 AER blocks: more records than the first allocation of the record list (a
@@ -134,6 +134,22 @@ ok $rc "GHES unknown sections decode"
 has "$out" "ghes-unknown.txt:5: uncorrected: Recoverable platform error in a vendor-specific section (e8ed898d-df16-43cc-8ecc-54f060ef157f), 48 bytes of data"; ok $? "GHES unknown section: GUID and length"
 has "$out" "raw_hex  *050000000e0030ec"; ok $? "GHES unknown section: bytes from the 32-bit hex dump groups"
 has "$out" "ghes-unknown.txt:13: fatal: Fatal platform error in a Firmware Error Record Reference section, 656 bytes of data (only partly received)"; ok $? "BERT block without {N}: named GUID, dump partly received"
+
+# rasdaemon's own output (util/ras-mc-ctl.in, ras-mc-handler.c,
+# ras-aer-handler.c): --errors, --summary and --error-count rows, log lines.
+# Rows quoted in public reports (see tests/decoders/test-rasd-text.c).
+out=$($CTL decode "$D/decode/rasdaemon.txt" 2>"$D/../decode.err"); rc=$?
+err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"
+ok $rc "rasdaemon output decodes"
+has "$out" "rasdaemon.txt:2: corrected: Corrected memory error at mc3, layers 1:0 (CPU_SrcID#1_MC#1_Chan#1_DIMM#0): 1 error, address 0x6e23d67fc0, grain 32 bytes"; ok $? "ras-mc-ctl memory row: location, decimal address, grain bits"
+has "$out" "rasdaemon.txt:7: corrected: PCIe corrected error at 0000:d9:01.0: Advisory Non-Fatal Error, Header Log Overflow"; ok $? "ras-mc-ctl AER row: names and BIT15"
+has "$out" "rasdaemon.txt:10: corrected: Corrected DRAM ECC error on socket 0 (Zen/Zen 2 (family 17h), bank 17 UMC)"; ok $? "ras-mc-ctl MCE row: registers, CPUID and the bank's name"
+has "$out" "rasdaemon_message  *Corrected error, no action required."; ok $? "ras-mc-ctl MCE row: rasdaemon's words kept"
+has "$out" "rasdaemon.txt:20: corrected: Corrected memory error at mc#0csrow#2channel#0: 4 errors; no data lost"; ok $? "--error-count row: a count at a label, no address claimed"
+has "$out" "rasdaemon.txt:21: uncorrected: Uncorrected memory error at mc0: 1 error, address 0xe53218400"; ok $? "rasdaemon mc_event log line"
+has "$out" "rasdaemon.txt:23: corrected: .*53 errors"; ok $? "--summary memory row: its count"
+has "$out" "rasdaemon.txt:24: corrected: PCIe corrected error at 0000:00:1c.0 (Cannon Lake PCH PCI Express Root Port #5): Receiver Error, Bad TLP"; ok $? "rasdaemon aer_event log line"
+has "$err" "rasdaemon.txt:15: rasdaemon AER record naming no error bit"; ok $? "a summary row naming no bit refused as file:line"
 
 # Firmware-first PCIe errors: the GHES event severity, then the device's
 # aer_status/aer_mask lines (drivers/firmware/efi/cper.c, drivers/pci/pcie/aer.c cper_print_aer).

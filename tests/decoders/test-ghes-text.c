@@ -23,7 +23,7 @@ struct got {
 	struct arm_decoded arm[MAX];
 	struct nonstd_decoded sec[MAX];
 	struct aer_decoded aer[MAX];
-	char note[MAX][GHES_TEXT_NOTES][96];
+	char note[MAX][TEXT_NOTES][96];
 };
 
 static int on_rec(void *ctx, const struct ghes_text_rec *r, unsigned line)
@@ -43,7 +43,7 @@ static int on_rec(void *ctx, const struct ghes_text_rec *r, unsigned line)
 		nonstd_decode(&r->in.section, &g->sec[i]);
 	else
 		aer_decode(&r->in.aer, &g->aer[i]);
-	for (int k = 0; k < GHES_TEXT_NOTES; k++)
+	for (int k = 0; k < TEXT_NOTES; k++)
 		if (r->notes[k].key)
 			snprintf(g->note[i][k], sizeof(g->note[i][k]), "%s=%.*s", r->notes[k].key,
 				 (int)r->notes[k].value_len, r->notes[k].value);
