@@ -162,7 +162,8 @@ static bool read_addr_grain_syndrome(const char *s, struct edac_in *e)
 /* "<id> <time> <count> <Type> error(s): <msg> at <label> location: ..." */
 static bool memory_row(struct rasd_parser *p, const char *line)
 {
-	const char *e = strstr(line, " error(s): "), *id = row_id(line), *type, *cnt, *loc, *at, *s;
+	const char *id = row_id(line), *e = id ? strstr(id - 1, " error(s): ") : NULL;
+	const char *type, *cnt, *loc, *at, *s;
 	struct edac_in *in = &p->rec.in.edac;
 	size_t tn, cn;
 	int64_t count;
@@ -443,6 +444,8 @@ static const struct { const char *word; uint8_t sev; } aer_types[] = {
 /* The AER type that ends at end (exclusive), its start in *start; -1 if none. */
 static int aer_type_before(const char *line, const char *end, const char **start)
 {
+	if (end < line)
+		return -1;
 	for (size_t i = 0; i < sizeof(aer_types) / sizeof(aer_types[0]); i++) {
 		size_t n = strlen(aer_types[i].word);
 
@@ -475,7 +478,7 @@ static void aer_refuse_or_emit(struct rasd_parser *p, bool ok, const char *form)
 /* "<id> <time> [<bdf> ]<Type> error: <names>[ TLP Header: ...]" */
 static bool aer_row(struct rasd_parser *p, const char *line)
 {
-	const char *e = strstr(line, " error: "), *id = row_id(line), *type, *bdf;
+	const char *id = row_id(line), *e = id ? strstr(id - 1, " error: ") : NULL, *type, *bdf;
 	int sev;
 
 	if (!e || !id || (sev = aer_type_before(id, e, &type)) < 0)
@@ -600,7 +603,7 @@ static const char *mce_message_end(const char *msg)
 /* "<id> <time> error: <msg>[, CPU <vendor>][, bank <name>]..., status=0x...[, ...]" */
 static bool mce_row(struct rasd_parser *p, const char *line)
 {
-	const char *e = strstr(line, " error: "), *id = row_id(line), *cpu;
+	const char *id = row_id(line), *e = id ? strstr(id - 1, " error: ") : NULL, *cpu;
 	struct mce_in *m = &p->rec.in.mce;
 	uint64_t v;
 
@@ -618,7 +621,7 @@ static bool mce_row(struct rasd_parser *p, const char *line)
 	if ((cpu = strstr(e, ", CPU ")) && text_num_prefix(cpu + 6, 10, &v, NULL) && v < 256)
 		m->cpuvendor = (uint8_t)v;
 	mce_bank_name(m, e);
-	note(p, 1, "timestamp", id, (size_t)(e - id));
+	note(p, 1, "timestamp", id, (size_t)(e > id ? e - id : 0));
 	note(p, 2, "rasdaemon_message", e + 8, (size_t)(mce_message_end(e + 8) - e - 8));
 	emit(p, RASD_TEXT_MCE, "ras-mc-ctl --errors");
 	return true;
