@@ -627,11 +627,130 @@ static bool mce_row(struct rasd_parser *p, const char *line)
 	return true;
 }
 
+/*
+ * rasdaemon's cpu_type names that stand for one CPUID family/model
+ * (ras-mce-handler.c cputype_name and its model selection); the others
+ * (client families, "AMD Scalable MCA", ...) cover several and are not
+ * guessed.
+ */
+static const struct { const char *name; uint8_t vendor, family, model; } cpu_types[] = {
+	{ "Sandy Bridge EP", 0, 6, 0x2d }, { "Ivy Bridge EP/EX", 0, 6, 0x3e },
+	{ "Intel Xeon v2 (Ivy Bridge) EP/EX", 0, 6, 0x3e },
+	{ "Intel Xeon v3 (Haswell) EP/EX", 0, 6, 0x3f }, { "Broadwell EP/EX", 0, 6, 0x4f },
+	{ "Broadwell DE", 0, 6, 0x56 }, { "Knights Landing", 0, 6, 0x57 },
+	{ "Knights Mill", 0, 6, 0x85 }, { "Skylake server", 0, 6, 0x55 },
+	{ "Icelake server", 0, 6, 0x6a }, { "Icelake server D Family", 0, 6, 0x6c },
+	{ "Tremont microserver", 0, 6, 0x86 }, { "Sapphirerapids server", 0, 6, 0x8f },
+	{ "AMD Family 17h Zen1", 2, 0x17, 0x01 }, { "Hygon Family 18h Moksha", 9, 0x18, 0x00 },
+};
+
+static void mce_cpu_type(struct mce_in *m, const char *s)
+{
+	const char *t = strstr(s, ", cpu_type= "), *end;
+
+	m->no_cpuid = 1;
+	if (!t)
+		return;
+	t += 12;
+	end = strstr(t, ", ");
+	for (size_t i = 0; i < sizeof(cpu_types) / sizeof(cpu_types[0]); i++) {
+		if (end && name_is(cpu_types[i].name, t, (size_t)(end - t))) {
+			m->cpuvendor = cpu_types[i].vendor;
+			m->cpuid = mce_cpuid_signature(cpu_types[i].family, cpu_types[i].model, 0);
+			m->no_cpuid = 0;
+			return;
+		}
+	}
+}
+
+/* ", <key>= <number>" of rasdaemon's log line (hex without 0x, or decimal). */
+static bool log_field(const char *s, const char *key, unsigned base, uint64_t *v)
+{
+	char pat[24];
+	const char *f;
+
+	snprintf(pat, sizeof(pat), ", %s= ", key);
+	f = strstr(s, pat);
+	return f && text_num_prefix(f + strlen(pat), base, v, NULL);
+}
+
+static void mce_log_fields(struct mce_in *m, const char *s)
+{
+	uint64_t v;
+
+	log_field(s, "misc", 16, &m->misc);
+	log_field(s, "addr", 16, &m->addr);
+	log_field(s, "ip", 16, &m->ip);
+	log_field(s, "mcgstatus", 16, &m->mcgstatus);
+	log_field(s, "mcgcap", 16, &m->mcgcap);
+	m->has_synd = log_field(s, "synd", 16, &m->synd);
+	if (log_field(s, "ipid", 16, &m->ipid))
+		m->has_ipid = 1, m->ipid_type_only = 0;
+	if (log_field(s, "cpu", 10, &v))
+		m->cpu = (uint32_t)v;
+	if (log_field(s, "socketid", 10, &v))
+		m->socketid = (uint32_t)v;
+	if (log_field(s, "apicid", 16, &v))
+		m->apicid = (uint32_t)v;
+	if (log_field(s, "cs", 16, &v))
+		m->cs = (uint8_t)v;
+}
+
+/* The bank of "bank=<hex>, status= ..." or "<name> (bank=<dec>), status= ..."; false if unnamed. */
+static bool mce_log_bank(struct mce_in *m, const char *s, const char *status)
+{
+	const char *paren = strstr(s, " (bank=");
+	uint64_t bank;
+
+	if (strncmp(s, "bank=", 5) == 0)
+		return text_num_prefix(s + 5, 16, &bank, NULL) && bank < 256 && (m->bank = (uint8_t)bank, true);
+	if (!paren || paren > status || !text_num_prefix(paren + 7, 10, &bank, NULL) || bank > 255)
+		return false;
+	m->bank = (uint8_t)bank;
+	if (!m->has_ipid && mce_amd_bank_type_ipid(s, (size_t)(paren - s), &m->ipid))
+		m->ipid_type_only = 1;
+	return true;
+}
+
+/* "mce_record <time> <bank>, status= <hex>, <msg>, ..., cpu_type= <name>, cpu= <n>, ..." */
+static bool journal_mce(struct rasd_parser *p, const char *line)
+{
+	const char *stamp, *s = journal_start(line, "mce_record", &stamp);
+	const char *status = s ? strstr(s, ", status= ") : NULL, *msg_end;
+	struct mce_in *m = &p->rec.in.mce;
+
+	if (!status)
+		return false;
+	mce_log_fields(m, s);
+	mce_cpu_type(m, s);
+	if (!text_num_prefix(status + 10, 16, &m->status, &msg_end) || !m->status) {
+		refuse(p, "rasdaemon mce_record line without a status");
+		return true;
+	}
+	if (!mce_log_bank(m, s, status)) {
+		refuse(p, "rasdaemon mce_record line without a bank number");
+		return true;
+	}
+	note(p, 1, "timestamp", stamp, (size_t)(s - stamp));
+	if (strncmp(msg_end, ", ", 2) == 0) {
+		const char *end = strstr(msg_end + 2, ", mci="), *f;
+
+		/* The message, action and location: up to the first register-like part. */
+		if ((f = strstr(msg_end + 2, ", mca=")) && (!end || f < end))
+			end = f;
+		if ((f = strstr(msg_end + 2, ", cpu_type= ")) && (!end || f < end))
+			end = f;
+		note(p, 2, "rasdaemon_message", msg_end + 2, end ? (size_t)(end - msg_end - 2) : 0);
+	}
+	emit(p, RASD_TEXT_MCE, "rasdaemon log (mce_record)");
+	return true;
+}
+
 /* ---- lines ------------------------------------------------------------------ */
 
 static bool (*const readers[])(struct rasd_parser *p, const char *line) = {
 	error_count_row, memory_row, memory_summary_row, journal_mc,
-	aer_row, aer_summary_row, journal_aer, mce_row,
+	aer_row, aer_summary_row, journal_aer, mce_row, journal_mce,
 };
 
 static void handle_line(struct rasd_parser *p, const char *line)

@@ -13,15 +13,15 @@
  *      Corrected on DIMM Label(s): 'DIMM_A1' location: 0:0:0:-1 errors: 12
  *      2 Corrected errors: Bad DLLP
  *  - "ras-mc-ctl --error-count" rows after their "Label CE UE" header;
- *  - rasdaemon's own log lines for mc_event and aer_event (journal):
+ *  - rasdaemon's own log lines for mc_event, aer_event and mce_record:
  *      mc_event 2025-03-28 13:28:48 +0800 1 Uncorrected error: multi-bit ECC
  *        on unknown memory (mc: 0 address: 0xe53218400 grain: 0 ...)
  *      aer_event 2024-... 0000:00:1c.0 (name - vendor_id: 0x8086 device_id:
  *        0xa110) Receiver Error Corrected
  *
  * Formats (facts, no code) from rasdaemon's util/ras-mc-ctl.in (errors,
- * summary, error_count), ras-mc-handler.c and ras-aer-handler.c (the log
- * lines and the AER bit names). Each line is one record; every record is
+ * summary, error_count), ras-mc-handler.c, ras-aer-handler.c and
+ * ras-mce-handler.c (the log lines, the AER bit names, the cpu_type names). Each line is one record; every record is
  * handed to the decoder of its kind. ARM rows are not read: they lack the
  * MIDR, and the decoder would have to say "implementer 0".
  */

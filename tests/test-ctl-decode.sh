@@ -149,6 +149,7 @@ has "$out" "rasdaemon.txt:20: corrected: Corrected memory error at mc#0csrow#2ch
 has "$out" "rasdaemon.txt:21: uncorrected: Uncorrected memory error at mc0: 1 error, address 0xe53218400"; ok $? "rasdaemon mc_event log line"
 has "$out" "rasdaemon.txt:23: corrected: .*53 errors"; ok $? "--summary memory row: its count"
 has "$out" "rasdaemon.txt:24: corrected: PCIe corrected error at 0000:00:1c.0 (Cannon Lake PCH PCI Express Root Port #5): Receiver Error, Bad TLP"; ok $? "rasdaemon aer_event log line"
+has "$out" "rasdaemon.txt:25: corrected: Corrected memory read error on socket 0, memory controller 0, channel 0 (Skylake-SP, bank 7 M2M)"; ok $? "rasdaemon mce_record log line: model from its cpu_type"
 has "$err" "rasdaemon.txt:15: rasdaemon AER record naming no error bit"; ok $? "a summary row naming no bit refused as file:line"
 
 # Firmware-first PCIe errors: the GHES event severity, then the device's

@@ -83,7 +83,9 @@ static const char rows[] =
 	/* 14-15: synthetic (ras-mc-ctl summary, ras-aer-handler log line) */
 	"\tCorrected on DIMM Label(s): 'CPU_SrcID#1_MC#1_Chan#1_DIMM#0' location: 3:1:0:-1 errors: 53\n"
 	"rasdaemon[812]: <...>-812 [003] .... 512.000000 aer_event 2024-05-01 10:00:00 +0000 0000:00:1c.0 (Root Port #5 - vendor_id: 0x8086 device_id: 0xa33c) Receiver Error, Bad TLP Corrected\n"
-	/* 16-18: recognised but malformed; not rasdaemon's */
+	/* 16: synthetic (ras-mce-handler.c report_mce_event) */
+	"rasdaemon[812]: <...>-812 [003] .... 612.000000 mce_record 2024-05-01 10:10:00 +0000 bank=7, status= 8c00004000010090, Corrected error, mci=Error_overflow Corrected_error, cpu_type= Skylake server, cpu= 3, socketid= 0, misc= 8c, mcgstatus= 0, mcgcap= 1c09, apicid= 6\n"
+	/* 17-19: recognised but malformed; not rasdaemon's */
 	"7 2022-10-16 06:55:24 +0000 1 Corrected error(s): memory read error at DIMM_A1 location: 3:x:0:-1, addr 1, grain 5, syndrome 0\n"
 	"2 2020-04-16 22:09:48 +0000 0000:0b:00.0 Corrected error: Frobnicated\n"
 	"[    1.000000] ACPI Error: AE_NOT_FOUND, While resolving a named reference package element (20190816/dspkginit-438)\n";
@@ -93,11 +95,11 @@ int main(void)
 	struct got g;
 
 	memset(&g, 0, sizeof(g));
-	tap_is_int(rasd_text_parse(rows, strlen(rows), on_rec, on_err, &g), 13, "thirteen records (the CE and UE of one error-count row apart)");
+	tap_is_int(rasd_text_parse(rows, strlen(rows), on_rec, on_err, &g), 14, "fourteen records (the CE and UE of one error-count row apart)");
 	tap_is_int(g.n_err, 3, "three refused");
 	tap_is_int(g.err_line[0], 8, "summary row naming no bit refused");
-	tap_is_int(g.err_line[1], 16, "bad location refused");
-	tap_is_int(g.err_line[2], 17, "unknown AER name refused");
+	tap_is_int(g.err_line[1], 17, "bad location refused");
+	tap_is_int(g.err_line[2], 18, "unknown AER name refused");
 
 	tap_is_int(g.edac[0].mc_index, 3, "errors row: mc 3");
 	tap_is_int(g.edac[0].top_layer, 1, "errors row: top layer");
@@ -147,6 +149,11 @@ int main(void)
 	tap_is_int(g.edac[11].grain, RAS_DF_NONE, "memory summary: no grain claimed");
 	tap_is_int(g.aer[12].status, 0x41, "AER log line: two bits");
 	tap_is_str(g.aer[12].dev_desc, "Root Port #5", "AER log line: device name");
+	tap_is_int(g.mce_in[13].bank, 7, "mce_record line: bank=7");
+	tap_is_int(g.mce_in[13].misc, 0x8c, "mce_record line: misc");
+	tap_is_int(g.mce_in[13].cpu, 3, "mce_record line: cpu");
+	tap_is_str(g.mce[13].cpu_model_name, "Skylake-SP", "mce_record line: Skylake server is 06_55H");
+	tap_is_str(g.note[13][2], "rasdaemon_message=Corrected error", "mce_record line: message");
 	tap_is_int(rasd_text_parse(NULL, 1, on_rec, NULL, NULL), -EINVAL, "NULL buffer");
 	return tap_done();
 }
