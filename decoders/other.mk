@@ -9,7 +9,7 @@ decoders_libdecoders_a_SOURCES += \
 	decoders/edac.c decoders/edac.h decoders/edac_text.c decoders/edac_text.h \
 	decoders/cper.c decoders/cper_arm.c decoders/cper.h \
 	decoders/ghes_text.c decoders/ghes_text_arm.c decoders/ghes_text.h decoders/ghes_text_internal.h \
-	decoders/rasd_text.c decoders/rasd_text.h \
+	decoders/rasd_text.c decoders/rasd_text_mce.c decoders/rasd_text.h decoders/rasd_text_internal.h \
 	decoders/memfail.c decoders/memfail.h \
 	decoders/devlink.c decoders/devlink.h \
 	decoders/blockerr.c decoders/blockerr.h \

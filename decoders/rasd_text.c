@@ -18,29 +18,18 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
-#include "mce_text_amd.h"
-#include "rasd_text.h"
+#include "rasd_text_internal.h"
 #include "text_num.h"
 
 #define RASD_LINE_MAX 1024
 
-struct rasd_parser {
-	int (*on_record)(void *ctx, const struct rasd_text_rec *rec, unsigned line);
-	void (*on_error)(void *ctx, unsigned line, const char *reason);
-	void *ctx;
-	unsigned line;
-	int count, stop;
-	bool in_error_count;      /* after the "Label CE UE" header of --error-count */
-	struct rasd_text_rec rec;
-};
-
-static void refuse(struct rasd_parser *p, const char *reason)
+void rasd_refuse(struct rasd_parser *p, const char *reason)
 {
 	if (p->on_error)
 		p->on_error(p->ctx, p->line, reason);
 }
 
-static void emit(struct rasd_parser *p, enum rasd_text_kind kind, const char *form)
+void rasd_emit(struct rasd_parser *p, enum rasd_text_kind kind, const char *form)
 {
 	int rc;
 
@@ -55,7 +44,7 @@ static void emit(struct rasd_parser *p, enum rasd_text_kind kind, const char *fo
 		p->count++;
 }
 
-static void note(struct rasd_parser *p, unsigned i, const char *key, const char *s, size_t n)
+void rasd_note(struct rasd_parser *p, unsigned i, const char *key, const char *s, size_t n)
 {
 	while (n && (s[n - 1] == ' ' || s[n - 1] == ','))
 		n--;
@@ -86,7 +75,7 @@ static bool read_int(const char *s, int64_t *v, const char **end)
 }
 
 /* "<id> " at the start of a ras-mc-ctl row: its end, or NULL. */
-static const char *row_id(const char *s)
+const char *rasd_row_id(const char *s)
 {
 	uint64_t id;
 	const char *end;
@@ -162,7 +151,7 @@ static bool read_addr_grain_syndrome(const char *s, struct edac_in *e)
 /* "<id> <time> <count> <Type> error(s): <msg> at <label> location: ..." */
 static bool memory_row(struct rasd_parser *p, const char *line)
 {
-	const char *id = row_id(line), *e = id ? strstr(id - 1, " error(s): ") : NULL;
+	const char *id = rasd_row_id(line), *e = id ? strstr(id - 1, " error(s): ") : NULL;
 	const char *type, *cnt, *loc, *at, *s;
 	struct edac_in *in = &p->rec.in.edac;
 	size_t tn, cn;
@@ -179,7 +168,7 @@ static bool memory_row(struct rasd_parser *p, const char *line)
 	for (at = NULL, s = e + 10; loc && (s = strstr(s, " at ")) && s < loc; s++)
 		at = s;
 	if (!loc || !at) {
-		refuse(p, "rasdaemon memory row without 'at <label> location:'");
+		rasd_refuse(p, "rasdaemon memory row without 'at <label> location:'");
 		return true;
 	}
 	in->error_type = (uint32_t)t;
@@ -189,11 +178,11 @@ static bool memory_row(struct rasd_parser *p, const char *line)
 	in->label = at + 4;
 	in->label_len = (size_t)(loc - in->label);
 	if (!read_location(loc + 11, in, &s) || !read_addr_grain_syndrome(s, in)) {
-		refuse(p, "malformed location, addr, grain or syndrome in a rasdaemon memory row");
+		rasd_refuse(p, "malformed location, addr, grain or syndrome in a rasdaemon memory row");
 		return true;
 	}
-	note(p, 1, "timestamp", id, (size_t)(cnt - id));
-	emit(p, RASD_TEXT_EDAC, "ras-mc-ctl --errors");
+	rasd_note(p, 1, "timestamp", id, (size_t)(cnt - id));
+	rasd_emit(p, RASD_TEXT_EDAC, "ras-mc-ctl --errors");
 	return true;
 }
 
@@ -211,14 +200,14 @@ static bool memory_summary_row(struct rasd_parser *p, const char *line)
 	q = strstr(in->label, "' location: ");
 	if (!q || !read_location(q + 12, in, &loc) || strncmp(loc, " errors: ", 9) != 0 ||
 	    !read_int(loc + 9, &count, &s) || *s || count < 1) {
-		refuse(p, "malformed rasdaemon memory summary row");
+		rasd_refuse(p, "malformed rasdaemon memory summary row");
 		return true;
 	}
 	in->label_len = (size_t)(q - in->label);
 	in->error_type = (uint32_t)t;
 	in->error_count = count <= UINT16_MAX ? (uint16_t)count : UINT16_MAX;
 	in->no_address = 1;
-	emit(p, RASD_TEXT_EDAC, "ras-mc-ctl --summary");
+	rasd_emit(p, RASD_TEXT_EDAC, "ras-mc-ctl --summary");
 	return true;
 }
 
@@ -256,13 +245,13 @@ static bool error_count_row(struct rasd_parser *p, const char *line)
 			in->label_len--;   /* ras-mc-ctl pads the label column */
 		in->top_layer = in->middle_layer = in->lower_layer = -1;
 		in->no_address = in->no_mc = 1;
-		emit(p, RASD_TEXT_EDAC, "ras-mc-ctl --error-count");
+		rasd_emit(p, RASD_TEXT_EDAC, "ras-mc-ctl --error-count");
 	}
 	return true;
 }
 
 /* After "<event>[:] [LEVEL] ": the "YYYY-MM-DD HH:MM:SS +zzzz " timestamp's end, or NULL. */
-static const char *journal_start(const char *line, const char *event, const char **stamp)
+const char *rasd_journal_start(const char *line, const char *event, const char **stamp)
 {
 	const char *s = strstr(line, event);
 	size_t n = strlen(event);
@@ -328,7 +317,7 @@ static bool journal_mc_details(const char *s, struct edac_in *in)
 /* "mc_event <time> <count> <Type> error[s]:[ msg][ on label] (mc: ...)" */
 static bool journal_mc(struct rasd_parser *p, const char *line)
 {
-	const char *stamp, *s = journal_start(line, "mc_event", &stamp), *colon, *paren, *on;
+	const char *stamp, *s = rasd_journal_start(line, "mc_event", &stamp), *colon, *paren, *on;
 	const char *stamp_end = s;
 	struct edac_in *in = &p->rec.in.edac;
 	int64_t count;
@@ -344,7 +333,7 @@ static bool journal_mc(struct rasd_parser *p, const char *line)
 	for (const char *q = paren; q && (q = strstr(q + 1, " (mc: "));)
 		paren = q;   /* the last one: a message may hold parentheses */
 	if (colon[-1] != ':' || !paren) {
-		refuse(p, "rasdaemon mc_event line without '(mc: ...)'");
+		rasd_refuse(p, "rasdaemon mc_event line without '(mc: ...)'");
 		return true;
 	}
 	in->error_type = (uint32_t)t;
@@ -357,11 +346,11 @@ static bool journal_mc(struct rasd_parser *p, const char *line)
 	in->label = on ? on + 4 : "";
 	in->label_len = on ? (size_t)(paren - on - 4) : 0;
 	if (!journal_mc_details(paren + 2, in)) {
-		refuse(p, "malformed '(mc: ...)' part of a rasdaemon mc_event line");
+		rasd_refuse(p, "malformed '(mc: ...)' part of a rasdaemon mc_event line");
 		return true;
 	}
-	note(p, 1, "timestamp", stamp, (size_t)(stamp_end - stamp));
-	emit(p, RASD_TEXT_EDAC, "rasdaemon log (mc_event)");
+	rasd_note(p, 1, "timestamp", stamp, (size_t)(stamp_end - stamp));
+	rasd_emit(p, RASD_TEXT_EDAC, "rasdaemon log (mc_event)");
 	return true;
 }
 
@@ -382,7 +371,7 @@ static const char *const rasd_uncor_names[32] = {
 	[25] = "TLP Prefix Blocked", [26] = "Poisoned TLP Egrees Blocked",
 };
 
-static bool name_is(const char *name, const char *s, size_t n)
+bool rasd_name_is(const char *name, const char *s, size_t n)
 {
 	return name && strlen(name) == n && strncmp(name, s, n) == 0;
 }
@@ -397,8 +386,8 @@ static int aer_bit_named(const char *s, size_t n, bool cor)
 	    end == s + n && bit < 32)
 		return (int)bit;
 	for (unsigned b = 0; b < 32; b++)
-		if (name_is((cor ? rasd_cor_names : rasd_uncor_names)[b], s, n) ||
-		    name_is(aer_status_bit_short(b, cor), s, n) || name_is(aer_status_bit_name(b, cor), s, n))
+		if (rasd_name_is((cor ? rasd_cor_names : rasd_uncor_names)[b], s, n) ||
+		    rasd_name_is(aer_status_bit_short(b, cor), s, n) || rasd_name_is(aer_status_bit_name(b, cor), s, n))
 			return (int)b;
 	return -1;
 }
@@ -421,7 +410,7 @@ static bool aer_names(struct rasd_parser *p, const char *s, const char *end)
 		a->tlp_header_valid = 1;
 		end = tlp;
 	}
-	note(p, 2, "rasdaemon_message", s, (size_t)(end - s));
+	rasd_note(p, 2, "rasdaemon_message", s, (size_t)(end - s));
 	while (s < end) {
 		const char *comma = strstr(s, ", ");
 		const char *stop = comma && comma < end ? comma : end;
@@ -469,16 +458,16 @@ static bool is_bdf_at(const char *s)
 static void aer_refuse_or_emit(struct rasd_parser *p, bool ok, const char *form)
 {
 	if (!ok)
-		refuse(p, p->rec.in.aer.status ? "malformed TLP header in a rasdaemon AER record"
+		rasd_refuse(p, p->rec.in.aer.status ? "malformed TLP header in a rasdaemon AER record"
 			  : "rasdaemon AER record naming no error bit decode knows: nothing to decode");
 	else
-		emit(p, RASD_TEXT_AER, form);
+		rasd_emit(p, RASD_TEXT_AER, form);
 }
 
 /* "<id> <time> [<bdf> ]<Type> error: <names>[ TLP Header: ...]" */
 static bool aer_row(struct rasd_parser *p, const char *line)
 {
-	const char *id = row_id(line), *e = id ? strstr(id - 1, " error: ") : NULL, *type, *bdf;
+	const char *id = rasd_row_id(line), *e = id ? strstr(id - 1, " error: ") : NULL, *type, *bdf;
 	int sev;
 
 	if (!e || !id || (sev = aer_type_before(id, e, &type)) < 0)
@@ -489,7 +478,7 @@ static bool aer_row(struct rasd_parser *p, const char *line)
 		p->rec.in.aer.dev_name = bdf;
 		p->rec.in.aer.dev_name_len = 12;
 	}
-	note(p, 1, "timestamp", id, (size_t)((bdf >= id && is_bdf_at(bdf) ? bdf : type) - id));
+	rasd_note(p, 1, "timestamp", id, (size_t)((bdf >= id && is_bdf_at(bdf) ? bdf : type) - id));
 	aer_refuse_or_emit(p, aer_names(p, e + 8, e + strlen(e)), "ras-mc-ctl --errors");
 	return true;
 }
@@ -506,7 +495,7 @@ static bool aer_summary_row(struct rasd_parser *p, const char *line)
 	if (!e || (sev = aer_type_before(s, e, &type)) < 0 || !read_int(s, &count, &s) || s + 1 != type)
 		return false;
 	p->rec.in.aer.severity = (uint8_t)sev;
-	note(p, 1, "count", line + (skip_sp(line) - line), (size_t)(s - skip_sp(line)));
+	rasd_note(p, 1, "count", line + (skip_sp(line) - line), (size_t)(s - skip_sp(line)));
 	aer_refuse_or_emit(p, aer_names(p, skip_sp(e + 8), e + strlen(e)), "ras-mc-ctl --summary");
 	return true;
 }
@@ -514,7 +503,7 @@ static bool aer_summary_row(struct rasd_parser *p, const char *line)
 /* "aer_event <time> <bdf> [(<name> - vendor_id: 0x.. device_id: 0x..) ]<names> <Type>" */
 static bool journal_aer(struct rasd_parser *p, const char *line)
 {
-	const char *stamp, *s = journal_start(line, "aer_event", &stamp), *end = s ? s + strlen(s) : NULL;
+	const char *stamp, *s = rasd_journal_start(line, "aer_event", &stamp), *end = s ? s + strlen(s) : NULL;
 	struct aer_in *a = &p->rec.in.aer;
 	const char *type, *ids;
 	unsigned vid, did;
@@ -525,7 +514,7 @@ static bool journal_aer(struct rasd_parser *p, const char *line)
 	a->severity = (uint8_t)sev;
 	a->dev_name = s;
 	a->dev_name_len = 12;
-	note(p, 1, "timestamp", stamp, (size_t)(s - stamp));
+	rasd_note(p, 1, "timestamp", stamp, (size_t)(s - stamp));
 	s = skip_sp(s + 12);
 	if (*s == '(' && (ids = strstr(s, " - vendor_id: ")) && ids < type &&
 	    sscanf(ids, " - vendor_id: %x device_id: %x", &vid, &did) == 2 && strstr(ids, ") ")) {
@@ -540,217 +529,11 @@ static bool journal_aer(struct rasd_parser *p, const char *line)
 	return true;
 }
 
-/* ---- machine checks (mce_record) -------------------------------------------- */
-
-/* The value of ", <key>=0x..." in s; false if absent. */
-static bool hex_field(const char *s, const char *key, uint64_t *v)
-{
-	char pat[24];
-	const char *f;
-
-	snprintf(pat, sizeof(pat), ", %s=0x", key);
-	f = strstr(s, pat);
-	return f && text_num_prefix(f + strlen(pat) - 2, 16, v, NULL);
-}
-
-/* ", bank <name> (bank=<n>)": the SMCA bank type from its name (AMD), as the kernel's text does. */
-static void mce_bank_name(struct mce_in *m, const char *s)
-{
-	const char *b = strstr(s, ", bank "), *paren;
-
-	if (!b || !(paren = strstr(b, " (bank=")))
-		return;
-	if (mce_amd_bank_type_ipid(b + 7, (size_t)(paren - b - 7), &m->ipid))
-		m->ipid_type_only = 1;
-}
-
-static void mce_fields(struct mce_in *m, const char *s)
-{
-	static const struct { const char *key; size_t off, size; } regs[] = {
-#define R(k) { #k, offsetof(struct mce_in, k), sizeof(((struct mce_in *)0)->k) }
-		R(mcgcap), R(mcgstatus), R(status), R(addr), R(misc), R(ip), R(tsc), R(walltime),
-		R(ppin), R(cpu), R(cpuid), R(apicid), R(socketid), R(cs), R(bank), R(microcode),
-#undef R
-	};
-	uint64_t v;
-
-	for (size_t i = 0; i < sizeof(regs) / sizeof(regs[0]); i++) {
-		if (!hex_field(s, regs[i].key, &v))
-			continue;
-		if (regs[i].size == 8)
-			memcpy((char *)m + regs[i].off, &v, 8);
-		else if (regs[i].size == 4)
-			*(uint32_t *)((char *)m + regs[i].off) = (uint32_t)v;
-		else
-			*((uint8_t *)m + regs[i].off) = (uint8_t)v;
-	}
-}
-
-/* Where rasdaemon's message ends: at the first part ras-mc-ctl adds after it. */
-static const char *mce_message_end(const char *msg)
-{
-	static const char *const parts[] = {
-		", CPU ", ", bank ", ", mcg ", ", mci ", ", mca ", ", mcgcap=0x", ", mcgstatus=0x", ", status=0x",
-	};
-	const char *end = msg + strlen(msg), *f;
-
-	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++)
-		if ((f = strstr(msg, parts[i])) && f < end)
-			end = f;
-	return end;
-}
-
-/* "<id> <time> error: <msg>[, CPU <vendor>][, bank <name>]..., status=0x...[, ...]" */
-static bool mce_row(struct rasd_parser *p, const char *line)
-{
-	const char *id = row_id(line), *e = id ? strstr(id - 1, " error: ") : NULL, *cpu;
-	struct mce_in *m = &p->rec.in.mce;
-	uint64_t v;
-
-	if (!e || !id || !strstr(e, ", status=0x"))
-		return false;
-	mce_fields(m, e);
-	m->has_ppin = hex_field(e, "ppin", &v);
-	m->has_microcode = hex_field(e, "microcode", &v);
-	m->no_cpuid = !hex_field(e, "cpuid", &v);
-	/* Zero registers are left out of the row; a zero status is no record. */
-	if (!m->status) {
-		refuse(p, "rasdaemon MCE row with a zero status");
-		return true;
-	}
-	if ((cpu = strstr(e, ", CPU ")) && text_num_prefix(cpu + 6, 10, &v, NULL) && v < 256)
-		m->cpuvendor = (uint8_t)v;
-	mce_bank_name(m, e);
-	note(p, 1, "timestamp", id, (size_t)(e > id ? e - id : 0));
-	note(p, 2, "rasdaemon_message", e + 8, (size_t)(mce_message_end(e + 8) - e - 8));
-	emit(p, RASD_TEXT_MCE, "ras-mc-ctl --errors");
-	return true;
-}
-
-/*
- * rasdaemon's cpu_type names that stand for one CPUID family/model
- * (ras-mce-handler.c cputype_name and its model selection); the others
- * (client families, "AMD Scalable MCA", ...) cover several and are not
- * guessed.
- */
-static const struct { const char *name; uint8_t vendor, family, model; } cpu_types[] = {
-	{ "Sandy Bridge EP", 0, 6, 0x2d }, { "Ivy Bridge EP/EX", 0, 6, 0x3e },
-	{ "Intel Xeon v2 (Ivy Bridge) EP/EX", 0, 6, 0x3e },
-	{ "Intel Xeon v3 (Haswell) EP/EX", 0, 6, 0x3f }, { "Broadwell EP/EX", 0, 6, 0x4f },
-	{ "Broadwell DE", 0, 6, 0x56 }, { "Knights Landing", 0, 6, 0x57 },
-	{ "Knights Mill", 0, 6, 0x85 }, { "Skylake server", 0, 6, 0x55 },
-	{ "Icelake server", 0, 6, 0x6a }, { "Icelake server D Family", 0, 6, 0x6c },
-	{ "Tremont microserver", 0, 6, 0x86 }, { "Sapphirerapids server", 0, 6, 0x8f },
-	{ "AMD Family 17h Zen1", 2, 0x17, 0x01 }, { "Hygon Family 18h Moksha", 9, 0x18, 0x00 },
-};
-
-static void mce_cpu_type(struct mce_in *m, const char *s)
-{
-	const char *t = strstr(s, ", cpu_type= "), *end;
-
-	m->no_cpuid = 1;
-	if (!t)
-		return;
-	t += 12;
-	end = strstr(t, ", ");
-	for (size_t i = 0; i < sizeof(cpu_types) / sizeof(cpu_types[0]); i++) {
-		if (end && name_is(cpu_types[i].name, t, (size_t)(end - t))) {
-			m->cpuvendor = cpu_types[i].vendor;
-			m->cpuid = mce_cpuid_signature(cpu_types[i].family, cpu_types[i].model, 0);
-			m->no_cpuid = 0;
-			return;
-		}
-	}
-}
-
-/* ", <key>= <number>" of rasdaemon's log line (hex without 0x, or decimal). */
-static bool log_field(const char *s, const char *key, unsigned base, uint64_t *v)
-{
-	char pat[24];
-	const char *f;
-
-	snprintf(pat, sizeof(pat), ", %s= ", key);
-	f = strstr(s, pat);
-	return f && text_num_prefix(f + strlen(pat), base, v, NULL);
-}
-
-static void mce_log_fields(struct mce_in *m, const char *s)
-{
-	uint64_t v;
-
-	log_field(s, "misc", 16, &m->misc);
-	log_field(s, "addr", 16, &m->addr);
-	log_field(s, "ip", 16, &m->ip);
-	log_field(s, "mcgstatus", 16, &m->mcgstatus);
-	log_field(s, "mcgcap", 16, &m->mcgcap);
-	m->has_synd = log_field(s, "synd", 16, &m->synd);
-	if (log_field(s, "ipid", 16, &m->ipid))
-		m->has_ipid = 1, m->ipid_type_only = 0;
-	if (log_field(s, "cpu", 10, &v))
-		m->cpu = (uint32_t)v;
-	if (log_field(s, "socketid", 10, &v))
-		m->socketid = (uint32_t)v;
-	if (log_field(s, "apicid", 16, &v))
-		m->apicid = (uint32_t)v;
-	if (log_field(s, "cs", 16, &v))
-		m->cs = (uint8_t)v;
-}
-
-/* The bank of "bank=<hex>, status= ..." or "<name> (bank=<dec>), status= ..."; false if unnamed. */
-static bool mce_log_bank(struct mce_in *m, const char *s, const char *status)
-{
-	const char *paren = strstr(s, " (bank=");
-	uint64_t bank;
-
-	if (strncmp(s, "bank=", 5) == 0)
-		return text_num_prefix(s + 5, 16, &bank, NULL) && bank < 256 && (m->bank = (uint8_t)bank, true);
-	if (!paren || paren > status || !text_num_prefix(paren + 7, 10, &bank, NULL) || bank > 255)
-		return false;
-	m->bank = (uint8_t)bank;
-	if (!m->has_ipid && mce_amd_bank_type_ipid(s, (size_t)(paren - s), &m->ipid))
-		m->ipid_type_only = 1;
-	return true;
-}
-
-/* "mce_record <time> <bank>, status= <hex>, <msg>, ..., cpu_type= <name>, cpu= <n>, ..." */
-static bool journal_mce(struct rasd_parser *p, const char *line)
-{
-	const char *stamp, *s = journal_start(line, "mce_record", &stamp);
-	const char *status = s ? strstr(s, ", status= ") : NULL, *msg_end;
-	struct mce_in *m = &p->rec.in.mce;
-
-	if (!status)
-		return false;
-	mce_log_fields(m, s);
-	mce_cpu_type(m, s);
-	if (!text_num_prefix(status + 10, 16, &m->status, &msg_end) || !m->status) {
-		refuse(p, "rasdaemon mce_record line without a status");
-		return true;
-	}
-	if (!mce_log_bank(m, s, status)) {
-		refuse(p, "rasdaemon mce_record line without a bank number");
-		return true;
-	}
-	note(p, 1, "timestamp", stamp, (size_t)(s - stamp));
-	if (strncmp(msg_end, ", ", 2) == 0) {
-		const char *end = strstr(msg_end + 2, ", mci="), *f;
-
-		/* The message, action and location: up to the first register-like part. */
-		if ((f = strstr(msg_end + 2, ", mca=")) && (!end || f < end))
-			end = f;
-		if ((f = strstr(msg_end + 2, ", cpu_type= ")) && (!end || f < end))
-			end = f;
-		note(p, 2, "rasdaemon_message", msg_end + 2, end ? (size_t)(end - msg_end - 2) : 0);
-	}
-	emit(p, RASD_TEXT_MCE, "rasdaemon log (mce_record)");
-	return true;
-}
-
 /* ---- lines ------------------------------------------------------------------ */
 
 static bool (*const readers[])(struct rasd_parser *p, const char *line) = {
 	error_count_row, memory_row, memory_summary_row, journal_mc,
-	aer_row, aer_summary_row, journal_aer, mce_row, journal_mce,
+	aer_row, aer_summary_row, journal_aer, rasd_mce_row, rasd_journal_mce,
 };
 
 static void handle_line(struct rasd_parser *p, const char *line)
