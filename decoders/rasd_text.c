@@ -167,7 +167,7 @@ static bool memory_row(struct rasd_parser *p, const char *line)
 	loc = strstr(e, " location: ");
 	for (at = NULL, s = e + 10; loc && (s = strstr(s, " at ")) && s < loc; s++)
 		at = s;
-	if (!loc || !at) {
+	if (!loc || !at || at + 4 > loc) {
 		rasd_refuse(p, "rasdaemon memory row without 'at <label> location:'");
 		return true;
 	}
@@ -282,6 +282,7 @@ static bool journal_mc_details(const char *s, struct edac_in *in)
 {
 	int64_t v, layer[3] = { -1, -1, -1 };
 	uint64_t u;
+	size_t n;
 
 	if (strncmp(s, "mc: ", 4) != 0 || !read_int(s + 4, &v, &s) || v < 0 || v > 255)
 		return false;
@@ -309,9 +310,12 @@ static bool journal_mc_details(const char *s, struct edac_in *in)
 		in->syndrome = (int64_t)u;
 	}
 	s = skip_sp(s);
+	n = strlen(s);
+	if (!n || s[n - 1] != ')')
+		return false;
 	in->driver_detail = s;
-	in->driver_detail_len = strlen(s) - 1;   /* the closing parenthesis */
-	return s[in->driver_detail_len] == ')';
+	in->driver_detail_len = n - 1;   /* without the closing parenthesis */
+	return true;
 }
 
 /* "mc_event <time> <count> <Type> error[s]:[ msg][ on label] (mc: ...)" */
@@ -339,8 +343,10 @@ static bool journal_mc(struct rasd_parser *p, const char *line)
 	in->error_type = (uint32_t)t;
 	in->error_count = count > 0 && count <= UINT16_MAX ? (uint16_t)count : 1;
 	in->msg = skip_sp(colon);
+	if (in->msg > paren)
+		in->msg = paren;   /* no message: the spaces were the parenthesis' own */
 	on = strstr(in->msg, " on ");
-	if (on && on > paren)
+	if (on && on + 4 > paren)
 		on = NULL;
 	in->msg_len = (size_t)((on ? on : paren) - in->msg);
 	in->label = on ? on + 4 : "";
