@@ -257,7 +257,9 @@ const struct ctl_spec ctl_decode_spec = {
 		"      [--mask 0x...] [--tlp h0,h1,h2,h3] [--dev BDF] [--json]\n"
 		"  decode [--json] [FILE ...]   text (standard input without FILE): kernel and\n"
 		"      AMD machine-check blocks, mcelog records, AER reports in every spelling,\n"
-		"      GHES aer_status blocks, EDAC MCn error lines. Other lines are skipped.\n"
+		"      GHES aer_status blocks, EDAC MCn error lines, firmware-first (GHES/BERT)\n"
+		"      memory, ARM and other sections, rasdaemon's ras-mc-ctl rows and log\n"
+		"      lines. Other lines are skipped.\n"
 		"      Exit 0 when at least one record was decoded, 1 when none was found.\n",
 };
 

@@ -3,9 +3,18 @@
 #include <string.h>
 #include "decode_print.h"
 
+static struct decoded_view make_view(const char *kind, const void *d, const struct ras_dfield *f,
+				     size_t n, enum ras_severity severity, const char *location)
+{
+	struct decoded_view v = { .kind = kind, .decoded = d, .dfields = f, .n_dfields = n,
+				  .severity = severity, .location = location };
+
+	return v;
+}
+
 struct decoded_view view_mce(const struct mce_decoded *d)
 {
-	struct decoded_view v = { "mce", d, mce_dfields, mce_n_dfields, d->severity, "", d->location };
+	struct decoded_view v = make_view("mce", d, mce_dfields, mce_n_dfields, d->severity, d->location);
 
 	mce_render(d, v.sentence, sizeof(v.sentence));
 	return v;
@@ -13,7 +22,7 @@ struct decoded_view view_mce(const struct mce_decoded *d)
 
 struct decoded_view view_aer(const struct aer_decoded *d)
 {
-	struct decoded_view v = { "aer", d, aer_dfields, aer_n_dfields, d->severity, "", d->location };
+	struct decoded_view v = make_view("aer", d, aer_dfields, aer_n_dfields, d->severity, d->location);
 
 	aer_render(d, v.sentence, sizeof(v.sentence));
 	return v;
@@ -21,24 +30,82 @@ struct decoded_view view_aer(const struct aer_decoded *d)
 
 struct decoded_view view_edac(const struct edac_decoded *d)
 {
-	struct decoded_view v = { "edac", d, edac_dfields, edac_n_dfields, d->severity, "", d->location };
+	struct decoded_view v = make_view("edac", d, edac_dfields, edac_n_dfields, d->severity, d->location);
 
 	edac_render(d, v.sentence, sizeof(v.sentence));
 	return v;
 }
 
+struct decoded_view view_extlog(const struct extlog_decoded *d)
+{
+	struct decoded_view v = make_view("extlog", d, extlog_dfields, extlog_n_dfields, d->severity, d->location);
+
+	extlog_render(d, v.sentence, sizeof(v.sentence));
+	return v;
+}
+
+struct decoded_view view_arm(const struct arm_decoded *d)
+{
+	struct decoded_view v = make_view("arm", d, arm_dfields, arm_n_dfields, d->severity, d->location);
+
+	arm_render(d, v.sentence, sizeof(v.sentence));
+	return v;
+}
+
+struct decoded_view view_nonstd(const struct nonstd_decoded *d)
+{
+	struct decoded_view v = make_view("nonstd", d, nonstd_dfields, nonstd_n_dfields, d->severity, d->location);
+
+	nonstd_render(d, v.sentence, sizeof(v.sentence));
+	return v;
+}
+
+/*
+ * Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF), 0 if there is none. Stops
+ * at a NUL, which is never a continuation byte.
+ */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned c = s[0], cp, min;
+	size_t n;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, cp = c & 0x1f, min = 0x80;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, cp = c & 0x0f, min = 0x800;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, cp = c & 0x07, min = 0x10000;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3fu);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* Valid UTF-8 passes through; a byte that is not part of it becomes \u00XX. */
 static void json_string(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char ch = (unsigned char)*s;
+	const unsigned char *p = (const unsigned char *)s;
 
-		if (ch == '"' || ch == '\\')
-			fprintf(f, "\\%c", ch);
-		else if (ch < 0x20 || ch >= 0x7f)
-			fprintf(f, "\\u%04x", ch);
+	fputc('"', f);
+	while (*p) {
+		size_t n = *p >= 0x80 ? utf8_len(p) : 1;
+
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f || !n)
+			fprintf(f, "\\u%04x", *p);
 		else
-			fputc(ch, f);
+			fwrite(p, 1, n, f);
+		p += n ? n : 1;
 	}
 	fputc('"', f);
 }
@@ -74,6 +141,21 @@ static void json_int(FILE *f, const char *name, int64_t v)
 		fprintf(f, "%lld", (long long)v);
 }
 
+/* The source's own words the decoder has no field for, as "source":{...}. */
+static void print_json_notes(FILE *f, const struct decoded_view *v)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < 3; i++) {
+		if (!v->note_key[i])
+			continue;
+		fprintf(f, "%s\"%s\":", n++ ? "," : ",\"source\":{", v->note_key[i]);
+		json_string(f, v->note_value[i]);
+	}
+	if (n)
+		fputc('}', f);
+}
+
 static void print_json(const struct decode_out *o, const struct decoded_view *v, const char *where)
 {
 	FILE *f = o->out;
@@ -99,7 +181,9 @@ static void print_json(const struct decode_out *o, const struct decoded_view *v,
 		else
 			json_int(f, df->name, ras_dfield_int(v->decoded, df));
 	}
-	fputs("}}\n", f);
+	fputc('}', f);
+	print_json_notes(f, v);
+	fputs("}\n", f);
 }
 
 void decode_print(const struct decode_out *o, const struct decoded_view *v, const char *where)
@@ -132,4 +216,7 @@ void decode_print(const struct decode_out *o, const struct decoded_view *v, cons
 		else
 			fprintf(f, "  %-20s %lld (0x%llx)\n", df->name, (long long)n, (unsigned long long)n);
 	}
+	for (size_t i = 0; i < 3; i++)
+		if (v->note_key[i])
+			fprintf(f, "  %-20s %s\n", v->note_key[i], v->note_value[i]);
 }

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "decoders/aer.h"
+#include "decoders/cper.h"
 #include "decoders/edac.h"
 #include "decoders/mce.h"
 
@@ -21,13 +22,16 @@ struct decode_out {
 
 /* What the printer needs of one decoded record, whatever its type. */
 struct decoded_view {
-	const char *kind;           /* "mce", "aer", "edac" */
+	const char *kind;           /* "mce", "aer", "edac", "extlog", "arm", "nonstd" */
 	const void *decoded;        /* the decoder's output struct, for its dfields */
 	const struct ras_dfield *dfields;
 	size_t n_dfields;
 	enum ras_severity severity;
 	char sentence[RAS_SUMMARY_LEN];   /* rendered by the decoder's renderer */
 	const char *location;
+	/* What the source text said that the decoder has no field for ("source" in JSON). */
+	const char *note_key[3];
+	const char *note_value[3];
 };
 
 /*
@@ -37,6 +41,9 @@ struct decoded_view {
 struct decoded_view view_mce(const struct mce_decoded *d);
 struct decoded_view view_aer(const struct aer_decoded *d);
 struct decoded_view view_edac(const struct edac_decoded *d);
+struct decoded_view view_extlog(const struct extlog_decoded *d);
+struct decoded_view view_arm(const struct arm_decoded *d);
+struct decoded_view view_nonstd(const struct nonstd_decoded *d);
 
 /* Prints one record; where ("file:line") may be NULL. */
 void decode_print(const struct decode_out *o, const struct decoded_view *v, const char *where);

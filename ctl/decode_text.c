@@ -12,13 +12,18 @@
 #include "decode_text.h"
 #include "decoders/aer_text.h"
 #include "decoders/edac_text.h"
+#include "decoders/ghes_text.h"
 #include "decoders/mce_text.h"
 #include "decoders/mce_text_amd.h"
+#include "decoders/rasd_text.h"
 
-enum item_kind { ITEM_MCE, ITEM_AER, ITEM_EDAC };
+enum item_kind { ITEM_MCE, ITEM_AER, ITEM_EDAC, ITEM_EXTLOG, ITEM_ARM, ITEM_NONSTD };
 
-#define ITEM_STRINGS 6
+#define ITEM_STRINGS 9
 #define ITEM_STRING_LEN 192
+#define ITEM_NOTE0 6          /* the source's notes: the last TEXT_NOTES string slots */
+#define ITEM_BYTES NONSTD_HEX_MAX   /* a section's bytes, an ARM section's entries */
+#define ITEM_OEM 128                /* an ARM section's vendor bytes */
 
 struct text_item {
 	unsigned line;
@@ -28,9 +33,16 @@ struct text_item {
 		struct mce_in mce;
 		struct aer_in aer;
 		struct edac_in edac;
+		struct extlog_in extlog;
+		struct arm_in arm;
+		struct nonstd_in nonstd;
 	} in;
 	char str[ITEM_STRINGS][ITEM_STRING_LEN];
 	size_t str_len[ITEM_STRINGS];
+	const char *note_key[TEXT_NOTES];   /* static strings of the parser */
+	uint8_t bytes[ITEM_BYTES];
+	uint8_t oem[ITEM_OEM];
+	size_t n_bytes, n_oem;
 };
 
 struct text_ctx {
@@ -115,6 +127,81 @@ static int on_edac(void *ctx, const struct edac_in *rec, unsigned line)
 	return 0;
 }
 
+/* Copies up to cap bytes of a parser buffer into the item; returns how many. */
+static size_t keep_bytes(uint8_t *dst, size_t cap, const uint8_t *src, size_t len)
+{
+	size_t n = len < cap ? len : cap;
+
+	if (src && n)
+		memcpy(dst, src, n);
+	return src ? n : 0;
+}
+
+static void keep_ghes_input(struct text_item *it, const struct ghes_text_rec *rec)
+{
+	switch (rec->kind) {
+	case GHES_TEXT_MEMORY:
+		it->kind = ITEM_EXTLOG;
+		it->in.extlog = rec->in.mem;
+		it->n_bytes = keep_bytes(it->bytes, sizeof(it->bytes), rec->in.mem.data, rec->in.mem.data_len);
+		keep_string(it, 0, rec->in.mem.fru_text, rec->in.mem.fru_text_len);
+		break;
+	case GHES_TEXT_ARM:
+		it->kind = ITEM_ARM;
+		it->in.arm = rec->in.arm;
+		it->n_bytes = keep_bytes(it->bytes, sizeof(it->bytes), rec->in.arm.pei_buf, rec->in.arm.pei_buf_len);
+		it->n_oem = keep_bytes(it->oem, sizeof(it->oem), rec->in.arm.oem_buf, rec->in.arm.oem_buf_len);
+		break;
+	case GHES_TEXT_SECTION:
+		it->kind = ITEM_NONSTD;
+		it->in.nonstd = rec->in.section;
+		it->n_bytes = keep_bytes(it->bytes, sizeof(it->bytes), rec->in.section.buf, rec->in.section.buf_len);
+		keep_string(it, 0, rec->in.section.fru_text, rec->in.section.fru_text_len);
+		break;
+	case GHES_TEXT_PCIE:
+		it->kind = ITEM_AER;
+		it->in.aer = rec->in.aer;
+		keep_string(it, 0, rec->in.aer.dev_name, rec->in.aer.dev_name_len);
+		break;
+	}
+}
+
+static void keep_notes(struct text_item *it, const struct text_note *notes)
+{
+	for (unsigned i = 0; i < TEXT_NOTES; i++) {
+		it->note_key[i] = notes[i].key;
+		keep_string(it, ITEM_NOTE0 + i, notes[i].value, notes[i].value_len);
+	}
+}
+
+static int on_ghes(void *ctx, const struct ghes_text_rec *rec, unsigned line)
+{
+	struct text_item *it = text_add(ctx, ITEM_NONSTD, line);
+
+	if (!it)
+		return -ENOMEM;
+	keep_ghes_input(it, rec);
+	keep_notes(it, rec->notes);
+	return 0;
+}
+
+/* rasdaemon's records are the decoders' own inputs: kept as the kernel text's are. */
+static int on_rasd(void *ctx, const struct rasd_text_rec *rec, unsigned line)
+{
+	struct text_ctx *t = ctx;
+	int rc;
+
+	switch (rec->kind) {
+	case RASD_TEXT_EDAC: rc = on_edac(ctx, &rec->in.edac, line); break;
+	case RASD_TEXT_AER: rc = on_aer(ctx, &rec->in.aer, line); break;
+	case RASD_TEXT_MCE: rc = on_mce(ctx, &rec->in.mce, line); break;
+	default: return -EINVAL;
+	}
+	if (rc == 0)
+		keep_notes(&t->items[t->n - 1], rec->notes);
+	return rc;
+}
+
 static void on_error(void *ctx, unsigned line, const char *reason)
 {
 	struct text_ctx *t = ctx;
@@ -154,6 +241,24 @@ static void attach_strings(struct text_item *it)
 		for (unsigned i = 0; i < 3; i++)
 			it->in.edac.layer_name[i] = it->str_len[3 + i] ? it->str[3 + i] : NULL;
 		break;
+	case ITEM_EXTLOG:
+		it->in.extlog.fru_text = it->str[0];
+		it->in.extlog.fru_text_len = it->str_len[0];
+		it->in.extlog.data = it->bytes;
+		it->in.extlog.data_len = it->n_bytes;
+		break;
+	case ITEM_ARM:
+		it->in.arm.pei_buf = it->bytes;
+		it->in.arm.pei_buf_len = it->n_bytes;
+		it->in.arm.oem_buf = it->oem;
+		it->in.arm.oem_buf_len = it->n_oem;
+		break;
+	case ITEM_NONSTD:
+		it->in.nonstd.fru_text = it->str[0];
+		it->in.nonstd.fru_text_len = it->str_len[0];
+		it->in.nonstd.buf = it->bytes;
+		it->in.nonstd.buf_len = it->n_bytes;
+		break;
 	case ITEM_MCE:
 		break;
 	}
@@ -163,12 +268,23 @@ union any_decoded {
 	struct mce_decoded mce;
 	struct aer_decoded aer;
 	struct edac_decoded edac;
+	struct extlog_decoded extlog;
+	struct arm_decoded arm;
+	struct nonstd_decoded nonstd;
 };
 
-static struct decoded_view decode_item(struct text_item *it, union any_decoded *d)
+static struct decoded_view decode_by_kind(struct text_item *it, union any_decoded *d)
 {
-	attach_strings(it);
 	switch (it->kind) {
+	case ITEM_EXTLOG:
+		extlog_decode(&it->in.extlog, &d->extlog);
+		return view_extlog(&d->extlog);
+	case ITEM_ARM:
+		arm_decode(&it->in.arm, &d->arm);
+		return view_arm(&d->arm);
+	case ITEM_NONSTD:
+		nonstd_decode(&it->in.nonstd, &d->nonstd);
+		return view_nonstd(&d->nonstd);
 	case ITEM_AER:
 		aer_decode(&it->in.aer, &d->aer);
 		return view_aer(&d->aer);
@@ -180,6 +296,19 @@ static struct decoded_view decode_item(struct text_item *it, union any_decoded *
 		mce_decode(&it->in.mce, &d->mce);
 		return view_mce(&d->mce);
 	}
+}
+
+static struct decoded_view decode_item(struct text_item *it, union any_decoded *d)
+{
+	struct decoded_view v;
+
+	attach_strings(it);
+	v = decode_by_kind(it, d);
+	for (unsigned i = 0; i < TEXT_NOTES; i++) {
+		v.note_key[i] = it->note_key[i] && it->str_len[ITEM_NOTE0 + i] ? it->note_key[i] : NULL;
+		v.note_value[i] = it->str[ITEM_NOTE0 + i];
+	}
+	return v;
 }
 
 static void print_items(struct text_ctx *t)
@@ -221,9 +350,19 @@ static int run_edac(const char *buf, size_t len, struct text_ctx *t)
 	return edac_text_parse(buf, len, on_edac, on_error, t);
 }
 
+static int run_ghes(const char *buf, size_t len, struct text_ctx *t)
+{
+	return ghes_text_parse(buf, len, on_ghes, on_error, t);
+}
+
+static int run_rasd(const char *buf, size_t len, struct text_ctx *t)
+{
+	return rasd_text_parse(buf, len, on_rasd, on_error, t);
+}
+
 /* Every text form decode reads; each parser skips the lines that are not its own. */
 static int (*const parsers[])(const char *buf, size_t len, struct text_ctx *t) = {
-	run_mce, run_mce_amd, run_aer, run_edac,
+	run_mce, run_mce_amd, run_aer, run_edac, run_ghes, run_rasd,
 };
 
 int decode_text_buffer(const char *name, const char *buf, size_t len, const struct decode_out *o)
@@ -236,7 +375,7 @@ int decode_text_buffer(const char *name, const char *buf, size_t len, const stru
 			on_error(&t, 0, "out of memory");
 	print_items(&t);
 	if (!t.n && !t.errors)
-		fprintf(o->err, "%s: no machine-check, AER or EDAC record found\n", name);
+		fprintf(o->err, "%s: no machine-check, AER, EDAC, firmware (GHES) or rasdaemon record found\n", name);
 	/* Lines it could not read were reported; the status says whether anything was decoded. */
 	status = t.n ? 0 : 1;
 	free(t.items);

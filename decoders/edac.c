@@ -64,6 +64,10 @@ static void write_location(const struct edac_in *in, struct edac_decoded *out)
 	for (int i = 0; i < 3; i++)
 		if (layer[i] >= 0)
 			last = i;
+	if (in->no_mc) {
+		snprintf(loc, ll, "%s", out->label[0] ? out->label : "unknown memory");
+		return;
+	}
 	snprintf(loc, ll, "mc%u", in->mc_index);
 	if (named) {
 		for (int i = 0; i <= last; i++)
@@ -105,10 +109,12 @@ void edac_render(const struct edac_decoded *d, char *buf, size_t len)
 		snprintf(buf, len, "Memory error of type %u", (unsigned)d->error_type);
 	ou_appendf(buf, len, " at %s: %u error%s", d->location, (unsigned)d->error_count,
 		   d->error_count == 1 ? "" : "s");
-	ou_appendf(buf, len, ", address 0x%llx", (unsigned long long)d->address);
+	if (d->address != RAS_DF_NONE)
+		ou_appendf(buf, len, ", address 0x%llx", (unsigned long long)d->address);
 	if (d->grain != RAS_DF_NONE)
 		ou_appendf(buf, len, ", grain %lld bytes", (long long)d->grain);
-	ou_appendf(buf, len, ", syndrome 0x%llx", (unsigned long long)d->syndrome);
+	if (d->syndrome != RAS_DF_NONE)
+		ou_appendf(buf, len, ", syndrome 0x%llx", (unsigned long long)d->syndrome);
 	ou_copy(msg, sizeof(msg), d->msg, sizeof(d->msg));
 	ou_copy(detail, sizeof(detail), d->driver_detail, sizeof(d->driver_detail));
 	if (msg[0])
@@ -139,10 +145,14 @@ int edac_decode(const struct edac_in *in, struct edac_decoded *out)
 	out->middle_layer = in->middle_layer >= 0 ? in->middle_layer : RAS_DF_NONE;
 	out->lower_layer = in->lower_layer >= 0 ? in->lower_layer : RAS_DF_NONE;
 	ou_copy(out->label, sizeof(out->label), in->label, in->label_len);
-	out->address = in->address;
-	if (in->grain_bits < 63)
-		out->grain = INT64_C(1) << in->grain_bits;
-	out->syndrome = in->syndrome;
+	if (in->no_mc)
+		out->mc_index = out->top_layer = out->middle_layer = out->lower_layer = RAS_DF_NONE;
+	if (!in->no_address) {
+		out->address = in->address;
+		if (in->grain_bits < 63)
+			out->grain = INT64_C(1) << in->grain_bits;
+		out->syndrome = in->syndrome;
+	}
 	ou_copy(out->msg, sizeof(out->msg), in->msg, in->msg_len);
 	ou_copy(out->driver_detail, sizeof(out->driver_detail), in->driver_detail,
 		in->driver_detail_len);

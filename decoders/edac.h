@@ -35,6 +35,12 @@ struct edac_in {
 	 * "channel", "slot", ...), which are not in the event; NULL = unknown.
 	 */
 	const char *layer_name[3];
+	/*
+	 * Set by text sources that give only counts (rasdaemon's summaries):
+	 * address, grain and syndrome unknown; with no_mc also the controller
+	 * and layers (the DIMM label is all there is). A tracepoint has them all.
+	 */
+	unsigned no_address : 1, no_mc : 1;
 };
 
 struct edac_decoded {

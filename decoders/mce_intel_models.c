@@ -142,8 +142,10 @@ static const struct bank_row nhm_banks[] = {
 /* SDM 06_2DH: MC4 PCU, MC6-7 QPI, MC8-11 IMC channels 0-3. */
 static const struct bank_row snb_ep_banks[] = {
 	BANK(4, 4, "PCU"), BANK(6, 7, "QPI"),
-	MEMBANK(8, "IMC", 0, 0, NULL, misc_snb_imc), MEMBANK(9, "IMC", 0, 1, NULL, misc_snb_imc),
-	MEMBANK(10, "IMC", 0, 2, NULL, misc_snb_imc), MEMBANK(11, "IMC", 0, 3, NULL, misc_snb_imc),
+	MEMBANK(8, "IMC", 0, 0, mscod_snb_ep_imc, misc_snb_imc),
+	MEMBANK(9, "IMC", 0, 1, mscod_snb_ep_imc, misc_snb_imc),
+	MEMBANK(10, "IMC", 0, 2, mscod_snb_ep_imc, misc_snb_imc),
+	MEMBANK(11, "IMC", 0, 3, mscod_snb_ep_imc, misc_snb_imc),
 };
 
 /* SDM 06_3EH/06_3FH/06_4FH: MC4 PCU, MC5/20/21 QPI, MC7-8 home agents, MC9-16 IMC channels. */
@@ -155,7 +157,7 @@ static const struct bank_row snb_ep_banks[] = {
 	MEMBANK(13, "IMC", 1, 0, imc_ms, NULL), MEMBANK(14, "IMC", 1, 1, imc_ms, NULL),  \
 	MEMBANK(15, "IMC", 1, 2, imc_ms, NULL), MEMBANK(16, "IMC", 1, 3, imc_ms, NULL)
 
-static const struct bank_row ivt_banks[] = { HSX_LIKE_BANKS(NULL, NULL, NULL, NULL) };
+static const struct bank_row ivt_banks[] = { HSX_LIKE_BANKS(mscod_ivt_imc, NULL, NULL, NULL) };
 static const struct bank_row hsx_banks[] = { HSX_LIKE_BANKS(mscod_hsx_imc, mscod_hsx_qpi, misc_hsx_mirror, mscod_hsx_pcu) };
 static const struct bank_row bdx_banks[] = { HSX_LIKE_BANKS(mscod_bdx_imc, mscod_hsx_qpi, misc_hsx_mirror, mscod_hsx_pcu) };
 

@@ -20,6 +20,7 @@ struct mscod_desc {
 };
 
 extern const struct mscod_desc mscod_nhm_imc[], mscod_hsx_imc[], mscod_bdx_imc[];
+extern const struct mscod_desc mscod_snb_ep_imc[], mscod_ivt_imc[];
 extern const struct mscod_desc mscod_hsx_qpi[], mscod_upi[];
 extern const struct mscod_desc mscod_skx_m2m[], mscod_skx_imc[];
 extern const struct mscod_desc mscod_icx_imc[], mscod_icx_m2m[];

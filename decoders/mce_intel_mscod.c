@@ -31,6 +31,33 @@ const struct mscod_desc mscod_nhm_imc[] = {
 };
 
 /*
+ * SDM Vol. 3B 16.4.2, 06_2DH (Sandy Bridge-EP) Table 16-15 and 16.5.2,
+ * 06_3EH (Ivy Bridge-EP) Table 16-18 "Intel IMC MC Error Codes for
+ * IA32_MCi_STATUS": STATUS[24:16] bit flags; Sandy Bridge-EP defines
+ * bits 16-22 only.
+ */
+static const struct mce_code_text ivt_imc_bits[] = {
+	{ 16, "memory address parity error" },
+	{ 17, "home-agent write buffer data parity error" },
+	{ 18, "home-agent write byte-enable parity error" },
+	{ 19, "corrected patrol scrub error" },
+	{ 20, "uncorrected patrol scrub error" },
+	{ 21, "corrected spare error" },
+	{ 22, "uncorrected spare error" },
+	{ 23, "corrected memory read error" },
+	{ 24, "memory controller write data buffer parity error" },
+	{ 0, NULL },
+};
+const struct mscod_desc mscod_snb_ep_imc[] = {
+	{ MS_BITS, 16, 22, ivt_imc_bits },
+	{ MS_END, 0, 0, NULL },
+};
+const struct mscod_desc mscod_ivt_imc[] = {
+	{ MS_BITS, 16, 24, ivt_imc_bits },
+	{ MS_END, 0, 0, NULL },
+};
+
+/*
  * SDM 16.x, Haswell-EP "Intel IMC MC Error Codes for IA32_MCi_STATUS
  * (i= 9-16)": STATUS[25:16] bit flags.
  */

@@ -13,6 +13,7 @@
 #include <string.h>
 #include "mce_internal.h"
 #include "mce_text.h"
+#include "text_num.h"
 
 struct parse_state {
 	mce_text_record_fn on_record;
@@ -31,35 +32,10 @@ struct parse_state {
 
 enum num_base { DEC = 10, HEX = 16 };
 
-/* Parses a whole token as an unsigned number; "0x" always selects hex. */
+/* A whole token as an unsigned number; "0x" always selects hex. */
 static bool parse_u64(const char *s, enum num_base base, uint64_t *out)
 {
-	uint64_t v = 0;
-	unsigned b = base;
-
-	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
-		b = 16;
-		s += 2;
-	}
-	if (!*s)
-		return false;
-	for (; *s; s++) {
-		unsigned d;
-
-		if (*s >= '0' && *s <= '9')
-			d = (unsigned)(*s - '0');
-		else if (b == 16 && *s >= 'a' && *s <= 'f')
-			d = (unsigned)(*s - 'a' + 10);
-		else if (b == 16 && *s >= 'A' && *s <= 'F')
-			d = (unsigned)(*s - 'A' + 10);
-		else
-			return false;
-		if (v > (UINT64_MAX - d) / b)
-			return false;
-		v = v * b + d;
-	}
-	*out = v;
-	return true;
+	return text_num_whole(s, base, out);
 }
 
 static bool parse_u32(const char *s, enum num_base base, uint32_t *out)

@@ -12,6 +12,7 @@
 #include <string.h>
 #include "mce_internal.h"
 #include "mce_text_amd.h"
+#include "text_num.h"
 
 struct amd_state {
 	mce_text_record_fn on_record;
@@ -66,23 +67,26 @@ static void report(struct amd_state *st, const char *reason)
 	st->bad = true;
 }
 
+bool mce_amd_bank_type_ipid(const char *name, size_t len, uint64_t *ipid)
+{
+	for (size_t i = 0; i < MCE_ARRAY_SIZE(kernel_bank_types); i++) {
+		if (strlen(kernel_bank_types[i].name) == len &&
+		    strncmp(name, kernel_bank_types[i].name, len) == 0) {
+			*ipid = (uint64_t)kernel_bank_types[i].hwid << 32 |
+				(uint64_t)kernel_bank_types[i].mcatype << 48;
+			return true;
+		}
+	}
+	return false;
+}
+
 /* "<kernel bank type name> Ext. Error Code: <n>[, text]": the bank type when no IPID line came. */
 static void bank_type_from_name(struct amd_state *st, const char *s)
 {
-	size_t n;
+	const char *ext = strstr(s, " Ext. Error Code");
 
-	if (st->rec.has_ipid)
-		return;
-	for (size_t i = 0; i < MCE_ARRAY_SIZE(kernel_bank_types); i++) {
-		n = strlen(kernel_bank_types[i].name);
-		if (strncmp(s, kernel_bank_types[i].name, n) == 0 &&
-		    strncmp(s + n, " Ext. Error Code", 16) == 0) {
-			st->rec.ipid = (uint64_t)kernel_bank_types[i].hwid << 32 |
-				       (uint64_t)kernel_bank_types[i].mcatype << 48;
-			st->rec.ipid_type_only = 1;
-			return;
-		}
-	}
+	if (!st->rec.has_ipid && ext && mce_amd_bank_type_ipid(s, (size_t)(ext - s), &st->rec.ipid))
+		st->rec.ipid_type_only = 1;
 }
 
 static void flush(struct amd_state *st)
@@ -97,34 +101,10 @@ static void flush(struct amd_state *st)
 	st->open = st->bad = false;
 }
 
-/* Unsigned number in base 10 or 16 ("0x" optional for 16); *end past it. */
+/* Unsigned number in base 10 or 16 ("0x" optional, and selects 16); *end past it. */
 static bool read_num(const char *s, unsigned base, uint64_t *v, const char **end)
 {
-	uint64_t x = 0;
-	const char *p = s;
-
-	if (base == 16 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
-		p += 2;
-	for (s = p;; p++) {
-		unsigned d;
-
-		if (*p >= '0' && *p <= '9')
-			d = (unsigned)(*p - '0');
-		else if (base == 16 && *p >= 'a' && *p <= 'f')
-			d = (unsigned)(*p - 'a' + 10);
-		else if (base == 16 && *p >= 'A' && *p <= 'F')
-			d = (unsigned)(*p - 'A' + 10);
-		else
-			break;
-		if (x > (UINT64_MAX - d) / base)
-			return false;
-		x = x * base + d;
-	}
-	if (p == s)
-		return false;
-	*v = x;
-	*end = p;
-	return true;
+	return text_num_prefix(s, base, v, end);
 }
 
 /* The flags the kernel prints must agree with the status value they describe. */

@@ -18,7 +18,9 @@
 #ifndef RAS_MCE_TEXT_AMD_H
 #define RAS_MCE_TEXT_AMD_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include "mce_text.h"
 
 /*
@@ -28,5 +30,13 @@
  */
 int mce_amd_text_parse(const char *buf, size_t len, mce_text_record_fn on_record,
 		       mce_text_error_fn on_error, void *ctx);
+
+/*
+ * MCA_IPID HardwareID and McaType for the bank type Linux (smca_long_names)
+ * and rasdaemon name name[0..len); only names that fix a single type. False
+ * if the name is not one of them. The result has no instance id: callers set
+ * mce_in.ipid_type_only.
+ */
+bool mce_amd_bank_type_ipid(const char *name, size_t len, uint64_t *ipid);
 
 #endif

@@ -57,7 +57,7 @@ ok $([ $rc = 1 ] && echo 0 || echo 1) "only a malformed record: exit 1 (nothing 
 # lines, no error): nothing to decode, exit 1, and not one warning.
 out=$($CTL decode "$D/decode/dmesg-healthy.txt" 2>&1 >/dev/null); rc=$?
 ok $([ $rc = 1 ] && echo 0 || echo 1) "healthy dmesg: exit 1, no record"
-warn=$(grep -v "no machine-check, AER or EDAC record found" <<<"$out" | head -3)
+warn=$(grep -v "no machine-check, AER, EDAC, firmware (GHES) or rasdaemon record found" <<<"$out" | head -3)
 [ -z "$warn" ]; ok $? "healthy dmesg: no warning${warn:+ (got: $warn)}"
 
 # 40 AER blocks: more records than the first allocation of the record list (a
@@ -95,6 +95,62 @@ has "$out" "edac-sbridge.txt:2: corrected: Corrected memory read error on socket
 has "$out" "raw_misc  *0x144780c86"; ok $? "MISC from the message sharing the ADDR line"
 has "$out" "edac-sbridge.txt:6: corrected: Corrected memory error at mc3, channel 0, slot 0 (CPU_SrcID#0_Channel#0_DIMM#0)"; ok $? "EDAC line: controller, layers and label"
 has "$out" "driver_detail  *area:DRAM err_code:0001:0090"; ok $? "EDAC line: the driver's detail"
+
+# --json strings: valid UTF-8 passes through, a byte that is not UTF-8 is
+# escaped as \u00XX (here in the input's name, which JSON repeats).
+tmpd=$(mktemp -d)
+cp "$D/decode/mixed.txt" "$tmpd/dmesg-$(printf '\303\274')-\"q\".txt"
+cp "$D/decode/mixed.txt" "$tmpd/dmesg-$(printf '\377\300\257').txt"
+out=$($CTL decode --json "$tmpd"/dmesg-*.txt 2>&1)
+rm -rf "$tmpd"
+has "$out" "\"input\":\"[^\"]*/dmesg-$(printf '\303\274')-\\\\\"q\\\\\".txt:2\""; ok $? "--json: UTF-8 kept, quotes escaped"
+has "$out" '/dmesg-\\u00ff\\u00c0\\u00af.txt:2"'; ok $? "--json: bytes that are not UTF-8 (and an overlong form) escaped"
+
+# Firmware-first (GHES/BERT) sections: memory, ARM processor, unknown and
+# named ones (drivers/firmware/efi/cper.c, cper-arm.c); the blocks are real
+# kernel output quoted on the kernel mailing lists (see tests/decoders/test-ghes-text.c).
+out=$($CTL decode "$D/decode/ghes-memory.txt" 2>"$D/../decode.err"); rc=$?
+err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"
+ok $rc "GHES memory sections decode"
+has "$out" "ghes-memory.txt:4: corrected: Corrected memory error (single-symbol ChipKill ECC) at physical address 0x898b86020: node 0, card 0, module 0, rank 0, bank 513, bank group 2, bank address 1"; ok $? "GHES memory: type, address and location"
+has "$out" "ghes-memory.txt:15: uncorrected: Recoverable memory error (multi-bit ECC) at physical address 0x40272d5080 (mask lsb 12)"; ok $? "GHES memory: 6.x name:value location, recoverable"
+has "$out" "ghes-memory.txt:24: fatal: Fatal memory error .*FRU Card03, ChnB, DIMM0"; ok $? "GHES memory: fatal with the firmware's FRU text"
+has "$out" "dimm_location  *CPU 1 DIMM 8"; ok $? "GHES memory: the DIMM location the kernel printed"
+has "$out" "error_source  *784"; ok $? "GHES memory: the error source"
+has "$err" "ghes-memory.txt:47: malformed physical_address"; ok $? "GHES memory: a malformed field reported as file:line"
+out=$($CTL decode --json "$D/decode/ghes-memory.txt" 2>/dev/null | head -1)
+has "$out" '"type":"extlog".*"source":{"error_status":"0x0000000000000000","error_source":"2"}}$'; ok $? "GHES memory --json: the source's own fields under source"
+
+out=$($CTL decode "$D/decode/ghes-arm.txt" 2>"$D/../decode.err"); rc=$?
+err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"
+ok $rc "GHES ARM sections decode"
+has "$out" "ghes-arm.txt:3: uncorrected: Uncorrected ARM processor error on MPIDR 0x81080000 (HiSilicon TSV110 (Kunpeng 920) r1p0): cache error, transaction instruction"; ok $? "GHES ARM: old 'N, name' error type"
+has "$out" "ghes-arm.txt:21: .*cache error, transaction data access, operation data write, level 2, multiple errors, physical address 0xdeadbeef"; ok $? "GHES ARM: 6.x '0xNN:' error type"
+has "$out" "oem_len  *48"; ok $? "GHES ARM: vendor bytes from the hex dump"
+has "$err" "ghes-arm.txt:64: the kernel found this firmware error section malformed"; ok $? "GHES ARM: the kernel's own refusal passed on"
+
+out=$($CTL decode "$D/decode/ghes-unknown.txt"); rc=$?
+ok $rc "GHES unknown sections decode"
+has "$out" "ghes-unknown.txt:5: uncorrected: Recoverable platform error in a vendor-specific section (e8ed898d-df16-43cc-8ecc-54f060ef157f), 48 bytes of data"; ok $? "GHES unknown section: GUID and length"
+has "$out" "raw_hex  *050000000e0030ec"; ok $? "GHES unknown section: bytes from the 32-bit hex dump groups"
+has "$out" "ghes-unknown.txt:13: fatal: Fatal platform error in a Firmware Error Record Reference section, 656 bytes of data (only partly received)"; ok $? "BERT block without {N}: named GUID, dump partly received"
+
+# rasdaemon's own output (util/ras-mc-ctl.in, ras-mc-handler.c,
+# ras-aer-handler.c): --errors, --summary and --error-count rows, log lines.
+# Rows quoted in public reports (see tests/decoders/test-rasd-text.c).
+out=$($CTL decode "$D/decode/rasdaemon.txt" 2>"$D/../decode.err"); rc=$?
+err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"
+ok $rc "rasdaemon output decodes"
+has "$out" "rasdaemon.txt:2: corrected: Corrected memory error at mc3, layers 1:0 (CPU_SrcID#1_MC#1_Chan#1_DIMM#0): 1 error, address 0x6e23d67fc0, grain 32 bytes"; ok $? "ras-mc-ctl memory row: location, decimal address, grain bits"
+has "$out" "rasdaemon.txt:7: corrected: PCIe corrected error at 0000:d9:01.0: Advisory Non-Fatal Error, Header Log Overflow"; ok $? "ras-mc-ctl AER row: names and BIT15"
+has "$out" "rasdaemon.txt:10: corrected: Corrected DRAM ECC error on socket 0 (Zen/Zen 2 (family 17h), bank 17 UMC)"; ok $? "ras-mc-ctl MCE row: registers, CPUID and the bank's name"
+has "$out" "rasdaemon_message  *Corrected error, no action required."; ok $? "ras-mc-ctl MCE row: rasdaemon's words kept"
+has "$out" "rasdaemon.txt:20: corrected: Corrected memory error at mc#0csrow#2channel#0: 4 errors; no data lost"; ok $? "--error-count row: a count at a label, no address claimed"
+has "$out" "rasdaemon.txt:21: uncorrected: Uncorrected memory error at mc0: 1 error, address 0xe53218400"; ok $? "rasdaemon mc_event log line"
+has "$out" "rasdaemon.txt:23: corrected: .*53 errors"; ok $? "--summary memory row: its count"
+has "$out" "rasdaemon.txt:24: corrected: PCIe corrected error at 0000:00:1c.0 (Cannon Lake PCH PCI Express Root Port #5): Receiver Error, Bad TLP"; ok $? "rasdaemon aer_event log line"
+has "$out" "rasdaemon.txt:25: corrected: Corrected memory read error on socket 0, memory controller 0, channel 0 (Skylake-SP, bank 7 M2M)"; ok $? "rasdaemon mce_record log line: model from its cpu_type"
+has "$err" "rasdaemon.txt:15: rasdaemon AER record naming no error bit"; ok $? "a summary row naming no bit refused as file:line"
 
 # Firmware-first PCIe errors: the GHES event severity, then the device's
 # aer_status/aer_mask lines (drivers/firmware/efi/cper.c, drivers/pci/pcie/aer.c cper_print_aer).

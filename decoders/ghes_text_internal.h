@@ -1,0 +1,100 @@
+/* SPDX-License-Identifier: MIT */
+/* The firmware-first text parser's state, shared by ghes_text.c and ghes_text_arm.c. */
+#ifndef RAS_GHES_TEXT_INTERNAL_H
+#define RAS_GHES_TEXT_INTERNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "ghes_text.h"
+
+#define GHES_ARM_ENTRIES 8
+#define GHES_OEM_MAX 128
+#define GHES_DATA_MAX NONSTD_HEX_MAX
+
+/* Memory Error Section validation bits, UEFI 2.10 N.2.5 (offset 0). */
+#define MV_PA_MASK (1u << 2)
+#define MV_NODE (1u << 3)
+#define MV_BANK (1u << 6)
+#define MV_ROW (1u << 8)
+#define MV_MODULE_HANDLE (1u << 17)
+#define MV_ROW_EXT (1u << 18)
+#define MV_BANK_GROUP (1u << 19)
+#define MV_BANK_ADDRESS (1u << 20)
+#define MV_CHIP_ID (1u << 21)
+
+/* ARM error information structure (N.2.4.4.1): validation bits and flags. */
+#define AV_MULTI 1u
+#define AV_FLAGS 2u
+#define AV_INFO 4u
+#define AV_VA 8u
+#define AV_PA 16u
+
+enum dump_target { DUMP_NONE, DUMP_DATA, DUMP_OEM };
+
+struct ghes_parser {
+	int (*on_record)(void *ctx, const struct ghes_text_rec *rec, unsigned line);
+	void (*on_error)(void *ctx, unsigned line, const char *reason);
+	void *ctx;
+	int count, stop;
+	unsigned line;
+	/* the event */
+	int event_sev;               /* CPER severity, -1 if not seen */
+	long seq;                    /* the {N} of the open block, -1 if none */
+	char source[16];             /* the GHES error source number, "" for BERT */
+	bool source_fresh;           /* the source line came right before "event severity" */
+	/* the open section */
+	bool open, bad;
+	int kind;                    /* enum ghes_text_kind, -1 until section_type */
+	unsigned first_line;
+	int sec_sev;
+	uint8_t fru_id[16];
+	char fru_text[24];
+	/* memory */
+	uint8_t compact[CPER_MEM_COMPACT_LEN];
+	uint64_t mem_valid, pa, pa_mask;
+	bool has_pa, has_pa_mask;
+	int etype;
+	char status_text[96], dimm[64];
+	/* ARM */
+	struct arm_in arm;
+	uint8_t pei[GHES_ARM_ENTRIES * ARM_ERR_INFO_LEN];
+	size_t n_pei;
+	uint8_t oem[GHES_OEM_MAX];
+	char ctx_names[96];
+	/* other sections */
+	uint8_t guid[16];
+	uint32_t sec_len;
+	uint8_t data[GHES_DATA_MAX];
+	size_t data_got;
+	enum dump_target dump;
+	size_t dump_off;             /* the offset the next hex dump row must have */
+	/* PCIe */
+	char bdf[16];
+	uint16_t vid, did;
+	bool has_pci_id, has_uncor, has_tlp;
+	uint32_t uncor_status, uncor_mask, tlp[4];
+};
+
+/* A line start ("key") and what it means in a section of one kind. */
+#define ANY_SECTION (-1)
+#define HEADER (-2)
+#define UNTYPED (-3)   /* an open section whose section_type is not known yet */
+
+struct ghes_key {
+	const char *key;
+	int kind;              /* enum ghes_text_kind, or one of the three above */
+	void (*fn)(struct ghes_parser *p, const char *v);
+};
+
+/* The lines of ARM processor error sections (ghes_text_arm.c). */
+extern const struct ghes_key ghes_arm_keys[];
+extern const size_t ghes_n_arm_keys;
+
+/* Stores v little-endian in bytes bytes at p. */
+void ghes_put_le(uint8_t *p, uint64_t v, unsigned bytes);
+/* Reports the current line's reason once and drops the open section. */
+void ghes_malformed(struct ghes_parser *p, const char *reason);
+/* A hex number ("0x" optional) that ends the value or is followed by a space. */
+bool ghes_hex_value(const char *v, uint64_t *out);
+
+#endif

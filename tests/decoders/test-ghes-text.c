@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Firmware-first (GHES/BERT) text blocks. Formats: Linux drivers/acpi/apei/
+ * ghes.c, drivers/firmware/efi/cper.c and cper-arm.c. The blocks are real
+ * kernel output quoted in public mailing-list posts, named per vector;
+ * "synthetic" ones are written from the kernel's format strings.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "decoders/aer.h"
+#include "decoders/cper.h"
+#include "decoders/ghes_text.h"
+#include "tests/tap.h"
+
+#define MAX 12
+
+struct got {
+	int n, n_err;
+	unsigned line[MAX], err_line[MAX];
+	enum ghes_text_kind kind[MAX];
+	struct extlog_decoded mem[MAX];
+	struct arm_decoded arm[MAX];
+	struct nonstd_decoded sec[MAX];
+	struct aer_decoded aer[MAX];
+	char note[MAX][TEXT_NOTES][96];
+};
+
+static int on_rec(void *ctx, const struct ghes_text_rec *r, unsigned line)
+{
+	struct got *g = ctx;
+	int i = g->n;
+
+	if (i >= MAX)
+		return -ENOSPC;
+	g->kind[i] = r->kind;
+	g->line[i] = line;
+	if (r->kind == GHES_TEXT_MEMORY)
+		extlog_decode(&r->in.mem, &g->mem[i]);
+	else if (r->kind == GHES_TEXT_ARM)
+		arm_decode(&r->in.arm, &g->arm[i]);
+	else if (r->kind == GHES_TEXT_SECTION)
+		nonstd_decode(&r->in.section, &g->sec[i]);
+	else
+		aer_decode(&r->in.aer, &g->aer[i]);
+	for (int k = 0; k < TEXT_NOTES; k++)
+		if (r->notes[k].key)
+			snprintf(g->note[i][k], sizeof(g->note[i][k]), "%s=%.*s", r->notes[k].key,
+				 (int)r->notes[k].value_len, r->notes[k].value);
+	g->n++;
+	return 0;
+}
+
+static void on_err(void *ctx, unsigned line, const char *reason)
+{
+	struct got *g = ctx;
+
+	(void)reason;
+	if (g->n_err < MAX)
+		g->err_line[g->n_err] = line;
+	g->n_err++;
+}
+
+static const char memory[] =
+	/* 1-11: Shuai Xue, "EDAC/ghes: use cper functions", linux-edac, 2022 (5.x: "name: value") */
+	"[  375.938416] {2}[Hardware Error]: Hardware error from APEI Generic Hardware Error Source: 2\n"
+	"[  375.938417] {2}[Hardware Error]: It has been corrected by h/w and requires no further action\n"
+	"[  375.938418] {2}[Hardware Error]: event severity: corrected\n"
+	"[  375.938419] {2}[Hardware Error]:  Error 0, type: corrected\n"
+	"[  375.938420] {2}[Hardware Error]:   section_type: memory error\n"
+	"[  375.938421] {2}[Hardware Error]:   error_status: 0x0000000000000000\n"
+	"[  375.938422] {2}[Hardware Error]:   physical_address: 0x0000000898b86020\n"
+	"[  375.938422] {2}[Hardware Error]:   physical_address_mask: 0x0000000000000000\n"
+	"[  375.938426] {2}[Hardware Error]:   node: 0 card: 0 module: 0 rank: 0 bank: 513 bank_group: 2 bank_address: 1 device: 0 row: 4887 column: 1032 bit_position: 0 requestor_id: 0x0000000000000000 responder_id: 0x0000000000000000\n"
+	"[  375.938426] {2}[Hardware Error]:   error_type: 4, single-symbol chipkill ECC\n"
+	"[  375.938428] {2}[Hardware Error]:   DIMM location: not present. DMI handle: 0x0000\n"
+	/* 12-21: a production crash dump quoted on linux-mm, 2026 ("name:value", thread prefix) */
+	"[88690.478913] [ T593001] {1}[Hardware Error]: Hardware error from APEI Generic Hardware Error Source: 784\n"
+	"[88690.479097] [ T593001] {1}[Hardware Error]: event severity: recoverable\n"
+	"[88690.479184] [ T593001] {1}[Hardware Error]:  imprecise tstamp: 2026-03-20 13:13:08\n"
+	"[88690.479282] [ T593001] {1}[Hardware Error]:  Error 0, type: recoverable\n"
+	"[88690.479359] [ T593001] {1}[Hardware Error]:   section_type: memory error\n"
+	"[88690.479424] [ T593001] {1}[Hardware Error]:   physical_address: 0x00000040272d5080\n"
+	"[88690.479503] [ T593001] {1}[Hardware Error]:   physical_address_mask: 0xfffffffffffff000\n"
+	"[88690.479606] [ T593001] {1}[Hardware Error]:   node:0 card:0 module:1 rank:1 bank:13 device:6 row:64114 column:832 requestor_id:0x0000000000000027 \n"
+	"[88690.479680] [ T593001] {1}[Hardware Error]:   error_type: 3, multi-bit ECC\n"
+	"[88690.479754] [ T593001] {1}[Hardware Error]:   DIMM location: not present. DMI handle: 0x000e \n"
+	/* 22-30: Lenovo ThinkSystem SR650 BERT panic quoted on linux-acpi, 5.10-rc3 */
+	"[    6.307912] {1}[Hardware Error]: Hardware error from APEI Generic Hardware Error Source: 4\n"
+	"[    6.308886] {1}[Hardware Error]: event severity: fatal\n"
+	"[    6.308886] {1}[Hardware Error]:  Error 0, type: fatal\n"
+	"[    6.308886] {1}[Hardware Error]:  fru_text: Card03, ChnB, DIMM0\n"
+	"[    6.308886] {1}[Hardware Error]:   section_type: memory error\n"
+	"[    6.308886] {1}[Hardware Error]:   error_status: 0x0000000000000000\n"
+	"[    6.308886] {1}[Hardware Error]:   physical_address: 0x00000031a53f0000\n"
+	"[    6.308886] {1}[Hardware Error]:   node: 2 card: 1 module: 0 rank: 0 bank: 1 device: 0 row: 3541 column: 0 \n"
+	"[    6.308886] {1}[Hardware Error]:   DIMM location: CPU 1 DIMM 8 \n"
+	/* 31-36: synthetic (5.x+ format): a malformed address drops its section, the next one reads */
+	"{3}[Hardware Error]: event severity: corrected\n"
+	"{3}[Hardware Error]:  Error 0, type: corrected\n"
+	"{3}[Hardware Error]:   section_type: memory error\n"
+	"{3}[Hardware Error]:   error_status: Storage error in DRAM memory (0x0000000000000400)\n"
+	"{3}[Hardware Error]:   physical_address: 0xzz\n"
+	"{3}[Hardware Error]:  Error 1, type: corrected\n"
+	"{3}[Hardware Error]:   section_type: memory error\n"
+	"{3}[Hardware Error]:   error_status: Storage error in DRAM memory (0x0000000000000400)\n"
+	"{3}[Hardware Error]:   node:1 row:70000 chip_id:3\n";
+
+static void test_memory(void)
+{
+	struct got g;
+
+	memset(&g, 0, sizeof(g));
+	tap_is_int(ghes_text_parse(memory, strlen(memory), on_rec, on_err, &g), 4, "memory: four sections");
+	tap_is_int(g.n_err, 1, "memory: one malformed section");
+	tap_is_int(g.err_line[0], 35, "memory: the bad address reported at its line");
+	tap_is_int(g.line[0], 4, "memory: record at its Error 0 line");
+	tap_is_int(g.mem[0].severity, RAS_SEV_CORRECTED, "5.x: corrected");
+	tap_is_int(g.mem[0].etype, 4, "5.x: error_type 4");
+	tap_is_int(g.mem[0].pa, 0x898b86020, "5.x: physical address");
+	tap_is_int(g.mem[0].bank, 513, "5.x: bank 513");
+	tap_is_int(g.mem[0].bank_group, 2, "5.x: bank group 2");
+	tap_is_int(g.mem[0].bank_address, 1, "5.x: bank address 1");
+	tap_is_int(g.mem[0].row, 4887, "5.x: row");
+	tap_is_int(g.mem[0].column, 1032, "5.x: column");
+	tap_is_int(g.mem[0].bit_pos, 0, "5.x: bit position");
+	tap_is_int(g.mem[0].mem_dev_handle, 0, "5.x: DMI handle 0x0000");
+	tap_is_int(g.mem[0].pa_mask_lsb, RAS_DF_NONE, "5.x: zero mask is no mask");
+	tap_is_str(g.note[0][0], "error_status=0x0000000000000000", "5.x: error_status as printed");
+	tap_is_str(g.note[0][2], "error_source=2", "5.x: GHES source");
+	tap_is_int(g.mem[1].severity, RAS_SEV_UNCORRECTED, "6.x: recoverable is uncorrected");
+	tap_is_int(g.mem[1].pa_mask_lsb, 12, "6.x: 4 KiB mask");
+	tap_is_int(g.mem[1].requestor_id, 0x27, "6.x: requestor id");
+	tap_is_int(g.mem[1].rank, 1, "6.x: rank");
+	tap_is_int(g.mem[1].mem_dev_handle, 0xe, "6.x: DMI handle");
+	tap_is_int(g.mem[2].severity, RAS_SEV_FATAL, "fatal");
+	tap_is_str(g.mem[2].fru_text, "Card03, ChnB, DIMM0", "fatal: FRU text");
+	tap_is_str(g.note[2][1], "dimm_location=CPU 1 DIMM 8", "fatal: DIMM location kept");
+	tap_is_int(g.mem[2].etype, RAS_DF_NONE, "fatal: no error type printed");
+	tap_is_int(g.mem[2].node, 2, "fatal: node 2");
+	tap_is_int(g.line[3], 36, "second section of a block read after a malformed first");
+	tap_is_int(g.mem[3].row, 70000, "row above 16 bits (extended bits)");
+	tap_is_int(g.mem[3].chip_id, 3, "chip id (extended bits 7:5)");
+	tap_is_str(g.note[3][0], "error_status=Storage error in DRAM memory (0x0000000000000400)",
+		   "5.x error_status text");
+}
+
+static const char arm[] =
+	/* 1-18: James Morse's reply on linux-arm-kernel, 2020 (Kunpeng 920; "N, name" type) */
+	"[  387.740609] {1}[Hardware Error]: Hardware error from APEI Generic Hardware Error Source: 9\n"
+	"[  387.748837] {1}[Hardware Error]: event severity: recoverable\n"
+	"[  387.754470] {1}[Hardware Error]:  Error 0, type: recoverable\n"
+	"[  387.760103] {1}[Hardware Error]:   section_type: ARM processor error\n"
+	"[  387.766425] {1}[Hardware Error]:   MIDR: 0x00000000481fd010\n"
+	"[  387.771972] {1}[Hardware Error]:   Multiprocessor Affinity Register (MPIDR): 0x0000000081080000\n"
+	"[  387.780628] {1}[Hardware Error]:   error affinity level: 0\n"
+	"[  387.786088] {1}[Hardware Error]:   running state: 0x1\n"
+	"[  387.791115] {1}[Hardware Error]:   Power State Coordination Interface state: 0\n"
+	"[  387.798301] {1}[Hardware Error]:   Error info structure 0:\n"
+	"[  387.803761] {1}[Hardware Error]:   num errors: 1\n"
+	"[  387.808356] {1}[Hardware Error]:    error_type: 0, cache error\n"
+	"[  387.814160] {1}[Hardware Error]:    error_info: 0x0000000024400017\n"
+	"[  387.820311] {1}[Hardware Error]:     transaction type: Instruction\n"
+	"[  387.826461] {1}[Hardware Error]:     operation type: Generic error (type cannot be determined)\n"
+	"[  387.835031] {1}[Hardware Error]:     cache level: 1\n"
+	"[  387.839878] {1}[Hardware Error]:     the error has been corrected\n"
+	"[  387.845942] {1}[Hardware Error]:    physical fault address: 0x00000027caf50770\n"
+	/* 19-34: QEMU ghes_inject.py output in Mauro Carvalho Chehab's series, 2025 ("0xNN:" mask) */
+	"[  774.866308] {4}[Hardware Error]: Hardware error from APEI Generic Hardware Error Source: 1\n"
+	"[  774.866583] {4}[Hardware Error]: event severity: recoverable\n"
+	"[  774.866738] {4}[Hardware Error]:  Error 0, type: recoverable\n"
+	"[  774.866889] {4}[Hardware Error]:   section_type: ARM processor error\n"
+	"[  774.867048] {4}[Hardware Error]:   MIDR: 0x00000000000f0510\n"
+	"[  774.867189] {4}[Hardware Error]:   running state: 0x0\n"
+	"[  774.867321] {4}[Hardware Error]:   Power State Coordination Interface state: 0\n"
+	"[  774.867511] {4}[Hardware Error]:   Error info structure 0:\n"
+	"[  774.867679] {4}[Hardware Error]:   num errors: 2\n"
+	"[  774.867801] {4}[Hardware Error]:    first error captured\n"
+	"[  774.867801] {4}[Hardware Error]:    error_type: 0x02: cache error\n"
+	"[  774.867962] {4}[Hardware Error]:    error_info: 0x000000000091000f\n"
+	"[  774.868124] {4}[Hardware Error]:     transaction type: Data Access\n"
+	"[  774.868280] {4}[Hardware Error]:     cache error, operation type: Data write\n"
+	"[  774.868465] {4}[Hardware Error]:     cache level: 2\n"
+	"[  774.868592] {4}[Hardware Error]:     processor context not corrupted\n"
+	/* 35-44: Junhao He's report on linux-acpi, 2025 (vendor bytes) */
+	"[ 1429.861800][    C1] {59}[Hardware Error]:  Error 0, type: recoverable\n"
+	"[ 1429.874658][    C1] {59}[Hardware Error]:   section_type: ARM processor error\n"
+	"[ 1429.887516][    C1] {59}[Hardware Error]:   MIDR: 0x0000000000000000\n"
+	"[ 1429.901159][    C1] {59}[Hardware Error]:   Multiprocessor Affinity Register (MPIDR): 0x0000000081000100\n"
+	"[ 1429.933319][    C1] {59}[Hardware Error]:   Error info structure 0:\n"
+	"[ 1429.946269][    C1] {59}[Hardware Error]:    error_type: 0, cache error\n"
+	"[ 1430.013425][    C1] {59}[Hardware Error]:   Vendor specific error info has 20 bytes:\n"
+	"[ 1430.025424][    C1] {59}[Hardware Error]:    00000000: 00000001 00000002 00000003 00000004  ................\n"
+	"[ 1430.025424][    C1] {59}[Hardware Error]:    00000010: 05 06 07 08                                      ....\n"
+	"[ 1430.294255][T54990] Memory failure: 0x1000093: already hardware poisoned\n"
+	/* 45-50: the kernel's own refusal (Mauro Carvalho Chehab, linux-efi, 2025; BERT, no {N}) */
+	"[Hardware Error]: event severity: recoverable\n"
+	"[Hardware Error]:  Error 0, type: recoverable\n"
+	"[Hardware Error]:   section_type: ARM processor error\n"
+	"[Hardware Error]:   MIDR: 0xff304b2f8476870a\n"
+	"[Hardware Error]:   section length: 854918320, CPER size: 67\n"
+	"[Hardware Error]:   section length is too big\n";
+
+static void test_arm(void)
+{
+	struct got g;
+
+	memset(&g, 0, sizeof(g));
+	tap_is_int(ghes_text_parse(arm, strlen(arm), on_rec, on_err, &g), 3, "arm: three sections");
+	tap_is_int(g.n_err, 1, "arm: the kernel's refusal reported");
+	tap_is_int(g.err_line[0], 50, "arm: at its line");
+	tap_is_str(g.arm[0].implementer, "HiSilicon", "arm: MIDR implementer");
+	tap_is_int(g.arm[0].mpidr, 0x81080000, "arm: MPIDR");
+	tap_is_int(g.arm[0].aff2, 8, "arm: Aff2");
+	tap_is_int(g.arm[0].affinity_level, 0, "arm: error affinity level");
+	tap_is_int(g.arm[0].n_err_info, 1, "arm: one error information structure");
+	tap_is_str(g.arm[0].err_type, "cache error", "old 'N, name' type read as the cache bit");
+	tap_is_int(g.arm[0].error_info, 0x24400017, "arm: error_info");
+	tap_is_int(g.arm[0].phys_fault_addr, 0x27caf50770, "arm: physical fault address");
+	tap_is_int(g.arm[0].severity, RAS_SEV_UNCORRECTED, "arm: section severity recoverable");
+	tap_is_int(g.arm[1].multiple_error, 1, "arm: num errors 2 is multiple_error 1");
+	tap_is_str(g.arm[1].err_type, "cache error", "new '0x02:' mask");
+	tap_ok(strstr(g.arm[1].err_flags, "first") != NULL, "arm: first error flag");
+	tap_ok(strstr(g.arm[1].err_info_text, "level 2") != NULL, "arm: cache level from error_info");
+	tap_is_int(g.arm[1].mpidr, (int64_t)UINT64_MAX, "arm: MPIDR not printed is all ones");
+	tap_is_int(g.arm[2].oem_len, 20, "arm: vendor bytes length");
+	tap_is_str(g.arm[2].oem_hex, "0100000002000000030000000400000005060708",
+		   "arm: vendor hex dump, 32-bit groups little-endian then single bytes");
+}
+
+static const char sections[] =
+	/* 1-8: Aristeu Rozanski's report on linux-arm-kernel, 2023 (Ampere Altra) */
+	"[    0.299622] {1}[Hardware Error]: Hardware error from APEI Generic Hardware Error Source: 0\n"
+	"[    0.299626] {1}[Hardware Error]: event severity: recoverable\n"
+	"[    0.299629] {1}[Hardware Error]:  Error 0, type: recoverable\n"
+	"[    0.299633] {1}[Hardware Error]:   section type: unknown, e8ed898d-df16-43cc-8ecc-54f060ef157f\n"
+	"[    0.299638] {1}[Hardware Error]:   section length: 0x30\n"
+	"[    0.299645] {1}[Hardware Error]:   00000000: 00000005 ec30000e 00080110 80001001  ......0.........\n"
+	"[    0.299648] {1}[Hardware Error]:   00000010: 00000300 00000000 00000000 00000000  ................\n"
+	"[    0.299650] {1}[Hardware Error]:   00000020: 00000000 00000000 00000000 00000000  ................\n"
+	/* 9-15: Punit Agrawal on linux-acpi, 2020 (BERT, first rows of a 0x290-byte section) */
+	"[Hardware Error]: event severity: fatal\n"
+	"[Hardware Error]:  Error 0, type: fatal\n"
+	"[Hardware Error]:   section type: unknown, 81212a96-09ed-4996-9471-8d729c8e69ed\n"
+	"[Hardware Error]:   section length: 0x290\n"
+	"[Hardware Error]:   00000000: 00000001 00000000 00000000 00020002  ................\n"
+	"[Hardware Error]:   00000010: 00020002 0000001f 00000320 00000000  ........ .......\n"
+	"[Hardware Error]:   00000030: 00000000 00000000 00000000 00000000  ................\n"
+	/* 16-24: synthetic (cper.c cper_print_pcie): a fatal PCIe section with its AER registers */
+	"{7}[Hardware Error]: event severity: fatal\n"
+	"{7}[Hardware Error]:  Error 0, type: fatal\n"
+	"{7}[Hardware Error]:   section_type: PCIe error\n"
+	"{7}[Hardware Error]:   device_id: 0000:5e:00.0\n"
+	"{7}[Hardware Error]:   vendor_id: 0x8086, device_id: 0x0953\n"
+	"{7}[Hardware Error]:   aer_uncor_status: 0x00100000, aer_uncor_mask: 0x00000000\n"
+	"{7}[Hardware Error]:   aer_uncor_severity: 0x00062030\n"
+	"{7}[Hardware Error]:   TLP Header: 40000001 0000000f 90028090 00000000\n"
+	"{8}[Hardware Error]:  Error 0, type: corrected\n"
+	"{8}[Hardware Error]:   section_type: general processor error\n";
+
+static void test_sections(void)
+{
+	struct got g;
+
+	memset(&g, 0, sizeof(g));
+	tap_is_int(ghes_text_parse(sections, strlen(sections), on_rec, on_err, &g), 3,
+		   "sections: unknown, BERT and fatal PCIe read; a second BERT row gap refused");
+	tap_is_int(g.n_err, 1, "sections: one refusal");
+	tap_is_int(g.err_line[0], 15, "sections: the missing hex dump row");
+	tap_is_str(g.sec[0].sec_type_guid, "e8ed898d-df16-43cc-8ecc-54f060ef157f", "unknown: GUID kept");
+	tap_is_int(g.sec[0].length, 48, "unknown: section length");
+	tap_is_int(g.sec[0].data_received, 48, "unknown: every byte read from the dump");
+	tap_ok(strncmp(g.sec[0].raw_hex, "050000000e0030ec1001080001100080", 32) == 0,
+	       "unknown: 32-bit groups back to bytes");
+	tap_is_str(g.note[0][2], "error_source=0", "unknown: GHES source 0");
+	tap_is_int(g.kind[1], GHES_TEXT_PCIE, "fatal PCIe section read as AER");
+	tap_is_int(g.aer[1].severity, RAS_SEV_FATAL, "fatal PCIe: fatal");
+	tap_ok(strstr(g.aer[1].errors, "Unsupported Request") != NULL, "fatal PCIe: bit 20");
+	tap_is_str(g.aer[1].dev_name, "0000:5e:00.0", "fatal PCIe: device");
+	tap_is_str(g.sec[2].sec_type_name, "Processor Generic", "named section type mapped to its GUID");
+	tap_is_str(g.note[2][0], "section_text=printed as fields by the kernel; not decoded here",
+		   "named section: says its fields were not read");
+	tap_is_int(ghes_text_parse(NULL, 1, on_rec, NULL, NULL), -EINVAL, "NULL buffer");
+}
+
+int main(void)
+{
+	test_memory();
+	test_arm();
+	test_sections();
+	return tap_done();
+}
