@@ -38,7 +38,8 @@ key='ras_fdr_records_total{type="mc_event",severity="corrected",source="syntheti
 
 "$RASD" --config "$WORK/rasd.conf" 2>"$WORK/rasd.log" &
 PID=$!
-wait_for 10 test -e $T/instances/$INST/per_cpu/cpu0/trace_pipe_raw; ok $? "rasd runs with instance $INST"
+# Ready when it says it records: the instance exists before its buffer is sized and its events enabled.
+wait_for 10 grep -q "recording .* RAS tracepoints" "$WORK/rasd.log"; ok $? "rasd runs with instance $INST"
 for i in 1 2 3; do
 	ctl inject --synthetic ras:mc_event error_type=0 msg="read error" label=DIMM_A1 mc_index=0 \
 		top_layer=0 middle_layer=1 lower_layer=-1 >/dev/null
