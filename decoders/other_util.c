@@ -49,6 +49,19 @@ void ou_put_int(struct ou_buf *b, long long v)
 	ou_put(b, d);
 }
 
+void ou_put_hex(struct ou_buf *b, unsigned long long v)
+{
+	char digits[24], *d = digits + sizeof(digits);
+
+	*--d = '\0';
+	do
+		*--d = "0123456789abcdef"[v & 0xf];
+	while (v >>= 4);
+	*--d = 'x';
+	*--d = '0';
+	ou_put(b, d);
+}
+
 void ou_copy(char *dst, size_t len, const char *src, size_t src_len)
 {
 	size_t i;

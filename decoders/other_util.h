@@ -32,6 +32,8 @@ struct ou_buf {
 struct ou_buf ou_start(char *buf, size_t len);
 void ou_put(struct ou_buf *b, const char *s);
 void ou_put_int(struct ou_buf *b, long long v);
+/* "0x" and lower-case hex digits, as "0x%llx" writes them. */
+void ou_put_hex(struct ou_buf *b, unsigned long long v);
 /*
  * Copies at most src_len bytes of src (stopping at a NUL) into dst, replacing
  * control and non-ASCII bytes with '?' so kernel-supplied text is log-safe.
