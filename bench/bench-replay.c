@@ -155,7 +155,7 @@ static void baseline_cpu(struct fake_tree *t, unsigned cpu, sqlite3 *h, sqlite3_
 	(void)h;
 }
 
-static int run_baseline(struct fake_tree *t, const char *dir, struct result *r)
+static __attribute__((noinline)) int run_baseline(struct fake_tree *t, const char *dir, struct result *r)
 {
 	char db[600], sql[2048];
 	size_t n = 0;

@@ -203,8 +203,15 @@ static int set_up_writer(struct ras_db *db, const char *boot_id)
 	 * commit: the errors just before a crash are the ones that matter, and a
 	 * panic loses whatever sat in the page cache. Batches keep the cost per
 	 * record small under a storm.
+	 *
+	 * An 8 MiB page cache (SQLite's default is 2): a batch of a varied storm
+	 * inserts into several indexes at random places, and with 2 MiB the
+	 * writer spilled pages to the WAL and read them back within the batch,
+	 * about 15 % of its CPU time (make bench, 200,000 records: 0.8-1.0 s of
+	 * system time, 0.4 s with 8 MiB; peak RSS 16 -> 23 MiB; idle unchanged).
 	 */
-	if (ras_db_exec(db, "PRAGMA page_size=4096; PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;") < 0 ||
+	if (ras_db_exec(db, "PRAGMA page_size=4096; PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
+			" PRAGMA cache_size=-8192;") < 0 ||
 	    ras_db_migrate(db) < 0 || register_boot(db, boot_id) < 0 || prepare_all(db) < 0)
 		return -1;
 	return 0;
