@@ -31,6 +31,7 @@ struct entry {
 	int64_t logged_ns;            /* last decision logged for this subject */
 	unsigned long unlogged;       /* decisions since, stored but not logged */
 	enum ras_subject_kind kind;
+	uint64_t hash;                /* hash_key of kind and key: compared before the key */
 	char key[128];
 	char label[96];
 	struct ras_bucket b;
@@ -110,6 +111,15 @@ static uint64_t hash_key(enum ras_subject_kind kind, const char *key)
 	for (const char *p = key; *p; p++)
 		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
 	return h;
+}
+
+/* snprintf's "%s", without its cost at every record. */
+static void copy_str(char *dst, size_t len, const char *src)
+{
+	size_t n = strnlen(src, len - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
 }
 
 static void known_add(struct ras_actions *a, uint64_t h)
@@ -327,12 +337,13 @@ int ras_actions_flush(struct ras_actions *a)
 /* The slot holding kind/key, or the free slot where it would go; NULL when none is free. */
 static struct entry *slot_for(struct ras_actions *a, enum ras_subject_kind kind, const char *key)
 {
-	unsigned i = (unsigned)(hash_key(kind, key) % CACHE_SLOTS);
+	uint64_t h = hash_key(kind, key);
+	unsigned i = (unsigned)(h % CACHE_SLOTS);
 
 	for (unsigned n = 0; n < CACHE_SLOTS; n++, i = (i + 1) % CACHE_SLOTS) {
 		struct entry *e = &a->slots[i];
 
-		if (!e->used || (e->kind == kind && !strcmp(e->key, key)))
+		if (!e->used || (e->hash == h && e->kind == kind && !strcmp(e->key, key)))
 			return e;
 	}
 	return NULL;
@@ -360,7 +371,8 @@ static struct entry *lookup(struct ras_actions *a, const struct ras_subject *s)
 	memset(e, 0, sizeof(*e));
 	e->used = true;
 	e->kind = s->kind;
-	snprintf(e->key, sizeof(e->key), "%s", s->key);
+	e->hash = h;
+	copy_str(e->key, sizeof(e->key), s->key);
 	if (known_maybe(a, h) &&
 	    ras_db_bucket_get(a->dba, ras_subject_kind_name(s->kind), s->key, &b) == 1) {
 		e->b.level = b.level;
@@ -648,7 +660,7 @@ void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type
 		e->total += s->n;
 		e->dirty = true;
 		if (s->label[0])
-			snprintf(e->label, sizeof(e->label), "%s", s->label);
+			copy_str(e->label, sizeof(e->label), s->label);
 		if (!ras_bucket_add(&e->b, &a->th[s->kind], ev->wall_ns, s->n))
 			continue;
 		crossed(a, s, e, type, decoded, ev, row_id);
