@@ -27,10 +27,13 @@ struct ou_buf ou_start(char *buf, size_t len)
 
 void ou_put(struct ou_buf *b, const char *s)
 {
-	if (!b->len)
+	size_t n;
+
+	if (!b->len || b->at + 1 >= b->len)
 		return;
-	while (*s && b->at + 1 < b->len)
-		b->p[b->at++] = *s++;
+	n = strnlen(s, b->len - 1 - b->at);
+	memcpy(b->p + b->at, s, n);
+	b->at += n;
 	b->p[b->at] = '\0';
 }
 
