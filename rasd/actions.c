@@ -159,8 +159,8 @@ static void known_load(struct ras_actions *a, struct ras_db *db)
 {
 	memset(a->known, 0, sizeof(a->known));
 	a->known_count = 0;
-	a->known_valid = true;
-	if (ras_db_bucket_list(db, known_load_one, a) < 0)
+	a->known_valid = db != NULL;
+	if (db && ras_db_bucket_list(db, known_load_one, a) < 0)
 		a->known_valid = false;
 }
 
