@@ -7,6 +7,7 @@
  * and a few platform records. Never one record repeated: every field a real
  * storm varies is drawn from a seeded generator, so runs are comparable.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include "stream.h"
@@ -45,10 +46,30 @@ static const char *const aer_devices[] = {
 /* Correctable: RxErr, BadTLP, BadDLLP, Rollover, Timeout, NonFatalErr (PCIe 6.0 7.8.4.5). */
 static const unsigned aer_cor_bits[] = { 0x1, 0x40, 0x80, 0x100, 0x1000, 0x2000 };
 
-static int add(struct fake_tree *t, long i, const char *name, char **assign, int n)
+/* One record's "field=value" assignments, written printf-style one by one. */
+struct fields {
+	char text[12][128];
+	char *assign[12];
+	int n;
+};
+
+static void __attribute__((format(printf, 2, 3))) set(struct fields *f, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (f->n >= 12)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(f->text[f->n], sizeof(f->text[0]), fmt, ap);
+	va_end(ap);
+	f->assign[f->n] = f->text[f->n];
+	f->n++;
+}
+
+static int add(struct fake_tree *t, long i, const char *name, struct fields *f)
 {
 	uint8_t rec[2048];
-	int len = fake_record(t, name, assign, n, rec, sizeof(rec));
+	int len = fake_record(t, name, f->assign, f->n, rec, sizeof(rec));
 
 	if (len < 0)
 		return len;
@@ -58,90 +79,74 @@ static int add(struct fake_tree *t, long i, const char *name, char **assign, int
 
 static int add_mc_event(struct fake_tree *t, long i, uint64_t *s)
 {
-	char a[12][128];
-	char *assign[12];
+	struct fields f = { .n = 0 };
 	unsigned mc = pick(s, 4), ch = pick(s, 6), slot = pick(s, 2);
 
-	snprintf(a[0], sizeof(a[0]), "error_type=%u", pick(s, 100) < 97 ? 0 : 1);
-	snprintf(a[1], sizeof(a[1]), "msg=%s", pick(s, 4) ? "memory read error" : "memory scrubbing error");
-	snprintf(a[2], sizeof(a[2]), "label=CPU_SrcID#%u_MC#%u_Chan#%u_DIMM#%u", mc / 2, mc % 2, ch, slot);
-	snprintf(a[3], sizeof(a[3]), "error_count=%u", pick(s, 10) ? 1 : 1 + pick(s, 8));
-	snprintf(a[4], sizeof(a[4]), "mc_index=%u", mc);
-	snprintf(a[5], sizeof(a[5]), "top_layer=%u", ch);
-	snprintf(a[6], sizeof(a[6]), "middle_layer=%u", slot);
-	snprintf(a[7], sizeof(a[7]), "lower_layer=-1");
-	snprintf(a[8], sizeof(a[8]), "address=0x%llx", (unsigned long long)(next(s) & 0x3fffffffc0ULL));
-	snprintf(a[9], sizeof(a[9]), "grain_bits=6");
-	snprintf(a[10], sizeof(a[10]), "syndrome=0x%llx", (unsigned long long)(next(s) & 0xffffffffULL));
-	snprintf(a[11], sizeof(a[11]), "driver_detail=rank:%u bg:%u ba:%u row:0x%x col:0x%x",
-		 pick(s, 4), pick(s, 4), pick(s, 4), pick(s, 0x20000), pick(s, 0x400) << 3);
-	for (int k = 0; k < 12; k++)
-		assign[k] = a[k];
-	return add(t, i, "ras:mc_event", assign, 12);
+	set(&f, "error_type=%u", pick(s, 100) < 97 ? 0 : 1);
+	set(&f, "msg=%s", pick(s, 4) ? "memory read error" : "memory scrubbing error");
+	set(&f, "label=CPU_SrcID#%u_MC#%u_Chan#%u_DIMM#%u", mc / 2, mc % 2, ch, slot);
+	set(&f, "error_count=%u", pick(s, 10) ? 1 : 1 + pick(s, 8));
+	set(&f, "mc_index=%u", mc);
+	set(&f, "top_layer=%u", ch);
+	set(&f, "middle_layer=%u", slot);
+	set(&f, "lower_layer=-1");
+	set(&f, "address=0x%llx", (unsigned long long)(next(s) & 0x3fffffffc0ULL));
+	set(&f, "grain_bits=6");
+	set(&f, "syndrome=0x%llx", (unsigned long long)(next(s) & 0xffffffffULL));
+	set(&f, "driver_detail=rank:%u bg:%u ba:%u row:0x%x col:0x%x",
+	    pick(s, 4), pick(s, 4), pick(s, 4), pick(s, 0x20000), pick(s, 0x400) << 3);
+	return add(t, i, "ras:mc_event", &f);
 }
 
 static int add_mce_record(struct fake_tree *t, long i, uint64_t *s)
 {
-	char a[11][96];
-	char *assign[11];
+	struct fields f = { .n = 0 };
 	unsigned cpu = pick(s, 64);
 	uint64_t status = mce_statuses[pick(s, sizeof(mce_statuses) / sizeof(mce_statuses[0]))];
 
 	/* The corrected-error count (STATUS[52:38]) grows as a storm goes on. */
 	status = (status & ~(0x7fffULL << 38)) | ((uint64_t)(1 + pick(s, 0x7ffe)) << 38);
-	snprintf(a[0], sizeof(a[0]), "mcgstatus=0");
-	snprintf(a[1], sizeof(a[1]), "status=0x%llx", (unsigned long long)status);
-	snprintf(a[2], sizeof(a[2]), "addr=0x%llx", (unsigned long long)(next(s) & 0x3fffffffc0ULL));
-	snprintf(a[3], sizeof(a[3]), "misc=0x%llx", (unsigned long long)(0x8cULL | (next(s) & 0xff00ULL)));
-	snprintf(a[4], sizeof(a[4]), "bank=%u", pick(s, 23));
-	snprintf(a[5], sizeof(a[5]), "cpuid=0x50654");
-	snprintf(a[6], sizeof(a[6]), "cpuvendor=0");
-	snprintf(a[7], sizeof(a[7]), "socketid=%u", cpu / 32);
-	snprintf(a[8], sizeof(a[8]), "walltime=%ld", 1795000000L + i / 1000);
-	snprintf(a[9], sizeof(a[9]), "cpu=%u", cpu);
-	snprintf(a[10], sizeof(a[10]), "apicid=%u", cpu * 2);
-	for (int k = 0; k < 11; k++)
-		assign[k] = a[k];
-	return add(t, i, "mce:mce_record", assign, 11);
+	set(&f, "mcgstatus=0");
+	set(&f, "status=0x%llx", (unsigned long long)status);
+	set(&f, "addr=0x%llx", (unsigned long long)(next(s) & 0x3fffffffc0ULL));
+	set(&f, "misc=0x%llx", (unsigned long long)(0x8cULL | (next(s) & 0xff00ULL)));
+	set(&f, "bank=%u", pick(s, 23));
+	set(&f, "cpuid=0x50654");
+	set(&f, "cpuvendor=0");
+	set(&f, "socketid=%u", cpu / 32);
+	set(&f, "walltime=%ld", 1795000000L + i / 1000);
+	set(&f, "cpu=%u", cpu);
+	set(&f, "apicid=%u", cpu * 2);
+	return add(t, i, "mce:mce_record", &f);
 }
 
 static int add_aer_event(struct fake_tree *t, long i, uint64_t *s)
 {
-	char a[4][64];
-	char *assign[4];
+	struct fields f = { .n = 0 };
 	bool corrected = pick(s, 20) != 0;
 
-	snprintf(a[0], sizeof(a[0]), "dev_name=%s",
-		 aer_devices[pick(s, sizeof(aer_devices) / sizeof(aer_devices[0]))]);
-	snprintf(a[1], sizeof(a[1]), "status=0x%x",
-		 corrected ? aer_cor_bits[pick(s, 6)] : (pick(s, 2) ? 0x4000u : 0x100000u));
-	snprintf(a[2], sizeof(a[2]), "severity=%u", corrected ? 2 : 0);
-	snprintf(a[3], sizeof(a[3]), "tlp_header_valid=0");
-	for (int k = 0; k < 4; k++)
-		assign[k] = a[k];
-	return add(t, i, "ras:aer_event", assign, 4);
+	set(&f, "dev_name=%s", aer_devices[pick(s, sizeof(aer_devices) / sizeof(aer_devices[0]))]);
+	set(&f, "status=0x%x", corrected ? aer_cor_bits[pick(s, 6)] : (pick(s, 2) ? 0x4000u : 0x100000u));
+	set(&f, "severity=%u", corrected ? 2 : 0);
+	set(&f, "tlp_header_valid=0");
+	return add(t, i, "ras:aer_event", &f);
 }
 
 static int add_platform(struct fake_tree *t, long i, uint64_t *s)
 {
-	char a[4][64];
-	char *assign[4];
+	struct fields f = { .n = 0 };
 
 	if (pick(s, 2)) {
-		snprintf(a[0], sizeof(a[0]), "pfn=0x%llx", (unsigned long long)(next(s) & 0x3ffffffULL));
-		snprintf(a[1], sizeof(a[1]), "type=%u", pick(s, 20));
-		snprintf(a[2], sizeof(a[2]), "result=%u", pick(s, 4));
-		for (int k = 0; k < 3; k++)
-			assign[k] = a[k];
-		return add(t, i, "ras:memory_failure_event", assign, 3);
+		set(&f, "pfn=0x%llx", (unsigned long long)(next(s) & 0x3ffffffULL));
+		set(&f, "type=%u", pick(s, 20));
+		set(&f, "result=%u", pick(s, 4));
+		return add(t, i, "ras:memory_failure_event", &f);
 	}
-	snprintf(a[0], sizeof(a[0]), "err_seq=%ld", i);
-	snprintf(a[1], sizeof(a[1]), "etype=%u", 2 + pick(s, 12));
-	snprintf(a[2], sizeof(a[2]), "sev=%u", pick(s, 3));
-	snprintf(a[3], sizeof(a[3]), "pa=0x%llx", (unsigned long long)(next(s) & 0x3fffffffc0ULL));
-	for (int k = 0; k < 4; k++)
-		assign[k] = a[k];
-	return add(t, i, "ras:extlog_mem_event", assign, 4);
+	set(&f, "err_seq=%ld", i);
+	set(&f, "etype=%u", 2 + pick(s, 12));
+	set(&f, "sev=%u", pick(s, 3));
+	set(&f, "pa=0x%llx", (unsigned long long)(next(s) & 0x3fffffffc0ULL));
+	return add(t, i, "ras:extlog_mem_event", &f);
 }
 
 int bench_stream_add(struct fake_tree *t, long i, uint64_t *seed)

@@ -158,6 +158,12 @@ static int open_common(struct ras_db **out, const char *path, int flags,
 
 	if (!db)
 		return -ENOMEM;
+	/*
+	 * No allocation statistics: they take a global mutex around every
+	 * malloc SQLite makes, a few percent of a storm's CPU time. Refused
+	 * (harmlessly) once SQLite is initialised, so only the first open sets it.
+	 */
+	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 	/* Not through a link: SQLite would follow one to wherever it points. */
 	if (sqlite3_open_v2(path, &db->h, flags | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open database %s: %s", path,
@@ -228,8 +234,16 @@ static int set_up_writer(struct ras_db *db, const char *boot_id)
 	 * Checkpoints come every WAL_CHECKPOINT_BYTES of log, not every 1000
 	 * pages (fewer rewrites of the same hot pages), from a thread of their
 	 * own (db_checkpoint.c): a commit never waits for the database file's sync.
+	 *
+	 * An 8 MiB page cache (SQLite's default is 2): a batch of a varied storm
+	 * inserts into several indexes at random places, and with 2 MiB the
+	 * writer spilled pages to the WAL and read them back within the batch,
+	 * about 15 % of its CPU time (make bench, 200,000 records: 0.8-1.0 s of
+	 * system time, 0.4 s with 8 MiB; peak RSS 16 -> 23 MiB). The cache grows
+	 * only as pages are used: a rasd that saw no storm stays as small.
 	 */
-	if (ras_db_exec(db, "PRAGMA page_size=1024; PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;") < 0)
+	if (ras_db_exec(db, "PRAGMA page_size=1024; PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
+			" PRAGMA cache_size=-8192;") < 0)
 		return -1;
 	frames = WAL_CHECKPOINT_BYTES / page_size(db);
 	sqlite3_wal_autocheckpoint(db->h, frames);

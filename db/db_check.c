@@ -62,6 +62,22 @@ static uint32_t be32(const uint8_t *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
+/*
+ * A checkpoint writes page 1, with the new page count, before the pages past
+ * the file's end: a writer killed in one leaves a file shorter than its header
+ * says, which SQLite completes from the WAL at the next open. Short with a WAL
+ * that holds frames (more than its 32-byte header) is that, not a truncation.
+ */
+static bool wal_has_frames(const char *path)
+{
+	char wal[4096];
+	struct stat st;
+
+	if ((size_t)snprintf(wal, sizeof(wal), "%s-wal", path) >= sizeof(wal))
+		return false;
+	return lstat(wal, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 32;
+}
+
 /* The file itself: a regular file, and a header that agrees with its length. */
 static enum ras_db_state check_file(const char *path, char *why, size_t whylen)
 {
@@ -102,7 +118,8 @@ static enum ras_db_state check_file(const char *path, char *why, size_t whylen)
 	/* The page count is valid when the change counter matches version-valid-for. */
 	pages = be32(h + 28);
 	if ((uint64_t)st.st_size % page ||
-	    (be32(h + 24) == be32(h + 92) && (uint64_t)st.st_size < (uint64_t)pages * page)) {
+	    (be32(h + 24) == be32(h + 92) && (uint64_t)st.st_size < (uint64_t)pages * page &&
+	     !wal_has_frames(path))) {
 		snprintf(why, whylen, "truncated: %lld bytes, the header records %u pages of %u bytes",
 			 (long long)st.st_size, pages, page);
 		return RAS_DB_CORRUPT;

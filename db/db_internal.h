@@ -33,7 +33,7 @@ struct ras_db_dec_slot {
 	int64_t id;
 };
 
-#define RAS_DB_DEC_CACHE 256
+#define RAS_DB_DEC_CACHE 4096
 
 enum ras_db_stmt {
 	STMT_BEGIN, STMT_COMMIT, STMT_ROLLBACK, STMT_LOST, STMT_STATS_GET,

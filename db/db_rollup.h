@@ -5,7 +5,7 @@
 
 #include "db_internal.h"
 
-#define RAS_DB_ROLLUP_SLOTS 1024
+#define RAS_DB_ROLLUP_SLOTS 4096
 
 /* The hour (UTC, since the epoch) of a wall time, rounding down. */
 int64_t ras_db_hour_of(int64_t wall_ns);

@@ -57,31 +57,34 @@ static int label_is_specific(const char *label)
 static void write_location(const struct edac_in *in, struct edac_decoded *out)
 {
 	const int8_t layer[3] = { in->top_layer, in->middle_layer, in->lower_layer };
-	char *loc = out->location;
-	size_t ll = sizeof(out->location);
+	struct ou_buf loc = ou_start(out->location, sizeof(out->location));
 	int named = in->layer_name[0] != NULL, last = -1;
 
 	for (int i = 0; i < 3; i++)
 		if (layer[i] >= 0)
 			last = i;
 	if (in->no_mc) {
-		snprintf(loc, ll, "%s", out->label[0] ? out->label : "unknown memory");
+		ou_put(&loc, out->label[0] ? out->label : "unknown memory");
 		return;
 	}
-	snprintf(loc, ll, "mc%u", in->mc_index);
-	if (named) {
-		for (int i = 0; i <= last; i++)
-			if (layer[i] >= 0)
-				ou_appendf(loc, ll, ", %s %d",
-					   in->layer_name[i] ? in->layer_name[i] : "layer",
-					   layer[i]);
-	} else if (last >= 0) {
-		ou_appendf(loc, ll, ", layers %d", layer[0]);
-		for (int i = 1; i <= last; i++)
-			ou_appendf(loc, ll, ":%d", layer[i]);
+	/* Built at every record, so without printf. */
+	ou_put(&loc, "mc");
+	ou_put_int(&loc, in->mc_index);
+	for (int i = 0; i <= last; i++) {
+		if (named && layer[i] < 0)
+			continue;
+		ou_put(&loc, named ? ", " : i ? ":" : ", layers ");
+		if (named) {
+			ou_put(&loc, in->layer_name[i] ? in->layer_name[i] : "layer");
+			ou_put(&loc, " ");
+		}
+		ou_put_int(&loc, layer[i]);
 	}
-	if (label_is_specific(out->label))
-		ou_appendf(loc, ll, " (%s)", out->label);
+	if (label_is_specific(out->label)) {
+		ou_put(&loc, " (");
+		ou_put(&loc, out->label);
+		ou_put(&loc, ")");
+	}
 }
 
 /*
@@ -135,8 +138,9 @@ int edac_decode(const struct edac_in *in, struct edac_decoded *out)
 	out->error_type = in->error_type;
 	out->severity = RAS_SEV_UNKNOWN;
 	if (in->error_type < OU_ARRAY_SIZE(edac_types)) {
-		snprintf(out->error_type_name, sizeof(out->error_type_name), "%s",
-			 edac_types[in->error_type].name);
+		struct ou_buf name = ou_start(out->error_type_name, sizeof(out->error_type_name));
+
+		ou_put(&name, edac_types[in->error_type].name);
 		out->severity = edac_types[in->error_type].severity;
 	}
 	out->error_count = in->error_count;

@@ -207,32 +207,41 @@ static vendor_decode_fn pick_decoder(const struct mce_in *in, struct mce_decoded
 	return mce_intel_decode;
 }
 
+/* ", <what> <n>" when n is known. */
+static void put_known(struct ou_buf *b, const char *what, int64_t n)
+{
+	if (n == RAS_DF_NONE)
+		return;
+	ou_put(b, what);
+	ou_put_int(b, (long long)n);
+}
+
+/* Built at every record, so without printf. */
 static void build_location(struct mce_decoded *out)
 {
-	char *loc = out->location;
-	size_t n = sizeof(out->location);
+	struct ou_buf loc = ou_start(out->location, sizeof(out->location));
 
-	loc[0] = '\0';
-	if (out->socket != RAS_DF_NONE)
-		ou_appendf(loc, n, "socket %lld", (long long)out->socket);
-	ou_appendf(loc, n, "%sCPU %lld, bank %lld", *loc ? ", " : "",
-		    (long long)out->cpu, (long long)out->bank);
-	if (out->bank_name[0])
-		ou_appendf(loc, n, " (%s)", out->bank_name);
-	if (out->mem_ctrl != RAS_DF_NONE)
-		ou_appendf(loc, n, ", memory controller %lld", (long long)out->mem_ctrl);
-	if (out->channel != RAS_DF_NONE)
-		ou_appendf(loc, n, ", channel %lld", (long long)out->channel);
-	if (out->dimm != RAS_DF_NONE)
-		ou_appendf(loc, n, ", DIMM %lld", (long long)out->dimm);
-	if (out->rank != RAS_DF_NONE)
-		ou_appendf(loc, n, ", rank %lld", (long long)out->rank);
-	if (out->chip_select != RAS_DF_NONE)
-		ou_appendf(loc, n, ", chip select %lld", (long long)out->chip_select);
-	if (out->pcie_device[0])
-		ou_appendf(loc, n, ", PCIe device %s", out->pcie_device);
+	put_known(&loc, "socket ", out->socket);
+	ou_put(&loc, loc.at ? ", CPU " : "CPU ");
+	ou_put_int(&loc, (long long)out->cpu);
+	ou_put(&loc, ", bank ");
+	ou_put_int(&loc, (long long)out->bank);
+	if (out->bank_name[0]) {
+		ou_put(&loc, " (");
+		ou_put(&loc, out->bank_name);
+		ou_put(&loc, ")");
+	}
+	put_known(&loc, ", memory controller ", out->mem_ctrl);
+	put_known(&loc, ", channel ", out->channel);
+	put_known(&loc, ", DIMM ", out->dimm);
+	put_known(&loc, ", rank ", out->rank);
+	put_known(&loc, ", chip select ", out->chip_select);
+	if (out->pcie_device[0]) {
+		ou_put(&loc, ", PCIe device ");
+		ou_put(&loc, out->pcie_device);
+	}
 	if (out->cache_level != RAS_DF_NONE && strcmp(out->error_class, "memory") != 0)
-		ou_appendf(loc, n, ", cache level %lld", (long long)out->cache_level);
+		put_known(&loc, ", cache level ", out->cache_level);
 }
 
 static const char *const severity_words[RAS_SEV_COUNT] = {

@@ -18,6 +18,53 @@ void ou_appendf(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
+struct ou_buf ou_start(char *buf, size_t len)
+{
+	if (len)
+		buf[0] = '\0';
+	return (struct ou_buf){ .p = buf, .len = len, .at = 0 };
+}
+
+void ou_put(struct ou_buf *b, const char *s)
+{
+	size_t n;
+
+	if (!b->len || b->at + 1 >= b->len)
+		return;
+	n = strnlen(s, b->len - 1 - b->at);
+	memcpy(b->p + b->at, s, n);
+	b->at += n;
+	b->p[b->at] = '\0';
+}
+
+void ou_put_int(struct ou_buf *b, long long v)
+{
+	char digits[24], *d = digits + sizeof(digits);
+	/* Negated as unsigned so LLONG_MIN works too. */
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+
+	*--d = '\0';
+	do
+		*--d = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--d = '-';
+	ou_put(b, d);
+}
+
+void ou_put_hex(struct ou_buf *b, unsigned long long v)
+{
+	char digits[24], *d = digits + sizeof(digits);
+
+	*--d = '\0';
+	do
+		*--d = "0123456789abcdef"[v & 0xf];
+	while (v >>= 4);
+	*--d = 'x';
+	*--d = '0';
+	ou_put(b, d);
+}
+
 void ou_copy(char *dst, size_t len, const char *src, size_t src_len)
 {
 	size_t i;

@@ -21,6 +21,20 @@ struct ou_name {
 void ou_appendf(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /*
+ * Appending without printf, for strings built at every record (locations):
+ * ou_put appends s, ou_put_int a decimal number, both truncating exactly as
+ * ou_appendf would. b->at is where the string ends; start with ou_start.
+ */
+struct ou_buf {
+	char *p;
+	size_t len, at;
+};
+struct ou_buf ou_start(char *buf, size_t len);
+void ou_put(struct ou_buf *b, const char *s);
+void ou_put_int(struct ou_buf *b, long long v);
+/* "0x" and lower-case hex digits, as "0x%llx" writes them. */
+void ou_put_hex(struct ou_buf *b, unsigned long long v);
+/*
  * Copies at most src_len bytes of src (stopping at a NUL) into dst, replacing
  * control and non-ASCII bytes with '?' so kernel-supplied text is log-safe.
  * src may be NULL.

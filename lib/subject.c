@@ -8,20 +8,32 @@
 #include "decoders/aer.h"
 #include "decoders/cper.h"
 #include "decoders/cxl.h"
+#include "decoders/other_util.h"
 
 #define KNOWN(v) ((v) != RAS_DF_NONE)
 
 /* Fills s for one kind from one decoded record; false when the record does not say. */
 typedef bool (*subject_fn)(const void *decoded, uint64_t page_size, struct ras_subject *s);
 
+static void set_label(struct ras_subject *s, const char *label)
+{
+	struct ou_buf b = ou_start(s->label, sizeof(s->label));
+
+	ou_put(&b, label);
+}
+
 static bool page_at(struct ras_subject *s, uint64_t addr, int64_t lsb, uint64_t page_size)
 {
+	struct ou_buf key;
+
 	/* The address must name a place within one page: granularity no coarser than a page. */
 	if (!addr || !KNOWN(lsb) || lsb < 0 || lsb >= 64 || (UINT64_C(1) << lsb) > page_size)
 		return false;
 	s->have_addr = true;
 	s->addr = addr & ~(page_size - 1);
-	snprintf(s->key, sizeof(s->key), "0x%llx", (unsigned long long)s->addr);
+	/* Keys are built at every corrected record, so without printf. */
+	key = ou_start(s->key, sizeof(s->key));
+	ou_put_hex(&key, s->addr);
 	return true;
 }
 
@@ -49,7 +61,7 @@ static bool page_of_edac(const void *d, uint64_t ps, struct ras_subject *s)
 	/* EDAC drivers that know no grain report one byte; no grain at all: trust the page. */
 	int64_t lsb = KNOWN(e->grain) ? log2_of(e->grain) : 0;
 
-	snprintf(s->label, sizeof(s->label), "%s", e->label);
+	set_label(s, e->label);
 	return KNOWN(e->address) && page_at(s, (uint64_t)e->address, lsb, ps);
 }
 
@@ -71,14 +83,22 @@ static bool dimm_of_edac(const void *d, uint64_t ps, struct ras_subject *s)
 {
 	const struct edac_decoded *e = d;
 
+	struct ou_buf key;
+
 	(void)ps;
 	if (!KNOWN(e->mc_index) || (!KNOWN(e->top_layer) && !e->label[0]))
 		return false;
-	snprintf(s->key, sizeof(s->key), "mc%lld %lld:%lld:%lld", (long long)e->mc_index,
-		 KNOWN(e->top_layer) ? (long long)e->top_layer : -1LL,
-		 KNOWN(e->middle_layer) ? (long long)e->middle_layer : -1LL,
-		 KNOWN(e->lower_layer) ? (long long)e->lower_layer : -1LL);
-	snprintf(s->label, sizeof(s->label), "%s", e->label);
+	/* "mc<index> <top>:<middle>:<lower>", -1 for a layer not known. */
+	key = ou_start(s->key, sizeof(s->key));
+	ou_put(&key, "mc");
+	ou_put_int(&key, (long long)e->mc_index);
+	ou_put(&key, " ");
+	ou_put_int(&key, KNOWN(e->top_layer) ? (long long)e->top_layer : -1LL);
+	ou_put(&key, ":");
+	ou_put_int(&key, KNOWN(e->middle_layer) ? (long long)e->middle_layer : -1LL);
+	ou_put(&key, ":");
+	ou_put_int(&key, KNOWN(e->lower_layer) ? (long long)e->lower_layer : -1LL);
+	set_label(s, e->label);
 	return true;
 }
 
@@ -288,7 +308,8 @@ static int64_t errors_in(const struct ras_event_type *type, const void *decoded)
 }
 
 int ras_subjects_of(const struct ras_event_type *type, const struct ras_value *values,
-		    const void *decoded, uint64_t page_size, struct ras_subject *out)
+		    const void *decoded, uint64_t page_size, unsigned wanted,
+		    struct ras_subject *out)
 {
 	const struct ras_decoded_head *h = decoded;
 	int n = 0;
@@ -301,6 +322,8 @@ int ras_subjects_of(const struct ras_event_type *type, const struct ras_value *v
 			const struct feed *feed = &kinds[k].feeds[f];
 			struct ras_subject *s = &out[n];
 
+			if (!(wanted & (1u << k)))
+				break;
 			if (!feed->table || strcmp(feed->table, type->table))
 				continue;
 			memset(s, 0, sizeof(*s));

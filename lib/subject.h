@@ -43,10 +43,12 @@ struct ras_subject {
 const char *ras_subject_kind_name(enum ras_subject_kind kind);
 /*
  * The subjects a decoded corrected record counts against (others count
- * against none). page_size: the machine's page size. Returns how many
- * were written to out (at most RAS_SUBJECTS_MAX).
+ * against none), of the kinds whose bit (1u << kind) is set in wanted: a kind
+ * nobody counts costs nothing. page_size: the machine's page size. Returns
+ * how many were written to out (at most RAS_SUBJECTS_MAX).
  */
 int ras_subjects_of(const struct ras_event_type *type, const struct ras_value *values,
-		    const void *decoded, uint64_t page_size, struct ras_subject *out);
+		    const void *decoded, uint64_t page_size, unsigned wanted,
+		    struct ras_subject *out);
 
 #endif

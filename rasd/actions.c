@@ -22,6 +22,8 @@
 
 #define CACHE_SLOTS 4096          /* subjects kept in memory between flushes */
 #define DAY_NS (86400LL * 1000000000LL)
+#define KNOWN_BITS (1u << 21)     /* 256 KiB: under 1 % false hits up to KNOWN_MAX subjects */
+#define KNOWN_MAX (1u << 17)
 
 struct entry {
 	bool used, dirty;
@@ -29,6 +31,7 @@ struct entry {
 	int64_t logged_ns;            /* last decision logged for this subject */
 	unsigned long unlogged;       /* decisions since, stored but not logged */
 	enum ras_subject_kind kind;
+	uint64_t hash;                /* hash_key of kind and key: compared before the key */
 	char key[128];
 	char label[96];
 	struct ras_bucket b;
@@ -63,12 +66,22 @@ struct ras_actions {
 	struct ras_db_actions *dba;
 	struct ras_triggers *trig;
 	struct ras_threshold th[RAS_SUBJ_KINDS];
+	unsigned counted;             /* bit per kind with a threshold: subjects worth building */
 	uint64_t page_size;
 	int64_t last_act_ns[RAS_SUBJ_KINDS];   /* rate limit: last action that touched the machine */
 	unsigned cached;
 	uint64_t txn;                 /* the current transaction's number (from 1) */
 	struct txn_log log;
 	struct entry slots[CACHE_SLOTS];
+	/*
+	 * A Bloom filter of every subject the database may hold a bucket for:
+	 * the ones there at open and every one cached since (it is written at a
+	 * flush). A subject not in it is new, so a storm over fresh pages skips
+	 * a SELECT per page. Too full to tell (known_valid false): ask always.
+	 */
+	uint64_t known[KNOWN_BITS / 64];
+	unsigned known_count;
+	bool known_valid;
 };
 
 /* A kind whose action is off counts nothing: no bucket, no decision. */
@@ -82,9 +95,73 @@ static void load_thresholds(struct ras_actions *a)
 		[RAS_SUBJ_DEVICE] = c->device_ce_threshold,
 		[RAS_SUBJ_ROW] = c->row_ce_threshold,
 	};
-	for (int k = 0; k < RAS_SUBJ_KINDS; k++)
+	a->counted = 0;
+	for (int k = 0; k < RAS_SUBJ_KINDS; k++) {
 		if (ras_threshold_parse(text[k], &a->th[k]) < 0)
 			a->th[k] = (struct ras_threshold){ 0, 0 };
+		if (a->th[k].count)
+			a->counted |= 1u << k;
+	}
+}
+
+static uint64_t hash_key(enum ras_subject_kind kind, const char *key)
+{
+	uint64_t h = 1469598103934665603ULL ^ (uint64_t)kind;
+
+	for (const char *p = key; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	return h;
+}
+
+/* snprintf's "%s", without its cost at every record. */
+static void copy_str(char *dst, size_t len, const char *src)
+{
+	size_t n = strnlen(src, len - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+static void known_add(struct ras_actions *a, uint64_t h)
+{
+	uint32_t b1 = (uint32_t)h % KNOWN_BITS, b2 = (uint32_t)(h >> 32) % KNOWN_BITS;
+
+	a->known[b1 / 64] |= 1ULL << (b1 % 64);
+	a->known[b2 / 64] |= 1ULL << (b2 % 64);
+	if (++a->known_count > KNOWN_MAX)
+		a->known_valid = false;
+}
+
+/* False only when the database surely holds no bucket for the subject. */
+static bool known_maybe(const struct ras_actions *a, uint64_t h)
+{
+	uint32_t b1 = (uint32_t)h % KNOWN_BITS, b2 = (uint32_t)(h >> 32) % KNOWN_BITS;
+
+	return !a->known_valid || ((a->known[b1 / 64] >> (b1 % 64)) & 1 &&
+				   (a->known[b2 / 64] >> (b2 % 64)) & 1);
+}
+
+static int known_load_one(void *ctx, const char *kind, const char *subject,
+			  const struct ras_db_bucket *b, const char *label)
+{
+	struct ras_actions *a = ctx;
+
+	(void)b;
+	(void)label;
+	for (int k = 0; k < RAS_SUBJ_KINDS; k++)
+		if (!strcmp(kind, ras_subject_kind_name((enum ras_subject_kind)k)))
+			known_add(a, hash_key((enum ras_subject_kind)k, subject));
+	return !a->known_valid;
+}
+
+/* The subjects of the database's buckets, into a fresh filter; on any doubt, no filter. */
+static void known_load(struct ras_actions *a, struct ras_db *db)
+{
+	memset(a->known, 0, sizeof(a->known));
+	a->known_count = 0;
+	a->known_valid = db != NULL;
+	if (db && ras_db_bucket_list(db, known_load_one, a) < 0)
+		a->known_valid = false;
 }
 
 static int64_t realtime_ns(void)
@@ -140,6 +217,7 @@ int ras_actions_open(struct ras_actions **out, const struct rasd_config *cfg, st
 	a->page_size = ps > 0 ? (uint64_t)ps : 4096;
 	a->txn = 1;
 	load_thresholds(a);
+	known_load(a, db);
 	r = ras_db_actions_open(db, &a->dba);
 	if (r < 0) {
 		free(a);
@@ -220,15 +298,6 @@ static bool decided_before(struct ras_actions *a, const struct ras_subject *s,
 	return false;
 }
 
-static uint64_t hash_key(enum ras_subject_kind kind, const char *key)
-{
-	uint64_t h = 1469598103934665603ULL ^ (uint64_t)kind;
-
-	for (const char *p = key; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-	return h;
-}
-
 int ras_actions_set_db(struct ras_actions *a, struct ras_db *db)
 {
 	if (!a)
@@ -238,7 +307,14 @@ int ras_actions_set_db(struct ras_actions *a, struct ras_db *db)
 	/* Every cached bucket is written again into the new database at the next flush. */
 	for (unsigned i = 0; i < CACHE_SLOTS; i++)
 		a->slots[i].dirty = a->slots[i].used;
-	return db ? ras_db_actions_open(db, &a->dba) : 0;
+	if (!db)
+		return 0;
+	known_load(a, db);
+	/* The cached ones are written there at the next flush. */
+	for (unsigned i = 0; i < CACHE_SLOTS; i++)
+		if (a->slots[i].used)
+			known_add(a, hash_key(a->slots[i].kind, a->slots[i].key));
+	return ras_db_actions_open(db, &a->dba);
 }
 
 int ras_actions_flush(struct ras_actions *a)
@@ -261,12 +337,13 @@ int ras_actions_flush(struct ras_actions *a)
 /* The slot holding kind/key, or the free slot where it would go; NULL when none is free. */
 static struct entry *slot_for(struct ras_actions *a, enum ras_subject_kind kind, const char *key)
 {
-	unsigned i = (unsigned)(hash_key(kind, key) % CACHE_SLOTS);
+	uint64_t h = hash_key(kind, key);
+	unsigned i = (unsigned)(h % CACHE_SLOTS);
 
 	for (unsigned n = 0; n < CACHE_SLOTS; n++, i = (i + 1) % CACHE_SLOTS) {
 		struct entry *e = &a->slots[i];
 
-		if (!e->used || (e->kind == kind && !strcmp(e->key, key)))
+		if (!e->used || (e->hash == h && e->kind == kind && !strcmp(e->key, key)))
 			return e;
 	}
 	return NULL;
@@ -275,6 +352,7 @@ static struct entry *slot_for(struct ras_actions *a, enum ras_subject_kind kind,
 /* The subject's bucket: from memory, else from the database, else a new one. */
 static struct entry *lookup(struct ras_actions *a, const struct ras_subject *s)
 {
+	uint64_t h = hash_key(s->kind, s->key);
 	struct entry *e = slot_for(a, s->kind, s->key);
 	struct ras_db_bucket b;
 
@@ -293,13 +371,16 @@ static struct entry *lookup(struct ras_actions *a, const struct ras_subject *s)
 	memset(e, 0, sizeof(*e));
 	e->used = true;
 	e->kind = s->kind;
-	snprintf(e->key, sizeof(e->key), "%s", s->key);
-	if (ras_db_bucket_get(a->dba, ras_subject_kind_name(s->kind), s->key, &b) == 1) {
+	e->hash = h;
+	copy_str(e->key, sizeof(e->key), s->key);
+	if (known_maybe(a, h) &&
+	    ras_db_bucket_get(a->dba, ras_subject_kind_name(s->kind), s->key, &b) == 1) {
 		e->b.level = b.level;
 		e->b.last_ns = b.last_ns;
 		e->total = b.total;
 		e->stored = true;
 	}
+	known_add(a, h);
 	a->cached++;
 	return e;
 }
@@ -568,7 +649,7 @@ void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type
 		ras_triggers_run(a->trig, "uncorrected", env.ptr);
 		return;
 	}
-	n = ras_subjects_of(type, ev->values, decoded, a->page_size, subj);
+	n = ras_subjects_of(type, ev->values, decoded, a->page_size, a->counted, subj);
 	for (int i = 0; i < n; i++) {
 		const struct ras_subject *s = &subj[i];
 		struct entry *e;
@@ -579,7 +660,7 @@ void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type
 		e->total += s->n;
 		e->dirty = true;
 		if (s->label[0])
-			snprintf(e->label, sizeof(e->label), "%s", s->label);
+			copy_str(e->label, sizeof(e->label), s->label);
 		if (!ras_bucket_add(&e->b, &a->th[s->kind], ev->wall_ns, s->n))
 			continue;
 		crossed(a, s, e, type, decoded, ev, row_id);
@@ -681,7 +762,7 @@ static int collect(void *ctx, const struct ras_db_row *row)
 	int n;
 
 	ras_decode_values(type, row->values, NULL, rb->decoded);
-	n = ras_subjects_of(type, row->values, rb->decoded, rb->a->page_size, subj);
+	n = ras_subjects_of(type, row->values, rb->decoded, rb->a->page_size, rb->a->counted, subj);
 	rb->seq++;
 	for (int i = 0; i < n; i++) {
 		if (!rb->a->th[subj[i].kind].count)

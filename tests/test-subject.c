@@ -38,7 +38,7 @@ static void mc_event(const char *detail, uint16_t count)
 	static struct edac_decoded d;
 
 	edac_decode(&in, &d);
-	nsubj = ras_subjects_of(ras_event_type_find("ras:mc_event"), NULL, &d, 4096, subj);
+	nsubj = ras_subjects_of(ras_event_type_find("ras:mc_event"), NULL, &d, 4096, ~0u, subj);
 }
 
 static void expect_row(const char *detail, const char *spelling)
@@ -122,7 +122,7 @@ static void umc(uint64_t status)
 	in.addr = (12ULL << 56) | 0x1234567000ULL;
 	in.socketid = 1;
 	mce_decode(&in, &d);
-	nsubj = ras_subjects_of(ras_event_type_find("mce:mce_record"), NULL, &d, 4096, subj);
+	nsubj = ras_subjects_of(ras_event_type_find("mce:mce_record"), NULL, &d, 4096, ~0u, subj);
 }
 
 static void test_amd_umc(void)

@@ -8,6 +8,7 @@
 #include "decoders/cxl.h"
 #include "decoders/devlink.h"
 #include "decoders/memfail.h"
+#include "decoders/other_util.h"
 #include "tests/decoders/said.h"
 #include "tests/tap.h"
 
@@ -272,8 +273,38 @@ static void test_cxl(void)
 	tap_is_int(cxl_decode(NULL, &d), -EINVAL, "NULL input");
 }
 
+/*
+ * The printf-free appenders write what snprintf writes, truncated the same
+ * way, at every buffer size from none to roomy.
+ */
+static void test_put(void)
+{
+	static const long long ints[] = { 0, 7, -1, 42, -2147483648LL, 9223372036854775807LL,
+					  -9223372036854775807LL - 1 };
+	static const unsigned long long hexes[] = { 0, 0xf, 0x1000, 0x3fffffffc0ULL,
+						    0xffffffffffffffffULL };
+	int bad = 0;
+
+	for (size_t len = 0; len <= 40; len++) {
+		for (size_t i = 0; i < sizeof(ints) / sizeof(ints[0]); i++) {
+			char got[48] = "x", want[48] = "x";
+			struct ou_buf b = ou_start(got, len);
+
+			ou_put(&b, "mc");
+			ou_put_int(&b, ints[i]);
+			ou_put(&b, ", bank ");
+			ou_put_hex(&b, hexes[i % 5]);
+			if (len)
+				snprintf(want, len, "mc%lld, bank 0x%llx", ints[i], hexes[i % 5]);
+			bad += strcmp(got, want) != 0 || (len && b.at != strlen(want));
+		}
+	}
+	tap_is_int(bad, 0, "ou_put, ou_put_int, ou_put_hex write and truncate as snprintf does");
+}
+
 int main(void)
 {
+	test_put();
 	test_memfail();
 	test_devlink();
 	test_block();
