@@ -89,7 +89,7 @@ static void checkpoints(void)
 	for (int i = 0; i < 512; i++)
 		stored += ras_db_storage_event(db, "filler", detail) == 0;
 	tap_is_int(stored, 512, "512 commits of 16 KB");
-	for (int i = 0; i < 200 && (copied = size_of(path)) < 6 << 20; i++)
+	for (int i = 0; i < 600 && (copied = size_of(path)) < 6 << 20; i++)
 		usleep(50000);
 	tap_ok(copied >= 6 << 20, "the log was copied into the database while the writer kept it "
 	       "open (%lld bytes)", (long long)copied);
