@@ -50,6 +50,7 @@ struct ras_db {
 	sqlite3_stmt *dec_insert[RAS_MAX_EVENT_TYPES], *dec_find[RAS_MAX_EVENT_TYPES];
 	struct ras_db_dec_slot *dec_cache[RAS_MAX_EVENT_TYPES]; /* recent decodings, by hash */
 	struct ras_db_rollup *rollup;       /* the open batch's hourly counts (db_rollup.c) */
+	struct ras_db_fold *fold;           /* storms being folded, the batch's folds (db_fold.c) */
 	char err[256];
 };
 
