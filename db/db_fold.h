@@ -14,6 +14,8 @@ void ras_db_fold_committed(struct ras_db *db);
 /* The transaction was rolled back: forget what it folded and every storm's held rows. */
 void ras_db_fold_discard(struct ras_db *db);
 void ras_db_fold_free(struct ras_db *db);
+/* Writes one zigzag varint of a second's difference to the previous one; returns its bytes (<= 10). */
+size_t ras_db_fold_put_delta(uint8_t *out, int64_t delta);
 /* The SQL functions the folded-record queries use (every connection, reader or writer). */
 int ras_db_fold_register(sqlite3 *h);
 /*

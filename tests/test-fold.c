@@ -178,23 +178,13 @@ static void check_windows(struct ras_db *folded, struct ras_db *plain, const cha
 	tap_is_int(bad, 0, "%s: %u windows cutting hours (whole seconds) count the same", when, n);
 }
 
-/* One number from a database file, read through its own connection. */
+/* One number from a database file of the test, read through its own connection. */
 static int64_t scalar(const char *name, const char *sql)
 {
 	char path[512];
-	sqlite3 *h;
-	sqlite3_stmt *st;
-	int64_t v = -1;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-	    sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK) {
-		if (sqlite3_step(st) == SQLITE_ROW)
-			v = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
-	}
-	sqlite3_close(h);
-	return v;
+	return test_sql_int(path, sql);
 }
 
 static bool same_metrics(const struct ras_metrics *a, const struct ras_metrics *b, const char *what)
