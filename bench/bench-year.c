@@ -131,7 +131,8 @@ int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 31536000L;
 	char dir[256], db[512], lock[512], rasd[1024], since[64], until[64];
-	char *rasd_argv[] = { rasd, "--config", "/dev/null", "--tracing-dir", NULL, "--db", db,
+	char *conf = getenv("BENCH_YEAR_CONF") && *getenv("BENCH_YEAR_CONF") ? getenv("BENCH_YEAR_CONF") : "/dev/null";
+	char *rasd_argv[] = { rasd, "--config", conf, "--tracing-dir", NULL, "--db", db,
 			      "--lock-dir", lock, "--once", NULL };
 	double wall = 0, cpu = 0, t_all, t_win;
 	long long total, in_window, first_s;
@@ -143,7 +144,8 @@ int main(int argc, char **argv)
 	snprintf(lock, sizeof(lock), "%s/lock", dir);
 	snprintf(rasd, sizeof(rasd), "%s/rasd/rasd", test_builddir());
 	printf("bench-year: %ld records of one stuck bit, one a second, in %d runs of rasd --once\n"
-	       "            (default rasd.conf: fold_threshold 100/1h, fold_keep 10)\n", n, CHUNKS);
+	       "            (configuration %s; the default folds past 100/1h, keeping 10)\n", n, CHUNKS,
+	       conf);
 	for (int c = 0; c < CHUNKS; c++) {
 		struct fake_tree t;
 		double w, u;
@@ -167,6 +169,11 @@ int main(int argc, char **argv)
 	       (long long)test_sql_int(db, "SELECT count(*) FROM mc_event"),
 	       (long long)test_sql_int(db, "SELECT count(*) FROM folds"),
 	       (double)(file_size(db)) / (double)n);
+	printf("          of which raw mc_event %.1f MB, folds %.1f MB, roll-ups %.1f MB, actions %.1f MB\n",
+	       test_sql_int(db, "SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'mc_event%'") / 1e6,
+	       test_sql_int(db, "SELECT sum(pgsize) FROM dbstat WHERE name LIKE '%folds%'") / 1e6,
+	       test_sql_int(db, "SELECT sum(pgsize) FROM dbstat WHERE name LIKE '%rollup%'") / 1e6,
+	       test_sql_int(db, "SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'actions%'") / 1e6);
 	total = summary(dir, db, NULL, NULL, &t_all);
 	printf("summary:  %lld records counted (replayed %ld), best of 3: %.0f ms\n", total, n, t_all * 1e3);
 	bad += total != n;
