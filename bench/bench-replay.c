@@ -61,8 +61,8 @@ static long long file_size(const char *p)
 
 static int run_rasd(const char *tree, const char *dir, struct result *r)
 {
-	char rasd[1024], db[600], lock[600], wal[700];
-	char *argv[] = { rasd, "--config", "/dev/null", "--tracing-dir", (char *)tree, "--db", db,
+	char rasd[1024], db[600], lock[600], wal[700], conf[600];
+	char *argv[] = { rasd, "--config", conf, "--tracing-dir", (char *)tree, "--db", db,
 			 "--lock-dir", lock, "--once", NULL };
 	struct rusage ru;
 	int status;
@@ -72,6 +72,8 @@ static int run_rasd(const char *tree, const char *dir, struct result *r)
 	snprintf(rasd, sizeof(rasd), "%s/rasd/rasd", test_builddir());
 	snprintf(db, sizeof(db), "%s/rasd.db", dir);
 	snprintf(lock, sizeof(lock), "%s/lock", dir);
+	if (bench_unfolded_conf(dir, conf, sizeof(conf)) < 0)
+		return -1;
 	pid = fork();
 	if (pid == 0) {
 		freopen("/dev/null", "w", stderr);

@@ -50,8 +50,8 @@ static const char *const queries[][4] = {
 static int build_db(const char *dir, long n, const char *db)
 {
 	struct fake_tree t;
-	char formats[1024], rasd[1024], lock[600];
-	char *argv[] = { rasd, "--config", "/dev/null", "--tracing-dir", t.root, "--db", (char *)db,
+	char formats[1024], rasd[1024], lock[600], conf[600];
+	char *argv[] = { rasd, "--config", conf, "--tracing-dir", t.root, "--db", (char *)db,
 			 "--lock-dir", lock, "--once", NULL };
 	uint64_t seed = 0x2545f4914f6cdd1dULL;
 	int r;
@@ -59,7 +59,8 @@ static int build_db(const char *dir, long n, const char *db)
 	snprintf(formats, sizeof(formats), "%s/tests/formats/linux-6.1", test_srcdir());
 	snprintf(rasd, sizeof(rasd), "%s/rasd/rasd", test_builddir());
 	snprintf(lock, sizeof(lock), "%s", dir);
-	if (fake_tree_create(&t, formats, 2, "rasd", "boot") < 0)
+	if (bench_unfolded_conf(dir, conf, sizeof(conf)) < 0 ||
+	    fake_tree_create(&t, formats, 2, "rasd", "boot") < 0)
 		return -1;
 	for (long i = 0; i < n; i++)
 		if (bench_stream_add(&t, i, &seed) < 0)

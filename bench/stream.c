@@ -162,3 +162,15 @@ int bench_stream_add(struct fake_tree *t, long i, uint64_t *seed)
 		return add_aer_event(t, i, seed);
 	return add_platform(t, i, seed);
 }
+
+int bench_unfolded_conf(const char *dir, char *out, size_t len)
+{
+	FILE *f;
+
+	snprintf(out, len, "%s/unfolded.conf", dir);
+	f = fopen(out, "we");
+	if (!f)
+		return -1;
+	fprintf(f, "fold_threshold = off\nmax_db_size_mb = 0\n");
+	return fclose(f) == 0 ? 0 : -1;
+}

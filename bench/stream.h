@@ -10,4 +10,11 @@
 /* Appends record number i of the stream (CPU i % ncpus, 1 µs apart); 0 or -errno. */
 int bench_stream_add(struct fake_tree *t, long i, uint64_t *seed);
 
+/*
+ * Writes dir/unfolded.conf: rasd's defaults with storm folding and the size
+ * limit off, so the benchmark stores and queries every record raw, as before
+ * folding existed (make bench-year measures folding). Its path goes to out.
+ */
+int bench_unfolded_conf(const char *dir, char *out, size_t len);
+
 #endif

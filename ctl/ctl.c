@@ -116,7 +116,12 @@ static int parse_relative(const char *s, int64_t *ns)
 			continue;
 		if (n > ((int64_t)now.tv_sec - 1) / units[i].sec)
 			return -ERANGE;
-		*ns = ((int64_t)now.tv_sec - n * units[i].sec) * 1000000000 + now.tv_nsec;
+		/*
+		 * Whole seconds, like every other time given here, rounded up so
+		 * "now" includes this second: folded storm records keep their
+		 * second (db/db_fold.c), so a window on seconds counts them exactly.
+		 */
+		*ns = ((int64_t)now.tv_sec + (now.tv_nsec > 0) - n * units[i].sec) * 1000000000;
 		return 0;
 	}
 	return -EINVAL;

@@ -230,6 +230,50 @@ void ctl_print_json_row(const struct ras_db_row *row, const void *decoded)
 	printf("}\n");
 }
 
+/* A folded storm period: one line (or object) saying how many records it stands for. */
+static void print_fold(const struct ras_db_row *row, bool json)
+{
+	const struct ras_db_fold_info *fi = row->fold;
+	const char *table = ras_event_types[row->type_idx].table;
+	char first[40], last[40];
+
+	ras_format_time(fi->first_ns, first, sizeof(first));
+	ras_format_time(fi->last_ns, last, sizeof(last));
+	if (json) {
+		printf("{\"version\":%d,\"kind\":\"folded\",\"type\":\"%s\",\"id\":%lld,\"subject\":",
+		       CTL_JSON_VERSION, table, (long long)row->id);
+		ctl_print_json_string(fi->subject, strlen(fi->subject));
+		printf(",\"records\":%lld,\"errors\":%lld,\"first\":\"%s\",\"last\":\"%s\","
+		       "\"boot_id\":\"%s\",\"source\":\"%s\",\"severity\":\"%s\",\"location\":",
+		       (long long)fi->records, (long long)fi->errors, first, last,
+		       row->boot_id ? row->boot_id : "", row->source ? row->source : "",
+		       row->severity ? row->severity : "unknown");
+		ctl_print_json_string(row->location, strlen(row->location));
+		if (fi->have_addr)
+			printf(",\"address_min\":\"0x%llx\",\"address_max\":\"0x%llx\"",
+			       (unsigned long long)fi->addr_lo, (unsigned long long)fi->addr_hi);
+		printf(",\"detail\":\"%s\",\"distinct\":[", fi->detail_name);
+		for (unsigned i = 0; i < fi->ndetails; i++)
+			printf("%s\"0x%llx\"", i ? "," : "", (unsigned long long)fi->details[i]);
+		printf("],\"more_distinct\":%s}\n", fi->details_more ? "true" : "false");
+		return;
+	}
+	printf("%.19sZ %s %s: %lld records folded (%lld errors) from %.19sZ", last,
+	       row->severity ? row->severity : "unknown", table, (long long)fi->records,
+	       (long long)fi->errors, first);
+	printf(", %s", fi->subject[0] ? fi->subject : "older than the size or age limit");
+	if (fi->have_addr)
+		printf(", address 0x%llx-0x%llx", (unsigned long long)fi->addr_lo,
+		       (unsigned long long)fi->addr_hi);
+	for (unsigned i = 0; i < fi->ndetails; i++)
+		printf("%s0x%llx", i ? "," : fi->ndetails > 1 ? ", distinct " : ", ", (unsigned long long)fi->details[i]);
+	if (fi->ndetails)
+		printf(" (%s%s)", fi->detail_name, fi->details_more ? ", and more" : "");
+	if (row->location[0])
+		printf(" @ %s", row->location);
+	putchar('\n');
+}
+
 static int print_row(void *ctx, const struct ras_db_row *row)
 {
 	struct errors_ctx *e = ctx;
@@ -238,6 +282,10 @@ static int print_row(void *ctx, const struct ras_db_row *row)
 	const struct ras_decoded_head *h;
 	char when[40], text[RAS_SUMMARY_LEN];
 
+	if (row->fold) {
+		print_fold(row, e->json);
+		return 0;
+	}
 	if (e->redecode) {
 		ras_decode_values(t, row->values, &e->dctx, e->decoded);
 		d = e->decoded;
@@ -281,7 +329,7 @@ void ctl_prepare_redecode(struct ctl *c, struct ras_decode_ctx *dctx)
 
 int ctl_errors(struct ctl *c, int argc, char **argv)
 {
-	struct ras_db_filter f = { .type_idx = -1, .include_synthetic = true };
+	struct ras_db_filter f = { .type_idx = -1, .include_synthetic = true, .with_folds = true };
 	struct query_opts q = { .c = c, .f = &f };
 	struct errors_ctx *e;
 	struct ras_db *db;

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "db_internal.h"
+#include "db_fold.h"
 #include "db_rollup.h"
 #include "lib/safe_path.h"
 
@@ -173,6 +174,11 @@ static int open_common(struct ras_db **out, const char *path, int flags,
 	}
 	sqlite3_extended_result_codes(db->h, 0);
 	sqlite3_busy_timeout(db->h, BUSY_TIMEOUT_MS);
+	if (ras_db_fold_register(db->h) < 0) {
+		snprintf(err, errlen, "cannot open database %s: %s", path, sqlite3_errmsg(db->h));
+		ras_db_close(db);
+		return -EIO;
+	}
 	*out = db;
 	return 0;
 }
@@ -386,6 +392,7 @@ void ras_db_close(struct ras_db *db)
 		free(db->dec_cache[i]);
 	}
 	ras_db_rollup_free(db);
+	ras_db_fold_free(db);
 	/* First: the writer's handle, closed last, makes the final checkpoint. */
 	ras_db_checkpointer_stop(db);
 	sqlite3_close(db->h);
@@ -439,7 +446,7 @@ int ras_db_commit(struct ras_db *db)
 
 	if (!db->in_txn)
 		return 0;
-	if (ras_db_rollup_flush(db) < 0)
+	if (ras_db_fold_flush(db) < 0 || ras_db_rollup_flush(db) < 0)
 		return ras_db_last_errno(db);
 	/* The busy timeout has already waited; the caller backs off and tries again. */
 	r = sqlite3_step(db->stmt[STMT_COMMIT]);
@@ -447,6 +454,7 @@ int ras_db_commit(struct ras_db *db)
 	if (r != SQLITE_DONE)
 		return errno_of(r);
 	db->in_txn = false;
+	ras_db_fold_committed(db);
 	return 0;
 }
 
@@ -457,6 +465,7 @@ void ras_db_rollback(struct ras_db *db)
 		step_reset(db->stmt[STMT_ROLLBACK]);
 	db->in_txn = false;
 	ras_db_rollup_discard(db);
+	ras_db_fold_discard(db);
 	/* Decodings stored in the abandoned transaction are gone with it. */
 	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++)
 		if (db->dec_cache[i])

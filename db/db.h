@@ -12,9 +12,24 @@
 #include <stdint.h>
 #include "lib/event_table.h"
 
-#define RAS_DB_SCHEMA_VERSION 9
+#define RAS_DB_SCHEMA_VERSION 11
 
 struct ras_db;
+
+/*
+ * Storm folding and raw-record limits (db_fold.c, rasd.conf(5)): beyond
+ * fold_threshold records of one subject in a period, all but the first and
+ * the last fold_keep are folded into exact per-hour counts; the oldest raw
+ * records go first (folded likewise) past max_db_bytes or keep_raw_ns.
+ */
+struct ras_db_limits {
+	uint32_t fold_threshold;    /* 0: no folding */
+	int64_t fold_period_ns;
+	unsigned fold_keep;
+	uint64_t page_size;         /* for the page subject */
+	int64_t max_db_bytes;       /* 0: no limit */
+	int64_t keep_raw_ns;        /* 0: forever */
+};
 
 /* One stored record. values follow type->fields; decoded starts with a ras_decoded_head. */
 struct ras_db_event {
@@ -28,6 +43,7 @@ struct ras_db_event {
 	uint64_t rec_hash;
 	const struct ras_value *values;
 	const void *decoded;
+	const struct ras_db_limits *limits;   /* NULL: never folded, no limits applied */
 };
 
 struct ras_db_lost {

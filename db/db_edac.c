@@ -531,6 +531,29 @@ static const char *purge_sql(int mc, const char *kind)
 	       " AND d.top = e.top_layer AND d.mid = e.middle_layer AND d.low = e.lower_layer))";
 }
 
+/* Deletes the folded mc_event records older than before_ns, adding how many to *deleted. */
+static int purge_folds(struct ras_db *db, int64_t before_ns, int64_t *deleted)
+{
+	static const char *const sql[] = {
+		"SELECT coalesce(sum(records), 0) FROM folds WHERE tbl = 'mc_event' AND last_ns < ?1",
+		"DELETE FROM folds WHERE tbl = 'mc_event' AND last_ns < ?1",
+	};
+	sqlite3_stmt *st;
+	int r = 0;
+
+	for (int i = 0; i < 2 && r == 0; i++) {
+		if ((r = prepare(db, sql[i], &st)) < 0)
+			return r;
+		sqlite3_bind_int64(st, 1, before_ns);
+		if (i == 0 && sqlite3_step(st) == SQLITE_ROW)
+			*deleted += sqlite3_column_int64(st, 0);
+		else if (i == 1)
+			r = step_done(db, st);
+		sqlite3_finalize(st);
+	}
+	return r;
+}
+
 int ras_db_edac_purge(struct ras_db *db, int mc, const char *node_kind, int node_idx,
 		      int64_t before_ns, int64_t *deleted)
 {
@@ -552,6 +575,9 @@ int ras_db_edac_purge(struct ras_db *db, int mc, const char *node_kind, int node
 	sqlite3_finalize(st);
 	if (r == 0)
 		*deleted = sqlite3_changes(db->h);
+	/* Folded storm records go with a purge of every memory controller (they name none). */
+	if (r == 0 && mc < 0 && ras_db_table_exists(db, "folds"))
+		r = purge_folds(db, before_ns, deleted);
 	/* The counts follow the rows: a purge is rare, a recount of one table is fine. */
 	if (r == 0 && *deleted && ras_db_table_exists(db, "rollup_hourly"))
 		r = ras_db_rollup_rebuild(db, (unsigned)(ras_event_type_find("mc_event") - ras_event_types));

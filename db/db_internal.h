@@ -51,6 +51,7 @@ struct ras_db {
 	struct ras_db_dec_slot *dec_cache[RAS_MAX_EVENT_TYPES]; /* recent decodings, by hash */
 	struct ras_db_rollup *rollup;       /* the open batch's hourly counts (db_rollup.c) */
 	struct ras_db_ckpt *ckpt;           /* the checkpoint thread (db_checkpoint.c), or NULL */
+	struct ras_db_fold *fold;           /* storms being folded, the batch's folds (db_fold.c) */
 	char err[256];
 };
 

@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "db_internal.h"
 #include "db_metrics.h"
@@ -31,6 +32,20 @@ static const struct subject_source {
 	{ RAS_MDIM_CPU, "mce_record", "coalesce(cpu, -1)", "coalesce(socketid, -1)", "1" },
 	{ RAS_MDIM_PCIE, "aer_event", "coalesce(nullif(dev_name, ''), 'unknown')", "''", "1" },
 };
+
+void ras_db_metrics_subject_sql(const char *table, char *dims, size_t len, const char **weight)
+{
+	for (size_t i = 0; i < sizeof(subject_sources) / sizeof(subject_sources[0]); i++) {
+		if (strcmp(subject_sources[i].table, table))
+			continue;
+		snprintf(dims, len, "(%s) || char(31) || (%s)", subject_sources[i].key,
+			 subject_sources[i].key2);
+		*weight = subject_sources[i].weight;
+		return;
+	}
+	snprintf(dims, len, "''");
+	*weight = "1";
+}
 
 static int type_index(const char *table)
 {
@@ -103,6 +118,116 @@ static int collect_subjects(struct ras_db *db, struct ras_metrics *m,
 	return r;
 }
 
+/* Severity and metrics source of a folds row's first columns (severity, source, synthetic). */
+static void fold_class(sqlite3_stmt *st, enum ras_severity *sev, enum ras_metrics_source *src)
+{
+	const char *name = (const char *)sqlite3_column_text(st, 0);
+
+	*sev = RAS_SEV_UNKNOWN;
+	if (name)
+		ras_severity_parse(name, sev);
+	*src = ras_metrics_source_of((const char *)sqlite3_column_text(st, 1),
+				     sqlite3_column_int(st, 2) != 0);
+}
+
+static int fold_records(struct ras_db *db, struct ras_metrics *m, unsigned idx, bool first)
+{
+	int64_t fresh[RAS_SEV_COUNT][RAS_MSRC_COUNT_] = { { 0 } };
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT severity, source, synthetic, fresh, sum(records),"
+			       " max(CASE WHEN " REAL_RECORD " THEN last_ns END) FROM folds"
+			       " WHERE tbl = ?1 AND (?2 OR fresh = 1) GROUP BY 1, 2, 3, 4", -1, &st,
+			       NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_text(st, 1, ras_event_types[idx].table, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, first);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		enum ras_severity sev;
+		enum ras_metrics_source src;
+
+		fold_class(st, &sev, &src);
+		if (sqlite3_column_int(st, 3))
+			fresh[sev][src] += sqlite3_column_int64(st, 4);
+		else
+			m->records[idx][sev][src] += sqlite3_column_int64(st, 4);
+		if (sqlite3_column_type(st, 5) != SQLITE_NULL && sqlite3_column_int64(st, 5) > m->last_error_ns)
+			m->last_error_ns = sqlite3_column_int64(st, 5);
+	}
+	sqlite3_finalize(st);
+	for (unsigned s = 0; s < RAS_SEV_COUNT; s++)
+		for (unsigned c = 0; c < RAS_MSRC_COUNT_; c++) {
+			m->records[idx][s][c] += fresh[s][c] - m->fresh_records[idx][s][c];
+			m->fresh_records[idx][s][c] = fresh[s][c];
+		}
+	return 0;
+}
+
+/* One folds group (dims, severity, fresh, errors): added, or for fresh ones its growth. */
+static int fold_subject(struct ras_metrics *m, enum ras_metrics_dim dim, sqlite3_stmt *st)
+{
+	enum ras_severity sev = RAS_SEV_UNKNOWN;
+	const char *dims = (const char *)sqlite3_column_text(st, 0);
+	const char *name = (const char *)sqlite3_column_text(st, 1);
+	const char *sep = dims ? strchr(dims, '\x1f') : NULL;
+	const char *key2 = sep ? sep + 1 : "";
+	int64_t n = sqlite3_column_int64(st, 3);
+	char key[256];
+
+	if (name)
+		ras_severity_parse(name, &sev);
+	snprintf(key, sizeof(key), "%.*s", sep ? (int)(sep - dims) : 0, sep ? dims : "");
+	if (sqlite3_column_int(st, 2)) {
+		int64_t before = ras_metrics_subject_count(m->fresh_subjects, dim, key, key2, sev);
+
+		if (ras_metrics_add_subject(m->fresh_subjects, dim, key, key2, sev, n - before) < 0)
+			return -ENOMEM;
+		n -= before;
+	}
+	return ras_metrics_add_subject(m, dim, key, key2, sev, n);
+}
+
+static int fold_subjects(struct ras_db *db, struct ras_metrics *m, unsigned idx, bool first,
+			 enum ras_metrics_dim dim)
+{
+	sqlite3_stmt *st;
+	int r = 0;
+
+	if (!m->fresh_subjects && !(m->fresh_subjects = calloc(1, sizeof(*m->fresh_subjects))))
+		return -ENOMEM;
+	if (sqlite3_prepare_v2(db->h, "SELECT dims, severity, fresh, sum(errors) FROM folds"
+			       " WHERE tbl = ?1 AND (?2 OR fresh = 1) AND " REAL_RECORD
+			       " GROUP BY 1, 2, 3", -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_text(st, 1, ras_event_types[idx].table, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, first);
+	while (r == 0 && sqlite3_step(st) == SQLITE_ROW)
+		r = fold_subject(m, dim, st);
+	sqlite3_finalize(st);
+	return r;
+}
+
+/*
+ * What folding took out of the table: every fold at the first collect; then
+ * only the growth of the fresh folds, the rows folded before a collect saw
+ * them (the others were counted as raw rows, db_fold.c).
+ */
+static int collect_folds(struct ras_db *db, struct ras_metrics *m, unsigned idx)
+{
+	bool first = !m->folds_counted[idx];
+	int r;
+
+	if (!ras_db_table_exists(db, "folds"))
+		return 0;
+	r = fold_records(db, m, idx, first);
+	for (size_t i = 0; r == 0 && i < sizeof(subject_sources) / sizeof(subject_sources[0]); i++)
+		if (type_index(subject_sources[i].table) == (int)idx)
+			r = fold_subjects(db, m, idx, first, subject_sources[i].dim);
+	if (r == 0)
+		m->folds_counted[idx] = true;
+	return r;
+}
+
 static int64_t max_id(struct ras_db *db, const char *table)
 {
 	char sql[256];
@@ -126,6 +251,8 @@ static int collect_table(struct ras_db *db, struct ras_metrics *m, unsigned idx)
 
 	if (!ras_db_table_exists(db, table))
 		return 0;
+	if (collect_folds(db, m, idx) < 0)
+		return -EIO;
 	hi = max_id(db, table);
 	if (hi <= lo)
 		return 0;

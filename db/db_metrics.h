@@ -13,5 +13,11 @@
  * the actions are totals, read whole each time. 0 or -errno.
  */
 int ras_db_metrics_collect(struct ras_db *db, struct ras_metrics *m);
+/*
+ * The metrics' subject of a row of table as SQL over its <table>_decoded view
+ * (key, char(31), key2), and the errors a row stands for; "''" and "1" for a
+ * table without subjects. Folded records keep both (db_fold.c).
+ */
+void ras_db_metrics_subject_sql(const char *table, char *dims, size_t len, const char **weight);
 
 #endif

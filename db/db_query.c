@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "db_internal.h"
+#include "db_fold.h"
 #include "db_query.h"
 #include "db_rollup.h"
 
@@ -31,6 +32,13 @@ static bool wanted(struct ras_db *db, const struct ras_db_filter *f, unsigned i)
 	return ras_db_table_exists(db, ras_event_types[i].table);
 }
 
+/* Ordering rows numbered from here are folds rows of event type (number - FOLD_ROW_BASE). */
+#define FOLD_ROW_BASE 1000u
+
+static const char fold_filter_sql[] =
+	" (?3 OR (source <> 'synthetic' AND synthetic = 0))"
+	" AND (?4 IS NULL OR boot = (SELECT id FROM boots WHERE boot_id = ?4))";
+
 /* Builds "SELECT 'i', id, wall_ns FROM t WHERE ... UNION ALL ..." over existing tables. */
 static char *ordering_sql(struct ras_db *db, const struct ras_db_filter *f)
 {
@@ -40,11 +48,19 @@ static char *ordering_sql(struct ras_db *db, const struct ras_db_filter *f)
 	if (!sql)
 		return NULL;
 	sql[0] = 0;
+	bool folds = f->with_folds && ras_db_table_exists(db, "folds");
+
 	for (unsigned i = 0; i < ras_n_event_types; i++) {
 		if (!wanted(db, f, i))
 			continue;
 		n += (size_t)snprintf(sql + n, cap - n, "%sSELECT %u AS t, id, wall_ns FROM %s WHERE%s",
 				      n ? " UNION ALL " : "", i, ras_event_types[i].table, filter_sql);
+		/* A folded period is listed at its last record, when it overlaps the window. */
+		if (folds)
+			n += (size_t)snprintf(sql + n, cap - n, " UNION ALL SELECT %u, id, last_ns FROM folds"
+					      " WHERE tbl = '%s' AND (?1 = 0 OR last_ns >= ?1)"
+					      " AND (?2 = 0 OR first_ns < ?2) AND%s",
+					      FOLD_ROW_BASE + i, ras_event_types[i].table, fold_filter_sql);
 	}
 	if (!n) {
 		free(sql);
@@ -196,6 +212,65 @@ int ras_db_deliver_row(sqlite3_stmt *st, unsigned idx, int64_t id, const struct 
 	return r;
 }
 
+static void fold_info_of(sqlite3_stmt *st, struct ras_db_fold_info *fi)
+{
+	const uint8_t *d = sqlite3_column_blob(st, 8);
+	int nd = sqlite3_column_bytes(st, 8) / 8;
+
+	*fi = (struct ras_db_fold_info){
+		.subject = (const char *)sqlite3_column_text(st, 0),
+		.records = sqlite3_column_int64(st, 1), .errors = sqlite3_column_int64(st, 2),
+		.first_ns = sqlite3_column_int64(st, 3), .last_ns = sqlite3_column_int64(st, 4),
+		.have_addr = sqlite3_column_type(st, 5) == SQLITE_INTEGER,
+		.addr_lo = (uint64_t)sqlite3_column_int64(st, 5),
+		.addr_hi = (uint64_t)sqlite3_column_int64(st, 6),
+		.detail_name = (const char *)sqlite3_column_text(st, 7),
+		.details_more = sqlite3_column_int(st, 9) != 0,
+	};
+	for (int i = 0; d && i < nd && i < RAS_DB_FOLD_DETAILS; i++)
+		memcpy(&fi->details[fi->ndetails++], d + 8 * i, 8);
+	if (!fi->subject)
+		fi->subject = "";
+	if (!fi->detail_name)
+		fi->detail_name = "";
+}
+
+/* One folds row as a row of ras_db_errors: what it stands for, with a head-only decoding. */
+static int deliver_fold(struct ras_db *db, unsigned idx, int64_t id, void *decoded,
+			ras_db_row_fn fn, void *ctx)
+{
+	struct ras_decoded_head *h = decoded;
+	struct ras_db_fold_info fi;
+	struct ras_db_row row = { .type_idx = idx, .id = id, .decoded = decoded, .fold = &fi };
+	enum ras_severity sev = RAS_SEV_UNKNOWN;
+	sqlite3_stmt *st;
+	int r = 0;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT subject, records, errors, first_ns, last_ns, addr_lo,"
+			       " addr_hi, detail_name, details, details_more,"
+			       " (SELECT boot_id FROM boots WHERE id = folds.boot), source, severity,"
+			       " location FROM folds WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, id);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		fold_info_of(st, &fi);
+		memset(decoded, 0, RAS_DECODED_MAX);
+		row.wall_ns = fi.last_ns;
+		row.boot_id = (const char *)sqlite3_column_text(st, 10);
+		row.source = (const char *)sqlite3_column_text(st, 11);
+		row.severity = (const char *)sqlite3_column_text(st, 12);
+		if (row.severity)
+			ras_severity_parse(row.severity, &sev);
+		h->severity = sev;
+		snprintf(h->location, sizeof(h->location), "%s",
+			 sqlite3_column_text(st, 13) ? (const char *)sqlite3_column_text(st, 13) : "");
+		row.location = h->location;
+		r = fn(ctx, &row);
+	}
+	sqlite3_finalize(st);
+	return r;
+}
+
 int ras_db_errors(struct ras_db *db, const struct ras_db_filter *f, ras_db_row_fn fn, void *ctx)
 {
 	sqlite3_stmt *order, *rows[RAS_MAX_EVENT_TYPES] = { 0 };
@@ -229,6 +304,12 @@ int ras_db_errors(struct ras_db *db, const struct ras_db_filter *f, ras_db_row_f
 	while (r == 0 && (step = sqlite3_step(order)) == SQLITE_ROW) {
 		unsigned idx = (unsigned)sqlite3_column_int(order, 0);
 
+		if (idx >= FOLD_ROW_BASE && idx - FOLD_ROW_BASE < ras_n_event_types) {
+			r = deliver_fold(db, idx - FOLD_ROW_BASE, sqlite3_column_int64(order, 1), decoded,
+					 fn, ctx);
+			n++;
+			continue;
+		}
 		if (idx >= ras_n_event_types)
 			continue;
 		if (!rows[idx] && !(rows[idx] = ras_db_row_stmt(db, idx, &cols[idx])))
@@ -324,9 +405,14 @@ static sqlite3_stmt *summary_stmt(struct ras_db *db, unsigned idx, const struct 
 				  const struct window *w)
 {
 	const char *table = ras_event_types[idx].table;
-	char sql[2048];
+	char sql[4096], lo[1024] = "", hi[1024] = "";
+	bool folds = ras_db_table_exists(db, "folds");
 	sqlite3_stmt *st;
 
+	/* The edges count what was folded as well as the raw rows left. */
+	if (folds && (ras_db_folded_in_window_sql(lo, sizeof(lo), "?5", "?8", "?9") < 0 ||
+		      ras_db_folded_in_window_sql(hi, sizeof(hi), "?5", "?10", "?11") < 0))
+		return NULL;
 	snprintf(sql, sizeof(sql),
 		 "SELECT severity, location, sum(n), min(f), max(l) FROM ("
 		 " SELECT severity, location, records AS n, first_ns AS f, last_ns AS l"
@@ -335,8 +421,13 @@ static sqlite3_stmt *summary_stmt(struct ras_db *db, unsigned idx, const struct 
 		 " FROM %s_decoded WHERE wall_ns >= ?8 AND wall_ns < ?9 AND%s"
 		 " UNION ALL SELECT coalesce(severity, ''), coalesce(location, ''), 1, wall_ns, wall_ns"
 		 " FROM %s_decoded WHERE wall_ns >= ?10 AND wall_ns < ?11 AND%s"
+		 "%s%s%s%s%s%s%s%s"
 		 ") GROUP BY 1, 2 ORDER BY 3 DESC",
-		 rollup_filter, table, rollup_filter, table, rollup_filter);
+		 rollup_filter, table, rollup_filter, table, rollup_filter,
+		 folds ? " UNION ALL SELECT severity, location, n, first_ns, last_ns FROM (" : "", lo,
+		 folds ? ") WHERE" : "", folds ? rollup_filter : "",
+		 folds ? " UNION ALL SELECT severity, location, n, first_ns, last_ns FROM (" : "", hi,
+		 folds ? ") WHERE" : "", folds ? rollup_filter : "");
 	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
 		return NULL;
 	bind_filter(st, f);

@@ -11,6 +11,20 @@ struct ras_db_filter {
 	unsigned limit;               /* 0: no limit */
 	bool include_synthetic;
 	const char *boot_id;          /* NULL: every boot */
+	bool with_folds;              /* errors: folded storm periods too, one row each */
+};
+
+#define RAS_DB_FOLD_DETAILS 8
+
+/* A folded period of one subject's storm (db_fold.c), as ras_db_errors delivers it. */
+struct ras_db_fold_info {
+	const char *subject;          /* e.g. "dimm mc0 1:0:-1"; "" when a size or age limit folded */
+	int64_t records, errors, first_ns, last_ns;
+	bool have_addr, details_more;
+	uint64_t addr_lo, addr_hi;
+	const char *detail_name;      /* the raw field of the distinct values: "syndrome"..., or "" */
+	uint64_t details[RAS_DB_FOLD_DETAILS];
+	unsigned ndetails;
 };
 
 struct ras_db_row {
@@ -24,6 +38,8 @@ struct ras_db_row {
 	 * struct (a ras_decoded_head first): render it, print its fields.
 	 */
 	const void *decoded;
+	/* Set for a folded period (with_folds): values are absent, decoded has the head only. */
+	const struct ras_db_fold_info *fold;
 };
 
 typedef int (*ras_db_row_fn)(void *ctx, const struct ras_db_row *row);

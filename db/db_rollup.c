@@ -168,11 +168,11 @@ void ras_db_rollup_free(struct ras_db *db)
 	db->rollup = NULL;
 }
 
-/* Recounts one table's roll-ups from its rows (after a migration or a purge). */
+/* Recounts one table's roll-ups from its rows and its folded records (after a migration or a purge). */
 int ras_db_rollup_rebuild(struct ras_db *db, unsigned idx)
 {
 	const char *table = ras_event_types[idx].table;
-	char sql[1024];
+	char sql[2048];
 	sqlite3_stmt *st;
 	int r;
 
@@ -182,10 +182,15 @@ int ras_db_rollup_rebuild(struct ras_db *db, unsigned idx)
 		 "DELETE FROM rollup_hourly WHERE tbl = ?1;"
 		 "INSERT INTO rollup_hourly (tbl, hour, boot, source, synthetic, severity, location,"
 		 " records, first_ns, last_ns)"
-		 " SELECT ?1, (wall_ns - ((wall_ns %% %lld) + %lld) %% %lld) / %lld, coalesce(boot, 0),"
-		 " source, synthetic, coalesce(severity, ''), coalesce(location, ''), count(*),"
-		 " min(wall_ns), max(wall_ns) FROM %s_decoded GROUP BY 2, 3, 4, 5, 6, 7",
-		 HOUR_NS, HOUR_NS, HOUR_NS, HOUR_NS, table);
+		 " SELECT ?1, h, b, source, synthetic, s, l, sum(n), min(f), max(t) FROM ("
+		 " SELECT (wall_ns - ((wall_ns %% %lld) + %lld) %% %lld) / %lld AS h, coalesce(boot, 0) AS b,"
+		 " source, synthetic, coalesce(severity, '') AS s, coalesce(location, '') AS l, 1 AS n,"
+		 " wall_ns AS f, wall_ns AS t FROM %s_decoded%s"
+		 ") GROUP BY 2, 3, 4, 5, 6, 7",
+		 HOUR_NS, HOUR_NS, HOUR_NS, HOUR_NS, table,
+		 ras_db_table_exists(db, "folds") ?
+		 " UNION ALL SELECT hour, boot, source, synthetic, severity, location, records,"
+		 " first_ns, last_ns FROM folds WHERE tbl = ?1" : "");
 	/* Two statements: prepare and run each in turn, with ?1 bound in both. */
 	for (const char *p = sql; p && *p;) {
 		const char *tail;

@@ -99,6 +99,26 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	  "CREATE TABLE IF NOT EXISTS read_marks ("
 	  " boot INTEGER, instance TEXT, cpu INTEGER, read_events INTEGER NOT NULL,"
 	  " PRIMARY KEY (boot, instance, cpu));" },
+	/* Taken by branch rollup: the lead replaces this placeholder at merge. */
+	{ 10, "taken by branch rollup", NULL },
+	/*
+	 * Storm folding (db_fold.c): the records a subject reports beyond its
+	 * first and last fold_keep of a period, and raw rows removed by the size
+	 * and age limits, kept as exact counts per hour and roll-up key. times:
+	 * each record's second, zigzag-varint deltas (about a byte a record).
+	 * fresh: folded in the transaction that stored them (no reader saw them raw).
+	 */
+	{ 11, "folded storm records",
+	  "CREATE TABLE IF NOT EXISTS folds (id INTEGER PRIMARY KEY, tbl TEXT NOT NULL,"
+	  " subject TEXT NOT NULL, hour INTEGER NOT NULL, boot INTEGER NOT NULL,"
+	  " source TEXT NOT NULL, synthetic INTEGER NOT NULL, severity TEXT NOT NULL,"
+	  " location TEXT NOT NULL, dec INTEGER NOT NULL, dims TEXT NOT NULL, fresh INTEGER NOT NULL,"
+	  " records INTEGER NOT NULL, errors INTEGER NOT NULL, first_ns INTEGER NOT NULL,"
+	  " last_ns INTEGER NOT NULL, addr_lo INTEGER, addr_hi INTEGER, detail_name TEXT,"
+	  " details BLOB, details_more INTEGER NOT NULL DEFAULT 0, times BLOB NOT NULL,"
+	  " last_s INTEGER NOT NULL,"
+	  " UNIQUE (tbl, hour, subject, boot, source, synthetic, severity, location, dec, dims, fresh));"
+	  "CREATE INDEX IF NOT EXISTS folds_last ON folds (last_ns);" },
 };
 
 #define RAS_DB_N_UPGRADES (sizeof(ras_db_upgrades) / sizeof(ras_db_upgrades[0]))

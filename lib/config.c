@@ -38,6 +38,10 @@ static const struct key_desc keys[] = {
 	UINT("batch_max_records", batch_max_records, 1, 10000000),
 	UINT("commit_delay_ms", commit_delay_ms, 0, 1000),
 	UINT("hold_max_kb", hold_max_kb, 64, 4194304),
+	STR("fold_threshold", K_THRESHOLD, fold_threshold),
+	UINT("fold_keep", fold_keep, 1, 100000),
+	UINT("max_db_size_mb", max_db_size_mb, 0, 16777216),
+	UINT("keep_raw_days", keep_raw_days, 0, 36500),
 	STR("tracing_dir", K_PATH, tracing_dir),
 	STR("lock_dir", K_PATH, lock_dir),
 	STR("formats_dir", K_PATH, formats_dir),
@@ -83,6 +87,10 @@ void rasd_config_defaults(struct rasd_config *c)
 	c->batch_max_records = 20000;
 	c->commit_delay_ms = 50;
 	c->hold_max_kb = 16384;
+	snprintf(c->fold_threshold, sizeof(c->fold_threshold), "100/1h");
+	c->fold_keep = 10;
+	c->max_db_size_mb = 1024;
+	c->keep_raw_days = 0;
 	snprintf(c->lock_dir, sizeof(c->lock_dir), "%s/ras-fdr", RUNSTATEDIR);
 	snprintf(c->formats_dir, sizeof(c->formats_dir), "%s/formats", PKGDATADIR);
 	snprintf(c->events, sizeof(c->events), "all");

@@ -19,6 +19,11 @@ struct rasd_config {
 	unsigned batch_max_records;
 	unsigned commit_delay_ms;    /* longest a trickle's record waits for its group commit */
 	unsigned hold_max_kb;        /* records held in memory while the database fails */
+	/* Storms and limits on disk (db/db_fold.c): the counts are always kept */
+	char fold_threshold[32];     /* "count/period" of one subject before folding, or "off" */
+	unsigned fold_keep;          /* first and last records of a period kept in full */
+	unsigned max_db_size_mb;     /* 0: no limit */
+	unsigned keep_raw_days;      /* 0: forever */
 	char tracing_dir[PATH_MAX];  /* empty: find or mount tracefs */
 	char lock_dir[PATH_MAX];
 	char formats_dir[PATH_MAX];

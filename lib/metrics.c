@@ -40,6 +40,10 @@ void ras_metrics_free(struct ras_metrics *m)
 {
 	for (unsigned d = 0; d < RAS_MDIM_COUNT_; d++)
 		free(m->subjects[d]);
+	if (m->fresh_subjects) {
+		ras_metrics_free(m->fresh_subjects);
+		free(m->fresh_subjects);
+	}
 	ras_metrics_init(m);
 }
 
@@ -70,6 +74,15 @@ enum ras_metrics_source ras_metrics_source_of(const char *source, bool synthetic
 		if (!strcmp(source, source_names[i]))
 			return (enum ras_metrics_source)i;
 	return RAS_MSRC_OTHER;
+}
+
+int64_t ras_metrics_subject_count(const struct ras_metrics *m, enum ras_metrics_dim dim,
+				  const char *key, const char *key2, enum ras_severity sev)
+{
+	for (unsigned i = 0; i < m->n_subjects[dim]; i++)
+		if (!strcmp(m->subjects[dim][i].key, key) && !strcmp(m->subjects[dim][i].key2, key2))
+			return m->subjects[dim][i].count[(unsigned)sev < RAS_SEV_COUNT ? sev : RAS_SEV_UNKNOWN];
+	return 0;
 }
 
 int ras_metrics_add_subject(struct ras_metrics *m, enum ras_metrics_dim dim, const char *key,

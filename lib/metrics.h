@@ -45,6 +45,14 @@ struct ras_metrics {
 	/* Filled by ras_db_metrics_collect(), incrementally: seen_id is where it stopped. */
 	int64_t records[RAS_METRICS_TYPES][RAS_SEV_COUNT][RAS_MSRC_COUNT_];
 	int64_t seen_id[RAS_METRICS_TYPES];
+	/*
+	 * Folded storm records (db/db_fold.c): all of them at the first collect;
+	 * later, only the growth of the "fresh" folds (rows folded before any
+	 * collect saw them), whose last totals are kept here.
+	 */
+	bool folds_counted[RAS_METRICS_TYPES];
+	int64_t fresh_records[RAS_METRICS_TYPES][RAS_SEV_COUNT][RAS_MSRC_COUNT_];
+	struct ras_metrics *fresh_subjects;
 	struct ras_metrics_subject *subjects[RAS_MDIM_COUNT_];
 	unsigned n_subjects[RAS_MDIM_COUNT_];
 	int64_t overflow[RAS_MDIM_COUNT_][RAS_SEV_COUNT]; /* beyond RAS_METRICS_MAX_SUBJECTS */
@@ -72,6 +80,9 @@ enum ras_metrics_source ras_metrics_source_of(const char *source, bool synthetic
 /* Adds n records of severity sev to a subject. 0 or -ENOMEM. */
 int ras_metrics_add_subject(struct ras_metrics *m, enum ras_metrics_dim dim, const char *key,
 			    const char *key2, enum ras_severity sev, int64_t n);
+/* A subject's count of one severity so far (0 when not there). */
+int64_t ras_metrics_subject_count(const struct ras_metrics *m, enum ras_metrics_dim dim,
+				  const char *key, const char *key2, enum ras_severity sev);
 /*
  * Version, kernel release and the state of each event in rasd's instance
  * (tracing_dir: the tracefs root, "" to find it; instance: rasd's instance).

@@ -674,6 +674,11 @@ static void reload(struct rasd *d)
 	d->cfg->batch_max_records = fresh.batch_max_records;
 	d->cfg->commit_delay_ms = fresh.commit_delay_ms;
 	d->cfg->hold_max_kb = fresh.hold_max_kb;
+	/* Storm and size limits: the pipelines read them again at their next commit. */
+	memcpy(d->cfg->fold_threshold, fresh.fold_threshold, sizeof(fresh.fold_threshold));
+	d->cfg->fold_keep = fresh.fold_keep;
+	d->cfg->max_db_size_mb = fresh.max_db_size_mb;
+	d->cfg->keep_raw_days = fresh.keep_raw_days;
 	ras_log_set_rate(fresh.log_corrected_per_minute);
 	memcpy(d->cfg->events, fresh.events, sizeof(fresh.events));
 	memcpy(d->cfg->labels_dirs, fresh.labels_dirs, sizeof(fresh.labels_dirs));

@@ -2,7 +2,9 @@
 #include <errno.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 #include "lib/decode.h"
+#include "lib/threshold.h"
 #include "db/db_snapshot.h"
 #include "lib/fdr.h"
 #include "log.h"
@@ -10,6 +12,22 @@
 #include "actions.h"
 #include "metrics_file.h"
 #include "lib/record.h"
+
+/* The fold hook: the storm and size limits the database applies to what is stored. */
+static void set_limits(struct ras_pipeline *p)
+{
+	struct ras_threshold t = { 0 };
+	long page = sysconf(_SC_PAGESIZE);
+
+	/* rasd.conf was checked when read: a bad value cannot reach here. */
+	ras_threshold_parse(p->cfg->fold_threshold, &t);
+	p->limits = (struct ras_db_limits){
+		.fold_threshold = t.count, .fold_period_ns = t.period_ns, .fold_keep = p->cfg->fold_keep,
+		.page_size = page > 0 ? (uint64_t)page : 4096,
+		.max_db_bytes = (int64_t)p->cfg->max_db_size_mb << 20,
+		.keep_raw_ns = (int64_t)p->cfg->keep_raw_days * 86400 * 1000000000LL,
+	};
+}
 
 void ras_pipeline_init(struct ras_pipeline *p, struct ras_formats *fmt, struct ras_db *db,
 		       struct ras_tracing *tr, const struct rasd_config *cfg,
@@ -25,6 +43,7 @@ void ras_pipeline_init(struct ras_pipeline *p, struct ras_formats *fmt, struct r
 	/* A synthetic record read from the live instance says so in its source;
 	 * from a boot buffer it keeps the buffer's source and the synthetic flag. */
 	p->synthetic_source = strcmp(source, "live") ? source : "synthetic";
+	set_limits(p);
 }
 
 static int ensure_txn(struct ras_pipeline *p)
@@ -170,7 +189,7 @@ static int insert_record(struct ras_pipeline *p, const struct ras_pending_entry 
 	struct ras_db_event ev = {
 		.type_idx = e->type_idx, .trace_ts = e->ts, .trace_cpu = e->cpu, .source = e->source,
 		.values = p->values, .decoded = p->decoded, .synthetic = e->synthetic,
-		.wall_ns = e->wall_ns,
+		.wall_ns = e->wall_ns, .limits = &p->limits,
 	};
 	int r;
 
@@ -508,6 +527,7 @@ int ras_pipeline_commit(struct ras_pipeline *p)
 	ras_pending_clear(&p->pending);
 	p->db_error = 0;
 	p->fail_since_ns = 0;
+	set_limits(p);   /* rasd.conf may have been read again */
 	rasd_metrics_file_update(p->db, p->cfg);
 	return 0;
 }

@@ -53,6 +53,7 @@ struct ras_pipeline {
 	bool page_problem_logged[RAS_PAGE_N_PROBLEMS];
 	bool unknown_logged;
 	bool refused_logged;
+	struct ras_db_limits limits;     /* folding and raw-record limits, from cfg */
 	struct ras_value values[RAS_MAX_FIELDS];
 	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
 	alignas(16) uint8_t synth[RAS_SYNTH_MAX];

@@ -191,14 +191,26 @@ int fake_add(struct fake_tree *t, unsigned cpu, uint64_t ts, const uint8_t *rec,
 	uint32_t padded = (len + 3) & ~3u, hdr, need;
 	bool small = padded <= 28 * 4;
 
-	need = padded + (small ? 4 : 8);
+	need = padded + (small ? 4 : 8) + 8;   /* and room for a time extend */
 	/* Keep 8 bytes free for a stored missed-events count. */
 	if (c->used + need + 8 > t->page_size - PAGE_HDR)
 		flush_page(t, c);
 	if (!c->used)
 		c->page_ts = c->last_ts = ts;
-	if (ts < c->last_ts || ts - c->last_ts >= (1u << 27))
+	if (ts < c->last_ts)
 		return -ERANGE;
+	if (ts - c->last_ts >= (1u << 27)) {
+		/* A gap too long for the 27-bit delta: a time-extend entry (type_len 30) first. */
+		uint64_t delta = ts - c->last_ts;
+		uint32_t ext[2] = { 30u | (uint32_t)((delta & ((1u << 27) - 1)) << 5),
+				    (uint32_t)(delta >> 27) };
+
+		if (delta >> 59)
+			return -ERANGE;
+		memcpy(c->page + PAGE_HDR + c->used, ext, 8);
+		c->used += 8;
+		c->last_ts = ts;
+	}
 	hdr = (small ? padded / 4 : 0) | (uint32_t)((ts - c->last_ts) << 5);
 	memcpy(c->page + PAGE_HDR + c->used, &hdr, 4);
 	c->used += 4;

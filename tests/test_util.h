@@ -16,5 +16,7 @@ void test_rmtree(const char *dir);
 int test_run(char *const argv[], const char *log_path);
 /* CLOCK_REALTIME - CLOCK_BOOTTIME in ns, sampled now. */
 int64_t test_boot_offset(void);
+/* The first column of the first row of sql on the database file path (read-only), or -1. */
+int64_t test_sql_int(const char *path, const char *sql);
 
 #endif

@@ -1,0 +1,742 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Storms bounded on disk, every error still counted. A subject (DIMM, PCIe
+ * device, CPU, DRAM row or page: lib/subject.c) that reports more than
+ * fold_threshold records in a period keeps its first fold_keep and its last
+ * fold_keep raw rows of the period; the rows in between are folded: deleted
+ * from the event table and counted in a folds row per hour and roll-up key
+ * (with first/last time, address range, up to eight distinct syndromes or
+ * rows, the errors they stand for and each record's second, delta-packed).
+ * The size and age limits fold the oldest raw rows the same way. Roll-ups
+ * count every record when it is inserted, so whole hours need nothing
+ * more; the partial hours at a window's edges add the folded seconds
+ * (ras_db_folded_in_window_sql).
+ *
+ * A row folded in the transaction that stored it is "fresh": no reader has
+ * counted it as a raw row. rasd's metrics count raw rows as they are
+ * committed, so they add only fresh folds after their first read
+ * (db_metrics.c); the size and age limits fold committed rows only.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "lib/subject.h"
+#include "db_fold.h"
+#include "db_metrics.h"
+#include "db_rollup.h"
+
+#define FOLD_SUBJECTS 256
+#define FOLD_SLOTS 256
+#define FOLD_DETAILS 8
+#define LIMIT_BATCH 500
+#define SEC_NS 1000000000LL
+#define HOUR_NS (3600LL * SEC_NS)
+
+/* A subject's storm in the current period: how many seen, the ids held after the first ones. */
+struct fold_subject {
+	bool used;
+	unsigned idx;
+	int64_t period;
+	uint64_t seen;
+	char key[160];
+	int64_t *held;              /* ring of row ids, oldest first from head */
+	size_t head, n, cap;
+};
+
+/* What one stored row says, read back when it is folded. */
+struct folded_row {
+	int64_t wall_ns, boot, dec, weight;
+	int synthetic, fresh;
+	bool have_addr, have_detail;
+	uint64_t addr, detail;
+	char source[16], severity[16], location[RAS_LOCATION_LEN], dims[160];
+};
+
+/* The batch's folds of one key: written (merged into its folds row) at commit. */
+struct fold_entry {
+	bool used;
+	unsigned idx;
+	uint64_t hash;
+	int64_t hour;
+	char subject[160];
+	struct folded_row key;      /* boot, source, synthetic, severity, location, dec, dims */
+	int64_t records, errors, first_ns, last_ns;
+	bool have_addr, details_more;
+	uint64_t addr_lo, addr_hi, details[FOLD_DETAILS];
+	unsigned ndetails;
+	int64_t *secs;
+	size_t nsecs, cap;
+};
+
+struct fold_table {
+	bool probed;
+	sqlite3_stmt *sel, *del, *oldest;
+	char detail_name[32];
+};
+
+struct ras_db_fold {
+	struct fold_subject subj[FOLD_SUBJECTS];
+	struct fold_entry e[FOLD_SLOTS];
+	unsigned used;
+	int64_t txn_first[RAS_MAX_EVENT_TYPES];     /* first row id of the open transaction; 0 none */
+	struct fold_table t[RAS_MAX_EVENT_TYPES];
+	sqlite3_stmt *get, *ins, *upd;
+	const struct ras_db_limits *limits;
+	int64_t newest_ns;
+};
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	for (const unsigned char *s = p; n--; s++)
+		h = (h ^ *s) * 0x100000001b3ULL;
+	return h;
+}
+
+static int64_t floor_div(int64_t a, int64_t b)
+{
+	return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+/* ---- state ---- */
+
+static struct ras_db_fold *fold_state(struct ras_db *db)
+{
+	if (!db->fold)
+		db->fold = calloc(1, sizeof(*db->fold));
+	return db->fold;
+}
+
+static void subject_clear(struct fold_subject *s)
+{
+	free(s->held);
+	memset(s, 0, sizeof(*s));
+}
+
+/* Folds into one subject: the coarsest the record names (a DIMM holds many pages). */
+static bool fold_subject_of(const struct ras_db_event *ev, const struct ras_db_limits *l,
+			    char *key, size_t len)
+{
+	static const enum ras_subject_kind order[] = {
+		RAS_SUBJ_DIMM, RAS_SUBJ_DEVICE, RAS_SUBJ_CPU, RAS_SUBJ_ROW, RAS_SUBJ_PAGE,
+	};
+	struct ras_subject subj[RAS_SUBJECTS_MAX];
+	int n = ras_subjects_of(&ras_event_types[ev->type_idx], ev->values, ev->decoded,
+				l->page_size, subj);
+
+	for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++)
+		for (int i = 0; i < n; i++)
+			if (subj[i].kind == order[o]) {
+				snprintf(key, len, "%s %s", ras_subject_kind_name(order[o]), subj[i].key);
+				return true;
+			}
+	return false;
+}
+
+static struct fold_subject *subject_slot(struct ras_db_fold *f, unsigned idx, const char *key,
+					 int64_t period)
+{
+	uint64_t h = fnv(0xcbf29ce484222325ULL ^ idx, key, strlen(key));
+	struct fold_subject *stale = NULL;
+
+	for (unsigned i = 0; i < FOLD_SUBJECTS; i++) {
+		struct fold_subject *s = &f->subj[(h + i) % FOLD_SUBJECTS];
+
+		if (!s->used) {
+			s->used = true;
+			s->idx = idx;
+			s->period = period;
+			snprintf(s->key, sizeof(s->key), "%s", key);
+			return s;
+		}
+		if (s->idx == idx && !strcmp(s->key, key))
+			return s;
+		if (!stale && s->period < period)
+			stale = s;
+	}
+	/* Every slot taken: an older period's storm gives its place (its held rows stay raw). */
+	if (!stale)
+		return NULL;
+	subject_clear(stale);
+	stale->used = true;
+	stale->idx = idx;
+	stale->period = period;
+	snprintf(stale->key, sizeof(stale->key), "%s", key);
+	return stale;
+}
+
+static int held_push(struct fold_subject *s, int64_t id)
+{
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? s->cap * 2 : 16;
+		int64_t *h = malloc(cap * sizeof(*h));
+
+		if (!h)
+			return -ENOMEM;
+		for (size_t i = 0; i < s->n; i++)
+			h[i] = s->held[(s->head + i) % s->cap];
+		free(s->held);
+		s->held = h;
+		s->head = 0;
+		s->cap = cap;
+	}
+	s->held[(s->head + s->n++) % s->cap] = id;
+	return 0;
+}
+
+static int64_t held_pop(struct fold_subject *s)
+{
+	int64_t id = s->held[s->head];
+
+	s->head = (s->head + 1) % s->cap;
+	s->n--;
+	return id;
+}
+
+static bool committed(const struct ras_db_fold *f, unsigned idx, int64_t id)
+{
+	return !f->txn_first[idx] || id < f->txn_first[idx];
+}
+
+/* ---- reading a row back, and deleting it ---- */
+
+static const char *first_column(struct ras_db *db, const char *view, const char *const *names)
+{
+	char probe[256];
+	sqlite3_stmt *st;
+
+	for (; *names; names++) {
+		snprintf(probe, sizeof(probe), "SELECT \"%s\" FROM %s LIMIT 0", *names, view);
+		if (sqlite3_prepare_v2(db->h, probe, -1, &st, NULL) == SQLITE_OK) {
+			sqlite3_finalize(st);
+			return *names;
+		}
+	}
+	return NULL;
+}
+
+static struct fold_table *table_sql(struct ras_db *db, unsigned idx)
+{
+	static const char *const addrs[] = { "address", "addr", "pa", "hpa", "dpa", NULL };
+	static const char *const details[] = { "syndrome", "synd", "row", "status", NULL };
+	struct fold_table *t = &db->fold->t[idx];
+	const char *table = ras_event_types[idx].table, *addr, *detail, *weight;
+	char view[96], dims[512], sql[2048];
+
+	if (t->probed)
+		return t->sel ? t : NULL;
+	t->probed = true;
+	snprintf(view, sizeof(view), "%s_decoded", table);
+	addr = first_column(db, view, addrs);
+	detail = first_column(db, view, details);
+	snprintf(t->detail_name, sizeof(t->detail_name), "%s", detail ? detail : "");
+	ras_db_metrics_subject_sql(table, dims, sizeof(dims), &weight);
+	snprintf(sql, sizeof(sql),
+		 "SELECT wall_ns, coalesce(boot, 0), coalesce(source, ''), coalesce(synthetic, 0),"
+		 " coalesce(severity, ''), coalesce(location, ''), coalesce(dec, 0), %s%s%s, %s%s%s,"
+		 " %s, %s FROM %s WHERE id = ?", addr ? "\"" : "", addr ? addr : "NULL",
+		 addr ? "\"" : "", detail ? "\"" : "", detail ? detail : "NULL", detail ? "\"" : "",
+		 weight, dims, view);
+	if (sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &t->sel, NULL) != SQLITE_OK)
+		return NULL;
+	snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE id = ?", table);
+	if (sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &t->del, NULL) != SQLITE_OK)
+		return NULL;
+	snprintf(sql, sizeof(sql), "SELECT id FROM %s WHERE wall_ns < ?1 AND (?2 = 0 OR id < ?2)"
+		 " ORDER BY wall_ns LIMIT %d", table, LIMIT_BATCH);
+	if (sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &t->oldest, NULL) != SQLITE_OK)
+		return NULL;
+	return t;
+}
+
+static void text_col(sqlite3_stmt *st, int col, char *out, size_t len)
+{
+	const unsigned char *s = sqlite3_column_text(st, col);
+
+	snprintf(out, len, "%s", s ? (const char *)s : "");
+}
+
+static void read_row(sqlite3_stmt *st, struct folded_row *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->wall_ns = sqlite3_column_int64(st, 0);
+	r->boot = sqlite3_column_int64(st, 1);
+	text_col(st, 2, r->source, sizeof(r->source));
+	r->synthetic = sqlite3_column_int(st, 3);
+	text_col(st, 4, r->severity, sizeof(r->severity));
+	text_col(st, 5, r->location, sizeof(r->location));
+	r->dec = sqlite3_column_int64(st, 6);
+	r->have_addr = sqlite3_column_type(st, 7) == SQLITE_INTEGER;
+	r->addr = (uint64_t)sqlite3_column_int64(st, 7);
+	r->have_detail = sqlite3_column_type(st, 8) == SQLITE_INTEGER;
+	r->detail = (uint64_t)sqlite3_column_int64(st, 8);
+	r->weight = sqlite3_column_int64(st, 9);
+	text_col(st, 10, r->dims, sizeof(r->dims));
+}
+
+/* ---- the batch's folds ---- */
+
+static uint64_t entry_hash(unsigned idx, int64_t hour, const char *subject, const struct folded_row *r)
+{
+	uint64_t h = fnv(0xcbf29ce484222325ULL ^ idx, &hour, sizeof(hour));
+
+	h = fnv(h, &r->boot, sizeof(r->boot));
+	h = fnv(h, &r->dec, sizeof(r->dec));
+	h = fnv(h, &r->synthetic, sizeof(r->synthetic));
+	h = fnv(h, &r->fresh, sizeof(r->fresh));
+	h = fnv(h, subject, strlen(subject));
+	h = fnv(h, r->source, strlen(r->source));
+	h = fnv(h, r->severity, strlen(r->severity));
+	h = fnv(h, r->location, strlen(r->location));
+	return fnv(h, r->dims, strlen(r->dims));
+}
+
+static bool same_entry(const struct fold_entry *e, unsigned idx, int64_t hour, const char *subject,
+		       const struct folded_row *r)
+{
+	const struct folded_row *k = &e->key;
+
+	return e->idx == idx && e->hour == hour && k->boot == r->boot && k->dec == r->dec &&
+	       k->synthetic == r->synthetic && k->fresh == r->fresh && !strcmp(e->subject, subject) &&
+	       !strcmp(k->source, r->source) && !strcmp(k->severity, r->severity) &&
+	       !strcmp(k->location, r->location) && !strcmp(k->dims, r->dims);
+}
+
+static void add_detail(uint64_t *set, unsigned *n, bool *more, uint64_t v)
+{
+	for (unsigned i = 0; i < *n; i++)
+		if (set[i] == v)
+			return;
+	if (*n < FOLD_DETAILS)
+		set[(*n)++] = v;
+	else
+		*more = true;
+}
+
+static int entry_add(struct fold_entry *e, const struct folded_row *r)
+{
+	if (e->nsecs == e->cap) {
+		size_t cap = e->cap ? e->cap * 2 : 64;
+		int64_t *s = realloc(e->secs, cap * sizeof(*s));
+
+		if (!s)
+			return -ENOMEM;
+		e->secs = s;
+		e->cap = cap;
+	}
+	e->secs[e->nsecs++] = floor_div(r->wall_ns, SEC_NS);
+	e->first_ns = !e->records || r->wall_ns < e->first_ns ? r->wall_ns : e->first_ns;
+	e->records++;
+	e->errors += r->weight;
+	e->last_ns = r->wall_ns > e->last_ns ? r->wall_ns : e->last_ns;
+	if (r->have_addr) {
+		e->addr_lo = !e->have_addr || r->addr < e->addr_lo ? r->addr : e->addr_lo;
+		e->addr_hi = !e->have_addr || r->addr > e->addr_hi ? r->addr : e->addr_hi;
+		e->have_addr = true;
+	}
+	if (r->have_detail)
+		add_detail(e->details, &e->ndetails, &e->details_more, r->detail);
+	return 0;
+}
+
+static int flush_entries(struct ras_db *db);
+
+static int accumulate(struct ras_db *db, unsigned idx, const char *subject, const struct folded_row *r)
+{
+	struct ras_db_fold *f = db->fold;
+	int64_t hour = ras_db_hour_of(r->wall_ns);
+	uint64_t hash;
+
+	/* A batch with more keys than slots writes what it has and goes on. */
+	if (f->used >= FOLD_SLOTS * 3 / 4 && flush_entries(db) < 0)
+		return -EIO;
+	hash = entry_hash(idx, hour, subject, r);
+	for (unsigned slot = hash % FOLD_SLOTS;; slot = (slot + 1) % FOLD_SLOTS) {
+		struct fold_entry *e = &f->e[slot];
+
+		if (!e->used) {
+			int64_t *secs = e->secs;
+			size_t cap = e->cap;
+
+			memset(e, 0, sizeof(*e));
+			*e = (struct fold_entry){ .used = true, .idx = idx, .hash = hash, .hour = hour,
+						  .key = *r, .secs = secs, .cap = cap };
+			snprintf(e->subject, sizeof(e->subject), "%s", subject);
+			f->used++;
+		} else if (e->hash != hash || !same_entry(e, idx, hour, subject, r)) {
+			continue;
+		}
+		return entry_add(e, r);
+	}
+}
+
+/* Folds one committed row: read back, deleted, counted. A row already gone is left alone. */
+static int fold_row(struct ras_db *db, unsigned idx, const char *subject, int64_t id)
+{
+	struct fold_table *t = table_sql(db, idx);
+	struct folded_row r;
+	int step;
+
+	if (!t)
+		return -EIO;
+	sqlite3_bind_int64(t->sel, 1, id);
+	step = sqlite3_step(t->sel);
+	if (step == SQLITE_ROW)
+		read_row(t->sel, &r);
+	sqlite3_reset(t->sel);
+	r.fresh = !committed(db->fold, idx, id);
+	if (step != SQLITE_ROW)
+		return step == SQLITE_DONE ? 0 : -EIO;
+	sqlite3_bind_int64(t->del, 1, id);
+	step = sqlite3_step(t->del);
+	sqlite3_reset(t->del);
+	if (step != SQLITE_DONE)
+		return -EIO;
+	return accumulate(db, idx, subject, &r);
+}
+
+int ras_db_fold_note(struct ras_db *db, const struct ras_db_event *ev, int64_t id)
+{
+	const struct ras_db_limits *l = ev->limits;
+	struct ras_db_fold *f;
+	struct fold_subject *s;
+	char key[160];
+	int64_t period;
+
+	if (!l)
+		return 0;
+	if (!(f = fold_state(db)))
+		return -ENOMEM;
+	f->limits = l;
+	f->newest_ns = ev->wall_ns > f->newest_ns ? ev->wall_ns : f->newest_ns;
+	if (!f->txn_first[ev->type_idx])
+		f->txn_first[ev->type_idx] = id;
+	if (!l->fold_threshold || l->fold_period_ns <= 0 || !fold_subject_of(ev, l, key, sizeof(key)))
+		return 0;
+	period = floor_div(ev->wall_ns, l->fold_period_ns);
+	if (!(s = subject_slot(f, ev->type_idx, key, period)))
+		return 0;   /* too many storms at once: this one stays raw */
+	if (s->period != period) {
+		s->period = period;
+		s->seen = 0;
+		s->head = s->n = 0;
+	}
+	if (++s->seen <= l->fold_keep)
+		return 0;   /* the first ones of the period */
+	if (held_push(s, id) < 0)
+		return -ENOMEM;
+	if (s->seen <= l->fold_threshold)
+		return 0;
+	/* Past the threshold: everything but the last fold_keep held is folded. */
+	while (s->n > l->fold_keep) {
+		int r = fold_row(db, ev->type_idx, s->key, held_pop(s));
+
+		if (r < 0)
+			return r;
+	}
+	return 0;
+}
+
+/* ---- writing the folds: merged into the folds row of each key ---- */
+
+static const char get_sql[] =
+	"SELECT id, records, errors, first_ns, last_ns, addr_lo, addr_hi, details, details_more,"
+	" times, last_s FROM folds WHERE tbl = ?1 AND hour = ?2 AND subject = ?3 AND boot = ?4"
+	" AND source = ?5 AND synthetic = ?6 AND severity = ?7 AND location = ?8 AND dec = ?9"
+	" AND dims = ?10 AND fresh = ?22";
+static const char ins_sql[] =
+	"INSERT INTO folds (tbl, hour, subject, boot, source, synthetic, severity, location, dec,"
+	" dims, records, errors, first_ns, last_ns, addr_lo, addr_hi, details, details_more,"
+	" times, last_s, detail_name, fresh) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
+	" ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)";
+static const char upd_sql[] =
+	"UPDATE folds SET records = ?11, errors = ?12, first_ns = ?13, last_ns = ?14,"
+	" addr_lo = ?15, addr_hi = ?16, details = ?17, details_more = ?18, times = ?19,"
+	" last_s = ?20 WHERE id = ?1";
+
+static void bind_key(sqlite3_stmt *st, const struct fold_entry *e)
+{
+	sqlite3_bind_text(st, 1, ras_event_types[e->idx].table, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, e->hour);
+	sqlite3_bind_text(st, 3, e->subject, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, e->key.boot);
+	sqlite3_bind_text(st, 5, e->key.source, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 6, e->key.synthetic);
+	sqlite3_bind_text(st, 7, e->key.severity, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 8, e->key.location, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 9, e->key.dec);
+	sqlite3_bind_text(st, 10, e->key.dims, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 22, e->key.fresh);
+}
+
+/* Merges a stored folds row (the get statement's current row) into e; returns its id. */
+static int64_t merge_stored(sqlite3_stmt *st, struct fold_entry *e, int64_t *last_s,
+			    uint8_t **times, size_t *ntimes)
+{
+	const uint8_t *d = sqlite3_column_blob(st, 7);
+	size_t nd = (size_t)sqlite3_column_bytes(st, 7) / 8;
+
+	e->records += sqlite3_column_int64(st, 1);
+	e->errors += sqlite3_column_int64(st, 2);
+	if (sqlite3_column_int64(st, 3) < e->first_ns)
+		e->first_ns = sqlite3_column_int64(st, 3);
+	if (sqlite3_column_int64(st, 4) > e->last_ns)
+		e->last_ns = sqlite3_column_int64(st, 4);
+	if (sqlite3_column_type(st, 5) == SQLITE_INTEGER) {
+		uint64_t lo = (uint64_t)sqlite3_column_int64(st, 5), hi = (uint64_t)sqlite3_column_int64(st, 6);
+
+		e->addr_lo = !e->have_addr || lo < e->addr_lo ? lo : e->addr_lo;
+		e->addr_hi = !e->have_addr || hi > e->addr_hi ? hi : e->addr_hi;
+		e->have_addr = true;
+	}
+	for (size_t i = 0; d && i < nd; i++) {
+		uint64_t v;
+
+		memcpy(&v, d + 8 * i, 8);
+		add_detail(e->details, &e->ndetails, &e->details_more, v);
+	}
+	e->details_more |= sqlite3_column_int(st, 8) != 0;
+	*ntimes = (size_t)sqlite3_column_bytes(st, 9);
+	*times = malloc(*ntimes + 1);
+	if (*times && *ntimes)
+		memcpy(*times, sqlite3_column_blob(st, 9), *ntimes);
+	*last_s = sqlite3_column_int64(st, 10);
+	return sqlite3_column_int64(st, 0);
+}
+
+static int write_entry(struct ras_db *db, struct fold_entry *e)
+{
+	struct ras_db_fold *f = db->fold;
+	uint8_t *times = NULL, *grown;
+	size_t ntimes = 0;
+	int64_t id = 0, prev = 0;
+	sqlite3_stmt *st;
+	int r;
+
+	bind_key(f->get, e);
+	r = sqlite3_step(f->get);
+	if (r == SQLITE_ROW)
+		id = merge_stored(f->get, e, &prev, &times, &ntimes);
+	sqlite3_reset(f->get);
+	if ((r != SQLITE_ROW && r != SQLITE_DONE) || (id && !times)) {
+		free(times);
+		return -EIO;
+	}
+	/* At most ten bytes a second; about one at a steady rate. */
+	grown = realloc(times, ntimes + e->nsecs * 10 + 1);
+	if (!grown) {
+		free(times);
+		return -ENOMEM;
+	}
+	times = grown;
+	for (size_t i = 0; i < e->nsecs; i++) {
+		ntimes += ras_db_fold_put_delta(times + ntimes, e->secs[i] - prev);
+		prev = e->secs[i];
+	}
+	st = id ? f->upd : f->ins;
+	if (id)
+		sqlite3_bind_int64(st, 1, id);
+	else
+		bind_key(st, e);
+	sqlite3_bind_int64(st, 11, e->records);
+	sqlite3_bind_int64(st, 12, e->errors);
+	sqlite3_bind_int64(st, 13, e->first_ns);
+	sqlite3_bind_int64(st, 14, e->last_ns);
+	if (e->have_addr) {
+		sqlite3_bind_int64(st, 15, (int64_t)e->addr_lo);
+		sqlite3_bind_int64(st, 16, (int64_t)e->addr_hi);
+	} else {
+		sqlite3_bind_null(st, 15);
+		sqlite3_bind_null(st, 16);
+	}
+	sqlite3_bind_blob(st, 17, e->details, (int)(e->ndetails * 8), SQLITE_STATIC);
+	sqlite3_bind_int(st, 18, e->details_more);
+	sqlite3_bind_blob(st, 19, times, (int)ntimes, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 20, prev);
+	if (!id)
+		sqlite3_bind_text(st, 21, f->t[e->idx].detail_name, -1, SQLITE_STATIC);
+	r = sqlite3_step(st);
+	sqlite3_reset(st);
+	free(times);
+	return r == SQLITE_DONE ? 0 : -EIO;
+}
+
+static int prepare_writes(struct ras_db *db)
+{
+	struct ras_db_fold *f = db->fold;
+
+	if (f->get)
+		return 0;
+	if (sqlite3_prepare_v3(db->h, get_sql, -1, SQLITE_PREPARE_PERSISTENT, &f->get, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v3(db->h, ins_sql, -1, SQLITE_PREPARE_PERSISTENT, &f->ins, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v3(db->h, upd_sql, -1, SQLITE_PREPARE_PERSISTENT, &f->upd, NULL) != SQLITE_OK)
+		return -EIO;
+	return 0;
+}
+
+static int flush_entries(struct ras_db *db)
+{
+	struct ras_db_fold *f = db->fold;
+
+	if (!f->used)
+		return 0;
+	if (prepare_writes(db) < 0)
+		return -EIO;
+	for (unsigned i = 0; i < FOLD_SLOTS; i++) {
+		struct fold_entry *e = &f->e[i];
+
+		if (!e->used)
+			continue;
+		if (write_entry(db, e) < 0)
+			return -EIO;
+		e->used = false;
+		e->nsecs = 0;
+	}
+	f->used = 0;
+	return 0;
+}
+
+/* ---- the size and age limits: the oldest raw rows are folded, a batch per commit ---- */
+
+static int fold_oldest(struct ras_db *db, unsigned idx, int64_t before_ns)
+{
+	struct ras_db_fold *f = db->fold;
+	struct fold_table *t = table_sql(db, idx);
+	int64_t ids[LIMIT_BATCH];
+	size_t n = 0;
+	int r;
+
+	if (!t)
+		return -EIO;
+	sqlite3_bind_int64(t->oldest, 1, before_ns);
+	sqlite3_bind_int64(t->oldest, 2, f->txn_first[idx]);
+	while ((r = sqlite3_step(t->oldest)) == SQLITE_ROW && n < LIMIT_BATCH)
+		ids[n++] = sqlite3_column_int64(t->oldest, 0);
+	sqlite3_reset(t->oldest);
+	if (r != SQLITE_DONE && r != SQLITE_ROW)
+		return -EIO;
+	for (size_t i = 0; i < n; i++)
+		if (fold_row(db, idx, "", ids[i]) < 0)
+			return -EIO;
+	return 0;
+}
+
+static int64_t pragma_int(struct ras_db *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	int64_t v = 0;
+
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* The table whose oldest raw row is the oldest of all; -1 when every table is empty. */
+static int oldest_table(struct ras_db *db, int64_t *oldest)
+{
+	char sql[256];
+	int best = -1;
+
+	for (unsigned i = 0; i < ras_n_event_types; i++) {
+		sqlite3_stmt *st;
+
+		snprintf(sql, sizeof(sql), "SELECT min(wall_ns) FROM %s", ras_event_types[i].table);
+		if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+			continue;
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_INTEGER &&
+		    (best < 0 || sqlite3_column_int64(st, 0) < *oldest)) {
+			best = (int)i;
+			*oldest = sqlite3_column_int64(st, 0);
+		}
+		sqlite3_finalize(st);
+	}
+	return best;
+}
+
+static int apply_limits(struct ras_db *db)
+{
+	const struct ras_db_limits *l = db->fold->limits;
+	struct timespec now;
+	int64_t oldest = 0, used;
+	int idx;
+
+	if (!l)
+		return 0;
+	if (l->keep_raw_ns > 0) {
+		int64_t newest;
+
+		clock_gettime(CLOCK_REALTIME, &now);
+		newest = (int64_t)now.tv_sec * SEC_NS + now.tv_nsec;
+		/* Records dated ahead of this clock (a replay, a wrong clock) age from the newest. */
+		if (db->fold->newest_ns > newest)
+			newest = db->fold->newest_ns;
+		for (unsigned i = 0; i < ras_n_event_types; i++)
+			if (fold_oldest(db, i, newest - l->keep_raw_ns) < 0)
+				return -EIO;
+	}
+	if (l->max_db_bytes <= 0)
+		return 0;
+	used = (pragma_int(db, "PRAGMA page_count") - pragma_int(db, "PRAGMA freelist_count")) *
+	       pragma_int(db, "PRAGMA page_size");
+	if (used > l->max_db_bytes && (idx = oldest_table(db, &oldest)) >= 0)
+		return fold_oldest(db, (unsigned)idx, INT64_MAX);
+	return 0;
+}
+
+int ras_db_fold_flush(struct ras_db *db)
+{
+	if (!db->fold)
+		return 0;
+	if (apply_limits(db) < 0)
+		return -EIO;
+	return flush_entries(db);
+}
+
+void ras_db_fold_committed(struct ras_db *db)
+{
+	if (db->fold)
+		memset(db->fold->txn_first, 0, sizeof(db->fold->txn_first));
+}
+
+void ras_db_fold_discard(struct ras_db *db)
+{
+	struct ras_db_fold *f = db->fold;
+
+	if (!f)
+		return;
+	/* Held ids may name rows the rollback took away: every storm starts again. */
+	for (unsigned i = 0; i < FOLD_SUBJECTS; i++)
+		subject_clear(&f->subj[i]);
+	for (unsigned i = 0; i < FOLD_SLOTS; i++) {
+		f->e[i].used = false;
+		f->e[i].nsecs = 0;
+	}
+	f->used = 0;
+	memset(f->txn_first, 0, sizeof(f->txn_first));
+}
+
+void ras_db_fold_free(struct ras_db *db)
+{
+	struct ras_db_fold *f = db->fold;
+
+	if (!f)
+		return;
+	for (unsigned i = 0; i < FOLD_SUBJECTS; i++)
+		subject_clear(&f->subj[i]);
+	for (unsigned i = 0; i < FOLD_SLOTS; i++)
+		free(f->e[i].secs);
+	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++) {
+		sqlite3_finalize(f->t[i].sel);
+		sqlite3_finalize(f->t[i].del);
+		sqlite3_finalize(f->t[i].oldest);
+	}
+	sqlite3_finalize(f->get);
+	sqlite3_finalize(f->ins);
+	sqlite3_finalize(f->upd);
+	free(f);
+	db->fold = NULL;
+}

@@ -1,0 +1,97 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The folded records' seconds (folds.times): zigzag varints of each second's
+ * difference to the one before, about a byte a record at a steady rate, and
+ * the SQL functions and query that count them in a window (db_fold.c).
+ */
+#include <errno.h>
+#include <stdio.h>
+#include "db_fold.h"
+
+#define SEC_NS 1000000000LL
+#define HOUR_NS (3600LL * SEC_NS)
+
+size_t ras_db_fold_put_delta(uint8_t *out, int64_t delta)
+{
+	uint64_t z = ((uint64_t)delta << 1) ^ (uint64_t)(delta >> 63);
+	size_t n = 0;
+
+	do {
+		out[n] = (uint8_t)(z & 0x7f);
+		z >>= 7;
+		out[n] |= z ? 0x80 : 0;
+		n++;
+	} while (z);
+	return n;
+}
+
+/* Next second from p (advancing it); false at the end or on a damaged blob. */
+static bool next_second(const uint8_t **p, const uint8_t *end, int64_t *prev)
+{
+	uint64_t z = 0;
+
+	for (unsigned shift = 0; *p < end && shift < 64; shift += 7) {
+		uint8_t b = *(*p)++;
+
+		z |= (uint64_t)(b & 0x7f) << shift;
+		if (!(b & 0x80)) {
+			*prev += (int64_t)(z >> 1) ^ -(int64_t)(z & 1);
+			return true;
+		}
+	}
+	return false;
+}
+
+enum { FN_COUNT, FN_FIRST, FN_LAST };
+
+/* ras_fold_count/first/last(times, from_ns, to_ns): the folded seconds in [from, to). */
+static void fold_times_fn(sqlite3_context *ctx, int argc, sqlite3_value **argv)
+{
+	const uint8_t *p = sqlite3_value_blob(argv[0]);
+	const uint8_t *end = p ? p + sqlite3_value_bytes(argv[0]) : NULL;
+	int64_t from = sqlite3_value_int64(argv[1]), to = sqlite3_value_int64(argv[2]);
+	int64_t s = 0, n = 0, first = INT64_MAX, last = INT64_MIN;
+	int mode = (int)(intptr_t)sqlite3_user_data(ctx);
+
+	(void)argc;
+	while (p && next_second(&p, end, &s)) {
+		int64_t ns = s * SEC_NS;
+
+		if (ns < from || ns >= to)
+			continue;
+		n++;
+		first = ns < first ? ns : first;
+		last = ns > last ? ns : last;
+	}
+	if (mode == FN_COUNT)
+		sqlite3_result_int64(ctx, n);
+	else if (!n)
+		sqlite3_result_null(ctx);
+	else
+		sqlite3_result_int64(ctx, mode == FN_FIRST ? first : last);
+}
+
+int ras_db_fold_register(sqlite3 *h)
+{
+	static const char *const names[] = { "ras_fold_count", "ras_fold_first", "ras_fold_last" };
+
+	for (int i = 0; i < 3; i++)
+		if (sqlite3_create_function_v2(h, names[i], 3, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+					       (void *)(intptr_t)i, fold_times_fn, NULL, NULL,
+					       NULL) != SQLITE_OK)
+			return -EIO;
+	return 0;
+}
+
+int ras_db_folded_in_window_sql(char *out, size_t len, const char *tbl, const char *from,
+				const char *to)
+{
+	int n = snprintf(out, len,
+		"SELECT * FROM (SELECT severity, location, ras_fold_count(times, %s, %s) AS n,"
+		" ras_fold_first(times, %s, %s) AS first_ns, ras_fold_last(times, %s, %s) AS last_ns,"
+		" boot, source, synthetic, subject, dims FROM folds WHERE tbl = %s AND %s < %s"
+		" AND hour >= %s / %lld AND hour <= (%s - 1) / %lld) WHERE n > 0",
+		from, to, from, to, from, to, tbl, from, to, from, HOUR_NS, to, HOUR_NS);
+
+	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
+}

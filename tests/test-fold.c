@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Storm folding keeps every count: one stream of decoded mc_event records (a
+ * DIMM storm crossing the threshold, quieter DIMMs, uncorrected and synthetic
+ * ones) is stored twice, with folding and without, the folding writer
+ * restarted in the middle of a period. The folded database keeps the first
+ * and the last K raw rows of each period; summaries of the whole history and
+ * of hundreds of windows cutting hours, and the metrics (read from zero, and
+ * incrementally after each commit as rasd reads them), equal the unfolded
+ * ones. Then the age and size limits fold raw rows and the counts stay.
+ */
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdalign.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "db/db_metrics.h"
+#include "db/db_query.h"
+#include "lib/decode.h"
+#include "lib/event_fields.h"
+#include "tap.h"
+#include "test_util.h"
+
+#define SEC 1000000000LL
+#define HOUR (3600 * SEC)
+/* A day ahead of the clock (the age limit counts from the newest record), on no hour nor second. */
+static int64_t T0;
+#define THRESHOLD 40
+#define KEEP 5
+#define STORM_RECORDS 9000                                   /* one every 2 s: 5 hours */
+
+static char dir[256];
+static struct ras_decode_ctx dctx;
+static struct ras_db_limits limits = {
+	.fold_threshold = THRESHOLD, .fold_period_ns = HOUR, .fold_keep = KEEP, .page_size = 4096,
+};
+
+struct rec {
+	int64_t wall_ns;
+	unsigned mc, layer, error_type, count;
+	uint64_t address, syndrome;
+	bool synthetic;
+};
+
+/* The i-th record of the stream: mostly the storm, now and then another DIMM or an uncorrected one. */
+static void record_at(unsigned i, struct rec *r)
+{
+	*r = (struct rec){ .wall_ns = T0 + (int64_t)i * 2 * SEC + (int64_t)(i % 7) * 1000003,
+			   .mc = 0, .layer = 1, .count = 1 + (i % 3 == 0) * 2,
+			   .address = 0x12345000 + (i % 2) * 0x40, .syndrome = 0x10 + i % 3 };
+	if (i % 30 == 7) {
+		r->mc = 1;
+		r->layer = i % 4;
+		r->synthetic = i % 60 == 37;
+	}
+	if (i % 300 == 11)
+		r->error_type = 1;   /* uncorrected: never folded */
+}
+
+static void insert(struct ras_db *db, const struct rec *r, unsigned i, bool fold)
+{
+	const struct ras_event_type *type = ras_event_type_find("mc_event");
+	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
+	struct ras_value v[RAS_MAX_FIELDS] = { 0 };
+	char label[64];
+	int64_t ints[][2] = {
+		{ MC_F_ERROR_TYPE, r->error_type }, { MC_F_ERROR_COUNT, r->count },
+		{ MC_F_MC_INDEX, r->mc }, { MC_F_TOP_LAYER, r->layer }, { MC_F_MIDDLE_LAYER, 0 },
+		{ MC_F_LOWER_LAYER, -1 }, { MC_F_ADDRESS, (int64_t)r->address },
+		{ MC_F_GRAIN_BITS, 6 }, { MC_F_SYNDROME, (int64_t)r->syndrome },
+	};
+	struct ras_db_event ev = {
+		.type_idx = (unsigned)(type - ras_event_types), .wall_ns = r->wall_ns, .trace_ts = i,
+		.source = r->synthetic ? "synthetic" : "live", .synthetic = r->synthetic,
+		.rec_hash = i, .values = v, .decoded = decoded, .limits = fold ? &limits : NULL,
+	};
+
+	snprintf(label, sizeof(label), "DIMM_%c%u", 'A' + r->mc, r->layer);
+	for (size_t k = 0; k < sizeof(ints) / sizeof(ints[0]); k++)
+		v[ints[k][0]] = (struct ras_value){ .present = true, .i = ints[k][1] };
+	v[MC_F_MSG] = (struct ras_value){ .present = true, .p = "memory read error", .len = 17 };
+	v[MC_F_LABEL] = (struct ras_value){ .present = true, .p = label, .len = (uint32_t)strlen(label) };
+	v[MC_F_DRIVER_DETAIL] = (struct ras_value){ .present = true, .p = "", .len = 0 };
+	ras_decode_values(type, v, &dctx, decoded);
+	ras_db_begin(db);
+	ras_db_insert_event(db, &ev);
+}
+
+static struct ras_db *open_db(const char *name)
+{
+	char path[512], err[512];
+	struct ras_db *db = NULL;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (ras_db_open_writer(&db, path, "test-boot", err, sizeof(err)) < 0)
+		tap_diag("open %s: %s", path, err);
+	return db;
+}
+
+/* Summary groups as "severity|location" with count, first and last. */
+struct groups {
+	char key[64][160];
+	int64_t count[64], first[64], last[64];
+	unsigned n;
+};
+
+static int collect(void *ctx, unsigned idx, const char *sev, const char *loc, int64_t count,
+		   int64_t first, int64_t last)
+{
+	struct groups *g = ctx;
+
+	(void)idx;
+	if (g->n >= 64)
+		return -ENOSPC;
+	snprintf(g->key[g->n], sizeof(g->key[0]), "%s|%s", sev ? sev : "", loc ? loc : "");
+	g->count[g->n] = count;
+	g->first[g->n] = first;
+	g->last[g->n++] = last;
+	return 0;
+}
+
+/* Counts equal exactly; first and last within the second folded records keep. */
+static bool same_summary(struct ras_db *folded, struct ras_db *plain, const struct ras_db_filter *f,
+			 int64_t *total)
+{
+	struct groups a = { 0 }, b = { 0 };
+
+	ras_db_summary(folded, f, collect, &a);
+	ras_db_summary_scan(plain, f, collect, &b);
+	*total = 0;
+	if (a.n != b.n) {
+		tap_diag("%u groups folded, %u unfolded", a.n, b.n);
+		return false;
+	}
+	for (unsigned i = 0; i < b.n; i++) {
+		unsigned j = 0;
+
+		*total += b.count[i];
+		while (j < a.n && strcmp(a.key[j], b.key[i]))
+			j++;
+		if (j == a.n || a.count[j] != b.count[i] || llabs(a.first[j] - b.first[i]) >= SEC ||
+		    llabs(a.last[j] - b.last[i]) >= SEC) {
+			tap_diag("%s: folded %lld, unfolded %lld", b.key[i], j < a.n ? (long long)a.count[j] : -1LL,
+				 (long long)b.count[i]);
+			return false;
+		}
+	}
+	return true;
+}
+
+static void check_windows(struct ras_db *folded, struct ras_db *plain, const char *when, unsigned n)
+{
+	struct ras_db_filter f = { .type_idx = -1, .include_synthetic = true };
+	uint64_t seed = 7;
+	int64_t total = 0;
+	unsigned bad = 0;
+
+	bool same = same_summary(folded, plain, &f, &total);
+
+	tap_ok(same, "%s: whole history counts equal (%lld records)", when, (long long)total);
+	for (unsigned i = 0; i < n; i++) {
+		int64_t a, b;
+
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		/* Whole seconds, as ras-fdr-ctl gives them; some on an hour, some inside one. */
+		a = (T0 / SEC - 1800 + (int64_t)((seed >> 20) % (6 * 3600))) * SEC;
+		b = a + (int64_t)((seed >> 7) % (i % 3 ? 3 * 3600 : 1800)) * SEC + SEC;
+		if (i % 10 == 1)
+			a = a / HOUR * HOUR;
+		if (i % 10 == 2)
+			b = (b / HOUR + 1) * HOUR;
+		f = (struct ras_db_filter){ .since_ns = i % 7 ? a : 0, .until_ns = i % 11 ? b : 0,
+					    .type_idx = -1, .include_synthetic = i % 2 };
+		bad += !same_summary(folded, plain, &f, &total);
+	}
+	tap_is_int(bad, 0, "%s: %u windows cutting hours (whole seconds) count the same", when, n);
+}
+
+/* One number from a database file of the test, read through its own connection. */
+static int64_t scalar(const char *name, const char *sql)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return test_sql_int(path, sql);
+}
+
+static bool same_metrics(const struct ras_metrics *a, const struct ras_metrics *b, const char *what)
+{
+	if (memcmp(a->records, b->records, sizeof(a->records))) {
+		tap_diag("%s: record counts differ", what);
+		return false;
+	}
+	for (unsigned d = 0; d < RAS_MDIM_COUNT_; d++) {
+		if (a->n_subjects[d] != b->n_subjects[d]) {
+			tap_diag("%s: dimension %u: %u subjects, %u", what, d, a->n_subjects[d], b->n_subjects[d]);
+			return false;
+		}
+		for (unsigned i = 0; i < b->n_subjects[d]; i++)
+			for (unsigned s = 0; s < RAS_SEV_COUNT; s++)
+				if (ras_metrics_subject_count(a, d, b->subjects[d][i].key, b->subjects[d][i].key2,
+							      s) != b->subjects[d][i].count[s]) {
+					tap_diag("%s: %s differs", what, b->subjects[d][i].key);
+					return false;
+				}
+	}
+	return a->last_error_ns == b->last_error_ns;
+}
+
+/* Raw storm rows per hour: the first and last KEEP of a period past the threshold, else all. */
+static void check_raw_rows(int64_t restart_hour)
+{
+	unsigned bad = 0, periods = 0;
+	char sql[512];
+
+	for (int64_t h = T0 / HOUR; h <= (T0 + STORM_RECORDS * 2 * SEC) / HOUR; h++) {
+		const char *q = "SELECT count(*) FROM mc_event WHERE mc_index = 0 AND error_type = 0"
+				" AND wall_ns >= %lld AND wall_ns < %lld";
+		int64_t raw, all;
+
+		snprintf(sql, sizeof(sql), q, (long long)(h * HOUR), (long long)((h + 1) * HOUR));
+		raw = scalar("folded.db", sql);
+		all = scalar("plain.db", sql);
+		periods++;
+		if (h == restart_hour ? raw > 4 * KEEP || raw < 2 * KEEP
+				      : raw != (all > THRESHOLD ? 2 * KEEP : all)) {
+			tap_diag("hour %lld: %lld raw rows of %lld", (long long)h, (long long)raw, (long long)all);
+			bad++;
+		}
+	}
+	tap_ok(periods >= 5 && !bad, "the storm keeps its first and last %d raw rows in each of %u"
+	       " hours (at most twice that in the hour of the restart)", KEEP, periods);
+}
+
+/* Folded periods listed by ras_db_errors, with the raw rows, stand for every record. */
+static int count_listed(void *ctx, const struct ras_db_row *row)
+{
+	*(int64_t *)ctx += row->fold ? row->fold->records : 1;
+	return 0;
+}
+
+static void store_stream(struct ras_db **folded, struct ras_db *plain, struct ras_metrics *live)
+{
+	unsigned restart = STORM_RECORDS / 2 + 13;
+
+	for (unsigned i = 0; i < STORM_RECORDS; i++) {
+		struct rec r;
+
+		record_at(i, &r);
+		insert(*folded, &r, i, true);
+		insert(plain, &r, i, false);
+		if (i % 100 != 99 && i != restart)
+			continue;
+		ras_db_commit(*folded);
+		ras_db_commit(plain);
+		ras_db_metrics_collect(*folded, live);   /* as rasd does after each commit */
+		if (i == restart) {
+			ras_db_close(*folded);
+			*folded = open_db("folded.db");
+			ras_metrics_reset_counts(live);   /* a new rasd reads from zero */
+		}
+	}
+	ras_db_commit(*folded);
+	ras_db_commit(plain);
+	ras_db_metrics_collect(*folded, live);
+}
+
+static void check_limits(struct ras_db *folded, struct ras_db *plain)
+{
+	struct ras_db_limits aged = limits;
+	int64_t before = scalar("folded.db", "SELECT count(*) FROM mc_event"), after;
+	struct rec r;
+
+	/* Keep an hour of raw records, measured from the newest (they are dated ahead). */
+	aged.keep_raw_ns = HOUR;
+	limits = aged;
+	for (unsigned i = 0; i < 40; i++) {
+		record_at(STORM_RECORDS + i, &r);
+		insert(folded, &r, STORM_RECORDS + i, true);
+		insert(plain, &r, STORM_RECORDS + i, false);
+		ras_db_commit(folded);
+		ras_db_commit(plain);
+	}
+	after = scalar("folded.db", "SELECT count(*) FROM mc_event");
+	tap_ok(after < before && scalar("folded.db", "SELECT count(*) FROM mc_event WHERE wall_ns <"
+					" (SELECT max(wall_ns) FROM mc_event) - 3600000000000") == 0,
+	       "keep_raw: raw rows older than an hour are gone (%lld raw rows, were %lld)",
+	       (long long)after, (long long)before);
+	check_windows(folded, plain, "after the age limit", 100);
+
+	/* A size limit the database is already over: each commit folds the oldest raw rows. */
+	limits.keep_raw_ns = 0;
+	limits.max_db_bytes = 1;
+	before = after;
+	for (unsigned i = 0; i < 2; i++) {
+		record_at(STORM_RECORDS + 40 + i, &r);
+		insert(folded, &r, STORM_RECORDS + 40 + i, true);
+		insert(plain, &r, STORM_RECORDS + 40 + i, false);
+		ras_db_commit(folded);
+		ras_db_commit(plain);
+	}
+	after = scalar("folded.db", "SELECT count(*) FROM mc_event");
+	tap_ok(after < before, "max_db_size: the oldest raw rows are folded (%lld raw rows, were %lld)",
+	       (long long)after, (long long)before);
+	check_windows(folded, plain, "after the size limit", 100);
+}
+
+int main(void)
+{
+	struct ras_db *folded, *plain;
+	struct ras_metrics live, fresh, want;
+	struct ras_db_filter all = { .type_idx = -1, .include_synthetic = true, .with_folds = true };
+	int64_t listed = 0, folds;
+	int64_t restart_hour;
+
+	T0 = ((int64_t)time(NULL) + 86400 + 1234) * SEC + 567890123;
+	test_tmpdir(dir, sizeof(dir));
+	ras_decode_ctx_init(&dctx);
+	ras_metrics_init(&live);
+	ras_metrics_init(&fresh);
+	ras_metrics_init(&want);
+	folded = open_db("folded.db");
+	plain = open_db("plain.db");
+	if (!tap_ok(folded && plain, "databases opened"))
+		return tap_done();
+	restart_hour = (T0 + (STORM_RECORDS / 2 + 13) * 2 * SEC) / HOUR;
+	store_stream(&folded, plain, &live);
+	folds = scalar("folded.db", "SELECT count(*) FROM folds");
+	tap_ok(folds > 0 && scalar("folded.db", "SELECT sum(records) FROM folds") +
+			    scalar("folded.db", "SELECT count(*) FROM mc_event") ==
+			    scalar("plain.db", "SELECT count(*) FROM mc_event"),
+	       "%lld folds rows and the raw rows add up to every record", (long long)folds);
+	check_raw_rows(restart_hour);
+	check_windows(folded, plain, "folded storm", 300);
+	ras_db_metrics_collect(folded, &fresh);
+	ras_db_metrics_collect(plain, &want);
+	tap_ok(same_metrics(&fresh, &want, "from zero"), "metrics read from zero equal the unfolded ones");
+	tap_ok(same_metrics(&live, &want, "after each commit"),
+	       "metrics read after each commit (as rasd does) equal the unfolded ones");
+	folds = ras_db_errors(folded, &all, count_listed, &listed);
+	tap_ok(folds > 0 && listed == scalar("plain.db", "SELECT count(*) FROM mc_event"),
+	       "errors lists %lld rows and folded periods standing for every record (%lld)",
+	       (long long)folds, (long long)listed);
+	check_limits(folded, plain);
+	ras_metrics_free(&fresh);
+	ras_metrics_free(&want);
+	ras_metrics_init(&fresh);
+	ras_metrics_init(&want);
+	ras_db_metrics_collect(folded, &fresh);
+	ras_db_metrics_collect(plain, &want);
+	tap_ok(same_metrics(&fresh, &want, "after limits"), "metrics after the limits equal the unfolded ones");
+	ras_metrics_free(&live);
+	ras_metrics_free(&fresh);
+	ras_metrics_free(&want);
+	ras_db_close(folded);
+	ras_db_close(plain);
+	test_rmtree(dir);
+	return tap_done();
+}
