@@ -12,6 +12,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <time.h>
 #include "db_internal.h"
 
 struct ras_db_ckpt {
@@ -23,20 +24,47 @@ struct ras_db_ckpt {
 	int frames;                  /* log frames that call for a checkpoint */
 };
 
+/* Waits until woken, stopped, or (retry) 200 ms have passed. Called with the lock held. */
+static void wait_due(struct ras_db_ckpt *c, bool retry)
+{
+	struct timespec until;
+
+	if (!retry) {
+		while (!c->due && !c->stop)
+			pthread_cond_wait(&c->wake, &c->lock);
+		return;
+	}
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_nsec += 200 * 1000000L;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	while (!c->due && !c->stop && pthread_cond_timedwait(&c->wake, &c->lock, &until) == 0)
+		;
+}
+
 static void *checkpointer(void *arg)
 {
 	struct ras_db_ckpt *c = arg;
+	bool retry = false;
 
 	pthread_mutex_lock(&c->lock);
 	for (;;) {
-		while (!c->due && !c->stop)
-			pthread_cond_wait(&c->wake, &c->lock);
+		int log = 0, copied = 0, r;
+
+		wait_due(c, retry);
 		if (c->stop)
 			break;
 		c->due = false;
 		pthread_mutex_unlock(&c->lock);
-		/* A failure (full disk, I/O error) leaves the records in the log: tried again later. */
-		sqlite3_wal_checkpoint_v2(c->h, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+		/*
+		 * A failure (full disk, I/O error) or a pass that met a commit under way
+		 * (busy, or frames left uncopied) leaves records in the log: tried again
+		 * shortly, so the log is copied even when no further commit wakes us.
+		 */
+		r = sqlite3_wal_checkpoint_v2(c->h, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &copied);
+		retry = r != SQLITE_OK || copied < log;
 		pthread_mutex_lock(&c->lock);
 	}
 	pthread_mutex_unlock(&c->lock);
