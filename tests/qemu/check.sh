@@ -250,4 +250,5 @@ check_all() { # CPU-LABEL
     check_ctl
     check_restart
     check_storm
+    check_rasdaemon_real
 }

@@ -40,3 +40,12 @@ EXTLOG="2 7 0x12345678 2"
 NONSTD="1 16"
 ARM="0x80000101 0x410fd0c0 1 0 1"
 DEVLINK_MSG="rasfdr health event"
+
+# import_rasdaemon_real (guest/rasdaemon-real.sh, check-rasdaemon.sh): errors
+# recorded by Debian's real rasdaemon, then imported by ras-fdr-ctl
+RDM_MC_CE="0 1 0x4321 0x100 0x77 1 1 -1 rdm ce read"
+RDM_MC_UE="1 1 0x5432 0x0 0x0 0 0 -1 rdm ue write"
+RDM_EXTLOG="2 9 0x7654000 2"
+RDM_AER_STATUS=0x80
+RDM_MCE_CPU=0 RDM_MCE_BANK=3 RDM_MCE_STATUS=0x9c00000000010092 RDM_MCE_ADDR=0x6543000
+RDM_MCE_MISC=0x8c

@@ -248,6 +248,8 @@ main() {
     session_main
     session_restart
     session_storm
+    . "$HR$QT_SRCDIR/tests/qemu/guest/rasdaemon-real.sh"
+    session_rasdaemon_real
     fact WALL_END_NS "$(date +%s)999999999"
     grep -v '^#' "$W/trace" > "$RES/witness.trace"
     dmesg > "$RES/dmesg.txt"
