@@ -40,6 +40,16 @@ rm -f "$NEW/.dockerenv" "$NEW/run/.containerenv"
 mkdir -p "$NEW/usr/local/lib/rasfdr-test"
 cp "$NEW$QT_SRCDIR/tests/qemu/guest/systemd-tests.sh" "$NEW/usr/local/lib/rasfdr-test/" ||
     sd_die "cannot copy guest/systemd-tests.sh"
+# The README scenario runs make install from the build directory, which may
+# be under /tmp too (with the sources, for a CI clone): both are held outside
+# /tmp now, and bound back to their paths by the test, after systemd-tmpfiles
+# has run.
+H=$NEW/usr/local/lib/rasfdr-test/hold
+for d in "$QT_SRCDIR" "${QT_BUILDDIR:-}"; do
+    case "$d" in
+    /tmp/*) mkdir -p "$H$d" && mount --bind "$NEW$d" "$H$d" || sd_die "cannot hold $d" ;;
+    esac
+done
 # systemd-tmpfiles empties /tmp at boot (Debian's tmp.conf: D /tmp): give it an
 # empty tmpfs instead of the host's /tmp, which it would delete file by file
 # into the overlay (a minute under TCG).
