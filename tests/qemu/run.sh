@@ -29,7 +29,7 @@ set -eu
 
 QT_DIR="$(cd "$(dirname "$0")" && pwd)"
 SRCDIR="$(cd "$QT_DIR/../.." && pwd)"
-BUILDDIR="" OUT="" CPUS=both TIMEOUT=480 RASD="" CTL="" KEEP=0 KSERIES=6.1 SET="" DEB=""
+BUILDDIR="" OUT="" CPUS=both TIMEOUT="" RASD="" CTL="" KEEP=0 KSERIES=6.1 SET="" DEB=""
 PASSED=0 FAILED=0 SKIPPED=0
 
 die() { echo "run.sh: $*" >&2; exit 1; }
@@ -65,6 +65,8 @@ parse_args() {
     case "$CPUS" in intel|amd) ;; both) CPUS="intel amd" ;; *) usage 2 ;; esac
     case "$KSERIES" in 6.1) ;; 6.12) CPUS=intel ;; *) usage 2 ;; esac
     case "$SET" in "") ;; systemd) KSERIES=6.1 CPUS=intel ;; *) usage 2 ;; esac
+    # the systemd set installs the package and then runs make install: longer
+    [ -n "$TIMEOUT" ] || TIMEOUT=$([ "$SET" = systemd ] && echo 900 || echo 480)
 }
 
 # ---- host packages -------------------------------------------------------
