@@ -170,7 +170,7 @@ check_systemd_readme() { # CPU-LABEL
     local i n out
     WHY=""
     sd_fact_is RM_PURGE_RC 0; sd_fact_is RM_UNIT_AFTER_PURGE not-found
-    sd_fact_is RM_CONFIGURED "/usr/local /etc /var"
+    sd_fact_is RM_CONFIGURED "prefix=/usr/local sysconfdir=/etc localstatedir=/var"
     sd_fact_is RM_MAKE_INSTALL_RC 0; sd_fact_is RM_CONF_INSTALLED yes; sd_fact_is RM_LABELS_DIR yes
     n=$(fact_of RM_STEPS)
     [ "${n:-0}" -ge 3 ] || WHY="${WHY:+$WHY; }found ${n:-0} commands in the README's systemd block, expected 3"

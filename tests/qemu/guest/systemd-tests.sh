@@ -227,7 +227,7 @@ purge_package() {
 make_install() {
     local mk=$QT_BUILDDIR/Makefile
     unhide "$QT_SRCDIR"; unhide "$QT_BUILDDIR"
-    fact RM_CONFIGURED "$(sed -n -e 's/^prefix = //p' -e 's/^sysconfdir = //p' -e 's/^localstatedir = //p' "$mk" | tr '\n' ' ')"
+    fact RM_CONFIGURED "$(for v in prefix sysconfdir localstatedir; do sed -n "s|^$v = |$v=|p" "$mk"; done | tr '\n' ' ')"
     local t0=$(up)
     make -C "$QT_BUILDDIR" install > "$RES/make-install.log" 2>&1; fact RM_MAKE_INSTALL_RC "$?"
     fact RM_MAKE_INSTALL_SECONDS "$(echo "$(up) $t0" | awk '{ printf "%.0f", $1 - $2 }')"
