@@ -66,7 +66,7 @@ parse_args() {
     case "$KSERIES" in 6.1) ;; 6.12) CPUS=intel ;; *) usage 2 ;; esac
     case "$SET" in "") ;; systemd) KSERIES=6.1 CPUS=intel ;; *) usage 2 ;; esac
     # the systemd set installs the package and then runs make install: longer
-    [ -n "$TIMEOUT" ] || TIMEOUT=$([ "$SET" = systemd ] && echo 900 || echo 480)
+    [ -n "$TIMEOUT" ] || TIMEOUT=$([ "$SET" = systemd ] && echo 1200 || echo 480)
 }
 
 # ---- host packages -------------------------------------------------------
