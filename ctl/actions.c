@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* ras-fdr-ctl actions: the decisions rasd took on crossed thresholds, and the buckets. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include "ctl.h"
@@ -79,57 +78,61 @@ static int print_bucket(void *ctx, const char *kind, const char *subject,
 	return 0;
 }
 
-static void usage(FILE *out)
+static const struct ctl_opt actions_opts[] = {
+	CTL_OPT_SINCE,
+	{ "buckets", 'b', NULL, CTL_C_NONE, "every subject's leaky bucket instead of the decisions" },
+	CTL_OPT_JSON,
+	{ NULL },
+};
+
+const struct ctl_spec ctl_actions_spec = {
+	.name = "actions", .args = "", .opts = actions_opts,
+	.summary = "rasd's decisions on crossed thresholds (oldest first), or the buckets",
+};
+
+struct actions_args {
+	int64_t since;
+	bool buckets, json;
+};
+
+static int actions_opt(void *ctx, int key, const char *arg)
 {
-	fprintf(out, "Usage: ras-fdr-ctl actions [--since T] [--buckets] [--json]\n"
-		"  Lists rasd's decisions on crossed thresholds (oldest first), or with\n"
-		"  --buckets the leaky bucket of every subject. --json: one object per line.\n");
+	struct actions_args *a = ctx;
+
+	switch (key) {
+	case 'S':
+		if (ctl_parse_time(arg, &a->since) < 0)
+			return ctl_usage_error("actions", "--since: cannot read time '%s'", arg);
+		break;
+	case 'b': a->buckets = true; break;
+	case 'j': a->json = true; break;
+	}
+	return CTL_GO_ON;
 }
 
 int ctl_actions(struct ctl *c, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "since", required_argument, NULL, 'S' },
-		{ "buckets", no_argument, NULL, 'b' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	struct actions_args a = { 0 };
 	struct list_ctx l = { 0 };
-	bool buckets = false;
-	int64_t since = 0;
 	struct ras_db *db;
-	int opt, r;
+	int first, r = ctl_parse(&ctl_actions_spec, argc, argv, actions_opt, &a, &first);
 
-	while ((opt = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (opt) {
-		case 'S':
-			if (ctl_parse_time(optarg, &since) < 0) {
-				fprintf(stderr, "ras-fdr-ctl: cannot read time '%s'\n", optarg);
-				return 2;
-			}
-			break;
-		case 'b': buckets = true; break;
-		case 'j': l.json = true; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "ras-fdr-ctl: unexpected argument '%s'\n", argv[optind]);
-		return 2;
-	}
+	if (r != CTL_GO_ON)
+		return r;
+	if (first < argc)
+		return ctl_usage_error("actions", "unexpected argument '%s'", argv[first]);
+	l.json = a.json;
 	if (ctl_open_db(c, &db) < 0)
 		return 1;
-	r = buckets ? ras_db_bucket_list(db, print_bucket, &l)
-		    : ras_db_action_list(db, since, print_action, &l);
+	r = a.buckets ? ras_db_bucket_list(db, print_bucket, &l)
+		      : ras_db_action_list(db, a.since, print_action, &l);
 	ras_db_close(db);
 	if (r < 0 && r != -ENOENT) {
 		fprintf(stderr, "ras-fdr-ctl: cannot read the database\n");
 		return 1;
 	}
 	if (!l.n && !l.json)
-		printf(buckets ? "No buckets.\n" : "No actions.\n");
+		printf(a.buckets ? "No buckets.\n" : "No actions.\n");
 	return 0;
 }
 

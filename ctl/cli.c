@@ -36,6 +36,7 @@ int ctl_parse(const struct ctl_spec *spec, int argc, char **argv, ctl_opt_fn fn,
 {
 	struct option lo[MAX_OPTS + 2] = { { 0 } };
 	unsigned n = count_opts(spec);
+	uint32_t seen = 0;
 	int opt, idx, r;
 
 	*first = argc;   /* no arguments, also when parsing stops on an error */
@@ -59,10 +60,15 @@ int ctl_parse(const struct ctl_spec *spec, int argc, char **argv, ctl_opt_fn fn,
 			return ctl_usage_error(spec->name, "unknown option '%s'", argv[optind - 1]);
 		if (opt == ':')
 			return ctl_usage_error(spec->name, "'%s' needs a value", argv[optind - 1]);
+		seen |= UINT32_C(1) << opt;
 		r = fn(ctx, spec->opts[opt].key, optarg);
 		if (r >= 0)
 			return r;
 	}
+	for (unsigned i = 0; i < n; i++)
+		if (spec->required && !strcmp(spec->required, spec->opts[i].name) &&
+		    !(seen & UINT32_C(1) << i))
+			return ctl_usage_error(spec->name, "--%s is required", spec->opts[i].name);
 	*first = optind;
 	return CTL_GO_ON;
 }
@@ -75,8 +81,10 @@ void ctl_synopsis(const struct ctl_spec *spec, char *buf, unsigned len)
 	for (unsigned i = 0; !spec->raw && spec->opts && spec->opts[i].name && k < len; i++) {
 		const struct ctl_opt *o = &spec->opts[i];
 
-		k += (unsigned)snprintf(buf + k, len - k, " [--%s%s%s]", o->name, o->arg ? " " : "",
-					o->arg ? o->arg : "");
+		bool must = spec->required && !strcmp(spec->required, o->name);
+
+		k += (unsigned)snprintf(buf + k, len - k, must ? " --%s%s%s" : " [--%s%s%s]", o->name,
+					o->arg ? " " : "", o->arg ? o->arg : "");
 	}
 }
 
@@ -87,14 +95,17 @@ void ctl_print_help(const struct ctl_spec *spec, void *file)
 
 	ctl_synopsis(spec, syn, sizeof(syn));
 	fprintf(out, "Usage: ras-fdr-ctl [GLOBAL OPTIONS] %s\n\n%s\n", syn, spec->summary);
-	if (count_opts(spec))
-		fprintf(out, "\nOptions:\n");
+	fprintf(out, "\nOptions:\n");
 	for (unsigned i = 0; spec->opts && spec->opts[i].name; i++) {
 		const struct ctl_opt *o = &spec->opts[i];
 		char left[64];
 
 		snprintf(left, sizeof(left), "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
-		fprintf(out, "  %-22s %s\n", left, o->help);
+		/* a long value list ("openmetrics|prometheus") gets a line of its own */
+		if (strlen(left) > 22)
+			fprintf(out, "  %s\n  %-22s %s\n", left, "", o->help);
+		else
+			fprintf(out, "  %-22s %s\n", left, o->help);
 	}
 	fprintf(out, "  %-22s %s\n", "--help", "this text");
 	if (spec->more)

@@ -34,7 +34,7 @@ struct ctl_opt {
 	const char *name;	/* long name without the dashes */
 	int key;		/* what the parser hands to the command's handler */
 	const char *arg;	/* metavariable ("T", "N"); NULL: the option takes no argument */
-	enum ctl_complete complete;
+	enum ctl_complete complete;	/* CTL_C_WORDS: the words of arg, '|'-separated */
 	const char *help;
 };
 
@@ -47,6 +47,9 @@ struct ctl_spec {
 	const char *words;	/* fixed positional words for completion, space separated */
 	const char *more;	/* further help text after the options, or NULL */
 	void (*more_fn)(void *file);	/* prints more help text, or NULL */
+	/* An option that must be given (export --cursor-file): shown without
+	 * brackets in the synopsis, and ctl_parse refuses its absence. */
+	const char *required;
 	/* The command parses its own arguments: opts are listed for --help and
 	 * completion only, and the synopsis is name and args alone. */
 	bool raw;
@@ -57,6 +60,7 @@ typedef int (*ctl_opt_fn)(void *ctx, int key, const char *arg);
 
 /*
  * Parses argv (argv[0] is the command name) by spec: calls fn for each option
+ * (NULL when the spec has none)
  * and leaves the positional arguments in argv[*first..argc-1] (permuted there
  * by getopt_long). Returns -1 to go on, or an exit status to return at once
  * (0 after --help, 2 after a usage error, which it has reported).

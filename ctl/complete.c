@@ -91,6 +91,16 @@ static void complete_command(struct ctl *c, const struct ctl_spec *spec, char **
 {
 	const struct ctl_opt *prev = find_opt(spec, w[cword - 1]);
 
+	if (prev && prev->arg && prev->complete == CTL_C_WORDS) {
+		/* "openmetrics|prometheus": the value is one of these words */
+		size_t n;
+
+		for (const char *a = prev->arg; *a; a += n + (a[n] == '|')) {
+			n = strcspn(a, "|");
+			printf("%.*s\n", (int)n, a);
+		}
+		return;
+	}
 	if (prev && prev->arg) {
 		print_kind(c, NULL, prev->complete);
 		if (!strcmp(prev->name, "by") && spec->words)

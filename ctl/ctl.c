@@ -358,11 +358,11 @@ const struct ctl_command ctl_commands[] = {
 	{ "boot-cmdline", ctl_boot_cmdline, &ctl_boot_cmdline_spec },
 	{ "__complete", ctl_complete, NULL },
 	{ "__synopsis", ctl_synopsis_all, NULL },
-	{ "actions", ctl_actions, NULL },
-	{ "import-config", ctl_import_config, NULL },
-	{ "metrics", ctl_metrics, NULL },
-	{ "export", ctl_export, NULL },
-	{ "import", ctl_import, NULL },
+	{ "actions", ctl_actions, &ctl_actions_spec },
+	{ "import-config", ctl_import_config, &ctl_import_config_spec },
+	{ "metrics", ctl_metrics, &ctl_metrics_spec },
+	{ "export", ctl_export, &ctl_export_spec },
+	{ "import", ctl_import, &ctl_import_spec },
 };
 const size_t ctl_n_commands = sizeof(ctl_commands) / sizeof(ctl_commands[0]);
 

@@ -21,7 +21,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdalign.h>
@@ -301,34 +300,45 @@ static int export_all(struct export *e, struct ras_db *db)
 	return e->error ? e->error : r;
 }
 
-static const struct option export_opts[] = {
-	{ "cursor-file", required_argument, NULL, 'C' },
-	{ "json", no_argument, NULL, 'j' },
-	{ "batch", required_argument, NULL, 'b' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+static const struct ctl_opt export_opts[] = {
+	{ "cursor-file", 'C', "FILE", CTL_C_FILE, "where the last id delivered per table is kept" },
+	{ "json", 'j', NULL, CTL_C_NONE, "JSON Lines (the only format; accepted for clarity)" },
+	{ "batch", 'b', "N", CTL_C_NONE, "lines between cursor updates (default 1 on a pipe, 1000 on a file)" },
+	{ NULL },
 };
+
+const struct ctl_spec ctl_export_spec = {
+	.name = "export", .args = "", .opts = export_opts, .required = "cursor-file",
+	.summary = "records newer than the cursor as JSON Lines, each delivered once",
+};
+
+static int export_opt(void *ctx, int key, const char *arg)
+{
+	struct export *e = ctx;
+	int64_t n;
+
+	switch (key) {
+	case 'C': e->path = arg; break;
+	case 'j': break;   /* JSON Lines is the only format */
+	case 'b':
+		if (ctl_parse_i64(arg, 1, UINT32_MAX, false, &n) < 0)
+			return ctl_usage_error("export", "--batch takes a number from 1 to %u, not '%s'",
+					       UINT32_MAX, arg);
+		e->batch = (unsigned)n;
+		break;
+	}
+	return CTL_GO_ON;
+}
 
 static int parse_export_args(struct export *e, int argc, char **argv)
 {
-	int opt;
+	int first, r = ctl_parse(&ctl_export_spec, argc, argv, export_opt, e, &first);
 
-	while ((opt = getopt_long(argc, argv, "h", export_opts, NULL)) != -1) {
-		switch (opt) {
-		case 'C': e->path = optarg; break;
-		case 'j': break;   /* JSON Lines is the only format */
-		case 'b': e->batch = (unsigned)strtoul(optarg, NULL, 10); break;
-		case 'h':
-			printf("Usage: ras-fdr-ctl export --cursor-file FILE [--json] [--batch N]\n");
-			return 0;
-		default: return 2;
-		}
-	}
-	if (!e->path || optind < argc) {
-		fprintf(stderr, "ras-fdr-ctl: export needs --cursor-file FILE and nothing else\n");
-		return 2;
-	}
-	return -1;
+	if (r != CTL_GO_ON)
+		return r;
+	if (first < argc)
+		return ctl_usage_error("export", "unexpected argument '%s'", argv[first]);
+	return CTL_GO_ON;
 }
 
 /* One export per cursor at a time: two would deliver the same records. */

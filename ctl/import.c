@@ -1,6 +1,5 @@
 /* SPDX-License-Identifier: MIT */
 /* ras-fdr-ctl import rasdaemon [PATH]: rasdaemon's history into ras-fdr's database. */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,9 +10,10 @@
 
 #define RASDAEMON_DEFAULT_DB "/var/lib/rasdaemon/ras-mc_event.db"
 
-static const struct option import_opts[] = {
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+const struct ctl_spec ctl_import_spec = {
+	.name = "import", .args = "rasdaemon [PATH]", .opts = (const struct ctl_opt[]){ { NULL } },
+	.positional = CTL_C_FILE, .words = "rasdaemon",
+	.summary = "rasdaemon's database (default " RASDAEMON_DEFAULT_DB ") into this one",
 };
 
 struct import_totals {
@@ -41,22 +41,15 @@ int ctl_import(struct ctl *c, int argc, char **argv)
 	const char *path = RASDAEMON_DEFAULT_DB;
 	char boot_id[64] = "", err[512] = "";
 	struct ras_db *db;
-	int opt, r;
+	int first, r;
 
-	while ((opt = getopt_long(argc, argv, "h", import_opts, NULL)) != -1) {
-		if (opt == 'h') {
-			printf("Usage: ras-fdr-ctl import rasdaemon [PATH]   (default %s)\n",
-			       RASDAEMON_DEFAULT_DB);
-			return 0;
-		}
-		return 2;
-	}
-	if (optind >= argc || strcmp(argv[optind], "rasdaemon") || argc - optind > 2) {
-		fprintf(stderr, "ras-fdr-ctl: usage: import rasdaemon [PATH]\n");
-		return 2;
-	}
-	if (argc - optind == 2)
-		path = argv[optind + 1];
+	r = ctl_parse(&ctl_import_spec, argc, argv, NULL, NULL, &first);
+	if (r != CTL_GO_ON)
+		return r;
+	if (first >= argc || strcmp(argv[first], "rasdaemon") || argc - first > 2)
+		return ctl_usage_error("import", "takes rasdaemon [PATH]");
+	if (argc - first == 2)
+		path = argv[first + 1];
 	ras_boot_id(boot_id, sizeof(boot_id));
 	if (ras_db_open_writer(&db, c->cfg.database, boot_id, err, sizeof(err)) < 0) {
 		fprintf(stderr, "ras-fdr-ctl: %s\n", err);

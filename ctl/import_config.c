@@ -243,21 +243,28 @@ static bool looks_like_mcelog(const char *text)
 	return false;
 }
 
+const struct ctl_spec ctl_import_config_spec = {
+	.name = "import-config", .args = "FILE", .opts = (const struct ctl_opt[]){ { NULL } },
+	.positional = CTL_C_FILE,
+	.summary = "rasdaemon or mcelog.conf settings as rasd.conf lines",
+	.more = "FILE: /etc/default/rasdaemon (or /etc/sysconfig/rasdaemon) or an mcelog.conf.\n"
+		"Settings without an equivalent become comments.\n",
+};
+
 int ctl_import_config(struct ctl *c, int argc, char **argv)
 {
-	struct import im = { .file = argc == 2 ? argv[1] : NULL };
+	struct import im = { 0 };
 	char *text, *copy, section[64] = "";
 	bool mcelog;
-	int r;
+	int first, r;
 
 	(void)c;
-	if (argc != 2 || argv[1][0] == '-') {
-		fprintf(argc == 2 && !strcmp(argv[1], "--help") ? stdout : stderr,
-			"Usage: ras-fdr-ctl import-config FILE\n"
-			"  FILE: /etc/default/rasdaemon (or /etc/sysconfig/rasdaemon) or an mcelog.conf.\n"
-			"  Prints the equivalent rasd.conf lines; settings without one become comments.\n");
-		return argc == 2 && !strcmp(argv[1], "--help") ? 0 : 2;
-	}
+	r = ctl_parse(&ctl_import_config_spec, argc, argv, NULL, NULL, &first);
+	if (r != CTL_GO_ON)
+		return r;
+	if (argc - first != 1)
+		return ctl_usage_error("import-config", "takes one FILE");
+	im.file = argv[first];
 	if ((r = ras_read_file(im.file, &text, NULL)) < 0) {
 		fprintf(stderr, "ras-fdr-ctl: %s: %s\n", im.file, strerror(-r));
 		return 1;

@@ -1,30 +1,28 @@
 /* SPDX-License-Identifier: MIT */
 /* ras-fdr-ctl metrics: the database's counts as OpenMetrics text. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ctl.h"
 #include "db/db_metrics.h"
 
-static const struct option metrics_opts[] = {
-	{ "top", required_argument, NULL, 'n' },
-	{ "format", required_argument, NULL, 'f' },
-	{ "output", required_argument, NULL, 'o' },
-	{ "help", no_argument, NULL, 'h' },
-	{ NULL, 0, NULL, 0 },
+#define STRINGIFY_(x) #x
+#define STRINGIFY(x) STRINGIFY_(x)
+
+static const struct ctl_opt metrics_opts[] = {
+	{ "top", 'n', "N", CTL_C_NONE, "subjects per DIMM/CPU/PCIe series before 'other' (default "
+	  STRINGIFY(RAS_METRICS_TOP_DEFAULT) ")" },
+	{ "format", 'f', "openmetrics|prometheus", CTL_C_WORDS,
+	  "openmetrics (default) or prometheus (node_exporter's text format)" },
+	{ "output", 'o', "FILE", CTL_C_FILE, "replace FILE atomically instead of printing" },
+	{ NULL },
 };
 
-static void metrics_usage(FILE *out)
-{
-	fprintf(out,
-		"Usage: ras-fdr-ctl metrics [--top N] [--format openmetrics|prometheus] [--output FILE]\n"
-		"  --top N       subjects per DIMM/CPU/PCIe series before 'other' (default %d)\n"
-		"  --format F    openmetrics (default) or prometheus (node_exporter's text format)\n"
-		"  --output FILE replace FILE atomically instead of printing\n",
-		RAS_METRICS_TOP_DEFAULT);
-}
+const struct ctl_spec ctl_metrics_spec = {
+	.name = "metrics", .args = "", .opts = metrics_opts,
+	.summary = "the database's counts as OpenMetrics (or Prometheus) text",
+};
 
 struct metrics_args {
 	unsigned top;
@@ -32,40 +30,39 @@ struct metrics_args {
 	const char *output;
 };
 
+static int metrics_opt(void *ctx, int key, const char *arg)
+{
+	struct metrics_args *a = ctx;
+	int64_t n;
+
+	switch (key) {
+	case 'n':
+		if (ctl_parse_i64(arg, 0, 1000000, false, &n) < 0)
+			return ctl_usage_error("metrics", "--top takes a number from 0 to 1000000, not '%s'", arg);
+		a->top = (unsigned)n;
+		break;
+	case 'f':
+		if (!strcmp(arg, "openmetrics"))
+			a->fmt = RAS_MFMT_OPENMETRICS;
+		else if (!strcmp(arg, "prometheus"))
+			a->fmt = RAS_MFMT_PROMETHEUS;
+		else
+			return ctl_usage_error("metrics", "--format takes openmetrics or prometheus, not '%s'", arg);
+		break;
+	case 'o': a->output = arg; break;
+	}
+	return CTL_GO_ON;
+}
+
 static int parse_metrics_args(int argc, char **argv, struct metrics_args *a)
 {
-	char *end;
-	int opt;
+	int first, r = ctl_parse(&ctl_metrics_spec, argc, argv, metrics_opt, a, &first);
 
-	while ((opt = getopt_long(argc, argv, "h", metrics_opts, NULL)) != -1) {
-		switch (opt) {
-		case 'n':
-			a->top = (unsigned)strtoul(optarg, &end, 10);
-			if (*end || !*optarg) {
-				fprintf(stderr, "ras-fdr-ctl: --top takes a number\n");
-				return 2;
-			}
-			break;
-		case 'f':
-			if (!strcmp(optarg, "openmetrics"))
-				a->fmt = RAS_MFMT_OPENMETRICS;
-			else if (!strcmp(optarg, "prometheus"))
-				a->fmt = RAS_MFMT_PROMETHEUS;
-			else {
-				fprintf(stderr, "ras-fdr-ctl: --format takes openmetrics or prometheus\n");
-				return 2;
-			}
-			break;
-		case 'o': a->output = optarg; break;
-		case 'h': metrics_usage(stdout); return 0;
-		default: metrics_usage(stderr); return 2;
-		}
-	}
-	if (optind < argc) {
-		fprintf(stderr, "ras-fdr-ctl: unexpected argument '%s'\n", argv[optind]);
-		return 2;
-	}
-	return -1;
+	if (r != CTL_GO_ON)
+		return r;
+	if (first < argc)
+		return ctl_usage_error("metrics", "unexpected argument '%s'", argv[first]);
+	return CTL_GO_ON;
 }
 
 int ctl_metrics(struct ctl *c, int argc, char **argv)

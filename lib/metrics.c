@@ -10,6 +10,7 @@
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 #include "metrics.h"
@@ -393,6 +394,14 @@ int ras_metrics_write_file(const struct ras_metrics *m, unsigned top, enum ras_m
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
+	/* node_exporter runs as its own user: rasd.service's UMask=0027 would
+	 * leave the file unreadable to it. */
+	if (fchmod(fd, 0644) != 0) {
+		r = -errno;
+		close(fd);
+		unlink(tmp);
+		return r;
+	}
 	r = write_synced(m, top, fmt, fd);
 	if (r == 0 && rename(tmp, path) != 0)
 		r = -errno;

@@ -108,6 +108,20 @@ comp 3 ras-fdr-ctl errors --type "" | grep -qx ras:aer_event; ok $? "completion:
 comp 2 ras-fdr-ctl labels "" | grep -qx guess; ok $? "completion: labels actions"
 comp 2 ras-fdr-ctl decode "" | grep -qx @files; ok $? "completion: decode takes files"
 comp 4 ras-fdr-ctl -d /nonexistent edac "" | grep -q .; ok $([ $? = 1 ] && echo 0 || echo 1) "completion: no paths without a database"
+# the fleet commands are on the tables too: completion, required options, no plain entries
+comp 3 ras-fdr-ctl metrics --format "" | sort | tr '\n' ' ' | grep -qx 'openmetrics prometheus '
+ok $? "completion: metrics --format offers its two values"
+comp 2 ras-fdr-ctl export --c | grep -qx -- --cursor-file; ok $? "completion: export options"
+comp 2 ras-fdr-ctl import "" | grep -qx rasdaemon; ok $? "completion: import rasdaemon"
+comp 2 ras-fdr-ctl actions --b | grep -qx -- --buckets; ok $? "completion: actions options"
+"$CTL" --config /dev/null export --json >/dev/null 2>&1
+ok $([ $? = 2 ] && echo 0 || echo 1) "export without its required --cursor-file: exit 2"
+"$CTL" --config /dev/null --db /nonexistent/ras.db import rasdaemon /nonexistent.db --no-such-option >/dev/null 2>&1
+ok $([ $? = 2 ] && echo 0 || echo 1) "import: an option after the positionals is parsed (unknown: exit 2)"
+"$CTL" --config /dev/null import-config /dev/null extra >/dev/null 2>&1
+ok $([ $? = 2 ] && echo 0 || echo 1) "import-config with two files: exit 2"
+"$CTL" __synopsis | grep -q '(no table)'
+ok $([ $? = 1 ] && echo 0 || echo 1) "every command is driven by its table (__synopsis has no plain entry)"
 out=$(PATH="$top_builddir/ctl:$PATH" bash -c '. "$1"/contrib/ras-fdr-ctl.bash-completion
 	COMP_WORDS=(ras-fdr-ctl sum); COMP_CWORD=1; _ras_fdr_ctl; echo "${COMPREPLY[*]}"
 	COMP_WORDS=(ras-fdr-ctl errors --ty); COMP_CWORD=2; _ras_fdr_ctl; echo "${COMPREPLY[*]}"' _ "$top_srcdir")

@@ -120,7 +120,7 @@ ctl metrics --format json >/dev/null 2>&1; is $? 2 "an unknown format is a usage
 # Every fleet command is in the help and has its man page section.
 for c in metrics export import; do
 	"$CTL" help | grep -q "^  $c "; ok $? "ras-fdr-ctl help lists $c"
-	grep -q "^\.SS \"$c" "$top_srcdir/man/ras-fdr-ctl.8"; ok $? "ras-fdr-ctl(8) has a section for $c"
+	grep -q "^\.SS $c\$" "$top_srcdir/man/ras-fdr-ctl.8"; ok $? "ras-fdr-ctl(8) has a section for $c"
 done
 grep -q '^\.BR metrics_textfile ' "$top_srcdir/man/rasd.conf.5"; ok $? "rasd.conf(5) documents metrics_textfile"
 

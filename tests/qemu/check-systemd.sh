@@ -117,6 +117,9 @@ check_systemd() { # CPU-LABEL
     [ "$n" = 0 ] || WHY="$n refused operations in rasd's journal: $(grep -i -m 2 -E 'permission denied|operation not permitted|EACCES|EPERM|read-only' "$D/rasd-journal.txt" | tr '\n' ' ')"
     verdict "systemd_sandbox_no_eacces_eperm/$CPU"
 
+    check_systemd_sandbox_writes "$CPU"
+    check_systemd_readme "$CPU"
+
     # systemd-analyze security: exposure 2.0 or less
     WHY=""
     n=$(fact_of EXPOSURE)
@@ -130,4 +133,60 @@ check_systemd() { # CPU-LABEL
     sd_fact_is STOP_RC 0; sd_fact_is ACTIVE_AFTER_STOP inactive; sd_fact_is RASD_PROCS_AFTER_STOP 0
     case " $(fact_of INSTANCES_AFTER_STOP) " in *" rasd "*) WHY="${WHY:+$WHY; }instance rasd left: $(fact_of INSTANCES_AFTER_STOP)" ;; esac
     verdict "systemd_stop_leaves_no_instance/$CPU"
+}
+
+# What rasd writes outside its own directories under the unit's sandbox: the
+# metrics textfile in node_exporter's directory, and an enabled page action
+# (soft_offline_page). The kernel may refuse to offline the page (EBUSY, EIO):
+# that is its answer, not the sandbox's; EPERM, EACCES and EROFS are the sandbox's.
+check_systemd_sandbox_writes() { # CPU-LABEL
+    local row kind action result err target
+    WHY=""
+    sd_fact_is ACT_RESTART_RC 0; sd_fact_is STORED_act 3
+    sd_fact_is PROM_EXISTS yes; sd_fact_is PROM_MODE 644; sd_fact_is PROM_HAS_ACT yes
+    [ -z "$(fact_of PROM_READ_AS_PROMETHEUS)" ] || sd_fact_is PROM_READ_AS_PROMETHEUS yes
+    verdict "systemd_sandbox_metrics_textfile/$1"
+
+    WHY=""
+    row=$(fact_of ACT_ROW)
+    IFS='|' read -r kind action result err target <<<"$row"
+    echo "   systemd/$1: page action under the sandbox: $row; kernel: $(fact_of ACT_DMESG)"
+    [ "$kind/$action" = page/soft ] || WHY="no page action 'soft' in the actions table (row: '$row')"
+    case "$target" in *"> /sys/devices/system/memory/soft_offline_page"*) ;;
+    *) WHY="${WHY:+$WHY; }target '$target' is not soft_offline_page" ;; esac
+    case "$result/$err" in
+    done/|done/0) ;;
+    failed/1|failed/13|failed/30) WHY="${WHY:+$WHY; }the sandbox refused the write: errno $err" ;;
+    failed/*) echo "   systemd/$1: the kernel itself refused the soft offline (errno $err)" ;;
+    *) WHY="${WHY:+$WHY; }result '$result' errno '$err', expected done (or the kernel's refusal)" ;;
+    esac
+    verdict "systemd_sandbox_page_action/$1"
+}
+
+# The README's from-source install (guest/systemd-tests.sh readme_install):
+# package purged, make install in the build directory, then the README's own
+# commands under "Under systemd:" as written; rasd runs from /usr/local.
+check_systemd_readme() { # CPU-LABEL
+    local i n out
+    WHY=""
+    sd_fact_is RM_PURGE_RC 0; sd_fact_is RM_UNIT_AFTER_PURGE not-found
+    sd_fact_is RM_CONFIGURED "prefix=/usr/local sysconfdir=/etc localstatedir=/var"
+    sd_fact_is RM_MAKE_INSTALL_RC 0; sd_fact_is RM_CONF_INSTALLED yes; sd_fact_is RM_LABELS_DIR yes
+    n=$(fact_of RM_STEPS)
+    [ "${n:-0}" -ge 3 ] || WHY="${WHY:+$WHY; }found ${n:-0} commands in the README's systemd block, expected 3"
+    for i in $(seq 1 "${n:-0}"); do
+        [ "$(fact_of "RM_STEP_${i}_RC")" = 0 ] ||
+            WHY="${WHY:+$WHY; }'$(fact_of "RM_STEP_${i}_CMD")' exited $(fact_of "RM_STEP_${i}_RC"): $(fact_of "RM_STEP_${i}_OUT")"
+    done
+    out=$(grep -h "^RM_STEP_[0-9]*_OUT=" "$D/facts.env" | head -n 1)
+    [[ "$out" == *"configuration OK (read /etc/ras-fdr/rasd.conf)"* ]] ||
+        WHY="${WHY:+$WHY; }rasd --check-config did not say it read /etc/ras-fdr/rasd.conf: $out"
+    sd_fact_is RM_ACTIVE active; sd_fact_is RM_ENABLED enabled
+    sd_fact_is RM_FRAGMENT /usr/local/lib/systemd/system/rasd.service
+    sd_fact_is RM_EXE /usr/local/sbin/rasd; sd_fact_is RM_CTL /usr/local/bin/ras-fdr-ctl
+    sd_fact_is STORED_readme 1; sd_fact_is RM_DISABLE_RC 0
+    case " $(fact_of RM_INSTANCES_AFTER) " in *" rasd "*) WHY="${WHY:+$WHY; }instance rasd left after disable --now" ;; esac
+    echo "   systemd/$1: README install: make install $(fact_of RM_MAKE_INSTALL_SECONDS) s;" \
+        "$(grep -h '^RM_STEP_[0-9]*_CMD=' "$D/facts.env" | sed "s/^[^=]*='\(.*\)'$/\1/" | paste -sd ';')"
+    verdict "systemd_readme_make_install_runs_rasd/$1"
 }

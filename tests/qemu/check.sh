@@ -326,5 +326,6 @@ check_all() { # CPU-LABEL
     session_on restart && check_restart
     session_on storm && check_storm
     session_on actions && check_actions
+    session_on rasdaemon && check_rasdaemon_real
     return 0
 }

@@ -10,7 +10,7 @@
 #                     [--kernel 6.1|6.12] [--set systemd] [--sessions "NAME..."]
 #
 # --sessions runs and checks only the named sessions of the 6.1 set (main,
-# restart, storm, actions; default all), e.g. --sessions actions.
+# restart, storm, actions, rasdaemon; default all), e.g. --sessions actions.
 #
 # --kernel 6.12 (opt-in; default 6.1) installs Debian's 6.12 kernel and
 # headers and runs instead the early-boot set (guest/k612.sh, check-k612.sh):
@@ -21,6 +21,8 @@
 # overlay of the host's root (guest/systemd-root.sh), installs the package
 # from DIR/deb (make deb builds it if missing) and checks rasd.service under
 # systemd (guest/systemd-tests.sh, check-systemd.sh): one CPU model (intel).
+# Then it purges the package and follows the README's from-source steps
+# (make install in DIR, which must be configured as the README says).
 #
 # DIR holds the built rasd/rasd and ctl/ras-fdr-ctl. Prints "PASS <scenario>"
 # or "FAIL <scenario>: <reason>" per scenario and CPU model, then
@@ -30,7 +32,7 @@ set -eu
 
 QT_DIR="$(cd "$(dirname "$0")" && pwd)"
 SRCDIR="$(cd "$QT_DIR/../.." && pwd)"
-SESSIONS="" BUILDDIR="" OUT="" CPUS=both TIMEOUT=900 RASD="" CTL="" KEEP=0 KSERIES=6.1 SET="" DEB=""
+SESSIONS="" BUILDDIR="" OUT="" CPUS=both TIMEOUT="" RASD="" CTL="" KEEP=0 KSERIES=6.1 SET="" DEB=""
 PASSED=0 FAILED=0 SKIPPED=0
 
 die() { echo "run.sh: $*" >&2; exit 1; }
@@ -67,6 +69,8 @@ parse_args() {
     case "$CPUS" in intel|amd) ;; both) CPUS="intel amd" ;; *) usage 2 ;; esac
     case "$KSERIES" in 6.1) ;; 6.12) CPUS=intel ;; *) usage 2 ;; esac
     case "$SET" in "") ;; systemd) KSERIES=6.1 CPUS=intel ;; *) usage 2 ;; esac
+    # the systemd set installs the package and then runs make install: longer
+    [ -n "$TIMEOUT" ] || TIMEOUT=$([ "$SET" = systemd ] && echo 1200 || echo 900)
 }
 
 # ---- host packages -------------------------------------------------------
@@ -118,6 +122,29 @@ ensure_packages() {
     [ -n "$KVER" ] || { echo "run.sh: no kernel in /boot; skipping" >&2; exit 77; }
     apt_install "linux-headers-$KVER" ||
         { echo "run.sh: cannot install linux-headers-$KVER; skipping" >&2; exit 77; }
+}
+
+# Debian's rasdaemon for import_rasdaemon_real (6.1 set): the package is
+# unpacked into the build directory, not installed, so its postinst never
+# enables or starts a rasdaemon on the host (with or without systemd, with or
+# without a policy-rc.d). The guest runs the binary in its chroot of the host's
+# root; it needs only libsqlite3, which the build already uses.
+RASDAEMON=""
+fetch_rasdaemon() {
+    local d="$OUT/rasdaemon-pkg" deb
+    [ "$KSERIES" = 6.1 ] && [ -z "$SET" ] || return 0
+    RASDAEMON="$d/root/usr/sbin/rasdaemon"
+    [ -x "$RASDAEMON" ] && return 0
+    rm -rf "$d"; mkdir -p "$d"
+    if ! (cd "$d" && apt-get download rasdaemon >> "$OUT/apt.log" 2>&1); then
+        apt-get update >> "$OUT/apt.log" 2>&1
+        (cd "$d" && apt-get download rasdaemon >> "$OUT/apt.log" 2>&1) || true
+    fi
+    deb=$(ls "$d"/rasdaemon_*.deb 2>/dev/null | tail -n 1)
+    if [ -z "$deb" ] || ! dpkg-deb -x "$deb" "$d/root"; then
+        echo "run.sh: cannot fetch Debian's rasdaemon (import_rasdaemon_real will fail)" >&2
+        RASDAEMON=""
+    fi
 }
 
 # ---- build: test module and initramfs ---------------------------------------
@@ -180,6 +207,7 @@ QT_CTL='$CTL'
 QT_MODULE='$MODULE'
 QT_PAGEHOLD='$PAGEHOLD'
 QT_SESSIONS='$SESSIONS'
+QT_RASDAEMON='$RASDAEMON'
 EOF
     [ "$KSERIES" = 6.1 ] || echo "QT_SET='k612'" >> "$1/params.env"
     [ -z "$SET" ] || write_params_set "$1"
@@ -192,6 +220,7 @@ write_params_set() { # DIR
     cat >> "$1/params.env" <<EOF
 QT_SET='$SET'
 QT_DEB='/mnt/results/$(basename "$DEB")'
+QT_BUILDDIR='$BUILDDIR'
 QT_MODULE='/mnt/results/$(basename "$MODULE")'
 EOF
 }
@@ -289,6 +318,7 @@ main() {
     parse_args "$@"
     mkdir -p "$OUT/build"
     ensure_packages
+    fetch_rasdaemon
     note "kernel $KVER, rasd $RASD, ctl $CTL, results in $OUT"
     [ -x "$RASD" ] || echo "run.sh: warning: no rasd at $RASD; the database checks will fail" >&2
     [ -x "$CTL" ] || echo "run.sh: warning: no ras-fdr-ctl at $CTL; injections will fail" >&2
@@ -297,6 +327,7 @@ main() {
     build_initramfs
     . "$QT_DIR/values.sh"
     . "$QT_DIR/check.sh"
+    . "$QT_DIR/check-rasdaemon.sh"
     [ "$KSERIES" = 6.1 ] || . "$QT_DIR/check-k612.sh"
     [ "$SET" != systemd ] || { . "$QT_DIR/check-systemd.sh"; find_deb; }
     local cpu before

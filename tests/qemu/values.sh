@@ -48,3 +48,12 @@ DEVLINK_MSG="rasfdr health event"
 # bank's error, instruction TLB, level 1) on ACT_CPU, the guest's second vCPU.
 ACT_THRESHOLD=3/1h ACT_PAGE_ERRORS=3 ACT_PAGE_OFFSET=0x40
 ACT_CPU=1 ACT_CPU_BANK=0 ACT_CPU_STATUS=0x9000000000000011 ACT_CPU_ERRORS=3
+
+# import_rasdaemon_real (guest/rasdaemon-real.sh, check-rasdaemon.sh): errors
+# recorded by Debian's real rasdaemon, then imported by ras-fdr-ctl
+RDM_MC_CE="0 1 0x4321 0x100 0x77 1 1 -1 rdm ce read"
+RDM_MC_UE="1 1 0x5432 0x0 0x0 0 0 -1 rdm ue write"
+RDM_EXTLOG="2 9 0x7654000 2"
+RDM_AER_STATUS=0x80
+RDM_MCE_CPU=0 RDM_MCE_BANK=3 RDM_MCE_STATUS=0x9c00000000010092 RDM_MCE_ADDR=0x6543000
+RDM_MCE_MISC=0x8c

@@ -331,6 +331,7 @@ main() {
     want restart && session_restart
     want storm && session_storm
     want actions && session_actions
+    want rasdaemon && { . "$HR$QT_SRCDIR/tests/qemu/guest/rasdaemon-real.sh"; session_rasdaemon_real; }
     fact WALL_END_NS "$(date +%s)999999999"
     grep -v '^#' "$W/trace" > "$RES/witness.trace"
     dmesg > "$RES/dmesg.txt"

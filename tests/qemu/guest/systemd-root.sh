@@ -30,6 +30,17 @@ mount -t overlay overlay -o "lowerdir=$HR,upperdir=/ovl/upper,workdir=/ovl/work"
     sd_die "cannot mount the overlay on the host root"
 
 rm -f "$NEW/usr/sbin/policy-rc.d"
+# A fresh machine: a ras-fdr the host has (make install, the package) would
+# shadow the one under test (units in /usr/local/lib/systemd/system and /etc
+# win over the package's), so every trace of it goes from the overlay.
+if [ -n "$(chroot "$NEW" dpkg-query -W -f='${Status}' ras-fdr 2>/dev/null | grep ' installed')" ]; then
+    chroot "$NEW" dpkg --purge ras-fdr > /dev/null 2>&1 || echo "SYSTEMD-ROOT: cannot purge the host's ras-fdr"
+fi
+rm -rf "$NEW/usr/local/sbin/rasd" "$NEW/usr/local/bin/ras-fdr-ctl" \
+    "$NEW/usr/local/lib/systemd/system/rasd.service" "$NEW/usr/local/lib/systemd/catalog/ras-fdr.catalog" \
+    "$NEW/usr/local/share/bash-completion/completions/ras-fdr-ctl" "$NEW/usr/local/share/ras-fdr" \
+    "$NEW/etc/ras-fdr" "$NEW/var/lib/ras-fdr" "$NEW/etc/systemd/system/rasd.service" \
+    "$NEW"/etc/systemd/system/*.wants/rasd.service "$NEW/etc/systemd/system/rasd.service.d"
 # man-db's dpkg trigger would index every man page over 9p: minutes under TCG
 rm -f "$NEW/var/lib/man-db/auto-update"
 # The host may be a container image: with /.dockerenv systemd believes it runs
@@ -40,6 +51,16 @@ rm -f "$NEW/.dockerenv" "$NEW/run/.containerenv"
 mkdir -p "$NEW/usr/local/lib/rasfdr-test"
 cp "$NEW$QT_SRCDIR/tests/qemu/guest/systemd-tests.sh" "$NEW/usr/local/lib/rasfdr-test/" ||
     sd_die "cannot copy guest/systemd-tests.sh"
+# The README scenario runs make install from the build directory, which may
+# be under /tmp too (with the sources, for a CI clone): both are held outside
+# /tmp now, and bound back to their paths by the test, after systemd-tmpfiles
+# has run.
+H=$NEW/usr/local/lib/rasfdr-test/hold
+for d in "$QT_SRCDIR" "${QT_BUILDDIR:-}"; do
+    case "$d" in
+    /tmp/*) mkdir -p "$H$d" && mount --bind "$NEW$d" "$H$d" || sd_die "cannot hold $d" ;;
+    esac
+done
 # systemd-tmpfiles empties /tmp at boot (Debian's tmp.conf: D /tmp): give it an
 # empty tmpfs instead of the host's /tmp, which it would delete file by file
 # into the overlay (a minute under TCG).

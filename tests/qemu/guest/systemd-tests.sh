@@ -149,6 +149,44 @@ reload() {
     fact RELOAD_LOGGED "$(($(journalctl -u rasd.service --no-pager -o cat | grep -cE 'configuration (.* )?reloaded') - n0))"
 }
 
+# The sandbox and what rasd writes outside its own directories: the metrics
+# textfile in node_exporter's directory, and an enabled page action's
+# soft_offline_page write (real mc_events of one page cross page_ce_threshold).
+PROM=/var/lib/prometheus/node-exporter/ras-fdr.prom
+act_rows() {
+    sqlite3 -batch -noheader "file:$DB?mode=ro" "SELECT count(*) FROM actions WHERE kind = 'page'" 2>/dev/null ||
+        echo 0
+}
+act_done() { [ "$(act_rows)" -ge 1 ]; }
+prom_has_act() { grep -q 'ras_fdr_records_total{type="mc_event",severity="corrected"' "$PROM" 2>/dev/null; }
+
+sandbox_writes() {
+    fact PROM_DIR_FROM_HOST "$([ -d "${PROM%/*}" ] && echo yes || echo no)"
+    mkdir -p "${PROM%/*}"
+    cp "$CONF" /run/rasd.conf.pre-sandbox
+    printf '%s\n' "metrics_textfile = $PROM" "page_ce_threshold = 2/24h" \
+        "page_ce_action = soft" "dry_run = no" >> "$CONF"
+    systemctl restart rasd.service; fact ACT_RESTART_RC "$?"
+    inject act 3 0
+    wait_stored act 3 20
+    wait_for 20 act_done
+    fact ACT_ROWS "$(act_rows)"
+    sqlite3 -batch -noheader -separator '|' "file:$DB?mode=ro" "SELECT kind, action, result,
+        coalesce(errno, ''), coalesce(target, '') FROM actions WHERE kind = 'page' ORDER BY id LIMIT 1" > "$RES/action.txt" 2>&1
+    fact ACT_ROW "$(cat "$RES/action.txt")"
+    fact ACT_DMESG "$(dmesg | grep -i -m 1 'soft offlin' || echo none)"
+    wait_for 10 prom_has_act
+    fact PROM_EXISTS "$([ -f "$PROM" ] && echo yes || echo no)"
+    fact PROM_MODE "$(stat -c %a "$PROM" 2>/dev/null)"
+    fact PROM_HAS_ACT "$(prom_has_act && echo yes || echo no)"
+    [ -f "$PROM" ] && cp "$PROM" "$RES/ras-fdr.prom"
+    if id prometheus >/dev/null 2>&1; then
+        fact PROM_READ_AS_PROMETHEUS "$(runuser -u prometheus -- head -c 1 "$PROM" >/dev/null 2>&1 && echo yes || echo no)"
+    fi
+    cp /run/rasd.conf.pre-sandbox "$CONF"
+    systemctl restart rasd.service
+}
+
 security() {
     systemd-analyze security rasd.service --no-pager > "$RES/security.txt" 2>&1
     fact EXPOSURE "$(sed -n 's/.*Overall exposure level for rasd.service: \([0-9.]*\).*/\1/p' "$RES/security.txt")"
@@ -162,11 +200,75 @@ stop() {
     fact MC_ENABLE_TOP "$(cat /sys/kernel/tracing/events/ras/mc_event/enable 2>/dev/null)"
 }
 
+# ---- the README's from-source install (issue 15): make install, then the
+# README's own commands under "Under systemd:", run as written ----
+
+HOLD=/usr/local/lib/rasfdr-test/hold
+# a source or build directory under /tmp comes back from where systemd-root.sh held it
+unhide() { # DIR
+    [ -d "$HOLD$1" ] || return 0
+    mkdir -p "$1" && mount --bind "$HOLD$1" "$1"
+}
+
+# the commands of the README's first shell block after "Under systemd:", comments cut
+readme_commands() {
+    awk '/Under systemd:/ { s = 1 } s == 1 && /^```/ { s = 2; next } s == 2 && /^```/ { exit }
+         s == 2 { sub(/[ \t]+#.*$/, ""); if ($0 != "") print }' "$QT_SRCDIR/README.md"
+}
+
+# a fresh machine: no package, no configuration, no database
+purge_package() {
+    dpkg --purge ras-fdr > "$RES/dpkg-purge.log" 2>&1; fact RM_PURGE_RC "$?"
+    rm -rf /etc/ras-fdr /var/lib/ras-fdr
+    systemctl daemon-reload
+    fact RM_UNIT_AFTER_PURGE "$(systemctl show -P LoadState rasd.service)"
+}
+
+make_install() {
+    local mk=$QT_BUILDDIR/Makefile
+    unhide "$QT_SRCDIR"; unhide "$QT_BUILDDIR"
+    fact RM_CONFIGURED "$(for v in prefix sysconfdir localstatedir; do sed -n "s|^$v = |$v=|p" "$mk"; done | tr '\n' ' ')"
+    local t0=$(up)
+    make -C "$QT_BUILDDIR" install > "$RES/make-install.log" 2>&1; fact RM_MAKE_INSTALL_RC "$?"
+    fact RM_MAKE_INSTALL_SECONDS "$(echo "$(up) $t0" | awk '{ printf "%.0f", $1 - $2 }')"
+    fact RM_CONF_INSTALLED "$([ -f /etc/ras-fdr/rasd.conf ] && echo yes || echo no)"
+    fact RM_LABELS_DIR "$([ -d /etc/ras-fdr/labels.d ] && echo yes || echo no)"
+}
+
+readme_steps() {
+    local i=0 line out rc
+    while IFS= read -r line; do
+        i=$((i + 1))
+        out=$(bash -c "$line" 2>&1); rc=$?
+        log "README step $i: $line -> rc=$rc: $out"
+        fact "RM_STEP_${i}_CMD" "$line"
+        fact "RM_STEP_${i}_RC" "$rc"
+        fact "RM_STEP_${i}_OUT" "$(echo "$out" | head -c 400)"
+    done < <(readme_commands)
+    fact RM_STEPS "$i"
+}
+
+readme_install() {
+    purge_package
+    make_install
+    readme_steps
+    fact RM_ACTIVE "$(systemctl is-active rasd.service 2>&1)"
+    fact RM_ENABLED "$(systemctl is-enabled rasd.service 2>&1)"
+    fact RM_FRAGMENT "$(show FragmentPath)"
+    fact RM_EXE "$(readlink "/proc/$(show MainPID)/exe" 2>/dev/null)"
+    fact RM_CTL "$(command -v ras-fdr-ctl)"
+    inject readme 1 0
+    wait_stored readme 1 20
+    ras-fdr-ctl errors --limit 1 > "$RES/readme-errors.txt" 2>&1
+    systemctl disable --now rasd.service > /dev/null 2>&1; fact RM_DISABLE_RC "$?"
+    fact RM_INSTANCES_AFTER "$(ls /sys/kernel/tracing/instances | tr '\n' ' ')"
+}
+
 collect() {
     journalctl -u rasd.service -o cat --no-pager > "$RES/rasd-journal.txt" 2>&1
     journalctl -b --no-pager > "$RES/journal-all.txt" 2>&1
-    journal
-    for x in "" -wal -shm; do [ -f "$DB$x" ] && cp "$DB$x" "$RES/sd.db$x"; done
+    # the package's journal and database, unless kept before the README step
+    [ -f "$RES/sd.db" ] || { journal; for x in "" -wal -shm; do [ -f "$DB$x" ] && cp "$DB$x" "$RES/sd.db$x"; done; }
     systemd-analyze blame --no-pager 2>&1 | head -n 15 > "$RES/systemd-blame.txt"
     fact WALL_END_NS "$(date +%s)999999999"
 }
@@ -180,10 +282,15 @@ if ! systemctl cat rasd.service >/dev/null 2>&1; then
 elif start_ready; [ "$(show ActiveState)" != active ]; then
     log "rasd.service did not start: $(journalctl -u rasd.service -o cat --no-pager | tail -n 5)"
 else
-    for step in live_errors watchdog reload security stop; do
+    for step in live_errors watchdog reload sandbox_writes security stop; do
         log "step $step"
         $step
     done
+    # the package's journal and database, before the purge
+    journal
+    for x in "" -wal -shm; do [ -f "$DB$x" ] && cp "$DB$x" "$RES/sd.db$x"; done
+    log "step readme_install"
+    readme_install
 fi
 collect
 fact DONE "$(up)"
