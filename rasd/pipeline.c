@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include "lib/decode.h"
@@ -242,9 +243,9 @@ static void note_unknown_id(struct ras_pipeline *p, unsigned id)
 	p->unknown_logged = true;
 }
 
-static void on_record(void *ctx, int cpu, uint64_t ts, const void *data, uint32_t size)
+static void record_item(struct ras_pipeline *p, int cpu, uint64_t ts, const void *data,
+			uint32_t size)
 {
-	struct ras_pipeline *p = ctx;
 	uint16_t id;
 	int idx;
 
@@ -292,17 +293,29 @@ static void record_loss(struct ras_pipeline *p, int cpu, long long count,
 	ras_actions_lost(p->actions, cpu, count);
 }
 
-static void on_missed(void *ctx, int cpu, long long count, uint64_t prev_ts, uint64_t ts)
+/*
+ * A loss found while reading is held with the records of its batch, like
+ * them: a failed commit rolls its row back and the retry stores it once.
+ */
+static void keep_loss(struct ras_pipeline *p, int cpu, long long count, int64_t from_ns,
+		      int64_t to_ns, const char *origin)
 {
-	struct ras_pipeline *p = ctx;
 	struct ras_pending_entry e = {
 		.kind = RAS_PENDING_LOSS, .cpu = cpu, .count = count,
-		.from_ns = prev_ts ? ras_tracing_wall_ns(p->tr, prev_ts) : 0,
-		.to_ns = ras_tracing_wall_ns(p->tr, ts),
+		.from_ns = from_ns, .to_ns = to_ns, .origin = origin,
 	};
 
 	keep_pending(p, &e);
-	record_loss(p, cpu, count, e.from_ns, e.to_ns, "subbuffer");
+}
+
+static void missed_item(struct ras_pipeline *p, int cpu, long long count, uint64_t prev_ts,
+			uint64_t ts)
+{
+	int64_t from_ns = prev_ts ? ras_tracing_wall_ns(p->tr, prev_ts) : 0;
+	int64_t to_ns = ras_tracing_wall_ns(p->tr, ts);
+
+	keep_loss(p, cpu, count, from_ns, to_ns, "subbuffer");
+	record_loss(p, cpu, count, from_ns, to_ns, "subbuffer");
 }
 
 /*
@@ -310,10 +323,9 @@ static void on_missed(void *ctx, int cpu, long long count, uint64_t prev_ts, uin
  * a lost_events row with origin "malformed" (count NULL when it cannot be
  * told), each kind of problem logged once.
  */
-static void on_malformed(void *ctx, int cpu, enum ras_page_problem problem, long long skipped,
-			 uint64_t ts)
+static void malformed_item(struct ras_pipeline *p, int cpu, enum ras_page_problem problem,
+			   long long skipped, uint64_t ts)
 {
-	struct ras_pipeline *p = ctx;
 	int64_t wall = ras_tracing_wall_ns(p->tr, ts);
 
 	p->malformed_pages++;
@@ -322,7 +334,101 @@ static void on_malformed(void *ctx, int cpu, enum ras_page_problem problem, long
 			"after it are stored as lost (origin malformed); this kind is logged once",
 			cpu, p->tr->instance_dir, ras_page_problem_name(problem));
 	p->page_problem_logged[problem] = true;
+	keep_loss(p, cpu, skipped, wall, wall, "malformed");
 	insert_loss(p, cpu, skipped, wall, wall, "malformed");
+}
+
+/*
+ * A replayed tree is read from its start again by every rasd. Each CPU's
+ * items (records, kernel drop marks, malformed pages), in reading order,
+ * are counted; the count is committed with the batch (read_marks, under
+ * "replay:<instance dir>"), and a later rasd passes over that many before
+ * storing anything: a killed replay resumes with nothing twice, nothing
+ * skipped. An item is counted once handled, so a commit made while handling
+ * it (a full batch) does not cover it.
+ */
+static bool replay_pass_over(struct ras_pipeline *p, int cpu)
+{
+	if (!p->replay_seen || cpu < 0 || (unsigned)cpu >= p->replay_ncpus ||
+	    p->replay_seen[cpu] >= p->replay_skip[cpu])
+		return false;
+	p->replay_seen[cpu]++;
+	return true;
+}
+
+static void replay_count(struct ras_pipeline *p, int cpu)
+{
+	if (p->replay_seen && cpu >= 0 && (unsigned)cpu < p->replay_ncpus)
+		p->replay_seen[cpu]++;
+}
+
+static void on_record(void *ctx, int cpu, uint64_t ts, const void *data, uint32_t size)
+{
+	struct ras_pipeline *p = ctx;
+
+	if (replay_pass_over(p, cpu))
+		return;
+	record_item(p, cpu, ts, data, size);
+	replay_count(p, cpu);
+}
+
+static void on_missed(void *ctx, int cpu, long long count, uint64_t prev_ts, uint64_t ts)
+{
+	struct ras_pipeline *p = ctx;
+
+	if (replay_pass_over(p, cpu))
+		return;
+	missed_item(p, cpu, count, prev_ts, ts);
+	replay_count(p, cpu);
+}
+
+static void on_malformed(void *ctx, int cpu, enum ras_page_problem problem, long long skipped,
+			 uint64_t ts)
+{
+	struct ras_pipeline *p = ctx;
+
+	if (replay_pass_over(p, cpu))
+		return;
+	malformed_item(p, cpu, problem, skipped, ts);
+	replay_count(p, cpu);
+}
+
+int ras_pipeline_resume_replay(struct ras_pipeline *p, const struct ras_reader *r)
+{
+	unsigned n = 0;
+	uint64_t skipped = 0;
+
+	for (unsigned i = 0; i < ras_reader_ncpus(r); i++)
+		if ((unsigned)ras_reader_cpu_at(r, i) + 1 > n)
+			n = (unsigned)ras_reader_cpu_at(r, i) + 1;
+	snprintf(p->replay_key, sizeof(p->replay_key), "replay:%s", p->tr->instance_dir);
+	p->replay_seen = calloc(n ? n : 1, sizeof(*p->replay_seen));
+	p->replay_skip = calloc(n ? n : 1, sizeof(*p->replay_skip));
+	if (!p->replay_seen || !p->replay_skip)
+		return -ENOMEM;
+	p->replay_ncpus = n;
+	for (unsigned i = 0; i < ras_reader_ncpus(r); i++) {
+		int cpu = ras_reader_cpu_at(r, i);
+
+		if (ras_db_read_mark_get(p->db, p->replay_key, cpu, &p->replay_skip[cpu]) < 0)
+			return -EIO;
+		skipped += p->replay_skip[cpu];
+	}
+	if (skipped)
+		ras_log(LOG_NOTICE, "%s was replayed into this database before: its first %llu "
+			"items, stored or counted then, are passed over", p->tr->instance_dir,
+			(unsigned long long)skipped);
+	return 0;
+}
+
+static int save_replay_marks(struct ras_pipeline *p)
+{
+	for (unsigned cpu = 0; cpu < p->replay_ncpus; cpu++) {
+		if (ras_db_begin(p->db) < 0 ||
+		    ras_db_read_mark_set(p->db, p->replay_key, (int)cpu, p->replay_seen[cpu]) < 0)
+			return -EIO;
+	}
+	return 0;
 }
 
 const struct ras_reader_ops ras_pipeline_ops = {
@@ -375,6 +481,8 @@ static int save_unknown_counters(struct ras_pipeline *p)
  */
 static int save_read_marks(struct ras_pipeline *p)
 {
+	if (p->replay_seen)
+		return save_replay_marks(p);
 	for (unsigned i = 0; p->reader && i < ras_reader_ncpus(p->reader); i++) {
 		int cpu = ras_reader_cpu_at(p->reader, i);
 		uint64_t pending = ras_reader_pending(p->reader, i);
@@ -414,8 +522,11 @@ int ras_pipeline_account_crash(struct ras_pipeline *p)
 			ras_log(LOG_WARNING, "an earlier rasd read %llu records on cpu %d of %s "
 				"and stopped before storing them; stored as lost (origin crash)",
 				(unsigned long long)(st.read - mark), cpu, p->tr->instance_dir);
-			insert_loss(p, cpu, (long long)(st.read - mark), 0,
-				    (int64_t)now.tv_sec * 1000000000 + now.tv_nsec, "crash");
+			int64_t now_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+
+			/* Held too: the new marks commit only with this row, even after a retry. */
+			keep_loss(p, cpu, (long long)(st.read - mark), 0, now_ns, "crash");
+			insert_loss(p, cpu, (long long)(st.read - mark), 0, now_ns, "crash");
 		}
 	}
 	/* The new marks go in the same transaction as the crash rows. */
@@ -453,7 +564,11 @@ static int replay_entry(void *ctx, const struct ras_pending_entry *e)
 	const struct ras_event_type *type = &ras_event_types[e->type_idx];
 
 	if (e->kind == RAS_PENDING_LOSS) {
-		record_loss(p, e->cpu, e->count, e->from_ns, e->to_ns, "subbuffer");
+		/* The kernel's drops also feed the thresholds; malformed and crash rows do not. */
+		if (!strcmp(e->origin, "subbuffer"))
+			record_loss(p, e->cpu, e->count, e->from_ns, e->to_ns, e->origin);
+		else
+			insert_loss(p, e->cpu, e->count, e->from_ns, e->to_ns, e->origin);
 		return p->failing ? -EIO : 0;
 	}
 	/* It was extracted once already: the bytes are the same. */
@@ -487,6 +602,9 @@ void ras_pipeline_trim(struct ras_pipeline *p)
 void ras_pipeline_free(struct ras_pipeline *p)
 {
 	ras_pending_free(&p->pending);
+	free(p->replay_seen);
+	free(p->replay_skip);
+	p->replay_seen = p->replay_skip = NULL;
 }
 
 static int check_cpu(struct ras_pipeline *p, int cpu, int64_t now)

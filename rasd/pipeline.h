@@ -46,6 +46,10 @@ struct ras_pipeline {
 	const struct ras_reader *reader; /* set: read marks are committed with the records */
 	uint64_t malformed_pages, unknown_ids, saved_unknown, saved_foreign;
 	bool page_problem_logged[RAS_PAGE_N_PROBLEMS];
+	/* A replayed tree: items per CPU seen, and committed by an earlier rasd (see pipeline.c). */
+	uint64_t *replay_seen, *replay_skip;
+	unsigned replay_ncpus;
+	char replay_key[PATH_MAX + 8];
 	bool unknown_logged;
 	bool refused_logged;
 	struct ras_value values[RAS_MAX_FIELDS];
@@ -80,6 +84,11 @@ void ras_pipeline_free(struct ras_pipeline *p);
  * committed last) are stored as lost_events with origin "crash". Commits.
  */
 int ras_pipeline_account_crash(struct ras_pipeline *p);
+/*
+ * A replayed tree: what an earlier rasd committed from it (per-CPU counts kept
+ * with the records) is passed over, and the counts are committed from now on.
+ */
+int ras_pipeline_resume_replay(struct ras_pipeline *p, const struct ras_reader *r);
 /* Compares the kernel's per-CPU loss counters with the last seen and stores the difference. */
 int ras_pipeline_check_stats(struct ras_pipeline *p, const struct ras_reader *r);
 
