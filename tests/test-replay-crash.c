@@ -102,7 +102,7 @@ static pid_t start_rasd(const char *tree, const char *db)
 		char *argv[] = { rasd_bin, "--config", conf, "--tracing-dir", (char *)tree, "--db",
 				 (char *)db, "--lock-dir", lock, "--once", NULL };
 
-		if (!freopen(log, "ae", stderr))
+		if (!freopen(log, "a", stderr))
 			_exit(126);
 		execv(rasd_bin, argv);
 		_exit(127);
