@@ -317,7 +317,17 @@ static int parse_export_args(struct export *e, int argc, char **argv)
 		switch (opt) {
 		case 'C': e->path = optarg; break;
 		case 'j': break;   /* JSON Lines is the only format */
-		case 'b': e->batch = (unsigned)strtoul(optarg, NULL, 10); break;
+		case 'b': {
+			int64_t n;
+
+			if (ctl_parse_i64(optarg, 1, 1000000, false, &n) < 0) {
+				fprintf(stderr, "ras-fdr-ctl: --batch takes a whole number from 1 to "
+					"1000000, not '%s'\n", optarg);
+				return 2;
+			}
+			e->batch = (unsigned)n;
+			break;
+		}
 		case 'h':
 			printf("Usage: ras-fdr-ctl export --cursor-file FILE [--json] [--batch N]\n");
 			return 0;

@@ -34,17 +34,18 @@ struct metrics_args {
 
 static int parse_metrics_args(int argc, char **argv, struct metrics_args *a)
 {
-	char *end;
+	int64_t top;
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, "h", metrics_opts, NULL)) != -1) {
 		switch (opt) {
 		case 'n':
-			a->top = (unsigned)strtoul(optarg, &end, 10);
-			if (*end || !*optarg) {
-				fprintf(stderr, "ras-fdr-ctl: --top takes a number\n");
+			if (ctl_parse_i64(optarg, 0, 1000000, false, &top) < 0) {
+				fprintf(stderr, "ras-fdr-ctl: --top takes a whole number from 0 to "
+					"1000000, not '%s'\n", optarg);
 				return 2;
 			}
+			a->top = (unsigned)top;
 			break;
 		case 'f':
 			if (!strcmp(optarg, "openmetrics"))
