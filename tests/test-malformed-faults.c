@@ -147,7 +147,12 @@ static pid_t start_rasd(const char *tree, bool shim)
 			setenv("LD_PRELOAD", shim_path, 1);
 			setenv("RAS_FAULT_CTL", ctl, 1);
 			/* Under AddressSanitizer the shim comes before its runtime: allow that. */
-			setenv("ASAN_OPTIONS", "verify_asan_link_order=0:detect_leaks=1", 1);
+			const char *asan = getenv("ASAN_OPTIONS");
+			char opts[512];
+
+			snprintf(opts, sizeof(opts), "%s%sverify_asan_link_order=0", asan ? asan : "",
+				 asan && *asan ? ":" : "");
+			setenv("ASAN_OPTIONS", opts, 1);
 		}
 		execv(rasd, argv);
 		_exit(127);
