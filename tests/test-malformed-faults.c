@@ -235,7 +235,7 @@ static void check(void)
 int main(void)
 {
 	char formats[1024], shim[1024];
-	struct fake_tree empty, t;
+	struct fake_tree empty = { 0 }, t = { 0 };
 	pid_t pid;
 
 	snprintf(shim, sizeof(shim), "%s/tests/fault-shim.so", test_builddir());
@@ -263,8 +263,8 @@ int main(void)
 	tap_is_int(wait_exit(pid, 60), 0, "rasd --once stores everything once the fault clears, "
 		   "exit 0");
 	check();
-	fake_tree_destroy(&t);
 out:
+	fake_tree_destroy(&t);
 	fake_tree_destroy(&empty);
 	if (getenv("RAS_TEST_KEEP"))
 		tap_diag("kept %s", tmp);

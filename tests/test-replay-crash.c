@@ -181,7 +181,7 @@ static void write_conf(void)
 int main(void)
 {
 	char formats[1024], db[600];
-	struct fake_tree t;
+	struct fake_tree t = { 0 };
 	unsigned killed = 0, round = 0, mid = 0;
 	long long full_ms = 200;
 	unsigned seed = (unsigned)time(NULL);
