@@ -340,46 +340,59 @@ static void malformed_item(struct ras_pipeline *p, int cpu, enum ras_page_proble
 
 /*
  * A replayed tree is read from its start again by every rasd. Each CPU's
- * items (records, kernel drop marks, malformed pages), in reading order,
- * are counted; the count is committed with the batch (read_marks, under
- * "replay:<instance dir>"), and a later rasd passes over that many before
- * storing anything: a killed replay resumes with nothing twice, nothing
- * skipped. An item is counted once handled, so a commit made while handling
- * it (a full batch) does not cover it.
+ * items of each kind (records, kernel drop marks, malformed pages) are
+ * counted; the counts are committed with the batch (read_marks, under
+ * "replay-KIND:<instance dir>"), and a later rasd passes over that many of
+ * each kind before storing anything: a killed replay resumes with nothing
+ * twice, nothing skipped. Each kind comes in file order, whatever the
+ * reader interleaves. An item is counted once handled, so a commit made
+ * while handling it (a full batch) does not cover it.
  */
-static bool replay_pass_over(struct ras_pipeline *p, int cpu)
+static const char *const replay_kinds[RAS_REPLAY_KINDS] = { "record", "missed", "malformed" };
+
+static uint64_t *replay_slot(struct ras_pipeline *p, uint64_t *base, int kind, int cpu)
 {
-	if (!p->replay_seen || cpu < 0 || (unsigned)cpu >= p->replay_ncpus ||
-	    p->replay_seen[cpu] >= p->replay_skip[cpu])
+	if (!base || cpu < 0 || (unsigned)cpu >= p->replay_ncpus)
+		return NULL;
+	return &base[(size_t)kind * p->replay_ncpus + (unsigned)cpu];
+}
+
+static bool replay_pass_over(struct ras_pipeline *p, int kind, int cpu)
+{
+	uint64_t *seen = replay_slot(p, p->replay_seen, kind, cpu);
+
+	if (!seen || *seen >= *replay_slot(p, p->replay_skip, kind, cpu))
 		return false;
-	p->replay_seen[cpu]++;
+	(*seen)++;
 	return true;
 }
 
-static void replay_count(struct ras_pipeline *p, int cpu)
+static void replay_count(struct ras_pipeline *p, int kind, int cpu)
 {
-	if (p->replay_seen && cpu >= 0 && (unsigned)cpu < p->replay_ncpus)
-		p->replay_seen[cpu]++;
+	uint64_t *seen = replay_slot(p, p->replay_seen, kind, cpu);
+
+	if (seen)
+		(*seen)++;
 }
 
 static void on_record(void *ctx, int cpu, uint64_t ts, const void *data, uint32_t size)
 {
 	struct ras_pipeline *p = ctx;
 
-	if (replay_pass_over(p, cpu))
+	if (replay_pass_over(p, RAS_REPLAY_RECORD, cpu))
 		return;
 	record_item(p, cpu, ts, data, size);
-	replay_count(p, cpu);
+	replay_count(p, RAS_REPLAY_RECORD, cpu);
 }
 
 static void on_missed(void *ctx, int cpu, long long count, uint64_t prev_ts, uint64_t ts)
 {
 	struct ras_pipeline *p = ctx;
 
-	if (replay_pass_over(p, cpu))
+	if (replay_pass_over(p, RAS_REPLAY_MISSED, cpu))
 		return;
 	missed_item(p, cpu, count, prev_ts, ts);
-	replay_count(p, cpu);
+	replay_count(p, RAS_REPLAY_MISSED, cpu);
 }
 
 static void on_malformed(void *ctx, int cpu, enum ras_page_problem problem, long long skipped,
@@ -387,32 +400,41 @@ static void on_malformed(void *ctx, int cpu, enum ras_page_problem problem, long
 {
 	struct ras_pipeline *p = ctx;
 
-	if (replay_pass_over(p, cpu))
+	if (replay_pass_over(p, RAS_REPLAY_MALFORMED, cpu))
 		return;
 	malformed_item(p, cpu, problem, skipped, ts);
-	replay_count(p, cpu);
+	replay_count(p, RAS_REPLAY_MALFORMED, cpu);
+}
+
+static void replay_key(const struct ras_pipeline *p, int kind, char *out, size_t len)
+{
+	snprintf(out, len, "replay-%s:%s", replay_kinds[kind], p->tr->instance_dir);
 }
 
 int ras_pipeline_resume_replay(struct ras_pipeline *p, const struct ras_reader *r)
 {
+	char key[PATH_MAX + 32];
 	unsigned n = 0;
 	uint64_t skipped = 0;
 
 	for (unsigned i = 0; i < ras_reader_ncpus(r); i++)
 		if ((unsigned)ras_reader_cpu_at(r, i) + 1 > n)
 			n = (unsigned)ras_reader_cpu_at(r, i) + 1;
-	snprintf(p->replay_key, sizeof(p->replay_key), "replay:%s", p->tr->instance_dir);
-	p->replay_seen = calloc(n ? n : 1, sizeof(*p->replay_seen));
-	p->replay_skip = calloc(n ? n : 1, sizeof(*p->replay_skip));
+	p->replay_seen = calloc((size_t)RAS_REPLAY_KINDS * (n ? n : 1), sizeof(uint64_t));
+	p->replay_skip = calloc((size_t)RAS_REPLAY_KINDS * (n ? n : 1), sizeof(uint64_t));
 	if (!p->replay_seen || !p->replay_skip)
 		return -ENOMEM;
 	p->replay_ncpus = n;
-	for (unsigned i = 0; i < ras_reader_ncpus(r); i++) {
-		int cpu = ras_reader_cpu_at(r, i);
+	for (int kind = 0; kind < RAS_REPLAY_KINDS; kind++) {
+		replay_key(p, kind, key, sizeof(key));
+		for (unsigned i = 0; i < ras_reader_ncpus(r); i++) {
+			int cpu = ras_reader_cpu_at(r, i);
+			uint64_t *skip = replay_slot(p, p->replay_skip, kind, cpu);
 
-		if (ras_db_read_mark_get(p->db, p->replay_key, cpu, &p->replay_skip[cpu]) < 0)
-			return -EIO;
-		skipped += p->replay_skip[cpu];
+			if (ras_db_read_mark_get(p->db, key, cpu, skip) < 0)
+				return -EIO;
+			skipped += *skip;
+		}
 	}
 	if (skipped)
 		ras_log(LOG_NOTICE, "%s was replayed into this database before: its first %llu "
@@ -423,10 +445,15 @@ int ras_pipeline_resume_replay(struct ras_pipeline *p, const struct ras_reader *
 
 static int save_replay_marks(struct ras_pipeline *p)
 {
-	for (unsigned cpu = 0; cpu < p->replay_ncpus; cpu++) {
-		if (ras_db_begin(p->db) < 0 ||
-		    ras_db_read_mark_set(p->db, p->replay_key, (int)cpu, p->replay_seen[cpu]) < 0)
-			return -EIO;
+	char key[PATH_MAX + 32];
+
+	for (int kind = 0; kind < RAS_REPLAY_KINDS; kind++) {
+		replay_key(p, kind, key, sizeof(key));
+		for (unsigned cpu = 0; cpu < p->replay_ncpus; cpu++)
+			if (ras_db_begin(p->db) < 0 ||
+			    ras_db_read_mark_set(p->db, key, (int)cpu,
+						 *replay_slot(p, p->replay_seen, kind, (int)cpu)) < 0)
+				return -EIO;
 	}
 	return 0;
 }

@@ -16,6 +16,9 @@
 #include "lib/tracing.h"
 #include "pending.h"
 
+/* The kinds of item a replayed tree is resumed by (see pipeline.c). */
+enum { RAS_REPLAY_RECORD, RAS_REPLAY_MISSED, RAS_REPLAY_MALFORMED, RAS_REPLAY_KINDS };
+
 struct ras_pipeline {
 	struct ras_formats *fmt;
 	struct ras_db *db;
@@ -46,10 +49,9 @@ struct ras_pipeline {
 	const struct ras_reader *reader; /* set: read marks are committed with the records */
 	uint64_t malformed_pages, unknown_ids, saved_unknown, saved_foreign;
 	bool page_problem_logged[RAS_PAGE_N_PROBLEMS];
-	/* A replayed tree: items per CPU seen, and committed by an earlier rasd (see pipeline.c). */
+	/* A replayed tree: items per kind and CPU seen, and committed by an earlier rasd. */
 	uint64_t *replay_seen, *replay_skip;
 	unsigned replay_ncpus;
-	char replay_key[PATH_MAX + 8];
 	bool unknown_logged;
 	bool refused_logged;
 	struct ras_value values[RAS_MAX_FIELDS];
