@@ -321,9 +321,9 @@ static int export_opt(void *ctx, int key, const char *arg)
 	case 'C': e->path = arg; break;
 	case 'j': break;   /* JSON Lines is the only format */
 	case 'b':
-		if (ctl_parse_i64(arg, 1, UINT32_MAX, false, &n) < 0)
-			return ctl_usage_error("export", "--batch takes a number from 1 to %u, not '%s'",
-					       UINT32_MAX, arg);
+		if (ctl_parse_i64(arg, 1, 1000000, false, &n) < 0)
+			return ctl_usage_error("export", "--batch takes a number from 1 to 1000000, not '%s'",
+					       arg);
 		e->batch = (unsigned)n;
 		break;
 	}

@@ -12,7 +12,7 @@ out=${2:-${TMPDIR:-/tmp}/ras-fdr-fuzz}
 only=${3:-}
 CC=${CC:-clang}
 # The page reader: sub-buffer checks, kbuffer, field extraction, synthetic unwrapping.
-page_srcs="reader record formats event_table synthetic decode pci_names dimm_labels edac_sysfs config"
+page_srcs="reader record formats event_table synthetic decode pci_names dimm_labels edac_sysfs config tracing fileio threshold safe_path"
 # Word-split unquoted below, so the double quotes reach the compiler (paths without spaces).
 page_defs='-DSYSCONFDIR="/etc" -DLOCALSTATEDIR="/var" -DRUNSTATEDIR="/run" -DPKGDATADIR="/usr/share/ras-fdr"'
 mkdir -p "$out"
@@ -37,13 +37,19 @@ for src in "$top"/fuzz/fuzz-*.c; do
 			extra="$extra $top/lib/$f.c"
 		done
 		extra="$extra $page_defs -DRAS_FUZZ_FORMATS=\"$top/tests/formats/linux-6.18\""
-		extra="$extra $(pkg-config --cflags --libs libtraceevent libpci)"
+		extra="$extra $(pkg-config --cflags --libs libtraceevent libtracefs libpci)"
 		max_len=16384
 	fi
 	echo "== building $name"
+	# A target that does not build is a failure (reported, never skipped silently).
 	# shellcheck disable=SC2086 # $extra is a list of words
-	$CC -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-I"$top" "$src" "$top"/decoders/*.c $extra -o "$bin"
+	if ! $CC -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+		-I"$top" "$src" "$top"/decoders/*.c $extra -o "$bin" >"$out/$name.build.log" 2>&1; then
+		echo "!! $name does not build, see $out/$name.build.log"
+		grep -v warning "$out/$name.build.log" | tail -n 20
+		status=1
+		continue
+	fi
 	echo "== running $name for ${secs}s"
 	if ! "$bin" -max_total_time="$secs" -max_len=$max_len -artifact_prefix="$out/$name-" "$corpus" \
 		>"$out/$name.log" 2>&1; then

@@ -536,7 +536,7 @@ static void open_flight_recorder(struct rasd *d)
 static int account_crash(struct rasd *d)
 {
 	if (!d->tr.real)
-		return 0;
+		return ras_pipeline_resume_replay(&d->pipe, d->reader);
 	d->pipe.reader = d->reader;
 	return d->tr.created ? 0 : ras_pipeline_account_crash(&d->pipe);
 }

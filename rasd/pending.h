@@ -23,8 +23,9 @@ struct ras_pending_entry {
 	const char *source;          /* record: a string that outlives the pipeline */
 	uint64_t ts;
 	int64_t wall_ns;             /* record: as computed when read */
-	long long count;             /* loss: records the kernel dropped, -1 unknown */
+	long long count;             /* loss: records lost, -1 unknown */
 	int64_t from_ns, to_ns;      /* loss */
+	const char *origin;          /* loss: lost_events origin, a string literal */
 	uint32_t size;               /* record: bytes of data */
 	const uint8_t *data;         /* record: the raw record, valid until the next clear */
 };

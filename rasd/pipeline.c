@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -301,9 +302,9 @@ static void note_unknown_id(struct ras_pipeline *p, unsigned id)
 	p->unknown_logged = true;
 }
 
-static void on_record(void *ctx, int cpu, uint64_t ts, const void *data, uint32_t size)
+static void record_item(struct ras_pipeline *p, int cpu, uint64_t ts, const void *data,
+			uint32_t size)
 {
-	struct ras_pipeline *p = ctx;
 	uint16_t id;
 	int idx;
 
@@ -351,17 +352,29 @@ static void record_loss(struct ras_pipeline *p, int cpu, long long count,
 	ras_actions_lost(p->actions, cpu, count);
 }
 
-static void on_missed(void *ctx, int cpu, long long count, uint64_t prev_ts, uint64_t ts)
+/*
+ * A loss found while reading is held with the records of its batch, like
+ * them: a failed commit rolls its row back and the retry stores it once.
+ */
+static void keep_loss(struct ras_pipeline *p, int cpu, long long count, int64_t from_ns,
+		      int64_t to_ns, const char *origin)
 {
-	struct ras_pipeline *p = ctx;
 	struct ras_pending_entry e = {
 		.kind = RAS_PENDING_LOSS, .cpu = cpu, .count = count,
-		.from_ns = prev_ts ? ras_tracing_wall_ns(p->tr, prev_ts) : 0,
-		.to_ns = ras_tracing_wall_ns(p->tr, ts),
+		.from_ns = from_ns, .to_ns = to_ns, .origin = origin,
 	};
 
 	keep_pending(p, &e);
-	record_loss(p, cpu, count, e.from_ns, e.to_ns, "subbuffer");
+}
+
+static void missed_item(struct ras_pipeline *p, int cpu, long long count, uint64_t prev_ts,
+			uint64_t ts)
+{
+	int64_t from_ns = prev_ts ? ras_tracing_wall_ns(p->tr, prev_ts) : 0;
+	int64_t to_ns = ras_tracing_wall_ns(p->tr, ts);
+
+	keep_loss(p, cpu, count, from_ns, to_ns, "subbuffer");
+	record_loss(p, cpu, count, from_ns, to_ns, "subbuffer");
 }
 
 /*
@@ -369,10 +382,9 @@ static void on_missed(void *ctx, int cpu, long long count, uint64_t prev_ts, uin
  * a lost_events row with origin "malformed" (count NULL when it cannot be
  * told), each kind of problem logged once.
  */
-static void on_malformed(void *ctx, int cpu, enum ras_page_problem problem, long long skipped,
-			 uint64_t ts)
+static void malformed_item(struct ras_pipeline *p, int cpu, enum ras_page_problem problem,
+			   long long skipped, uint64_t ts)
 {
-	struct ras_pipeline *p = ctx;
 	int64_t wall = ras_tracing_wall_ns(p->tr, ts);
 
 	p->malformed_pages++;
@@ -381,7 +393,128 @@ static void on_malformed(void *ctx, int cpu, enum ras_page_problem problem, long
 			"after it are stored as lost (origin malformed); this kind is logged once",
 			cpu, p->tr->instance_dir, ras_page_problem_name(problem));
 	p->page_problem_logged[problem] = true;
+	keep_loss(p, cpu, skipped, wall, wall, "malformed");
 	insert_loss(p, cpu, skipped, wall, wall, "malformed");
+}
+
+/*
+ * A replayed tree is read from its start again by every rasd. Each CPU's
+ * items of each kind (records, kernel drop marks, malformed pages) are
+ * counted; the counts are committed with the batch (read_marks, under
+ * "replay-KIND:<instance dir>"), and a later rasd passes over that many of
+ * each kind before storing anything: a killed replay resumes with nothing
+ * twice, nothing skipped. Each kind comes in file order, whatever the
+ * reader interleaves. An item is counted once handled, so a commit made
+ * while handling it (a full batch) does not cover it.
+ */
+static const char *const replay_kinds[RAS_REPLAY_KINDS] = { "record", "missed", "malformed" };
+
+static uint64_t *replay_slot(struct ras_pipeline *p, uint64_t *base, int kind, int cpu)
+{
+	if (!base || cpu < 0 || (unsigned)cpu >= p->replay_ncpus)
+		return NULL;
+	return &base[(size_t)kind * p->replay_ncpus + (unsigned)cpu];
+}
+
+static bool replay_pass_over(struct ras_pipeline *p, int kind, int cpu)
+{
+	uint64_t *seen = replay_slot(p, p->replay_seen, kind, cpu);
+
+	if (!seen || *seen >= *replay_slot(p, p->replay_skip, kind, cpu))
+		return false;
+	(*seen)++;
+	return true;
+}
+
+static void replay_count(struct ras_pipeline *p, int kind, int cpu)
+{
+	uint64_t *seen = replay_slot(p, p->replay_seen, kind, cpu);
+
+	if (seen)
+		(*seen)++;
+}
+
+static void on_record(void *ctx, int cpu, uint64_t ts, const void *data, uint32_t size)
+{
+	struct ras_pipeline *p = ctx;
+
+	if (replay_pass_over(p, RAS_REPLAY_RECORD, cpu))
+		return;
+	record_item(p, cpu, ts, data, size);
+	replay_count(p, RAS_REPLAY_RECORD, cpu);
+}
+
+static void on_missed(void *ctx, int cpu, long long count, uint64_t prev_ts, uint64_t ts)
+{
+	struct ras_pipeline *p = ctx;
+
+	if (replay_pass_over(p, RAS_REPLAY_MISSED, cpu))
+		return;
+	missed_item(p, cpu, count, prev_ts, ts);
+	replay_count(p, RAS_REPLAY_MISSED, cpu);
+}
+
+static void on_malformed(void *ctx, int cpu, enum ras_page_problem problem, long long skipped,
+			 uint64_t ts)
+{
+	struct ras_pipeline *p = ctx;
+
+	if (replay_pass_over(p, RAS_REPLAY_MALFORMED, cpu))
+		return;
+	malformed_item(p, cpu, problem, skipped, ts);
+	replay_count(p, RAS_REPLAY_MALFORMED, cpu);
+}
+
+static void replay_key(const struct ras_pipeline *p, int kind, char *out, size_t len)
+{
+	snprintf(out, len, "replay-%s:%s", replay_kinds[kind], p->tr->instance_dir);
+}
+
+int ras_pipeline_resume_replay(struct ras_pipeline *p, const struct ras_reader *r)
+{
+	char key[PATH_MAX + 32];
+	unsigned n = 0;
+	uint64_t skipped = 0;
+
+	for (unsigned i = 0; i < ras_reader_ncpus(r); i++)
+		if ((unsigned)ras_reader_cpu_at(r, i) + 1 > n)
+			n = (unsigned)ras_reader_cpu_at(r, i) + 1;
+	p->replay_seen = calloc((size_t)RAS_REPLAY_KINDS * (n ? n : 1), sizeof(uint64_t));
+	p->replay_skip = calloc((size_t)RAS_REPLAY_KINDS * (n ? n : 1), sizeof(uint64_t));
+	if (!p->replay_seen || !p->replay_skip)
+		return -ENOMEM;
+	p->replay_ncpus = n;
+	for (int kind = 0; kind < RAS_REPLAY_KINDS; kind++) {
+		replay_key(p, kind, key, sizeof(key));
+		for (unsigned i = 0; i < ras_reader_ncpus(r); i++) {
+			int cpu = ras_reader_cpu_at(r, i);
+			uint64_t *skip = replay_slot(p, p->replay_skip, kind, cpu);
+
+			if (ras_db_read_mark_get(p->db, key, cpu, skip) < 0)
+				return -EIO;
+			skipped += *skip;
+		}
+	}
+	if (skipped)
+		ras_log(LOG_NOTICE, "%s was replayed into this database before: its first %llu "
+			"items, stored or counted then, are passed over", p->tr->instance_dir,
+			(unsigned long long)skipped);
+	return 0;
+}
+
+static int save_replay_marks(struct ras_pipeline *p)
+{
+	char key[PATH_MAX + 32];
+
+	for (int kind = 0; kind < RAS_REPLAY_KINDS; kind++) {
+		replay_key(p, kind, key, sizeof(key));
+		for (unsigned cpu = 0; cpu < p->replay_ncpus; cpu++)
+			if (ras_db_begin(p->db) < 0 ||
+			    ras_db_read_mark_set(p->db, key, (int)cpu,
+						 *replay_slot(p, p->replay_seen, kind, (int)cpu)) < 0)
+				return -EIO;
+	}
+	return 0;
 }
 
 const struct ras_reader_ops ras_pipeline_ops = {
@@ -434,6 +567,8 @@ static int save_unknown_counters(struct ras_pipeline *p)
  */
 static int save_read_marks(struct ras_pipeline *p)
 {
+	if (p->replay_seen)
+		return save_replay_marks(p);
 	for (unsigned i = 0; p->reader && i < ras_reader_ncpus(p->reader); i++) {
 		int cpu = ras_reader_cpu_at(p->reader, i);
 		uint64_t pending = ras_reader_pending(p->reader, i);
@@ -473,8 +608,11 @@ int ras_pipeline_account_crash(struct ras_pipeline *p)
 			ras_log(LOG_WARNING, "an earlier rasd read %llu records on cpu %d of %s "
 				"and stopped before storing them; stored as lost (origin crash)",
 				(unsigned long long)(st.read - mark), cpu, p->tr->instance_dir);
-			insert_loss(p, cpu, (long long)(st.read - mark), 0,
-				    (int64_t)now.tv_sec * 1000000000 + now.tv_nsec, "crash");
+			int64_t now_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
+
+			/* Held too: the new marks commit only with this row, even after a retry. */
+			keep_loss(p, cpu, (long long)(st.read - mark), 0, now_ns, "crash");
+			insert_loss(p, cpu, (long long)(st.read - mark), 0, now_ns, "crash");
 		}
 	}
 	/* The new marks go in the same transaction as the crash rows. */
@@ -538,7 +676,11 @@ static int replay_entry(void *ctx, const struct ras_pending_entry *e)
 	const struct ras_event_type *type = &ras_event_types[e->type_idx];
 
 	if (e->kind == RAS_PENDING_LOSS) {
-		record_loss(p, e->cpu, e->count, e->from_ns, e->to_ns, "subbuffer");
+		/* The kernel's drops also feed the thresholds; malformed and crash rows do not. */
+		if (!strcmp(e->origin, "subbuffer"))
+			record_loss(p, e->cpu, e->count, e->from_ns, e->to_ns, e->origin);
+		else
+			insert_loss(p, e->cpu, e->count, e->from_ns, e->to_ns, e->origin);
 		return p->failing ? -EIO : 0;
 	}
 	/* It was extracted once already: the bytes are the same. */
@@ -572,6 +714,9 @@ void ras_pipeline_trim(struct ras_pipeline *p)
 void ras_pipeline_free(struct ras_pipeline *p)
 {
 	ras_pending_free(&p->pending);
+	free(p->replay_seen);
+	free(p->replay_skip);
+	p->replay_seen = p->replay_skip = NULL;
 }
 
 static int check_cpu(struct ras_pipeline *p, int cpu, int64_t now)

@@ -17,6 +17,9 @@
 #include "durability.h"
 #include "pending.h"
 
+/* The kinds of item a replayed tree is resumed by (see pipeline.c). */
+enum { RAS_REPLAY_RECORD, RAS_REPLAY_MISSED, RAS_REPLAY_MALFORMED, RAS_REPLAY_KINDS };
+
 struct ras_pipeline {
 	struct ras_formats *fmt;
 	struct ras_db *db;
@@ -51,6 +54,9 @@ struct ras_pipeline {
 	const struct ras_reader *reader; /* set: read marks are committed with the records */
 	uint64_t malformed_pages, unknown_ids, saved_unknown, saved_foreign;
 	bool page_problem_logged[RAS_PAGE_N_PROBLEMS];
+	/* A replayed tree: items per kind and CPU seen, and committed by an earlier rasd. */
+	uint64_t *replay_seen, *replay_skip;
+	unsigned replay_ncpus;
 	bool unknown_logged;
 	bool refused_logged;
 	struct ras_db_limits limits;     /* folding and raw-record limits, from cfg */
@@ -96,6 +102,11 @@ void ras_pipeline_free(struct ras_pipeline *p);
  * committed last) are stored as lost_events with origin "crash". Commits.
  */
 int ras_pipeline_account_crash(struct ras_pipeline *p);
+/*
+ * A replayed tree: what an earlier rasd committed from it (per-CPU counts kept
+ * with the records) is passed over, and the counts are committed from now on.
+ */
+int ras_pipeline_resume_replay(struct ras_pipeline *p, const struct ras_reader *r);
 /* Compares the kernel's per-CPU loss counters with the last seen and stores the difference. */
 int ras_pipeline_check_stats(struct ras_pipeline *p, const struct ras_reader *r);
 

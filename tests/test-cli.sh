@@ -78,7 +78,9 @@ for args in "errors --limit 1e3" "errors --limit 5abc" "errors --limit -1" "erro
 	    "errors --since 2026-11-22T25:00" "errors --since @1e9" "errors --since -5x" "errors --since ' 5'" \
 	    "errors --since @99999999999" "summary --since -99999999w" "summary --boot abc" "summary --boot 1" \
 	    "edac --until 0" "layout --boot 5abc" "snapshot show 0" "snapshot show 1x" \
-	    "boot-cmdline --size 5abc" "boot-cmdline --size 7" "summary --by rank"; do
+	    "boot-cmdline --size 5abc" "boot-cmdline --size 7" "summary --by rank" \
+	    "metrics --top -1" "metrics --top 5abc" "export --cursor-file /nonexistent/c --batch 1e3" \
+	    "export --cursor-file /nonexistent/c --batch -1" "export --cursor-file /nonexistent/c --batch 0"; do
 	err=$(eval "\"\$CTL\" \"\${NODB[@]}\" $args" 2>&1 >/dev/null); rc=$?
 	ok $([ $rc = 2 ] && [ -n "$err" ] && echo 0 || echo 1) "'$args': exit 2 with a message (rc $rc: ${err:0:80})"
 done
