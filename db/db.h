@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include "lib/event_table.h"
 
-#define RAS_DB_SCHEMA_VERSION 9
+#define RAS_DB_SCHEMA_VERSION 10
 
 struct ras_db;
 

@@ -11,6 +11,7 @@
 #include "db_internal.h"
 #include "db_metrics.h"
 #include "db_query.h"
+#include "db_rollup.h"
 
 /* Excludes injected records from the subject series and the last error time. */
 #define REAL_RECORD "source <> 'synthetic' AND synthetic = 0"
@@ -39,21 +40,97 @@ static int type_index(const char *table)
 	return t ? (int)(t - ras_event_types) : -1;
 }
 
+static const struct subject_source *subject_source_of(unsigned idx)
+{
+	for (size_t i = 0; i < sizeof(subject_sources) / sizeof(subject_sources[0]); i++)
+		if (type_index(subject_sources[i].table) == (int)idx)
+			return &subject_sources[i];
+	return NULL;
+}
+
+/*
+ * The subject series' roll-up (rollup_subjects): each subject's errors per
+ * severity over every stored record, added per batch by the same
+ * expressions collect_subjects() reads rows with.
+ */
+int ras_db_metrics_rollup_rows(struct ras_db *db, unsigned idx, int64_t first_id)
+{
+	const struct subject_source *src = subject_source_of(idx);
+	char sql[1024];
+	sqlite3_stmt *st;
+	int r;
+
+	if (!src || !ras_db_table_exists(db, "rollup_subjects"))
+		return 0;
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO rollup_subjects (tbl, key, key2, severity, weight)"
+		 " SELECT ?2, %s, %s, coalesce(severity, ''), sum(%s) FROM %s_decoded"
+		 " WHERE id >= ?1 AND " REAL_RECORD " GROUP BY 2, 3, 4"
+		 " ON CONFLICT DO UPDATE SET weight = weight + excluded.weight",
+		 src->key, src->key2, src->weight, src->table);
+	/* An older database may lack a column: that dimension then stays empty, as in a scan. */
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_int64(st, 1, first_id);
+	sqlite3_bind_text(st, 2, src->table, -1, SQLITE_STATIC);
+	r = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return r == SQLITE_DONE ? 0 : -EIO;
+}
+
+int ras_db_metrics_rollup_rebuild(struct ras_db *db, unsigned idx)
+{
+	const struct subject_source *src = subject_source_of(idx);
+	sqlite3_stmt *st;
+	int r;
+
+	if (!src || !ras_db_table_exists(db, "rollup_subjects"))
+		return 0;
+	if (sqlite3_prepare_v2(db->h, "DELETE FROM rollup_subjects WHERE tbl = ?", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_text(st, 1, src->table, -1, SQLITE_STATIC);
+	r = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return r == SQLITE_DONE ? ras_db_metrics_rollup_rows(db, idx, 0) : -EIO;
+}
+
+/*
+ * Everything stored so far (lo 0) is read from the roll-ups, kept in the same
+ * transactions as the rows: a first read costs the same on any history.
+ * Rows after lo (rasd between batches) are read from the table.
+ */
+static bool from_rollups(struct ras_db *db, int64_t lo)
+{
+	return !lo && ras_db_table_exists(db, "rollup_hourly") &&
+	       ras_db_table_exists(db, "rollup_subjects");
+}
+
 static int collect_records(struct ras_db *db, struct ras_metrics *m, unsigned idx,
 			   int64_t lo, int64_t hi)
 {
 	char sql[512];
 	sqlite3_stmt *st;
 
-	snprintf(sql, sizeof(sql),
-		 "SELECT severity, source, synthetic, count(*),"
-		 " max(CASE WHEN " REAL_RECORD " THEN wall_ns END)"
-		 " FROM %s WHERE id > ?1 AND id <= ?2 GROUP BY severity, source, synthetic",
-		 ras_event_types[idx].table);
+	if (from_rollups(db, lo))
+		snprintf(sql, sizeof(sql),
+			 "SELECT nullif(severity, ''), source, synthetic, sum(records),"
+			 " max(CASE WHEN " REAL_RECORD " THEN last_ns END)"
+			 " FROM rollup_hourly WHERE tbl = ?3 GROUP BY severity, source, synthetic");
+	else
+		snprintf(sql, sizeof(sql),
+			 "SELECT severity, source, synthetic, count(*),"
+			 " max(CASE WHEN " REAL_RECORD " THEN wall_ns END)"
+			 " FROM %s WHERE id > ?1 AND id <= ?2 GROUP BY severity, source, synthetic",
+			 ras_event_types[idx].table);
 	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
 		return -EIO;
-	sqlite3_bind_int64(st, 1, lo);
-	sqlite3_bind_int64(st, 2, hi);
+	if (from_rollups(db, lo))
+		sqlite3_bind_text(st, 3, ras_event_types[idx].table, -1, SQLITE_STATIC);
+	else {
+		sqlite3_bind_int64(st, 1, lo);
+		sqlite3_bind_int64(st, 2, hi);
+	}
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		enum ras_severity sev = RAS_SEV_UNKNOWN;
 		const char *name = (const char *)sqlite3_column_text(st, 0);
@@ -79,15 +156,23 @@ static int collect_subjects(struct ras_db *db, struct ras_metrics *m,
 	sqlite3_stmt *st;
 	int r = 0;
 
-	snprintf(sql, sizeof(sql),
-		 "SELECT %s, %s, severity, sum(%s) FROM %s_decoded"
-		 " WHERE id > ?1 AND id <= ?2 AND " REAL_RECORD " GROUP BY 1, 2, 3",
-		 src->key, src->key2, src->weight, src->table);
+	if (from_rollups(db, lo))
+		snprintf(sql, sizeof(sql), "SELECT key, key2, nullif(severity, ''), weight"
+			 " FROM rollup_subjects WHERE tbl = ?3");
+	else
+		snprintf(sql, sizeof(sql),
+			 "SELECT %s, %s, severity, sum(%s) FROM %s_decoded"
+			 " WHERE id > ?1 AND id <= ?2 AND " REAL_RECORD " GROUP BY 1, 2, 3",
+			 src->key, src->key2, src->weight, src->table);
 	/* An older database may lack a column: that dimension then stays empty. */
 	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
 		return 0;
-	sqlite3_bind_int64(st, 1, lo);
-	sqlite3_bind_int64(st, 2, hi);
+	if (from_rollups(db, lo))
+		sqlite3_bind_text(st, 3, src->table, -1, SQLITE_STATIC);
+	else {
+		sqlite3_bind_int64(st, 1, lo);
+		sqlite3_bind_int64(st, 2, hi);
+	}
 	while (r == 0 && sqlite3_step(st) == SQLITE_ROW) {
 		enum ras_severity sev = RAS_SEV_UNKNOWN;
 		const char *key = (const char *)sqlite3_column_text(st, 0);
@@ -130,9 +215,8 @@ static int collect_table(struct ras_db *db, struct ras_metrics *m, unsigned idx)
 	if (hi <= lo)
 		return 0;
 	r = collect_records(db, m, idx, lo, hi);
-	for (size_t i = 0; r == 0 && i < sizeof(subject_sources) / sizeof(subject_sources[0]); i++)
-		if (type_index(subject_sources[i].table) == (int)idx)
-			r = collect_subjects(db, m, &subject_sources[i], lo, hi);
+	if (r == 0 && subject_source_of(idx))
+		r = collect_subjects(db, m, subject_source_of(idx), lo, hi);
 	if (r == 0)
 		m->seen_id[idx] = hi;
 	return r;

@@ -1,23 +1,74 @@
 /* SPDX-License-Identifier: MIT */
-/* Hourly roll-ups of the event tables (db_rollup.c); internal to db/. */
+/* Roll-ups of the event tables (db_rollup.c, db_edac_rollup.c, db_metrics.c); internal to db/. */
 #ifndef RAS_DB_ROLLUP_H
 #define RAS_DB_ROLLUP_H
 
 #include "db_internal.h"
 
 #define RAS_DB_ROLLUP_SLOTS 1024
+#define RAS_DB_HOUR_NS (3600LL * 1000000000LL)
+/* The hour of a time column, rounding down like ras_db_hour_of (x a column name). */
+#define RAS_DB_HOUR_SQL(x) "(CASE WHEN " x " >= 0 THEN " x " / 3600000000000" \
+	" ELSE (" x " - 3599999999999) / 3600000000000 END)"
+/*
+ * The EDAC snapshot a record of boot b at time t maps through (SQL; b and t
+ * column names): the newest of its boot taken before it, else the first of
+ * its boot (records drained at start precede it), else the newest of an
+ * earlier boot, else 0.
+ */
+#define RAS_DB_SNAPSHOT_AT(b, t) \
+	"coalesce((SELECT max(s.id) FROM edac_snapshots s WHERE s.boot = " b \
+	" AND s.taken_ns <= " t ")," \
+	" (SELECT min(s.id) FROM edac_snapshots s WHERE s.boot = " b ")," \
+	" (SELECT max(s.id) FROM edac_snapshots s WHERE s.boot < " b "), 0)"
 
 /* The hour (UTC, since the epoch) of a wall time, rounding down. */
 int64_t ras_db_hour_of(int64_t wall_ns);
-/* Counts an inserted record in the open batch's roll-ups. */
-int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t boot);
+/* Counts an inserted record (row id) in the open batch's roll-ups. */
+int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t boot, int64_t id);
 /* Writes the batch's roll-ups; called inside the transaction, before COMMIT. */
 int ras_db_rollup_flush(struct ras_db *db);
 /* Forgets the batch's roll-ups (the transaction was rolled back). */
 void ras_db_rollup_discard(struct ras_db *db);
 void ras_db_rollup_free(struct ras_db *db);
-/* Recounts a table's roll-ups, or every table's, from the stored rows. */
+/* Recounts every roll-up of a table, or of every table, from the stored rows. */
 int ras_db_rollup_rebuild(struct ras_db *db, unsigned idx);
 int ras_db_rollup_rebuild_all(struct ras_db *db);
+
+/*
+ * A window [since, until) answered from whole hours [h0, h1) of a roll-up
+ * plus raw rows in its two partial hours at the edges (empty ranges when
+ * unbounded). A window inside one hour or across one boundary is all edge.
+ */
+struct ras_db_window {
+	int64_t h0, h1;
+	int64_t lo_from, lo_to;
+	int64_t hi_from, hi_to;
+};
+void ras_db_window_split(int64_t since_ns, int64_t until_ns, struct ras_db_window *w);
+
+/*
+ * The raw-row halves of the roll-ups: the one function per roll-up family
+ * that counts records from their rows rather than from a roll-up. Each
+ * returns a SELECT (its length, or -1 if cap is short) over the records whose
+ * wall_ns lies in one of the ranges of a "ranges(lo, hi)" table the caller's
+ * WITH clause defines, with the same columns as the roll-up table, one row
+ * per key and record time. Records stored some other way than one row each
+ * (storm folding) are to be counted here, and only here.
+ */
+int ras_db_rollup_raw_rows_sql(char *sql, size_t cap, const char *table);  /* rollup_hourly */
+int ras_db_edac_raw_rows_sql(char *sql, size_t cap);                       /* rollup_edac */
+
+/* The batch's mc_event rows from row id first_id on, added to rollup_edac. */
+int ras_db_edac_rollup_rows(struct ras_db *db, int64_t first_id);
+/* The batch's rows of table idx from first_id on, added to rollup_subjects (db_metrics.c). */
+int ras_db_metrics_rollup_rows(struct ras_db *db, unsigned idx, int64_t first_id);
+/* Recounts rollup_edac / the table's rollup_subjects rows from every stored row. */
+int ras_db_edac_rollup_rebuild(struct ras_db *db);
+/* ras_db_edac_counts()'s statement over the roll-up; NULL without one (or on error, with db->err). */
+struct ras_db_filter;
+sqlite3_stmt *ras_db_edac_rollup_counts_stmt(struct ras_db *db, const struct ras_db_filter *f,
+					     const int64_t *bounds, unsigned n_bounds);
+int ras_db_metrics_rollup_rebuild(struct ras_db *db, unsigned idx);
 
 #endif

@@ -99,6 +99,24 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	  "CREATE TABLE IF NOT EXISTS read_marks ("
 	  " boot INTEGER, instance TEXT, cpu INTEGER, read_events INTEGER NOT NULL,"
 	  " PRIMARY KEY (boot, instance, cpu));" },
+	/*
+	 * Roll-ups for the EDAC counts (db_edac_rollup.c: mc_event per hour x
+	 * boot x controller x layers x error type x source x synthetic, errors
+	 * summed) and for the metrics' subject series (db_metrics.c: totals per
+	 * DIMM, CPU, PCIe device). Filled from the stored rows by the upgrade,
+	 * then kept in the same transaction as each batch.
+	 */
+	{ 10, "EDAC and metrics-subject roll-ups",
+	  "CREATE TABLE IF NOT EXISTS rollup_edac ("
+	  " hour INTEGER NOT NULL, boot INTEGER NOT NULL, mc INTEGER NOT NULL,"
+	  " top INTEGER NOT NULL, mid INTEGER NOT NULL, low INTEGER NOT NULL,"
+	  " error_type INTEGER NOT NULL, source TEXT NOT NULL, synthetic INTEGER NOT NULL,"
+	  " errors INTEGER NOT NULL, records INTEGER NOT NULL,"
+	  " first_ns INTEGER NOT NULL, last_ns INTEGER NOT NULL,"
+	  " PRIMARY KEY (hour, boot, mc, top, mid, low, error_type, source, synthetic)) WITHOUT ROWID;"
+	  "CREATE TABLE IF NOT EXISTS rollup_subjects ("
+	  " tbl TEXT NOT NULL, key NOT NULL, key2 NOT NULL, severity TEXT NOT NULL,"
+	  " weight INTEGER NOT NULL, PRIMARY KEY (tbl, key, key2, severity)) WITHOUT ROWID;" },
 };
 
 #define RAS_DB_N_UPGRADES (sizeof(ras_db_upgrades) / sizeof(ras_db_upgrades[0]))
