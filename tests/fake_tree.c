@@ -192,8 +192,12 @@ int fake_add(struct fake_tree *t, unsigned cpu, uint64_t ts, const uint8_t *rec,
 	bool small = padded <= 28 * 4;
 
 	need = padded + (small ? 4 : 8);
-	/* Keep 8 bytes free for a stored missed-events count. */
-	if (c->used + need + 8 > t->page_size - PAGE_HDR)
+	/*
+	 * Keep 8 bytes free for a stored missed-events count. A gap too long for
+	 * a delta starts a new page (the kernel would write a time extend).
+	 */
+	if (c->used + need + 8 > t->page_size - PAGE_HDR ||
+	    (c->used && ts >= c->last_ts && ts - c->last_ts >= (1u << 27)))
 		flush_page(t, c);
 	if (!c->used)
 		c->page_ts = c->last_ts = ts;
