@@ -218,6 +218,38 @@ static bool same_metrics(struct ras_db *db)
 	return same;
 }
 
+/* status: each table's rows and newest time, from the roll-ups, against count(*) and max(). */
+static bool same_status(struct ras_db *db)
+{
+	sqlite3 *h;
+	bool same = true;
+
+	sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL);
+	for (unsigned i = 0; i < ras_n_event_types; i++) {
+		int64_t rows = -1, last = -1, want_rows = 0, want_last = 0;
+		char sql[256];
+		sqlite3_stmt *st;
+
+		snprintf(sql, sizeof(sql), "SELECT count(*), coalesce(max(wall_ns), 0) FROM %s",
+			 ras_event_types[i].table);
+		if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) != SQLITE_OK)
+			continue;  /* a table this database does not have */
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			want_rows = sqlite3_column_int64(st, 0);
+			want_last = sqlite3_column_int64(st, 1);
+		}
+		sqlite3_finalize(st);
+		ras_db_table_stats(db, i, &rows, &last);
+		if (rows != want_rows || last != want_last) {
+			tap_diag("%s: %lld rows, newest %lld; a scan: %lld, %lld", ras_event_types[i].table,
+				 (long long)rows, (long long)last, (long long)want_rows, (long long)want_last);
+			same = false;
+		}
+	}
+	sqlite3_close(h);
+	return same;
+}
+
 static void check(struct ras_db *db, const char *when, uint64_t *seed)
 {
 	struct ras_db_filter f = { .type_idx = -1, .include_synthetic = true };
@@ -251,6 +283,7 @@ static void check(struct ras_db *db, const char *when, uint64_t *seed)
 	tap_is_int(bad, 0, "%s: 400 windows (cut hours, boundaries, one hour, open ends, boots,"
 		   " synthetic, counting windows) equal a full scan", when);
 	tap_ok(same_metrics(db), "%s: metrics (records, DIMM/CPU/PCIe series) equal a full scan", when);
+	tap_ok(same_status(db), "%s: status (rows and newest record per table) equals a full scan", when);
 }
 
 int main(void)
