@@ -116,14 +116,13 @@ static int flush_row_rollups(struct ras_db *db)
 	return 0;
 }
 
-int ras_db_rollup_flush(struct ras_db *db)
+/* Writes the in-memory hourly counts; the row roll-ups wait for the commit. */
+static int flush_slots(struct ras_db *db)
 {
 	struct ras_db_rollup *ru = db->rollup;
 
-	if (!ru || !ru->used)
+	if (!ru->used)
 		return 0;
-	if (flush_row_rollups(db) < 0)
-		return -EIO;
 	if (!ru->upsert && sqlite3_prepare_v3(db->h, upsert_sql, -1, SQLITE_PREPARE_PERSISTENT,
 					      &ru->upsert, NULL) != SQLITE_OK)
 		return -EIO;
@@ -136,6 +135,15 @@ int ras_db_rollup_flush(struct ras_db *db)
 	}
 	ru->used = 0;
 	return 0;
+}
+
+int ras_db_rollup_flush(struct ras_db *db)
+{
+	if (!db->rollup)
+		return 0;
+	if (flush_row_rollups(db) < 0)
+		return -EIO;
+	return flush_slots(db);
 }
 
 void ras_db_rollup_discard(struct ras_db *db)
@@ -159,8 +167,11 @@ int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t 
 
 	if (!db->rollup && !(db->rollup = calloc(1, sizeof(*db->rollup))))
 		return -ENOMEM;
-	/* A batch with more keys than slots writes what it has and goes on. */
-	if (db->rollup->used >= RAS_DB_ROLLUP_SLOTS * 3 / 4 && ras_db_rollup_flush(db) < 0)
+	/*
+	 * A batch with more keys than slots writes its hourly counts and goes on;
+	 * the row roll-ups (from first_id on) are counted once, at the commit.
+	 */
+	if (db->rollup->used >= RAS_DB_ROLLUP_SLOTS * 3 / 4 && flush_slots(db) < 0)
 		return -EIO;
 	if (!db->rollup->first_id[ev->type_idx])
 		db->rollup->first_id[ev->type_idx] = id;
