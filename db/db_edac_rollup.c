@@ -6,13 +6,13 @@
  * "edac --report" and "summary --by dimm" then read a few rows per hour
  * however long the history.
  *
- * What a record counts toward depends on its time twice: the EDAC snapshot
- * it maps through (the newest of its boot taken before it) and the segment
- * of the counting windows ("reset") it falls in. Both are constant between
- * snapshot times and window starts, so an hour holding neither is read from
- * its roll-up rows, timed by their first record; an hour holding one (a
- * "cut" hour), like the window's partial hours at its edges, is read from
- * its raw rows.
+ * What a record counts toward depends on its time three times: whether it
+ * is inside the asked window, the EDAC snapshot it maps through (the newest
+ * of its boot taken before it) and the segment of the counting windows
+ * ("reset") it falls in. All three are constant between those points, so a
+ * roll-up row whose records (first_ns to last_ns) lie between the same two
+ * points stands for all of them, timed by its first; an hour holding a row
+ * that spans a point is read from its raw rows instead.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -81,9 +81,12 @@ int ras_db_edac_raw_rows_sql(char *sql, size_t cap)
 }
 
 /*
- * ?1-?4 the filter (db_query.c's), ?5/?6 the whole hours, ?7-?10 the edge
- * ranges, ?11... the counting-window bounds. Every hour holding a snapshot
- * time or a bound is read from raw rows ("cut").
+ * ?1-?4 the filter (db_query.c's), ?5/?6 the first and last hour the window
+ * touches, ?11... the counting-window bounds. The window's ends, the
+ * snapshot times and the bounds are the points where what a record counts
+ * toward changes. A roll-up row whose records all lie on one side of every
+ * point (none in (first_ns, last_ns]) is counted whole or not at all; an
+ * hour with a row that spans a point is read from its raw rows instead.
  */
 static char *counts_sql(unsigned n_bounds)
 {
@@ -94,16 +97,20 @@ static char *counts_sql(unsigned n_bounds)
 		free(sql);
 		return NULL;
 	}
-	n = (size_t)snprintf(sql, cap, "WITH times(t) AS (SELECT taken_ns FROM edac_snapshots");
+	n = (size_t)snprintf(sql, cap, "WITH points(t) AS (SELECT taken_ns FROM edac_snapshots"
+			     " UNION ALL SELECT ?1 WHERE ?1 <> 0 UNION ALL SELECT ?2 WHERE ?2 <> 0");
 	for (unsigned i = 0; i < n_bounds; i++)
 		n += (size_t)snprintf(sql + n, cap - n, " UNION ALL SELECT ?%u", 11 + i);
 	n += (size_t)snprintf(sql + n, cap - n,
-		"), cut(hour) AS (SELECT DISTINCT " RAS_DB_HOUR_SQL("t") " FROM times"
-		" WHERE " RAS_DB_HOUR_SQL("t") " >= ?5 AND " RAS_DB_HOUR_SQL("t") " < ?6),"
-		" ranges(lo, hi) AS (VALUES (?7, ?8), (?9, ?10) UNION ALL"
-		" SELECT hour * 3600000000000, hour * 3600000000000 + 3600000000000 FROM cut),"
-		" x AS (SELECT * FROM rollup_edac WHERE hour >= ?5 AND hour < ?6"
-		" AND hour NOT IN (SELECT hour FROM cut) UNION ALL %s)"
+		"), r AS (SELECT * FROM rollup_edac WHERE hour >= ?5 AND hour <= ?6),"
+		" cut(hour) AS (SELECT DISTINCT hour FROM r WHERE EXISTS (SELECT 1 FROM points"
+		" WHERE t > r.first_ns AND t <= r.last_ns)),"
+		" ranges(lo, hi) AS (SELECT CASE WHEN ?1 <> 0 THEN max(hour * 3600000000000, ?1)"
+		" ELSE hour * 3600000000000 END, CASE WHEN ?2 <> 0 THEN"
+		" min(hour * 3600000000000 + 3600000000000, ?2)"
+		" ELSE hour * 3600000000000 + 3600000000000 END FROM cut),"
+		" x AS (SELECT * FROM r WHERE hour NOT IN (SELECT hour FROM cut)"
+		" AND (?1 = 0 OR first_ns >= ?1) AND (?2 = 0 OR last_ns < ?2) UNION ALL %s)"
 		" SELECT " RAS_DB_SNAPSHOT_AT("x.boot", "x.first_ns") ", x.mc, x.top, x.mid, x.low,"
 		" x.error_type, 0", raw);
 	for (unsigned i = 0; i < n_bounds; i++)
@@ -118,9 +125,6 @@ static char *counts_sql(unsigned n_bounds)
 static void bind_counts(sqlite3_stmt *st, const struct ras_db_filter *f, const int64_t *bounds,
 			unsigned n_bounds)
 {
-	struct ras_db_window w;
-
-	ras_db_window_split(f->since_ns, f->until_ns, &w);
 	sqlite3_bind_int64(st, 1, f->since_ns);
 	sqlite3_bind_int64(st, 2, f->until_ns);
 	sqlite3_bind_int(st, 3, f->include_synthetic);
@@ -128,12 +132,8 @@ static void bind_counts(sqlite3_stmt *st, const struct ras_db_filter *f, const i
 		sqlite3_bind_text(st, 4, f->boot_id, -1, SQLITE_STATIC);
 	else
 		sqlite3_bind_null(st, 4);
-	sqlite3_bind_int64(st, 5, w.h0);
-	sqlite3_bind_int64(st, 6, w.h1);
-	sqlite3_bind_int64(st, 7, w.lo_from);
-	sqlite3_bind_int64(st, 8, w.lo_to);
-	sqlite3_bind_int64(st, 9, w.hi_from);
-	sqlite3_bind_int64(st, 10, w.hi_to);
+	sqlite3_bind_int64(st, 5, f->since_ns ? ras_db_hour_of(f->since_ns) : INT64_MIN);
+	sqlite3_bind_int64(st, 6, f->until_ns ? ras_db_hour_of(f->until_ns - 1) : INT64_MAX);
 	for (unsigned i = 0; i < n_bounds; i++)
 		sqlite3_bind_int64(st, (int)(11 + i), bounds[i]);
 }

@@ -251,11 +251,30 @@ static bool same_status(struct ras_db *db)
 	return same;
 }
 
+/* Some stored records' times: a window end or a reset exactly at a record is a case of its own. */
+static unsigned record_times(int64_t *out, unsigned cap)
+{
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	unsigned n = 0;
+
+	sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL);
+	if (sqlite3_prepare_v2(h, "SELECT wall_ns FROM mc_event ORDER BY rec_hash LIMIT ?", -1, &st,
+			       NULL) == SQLITE_OK) {
+		sqlite3_bind_int(st, 1, (int)cap);
+		while (n < cap && sqlite3_step(st) == SQLITE_ROW)
+			out[n++] = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	return n;
+}
+
 static void check(struct ras_db *db, const char *when, uint64_t *seed)
 {
 	struct ras_db_filter f = { .type_idx = -1, .include_synthetic = true };
-	int64_t bounds[4], records = 0;
-	unsigned bad = 0;
+	int64_t bounds[4], records = 0, at[64];
+	unsigned bad = 0, n_at = record_times(at, 64);
 
 	bool same = same_counts(db, &f, NULL, 0, &records);
 
@@ -270,10 +289,16 @@ static void check(struct ras_db *db, const char *when, uint64_t *seed)
 			a = (a / HOUR) * HOUR;
 		if (i % 10 == 2)
 			b = (b / HOUR + 1) * HOUR;
+		if (i % 6 == 5 && n_at)
+			a = at[i % n_at];
+		if (i % 8 == 3 && n_at && at[(i + 7) % n_at] > a)
+			b = at[(i + 7) % n_at];
 		for (unsigned k = 0; k < nb; k++) {
 			bounds[k] = T0 + (int64_t)(rnd(seed) % (48 * HOUR));
 			if (k == 1)
 				bounds[k] = (bounds[k] / HOUR) * HOUR;   /* a reset on the hour */
+			if (k == 2 && n_at)
+				bounds[k] = at[(i * 3) % n_at];           /* a reset at a record */
 		}
 		qsort(bounds, nb, sizeof(bounds[0]), cmp_i64);
 		f = (struct ras_db_filter){ .type_idx = -1, .since_ns = i % 7 ? a : 0,

@@ -57,7 +57,7 @@ static void mask_clock(char *s)
 	for (size_t m = 0; m < 2; m++)
 		for (char *p = s; (p = strstr(p, marks[m])); ) {
 			p += strlen(marks[m]);
-			for (int skip = 0; skip < 4 && *p && (*p < '0' || *p > '9'); skip++)
+			for (int skip = 0; skip < 12 && *p && (*p < '0' || *p > '9'); skip++)
 				p++;
 			while (*p >= '0' && *p <= '9')
 				*p++ = '#';
