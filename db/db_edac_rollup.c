@@ -83,10 +83,7 @@ int ras_db_edac_raw_rows_sql(char *sql, size_t cap)
 /*
  * ?1-?4 the filter (db_query.c's), ?5/?6 the first and last hour the window
  * touches, ?11... the counting-window bounds. The window's ends, the
- * snapshot times and the bounds are the points where what a record counts
- * toward changes. A roll-up row whose records all lie on one side of every
- * point (none in (first_ns, last_ns]) is counted whole or not at all; an
- * hour with a row that spans a point is read from its raw rows instead.
+ * snapshot times and the bounds are the points (see RAS_DB_CUT_SQL).
  */
 static char *counts_sql(unsigned n_bounds)
 {
@@ -103,14 +100,7 @@ static char *counts_sql(unsigned n_bounds)
 		n += (size_t)snprintf(sql + n, cap - n, " UNION ALL SELECT ?%u", 11 + i);
 	n += (size_t)snprintf(sql + n, cap - n,
 		"), r AS (SELECT * FROM rollup_edac WHERE hour >= ?5 AND hour <= ?6),"
-		" cut(hour) AS (SELECT DISTINCT hour FROM r WHERE EXISTS (SELECT 1 FROM points"
-		" WHERE t > r.first_ns AND t <= r.last_ns)),"
-		" ranges(lo, hi) AS (SELECT CASE WHEN ?1 <> 0 THEN max(hour * 3600000000000, ?1)"
-		" ELSE hour * 3600000000000 END, CASE WHEN ?2 <> 0 THEN"
-		" min(hour * 3600000000000 + 3600000000000, ?2)"
-		" ELSE hour * 3600000000000 + 3600000000000 END FROM cut),"
-		" x AS (SELECT * FROM r WHERE hour NOT IN (SELECT hour FROM cut)"
-		" AND (?1 = 0 OR first_ns >= ?1) AND (?2 = 0 OR last_ns < ?2) UNION ALL %s)"
+		RAS_DB_CUT_SQL ", x AS (SELECT * FROM r WHERE" RAS_DB_UNCUT_SQL " UNION ALL %s)"
 		" SELECT " RAS_DB_SNAPSHOT_AT("x.boot", "x.first_ns") ", x.mc, x.top, x.mid, x.low,"
 		" x.error_type, 0", raw);
 	for (unsigned i = 0; i < n_bounds; i++)
@@ -132,8 +122,8 @@ static void bind_counts(sqlite3_stmt *st, const struct ras_db_filter *f, const i
 		sqlite3_bind_text(st, 4, f->boot_id, -1, SQLITE_STATIC);
 	else
 		sqlite3_bind_null(st, 4);
-	sqlite3_bind_int64(st, 5, f->since_ns ? ras_db_hour_of(f->since_ns) : INT64_MIN);
-	sqlite3_bind_int64(st, 6, f->until_ns ? ras_db_hour_of(f->until_ns - 1) : INT64_MAX);
+	sqlite3_bind_int64(st, 5, ras_db_first_hour(f->since_ns));
+	sqlite3_bind_int64(st, 6, ras_db_last_hour(f->until_ns));
 	for (unsigned i = 0; i < n_bounds; i++)
 		sqlite3_bind_int64(st, (int)(11 + i), bounds[i]);
 }

@@ -283,16 +283,16 @@ int ras_db_summary_scan(struct ras_db *db, const struct ras_db_filter *f, ras_db
 }
 
 /*
- * A window [since, until) is answered from the roll-ups of its whole hours
- * plus the raw rows of its two partial hours at the edges, so the cost does
- * not grow with history; the counts are a full scan's.
+ * A window is answered from the roll-ups of the hours it touches plus the
+ * raw rows of the hours where a roll-up row spans one of its ends (see
+ * RAS_DB_CUT_SQL), so the cost does not grow with history; the counts are a
+ * full scan's.
  */
 static const char rollup_filter[] =
 	" (?3 OR (source <> 'synthetic' AND synthetic = 0))"
 	" AND (?4 IS NULL OR boot = (SELECT id FROM boots WHERE boot_id = ?4))";
 
-static sqlite3_stmt *summary_stmt(struct ras_db *db, unsigned idx, const struct ras_db_filter *f,
-				  const struct ras_db_window *w)
+static sqlite3_stmt *summary_stmt(struct ras_db *db, unsigned idx, const struct ras_db_filter *f)
 {
 	const char *table = ras_event_types[idx].table;
 	char sql[4096], raw[2048];
@@ -301,10 +301,12 @@ static sqlite3_stmt *summary_stmt(struct ras_db *db, unsigned idx, const struct 
 	if (ras_db_rollup_raw_rows_sql(raw, sizeof(raw), table) < 0)
 		return NULL;
 	snprintf(sql, sizeof(sql),
-		 "WITH ranges(lo, hi) AS (VALUES (?8, ?9), (?10, ?11))"
+		 "WITH points(t) AS (SELECT ?1 WHERE ?1 <> 0 UNION ALL SELECT ?2 WHERE ?2 <> 0),"
+		 " r AS (SELECT * FROM rollup_hourly WHERE tbl = ?5 AND hour >= ?6 AND hour <= ?7),"
+		 RAS_DB_CUT_SQL
 		 " SELECT severity, location, sum(records), min(first_ns), max(last_ns) FROM ("
 		 " SELECT boot, source, synthetic, severity, location, records, first_ns, last_ns"
-		 " FROM rollup_hourly WHERE tbl = ?5 AND hour >= ?6 AND hour < ?7"
+		 " FROM r WHERE" RAS_DB_UNCUT_SQL
 		 " UNION ALL SELECT boot, source, synthetic, severity, location, records, first_ns,"
 		 " last_ns FROM (%s)) WHERE%s GROUP BY 1, 2 ORDER BY 3 DESC",
 		 raw, rollup_filter);
@@ -312,12 +314,8 @@ static sqlite3_stmt *summary_stmt(struct ras_db *db, unsigned idx, const struct 
 		return NULL;
 	bind_filter(st, f);
 	sqlite3_bind_text(st, 5, table, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 6, w->h0);
-	sqlite3_bind_int64(st, 7, w->h1);
-	sqlite3_bind_int64(st, 8, w->lo_from);
-	sqlite3_bind_int64(st, 9, w->lo_to);
-	sqlite3_bind_int64(st, 10, w->hi_from);
-	sqlite3_bind_int64(st, 11, w->hi_to);
+	sqlite3_bind_int64(st, 6, ras_db_first_hour(f->since_ns));
+	sqlite3_bind_int64(st, 7, ras_db_last_hour(f->until_ns));
 	return st;
 }
 
@@ -328,16 +326,14 @@ static const char *or_null(const unsigned char *s)
 
 int ras_db_summary(struct ras_db *db, const struct ras_db_filter *f, ras_db_count_fn fn, void *ctx)
 {
-	struct ras_db_window w;
 	int r = 0;
 
 	if (!ras_db_table_exists(db, "rollup_hourly"))
 		return ras_db_summary_scan(db, f, fn, ctx);  /* an older database, read-only */
-	ras_db_window_split(f->since_ns, f->until_ns, &w);
 	for (unsigned i = 0; i < ras_n_event_types && r == 0; i++) {
 		sqlite3_stmt *st;
 
-		if (!wanted(db, f, i) || !(st = summary_stmt(db, i, f, &w)))
+		if (!wanted(db, f, i) || !(st = summary_stmt(db, i, f)))
 			continue;
 		while (r == 0 && sqlite3_step(st) == SQLITE_ROW)
 			r = fn(ctx, i, or_null(sqlite3_column_text(st, 0)),

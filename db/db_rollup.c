@@ -260,25 +260,14 @@ int ras_db_rollup_rebuild(struct ras_db *db, unsigned idx)
 	return 0;
 }
 
-void ras_db_window_split(int64_t since_ns, int64_t until_ns, struct ras_db_window *w)
+int64_t ras_db_first_hour(int64_t since_ns)
 {
-	*w = (struct ras_db_window){ .h0 = INT64_MIN, .h1 = INT64_MAX };
-	if (since_ns) {
-		w->h0 = ras_db_hour_of(since_ns - 1) + 1;
-		w->lo_from = since_ns;
-		w->lo_to = w->h0 * HOUR_NS;
-	}
-	if (until_ns) {
-		w->h1 = ras_db_hour_of(until_ns);
-		w->hi_from = w->h1 * HOUR_NS;
-		w->hi_to = until_ns;
-	}
-	if (since_ns && until_ns && w->h0 >= w->h1) {
-		/* Inside one hour, or across one boundary: it is all edge. */
-		w->lo_to = until_ns;
-		w->hi_from = w->hi_to = 0;
-		w->h0 = w->h1 = 0;
-	}
+	return since_ns ? ras_db_hour_of(since_ns) : INT64_MIN;
+}
+
+int64_t ras_db_last_hour(int64_t until_ns)
+{
+	return until_ns ? ras_db_hour_of(until_ns - 1) : INT64_MAX;
 }
 
 /*

@@ -36,16 +36,28 @@ int ras_db_rollup_rebuild(struct ras_db *db, unsigned idx);
 int ras_db_rollup_rebuild_all(struct ras_db *db);
 
 /*
- * A window [since, until) answered from whole hours [h0, h1) of a roll-up
- * plus raw rows in its two partial hours at the edges (empty ranges when
- * unbounded). A window inside one hour or across one boundary is all edge.
+ * A window [since, until) (?1, ?2; 0 unbounded) is answered from the
+ * roll-up rows of the hours it touches: a row whose records (first_ns to
+ * last_ns) lie on one side of every point where what a record counts toward
+ * changes (the window's ends; for EDAC also snapshot times and resets) is
+ * counted whole or not at all, and an hour holding a row that spans a point
+ * is read from its raw rows. Given "points(t)" and "r" (the candidate
+ * roll-up rows), these define "cut(hour)" and "ranges(lo, hi)", the parts
+ * of the cut hours inside the window, and the condition on r's uncut rows.
  */
-struct ras_db_window {
-	int64_t h0, h1;
-	int64_t lo_from, lo_to;
-	int64_t hi_from, hi_to;
-};
-void ras_db_window_split(int64_t since_ns, int64_t until_ns, struct ras_db_window *w);
+#define RAS_DB_CUT_SQL \
+	" cut(hour) AS (SELECT DISTINCT hour FROM r WHERE EXISTS (SELECT 1 FROM points" \
+	" WHERE t > r.first_ns AND t <= r.last_ns))," \
+	" ranges(lo, hi) AS (SELECT CASE WHEN ?1 <> 0 THEN max(hour * 3600000000000, ?1)" \
+	" ELSE hour * 3600000000000 END, CASE WHEN ?2 <> 0 THEN" \
+	" min(hour * 3600000000000 + 3600000000000, ?2)" \
+	" ELSE hour * 3600000000000 + 3600000000000 END FROM cut)"
+#define RAS_DB_UNCUT_SQL \
+	" hour NOT IN (SELECT hour FROM cut) AND (?1 = 0 OR first_ns >= ?1)" \
+	" AND (?2 = 0 OR last_ns < ?2)"
+/* The first and last hour [since, until) touches, for the candidate rows. */
+int64_t ras_db_first_hour(int64_t since_ns);
+int64_t ras_db_last_hour(int64_t until_ns);
 
 /*
  * The raw-row halves of the roll-ups: the one function per roll-up family
