@@ -44,7 +44,8 @@ struct ras_db_edac_count {
 };
 typedef int (*ras_db_edac_count_fn)(void *ctx, const struct ras_db_edac_count *c);
 /*
- * mc_event records that pass f (from the roll-up, db_edac_rollup.c), grouped by the snapshot of their boot,
+ * mc_event records that pass f (from the roll-up, db_edac_rollup.c),
+ * grouped by the snapshot of their boot,
  * controller, layers, error type and segment of the time line cut at
  * bounds (ascending, at most RAS_DB_EDAC_MAX_BOUNDS).
  */

@@ -77,7 +77,7 @@ int ras_db_edac_rollup_rows(struct ras_db *db, int64_t first_id);
 int ras_db_metrics_rollup_rows(struct ras_db *db, unsigned idx, int64_t first_id);
 /* Recounts rollup_edac / the table's rollup_subjects rows from every stored row. */
 int ras_db_edac_rollup_rebuild(struct ras_db *db);
-/* ras_db_edac_counts()'s statement over the roll-up; NULL without one (or on error, with db->err). */
+/* ras_db_edac_counts()'s statement over the roll-up; NULL without one or on error (db->err). */
 struct ras_db_filter;
 sqlite3_stmt *ras_db_edac_rollup_counts_stmt(struct ras_db *db, const struct ras_db_filter *f,
 					     const int64_t *bounds, unsigned n_bounds);

@@ -278,7 +278,8 @@ static void check(struct ras_db *db, const char *when, uint64_t *seed)
 
 	bool same = same_counts(db, &f, NULL, 0, &records);
 
-	tap_ok(same && records > 0, "%s: EDAC counts of the whole history equal a full scan (%lld records)", when,
+	tap_ok(same && records > 0, "%s: EDAC counts of the whole history equal a full scan"
+	       " (%lld records)", when,
 	       (long long)records);
 	for (unsigned i = 0; i < 400; i++) {
 		int64_t a = T0 - HOUR + (int64_t)(rnd(seed) % (50 * HOUR));
