@@ -102,7 +102,7 @@ int ras_db_metrics_rollup_rebuild(struct ras_db *db, unsigned idx)
  */
 static bool from_rollups(struct ras_db *db, int64_t lo)
 {
-	return !lo && ras_db_table_exists(db, "rollup_hourly") &&
+	return !lo && ras_db_table_exists(db, "rollup_totals") &&
 	       ras_db_table_exists(db, "rollup_subjects");
 }
 
@@ -114,9 +114,9 @@ static int collect_records(struct ras_db *db, struct ras_metrics *m, unsigned id
 
 	if (from_rollups(db, lo))
 		snprintf(sql, sizeof(sql),
-			 "SELECT nullif(severity, ''), source, synthetic, sum(records),"
-			 " max(CASE WHEN " REAL_RECORD " THEN last_ns END)"
-			 " FROM rollup_hourly WHERE tbl = ?3 GROUP BY severity, source, synthetic");
+			 "SELECT nullif(severity, ''), source, synthetic, records,"
+			 " CASE WHEN " REAL_RECORD " THEN last_ns END"
+			 " FROM rollup_totals WHERE tbl = ?3");
 	else
 		snprintf(sql, sizeof(sql),
 			 "SELECT severity, source, synthetic, count(*),"

@@ -380,7 +380,10 @@ int ras_db_table_stats(struct ras_db *db, unsigned type_idx, int64_t *rows, int6
 	if (!ras_db_table_exists(db, ras_event_types[type_idx].table))
 		return -ENOENT;
 	/* The roll-ups count every row: a status check does not scan the history. */
-	if (ras_db_table_exists(db, "rollup_hourly"))
+	if (ras_db_table_exists(db, "rollup_totals"))
+		snprintf(sql, sizeof(sql), "SELECT coalesce(sum(records), 0), coalesce(max(last_ns), 0)"
+			 " FROM rollup_totals WHERE tbl = ?1");
+	else if (ras_db_table_exists(db, "rollup_hourly"))
 		snprintf(sql, sizeof(sql), "SELECT coalesce(sum(records), 0), coalesce(max(last_ns), 0)"
 			 " FROM rollup_hourly WHERE tbl = ?1");
 	else

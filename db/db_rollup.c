@@ -93,6 +93,50 @@ static int flush_entry(struct ras_db *db, struct rollup_entry *e)
 }
 
 /*
+ * Each table's totals per source, synthetic and severity (status, metrics):
+ * the rows of table idx from first_id on, added in SQL.
+ */
+static int totals_rows(struct ras_db *db, unsigned idx, int64_t first_id)
+{
+	const char *table = ras_event_types[idx].table;
+	char sql[640];
+	sqlite3_stmt *st;
+	int r;
+
+	if (!ras_db_table_exists(db, "rollup_totals"))
+		return 0;
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO rollup_totals (tbl, source, synthetic, severity, records, last_ns)"
+		 " SELECT ?2, source, synthetic, coalesce(severity, ''), count(*), max(wall_ns)"
+		 " FROM %s WHERE id >= ?1 GROUP BY 2, 3, 4 ON CONFLICT DO UPDATE SET"
+		 " records = records + excluded.records, last_ns = max(last_ns, excluded.last_ns)",
+		 table);
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, first_id);
+	sqlite3_bind_text(st, 2, table, -1, SQLITE_STATIC);
+	r = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return r == SQLITE_DONE ? 0 : -EIO;
+}
+
+static int totals_rebuild(struct ras_db *db, unsigned idx)
+{
+	sqlite3_stmt *st;
+	int r;
+
+	if (!ras_db_table_exists(db, "rollup_totals"))
+		return 0;
+	if (sqlite3_prepare_v2(db->h, "DELETE FROM rollup_totals WHERE tbl = ?", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_text(st, 1, ras_event_types[idx].table, -1, SQLITE_STATIC);
+	r = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return r == SQLITE_DONE ? totals_rows(db, idx, 0) : -EIO;
+}
+
+/*
  * The EDAC and subject roll-ups group by columns the decoders and the views
  * settle (layers, labels, CPUs, devices), so they are counted by SQL over the
  * batch's new rows, the same expressions the queries read, not in C.
@@ -110,7 +154,7 @@ static int flush_row_rollups(struct ras_db *db)
 		ru->first_id[i] = 0;
 		if (mc && i == (unsigned)(mc - ras_event_types) && ras_db_edac_rollup_rows(db, first) < 0)
 			return -EIO;
-		if (ras_db_metrics_rollup_rows(db, i, first) < 0)
+		if (ras_db_metrics_rollup_rows(db, i, first) < 0 || totals_rows(db, i, first) < 0)
 			return -EIO;
 	}
 	return 0;
@@ -253,7 +297,8 @@ int ras_db_rollup_rebuild(struct ras_db *db, unsigned idx)
 
 	if (!ras_db_table_exists(db, ras_event_types[idx].table))
 		return 0;
-	if (hourly_rebuild(db, idx) < 0 || ras_db_metrics_rollup_rebuild(db, idx) < 0)
+	if (hourly_rebuild(db, idx) < 0 || ras_db_metrics_rollup_rebuild(db, idx) < 0 ||
+	    totals_rebuild(db, idx) < 0)
 		return -EIO;
 	if (mc && idx == (unsigned)(mc - ras_event_types))
 		return ras_db_edac_rollup_rebuild(db);

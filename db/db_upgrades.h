@@ -102,11 +102,11 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	/*
 	 * Roll-ups for the EDAC counts (db_edac_rollup.c: mc_event per hour x
 	 * boot x controller x layers x error type x source x synthetic, errors
-	 * summed) and for the metrics' subject series (db_metrics.c: totals per
-	 * DIMM, CPU, PCIe device). Filled from the stored rows by the upgrade,
+	 * summed), for the metrics' subject series (db_metrics.c: totals per
+	 * DIMM, CPU, PCIe device) and for each table's totals (status, metrics). Filled from the stored rows by the upgrade,
 	 * then kept in the same transaction as each batch.
 	 */
-	{ 10, "EDAC and metrics-subject roll-ups",
+	{ 10, "EDAC, metrics-subject and total roll-ups",
 	  "CREATE TABLE IF NOT EXISTS rollup_edac ("
 	  " hour INTEGER NOT NULL, boot INTEGER NOT NULL, mc INTEGER NOT NULL,"
 	  " top INTEGER NOT NULL, mid INTEGER NOT NULL, low INTEGER NOT NULL,"
@@ -116,7 +116,11 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	  " PRIMARY KEY (hour, boot, mc, top, mid, low, error_type, source, synthetic)) WITHOUT ROWID;"
 	  "CREATE TABLE IF NOT EXISTS rollup_subjects ("
 	  " tbl TEXT NOT NULL, key NOT NULL, key2 NOT NULL, severity TEXT NOT NULL,"
-	  " weight INTEGER NOT NULL, PRIMARY KEY (tbl, key, key2, severity)) WITHOUT ROWID;" },
+	  " weight INTEGER NOT NULL, PRIMARY KEY (tbl, key, key2, severity)) WITHOUT ROWID;"
+	  "CREATE TABLE IF NOT EXISTS rollup_totals ("
+	  " tbl TEXT NOT NULL, source TEXT NOT NULL, synthetic INTEGER NOT NULL,"
+	  " severity TEXT NOT NULL, records INTEGER NOT NULL, last_ns INTEGER NOT NULL,"
+	  " PRIMARY KEY (tbl, source, synthetic, severity)) WITHOUT ROWID;" },
 };
 
 #define RAS_DB_N_UPGRADES (sizeof(ras_db_upgrades) / sizeof(ras_db_upgrades[0]))

@@ -341,6 +341,7 @@ int main(void)
 	/* A version-9 database (no EDAC or subject roll-ups): upgraded, its records kept and counted. */
 	sqlite3_open(path, &h);
 	tap_is_int(sqlite3_exec(h, "DROP TABLE rollup_edac; DROP TABLE rollup_subjects;"
+				" DROP TABLE rollup_totals;"
 				" PRAGMA user_version = 9;", NULL, NULL, NULL), SQLITE_OK,
 		   "roll-ups removed, version 9 again");
 	sqlite3_close(h);

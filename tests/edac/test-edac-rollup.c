@@ -189,6 +189,7 @@ int main(void)
 	tap_is_int(test_run(sh, NULL), 0, "database copied");
 	sqlite3_open(scan_db, &h);
 	tap_is_int(sqlite3_exec(h, "DROP TABLE rollup_edac; DROP TABLE rollup_subjects;"
+				" DROP TABLE rollup_totals;"
 				" PRAGMA user_version = 9;", NULL, NULL, NULL), SQLITE_OK,
 		   "the copy is a version-9 database without the new roll-ups");
 	sqlite3_close(h);
