@@ -446,7 +446,8 @@ int ras_db_commit(struct ras_db *db)
 
 	if (!db->in_txn)
 		return 0;
-	if (ras_db_fold_flush(db) < 0 || ras_db_rollup_flush(db) < 0)
+	/* Roll-ups first: they count the rows the folds then take away. */
+	if (ras_db_rollup_flush(db) < 0 || ras_db_fold_flush(db) < 0)
 		return ras_db_last_errno(db);
 	/* The busy timeout has already waited; the caller backs off and tries again. */
 	r = sqlite3_step(db->stmt[STMT_COMMIT]);

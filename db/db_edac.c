@@ -16,16 +16,8 @@
 
 /* Schema step 3. Absent layers are stored as -1 so that they compare equal. */
 
-/*
- * The snapshot a record maps through: the newest of its boot taken before
- * it, else the first of its boot (records drained at start precede it),
- * else the newest of an earlier boot.
- */
-#define SNAPSHOT_OF_RECORD \
-	"coalesce((SELECT max(s.id) FROM edac_snapshots s WHERE s.boot = e.boot" \
-	" AND s.taken_ns <= e.wall_ns)," \
-	" (SELECT min(s.id) FROM edac_snapshots s WHERE s.boot = e.boot)," \
-	" (SELECT max(s.id) FROM edac_snapshots s WHERE s.boot < e.boot), 0)"
+/* The snapshot a record maps through (db_rollup.h). */
+#define SNAPSHOT_OF_RECORD RAS_DB_SNAPSHOT_AT("e.boot", "e.wall_ns")
 
 /* Same parameters as db_query.c's filter: ?1 since, ?2 until, ?3 synthetic, ?4 boot id. */
 #define RECORD_FILTER \
@@ -418,7 +410,7 @@ static char *counts_sql(unsigned n_bounds)
 
 	if (!sql)
 		return NULL;
-	n = (size_t)snprintf(sql, cap, "SELECT " SNAPSHOT_OF_RECORD " AS snap, e.mc_index,"
+	n = (size_t)snprintf(sql, cap, "SELECT " SNAPSHOT_OF_RECORD " AS snap, coalesce(e.mc_index, -1),"
 			     " coalesce(e.top_layer, -1), coalesce(e.middle_layer, -1),"
 			     " coalesce(e.lower_layer, -1), coalesce(e.error_type, -1), 0");
 	/* Placeholders only: the bounds themselves are bound below. */
@@ -440,27 +432,29 @@ static void bind_filter(sqlite3_stmt *st, const struct ras_db_filter *f)
 		sqlite3_bind_null(st, 4);
 }
 
-int ras_db_edac_counts(struct ras_db *db, const struct ras_db_filter *f, const int64_t *bounds,
-		       unsigned n_bounds, ras_db_edac_count_fn fn, void *ctx)
+static sqlite3_stmt *scan_stmt(struct ras_db *db, const struct ras_db_filter *f,
+			       const int64_t *bounds, unsigned n_bounds)
 {
 	sqlite3_stmt *st;
-	char *sql;
-	int r = 0, rc;
+	char *sql = counts_sql(n_bounds);
+	int rc;
 
-	if (n_bounds > RAS_DB_EDAC_MAX_BOUNDS)
-		return -E2BIG;
-	if (!ras_db_table_exists(db, "mc_event") || !ras_db_table_exists(db, "edac_snapshots"))
-		return 0;
-	sql = counts_sql(n_bounds);
 	if (!sql)
-		return -ENOMEM;
+		return NULL;
 	rc = prepare(db, sql, &st);
 	free(sql);
 	if (rc < 0)
-		return rc;
+		return NULL;
 	bind_filter(st, f);
 	for (unsigned i = 0; i < n_bounds; i++)
 		sqlite3_bind_int64(st, (int)(5 + i), bounds[i]);
+	return st;
+}
+
+static int deliver_counts(struct ras_db *db, sqlite3_stmt *st, ras_db_edac_count_fn fn, void *ctx)
+{
+	int r = 0, rc = SQLITE_DONE;
+
 	while (r == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct ras_db_edac_count c = {
 			.snapshot = sqlite3_column_int64(st, 0),
@@ -483,6 +477,34 @@ int ras_db_edac_counts(struct ras_db *db, const struct ras_db_filter *f, const i
 	}
 	sqlite3_finalize(st);
 	return r;
+}
+
+static int edac_counts(struct ras_db *db, const struct ras_db_filter *f, const int64_t *bounds,
+		       unsigned n_bounds, ras_db_edac_count_fn fn, void *ctx, bool scan)
+{
+	sqlite3_stmt *st;
+
+	if (n_bounds > RAS_DB_EDAC_MAX_BOUNDS)
+		return -E2BIG;
+	if (!ras_db_table_exists(db, "mc_event") || !ras_db_table_exists(db, "edac_snapshots"))
+		return 0;
+	/* An older database, opened read-only, has no roll-up: it is scanned. */
+	st = scan || !ras_db_table_exists(db, "rollup_edac")
+		     ? scan_stmt(db, f, bounds, n_bounds)
+		     : ras_db_edac_rollup_counts_stmt(db, f, bounds, n_bounds);
+	return st ? deliver_counts(db, st, fn, ctx) : -EIO;
+}
+
+int ras_db_edac_counts(struct ras_db *db, const struct ras_db_filter *f, const int64_t *bounds,
+		       unsigned n_bounds, ras_db_edac_count_fn fn, void *ctx)
+{
+	return edac_counts(db, f, bounds, n_bounds, fn, ctx, false);
+}
+
+int ras_db_edac_counts_scan(struct ras_db *db, const struct ras_db_filter *f, const int64_t *bounds,
+			    unsigned n_bounds, ras_db_edac_count_fn fn, void *ctx)
+{
+	return edac_counts(db, f, bounds, n_bounds, fn, ctx, true);
 }
 
 int ras_db_edac_windows(struct ras_db *db, ras_db_edac_window_fn fn, void *ctx)
@@ -579,7 +601,7 @@ int ras_db_edac_purge(struct ras_db *db, int mc, const char *node_kind, int node
 	if (r == 0 && mc < 0 && ras_db_table_exists(db, "folds"))
 		r = purge_folds(db, before_ns, deleted);
 	/* The counts follow the rows: a purge is rare, a recount of one table is fine. */
-	if (r == 0 && *deleted && ras_db_table_exists(db, "rollup_hourly"))
+	if (r == 0 && *deleted)
 		r = ras_db_rollup_rebuild(db, (unsigned)(ras_event_type_find("mc_event") - ras_event_types));
 	return r;
 }

@@ -44,12 +44,16 @@ struct ras_db_edac_count {
 };
 typedef int (*ras_db_edac_count_fn)(void *ctx, const struct ras_db_edac_count *c);
 /*
- * mc_event records that pass f, grouped by the snapshot of their boot,
+ * mc_event records that pass f (from the roll-up, db_edac_rollup.c),
+ * grouped by the snapshot of their boot,
  * controller, layers, error type and segment of the time line cut at
  * bounds (ascending, at most RAS_DB_EDAC_MAX_BOUNDS).
  */
 int ras_db_edac_counts(struct ras_db *db, const struct ras_db_filter *f, const int64_t *bounds,
 		       unsigned n_bounds, ras_db_edac_count_fn fn, void *ctx);
+/* The same counted by scanning every record: what the roll-up must equal (tests). */
+int ras_db_edac_counts_scan(struct ras_db *db, const struct ras_db_filter *f, const int64_t *bounds,
+			    unsigned n_bounds, ras_db_edac_count_fn fn, void *ctx);
 
 /* Counting windows: scope "" (everything), "mc0", "mc0/dimm3", "mc0/csrow1". */
 typedef int (*ras_db_edac_window_fn)(void *ctx, const char *scope, int64_t start_ns);

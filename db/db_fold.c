@@ -8,9 +8,10 @@
  * (with first/last time, address range, up to eight distinct syndromes or
  * rows, the errors they stand for and each record's second, delta-packed).
  * The size and age limits fold the oldest raw rows the same way. Roll-ups
- * count every record when it is inserted, so whole hours need nothing
- * more; the partial hours at a window's edges add the folded seconds
- * (ras_db_folded_in_window_sql).
+ * count every record (the rows to fold are folded at commit, after the
+ * roll-ups counted them), so whole hours need nothing more; the partial
+ * hours at a window's edges add the folded seconds in the raw-row functions
+ * of db_rollup.h (RAS_DB_FOLDED_IN_RANGES).
  *
  * A row folded in the transaction that stored it is "fresh": no reader has
  * counted it as a raw row. rasd's metrics count raw rows as they are
@@ -52,6 +53,14 @@ struct folded_row {
 	bool have_addr, have_detail;
 	uint64_t addr, detail;
 	char source[16], severity[16], location[RAS_LOCATION_LEN], dims[160];
+	char ekey[96];              /* mc_event: [mc, top, mid, low, error_type, error_count] */
+};
+
+/* A row to fold at commit, once the roll-ups counted it (db.c flushes them first). */
+struct fold_pending {
+	unsigned idx;
+	char subject[160];
+	int64_t id;
 };
 
 /* The batch's folds of one key: written (merged into its folds row) at commit. */
@@ -85,6 +94,8 @@ struct ras_db_fold {
 	sqlite3_stmt *get, *ins, *upd;
 	const struct ras_db_limits *limits;
 	int64_t newest_ns;
+	struct fold_pending *pending;
+	size_t npending, cap_pending;
 };
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
@@ -234,12 +245,16 @@ static struct fold_table *table_sql(struct ras_db *db, unsigned idx)
 	detail = first_column(db, view, details);
 	snprintf(t->detail_name, sizeof(t->detail_name), "%s", detail ? detail : "");
 	ras_db_metrics_subject_sql(table, dims, sizeof(dims), &weight);
+	/* The EDAC counts' key of an mc_event (db_edac_rollup.c), so edge hours count folds too. */
 	snprintf(sql, sizeof(sql),
 		 "SELECT wall_ns, coalesce(boot, 0), coalesce(source, ''), coalesce(synthetic, 0),"
 		 " coalesce(severity, ''), coalesce(location, ''), coalesce(dec, 0), %s%s%s, %s%s%s,"
-		 " %s, %s FROM %s WHERE id = ?", addr ? "\"" : "", addr ? addr : "NULL",
+		 " %s, %s, %s FROM %s WHERE id = ?", addr ? "\"" : "", addr ? addr : "NULL",
 		 addr ? "\"" : "", detail ? "\"" : "", detail ? detail : "NULL", detail ? "\"" : "",
-		 weight, dims, view);
+		 weight, dims, strcmp(table, "mc_event") ? "''" :
+		 "json_array(coalesce(mc_index, -1), coalesce(top_layer, -1),"
+		 " coalesce(middle_layer, -1), coalesce(lower_layer, -1), coalesce(error_type, -1),"
+		 " coalesce(error_count, 1))", view);
 	if (sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &t->sel, NULL) != SQLITE_OK)
 		return NULL;
 	snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE id = ?", table);
@@ -275,6 +290,7 @@ static void read_row(sqlite3_stmt *st, struct folded_row *r)
 	r->detail = (uint64_t)sqlite3_column_int64(st, 8);
 	r->weight = sqlite3_column_int64(st, 9);
 	text_col(st, 10, r->dims, sizeof(r->dims));
+	text_col(st, 11, r->ekey, sizeof(r->ekey));
 }
 
 /* ---- the batch's folds ---- */
@@ -291,6 +307,7 @@ static uint64_t entry_hash(unsigned idx, int64_t hour, const char *subject, cons
 	h = fnv(h, r->source, strlen(r->source));
 	h = fnv(h, r->severity, strlen(r->severity));
 	h = fnv(h, r->location, strlen(r->location));
+	h = fnv(h, r->ekey, strlen(r->ekey));
 	return fnv(h, r->dims, strlen(r->dims));
 }
 
@@ -302,7 +319,8 @@ static bool same_entry(const struct fold_entry *e, unsigned idx, int64_t hour, c
 	return e->idx == idx && e->hour == hour && k->boot == r->boot && k->dec == r->dec &&
 	       k->synthetic == r->synthetic && k->fresh == r->fresh && !strcmp(e->subject, subject) &&
 	       !strcmp(k->source, r->source) && !strcmp(k->severity, r->severity) &&
-	       !strcmp(k->location, r->location) && !strcmp(k->dims, r->dims);
+	       !strcmp(k->location, r->location) && !strcmp(k->dims, r->dims) &&
+	       !strcmp(k->ekey, r->ekey);
 }
 
 static void add_detail(uint64_t *set, unsigned *n, bool *more, uint64_t v)
@@ -398,6 +416,25 @@ static int fold_row(struct ras_db *db, unsigned idx, const char *subject, int64_
 	return accumulate(db, idx, subject, &r);
 }
 
+static int pending_push(struct ras_db_fold *f, unsigned idx, const char *subject, int64_t id)
+{
+	struct fold_pending *p;
+
+	if (f->npending == f->cap_pending) {
+		size_t cap = f->cap_pending ? 2 * f->cap_pending : 256;
+
+		if (!(p = realloc(f->pending, cap * sizeof(*p))))
+			return -ENOMEM;
+		f->pending = p;
+		f->cap_pending = cap;
+	}
+	p = &f->pending[f->npending++];
+	p->idx = idx;
+	p->id = id;
+	snprintf(p->subject, sizeof(p->subject), "%s", subject);
+	return 0;
+}
+
 int ras_db_fold_note(struct ras_db *db, const struct ras_db_event *ev, int64_t id)
 {
 	const struct ras_db_limits *l = ev->limits;
@@ -430,13 +467,25 @@ int ras_db_fold_note(struct ras_db *db, const struct ras_db_event *ev, int64_t i
 		return -ENOMEM;
 	if (s->seen <= l->fold_threshold)
 		return 0;
-	/* Past the threshold: everything but the last fold_keep held is folded. */
-	while (s->n > l->fold_keep) {
-		int r = fold_row(db, ev->type_idx, s->key, held_pop(s));
+	/* Past the threshold: everything but the last fold_keep held is folded, at commit. */
+	while (s->n > l->fold_keep)
+		if (pending_push(f, ev->type_idx, s->key, held_pop(s)) < 0)
+			return -ENOMEM;
+	return 0;
+}
+
+/* Folds the rows queued in the batch; the roll-ups have counted them by now. */
+static int fold_pending_rows(struct ras_db *db)
+{
+	struct ras_db_fold *f = db->fold;
+
+	for (size_t i = 0; i < f->npending; i++) {
+		int r = fold_row(db, f->pending[i].idx, f->pending[i].subject, f->pending[i].id);
 
 		if (r < 0)
 			return r;
 	}
+	f->npending = 0;
 	return 0;
 }
 
@@ -446,12 +495,12 @@ static const char get_sql[] =
 	"SELECT id, records, errors, first_ns, last_ns, addr_lo, addr_hi, details, details_more,"
 	" times, last_s FROM folds WHERE tbl = ?1 AND hour = ?2 AND subject = ?3 AND boot = ?4"
 	" AND source = ?5 AND synthetic = ?6 AND severity = ?7 AND location = ?8 AND dec = ?9"
-	" AND dims = ?10 AND fresh = ?22";
+	" AND dims = ?10 AND fresh = ?22 AND ekey = ?23";
 static const char ins_sql[] =
 	"INSERT INTO folds (tbl, hour, subject, boot, source, synthetic, severity, location, dec,"
 	" dims, records, errors, first_ns, last_ns, addr_lo, addr_hi, details, details_more,"
-	" times, last_s, detail_name, fresh) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11,"
-	" ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22)";
+	" times, last_s, detail_name, fresh, ekey) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
+	" ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)";
 static const char upd_sql[] =
 	"UPDATE folds SET records = ?11, errors = ?12, first_ns = ?13, last_ns = ?14,"
 	" addr_lo = ?15, addr_hi = ?16, details = ?17, details_more = ?18, times = ?19,"
@@ -470,6 +519,7 @@ static void bind_key(sqlite3_stmt *st, const struct fold_entry *e)
 	sqlite3_bind_int64(st, 9, e->key.dec);
 	sqlite3_bind_text(st, 10, e->key.dims, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 22, e->key.fresh);
+	sqlite3_bind_text(st, 23, e->key.ekey, -1, SQLITE_STATIC);
 }
 
 /* Merges a stored folds row (the get statement's current row) into e; returns its id. */
@@ -693,7 +743,7 @@ int ras_db_fold_flush(struct ras_db *db)
 {
 	if (!db->fold)
 		return 0;
-	if (apply_limits(db) < 0)
+	if (fold_pending_rows(db) < 0 || apply_limits(db) < 0)
 		return -EIO;
 	return flush_entries(db);
 }
@@ -718,6 +768,7 @@ void ras_db_fold_discard(struct ras_db *db)
 		f->e[i].nsecs = 0;
 	}
 	f->used = 0;
+	f->npending = 0;
 	memset(f->txn_first, 0, sizeof(f->txn_first));
 }
 
@@ -739,6 +790,7 @@ void ras_db_fold_free(struct ras_db *db)
 	sqlite3_finalize(f->get);
 	sqlite3_finalize(f->ins);
 	sqlite3_finalize(f->upd);
+	free(f->pending);
 	free(f);
 	db->fold = NULL;
 }

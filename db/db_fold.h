@@ -18,15 +18,5 @@ void ras_db_fold_free(struct ras_db *db);
 size_t ras_db_fold_put_delta(uint8_t *out, int64_t delta);
 /* The SQL functions the folded-record queries use (every connection, reader or writer). */
 int ras_db_fold_register(sqlite3 *h);
-/*
- * The folded records of one table whose time (to the second) is in
- * [from, to), as a SELECT of (severity, location, n, first_ns, last_ns,
- * boot, source, synthetic, subject, dims), rows with n > 0 only: to be
- * UNION ALLed with the raw rows of a window's partial hours, so that edge
- * counts include what was folded. tbl, from and to name the caller's SQL
- * parameters (e.g. "?5", "?8", "?9"). Returns 0, or -ENOSPC if out is short.
- */
-int ras_db_folded_in_window_sql(char *out, size_t len, const char *tbl, const char *from,
-				const char *to);
 
 #endif

@@ -9,7 +9,6 @@
 #include "db_fold.h"
 
 #define SEC_NS 1000000000LL
-#define HOUR_NS (3600LL * SEC_NS)
 
 size_t ras_db_fold_put_delta(uint8_t *out, int64_t delta)
 {
@@ -81,17 +80,4 @@ int ras_db_fold_register(sqlite3 *h)
 					       NULL) != SQLITE_OK)
 			return -EIO;
 	return 0;
-}
-
-int ras_db_folded_in_window_sql(char *out, size_t len, const char *tbl, const char *from,
-				const char *to)
-{
-	int n = snprintf(out, len,
-		"SELECT * FROM (SELECT severity, location, ras_fold_count(times, %s, %s) AS n,"
-		" ras_fold_first(times, %s, %s) AS first_ns, ras_fold_last(times, %s, %s) AS last_ns,"
-		" boot, source, synthetic, subject, dims FROM folds WHERE tbl = %s AND %s < %s"
-		" AND hour >= %s / %lld AND hour <= (%s - 1) / %lld) WHERE n > 0",
-		from, to, from, to, from, to, tbl, from, to, from, HOUR_NS, to, HOUR_NS);
-
-	return n < 0 || (size_t)n >= len ? -ENOSPC : 0;
 }

@@ -175,7 +175,8 @@ int ras_db_insert_event(struct ras_db *db, const struct ras_db_event *ev)
 		return -EIO;
 	if (sqlite3_changes(db->h) == 0)
 		return 0;
-	if (ras_db_rollup_add(db, ev, ev->boot ? ev->boot : db->boot) < 0 ||
+	if (ras_db_rollup_add(db, ev, ev->boot ? ev->boot : db->boot,
+			      sqlite3_last_insert_rowid(db->h)) < 0 ||
 	    ras_db_fold_note(db, ev, sqlite3_last_insert_rowid(db->h)) < 0)
 		return -EIO;
 	return 1;

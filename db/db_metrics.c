@@ -12,6 +12,7 @@
 #include "db_internal.h"
 #include "db_metrics.h"
 #include "db_query.h"
+#include "db_rollup.h"
 
 /* Excludes injected records from the subject series and the last error time. */
 #define REAL_RECORD "source <> 'synthetic' AND synthetic = 0"
@@ -54,21 +55,97 @@ static int type_index(const char *table)
 	return t ? (int)(t - ras_event_types) : -1;
 }
 
+static const struct subject_source *subject_source_of(unsigned idx)
+{
+	for (size_t i = 0; i < sizeof(subject_sources) / sizeof(subject_sources[0]); i++)
+		if (type_index(subject_sources[i].table) == (int)idx)
+			return &subject_sources[i];
+	return NULL;
+}
+
+/*
+ * The subject series' roll-up (rollup_subjects): each subject's errors per
+ * severity over every stored record, added per batch by the same
+ * expressions collect_subjects() reads rows with.
+ */
+int ras_db_metrics_rollup_rows(struct ras_db *db, unsigned idx, int64_t first_id)
+{
+	const struct subject_source *src = subject_source_of(idx);
+	char sql[1024];
+	sqlite3_stmt *st;
+	int r;
+
+	if (!src || !ras_db_table_exists(db, "rollup_subjects"))
+		return 0;
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO rollup_subjects (tbl, key, key2, severity, weight)"
+		 " SELECT ?2, %s, %s, coalesce(severity, ''), sum(%s) FROM %s_decoded"
+		 " WHERE id >= ?1 AND " REAL_RECORD " GROUP BY 2, 3, 4"
+		 " ON CONFLICT DO UPDATE SET weight = weight + excluded.weight",
+		 src->key, src->key2, src->weight, src->table);
+	/* An older database may lack a column: that dimension then stays empty, as in a scan. */
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_int64(st, 1, first_id);
+	sqlite3_bind_text(st, 2, src->table, -1, SQLITE_STATIC);
+	r = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return r == SQLITE_DONE ? 0 : -EIO;
+}
+
+int ras_db_metrics_rollup_rebuild(struct ras_db *db, unsigned idx)
+{
+	const struct subject_source *src = subject_source_of(idx);
+	sqlite3_stmt *st;
+	int r;
+
+	if (!src || !ras_db_table_exists(db, "rollup_subjects"))
+		return 0;
+	if (sqlite3_prepare_v2(db->h, "DELETE FROM rollup_subjects WHERE tbl = ?", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_text(st, 1, src->table, -1, SQLITE_STATIC);
+	r = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return r == SQLITE_DONE ? ras_db_metrics_rollup_rows(db, idx, 0) : -EIO;
+}
+
+/*
+ * Everything stored so far (lo 0) is read from the roll-ups, kept in the same
+ * transactions as the rows: a first read costs the same on any history.
+ * Rows after lo (rasd between batches) are read from the table.
+ */
+static bool from_rollups(struct ras_db *db, int64_t lo)
+{
+	return lo < 0 && ras_db_table_exists(db, "rollup_totals") &&
+	       ras_db_table_exists(db, "rollup_subjects");
+}
+
 static int collect_records(struct ras_db *db, struct ras_metrics *m, unsigned idx,
 			   int64_t lo, int64_t hi)
 {
 	char sql[512];
 	sqlite3_stmt *st;
 
-	snprintf(sql, sizeof(sql),
-		 "SELECT severity, source, synthetic, count(*),"
-		 " max(CASE WHEN " REAL_RECORD " THEN wall_ns END)"
-		 " FROM %s WHERE id > ?1 AND id <= ?2 GROUP BY severity, source, synthetic",
-		 ras_event_types[idx].table);
+	if (from_rollups(db, lo))
+		snprintf(sql, sizeof(sql),
+			 "SELECT nullif(severity, ''), source, synthetic, records,"
+			 " CASE WHEN " REAL_RECORD " THEN last_ns END"
+			 " FROM rollup_totals WHERE tbl = ?3");
+	else
+		snprintf(sql, sizeof(sql),
+			 "SELECT severity, source, synthetic, count(*),"
+			 " max(CASE WHEN " REAL_RECORD " THEN wall_ns END)"
+			 " FROM %s WHERE id > ?1 AND id <= ?2 GROUP BY severity, source, synthetic",
+			 ras_event_types[idx].table);
 	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
 		return -EIO;
-	sqlite3_bind_int64(st, 1, lo);
-	sqlite3_bind_int64(st, 2, hi);
+	if (from_rollups(db, lo))
+		sqlite3_bind_text(st, 3, ras_event_types[idx].table, -1, SQLITE_STATIC);
+	else {
+		sqlite3_bind_int64(st, 1, lo);
+		sqlite3_bind_int64(st, 2, hi);
+	}
 	while (sqlite3_step(st) == SQLITE_ROW) {
 		enum ras_severity sev = RAS_SEV_UNKNOWN;
 		const char *name = (const char *)sqlite3_column_text(st, 0);
@@ -94,15 +171,23 @@ static int collect_subjects(struct ras_db *db, struct ras_metrics *m,
 	sqlite3_stmt *st;
 	int r = 0;
 
-	snprintf(sql, sizeof(sql),
-		 "SELECT %s, %s, severity, sum(%s) FROM %s_decoded"
-		 " WHERE id > ?1 AND id <= ?2 AND " REAL_RECORD " GROUP BY 1, 2, 3",
-		 src->key, src->key2, src->weight, src->table);
+	if (from_rollups(db, lo))
+		snprintf(sql, sizeof(sql), "SELECT key, key2, nullif(severity, ''), weight"
+			 " FROM rollup_subjects WHERE tbl = ?3");
+	else
+		snprintf(sql, sizeof(sql),
+			 "SELECT %s, %s, severity, sum(%s) FROM %s_decoded"
+			 " WHERE id > ?1 AND id <= ?2 AND " REAL_RECORD " GROUP BY 1, 2, 3",
+			 src->key, src->key2, src->weight, src->table);
 	/* An older database may lack a column: that dimension then stays empty. */
 	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
 		return 0;
-	sqlite3_bind_int64(st, 1, lo);
-	sqlite3_bind_int64(st, 2, hi);
+	if (from_rollups(db, lo))
+		sqlite3_bind_text(st, 3, src->table, -1, SQLITE_STATIC);
+	else {
+		sqlite3_bind_int64(st, 1, lo);
+		sqlite3_bind_int64(st, 2, hi);
+	}
 	while (r == 0 && sqlite3_step(st) == SQLITE_ROW) {
 		enum ras_severity sev = RAS_SEV_UNKNOWN;
 		const char *key = (const char *)sqlite3_column_text(st, 0);
@@ -130,7 +215,9 @@ static void fold_class(sqlite3_stmt *st, enum ras_severity *sev, enum ras_metric
 				     sqlite3_column_int(st, 2) != 0);
 }
 
-static int fold_records(struct ras_db *db, struct ras_metrics *m, unsigned idx, bool first)
+/* counted: the roll-ups already hold these records; only the fresh folds' totals are noted. */
+static int fold_records(struct ras_db *db, struct ras_metrics *m, unsigned idx, bool first,
+			bool counted)
 {
 	int64_t fresh[RAS_SEV_COUNT][RAS_MSRC_COUNT_] = { { 0 } };
 	sqlite3_stmt *st;
@@ -149,7 +236,7 @@ static int fold_records(struct ras_db *db, struct ras_metrics *m, unsigned idx, 
 		fold_class(st, &sev, &src);
 		if (sqlite3_column_int(st, 3))
 			fresh[sev][src] += sqlite3_column_int64(st, 4);
-		else
+		else if (!counted)
 			m->records[idx][sev][src] += sqlite3_column_int64(st, 4);
 		if (sqlite3_column_type(st, 5) != SQLITE_NULL && sqlite3_column_int64(st, 5) > m->last_error_ns)
 			m->last_error_ns = sqlite3_column_int64(st, 5);
@@ -157,14 +244,16 @@ static int fold_records(struct ras_db *db, struct ras_metrics *m, unsigned idx, 
 	sqlite3_finalize(st);
 	for (unsigned s = 0; s < RAS_SEV_COUNT; s++)
 		for (unsigned c = 0; c < RAS_MSRC_COUNT_; c++) {
-			m->records[idx][s][c] += fresh[s][c] - m->fresh_records[idx][s][c];
+			if (!counted)
+				m->records[idx][s][c] += fresh[s][c] - m->fresh_records[idx][s][c];
 			m->fresh_records[idx][s][c] = fresh[s][c];
 		}
 	return 0;
 }
 
 /* One folds group (dims, severity, fresh, errors): added, or for fresh ones its growth. */
-static int fold_subject(struct ras_metrics *m, enum ras_metrics_dim dim, sqlite3_stmt *st)
+static int fold_subject(struct ras_metrics *m, enum ras_metrics_dim dim, sqlite3_stmt *st,
+			bool counted)
 {
 	enum ras_severity sev = RAS_SEV_UNKNOWN;
 	const char *dims = (const char *)sqlite3_column_text(st, 0);
@@ -184,11 +273,11 @@ static int fold_subject(struct ras_metrics *m, enum ras_metrics_dim dim, sqlite3
 			return -ENOMEM;
 		n -= before;
 	}
-	return ras_metrics_add_subject(m, dim, key, key2, sev, n);
+	return counted ? 0 : ras_metrics_add_subject(m, dim, key, key2, sev, n);
 }
 
 static int fold_subjects(struct ras_db *db, struct ras_metrics *m, unsigned idx, bool first,
-			 enum ras_metrics_dim dim)
+			 bool counted, enum ras_metrics_dim dim)
 {
 	sqlite3_stmt *st;
 	int r = 0;
@@ -202,7 +291,7 @@ static int fold_subjects(struct ras_db *db, struct ras_metrics *m, unsigned idx,
 	sqlite3_bind_text(st, 1, ras_event_types[idx].table, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 2, first);
 	while (r == 0 && sqlite3_step(st) == SQLITE_ROW)
-		r = fold_subject(m, dim, st);
+		r = fold_subject(m, dim, st, counted);
 	sqlite3_finalize(st);
 	return r;
 }
@@ -212,17 +301,17 @@ static int fold_subjects(struct ras_db *db, struct ras_metrics *m, unsigned idx,
  * only the growth of the fresh folds, the rows folded before a collect saw
  * them (the others were counted as raw rows, db_fold.c).
  */
-static int collect_folds(struct ras_db *db, struct ras_metrics *m, unsigned idx)
+static int collect_folds(struct ras_db *db, struct ras_metrics *m, unsigned idx, bool counted)
 {
 	bool first = !m->folds_counted[idx];
 	int r;
 
 	if (!ras_db_table_exists(db, "folds"))
 		return 0;
-	r = fold_records(db, m, idx, first);
+	r = fold_records(db, m, idx, first, counted);
 	for (size_t i = 0; r == 0 && i < sizeof(subject_sources) / sizeof(subject_sources[0]); i++)
 		if (type_index(subject_sources[i].table) == (int)idx)
-			r = fold_subjects(db, m, idx, first, subject_sources[i].dim);
+			r = fold_subjects(db, m, idx, first, counted, subject_sources[i].dim);
 	if (r == 0)
 		m->folds_counted[idx] = true;
 	return r;
@@ -247,21 +336,27 @@ static int collect_table(struct ras_db *db, struct ras_metrics *m, unsigned idx)
 {
 	const char *table = ras_event_types[idx].table;
 	int64_t lo = m->seen_id[idx], hi;
+	bool via_rollups;
 	int r;
 
 	if (!ras_db_table_exists(db, table))
 		return 0;
-	if (collect_folds(db, m, idx) < 0)
+	/* The first collect reads the roll-ups (lo -1 says so), which hold every record. */
+	via_rollups = !m->rolled_up[idx] && from_rollups(db, -1);
+	if (via_rollups)
+		lo = -1;
+	if (collect_folds(db, m, idx, via_rollups) < 0)
 		return -EIO;
 	hi = max_id(db, table);
-	if (hi <= lo)
+	if (!via_rollups && hi <= lo)
 		return 0;
 	r = collect_records(db, m, idx, lo, hi);
-	for (size_t i = 0; r == 0 && i < sizeof(subject_sources) / sizeof(subject_sources[0]); i++)
-		if (type_index(subject_sources[i].table) == (int)idx)
-			r = collect_subjects(db, m, &subject_sources[i], lo, hi);
-	if (r == 0)
+	if (r == 0 && subject_source_of(idx))
+		r = collect_subjects(db, m, subject_source_of(idx), lo, hi);
+	if (r == 0) {
 		m->seen_id[idx] = hi;
+		m->rolled_up[idx] = true;
+	}
 	return r;
 }
 

@@ -364,80 +364,39 @@ int ras_db_summary_scan(struct ras_db *db, const struct ras_db_filter *f, ras_db
 }
 
 /*
- * A window [since, until) is answered from the roll-ups of its whole hours
- * plus a scan of the rows in its two partial hours at the edges, so the cost
- * does not grow with history; the counts are a full scan's.
+ * A window is answered from the roll-ups of the hours it touches plus the
+ * raw rows of the hours where a roll-up row spans one of its ends (see
+ * RAS_DB_CUT_SQL), so the cost does not grow with history; the counts are a
+ * full scan's.
  */
-struct window {
-	int64_t h0, h1;                 /* whole hours [h0, h1) */
-	int64_t lo_from, lo_to;         /* the partial hour at the start, or empty */
-	int64_t hi_from, hi_to;         /* the partial hour at the end, or empty */
-};
-
-static void split_window(const struct ras_db_filter *f, struct window *w)
-{
-	const int64_t hour = 3600LL * 1000000000LL;
-
-	*w = (struct window){ .h0 = INT64_MIN, .h1 = INT64_MAX };
-	if (f->since_ns) {
-		w->h0 = ras_db_hour_of(f->since_ns - 1) + 1;
-		w->lo_from = f->since_ns;
-		w->lo_to = w->h0 * hour;
-	}
-	if (f->until_ns) {
-		w->h1 = ras_db_hour_of(f->until_ns);
-		w->hi_from = w->h1 * hour;
-		w->hi_to = f->until_ns;
-	}
-	if (f->since_ns && f->until_ns && w->h0 >= w->h1) {
-		/* Inside one hour, or across one boundary: scan it all. */
-		w->lo_to = f->until_ns;
-		w->hi_from = w->hi_to = 0;
-		w->h0 = w->h1 = 0;
-	}
-}
-
 static const char rollup_filter[] =
 	" (?3 OR (source <> 'synthetic' AND synthetic = 0))"
 	" AND (?4 IS NULL OR boot = (SELECT id FROM boots WHERE boot_id = ?4))";
 
-static sqlite3_stmt *summary_stmt(struct ras_db *db, unsigned idx, const struct ras_db_filter *f,
-				  const struct window *w)
+static sqlite3_stmt *summary_stmt(struct ras_db *db, unsigned idx, const struct ras_db_filter *f)
 {
 	const char *table = ras_event_types[idx].table;
-	char sql[4096], lo[1024] = "", hi[1024] = "";
-	bool folds = ras_db_table_exists(db, "folds");
+	char sql[4096], raw[2048];
 	sqlite3_stmt *st;
 
-	/* The edges count what was folded as well as the raw rows left. */
-	if (folds && (ras_db_folded_in_window_sql(lo, sizeof(lo), "?5", "?8", "?9") < 0 ||
-		      ras_db_folded_in_window_sql(hi, sizeof(hi), "?5", "?10", "?11") < 0))
+	if (ras_db_rollup_raw_rows_sql(raw, sizeof(raw), table, ras_db_table_exists(db, "folds")) < 0)
 		return NULL;
 	snprintf(sql, sizeof(sql),
-		 "SELECT severity, location, sum(n), min(f), max(l) FROM ("
-		 " SELECT severity, location, records AS n, first_ns AS f, last_ns AS l"
-		 " FROM rollup_hourly WHERE tbl = ?5 AND hour >= ?6 AND hour < ?7 AND%s"
-		 " UNION ALL SELECT coalesce(severity, ''), coalesce(location, ''), 1, wall_ns, wall_ns"
-		 " FROM %s_decoded WHERE wall_ns >= ?8 AND wall_ns < ?9 AND%s"
-		 " UNION ALL SELECT coalesce(severity, ''), coalesce(location, ''), 1, wall_ns, wall_ns"
-		 " FROM %s_decoded WHERE wall_ns >= ?10 AND wall_ns < ?11 AND%s"
-		 "%s%s%s%s%s%s%s%s"
-		 ") GROUP BY 1, 2 ORDER BY 3 DESC",
-		 rollup_filter, table, rollup_filter, table, rollup_filter,
-		 folds ? " UNION ALL SELECT severity, location, n, first_ns, last_ns FROM (" : "", lo,
-		 folds ? ") WHERE" : "", folds ? rollup_filter : "",
-		 folds ? " UNION ALL SELECT severity, location, n, first_ns, last_ns FROM (" : "", hi,
-		 folds ? ") WHERE" : "", folds ? rollup_filter : "");
+		 "WITH points(t) AS (SELECT ?1 WHERE ?1 <> 0 UNION ALL SELECT ?2 WHERE ?2 <> 0),"
+		 " r AS (SELECT * FROM rollup_hourly WHERE tbl = ?5 AND hour >= ?6 AND hour <= ?7),"
+		 RAS_DB_CUT_SQL
+		 " SELECT severity, location, sum(records), min(first_ns), max(last_ns) FROM ("
+		 " SELECT boot, source, synthetic, severity, location, records, first_ns, last_ns"
+		 " FROM r WHERE" RAS_DB_UNCUT_SQL
+		 " UNION ALL SELECT boot, source, synthetic, severity, location, records, first_ns,"
+		 " last_ns FROM (%s)) WHERE%s GROUP BY 1, 2 ORDER BY 3 DESC",
+		 raw, rollup_filter);
 	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
 		return NULL;
 	bind_filter(st, f);
 	sqlite3_bind_text(st, 5, table, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 6, w->h0);
-	sqlite3_bind_int64(st, 7, w->h1);
-	sqlite3_bind_int64(st, 8, w->lo_from);
-	sqlite3_bind_int64(st, 9, w->lo_to);
-	sqlite3_bind_int64(st, 10, w->hi_from);
-	sqlite3_bind_int64(st, 11, w->hi_to);
+	sqlite3_bind_int64(st, 6, ras_db_first_hour(f->since_ns));
+	sqlite3_bind_int64(st, 7, ras_db_last_hour(f->until_ns));
 	return st;
 }
 
@@ -448,16 +407,14 @@ static const char *or_null(const unsigned char *s)
 
 int ras_db_summary(struct ras_db *db, const struct ras_db_filter *f, ras_db_count_fn fn, void *ctx)
 {
-	struct window w;
 	int r = 0;
 
 	if (!ras_db_table_exists(db, "rollup_hourly"))
 		return ras_db_summary_scan(db, f, fn, ctx);  /* an older database, read-only */
-	split_window(f, &w);
 	for (unsigned i = 0; i < ras_n_event_types && r == 0; i++) {
 		sqlite3_stmt *st;
 
-		if (!wanted(db, f, i) || !(st = summary_stmt(db, i, f, &w)))
+		if (!wanted(db, f, i) || !(st = summary_stmt(db, i, f)))
 			continue;
 		while (r == 0 && sqlite3_step(st) == SQLITE_ROW)
 			r = fn(ctx, i, or_null(sqlite3_column_text(st, 0)),
@@ -504,7 +461,10 @@ int ras_db_table_stats(struct ras_db *db, unsigned type_idx, int64_t *rows, int6
 	if (!ras_db_table_exists(db, ras_event_types[type_idx].table))
 		return -ENOENT;
 	/* The roll-ups count every row: a status check does not scan the history. */
-	if (ras_db_table_exists(db, "rollup_hourly"))
+	if (ras_db_table_exists(db, "rollup_totals"))
+		snprintf(sql, sizeof(sql), "SELECT coalesce(sum(records), 0), coalesce(max(last_ns), 0)"
+			 " FROM rollup_totals WHERE tbl = ?1");
+	else if (ras_db_table_exists(db, "rollup_hourly"))
 		snprintf(sql, sizeof(sql), "SELECT coalesce(sum(records), 0), coalesce(max(last_ns), 0)"
 			 " FROM rollup_hourly WHERE tbl = ?1");
 	else

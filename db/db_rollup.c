@@ -13,7 +13,7 @@
 #include "db_internal.h"
 #include "db_rollup.h"
 
-#define HOUR_NS (3600LL * 1000000000LL)
+#define HOUR_NS RAS_DB_HOUR_NS
 
 struct rollup_entry {
 	bool used;
@@ -29,6 +29,8 @@ struct rollup_entry {
 struct ras_db_rollup {
 	struct rollup_entry e[RAS_DB_ROLLUP_SLOTS];
 	unsigned used;
+	/* The batch's first row id per table, for the roll-ups counted in SQL at flush. */
+	int64_t first_id[RAS_MAX_EVENT_TYPES];
 	sqlite3_stmt *upsert;
 };
 
@@ -90,11 +92,80 @@ static int flush_entry(struct ras_db *db, struct rollup_entry *e)
 	return r == SQLITE_DONE ? 0 : -EIO;
 }
 
-int ras_db_rollup_flush(struct ras_db *db)
+/*
+ * Each table's totals per source, synthetic and severity (status, metrics):
+ * the rows of table idx from first_id on, added in SQL.
+ */
+static int totals_rows(struct ras_db *db, unsigned idx, int64_t first_id)
+{
+	const char *table = ras_event_types[idx].table;
+	char sql[640];
+	sqlite3_stmt *st;
+	int r;
+
+	if (!ras_db_table_exists(db, "rollup_totals"))
+		return 0;
+	snprintf(sql, sizeof(sql),
+		 "INSERT INTO rollup_totals (tbl, source, synthetic, severity, records, last_ns)"
+		 " SELECT ?2, source, synthetic, coalesce(severity, ''), count(*), max(wall_ns)"
+		 " FROM %s WHERE id >= ?1 GROUP BY 2, 3, 4 ON CONFLICT DO UPDATE SET"
+		 " records = records + excluded.records, last_ns = max(last_ns, excluded.last_ns)",
+		 table);
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_int64(st, 1, first_id);
+	sqlite3_bind_text(st, 2, table, -1, SQLITE_STATIC);
+	r = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return r == SQLITE_DONE ? 0 : -EIO;
+}
+
+static int totals_rebuild(struct ras_db *db, unsigned idx)
+{
+	sqlite3_stmt *st;
+	int r;
+
+	if (!ras_db_table_exists(db, "rollup_totals"))
+		return 0;
+	if (sqlite3_prepare_v2(db->h, "DELETE FROM rollup_totals WHERE tbl = ?", -1, &st, NULL) !=
+	    SQLITE_OK)
+		return -EIO;
+	sqlite3_bind_text(st, 1, ras_event_types[idx].table, -1, SQLITE_STATIC);
+	r = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return r == SQLITE_DONE ? totals_rows(db, idx, 0) : -EIO;
+}
+
+/*
+ * The EDAC and subject roll-ups group by columns the decoders and the views
+ * settle (layers, labels, CPUs, devices), so they are counted by SQL over the
+ * batch's new rows, the same expressions the queries read, not in C.
+ */
+static int flush_row_rollups(struct ras_db *db)
+{
+	struct ras_db_rollup *ru = db->rollup;
+	const struct ras_event_type *mc = ras_event_type_find("mc_event");
+
+	for (unsigned i = 0; i < ras_n_event_types; i++) {
+		int64_t first = ru->first_id[i];
+
+		if (!first)
+			continue;
+		ru->first_id[i] = 0;
+		if (mc && i == (unsigned)(mc - ras_event_types) && ras_db_edac_rollup_rows(db, first) < 0)
+			return -EIO;
+		if (ras_db_metrics_rollup_rows(db, i, first) < 0 || totals_rows(db, i, first) < 0)
+			return -EIO;
+	}
+	return 0;
+}
+
+/* Writes the in-memory hourly counts; the row roll-ups wait for the commit. */
+static int flush_slots(struct ras_db *db)
 {
 	struct ras_db_rollup *ru = db->rollup;
 
-	if (!ru || !ru->used)
+	if (!ru->used)
 		return 0;
 	if (!ru->upsert && sqlite3_prepare_v3(db->h, upsert_sql, -1, SQLITE_PREPARE_PERSISTENT,
 					      &ru->upsert, NULL) != SQLITE_OK)
@@ -110,16 +181,26 @@ int ras_db_rollup_flush(struct ras_db *db)
 	return 0;
 }
 
+int ras_db_rollup_flush(struct ras_db *db)
+{
+	if (!db->rollup)
+		return 0;
+	if (flush_row_rollups(db) < 0)
+		return -EIO;
+	return flush_slots(db);
+}
+
 void ras_db_rollup_discard(struct ras_db *db)
 {
 	if (!db->rollup)
 		return;
 	for (unsigned i = 0; i < RAS_DB_ROLLUP_SLOTS; i++)
 		db->rollup->e[i].used = false;
+	memset(db->rollup->first_id, 0, sizeof(db->rollup->first_id));
 	db->rollup->used = 0;
 }
 
-int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t boot)
+int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t boot, int64_t id)
 {
 	const struct ras_decoded_head *h = ev->decoded;
 	const char *sev = ras_severity_name(h->severity);
@@ -130,9 +211,14 @@ int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t 
 
 	if (!db->rollup && !(db->rollup = calloc(1, sizeof(*db->rollup))))
 		return -ENOMEM;
-	/* A batch with more keys than slots writes what it has and goes on. */
-	if (db->rollup->used >= RAS_DB_ROLLUP_SLOTS * 3 / 4 && ras_db_rollup_flush(db) < 0)
+	/*
+	 * A batch with more keys than slots writes its hourly counts and goes on;
+	 * the row roll-ups (from first_id on) are counted once, at the commit.
+	 */
+	if (db->rollup->used >= RAS_DB_ROLLUP_SLOTS * 3 / 4 && flush_slots(db) < 0)
 		return -EIO;
+	if (!db->rollup->first_id[ev->type_idx])
+		db->rollup->first_id[ev->type_idx] = id;
 	hash = key_hash(ev->type_idx, hour, boot, ev->source, synthetic, sev, h->location);
 	for (slot = hash % RAS_DB_ROLLUP_SLOTS;; slot = (slot + 1) % RAS_DB_ROLLUP_SLOTS) {
 		struct rollup_entry *e = &db->rollup->e[slot];
@@ -168,15 +254,15 @@ void ras_db_rollup_free(struct ras_db *db)
 	db->rollup = NULL;
 }
 
-/* Recounts one table's roll-ups from its rows and its folded records (after a migration or a purge). */
-int ras_db_rollup_rebuild(struct ras_db *db, unsigned idx)
+/* Recounts one table's hourly roll-ups from its rows and its folded records. */
+static int hourly_rebuild(struct ras_db *db, unsigned idx)
 {
 	const char *table = ras_event_types[idx].table;
 	char sql[2048];
 	sqlite3_stmt *st;
 	int r;
 
-	if (!ras_db_table_exists(db, table))
+	if (!ras_db_table_exists(db, table) || !ras_db_table_exists(db, "rollup_hourly"))
 		return 0;
 	snprintf(sql, sizeof(sql),
 		 "DELETE FROM rollup_hourly WHERE tbl = ?1;"
@@ -207,6 +293,56 @@ int ras_db_rollup_rebuild(struct ras_db *db, unsigned idx)
 		p = tail;
 	}
 	return 0;
+}
+
+/* Recounts every roll-up of one table from its rows (after a migration or a purge). */
+int ras_db_rollup_rebuild(struct ras_db *db, unsigned idx)
+{
+	const struct ras_event_type *mc = ras_event_type_find("mc_event");
+
+	if (!ras_db_table_exists(db, ras_event_types[idx].table))
+		return 0;
+	if (hourly_rebuild(db, idx) < 0 || ras_db_metrics_rollup_rebuild(db, idx) < 0 ||
+	    totals_rebuild(db, idx) < 0)
+		return -EIO;
+	if (mc && idx == (unsigned)(mc - ras_event_types))
+		return ras_db_edac_rollup_rebuild(db);
+	return 0;
+}
+
+int64_t ras_db_first_hour(int64_t since_ns)
+{
+	return since_ns ? ras_db_hour_of(since_ns) : INT64_MIN;
+}
+
+int64_t ras_db_last_hour(int64_t until_ns)
+{
+	return until_ns ? ras_db_hour_of(until_ns - 1) : INT64_MAX;
+}
+
+/*
+ * Raw rows of an event table in rollup_hourly's shape (see db_rollup.h):
+ * the only place summaries count records from rows instead of roll-ups.
+ */
+int ras_db_rollup_raw_rows_sql(char *sql, size_t cap, const char *table, bool folds)
+{
+	char folded[1024] = "";
+	int n;
+
+	/* Folded records: each folds row's seconds that fall in a range (db_fold.c). */
+	if (folds)
+		snprintf(folded, sizeof(folded),
+			 " UNION ALL SELECT hour, boot, source, synthetic, severity, location, n, fn, ln"
+			 " FROM (" RAS_DB_FOLDED_IN_RANGES("%s") ") WHERE n > 0", table);
+	n = snprintf(sql, cap,
+			 "SELECT " RAS_DB_HOUR_SQL("e.wall_ns") " AS hour, coalesce(e.boot, 0) AS boot,"
+			 " e.source AS source, e.synthetic AS synthetic,"
+			 " coalesce(e.severity, '') AS severity, coalesce(e.location, '') AS location,"
+			 " count(*) AS records, e.wall_ns AS first_ns, e.wall_ns AS last_ns"
+			 " FROM ranges g JOIN %s_decoded e ON e.wall_ns >= g.lo AND e.wall_ns < g.hi"
+			 " GROUP BY 2, 3, 4, 5, 6, e.wall_ns%s", table, folded);
+
+	return n < 0 || (size_t)n >= cap ? -1 : n;
 }
 
 int ras_db_rollup_rebuild_all(struct ras_db *db)

@@ -208,7 +208,7 @@ int ras_db_migrate(struct ras_db *db)
 		if (sync_event_table(db, i) < 0)
 			goto fail;
 	/* Rows stored before the roll-ups existed are counted once, here. */
-	if (v < 6 && ras_db_rollup_rebuild_all(db) < 0)
+	if (v < 10 && ras_db_rollup_rebuild_all(db) < 0)
 		goto fail;
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", RAS_DB_SCHEMA_VERSION);
 	if (ras_db_exec(db, sql) < 0)

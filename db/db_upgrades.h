@@ -99,8 +99,28 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	  "CREATE TABLE IF NOT EXISTS read_marks ("
 	  " boot INTEGER, instance TEXT, cpu INTEGER, read_events INTEGER NOT NULL,"
 	  " PRIMARY KEY (boot, instance, cpu));" },
-	/* Taken by branch rollup: the lead replaces this placeholder at merge. */
-	{ 10, "taken by branch rollup", NULL },
+	/*
+	 * Roll-ups for the EDAC counts (db_edac_rollup.c: mc_event per hour x
+	 * boot x controller x layers x error type x source x synthetic, errors
+	 * summed), for the metrics' subject series (db_metrics.c: totals per
+	 * DIMM, CPU, PCIe device) and for each table's totals (status, metrics). Filled from the stored rows by the upgrade,
+	 * then kept in the same transaction as each batch.
+	 */
+	{ 10, "EDAC, metrics-subject and total roll-ups",
+	  "CREATE TABLE IF NOT EXISTS rollup_edac ("
+	  " hour INTEGER NOT NULL, boot INTEGER NOT NULL, mc INTEGER NOT NULL,"
+	  " top INTEGER NOT NULL, mid INTEGER NOT NULL, low INTEGER NOT NULL,"
+	  " error_type INTEGER NOT NULL, source TEXT NOT NULL, synthetic INTEGER NOT NULL,"
+	  " errors INTEGER NOT NULL, records INTEGER NOT NULL,"
+	  " first_ns INTEGER NOT NULL, last_ns INTEGER NOT NULL,"
+	  " PRIMARY KEY (hour, boot, mc, top, mid, low, error_type, source, synthetic)) WITHOUT ROWID;"
+	  "CREATE TABLE IF NOT EXISTS rollup_subjects ("
+	  " tbl TEXT NOT NULL, key NOT NULL, key2 NOT NULL, severity TEXT NOT NULL,"
+	  " weight INTEGER NOT NULL, PRIMARY KEY (tbl, key, key2, severity)) WITHOUT ROWID;"
+	  "CREATE TABLE IF NOT EXISTS rollup_totals ("
+	  " tbl TEXT NOT NULL, source TEXT NOT NULL, synthetic INTEGER NOT NULL,"
+	  " severity TEXT NOT NULL, records INTEGER NOT NULL, last_ns INTEGER NOT NULL,"
+	  " PRIMARY KEY (tbl, source, synthetic, severity)) WITHOUT ROWID;" },
 	/*
 	 * Storm folding (db_fold.c): the records a subject reports beyond its
 	 * first and last fold_keep of a period, and raw rows removed by the size
@@ -116,8 +136,9 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	  " records INTEGER NOT NULL, errors INTEGER NOT NULL, first_ns INTEGER NOT NULL,"
 	  " last_ns INTEGER NOT NULL, addr_lo INTEGER, addr_hi INTEGER, detail_name TEXT,"
 	  " details BLOB, details_more INTEGER NOT NULL DEFAULT 0, times BLOB NOT NULL,"
-	  " last_s INTEGER NOT NULL,"
-	  " UNIQUE (tbl, hour, subject, boot, source, synthetic, severity, location, dec, dims, fresh));"
+	  " last_s INTEGER NOT NULL, ekey TEXT NOT NULL DEFAULT '',"
+	  " UNIQUE (tbl, hour, subject, boot, source, synthetic, severity, location, dec, dims, fresh,"
+	  " ekey));"
 	  "CREATE INDEX IF NOT EXISTS folds_last ON folds (last_ns);" },
 };
 

@@ -51,6 +51,8 @@ struct ras_metrics {
 	 * collect saw them), whose last totals are kept here.
 	 */
 	bool folds_counted[RAS_METRICS_TYPES];
+	/* The first collect read the roll-ups, which count folded records too (db_metrics.c). */
+	bool rolled_up[RAS_METRICS_TYPES];
 	int64_t fresh_records[RAS_METRICS_TYPES][RAS_SEV_COUNT][RAS_MSRC_COUNT_];
 	struct ras_metrics *fresh_subjects;
 	struct ras_metrics_subject *subjects[RAS_MDIM_COUNT_];

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "db/db_edac.h"
 #include "db/db_metrics.h"
 #include "db/db_query.h"
 #include "lib/decode.h"
@@ -150,12 +151,69 @@ static bool same_summary(struct ras_db *folded, struct ras_db *plain, const stru
 	return true;
 }
 
+/* EDAC counts as groups: the roll-up's on the folded database, a scan's on the plain one. */
+struct edac_groups {
+	struct ras_db_edac_count c[256];
+	unsigned n;
+};
+
+static int collect_edac(void *ctx, const struct ras_db_edac_count *c)
+{
+	struct edac_groups *g = ctx;
+
+	if (g->n >= 256)
+		return -ENOSPC;
+	g->c[g->n++] = *c;
+	return 0;
+}
+
+static bool same_edac_key(const struct ras_db_edac_count *a, const struct ras_db_edac_count *b)
+{
+	return a->snapshot == b->snapshot && a->mc == b->mc && a->top == b->top &&
+	       a->mid == b->mid && a->low == b->low && a->error_type == b->error_type &&
+	       a->segment == b->segment;
+}
+
+static int64_t edac_records_seen;   /* what the scans counted: the comparison is not empty */
+
+static bool same_edac(struct ras_db *folded, struct ras_db *plain, const struct ras_db_filter *f,
+		      const int64_t *bounds, unsigned nb)
+{
+	static struct edac_groups a, b;
+
+	a.n = b.n = 0;
+	if (ras_db_edac_counts(folded, f, bounds, nb, collect_edac, &a) < 0 ||
+	    ras_db_edac_counts_scan(plain, f, bounds, nb, collect_edac, &b) < 0 || a.n != b.n) {
+		tap_diag("EDAC: %u groups folded, %u unfolded (window %lld to %lld, %u bounds at %lld)",
+			 a.n, b.n, (long long)f->since_ns, (long long)f->until_ns, nb,
+			 nb ? (long long)bounds[0] : 0LL);
+		return false;
+	}
+	for (unsigned i = 0; i < b.n; i++) {
+		unsigned j = 0;
+
+		edac_records_seen += b.c[i].records;
+		while (j < a.n && !same_edac_key(&a.c[j], &b.c[i]))
+			j++;
+		if (j == a.n || a.c[j].errors != b.c[i].errors || a.c[j].records != b.c[i].records) {
+			tap_diag("EDAC mc%d layer %d type %d segment %u: folded %lld errors, unfolded %lld"
+				 " (window %lld to %lld, %u bounds at %lld)",
+				 b.c[i].mc, b.c[i].top, b.c[i].error_type, b.c[i].segment,
+				 j < a.n ? (long long)a.c[j].errors : -1LL, (long long)b.c[i].errors,
+				 (long long)f->since_ns, (long long)f->until_ns, nb,
+				 nb ? (long long)bounds[0] : 0LL);
+			return false;
+		}
+	}
+	return true;
+}
+
 static void check_windows(struct ras_db *folded, struct ras_db *plain, const char *when, unsigned n)
 {
 	struct ras_db_filter f = { .type_idx = -1, .include_synthetic = true };
 	uint64_t seed = 7;
-	int64_t total = 0;
-	unsigned bad = 0;
+	int64_t total = 0, bound;
+	unsigned bad = 0, bad_edac = 0;
 
 	bool same = same_summary(folded, plain, &f, &total);
 
@@ -174,8 +232,15 @@ static void check_windows(struct ras_db *folded, struct ras_db *plain, const cha
 		f = (struct ras_db_filter){ .since_ns = i % 7 ? a : 0, .until_ns = i % 11 ? b : 0,
 					    .type_idx = -1, .include_synthetic = i % 2 };
 		bad += !same_summary(folded, plain, &f, &total);
+		/* The EDAC counts too, their time line cut inside the window now and then. */
+		bound = (a / SEC + (b - a) / SEC / 2) * SEC;
+		bad_edac += !same_edac(folded, plain, &f, &bound, i % 4 == 0);
 	}
 	tap_is_int(bad, 0, "%s: %u windows cutting hours (whole seconds) count the same", when, n);
+	tap_is_int(bad_edac, 0, "%s: EDAC counts (errors and records) of the %u windows equal a scan's"
+		   " (%lld records)", when, n, (long long)edac_records_seen);
+	tap_ok(edac_records_seen > 0, "%s: the EDAC windows held records", when);
+	edac_records_seen = 0;
 }
 
 /* One number from a database file of the test, read through its own connection. */

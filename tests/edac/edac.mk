@@ -17,3 +17,11 @@ tests_edac_test_edac_path_SOURCES = tests/edac/test-edac-path.c tests/edac/edac_
 tests_edac_test_edac_path_CFLAGS = $(RAS_CFLAGS)
 tests_edac_test_edac_path_LDADD = $(TEST_LIBS)
 TESTS += tests/edac/test-edac-path
+
+# The roll-ups answer every EDAC option as a full scan does (a schema-9 copy).
+check_PROGRAMS += tests/edac/test-edac-rollup
+tests_edac_test_edac_rollup_SOURCES = tests/edac/test-edac-rollup.c tests/edac/edac_fixtures.c \
+	tests/edac/edac_fixtures.h
+tests_edac_test_edac_rollup_CFLAGS = $(RAS_CFLAGS)
+tests_edac_test_edac_rollup_LDADD = $(TEST_LIBS)
+TESTS += tests/edac/test-edac-rollup
