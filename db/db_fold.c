@@ -92,7 +92,9 @@ struct ras_db_fold {
 	int64_t txn_first[RAS_MAX_EVENT_TYPES];     /* first row id of the open transaction; 0 none */
 	struct fold_table t[RAS_MAX_EVENT_TYPES];
 	sqlite3_stmt *get, *ins, *upd;
-	const struct ras_db_limits *limits;
+	/* A copy: the pipeline that handed them over may be gone by the commit (an adopted one). */
+	struct ras_db_limits limits;
+	bool have_limits;
 	int64_t newest_ns;
 	struct fold_pending *pending;
 	size_t npending, cap_pending;
@@ -447,7 +449,8 @@ int ras_db_fold_note(struct ras_db *db, const struct ras_db_event *ev, int64_t i
 		return 0;
 	if (!(f = fold_state(db)))
 		return -ENOMEM;
-	f->limits = l;
+	f->limits = *l;
+	f->have_limits = true;
 	f->newest_ns = ev->wall_ns > f->newest_ns ? ev->wall_ns : f->newest_ns;
 	if (!f->txn_first[ev->type_idx])
 		f->txn_first[ev->type_idx] = id;
@@ -711,7 +714,7 @@ static int oldest_table(struct ras_db *db, int64_t *oldest)
 
 static int apply_limits(struct ras_db *db)
 {
-	const struct ras_db_limits *l = db->fold->limits;
+	const struct ras_db_limits *l = db->fold->have_limits ? &db->fold->limits : NULL;
 	struct timespec now;
 	int64_t oldest = 0, used;
 	int idx;
