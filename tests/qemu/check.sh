@@ -212,13 +212,17 @@ check_restart() {
 }
 
 check_storm() {
-    local w rows lost unknown db="$D/storm.db"
+    local w rows raw folded lost unknown db="$D/storm.db"
     w=$(fact_of W_storm)
     [ -f "$db" ] || { fail "storm/$CPU" "no database storm.db"; return; }
-    rows=$(q "$db" "SELECT count(*) FROM mce_record WHERE bank = $STORM_BANK AND status = $STORM_STATUS")
+    # A storm past fold_threshold keeps its first and last raw rows; the rest are counted in folds.
+    raw=$(q "$db" "SELECT count(*) FROM mce_record WHERE bank = $STORM_BANK AND status = $STORM_STATUS")
+    folded=$(q "$db" "SELECT coalesce(sum(records), 0) FROM folds WHERE tbl = 'mce_record'" 2>/dev/null)
+    rows=$raw
+    [[ "$raw" =~ ^[0-9]+$ && "${folded:-0}" =~ ^[0-9]+$ ]] && rows=$((raw + ${folded:-0}))
     lost=$(q "$db" "SELECT coalesce(sum(count), 0) FROM lost_events WHERE count > 0")
     unknown=$(q "$db" "SELECT count(*) FROM lost_events WHERE count IS NULL OR count < 0")
-    echo "   storm/$CPU: injected $STORM_COUNT, kernel traced $w, stored $rows, counted lost $lost (+$unknown unknown-size losses)"
+    echo "   storm/$CPU: injected $STORM_COUNT, kernel traced $w, stored $rows ($raw raw, ${folded:-0} folded), counted lost $lost (+$unknown unknown-size losses)"
     if ! [[ "$rows" =~ ^[0-9]+$ && "$lost" =~ ^[0-9]+$ ]]; then fail "storm/$CPU" "query: $rows $lost"
     elif [ "$rows" -gt "$w" ]; then fail "storm/$CPU" "stored $rows > traced $w (duplicates)"
     elif [ "$rows" = 0 ]; then fail "storm/$CPU" "nothing stored"
