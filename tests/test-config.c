@@ -107,11 +107,33 @@ static void test_actions_keys(void)
 	tap_is_int(rasd_config_set(&c, "trigger_max_children", "0", &why), -22, "trigger_max_children 0 refused");
 }
 
+/* The storage keys of group commits and storm folding: defaults, accepted and refused values. */
+static void test_storage_keys(void)
+{
+	struct rasd_config c;
+	const char *why = NULL;
+
+	rasd_config_defaults(&c);
+	tap_is_int(c.commit_delay_ms, 50, "commit_delay_ms defaults to 50");
+	tap_is_str(c.fold_threshold, "100/1h", "fold_threshold defaults to 100/1h");
+	tap_is_int(c.fold_keep, 10, "fold_keep defaults to 10");
+	tap_is_int(rasd_config_set(&c, "commit_delay_ms", "0", &why), 0, "commit_delay_ms 0 accepted");
+	tap_is_int(rasd_config_set(&c, "commit_delay_ms", "1001", &why), -22, "commit_delay_ms past 1 s refused");
+	tap_is_int(rasd_config_set(&c, "commit_delay_ms", "5abc", &why), -22, "commit_delay_ms '5abc' refused");
+	tap_is_int(rasd_config_set(&c, "fold_threshold", "off", &why), 0, "fold_threshold off accepted");
+	tap_is_int(rasd_config_set(&c, "fold_threshold", "100", &why), -22, "fold_threshold without a period refused");
+	tap_is_int(rasd_config_set(&c, "fold_keep", "0", &why), -22, "fold_keep 0 refused");
+	tap_is_int(rasd_config_set(&c, "keep_raw_days", "-1", &why), -22, "keep_raw_days -1 refused");
+	tap_is_int(rasd_config_set(&c, "max_db_size_mb", "1e3", &why), -22, "max_db_size_mb '1e3' refused");
+	tap_is_int(rasd_config_set(&c, "max_db_size_mb", "0", &why), 0, "max_db_size_mb 0 (no limit) accepted");
+}
+
 int main(void)
 {
 	test_good();
 	test_bad();
 	test_set();
 	test_actions_keys();
+	test_storage_keys();
 	return tap_done();
 }
