@@ -23,6 +23,7 @@ struct bank_row {
 	int8_t channel;    /* -1: channel not implied by the bank (MCACOD may give it) */
 	const struct mscod_desc *mscod;
 	misc_fn misc;
+	const struct mce_code_text *mcacod; /* model-specific meanings of STATUS[15:0] in this bank */
 };
 
 struct platform {
@@ -35,11 +36,17 @@ struct model_row {
 	uint8_t vendor, family, model, step_lo, step_hi;
 	const char *name;
 	const struct platform *platform; /* NULL: known model, no public tables */
+	bool cmci; /* big core from 06_1AH on: CMCI, so STATUS[52:38] is a corrected count */
 };
 
-#define BANK(f, l, n) { f, l, n, -1, -1, NULL, NULL }
-#define BANK_MS(f, l, n, ms) { f, l, n, -1, -1, ms, NULL }
-#define MEMBANK(b, n, imc, ch, ms, misc) { b, b, n, imc, ch, ms, misc }
+#define BANK(f, l, n) { f, l, n, -1, -1, NULL, NULL, NULL }
+#define BANK_MS(f, l, n, ms) { f, l, n, -1, -1, ms, NULL, NULL }
+#define MEMBANK(b, n, imc, ch, ms, misc) { b, b, n, imc, ch, ms, misc, NULL }
+
+static void add_model_text(struct mce_decoded *out, const char *text)
+{
+	mce_append_item(out->model_text, sizeof(out->model_text), "; ", text);
+}
 
 static bool is_memory_error(const struct mce_decoded *out)
 {
@@ -134,6 +141,27 @@ static void misc_dmr_mcchan(const struct mce_in *in, struct mce_decoded *out)
 	out->chip_select = (int64_t)mce_bits(in->misc, 55, 56);
 }
 
+/*
+ * SDM 06_55H and 06_56H "Machine Check Error Codes for IA32_MC4_STATUS": on
+ * an IERR caused by a core 3-strike, the MLC's IA32_MC3_STATUS is copied to
+ * IA32_MC4_STATUS. The PCU itself logs internal (0000 01xx) codes only, so a
+ * cache, TLB or bus code in MC4 is that copy.
+ */
+static bool is_core_error_class(const struct mce_decoded *out)
+{
+	return !strcmp(out->error_class, "cache") || !strcmp(out->error_class, "tlb") ||
+	       !strcmp(out->error_class, "bus");
+}
+
+static void misc_pcu_copied_mlc(const struct mce_in *in, struct mce_decoded *out)
+{
+	(void)in;
+	if (is_core_error_class(out))
+		add_model_text(out, "MLC status copied to the PCU bank after a core 3-strike (IERR)");
+}
+
+#define PCU_3STRIKE(ms) { 4, 4, "PCU", -1, -1, ms, misc_pcu_copied_mlc, pcu_mcacod_texts }
+
 /* SDM 06_1AH: QPI in IA32_MC0-1, internal errors in MC7, the memory controller in MC8. */
 static const struct bank_row nhm_banks[] = {
 	BANK(0, 1, "QPI"), BANK(7, 7, "internal"), BANK_MS(8, 8, "IMC", mscod_nhm_imc),
@@ -171,7 +199,7 @@ static const struct bank_row bdx_banks[] = { HSX_LIKE_BANKS(mscod_bdx_imc, mscod
  * channels 0,1,2; 15,16,18 are controller 1 channels 0,1,2.
  */
 static const struct bank_row skx_banks[] = {
-	XEON_CORE_BANKS, BANK_MS(4, 4, "PCU", mscod_skx_pcu), BANK_MS(5, 5, "UPI", mscod_upi),
+	XEON_CORE_BANKS, PCU_3STRIKE(mscod_skx_pcu), BANK_MS(5, 5, "UPI", mscod_upi),
 	BANK(6, 6, "IIO"), BANK(9, 11, "CHA"), BANK_MS(12, 12, "UPI", mscod_upi),
 	BANK_MS(19, 19, "UPI", mscod_upi),
 	MEMBANK(7, "M2M", 0, -1, mscod_skx_m2m, misc_skx_mirror),
@@ -205,6 +233,34 @@ static const struct bank_row spr_banks[] = {
 	SPR_IMC(17), SPR_IMC(18), SPR_IMC(19), SPR_IMC(20),
 	BANK_MS(29, 29, "HBM M2M", mscod_spr_m2m),
 	BANK_MS(30, 31, "HBM IMC", mscod_spr_imc),
+};
+
+/*
+ * SDM 06_56H (Broadwell-DE): MC4 PCU, MC9-10 IMC. Its MC4 MSCOD table was
+ * not in reach, so only the MCACOD meanings and the IMC flags are decoded.
+ */
+static const struct bank_row bdx_de_banks[] = {
+	PCU_3STRIKE(NULL), BANK_MS(9, 10, "IMC", mscod_bdx_de_imc),
+};
+
+/*
+ * SDM 06_5FH (Denverton): the integrated memory controllers report in MC6
+ * and MC7. No public source maps either bank to a controller or channel;
+ * the channel comes from MCACOD CCCC alone.
+ */
+static const struct bank_row dnv_banks[] = {
+	BANK_MS(6, 7, "IMC", mscod_dnv_imc),
+};
+
+/*
+ * Snow Ridge / Tremont-D (06_86H) has the 10 nm server memory controller of
+ * Ice Lake-SP: Linux i10nm_base.c decodes it as the same type (I10NM), its
+ * MSCOD check names "ICX/Tremont" and the SDM's Ice Lake IMC table; Intel's
+ * mcelog i10nm decoder gives the banks: MC4 PCU, MC12 M2M, MC13-15 IMC.
+ * No public table names its core or other uncore banks.
+ */
+static const struct bank_row snr_banks[] = {
+	BANK_MS(4, 4, "PCU", mscod_i10nm_pcu), ICX_IMC(0),
 };
 
 /* SDM 06_ADH: MC5 UPI, MC6 Punit, MC12 B2CMI, MC13-24 memory controller channels. */
@@ -267,14 +323,14 @@ static void misc_kh50000_cache(const struct mce_in *in, struct mce_decoded *out)
 			texts[mce_bits(in->status, lo, lo + 1)]);
 }
 
-#define KH_DRAM(f, l) { f, l, "DRAM", -1, -1, mscod_kh50000_dram, misc_kh50000_dram }
+#define KH_DRAM(f, l) { f, l, "DRAM", -1, -1, mscod_kh50000_dram, misc_kh50000_dram, NULL }
 
 static const struct bank_row kh50000_banks[] = {
-	BANK(0, 0, "CPU"), { 1, 1, "PL2 cache", -1, -1, NULL, misc_kh50000_cache },
+	BANK(0, 0, "CPU"), { 1, 1, "PL2 cache", -1, -1, NULL, misc_kh50000_cache, NULL },
 	BANK_MS(2, 2, "CRMCA0 PCIe", mscod_kh50000_pcie), BANK(3, 3, "CRMCA0 IOD ZDI"),
 	BANK_MS(4, 4, "SVID0", mscod_kh50000_svid), BANK(5, 5, "CRMCA1 IOD ZDI"),
 	BANK_MS(6, 6, "CRMCA1 PCIe", mscod_kh50000_pcie), BANK(7, 7, "CCD ZDI"),
-	KH_DRAM(9, 16), { 17, 17, "LLC", -1, -1, NULL, misc_kh50000_cache }, KH_DRAM(18, 21),
+	KH_DRAM(9, 16), { 17, 17, "LLC", -1, -1, NULL, misc_kh50000_cache, NULL }, KH_DRAM(18, 21),
 	BANK_MS(22, 22, "SVID2", mscod_kh50000_svid), BANK(26, 26, "ZPI"),
 	BANK_MS(27, 27, "SVID1", mscod_kh50000_svid), BANK_MS(28, 31, "HIF", mscod_kh50000_hif),
 };
@@ -291,6 +347,9 @@ static const struct platform icx_platform = PLATFORM(icx_banks, NULL);
 static const struct platform spr_platform = PLATFORM(spr_banks, NULL);
 static const struct platform gnr_platform = PLATFORM(gnr_banks, NULL);
 static const struct platform dmr_platform = PLATFORM(dmr_banks, NULL);
+static const struct platform bdx_de_platform = PLATFORM(bdx_de_banks, NULL);
+static const struct platform dnv_platform = PLATFORM(dnv_banks, NULL);
+static const struct platform snr_platform = PLATFORM(snr_banks, NULL);
 
 /*
  * CPU model -> table choice. Intel model numbers: Intel SDM Vol. 4 "Model-Specific
@@ -298,46 +357,46 @@ static const struct platform dmr_platform = PLATFORM(dmr_banks, NULL);
  * arch/x86/include/asm/intel-family.h.
  */
 static const struct model_row cpu_models[] = {
-	{ 0, 6, 0x1a, 0, 15, "Nehalem-EP", &nhm_platform },
-	{ 0, 6, 0x1e, 0, 15, "Nehalem", &nhm_platform },
-	{ 0, 6, 0x1f, 0, 15, "Nehalem", &nhm_platform },
-	{ 0, 6, 0x25, 0, 15, "Westmere", &nhm_platform },
-	{ 0, 6, 0x2c, 0, 15, "Westmere-EP", &nhm_platform },
-	{ 0, 6, 0x2e, 0, 15, "Nehalem-EX", NULL },
-	{ 0, 6, 0x2f, 0, 15, "Westmere-EX", NULL },
-	{ 0, 6, 0x2a, 0, 15, "Sandy Bridge", NULL },
-	{ 0, 6, 0x2d, 0, 15, "Sandy Bridge-EP", &snb_ep_platform },
-	{ 0, 6, 0x3a, 0, 15, "Ivy Bridge", NULL },
-	{ 0, 6, 0x3e, 0, 15, "Ivy Bridge-EP", &ivt_platform },
-	{ 0, 6, 0x3c, 0, 15, "Haswell", NULL },
-	{ 0, 6, 0x45, 0, 15, "Haswell", NULL },
-	{ 0, 6, 0x46, 0, 15, "Haswell", NULL },
-	{ 0, 6, 0x3f, 0, 15, "Haswell-EP", &hsx_platform },
-	{ 0, 6, 0x3d, 0, 15, "Broadwell", NULL },
-	{ 0, 6, 0x47, 0, 15, "Broadwell", NULL },
-	{ 0, 6, 0x4f, 0, 15, "Broadwell-EP", &bdx_platform },
-	{ 0, 6, 0x56, 0, 15, "Broadwell-DE", NULL },
-	{ 0, 6, 0x4d, 0, 15, "Avoton (Atom C2000)", NULL },
-	{ 0, 6, 0x5f, 0, 15, "Denverton (Atom C3000)", NULL },
-	{ 0, 6, 0x86, 0, 15, "Snow Ridge (Atom P5900)", NULL },
-	{ 0, 6, 0x57, 0, 15, "Knights Landing", NULL },
-	{ 0, 6, 0x85, 0, 15, "Knights Mill", NULL },
-	{ 0, 6, 0x4e, 0, 15, "Skylake", NULL },
-	{ 0, 6, 0x5e, 0, 15, "Skylake", NULL },
-	{ 0, 6, 0x55, 0, 4, "Skylake-SP", &skx_platform },
-	{ 0, 6, 0x55, 5, 7, "Cascade Lake-SP", &skx_platform },
-	{ 0, 6, 0x55, 10, 11, "Cooper Lake-SP", &skx_platform },
-	{ 0, 6, 0x6a, 0, 15, "Ice Lake-SP", &icx_platform },
-	{ 0, 6, 0x6c, 0, 15, "Ice Lake-D", &icx_platform },
-	{ 0, 6, 0x8f, 0, 15, "Sapphire Rapids", &spr_platform },
-	{ 0, 6, 0xcf, 0, 15, "Emerald Rapids", &spr_platform },
-	{ 0, 6, 0xad, 0, 15, "Granite Rapids", &gnr_platform },
-	{ 0, 6, 0xae, 0, 15, "Granite Rapids-D", &gnr_platform },
-	{ 0, 6, 0xaf, 0, 15, "Sierra Forest", &gnr_platform },
-	{ 0, 19, 0x01, 0, 15, "Diamond Rapids", &dmr_platform },
+	{ 0, 6, 0x1a, 0, 15, "Nehalem-EP", &nhm_platform, true },
+	{ 0, 6, 0x1e, 0, 15, "Nehalem", &nhm_platform, true },
+	{ 0, 6, 0x1f, 0, 15, "Nehalem", &nhm_platform, true },
+	{ 0, 6, 0x25, 0, 15, "Westmere", &nhm_platform, true },
+	{ 0, 6, 0x2c, 0, 15, "Westmere-EP", &nhm_platform, true },
+	{ 0, 6, 0x2e, 0, 15, "Nehalem-EX", NULL, true },
+	{ 0, 6, 0x2f, 0, 15, "Westmere-EX", NULL, true },
+	{ 0, 6, 0x2a, 0, 15, "Sandy Bridge", NULL, true },
+	{ 0, 6, 0x2d, 0, 15, "Sandy Bridge-EP", &snb_ep_platform, true },
+	{ 0, 6, 0x3a, 0, 15, "Ivy Bridge", NULL, true },
+	{ 0, 6, 0x3e, 0, 15, "Ivy Bridge-EP", &ivt_platform, true },
+	{ 0, 6, 0x3c, 0, 15, "Haswell", NULL, true },
+	{ 0, 6, 0x45, 0, 15, "Haswell", NULL, true },
+	{ 0, 6, 0x46, 0, 15, "Haswell", NULL, true },
+	{ 0, 6, 0x3f, 0, 15, "Haswell-EP", &hsx_platform, true },
+	{ 0, 6, 0x3d, 0, 15, "Broadwell", NULL, true },
+	{ 0, 6, 0x47, 0, 15, "Broadwell", NULL, true },
+	{ 0, 6, 0x4f, 0, 15, "Broadwell-EP", &bdx_platform, true },
+	{ 0, 6, 0x56, 0, 15, "Broadwell-DE", &bdx_de_platform, true },
+	{ 0, 6, 0x4d, 0, 15, "Avoton (Atom C2000)", NULL, false },
+	{ 0, 6, 0x5f, 0, 15, "Denverton (Atom C3000)", &dnv_platform, false },
+	{ 0, 6, 0x86, 0, 15, "Snow Ridge (Atom P5900)", &snr_platform, false },
+	{ 0, 6, 0x57, 0, 15, "Knights Landing", NULL, false },
+	{ 0, 6, 0x85, 0, 15, "Knights Mill", NULL, false },
+	{ 0, 6, 0x4e, 0, 15, "Skylake", NULL, true },
+	{ 0, 6, 0x5e, 0, 15, "Skylake", NULL, true },
+	{ 0, 6, 0x55, 0, 4, "Skylake-SP", &skx_platform, true },
+	{ 0, 6, 0x55, 5, 7, "Cascade Lake-SP", &skx_platform, true },
+	{ 0, 6, 0x55, 10, 11, "Cooper Lake-SP", &skx_platform, true },
+	{ 0, 6, 0x6a, 0, 15, "Ice Lake-SP", &icx_platform, true },
+	{ 0, 6, 0x6c, 0, 15, "Ice Lake-D", &icx_platform, true },
+	{ 0, 6, 0x8f, 0, 15, "Sapphire Rapids", &spr_platform, true },
+	{ 0, 6, 0xcf, 0, 15, "Emerald Rapids", &spr_platform, true },
+	{ 0, 6, 0xad, 0, 15, "Granite Rapids", &gnr_platform, true },
+	{ 0, 6, 0xae, 0, 15, "Granite Rapids-D", &gnr_platform, true },
+	{ 0, 6, 0xaf, 0, 15, "Sierra Forest", &gnr_platform, false },
+	{ 0, 19, 0x01, 0, 15, "Diamond Rapids", &dmr_platform, true },
 	/* Zhaoxin parts report vendor Zhaoxin or, on some firmware, Centaur. */
-	{ MCE_VENDOR_ZHAOXIN, 7, 0x7b, 0, 15, "Zhaoxin KH-50000", &kh50000_platform },
-	{ MCE_VENDOR_CENTAUR, 7, 0x7b, 0, 15, "Zhaoxin KH-50000", &kh50000_platform },
+	{ MCE_VENDOR_ZHAOXIN, 7, 0x7b, 0, 15, "Zhaoxin KH-50000", &kh50000_platform, false },
+	{ MCE_VENDOR_CENTAUR, 7, 0x7b, 0, 15, "Zhaoxin KH-50000", &kh50000_platform, false },
 };
 
 static const struct model_row *find_model(unsigned vendor, int64_t family, int64_t model,
@@ -359,11 +418,6 @@ static const struct bank_row *find_bank(const struct platform *p, unsigned bank)
 		if (bank >= p->banks[i].first && bank <= p->banks[i].last)
 			return &p->banks[i];
 	return NULL;
-}
-
-static void add_model_text(struct mce_decoded *out, const char *text)
-{
-	mce_append_item(out->model_text, sizeof(out->model_text), "; ", text);
 }
 
 static bool decode_bit_list(uint64_t status, const struct mscod_desc *d, struct mce_decoded *out)
@@ -423,6 +477,7 @@ static void decode_mscod(uint64_t status, const struct mscod_desc *d, struct mce
 
 static void apply_bank(const struct bank_row *b, const struct mce_in *in, struct mce_decoded *out)
 {
+	const struct mscod_desc *mscod = b->mscod;
 	size_t before;
 
 	mce_copy(out->bank_name, sizeof(out->bank_name), b->name);
@@ -431,13 +486,33 @@ static void apply_bank(const struct bank_row *b, const struct mce_in *in, struct
 	if (b->channel >= 0)
 		out->channel = b->channel;
 	before = strnlen(out->model_text, sizeof(out->model_text));
-	decode_mscod(in->status, b->mscod, out);
-	if (b->mscod && strnlen(out->model_text, sizeof(out->model_text)) == before &&
+	if (b->misc == misc_pcu_copied_mlc && is_core_error_class(out))
+		mscod = NULL; /* the MLC's own MSCOD: the PCU table does not apply */
+	decode_mscod(in->status, mscod, out);
+	if (mscod && strnlen(out->model_text, sizeof(out->model_text)) == before &&
 	    mce_bits(in->status, 16, 31))
 		ou_appendf(out->model_text, sizeof(out->model_text), "%sMSCOD 0x%04llx not in the documented table",
 			    before ? "; " : "", (unsigned long long)mce_bits(in->status, 16, 31));
+	if (b->mcacod)
+		add_model_text(out, mce_code_lookup(b->mcacod, (uint32_t)mce_bits(in->status, 0, 15)));
 	if (b->misc)
 		b->misc(in, out);
+}
+
+/*
+ * SDM "IA32_MCi_STATUS MSRs": STATUS[52:38] is the corrected-error count when
+ * MCG_CAP[10] (CMCI_P) is set, and CMCI is present on every big core from
+ * 06_1AH (Nehalem) on. Text logs (kernel lines, mcelog without MCGCAP) do not
+ * carry MCG_CAP, so the model stands in for it; a recorded MCG_CAP wins.
+ */
+static void count_without_mcgcap(const struct model_row *m, const struct mce_in *in,
+				 struct mce_decoded *out)
+{
+	if (!m->cmci || in->mcgcap || (in->status & MCI_STATUS_UC))
+		return;
+	out->corrected_count = (int64_t)mce_bits(in->status, 38, 52);
+	mce_append_item(out->decode_note, sizeof(out->decode_note), "; ",
+			"MCG_CAP not recorded: STATUS[52:38] read as the corrected-error count (CMCI on this model)");
 }
 
 bool mce_intel_model_decode(const struct mce_in *in, struct mce_decoded *out)
@@ -448,6 +523,7 @@ bool mce_intel_model_decode(const struct mce_in *in, struct mce_decoded *out)
 	if (!m)
 		return false;
 	mce_copy(out->cpu_model_name, sizeof(out->cpu_model_name), m->name);
+	count_without_mcgcap(m, in, out);
 	if (!m->platform) {
 		mce_append_item(out->decode_note, sizeof(out->decode_note), "; ",
 				"no model-specific tables for this CPU model: architectural decode only");

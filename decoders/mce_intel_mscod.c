@@ -458,6 +458,62 @@ const struct mscod_desc mscod_dmr_mcchan[] = {
 	{ MS_END, 0, 0, NULL },
 };
 
+/*
+ * SDM Vol. 3B, "Incremental Decoding Information: Processor Family with
+ * CPUID DisplayFamily_DisplayModel Signature 06_5FH" (Intel Atom C3000,
+ * Denverton), table "Intel IMC MC Error Codes for IA32_MCi_STATUS (i = 6, 7)"
+ * (Table 16-33 in the 2016-2022 editions): STATUS[20:16] flags. The SDM page
+ * itself was not in reach here; bank numbers, bit positions and meanings are
+ * as Intel's own decoder (mcelog denverton.c, Intel, citing that table)
+ * states them, re-worded.
+ */
+static const struct mce_code_text dnv_imc_bits[] = {
+	{ 16, "command/address parity error" },
+	{ 17, "corrected error on a demand read or patrol scrub" },
+	{ 18, "uncorrected patrol scrub error" },
+	{ 19, "uncorrected demand read error" },
+	{ 20, "write data buffer read ECC error" },
+	{ 0, NULL },
+};
+const struct mscod_desc mscod_dnv_imc[] = {
+	{ MS_BITS, 16, 20, dnv_imc_bits },
+	{ MS_END, 0, 0, NULL },
+};
+
+/*
+ * SDM 06_56H (Intel Xeon D, Broadwell-DE) table "Intel IMC MC Error Codes for
+ * IA32_MCi_STATUS (i = 9-10)" (Table 16-25 in the 2016 edition): the
+ * Broadwell-EP flags without the spare-error bits 21-23.
+ */
+static const struct mce_code_text bdx_de_imc_bits[] = {
+	{ 16, "DDR3 address parity error" },
+	{ 17, "uncorrected home-agent write data error" },
+	{ 18, "uncorrected home-agent byte-enable error" },
+	{ 19, "corrected patrol scrub error" },
+	{ 20, "uncorrected patrol scrub error" },
+	{ 24, "memory controller write data buffer parity error" },
+	{ 25, "DDR4 command/address parity error" },
+	{ 0, NULL },
+};
+const struct mscod_desc mscod_bdx_de_imc[] = {
+	{ MS_BITS, 16, 25, bdx_de_imc_bits },
+	{ MS_END, 0, 0, NULL },
+};
+
+/*
+ * IA32_MC4 (PCU) MCACOD values, SDM 06_55H table "Machine Check Error Codes
+ * for IA32_MC4_STATUS" (Table 16-27 in the 2016 edition) and 06_56H
+ * (Broadwell-DE, Table 16-24), which list the same four codes; only the
+ * wording of 0403H differs ("PCU internal errors" / "internal errors").
+ */
+const struct mce_code_text pcu_mcacod_texts[] = {
+	{ 0x0402, "PCU internal error" },
+	{ 0x0403, "PCU internal error" },
+	{ 0x0406, "Intel TXT error" },
+	{ 0x0407, "other UBOX internal error" },
+	{ 0, NULL },
+};
+
 /* SDM, 06_3FH/06_4FH table "Machine Check Error Codes for IA32_MC4_STATUS": STATUS[31:24]. */
 static const struct mce_code_text hsx_pcu_codes[] = {
 	{ 0x09, "MC_MESSAGE_CHANNEL_TIMEOUT" }, { 0x0d, "MC_IMC_FORCE_SR_S3_TIMEOUT" },

@@ -15,7 +15,9 @@
 #define EN    (1ULL << 60)
 #define MISCV (1ULL << 59)
 #define ADDRV (1ULL << 58)
+#define PCC   (1ULL << 57)
 #define S     (1ULL << 56)
+#define AR    (1ULL << 55)
 #define OTHER_INFO1 (1ULL << 33)
 #define SER_P (1ULL << 24)
 #define MSCOD(x) ((uint64_t)(x) << 16)
@@ -123,6 +125,76 @@ static const struct vec vectors[] = {
 	{ "Zhaoxin KH-50000 LLC bank 17: STATUS[31:30]=01, STATUS[26:25]=3",
 	  7, 0x7b, 1, 17, VAL | EN | (1ULL << 30) | (3ULL << 25) | 0x0001, 0, 0,
 	  "Zhaoxin KH-50000", "LLC", "simple", N, N, N, N, N, "multi-bit ECC error in data", RAS_SEV_CORRECTED },
+	/* Denverton 06_5FH: SDM "Intel IMC MC Error Codes for IA32_MCi_STATUS (i = 6, 7)", STATUS[20:16] flags. */
+	{ "SDM 06_5FH IMC (i=6,7) MSCOD bit 16, MCACOD 0x00b0 address/command channel 0",
+	  6, 0x5f, 1, 6, VAL | UC | EN | MSCOD(0x0001) | 0x00b0, 0, SER_P,
+	  "Denverton (Atom C3000)", "IMC", "memory", N, 0, N, N, N, "command/address parity error", RAS_SEV_UCNA },
+	{ "SDM 06_5FH IMC MSCOD bit 17: corrected demand/patrol scrub error, MCACOD 0x00c1 channel 1",
+	  6, 0x5f, 1, 7, VAL | EN | MSCOD(0x0002) | 0x00c1, 0, SER_P,
+	  "Denverton (Atom C3000)", "IMC", "memory", N, 1, N, N, N,
+	  "corrected error on a demand read or patrol scrub", RAS_SEV_CORRECTED },
+	{ "SDM 06_5FH IMC MSCOD bit 18: uncorrected patrol scrub, S=1 AR=0 is SRAO",
+	  6, 0x5f, 1, 6, VAL | UC | EN | S | MISCV | ADDRV | MSCOD(0x0004) | 0x00c0, 0, SER_P,
+	  "Denverton (Atom C3000)", "IMC", "memory", N, 0, N, N, N, "uncorrected patrol scrub error", RAS_SEV_SRAO },
+	{ "SDM 06_5FH IMC MSCOD bit 19: uncorrected demand read, S=1 AR=1 is SRAR",
+	  6, 0x5f, 1, 7, VAL | UC | EN | S | AR | ADDRV | MSCOD(0x0008) | 0x0091, 0, SER_P,
+	  "Denverton (Atom C3000)", "IMC", "memory", N, 1, N, N, N, "uncorrected demand read error", RAS_SEV_SRAR },
+	{ "SDM 06_5FH IMC MSCOD bit 20: write data buffer read ECC, channel not specified",
+	  6, 0x5f, 1, 6, VAL | UC | EN | PCC | MSCOD(0x0010) | 0x00af, 0, SER_P,
+	  "Denverton (Atom C3000)", "IMC", "memory", N, N, N, N, N, "write data buffer read ECC error", RAS_SEV_FATAL },
+	{ "SDM 06_5FH IMC: two flags set, both named in bit order",
+	  6, 0x5f, 1, 6, VAL | EN | MSCOD(0x0003) | 0x0090, 0, SER_P,
+	  "Denverton (Atom C3000)", "IMC", "memory", N, 0, N, N, N,
+	  "command/address parity error; corrected error on a demand read or patrol scrub", RAS_SEV_CORRECTED },
+	{ "SDM 06_5FH IMC: bit 21 is not listed, so no meaning is invented",
+	  6, 0x5f, 1, 7, VAL | EN | MSCOD(0x0020) | 0x0090, 0, SER_P,
+	  "Denverton (Atom C3000)", "IMC", "memory", N, 0, N, N, N, "MSCOD 0x0020 not in the documented table", RAS_SEV_CORRECTED },
+	{ "06_5FH: no public table for bank 3, nothing invented",
+	  6, 0x5f, 1, 3, VAL | EN | MSCOD(0x0001) | 0x0136, 0, SER_P,
+	  "Denverton (Atom C3000)", "", "cache", N, N, N, N, N, "", RAS_SEV_CORRECTED },
+	/* Snow Ridge 06_86H: the Ice Lake 10 nm memory controller (i10nm_base.c type I10NM), banks 4, 12, 13-15. */
+	{ "06_86H IMC bank 13 = controller 0 channel 0, SDM Ice Lake IMC MSCOD 0x0080; MISC[58:56] rank 6 = DIMM 1 rank 2",
+	  6, 0x86, 7, 13, VAL | EN | MISCV | ADDRV | MSCOD(0x0080) | 0x0090, (6ULL << 56) | (1ULL << 59), SER_P,
+	  "Snow Ridge (Atom P5900)", "IMC", "memory", 0, 0, 1, 2, N, "corrected read error", RAS_SEV_CORRECTED },
+	{ "06_86H IMC bank 15 = channel 2, MSCOD 0x0010 uncorrected patrol scrub, SRAO",
+	  6, 0x86, 7, 15, VAL | UC | EN | S | MISCV | ADDRV | MSCOD(0x0010) | 0x00c2, 1ULL << 59, SER_P,
+	  "Snow Ridge (Atom P5900)", "IMC", "memory", 0, 2, 0, 0, N, "uncorrected patrol scrub error", RAS_SEV_SRAO },
+	{ "06_86H IMC: DDR-T MSCOD 0x0806 (Ice Lake table)",
+	  6, 0x86, 7, 14, VAL | EN | MSCOD(0x0806) | 0x0090, 0, SER_P,
+	  "Snow Ridge (Atom P5900)", "IMC", "memory", 0, 1, N, N, N, "DDR-T ERID correctable parity error", RAS_SEV_CORRECTED },
+	{ "06_86H M2M bank 12, MSCOD bit 21 M2M timeout",
+	  6, 0x86, 7, 12, VAL | EN | MSCOD(0x0020) | 0x0091, 0, SER_P,
+	  "Snow Ridge (Atom P5900)", "M2M", "memory", 0, 1, N, N, N, "M2M timeout", RAS_SEV_CORRECTED },
+	{ "06_86H PCU bank 4, STATUS[31:24] 0x0e (10 nm PCU table)",
+	  6, 0x86, 7, 4, VAL | UC | EN | PCC | MSCOD(0x0e00) | 0x0402, 0, SER_P,
+	  "Snow Ridge (Atom P5900)", "PCU", "internal", N, N, N, N, N, "MCA_DMI_TRAINING_TIMEOUT", RAS_SEV_FATAL },
+	{ "06_86H: no UPI on Snow Ridge, bank 5 is not named",
+	  6, 0x86, 7, 5, VAL | EN | MSCOD(0x0030) | 0x0c0f, 0, SER_P,
+	  "Snow Ridge (Atom P5900)", "", "bus", N, N, N, N, N, "", RAS_SEV_CORRECTED },
+	/* IA32_MC4 MCACOD meanings: SDM 06_55H / 06_56H "Machine Check Error Codes for IA32_MC4_STATUS". */
+	{ "SDM 06_55H MC4 MCACOD 0407H other UBOX internal error, STATUS[31:24] 0x25",
+	  6, 0x55, 4, 4, VAL | UC | EN | PCC | MSCOD(0x2500) | 0x0407, 0, SER_P,
+	  "Skylake-SP", "PCU", "internal", N, N, N, N, N,
+	  "MCA_MESSAGE_CHANNEL_TIMEOUT; other UBOX internal error", RAS_SEV_FATAL },
+	{ "SDM 06_55H MC4 MCACOD 0406H Intel TXT error",
+	  6, 0x55, 7, 4, VAL | UC | EN | PCC | 0x0406, 0, SER_P,
+	  "Cascade Lake-SP", "PCU", "internal", N, N, N, N, N, "Intel TXT error", RAS_SEV_FATAL },
+	{ "SDM 06_55H MC4: MLC status copied after a core 3-strike; the PCU MSCOD table is not applied",
+	  6, 0x55, 7, 4, VAL | UC | EN | PCC | MSCOD(0x0d00) | 0x0136, 0, SER_P,
+	  "Cascade Lake-SP", "PCU", "cache", N, N, N, N, N,
+	  "MLC status copied to the PCU bank after a core 3-strike (IERR)", RAS_SEV_FATAL },
+	{ "SDM 06_56H MC4 MCACOD 0402H PCU internal error (no MSCOD table for Broadwell-DE here)",
+	  6, 0x56, 3, 4, VAL | UC | EN | PCC | MSCOD(0x1300) | 0x0402, 0, SER_P,
+	  "Broadwell-DE", "PCU", "internal", N, N, N, N, N, "PCU internal error", RAS_SEV_FATAL },
+	{ "SDM 06_56H IMC (i=9-10) MSCOD 0008H corrected patrol scrub",
+	  6, 0x56, 3, 9, VAL | EN | MSCOD(0x0008) | 0x00c0, 0, SER_P,
+	  "Broadwell-DE", "IMC", "memory", N, 0, N, N, N, "corrected patrol scrub error", RAS_SEV_CORRECTED },
+	{ "SDM 06_56H IMC MSCOD 0200H DDR4 command/address parity",
+	  6, 0x56, 3, 10, VAL | UC | EN | MSCOD(0x0200) | 0x00b1, 0, SER_P,
+	  "Broadwell-DE", "IMC", "memory", N, 1, N, N, N, "DDR4 command/address parity error", RAS_SEV_UCNA },
+	{ "SDM 06_56H IMC: spare-error bit 21 is not listed for Broadwell-DE",
+	  6, 0x56, 3, 10, VAL | EN | MSCOD(0x0020) | 0x0091, 0, SER_P,
+	  "Broadwell-DE", "IMC", "memory", N, 1, N, N, N, "MSCOD 0x0020 not in the documented table", RAS_SEV_CORRECTED },
 	{ "Westmere-EX 06_2FH: known model, no public tables",
 	  6, 0x2f, 2, 8, VAL | EN | 0x0090, 0, 0,
 	  "Westmere-EX", "", "memory", N, 0, N, N, N, "", RAS_SEV_CORRECTED },
@@ -174,10 +246,67 @@ static void test_summary_example(void)
 	tap_is_str(out.location, "socket 0, CPU 0, bank 16 (IMC), memory controller 1, channel 1", "location");
 }
 
+static void decode_one(unsigned model, unsigned stepping, unsigned bank, uint64_t status,
+		       uint64_t mcgcap, struct mce_decoded *out)
+{
+	struct mce_in in;
+
+	memset(&in, 0, sizeof(in));
+	in.cpuid = mce_cpuid_signature(6, model, stepping);
+	in.bank = (uint8_t)bank;
+	in.status = status;
+	in.mcgcap = mcgcap;
+	mce_decode(&in, out);
+}
+
+/* SDM "IA32_MCi_STATUS MSRs": STATUS[52:38] is the corrected count with MCG_CAP[10] (CMCI_P). */
+#define CMCI_P (1ULL << 10)
+#define COUNT(n) ((uint64_t)(n) << 38)
+
+static void test_count_without_mcgcap(void)
+{
+	struct mce_decoded out;
+
+	/* Nehalem-EP memory record as mcelog prints it without MCGCAP (tests/data/mcelog/dimm0 shape). */
+	decode_one(0x1a, 5, 8, VAL | EN | MISCV | COUNT(5) | 0x0080, 0, &out);
+	tap_is_int(out.corrected_count, 5, "Nehalem-EP, MCG_CAP not recorded: STATUS[52:38] count shown");
+	tap_ok(strstr(out.decode_note, "MCG_CAP not recorded: STATUS[52:38] read as the corrected-error count") != NULL,
+	       "and the note says where the count comes from");
+	decode_one(0x1a, 5, 8, VAL | EN | COUNT(5) | 0x0080, 0x1809 | CMCI_P, &out);
+	tap_is_int(out.corrected_count, 5, "recorded MCG_CAP 0x1c09 (CMCI_P set): count from the capability");
+	tap_is_str(out.decode_note, "", "recorded MCG_CAP: no note");
+	decode_one(0x1a, 5, 8, VAL | EN | COUNT(5) | 0x0080, 0x1809, &out);
+	tap_is_int(out.corrected_count, N, "recorded MCG_CAP without CMCI_P wins over the model");
+	decode_one(0x1a, 5, 8, VAL | UC | EN | COUNT(5) | 0x0080, 0, &out);
+	tap_is_int(out.corrected_count, N, "uncorrected record: no count");
+	decode_one(0x4d, 8, 6, VAL | EN | COUNT(5) | 0x0080, 0, &out);
+	tap_is_int(out.corrected_count, N, "Avoton (CMCI not established here): no count without MCG_CAP");
+	decode_one(0x5f, 1, 6, VAL | EN | COUNT(5) | 0x0080, 0, &out);
+	tap_is_int(out.corrected_count, N, "Denverton: no count without MCG_CAP");
+	decode_one(0x55, 4, 13, VAL | EN | COUNT(3) | 0x0080, 0, &out);
+	tap_is_int(out.corrected_count, 3, "Skylake-SP, MCG_CAP not recorded: count shown");
+}
+
+static void test_copied_mlc_status(void)
+{
+	struct mce_decoded out;
+
+	/* MSCOD 0x0d00 would read as MCA_DMI_TRAINING_TIMEOUT in the PCU table: not for an MLC copy. */
+	decode_one(0x55, 7, 4, VAL | UC | EN | PCC | MSCOD(0x0d00) | 0x0136, SER_P, &out);
+	tap_ok(strstr(out.model_text, "MCA_DMI") == NULL, "copied MLC status: PCU MSCOD table not applied (\"%s\")",
+	       out.model_text);
+	tap_ok(strstr(out.model_text, "not in the documented table") == NULL, "nor called undocumented");
+	decode_one(0x55, 7, 4, VAL | UC | EN | PCC | MSCOD(0x0d00) | 0x0402, SER_P, &out);
+	tap_ok(strstr(out.model_text, "MCA_DMI_TRAINING_TIMEOUT; PCU internal error") != NULL,
+	       "PCU's own record: MSCOD then MCACOD meaning (\"%s\")", out.model_text);
+}
+
 int main(void)
 {
 	for (size_t i = 0; i < sizeof(vectors) / sizeof(vectors[0]); i++)
 		check_vector(&vectors[i]);
 	test_summary_example();
+	test_count_without_mcgcap();
+	test_copied_mlc_status();
 	return tap_done();
 }
