@@ -189,9 +189,19 @@ static const struct bank_row ivt_banks[] = { HSX_LIKE_BANKS(mscod_ivt_imc, NULL,
 static const struct bank_row hsx_banks[] = { HSX_LIKE_BANKS(mscod_hsx_imc, mscod_hsx_qpi, misc_hsx_mirror, mscod_hsx_pcu) };
 static const struct bank_row bdx_banks[] = { HSX_LIKE_BANKS(mscod_bdx_imc, mscod_hsx_qpi, misc_hsx_mirror, mscod_hsx_pcu) };
 
-/* Core banks of the big-core Xeon Scalable generations. */
-#define XEON_CORE_BANKS \
-	BANK(0, 0, "IFU"), BANK(1, 1, "DCU"), BANK(2, 2, "DTLB"), BANK(3, 3, "MLC")
+/*
+ * Core (IFU, DCU, DTLB, MLC), IIO and CHA banks of the Xeon Scalable
+ * generations 06_55H, 06_6AH/06_6CH and 06_8FH/06_CFH. The SDM Vol. 4 MSR
+ * tables name what each bank reports ("Bank MC6 reports MC error from the
+ * integrated I/O module", MC9-11 the CHA), but SDM Vol. 3B "Interpreting
+ * Machine Check Error Codes" publishes MSCOD tables only for their PCU,
+ * interconnect, M2M and IMC banks. These banks get the architectural decode
+ * and a plain statement that their MSCOD has no public meaning.
+ */
+#define BANK_UNPUBLISHED(f, l, n) BANK_MS(f, l, n, mscod_unpublished)
+#define XEON_CORE_BANKS                                                      \
+	BANK_UNPUBLISHED(0, 0, "IFU"), BANK_UNPUBLISHED(1, 1, "DCU"),        \
+	BANK_UNPUBLISHED(2, 2, "DTLB"), BANK_UNPUBLISHED(3, 3, "MLC")
 
 /*
  * SDM 06_55H: MC4 PCU, MC5/12/19 UPI, MC6 IIO, MC7-8 M2M, MC9-11 CHA,
@@ -200,7 +210,7 @@ static const struct bank_row bdx_banks[] = { HSX_LIKE_BANKS(mscod_bdx_imc, mscod
  */
 static const struct bank_row skx_banks[] = {
 	XEON_CORE_BANKS, PCU_3STRIKE(mscod_skx_pcu), BANK_MS(5, 5, "UPI", mscod_upi),
-	BANK(6, 6, "IIO"), BANK(9, 11, "CHA"), BANK_MS(12, 12, "UPI", mscod_upi),
+	BANK_UNPUBLISHED(6, 6, "IIO"), BANK_UNPUBLISHED(9, 11, "CHA"), BANK_MS(12, 12, "UPI", mscod_upi),
 	BANK_MS(19, 19, "UPI", mscod_upi),
 	MEMBANK(7, "M2M", 0, -1, mscod_skx_m2m, misc_skx_mirror),
 	MEMBANK(8, "M2M", 1, -1, mscod_skx_m2m, misc_skx_mirror),
@@ -218,7 +228,7 @@ static const struct bank_row skx_banks[] = {
 
 static const struct bank_row icx_banks[] = {
 	XEON_CORE_BANKS, BANK_MS(4, 4, "PCU", mscod_i10nm_pcu), BANK_MS(5, 5, "UPI", mscod_upi),
-	BANK(6, 6, "IIO"), BANK_MS(7, 8, "UPI", mscod_upi), BANK(9, 11, "CHA"),
+	BANK_UNPUBLISHED(6, 6, "IIO"), BANK_MS(7, 8, "UPI", mscod_upi), BANK_UNPUBLISHED(9, 11, "CHA"),
 	ICX_IMC(0), ICX_IMC(1), ICX_IMC(2), ICX_IMC(3),
 };
 
@@ -227,7 +237,7 @@ static const struct bank_row icx_banks[] = {
 
 static const struct bank_row spr_banks[] = {
 	XEON_CORE_BANKS, BANK_MS(4, 4, "PCU", mscod_i10nm_pcu), BANK_MS(5, 5, "UPI", mscod_upi),
-	BANK(6, 6, "IIO"), BANK(9, 11, "CHA"),
+	BANK_UNPUBLISHED(6, 6, "IIO"), BANK_UNPUBLISHED(9, 11, "CHA"),
 	MEMBANK(12, "M2M", -1, -1, mscod_spr_m2m, NULL),
 	SPR_IMC(13), SPR_IMC(14), SPR_IMC(15), SPR_IMC(16),
 	SPR_IMC(17), SPR_IMC(18), SPR_IMC(19), SPR_IMC(20),
@@ -491,8 +501,10 @@ static void apply_bank(const struct bank_row *b, const struct mce_in *in, struct
 	decode_mscod(in->status, mscod, out);
 	if (mscod && strnlen(out->model_text, sizeof(out->model_text)) == before &&
 	    mce_bits(in->status, 16, 31))
-		ou_appendf(out->model_text, sizeof(out->model_text), "%sMSCOD 0x%04llx not in the documented table",
-			    before ? "; " : "", (unsigned long long)mce_bits(in->status, 16, 31));
+		ou_appendf(out->model_text, sizeof(out->model_text), "%sMSCOD 0x%04llx %s",
+			    before ? "; " : "", (unsigned long long)mce_bits(in->status, 16, 31),
+			    mscod == mscod_unpublished ? "has no public meaning for this bank"
+						       : "not in the documented table");
 	if (b->mcacod)
 		add_model_text(out, mce_code_lookup(b->mcacod, (uint32_t)mce_bits(in->status, 0, 15)));
 	if (b->misc)

@@ -29,7 +29,7 @@ extern const struct mscod_desc mscod_gnr_b2cmi[], mscod_gnr_mcchan[], mscod_dmr_
 extern const struct mscod_desc mscod_hsx_pcu[], mscod_skx_pcu[], mscod_i10nm_pcu[];
 extern const struct mscod_desc mscod_kh50000_dram[], mscod_kh50000_svid[];
 extern const struct mscod_desc mscod_kh50000_pcie[], mscod_kh50000_hif[];
-extern const struct mscod_desc mscod_dnv_imc[], mscod_bdx_de_imc[];
+extern const struct mscod_desc mscod_dnv_imc[], mscod_bdx_de_imc[], mscod_unpublished[];
 extern const struct mce_code_text pcu_mcacod_texts[];
 
 #endif

@@ -500,6 +500,11 @@ const struct mscod_desc mscod_bdx_de_imc[] = {
 	{ MS_END, 0, 0, NULL },
 };
 
+/* Banks whose MSCOD Intel does not publish: no entry, only the statement so. */
+const struct mscod_desc mscod_unpublished[] = {
+	{ MS_END, 0, 0, NULL },
+};
+
 /*
  * IA32_MC4 (PCU) MCACOD values, SDM 06_55H table "Machine Check Error Codes
  * for IA32_MC4_STATUS" (Table 16-27 in the 2016 edition) and 06_56H

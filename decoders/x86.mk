@@ -18,6 +18,7 @@ check_PROGRAMS += \
 	tests/decoders/test-mce-amd-text
 
 TESTS += \
+	tests/test-ctl-decode-intel.sh \
 	tests/decoders/test-mce-arch \
 	tests/decoders/test-mce-intel \
 	tests/decoders/test-mce-amd \
@@ -36,6 +37,7 @@ tests_decoders_test_mce_amd_text_SOURCES = tests/decoders/test-mce-amd-text.c te
 tests_decoders_test_mce_amd_text_LDADD = decoders/libdecoders.a
 
 EXTRA_DIST += \
+	tests/test-ctl-decode-intel.sh \
 	tests/data/mcelog/README.md \
 	tests/data/mcelog/bdw_mirror1 tests/data/mcelog/bdw_mirror2 \
 	tests/data/mcelog/dimm0 tests/data/mcelog/dmr_dcu_srar \
