@@ -232,6 +232,14 @@ static const struct bank_row icx_banks[] = {
 	ICX_IMC(0), ICX_IMC(1), ICX_IMC(2), ICX_IMC(3),
 };
 
+/*
+ * Ice Lake-D (06_6CH): two memory controllers and no UPI. Banks as Intel's
+ * mcelog i10nm decoder gives them: MC4 PCU, MC12/16 M2M, MC13-15/17-19 IMC.
+ */
+static const struct bank_row icx_d_banks[] = {
+	XEON_CORE_BANKS, BANK_MS(4, 4, "PCU", mscod_i10nm_pcu), ICX_IMC(0), ICX_IMC(1),
+};
+
 /* SDM 06_8FH: MC12 M2M, MC13-20 IMC (two channels per controller), MC29 HBM M2M, MC30-31 HBM IMC. */
 #define SPR_IMC(b) MEMBANK(b, "IMC", ((b) - 13) / 2, ((b) - 13) % 2, mscod_spr_imc, misc_spr_imc)
 
@@ -354,6 +362,7 @@ static const struct platform hsx_platform = PLATFORM(hsx_banks, NULL);
 static const struct platform bdx_platform = PLATFORM(bdx_banks, NULL);
 static const struct platform skx_platform = PLATFORM(skx_banks, NULL);
 static const struct platform icx_platform = PLATFORM(icx_banks, NULL);
+static const struct platform icx_d_platform = PLATFORM(icx_d_banks, NULL);
 static const struct platform spr_platform = PLATFORM(spr_banks, NULL);
 static const struct platform gnr_platform = PLATFORM(gnr_banks, NULL);
 static const struct platform dmr_platform = PLATFORM(dmr_banks, NULL);
@@ -397,7 +406,7 @@ static const struct model_row cpu_models[] = {
 	{ 0, 6, 0x55, 5, 7, "Cascade Lake-SP", &skx_platform, true },
 	{ 0, 6, 0x55, 10, 11, "Cooper Lake-SP", &skx_platform, true },
 	{ 0, 6, 0x6a, 0, 15, "Ice Lake-SP", &icx_platform, true },
-	{ 0, 6, 0x6c, 0, 15, "Ice Lake-D", &icx_platform, true },
+	{ 0, 6, 0x6c, 0, 15, "Ice Lake-D", &icx_d_platform, true },
 	{ 0, 6, 0x8f, 0, 15, "Sapphire Rapids", &spr_platform, true },
 	{ 0, 6, 0xcf, 0, 15, "Emerald Rapids", &spr_platform, true },
 	{ 0, 6, 0xad, 0, 15, "Granite Rapids", &gnr_platform, true },
