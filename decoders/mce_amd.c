@@ -237,7 +237,9 @@ static void decode_legacy(const struct mce_in *in, struct mce_decoded *out)
 		return;
 	mce_copy(out->model_text, sizeof(out->model_text), text);
 	if (out->xec == 0x00 || out->xec == 0x08) {
+		/* The compound code (a generic cache read) does not name DRAM; the NB's code does. */
 		mce_copy(out->error_class, sizeof(out->error_class), "memory");
+		mce_copy(out->error_text, sizeof(out->error_text), "DRAM ECC error");
 		amd_nb_dram_ecc(in, out);
 	}
 }

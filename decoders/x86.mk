@@ -39,6 +39,10 @@ tests_decoders_test_mce_text_LDADD = decoders/libdecoders.a
 tests_decoders_test_mce_amd_text_SOURCES = tests/decoders/test-mce-amd-text.c tests/tap.h
 tests_decoders_test_mce_amd_text_LDADD = decoders/libdecoders.a
 
+# ras-fdr-ctl decode on AMD text and registers (needs ctl/ras-fdr-ctl).
+EXTRA_DIST += tests/test-ctl-decode-amd.sh
+TESTS += tests/test-ctl-decode-amd.sh
+
 EXTRA_DIST += \
 	tests/data/mcelog/README.md \
 	tests/data/mcelog/bdw_mirror1 tests/data/mcelog/bdw_mirror2 \
