@@ -91,7 +91,7 @@ static void test_hbm(void)
 	in.synd = UMC_SYND(0x33, 8, 5);
 	mce_decode(&in, &out);
 	tap_is_str(out.bank_name, "UMC_V2", "UMC v2 bank type");
-	tap_is_int(out.smca_instance, 0x352000, "InstanceId 0x352000 (UMC 1, channels 4-7, channel 6 % 4)");
+	tap_is_int(out.smca_instance, 0x352000, "InstanceId 0x352000 (UMC 1, channels 4-7, channel 6 mod 4)");
 	tap_is_int(out.mem_ctrl, 1, "HBM: UMC = InstanceId[31:20] / 2");
 	tap_is_int(out.channel, 6, "HBM: channel = InstanceId[13:12] + 4 * InstanceId[20]");
 	tap_is_int(out.chip_select, RAS_DF_NONE, "HBM: SYND[2:0] is not a chip select");
