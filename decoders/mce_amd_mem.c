@@ -160,19 +160,22 @@ void amd_nb_dram_ecc(const struct mce_in *in, struct mce_decoded *out)
 			  : (st & STATUS_CECC) ? "corrected ECC (CECC)"
 			  : (st & STATUS_UECC) ? "uncorrected ECC (UECC)" : "neither CECC nor UECC set";
 
-	ou_appendf(out->model_text, sizeof(out->model_text), "; %s, ECC syndrome 0x%04x", ecc,
-		   syndrome);
+	ou_appendf(out->model_text, sizeof(out->model_text), "%s%s, ECC syndrome 0x%04x",
+		   out->model_text[0] ? "; " : "", ecc, syndrome);
 	if (st & MCI_STATUS_ADDRV) {
 		unsigned lo = out->family == 0x0f ? 3 : 1, hi = out->family == 0x0f ? 39 : 47;
 
 		out->addr = (int64_t)(mce_bits(in->addr, lo, hi) << lo);
 		out->addr_lsb = lo;
+		/* Family 15h erratum 637: an address in the CC6 save area stands for another. */
+		if (out->family == 0x15 && mce_bits(in->addr, 24, 47) == 0x00fdf7)
+			mce_append_item(out->decode_note, sizeof(out->decode_note), "; ",
+					"CC6 save area address (erratum 637): DRAM address needs F1x120/124");
 	}
 	/* MC4_MISC0 is the DRAM error threshold counter: [63] Valid, [62] CntP, [48] Ovrflw. */
 	if ((st & MCI_STATUS_MISCV) && mce_bits(in->misc, 62, 63) == 3 && mce_bits(in->misc, 48, 48))
 		mce_append_item(out->model_text, sizeof(out->model_text), "; ",
 				"DRAM error threshold reached (MC4_MISC Ovrflw)");
 	mce_append_item(out->decode_note, sizeof(out->decode_note), "; ",
-			"channel, DIMM and chip select need the node's DRAM configuration"
-			" (F2x110, F2x40/60, F3x180), not in the record");
+			"channel, DIMM, chip select need the DRAM config (F2x110, F2x40/60, F3x180)");
 }

@@ -189,7 +189,7 @@ static void test_legacy_nb(void)
 	tap_is_int(out.addr_lsb, 1, "address LSB bit 1");
 	tap_is_int(out.channel, RAS_DF_NONE, "NB: channel not guessed");
 	tap_is_int(out.chip_select, RAS_DF_NONE, "NB: chip select not guessed");
-	tap_ok(strstr(out.decode_note, "need the node's DRAM configuration") != NULL, "says what is missing: %s", out.decode_note);
+	tap_ok(strstr(out.decode_note, "need the DRAM config (F2x110, F2x40/60, F3x180)") != NULL, "says what is missing: %s", out.decode_note);
 
 	in = rec(0x0f, 0x41, 4, VAL | UC | EN | ADDRV | PCC | UECC | (0x5aULL << 47) | XEC(0) | 0x011b, 0);
 	in.addr = 0xff12345678fULL;
@@ -198,11 +198,21 @@ static void test_legacy_nb(void)
 	tap_is_int(out.addr, 0xf123456788LL, "K8 MC4_ADDR[39:3]");
 	tap_is_str(ras_severity_name(out.severity), "fatal", "pre-SMCA UC: fatal");
 
+	/* Family 15h erratum 637: MC4_ADDR[47:24] = 0xfdf7 is the CC6 save area, not the DRAM address. */
+	in = rec(0x15, 2, 4, VAL | EN | ADDRV | CECC | XEC(0) | 0x011b, 0);
+	in.addr = 0x000000fdf7001240ULL;
+	mce_decode(&in, &out);
+	tap_ok(strstr(out.decode_note, "CC6 save area address (erratum 637)") != NULL &&
+	       strstr(out.decode_note, "need the DRAM config") != NULL, "erratum 637 noted: %s", out.decode_note);
+	in.addr = 0x000000fdf6001240ULL;
+	mce_decode(&in, &out);
+	tap_ok(strstr(out.decode_note, "CC6") == NULL, "other addresses: no erratum note");
+
 	/* Bank 4 that is not DRAM ECC: nothing DRAM-specific added. */
 	in = rec(0x15, 2, 4, VAL | EN | XEC(0x1c) | 0x011b, 0);
 	mce_decode(&in, &out);
 	tap_is_str(out.model_text, "L3 cache data ECC error", "NB L3 error: no DRAM fields");
-	tap_ok(strstr(out.decode_note, "DRAM configuration") == NULL, "no DRAM note for an L3 error");
+	tap_ok(strstr(out.decode_note, "DRAM config") == NULL, "no DRAM note for an L3 error");
 }
 
 static void test_unknown_and_contradiction(void)
