@@ -25,7 +25,7 @@ const struct ras_dfield mce_dfields[] = {
 	F_S(smca_bank_type), F_I(smca_hwid), F_I(smca_mcatype), F_I(smca_instance),
 	F_I(smca_instance_hi), F_I(xec), F_S(model_text), F_S(decode_note),
 	F_I(raw_status), F_I(raw_addr), F_I(raw_misc), F_I(raw_synd), F_I(raw_ipid),
-	F_I(raw_mcgstatus), F_I(raw_mcgcap),
+	F_I(raw_mcgstatus), F_I(raw_mcgcap), F_I(raw_synd1), F_I(raw_synd2), F_S(fru_text),
 };
 const size_t mce_n_dfields = MCE_ARRAY_SIZE(mce_dfields);
 
@@ -121,6 +121,7 @@ static void init_out(struct mce_decoded *out)
 		&out->smca_instance_hi,
 		&out->xec, &out->raw_status, &out->raw_addr, &out->raw_misc,
 		&out->raw_synd, &out->raw_ipid, &out->raw_mcgstatus, &out->raw_mcgcap,
+		&out->raw_synd1, &out->raw_synd2,
 	};
 
 	memset(out, 0, sizeof(*out));

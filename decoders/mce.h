@@ -91,6 +91,8 @@ struct mce_decoded {
 	char decode_note[MCE_TEXT_LEN];   /* why the decode is partial */
 
 	int64_t raw_status, raw_addr, raw_misc, raw_synd, raw_ipid, raw_mcgstatus, raw_mcgcap;
+	int64_t raw_synd1, raw_synd2;     /* AMD SMCA MCA_SYND1/MCA_SYND2 (mce_record vendor data) */
+	char fru_text[20];                /* AMD "FRU Text in MCA": SYND1..SYND2 as a string */
 };
 RAS_DECODED_CHECK(struct mce_decoded);
 

@@ -107,15 +107,30 @@ static bool is_umc(const struct smca_type *t)
 	return t->hwid == 0x96 || (t->hwid == 0 && t->mcatype == 2);
 }
 
-/* UMC location: Linux amd64_edac.c (find_umc_channel, csrow from MCA_SYND[2:0] when SyndV). */
-static void smca_umc_location(const struct mce_in *in, const struct smca_type *t, struct mce_decoded *out)
+/*
+ * UMC banks of HBM: UMC v2 (MI200-class accelerator nodes; Linux mce/amd.c
+ * SMCA_UMC_V2, the bank type amd64_edac re-maps to GPU nodes) and the MI300
+ * UMC (family 19h models 90h-9Fh, whose UMCs amd64_edac reads with the GPU
+ * layout), here the synthetic type of its code-table quirk.
+ */
+static bool is_hbm_umc(const struct smca_type *t)
 {
-	if (t->mcatype == 0x01 && t->hwid == 0x96)
-		return; /* UMC v2 (accelerator HBM) instance layout differs */
-	if (!in->ipid_type_only)
-		out->channel = (int64_t)(mce_bits(in->ipid, 0, 31) >> 20);
-	if (out->xec == 0 && (in->status & MCI_STATUS_SYNDV) && in->has_synd)
-		out->chip_select = (int64_t)mce_bits(in->synd, 0, 2);
+	return (t->hwid == 0x96 && t->mcatype == 0x01) || (t->hwid == 0 && t->mcatype == 2);
+}
+
+/*
+ * Without a bank type the compound code's architectural reading ("generic
+ * cache read" for a UMC DRAM ECC error) would name the wrong unit: the
+ * sentence says the bank type is unknown and keeps that reading in brackets.
+ */
+static void unknown_bank_text(const char *why, struct mce_decoded *out)
+{
+	char arch[MCE_TEXT_LEN];
+
+	mce_copy(arch, sizeof(arch), out->error_text);
+	snprintf(out->error_text, sizeof(out->error_text),
+		 "error in an SMCA bank of unknown type (%s; code 0x%04llx reads as %s)", why,
+		 (unsigned long long)out->mcacod, arch[0] ? arch : "undefined");
 }
 
 static void decode_smca(const struct mce_in *in, struct mce_decoded *out)
@@ -128,6 +143,7 @@ static void decode_smca(const struct mce_in *in, struct mce_decoded *out)
 	if (!in->has_ipid && !in->ipid) {
 		mce_append_item(out->decode_note, sizeof(out->decode_note), "; ",
 				"SMCA record without MCA_IPID: bank type unknown");
+		unknown_bank_text("no MCA_IPID", out);
 		return;
 	}
 	out->smca_hwid = hwid;
@@ -145,6 +161,7 @@ static void decode_smca(const struct mce_in *in, struct mce_decoded *out)
 		ou_appendf(out->decode_note, sizeof(out->decode_note),
 			    "%sunknown SMCA bank type (HardwareID 0x%03x, McaType 0x%04x)",
 			    out->decode_note[0] ? "; " : "", hwid, mcatype);
+		unknown_bank_text("HardwareID/McaType not known", out);
 		return;
 	}
 	mce_copy(out->smca_bank_type, sizeof(out->smca_bank_type), t->long_name);
@@ -154,7 +171,7 @@ static void decode_smca(const struct mce_in *in, struct mce_decoded *out)
 	    strcmp(out->error_class, "simple") == 0 || strcmp(out->error_class, "none") == 0)
 		mce_copy(out->error_class, sizeof(out->error_class), t->error_class);
 	if (is_umc(t))
-		smca_umc_location(in, t, out);
+		amd_umc_location(in, is_hbm_umc(t), out);
 }
 
 /* SMCA MCA_ADDR[61:56] holds the least significant valid address bit (family 17h+ PPR). */
@@ -219,8 +236,12 @@ static void decode_legacy(const struct mce_in *in, struct mce_decoded *out)
 	if (!text)
 		return;
 	mce_copy(out->model_text, sizeof(out->model_text), text);
-	if (out->xec == 0x00 || out->xec == 0x08)
+	if (out->xec == 0x00 || out->xec == 0x08) {
+		/* The compound code (a generic cache read) does not name DRAM; the NB's code does. */
 		mce_copy(out->error_class, sizeof(out->error_class), "memory");
+		mce_copy(out->error_text, sizeof(out->error_text), "DRAM ECC error");
+		amd_nb_dram_ecc(in, out);
+	}
 }
 
 void mce_amd_decode(const struct mce_in *in, struct mce_decoded *out)
@@ -236,6 +257,7 @@ void mce_amd_decode(const struct mce_in *in, struct mce_decoded *out)
 	if (smca) {
 		decode_smca(in, out);
 		smca_address(in, out);
+		amd_vendor_data(in, out);
 	} else if (out->family >= 0x0f) {
 		decode_legacy(in, out);
 	} else {

@@ -25,4 +25,12 @@ extern const size_t smca_n_types;
 extern const struct smca_quirk smca_quirks[];
 extern const size_t smca_n_quirks;
 
+/* mce_amd_mem.c: the memory facts the registers carry. */
+/* UMC channel (CPU node) or HBM controller and channel (hbm), chip select, ECC syndrome. */
+void amd_umc_location(const struct mce_in *in, bool hbm, struct mce_decoded *out);
+/* MCA_SYND1/MCA_SYND2 from the record's vendor data, and FRU text. */
+void amd_vendor_data(const struct mce_in *in, struct mce_decoded *out);
+/* Pre-SMCA northbridge DRAM ECC: CECC/UECC, syndrome, address bits, threshold. */
+void amd_nb_dram_ecc(const struct mce_in *in, struct mce_decoded *out);
+
 #endif

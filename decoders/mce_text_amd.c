@@ -175,6 +175,56 @@ static bool hex_after(const char *s, const char *key, uint64_t *v)
 	return p && read_num(p + strlen(key), 16, v, &end);
 }
 
+/* Bytes of v as the little-endian u64 at v_data[8 * slot], as the tracepoint carries it. */
+static void put_vendor_u64(struct mce_in *rec, unsigned slot, uint64_t v)
+{
+	for (unsigned i = 0; i < 8; i++)
+		rec->v_data[8 * slot + i] = (uint8_t)(v >> (8 * i));
+	if (rec->v_data_len < 8 * (slot + 1))
+		rec->v_data_len = 8 * (slot + 1);
+}
+
+/* "Syndrome1: 0x<SYND1>, Syndrome2: 0x<SYND2>" (the SYND1/SYND2 patch series' amd_decode_mce). */
+static void parse_synd12(struct amd_state *st, const char *s)
+{
+	uint64_t synd1, synd2;
+
+	if (!hex_after(s, "Syndrome1: ", &synd1) || !hex_after(s, "Syndrome2: ", &synd2)) {
+		report(st, "bad Syndrome1/Syndrome2 values");
+		return;
+	}
+	put_vendor_u64(&st->rec, 0, synd1);
+	put_vendor_u64(&st->rec, 1, synd2);
+}
+
+/*
+ * "FRU Text: <text>": the kernel prints the 16 bytes of SYND1..SYND2 as a
+ * string only when MCA_CONFIG[9] McaFruTextInMca is set (drivers/edac/
+ * mce_amd.c), so the bytes go back into SYND1/SYND2, NUL-padded, and the
+ * third vendor-data word records just that known MCA_CONFIG bit.
+ */
+static void parse_fru_text(struct amd_state *st, const char *s)
+{
+	size_t n = strlen(s);
+	uint8_t bytes[16] = { 0 };
+	uint64_t synd1 = 0, synd2 = 0;
+
+	while (n && s[n - 1] == ' ')
+		n--;
+	if (!n || n > sizeof(bytes)) {
+		report(st, "FRU Text is empty or longer than SYND1/SYND2's 16 bytes");
+		return;
+	}
+	memcpy(bytes, s, n);
+	for (int i = 7; i >= 0; i--) {
+		synd1 = synd1 << 8 | bytes[i];
+		synd2 = synd2 << 8 | bytes[8 + i];
+	}
+	put_vendor_u64(&st->rec, 0, synd1);
+	put_vendor_u64(&st->rec, 1, synd2);
+	put_vendor_u64(&st->rec, 2, 1ULL << 9);
+}
+
 /* The lines of an open block after its header. */
 static void parse_field(struct amd_state *st, const char *s)
 {
@@ -197,6 +247,10 @@ static void parse_field(struct amd_state *st, const char *s)
 			if (!hex_after(s, "Syndrome: ", &st->rec.synd))
 				report(st, "bad Syndrome value");
 		}
+	} else if (strncmp(s, "Syndrome1: ", 11) == 0) {
+		parse_synd12(st, s);
+	} else if (strncmp(s, "FRU Text: ", 10) == 0) {
+		parse_fru_text(st, s + 10);
 	} else if (strncmp(s, "TSC: ", 5) == 0) {
 		if (!read_num(s + 5, 10, &st->rec.tsc, &end))
 			report(st, "bad TSC value");

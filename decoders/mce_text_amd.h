@@ -11,6 +11,12 @@
  *   [Hardware Error]: Unified Memory Controller Ext. Error Code: 0, DRAM ECC error.
  *   [Hardware Error]: cache level: L3/GEN, tx: GEN, mem-tx: RD
  *
+ * After the IPID line, kernels with MCA_SYND1/MCA_SYND2 support (around
+ * Linux 6.14) print "FRU Text: <text>" when the bank holds FRU text, and the
+ * patch series before it printed "Syndrome1: 0x…, Syndrome2: 0x…": both
+ * fill the record's SMCA vendor data (SYND1, SYND2; MCA_CONFIG[9] for FRU
+ * text).
+ *
  * Family, model and stepping come from "CPU:n (ff:mm:ss)" (hex); when the
  * IPID line is missing, the bank type is taken from the "<name> Ext. Error
  * Code" line where that name is unambiguous (mce_in.ipid_type_only).

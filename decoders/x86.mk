@@ -6,7 +6,7 @@ decoders_libdecoders_a_SOURCES += \
 	decoders/mce.c decoders/mce.h decoders/mce_internal.h \
 	decoders/mce_intel.c decoders/mce_intel_models.c decoders/mce_intel_models.h \
 	decoders/mce_intel_mscod.c \
-	decoders/mce_amd.c decoders/mce_amd.h decoders/mce_amd_smca.c \
+	decoders/mce_amd.c decoders/mce_amd.h decoders/mce_amd_smca.c decoders/mce_amd_mem.c \
 	decoders/mce_text.c decoders/mce_text.h \
 	decoders/mce_text_amd.c decoders/mce_text_amd.h
 
@@ -14,6 +14,7 @@ check_PROGRAMS += \
 	tests/decoders/test-mce-arch \
 	tests/decoders/test-mce-intel \
 	tests/decoders/test-mce-amd \
+	tests/decoders/test-mce-amd-mem \
 	tests/decoders/test-mce-text \
 	tests/decoders/test-mce-amd-text
 
@@ -22,6 +23,7 @@ TESTS += \
 	tests/decoders/test-mce-arch \
 	tests/decoders/test-mce-intel \
 	tests/decoders/test-mce-amd \
+	tests/decoders/test-mce-amd-mem \
 	tests/decoders/test-mce-text \
 	tests/decoders/test-mce-amd-text
 
@@ -31,10 +33,16 @@ tests_decoders_test_mce_intel_SOURCES = tests/decoders/test-mce-intel.c tests/ta
 tests_decoders_test_mce_intel_LDADD = decoders/libdecoders.a
 tests_decoders_test_mce_amd_SOURCES = tests/decoders/test-mce-amd.c tests/tap.h
 tests_decoders_test_mce_amd_LDADD = decoders/libdecoders.a
+tests_decoders_test_mce_amd_mem_SOURCES = tests/decoders/test-mce-amd-mem.c tests/tap.h
+tests_decoders_test_mce_amd_mem_LDADD = decoders/libdecoders.a
 tests_decoders_test_mce_text_SOURCES = tests/decoders/test-mce-text.c tests/tap.h
 tests_decoders_test_mce_text_LDADD = decoders/libdecoders.a
 tests_decoders_test_mce_amd_text_SOURCES = tests/decoders/test-mce-amd-text.c tests/tap.h
 tests_decoders_test_mce_amd_text_LDADD = decoders/libdecoders.a
+
+# ras-fdr-ctl decode on AMD text and registers (needs ctl/ras-fdr-ctl).
+EXTRA_DIST += tests/test-ctl-decode-amd.sh
+TESTS += tests/test-ctl-decode-amd.sh
 
 EXTRA_DIST += \
 	tests/test-ctl-decode-intel.sh \

@@ -173,11 +173,67 @@ static void test_bad_blocks(void)
 	tap_is_int(mce_amd_text_parse("", 0, on_record, NULL, &c), 0, "empty buffer");
 }
 
+/*
+ * Newer kernels' lines after IPID: FRU text (printed only when MCA_CONFIG[9]
+ * is set) and the patch series' Syndrome1/Syndrome2; an MI200-class HBM
+ * UMC v2 block (InstanceId 0x352000: UMC 1, channel 6) and a family 10h
+ * northbridge DRAM ECC block (syndrome 0xa1b2 in STATUS[54:47] and [31:24]).
+ */
+static const char newer_blocks[] =
+	"[Hardware Error]: CPU:2 (19:11:1) MC16_STATUS[-|CE|MiscV|AddrV|-|-|SyndV|CECC|-|-|-]: 0x9c2040000000011b\n"
+	"[Hardware Error]: Error Addr: 0x0000000012345000\n"
+	"[Hardware Error]: IPID: 0x0000009600750f00, Syndrome: 0x0000000000000003\n"
+	"[Hardware Error]: FRU Text: P0 DIMM_A1\n"
+	"[Hardware Error]: Unified Memory Controller Ext. Error Code: 0, DRAM ECC error.\n"
+	"[Hardware Error]: CPU:2 (19:11:1) MC16_STATUS[-|CE|MiscV|AddrV|-|-|SyndV|CECC|-|-|-]: 0x9c2040000000011b\n"
+	"[Hardware Error]: IPID: 0x0000009600750f00, Syndrome: 0x00000a2400400003\n"
+	"[Hardware Error]: Syndrome1: 0x8000000000000001, Syndrome2: 0x0000000000000012\n"
+	"[Hardware Error]: CPU:0 (19:30:1) MC22_STATUS[-|CE|MiscV|AddrV|-|-|SyndV|CECC|-|-|-]: 0x9c2040000000011b\n"
+	"[Hardware Error]: IPID: 0x0001409600352000, Syndrome: 0x0000003300200005\n"
+	"[Hardware Error]: Unified Memory Controller v2 Ext. Error Code: 0, DRAM ECC error.\n"
+	"[Hardware Error]: CPU:1 (10:4:2) MC4_STATUS[-|CE|MiscV|-|AddrV|CECC]: 0x9c594000a108011b\n"
+	"[Hardware Error]: MC4 Error (node 0): DRAM ECC error detected on the NB.\n"
+	"[Hardware Error]: Error Addr: 0x000000123456789a\n"
+	/* line 17: FRU text longer than SYND1/SYND2 can hold */
+	"[Hardware Error]: CPU:3 (19:11:1) MC16_STATUS[-|CE|MiscV|AddrV|-|-|SyndV|CECC|-|-|-]: 0x9c2040000000011b\n"
+	"[Hardware Error]: IPID: 0x0000009600750f00, Syndrome: 0x0000000000000003\n"
+	"[Hardware Error]: FRU Text: P0 CHANNEL_A DIMM 1 TOO LONG\n";
+
+static void test_newer_blocks(void)
+{
+	struct collected c;
+	struct mce_decoded d;
+
+	tap_is_int(parse(newer_blocks, &c), 4, "newer blocks: four records");
+	tap_is_int(c.n_err, 1, "one refused");
+	tap_is_int(c.err_line[0], 17, "overlong FRU text at line 17");
+	mce_decode(&c.rec[0], &d);
+	tap_is_str(d.fru_text, "P0 DIMM_A1", "FRU Text line back in SYND1/SYND2");
+	tap_is_int(d.raw_synd1, (int64_t)0x5f4d4d4944203050ULL, "SYND1 rebuilt little-endian");
+	tap_ok(strstr(d.decode_note, "MCA_CONFIG not recorded") == NULL, "FRU Text line implies MCA_CONFIG[9]");
+	tap_is_int(d.chip_select, 3, "chip select from Syndrome");
+	mce_decode(&c.rec[1], &d);
+	tap_is_int(d.raw_synd1, (int64_t)0x8000000000000001ULL, "Syndrome1 value");
+	tap_is_int(d.raw_synd2, 0x12, "Syndrome2 value");
+	tap_is_str(d.fru_text, "", "binary Syndrome1/2: no FRU text");
+	tap_is_str(d.model_text, "ECC syndrome 0xa24 (16 bits)", "UMC ECC syndrome from the Syndrome value");
+	mce_decode(&c.rec[2], &d);
+	tap_is_str(d.bank_name, "UMC_V2", "HBM block: UMC v2");
+	tap_is_int(d.mem_ctrl, 1, "HBM block: UMC 1");
+	tap_is_int(d.channel, 6, "HBM block: channel 6");
+	tap_is_int(d.smca_instance_hi, 4, "HBM block: node 4");
+	mce_decode(&c.rec[3], &d);
+	tap_is_str(d.bank_name, "NB", "family 10h bank 4");
+	tap_ok(strstr(d.model_text, "corrected ECC (CECC), ECC syndrome 0xa1b2") != NULL, "NB syndrome: %s", d.model_text);
+	tap_is_int(d.addr, 0x123456789aLL, "NB address [47:1]");
+}
+
 int main(void)
 {
 	test_smca_umc();
 	test_smca_no_ipid();
 	test_other_blocks();
 	test_bad_blocks();
+	test_newer_blocks();
 	return tap_done();
 }
