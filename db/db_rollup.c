@@ -4,7 +4,10 @@
  * synthetic x severity x location, kept in the same transaction as the
  * records themselves, so that summaries and status answer from a few
  * thousand rows however long the history. Counts are gathered in memory
- * while a batch is inserted and written once per key when it commits.
+ * while a batch is inserted and written once per key when it commits; so
+ * are the totals, the EDAC roll-up (db_edac_rollup.c) and the metrics'
+ * subjects (db_metrics.c). Reading the batch's rows back with GROUP BY
+ * cost more than inserting them (callgrind, make bench's stream).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -40,14 +43,13 @@ struct totals_entry {
 struct ras_db_rollup {
 	struct rollup_entry e[RAS_DB_ROLLUP_SLOTS];
 	unsigned used;
-	/* The batch's first row id per table, for the roll-ups counted in SQL at flush. */
-	int64_t first_id[RAS_MAX_EVENT_TYPES];
 	sqlite3_stmt *upsert;
 	/* A handful of keys per batch: a short list, searched in order. */
 	struct totals_entry totals[TOTALS_SLOTS];
 	unsigned n_totals;
 	sqlite3_stmt *totals_upsert;
 	struct ras_db_edac_acc *edac;
+	struct ras_db_metrics_acc *subjects;
 };
 
 static const char upsert_sql[] =
@@ -219,28 +221,7 @@ static int totals_rebuild(struct ras_db *db, unsigned idx)
 	return r == SQLITE_DONE ? totals_rows(db, idx, 0) : -EIO;
 }
 
-/*
- * The subject roll-ups group by columns the decoders and the views settle
- * (labels, CPUs, devices), so they are counted by SQL over the batch's new
- * rows, the same expressions the queries read, not in C.
- */
-static int flush_row_rollups(struct ras_db *db)
-{
-	struct ras_db_rollup *ru = db->rollup;
-
-	for (unsigned i = 0; i < ras_n_event_types; i++) {
-		int64_t first = ru->first_id[i];
-
-		if (!first)
-			continue;
-		ru->first_id[i] = 0;
-		if (ras_db_metrics_rollup_rows(db, i, first) < 0)
-			return -EIO;
-	}
-	return 0;
-}
-
-/* Writes the in-memory hourly counts; the row roll-ups wait for the commit. */
+/* Writes the in-memory hourly counts. */
 static int flush_slots(struct ras_db *db)
 {
 	struct ras_db_rollup *ru = db->rollup;
@@ -265,8 +246,8 @@ int ras_db_rollup_flush(struct ras_db *db)
 {
 	if (!db->rollup)
 		return 0;
-	if (flush_row_rollups(db) < 0 || flush_totals(db) < 0 ||
-	    ras_db_edac_acc_flush(db, db->rollup->edac) < 0)
+	if (flush_totals(db) < 0 || ras_db_edac_acc_flush(db, db->rollup->edac) < 0 ||
+	    ras_db_metrics_acc_flush(db, db->rollup->subjects) < 0)
 		return -EIO;
 	return flush_slots(db);
 }
@@ -277,10 +258,10 @@ void ras_db_rollup_discard(struct ras_db *db)
 		return;
 	for (unsigned i = 0; i < RAS_DB_ROLLUP_SLOTS; i++)
 		db->rollup->e[i].used = false;
-	memset(db->rollup->first_id, 0, sizeof(db->rollup->first_id));
 	db->rollup->used = 0;
 	db->rollup->n_totals = 0;
 	ras_db_edac_acc_discard(db->rollup->edac);
+	ras_db_metrics_acc_discard(db->rollup->subjects);
 }
 
 int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t boot, int64_t id)
@@ -295,15 +276,15 @@ int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t 
 	if (!db->rollup && !(db->rollup = calloc(1, sizeof(*db->rollup))))
 		return -ENOMEM;
 	/*
-	 * A batch with more keys than slots writes its hourly counts and goes on;
-	 * the row roll-ups (from first_id on) are counted once, at the commit.
+	 * A batch with more keys than slots writes its hourly counts and goes on
+	 * (upserts add up); so do the other roll-ups' own tables.
 	 */
 	if (db->rollup->used >= RAS_DB_ROLLUP_SLOTS * 3 / 4 && flush_slots(db) < 0)
 		return -EIO;
-	if (!db->rollup->first_id[ev->type_idx])
-		db->rollup->first_id[ev->type_idx] = id;
+	(void)id;
 	if (totals_add(db, ev->type_idx, ev->source, synthetic, sev, ev->wall_ns) < 0 ||
-	    ras_db_edac_acc_add(db, &db->rollup->edac, ev, boot, hour) < 0)
+	    ras_db_edac_acc_add(db, &db->rollup->edac, ev, boot, hour) < 0 ||
+	    ras_db_metrics_acc_add(db, &db->rollup->subjects, ev) < 0)
 		return -EIO;
 	hash = key_hash(ev->type_idx, hour, boot, ev->source, synthetic, sev, h->location);
 	for (slot = hash % RAS_DB_ROLLUP_SLOTS;; slot = (slot + 1) % RAS_DB_ROLLUP_SLOTS) {
@@ -338,6 +319,7 @@ void ras_db_rollup_free(struct ras_db *db)
 	sqlite3_finalize(db->rollup->upsert);
 	sqlite3_finalize(db->rollup->totals_upsert);
 	ras_db_edac_acc_free(db->rollup->edac);
+	ras_db_metrics_acc_free(db->rollup->subjects);
 	free(db->rollup);
 	db->rollup = NULL;
 }
