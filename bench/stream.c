@@ -174,3 +174,15 @@ int bench_unfolded_conf(const char *dir, char *out, size_t len)
 	fprintf(f, "fold_threshold = off\nmax_db_size_mb = 0\n");
 	return fclose(f) == 0 ? 0 : -1;
 }
+
+int bench_default_conf(const char *dir, char *out, size_t len)
+{
+	FILE *f;
+
+	/* An empty file: every key at its default, folding on. */
+	snprintf(out, len, "%s/default.conf", dir);
+	f = fopen(out, "we");
+	if (!f)
+		return -1;
+	return fclose(f) == 0 ? 0 : -1;
+}

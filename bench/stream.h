@@ -16,5 +16,7 @@ int bench_stream_add(struct fake_tree *t, long i, uint64_t *seed);
  * folding existed (make bench-year measures folding). Its path goes to out.
  */
 int bench_unfolded_conf(const char *dir, char *out, size_t len);
+/* Writes dir/default.conf, empty: every key at its default (storm folding on). */
+int bench_default_conf(const char *dir, char *out, size_t len);
 
 #endif

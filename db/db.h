@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "lib/event_table.h"
+#include "lib/subject.h"
 
 #define RAS_DB_SCHEMA_VERSION 11
 
@@ -32,6 +33,9 @@ struct ras_db_limits {
 };
 
 /* One stored record. values follow type->fields; decoded starts with a ras_decoded_head. */
+/* The subject kinds storm folding derives for a record: all of them. */
+#define RAS_DB_FOLD_KINDS ((1u << RAS_SUBJ_KINDS) - 1)
+
 struct ras_db_event {
 	unsigned type_idx;
 	int64_t wall_ns;
@@ -44,6 +48,14 @@ struct ras_db_event {
 	const struct ras_value *values;
 	const void *decoded;
 	const struct ras_db_limits *limits;   /* NULL: never folded, no limits applied */
+	/*
+	 * The record's subjects (lib/subject.h) of the kinds set in subject_kinds,
+	 * derived once by the caller for folding and thresholds alike; NULL: each
+	 * user derives what it needs.
+	 */
+	const struct ras_subject *subjects;
+	int n_subjects;
+	unsigned subject_kinds;
 };
 
 struct ras_db_lost {

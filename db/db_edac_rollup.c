@@ -21,6 +21,7 @@
 #include "db_internal.h"
 #include "db_rollup.h"
 #include "db_edac.h"
+#include "lib/event_fields.h"
 
 /* The key columns, the same expressions for the roll-up and for raw rows. */
 #define EDAC_KEY \
@@ -37,6 +38,162 @@ static const char upsert_sql[] =
 	" GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9 ON CONFLICT DO UPDATE SET errors = errors + excluded.errors,"
 	" records = records + excluded.records,"
 	" first_ns = min(first_ns, excluded.first_ns), last_ns = max(last_ns, excluded.last_ns)";
+
+/*
+ * A batch's mc_event records by roll-up key, counted as they are inserted
+ * and written with one upsert per key at the commit: the key is the raw
+ * values as the row stores them, a missing one -1 (EDAC_KEY's coalesce).
+ */
+struct edac_entry {
+	bool used;
+	int synthetic;
+	int64_t hour, boot, key[5];   /* mc, top, mid, low, error type */
+	int64_t errors, records, first_ns, last_ns;
+	uint64_t hash;
+	char source[64];
+};
+
+#define EDAC_ACC_SLOTS 1024
+
+struct ras_db_edac_acc {
+	struct edac_entry e[EDAC_ACC_SLOTS];
+	unsigned used;
+	sqlite3_stmt *upsert;
+};
+
+static const char acc_upsert_sql[] =
+	"INSERT INTO rollup_edac (hour, boot, mc, top, mid, low, error_type, source, synthetic,"
+	" errors, records, first_ns, last_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+	" ON CONFLICT DO UPDATE SET errors = errors + excluded.errors,"
+	" records = records + excluded.records,"
+	" first_ns = min(first_ns, excluded.first_ns), last_ns = max(last_ns, excluded.last_ns)";
+
+static int acc_write(sqlite3_stmt *st, const struct edac_entry *e)
+{
+	int r;
+
+	sqlite3_bind_int64(st, 1, e->hour);
+	sqlite3_bind_int64(st, 2, e->boot);
+	for (int k = 0; k < 5; k++)
+		sqlite3_bind_int64(st, 3 + k, e->key[k]);
+	sqlite3_bind_text(st, 8, e->source, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 9, e->synthetic);
+	sqlite3_bind_int64(st, 10, e->errors);
+	sqlite3_bind_int64(st, 11, e->records);
+	sqlite3_bind_int64(st, 12, e->first_ns);
+	sqlite3_bind_int64(st, 13, e->last_ns);
+	r = sqlite3_step(st);
+	sqlite3_reset(st);
+	return r == SQLITE_DONE ? 0 : -EIO;
+}
+
+int ras_db_edac_acc_flush(struct ras_db *db, struct ras_db_edac_acc *acc)
+{
+	if (!acc || !acc->used)
+		return 0;
+	if (!ras_db_table_exists(db, "rollup_edac")) {
+		ras_db_edac_acc_discard(acc);
+		return 0;
+	}
+	if (!acc->upsert && sqlite3_prepare_v3(db->h, acc_upsert_sql, -1, SQLITE_PREPARE_PERSISTENT,
+					       &acc->upsert, NULL) != SQLITE_OK) {
+		snprintf(db->err, sizeof(db->err), "%s", sqlite3_errmsg(db->h));
+		return -EIO;
+	}
+	for (unsigned i = 0; i < EDAC_ACC_SLOTS; i++) {
+		if (!acc->e[i].used)
+			continue;
+		if (acc_write(acc->upsert, &acc->e[i]) < 0)
+			return -EIO;
+		acc->e[i].used = false;
+	}
+	acc->used = 0;
+	return 0;
+}
+
+void ras_db_edac_acc_discard(struct ras_db_edac_acc *acc)
+{
+	if (!acc)
+		return;
+	for (unsigned i = 0; i < EDAC_ACC_SLOTS; i++)
+		acc->e[i].used = false;
+	acc->used = 0;
+}
+
+void ras_db_edac_acc_free(struct ras_db_edac_acc *acc)
+{
+	if (!acc)
+		return;
+	sqlite3_finalize(acc->upsert);
+	free(acc);
+}
+
+static int64_t raw_or(const struct ras_value *v, int64_t none)
+{
+	return v->present ? v->i : none;
+}
+
+static uint64_t acc_hash(const struct edac_entry *k)
+{
+	uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)k->synthetic;
+
+	h = (h ^ (uint64_t)k->hour) * 0x100000001b3ULL;
+	h = (h ^ (uint64_t)k->boot) * 0x100000001b3ULL;
+	for (int i = 0; i < 5; i++)
+		h = (h ^ (uint64_t)k->key[i]) * 0x100000001b3ULL;
+	for (const char *s = k->source; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+static bool acc_same(const struct edac_entry *a, const struct edac_entry *b)
+{
+	return a->hash == b->hash && a->hour == b->hour && a->boot == b->boot &&
+	       a->synthetic == b->synthetic && !memcmp(a->key, b->key, sizeof(a->key)) &&
+	       !strcmp(a->source, b->source);
+}
+
+int ras_db_edac_acc_add(struct ras_db *db, struct ras_db_edac_acc **accp,
+			const struct ras_db_event *ev, int64_t boot, int64_t hour)
+{
+	const struct ras_value *v = ev->values;
+	struct edac_entry k = { .used = true, .synthetic = ev->synthetic ? 1 : 0, .hour = hour,
+				.boot = boot };
+	struct ras_db_edac_acc *acc = *accp;
+	unsigned slot;
+
+	if (strcmp(ras_event_types[ev->type_idx].table, "mc_event"))
+		return 0;
+	if (!acc && !(acc = *accp = calloc(1, sizeof(*acc))))
+		return -ENOMEM;
+	if (acc->used >= EDAC_ACC_SLOTS * 3 / 4 && ras_db_edac_acc_flush(db, acc) < 0)
+		return -EIO;
+	k.key[0] = raw_or(&v[MC_F_MC_INDEX], -1);
+	k.key[1] = raw_or(&v[MC_F_TOP_LAYER], -1);
+	k.key[2] = raw_or(&v[MC_F_MIDDLE_LAYER], -1);
+	k.key[3] = raw_or(&v[MC_F_LOWER_LAYER], -1);
+	k.key[4] = raw_or(&v[MC_F_ERROR_TYPE], -1);
+	snprintf(k.source, sizeof(k.source), "%s", ev->source);
+	k.hash = acc_hash(&k);
+	for (slot = k.hash % EDAC_ACC_SLOTS;; slot = (slot + 1) % EDAC_ACC_SLOTS) {
+		struct edac_entry *e = &acc->e[slot];
+
+		if (!e->used) {
+			*e = k;
+			e->first_ns = e->last_ns = ev->wall_ns;
+			acc->used++;
+		} else if (!acc_same(e, &k)) {
+			continue;
+		}
+		e->errors += raw_or(&v[MC_F_ERROR_COUNT], 1);
+		e->records++;
+		if (ev->wall_ns < e->first_ns)
+			e->first_ns = ev->wall_ns;
+		if (ev->wall_ns > e->last_ns)
+			e->last_ns = ev->wall_ns;
+		return 0;
+	}
+}
 
 int ras_db_edac_rollup_rows(struct ras_db *db, int64_t first_id)
 {

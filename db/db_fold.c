@@ -134,12 +134,16 @@ static bool fold_subject_of(const struct ras_db_event *ev, const struct ras_db_l
 	static const enum ras_subject_kind order[] = {
 		RAS_SUBJ_DIMM, RAS_SUBJ_DEVICE, RAS_SUBJ_CPU, RAS_SUBJ_ROW, RAS_SUBJ_PAGE,
 	};
-	const unsigned wanted = 1u << RAS_SUBJ_DIMM | 1u << RAS_SUBJ_DEVICE | 1u << RAS_SUBJ_CPU |
-				1u << RAS_SUBJ_ROW | 1u << RAS_SUBJ_PAGE;
-	struct ras_subject subj[RAS_SUBJECTS_MAX];
-	int n = ras_subjects_of(&ras_event_types[ev->type_idx], ev->values, ev->decoded,
-				l->page_size, wanted, subj);
+	struct ras_subject own[RAS_SUBJECTS_MAX];
+	const struct ras_subject *subj = ev->subjects;
+	int n = ev->n_subjects;
 
+	/* The caller's subjects when it derived every kind folding needs (the hot path). */
+	if (!subj || (ev->subject_kinds & RAS_DB_FOLD_KINDS) != RAS_DB_FOLD_KINDS) {
+		n = ras_subjects_of(&ras_event_types[ev->type_idx], ev->values, ev->decoded,
+				    l->page_size, RAS_DB_FOLD_KINDS, own);
+		subj = own;
+	}
 	for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++)
 		for (int i = 0; i < n; i++)
 			if (subj[i].kind == order[o]) {

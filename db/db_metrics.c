@@ -25,13 +25,23 @@
 static const struct subject_source {
 	enum ras_metrics_dim dim;
 	const char *table, *key, *key2, *weight;
+	/*
+	 * The same in C, for a batch counted as it is inserted (rollup_subjects):
+	 * key the first of key_cols neither NULL nor '' (else the text "unknown",
+	 * or -1 for a number), key2 coalesce(key2_col, -1) or '' without one,
+	 * weight max(coalesce(weight_col, 1), 1) or 1 without one.
+	 */
+	const char *key_cols[3], *key2_col, *weight_col;
 } subject_sources[] = {
 	/* The label the decoder settled on (the configured one where the kernel had none). */
 	{ RAS_MDIM_DIMM, "mc_event",
 	  "coalesce(nullif(dec_label, ''), nullif(label, ''), nullif(location, ''), 'unknown')", "''",
-	  "max(coalesce(error_count, 1), 1)" },
-	{ RAS_MDIM_CPU, "mce_record", "coalesce(cpu, -1)", "coalesce(socketid, -1)", "1" },
-	{ RAS_MDIM_PCIE, "aer_event", "coalesce(nullif(dev_name, ''), 'unknown')", "''", "1" },
+	  "max(coalesce(error_count, 1), 1)",
+	  { "dec_label", "label", "location" }, NULL, "error_count" },
+	{ RAS_MDIM_CPU, "mce_record", "coalesce(cpu, -1)", "coalesce(socketid, -1)", "1",
+	  { "cpu" }, "socketid", NULL },
+	{ RAS_MDIM_PCIE, "aer_event", "coalesce(nullif(dev_name, ''), 'unknown')", "''", "1",
+	  { "dev_name" }, NULL, NULL },
 };
 
 void ras_db_metrics_subject_sql(const char *table, char *dims, size_t len, const char **weight)
@@ -108,6 +118,280 @@ int ras_db_metrics_rollup_rebuild(struct ras_db *db, unsigned idx)
 	r = sqlite3_step(st);
 	sqlite3_finalize(st);
 	return r == SQLITE_DONE ? ras_db_metrics_rollup_rows(db, idx, 0) : -EIO;
+}
+
+/* Where a view column named by a subject rule comes from, in the order the view has them. */
+struct col_ref {
+	enum { COL_NONE, COL_RAW, COL_DEC, COL_LOC } kind;
+	int i;
+};
+
+/* A column's value as the insert binds it (db_insert.c): type SQLITE_NULL/INTEGER/TEXT/BLOB. */
+struct col_val {
+	int type;
+	int64_t i;
+	const char *p;
+	size_t len;
+};
+
+static struct col_ref col_resolve(unsigned idx, const char *name)
+{
+	const struct ras_db_table *t = ras_db_table_of(idx);
+	unsigned n_raw = ras_event_types[idx].n_fields;
+
+	if (!name)
+		return (struct col_ref){ COL_NONE, 0 };
+	for (unsigned c = 0; c < n_raw; c++)
+		if (!strcmp(t->cols[t->first_raw + c].name, name))
+			return (struct col_ref){ COL_RAW, (int)c };
+	for (unsigned d = 0; d < t->ndcols; d++)
+		if (!strcmp(t->dcols[d].name, name))
+			return (struct col_ref){ t->dfield[d] < 0 ? COL_LOC : COL_DEC, t->dfield[d] };
+	return (struct col_ref){ COL_NONE, 0 };
+}
+
+static struct col_val col_value(const struct col_ref *c, const struct ras_db_event *ev)
+{
+	const struct ras_event_type *type = &ras_event_types[ev->type_idx];
+	struct col_val v = { .type = SQLITE_NULL };
+	const char *s;
+
+	if (c->kind == COL_RAW) {
+		const struct ras_value *r = &ev->values[c->i];
+
+		if (!r->present)
+			return v;
+		if (type->fields[c->i].type == RAS_FT_INT)
+			return (struct col_val){ .type = SQLITE_INTEGER, .i = r->i };
+		return (struct col_val){ .type = type->fields[c->i].type == RAS_FT_TEXT ? SQLITE_TEXT
+											: SQLITE_BLOB,
+					 .p = r->p ? r->p : "", .len = r->len };
+	}
+	if (c->kind == COL_DEC && type->dfields[c->i].type == RAS_DF_INT) {
+		int64_t x = ras_dfield_int(ev->decoded, &type->dfields[c->i]);
+
+		return x == RAS_DF_NONE ? v : (struct col_val){ .type = SQLITE_INTEGER, .i = x };
+	}
+	if (c->kind == COL_DEC)
+		s = ras_dfield_str(ev->decoded, &type->dfields[c->i]);
+	else if (c->kind == COL_LOC)
+		s = ((const struct ras_decoded_head *)ev->decoded)->location;
+	else
+		return v;
+	return *s ? (struct col_val){ .type = SQLITE_TEXT, .p = s, .len = strlen(s) } : v;
+}
+
+#define SUBJ_ACC_SLOTS 1024
+#define SUBJ_KEY_MAX 192
+
+struct subj_entry {
+	bool used;
+	unsigned src;
+	const char *severity;         /* ras_severity_name's, a constant */
+	struct col_val key, key2;     /* key.p points into keybuf */
+	int64_t weight;
+	uint64_t hash;
+	char keybuf[SUBJ_KEY_MAX];
+};
+
+/* A batch's rollup_subjects counts, gathered as the records are inserted. */
+struct ras_db_metrics_acc {
+	struct subj_entry e[SUBJ_ACC_SLOTS];
+	unsigned used;
+	bool resolved;
+	struct col_ref key[3][3], key2[3], weight[3];   /* per subject_sources row */
+	sqlite3_stmt *upsert;
+};
+
+static const char subj_upsert_sql[] =
+	"INSERT INTO rollup_subjects (tbl, key, key2, severity, weight) VALUES (?, ?, ?, ?, ?)"
+	" ON CONFLICT DO UPDATE SET weight = weight + excluded.weight";
+
+static void bind_val(sqlite3_stmt *st, int col, const struct col_val *v)
+{
+	if (v->type == SQLITE_INTEGER)
+		sqlite3_bind_int64(st, col, v->i);
+	else if (v->type == SQLITE_TEXT)
+		sqlite3_bind_text(st, col, v->p, (int)v->len, SQLITE_STATIC);
+	else if (v->type == SQLITE_BLOB)
+		sqlite3_bind_blob(st, col, v->p, (int)v->len, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, col);
+}
+
+static int subj_write(struct ras_db *db, struct ras_db_metrics_acc *acc, const struct subj_entry *e)
+{
+	sqlite3_stmt *st;
+	int r;
+
+	if (!acc->upsert && sqlite3_prepare_v3(db->h, subj_upsert_sql, -1, SQLITE_PREPARE_PERSISTENT,
+					       &acc->upsert, NULL) != SQLITE_OK)
+		return -EIO;
+	st = acc->upsert;
+	sqlite3_bind_text(st, 1, subject_sources[e->src].table, -1, SQLITE_STATIC);
+	bind_val(st, 2, &e->key);
+	bind_val(st, 3, &e->key2);
+	sqlite3_bind_text(st, 4, e->severity, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 5, e->weight);
+	r = sqlite3_step(st);
+	sqlite3_reset(st);
+	return r == SQLITE_DONE ? 0 : -EIO;
+}
+
+int ras_db_metrics_acc_flush(struct ras_db *db, struct ras_db_metrics_acc *acc)
+{
+	if (!acc || !acc->used)
+		return 0;
+	if (!ras_db_table_exists(db, "rollup_subjects")) {
+		ras_db_metrics_acc_discard(acc);
+		return 0;
+	}
+	for (unsigned i = 0; i < SUBJ_ACC_SLOTS; i++) {
+		if (!acc->e[i].used)
+			continue;
+		if (subj_write(db, acc, &acc->e[i]) < 0)
+			return -EIO;
+		acc->e[i].used = false;
+	}
+	acc->used = 0;
+	return 0;
+}
+
+void ras_db_metrics_acc_discard(struct ras_db_metrics_acc *acc)
+{
+	if (!acc)
+		return;
+	for (unsigned i = 0; i < SUBJ_ACC_SLOTS; i++)
+		acc->e[i].used = false;
+	acc->used = 0;
+}
+
+void ras_db_metrics_acc_free(struct ras_db_metrics_acc *acc)
+{
+	if (!acc)
+		return;
+	sqlite3_finalize(acc->upsert);
+	free(acc);
+}
+
+static void acc_resolve(struct ras_db_metrics_acc *acc)
+{
+	for (unsigned s = 0; s < sizeof(subject_sources) / sizeof(subject_sources[0]); s++) {
+		int idx = type_index(subject_sources[s].table);
+
+		for (int k = 0; k < 3; k++)
+			acc->key[s][k] = idx < 0 ? (struct col_ref){ COL_NONE, 0 } :
+				col_resolve((unsigned)idx, subject_sources[s].key_cols[k]);
+		acc->key2[s] = idx < 0 ? (struct col_ref){ COL_NONE, 0 } :
+			col_resolve((unsigned)idx, subject_sources[s].key2_col);
+		acc->weight[s] = idx < 0 ? (struct col_ref){ COL_NONE, 0 } :
+			col_resolve((unsigned)idx, subject_sources[s].weight_col);
+	}
+	acc->resolved = true;
+}
+
+static uint64_t val_hash(uint64_t h, const struct col_val *v)
+{
+	h = (h ^ (uint64_t)v->type) * 0x100000001b3ULL;
+	h = (h ^ (uint64_t)v->i) * 0x100000001b3ULL;
+	for (size_t i = 0; i < v->len; i++)
+		h = (h ^ (unsigned char)v->p[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+static bool val_same(const struct col_val *a, const struct col_val *b)
+{
+	return a->type == b->type && a->i == b->i && a->len == b->len &&
+	       (!a->len || !memcmp(a->p, b->p, a->len));
+}
+
+/* The record's key, key2 and weight by its subject_sources row s (the SQL's, in C). */
+static void subject_of(const struct ras_db_metrics_acc *acc, unsigned s,
+		       const struct ras_db_event *ev, struct subj_entry *k)
+{
+	const struct subject_source *src = &subject_sources[s];
+	struct col_val w;
+
+	k->key = (struct col_val){ .type = SQLITE_NULL };
+	for (int c = 0; c < 3 && src->key_cols[c] && k->key.type == SQLITE_NULL; c++) {
+		k->key = col_value(&acc->key[s][c], ev);
+		if (k->key.type == SQLITE_TEXT && !k->key.len)
+			k->key.type = SQLITE_NULL;      /* nullif(x, '') */
+	}
+	if (k->key.type == SQLITE_NULL)
+		k->key = src->dim == RAS_MDIM_CPU ? (struct col_val){ .type = SQLITE_INTEGER, .i = -1 }
+			: (struct col_val){ .type = SQLITE_TEXT, .p = "unknown", .len = 7 };
+	k->key2 = (struct col_val){ .type = SQLITE_TEXT, .p = "", .len = 0 };
+	if (src->key2_col) {
+		k->key2 = col_value(&acc->key2[s], ev);
+		if (k->key2.type == SQLITE_NULL)
+			k->key2 = (struct col_val){ .type = SQLITE_INTEGER, .i = -1 };
+	}
+	k->weight = 1;
+	if (src->weight_col) {
+		w = col_value(&acc->weight[s], ev);
+		if (w.type == SQLITE_INTEGER && w.i > 1)
+			k->weight = w.i;
+	}
+}
+
+static struct subj_entry *acc_slot(struct ras_db_metrics_acc *acc, const struct subj_entry *k)
+{
+	for (unsigned n = 0, i = (unsigned)(k->hash % SUBJ_ACC_SLOTS); n < SUBJ_ACC_SLOTS;
+	     n++, i = (i + 1) % SUBJ_ACC_SLOTS) {
+		struct subj_entry *e = &acc->e[i];
+
+		if (!e->used || (e->hash == k->hash && e->src == k->src && e->severity == k->severity &&
+				 val_same(&e->key, &k->key) && val_same(&e->key2, &k->key2)))
+			return e;
+	}
+	return NULL;
+}
+
+int ras_db_metrics_acc_add(struct ras_db *db, struct ras_db_metrics_acc **accp,
+			   const struct ras_db_event *ev)
+{
+	struct ras_db_metrics_acc *acc = *accp;
+	struct subj_entry k = { .used = true };
+	struct subj_entry *e;
+	unsigned s;
+
+	for (s = 0; s < sizeof(subject_sources) / sizeof(subject_sources[0]); s++)
+		if (!strcmp(subject_sources[s].table, ras_event_types[ev->type_idx].table))
+			break;
+	/* REAL_RECORD: injected records are not in the subject series. */
+	if (s == sizeof(subject_sources) / sizeof(subject_sources[0]) || ev->synthetic ||
+	    !strcmp(ev->source, "synthetic"))
+		return 0;
+	if (!acc && !(acc = *accp = calloc(1, sizeof(*acc))))
+		return -ENOMEM;
+	if (!acc->resolved)
+		acc_resolve(acc);
+	/* A column the view lacks fails the SQL, which then counts nothing: the same here. */
+	if (acc->key[s][0].kind == COL_NONE)
+		return 0;
+	k.src = s;
+	k.severity = ras_severity_name(((const struct ras_decoded_head *)ev->decoded)->severity);
+	subject_of(acc, s, ev, &k);
+	/* Too long to keep (or a key2 that would need a copy): written at once; upserts add up. */
+	if (k.key.len > SUBJ_KEY_MAX || k.key2.len)
+		return ras_db_table_exists(db, "rollup_subjects") ? subj_write(db, acc, &k) : 0;
+	k.hash = val_hash(val_hash(0xcbf29ce484222325ULL ^ s ^ (uintptr_t)k.severity, &k.key), &k.key2);
+	if (acc->used >= SUBJ_ACC_SLOTS * 3 / 4 && ras_db_metrics_acc_flush(db, acc) < 0)
+		return -EIO;
+	e = acc_slot(acc, &k);
+	if (!e)
+		return -EIO;
+	if (!e->used) {
+		*e = k;
+		if (k.key.len)
+			memcpy(e->keybuf, k.key.p, k.key.len);
+		e->key.p = e->keybuf;
+		e->weight = 0;
+		acc->used++;
+	}
+	e->weight += k.weight;
+	return 0;
 }
 
 /*

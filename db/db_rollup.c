@@ -4,7 +4,10 @@
  * synthetic x severity x location, kept in the same transaction as the
  * records themselves, so that summaries and status answer from a few
  * thousand rows however long the history. Counts are gathered in memory
- * while a batch is inserted and written once per key when it commits.
+ * while a batch is inserted and written once per key when it commits; so
+ * are the totals, the EDAC roll-up (db_edac_rollup.c) and the metrics'
+ * subjects (db_metrics.c). Reading the batch's rows back with GROUP BY
+ * cost more than inserting them (callgrind, make bench's stream).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -26,12 +29,27 @@ struct rollup_entry {
 	char location[RAS_LOCATION_LEN];
 };
 
+/* A table's records per source, synthetic and severity (rollup_totals), for one batch. */
+struct totals_entry {
+	unsigned type_idx;
+	int synthetic;
+	int64_t count, last_ns;
+	char source[64];
+	char severity[16];
+};
+
+#define TOTALS_SLOTS 64
+
 struct ras_db_rollup {
 	struct rollup_entry e[RAS_DB_ROLLUP_SLOTS];
 	unsigned used;
-	/* The batch's first row id per table, for the roll-ups counted in SQL at flush. */
-	int64_t first_id[RAS_MAX_EVENT_TYPES];
 	sqlite3_stmt *upsert;
+	/* A handful of keys per batch: a short list, searched in order. */
+	struct totals_entry totals[TOTALS_SLOTS];
+	unsigned n_totals;
+	sqlite3_stmt *totals_upsert;
+	struct ras_db_edac_acc *edac;
+	struct ras_db_metrics_acc *subjects;
 };
 
 static const char upsert_sql[] =
@@ -92,10 +110,77 @@ static int flush_entry(struct ras_db *db, struct rollup_entry *e)
 	return r == SQLITE_DONE ? 0 : -EIO;
 }
 
+static const char totals_upsert_sql[] =
+	"INSERT INTO rollup_totals (tbl, source, synthetic, severity, records, last_ns)"
+	" VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO UPDATE SET"
+	" records = records + excluded.records, last_ns = max(last_ns, excluded.last_ns)";
+
 /*
  * Each table's totals per source, synthetic and severity (status, metrics):
- * the rows of table idx from first_id on, added in SQL.
+ * the batch's counts, gathered in memory, one upsert per key. The keys are
+ * the hourly roll-up's, less the hour and location, as the rows store them.
  */
+static int flush_totals(struct ras_db *db)
+{
+	struct ras_db_rollup *ru = db->rollup;
+	int r = SQLITE_DONE;
+
+	if (!ru->n_totals)
+		return 0;
+	if (!ras_db_table_exists(db, "rollup_totals")) {
+		ru->n_totals = 0;
+		return 0;
+	}
+	if (!ru->totals_upsert &&
+	    sqlite3_prepare_v3(db->h, totals_upsert_sql, -1, SQLITE_PREPARE_PERSISTENT,
+			       &ru->totals_upsert, NULL) != SQLITE_OK)
+		return -EIO;
+	for (unsigned i = 0; i < ru->n_totals && r == SQLITE_DONE; i++) {
+		const struct totals_entry *t = &ru->totals[i];
+		sqlite3_stmt *st = ru->totals_upsert;
+
+		sqlite3_bind_text(st, 1, ras_event_types[t->type_idx].table, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, t->source, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 3, t->synthetic);
+		sqlite3_bind_text(st, 4, t->severity, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 5, t->count);
+		sqlite3_bind_int64(st, 6, t->last_ns);
+		r = sqlite3_step(st);
+		sqlite3_reset(st);
+	}
+	if (r != SQLITE_DONE)
+		return -EIO;
+	ru->n_totals = 0;
+	return 0;
+}
+
+static int totals_add(struct ras_db *db, unsigned idx, const char *source, int synthetic,
+		      const char *sev, int64_t wall_ns)
+{
+	struct ras_db_rollup *ru = db->rollup;
+	struct totals_entry *t;
+
+	for (unsigned i = 0; i < ru->n_totals; i++) {
+		t = &ru->totals[i];
+		if (t->type_idx != idx || t->synthetic != synthetic || strcmp(t->source, source) ||
+		    strcmp(t->severity, sev))
+			continue;
+		t->count++;
+		if (wall_ns > t->last_ns)
+			t->last_ns = wall_ns;
+		return 0;
+	}
+	if (ru->n_totals == TOTALS_SLOTS && flush_totals(db) < 0)
+		return -EIO;
+	t = &ru->totals[ru->n_totals++];
+	*t = (struct totals_entry){ .type_idx = idx, .synthetic = synthetic, .count = 1,
+				    .last_ns = wall_ns };
+	snprintf(t->source, sizeof(t->source), "%s", source);
+	snprintf(t->severity, sizeof(t->severity), "%s", sev);
+	return 0;
+}
+
+/* Each table's totals recounted in SQL from its rows from first_id on (a rebuild). */
 static int totals_rows(struct ras_db *db, unsigned idx, int64_t first_id)
 {
 	const char *table = ras_event_types[idx].table;
@@ -136,31 +221,7 @@ static int totals_rebuild(struct ras_db *db, unsigned idx)
 	return r == SQLITE_DONE ? totals_rows(db, idx, 0) : -EIO;
 }
 
-/*
- * The EDAC and subject roll-ups group by columns the decoders and the views
- * settle (layers, labels, CPUs, devices), so they are counted by SQL over the
- * batch's new rows, the same expressions the queries read, not in C.
- */
-static int flush_row_rollups(struct ras_db *db)
-{
-	struct ras_db_rollup *ru = db->rollup;
-	const struct ras_event_type *mc = ras_event_type_find("mc_event");
-
-	for (unsigned i = 0; i < ras_n_event_types; i++) {
-		int64_t first = ru->first_id[i];
-
-		if (!first)
-			continue;
-		ru->first_id[i] = 0;
-		if (mc && i == (unsigned)(mc - ras_event_types) && ras_db_edac_rollup_rows(db, first) < 0)
-			return -EIO;
-		if (ras_db_metrics_rollup_rows(db, i, first) < 0 || totals_rows(db, i, first) < 0)
-			return -EIO;
-	}
-	return 0;
-}
-
-/* Writes the in-memory hourly counts; the row roll-ups wait for the commit. */
+/* Writes the in-memory hourly counts. */
 static int flush_slots(struct ras_db *db)
 {
 	struct ras_db_rollup *ru = db->rollup;
@@ -185,7 +246,8 @@ int ras_db_rollup_flush(struct ras_db *db)
 {
 	if (!db->rollup)
 		return 0;
-	if (flush_row_rollups(db) < 0)
+	if (flush_totals(db) < 0 || ras_db_edac_acc_flush(db, db->rollup->edac) < 0 ||
+	    ras_db_metrics_acc_flush(db, db->rollup->subjects) < 0)
 		return -EIO;
 	return flush_slots(db);
 }
@@ -196,8 +258,10 @@ void ras_db_rollup_discard(struct ras_db *db)
 		return;
 	for (unsigned i = 0; i < RAS_DB_ROLLUP_SLOTS; i++)
 		db->rollup->e[i].used = false;
-	memset(db->rollup->first_id, 0, sizeof(db->rollup->first_id));
 	db->rollup->used = 0;
+	db->rollup->n_totals = 0;
+	ras_db_edac_acc_discard(db->rollup->edac);
+	ras_db_metrics_acc_discard(db->rollup->subjects);
 }
 
 int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t boot, int64_t id)
@@ -212,13 +276,16 @@ int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t 
 	if (!db->rollup && !(db->rollup = calloc(1, sizeof(*db->rollup))))
 		return -ENOMEM;
 	/*
-	 * A batch with more keys than slots writes its hourly counts and goes on;
-	 * the row roll-ups (from first_id on) are counted once, at the commit.
+	 * A batch with more keys than slots writes its hourly counts and goes on
+	 * (upserts add up); so do the other roll-ups' own tables.
 	 */
 	if (db->rollup->used >= RAS_DB_ROLLUP_SLOTS * 3 / 4 && flush_slots(db) < 0)
 		return -EIO;
-	if (!db->rollup->first_id[ev->type_idx])
-		db->rollup->first_id[ev->type_idx] = id;
+	(void)id;
+	if (totals_add(db, ev->type_idx, ev->source, synthetic, sev, ev->wall_ns) < 0 ||
+	    ras_db_edac_acc_add(db, &db->rollup->edac, ev, boot, hour) < 0 ||
+	    ras_db_metrics_acc_add(db, &db->rollup->subjects, ev) < 0)
+		return -EIO;
 	hash = key_hash(ev->type_idx, hour, boot, ev->source, synthetic, sev, h->location);
 	for (slot = hash % RAS_DB_ROLLUP_SLOTS;; slot = (slot + 1) % RAS_DB_ROLLUP_SLOTS) {
 		struct rollup_entry *e = &db->rollup->e[slot];
@@ -250,6 +317,9 @@ void ras_db_rollup_free(struct ras_db *db)
 	if (!db->rollup)
 		return;
 	sqlite3_finalize(db->rollup->upsert);
+	sqlite3_finalize(db->rollup->totals_upsert);
+	ras_db_edac_acc_free(db->rollup->edac);
+	ras_db_metrics_acc_free(db->rollup->subjects);
 	free(db->rollup);
 	db->rollup = NULL;
 }

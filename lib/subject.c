@@ -225,6 +225,7 @@ static bool row_of_edac(const void *d, uint64_t ps, struct ras_subject *s)
 {
 	const struct edac_decoded *e = d;
 	struct edac_dram c;
+	struct ou_buf dev, key;
 
 	(void)ps;
 	if (!KNOWN(e->mc_index) ||
@@ -235,17 +236,35 @@ static bool row_of_edac(const void *d, uint64_t ps, struct ras_subject *s)
 	s->dram.bank = c.bank;
 	s->dram.row = c.row;
 	s->dram.column = c.column;
-	snprintf(s->device, sizeof(s->device), "mc%lld", (long long)e->mc_index);
-	snprintf(s->label, sizeof(s->label), "%s", e->label);
+	dev = ou_start(s->device, sizeof(s->device));
+	ou_put(&dev, "mc");
+	ou_put_int(&dev, (long long)e->mc_index);
+	set_label(s, e->label);
 	if (KNOWN(e->address)) {
 		s->have_addr = true;
 		s->addr = (uint64_t)e->address;
 	}
-	/* The layers place the DIMM (as the DIMM subject does); the detail, the row within it. */
-	snprintf(s->key, sizeof(s->key), "mc%lld %lld:%lld:%lld rank %lld bank group %lld bank %lld row 0x%llx",
-		 (long long)e->mc_index, or_minus1(e->top_layer), or_minus1(e->middle_layer),
-		 or_minus1(e->lower_layer), or_minus1(c.rank), or_minus1(c.bank_group),
-		 (long long)c.bank, (long long)c.row);
+	/*
+	 * The layers place the DIMM (as the DIMM subject does); the detail, the row
+	 * within it: "mc0 1:0:-1 rank 2 bank group 1 bank 3 row 0x1a2b", without printf.
+	 */
+	key = ou_start(s->key, sizeof(s->key));
+	ou_put(&key, "mc");
+	ou_put_int(&key, (long long)e->mc_index);
+	ou_put(&key, " ");
+	ou_put_int(&key, or_minus1(e->top_layer));
+	ou_put(&key, ":");
+	ou_put_int(&key, or_minus1(e->middle_layer));
+	ou_put(&key, ":");
+	ou_put_int(&key, or_minus1(e->lower_layer));
+	ou_put(&key, " rank ");
+	ou_put_int(&key, or_minus1(c.rank));
+	ou_put(&key, " bank group ");
+	ou_put_int(&key, or_minus1(c.bank_group));
+	ou_put(&key, " bank ");
+	ou_put_int(&key, (long long)c.bank);
+	ou_put(&key, " row ");
+	ou_put_hex(&key, (unsigned long long)c.row);
 	return true;
 }
 

@@ -636,6 +636,7 @@ void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type
 {
 	const struct ras_decoded_head *h = decoded;
 	struct ras_subject subj[RAS_SUBJECTS_MAX];
+	const struct ras_subject *all = subj;
 	int n;
 
 	if (!a)
@@ -649,9 +650,15 @@ void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type
 		ras_triggers_run(a->trig, "uncorrected", env.ptr);
 		return;
 	}
-	n = ras_subjects_of(type, ev->values, decoded, a->page_size, a->counted, subj);
+	/* The pipeline's subjects when they cover every kind counted here (folding on). */
+	if (ev->subjects && (ev->subject_kinds & a->counted) == a->counted) {
+		all = ev->subjects;
+		n = ev->n_subjects;
+	} else {
+		n = ras_subjects_of(type, ev->values, decoded, a->page_size, a->counted, subj);
+	}
 	for (int i = 0; i < n; i++) {
-		const struct ras_subject *s = &subj[i];
+		const struct ras_subject *s = &all[i];
 		struct entry *e;
 
 		if (!a->th[s->kind].count || !(e = lookup(a, s)))

@@ -192,6 +192,7 @@ static int insert_record(struct ras_pipeline *p, const struct ras_pending_entry 
 		.values = p->values, .decoded = p->decoded, .synthetic = e->synthetic,
 		.wall_ns = e->wall_ns, .limits = &p->limits,
 	};
+	struct ras_subject subj[RAS_SUBJECTS_MAX];
 	int r;
 
 	if (ensure_txn(p) < 0)
@@ -202,6 +203,13 @@ static int insert_record(struct ras_pipeline *p, const struct ras_pending_entry 
 	ev.boot = p->boot;
 	ras_decode_values(type, p->values, p->dctx, p->decoded);
 	ev.rec_hash = ras_hash_bytes(e->data, e->size);
+	/* Folding needs every kind of subject: derived once here, the thresholds use them too. */
+	if (p->limits.fold_threshold) {
+		ev.n_subjects = ras_subjects_of(type, p->values, p->decoded, p->limits.page_size,
+						RAS_DB_FOLD_KINDS, subj);
+		ev.subjects = subj;
+		ev.subject_kinds = RAS_DB_FOLD_KINDS;
+	}
 	r = ras_db_insert_event(p->db, &ev);
 	if (r < 0)
 		goto fail;
