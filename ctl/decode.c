@@ -53,7 +53,7 @@ static int parse_vendor(const char *s, uint8_t *out)
 
 enum { O_VENDOR = 256, O_FAMILY, O_MODEL, O_STEPPING, O_BANK, O_STATUS, O_ADDR, O_MISC, O_SYND,
        O_IPID, O_MCGSTATUS, O_MCGCAP, O_CPU, O_SOCKET, O_JSON, O_COR, O_UNCOR, O_FATAL, O_TLP,
-       O_DEV, O_MASK };
+       O_DEV, O_MASK, O_SYND1, O_SYND2, O_MCA_CONFIG };
 
 static const struct option mce_opts[] = {
 	{ "vendor", 1, NULL, O_VENDOR }, { "family", 1, NULL, O_FAMILY }, { "model", 1, NULL, O_MODEL },
@@ -61,6 +61,7 @@ static const struct option mce_opts[] = {
 	{ "addr", 1, NULL, O_ADDR }, { "misc", 1, NULL, O_MISC }, { "synd", 1, NULL, O_SYND },
 	{ "ipid", 1, NULL, O_IPID }, { "mcgstatus", 1, NULL, O_MCGSTATUS }, { "mcgcap", 1, NULL, O_MCGCAP },
 	{ "cpu", 1, NULL, O_CPU }, { "socket", 1, NULL, O_SOCKET }, { "json", 0, NULL, O_JSON },
+	{ "synd1", 1, NULL, O_SYND1 }, { "synd2", 1, NULL, O_SYND2 }, { "mca-config", 1, NULL, O_MCA_CONFIG },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -86,6 +87,10 @@ static int set_mce_option(struct mce_in *in, uint64_t fms[3], int opt, const cha
 	case O_MCGCAP: in->mcgcap = v; break;
 	case O_CPU: in->cpu = (uint32_t)v; break;
 	case O_SOCKET: in->socketid = (uint32_t)v; break;
+	/* SMCA vendor data, in the slots the mce_record tracepoint uses. */
+	case O_SYND1: mce_vendor_word_set(in, 0, v); break;
+	case O_SYND2: mce_vendor_word_set(in, 1, v); break;
+	case O_MCA_CONFIG: mce_vendor_word_set(in, 2, v); break;
 	default: return -EINVAL;
 	}
 	return 0;
@@ -113,7 +118,8 @@ static int decode_mce_args(int argc, char **argv)
 	}
 	if (!d || !have_status) {
 		fprintf(stderr, "usage: ras-fdr-ctl decode mce --vendor V --family F --model M --bank B "
-			"--status 0x... [--addr --misc --synd --ipid --mcgstatus --mcgcap --cpu --socket] [--json]\n");
+			"--status 0x... [--addr --misc --synd --ipid --synd1 --synd2 --mca-config\n"
+			"       --mcgstatus --mcgcap --cpu --socket] [--json]\n");
 		free(d);
 		return 2;
 	}
@@ -252,7 +258,7 @@ const struct ctl_spec ctl_decode_spec = {
 	.summary = "decode registers given by hand, or RAS records in any text (dmesg, mcelog)",
 	.more = "  decode mce --vendor V --family F --model M --bank B --status 0x...\n"
 		"      [--stepping S --addr A --misc M --synd S --ipid I --mcgstatus G --mcgcap C\n"
-		"       --cpu N --socket N] [--json]\n"
+		"       --synd1 X --synd2 Y --mca-config C --cpu N --socket N] [--json]\n"
 		"  decode aer --cor-status 0x... | --uncor-status 0x... [--fatal]\n"
 		"      [--mask 0x...] [--tlp h0,h1,h2,h3] [--dev BDF] [--json]\n"
 		"  decode [--json] [FILE ...]   text (standard input without FILE): kernel and\n"

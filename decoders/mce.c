@@ -353,3 +353,13 @@ int mce_decode(const struct mce_in *in, struct mce_decoded *out)
 	build_location(out);
 	return 0;
 }
+
+void mce_vendor_word_set(struct mce_in *in, unsigned slot, uint64_t v)
+{
+	if (8 * (slot + 1) > sizeof(in->v_data))
+		return;
+	for (unsigned i = 0; i < 8; i++)
+		in->v_data[8 * slot + i] = (uint8_t)(v >> (8 * i));
+	if (in->v_data_len < 8 * (slot + 1))
+		in->v_data_len = 8 * (slot + 1);
+}

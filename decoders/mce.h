@@ -109,6 +109,9 @@ void mce_render(const struct mce_decoded *d, char *buf, size_t len);
 
 /* Builds CPUID.1.EAX from a display family/model/stepping. */
 uint32_t mce_cpuid_signature(unsigned family, unsigned model, unsigned stepping);
+/* Stores v as the little-endian u64 at v_data[8 * slot] (slot 0 SYND1, 1 SYND2, 2 MCA_CONFIG),
+ * as the mce_record tracepoint carries it; slots past the buffer are ignored. */
+void mce_vendor_word_set(struct mce_in *in, unsigned slot, uint64_t v);
 
 /* Splits CPUID.1.EAX into display family, model, stepping (Intel SDM Vol. 2A CPUID). */
 void mce_cpuid_split(uint32_t eax, unsigned *family, unsigned *model, unsigned *stepping);

@@ -143,9 +143,7 @@ static bool vendor_data(struct parse_state *st, struct tokens *t, unsigned slot)
 
 	if (!hex_field(t, &v))
 		return false;
-	memcpy(st->rec.v_data + slot * 8, &v, 8);
-	if (st->rec.v_data_len < (slot + 1) * 8)
-		st->rec.v_data_len = (slot + 1) * 8;
+	mce_vendor_word_set(&st->rec, slot, v);
 	return true;
 }
 

@@ -175,15 +175,6 @@ static bool hex_after(const char *s, const char *key, uint64_t *v)
 	return p && read_num(p + strlen(key), 16, v, &end);
 }
 
-/* Bytes of v as the little-endian u64 at v_data[8 * slot], as the tracepoint carries it. */
-static void put_vendor_u64(struct mce_in *rec, unsigned slot, uint64_t v)
-{
-	for (unsigned i = 0; i < 8; i++)
-		rec->v_data[8 * slot + i] = (uint8_t)(v >> (8 * i));
-	if (rec->v_data_len < 8 * (slot + 1))
-		rec->v_data_len = 8 * (slot + 1);
-}
-
 /* "Syndrome1: 0x<SYND1>, Syndrome2: 0x<SYND2>" (the SYND1/SYND2 patch series' amd_decode_mce). */
 static void parse_synd12(struct amd_state *st, const char *s)
 {
@@ -193,8 +184,8 @@ static void parse_synd12(struct amd_state *st, const char *s)
 		report(st, "bad Syndrome1/Syndrome2 values");
 		return;
 	}
-	put_vendor_u64(&st->rec, 0, synd1);
-	put_vendor_u64(&st->rec, 1, synd2);
+	mce_vendor_word_set(&st->rec, 0, synd1);
+	mce_vendor_word_set(&st->rec, 1, synd2);
 }
 
 /*
@@ -220,9 +211,9 @@ static void parse_fru_text(struct amd_state *st, const char *s)
 		synd1 = synd1 << 8 | bytes[i];
 		synd2 = synd2 << 8 | bytes[8 + i];
 	}
-	put_vendor_u64(&st->rec, 0, synd1);
-	put_vendor_u64(&st->rec, 1, synd2);
-	put_vendor_u64(&st->rec, 2, 1ULL << 9);
+	mce_vendor_word_set(&st->rec, 0, synd1);
+	mce_vendor_word_set(&st->rec, 1, synd2);
+	mce_vendor_word_set(&st->rec, 2, 1ULL << 9);
 }
 
 /* The lines of an open block after its header. */

@@ -38,6 +38,23 @@ ok $? "decode mce: UMC v2 controller and channel"
 has "$out" "smca_instance_hi  *4 "
 ok $? "decode mce: the node from InstanceIdHi"
 
+# Registers by hand with SYND1/SYND2 and MCA_CONFIG[9]: the same FRU text as the kernel's line.
+args="--vendor amd --family 0x19 --model 0x11 --bank 16 --status 0x9c2040000000011b
+	--ipid 0x0000009600750f00 --synd 0x00000a2400400003 --synd1 0x5f4d4d4944203050 --synd2 0x3141"
+# shellcheck disable=SC2086 # $args is a list of words
+out=$($CTL decode mce $args --mca-config 0x200 --json)
+has "$out" '"raw_synd1":"0x5f4d4d4944203050","raw_synd2":"0x3141","fru_text":"P0 DIMM_A1"'
+ok $? "decode mce --synd1/--synd2/--mca-config: FRU text from the registers"
+# shellcheck disable=SC2086
+out=$($CTL decode mce $args --mca-config 0 --json)
+has "$out" '"fru_text":"P0 DIMM_A1"'
+[ $? != 0 ]
+ok $? "decode mce --mca-config without bit 9: SYND1/SYND2 are not read as text"
+# shellcheck disable=SC2086
+$CTL decode mce $args --synd1 1x2 >/dev/null 2>&1
+[ $? = 2 ]
+ok $? "decode mce --synd1 with a bad number: exit 2"
+
 # SMCA without --ipid: the sentence says the bank type is unknown, not "cache".
 out=$($CTL decode mce --vendor amd --family 0x19 --model 0x21 --bank 18 --status 0x9c2040000000011b)
 has "$out" "^corrected: Corrected error in an SMCA bank of unknown type (no MCA_IPID; code 0x011b reads as"
