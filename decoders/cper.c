@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "cper.h"
+#include "cper_proc.h"
 #include "other_util.h"
+#include "text_num.h"
 
 /*
  * Section type GUIDs. UEFI Specification 2.10, N.2.2 "Section Descriptor",
@@ -57,6 +59,37 @@ void cper_guid_bytes(const struct cper_guid_name *g, uint8_t guid[16])
 	guid[6] = (uint8_t)g->d3;
 	guid[7] = (uint8_t)(g->d3 >> 8);
 	memcpy(guid + 8, g->d4, 8);
+}
+
+bool cper_guid_parse(const char *s, uint8_t guid[16])
+{
+	static const unsigned widths[5] = { 8, 4, 4, 4, 12 };
+	struct cper_guid_name g = { 0 };
+	uint64_t part[5];
+	char tok[16];
+
+	for (unsigned i = 0; i < 5; i++) {
+		size_t n = strspn(s, "0123456789abcdefABCDEF");
+
+		if (n != widths[i])
+			return false;
+		memcpy(tok, s, n);
+		tok[n] = '\0';
+		if (!text_num_whole(tok, 16, &part[i]))
+			return false;
+		s += n;
+		if (i < 4 && *s++ != '-')
+			return false;
+	}
+	g.d1 = (uint32_t)part[0];
+	g.d2 = (uint16_t)part[1];
+	g.d3 = (uint16_t)part[2];
+	for (unsigned i = 0; i < 2; i++)
+		g.d4[i] = (uint8_t)(part[3] >> (8 * (1 - i)));
+	for (unsigned i = 0; i < 6; i++)
+		g.d4[2 + i] = (uint8_t)(part[4] >> (8 * (5 - i)));
+	cper_guid_bytes(&g, guid);
+	return true;
 }
 
 const char *cper_section_name(const uint8_t guid[16])
@@ -417,6 +450,19 @@ static void nonstd_detail(const uint8_t *data, size_t n, struct nonstd_decoded *
 	const char *tname;
 	char loc[200];
 
+	if (strcmp(out->sec_type_name, "Processor Generic") == 0) {
+		cper_proc_generic_detail(data, n, out->detail, sizeof(out->detail));
+		return;
+	}
+	if (strcmp(out->sec_type_name, "Processor Specific: IA32/X64") == 0) {
+		cper_ia_detail(data, n, out->detail, sizeof(out->detail));
+		return;
+	}
+	if (strcmp(out->sec_type_name, "CXL Protocol Error") == 0) {
+		/* As the kernel: a corrected section reports the correctable registers. */
+		cper_cxl_prot_detail(data, n, out->cper_severity == 2, out->detail, sizeof(out->detail));
+		return;
+	}
 	if (strcmp(out->sec_type_name, "Platform Memory") != 0)
 		return;
 	if (cper_mem_section_parse(data, n, &m) < 0) {

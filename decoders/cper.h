@@ -7,6 +7,7 @@
 #ifndef RAS_CPER_H
 #define RAS_CPER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "severity.h"
@@ -28,6 +29,8 @@ extern const size_t cper_n_section_types;
 
 /* Name of a section type GUID (16 bytes, UEFI/guid_t byte order), or NULL. */
 const char *cper_section_name(const uint8_t guid[16]);
+/* Parses "%pUl" text (8-4-4-4-12 hex digits; more may follow) into guid_t bytes. */
+bool cper_guid_parse(const char *s, uint8_t guid[16]);
 /* Fills guid[16] from its textual parts; handy for tables and tests. */
 void cper_guid_bytes(const struct cper_guid_name *g, uint8_t guid[16]);
 /* CPER error severity (N.2.1): "recoverable", "fatal", "corrected", "informational", or NULL. */

@@ -149,7 +149,11 @@ static void emit(struct ghes_parser *p)
 	int rc;
 
 	r.kind = (enum ghes_text_kind)p->kind;
-	switch (p->kind) {
+	if (p->kind == GHES_KIND_PROC || p->kind == GHES_KIND_IA || p->kind == GHES_KIND_CXL) {
+		ghes_proc_finish(p);
+		r.kind = GHES_TEXT_SECTION;
+	}
+	switch (r.kind) {
 	case GHES_TEXT_MEMORY: build_memory(p, &r); break;
 	case GHES_TEXT_ARM: build_arm(p, &r); break;
 	case GHES_TEXT_SECTION: build_section(p, &r); break;
@@ -214,43 +218,15 @@ static void on_section(struct ghes_parser *p, const char *v)
 		ghes_malformed(p, "firmware error section without a severity");
 }
 
-/* Parses "%pUl" text (8-4-4-4-12 hex digits) into guid_t bytes. */
-static bool parse_guid(const char *s, uint8_t guid[16])
-{
-	static const unsigned widths[5] = { 8, 4, 4, 4, 12 };
-	struct cper_guid_name g = { 0 };
-	uint64_t part[5];
-	char tok[16];
-
-	for (unsigned i = 0; i < 5; i++) {
-		memcpy(tok, s, widths[i]);
-		tok[widths[i]] = '\0';
-		if (strspn(tok, "0123456789abcdefABCDEF") != widths[i] || !text_num_whole(tok, 16, &part[i]))
-			return false;
-		s += widths[i];
-		if (i < 4 && *s++ != '-')
-			return false;
-	}
-	g.d1 = (uint32_t)part[0];
-	g.d2 = (uint16_t)part[1];
-	g.d3 = (uint16_t)part[2];
-	for (unsigned i = 0; i < 2; i++)
-		g.d4[i] = (uint8_t)(part[3] >> (8 * (1 - i)));
-	for (unsigned i = 0; i < 6; i++)
-		g.d4[2 + i] = (uint8_t)(part[4] >> (8 * (5 - i)));
-	cper_guid_bytes(&g, guid);
-	return true;
-}
-
 /* Kernel section_type words -> the section type table's names. */
 static const struct { const char *kernel, *table; int kind; } section_names[] = {
 	{ "memory error", NULL, GHES_TEXT_MEMORY },
 	{ "ARM processor error", NULL, GHES_TEXT_ARM },
 	{ "PCIe error", NULL, GHES_TEXT_PCIE },
-	{ "general processor error", "Processor Generic", GHES_TEXT_SECTION },
-	{ "IA32/X64 processor error", "Processor Specific: IA32/X64", GHES_TEXT_SECTION },
+	{ "general processor error", "Processor Generic", GHES_KIND_PROC },
+	{ "IA32/X64 processor error", "Processor Specific: IA32/X64", GHES_KIND_IA },
 	{ "Firmware Error Record Reference", "Firmware Error Record Reference", GHES_TEXT_SECTION },
-	{ "CXL Protocol Error", "CXL Protocol Error", GHES_TEXT_SECTION },
+	{ "CXL Protocol Error", "CXL Protocol Error", GHES_KIND_CXL },
 };
 
 static bool guid_of_name(const char *name, uint8_t guid[16])
@@ -280,7 +256,7 @@ static void on_section_type(struct ghes_parser *p, const char *v)
 /* "section type: unknown, <guid>" (note: a space, not an underscore). */
 static void on_unknown_type(struct ghes_parser *p, const char *v)
 {
-	if (strncmp(v, "unknown, ", 9) != 0 || !parse_guid(v + 9, p->guid)) {
+	if (strncmp(v, "unknown, ", 9) != 0 || !cper_guid_parse(v + 9, p->guid)) {
 		ghes_malformed(p, "malformed 'section type: unknown' line");
 		return;
 	}
@@ -302,7 +278,7 @@ static void on_section_len(struct ghes_parser *p, const char *v)
 
 static void on_fru_id(struct ghes_parser *p, const char *v)
 {
-	if (!parse_guid(v, p->fru_id))
+	if (!cper_guid_parse(v, p->fru_id))
 		ghes_malformed(p, "malformed fru_id");
 }
 
@@ -514,6 +490,10 @@ static void on_dump_row(struct ghes_parser *p, const char *s)
 {
 	uint8_t *dst = p->dump == DUMP_OEM ? p->oem : p->data;
 	size_t cap = p->dump == DUMP_OEM ? sizeof(p->oem) : sizeof(p->data);
+	size_t *at = p->dump == DUMP_AT ? &p->dump_at : &p->data_got;
+
+	if (p->dump == DUMP_AT && p->dump_end < cap)
+		cap = p->dump_end;   /* a rebuilt section: this dump's own bytes only */
 	uint64_t off, v;
 	const char *end;
 
@@ -527,13 +507,13 @@ static void on_dump_row(struct ghes_parser *p, const char *s)
 		size_t digits;
 
 		if (!text_num_prefix(s, 16, &v, &end) || (*end && *end != ' ') ||
-		    ((digits = (size_t)(end - s)) != 8 && digits != 2)) {
+		    ((digits = (size_t)(end - s)) != 16 && digits != 8 && digits != 2)) {
 			ghes_malformed(p, "malformed hex dump row");
 			return;
 		}
 		for (size_t i = 0; i < digits / 2; i++, p->dump_off++)
-			if (p->data_got < cap)
-				dst[p->data_got++] = (uint8_t)(v >> (8 * i));
+			if (*at < cap)
+				dst[(*at)++] = (uint8_t)(v >> (8 * i));
 	}
 }
 
@@ -597,8 +577,11 @@ static void handle_body(struct ghes_parser *p, const char *body)
 		return;
 	}
 	if (run_key(p, keys, sizeof(keys) / sizeof(keys[0]), body) ||
-	    run_key(p, ghes_arm_keys, ghes_n_arm_keys, body))
+	    run_key(p, ghes_arm_keys, ghes_n_arm_keys, body) ||
+	    run_key(p, ghes_proc_keys, ghes_n_proc_keys, body))
 		return;
+	if (p->open && p->dump == DUMP_NONE)
+		ghes_cxl_capability_row(p, body);
 	if (p->open && p->dump != DUMP_NONE)
 		on_dump_row(p, body);
 }

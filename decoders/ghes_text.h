@@ -15,8 +15,10 @@
  * section from a tracepoint: memory errors go to extlog_decode (the
  * location rebuilt as the kernel's struct cper_mem_err_compact), ARM
  * processor errors to arm_decode (the error information structures
- * rebuilt as UEFI N.2.4.4.1 entries), other and unknown sections to
- * nonstd_decode (with the hex dump's bytes), fatal PCIe sections carrying
+ * rebuilt as UEFI N.2.4.4.1 entries), general processor, IA32/X64 and CXL
+ * protocol error sections to nonstd_decode (each rebuilt as the UEFI
+ * section the kernel printed, ghes_text_proc.c), other and unknown
+ * sections to nonstd_decode (with the hex dump's bytes), fatal PCIe sections carrying
  * AER registers to aer_decode. Non-fatal PCIe sections are left to the
  * aer_text parser, which reads the aer_status lines the kernel prints for
  * them afterwards.

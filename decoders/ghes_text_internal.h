@@ -29,7 +29,11 @@
 #define AV_VA 8u
 #define AV_PA 16u
 
-enum dump_target { DUMP_NONE, DUMP_DATA, DUMP_OEM };
+/* Kinds read here but handed over as GHES_TEXT_SECTION records (rebuilt section images). */
+enum { GHES_KIND_PROC = 16, GHES_KIND_IA, GHES_KIND_CXL };
+
+/* DUMP_AT: rows go to data[dump_at..dump_end) of a rebuilt section image. */
+enum dump_target { DUMP_NONE, DUMP_DATA, DUMP_OEM, DUMP_AT };
 
 struct ghes_parser {
 	int (*on_record)(void *ctx, const struct ghes_text_rec *rec, unsigned line);
@@ -68,6 +72,13 @@ struct ghes_parser {
 	size_t data_got;
 	enum dump_target dump;
 	size_t dump_off;             /* the offset the next hex dump row must have */
+	size_t dump_at, dump_end;
+	/* processor and CXL sections, rebuilt in data[] */
+	size_t img_len;              /* the section's length so far (may pass data[]) */
+	unsigned n_info, n_ctx;      /* IA32/X64 error information and context structures */
+	size_t ctx_at, ctx_size;     /* the open context structure */
+	size_t cxl_dvsec_len;
+	bool cxl_cap_seen;
 	/* PCIe */
 	char bdf[16];
 	uint16_t vid, did;
@@ -89,6 +100,14 @@ struct ghes_key {
 /* The lines of ARM processor error sections (ghes_text_arm.c). */
 extern const struct ghes_key ghes_arm_keys[];
 extern const size_t ghes_n_arm_keys;
+
+/* The lines of processor and CXL protocol error sections (ghes_text_proc.c). */
+extern const struct ghes_key ghes_proc_keys[];
+extern const size_t ghes_n_proc_keys;
+/* True (and a dump started) if body is the first row of a CXL section's capability dump. */
+bool ghes_cxl_capability_row(struct ghes_parser *p, const char *body);
+/* Completes the rebuilt image of a processor or CXL section: its length and counts. */
+void ghes_proc_finish(struct ghes_parser *p);
 
 /* Stores v little-endian in bytes bytes at p. */
 void ghes_put_le(uint8_t *p, uint64_t v, unsigned bytes);

@@ -135,6 +135,17 @@ has "$out" "ghes-unknown.txt:5: uncorrected: Recoverable platform error in a ven
 has "$out" "raw_hex  *050000000e0030ec"; ok $? "GHES unknown section: bytes from the 32-bit hex dump groups"
 has "$out" "ghes-unknown.txt:13: fatal: Fatal platform error in a Firmware Error Record Reference section, 656 bytes of data (only partly received)"; ok $? "BERT block without {N}: named GUID, dump partly received"
 
+# Processor and CXL protocol error sections (cper.c cper_print_proc_generic,
+# cper-x86.c, cper_cxl.c), rebuilt and read by the non-standard section decoder.
+out=$($CTL decode "$D/decode/ghes-processor.txt" 2>"$D/../decode.err"); rc=$?
+err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"
+ok $rc "GHES processor and CXL sections decode"
+has "$out" "ghes-processor.txt:3: uncorrected: Recoverable platform error in a Processor Generic section: processor_type IA32/X64, processor_isa X64, error_type micro-architectural error"; ok $? "GHES general processor: the kernel's field names"
+has "$out" "ghes-processor.txt:15: fatal: .*IA32/X64 section: Local APIC_ID 0x3c: cache error (Transaction Type Generic, .*Processor Context Corrupt, Uncorrected); .*MCA_STATUS 0xb2a0000000090108"; ok $? "GHES IA32/X64: check information and the MSR context's bank"
+has "$out" "ghes-processor.txt:57: uncorrected: .*CXL Protocol Error section: CXL Device 0000:0d:00.0 \\[8086:0d93\\].*uncorrectable: Received Poison From Peer"; ok $? "GHES CXL protocol error: agent and RAS status"
+has "$err" "ghes-processor.txt:54: IA32/X64 context line outside a context information structure"; ok $? "GHES IA32/X64: a misplaced line reported as file:line"
+has "$err" "ghes-processor.txt:95: malformed CXL agent_address"; ok $? "GHES CXL: a malformed address reported as file:line"
+
 # rasdaemon's own output (util/ras-mc-ctl.in, ras-mc-handler.c,
 # ras-aer-handler.c): --errors, --summary and --error-count rows, log lines.
 # Rows quoted in public reports (see tests/decoders/test-rasd-text.c).

@@ -15,6 +15,7 @@
 
 #define MAX 12
 
+
 struct got {
 	int n, n_err;
 	unsigned line[MAX], err_line[MAX];
@@ -278,9 +279,174 @@ static void test_sections(void)
 	tap_ok(strstr(g.aer[1].errors, "Unsupported Request") != NULL, "fatal PCIe: bit 20");
 	tap_is_str(g.aer[1].dev_name, "0000:5e:00.0", "fatal PCIe: device");
 	tap_is_str(g.sec[2].sec_type_name, "Processor Generic", "named section type mapped to its GUID");
-	tap_is_str(g.note[2][0], "section_text=printed as fields by the kernel; not decoded here",
-		   "named section: says its fields were not read");
+	tap_is_int(g.sec[2].length, 192, "general processor section without fields: rebuilt at its size");
+	tap_is_str(g.sec[2].detail, "", "general processor section without fields: nothing claimed");
 	tap_is_int(ghes_text_parse(NULL, 1, on_rec, NULL, NULL), -EINVAL, "NULL buffer");
+}
+
+static const char processor[] =
+	/* 1-12: a TDX machine-check write-up (Sapphire Rapids, error injection), 2024 */
+	"[  896.157136] {1}[Hardware Error]: Hardware error from APEI Generic Hardware Error Source: 0\n"
+	"[  896.157139] {1}[Hardware Error]: event severity: recoverable\n"
+	"[  896.157140] {1}[Hardware Error]:  Error 0, type: recoverable\n"
+	"[  896.157141] {1}[Hardware Error]:  fru_text: Socket1\n"
+	"[  896.157142] {1}[Hardware Error]:   section_type: general processor error\n"
+	"[  896.157143] {1}[Hardware Error]:   processor_type: 0, IA32/X64\n"
+	"[  896.157144] {1}[Hardware Error]:   processor_isa: 2, X64\n"
+	"[  896.157145] {1}[Hardware Error]:   error_type: 0x08\n"
+	"[  896.157146] {1}[Hardware Error]:   micro-architectural error\n"
+	"[  896.157147] {1}[Hardware Error]:   operation: 0, unknown or generic\n"
+	"[  896.157148] {1}[Hardware Error]:   version_info: 0x00000000000c06f2\n"
+	"[  896.157149] {1}[Hardware Error]:   processor_id: 0x000000000000008c\n"
+	/* 13-46: BERT of an AMD Zen 3 server, quoted in a public crash-decoding tool's README, 2026 */
+	"BERT: Error records from previous boot:\n"
+	"[Hardware Error]: event severity: fatal\n"
+	"[Hardware Error]:  Error 0, type: fatal\n"
+	"[Hardware Error]:   section_type: IA32/X64 processor error\n"
+	"[Hardware Error]:   Local APIC_ID: 0x3c\n"
+	"[Hardware Error]:   CPUID Info:\n"
+	"[Hardware Error]:   00000000: 00a00f11 00000000 3c400800 00000000\n"
+	"[Hardware Error]:   00000010: 76fa320b 00000000 178bfbff 00000000\n"
+	"[Hardware Error]:   00000020: 00000000 00000000 00000000 00000000\n"
+	"[Hardware Error]:   Error Information Structure 0:\n"
+	"[Hardware Error]:    Error Structure Type: cache error\n"
+	"[Hardware Error]:    Check Information: 0x00000000060200ff\n"
+	"[Hardware Error]:     Transaction Type: 2, Generic\n"
+	"[Hardware Error]:     Operation: 0, generic error\n"
+	"[Hardware Error]:     Level: 0\n"
+	"[Hardware Error]:     Processor Context Corrupt: true\n"
+	"[Hardware Error]:     Uncorrected: true\n"
+	"[Hardware Error]:     Precise IP: false\n"
+	"[Hardware Error]:     Restartable IP: false\n"
+	"[Hardware Error]:     Overflow: false\n"
+	"[Hardware Error]:   Context Information Structure 0:\n"
+	"[Hardware Error]:    Register Context Type: MSR Registers (Machine Check and other MSRs)\n"
+	"[Hardware Error]:    Register Array Size: 0x0080\n"
+	"[Hardware Error]:    MSR Address: 0xc0002030\n"
+	"[Hardware Error]:    Register Array:\n"
+	"[Hardware Error]:    00000000: 0000000000000000 b2a0000000090108\n"
+	"[Hardware Error]:    00000010: 0000000000000000 d010000000000000\n"
+	"[Hardware Error]:    00000020: 00000003000001f9 000300b00000003c\n"
+	"[Hardware Error]:    00000030: 000000004d000001 0000000000000000\n"
+	"[Hardware Error]:    00000040: 0000000000000000 0000000000000000\n"
+	"[Hardware Error]:    00000050: 0000000000000000 0000000000000000\n"
+	"[Hardware Error]:    00000060: 0000000000000000 0000000000000000\n"
+	"[Hardware Error]:    00000070: 0000000000000000 0000000000000000\n"
+	"BERT: Total records found: 1\n"
+	/* 47-55: synthetic (cper-x86.c): a TLB structure of unknown GUID, then a misplaced line */
+	"{3}[Hardware Error]: event severity: corrected\n"
+	"{3}[Hardware Error]:  Error 0, type: corrected\n"
+	"{3}[Hardware Error]:   section_type: IA32/X64 processor error\n"
+	"{3}[Hardware Error]:   Error Information Structure 0:\n"
+	"{3}[Hardware Error]:    Error Structure Type: unknown\n"
+	"{3}[Hardware Error]:    Error Structure Type: 01020304-0506-0708-090a-0b0c0d0e0f10\n"
+	"{3}[Hardware Error]:    Instruction Pointer: 0xffffffff81000000\n"
+	"{3}[Hardware Error]:    Register Array Size: 0x0010\n"
+	"{3}[Hardware Error]:   Local APIC_ID: 0x2\n";
+
+static void test_processor(void)
+{
+	struct got g;
+
+	memset(&g, 0, sizeof(g));
+	tap_is_int(ghes_text_parse(processor, strlen(processor), on_rec, on_err, &g), 2,
+		   "processor: general and IA32/X64 sections read; the misplaced context line refused");
+	tap_is_int(g.n_err, 1, "processor: one refusal");
+	tap_is_int(g.err_line[0], 54, "processor: Register Array Size outside a context structure");
+	tap_is_int(g.kind[0], GHES_TEXT_SECTION, "general processor: handed over as a CPER section");
+	tap_is_int(g.line[0], 3, "general processor: at its Error line");
+	tap_is_str(g.sec[0].sec_type_name, "Processor Generic", "general processor: section type");
+	tap_is_int(g.sec[0].severity, RAS_SEV_UNCORRECTED, "general processor: recoverable");
+	tap_is_int(g.sec[0].length, 192, "general processor: UEFI N.2.4.1 size");
+	tap_is_str(g.sec[0].detail,
+		   "processor_type IA32/X64, processor_isa X64, error_type micro-architectural error, "
+		   "operation unknown or generic, version_info 0xc06f2, processor_id 0x8c",
+		   "general processor: every printed field, in the kernel's names");
+	tap_is_str(g.sec[0].fru_text, "Socket1", "general processor: fru_text");
+	tap_is_str(g.sec[1].sec_type_name, "Processor Specific: IA32/X64", "IA32/X64: section type");
+	tap_is_int(g.sec[1].severity, RAS_SEV_FATAL, "IA32/X64: fatal");
+	tap_is_int(g.line[1], 15, "IA32/X64: at its Error line");
+	tap_is_int(g.sec[1].length, 64 + 64 + 16 + 128, "IA32/X64: header, one error structure, one context");
+	tap_is_int(g.sec[1].data_truncated, 0, "IA32/X64: every byte kept");
+	tap_is_str(g.sec[1].detail,
+		   "Local APIC_ID 0x3c: cache error (Transaction Type Generic, Operation generic error, "
+		   "Level 0, Processor Context Corrupt, Uncorrected); context MSR Registers from MSR "
+		   "0xc0002030 (bank 3: MCA_STATUS 0xb2a0000000090108, MCA_IPID 0x300b00000003c)",
+		   "IA32/X64: check information and the bank's registers from the MSR array");
+	tap_ok(strncmp(g.sec[1].raw_hex, "07010000000000003c00000000000000110fa00000000000", 48) == 0,
+	       "IA32/X64: validation bits (APIC, CPUID, 1 error, 1 context), APIC ID, CPUID dump");
+	tap_is_str(g.note[1][2], "", "BERT: no error source");
+	return;
+}
+
+static const char cxl[] =
+	/* 1-30: synthetic, from cper_cxl.c's format strings: poison received by a CXL device */
+	"{4}[Hardware Error]: Hardware error from APEI Generic Hardware Error Source: 1\n"
+	"{4}[Hardware Error]: event severity: recoverable\n"
+	"{4}[Hardware Error]:  Error 0, type: recoverable\n"
+	"{4}[Hardware Error]:   section_type: CXL Protocol Error\n"
+	"{4}[Hardware Error]:    agent_type: 2, CXL Device\n"
+	"{4}[Hardware Error]:    agent_address: 0000:0d:00.0\n"
+	"{4}[Hardware Error]:    slot: 0\n"
+	"{4}[Hardware Error]:    vendor_id: 0x8086, device_id: 0x0d93\n"
+	"{4}[Hardware Error]:    sub_vendor_id: 0x8086, sub_device_id: 0x0000\n"
+	"{4}[Hardware Error]:    class_code: 0502\n"
+	"{4}[Hardware Error]:    lower_dw: 0x00000001, upper_dw: 0x00000002\n"
+	"{4}[Hardware Error]:   00000000: 00420010 10008fe2 00002950 00437d22\n"
+	"{4}[Hardware Error]:   00000010: 10220040 00000000 00000000 00000000\n"
+	"{4}[Hardware Error]:   00000020: 00000000 00000000 00000000 00000000\n"
+	"{4}[Hardware Error]:   00000030: 00000000 00000000 00000000\n"
+	"{4}[Hardware Error]:    DVSEC length: 0x0000\n"
+	"{4}[Hardware Error]:    CXL DVSEC:\n"
+	"{4}[Hardware Error]:    Error log length: 0x0058\n"
+	"{4}[Hardware Error]:    CXL Error Log:\n"
+	"{4}[Hardware Error]:    cxl_ras_uncor_status: 0x00000400\n"
+	"{4}[Hardware Error]:    cxl_ras_uncor_mask: 0x00000000\n"
+	"{4}[Hardware Error]:    cxl_ras_uncor_severity: 0x00000400\n"
+	"{4}[Hardware Error]:    cxl_ras_cor_status: 0x00000000\n"
+	"{4}[Hardware Error]:    cxl_ras_cor_mask: 0x00000000\n"
+	"{4}[Hardware Error]:    cap_control: 0x0000000a\n"
+	"{4}[Hardware Error]:    Header Log Registers:\n"
+	"{4}[Hardware Error]:   00000000: 00000001 00000002 00000003 00000004\n"
+	"{4}[Hardware Error]:   00000010: 00000000 00000000 00000000 00000000\n"
+	"{4}[Hardware Error]:   00000020: 00000000 00000000 00000000 00000000\n"
+	"{4}[Hardware Error]:   00000030: 00000000 00000000 00000000 00000000\n"
+	/* 31-38: synthetic: a corrected one on a root port, CRC threshold (bit 2) unmasked */
+	"{5}[Hardware Error]: event severity: corrected\n"
+	"{5}[Hardware Error]:  Error 0, type: corrected\n"
+	"{5}[Hardware Error]:   section_type: CXL Protocol Error\n"
+	"{5}[Hardware Error]:    agent_type: 5, CXL Root Port\n"
+	"{5}[Hardware Error]:    agent_address: 0000:00:01.1\n"
+	"{5}[Hardware Error]:    Error log length: 0x0058\n"
+	"{5}[Hardware Error]:    cxl_ras_cor_status: 0x00000006\n"
+	"{5}[Hardware Error]:    cxl_ras_cor_mask: 0x00000002\n"
+	/* 39-42: synthetic: a malformed address, then the next block is still read */
+	"{6}[Hardware Error]:  Error 0, type: fatal\n"
+	"{6}[Hardware Error]:   section_type: CXL Protocol Error\n"
+	"{6}[Hardware Error]:    agent_address: 0000:0d:00\n"
+	"{6}[Hardware Error]:    agent_type: 2, CXL Device\n";
+
+static void test_cxl(void)
+{
+	struct got g;
+
+	memset(&g, 0, sizeof(g));
+	tap_is_int(ghes_text_parse(cxl, strlen(cxl), on_rec, on_err, &g), 2,
+		   "cxl: two protocol error sections read, the malformed one refused");
+	tap_is_int(g.n_err, 1, "cxl: one refusal");
+	tap_is_int(g.err_line[0], 41, "cxl: the agent_address without a function");
+	tap_is_str(g.sec[0].sec_type_name, "CXL Protocol Error", "cxl: section type");
+	tap_is_int(g.sec[0].length, 116 + 88, "cxl: N.2.13 header and the RAS capability registers");
+	tap_is_str(g.sec[0].detail,
+		   "CXL Device 0000:0d:00.0 [8086:0d93], serial 0x200000001; uncorrectable: "
+		   "Received Poison From Peer (first: Received Poison From Peer)",
+		   "cxl: agent, ids, serial, unmasked status and the first error pointer");
+	tap_ok(strncmp(g.sec[0].raw_hex + 96, "100042", 6) == 0, "cxl: capability dump at offset 48");
+	tap_ok(strncmp(g.sec[0].raw_hex + 2 * (116 + 24), "01000000", 8) == 0,
+	       "cxl: header log after the six registers");
+	tap_is_int(g.sec[1].severity, RAS_SEV_CORRECTED, "cxl: corrected section");
+	tap_is_str(g.sec[1].detail, "CXL Root Port 0000:00:01.1; correctable: CRC Threshold Hit",
+		   "cxl: a corrected section names the unmasked correctable bits");
 }
 
 int main(void)
@@ -288,5 +454,7 @@ int main(void)
 	test_memory();
 	test_arm();
 	test_sections();
+	test_processor();
+	test_cxl();
 	return tap_done();
 }
