@@ -53,6 +53,19 @@ struct cper_mem_loc {
 /* Size of the UEFI >= 2.3 Memory Error Section (N.2.5). */
 #define CPER_MEM_SECTION_LEN 80
 
+/* The location fields of struct cper_mem_err_compact, whatever a text calls them. */
+enum cper_mem_field {
+	CPER_MEM_F_NODE, CPER_MEM_F_CARD, CPER_MEM_F_MODULE, CPER_MEM_F_BANK, CPER_MEM_F_DEVICE,
+	CPER_MEM_F_ROW, CPER_MEM_F_COLUMN, CPER_MEM_F_BIT_POS, CPER_MEM_F_REQUESTOR,
+	CPER_MEM_F_RESPONDER, CPER_MEM_F_TARGET, CPER_MEM_F_RANK, CPER_MEM_F_CARD_HANDLE,
+	CPER_MEM_F_MODULE_HANDLE, CPER_MEM_F_BANK_GROUP, CPER_MEM_F_BANK_ADDRESS, CPER_MEM_F_CHIP_ID,
+	CPER_MEM_F_N
+};
+/*
+ * Stores v as field f of the CPER_MEM_COMPACT_LEN bytes at compact and sets
+ * its validation bits (offset 0); false, with nothing stored, if v does not fit.
+ */
+bool cper_mem_compact_set(uint8_t *compact, enum cper_mem_field f, uint64_t v);
 /* Parses struct cper_mem_err_compact (Linux include/linux/cper.h). 0 or -EBADMSG if short. */
 int cper_mem_compact_parse(const uint8_t *p, size_t len, struct cper_mem_loc *out);
 

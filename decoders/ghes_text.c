@@ -79,7 +79,9 @@ static void build_memory(struct ghes_parser *p, struct ghes_text_rec *r)
 {
 	struct extlog_in *m = &r->in.mem;
 
-	ghes_put_le(p->compact, p->mem_valid, 8);
+	/* The location's own bits are already there (cper_mem_compact_set). */
+	for (unsigned i = 0; i < 8; i++)
+		p->compact[i] |= (uint8_t)(p->mem_valid >> (8 * i));
 	m->err_seq = p->seq >= 0 ? (uint32_t)p->seq : 0;
 	m->etype = p->etype >= 0 ? (uint8_t)p->etype : 0xff;
 	m->sev = (uint8_t)p->sec_sev;
@@ -347,27 +349,21 @@ static void on_dimm(struct ghes_parser *p, const char *v)
 		ghes_malformed(p, "malformed DIMM location");
 		return;
 	}
-	ghes_put_le(p->compact + 52, handle, 2);
-	p->mem_valid |= MV_MODULE_HANDLE;
+	cper_mem_compact_set(p->compact, CPER_MEM_F_MODULE_HANDLE, handle);
 }
 
-/*
- * The location pairs of cper_mem_err_location(), stored where struct
- * cper_mem_err_compact (Linux include/linux/cper.h) keeps them, with the
- * validation bit that makes the kernel print them (UEFI 2.10 N.2.5).
- */
+/* The location pairs of cper_mem_err_location(), by the names the kernel prints. */
 static const struct mem_field {
 	const char *name;
-	uint8_t off, bytes;
-	uint32_t valid;
+	enum cper_mem_field field;
 } mem_fields[] = {
-	{ "node", 8, 2, MV_NODE }, { "card", 10, 2, 1u << 4 }, { "module", 12, 2, 1u << 5 },
-	{ "bank", 14, 2, MV_BANK }, { "device", 16, 2, 1u << 7 }, { "row", 18, 2, MV_ROW },
-	{ "column", 20, 2, 1u << 9 }, { "bit_position", 22, 2, 1u << 10 },
-	{ "requestor_id", 24, 8, 1u << 11 }, { "responder_id", 32, 8, 1u << 12 },
-	{ "target_id", 40, 8, 1u << 13 }, { "rank", 48, 2, 1u << 15 },
-	{ "bank_group", 15, 1, MV_BANK_GROUP }, { "bank_address", 14, 1, MV_BANK_ADDRESS },
-	{ "chip_id", 54, 1, MV_CHIP_ID },
+	{ "node", CPER_MEM_F_NODE }, { "card", CPER_MEM_F_CARD }, { "module", CPER_MEM_F_MODULE },
+	{ "bank", CPER_MEM_F_BANK }, { "device", CPER_MEM_F_DEVICE }, { "row", CPER_MEM_F_ROW },
+	{ "column", CPER_MEM_F_COLUMN }, { "bit_position", CPER_MEM_F_BIT_POS },
+	{ "requestor_id", CPER_MEM_F_REQUESTOR }, { "responder_id", CPER_MEM_F_RESPONDER },
+	{ "target_id", CPER_MEM_F_TARGET }, { "rank", CPER_MEM_F_RANK },
+	{ "bank_group", CPER_MEM_F_BANK_GROUP }, { "bank_address", CPER_MEM_F_BANK_ADDRESS },
+	{ "chip_id", CPER_MEM_F_CHIP_ID },
 };
 
 static const struct mem_field *mem_field_named(const char *s, size_t n)
@@ -376,29 +372,6 @@ static const struct mem_field *mem_field_named(const char *s, size_t n)
 		if (strlen(mem_fields[i].name) == n && strncmp(s, mem_fields[i].name, n) == 0)
 			return &mem_fields[i];
 	return NULL;
-}
-
-static bool store_mem_field(struct ghes_parser *p, const struct mem_field *f, uint64_t v)
-{
-	if (f->valid == MV_ROW && v > 0x3ffff)
-		return false;
-	if (f->valid == MV_ROW && v > 0xffff) {
-		/* Row bits 17:16 go to "extended" bits 1:0. */
-		p->compact[54] = (uint8_t)((p->compact[54] & ~3u) | (v >> 16));
-		p->mem_valid |= MV_ROW_EXT;
-		v &= 0xffff;
-	}
-	if (f->valid == MV_CHIP_ID) {
-		if (v > 7)
-			return false;
-		p->compact[54] = (uint8_t)((p->compact[54] & 0x1f) | v << 5);
-	} else {
-		if (f->bytes < 8 && v >> (8 * f->bytes))
-			return false;
-		ghes_put_le(p->compact + f->off, v, f->bytes);
-	}
-	p->mem_valid |= f->valid;
-	return true;
 }
 
 /* True if the line is a location line: it starts with a known "name:". */
@@ -423,7 +396,7 @@ static void on_mem_location(struct ghes_parser *p, const char *s)
 		s = colon + 1;
 		while (*s == ' ')
 			s++;
-		if (!text_num_prefix(s, 10, &v, &s) || (*s && *s != ' ') || !store_mem_field(p, f, v)) {
+		if (!text_num_prefix(s, 10, &v, &s) || (*s && *s != ' ') || !cper_mem_compact_set(p->compact, f->field, v)) {
 			ghes_malformed(p, "malformed value in a memory error location");
 			return;
 		}

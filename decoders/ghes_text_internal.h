@@ -13,14 +13,6 @@
 
 /* Memory Error Section validation bits, UEFI 2.10 N.2.5 (offset 0). */
 #define MV_PA_MASK (1u << 2)
-#define MV_NODE (1u << 3)
-#define MV_BANK (1u << 6)
-#define MV_ROW (1u << 8)
-#define MV_MODULE_HANDLE (1u << 17)
-#define MV_ROW_EXT (1u << 18)
-#define MV_BANK_GROUP (1u << 19)
-#define MV_BANK_ADDRESS (1u << 20)
-#define MV_CHIP_ID (1u << 21)
 
 /* ARM error information structure (N.2.4.4.1): validation bits and flags. */
 #define AV_MULTI 1u
