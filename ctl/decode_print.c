@@ -60,6 +60,30 @@ struct decoded_view view_nonstd(const struct nonstd_decoded *d)
 	return v;
 }
 
+struct decoded_view view_devlink(const struct devlink_decoded *d)
+{
+	struct decoded_view v = make_view("devlink", d, devlink_dfields, devlink_n_dfields, d->severity, d->location);
+
+	devlink_render(d, v.sentence, sizeof(v.sentence));
+	return v;
+}
+
+struct decoded_view view_blockerr(const struct blockerr_decoded *d)
+{
+	struct decoded_view v = make_view("blockerr", d, blockerr_dfields, blockerr_n_dfields, d->severity, d->location);
+
+	blockerr_render(d, v.sentence, sizeof(v.sentence));
+	return v;
+}
+
+struct decoded_view view_memfail(const struct memfail_decoded *d)
+{
+	struct decoded_view v = make_view("memfail", d, memfail_dfields, memfail_n_dfields, d->severity, d->location);
+
+	memfail_render(d, v.sentence, sizeof(v.sentence));
+	return v;
+}
+
 /*
  * Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
  * forms, no surrogates, nothing above U+10FFFF), 0 if there is none. Stops

@@ -163,6 +163,24 @@ has "$out" "rasdaemon.txt:24: corrected: PCIe corrected error at 0000:00:1c.0 (C
 has "$out" "rasdaemon.txt:25: corrected: Corrected memory read error on socket 0, memory controller 0, channel 0 (Skylake-SP, bank 7 M2M)"; ok $? "rasdaemon mce_record log line: model from its cpu_type"
 has "$err" "rasdaemon.txt:15: rasdaemon AER record naming no error bit"; ok $? "a summary row naming no bit refused as file:line"
 
+# rasdaemon's extlog, devlink, disk and memory failure rows and log lines,
+# each read by the decoder of its tracepoint (see tests/decoders/test-rasd-text.c).
+out=$($CTL decode "$D/decode/rasdaemon-other.txt" 2>"$D/../decode.err"); rc=$?
+err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"
+ok $rc "rasdaemon extlog, devlink, disk and memory failure output decodes"
+has "$out" "rasdaemon-other.txt:1: srao: Hardware memory error on page pfn 0x204000000 (free buddy page): recovery Delayed"; ok $? "memory failure row"
+has "$out" "rasdaemon-other.txt:3: fatal: Fatal memory error (multi-bit ECC) at physical address 0x12345000: node 1, card 0, module 2, rank 1, bank 5, row 4887"; ok $? "extlog row: type, address, location"
+has "$out" "rasdaemon-other.txt:5: fatal: Driver mlx5_core reported a health problem on pci/0000:3b:00.0 (reporter fw_fatal): Crdump taken"; ok $? "devlink row"
+has "$out" "rasdaemon-other.txt:8: uncorrected: Critical medium error on 8:16, read of 8 sectors at sector 123456"; ok $? "disk row: the errno behind rasdaemon's name"
+has "$out" "rasdaemon_message  *critical medium error"; ok $? "disk row: rasdaemon's name kept"
+has "$out" "rasdaemon-other.txt:11: fatal: .*(mask lsb 12): node 1, card 0, rank 1, memory device handle 0x21; FRU DIMM_A1"; ok $? "extlog_mem_event log line"
+has "$out" "rasdaemon-other.txt:13: uncorrected: Hardware memory error on page pfn 0x1a2b3 (kernel slab page): recovery Ignored"; ok $? "memory_failure_event log line"
+has "$err" "rasdaemon-other.txt:9: rasdaemon disk error row whose error rasdaemon could not name"; ok $? "disk row without an errno refused as file:line"
+out=$($CTL decode --json "$D/decode/rasdaemon-other.txt" 2>/dev/null)
+has "$out" '"type":"memfail"'; ok $? "--json: memory failure type"
+has "$out" '"type":"blockerr"'; ok $? "--json: block error type"
+has "$out" '"type":"devlink"'; ok $? "--json: devlink type"
+
 # Firmware-first PCIe errors: the GHES event severity, then the device's
 # aer_status/aer_mask lines (drivers/firmware/efi/cper.c, drivers/pci/pcie/aer.c cper_print_aer).
 out=$($CTL decode "$D/decode/ghes-aer.txt"); rc=$?

@@ -11,31 +11,28 @@
 #include "decoders/aer.h"
 #include "decoders/cper.h"
 #include "decoders/ghes_text.h"
+#include "tests/decoders/text_got.h"
 #include "tests/tap.h"
 
-#define MAX 12
-
+#define MAX TEXT_GOT_MAX
 
 struct got {
-	int n, n_err;
-	unsigned line[MAX], err_line[MAX];
+	struct text_got t;   /* first: the parser's ctx */
 	enum ghes_text_kind kind[MAX];
 	struct extlog_decoded mem[MAX];
 	struct arm_decoded arm[MAX];
 	struct nonstd_decoded sec[MAX];
 	struct aer_decoded aer[MAX];
-	char note[MAX][TEXT_NOTES][96];
 };
 
 static int on_rec(void *ctx, const struct ghes_text_rec *r, unsigned line)
 {
 	struct got *g = ctx;
-	int i = g->n;
+	int i = text_got_add(&g->t, line);
 
-	if (i >= MAX)
-		return -ENOSPC;
+	if (i < 0)
+		return i;
 	g->kind[i] = r->kind;
-	g->line[i] = line;
 	if (r->kind == GHES_TEXT_MEMORY)
 		extlog_decode(&r->in.mem, &g->mem[i]);
 	else if (r->kind == GHES_TEXT_ARM)
@@ -44,23 +41,11 @@ static int on_rec(void *ctx, const struct ghes_text_rec *r, unsigned line)
 		nonstd_decode(&r->in.section, &g->sec[i]);
 	else
 		aer_decode(&r->in.aer, &g->aer[i]);
-	for (int k = 0; k < TEXT_NOTES; k++)
-		if (r->notes[k].key)
-			snprintf(g->note[i][k], sizeof(g->note[i][k]), "%s=%.*s", r->notes[k].key,
-				 (int)r->notes[k].value_len, r->notes[k].value);
-	g->n++;
+	text_got_notes(&g->t, i, r->notes);
 	return 0;
 }
 
-static void on_err(void *ctx, unsigned line, const char *reason)
-{
-	struct got *g = ctx;
-
-	(void)reason;
-	if (g->n_err < MAX)
-		g->err_line[g->n_err] = line;
-	g->n_err++;
-}
+#define on_err text_got_error
 
 static const char memory[] =
 	/* 1-11: Shuai Xue, "EDAC/ghes: use cper functions", linux-edac, 2022 (5.x: "name: value") */
@@ -113,9 +98,9 @@ static void test_memory(void)
 
 	memset(&g, 0, sizeof(g));
 	tap_is_int(ghes_text_parse(memory, strlen(memory), on_rec, on_err, &g), 4, "memory: four sections");
-	tap_is_int(g.n_err, 1, "memory: one malformed section");
-	tap_is_int(g.err_line[0], 35, "memory: the bad address reported at its line");
-	tap_is_int(g.line[0], 4, "memory: record at its Error 0 line");
+	tap_is_int(g.t.n_err, 1, "memory: one malformed section");
+	tap_is_int(g.t.err_line[0], 35, "memory: the bad address reported at its line");
+	tap_is_int(g.t.line[0], 4, "memory: record at its Error 0 line");
 	tap_is_int(g.mem[0].severity, RAS_SEV_CORRECTED, "5.x: corrected");
 	tap_is_int(g.mem[0].etype, 4, "5.x: error_type 4");
 	tap_is_int(g.mem[0].pa, 0x898b86020, "5.x: physical address");
@@ -127,8 +112,8 @@ static void test_memory(void)
 	tap_is_int(g.mem[0].bit_pos, 0, "5.x: bit position");
 	tap_is_int(g.mem[0].mem_dev_handle, 0, "5.x: DMI handle 0x0000");
 	tap_is_int(g.mem[0].pa_mask_lsb, RAS_DF_NONE, "5.x: zero mask is no mask");
-	tap_is_str(g.note[0][0], "error_status=0x0000000000000000", "5.x: error_status as printed");
-	tap_is_str(g.note[0][2], "error_source=2", "5.x: GHES source");
+	tap_is_str(g.t.note[0][0], "error_status=0x0000000000000000", "5.x: error_status as printed");
+	tap_is_str(g.t.note[0][2], "error_source=2", "5.x: GHES source");
 	tap_is_int(g.mem[1].severity, RAS_SEV_UNCORRECTED, "6.x: recoverable is uncorrected");
 	tap_is_int(g.mem[1].pa_mask_lsb, 12, "6.x: 4 KiB mask");
 	tap_is_int(g.mem[1].requestor_id, 0x27, "6.x: requestor id");
@@ -136,13 +121,13 @@ static void test_memory(void)
 	tap_is_int(g.mem[1].mem_dev_handle, 0xe, "6.x: DMI handle");
 	tap_is_int(g.mem[2].severity, RAS_SEV_FATAL, "fatal");
 	tap_is_str(g.mem[2].fru_text, "Card03, ChnB, DIMM0", "fatal: FRU text");
-	tap_is_str(g.note[2][1], "dimm_location=CPU 1 DIMM 8", "fatal: DIMM location kept");
+	tap_is_str(g.t.note[2][1], "dimm_location=CPU 1 DIMM 8", "fatal: DIMM location kept");
 	tap_is_int(g.mem[2].etype, RAS_DF_NONE, "fatal: no error type printed");
 	tap_is_int(g.mem[2].node, 2, "fatal: node 2");
-	tap_is_int(g.line[3], 36, "second section of a block read after a malformed first");
+	tap_is_int(g.t.line[3], 36, "second section of a block read after a malformed first");
 	tap_is_int(g.mem[3].row, 70000, "row above 16 bits (extended bits)");
 	tap_is_int(g.mem[3].chip_id, 3, "chip id (extended bits 7:5)");
-	tap_is_str(g.note[3][0], "error_status=Storage error in DRAM memory (0x0000000000000400)",
+	tap_is_str(g.t.note[3][0], "error_status=Storage error in DRAM memory (0x0000000000000400)",
 		   "5.x error_status text");
 }
 
@@ -208,8 +193,8 @@ static void test_arm(void)
 
 	memset(&g, 0, sizeof(g));
 	tap_is_int(ghes_text_parse(arm, strlen(arm), on_rec, on_err, &g), 3, "arm: three sections");
-	tap_is_int(g.n_err, 1, "arm: the kernel's refusal reported");
-	tap_is_int(g.err_line[0], 50, "arm: at its line");
+	tap_is_int(g.t.n_err, 1, "arm: the kernel's refusal reported");
+	tap_is_int(g.t.err_line[0], 50, "arm: at its line");
 	tap_is_str(g.arm[0].implementer, "HiSilicon", "arm: MIDR implementer");
 	tap_is_int(g.arm[0].mpidr, 0x81080000, "arm: MPIDR");
 	tap_is_int(g.arm[0].aff2, 8, "arm: Aff2");
@@ -266,14 +251,14 @@ static void test_sections(void)
 	memset(&g, 0, sizeof(g));
 	tap_is_int(ghes_text_parse(sections, strlen(sections), on_rec, on_err, &g), 3,
 		   "sections: unknown, BERT and fatal PCIe read; a second BERT row gap refused");
-	tap_is_int(g.n_err, 1, "sections: one refusal");
-	tap_is_int(g.err_line[0], 15, "sections: the missing hex dump row");
+	tap_is_int(g.t.n_err, 1, "sections: one refusal");
+	tap_is_int(g.t.err_line[0], 15, "sections: the missing hex dump row");
 	tap_is_str(g.sec[0].sec_type_guid, "e8ed898d-df16-43cc-8ecc-54f060ef157f", "unknown: GUID kept");
 	tap_is_int(g.sec[0].length, 48, "unknown: section length");
 	tap_is_int(g.sec[0].data_received, 48, "unknown: every byte read from the dump");
 	tap_ok(strncmp(g.sec[0].raw_hex, "050000000e0030ec1001080001100080", 32) == 0,
 	       "unknown: 32-bit groups back to bytes");
-	tap_is_str(g.note[0][2], "error_source=0", "unknown: GHES source 0");
+	tap_is_str(g.t.note[0][2], "error_source=0", "unknown: GHES source 0");
 	tap_is_int(g.kind[1], GHES_TEXT_PCIE, "fatal PCIe section read as AER");
 	tap_is_int(g.aer[1].severity, RAS_SEV_FATAL, "fatal PCIe: fatal");
 	tap_ok(strstr(g.aer[1].errors, "Unsupported Request") != NULL, "fatal PCIe: bit 20");
@@ -351,10 +336,10 @@ static void test_processor(void)
 	memset(&g, 0, sizeof(g));
 	tap_is_int(ghes_text_parse(processor, strlen(processor), on_rec, on_err, &g), 2,
 		   "processor: general and IA32/X64 sections read; the misplaced context line refused");
-	tap_is_int(g.n_err, 1, "processor: one refusal");
-	tap_is_int(g.err_line[0], 54, "processor: Register Array Size outside a context structure");
+	tap_is_int(g.t.n_err, 1, "processor: one refusal");
+	tap_is_int(g.t.err_line[0], 54, "processor: Register Array Size outside a context structure");
 	tap_is_int(g.kind[0], GHES_TEXT_SECTION, "general processor: handed over as a CPER section");
-	tap_is_int(g.line[0], 3, "general processor: at its Error line");
+	tap_is_int(g.t.line[0], 3, "general processor: at its Error line");
 	tap_is_str(g.sec[0].sec_type_name, "Processor Generic", "general processor: section type");
 	tap_is_int(g.sec[0].severity, RAS_SEV_UNCORRECTED, "general processor: recoverable");
 	tap_is_int(g.sec[0].length, 192, "general processor: UEFI N.2.4.1 size");
@@ -365,7 +350,7 @@ static void test_processor(void)
 	tap_is_str(g.sec[0].fru_text, "Socket1", "general processor: fru_text");
 	tap_is_str(g.sec[1].sec_type_name, "Processor Specific: IA32/X64", "IA32/X64: section type");
 	tap_is_int(g.sec[1].severity, RAS_SEV_FATAL, "IA32/X64: fatal");
-	tap_is_int(g.line[1], 15, "IA32/X64: at its Error line");
+	tap_is_int(g.t.line[1], 15, "IA32/X64: at its Error line");
 	tap_is_int(g.sec[1].length, 64 + 64 + 16 + 128, "IA32/X64: header, one error structure, one context");
 	tap_is_int(g.sec[1].data_truncated, 0, "IA32/X64: every byte kept");
 	tap_is_str(g.sec[1].detail,
@@ -375,7 +360,7 @@ static void test_processor(void)
 		   "IA32/X64: check information and the bank's registers from the MSR array");
 	tap_ok(strncmp(g.sec[1].raw_hex, "07010000000000003c00000000000000110fa00000000000", 48) == 0,
 	       "IA32/X64: validation bits (APIC, CPUID, 1 error, 1 context), APIC ID, CPUID dump");
-	tap_is_str(g.note[1][2], "", "BERT: no error source");
+	tap_is_str(g.t.note[1][2], "", "BERT: no error source");
 	return;
 }
 
@@ -433,8 +418,8 @@ static void test_cxl(void)
 	memset(&g, 0, sizeof(g));
 	tap_is_int(ghes_text_parse(cxl, strlen(cxl), on_rec, on_err, &g), 2,
 		   "cxl: two protocol error sections read, the malformed one refused");
-	tap_is_int(g.n_err, 1, "cxl: one refusal");
-	tap_is_int(g.err_line[0], 41, "cxl: the agent_address without a function");
+	tap_is_int(g.t.n_err, 1, "cxl: one refusal");
+	tap_is_int(g.t.err_line[0], 41, "cxl: the agent_address without a function");
 	tap_is_str(g.sec[0].sec_type_name, "CXL Protocol Error", "cxl: section type");
 	tap_is_int(g.sec[0].length, 116 + 88, "cxl: N.2.13 header and the RAS capability registers");
 	tap_is_str(g.sec[0].detail,
