@@ -48,7 +48,7 @@ EXTRA_DIST += tests/formats/linux-6.1/ras/memory_failure_event/format
 
 FUZZ_TARGETS += fuzz/fuzz-aer-text.c fuzz/fuzz-cper.c fuzz/fuzz-arm.c fuzz/fuzz-edac-text.c fuzz/fuzz-ghes-text.c fuzz/fuzz-rasd-text.c
 EXTRA_DIST += fuzz/fuzz-aer-text.c fuzz/fuzz-cper.c fuzz/fuzz-arm.c fuzz/fuzz-edac-text.c fuzz/fuzz-ghes-text.c fuzz/fuzz-rasd-text.c \
-	fuzz/render_check.h tests/decoders/said.h tests/decoders/text_got.h
+	fuzz/render_check.h fuzz/fuzz_text.h tests/decoders/said.h tests/decoders/text_got.h
 
 # The text path of "ras-fdr-ctl decode" as a whole: every parser plus the glue
 # (ctl/decode_text.c, ctl/decode_print.c, built by including them).
