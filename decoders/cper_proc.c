@@ -39,10 +39,26 @@ static const struct { unsigned off, bit; const char *name; } proc_u64s[] = {
 	{ 168, 10, "requestor_id" }, { 176, 11, "responder_id" }, { 184, 12, "IP" },
 };
 
+/* The byte fields of N.2.4.1 (offset 8 on): each an index into names, or bits of it (bits). */
+static const struct {
+	unsigned off, bit;
+	const char *name;
+	const char *const *names;
+	size_t n_names;
+	bool bits;
+} proc_bytes[] = {
+	{ 8, 0, "processor_type", proc_types, OU_ARRAY_SIZE(proc_types), false },
+	{ 9, 1, "processor_isa", proc_isas, OU_ARRAY_SIZE(proc_isas), false },
+	{ 10, 2, "error_type", proc_error_bits, OU_ARRAY_SIZE(proc_error_bits), true },
+	{ 11, 3, "operation", proc_ops, OU_ARRAY_SIZE(proc_ops), false },
+	{ 12, 4, "flags", proc_flag_bits, OU_ARRAY_SIZE(proc_flag_bits), true },
+	{ 13, 5, "level", NULL, 0, false },
+};
+
 void cper_proc_generic_detail(const uint8_t *p, size_t n, char *out, size_t len)
 {
 	uint64_t v;
-	char bits[96];
+	char word[96];
 
 	out[0] = '\0';
 	if (n < CPER_PROC_GENERIC_LEN) {
@@ -50,24 +66,19 @@ void cper_proc_generic_detail(const uint8_t *p, size_t n, char *out, size_t len)
 		return;
 	}
 	v = ou_le64(p);
-	if (v & 1)
-		ou_appendf(out, len, "processor_type %s", name_of(proc_types, OU_ARRAY_SIZE(proc_types), p[8]));
-	if (v & 2)
-		ou_appendf(out, len, "%sprocessor_isa %s", out[0] ? ", " : "",
-			   name_of(proc_isas, OU_ARRAY_SIZE(proc_isas), p[9]));
-	if (v & 4) {
-		ou_bit_names(bits, sizeof(bits), p[10], proc_error_bits, OU_ARRAY_SIZE(proc_error_bits), "|");
-		ou_appendf(out, len, "%serror_type %s", out[0] ? ", " : "", bits[0] ? bits : "none");
+	for (size_t i = 0; i < OU_ARRAY_SIZE(proc_bytes); i++) {
+		unsigned b = p[proc_bytes[i].off];
+
+		if (!(v >> proc_bytes[i].bit & 1))
+			continue;
+		if (proc_bytes[i].bits)
+			ou_bit_names(word, sizeof(word), b, proc_bytes[i].names, proc_bytes[i].n_names, "|");
+		else if (proc_bytes[i].names)
+			snprintf(word, sizeof(word), "%s", name_of(proc_bytes[i].names, proc_bytes[i].n_names, b));
+		else
+			snprintf(word, sizeof(word), "%u", b);
+		ou_appendf(out, len, "%s%s %s", out[0] ? ", " : "", proc_bytes[i].name, word[0] ? word : "none");
 	}
-	if (v & 8)
-		ou_appendf(out, len, "%soperation %s", out[0] ? ", " : "",
-			   name_of(proc_ops, OU_ARRAY_SIZE(proc_ops), p[11]));
-	if (v & 16) {
-		ou_bit_names(bits, sizeof(bits), p[12], proc_flag_bits, OU_ARRAY_SIZE(proc_flag_bits), "|");
-		ou_appendf(out, len, "%sflags %s", out[0] ? ", " : "", bits[0] ? bits : "none");
-	}
-	if (v & 32)
-		ou_appendf(out, len, "%slevel %u", out[0] ? ", " : "", p[13]);
 	for (size_t i = 0; i < OU_ARRAY_SIZE(proc_u64s); i++)
 		if (v >> proc_u64s[i].bit & 1)
 			ou_appendf(out, len, "%s%s 0x%llx", out[0] ? ", " : "", proc_u64s[i].name,

@@ -9,6 +9,11 @@ D=$top_srcdir/tests/data
 n=0 failed=0
 ok() { n=$((n+1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed+1)); fi; }
 has() { grep -q -- "$2" <<<"$1"; }
+# decode_file FILE: decodes tests/data/decode/FILE; sets out, err and rc.
+decode_file() {
+	out=$($CTL decode "$D/decode/$1" 2>"$D/../decode.err"); rc=$?
+	err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"
+}
 
 # Intel SDM vol. 3B 16.x: Skylake-SP bank 7 (M2M), MCACOD 0x0090 = memory read, channel 0.
 out=$($CTL decode mce --vendor intel --family 6 --model 0x55 --bank 7 --status 0x8c00004000010090 --misc 0x8c)
@@ -43,8 +48,7 @@ has "$out" "mixed.txt:6: corrected: PCIe corrected error at 0000:03:00.0 \[8086:
 out=$($CTL decode < "$D/decode/mixed.txt")
 has "$out" "<stdin>:2:"; ok $? "standard input read"
 
-out=$($CTL decode "$D/decode/bad-then-good.mcelog" 2>"$D/../decode.err"); rc=$?
-err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"
+decode_file bad-then-good.mcelog
 ok $([ $rc = 0 ] && echo 0 || echo 1) "malformed record then a good one: exit 0 (a record was decoded)"
 has "$err" "bad-then-good.mcelog:2:"; ok $? "malformed record reported as file:line"
 has "$out" "bad-then-good.mcelog:5: corrected"; ok $? "the next record is still decoded"
@@ -73,8 +77,7 @@ ok $missing "each of the 40 AER records names its own device"
 ok $([ "$(grep -c 'PCIe corrected error at' <<<"$out")" = 40 ] && echo 0 || echo 1) "exactly 40 AER records"
 
 # Current kernels' AER spellings, a joined report, an inaccessible device.
-out=$($CTL decode "$D/decode/aer-kernel6.txt" 2>"$D/../decode.err"); rc=$?
-err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"
+decode_file aer-kernel6.txt
 has "$out" "aer-kernel6.txt:2: corrected: PCIe corrected error at 0000:00:1c.0 \\[8086:a110\\]: Receiver Error, Bad TLP"; ok $? "severity=Correctable read"
 has "$out" "kernel_names  *RxErr, BadTLP"; ok $? "kernel short bit names next to the spec's words"
 has "$err" "aer-kernel6.txt:6: PCIe Bus Error on an inaccessible device"; ok $? "inaccessible device refused as file:line"
@@ -109,8 +112,7 @@ has "$out" '/dmesg-\\u00ff\\u00c0\\u00af.txt:2"'; ok $? "--json: bytes that are 
 # Firmware-first (GHES/BERT) sections: memory, ARM processor, unknown and
 # named ones (drivers/firmware/efi/cper.c, cper-arm.c); the blocks are real
 # kernel output quoted on the kernel mailing lists (see tests/decoders/test-ghes-text.c).
-out=$($CTL decode "$D/decode/ghes-memory.txt" 2>"$D/../decode.err"); rc=$?
-err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"
+decode_file ghes-memory.txt
 ok $rc "GHES memory sections decode"
 has "$out" "ghes-memory.txt:4: corrected: Corrected memory error (single-symbol ChipKill ECC) at physical address 0x898b86020: node 0, card 0, module 0, rank 0, bank 513, bank group 2, bank address 1"; ok $? "GHES memory: type, address and location"
 has "$out" "ghes-memory.txt:15: uncorrected: Recoverable memory error (multi-bit ECC) at physical address 0x40272d5080 (mask lsb 12)"; ok $? "GHES memory: 6.x name:value location, recoverable"
@@ -121,8 +123,7 @@ has "$err" "ghes-memory.txt:47: malformed physical_address"; ok $? "GHES memory:
 out=$($CTL decode --json "$D/decode/ghes-memory.txt" 2>/dev/null | head -1)
 has "$out" '"type":"extlog".*"source":{"error_status":"0x0000000000000000","error_source":"2"}}$'; ok $? "GHES memory --json: the source's own fields under source"
 
-out=$($CTL decode "$D/decode/ghes-arm.txt" 2>"$D/../decode.err"); rc=$?
-err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"
+decode_file ghes-arm.txt
 ok $rc "GHES ARM sections decode"
 has "$out" "ghes-arm.txt:3: uncorrected: Uncorrected ARM processor error on MPIDR 0x81080000 (HiSilicon TSV110 (Kunpeng 920) r1p0): cache error, transaction instruction"; ok $? "GHES ARM: old 'N, name' error type"
 has "$out" "ghes-arm.txt:21: .*cache error, transaction data access, operation data write, level 2, multiple errors, physical address 0xdeadbeef"; ok $? "GHES ARM: 6.x '0xNN:' error type"
@@ -137,8 +138,7 @@ has "$out" "ghes-unknown.txt:13: fatal: Fatal platform error in a Firmware Error
 
 # Processor and CXL protocol error sections (cper.c cper_print_proc_generic,
 # cper-x86.c, cper_cxl.c), rebuilt and read by the non-standard section decoder.
-out=$($CTL decode "$D/decode/ghes-processor.txt" 2>"$D/../decode.err"); rc=$?
-err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"
+decode_file ghes-processor.txt
 ok $rc "GHES processor and CXL sections decode"
 has "$out" "ghes-processor.txt:3: uncorrected: Recoverable platform error in a Processor Generic section: processor_type IA32/X64, processor_isa X64, error_type micro-architectural error"; ok $? "GHES general processor: the kernel's field names"
 has "$out" "ghes-processor.txt:15: fatal: .*IA32/X64 section: Local APIC_ID 0x3c: cache error (Transaction Type Generic, .*Processor Context Corrupt, Uncorrected); .*MCA_STATUS 0xb2a0000000090108"; ok $? "GHES IA32/X64: check information and the MSR context's bank"
@@ -149,8 +149,7 @@ has "$err" "ghes-processor.txt:95: malformed CXL agent_address"; ok $? "GHES CXL
 # rasdaemon's own output (util/ras-mc-ctl.in, ras-mc-handler.c,
 # ras-aer-handler.c): --errors, --summary and --error-count rows, log lines.
 # Rows quoted in public reports (see tests/decoders/test-rasd-text.c).
-out=$($CTL decode "$D/decode/rasdaemon.txt" 2>"$D/../decode.err"); rc=$?
-err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"
+decode_file rasdaemon.txt
 ok $rc "rasdaemon output decodes"
 has "$out" "rasdaemon.txt:2: corrected: Corrected memory error at mc3, layers 1:0 (CPU_SrcID#1_MC#1_Chan#1_DIMM#0): 1 error, address 0x6e23d67fc0, grain 32 bytes"; ok $? "ras-mc-ctl memory row: location, decimal address, grain bits"
 has "$out" "rasdaemon.txt:7: corrected: PCIe corrected error at 0000:d9:01.0: Advisory Non-Fatal Error, Header Log Overflow"; ok $? "ras-mc-ctl AER row: names and BIT15"
@@ -165,8 +164,7 @@ has "$err" "rasdaemon.txt:15: rasdaemon AER record naming no error bit"; ok $? "
 
 # rasdaemon's extlog, devlink, disk and memory failure rows and log lines,
 # each read by the decoder of its tracepoint (see tests/decoders/test-rasd-text.c).
-out=$($CTL decode "$D/decode/rasdaemon-other.txt" 2>"$D/../decode.err"); rc=$?
-err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"
+decode_file rasdaemon-other.txt
 ok $rc "rasdaemon extlog, devlink, disk and memory failure output decodes"
 has "$out" "rasdaemon-other.txt:1: srao: Hardware memory error on page pfn 0x204000000 (free buddy page): recovery Delayed"; ok $? "memory failure row"
 has "$out" "rasdaemon-other.txt:3: fatal: Fatal memory error (multi-bit ECC) at physical address 0x12345000: node 1, card 0, module 2, rank 1, bank 5, row 4887"; ok $? "extlog row: type, address, location"
