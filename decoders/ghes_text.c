@@ -407,17 +407,23 @@ static void on_mem_location(struct ghes_parser *p, const char *s)
 
 /* ---- PCIe error sections -------------------------------------------------- */
 
-static void on_pcie_device(struct ghes_parser *p, const char *v)
+bool ghes_bdf(const char *v, unsigned bdf[4])
 {
-	unsigned seg, bus, dev, fn;
 	char tail;
 
+	return sscanf(v, "%4x:%2x:%2x.%1x%c", &bdf[0], &bdf[1], &bdf[2], &bdf[3], &tail) == 4 && bdf[3] <= 7;
+}
+
+static void on_pcie_device(struct ghes_parser *p, const char *v)
+{
+	unsigned bdf[4];
+
 	/* "device_id: ssss:bb:dd.f"; the "vendor_id: ..., device_id: 0x..." line is not this one. */
-	if (sscanf(v, "%4x:%2x:%2x.%1x%c", &seg, &bus, &dev, &fn, &tail) != 4 || fn > 7) {
+	if (!ghes_bdf(v, bdf)) {
 		ghes_malformed(p, "malformed PCIe device_id");
 		return;
 	}
-	snprintf(p->bdf, sizeof(p->bdf), "%04x:%02x:%02x.%x", seg, bus, dev, fn);
+	snprintf(p->bdf, sizeof(p->bdf), "%04x:%02x:%02x.%x", bdf[0], bdf[1], bdf[2], bdf[3]);
 }
 
 static void on_pcie_ids(struct ghes_parser *p, const char *v)

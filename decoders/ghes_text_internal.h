@@ -101,6 +101,8 @@ bool ghes_cxl_capability_row(struct ghes_parser *p, const char *body);
 /* Completes the rebuilt image of a processor or CXL section: its length and counts. */
 void ghes_proc_finish(struct ghes_parser *p);
 
+/* "ssss:bb:dd.f" and nothing after it: segment, bus, device, function. */
+bool ghes_bdf(const char *v, unsigned bdf[4]);
 /* Stores v little-endian in bytes bytes at p. */
 void ghes_put_le(uint8_t *p, uint64_t v, unsigned bytes);
 /* Reports the current line's reason once and drops the open section. */

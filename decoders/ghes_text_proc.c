@@ -257,17 +257,17 @@ static void on_cxl_agent(struct ghes_parser *p, const char *v) { byte_index(p, v
 
 static void on_cxl_addr(struct ghes_parser *p, const char *v)
 {
-	unsigned seg, bus, dev, fn;
-	char tail;
+	unsigned bdf[4];
 
-	if (sscanf(v, "%4x:%2x:%2x.%1x%c", &seg, &bus, &dev, &fn, &tail) != 4 || fn > 7) {
+	if (!ghes_bdf(v, bdf)) {
 		ghes_malformed(p, "malformed CXL agent_address");
 		return;
 	}
-	put_at(p, 16, fn, 1);
-	put_at(p, 17, dev, 1);
-	put_at(p, 18, bus, 1);
-	put_at(p, 19, seg, 2);
+	/* N.2.13 CXL Agent Address: function, device, bus, then the 16-bit segment. */
+	put_at(p, 16, bdf[3], 1);
+	put_at(p, 17, bdf[2], 1);
+	put_at(p, 18, bdf[1], 1);
+	put_at(p, 19, bdf[0], 2);
 	set_valid(p, 0, 1);
 }
 
