@@ -32,6 +32,7 @@ VIEW_FN(nonstd, "nonstd")
 VIEW_FN(devlink, "devlink")
 VIEW_FN(blockerr, "blockerr")
 VIEW_FN(memfail, "memfail")
+VIEW_FN(cxl, "cxl")
 
 /*
  * Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong

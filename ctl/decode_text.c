@@ -19,6 +19,7 @@
 
 enum item_kind {
 	ITEM_MCE, ITEM_AER, ITEM_EDAC, ITEM_EXTLOG, ITEM_ARM, ITEM_NONSTD, ITEM_DEVLINK, ITEM_DISK, ITEM_MEMFAIL,
+	ITEM_CXL,
 };
 
 #define ITEM_STRINGS 9   /* a devlink record uses the first five */
@@ -41,6 +42,7 @@ struct text_item {
 		struct devlink_in devlink;
 		struct blockerr_in disk;
 		struct memfail_in memfail;   /* symtab: the parser's static table */
+		struct cxl_in cxl;
 	} in;
 	char str[ITEM_STRINGS][ITEM_STRING_LEN];
 	size_t str_len[ITEM_STRINGS];
@@ -167,6 +169,12 @@ static void keep_ghes_input(struct text_item *it, const struct ghes_text_rec *re
 		it->kind = ITEM_AER;
 		it->in.aer = rec->in.aer;
 		keep_string(it, 0, rec->in.aer.dev_name, rec->in.aer.dev_name_len);
+		break;
+	case GHES_TEXT_CXL:
+		it->kind = ITEM_CXL;
+		it->in.cxl = rec->in.cxl;
+		keep_string(it, 0, rec->in.cxl.event, rec->in.cxl.event_len);
+		keep_string(it, 1, rec->in.cxl.host, rec->in.cxl.host_len);
 		break;
 	}
 }
@@ -320,6 +328,12 @@ static void attach_strings(struct text_item *it)
 		it->in.disk.cmd = it->str[1];
 		it->in.disk.cmd_len = it->str_len[1];
 		break;
+	case ITEM_CXL:
+		it->in.cxl.event = it->str[0];
+		it->in.cxl.event_len = it->str_len[0];
+		it->in.cxl.host = it->str[1];
+		it->in.cxl.host_len = it->str_len[1];
+		break;
 	case ITEM_MCE:
 	case ITEM_MEMFAIL:
 		break;
@@ -336,6 +350,7 @@ union any_decoded {
 	struct devlink_decoded devlink;
 	struct blockerr_decoded disk;
 	struct memfail_decoded memfail;
+	struct cxl_decoded cxl;
 };
 
 static struct decoded_view decode_by_kind(struct text_item *it, union any_decoded *d)
@@ -365,6 +380,9 @@ static struct decoded_view decode_by_kind(struct text_item *it, union any_decode
 	case ITEM_MEMFAIL:
 		memfail_decode(&it->in.memfail, &d->memfail);
 		return view_memfail(&d->memfail);
+	case ITEM_CXL:
+		cxl_decode(&it->in.cxl, &d->cxl);
+		return view_cxl(&d->cxl);
 	case ITEM_MCE:
 	default:
 		mce_decode(&it->in.mce, &d->mce);

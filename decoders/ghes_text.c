@@ -155,11 +155,16 @@ static void emit(struct ghes_parser *p)
 		ghes_proc_finish(p);
 		r.kind = GHES_TEXT_SECTION;
 	}
+	/* A CXL component event goes to the decoder of its tracepoint; a short one stays a section. */
+	if (r.kind == GHES_TEXT_SECTION &&
+	    cxl_cper_event_in(p->guid, p->data, p->data_got, &r.in.cxl, p->cxl_host, sizeof(p->cxl_host)) == 0)
+		r.kind = GHES_TEXT_CXL;
 	switch (r.kind) {
 	case GHES_TEXT_MEMORY: build_memory(p, &r); break;
 	case GHES_TEXT_ARM: build_arm(p, &r); break;
 	case GHES_TEXT_SECTION: build_section(p, &r); break;
 	case GHES_TEXT_PCIE: build_pcie(p, &r); break;
+	case GHES_TEXT_CXL: break;
 	default: return;
 	}
 	note(&r, 2, "error_source", p->source);

@@ -71,6 +71,7 @@ struct ghes_parser {
 	size_t ctx_at, ctx_size;     /* the open context structure */
 	size_t cxl_dvsec_len;
 	bool cxl_cap_seen;
+	char cxl_host[16];           /* a CXL component event's device */
 	/* PCIe */
 	char bdf[16];
 	uint16_t vid, did;

@@ -14,7 +14,7 @@ decoders_libdecoders_a_SOURCES += \
 	decoders/memfail.c decoders/memfail.h \
 	decoders/devlink.c decoders/devlink.h \
 	decoders/blockerr.c decoders/blockerr.h \
-	decoders/cxl.c decoders/cxl.h
+	decoders/cxl.c decoders/cxl_cper.c decoders/cxl.h
 
 check_PROGRAMS += tests/decoders/test-aer tests/decoders/test-edac tests/decoders/test-edac-text \
 	tests/decoders/test-ghes-text tests/decoders/test-rasd-text \

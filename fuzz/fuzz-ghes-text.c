@@ -14,6 +14,7 @@ static void decode_record(const struct ghes_text_rec *r)
 	case GHES_TEXT_ARM: fuzz_decode_arm(&r->in.arm); break;
 	case GHES_TEXT_SECTION: fuzz_decode_nonstd(&r->in.section); break;
 	case GHES_TEXT_PCIE: fuzz_decode_aer(&r->in.aer); break;
+	case GHES_TEXT_CXL: fuzz_decode_cxl(&r->in.cxl); break;
 	default: abort();
 	}
 }

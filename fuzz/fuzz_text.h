@@ -16,6 +16,7 @@
 #include "decoders/aer.h"
 #include "decoders/blockerr.h"
 #include "decoders/cper.h"
+#include "decoders/cxl.h"
 #include "decoders/devlink.h"
 #include "decoders/edac.h"
 #include "decoders/mce.h"
@@ -34,6 +35,7 @@ FUZZ_RENDER_CHECK(mce)
 FUZZ_RENDER_CHECK(devlink)
 FUZZ_RENDER_CHECK(blockerr)
 FUZZ_RENDER_CHECK(memfail)
+FUZZ_RENDER_CHECK(cxl)
 
 /* Decodes one input with name_decode; the record must decode and its sentence say something. */
 #define FUZZ_TEXT_DECODER(name, in_type)                                       \
@@ -55,6 +57,7 @@ FUZZ_TEXT_DECODER(mce, struct mce_in)
 FUZZ_TEXT_DECODER(devlink, struct devlink_in)
 FUZZ_TEXT_DECODER(blockerr, struct blockerr_in)
 FUZZ_TEXT_DECODER(memfail, struct memfail_in)
+FUZZ_TEXT_DECODER(cxl, struct cxl_in)
 
 /* Every note a parser sets has a value. */
 static inline void fuzz_text_check_notes(const struct text_note *notes)

@@ -145,6 +145,8 @@ has "$out" "ghes-processor.txt:15: fatal: .*IA32/X64 section: Local APIC_ID 0x3c
 has "$out" "ghes-processor.txt:57: uncorrected: .*CXL Protocol Error section: CXL Device 0000:0d:00.0 \\[8086:0d93\\].*uncorrectable: Received Poison From Peer"; ok $? "GHES CXL protocol error: agent and RAS status"
 has "$err" "ghes-processor.txt:54: IA32/X64 context line outside a context information structure"; ok $? "GHES IA32/X64: a misplaced line reported as file:line"
 has "$err" "ghes-processor.txt:95: malformed CXL agent_address"; ok $? "GHES CXL: a malformed address reported as file:line"
+has "$out" "ghes-processor.txt:98: uncorrected: .*DPA 0x12345000"; ok $? "GHES CXL component event: read by the CXL tracepoint decoder"
+has "$out" "transaction_name  *Host Read"; ok $? "GHES CXL component event: the record's fields"
 
 # rasdaemon's own output (util/ras-mc-ctl.in, ras-mc-handler.c,
 # ras-aer-handler.c): --errors, --summary and --error-count rows, log lines.

@@ -23,6 +23,7 @@ struct got {
 	struct arm_decoded arm[MAX];
 	struct nonstd_decoded sec[MAX];
 	struct aer_decoded aer[MAX];
+	struct cxl_decoded cxl[MAX];
 };
 
 static int on_rec(void *ctx, const struct ghes_text_rec *r, unsigned line)
@@ -39,6 +40,8 @@ static int on_rec(void *ctx, const struct ghes_text_rec *r, unsigned line)
 		arm_decode(&r->in.arm, &g->arm[i]);
 	else if (r->kind == GHES_TEXT_SECTION)
 		nonstd_decode(&r->in.section, &g->sec[i]);
+	else if (r->kind == GHES_TEXT_CXL)
+		cxl_decode(&r->in.cxl, &g->cxl[i]);
 	else
 		aer_decode(&r->in.aer, &g->aer[i]);
 	text_got_notes(&g->t, i, r->notes);
@@ -409,15 +412,29 @@ static const char cxl[] =
 	"{6}[Hardware Error]:  Error 0, type: fatal\n"
 	"{6}[Hardware Error]:   section_type: CXL Protocol Error\n"
 	"{6}[Hardware Error]:    agent_address: 0000:0d:00\n"
-	"{6}[Hardware Error]:    agent_type: 2, CXL Device\n";
+	"{6}[Hardware Error]:    agent_type: 2, CXL Device\n"
+	/* 43-56: synthetic (cper.c, an unknown section's dump; include/cxl/event.h): a General Media event */
+	"{7}[Hardware Error]: event severity: recoverable\n"
+	"{7}[Hardware Error]:  Error 0, type: recoverable\n"
+	"{7}[Hardware Error]:   section type: unknown, fbcd0a77-c260-417f-85a9-088b1621eba6\n"
+	"{7}[Hardware Error]:   section length: 0x90\n"
+	"{7}[Hardware Error]:   00000000: 00000090 00000007 00000000 0d938086  ................\n"
+	"{7}[Hardware Error]:   00000010: 000d0000 00000000 00000001 00000002  ................\n"
+	"{7}[Hardware Error]:   00000020: 00000a80 00000001 34567890 00000012  ........xV4.....\n"
+	"{7}[Hardware Error]:   00000030: 00000000 00000000 00000000 00000000  ................\n"
+	"{7}[Hardware Error]:   00000040: 12345001 00000000 07010001 05010200  .P4.............\n"
+	"{7}[Hardware Error]:   00000050: 00000000 00000000 00000000 00000000  ................\n"
+	"{7}[Hardware Error]:   00000060: 00000000 00000000 00000000 00000000  ................\n"
+	"{7}[Hardware Error]:   00000070: 00000000 00000000 00000000 00000000  ................\n"
+	"{7}[Hardware Error]:   00000080: 00000000 00000000 00000000 00000000  ................\n";
 
 static void test_cxl(void)
 {
 	struct got g;
 
 	memset(&g, 0, sizeof(g));
-	tap_is_int(ghes_text_parse(cxl, strlen(cxl), on_rec, on_err, &g), 2,
-		   "cxl: two protocol error sections read, the malformed one refused");
+	tap_is_int(ghes_text_parse(cxl, strlen(cxl), on_rec, on_err, &g), 3,
+		   "cxl: two protocol error sections and a component event read, the malformed one refused");
 	tap_is_int(g.t.n_err, 1, "cxl: one refusal");
 	tap_is_int(g.t.err_line[0], 41, "cxl: the agent_address without a function");
 	tap_is_str(g.sec[0].sec_type_name, "CXL Protocol Error", "cxl: section type");
@@ -432,6 +449,19 @@ static void test_cxl(void)
 	tap_is_int(g.sec[1].severity, RAS_SEV_CORRECTED, "cxl: corrected section");
 	tap_is_str(g.sec[1].detail, "CXL Root Port 0000:00:01.1; correctable: CRC Threshold Hit",
 		   "cxl: a corrected section names the unmasked correctable bits");
+	tap_is_int(g.kind[2], GHES_TEXT_CXL, "cxl event: handed to the CXL tracepoint decoder");
+	tap_is_int(g.t.line[2], 44, "cxl event: at its Error line");
+	tap_is_str(g.cxl[2].event, "cxl_general_media", "cxl event: as the cxl_general_media tracepoint");
+	tap_is_str(g.cxl[2].host, "0000:0d:00.0", "cxl event: the device from the section's device id");
+	tap_is_int(g.cxl[2].serial, 0x200000001LL, "cxl event: serial number");
+	tap_is_int(g.cxl[2].dpa, 0x12345000, "cxl event: DPA without its flag bits");
+	tap_is_str(g.cxl[2].log_name, "Failure", "cxl event: the record's own severity is its log");
+	tap_is_str(g.cxl[2].record_type, "ECC Error", "cxl event: memory event type");
+	tap_is_str(g.cxl[2].transaction_name, "Host Read", "cxl event: transaction type");
+	tap_is_int(g.cxl[2].channel, 2, "cxl event: channel");
+	tap_is_int(g.cxl[2].rank, 1, "cxl event: rank");
+	tap_is_int(g.cxl[2].device, 5, "cxl event: device");
+	tap_is_int(g.cxl[2].severity, RAS_SEV_UNCORRECTED, "cxl event: uncorrectable descriptor");
 }
 
 int main(void)
