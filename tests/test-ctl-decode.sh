@@ -142,10 +142,10 @@ decode_file ghes-processor.txt
 ok $rc "GHES processor and CXL sections decode"
 has "$out" "ghes-processor.txt:3: uncorrected: Recoverable platform error in a Processor Generic section: processor_type IA32/X64, processor_isa X64, error_type micro-architectural error"; ok $? "GHES general processor: the kernel's field names"
 has "$out" "ghes-processor.txt:15: fatal: .*IA32/X64 section: Local APIC_ID 0x3c: cache error (Transaction Type Generic, .*Processor Context Corrupt, Uncorrected); .*MCA_STATUS 0xb2a0000000090108"; ok $? "GHES IA32/X64: check information and the MSR context's bank"
-has "$out" "ghes-processor.txt:57: uncorrected: .*CXL Protocol Error section: CXL Device 0000:0d:00.0 \\[8086:0d93\\].*uncorrectable: Received Poison From Peer"; ok $? "GHES CXL protocol error: agent and RAS status"
-has "$err" "ghes-processor.txt:54: IA32/X64 context line outside a context information structure"; ok $? "GHES IA32/X64: a misplaced line reported as file:line"
-has "$err" "ghes-processor.txt:95: malformed CXL agent_address"; ok $? "GHES CXL: a malformed address reported as file:line"
-has "$out" "ghes-processor.txt:98: uncorrected: .*DPA 0x12345000"; ok $? "GHES CXL component event: read by the CXL tracepoint decoder"
+has "$out" "ghes-processor.txt:60: uncorrected: .*CXL Protocol Error section: CXL Device 0000:0d:00.0 \\[8086:0d93\\].*uncorrectable: Received Poison From Peer"; ok $? "GHES CXL protocol error: agent and RAS status"
+has "$err" "ghes-processor.txt:57: IA32/X64 context line outside a context information structure"; ok $? "GHES IA32/X64: a misplaced line reported as file:line"
+has "$err" "ghes-processor.txt:98: malformed CXL agent_address"; ok $? "GHES CXL: a malformed address reported as file:line"
+has "$out" "ghes-processor.txt:101: uncorrected: .*DPA 0x12345000"; ok $? "GHES CXL component event: read by the CXL tracepoint decoder"
 has "$out" "transaction_name  *Host Read"; ok $? "GHES CXL component event: the record's fields"
 
 # rasdaemon's own output (util/ras-mc-ctl.in, ras-mc-handler.c,
@@ -176,6 +176,7 @@ has "$out" "rasdaemon_message  *critical medium error"; ok $? "disk row: rasdaem
 has "$out" "rasdaemon-other.txt:11: fatal: .*(mask lsb 12): node 1, card 0, rank 1, memory device handle 0x21; FRU DIMM_A1"; ok $? "extlog_mem_event log line"
 has "$out" "rasdaemon-other.txt:13: uncorrected: Hardware memory error on page pfn 0x1a2b3 (kernel slab page): recovery Ignored"; ok $? "memory_failure_event log line"
 has "$err" "rasdaemon-other.txt:9: rasdaemon disk error row whose error rasdaemon could not name"; ok $? "disk row without an errno refused as file:line"
+has "$err" "rasdaemon-other.txt:15: malformed rasdaemon extlog_mem_event line"; ok $? "a malformed extlog log line refused as file:line"
 out=$($CTL decode --json "$D/decode/rasdaemon-other.txt" 2>/dev/null)
 has "$out" '"type":"memfail"'; ok $? "--json: memory failure type"
 has "$out" '"type":"blockerr"'; ok $? "--json: block error type"

@@ -321,7 +321,7 @@ static const char processor[] =
 	"[Hardware Error]:    00000060: 0000000000000000 0000000000000000\n"
 	"[Hardware Error]:    00000070: 0000000000000000 0000000000000000\n"
 	"BERT: Total records found: 1\n"
-	/* 47-55: synthetic (cper-x86.c): a TLB structure of unknown GUID, then a misplaced line */
+	/* 47-54: synthetic (cper-x86.c): a structure of a type the kernel does not know */
 	"{3}[Hardware Error]: event severity: corrected\n"
 	"{3}[Hardware Error]:  Error 0, type: corrected\n"
 	"{3}[Hardware Error]:   section_type: IA32/X64 processor error\n"
@@ -329,18 +329,25 @@ static const char processor[] =
 	"{3}[Hardware Error]:    Error Structure Type: unknown\n"
 	"{3}[Hardware Error]:    Error Structure Type: 01020304-0506-0708-090a-0b0c0d0e0f10\n"
 	"{3}[Hardware Error]:    Instruction Pointer: 0xffffffff81000000\n"
-	"{3}[Hardware Error]:    Register Array Size: 0x0010\n"
-	"{3}[Hardware Error]:   Local APIC_ID: 0x2\n";
+	"{3}[Hardware Error]:   Local APIC_ID: 0x2\n"
+	/* 55-57: synthetic: a context line with no context structure open */
+	"{9}[Hardware Error]:  Error 0, type: corrected\n"
+	"{9}[Hardware Error]:   section_type: IA32/X64 processor error\n"
+	"{9}[Hardware Error]:    Register Array Size: 0x0010\n";
 
 static void test_processor(void)
 {
 	struct got g;
 
 	memset(&g, 0, sizeof(g));
-	tap_is_int(ghes_text_parse(processor, strlen(processor), on_rec, on_err, &g), 2,
-		   "processor: general and IA32/X64 sections read; the misplaced context line refused");
+	tap_is_int(ghes_text_parse(processor, strlen(processor), on_rec, on_err, &g), 3,
+		   "processor: general and two IA32/X64 sections read; the misplaced context line refused");
 	tap_is_int(g.t.n_err, 1, "processor: one refusal");
-	tap_is_int(g.t.err_line[0], 54, "processor: Register Array Size outside a context structure");
+	tap_is_int(g.t.err_line[0], 57, "processor: Register Array Size outside a context structure");
+	tap_is_str(g.sec[2].detail, "Local APIC_ID 0x2: unknown error structure, IP 0xffffffff81000000",
+		   "IA32/X64: a structure of unknown type said so, its IP kept");
+	tap_ok(strncmp(g.sec[2].raw_hex + 128, "04030201060508070", 16) == 0,
+	       "IA32/X64: the unknown structure's GUID from its second type line");
 	tap_is_int(g.kind[0], GHES_TEXT_SECTION, "general processor: handed over as a CPER section");
 	tap_is_int(g.t.line[0], 3, "general processor: at its Error line");
 	tap_is_str(g.sec[0].sec_type_name, "Processor Generic", "general processor: section type");
