@@ -513,6 +513,10 @@ static void nonstd_detail(const uint8_t *data, size_t n, struct nonstd_decoded *
 		cper_ia_detail(data, n, out->detail, sizeof(out->detail));
 		return;
 	}
+	if (strcmp(out->sec_type_name, "Firmware Error Record Reference") == 0) {
+		cper_fw_ref_detail(data, n, out->detail, sizeof(out->detail));
+		return;
+	}
 	if (strcmp(out->sec_type_name, "CXL Protocol Error") == 0) {
 		/* As the kernel: a corrected section reports the correctable registers. */
 		cper_cxl_prot_detail(data, n, out->cper_severity == 2, out->detail, sizeof(out->detail));

@@ -384,3 +384,46 @@ void cper_cxl_prot_detail(const uint8_t *p, size_t n, bool correctable, char *ou
 	else
 		cxl_errors(p + log, correctable, &b);
 }
+
+/* ---- Firmware Error Record Reference (N.2.10) ---------------------------------- */
+
+/* Record types as Linux cper.c names them (UEFI 2.10 Table N-33). */
+static const char *const fw_record_types[] = {
+	"IPF SAL Error Record", "SOC Firmware Error Record Type1 (Legacy CrashLog Support)",
+	"SOC Firmware Error Record Type2",
+};
+
+const char *cper_fw_record_type_name(unsigned t)
+{
+	return t < OU_ARRAY_SIZE(fw_record_types) ? fw_record_types[t] : NULL;
+}
+
+size_t cper_fw_ref_data_offset(unsigned revision)
+{
+	/* What each revision defines: 0 an 8-byte identifier, 1 none, 2 the identifier GUID too. */
+	return revision == 0 ? 16 : revision == 1 ? 8 : CPER_FW_REF_LEN;
+}
+
+void cper_fw_ref_detail(const uint8_t *p, size_t n, char *out, size_t len)
+{
+	struct ou_buf b = ou_start(out, len);
+
+	out[0] = '\0';
+	if (n < 8) {
+		snprintf(out, len, "firmware error record reference too short (%zu bytes)", n);
+		return;
+	}
+	ou_put(&b, name_of(fw_record_types, OU_ARRAY_SIZE(fw_record_types), p[0]));
+	ou_put(&b, ", revision ");
+	ou_put_int(&b, p[1]);
+	if (p[1] == 0 && n >= 16) {
+		ou_put(&b, ", record identifier ");
+		ou_put_hex(&b, ou_le64(p + 8));
+	} else if (p[1] == 2 && n >= CPER_FW_REF_LEN) {
+		char guid[CPER_GUID_STR_LEN];
+
+		ou_guid_format(guid, sizeof(guid), p + 16);
+		ou_put(&b, ", record identifier ");
+		ou_put(&b, guid);
+	}
+}

@@ -18,6 +18,7 @@
 #define CPER_IA_CTX_LEN 16          /* N.2.4.2.3 header; the register array follows */
 #define CPER_CXL_PROT_LEN 116       /* N.2.13 up to the DVSEC */
 #define CPER_CXL_RAS_LEN 88         /* CXL r3.1 8.2.4.17: six registers and the header log */
+#define CPER_FW_REF_LEN 32          /* N.2.10: type, revision, identifier, identifier GUID */
 
 /* "processor_type IA32/X64, ..., IP 0x..." from the valid fields. */
 void cper_proc_generic_detail(const uint8_t *p, size_t n, char *out, size_t len);
@@ -25,6 +26,13 @@ void cper_proc_generic_detail(const uint8_t *p, size_t n, char *out, size_t len)
 void cper_ia_detail(const uint8_t *p, size_t n, char *out, size_t len);
 /* "CXL Device 0000:0d:00.0 [8086:0d93], serial 0x..; uncorrectable: ... (first: ...)" */
 void cper_cxl_prot_detail(const uint8_t *p, size_t n, bool correctable, char *out, size_t len);
+
+/* "SOC Firmware Error Record Type2, revision 2, record identifier <guid>" */
+void cper_fw_ref_detail(const uint8_t *p, size_t n, char *out, size_t len);
+/* The kernel's name of record type t, or NULL. */
+const char *cper_fw_record_type_name(unsigned t);
+/* Where a reference of this revision ends and the record's own data begins (as Linux dumps it). */
+size_t cper_fw_ref_data_offset(unsigned revision);
 
 /* IA32/X64 error structure type: 0 cache, 1 TLB, 2 bus, 3 micro-architectural; -1 unknown. */
 int cper_ia_err_type(const uint8_t guid[16]);

@@ -151,7 +151,8 @@ static void emit(struct ghes_parser *p)
 	int rc;
 
 	r.kind = (enum ghes_text_kind)p->kind;
-	if (p->kind == GHES_KIND_PROC || p->kind == GHES_KIND_IA || p->kind == GHES_KIND_CXL) {
+	if (p->kind == GHES_KIND_PROC || p->kind == GHES_KIND_IA || p->kind == GHES_KIND_CXL ||
+	    p->kind == GHES_KIND_FWREF) {
 		ghes_proc_finish(p);
 		r.kind = GHES_TEXT_SECTION;
 	}
@@ -232,7 +233,7 @@ static const struct { const char *kernel, *table; int kind; } section_names[] = 
 	{ "PCIe error", NULL, GHES_TEXT_PCIE },
 	{ "general processor error", "Processor Generic", GHES_KIND_PROC },
 	{ "IA32/X64 processor error", "Processor Specific: IA32/X64", GHES_KIND_IA },
-	{ "Firmware Error Record Reference", "Firmware Error Record Reference", GHES_TEXT_SECTION },
+	{ "Firmware Error Record Reference", "Firmware Error Record Reference", GHES_KIND_FWREF },
 	{ "CXL Protocol Error", "CXL Protocol Error", GHES_KIND_CXL },
 };
 
@@ -565,7 +566,7 @@ static void handle_body(struct ghes_parser *p, const char *body)
 	    run_key(p, ghes_proc_keys, ghes_n_proc_keys, body))
 		return;
 	if (p->open && p->dump == DUMP_NONE)
-		ghes_cxl_capability_row(p, body);
+		ghes_unlabelled_dump(p, body);
 	if (p->open && p->dump != DUMP_NONE)
 		on_dump_row(p, body);
 }

@@ -22,7 +22,7 @@
 #define AV_PA 16u
 
 /* Kinds read here but handed over as GHES_TEXT_SECTION records (rebuilt section images). */
-enum { GHES_KIND_PROC = 16, GHES_KIND_IA, GHES_KIND_CXL };
+enum { GHES_KIND_PROC = 16, GHES_KIND_IA, GHES_KIND_CXL, GHES_KIND_FWREF };
 
 /* DUMP_AT: rows go to data[dump_at..dump_end) of a rebuilt section image. */
 enum dump_target { DUMP_NONE, DUMP_DATA, DUMP_OEM, DUMP_AT };
@@ -70,7 +70,7 @@ struct ghes_parser {
 	unsigned n_info, n_ctx;      /* IA32/X64 error information and context structures */
 	size_t ctx_at, ctx_size;     /* the open context structure */
 	size_t cxl_dvsec_len;
-	bool cxl_cap_seen;
+	bool dump_seen;              /* the section's unlabelled dump began */
 	char cxl_host[16];           /* a CXL component event's device */
 	/* PCIe */
 	char bdf[16];
@@ -97,8 +97,8 @@ extern const size_t ghes_n_arm_keys;
 /* The lines of processor and CXL protocol error sections (ghes_text_proc.c). */
 extern const struct ghes_key ghes_proc_keys[];
 extern const size_t ghes_n_proc_keys;
-/* True (and a dump started) if body is the first row of a CXL section's capability dump. */
-bool ghes_cxl_capability_row(struct ghes_parser *p, const char *body);
+/* True (and a dump started) if body is the first row of a dump no line announced (CXL, firmware reference). */
+bool ghes_unlabelled_dump(struct ghes_parser *p, const char *body);
 /* Completes the rebuilt image of a processor or CXL section: its length and counts. */
 void ghes_proc_finish(struct ghes_parser *p);
 

@@ -369,18 +369,72 @@ static void on_cxl_header_log(struct ghes_parser *p, const char *v)
 	start_dump(p, CPER_CXL_PROT_LEN + p->cxl_dvsec_len + 24, 64);
 }
 
-bool ghes_cxl_capability_row(struct ghes_parser *p, const char *body)
+bool ghes_unlabelled_dump(struct ghes_parser *p, const char *body)
 {
-	/* The PCIe capability structure is dumped with no line of its own before it. */
-	if (p->kind != GHES_KIND_CXL || p->cxl_cap_seen || strncmp(body, "00000000: ", 10) != 0)
+	/*
+	 * A CXL section's PCIe capability structure and a firmware record
+	 * reference's own data are dumped with no line of their own before them.
+	 */
+	if (p->dump_seen || strncmp(body, "00000000: ", 10) != 0)
 		return false;
-	p->cxl_cap_seen = true;
-	set_valid(p, 0, 4);
-	start_dump(p, 48, 60);
+	if (p->kind == GHES_KIND_CXL) {
+		set_valid(p, 0, 4);
+		start_dump(p, 48, 60);
+	} else if (p->kind == GHES_KIND_FWREF) {
+		/* As long as the rows go on: the image grows with them (ghes_proc_finish). */
+		p->dump = DUMP_AT;
+		p->dump_off = 0;
+		p->dump_at = cper_fw_ref_data_offset(p->data[1]);
+		p->dump_end = sizeof(p->data);
+	} else {
+		return false;
+	}
+	p->dump_seen = true;
 	return true;
 }
 
+/* ---- Firmware Error Record Reference (N.2.10) ------------------------------- */
+
+static void on_fw_type(struct ghes_parser *p, const char *v)
+{
+	unsigned t = 0xff;   /* "unknown": past the kernel's table */
+
+	for (unsigned i = 0; cper_fw_record_type_name(i); i++)
+		if (strcmp(v, cper_fw_record_type_name(i)) == 0)
+			t = i;
+	if (t == 0xff && strcmp(v, "unknown") != 0)
+		ghes_malformed(p, "malformed Firmware Error Record Type");
+	put_at(p, 0, t, 1);
+}
+
+static void on_fw_revision(struct ghes_parser *p, const char *v)
+{
+	uint64_t n;
+
+	if (index_value(p, v, 0xff, &n))
+		put_at(p, 1, n, 1);
+}
+
+/* "%08llx" for revision 0, "%pUl" for revision 2. */
+static void on_fw_identifier(struct ghes_parser *p, const char *v)
+{
+	uint8_t guid[16], *at;
+	uint64_t id;
+
+	if (strlen(v) == 36 && cper_guid_parse(v, guid)) {
+		if ((at = image_at(p, 16, 16)))
+			memcpy(at, guid, 16);
+	} else if (text_num_whole(v, 16, &id)) {
+		put_at(p, 8, id, 8);
+	} else {
+		ghes_malformed(p, "malformed Record Identifier");
+	}
+}
+
 const struct ghes_key ghes_proc_keys[] = {
+	{ "Firmware Error Record Type: ", GHES_KIND_FWREF, on_fw_type },
+	{ "Revision: ", GHES_KIND_FWREF, on_fw_revision },
+	{ "Record Identifier: ", GHES_KIND_FWREF, on_fw_identifier },
 	{ "processor_type: ", GHES_KIND_PROC, on_proc_type },
 	{ "processor_isa: ", GHES_KIND_PROC, on_proc_isa },
 	{ "error_type: ", GHES_KIND_PROC, on_proc_err },
@@ -433,9 +487,12 @@ const size_t ghes_n_proc_keys = sizeof(ghes_proc_keys) / sizeof(ghes_proc_keys[0
 void ghes_proc_finish(struct ghes_parser *p)
 {
 	size_t min = p->kind == GHES_KIND_PROC ? CPER_PROC_GENERIC_LEN
-		   : p->kind == GHES_KIND_IA ? CPER_IA_LEN : CPER_CXL_PROT_LEN;
+		   : p->kind == GHES_KIND_IA ? CPER_IA_LEN
+		   : p->kind == GHES_KIND_FWREF ? cper_fw_ref_data_offset(p->data[1]) : CPER_CXL_PROT_LEN;
 
 	image_at(p, 0, min);
+	if (p->kind == GHES_KIND_FWREF && p->dump_seen)
+		image_at(p, min, p->dump_off);
 	if (p->kind == GHES_KIND_IA) {
 		/* The structure counts live in validation bits 7:2 and 13:8. */
 		p->data[0] = (uint8_t)((p->data[0] & 3) | p->n_info << 2);

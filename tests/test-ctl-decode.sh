@@ -134,7 +134,7 @@ out=$($CTL decode "$D/decode/ghes-unknown.txt"); rc=$?
 ok $rc "GHES unknown sections decode"
 has "$out" "ghes-unknown.txt:5: uncorrected: Recoverable platform error in a vendor-specific section (e8ed898d-df16-43cc-8ecc-54f060ef157f), 48 bytes of data"; ok $? "GHES unknown section: GUID and length"
 has "$out" "raw_hex  *050000000e0030ec"; ok $? "GHES unknown section: bytes from the 32-bit hex dump groups"
-has "$out" "ghes-unknown.txt:13: fatal: Fatal platform error in a Firmware Error Record Reference section, 656 bytes of data (only partly received)"; ok $? "BERT block without {N}: named GUID, dump partly received"
+has "$out" "ghes-unknown.txt:13: fatal: Fatal platform error in a Firmware Error Record Reference section: SOC Firmware Error Record Type1 (Legacy CrashLog Support), revision 0, record identifier 0x2000200000000, 656 bytes of data (only partly received)"; ok $? "BERT block without {N}: named GUID, its reference read, dump partly received"
 
 # Processor and CXL protocol error sections (cper.c cper_print_proc_generic,
 # cper-x86.c, cper_cxl.c), rebuilt and read by the non-standard section decoder.
@@ -142,10 +142,11 @@ decode_file ghes-processor.txt
 ok $rc "GHES processor and CXL sections decode"
 has "$out" "ghes-processor.txt:3: uncorrected: Recoverable platform error in a Processor Generic section: processor_type IA32/X64, processor_isa X64, error_type micro-architectural error"; ok $? "GHES general processor: the kernel's field names"
 has "$out" "ghes-processor.txt:15: fatal: .*IA32/X64 section: Local APIC_ID 0x3c: cache error (Transaction Type Generic, .*Processor Context Corrupt, Uncorrected); .*MCA_STATUS 0xb2a0000000090108"; ok $? "GHES IA32/X64: check information and the MSR context's bank"
-has "$out" "ghes-processor.txt:60: uncorrected: .*CXL Protocol Error section: CXL Device 0000:0d:00.0 \\[8086:0d93\\].*uncorrectable: Received Poison From Peer"; ok $? "GHES CXL protocol error: agent and RAS status"
-has "$err" "ghes-processor.txt:57: IA32/X64 context line outside a context information structure"; ok $? "GHES IA32/X64: a misplaced line reported as file:line"
-has "$err" "ghes-processor.txt:98: malformed CXL agent_address"; ok $? "GHES CXL: a malformed address reported as file:line"
-has "$out" "ghes-processor.txt:101: uncorrected: .*DPA 0x12345000"; ok $? "GHES CXL component event: read by the CXL tracepoint decoder"
+has "$out" "ghes-processor.txt:68: uncorrected: .*CXL Protocol Error section: CXL Device 0000:0d:00.0 \\[8086:0d93\\].*uncorrectable: Received Poison From Peer"; ok $? "GHES CXL protocol error: agent and RAS status"
+has "$out" "ghes-processor.txt:57: fatal: .*Firmware Error Record Reference section: SOC Firmware Error Record Type2, revision 2, record identifier 8f87f311-c998-4d9e-a0c4-6065518c4f6d"; ok $? "GHES firmware error record reference: the kernel's fields"
+has "$err" "ghes-processor.txt:65: IA32/X64 context line outside a context information structure"; ok $? "GHES IA32/X64: a misplaced line reported as file:line"
+has "$err" "ghes-processor.txt:106: malformed CXL agent_address"; ok $? "GHES CXL: a malformed address reported as file:line"
+has "$out" "ghes-processor.txt:109: uncorrected: .*DPA 0x12345000"; ok $? "GHES CXL component event: read by the CXL tracepoint decoder"
 has "$out" "transaction_name  *Host Read"; ok $? "GHES CXL component event: the record's fields"
 
 # rasdaemon's own output (util/ras-mc-ctl.in, ras-mc-handler.c,

@@ -330,7 +330,16 @@ static const char processor[] =
 	"{3}[Hardware Error]:    Error Structure Type: 01020304-0506-0708-090a-0b0c0d0e0f10\n"
 	"{3}[Hardware Error]:    Instruction Pointer: 0xffffffff81000000\n"
 	"{3}[Hardware Error]:   Local APIC_ID: 0x2\n"
-	/* 55-57: synthetic: a context line with no context structure open */
+	/* 55-61: Paul Menzel on linux-acpi, 2020 (Dell XPS 13 9310 BERT; the mail's wrapping undone) */
+	"kernel: BERT: Error records from previous boot:\n"
+	"kernel: [Hardware Error]: event severity: fatal\n"
+	"kernel: [Hardware Error]:  Error 0, type: fatal\n"
+	"kernel: [Hardware Error]:   section_type: Firmware Error Record Reference\n"
+	"kernel: [Hardware Error]:   Firmware Error Record Type: SOC Firmware Error Record Type2\n"
+	"kernel: [Hardware Error]:   Revision: 2\n"
+	"kernel: [Hardware Error]:   Record Identifier: 8f87f311-c998-4d9e-a0c4-6065518c4f6d\n"
+	"kernel: [Hardware Error]:   00000000: 0100a306 00000280 ca5824d3 000003ab  .........$X.....\n"
+	/* 63-65: synthetic: a context line with no context structure open */
 	"{9}[Hardware Error]:  Error 0, type: corrected\n"
 	"{9}[Hardware Error]:   section_type: IA32/X64 processor error\n"
 	"{9}[Hardware Error]:    Register Array Size: 0x0010\n";
@@ -340,10 +349,16 @@ static void test_processor(void)
 	struct got g;
 
 	memset(&g, 0, sizeof(g));
-	tap_is_int(ghes_text_parse(processor, strlen(processor), on_rec, on_err, &g), 3,
-		   "processor: general and two IA32/X64 sections read; the misplaced context line refused");
+	tap_is_int(ghes_text_parse(processor, strlen(processor), on_rec, on_err, &g), 4,
+		   "processor: general, two IA32/X64 and a firmware reference section read; the misplaced line refused");
 	tap_is_int(g.t.n_err, 1, "processor: one refusal");
-	tap_is_int(g.t.err_line[0], 57, "processor: Register Array Size outside a context structure");
+	tap_is_int(g.t.err_line[0], 65, "processor: Register Array Size outside a context structure");
+	tap_is_str(g.sec[3].sec_type_name, "Firmware Error Record Reference", "firmware reference: section type");
+	tap_is_int(g.t.line[3], 57, "firmware reference: at its Error line");
+	tap_is_str(g.sec[3].detail, "SOC Firmware Error Record Type2, revision 2, record identifier "
+		   "8f87f311-c998-4d9e-a0c4-6065518c4f6d", "firmware reference: type, revision, identifier");
+	tap_is_int(g.sec[3].length, 48, "firmware reference: N.2.10 header then the dump");
+	tap_ok(strncmp(g.sec[3].raw_hex + 64, "06a30001", 8) == 0, "firmware reference: the dump after the header");
 	tap_is_str(g.sec[2].detail, "Local APIC_ID 0x2: unknown error structure, IP 0xffffffff81000000",
 		   "IA32/X64: a structure of unknown type said so, its IP kept");
 	tap_ok(strncmp(g.sec[2].raw_hex + 128, "04030201060508070", 16) == 0,
