@@ -273,6 +273,36 @@ static int by_line(const void *a, const void *b)
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
+/* attach_strings for the devlink, disk and CXL records (rasdaemon rows, GHES CXL events). */
+static void attach_other_strings(struct text_item *it)
+{
+	switch (it->kind) {
+	case ITEM_DEVLINK:
+		it->in.devlink = (struct devlink_in){
+			.bus_name = it->str[0], .bus_name_len = it->str_len[0],
+			.dev_name = it->str[1], .dev_name_len = it->str_len[1],
+			.driver_name = it->str[2], .driver_name_len = it->str_len[2],
+			.reporter_name = it->str[3], .reporter_name_len = it->str_len[3],
+			.msg = it->str[4], .msg_len = it->str_len[4],
+		};
+		break;
+	case ITEM_DISK:
+		it->in.disk.rwbs = it->str[0];
+		it->in.disk.rwbs_len = it->str_len[0];
+		it->in.disk.cmd = it->str[1];
+		it->in.disk.cmd_len = it->str_len[1];
+		break;
+	case ITEM_CXL:
+		it->in.cxl.event = it->str[0];
+		it->in.cxl.event_len = it->str_len[0];
+		it->in.cxl.host = it->str[1];
+		it->in.cxl.host_len = it->str_len[1];
+		break;
+	default:
+		break;   /* machine checks and memory failures hold no strings */
+	}
+}
+
 /* Points the item's decoder input at its own string copies; call once the array is final. */
 static void attach_strings(struct text_item *it)
 {
@@ -313,29 +343,8 @@ static void attach_strings(struct text_item *it)
 		it->in.nonstd.buf = it->bytes;
 		it->in.nonstd.buf_len = it->n_bytes;
 		break;
-	case ITEM_DEVLINK:
-		it->in.devlink = (struct devlink_in){
-			.bus_name = it->str[0], .bus_name_len = it->str_len[0],
-			.dev_name = it->str[1], .dev_name_len = it->str_len[1],
-			.driver_name = it->str[2], .driver_name_len = it->str_len[2],
-			.reporter_name = it->str[3], .reporter_name_len = it->str_len[3],
-			.msg = it->str[4], .msg_len = it->str_len[4],
-		};
-		break;
-	case ITEM_DISK:
-		it->in.disk.rwbs = it->str[0];
-		it->in.disk.rwbs_len = it->str_len[0];
-		it->in.disk.cmd = it->str[1];
-		it->in.disk.cmd_len = it->str_len[1];
-		break;
-	case ITEM_CXL:
-		it->in.cxl.event = it->str[0];
-		it->in.cxl.event_len = it->str_len[0];
-		it->in.cxl.host = it->str[1];
-		it->in.cxl.host_len = it->str_len[1];
-		break;
-	case ITEM_MCE:
-	case ITEM_MEMFAIL:
+	default:
+		attach_other_strings(it);
 		break;
 	}
 }
