@@ -12,53 +12,27 @@ static struct decoded_view make_view(const char *kind, const void *d, const stru
 	return v;
 }
 
-struct decoded_view view_mce(const struct mce_decoded *d)
-{
-	struct decoded_view v = make_view("mce", d, mce_dfields, mce_n_dfields, d->severity, d->location);
+/* view_<name>(d): the decoder's dfields, severity and location, its sentence rendered. */
+#define VIEW_FN(name, kind)                                                                   \
+	struct decoded_view view_##name(const struct name##_decoded *d)                       \
+	{                                                                                     \
+		struct decoded_view v = make_view(kind, d, name##_dfields, name##_n_dfields,  \
+						  d->severity, d->location);                  \
+                                                                                              \
+		name##_render(d, v.sentence, sizeof(v.sentence));                             \
+		return v;                                                                     \
+	}
 
-	mce_render(d, v.sentence, sizeof(v.sentence));
-	return v;
-}
-
-struct decoded_view view_aer(const struct aer_decoded *d)
-{
-	struct decoded_view v = make_view("aer", d, aer_dfields, aer_n_dfields, d->severity, d->location);
-
-	aer_render(d, v.sentence, sizeof(v.sentence));
-	return v;
-}
-
-struct decoded_view view_edac(const struct edac_decoded *d)
-{
-	struct decoded_view v = make_view("edac", d, edac_dfields, edac_n_dfields, d->severity, d->location);
-
-	edac_render(d, v.sentence, sizeof(v.sentence));
-	return v;
-}
-
-struct decoded_view view_extlog(const struct extlog_decoded *d)
-{
-	struct decoded_view v = make_view("extlog", d, extlog_dfields, extlog_n_dfields, d->severity, d->location);
-
-	extlog_render(d, v.sentence, sizeof(v.sentence));
-	return v;
-}
-
-struct decoded_view view_arm(const struct arm_decoded *d)
-{
-	struct decoded_view v = make_view("arm", d, arm_dfields, arm_n_dfields, d->severity, d->location);
-
-	arm_render(d, v.sentence, sizeof(v.sentence));
-	return v;
-}
-
-struct decoded_view view_nonstd(const struct nonstd_decoded *d)
-{
-	struct decoded_view v = make_view("nonstd", d, nonstd_dfields, nonstd_n_dfields, d->severity, d->location);
-
-	nonstd_render(d, v.sentence, sizeof(v.sentence));
-	return v;
-}
+VIEW_FN(mce, "mce")
+VIEW_FN(aer, "aer")
+VIEW_FN(edac, "edac")
+VIEW_FN(extlog, "extlog")
+VIEW_FN(arm, "arm")
+VIEW_FN(nonstd, "nonstd")
+VIEW_FN(devlink, "devlink")
+VIEW_FN(blockerr, "blockerr")
+VIEW_FN(memfail, "memfail")
+VIEW_FN(cxl, "cxl")
 
 /*
  * Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong

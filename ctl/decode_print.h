@@ -10,9 +10,13 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include "decoders/aer.h"
+#include "decoders/blockerr.h"
 #include "decoders/cper.h"
+#include "decoders/cxl.h"
+#include "decoders/devlink.h"
 #include "decoders/edac.h"
 #include "decoders/mce.h"
+#include "decoders/memfail.h"
 
 struct decode_out {
 	FILE *out;   /* decoded records */
@@ -22,7 +26,7 @@ struct decode_out {
 
 /* What the printer needs of one decoded record, whatever its type. */
 struct decoded_view {
-	const char *kind;           /* "mce", "aer", "edac", "extlog", "arm", "nonstd" */
+	const char *kind;           /* "mce", "aer", "edac", "extlog", "arm", "nonstd", "devlink", "blockerr", "memfail", "cxl" */
 	const void *decoded;        /* the decoder's output struct, for its dfields */
 	const struct ras_dfield *dfields;
 	size_t n_dfields;
@@ -44,6 +48,10 @@ struct decoded_view view_edac(const struct edac_decoded *d);
 struct decoded_view view_extlog(const struct extlog_decoded *d);
 struct decoded_view view_arm(const struct arm_decoded *d);
 struct decoded_view view_nonstd(const struct nonstd_decoded *d);
+struct decoded_view view_devlink(const struct devlink_decoded *d);
+struct decoded_view view_blockerr(const struct blockerr_decoded *d);
+struct decoded_view view_memfail(const struct memfail_decoded *d);
+struct decoded_view view_cxl(const struct cxl_decoded *d);
 
 /* Prints one record; where ("file:line") may be NULL. */
 void decode_print(const struct decode_out *o, const struct decoded_view *v, const char *where);

@@ -17,9 +17,12 @@
 #include "decoders/mce_text_amd.h"
 #include "decoders/rasd_text.h"
 
-enum item_kind { ITEM_MCE, ITEM_AER, ITEM_EDAC, ITEM_EXTLOG, ITEM_ARM, ITEM_NONSTD };
+enum item_kind {
+	ITEM_MCE, ITEM_AER, ITEM_EDAC, ITEM_EXTLOG, ITEM_ARM, ITEM_NONSTD, ITEM_DEVLINK, ITEM_DISK, ITEM_MEMFAIL,
+	ITEM_CXL,
+};
 
-#define ITEM_STRINGS 9
+#define ITEM_STRINGS 9   /* a devlink record uses the first five */
 #define ITEM_STRING_LEN 192
 #define ITEM_NOTE0 6          /* the source's notes: the last TEXT_NOTES string slots */
 #define ITEM_BYTES NONSTD_HEX_MAX   /* a section's bytes, an ARM section's entries */
@@ -36,6 +39,10 @@ struct text_item {
 		struct extlog_in extlog;
 		struct arm_in arm;
 		struct nonstd_in nonstd;
+		struct devlink_in devlink;
+		struct blockerr_in disk;
+		struct memfail_in memfail;   /* symtab: the parser's static table */
+		struct cxl_in cxl;
 	} in;
 	char str[ITEM_STRINGS][ITEM_STRING_LEN];
 	size_t str_len[ITEM_STRINGS];
@@ -163,6 +170,12 @@ static void keep_ghes_input(struct text_item *it, const struct ghes_text_rec *re
 		it->in.aer = rec->in.aer;
 		keep_string(it, 0, rec->in.aer.dev_name, rec->in.aer.dev_name_len);
 		break;
+	case GHES_TEXT_CXL:
+		it->kind = ITEM_CXL;
+		it->in.cxl = rec->in.cxl;
+		keep_string(it, 0, rec->in.cxl.event, rec->in.cxl.event_len);
+		keep_string(it, 1, rec->in.cxl.host, rec->in.cxl.host_len);
+		break;
 	}
 }
 
@@ -185,6 +198,43 @@ static int on_ghes(void *ctx, const struct ghes_text_rec *rec, unsigned line)
 	return 0;
 }
 
+/* rasdaemon's extlog, devlink, disk and memory failure records, strings and bytes copied. */
+static int on_rasd_other(void *ctx, const struct rasd_text_rec *rec, unsigned line)
+{
+	static const enum item_kind kinds[] = {
+		[RASD_TEXT_EXTLOG] = ITEM_EXTLOG, [RASD_TEXT_DEVLINK] = ITEM_DEVLINK,
+		[RASD_TEXT_DISK] = ITEM_DISK, [RASD_TEXT_MEMFAIL] = ITEM_MEMFAIL,
+	};
+	struct text_item *it = text_add(ctx, kinds[rec->kind], line);
+	const struct devlink_in *d = &rec->in.devlink;
+
+	if (!it)
+		return -ENOMEM;
+	switch (rec->kind) {
+	case RASD_TEXT_EXTLOG:
+		it->in.extlog = rec->in.extlog;
+		it->n_bytes = keep_bytes(it->bytes, sizeof(it->bytes), rec->in.extlog.data, rec->in.extlog.data_len);
+		keep_string(it, 0, rec->in.extlog.fru_text, rec->in.extlog.fru_text_len);
+		break;
+	case RASD_TEXT_DEVLINK:
+		keep_string(it, 0, d->bus_name, d->bus_name_len);
+		keep_string(it, 1, d->dev_name, d->dev_name_len);
+		keep_string(it, 2, d->driver_name, d->driver_name_len);
+		keep_string(it, 3, d->reporter_name, d->reporter_name_len);
+		keep_string(it, 4, d->msg, d->msg_len);
+		break;
+	case RASD_TEXT_DISK:
+		it->in.disk = rec->in.disk;
+		keep_string(it, 0, rec->in.disk.rwbs, rec->in.disk.rwbs_len);
+		keep_string(it, 1, rec->in.disk.cmd, rec->in.disk.cmd_len);
+		break;
+	default:
+		it->in.memfail = rec->in.memfail;
+		break;
+	}
+	return 0;
+}
+
 /* rasdaemon's records are the decoders' own inputs: kept as the kernel text's are. */
 static int on_rasd(void *ctx, const struct rasd_text_rec *rec, unsigned line)
 {
@@ -195,6 +245,10 @@ static int on_rasd(void *ctx, const struct rasd_text_rec *rec, unsigned line)
 	case RASD_TEXT_EDAC: rc = on_edac(ctx, &rec->in.edac, line); break;
 	case RASD_TEXT_AER: rc = on_aer(ctx, &rec->in.aer, line); break;
 	case RASD_TEXT_MCE: rc = on_mce(ctx, &rec->in.mce, line); break;
+	case RASD_TEXT_EXTLOG:
+	case RASD_TEXT_DEVLINK:
+	case RASD_TEXT_DISK:
+	case RASD_TEXT_MEMFAIL: rc = on_rasd_other(ctx, rec, line); break;
 	default: return -EINVAL;
 	}
 	if (rc == 0)
@@ -217,6 +271,36 @@ static int by_line(const void *a, const void *b)
 	if (x->line != y->line)
 		return (x->line > y->line) - (x->line < y->line);
 	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* attach_strings for the devlink, disk and CXL records (rasdaemon rows, GHES CXL events). */
+static void attach_other_strings(struct text_item *it)
+{
+	switch (it->kind) {
+	case ITEM_DEVLINK:
+		it->in.devlink = (struct devlink_in){
+			.bus_name = it->str[0], .bus_name_len = it->str_len[0],
+			.dev_name = it->str[1], .dev_name_len = it->str_len[1],
+			.driver_name = it->str[2], .driver_name_len = it->str_len[2],
+			.reporter_name = it->str[3], .reporter_name_len = it->str_len[3],
+			.msg = it->str[4], .msg_len = it->str_len[4],
+		};
+		break;
+	case ITEM_DISK:
+		it->in.disk.rwbs = it->str[0];
+		it->in.disk.rwbs_len = it->str_len[0];
+		it->in.disk.cmd = it->str[1];
+		it->in.disk.cmd_len = it->str_len[1];
+		break;
+	case ITEM_CXL:
+		it->in.cxl.event = it->str[0];
+		it->in.cxl.event_len = it->str_len[0];
+		it->in.cxl.host = it->str[1];
+		it->in.cxl.host_len = it->str_len[1];
+		break;
+	default:
+		break;   /* machine checks and memory failures hold no strings */
+	}
 }
 
 /* Points the item's decoder input at its own string copies; call once the array is final. */
@@ -259,7 +343,8 @@ static void attach_strings(struct text_item *it)
 		it->in.nonstd.buf = it->bytes;
 		it->in.nonstd.buf_len = it->n_bytes;
 		break;
-	case ITEM_MCE:
+	default:
+		attach_other_strings(it);
 		break;
 	}
 }
@@ -271,6 +356,10 @@ union any_decoded {
 	struct extlog_decoded extlog;
 	struct arm_decoded arm;
 	struct nonstd_decoded nonstd;
+	struct devlink_decoded devlink;
+	struct blockerr_decoded disk;
+	struct memfail_decoded memfail;
+	struct cxl_decoded cxl;
 };
 
 static struct decoded_view decode_by_kind(struct text_item *it, union any_decoded *d)
@@ -291,6 +380,18 @@ static struct decoded_view decode_by_kind(struct text_item *it, union any_decode
 	case ITEM_EDAC:
 		edac_decode(&it->in.edac, &d->edac);
 		return view_edac(&d->edac);
+	case ITEM_DEVLINK:
+		devlink_decode(&it->in.devlink, &d->devlink);
+		return view_devlink(&d->devlink);
+	case ITEM_DISK:
+		blockerr_decode(&it->in.disk, &d->disk);
+		return view_blockerr(&d->disk);
+	case ITEM_MEMFAIL:
+		memfail_decode(&it->in.memfail, &d->memfail);
+		return view_memfail(&d->memfail);
+	case ITEM_CXL:
+		cxl_decode(&it->in.cxl, &d->cxl);
+		return view_cxl(&d->cxl);
 	case ITEM_MCE:
 	default:
 		mce_decode(&it->in.mce, &d->mce);

@@ -3,7 +3,9 @@
 #include <stdio.h>
 #include <string.h>
 #include "cper.h"
+#include "cper_proc.h"
 #include "other_util.h"
+#include "text_num.h"
 
 /*
  * Section type GUIDs. UEFI Specification 2.10, N.2.2 "Section Descriptor",
@@ -57,6 +59,37 @@ void cper_guid_bytes(const struct cper_guid_name *g, uint8_t guid[16])
 	guid[6] = (uint8_t)g->d3;
 	guid[7] = (uint8_t)(g->d3 >> 8);
 	memcpy(guid + 8, g->d4, 8);
+}
+
+bool cper_guid_parse(const char *s, uint8_t guid[16])
+{
+	static const unsigned widths[5] = { 8, 4, 4, 4, 12 };
+	struct cper_guid_name g = { 0 };
+	uint64_t part[5];
+	char tok[16];
+
+	for (unsigned i = 0; i < 5; i++) {
+		size_t n = strspn(s, "0123456789abcdefABCDEF");
+
+		if (n != widths[i])
+			return false;
+		memcpy(tok, s, n);
+		tok[n] = '\0';
+		if (!text_num_whole(tok, 16, &part[i]))
+			return false;
+		s += n;
+		if (i < 4 && *s++ != '-')
+			return false;
+	}
+	g.d1 = (uint32_t)part[0];
+	g.d2 = (uint16_t)part[1];
+	g.d3 = (uint16_t)part[2];
+	for (unsigned i = 0; i < 2; i++)
+		g.d4[i] = (uint8_t)(part[3] >> (8 * (1 - i)));
+	for (unsigned i = 0; i < 6; i++)
+		g.d4[2 + i] = (uint8_t)(part[4] >> (8 * (5 - i)));
+	cper_guid_bytes(&g, guid);
+	return true;
 }
 
 const char *cper_section_name(const uint8_t guid[16])
@@ -239,6 +272,61 @@ void cper_mem_loc_format(const struct cper_mem_loc *loc, char *out, size_t len)
 	}
 }
 
+/*
+ * Where struct cper_mem_err_compact (Linux include/linux/cper.h) keeps each
+ * location field, and the validation bit (UEFI 2.10 N.2.5) that says it is
+ * valid. Bank group and address share the bank's two bytes; row bits 17:16
+ * and the chip id live in the "extended" byte.
+ */
+static const struct { uint8_t off, bytes; uint32_t valid; } compact_fields[CPER_MEM_F_N] = {
+	[CPER_MEM_F_NODE] = { 8, 2, MEM_V_NODE }, [CPER_MEM_F_CARD] = { 10, 2, MEM_V_CARD },
+	[CPER_MEM_F_MODULE] = { 12, 2, MEM_V_MODULE }, [CPER_MEM_F_BANK] = { 14, 2, MEM_V_BANK },
+	[CPER_MEM_F_DEVICE] = { 16, 2, MEM_V_DEVICE }, [CPER_MEM_F_ROW] = { 18, 2, MEM_V_ROW },
+	[CPER_MEM_F_COLUMN] = { 20, 2, MEM_V_COLUMN }, [CPER_MEM_F_BIT_POS] = { 22, 2, MEM_V_BIT_POS },
+	[CPER_MEM_F_REQUESTOR] = { 24, 8, MEM_V_REQUESTOR },
+	[CPER_MEM_F_RESPONDER] = { 32, 8, MEM_V_RESPONDER },
+	[CPER_MEM_F_TARGET] = { 40, 8, MEM_V_TARGET }, [CPER_MEM_F_RANK] = { 48, 2, MEM_V_RANK },
+	[CPER_MEM_F_CARD_HANDLE] = { 50, 2, MEM_V_CARD_HANDLE },
+	[CPER_MEM_F_MODULE_HANDLE] = { 52, 2, MEM_V_MODULE_HANDLE },
+	[CPER_MEM_F_BANK_GROUP] = { 15, 1, MEM_V_BANK_GROUP },
+	[CPER_MEM_F_BANK_ADDRESS] = { 14, 1, MEM_V_BANK_ADDRESS },
+	[CPER_MEM_F_CHIP_ID] = { 54, 1, MEM_V_CHIP_ID },
+};
+
+static void put_le(uint8_t *p, uint64_t v, unsigned bytes)
+{
+	for (unsigned i = 0; i < bytes; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
+bool cper_mem_compact_set(uint8_t *c, enum cper_mem_field f, uint64_t v)
+{
+	uint32_t valid;
+
+	if ((unsigned)f >= CPER_MEM_F_N)
+		return false;
+	valid = compact_fields[f].valid;
+	if (f == CPER_MEM_F_ROW && v > 0x3ffff)
+		return false;
+	if (f == CPER_MEM_F_ROW && v > 0xffff) {
+		/* Row bits 17:16 go to "extended" bits 1:0. */
+		c[54] = (uint8_t)((c[54] & ~3u) | (v >> 16));
+		valid |= MEM_V_ROW_EXT;
+		v &= 0xffff;
+	}
+	if (f == CPER_MEM_F_CHIP_ID) {
+		if (v > 7)
+			return false;
+		c[54] = (uint8_t)((c[54] & 0x1f) | v << 5);
+	} else {
+		if (compact_fields[f].bytes < 8 && v >> (8 * compact_fields[f].bytes))
+			return false;
+		put_le(c + compact_fields[f].off, v, compact_fields[f].bytes);
+	}
+	put_le(c, ou_le64(c) | valid, 8);
+	return true;
+}
+
 /* ---- shared event helpers -------------------------------------------- */
 
 static int guid_is_zero(const uint8_t g[16])
@@ -417,6 +505,23 @@ static void nonstd_detail(const uint8_t *data, size_t n, struct nonstd_decoded *
 	const char *tname;
 	char loc[200];
 
+	if (strcmp(out->sec_type_name, "Processor Generic") == 0) {
+		cper_proc_generic_detail(data, n, out->detail, sizeof(out->detail));
+		return;
+	}
+	if (strcmp(out->sec_type_name, "Processor Specific: IA32/X64") == 0) {
+		cper_ia_detail(data, n, out->detail, sizeof(out->detail));
+		return;
+	}
+	if (strcmp(out->sec_type_name, "Firmware Error Record Reference") == 0) {
+		cper_fw_ref_detail(data, n, out->detail, sizeof(out->detail));
+		return;
+	}
+	if (strcmp(out->sec_type_name, "CXL Protocol Error") == 0) {
+		/* As the kernel: a corrected section reports the correctable registers. */
+		cper_cxl_prot_detail(data, n, out->cper_severity == 2, out->detail, sizeof(out->detail));
+		return;
+	}
 	if (strcmp(out->sec_type_name, "Platform Memory") != 0)
 		return;
 	if (cper_mem_section_parse(data, n, &m) < 0) {

@@ -7,6 +7,7 @@
 #ifndef RAS_CPER_H
 #define RAS_CPER_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "severity.h"
@@ -28,6 +29,8 @@ extern const size_t cper_n_section_types;
 
 /* Name of a section type GUID (16 bytes, UEFI/guid_t byte order), or NULL. */
 const char *cper_section_name(const uint8_t guid[16]);
+/* Parses "%pUl" text (8-4-4-4-12 hex digits; more may follow) into guid_t bytes. */
+bool cper_guid_parse(const char *s, uint8_t guid[16]);
 /* Fills guid[16] from its textual parts; handy for tables and tests. */
 void cper_guid_bytes(const struct cper_guid_name *g, uint8_t guid[16]);
 /* CPER error severity (N.2.1): "recoverable", "fatal", "corrected", "informational", or NULL. */
@@ -50,6 +53,19 @@ struct cper_mem_loc {
 /* Size of the UEFI >= 2.3 Memory Error Section (N.2.5). */
 #define CPER_MEM_SECTION_LEN 80
 
+/* The location fields of struct cper_mem_err_compact, whatever a text calls them. */
+enum cper_mem_field {
+	CPER_MEM_F_NODE, CPER_MEM_F_CARD, CPER_MEM_F_MODULE, CPER_MEM_F_BANK, CPER_MEM_F_DEVICE,
+	CPER_MEM_F_ROW, CPER_MEM_F_COLUMN, CPER_MEM_F_BIT_POS, CPER_MEM_F_REQUESTOR,
+	CPER_MEM_F_RESPONDER, CPER_MEM_F_TARGET, CPER_MEM_F_RANK, CPER_MEM_F_CARD_HANDLE,
+	CPER_MEM_F_MODULE_HANDLE, CPER_MEM_F_BANK_GROUP, CPER_MEM_F_BANK_ADDRESS, CPER_MEM_F_CHIP_ID,
+	CPER_MEM_F_N
+};
+/*
+ * Stores v as field f of the CPER_MEM_COMPACT_LEN bytes at compact and sets
+ * its validation bits (offset 0); false, with nothing stored, if v does not fit.
+ */
+bool cper_mem_compact_set(uint8_t *compact, enum cper_mem_field f, uint64_t v);
 /* Parses struct cper_mem_err_compact (Linux include/linux/cper.h). 0 or -EBADMSG if short. */
 int cper_mem_compact_parse(const uint8_t *p, size_t len, struct cper_mem_loc *out);
 

@@ -92,4 +92,15 @@ void cxl_render(const struct cxl_decoded *d, char *buf, size_t len);
  */
 int cxl_decode_status(uint32_t status, int correctable, char *out, size_t len);
 
+/*
+ * The tracepoint input of a CXL component event carried as a CPER section
+ * (General Media, DRAM or Memory Module; UEFI 2.10 N.2.14): guid is the
+ * section type, p[0..n) its body. host (host_len bytes, which in->host then
+ * points to) gets the device's segment:bus:device.function, "" if not
+ * valid. 0; -ENOENT for another section type; -EBADMSG if the body is
+ * short or holds no event record.
+ */
+int cxl_cper_event_in(const uint8_t guid[16], const uint8_t *p, size_t n, struct cxl_in *in,
+		      char *host, size_t host_len);
+
 #endif

@@ -79,7 +79,9 @@ static void build_memory(struct ghes_parser *p, struct ghes_text_rec *r)
 {
 	struct extlog_in *m = &r->in.mem;
 
-	ghes_put_le(p->compact, p->mem_valid, 8);
+	/* The location's own bits are already there (cper_mem_compact_set). */
+	for (unsigned i = 0; i < 8; i++)
+		p->compact[i] |= (uint8_t)(p->mem_valid >> (8 * i));
 	m->err_seq = p->seq >= 0 ? (uint32_t)p->seq : 0;
 	m->etype = p->etype >= 0 ? (uint8_t)p->etype : 0xff;
 	m->sev = (uint8_t)p->sec_sev;
@@ -149,11 +151,21 @@ static void emit(struct ghes_parser *p)
 	int rc;
 
 	r.kind = (enum ghes_text_kind)p->kind;
-	switch (p->kind) {
+	if (p->kind == GHES_KIND_PROC || p->kind == GHES_KIND_IA || p->kind == GHES_KIND_CXL ||
+	    p->kind == GHES_KIND_FWREF) {
+		ghes_proc_finish(p);
+		r.kind = GHES_TEXT_SECTION;
+	}
+	/* A CXL component event goes to the decoder of its tracepoint; a short one stays a section. */
+	if (r.kind == GHES_TEXT_SECTION &&
+	    cxl_cper_event_in(p->guid, p->data, p->data_got, &r.in.cxl, p->cxl_host, sizeof(p->cxl_host)) == 0)
+		r.kind = GHES_TEXT_CXL;
+	switch (r.kind) {
 	case GHES_TEXT_MEMORY: build_memory(p, &r); break;
 	case GHES_TEXT_ARM: build_arm(p, &r); break;
 	case GHES_TEXT_SECTION: build_section(p, &r); break;
 	case GHES_TEXT_PCIE: build_pcie(p, &r); break;
+	case GHES_TEXT_CXL: break;
 	default: return;
 	}
 	note(&r, 2, "error_source", p->source);
@@ -214,43 +226,15 @@ static void on_section(struct ghes_parser *p, const char *v)
 		ghes_malformed(p, "firmware error section without a severity");
 }
 
-/* Parses "%pUl" text (8-4-4-4-12 hex digits) into guid_t bytes. */
-static bool parse_guid(const char *s, uint8_t guid[16])
-{
-	static const unsigned widths[5] = { 8, 4, 4, 4, 12 };
-	struct cper_guid_name g = { 0 };
-	uint64_t part[5];
-	char tok[16];
-
-	for (unsigned i = 0; i < 5; i++) {
-		memcpy(tok, s, widths[i]);
-		tok[widths[i]] = '\0';
-		if (strspn(tok, "0123456789abcdefABCDEF") != widths[i] || !text_num_whole(tok, 16, &part[i]))
-			return false;
-		s += widths[i];
-		if (i < 4 && *s++ != '-')
-			return false;
-	}
-	g.d1 = (uint32_t)part[0];
-	g.d2 = (uint16_t)part[1];
-	g.d3 = (uint16_t)part[2];
-	for (unsigned i = 0; i < 2; i++)
-		g.d4[i] = (uint8_t)(part[3] >> (8 * (1 - i)));
-	for (unsigned i = 0; i < 6; i++)
-		g.d4[2 + i] = (uint8_t)(part[4] >> (8 * (5 - i)));
-	cper_guid_bytes(&g, guid);
-	return true;
-}
-
 /* Kernel section_type words -> the section type table's names. */
 static const struct { const char *kernel, *table; int kind; } section_names[] = {
 	{ "memory error", NULL, GHES_TEXT_MEMORY },
 	{ "ARM processor error", NULL, GHES_TEXT_ARM },
 	{ "PCIe error", NULL, GHES_TEXT_PCIE },
-	{ "general processor error", "Processor Generic", GHES_TEXT_SECTION },
-	{ "IA32/X64 processor error", "Processor Specific: IA32/X64", GHES_TEXT_SECTION },
-	{ "Firmware Error Record Reference", "Firmware Error Record Reference", GHES_TEXT_SECTION },
-	{ "CXL Protocol Error", "CXL Protocol Error", GHES_TEXT_SECTION },
+	{ "general processor error", "Processor Generic", GHES_KIND_PROC },
+	{ "IA32/X64 processor error", "Processor Specific: IA32/X64", GHES_KIND_IA },
+	{ "Firmware Error Record Reference", "Firmware Error Record Reference", GHES_KIND_FWREF },
+	{ "CXL Protocol Error", "CXL Protocol Error", GHES_KIND_CXL },
 };
 
 static bool guid_of_name(const char *name, uint8_t guid[16])
@@ -280,7 +264,7 @@ static void on_section_type(struct ghes_parser *p, const char *v)
 /* "section type: unknown, <guid>" (note: a space, not an underscore). */
 static void on_unknown_type(struct ghes_parser *p, const char *v)
 {
-	if (strncmp(v, "unknown, ", 9) != 0 || !parse_guid(v + 9, p->guid)) {
+	if (strncmp(v, "unknown, ", 9) != 0 || !cper_guid_parse(v + 9, p->guid)) {
 		ghes_malformed(p, "malformed 'section type: unknown' line");
 		return;
 	}
@@ -302,7 +286,7 @@ static void on_section_len(struct ghes_parser *p, const char *v)
 
 static void on_fru_id(struct ghes_parser *p, const char *v)
 {
-	if (!parse_guid(v, p->fru_id))
+	if (!cper_guid_parse(v, p->fru_id))
 		ghes_malformed(p, "malformed fru_id");
 }
 
@@ -371,27 +355,21 @@ static void on_dimm(struct ghes_parser *p, const char *v)
 		ghes_malformed(p, "malformed DIMM location");
 		return;
 	}
-	ghes_put_le(p->compact + 52, handle, 2);
-	p->mem_valid |= MV_MODULE_HANDLE;
+	cper_mem_compact_set(p->compact, CPER_MEM_F_MODULE_HANDLE, handle);
 }
 
-/*
- * The location pairs of cper_mem_err_location(), stored where struct
- * cper_mem_err_compact (Linux include/linux/cper.h) keeps them, with the
- * validation bit that makes the kernel print them (UEFI 2.10 N.2.5).
- */
+/* The location pairs of cper_mem_err_location(), by the names the kernel prints. */
 static const struct mem_field {
 	const char *name;
-	uint8_t off, bytes;
-	uint32_t valid;
+	enum cper_mem_field field;
 } mem_fields[] = {
-	{ "node", 8, 2, MV_NODE }, { "card", 10, 2, 1u << 4 }, { "module", 12, 2, 1u << 5 },
-	{ "bank", 14, 2, MV_BANK }, { "device", 16, 2, 1u << 7 }, { "row", 18, 2, MV_ROW },
-	{ "column", 20, 2, 1u << 9 }, { "bit_position", 22, 2, 1u << 10 },
-	{ "requestor_id", 24, 8, 1u << 11 }, { "responder_id", 32, 8, 1u << 12 },
-	{ "target_id", 40, 8, 1u << 13 }, { "rank", 48, 2, 1u << 15 },
-	{ "bank_group", 15, 1, MV_BANK_GROUP }, { "bank_address", 14, 1, MV_BANK_ADDRESS },
-	{ "chip_id", 54, 1, MV_CHIP_ID },
+	{ "node", CPER_MEM_F_NODE }, { "card", CPER_MEM_F_CARD }, { "module", CPER_MEM_F_MODULE },
+	{ "bank", CPER_MEM_F_BANK }, { "device", CPER_MEM_F_DEVICE }, { "row", CPER_MEM_F_ROW },
+	{ "column", CPER_MEM_F_COLUMN }, { "bit_position", CPER_MEM_F_BIT_POS },
+	{ "requestor_id", CPER_MEM_F_REQUESTOR }, { "responder_id", CPER_MEM_F_RESPONDER },
+	{ "target_id", CPER_MEM_F_TARGET }, { "rank", CPER_MEM_F_RANK },
+	{ "bank_group", CPER_MEM_F_BANK_GROUP }, { "bank_address", CPER_MEM_F_BANK_ADDRESS },
+	{ "chip_id", CPER_MEM_F_CHIP_ID },
 };
 
 static const struct mem_field *mem_field_named(const char *s, size_t n)
@@ -400,29 +378,6 @@ static const struct mem_field *mem_field_named(const char *s, size_t n)
 		if (strlen(mem_fields[i].name) == n && strncmp(s, mem_fields[i].name, n) == 0)
 			return &mem_fields[i];
 	return NULL;
-}
-
-static bool store_mem_field(struct ghes_parser *p, const struct mem_field *f, uint64_t v)
-{
-	if (f->valid == MV_ROW && v > 0x3ffff)
-		return false;
-	if (f->valid == MV_ROW && v > 0xffff) {
-		/* Row bits 17:16 go to "extended" bits 1:0. */
-		p->compact[54] = (uint8_t)((p->compact[54] & ~3u) | (v >> 16));
-		p->mem_valid |= MV_ROW_EXT;
-		v &= 0xffff;
-	}
-	if (f->valid == MV_CHIP_ID) {
-		if (v > 7)
-			return false;
-		p->compact[54] = (uint8_t)((p->compact[54] & 0x1f) | v << 5);
-	} else {
-		if (f->bytes < 8 && v >> (8 * f->bytes))
-			return false;
-		ghes_put_le(p->compact + f->off, v, f->bytes);
-	}
-	p->mem_valid |= f->valid;
-	return true;
 }
 
 /* True if the line is a location line: it starts with a known "name:". */
@@ -447,7 +402,7 @@ static void on_mem_location(struct ghes_parser *p, const char *s)
 		s = colon + 1;
 		while (*s == ' ')
 			s++;
-		if (!text_num_prefix(s, 10, &v, &s) || (*s && *s != ' ') || !store_mem_field(p, f, v)) {
+		if (!text_num_prefix(s, 10, &v, &s) || (*s && *s != ' ') || !cper_mem_compact_set(p->compact, f->field, v)) {
 			ghes_malformed(p, "malformed value in a memory error location");
 			return;
 		}
@@ -458,17 +413,23 @@ static void on_mem_location(struct ghes_parser *p, const char *s)
 
 /* ---- PCIe error sections -------------------------------------------------- */
 
-static void on_pcie_device(struct ghes_parser *p, const char *v)
+bool ghes_bdf(const char *v, unsigned bdf[4])
 {
-	unsigned seg, bus, dev, fn;
 	char tail;
 
+	return sscanf(v, "%4x:%2x:%2x.%1x%c", &bdf[0], &bdf[1], &bdf[2], &bdf[3], &tail) == 4 && bdf[3] <= 7;
+}
+
+static void on_pcie_device(struct ghes_parser *p, const char *v)
+{
+	unsigned bdf[4];
+
 	/* "device_id: ssss:bb:dd.f"; the "vendor_id: ..., device_id: 0x..." line is not this one. */
-	if (sscanf(v, "%4x:%2x:%2x.%1x%c", &seg, &bus, &dev, &fn, &tail) != 4 || fn > 7) {
+	if (!ghes_bdf(v, bdf)) {
 		ghes_malformed(p, "malformed PCIe device_id");
 		return;
 	}
-	snprintf(p->bdf, sizeof(p->bdf), "%04x:%02x:%02x.%x", seg, bus, dev, fn);
+	snprintf(p->bdf, sizeof(p->bdf), "%04x:%02x:%02x.%x", bdf[0], bdf[1], bdf[2], bdf[3]);
 }
 
 static void on_pcie_ids(struct ghes_parser *p, const char *v)
@@ -514,6 +475,10 @@ static void on_dump_row(struct ghes_parser *p, const char *s)
 {
 	uint8_t *dst = p->dump == DUMP_OEM ? p->oem : p->data;
 	size_t cap = p->dump == DUMP_OEM ? sizeof(p->oem) : sizeof(p->data);
+	size_t *at = p->dump == DUMP_AT ? &p->dump_at : &p->data_got;
+
+	if (p->dump == DUMP_AT && p->dump_end < cap)
+		cap = p->dump_end;   /* a rebuilt section: this dump's own bytes only */
 	uint64_t off, v;
 	const char *end;
 
@@ -527,13 +492,13 @@ static void on_dump_row(struct ghes_parser *p, const char *s)
 		size_t digits;
 
 		if (!text_num_prefix(s, 16, &v, &end) || (*end && *end != ' ') ||
-		    ((digits = (size_t)(end - s)) != 8 && digits != 2)) {
+		    ((digits = (size_t)(end - s)) != 16 && digits != 8 && digits != 2)) {
 			ghes_malformed(p, "malformed hex dump row");
 			return;
 		}
 		for (size_t i = 0; i < digits / 2; i++, p->dump_off++)
-			if (p->data_got < cap)
-				dst[p->data_got++] = (uint8_t)(v >> (8 * i));
+			if (*at < cap)
+				dst[(*at)++] = (uint8_t)(v >> (8 * i));
 	}
 }
 
@@ -597,8 +562,11 @@ static void handle_body(struct ghes_parser *p, const char *body)
 		return;
 	}
 	if (run_key(p, keys, sizeof(keys) / sizeof(keys[0]), body) ||
-	    run_key(p, ghes_arm_keys, ghes_n_arm_keys, body))
+	    run_key(p, ghes_arm_keys, ghes_n_arm_keys, body) ||
+	    run_key(p, ghes_proc_keys, ghes_n_proc_keys, body))
 		return;
+	if (p->open && p->dump == DUMP_NONE)
+		ghes_unlabelled_dump(p, body);
 	if (p->open && p->dump != DUMP_NONE)
 		on_dump_row(p, body);
 }

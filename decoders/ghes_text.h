@@ -15,8 +15,11 @@
  * section from a tracepoint: memory errors go to extlog_decode (the
  * location rebuilt as the kernel's struct cper_mem_err_compact), ARM
  * processor errors to arm_decode (the error information structures
- * rebuilt as UEFI N.2.4.4.1 entries), other and unknown sections to
- * nonstd_decode (with the hex dump's bytes), fatal PCIe sections carrying
+ * rebuilt as UEFI N.2.4.4.1 entries), general processor, IA32/X64 and CXL
+ * protocol error sections to nonstd_decode (each rebuilt as the UEFI
+ * section the kernel printed, ghes_text_proc.c), the CXL component events
+ * the kernel dumps as unknown sections to cxl_decode, other and unknown
+ * sections to nonstd_decode (with the hex dump's bytes), fatal PCIe sections carrying
  * AER registers to aer_decode. Non-fatal PCIe sections are left to the
  * aer_text parser, which reads the aer_status lines the kernel prints for
  * them afterwards.
@@ -27,9 +30,10 @@
 #include <stddef.h>
 #include "aer.h"
 #include "cper.h"
+#include "cxl.h"
 #include "text_note.h"
 
-enum ghes_text_kind { GHES_TEXT_MEMORY, GHES_TEXT_ARM, GHES_TEXT_SECTION, GHES_TEXT_PCIE };
+enum ghes_text_kind { GHES_TEXT_MEMORY, GHES_TEXT_ARM, GHES_TEXT_SECTION, GHES_TEXT_PCIE, GHES_TEXT_CXL };
 
 
 struct ghes_text_rec {
@@ -39,6 +43,7 @@ struct ghes_text_rec {
 		struct arm_in arm;
 		struct nonstd_in section;
 		struct aer_in aer;
+		struct cxl_in cxl;   /* a CXL component event (UEFI N.2.14) */
 	} in;
 	struct text_note notes[TEXT_NOTES];   /* error_status, dimm_location, error_source, ... */
 };

@@ -13,14 +13,6 @@
 
 /* Memory Error Section validation bits, UEFI 2.10 N.2.5 (offset 0). */
 #define MV_PA_MASK (1u << 2)
-#define MV_NODE (1u << 3)
-#define MV_BANK (1u << 6)
-#define MV_ROW (1u << 8)
-#define MV_MODULE_HANDLE (1u << 17)
-#define MV_ROW_EXT (1u << 18)
-#define MV_BANK_GROUP (1u << 19)
-#define MV_BANK_ADDRESS (1u << 20)
-#define MV_CHIP_ID (1u << 21)
 
 /* ARM error information structure (N.2.4.4.1): validation bits and flags. */
 #define AV_MULTI 1u
@@ -29,7 +21,11 @@
 #define AV_VA 8u
 #define AV_PA 16u
 
-enum dump_target { DUMP_NONE, DUMP_DATA, DUMP_OEM };
+/* Kinds read here but handed over as GHES_TEXT_SECTION records (rebuilt section images). */
+enum { GHES_KIND_PROC = 16, GHES_KIND_IA, GHES_KIND_CXL, GHES_KIND_FWREF };
+
+/* DUMP_AT: rows go to data[dump_at..dump_end) of a rebuilt section image. */
+enum dump_target { DUMP_NONE, DUMP_DATA, DUMP_OEM, DUMP_AT };
 
 struct ghes_parser {
 	int (*on_record)(void *ctx, const struct ghes_text_rec *rec, unsigned line);
@@ -68,6 +64,14 @@ struct ghes_parser {
 	size_t data_got;
 	enum dump_target dump;
 	size_t dump_off;             /* the offset the next hex dump row must have */
+	size_t dump_at, dump_end;
+	/* processor and CXL sections, rebuilt in data[] */
+	size_t img_len;              /* the section's length so far (may pass data[]) */
+	unsigned n_info, n_ctx;      /* IA32/X64 error information and context structures */
+	size_t ctx_at, ctx_size;     /* the open context structure */
+	size_t cxl_dvsec_len;
+	bool dump_seen;              /* the section's unlabelled dump began */
+	char cxl_host[16];           /* a CXL component event's device */
 	/* PCIe */
 	char bdf[16];
 	uint16_t vid, did;
@@ -90,6 +94,16 @@ struct ghes_key {
 extern const struct ghes_key ghes_arm_keys[];
 extern const size_t ghes_n_arm_keys;
 
+/* The lines of processor and CXL protocol error sections (ghes_text_proc.c). */
+extern const struct ghes_key ghes_proc_keys[];
+extern const size_t ghes_n_proc_keys;
+/* True (and a dump started) if body is the first row of a dump no line announced (CXL, firmware reference). */
+bool ghes_unlabelled_dump(struct ghes_parser *p, const char *body);
+/* Completes the rebuilt image of a processor or CXL section: its length and counts. */
+void ghes_proc_finish(struct ghes_parser *p);
+
+/* "ssss:bb:dd.f" and nothing after it: segment, bus, device, function. */
+bool ghes_bdf(const char *v, unsigned bdf[4]);
 /* Stores v little-endian in bytes bytes at p. */
 void ghes_put_le(uint8_t *p, uint64_t v, unsigned bytes);
 /* Reports the current line's reason once and drops the open section. */

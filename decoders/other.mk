@@ -8,13 +8,13 @@ decoders_libdecoders_a_SOURCES += \
 	decoders/aer_text.c decoders/aer_text.h \
 	decoders/edac.c decoders/edac.h decoders/edac_text.c decoders/edac_text.h \
 	decoders/edac_dram.c decoders/edac_dram.h \
-	decoders/cper.c decoders/cper_arm.c decoders/cper.h \
-	decoders/ghes_text.c decoders/ghes_text_arm.c decoders/ghes_text.h decoders/ghes_text_internal.h \
-	decoders/rasd_text.c decoders/rasd_text_mce.c decoders/rasd_text.h decoders/rasd_text_internal.h \
+	decoders/cper.c decoders/cper_arm.c decoders/cper_proc.c decoders/cper.h decoders/cper_proc.h \
+	decoders/ghes_text.c decoders/ghes_text_arm.c decoders/ghes_text_proc.c decoders/ghes_text.h decoders/ghes_text_internal.h \
+	decoders/rasd_text.c decoders/rasd_text_mce.c decoders/rasd_text_other.c decoders/rasd_text.h decoders/rasd_text_internal.h \
 	decoders/memfail.c decoders/memfail.h \
 	decoders/devlink.c decoders/devlink.h \
 	decoders/blockerr.c decoders/blockerr.h \
-	decoders/cxl.c decoders/cxl.h
+	decoders/cxl.c decoders/cxl_cper.c decoders/cxl.h
 
 check_PROGRAMS += tests/decoders/test-aer tests/decoders/test-edac tests/decoders/test-edac-text \
 	tests/decoders/test-ghes-text tests/decoders/test-rasd-text \
@@ -48,7 +48,7 @@ EXTRA_DIST += tests/formats/linux-6.1/ras/memory_failure_event/format
 
 FUZZ_TARGETS += fuzz/fuzz-aer-text.c fuzz/fuzz-cper.c fuzz/fuzz-arm.c fuzz/fuzz-edac-text.c fuzz/fuzz-ghes-text.c fuzz/fuzz-rasd-text.c
 EXTRA_DIST += fuzz/fuzz-aer-text.c fuzz/fuzz-cper.c fuzz/fuzz-arm.c fuzz/fuzz-edac-text.c fuzz/fuzz-ghes-text.c fuzz/fuzz-rasd-text.c \
-	fuzz/render_check.h tests/decoders/said.h
+	fuzz/render_check.h fuzz/fuzz_text.h tests/decoders/said.h tests/decoders/text_got.h
 
 # The text path of "ras-fdr-ctl decode" as a whole: every parser plus the glue
 # (ctl/decode_text.c, ctl/decode_print.c, built by including them).

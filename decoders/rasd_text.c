@@ -539,7 +539,7 @@ static bool journal_aer(struct rasd_parser *p, const char *line)
 
 static bool (*const readers[])(struct rasd_parser *p, const char *line) = {
 	error_count_row, memory_row, memory_summary_row, journal_mc,
-	aer_row, aer_summary_row, journal_aer, rasd_mce_row, rasd_journal_mce,
+	aer_row, aer_summary_row, journal_aer, rasd_other_line, rasd_mce_row, rasd_journal_mce,
 };
 
 static void handle_line(struct rasd_parser *p, const char *line)

@@ -18,6 +18,14 @@
  *        on unknown memory (mc: 0 address: 0xe53218400 grain: 0 ...)
  *      aer_event 2024-... 0000:00:1c.0 (name - vendor_id: 0x8086 device_id:
  *        0xa110) Receiver Error Corrected
+ *  - "ras-mc-ctl --errors" rows of extlog, devlink, disk and memory
+ *    failure events (rasd_text_other.c), and rasdaemon's log lines for
+ *    extlog_mem_event and memory_failure_event (its devlink and disk
+ *    lines carry only a timestamp):
+ *      3 2024-01-02 10:00:00 +0000 error: type=multi-bit ECC,
+ *        severity=fatal, address=0x12345000, fru_id=..., fru_text='...', ...
+ *      1 2023-05-04 ... error: pfn=0x1a2b3, page_type=free buddy page,
+ *        action_result=Recovered
  *
  * Formats (facts, no code) from rasdaemon's util/ras-mc-ctl.in (errors,
  * summary, error_count), ras-mc-handler.c, ras-aer-handler.c and
@@ -30,11 +38,18 @@
 
 #include <stddef.h>
 #include "aer.h"
+#include "blockerr.h"
+#include "cper.h"
+#include "devlink.h"
 #include "edac.h"
 #include "mce.h"
+#include "memfail.h"
 #include "text_note.h"
 
-enum rasd_text_kind { RASD_TEXT_EDAC, RASD_TEXT_AER, RASD_TEXT_MCE };
+enum rasd_text_kind {
+	RASD_TEXT_EDAC, RASD_TEXT_AER, RASD_TEXT_MCE,
+	RASD_TEXT_EXTLOG, RASD_TEXT_DEVLINK, RASD_TEXT_DISK, RASD_TEXT_MEMFAIL,
+};
 
 struct rasd_text_rec {
 	enum rasd_text_kind kind;
@@ -42,7 +57,12 @@ struct rasd_text_rec {
 		struct edac_in edac;
 		struct aer_in aer;
 		struct mce_in mce;
+		struct extlog_in extlog;     /* data points at extlog_data */
+		struct devlink_in devlink;
+		struct blockerr_in disk;
+		struct memfail_in memfail;   /* symtab: rasdaemon's own names */
 	} in;
+	uint8_t extlog_data[CPER_MEM_COMPACT_LEN];
 	/* "rasdaemon" (which output), "timestamp", "rasdaemon_message" */
 	struct text_note notes[TEXT_NOTES];
 };

@@ -32,5 +32,7 @@ bool rasd_name_is(const char *name, const char *s, size_t n);
 /* ras-mc-ctl --errors MCE rows and mce_record log lines (rasd_text_mce.c). */
 bool rasd_mce_row(struct rasd_parser *p, const char *line);
 bool rasd_journal_mce(struct rasd_parser *p, const char *line);
+/* Extlog, devlink, disk and memory failure rows and log lines (rasd_text_other.c). */
+bool rasd_other_line(struct rasd_parser *p, const char *line);
 
 #endif

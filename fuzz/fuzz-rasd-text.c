@@ -1,62 +1,21 @@
 /* SPDX-License-Identifier: MIT */
 /* Fuzzes the rasdaemon output parser, decoding every record it delivers. */
-#include <stdint.h>
-#include <stdlib.h>
 #include "decoders/rasd_text.h"
-#include "fuzz/render_check.h"
+#include "fuzz/fuzz_text.h"
 
-FUZZ_RENDER_CHECK(edac)
-FUZZ_RENDER_CHECK(aer)
-FUZZ_RENDER_CHECK(mce)
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static int decode_record(void *ctx, const struct rasd_text_rec *r, unsigned line)
+static void decode_record(const struct rasd_text_rec *r)
 {
-	static union {
-		struct edac_decoded edac;
-		struct aer_decoded aer;
-		struct mce_decoded mce;
-	} out;
-
-	(void)ctx;
-	if (!line)
-		abort();
-	for (int i = 0; i < TEXT_NOTES; i++)
-		if (r->notes[i].key && !r->notes[i].value)
-			abort();
+	fuzz_text_check_notes(r->notes);
 	switch (r->kind) {
-	case RASD_TEXT_EDAC:
-		if (edac_decode(&r->in.edac, &out.edac) != 0)
-			abort();
-		check_render_edac(&out.edac, 1);
-		break;
-	case RASD_TEXT_AER:
-		if (aer_decode(&r->in.aer, &out.aer) != 0)
-			abort();
-		check_render_aer(&out.aer, 1);
-		break;
-	case RASD_TEXT_MCE:
-		if (mce_decode(&r->in.mce, &out.mce) != 0)
-			abort();
-		check_render_mce(&out.mce, 1);
-		break;
-	default:
-		abort();
+	case RASD_TEXT_EDAC: fuzz_decode_edac(&r->in.edac); break;
+	case RASD_TEXT_AER: fuzz_decode_aer(&r->in.aer); break;
+	case RASD_TEXT_MCE: fuzz_decode_mce(&r->in.mce); break;
+	case RASD_TEXT_EXTLOG: fuzz_decode_extlog(&r->in.extlog); break;
+	case RASD_TEXT_DEVLINK: fuzz_decode_devlink(&r->in.devlink); break;
+	case RASD_TEXT_DISK: fuzz_decode_blockerr(&r->in.disk); break;
+	case RASD_TEXT_MEMFAIL: fuzz_decode_memfail(&r->in.memfail); break;
+	default: abort();
 	}
-	return 0;
 }
 
-static void note_error(void *ctx, unsigned line, const char *reason)
-{
-	(void)ctx;
-	if (!line || !reason || !*reason)
-		abort();
-}
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	if (rasd_text_parse((const char *)data, size, decode_record, note_error, NULL) < 0)
-		abort();
-	return 0;
-}
+FUZZ_TEXT_TARGET(rasd_text_parse, struct rasd_text_rec, decode_record)

@@ -9,6 +9,11 @@ D=$top_srcdir/tests/data
 n=0 failed=0
 ok() { n=$((n+1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed+1)); fi; }
 has() { grep -q -- "$2" <<<"$1"; }
+# decode_file FILE: decodes tests/data/decode/FILE; sets out, err and rc.
+decode_file() {
+	out=$($CTL decode "$D/decode/$1" 2>"$D/../decode.err"); rc=$?
+	err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"
+}
 
 # Intel SDM vol. 3B 16.x: Skylake-SP bank 7 (M2M), MCACOD 0x0090 = memory read, channel 0.
 out=$($CTL decode mce --vendor intel --family 6 --model 0x55 --bank 7 --status 0x8c00004000010090 --misc 0x8c)
@@ -43,8 +48,7 @@ has "$out" "mixed.txt:6: corrected: PCIe corrected error at 0000:03:00.0 \[8086:
 out=$($CTL decode < "$D/decode/mixed.txt")
 has "$out" "<stdin>:2:"; ok $? "standard input read"
 
-out=$($CTL decode "$D/decode/bad-then-good.mcelog" 2>"$D/../decode.err"); rc=$?
-err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"
+decode_file bad-then-good.mcelog
 ok $([ $rc = 0 ] && echo 0 || echo 1) "malformed record then a good one: exit 0 (a record was decoded)"
 has "$err" "bad-then-good.mcelog:2:"; ok $? "malformed record reported as file:line"
 has "$out" "bad-then-good.mcelog:5: corrected"; ok $? "the next record is still decoded"
@@ -73,8 +77,7 @@ ok $missing "each of the 40 AER records names its own device"
 ok $([ "$(grep -c 'PCIe corrected error at' <<<"$out")" = 40 ] && echo 0 || echo 1) "exactly 40 AER records"
 
 # Current kernels' AER spellings, a joined report, an inaccessible device.
-out=$($CTL decode "$D/decode/aer-kernel6.txt" 2>"$D/../decode.err"); rc=$?
-err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"
+decode_file aer-kernel6.txt
 has "$out" "aer-kernel6.txt:2: corrected: PCIe corrected error at 0000:00:1c.0 \\[8086:a110\\]: Receiver Error, Bad TLP"; ok $? "severity=Correctable read"
 has "$out" "kernel_names  *RxErr, BadTLP"; ok $? "kernel short bit names next to the spec's words"
 has "$err" "aer-kernel6.txt:6: PCIe Bus Error on an inaccessible device"; ok $? "inaccessible device refused as file:line"
@@ -109,8 +112,7 @@ has "$out" '/dmesg-\\u00ff\\u00c0\\u00af.txt:2"'; ok $? "--json: bytes that are 
 # Firmware-first (GHES/BERT) sections: memory, ARM processor, unknown and
 # named ones (drivers/firmware/efi/cper.c, cper-arm.c); the blocks are real
 # kernel output quoted on the kernel mailing lists (see tests/decoders/test-ghes-text.c).
-out=$($CTL decode "$D/decode/ghes-memory.txt" 2>"$D/../decode.err"); rc=$?
-err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"
+decode_file ghes-memory.txt
 ok $rc "GHES memory sections decode"
 has "$out" "ghes-memory.txt:4: corrected: Corrected memory error (single-symbol ChipKill ECC) at physical address 0x898b86020: node 0, card 0, module 0, rank 0, bank 513, bank group 2, bank address 1"; ok $? "GHES memory: type, address and location"
 has "$out" "ghes-memory.txt:15: uncorrected: Recoverable memory error (multi-bit ECC) at physical address 0x40272d5080 (mask lsb 12)"; ok $? "GHES memory: 6.x name:value location, recoverable"
@@ -121,8 +123,7 @@ has "$err" "ghes-memory.txt:47: malformed physical_address"; ok $? "GHES memory:
 out=$($CTL decode --json "$D/decode/ghes-memory.txt" 2>/dev/null | head -1)
 has "$out" '"type":"extlog".*"source":{"error_status":"0x0000000000000000","error_source":"2"}}$'; ok $? "GHES memory --json: the source's own fields under source"
 
-out=$($CTL decode "$D/decode/ghes-arm.txt" 2>"$D/../decode.err"); rc=$?
-err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"
+decode_file ghes-arm.txt
 ok $rc "GHES ARM sections decode"
 has "$out" "ghes-arm.txt:3: uncorrected: Uncorrected ARM processor error on MPIDR 0x81080000 (HiSilicon TSV110 (Kunpeng 920) r1p0): cache error, transaction instruction"; ok $? "GHES ARM: old 'N, name' error type"
 has "$out" "ghes-arm.txt:21: .*cache error, transaction data access, operation data write, level 2, multiple errors, physical address 0xdeadbeef"; ok $? "GHES ARM: 6.x '0xNN:' error type"
@@ -133,13 +134,25 @@ out=$($CTL decode "$D/decode/ghes-unknown.txt"); rc=$?
 ok $rc "GHES unknown sections decode"
 has "$out" "ghes-unknown.txt:5: uncorrected: Recoverable platform error in a vendor-specific section (e8ed898d-df16-43cc-8ecc-54f060ef157f), 48 bytes of data"; ok $? "GHES unknown section: GUID and length"
 has "$out" "raw_hex  *050000000e0030ec"; ok $? "GHES unknown section: bytes from the 32-bit hex dump groups"
-has "$out" "ghes-unknown.txt:13: fatal: Fatal platform error in a Firmware Error Record Reference section, 656 bytes of data (only partly received)"; ok $? "BERT block without {N}: named GUID, dump partly received"
+has "$out" "ghes-unknown.txt:13: fatal: Fatal platform error in a Firmware Error Record Reference section: SOC Firmware Error Record Type1 (Legacy CrashLog Support), revision 0, record identifier 0x2000200000000, 656 bytes of data (only partly received)"; ok $? "BERT block without {N}: named GUID, its reference read, dump partly received"
+
+# Processor and CXL protocol error sections (cper.c cper_print_proc_generic,
+# cper-x86.c, cper_cxl.c), rebuilt and read by the non-standard section decoder.
+decode_file ghes-processor.txt
+ok $rc "GHES processor and CXL sections decode"
+has "$out" "ghes-processor.txt:3: uncorrected: Recoverable platform error in a Processor Generic section: processor_type IA32/X64, processor_isa X64, error_type micro-architectural error"; ok $? "GHES general processor: the kernel's field names"
+has "$out" "ghes-processor.txt:15: fatal: .*IA32/X64 section: Local APIC_ID 0x3c: cache error (Transaction Type Generic, .*Processor Context Corrupt, Uncorrected); .*MCA_STATUS 0xb2a0000000090108"; ok $? "GHES IA32/X64: check information and the MSR context's bank"
+has "$out" "ghes-processor.txt:68: uncorrected: .*CXL Protocol Error section: CXL Device 0000:0d:00.0 \\[8086:0d93\\].*uncorrectable: Received Poison From Peer"; ok $? "GHES CXL protocol error: agent and RAS status"
+has "$out" "ghes-processor.txt:57: fatal: .*Firmware Error Record Reference section: SOC Firmware Error Record Type2, revision 2, record identifier 8f87f311-c998-4d9e-a0c4-6065518c4f6d"; ok $? "GHES firmware error record reference: the kernel's fields"
+has "$err" "ghes-processor.txt:65: IA32/X64 context line outside a context information structure"; ok $? "GHES IA32/X64: a misplaced line reported as file:line"
+has "$err" "ghes-processor.txt:106: malformed CXL agent_address"; ok $? "GHES CXL: a malformed address reported as file:line"
+has "$out" "ghes-processor.txt:109: uncorrected: .*DPA 0x12345000"; ok $? "GHES CXL component event: read by the CXL tracepoint decoder"
+has "$out" "transaction_name  *Host Read"; ok $? "GHES CXL component event: the record's fields"
 
 # rasdaemon's own output (util/ras-mc-ctl.in, ras-mc-handler.c,
 # ras-aer-handler.c): --errors, --summary and --error-count rows, log lines.
 # Rows quoted in public reports (see tests/decoders/test-rasd-text.c).
-out=$($CTL decode "$D/decode/rasdaemon.txt" 2>"$D/../decode.err"); rc=$?
-err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"
+decode_file rasdaemon.txt
 ok $rc "rasdaemon output decodes"
 has "$out" "rasdaemon.txt:2: corrected: Corrected memory error at mc3, layers 1:0 (CPU_SrcID#1_MC#1_Chan#1_DIMM#0): 1 error, address 0x6e23d67fc0, grain 32 bytes"; ok $? "ras-mc-ctl memory row: location, decimal address, grain bits"
 has "$out" "rasdaemon.txt:7: corrected: PCIe corrected error at 0000:d9:01.0: Advisory Non-Fatal Error, Header Log Overflow"; ok $? "ras-mc-ctl AER row: names and BIT15"
@@ -151,6 +164,24 @@ has "$out" "rasdaemon.txt:23: corrected: .*53 errors"; ok $? "--summary memory r
 has "$out" "rasdaemon.txt:24: corrected: PCIe corrected error at 0000:00:1c.0 (Cannon Lake PCH PCI Express Root Port #5): Receiver Error, Bad TLP"; ok $? "rasdaemon aer_event log line"
 has "$out" "rasdaemon.txt:25: corrected: Corrected memory read error on socket 0, memory controller 0, channel 0 (Skylake-SP, bank 7 M2M)"; ok $? "rasdaemon mce_record log line: model from its cpu_type"
 has "$err" "rasdaemon.txt:15: rasdaemon AER record naming no error bit"; ok $? "a summary row naming no bit refused as file:line"
+
+# rasdaemon's extlog, devlink, disk and memory failure rows and log lines,
+# each read by the decoder of its tracepoint (see tests/decoders/test-rasd-text.c).
+decode_file rasdaemon-other.txt
+ok $rc "rasdaemon extlog, devlink, disk and memory failure output decodes"
+has "$out" "rasdaemon-other.txt:1: srao: Hardware memory error on page pfn 0x204000000 (free buddy page): recovery Delayed"; ok $? "memory failure row"
+has "$out" "rasdaemon-other.txt:3: fatal: Fatal memory error (multi-bit ECC) at physical address 0x12345000: node 1, card 0, module 2, rank 1, bank 5, row 4887"; ok $? "extlog row: type, address, location"
+has "$out" "rasdaemon-other.txt:5: fatal: Driver mlx5_core reported a health problem on pci/0000:3b:00.0 (reporter fw_fatal): Crdump taken"; ok $? "devlink row"
+has "$out" "rasdaemon-other.txt:8: uncorrected: Critical medium error on 8:16, read of 8 sectors at sector 123456"; ok $? "disk row: the errno behind rasdaemon's name"
+has "$out" "rasdaemon_message  *critical medium error"; ok $? "disk row: rasdaemon's name kept"
+has "$out" "rasdaemon-other.txt:11: fatal: .*(mask lsb 12): node 1, card 0, rank 1, memory device handle 0x21; FRU DIMM_A1"; ok $? "extlog_mem_event log line"
+has "$out" "rasdaemon-other.txt:13: uncorrected: Hardware memory error on page pfn 0x1a2b3 (kernel slab page): recovery Ignored"; ok $? "memory_failure_event log line"
+has "$err" "rasdaemon-other.txt:9: rasdaemon disk error row whose error rasdaemon could not name"; ok $? "disk row without an errno refused as file:line"
+has "$err" "rasdaemon-other.txt:15: malformed rasdaemon extlog_mem_event line"; ok $? "a malformed extlog log line refused as file:line"
+out=$($CTL decode --json "$D/decode/rasdaemon-other.txt" 2>/dev/null)
+has "$out" '"type":"memfail"'; ok $? "--json: memory failure type"
+has "$out" '"type":"blockerr"'; ok $? "--json: block error type"
+has "$out" '"type":"devlink"'; ok $? "--json: devlink type"
 
 # Firmware-first PCIe errors: the GHES event severity, then the device's
 # aer_status/aer_mask lines (drivers/firmware/efi/cper.c, drivers/pci/pcie/aer.c cper_print_aer).

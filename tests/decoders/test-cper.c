@@ -236,6 +236,66 @@ static void test_nonstd(void)
 	tap_is_str(d.detail, "memory error section too short (0 bytes)", "short section noted");
 }
 
+/*
+ * Processor and CXL sections as ras:non_standard_event carries them (binary,
+ * UEFI 2.10 N.2.4.1, N.2.4.2, N.2.13): the detail names what is valid.
+ */
+static void test_proc_sections(void)
+{
+	static uint8_t buf[400];
+	struct nonstd_decoded d;
+	struct nonstd_in in = { .sev = 2, .buf = buf };
+
+	/* Generic: type, ISA, error type cache|bus, flags corrected, level 2, IP. */
+	guid_from_text("9876ccad-47b4-4bdb-b65e-16f193c4f3db", in.sec_type);
+	put64(buf, 0x1 | 0x2 | 0x4 | 0x10 | 0x20 | 0x1000);
+	buf[8] = 0, buf[9] = 2, buf[10] = 0x5, buf[12] = 0x8, buf[13] = 2;
+	put64(buf + 184, 0xffffffff81000000ULL);
+	in.len = in.buf_len = 192;
+	nonstd_decode(&in, &d);
+	tap_is_str(d.detail, "processor_type IA32/X64, processor_isa X64, error_type cache error|bus error, "
+		   "flags corrected, level 2, IP 0xffffffff81000000", "generic processor: valid fields only");
+	in.len = in.buf_len = 100;
+	nonstd_decode(&in, &d);
+	tap_is_str(d.detail, "processor error section too short (100 bytes)", "generic processor: short");
+	/* IA32/X64: one TLB structure (check: level 1, uncorrected), one MSR context at legacy MC2. */
+	memset(buf, 0, sizeof(buf));
+	guid_from_text("dc3ea0b0-a144-4797-b95b-53fa242b6e1d", in.sec_type);
+	put64(buf, 1 | 1 << 2 | 1 << 8);
+	put64(buf + 8, 4);
+	guid_from_text("fc06b535-5e1f-4562-9f25-0a3b9adb63c3", buf + 64);
+	put64(buf + 80, 1);
+	put64(buf + 88, 0x4 | 0x10 | 1ULL << 22 | 1ULL << 26);
+	put16(buf + 128, 1);
+	put16(buf + 130, 16);
+	put32(buf + 132, 0x408);
+	put64(buf + 144 + 8, 0xbe00000000800400ULL);
+	in.len = in.buf_len = 160;
+	nonstd_decode(&in, &d);
+	tap_is_str(d.detail, "Local APIC_ID 0x4: TLB error (Level 1, Uncorrected); context MSR Registers "
+		   "from MSR 0x408 (MC2_STATUS 0xbe00000000800400)", "IA32/X64: structures and the bank's STATUS");
+	put64(buf, 1 | 3 << 2);
+	nonstd_decode(&in, &d);
+	tap_ok(strstr(d.detail, "error information structure missing") != NULL, "IA32/X64: counts past the data said");
+	/* CXL: an RCH downstream port by its RCRB, uncorrectable bits masked off. */
+	memset(buf, 0, sizeof(buf));
+	guid_from_text("80b9efb4-52b5-4de3-a777-68784b771048", in.sec_type);
+	put64(buf, 1 | 2 | 64);
+	buf[8] = 1;
+	put64(buf + 16, 0xfed80000);
+	put16(buf + 110, 88);
+	put32(buf + 116, 0x3);
+	put32(buf + 120, 0x1);
+	in.sev = 0;
+	in.len = in.buf_len = 116 + 88;
+	nonstd_decode(&in, &d);
+	tap_is_str(d.detail, "Restricted CXL Host Downstream Port at RCRB 0xfed80000; uncorrectable: "
+		   "Cache Address Parity Error", "CXL: RCRB agent, masked bit left out");
+	in.len = in.buf_len = 120;
+	nonstd_decode(&in, &d);
+	tap_ok(strstr(d.detail, "error log too short") != NULL, "CXL: a log past the data is said");
+}
+
 /* One ARM Processor Error Information entry, UEFI 2.10 N.2.4.4.1. */
 static void arm_entry(uint8_t *p, uint8_t len, uint16_t valid, uint8_t type,
 		      uint16_t multi, uint8_t flags, uint64_t info, uint64_t va, uint64_t pa)
@@ -360,6 +420,7 @@ int main(void)
 	test_mem_loc();
 	test_extlog();
 	test_nonstd();
+	test_proc_sections();
 	test_arm();
 	return tap_done();
 }

@@ -14,16 +14,15 @@
 #include <string.h>
 #include "decoders/edac.h"
 #include "decoders/edac_text.h"
+#include "tests/decoders/text_got.h"
 #include "tests/tap.h"
 
-#define MAX 8
+#define MAX TEXT_GOT_MAX
 
 struct got {
+	struct text_got t;   /* first: the parser's ctx */
 	struct edac_in rec[MAX];
 	char msg[MAX][64], label[MAX][64], detail[MAX][256], names[MAX][3][16];
-	unsigned line[MAX];
-	int n, n_err;
-	unsigned err_line[MAX];
 };
 
 static void keep(char *dst, size_t size, const char *s, size_t len)
@@ -34,28 +33,20 @@ static void keep(char *dst, size_t size, const char *s, size_t len)
 static int on_rec(void *ctx, const struct edac_in *rec, unsigned line)
 {
 	struct got *g = ctx;
+	int i = text_got_add(&g->t, line);
 
-	if (g->n >= MAX)
-		return -ENOSPC;
-	g->rec[g->n] = *rec;
-	keep(g->msg[g->n], 64, rec->msg, rec->msg_len);
-	keep(g->label[g->n], 64, rec->label, rec->label_len);
-	keep(g->detail[g->n], 256, rec->driver_detail, rec->driver_detail_len);
-	for (int i = 0; i < 3; i++)
-		keep(g->names[g->n][i], 16, rec->layer_name[i], rec->layer_name[i] ? strlen(rec->layer_name[i]) : 0);
-	g->line[g->n++] = line;
+	if (i < 0)
+		return i;
+	g->rec[i] = *rec;
+	keep(g->msg[i], 64, rec->msg, rec->msg_len);
+	keep(g->label[i], 64, rec->label, rec->label_len);
+	keep(g->detail[i], 256, rec->driver_detail, rec->driver_detail_len);
+	for (int k = 0; k < 3; k++)
+		keep(g->names[i][k], 16, rec->layer_name[k], rec->layer_name[k] ? strlen(rec->layer_name[k]) : 0);
 	return 0;
 }
 
-static void on_err(void *ctx, unsigned line, const char *reason)
-{
-	struct got *g = ctx;
-
-	(void)reason;
-	if (g->n_err < MAX)
-		g->err_line[g->n_err] = line;
-	g->n_err++;
-}
+#define on_err text_got_error
 
 static const char lines[] =
 	/* 1: sb_edac (einj.rst) */
@@ -89,9 +80,9 @@ int main(void)
 
 	memset(&g, 0, sizeof(g));
 	tap_is_int(edac_text_parse(lines, strlen(lines), on_rec, on_err, &g), 7, "seven records");
-	tap_is_int(g.n_err, 2, "two malformed lines");
-	tap_is_int(g.err_line[0], 8, "bad page reported at its line");
-	tap_is_int(g.err_line[1], 9, "line without location reported");
+	tap_is_int(g.t.n_err, 2, "two malformed lines");
+	tap_is_int(g.t.err_line[0], 8, "bad page reported at its line");
+	tap_is_int(g.t.err_line[1], 9, "line without location reported");
 
 	tap_is_int(g.rec[0].mc_index, 3, "sb_edac: MC3");
 	tap_is_int(g.rec[0].error_type, EDAC_ERR_CORRECTED, "sb_edac: CE");
