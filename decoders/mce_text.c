@@ -289,6 +289,18 @@ static int find_field(const char *word)
 	return -1;
 }
 
+/* Whether the untokenised rest of the line starts with word (a peek, nothing consumed). */
+static bool rest_starts_with(const struct tokens *t, const char *word)
+{
+	const char *p = t->save;
+	size_t n = strlen(word);
+
+	if (!p)
+		return false;
+	p += strspn(p, " \t");
+	return strncmp(p, word, n) == 0 && (p[n] == '\0' || p[n] == ' ' || p[n] == '\t');
+}
+
 /*
  * Parses "KEY value [KEY value ...]" from the current token on. Stops
  * quietly at the first word that is not a keyword (trailing prose such as
@@ -299,7 +311,8 @@ static bool parse_fields(struct parse_state *st, struct tokens *t)
 	for (char *w = t->cur; w; w = next_token(t)) {
 		int i = find_field(w);
 
-		if (i < 0)
+		/* "CPUID Info:" heads the CPUID dump of a GHES IA32/X64 section: not mcelog's line. */
+		if (i < 0 || (fields[i].parse == f_cpuid_words && !rest_starts_with(t, "Vendor")))
 			return true;
 		if (!st->open) {
 			report(st, "field outside a record (no CPU line before it)");

@@ -146,6 +146,7 @@ has "$out" "ghes-processor.txt:68: uncorrected: .*CXL Protocol Error section: CX
 has "$out" "ghes-processor.txt:57: fatal: .*Firmware Error Record Reference section: SOC Firmware Error Record Type2, revision 2, record identifier 8f87f311-c998-4d9e-a0c4-6065518c4f6d"; ok $? "GHES firmware error record reference: the kernel's fields"
 has "$err" "ghes-processor.txt:65: IA32/X64 context line outside a context information structure"; ok $? "GHES IA32/X64: a misplaced line reported as file:line"
 has "$err" "ghes-processor.txt:106: malformed CXL agent_address"; ok $? "GHES CXL: a malformed address reported as file:line"
+! has "$err" "field outside a record"; ok $? "GHES IA32/X64: the CPUID Info line is not taken for mcelog's CPUID line"
 has "$out" "ghes-processor.txt:109: uncorrected: .*DPA 0x12345000"; ok $? "GHES CXL component event: read by the CXL tracepoint decoder"
 has "$out" "transaction_name  *Host Read"; ok $? "GHES CXL component event: the record's fields"
 
