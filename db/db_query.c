@@ -333,20 +333,21 @@ int ras_db_errors(struct ras_db *db, const struct ras_db_filter *f, ras_db_row_f
 	return r < 0 ? r : n;
 }
 
+/* Every row read: the reference the roll-ups are tested against, and older databases' answer. */
 int ras_db_summary_scan(struct ras_db *db, const struct ras_db_filter *f, ras_db_count_fn fn, void *ctx)
 {
-	char sql[1024];
+	char sql[2048], loc[1024];
 	int r = 0, step = SQLITE_DONE;
 
 	for (unsigned i = 0; i < ras_n_event_types && r == 0; i++) {
 		sqlite3_stmt *st;
 
-		if (!wanted(db, f, i))
+		if (!wanted(db, f, i) || ras_db_sumloc_sql(loc, sizeof(loc), i, "e", false) < 0)
 			continue;
 		snprintf(sql, sizeof(sql),
-			 "SELECT severity, location, count(*), min(wall_ns), max(wall_ns) FROM %s_decoded"
-			 " WHERE%s GROUP BY severity, location ORDER BY count(*) DESC",
-			 ras_event_types[i].table, filter_sql);
+			 "SELECT severity, %s, count(*), min(wall_ns), max(wall_ns) FROM %s_decoded e"
+			 " WHERE%s GROUP BY 1, 2 ORDER BY count(*) DESC",
+			 loc, ras_event_types[i].table, filter_sql);
 		if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
 			continue;  /* an older table without these columns */
 		bind_filter(st, f);
@@ -376,10 +377,10 @@ static const char rollup_filter[] =
 static sqlite3_stmt *summary_stmt(struct ras_db *db, unsigned idx, const struct ras_db_filter *f)
 {
 	const char *table = ras_event_types[idx].table;
-	char sql[4096], raw[2048];
+	char sql[8192], raw[5120];
 	sqlite3_stmt *st;
 
-	if (ras_db_rollup_raw_rows_sql(raw, sizeof(raw), table, ras_db_table_exists(db, "folds")) < 0)
+	if (ras_db_rollup_raw_rows_sql(raw, sizeof(raw), idx, ras_db_table_exists(db, "folds")) < 0)
 		return NULL;
 	snprintf(sql, sizeof(sql),
 		 "WITH points(t) AS (SELECT ?1 WHERE ?1 <> 0 UNION ALL SELECT ?2 WHERE ?2 <> 0),"
