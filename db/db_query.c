@@ -406,6 +406,25 @@ static const char *or_null(const unsigned char *s)
 	return s && *s ? (const char *)s : NULL;
 }
 
+/*
+ * Whether table idx's hourly roll-ups are keyed by its summary location: a
+ * database rasd has not upgraded past version 11 (a reader does not migrate)
+ * keyed them by the full location, then only a scan gives the coarser lines.
+ */
+static bool rollup_keyed(struct ras_db *db, unsigned idx)
+{
+	sqlite3_stmt *st;
+	int v = 0;
+
+	if (!ras_event_types[idx].sumloc)
+		return true;
+	if (sqlite3_prepare_v2(db->h, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v >= 12;
+}
+
 int ras_db_summary(struct ras_db *db, const struct ras_db_filter *f, ras_db_count_fn fn, void *ctx)
 {
 	int r = 0;
@@ -413,9 +432,17 @@ int ras_db_summary(struct ras_db *db, const struct ras_db_filter *f, ras_db_coun
 	if (!ras_db_table_exists(db, "rollup_hourly"))
 		return ras_db_summary_scan(db, f, fn, ctx);  /* an older database, read-only */
 	for (unsigned i = 0; i < ras_n_event_types && r == 0; i++) {
+		struct ras_db_filter one = *f;
 		sqlite3_stmt *st;
 
-		if (!wanted(db, f, i) || !(st = summary_stmt(db, i, f)))
+		if (!wanted(db, f, i))
+			continue;
+		if (!rollup_keyed(db, i)) {
+			one.type_idx = (int)i;
+			r = ras_db_summary_scan(db, &one, fn, ctx);
+			continue;
+		}
+		if (!(st = summary_stmt(db, i, f)))
 			continue;
 		while (r == 0 && sqlite3_step(st) == SQLITE_ROW)
 			r = fn(ctx, i, or_null(sqlite3_column_text(st, 0)),
