@@ -92,17 +92,6 @@ static void insert(struct ras_db *db, const struct rec *r, unsigned i, bool fold
 	ras_db_insert_event(db, &ev);
 }
 
-static void set_field(const struct ras_event_type *t, struct ras_value *v, const char *name,
-		      int64_t i, const char *text)
-{
-	int k = ras_event_field_index(t, name);
-
-	if (k >= 0)
-		v[k] = text ? (struct ras_value){ .present = true, .p = text,
-						  .len = (uint32_t)strlen(text) }
-			    : (struct ras_value){ .present = true, .i = i };
-}
-
 /*
  * Beside the EDAC storm, records whose location names an address: memory
  * failures on a new page each, CXL DRAM errors at one host page (a storm
@@ -122,14 +111,14 @@ static void insert_address(struct ras_db *db, unsigned i, bool fold)
 		.limits = fold ? &limits : NULL,
 	};
 
-	set_field(t, v, "pfn", 0x40000 + i, NULL);
-	set_field(t, v, "type", i % 2, NULL);
-	set_field(t, v, "result", i / 20 % 3, NULL);
-	set_field(t, v, "memdev", 0, "mem0");
-	set_field(t, v, "host", 0, "0000:0d:00.0");
-	set_field(t, v, "dpa", 0x1000 * (int64_t)i, NULL);
-	set_field(t, v, "hpa", 0x7f0000040, NULL);
-	set_field(t, v, "log", 1, NULL);   /* the Warning log: corrected, so the storm folds */
+	test_set_field(t, v, "pfn", 0x40000 + i, NULL);
+	test_set_field(t, v, "type", i % 2, NULL);
+	test_set_field(t, v, "result", i / 20 % 3, NULL);
+	test_set_field(t, v, "memdev", 0, "mem0");
+	test_set_field(t, v, "host", 0, "0000:0d:00.0");
+	test_set_field(t, v, "dpa", 0x1000 * (int64_t)i, NULL);
+	test_set_field(t, v, "hpa", 0x7f0000040, NULL);
+	test_set_field(t, v, "log", 1, NULL);   /* the Warning log: corrected, so the storm folds */
 	ras_decode_values(t, v, &dctx, decoded);
 	ras_db_begin(db);
 	ras_db_insert_event(db, &ev);
@@ -478,9 +467,6 @@ int main(void)
 	ras_metrics_free(&want);
 	ras_db_close(folded);
 	ras_db_close(plain);
-	if (!getenv("KEEP"))
-		test_rmtree(dir);
-	else
-		tap_diag("kept %s", dir);
+	test_rmtree(dir);
 	return tap_done();
 }

@@ -116,17 +116,6 @@ static void fill(struct ras_db *db, unsigned n, uint64_t *seed)
 	ras_db_commit(db);
 }
 
-static void set_field(const struct ras_event_type *t, struct ras_value *v, const char *name,
-		      int64_t i, const char *text)
-{
-	int k = ras_event_field_index(t, name);
-
-	if (k >= 0)
-		v[k] = text ? (struct ras_value){ .present = true, .p = text,
-						  .len = (uint32_t)strlen(text) }
-			    : (struct ras_value){ .present = true, .i = i };
-}
-
 /*
  * Records whose location names an address, decoded by their decoders: memory
  * failures on hundreds of pages and CXL DRAM errors at hundreds of DPAs (a few
@@ -148,14 +137,14 @@ static void fill_addresses(struct ras_db *db, unsigned n, uint64_t *seed)
 		*seed = *seed * 6364136223846793005ULL + 1442695040888963407ULL;
 		r = (unsigned)(*seed >> 33);
 		memset(v, 0, sizeof(v));
-		set_field(t, v, "pfn", (int64_t)(*seed >> 20) & 0xffffff, NULL);
-		set_field(t, v, "type", r % 3, NULL);
-		set_field(t, v, "result", (r >> 3) % 5, NULL);   /* 4: a result with no name */
+		test_set_field(t, v, "pfn", (int64_t)(*seed >> 20) & 0xffffff, NULL);
+		test_set_field(t, v, "type", r % 3, NULL);
+		test_set_field(t, v, "result", (r >> 3) % 5, NULL);   /* 4: a result with no name */
 		snprintf(memdev, sizeof(memdev), "mem%u", (r >> 6) % 2);
-		set_field(t, v, "memdev", 0, memdev);
-		set_field(t, v, "host", 0, "0000:0d:00.0");
+		test_set_field(t, v, "memdev", 0, memdev);
+		test_set_field(t, v, "host", 0, "0000:0d:00.0");
 		if (r % 7)
-			set_field(t, v, "dpa", (int64_t)(*seed >> 16) & 0xffffffc0, NULL);
+			test_set_field(t, v, "dpa", (int64_t)(*seed >> 16) & 0xffffffc0, NULL);
 		ras_decode_values(t, v, &dctx, decoded);
 		struct ras_db_event ev = {
 			.type_idx = (unsigned)(t - ras_event_types),
