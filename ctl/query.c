@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* ras-fdr-ctl summary and errors. */
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdalign.h>
@@ -79,41 +80,86 @@ static int parse_filter(const struct ctl_spec *spec, int argc, char **argv, stru
 
 struct summary_ctx {
 	bool json;
-	bool quiet;           /* a dry run: count, print nothing */
 	unsigned n;
 	int64_t total;
 };
 
-static int print_count(void *ctx, unsigned idx, const char *sev, const char *loc, int64_t count,
-		       int64_t first_ns, int64_t last_ns)
+static void print_count(struct summary_ctx *s, unsigned idx, const char *sev, const char *loc,
+			int64_t count, int64_t first_ns, int64_t last_ns)
 {
-	struct summary_ctx *s = ctx;
 	char first[40], last[40];
 
 	ras_format_time(first_ns, first, sizeof(first));
 	ras_format_time(last_ns, last, sizeof(last));
 	s->total += count;
-	if (s->quiet)
-		return 0;
 	if (s->json) {
 		printf("%s{\"type\":\"%s\",\"severity\":\"%s\",\"location\":", s->n++ ? "," : "",
 		       ras_event_types[idx].table, sev ? sev : "unknown");
 		ctl_print_json_string(loc ? loc : "", loc ? strlen(loc) : 0);
 		printf(",\"count\":%lld,\"first\":\"%s\",\"last\":\"%s\"}", (long long)count, first, last);
-		return 0;
+		return;
 	}
 	if (!s->n++)
 		printf("%-28s %-11s %8s  %-20s  %s\n", "TYPE", "SEVERITY", "COUNT", "LAST (UTC)", "LOCATION");
 	/* Seconds are enough in the table; --json keeps the microseconds. */
 	printf("%-28s %-11s %8lld  %.19sZ  %s\n", ras_event_types[idx].table, sev ? sev : "unknown",
 	       (long long)count, last, loc && *loc ? loc : "-");
+}
+
+/* The summary's lines, kept while the query runs and printed once it has succeeded. */
+struct summary_line {
+	unsigned idx;
+	char *sev, *loc;
+	int64_t count, first_ns, last_ns;
+};
+
+struct summary_lines {
+	struct summary_line *v;
+	size_t n, cap;
+};
+
+static int keep_line(void *ctx, unsigned idx, const char *sev, const char *loc, int64_t count,
+		     int64_t first_ns, int64_t last_ns)
+{
+	struct summary_lines *l = ctx;
+	struct summary_line *line;
+
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? 2 * l->cap : 256;
+		struct summary_line *v = realloc(l->v, cap * sizeof(*v));
+
+		if (!v)
+			return -ENOMEM;
+		l->v = v;
+		l->cap = cap;
+	}
+	line = &l->v[l->n];
+	*line = (struct summary_line){ .idx = idx, .sev = sev ? strdup(sev) : NULL,
+				       .loc = loc ? strdup(loc) : NULL, .count = count,
+				       .first_ns = first_ns, .last_ns = last_ns };
+	if ((sev && !line->sev) || (loc && !line->loc)) {
+		free(line->sev);
+		free(line->loc);
+		return -ENOMEM;
+	}
+	l->n++;
 	return 0;
+}
+
+static void lines_free(struct summary_lines *l)
+{
+	for (size_t i = 0; i < l->n; i++) {
+		free(l->v[i].sev);
+		free(l->v[i].loc);
+	}
+	free(l->v);
 }
 
 int ctl_summary(struct ctl *c, int argc, char **argv)
 {
 	struct ras_db_filter f = { .type_idx = -1 };
 	struct summary_ctx s = { 0 };
+	struct summary_lines lines = { 0 };
 	struct query_opts q = { .c = c, .f = &f };
 	struct ras_db *db;
 	int64_t lost, gaps;
@@ -121,23 +167,25 @@ int ctl_summary(struct ctl *c, int argc, char **argv)
 
 	if (r != CTL_GO_ON)
 		return r;
-	s.json = q.json;
 	if (q.by_dimm)
-		return ctl_summary_by_dimm(c, &f, s.json);
+		return ctl_summary_by_dimm(c, &f, q.json);
 	if (ctl_open_db(c, &db) < 0)
 		return 1;
 	/* Counted before anything is printed: a damaged page is an error, not a short answer. */
-	s.json = false;
-	s.quiet = true;
-	if (ras_db_summary(db, &f, print_count, &s) < 0 || ras_db_lost_totals(db, &f, &lost, &gaps) < 0) {
-		ctl_db_error(c, ras_db_errmsg(db));
+	r = ras_db_summary(db, &f, keep_line, &lines);
+	if (r < 0 || ras_db_lost_totals(db, &f, &lost, &gaps) < 0) {
+		ctl_db_error(c, r == -ENOMEM ? "out of memory" : ras_db_errmsg(db));
+		lines_free(&lines);
 		ras_db_close(db);
 		return 1;
 	}
 	s = (struct summary_ctx){ .json = c->json };
 	if (s.json)
 		printf("{\"version\":%d,\"counts\":[", CTL_JSON_VERSION);
-	ras_db_summary(db, &f, print_count, &s);
+	for (size_t i = 0; i < lines.n; i++)
+		print_count(&s, lines.v[i].idx, lines.v[i].sev, lines.v[i].loc, lines.v[i].count,
+			    lines.v[i].first_ns, lines.v[i].last_ns);
+	lines_free(&lines);
 	if (s.json) {
 		printf("]");
 		ctl_actions_counts(db, f.since_ns, true);

@@ -333,20 +333,21 @@ int ras_db_errors(struct ras_db *db, const struct ras_db_filter *f, ras_db_row_f
 	return r < 0 ? r : n;
 }
 
+/* Every row read: the reference the roll-ups are tested against, and older databases' answer. */
 int ras_db_summary_scan(struct ras_db *db, const struct ras_db_filter *f, ras_db_count_fn fn, void *ctx)
 {
-	char sql[1024];
+	char sql[2048], loc[1024];
 	int r = 0, step = SQLITE_DONE;
 
 	for (unsigned i = 0; i < ras_n_event_types && r == 0; i++) {
 		sqlite3_stmt *st;
 
-		if (!wanted(db, f, i))
+		if (!wanted(db, f, i) || ras_db_sumloc_sql(loc, sizeof(loc), i, "e", false) < 0)
 			continue;
 		snprintf(sql, sizeof(sql),
-			 "SELECT severity, location, count(*), min(wall_ns), max(wall_ns) FROM %s_decoded"
-			 " WHERE%s GROUP BY severity, location ORDER BY count(*) DESC",
-			 ras_event_types[i].table, filter_sql);
+			 "SELECT severity, %s, count(*), min(wall_ns), max(wall_ns) FROM %s_decoded e"
+			 " WHERE%s GROUP BY 1, 2 ORDER BY count(*) DESC",
+			 loc, ras_event_types[i].table, filter_sql);
 		if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
 			continue;  /* an older table without these columns */
 		bind_filter(st, f);
@@ -376,10 +377,10 @@ static const char rollup_filter[] =
 static sqlite3_stmt *summary_stmt(struct ras_db *db, unsigned idx, const struct ras_db_filter *f)
 {
 	const char *table = ras_event_types[idx].table;
-	char sql[4096], raw[2048];
+	char sql[8192], raw[5120];
 	sqlite3_stmt *st;
 
-	if (ras_db_rollup_raw_rows_sql(raw, sizeof(raw), table, ras_db_table_exists(db, "folds")) < 0)
+	if (ras_db_rollup_raw_rows_sql(raw, sizeof(raw), idx, ras_db_table_exists(db, "folds")) < 0)
 		return NULL;
 	snprintf(sql, sizeof(sql),
 		 "WITH points(t) AS (SELECT ?1 WHERE ?1 <> 0 UNION ALL SELECT ?2 WHERE ?2 <> 0),"
@@ -405,6 +406,25 @@ static const char *or_null(const unsigned char *s)
 	return s && *s ? (const char *)s : NULL;
 }
 
+/*
+ * Whether table idx's hourly roll-ups are keyed by its summary location: a
+ * database rasd has not upgraded past version 11 (a reader does not migrate)
+ * keyed them by the full location, then only a scan gives the coarser lines.
+ */
+static bool rollup_keyed(struct ras_db *db, unsigned idx)
+{
+	sqlite3_stmt *st;
+	int v = 0;
+
+	if (!ras_event_types[idx].sumloc)
+		return true;
+	if (sqlite3_prepare_v2(db->h, "PRAGMA user_version", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v >= 12;
+}
+
 int ras_db_summary(struct ras_db *db, const struct ras_db_filter *f, ras_db_count_fn fn, void *ctx)
 {
 	int r = 0;
@@ -412,9 +432,17 @@ int ras_db_summary(struct ras_db *db, const struct ras_db_filter *f, ras_db_coun
 	if (!ras_db_table_exists(db, "rollup_hourly"))
 		return ras_db_summary_scan(db, f, fn, ctx);  /* an older database, read-only */
 	for (unsigned i = 0; i < ras_n_event_types && r == 0; i++) {
+		struct ras_db_filter one = *f;
 		sqlite3_stmt *st;
 
-		if (!wanted(db, f, i) || !(st = summary_stmt(db, i, f)))
+		if (!wanted(db, f, i))
+			continue;
+		if (!rollup_keyed(db, i)) {
+			one.type_idx = (int)i;
+			r = ras_db_summary_scan(db, &one, fn, ctx);
+			continue;
+		}
+		if (!(st = summary_stmt(db, i, f)))
 			continue;
 		while (r == 0 && sqlite3_step(st) == SQLITE_ROW)
 			r = fn(ctx, i, or_null(sqlite3_column_text(st, 0)),

@@ -26,7 +26,7 @@ struct rollup_entry {
 	uint64_t hash;
 	char source[16];
 	char severity[16];
-	char location[RAS_LOCATION_LEN];
+	char location[RAS_SUMLOC_LEN];   /* the summary location (struct ras_sumloc) */
 };
 
 /* A table's records per source, synthetic and severity (rollup_totals), for one batch. */
@@ -270,6 +270,8 @@ int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t 
 	const char *sev = ras_severity_name(h->severity);
 	int64_t hour = ras_db_hour_of(ev->wall_ns);
 	int synthetic = ev->synthetic ? 1 : 0;
+	char key[RAS_SUMLOC_LEN];
+	const char *loc = ras_summary_location(&ras_event_types[ev->type_idx], h, key, sizeof(key));
 	uint64_t hash;
 	unsigned slot;
 
@@ -286,7 +288,7 @@ int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t 
 	    ras_db_edac_acc_add(db, &db->rollup->edac, ev, boot, hour) < 0 ||
 	    ras_db_metrics_acc_add(db, &db->rollup->subjects, ev) < 0)
 		return -EIO;
-	hash = key_hash(ev->type_idx, hour, boot, ev->source, synthetic, sev, h->location);
+	hash = key_hash(ev->type_idx, hour, boot, ev->source, synthetic, sev, loc);
 	for (slot = hash % RAS_DB_ROLLUP_SLOTS;; slot = (slot + 1) % RAS_DB_ROLLUP_SLOTS) {
 		struct rollup_entry *e = &db->rollup->e[slot];
 
@@ -297,10 +299,10 @@ int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t 
 						    .hash = hash };
 			snprintf(e->source, sizeof(e->source), "%s", ev->source);
 			snprintf(e->severity, sizeof(e->severity), "%s", sev);
-			snprintf(e->location, sizeof(e->location), "%s", h->location);
+			snprintf(e->location, sizeof(e->location), "%s", loc);
 			db->rollup->used++;
 		} else if (e->hash != hash || !same_key(e, ev->type_idx, hour, boot, ev->source,
-							 synthetic, sev, h->location)) {
+							 synthetic, sev, loc)) {
 			continue;
 		}
 		e->count++;
@@ -324,29 +326,95 @@ void ras_db_rollup_free(struct ras_db *db)
 	db->rollup = NULL;
 }
 
+/* Appends a string literal (quotes doubled); returns the new length. */
+static size_t put_literal(char *out, size_t cap, size_t n, const char *s)
+{
+	n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "'");
+	for (; *s; s++)
+		n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, *s == '\'' ? "''" : "%c", *s);
+	return n + (size_t)snprintf(out + n, n < cap ? cap - n : 0, "'");
+}
+
+/* A stored decoded column of table idx holding dfield name, or NULL. */
+static const char *dcol_of(unsigned idx, const char *name)
+{
+	const struct ras_event_type *type = &ras_event_types[idx];
+	const struct ras_db_table *t = ras_db_table_of(idx);
+
+	for (unsigned k = 0; k < t->ndcols; k++)
+		if (t->dfield[k] >= 0 && !strcmp(type->dfields[t->dfield[k]].name, name))
+			return t->dcols[k].name;
+	return NULL;
+}
+
+/*
+ * The summary location (struct ras_sumloc, ras_summary_location()) of the
+ * rows aliased `a`, in SQL: the stored location cut, then the known parts.
+ * The decoded columns are a's own, or with via_dec those of the decoding
+ * a.dec names (folds rows). Returns the length, or -1 if cap is short.
+ */
+int ras_db_sumloc_sql(char *out, size_t cap, unsigned idx, const char *a, bool via_dec)
+{
+	const struct ras_sumloc *k = ras_event_types[idx].sumloc;
+	char loc[64];
+	size_t n = 0;
+
+	snprintf(loc, sizeof(loc), "coalesce(%s.location, '')", a);
+	if (!k) {
+		n = (size_t)snprintf(out, cap, "%s", loc);
+		return n < cap ? (int)n : -1;
+	}
+	n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, "(CASE WHEN instr(%s, ", loc);
+	n = put_literal(out, cap, n, k->cut ? k->cut : "");
+	n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, ") > 0 AND %s THEN substr(%s, 1, instr(%s, ",
+			      k->cut ? "1" : "0", loc, loc);
+	n = put_literal(out, cap, n, k->cut ? k->cut : "");
+	n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, ") - 1) ELSE %s END", loc);
+	for (unsigned i = 0; i < RAS_SUMLOC_PARTS && k->parts[i].dfield; i++) {
+		const char *col = dcol_of(idx, k->parts[i].dfield);
+
+		n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, " || coalesce(");
+		n = put_literal(out, cap, n, k->parts[i].before);
+		if (!col)
+			n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, " || NULL, '')");
+		else if (via_dec)
+			n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, " || (SELECT nullif(d.\"%s\", '')"
+					      " FROM %s_dec d WHERE d.id = %s.dec), '')", col,
+					      ras_event_types[idx].table, a);
+		else
+			n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, " || nullif(%s.\"%s\", ''), '')",
+					      a, col);
+	}
+	n += (size_t)snprintf(out + n, n < cap ? cap - n : 0, ")");
+	return n < cap ? (int)n : -1;
+}
+
 /* Recounts one table's hourly roll-ups from its rows and its folded records. */
 static int hourly_rebuild(struct ras_db *db, unsigned idx)
 {
 	const char *table = ras_event_types[idx].table;
-	char sql[2048];
+	char sql[4096], loc[1024], floc[1024], folded[1536] = "";
 	sqlite3_stmt *st;
 	int r;
 
 	if (!ras_db_table_exists(db, table) || !ras_db_table_exists(db, "rollup_hourly"))
 		return 0;
+	if (ras_db_sumloc_sql(loc, sizeof(loc), idx, "e", false) < 0 ||
+	    ras_db_sumloc_sql(floc, sizeof(floc), idx, "f", true) < 0)
+		return -EIO;
+	if (ras_db_table_exists(db, "folds"))
+		snprintf(folded, sizeof(folded), " UNION ALL SELECT hour, boot, source, synthetic, severity,"
+			 " %s, records, first_ns, last_ns FROM folds f WHERE tbl = ?1", floc);
 	snprintf(sql, sizeof(sql),
 		 "DELETE FROM rollup_hourly WHERE tbl = ?1;"
 		 "INSERT INTO rollup_hourly (tbl, hour, boot, source, synthetic, severity, location,"
 		 " records, first_ns, last_ns)"
 		 " SELECT ?1, h, b, source, synthetic, s, l, sum(n), min(f), max(t) FROM ("
 		 " SELECT (wall_ns - ((wall_ns %% %lld) + %lld) %% %lld) / %lld AS h, coalesce(boot, 0) AS b,"
-		 " source, synthetic, coalesce(severity, '') AS s, coalesce(location, '') AS l, 1 AS n,"
-		 " wall_ns AS f, wall_ns AS t FROM %s_decoded%s"
+		 " source, synthetic, coalesce(severity, '') AS s, %s AS l, 1 AS n,"
+		 " wall_ns AS f, wall_ns AS t FROM %s_decoded e%s"
 		 ") GROUP BY 2, 3, 4, 5, 6, 7",
-		 HOUR_NS, HOUR_NS, HOUR_NS, HOUR_NS, table,
-		 ras_db_table_exists(db, "folds") ?
-		 " UNION ALL SELECT hour, boot, source, synthetic, severity, location, records,"
-		 " first_ns, last_ns FROM folds WHERE tbl = ?1" : "");
+		 HOUR_NS, HOUR_NS, HOUR_NS, HOUR_NS, loc, table, folded);
 	/* Two statements: prepare and run each in turn, with ?1 bound in both. */
 	for (const char *p = sql; p && *p;) {
 		const char *tail;
@@ -362,6 +430,18 @@ static int hourly_rebuild(struct ras_db *db, unsigned idx)
 			return -EIO;
 		p = tail;
 	}
+	return 0;
+}
+
+/*
+ * Schema 12: the hourly roll-ups of the types with a summary location were
+ * keyed by the full location (a page, a DPA); counted again by the new key.
+ */
+int ras_db_rollup_rekey_sumloc(struct ras_db *db)
+{
+	for (unsigned i = 0; i < ras_n_event_types; i++)
+		if (ras_event_types[i].sumloc && hourly_rebuild(db, i) < 0)
+			return -EIO;
 	return 0;
 }
 
@@ -394,23 +474,27 @@ int64_t ras_db_last_hour(int64_t until_ns)
  * Raw rows of an event table in rollup_hourly's shape (see db_rollup.h):
  * the only place summaries count records from rows instead of roll-ups.
  */
-int ras_db_rollup_raw_rows_sql(char *sql, size_t cap, const char *table, bool folds)
+int ras_db_rollup_raw_rows_sql(char *sql, size_t cap, unsigned idx, bool folds)
 {
-	char folded[1024] = "";
+	const char *table = ras_event_types[idx].table;
+	char folded[2560] = "", loc[1024], floc[1024];
 	int n;
 
+	if (ras_db_sumloc_sql(loc, sizeof(loc), idx, "e", false) < 0 ||
+	    ras_db_sumloc_sql(floc, sizeof(floc), idx, "x", true) < 0)
+		return -1;
 	/* Folded records: each folds row's seconds that fall in a range (db_fold.c). */
 	if (folds)
 		snprintf(folded, sizeof(folded),
-			 " UNION ALL SELECT hour, boot, source, synthetic, severity, location, n, fn, ln"
-			 " FROM (" RAS_DB_FOLDED_IN_RANGES("%s") ") WHERE n > 0", table);
+			 " UNION ALL SELECT hour, boot, source, synthetic, severity, %s, n, fn, ln"
+			 " FROM (" RAS_DB_FOLDED_IN_RANGES("%s") ") x WHERE n > 0", floc, table);
 	n = snprintf(sql, cap,
 			 "SELECT " RAS_DB_HOUR_SQL("e.wall_ns") " AS hour, coalesce(e.boot, 0) AS boot,"
 			 " e.source AS source, e.synthetic AS synthetic,"
-			 " coalesce(e.severity, '') AS severity, coalesce(e.location, '') AS location,"
+			 " coalesce(e.severity, '') AS severity, %s AS location,"
 			 " count(*) AS records, e.wall_ns AS first_ns, e.wall_ns AS last_ns"
 			 " FROM ranges g JOIN %s_decoded e ON e.wall_ns >= g.lo AND e.wall_ns < g.hi"
-			 " GROUP BY 2, 3, 4, 5, 6, e.wall_ns%s", table, folded);
+			 " GROUP BY 2, 3, 4, 5, 6, e.wall_ns%s", loc, table, folded);
 
 	return n < 0 || (size_t)n >= cap ? -1 : n;
 }

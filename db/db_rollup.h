@@ -34,6 +34,15 @@ void ras_db_rollup_free(struct ras_db *db);
 /* Recounts every roll-up of a table, or of every table, from the stored rows. */
 int ras_db_rollup_rebuild(struct ras_db *db, unsigned idx);
 int ras_db_rollup_rebuild_all(struct ras_db *db);
+/* Counts the hourly roll-ups of the types with a summary location again (schema 12). */
+int ras_db_rollup_rekey_sumloc(struct ras_db *db);
+/*
+ * The summary location (lib/event_table.h struct ras_sumloc) of table idx's
+ * rows aliased a, as an SQL expression over the stored location and decoded
+ * columns (via_dec: those of the decoding a.dec names, for folds rows). The
+ * one SQL twin of ras_summary_location(); its length, or -1 if cap is short.
+ */
+int ras_db_sumloc_sql(char *out, size_t cap, unsigned idx, const char *a, bool via_dec);
 
 /*
  * A window [since, until) (?1, ?2; 0 unbounded) is answered from the
@@ -73,7 +82,7 @@ int64_t ras_db_last_hour(int64_t until_ns);
  * per key and record time. Records stored some other way than one row each
  * (storm folding) are to be counted here, and only here.
  */
-int ras_db_rollup_raw_rows_sql(char *sql, size_t cap, const char *table,
+int ras_db_rollup_raw_rows_sql(char *sql, size_t cap, unsigned idx,
 			       bool folds);                                 /* rollup_hourly */
 int ras_db_edac_raw_rows_sql(char *sql, size_t cap, bool folds);           /* rollup_edac */
 /*

@@ -210,6 +210,8 @@ int ras_db_migrate(struct ras_db *db)
 	/* Rows stored before the roll-ups existed are counted once, here. */
 	if (v < 10 && ras_db_rollup_rebuild_all(db) < 0)
 		goto fail;
+	if (v >= 10 && v < 12 && ras_db_rollup_rekey_sumloc(db) < 0)
+		goto fail;
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", RAS_DB_SCHEMA_VERSION);
 	if (ras_db_exec(db, sql) < 0)
 		goto fail;

@@ -140,6 +140,15 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	  " UNIQUE (tbl, hour, subject, boot, source, synthetic, severity, location, dec, dims, fresh,"
 	  " ekey));"
 	  "CREATE INDEX IF NOT EXISTS folds_last ON folds (last_ns);" },
+	/*
+	 * Summary locations (lib/event_table.c struct ras_sumloc): a memory
+	 * failure is summarised by page type and recovery result, a CXL media,
+	 * DRAM or poison record by device and region, no longer per page or DPA.
+	 * Their hourly roll-ups are counted again from the rows and folds by the
+	 * migration (db_rollup.c ras_db_rollup_rekey_sumloc), so the step itself
+	 * has no SQL; the records are untouched.
+	 */
+	{ 12, "summary locations: hourly roll-ups re-keyed (made by the migration)", NULL },
 };
 
 #define RAS_DB_N_UPGRADES (sizeof(ras_db_upgrades) / sizeof(ras_db_upgrades[0]))

@@ -5,6 +5,7 @@
  * include/trace/events/devlink.h, include/trace/events/block.h,
  * drivers/cxl/core/trace.h); fields added in later kernels are optional.
  */
+#include <stdio.h>
 #include <string.h>
 #include "event_table.h"
 #include "event_fields.h"
@@ -155,6 +156,17 @@ static const struct ras_field cxl_poison_fields[] = {
 	F(dpa_length, INT), F(uuid, BLOB), F(source, INT), F(flags, INT),
 };
 
+/*
+ * Summary locations of the types whose location names an address. A memory
+ * failure's location is its page: summarised by what the page held and what
+ * the kernel did (the tracepoint names no node or DIMM). A CXL media, DRAM or
+ * poison record's location ends with its DPA: summarised per device and region.
+ */
+static const struct ras_sumloc memfail_sumloc = {
+	" pfn ", { { ", ", "type_name" }, { ", recovery ", "result_name" } },
+};
+static const struct ras_sumloc cxl_dpa_sumloc = { ", DPA ", { { NULL } } };
+
 #define N(a) (unsigned)(sizeof(a) / sizeof((a)[0]))
 /* A field list longer than RAS_MAX_FIELDS does not compile. */
 #define FIELDS(a) a, (N(a) + 0 * sizeof(char[N(a) <= RAS_MAX_FIELDS ? 1 : -1]))
@@ -163,57 +175,57 @@ static const struct ras_field cxl_poison_fields[] = {
 const struct ras_event_type ras_event_types[] = {
 	{ "mce", "mce_record", NULL, "mce_record", "machine check",
 	  FIELDS(mce_fields), DECODER(mce), NULL,
-	  "e41a1d8a091849f289861ebbcf4f253a" },
+	  "e41a1d8a091849f289861ebbcf4f253a", NULL },
 	/* The decoded label is the configured one where the kernel had none. */
 	{ "ras", "mc_event", NULL, "mc_event", "memory controller error",
 	  FIELDS(mc_fields), DECODER(edac), "label",
-	  "92567467f2704b979ef87cefdf3072a0" },
+	  "92567467f2704b979ef87cefdf3072a0", NULL },
 	{ "ras", "aer_event", NULL, "aer_event", "PCIe AER error",
 	  FIELDS(aer_fields), DECODER(aer), NULL,
-	  "c59606bc94b241a2966b9bd5278bd232" },
+	  "c59606bc94b241a2966b9bd5278bd232", NULL },
 	{ "ras", "extlog_mem_event", NULL, "extlog_mem_event", "extended log memory error",
 	  FIELDS(extlog_fields), DECODER(extlog), NULL,
-	  "db819a2a5c1e4ab4aba5042e8d36fdc4" },
+	  "db819a2a5c1e4ab4aba5042e8d36fdc4", NULL },
 	{ "ras", "non_standard_event", NULL, "non_standard_event", "platform error (CPER)",
 	  FIELDS(nonstd_fields), DECODER(nonstd), NULL,
-	  "4d4b72deb0b241b78fe7d45b1a5b90d6" },
+	  "4d4b72deb0b241b78fe7d45b1a5b90d6", NULL },
 	{ "ras", "arm_event", NULL, "arm_event", "ARM processor error",
 	  FIELDS(arm_fields), DECODER(arm), NULL,
-	  "5d8c01e139424546bb33f301bcffb96f" },
+	  "5d8c01e139424546bb33f301bcffb96f", NULL },
 	/* A late-2025 patch moves this event to its own system. */
 	{ "ras", "memory_failure_event", "memory_failure", "memory_failure_event",
 	  "memory failure", FIELDS(memfail_fields), DECODER(memfail), NULL,
-	  "9e645356e0224ee19eb5c2e73be90cee" },
+	  "9e645356e0224ee19eb5c2e73be90cee", &memfail_sumloc },
 	{ "devlink", "devlink_health_report", NULL, "devlink_health_report",
 	  "device health report", FIELDS(devlink_fields), DECODER(devlink), NULL,
-	  "88c9b4c681014a6e87e393dedd103b9d" },
+	  "88c9b4c681014a6e87e393dedd103b9d", NULL },
 	{ "block", "block_rq_error", NULL, "block_rq_error", "block I/O error",
 	  FIELDS(blockerr_fields), DECODER(blockerr), NULL,
-	  "aef3631d984442e9a318219030082b1e" },
+	  "aef3631d984442e9a318219030082b1e", NULL },
 	{ "cxl", "cxl_aer_uncorrectable_error", NULL, "cxl_aer_uncorrectable_error",
 	  "CXL uncorrectable error", FIELDS(cxl_aer_ue_fields),
-	  DECODER(cxl), NULL, "c2ed468202354c5ab0a9fdf310cef480" },
+	  DECODER(cxl), NULL, "c2ed468202354c5ab0a9fdf310cef480", NULL },
 	{ "cxl", "cxl_aer_correctable_error", NULL, "cxl_aer_correctable_error",
 	  "CXL correctable error", FIELDS(cxl_aer_ce_fields),
-	  DECODER(cxl), NULL, "be64aac98c294903a704d4c84495ef0a" },
+	  DECODER(cxl), NULL, "be64aac98c294903a704d4c84495ef0a", NULL },
 	{ "cxl", "cxl_overflow", NULL, "cxl_overflow", "CXL event log overflow",
 	  FIELDS(cxl_overflow_fields), DECODER(cxl), NULL,
-	  "ff1809ee988741a190dce56032ed6087" },
+	  "ff1809ee988741a190dce56032ed6087", NULL },
 	{ "cxl", "cxl_generic_event", NULL, "cxl_generic_event", "CXL event",
 	  FIELDS(cxl_generic_fields), DECODER(cxl), NULL,
-	  "a014c9971cf343b494afc81ea406ac49" },
+	  "a014c9971cf343b494afc81ea406ac49", NULL },
 	{ "cxl", "cxl_general_media", NULL, "cxl_general_media", "CXL media error",
 	  FIELDS(cxl_media_fields), DECODER(cxl), NULL,
-	  "0b4809b603834021ba4c0b77c1d5a4fd" },
+	  "0b4809b603834021ba4c0b77c1d5a4fd", &cxl_dpa_sumloc },
 	{ "cxl", "cxl_dram", NULL, "cxl_dram", "CXL DRAM error",
 	  FIELDS(cxl_dram_fields), DECODER(cxl), NULL,
-	  "69668f75cb5a40cf857646b3f41085ed" },
+	  "69668f75cb5a40cf857646b3f41085ed", &cxl_dpa_sumloc },
 	{ "cxl", "cxl_memory_module", NULL, "cxl_memory_module", "CXL memory module event",
 	  FIELDS(cxl_module_fields), DECODER(cxl), NULL,
-	  "869f001b01c54eabba51dd4df7defc92" },
+	  "869f001b01c54eabba51dd4df7defc92", NULL },
 	{ "cxl", "cxl_poison", NULL, "cxl_poison", "CXL poison",
 	  FIELDS(cxl_poison_fields), DECODER(cxl), NULL,
-	  "bdc5e772a61c407f9bc36a9cfc89231a" },
+	  "bdc5e772a61c407f9bc36a9cfc89231a", &cxl_dpa_sumloc },
 };
 
 const unsigned ras_n_event_types = N(ras_event_types);
@@ -249,4 +261,39 @@ int ras_event_field_index(const struct ras_event_type *type, const char *name)
 		if (!strcmp(type->fields[i].name, name))
 			return (int)i;
 	return -1;
+}
+
+const struct ras_dfield *ras_event_dfield(const struct ras_event_type *type, const char *name)
+{
+	for (size_t i = 0; i < *type->n_dfields; i++)
+		if (!strcmp(type->dfields[i].name, name))
+			return &type->dfields[i];
+	return NULL;
+}
+
+const char *ras_summary_location(const struct ras_event_type *type, const void *decoded, char *buf,
+				 size_t len)
+{
+	const struct ras_sumloc *k = type->sumloc;
+	const char *loc = ((const struct ras_decoded_head *)decoded)->location;
+	const char *cut;
+	size_t n;
+
+	if (!k || !len)
+		return loc;
+	cut = k->cut ? strstr(loc, k->cut) : NULL;
+	n = cut ? (size_t)(cut - loc) : strlen(loc);
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, loc, n);
+	buf[n] = 0;
+	for (unsigned i = 0; i < RAS_SUMLOC_PARTS && k->parts[i].dfield; i++) {
+		const struct ras_dfield *f = ras_event_dfield(type, k->parts[i].dfield);
+		const char *v = f && f->type == RAS_DF_STR ? ras_dfield_str(decoded, f) : "";
+
+		if (*v)
+			snprintf(buf + n, len - n, "%s%s", k->parts[i].before, v);
+		n += strlen(buf + n);
+	}
+	return buf;
 }

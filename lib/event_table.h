@@ -60,6 +60,26 @@ typedef int (*ras_decode_fn)(const struct ras_event_type *type,
  */
 typedef void (*ras_render_fn)(const void *decoded, char *buf, size_t len);
 
+/*
+ * The location a summary counts by, for a type whose location names one
+ * address (a page, a device physical address): counted per address, a
+ * storm's summary would be a list of pages. It is the location up to `cut`
+ * (all of it when cut does not occur), then each part whose decoded string
+ * field is known, after its words. `errors` still shows the full location.
+ * The database builds the same key in SQL from the stored columns
+ * (db/db_rollup.c), so the words hold no quote.
+ */
+#define RAS_SUMLOC_PARTS 3
+#define RAS_SUMLOC_LEN 256       /* any summary location fits (test-event-table checks) */
+struct ras_sumloc_part {
+	const char *before;      /* words before the value, e.g. ", recovery " */
+	const char *dfield;      /* a RAS_DF_STR decoded field */
+};
+struct ras_sumloc {
+	const char *cut;
+	struct ras_sumloc_part parts[RAS_SUMLOC_PARTS];
+};
+
 struct ras_event_type {
 	const char *system;
 	const char *event;
@@ -74,6 +94,7 @@ struct ras_event_type {
 	ras_render_fn render;
 	const char *keep_decoded; /* a decoded field stored although named like a raw one */
 	const char *message_id;   /* journal MESSAGE_ID, 32 hex digits */
+	const struct ras_sumloc *sumloc; /* the summary's coarser location, or NULL: the location */
 };
 
 extern const struct ras_event_type ras_event_types[];
@@ -83,5 +104,14 @@ extern const unsigned ras_n_event_types;
 const struct ras_event_type *ras_event_type_find(const char *name);
 /* Index of a field in type->fields, or -1. */
 int ras_event_field_index(const struct ras_event_type *type, const char *name);
+/* A decoded field by name, or NULL. */
+const struct ras_dfield *ras_event_dfield(const struct ras_event_type *type, const char *name);
+/*
+ * The location a summary counts a decoded record by (see struct ras_sumloc):
+ * the record's own location for most types, else the coarser key built in
+ * buf (RAS_SUMLOC_LEN bytes). Never NULL.
+ */
+const char *ras_summary_location(const struct ras_event_type *type, const void *decoded, char *buf,
+				 size_t len);
 
 #endif

@@ -4,11 +4,14 @@
  * (or is marked optional) with a compatible type, names are unique, and the
  * formats the project ships cover every entry that has a known format.
  */
+#include <stdalign.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "db/db.h"
+#include "db/db_internal.h"
+#include "lib/decode.h"
 #include "lib/formats.h"
 #include "tap.h"
 #include "test_util.h"
@@ -151,8 +154,70 @@ static void check_malformed(void)
 	test_rmtree(dir);
 }
 
+/*
+ * Each summary location (struct ras_sumloc) names decoded strings the
+ * database stores in a column of their own (so SQL builds the same key),
+ * words without quotes, and fits RAS_SUMLOC_LEN at its longest, so the key
+ * built in C is never cut where SQL's is not.
+ */
+static void check_sumloc(void)
+{
+	for (unsigned i = 0; i < ras_n_event_types; i++) {
+		const struct ras_event_type *t = &ras_event_types[i];
+		size_t longest = RAS_LOCATION_LEN;
+		bool ok = true;
+
+		if (!t->sumloc)
+			continue;
+		ok &= !t->sumloc->cut || (*t->sumloc->cut && !strchr(t->sumloc->cut, '\''));
+		for (unsigned k = 0; k < RAS_SUMLOC_PARTS && t->sumloc->parts[k].dfield; k++) {
+			const struct ras_sumloc_part *p = &t->sumloc->parts[k];
+			const struct ras_dfield *f = ras_event_dfield(t, p->dfield);
+
+			ok &= f && f->type == RAS_DF_STR && ras_db_restated_raw(t, f) < 0 &&
+			      !strchr(p->before, '\'');
+			longest += strlen(p->before) + (f ? f->size - 1 : 0);
+		}
+		tap_ok(ok && longest <= RAS_SUMLOC_LEN, "%s summary location: stored decoded strings,"
+		       " no quotes, at most %zu bytes", t->table, longest);
+	}
+}
+
+/* What a summary counts a memory failure and a CXL DRAM error by, from their decoders. */
+static void check_sumloc_words(void)
+{
+	const struct ras_event_type *mf = ras_event_type_find("memory_failure_event");
+	const struct ras_event_type *cxl = ras_event_type_find("cxl_dram");
+	const struct ras_event_type *mc = ras_event_type_find("mc_event");
+	struct ras_value v[RAS_MAX_FIELDS] = { 0 };
+	struct ras_decode_ctx dctx = { 0 };
+	alignas(16) uint8_t d[RAS_DECODED_MAX];
+	char key[RAS_SUMLOC_LEN];
+
+	v[ras_event_field_index(mf, "pfn")] = (struct ras_value){ .present = true, .i = 0x1234 };
+	v[ras_event_field_index(mf, "type")] = (struct ras_value){ .present = true, .i = 3 };
+	v[ras_event_field_index(mf, "result")] = (struct ras_value){ .present = true, .i = 3 };
+	ras_decode_values(mf, v, &dctx, d);
+	tap_is_str(ras_summary_location(mf, d, key, sizeof(key)), "memory page, type 3, recovery Recovered",
+		"a memory failure is summarised by page type and result, not its page");
+	memset(v, 0, sizeof(v));
+	v[ras_event_field_index(cxl, "memdev")] = (struct ras_value){ .present = true, .p = "mem0", .len = 4 };
+	v[ras_event_field_index(cxl, "host")] = (struct ras_value){ .present = true, .p = "cxl0", .len = 4 };
+	v[ras_event_field_index(cxl, "dpa")] = (struct ras_value){ .present = true, .i = 0x40000 };
+	ras_decode_values(cxl, v, &dctx, d);
+	tap_ok(strstr(((struct ras_decoded_head *)d)->location, "DPA 0x40000") != NULL,
+	       "the CXL DRAM location names its DPA: %s", ((struct ras_decoded_head *)d)->location);
+	tap_is_str(ras_summary_location(cxl, d, key, sizeof(key)), "CXL mem0 (cxl0)",
+		"its summary location is the device");
+	strcpy(((struct ras_decoded_head *)d)->location, "mc0, layers 1:0");
+	tap_ok(ras_summary_location(mc, d, key, sizeof(key)) == ((struct ras_decoded_head *)d)->location,
+	       "other types are summarised by their own location");
+}
+
 int main(void)
 {
+	check_sumloc();
+	check_sumloc_words();
 	check_malformed();
 	check_table();
 	check_kernel("linux-6.1");

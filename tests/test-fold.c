@@ -8,6 +8,9 @@
  * of hundreds of windows cutting hours, and the metrics (read from zero, and
  * incrementally after each commit as rasd reads them), equal the unfolded
  * ones. Then the age and size limits fold raw rows and the counts stay.
+ * Memory failures and CXL DRAM errors (a location per page, per DPA) go
+ * along: their summary lines, by page type and result, by device, are the
+ * same folded or not.
  */
 #include <errno.h>
 #include <sqlite3.h>
@@ -89,6 +92,38 @@ static void insert(struct ras_db *db, const struct rec *r, unsigned i, bool fold
 	ras_db_insert_event(db, &ev);
 }
 
+/*
+ * Beside the EDAC storm, records whose location names an address: memory
+ * failures on a new page each, CXL DRAM errors at one host page (a storm
+ * that folds) and a new DPA each. Summarised per page type and result, per
+ * device, folded or not (the folded ones through their stored decoding).
+ */
+static void insert_address(struct ras_db *db, unsigned i, bool fold)
+{
+	const struct ras_event_type *t = ras_event_type_find(i % 20 == 3 ? "memory_failure_event"
+										: "cxl_dram");
+	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
+	struct ras_value v[RAS_MAX_FIELDS] = { 0 };
+	struct ras_db_event ev = {
+		.type_idx = (unsigned)(t - ras_event_types),
+		.wall_ns = T0 + (int64_t)i * 2 * SEC + 500000007, .trace_ts = 1000000 + i,
+		.source = "live", .rec_hash = 1000000 + i, .values = v, .decoded = decoded,
+		.limits = fold ? &limits : NULL,
+	};
+
+	test_set_field(t, v, "pfn", 0x40000 + i, NULL);
+	test_set_field(t, v, "type", i % 2, NULL);
+	test_set_field(t, v, "result", i / 20 % 3, NULL);
+	test_set_field(t, v, "memdev", 0, "mem0");
+	test_set_field(t, v, "host", 0, "0000:0d:00.0");
+	test_set_field(t, v, "dpa", 0x1000 * (int64_t)i, NULL);
+	test_set_field(t, v, "hpa", 0x7f0000040, NULL);
+	test_set_field(t, v, "log", 1, NULL);   /* the Warning log: corrected, so the storm folds */
+	ras_decode_values(t, v, &dctx, decoded);
+	ras_db_begin(db);
+	ras_db_insert_event(db, &ev);
+}
+
 static struct ras_db *open_db(const char *name)
 {
 	char path[512], err[512];
@@ -102,8 +137,8 @@ static struct ras_db *open_db(const char *name)
 
 /* Summary groups as "severity|location" with count, first and last. */
 struct groups {
-	char key[64][160];
-	int64_t count[64], first[64], last[64];
+	char key[128][224];
+	int64_t count[128], first[128], last[128];
 	unsigned n;
 };
 
@@ -112,10 +147,10 @@ static int collect(void *ctx, unsigned idx, const char *sev, const char *loc, in
 {
 	struct groups *g = ctx;
 
-	(void)idx;
-	if (g->n >= 64)
+	if (g->n >= 128)
 		return -ENOSPC;
-	snprintf(g->key[g->n], sizeof(g->key[0]), "%s|%s", sev ? sev : "", loc ? loc : "");
+	snprintf(g->key[g->n], sizeof(g->key[0]), "%s|%s|%s", ras_event_types[idx].table,
+		 sev ? sev : "", loc ? loc : "");
 	g->count[g->n] = count;
 	g->first[g->n] = first;
 	g->last[g->n++] = last;
@@ -316,6 +351,10 @@ static void store_stream(struct ras_db **folded, struct ras_db *plain, struct ra
 		record_at(i, &r);
 		insert(*folded, &r, i, true);
 		insert(plain, &r, i, false);
+		if (i % 10 == 3) {
+			insert_address(*folded, i, true);
+			insert_address(plain, i, false);
+		}
 		if (i % 100 != 99 && i != restart)
 			continue;
 		ras_db_commit(*folded);
@@ -393,7 +432,7 @@ int main(void)
 	restart_hour = (T0 + (STORM_RECORDS / 2 + 13) * 2 * SEC) / HOUR;
 	store_stream(&folded, plain, &live);
 	folds = scalar("folded.db", "SELECT count(*) FROM folds");
-	tap_ok(folds > 0 && scalar("folded.db", "SELECT sum(records) FROM folds") +
+	tap_ok(folds > 0 && scalar("folded.db", "SELECT sum(records) FROM folds WHERE tbl = 'mc_event'") +
 			    scalar("folded.db", "SELECT count(*) FROM mc_event") ==
 			    scalar("plain.db", "SELECT count(*) FROM mc_event"),
 	       "%lld folds rows and the raw rows add up to every record", (long long)folds);
@@ -404,8 +443,15 @@ int main(void)
 	tap_ok(same_metrics(&fresh, &want, "from zero"), "metrics read from zero equal the unfolded ones");
 	tap_ok(same_metrics(&live, &want, "after each commit"),
 	       "metrics read after each commit (as rasd does) equal the unfolded ones");
+	tap_ok(scalar("folded.db", "SELECT count(*) FROM folds WHERE tbl = 'cxl_dram'") > 0 &&
+	       scalar("folded.db", "SELECT sum(records) FROM folds WHERE tbl = 'cxl_dram'") +
+	       scalar("folded.db", "SELECT count(*) FROM cxl_dram") ==
+	       scalar("plain.db", "SELECT count(*) FROM cxl_dram"),
+	       "the CXL DRAM storm at one host page is folded too, every record counted");
 	folds = ras_db_errors(folded, &all, count_listed, &listed);
-	tap_ok(folds > 0 && listed == scalar("plain.db", "SELECT count(*) FROM mc_event"),
+	tap_ok(folds > 0 && listed == scalar("plain.db", "SELECT (SELECT count(*) FROM mc_event) +"
+					     " (SELECT count(*) FROM memory_failure_event) +"
+					     " (SELECT count(*) FROM cxl_dram)"),
 	       "errors lists %lld rows and folded periods standing for every record (%lld)",
 	       (long long)folds, (long long)listed);
 	check_limits(folded, plain);

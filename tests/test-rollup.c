@@ -116,6 +116,51 @@ static void fill(struct ras_db *db, unsigned n, uint64_t *seed)
 	ras_db_commit(db);
 }
 
+/*
+ * Records whose location names an address, decoded by their decoders: memory
+ * failures on hundreds of pages and CXL DRAM errors at hundreds of DPAs (a few
+ * without one). Their summary counts per page type and result, per device.
+ */
+static void fill_addresses(struct ras_db *db, unsigned n, uint64_t *seed)
+{
+	const struct ras_event_type *mf = ras_event_type_find("memory_failure_event");
+	const struct ras_event_type *cxl = ras_event_type_find("cxl_dram");
+	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
+	struct ras_value v[RAS_MAX_FIELDS];
+	struct ras_decode_ctx dctx = { 0 };
+	char memdev[16];
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct ras_event_type *t = i % 3 ? mf : cxl;
+		unsigned r;
+
+		*seed = *seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		r = (unsigned)(*seed >> 33);
+		memset(v, 0, sizeof(v));
+		test_set_field(t, v, "pfn", (int64_t)(*seed >> 20) & 0xffffff, NULL);
+		test_set_field(t, v, "type", r % 3, NULL);
+		test_set_field(t, v, "result", (r >> 3) % 5, NULL);   /* 4: a result with no name */
+		snprintf(memdev, sizeof(memdev), "mem%u", (r >> 6) % 2);
+		test_set_field(t, v, "memdev", 0, memdev);
+		test_set_field(t, v, "host", 0, "0000:0d:00.0");
+		if (r % 7)
+			test_set_field(t, v, "dpa", (int64_t)(*seed >> 16) & 0xffffffc0, NULL);
+		ras_decode_values(t, v, &dctx, decoded);
+		struct ras_db_event ev = {
+			.type_idx = (unsigned)(t - ras_event_types),
+			.wall_ns = T0 + (int64_t)((*seed >> 11) % (48 * HOUR)), .trace_ts = 100000 + i,
+			.trace_cpu = 0, .source = r % 5 ? "live" : "synthetic", .synthetic = !(r % 5),
+			.boot = 0, .rec_hash = *seed, .values = v, .decoded = decoded,
+		};
+
+		if (i % 300 == 0)
+			ras_db_commit(db);
+		ras_db_begin(db);
+		ras_db_insert_event(db, &ev);
+	}
+	ras_db_commit(db);
+}
+
 /* A stored record's time: a window that ends or starts exactly at a record is a case of its own. */
 static int64_t some_record_time(unsigned k)
 {
@@ -133,6 +178,17 @@ static int64_t some_record_time(unsigned k)
 	sqlite3_finalize(st);
 	sqlite3_close(h);
 	return t;
+}
+
+/* Every type in turn, or all of them. */
+static int pick_type(unsigned i)
+{
+	static const char *const names[] = { "mce_record", "mc_event", "memory_failure_event",
+					     "cxl_dram" };
+
+	if (i % 5 == 0)
+		return -1;
+	return (int)(ras_event_type_find(names[i % 5 - 1]) - ras_event_types);
 }
 
 static void check_windows(struct ras_db *db, const char *when, uint64_t *seed)
@@ -159,7 +215,7 @@ static void check_windows(struct ras_db *db, const char *when, uint64_t *seed)
 			a = some_record_time(i);
 		if (i % 8 == 3 && some_record_time(i + 1) > a)
 			b = some_record_time(i + 1);
-		f = (struct ras_db_filter){ .type_idx = (int)(i % 3) - 1, .since_ns = i % 7 ? a : 0,
+		f = (struct ras_db_filter){ .type_idx = pick_type(i), .since_ns = i % 7 ? a : 0,
 					    .until_ns = i % 11 ? b : 0, .include_synthetic = i % 2,
 					    .boot_id = i % 13 ? NULL : "test-boot" };
 		bad += !same_answer(db, &f, &total);
@@ -169,11 +225,120 @@ static void check_windows(struct ras_db *db, const char *when, uint64_t *seed)
 		   " equal a full scan", when);
 }
 
+struct keys {
+	unsigned groups, pages, dpas;
+	bool delayed, unnamed, device;
+};
+
+static int note_key(void *ctx, unsigned idx, const char *sev, const char *loc, int64_t count,
+		    int64_t first, int64_t last)
+{
+	struct keys *k = ctx;
+
+	(void)sev, (void)count, (void)first, (void)last;
+	if (strcmp(ras_event_types[idx].table, "memory_failure_event") &&
+	    strcmp(ras_event_types[idx].table, "cxl_dram"))
+		return 0;
+	loc = loc ? loc : "";
+	k->groups++;
+	k->pages += strstr(loc, "pfn") != NULL;
+	k->dpas += strstr(loc, "DPA") != NULL;
+	k->delayed |= !strcmp(loc, "memory page, type 1, recovery Delayed");
+	k->unnamed |= !strcmp(loc, "memory page, type 2, recovery result 4");
+	k->device |= !strcmp(loc, "CXL mem1 (0000:0d:00.0)");
+	return 0;
+}
+
+static int keep_location(void *ctx, const struct ras_db_row *row)
+{
+	snprintf(ctx, RAS_LOCATION_LEN, "%s", row->location);
+	return 0;
+}
+
+/* The address types are summarised per page type and result, per device; errors keep the page. */
+static void check_address_keys(struct ras_db *db)
+{
+	struct ras_db_filter f = { .type_idx = -1, .include_synthetic = true };
+	struct keys k = { 0 };
+	char loc[RAS_LOCATION_LEN] = "";
+
+	ras_db_summary(db, &f, note_key, &k);
+	tap_ok(k.groups > 0 && k.groups <= 2 * 3 * 5 + 2 * 2 && !k.pages && !k.dpas,
+	       "1500 records at ~1500 addresses: %u summary lines, none naming a page or DPA",
+	       k.groups);
+	tap_ok(k.delayed && k.unnamed && k.device, "keys read 'memory page, type 1, recovery Delayed',"
+	       " 'memory page, type 2, recovery result 4', 'CXL mem1 (0000:0d:00.0)'");
+	f = (struct ras_db_filter){ .type_idx = (int)(ras_event_type_find("memory_failure_event") -
+						      ras_event_types), .limit = 1 };
+	ras_db_errors(db, &f, keep_location, loc);
+	tap_ok(!strncmp(loc, "memory page pfn 0x", 18), "errors still name the page: '%s'", loc);
+}
+
+static int64_t scalar(const char *sql)
+{
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	int64_t v = -1;
+
+	sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL);
+	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	return v;
+}
+
+/*
+ * A version-11 database counted memory failures and CXL DRAM errors per page
+ * and DPA in its hourly roll-ups: upgraded, they are counted again by the
+ * summary location, with the same counts as a full scan.
+ */
+static void check_rekey_upgrade(struct ras_db **db, uint64_t *seed)
+{
+	static const char v11[] =
+		"DELETE FROM rollup_hourly WHERE tbl IN ('memory_failure_event', 'cxl_dram');"
+		"INSERT INTO rollup_hourly SELECT 'memory_failure_event', wall_ns / 3600000000000,"
+		" coalesce(boot, 0), source, synthetic, coalesce(severity, ''), coalesce(location, ''),"
+		" count(*), min(wall_ns), max(wall_ns) FROM memory_failure_event_decoded"
+		" GROUP BY 2, 3, 4, 5, 6, 7;"
+		"INSERT INTO rollup_hourly SELECT 'cxl_dram', wall_ns / 3600000000000,"
+		" coalesce(boot, 0), source, synthetic, coalesce(severity, ''), coalesce(location, ''),"
+		" count(*), min(wall_ns), max(wall_ns) FROM cxl_dram_decoded GROUP BY 2, 3, 4, 5, 6, 7;"
+		"PRAGMA user_version = 11;";
+	const char *count_pages = "SELECT count(DISTINCT location) FROM rollup_hourly"
+				  " WHERE tbl = 'memory_failure_event'";
+	struct ras_db_filter all_records = { .type_idx = -1, .include_synthetic = true };
+	char err[512] = "";
+	int64_t total = 0;
+	bool same;
+	sqlite3 *h;
+
+	ras_db_close(*db);
+	sqlite3_open(path, &h);
+	tap_is_int(sqlite3_exec(h, v11, NULL, NULL, NULL), SQLITE_OK, "roll-ups keyed per page,"
+		   " version 11 again");
+	sqlite3_close(h);
+	tap_ok(scalar(count_pages) > 500, "version 11: %lld memory-failure locations",
+	       (long long)scalar(count_pages));
+	/* Read before rasd upgrades it: those two tables are scanned, the lines are the same. */
+	tap_ok(ras_db_open_reader(db, path, err, sizeof(err)) == 0, "read as version 11: %s", err);
+	same = same_answer(*db, &all_records, &total);
+	tap_ok(same && total == 8500, "version 11 read: the same lines and counts as a full scan"
+	       " (%lld)", (long long)total);
+	check_address_keys(*db);
+	ras_db_close(*db);
+	tap_ok(ras_db_open_writer(db, path, "test-boot", err, sizeof(err)) == 0, "reopened: %s", err);
+	tap_ok(scalar(count_pages) <= 15, "upgraded: %lld memory-failure summary locations",
+	       (long long)scalar(count_pages));
+	check_windows(*db, "upgraded from version 11", seed);
+	check_address_keys(*db);
+}
+
 int main(void)
 {
 	struct ras_db *db;
 	uint64_t seed = 42;
-	char err[512];
+	char err[512] = "";
 	int64_t deleted = 0, total = 0;
 	bool same;
 	struct ras_db_filter all = { .type_idx = -1, .include_synthetic = true };
@@ -184,7 +349,9 @@ int main(void)
 	if (!tap_ok(ras_db_open_writer(&db, path, "test-boot", err, sizeof(err)) == 0, "db: %s", err))
 		return tap_done();
 	fill(db, 6000, &seed);
+	fill_addresses(db, 1500, &seed);
 	check_windows(db, "live roll-ups", &seed);
+	check_address_keys(db);
 	ras_db_close(db);
 
 	/* A database from before the roll-ups: they are counted from its rows on upgrade. */
@@ -196,8 +363,9 @@ int main(void)
 	check_windows(db, "upgraded from version 5", &seed);
 	fill(db, 1000, &seed);
 	same = same_answer(db, &all, &total);
-	tap_ok(same && total == 7000, "records added after the upgrade count once (%lld)",
+	tap_ok(same && total == 8500, "records added after the upgrade count once (%lld)",
 	       (long long)total);
+	check_rekey_upgrade(&db, &seed);
 
 	/* A purge deletes rows; the counts follow. */
 	tap_is_int(ras_db_edac_purge(db, -1, NULL, 0, T0 + 24 * HOUR, &deleted), 0, "purge");

@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <sqlite3.h>
+#include "lib/event_table.h"
 #include "test_util.h"
 
 const char *test_srcdir(void)
@@ -90,4 +91,15 @@ int64_t test_sql_int(const char *path, const char *sql)
 	}
 	sqlite3_close(h);
 	return v;
+}
+
+void test_set_field(const struct ras_event_type *t, struct ras_value *v, const char *name, int64_t i,
+		    const char *text)
+{
+	int k = ras_event_field_index(t, name);
+
+	if (k >= 0)
+		v[k] = text ? (struct ras_value){ .present = true, .p = text,
+						  .len = (uint32_t)strlen(text) }
+			    : (struct ras_value){ .present = true, .i = i };
 }

@@ -18,5 +18,10 @@ int test_run(char *const argv[], const char *log_path);
 int64_t test_boot_offset(void);
 /* The first column of the first row of sql on the database file path (read-only), or -1. */
 int64_t test_sql_int(const char *path, const char *sql);
+struct ras_event_type;
+struct ras_value;
+/* Sets the raw field `name` of type t in v: the text when given, else the integer i; unknown names are skipped. */
+void test_set_field(const struct ras_event_type *t, struct ras_value *v, const char *name, int64_t i,
+		    const char *text);
 
 #endif
