@@ -149,6 +149,47 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	 * has no SQL; the records are untouched.
 	 */
 	{ 12, "summary locations: hourly roll-ups re-keyed (made by the migration)", NULL },
+	/*
+	 * Repeated decisions folded (db_actions.c): a decision identical to the
+	 * subject's latest row (a storm crossing an "account" threshold again and
+	 * again) adds to that row's repeats, last_ns and last_event_id instead of
+	 * a new row; rows from before count once. rollup_actions keeps the
+	 * decisions per action and result for status and metrics, kept by these
+	 * triggers in the statement's own transaction, whoever writes the rows.
+	 * actions_time gives way to actions_last: windows go by the last decision.
+	 */
+	{ 13, "folded action decisions and their roll-up",
+	  "ALTER TABLE actions ADD COLUMN repeats INTEGER NOT NULL DEFAULT 1;"
+	  "ALTER TABLE actions ADD COLUMN last_ns INTEGER;"
+	  "ALTER TABLE actions ADD COLUMN last_event_id INTEGER;"
+	  "UPDATE actions SET last_ns = wall_ns, last_event_id = event_id;"
+	  "DROP INDEX IF EXISTS actions_time;"
+	  "CREATE INDEX IF NOT EXISTS actions_last ON actions (last_ns);"
+	  "CREATE INDEX IF NOT EXISTS actions_subject ON actions (kind, subject);"
+	  "CREATE TABLE IF NOT EXISTS rollup_actions (action TEXT NOT NULL, result TEXT NOT NULL,"
+	  " decisions INTEGER NOT NULL, nrows INTEGER NOT NULL, PRIMARY KEY (action, result))"
+	  " WITHOUT ROWID;"
+	  "INSERT INTO rollup_actions (action, result, decisions, nrows)"
+	  " SELECT action, result, sum(repeats), count(*) FROM actions GROUP BY action, result;"
+	  "CREATE TRIGGER IF NOT EXISTS actions_rollup_insert AFTER INSERT ON actions BEGIN"
+	  " INSERT INTO rollup_actions (action, result, decisions, nrows)"
+	  " VALUES (new.action, new.result, new.repeats, 1) ON CONFLICT (action, result) DO UPDATE"
+	  " SET decisions = decisions + excluded.decisions, nrows = nrows + 1; END;"
+	  "CREATE TRIGGER IF NOT EXISTS actions_last_fill AFTER INSERT ON actions"
+	  " WHEN new.last_ns IS NULL BEGIN"
+	  " UPDATE actions SET last_ns = new.wall_ns, last_event_id = new.event_id"
+	  " WHERE id = new.id; END;"
+	  "CREATE TRIGGER IF NOT EXISTS actions_rollup_update"
+	  " AFTER UPDATE OF repeats, action, result ON actions BEGIN"
+	  " UPDATE rollup_actions SET decisions = decisions - old.repeats, nrows = nrows - 1"
+	  " WHERE action = old.action AND result = old.result;"
+	  " INSERT INTO rollup_actions (action, result, decisions, nrows)"
+	  " VALUES (new.action, new.result, new.repeats, 1) ON CONFLICT (action, result) DO UPDATE"
+	  " SET decisions = decisions + excluded.decisions, nrows = nrows + 1; END;"
+	  "CREATE TRIGGER IF NOT EXISTS actions_rollup_delete AFTER DELETE ON actions BEGIN"
+	  " UPDATE rollup_actions SET decisions = decisions - old.repeats, nrows = nrows - 1"
+	  " WHERE action = old.action AND result = old.result;"
+	  " DELETE FROM rollup_actions WHERE nrows <= 0; END;" },
 };
 
 #define RAS_DB_N_UPGRADES (sizeof(ras_db_upgrades) / sizeof(ras_db_upgrades[0]))
