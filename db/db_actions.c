@@ -26,7 +26,8 @@ static const char *const sql[ST_N] = {
 		    " ORDER BY id DESC LIMIT 1) AND boot IS ?1 AND threshold IS ?6 AND action IS ?7"
 		    " AND target IS ?8 AND result IS ?9 AND errno IS ?10 AND synthetic IS ?11"
 		    " AND event_table IS ?12",
-	[ST_COUNT] = "SELECT count(*) FROM actions WHERE kind = ? AND last_ns >= ?"
+	/* By time (actions_last): a day's rows, not every row of the kind (+kind). */
+	[ST_COUNT] = "SELECT count(*) FROM actions WHERE +kind = ? AND last_ns >= ?"
 		     " AND result IN ('done', 'failed') AND action <> 'account'",
 	[ST_EMPTY] = "UPDATE buckets SET level = 0, last_ns = 0",
 };
