@@ -175,6 +175,10 @@ int main(int argc, char **argv)
 	       test_sql_int(db, "SELECT sum(pgsize) FROM dbstat WHERE name LIKE '%folds%'") / 1e6,
 	       test_sql_int(db, "SELECT sum(pgsize) FROM dbstat WHERE name LIKE '%rollup%'") / 1e6,
 	       test_sql_int(db, "SELECT sum(pgsize) FROM dbstat WHERE name LIKE 'actions%'") / 1e6);
+	/* Repeated identical decisions fold into one row (schema 12): rows stay few, decisions exact. */
+	printf("actions:  %lld rows for %lld decisions\n",
+	       (long long)test_sql_int(db, "SELECT count(*) FROM actions"),
+	       (long long)test_sql_int(db, "SELECT coalesce(sum(repeats), 0) FROM actions"));
 	total = summary(dir, db, NULL, NULL, &t_all, &c_all);
 	printf("summary:  %lld records counted (replayed %ld), best of 3: %.0f ms wall, %.0f ms CPU\n",
 	       total, n, t_all * 1e3, c_all * 1e3);

@@ -18,37 +18,50 @@ static void json_field(const char *key, const char *value, bool comma)
 	ctl_print_json_string(value, strlen(value));
 }
 
+static void print_action_json(const struct ras_db_action *a, const char *first, const char *last)
+{
+	printf("{\"id\":%lld,\"time\":\"%s\"", (long long)a->id, first);
+	json_field("boot_id", a->boot_id, true);
+	json_field("kind", a->kind, true);
+	json_field("subject", a->subject, true);
+	printf(",\"count\":%lld", (long long)a->count);
+	json_field("threshold", a->threshold, true);
+	json_field("action", a->action, true);
+	json_field("result", a->result, true);
+	printf(",\"errno\":%d", a->error);
+	json_field("error", a->error ? strerror(a->error) : "", true);
+	json_field("target", a->target, true);
+	printf(",\"synthetic\":%s", a->synthetic ? "true" : "false");
+	json_field("event_table", a->event_table, true);
+	printf(",\"event_id\":%lld", (long long)a->event_id);
+	/* Identical decisions folded into the row: how many, the first and the last. */
+	printf(",\"repeats\":%lld,\"first_time\":\"%s\",\"last_time\":\"%s\",\"last_event_id\":%lld}\n",
+	       (long long)a->repeats, first, last, (long long)a->last_event_id);
+}
+
 static int print_action(void *ctx, const struct ras_db_action *a)
 {
 	struct list_ctx *l = ctx;
-	char when[40];
+	char first[40], last[40];
 
-	ras_format_time(a->wall_ns, when, sizeof(when));
+	ras_format_time(a->wall_ns, first, sizeof(first));
+	ras_format_time(a->last_ns, last, sizeof(last));
 	if (l->json) {
-		printf("{\"id\":%lld,\"time\":\"%s\"", (long long)a->id, when);
-		json_field("boot_id", a->boot_id, true);
-		json_field("kind", a->kind, true);
-		json_field("subject", a->subject, true);
-		printf(",\"count\":%lld", (long long)a->count);
-		json_field("threshold", a->threshold, true);
-		json_field("action", a->action, true);
-		json_field("result", a->result, true);
-		printf(",\"errno\":%d", a->error);
-		json_field("error", a->error ? strerror(a->error) : "", true);
-		json_field("target", a->target, true);
-		printf(",\"synthetic\":%s", a->synthetic ? "true" : "false");
-		json_field("event_table", a->event_table, true);
-		printf(",\"event_id\":%lld}\n", (long long)a->event_id);
+		print_action_json(a, first, last);
 		l->n++;
 		return 0;
 	}
 	if (!l->n++)
-		printf("%-20s %-6s %-34s %6s %-8s %-14s %s\n", "TIME (UTC)", "KIND", "SUBJECT", "COUNT",
-		       "LIMIT", "ACTION", "RESULT");
-	printf("%.19sZ %-6s %-34s %6lld %-8s %-14s %s%s%s%s%s\n", when, a->kind, a->subject,
-	       (long long)a->count, a->threshold, a->action, a->result,
+		printf("%-20s %-6s %-34s %6s %-8s %7s %-14s %s\n", "TIME (UTC)", "KIND", "SUBJECT",
+		       "COUNT", "LIMIT", "REPEATS", "ACTION", "RESULT");
+	printf("%.19sZ %-6s %-34s %6lld %-8s %7lld %-14s %s%s%s%s%s\n", first, a->kind, a->subject,
+	       (long long)a->count, a->threshold, (long long)a->repeats, a->action, a->result,
 	       a->error ? " (" : "", a->error ? strerror(a->error) : "", a->error ? ")" : "",
 	       a->synthetic ? " [synthetic]" : "");
+	if (a->repeats > 1)
+		printf("%20s decided %lld times, first %.19sZ, last %.19sZ (%s row %lld)\n", "",
+		       (long long)a->repeats, first, last,
+		       a->event_table[0] ? a->event_table : "record", (long long)a->last_event_id);
 	if (a->target[0])
 		printf("%20s %s\n", "", a->target);
 	return 0;

@@ -7,17 +7,28 @@
 #include "db_internal.h"
 #include "db_actions.h"
 
-enum { ST_GET, ST_PUT, ST_INSERT, ST_COUNT, ST_EMPTY, ST_N };
+enum { ST_GET, ST_PUT, ST_INSERT, ST_FOLD, ST_COUNT, ST_EMPTY, ST_N };
 
+/*
+ * ST_INSERT and ST_FOLD share their parameter numbers (bind_decision). The
+ * fold compares with IS: a NULL errno or event table matches only a NULL.
+ */
 static const char *const sql[ST_N] = {
 	[ST_GET] = "SELECT level, last_ns, total FROM buckets WHERE kind = ? AND subject = ?",
 	[ST_PUT] = "INSERT OR REPLACE INTO buckets (kind, subject, level, last_ns, total, label)"
 		   " VALUES (?, ?, ?, ?, ?, NULLIF(?, ''))",
 	[ST_INSERT] = "INSERT INTO actions (boot, wall_ns, kind, subject, count, threshold, action,"
-		      " target, result, errno, synthetic, event_table, event_id)"
-		      " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-	[ST_COUNT] = "SELECT count(*) FROM actions WHERE kind = ? AND wall_ns >= ?"
-		     " AND result IN ('done', 'failed')",
+		      " target, result, errno, synthetic, event_table, event_id, repeats, last_ns,"
+		      " last_event_id)"
+		      " VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, 1, ?2, ?13)",
+	[ST_FOLD] = "UPDATE actions SET repeats = repeats + 1, last_ns = ?2, last_event_id = ?13"
+		    " WHERE id = (SELECT id FROM actions WHERE kind = ?3 AND subject = ?4"
+		    " ORDER BY id DESC LIMIT 1) AND boot IS ?1 AND threshold IS ?6 AND action IS ?7"
+		    " AND target IS ?8 AND result IS ?9 AND errno IS ?10 AND synthetic IS ?11"
+		    " AND event_table IS ?12",
+	/* By time (actions_last): a day's rows, not every row of the kind (+kind). */
+	[ST_COUNT] = "SELECT count(*) FROM actions WHERE +kind = ? AND last_ns >= ?"
+		     " AND result IN ('done', 'failed') AND action <> 'account'",
 	[ST_EMPTY] = "UPDATE buckets SET level = 0, last_ns = 0",
 };
 
@@ -111,18 +122,9 @@ int ras_db_buckets_empty(struct ras_db_actions *a)
 	return finish(a->st[ST_EMPTY], sqlite3_step(a->st[ST_EMPTY]) == SQLITE_DONE ? 0 : -EIO);
 }
 
-int ras_db_action_insert(struct ras_db_actions *a, const struct ras_db_action *act)
+static void bind_decision(sqlite3_stmt *st, int64_t boot, const struct ras_db_action *act)
 {
-	sqlite3_stmt *st;
-
-	/* No database (its replacement could not be opened): nothing to read or write. */
-	if (!a)
-		return -ENODEV;
-	st = a->st[ST_INSERT];
-
-	if (ras_db_begin(a->db) < 0)
-		return -EIO;
-	sqlite3_bind_int64(st, 1, a->db->boot);
+	sqlite3_bind_int64(st, 1, boot);
 	sqlite3_bind_int64(st, 2, act->wall_ns);
 	sqlite3_bind_text(st, 3, act->kind, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, act->subject, -1, SQLITE_STATIC);
@@ -134,10 +136,30 @@ int ras_db_action_insert(struct ras_db_actions *a, const struct ras_db_action *a
 	if (act->error)
 		sqlite3_bind_int(st, 10, act->error);
 	sqlite3_bind_int(st, 11, act->synthetic);
-	if (act->event_table[0]) {
+	if (act->event_table[0])
 		sqlite3_bind_text(st, 12, act->event_table, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 13, act->event_id);
+	sqlite3_bind_int64(st, 13, act->event_id);
+}
+
+int ras_db_action_insert(struct ras_db_actions *a, const struct ras_db_action *act, bool fold)
+{
+	sqlite3_stmt *st;
+
+	/* No database (its replacement could not be opened): nothing to read or write. */
+	if (!a)
+		return -ENODEV;
+	if (ras_db_begin(a->db) < 0)
+		return -EIO;
+	if (fold) {
+		st = a->st[ST_FOLD];
+		bind_decision(st, a->db->boot, act);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			return finish(st, -EIO);
+		if (finish(st, sqlite3_changes(a->db->h)) == 1)
+			return 1;
 	}
+	st = a->st[ST_INSERT];
+	bind_decision(st, a->db->boot, act);
 	return finish(st, sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO);
 }
 
@@ -184,20 +206,45 @@ static void read_action(sqlite3_stmt *st, struct ras_db_action *a)
 	a->synthetic = sqlite3_column_int(st, 11) != 0;
 	text_into(st, 12, a->event_table, sizeof(a->event_table));
 	a->event_id = sqlite3_column_int64(st, 13);
+	a->repeats = sqlite3_column_int64(st, 14);
+	a->last_ns = sqlite3_column_int64(st, 15);
+	a->last_event_id = sqlite3_column_int64(st, 16);
+}
+
+/*
+ * The first of the queries that prepares: the newest schema first, then what
+ * a database not yet upgraded by rasd (read-only readers never upgrade) holds.
+ */
+static sqlite3_stmt *prepare_first(struct ras_db *db, const char *const *q, size_t n)
+{
+	sqlite3_stmt *st = NULL;
+
+	for (size_t i = 0; i < n && !st; i++)
+		if (sqlite3_prepare_v2(db->h, q[i], -1, &st, NULL) != SQLITE_OK)
+			st = NULL;
+	return st;
 }
 
 int ras_db_action_list(struct ras_db *db, int64_t since_ns, ras_db_action_fn fn, void *ctx)
 {
-	static const char q[] =
+	static const char *const q[] = {
 		"SELECT a.id, b.boot_id, a.wall_ns, a.kind, a.subject, a.count, a.threshold, a.action,"
-		" a.target, a.result, a.errno, a.synthetic, a.event_table, a.event_id FROM actions a"
-		" LEFT JOIN boots b ON b.id = a.boot WHERE a.wall_ns >= ? ORDER BY a.wall_ns, a.id";
+		" a.target, a.result, a.errno, a.synthetic, a.event_table, a.event_id, a.repeats,"
+		" coalesce(a.last_ns, a.wall_ns), coalesce(a.last_event_id, a.event_id)"
+		" FROM actions a LEFT JOIN boots b ON b.id = a.boot"
+		" WHERE coalesce(a.last_ns, a.wall_ns) >= ? ORDER BY a.wall_ns, a.id",
+		/* Before schema step 13: a row, a decision. */
+		"SELECT a.id, b.boot_id, a.wall_ns, a.kind, a.subject, a.count, a.threshold, a.action,"
+		" a.target, a.result, a.errno, a.synthetic, a.event_table, a.event_id, 1, a.wall_ns,"
+		" a.event_id FROM actions a LEFT JOIN boots b ON b.id = a.boot WHERE a.wall_ns >= ?"
+		" ORDER BY a.wall_ns, a.id",
+	};
 	sqlite3_stmt *st;
 	int n = 0, r;
 
 	if (!ras_db_table_exists(db, "actions"))
 		return -ENOENT;
-	if (sqlite3_prepare_v2(db->h, q, -1, &st, NULL) != SQLITE_OK)
+	if (!(st = prepare_first(db, q, sizeof(q) / sizeof(q[0]))))
 		return -EIO;
 	sqlite3_bind_int64(st, 1, since_ns);
 	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
@@ -214,16 +261,28 @@ int ras_db_action_list(struct ras_db *db, int64_t since_ns, ras_db_action_fn fn,
 
 int ras_db_action_counts(struct ras_db *db, int64_t since_ns, ras_db_action_count_fn fn, void *ctx)
 {
-	static const char q[] = "SELECT result, count(*) FROM actions WHERE wall_ns >= ?"
-				" GROUP BY result ORDER BY result";
+	/* Every decision: the roll-up, a few rows whatever the history. */
+	static const char *const all[] = {
+		"SELECT result, sum(decisions) FROM rollup_actions WHERE nrows > 0"
+		" GROUP BY result ORDER BY result",
+		"SELECT result, count(*) FROM actions WHERE wall_ns >= ? GROUP BY result ORDER BY result",
+	};
+	/* A window: the rows last decided in it (actions_last), with all their repeats. */
+	static const char *const window[] = {
+		"SELECT result, sum(repeats) FROM actions WHERE last_ns >= ?"
+		" GROUP BY result ORDER BY result",
+		"SELECT result, count(*) FROM actions WHERE wall_ns >= ? GROUP BY result ORDER BY result",
+	};
 	sqlite3_stmt *st;
 	int r;
 
 	if (!ras_db_table_exists(db, "actions"))
 		return -ENOENT;
-	if (sqlite3_prepare_v2(db->h, q, -1, &st, NULL) != SQLITE_OK)
+	st = since_ns ? prepare_first(db, window, 2) : prepare_first(db, all, 2);
+	if (!st)
 		return -EIO;
-	sqlite3_bind_int64(st, 1, since_ns);
+	if (sqlite3_bind_parameter_count(st))
+		sqlite3_bind_int64(st, 1, since_ns);
 	while ((r = sqlite3_step(st)) == SQLITE_ROW)
 		fn(ctx, (const char *)sqlite3_column_text(st, 0), sqlite3_column_int64(st, 1));
 	sqlite3_finalize(st);

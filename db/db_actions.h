@@ -3,7 +3,8 @@
  * Threshold buckets and action decisions (schema step 6): the buckets table
  * keeps each subject's leaky bucket across restarts, written in the same
  * transaction as the records that filled it; the actions table keeps every
- * decision taken on a crossed threshold.
+ * decision taken on a crossed threshold, repeated identical ones folded into
+ * one row (schema step 13), and rollup_actions their counts.
  */
 #ifndef RAS_DB_ACTIONS_H
 #define RAS_DB_ACTIONS_H
@@ -34,7 +35,11 @@ struct ras_db_action {
 	int error;              /* errno when failed */
 	bool synthetic;
 	char event_table[48];
-	int64_t event_id;       /* row id of the record that crossed */
+	int64_t event_id;       /* row id of the record that crossed (the first, when folded) */
+	/* Identical consecutive decisions on the subject folded into this row (listing only). */
+	int64_t repeats;        /* decisions the row stands for, at least 1 */
+	int64_t last_ns;        /* the last one's time (wall_ns: the first's) */
+	int64_t last_event_id;  /* the record behind the last one */
 };
 
 int ras_db_actions_open(struct ras_db *db, struct ras_db_actions **out);
@@ -46,15 +51,29 @@ int ras_db_bucket_put(struct ras_db_actions *a, const char *kind, const char *su
 		      const struct ras_db_bucket *b, const char *label);
 /* Empties every bucket (totals stay): the start of a rebuild from the records. */
 int ras_db_buckets_empty(struct ras_db_actions *a);
-int ras_db_action_insert(struct ras_db_actions *a, const struct ras_db_action *act);
-/* Actions of a kind that touched the machine (done or failed) since since_ns. */
+/*
+ * Stores a decision. With fold, a decision identical to the subject's latest
+ * row (same boot, threshold, action, target, result, errno, synthetic, event
+ * table) adds to that row's repeats and last time instead: the caller says
+ * which decisions may fold (db_actions.c stores, rasd/actions.c knows what
+ * touched the machine). 0 stored as a new row, 1 folded, or -errno.
+ */
+int ras_db_action_insert(struct ras_db_actions *a, const struct ras_db_action *act, bool fold);
+/* Actions of a kind that touched the machine (done or failed, not "account") since since_ns. */
 int ras_db_action_count_since(struct ras_db_actions *a, const char *kind, int64_t since_ns,
 			      int64_t *n);
 
-/* Readers. fn returns non-zero to stop. Returns rows seen, -ENOENT without the table, or -EIO. */
+/*
+ * Readers. fn returns non-zero to stop. Returns rows seen, -ENOENT without the
+ * table, or -EIO. The list holds the rows with a decision at or after since_ns.
+ */
 typedef int (*ras_db_action_fn)(void *ctx, const struct ras_db_action *act);
 int ras_db_action_list(struct ras_db *db, int64_t since_ns, ras_db_action_fn fn, void *ctx);
-/* Counts per result since since_ns (0: all). */
+/*
+ * Decisions per result (a folded row counts its repeats): all of them from
+ * the roll-up when since_ns is 0, else those of the rows whose last decision
+ * is at or after since_ns, each counted in full.
+ */
 typedef void (*ras_db_action_count_fn)(void *ctx, const char *result, int64_t n);
 int ras_db_action_counts(struct ras_db *db, int64_t since_ns, ras_db_action_count_fn fn, void *ctx);
 typedef int (*ras_db_bucket_fn)(void *ctx, const char *kind, const char *subject,

@@ -644,10 +644,16 @@ static int collect_table(struct ras_db *db, struct ras_metrics *m, unsigned idx)
 	return r;
 }
 
-/* The actions table (issue 11) may not exist yet; its columns are probed, not assumed. */
+/*
+ * The actions table (issue 11) may not exist yet; its columns are probed, not
+ * assumed. Decisions come from their roll-up (schema step 13, a row per action
+ * and result), so the answer does not grow with the table; an older database
+ * not yet upgraded by rasd is counted from its rows, a row a decision.
+ */
 static void collect_actions(struct ras_db *db, struct ras_metrics *m)
 {
 	static const char *const queries[] = {
+		"SELECT action, result, decisions FROM rollup_actions WHERE nrows > 0 ORDER BY 1, 2",
 		"SELECT action, result, count(*) FROM actions GROUP BY 1, 2 ORDER BY 1, 2",
 		"SELECT '', '', count(*) FROM actions",
 	};
@@ -657,7 +663,7 @@ static void collect_actions(struct ras_db *db, struct ras_metrics *m)
 	m->have_actions = ras_db_table_exists(db, "actions");
 	if (!m->have_actions)
 		return;
-	for (size_t i = 0; i < 2 && !st; i++)
+	for (size_t i = 0; i < sizeof(queries) / sizeof(queries[0]) && !st; i++)
 		if (sqlite3_prepare_v2(db->h, queries[i], -1, &st, NULL) != SQLITE_OK)
 			st = NULL;
 	while (st && sqlite3_step(st) == SQLITE_ROW && m->n_actions < RAS_METRICS_MAX_ACTIONS) {

@@ -10,7 +10,8 @@
  * Adds to m what was stored since the last call with the same m (m->seen_id
  * per table; a zeroed m reads everything), in one read transaction so every
  * count describes the same moment. Lost records, the malformed counter and
- * the actions are totals, read whole each time. 0 or -errno.
+ * the actions are totals, read whole each time (the actions from their
+ * roll-up, a row per action and result). 0 or -errno.
  */
 int ras_db_metrics_collect(struct ras_db *db, struct ras_metrics *m);
 /*

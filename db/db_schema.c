@@ -106,7 +106,7 @@ static int sync_columns(struct ras_db *db, const char *table, const char *create
 	char sql[1024], *have;
 
 	/* A new table is made whole: each ALTER makes SQLite parse the schema again. */
-	if (!ras_db_table_exists(db, table) && create_whole(db, table, create, cols, n) < 0)
+	if (create && !ras_db_table_exists(db, table) && create_whole(db, table, create, cols, n) < 0)
 		return -1;
 	have = column_list(db, table);
 	for (unsigned i = 0; i < n; i++) {
@@ -115,7 +115,8 @@ static int sync_columns(struct ras_db *db, const char *table, const char *create
 		/* Quoted: decoded names such as "transaction" are SQL keywords. */
 		snprintf(sql, sizeof(sql), "ALTER TABLE %s ADD COLUMN \"%s\" %s%s", table,
 			 cols[i].name, cols[i].decl,
-			 strstr(cols[i].decl, "NOT NULL") ? " DEFAULT 0" : "");
+			 strstr(cols[i].decl, "NOT NULL") && !strstr(cols[i].decl, "DEFAULT") ?
+			 " DEFAULT 0" : "");
 		if (ras_db_exec(db, sql) < 0) {
 			free(have);
 			return -1;
@@ -185,6 +186,23 @@ static int user_version(struct ras_db *db)
 	return v;
 }
 
+/* The columns an upgrade step adds (db_upgrades.h), those a table lacks. */
+static int add_step_columns(struct ras_db *db, int version)
+{
+	for (size_t i = 0; i < RAS_DB_N_UPGRADE_COLUMNS; i++) {
+		const struct ras_db_upgrade_columns *u = &ras_db_upgrade_columns[i];
+		unsigned n = 0;
+
+		if (u->version != version)
+			continue;
+		while (u->cols[n].name)
+			n++;
+		if (sync_columns(db, u->table, NULL, u->cols, n) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int ras_db_migrate(struct ras_db *db)
 {
 	char sql[64];
@@ -200,10 +218,13 @@ int ras_db_migrate(struct ras_db *db)
 	}
 	if (ras_db_exec(db, "BEGIN IMMEDIATE") < 0)
 		return -1;
-	for (size_t i = 0; i < RAS_DB_N_UPGRADES; i++)
-		if (ras_db_upgrades[i].version > v && ras_db_upgrades[i].sql &&
-		    ras_db_exec(db, ras_db_upgrades[i].sql) < 0)
+	for (size_t i = 0; i < RAS_DB_N_UPGRADES; i++) {
+		if (ras_db_upgrades[i].version <= v)
+			continue;
+		if (add_step_columns(db, ras_db_upgrades[i].version) < 0 ||
+		    (ras_db_upgrades[i].sql && ras_db_exec(db, ras_db_upgrades[i].sql) < 0))
 			goto fail;
+	}
 	for (unsigned i = 0; i < ras_n_event_types; i++)
 		if (sync_event_table(db, i) < 0)
 			goto fail;

@@ -9,6 +9,8 @@
 #ifndef RAS_DB_UPGRADES_H
 #define RAS_DB_UPGRADES_H
 
+#include "db_internal.h"   /* struct ras_db_col */
+
 struct ras_db_upgrade {
 	int version;
 	const char *what;
@@ -149,8 +151,71 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	 * has no SQL; the records are untouched.
 	 */
 	{ 12, "summary locations: hourly roll-ups re-keyed (made by the migration)", NULL },
+	/*
+	 * Repeated decisions folded (db_actions.c): a decision identical to the
+	 * subject's latest row (a storm crossing an "account" threshold again and
+	 * again) adds to that row's repeats, last_ns and last_event_id instead of
+	 * a new row; rows from before count once. rollup_actions keeps the
+	 * decisions per action and result for status and metrics, kept by these
+	 * triggers in the statement's own transaction, whoever writes the rows.
+	 * actions_time gives way to actions_last: windows go by the last decision.
+	 * The roll-up is recounted from the rows, so running the step again is exact.
+	 */
+	{ 13, "folded action decisions and their roll-up",
+	  "UPDATE actions SET last_ns = wall_ns, last_event_id = event_id WHERE last_ns IS NULL;"
+	  "DROP INDEX IF EXISTS actions_time;"
+	  "CREATE INDEX IF NOT EXISTS actions_last ON actions (last_ns);"
+	  "CREATE INDEX IF NOT EXISTS actions_subject ON actions (kind, subject);"
+	  "CREATE TABLE IF NOT EXISTS rollup_actions (action TEXT NOT NULL, result TEXT NOT NULL,"
+	  " decisions INTEGER NOT NULL, nrows INTEGER NOT NULL, PRIMARY KEY (action, result))"
+	  " WITHOUT ROWID;"
+	  "DELETE FROM rollup_actions;"
+	  "INSERT INTO rollup_actions (action, result, decisions, nrows)"
+	  " SELECT action, result, sum(repeats), count(*) FROM actions GROUP BY action, result;"
+	  "CREATE TRIGGER IF NOT EXISTS actions_rollup_insert AFTER INSERT ON actions BEGIN"
+	  " INSERT INTO rollup_actions (action, result, decisions, nrows)"
+	  " VALUES (new.action, new.result, new.repeats, 1) ON CONFLICT (action, result) DO UPDATE"
+	  " SET decisions = decisions + excluded.decisions, nrows = nrows + 1; END;"
+	  "CREATE TRIGGER IF NOT EXISTS actions_last_fill AFTER INSERT ON actions"
+	  " WHEN new.last_ns IS NULL BEGIN"
+	  " UPDATE actions SET last_ns = new.wall_ns, last_event_id = new.event_id"
+	  " WHERE id = new.id; END;"
+	  "CREATE TRIGGER IF NOT EXISTS actions_rollup_update"
+	  " AFTER UPDATE OF repeats, action, result ON actions BEGIN"
+	  " UPDATE rollup_actions SET decisions = decisions - old.repeats, nrows = nrows - 1"
+	  " WHERE action = old.action AND result = old.result;"
+	  " INSERT INTO rollup_actions (action, result, decisions, nrows)"
+	  " VALUES (new.action, new.result, new.repeats, 1) ON CONFLICT (action, result) DO UPDATE"
+	  " SET decisions = decisions + excluded.decisions, nrows = nrows + 1; END;"
+	  "CREATE TRIGGER IF NOT EXISTS actions_rollup_delete AFTER DELETE ON actions BEGIN"
+	  " UPDATE rollup_actions SET decisions = decisions - old.repeats, nrows = nrows - 1"
+	  " WHERE action = old.action AND result = old.result;"
+	  " DELETE FROM rollup_actions WHERE nrows <= 0; END;" },
 };
 
 #define RAS_DB_N_UPGRADES (sizeof(ras_db_upgrades) / sizeof(ras_db_upgrades[0]))
+
+/*
+ * Columns a step adds to a table, before its SQL runs, each only where
+ * missing (ALTER TABLE has no IF NOT EXISTS): a step run again on a database
+ * that has them (user_version set back) stays harmless, like the others.
+ */
+struct ras_db_upgrade_columns {
+	int version;
+	const char *table;
+	const struct ras_db_col *cols;   /* ends with a NULL name */
+};
+
+/* Step 13: folded decisions (db_actions.c). */
+static const struct ras_db_col ras_db_actions_fold_cols[] = {
+	{ "repeats", "INTEGER NOT NULL DEFAULT 1" }, { "last_ns", "INTEGER" },
+	{ "last_event_id", "INTEGER" }, { NULL, NULL },
+};
+
+static const struct ras_db_upgrade_columns ras_db_upgrade_columns[] = {
+	{ 13, "actions", ras_db_actions_fold_cols },
+};
+
+#define RAS_DB_N_UPGRADE_COLUMNS (sizeof(ras_db_upgrade_columns) / sizeof(ras_db_upgrade_columns[0]))
 
 #endif

@@ -593,6 +593,22 @@ static void log_decision(struct entry *e, const struct ras_db_action *act)
 		ras_log(LOG_INFO, "%s %s: %s", act->kind, act->subject, act->target);
 }
 
+/*
+ * Whether the decision may fold into the subject's latest row when identical
+ * to it (ras_db_action_insert): only what left the machine as it was, i.e.
+ * "account", dry runs, rate-limited, capped and unsupported, which a storm
+ * repeats at every crossing (3 rows per 100 records of a stuck bit). An
+ * action performed, done or failed (a page or CPU taken offline, a row
+ * repaired), always keeps a row of its own with its time and record: each is
+ * on record as it happened, and the daily cap counts those rows. Triggers run
+ * at every crossing whether its row folds or not.
+ */
+static bool foldable(const struct ras_db_action *act)
+{
+	return !strcmp(act->action, "account") ||
+	       (strcmp(act->result, "done") && strcmp(act->result, "failed"));
+}
+
 static void crossed(struct ras_actions *a, const struct ras_subject *s, struct entry *e,
 		    const struct ras_event_type *type, const void *decoded,
 		    const struct ras_db_event *ev, int64_t row_id)
@@ -606,7 +622,7 @@ static void crossed(struct ras_actions *a, const struct ras_subject *s, struct e
 	if (decided_before(a, s, ev, &act)) {
 		/* Acted on already, in a transaction that was rolled back: only stored now. */
 		act.event_id = row_id;
-		if (ras_db_action_insert(a->dba, &act) < 0)
+		if (ras_db_action_insert(a->dba, &act, foldable(&act)) < 0)
 			ras_log(LOG_ERR, "cannot store the action on %s %s", act.kind, act.subject);
 		keep_decision(a, s, ev, &act);
 		return;
@@ -619,7 +635,7 @@ static void crossed(struct ras_actions *a, const struct ras_subject *s, struct e
 	snprintf(act.event_table, sizeof(act.event_table), "%s", type->table);
 	ras_threshold_format(&a->th[s->kind], act.threshold, sizeof(act.threshold));
 	decide(a, s, &act, ev->synthetic);
-	if (ras_db_action_insert(a->dba, &act) < 0)
+	if (ras_db_action_insert(a->dba, &act, foldable(&act)) < 0)
 		ras_log(LOG_ERR, "cannot store the action on %s %s", act.kind, act.subject);
 	keep_decision(a, s, ev, &act);
 	log_decision(e, &act);

@@ -709,7 +709,7 @@ static int count_in_log(const char *needle)
 	return n;
 }
 
-/* A storm on one page: every decision is stored, the log says it once a minute. */
+/* A storm on one page: every decision is counted, the log says it once a minute. */
 static void test_decision_log(void)
 {
 	struct fake_tree t;
@@ -728,11 +728,27 @@ static void test_decision_log(void)
 	run_rasd(t.root, false);
 	fake_tree_destroy(&t);
 	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
-	tap_is_int(scalar(db, "SELECT count(*) FROM actions WHERE subject = '0x40000'"), 3,
+	tap_is_int(scalar(db, "SELECT sum(repeats) FROM actions WHERE subject = '0x40000'"), 3,
 		   "nine errors at 3/1h: three decisions stored");
+	tap_is_int(scalar(db, "SELECT count(*) FROM actions WHERE subject = '0x40000' AND repeats = 3"
+			      " AND last_ns > wall_ns AND last_event_id > event_id"), 1,
+		   "three identical dry runs fold into one row, first and last kept");
 	sqlite3_close(db);
 	tap_is_int(count_in_log("page 0x40000: 3 corrected errors crossed"), 1,
 		   "one decision line in the log for the minute");
+	/* Acting for real, each offline is performed and keeps a row of its own. */
+	fresh_db();
+	write_conf("");
+	tree(&t);
+	for (int i = 0; i < 9; i++)
+		add_mc(&t, "0x40000", "1", base_ts + (uint64_t)i * MS);
+	fake_tree_finish(&t);
+	run_rasd(t.root, false);
+	fake_tree_destroy(&t);
+	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
+	tap_is_int(scalar(db, "SELECT count(*) FROM actions WHERE subject = '0x40000' AND"
+			      " result = 'done' AND repeats = 1"), 3, "three soft offlines: three rows");
+	sqlite3_close(db);
 }
 
 /* One trigger at a time: while a slow one runs, the next is not started, and that is logged. */
