@@ -331,7 +331,8 @@ static void cxl_errors(const uint8_t *ras, bool correctable, struct ou_buf *b)
 	cxl_decode_status(status, correctable, names, sizeof(names));
 	ou_put(b, correctable ? "; correctable: " : "; uncorrectable: ");
 	ou_put(b, names[0] ? names : status ? "unnamed status bits" : "no unmasked status bit set");
-	if (!correctable && status >> first & 1) {
+	/* The pointer is six bits wide but names a bit of a 32-bit register: larger values name none. */
+	if (!correctable && first < 32 && status >> first & 1) {
 		cxl_decode_status(1u << first, 0, names, sizeof(names));
 		if (names[0]) {
 			ou_put(b, " (first: ");
