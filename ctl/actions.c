@@ -169,11 +169,11 @@ static void add_count(void *ctx, const char *result, int64_t n)
 	k->n++;
 }
 
-void ctl_actions_counts(struct ras_db *db, int64_t since_ns, bool json)
+void ctl_actions_counts(struct ras_db *db, const struct ras_db_action_window *w, bool json)
 {
 	struct counts_ctx k = { .json = json };
 
-	ras_db_action_counts(db, since_ns, add_count, &k);
+	ras_db_action_counts(db, w, add_count, &k);
 	if (json)
 		printf(",\"actions\":{%s}", k.text);
 	else if (k.total)

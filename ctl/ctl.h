@@ -95,7 +95,9 @@ int ctl_boot_cmdline(struct ctl *c, int argc, char **argv);
 
 /* Threshold decisions (actions.c); the counts line of summary and status. */
 int ctl_actions(struct ctl *c, int argc, char **argv);
-void ctl_actions_counts(struct ras_db *db, int64_t since_ns, bool json);
+struct ras_db_action_window;
+/* The summary's actions line, in the summary's window (NULL: every decision). */
+void ctl_actions_counts(struct ras_db *db, const struct ras_db_action_window *w, bool json);
 /* rasdaemon / mcelog settings as rasd.conf lines (import_config.c). */
 int ctl_import_config(struct ctl *c, int argc, char **argv);
 /* The fleet: metrics, export with a cursor, import from rasdaemon. */

@@ -11,6 +11,7 @@
 #include "ctl.h"
 #include "lib/formats.h"
 #include "lib/clock.h"
+#include "db/db_actions.h"
 
 static const struct ctl_opt summary_opts[] = {
 	CTL_OPT_SINCE, CTL_OPT_UNTIL, CTL_OPT_TYPE, CTL_OPT_BOOT,
@@ -179,6 +180,12 @@ int ctl_summary(struct ctl *c, int argc, char **argv)
 		ras_db_close(db);
 		return 1;
 	}
+	/* The actions line covers the summary's window, type and boot. */
+	struct ras_db_action_window aw = {
+		.since_ns = f.since_ns, .until_ns = f.until_ns, .boot_id = f.boot_id,
+		.event_table = f.type_idx >= 0 ? ras_event_types[f.type_idx].table : NULL,
+	};
+
 	s = (struct summary_ctx){ .json = c->json };
 	if (s.json)
 		printf("{\"version\":%d,\"counts\":[", CTL_JSON_VERSION);
@@ -188,7 +195,7 @@ int ctl_summary(struct ctl *c, int argc, char **argv)
 	lines_free(&lines);
 	if (s.json) {
 		printf("]");
-		ctl_actions_counts(db, f.since_ns, true);
+		ctl_actions_counts(db, &aw, true);
 		printf(",\"total\":%lld,\"lost\":%lld,\"lost_unknown_gaps\":%lld,"
 		       "\"synthetic_included\":%s}\n", (long long)s.total, (long long)lost,
 		       (long long)gaps, f.include_synthetic ? "true" : "false");
@@ -198,7 +205,7 @@ int ctl_summary(struct ctl *c, int argc, char **argv)
 		printf("Total: %lld records%s. Lost: %lld records dropped by the kernel, "
 		       "%lld gaps of unknown size.\n", (long long)s.total,
 		       f.include_synthetic ? "" : " (synthetic excluded)", (long long)lost, (long long)gaps);
-		ctl_actions_counts(db, f.since_ns, false);
+		ctl_actions_counts(db, &aw, false);
 	}
 	ras_db_close(db);
 	return 0;

@@ -239,7 +239,7 @@ static void print_database(struct status *st, struct ctl *c)
 		printf("  last record %s\n", when);
 	if (!st->json) {
 		printf("  ");
-		ctl_actions_counts(db, 0, false);
+		ctl_actions_counts(db, NULL, false);
 	}
 	ras_db_close(db);
 }

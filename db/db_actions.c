@@ -259,30 +259,44 @@ int ras_db_action_list(struct ras_db *db, int64_t since_ns, ras_db_action_fn fn,
 	return r == SQLITE_ROW || r == SQLITE_DONE ? n : -EIO;
 }
 
-int ras_db_action_counts(struct ras_db *db, int64_t since_ns, ras_db_action_count_fn fn, void *ctx)
+int ras_db_action_counts(struct ras_db *db, const struct ras_db_action_window *w,
+			 ras_db_action_count_fn fn, void *ctx)
 {
 	/* Every decision: the roll-up, a few rows whatever the history. */
 	static const char *const all[] = {
 		"SELECT result, sum(decisions) FROM rollup_actions WHERE nrows > 0"
 		" GROUP BY result ORDER BY result",
-		"SELECT result, count(*) FROM actions WHERE wall_ns >= ? GROUP BY result ORDER BY result",
+		"SELECT result, count(*) FROM actions GROUP BY result ORDER BY result",
 	};
 	/* A window: the rows last decided in it (actions_last), with all their repeats. */
 	static const char *const window[] = {
-		"SELECT result, sum(repeats) FROM actions WHERE last_ns >= ?"
+		"SELECT result, sum(repeats) FROM actions WHERE last_ns >= ?1 AND (?2 = 0 OR last_ns < ?2)"
+		" AND (?3 IS NULL OR event_table = ?3)"
+		" AND (?4 IS NULL OR boot = (SELECT id FROM boots WHERE boot_id = ?4))"
 		" GROUP BY result ORDER BY result",
-		"SELECT result, count(*) FROM actions WHERE wall_ns >= ? GROUP BY result ORDER BY result",
+		/* A database from before folded decisions (schema 12 and older, read only). */
+		"SELECT result, count(*) FROM actions WHERE wall_ns >= ?1 AND (?2 = 0 OR wall_ns < ?2)"
+		" AND (?3 IS NULL OR event_table = ?3)"
+		" AND (?4 IS NULL OR boot = (SELECT id FROM boots WHERE boot_id = ?4))"
+		" GROUP BY result ORDER BY result",
 	};
+	bool windowed = w && (w->since_ns || w->until_ns || w->event_table || w->boot_id);
 	sqlite3_stmt *st;
 	int r;
 
 	if (!ras_db_table_exists(db, "actions"))
 		return -ENOENT;
-	st = since_ns ? prepare_first(db, window, 2) : prepare_first(db, all, 2);
+	st = windowed ? prepare_first(db, window, 2) : prepare_first(db, all, 2);
 	if (!st)
 		return -EIO;
-	if (sqlite3_bind_parameter_count(st))
-		sqlite3_bind_int64(st, 1, since_ns);
+	if (windowed) {
+		sqlite3_bind_int64(st, 1, w->since_ns);
+		sqlite3_bind_int64(st, 2, w->until_ns);
+		if (w->event_table)
+			sqlite3_bind_text(st, 3, w->event_table, -1, SQLITE_STATIC);
+		if (w->boot_id)
+			sqlite3_bind_text(st, 4, w->boot_id, -1, SQLITE_STATIC);
+	}
 	while ((r = sqlite3_step(st)) == SQLITE_ROW)
 		fn(ctx, (const char *)sqlite3_column_text(st, 0), sqlite3_column_int64(st, 1));
 	sqlite3_finalize(st);

@@ -70,12 +70,19 @@ int ras_db_action_count_since(struct ras_db_actions *a, const char *kind, int64_
 typedef int (*ras_db_action_fn)(void *ctx, const struct ras_db_action *act);
 int ras_db_action_list(struct ras_db *db, int64_t since_ns, ras_db_action_fn fn, void *ctx);
 /*
- * Decisions per result (a folded row counts its repeats): all of them from
- * the roll-up when since_ns is 0, else those of the rows whose last decision
- * is at or after since_ns, each counted in full.
+ * Decisions per result (a folded row counts its repeats). Without a window,
+ * type or boot (f NULL, or none set): all of them, from the roll-up. Else
+ * those of the rows whose last decision is in [since, until), on records of
+ * the type's table and of that boot, each row counted in full.
  */
+struct ras_db_action_window {
+	int64_t since_ns, until_ns;   /* 0: unbounded */
+	const char *event_table;      /* NULL: every type */
+	const char *boot_id;          /* NULL: every boot */
+};
 typedef void (*ras_db_action_count_fn)(void *ctx, const char *result, int64_t n);
-int ras_db_action_counts(struct ras_db *db, int64_t since_ns, ras_db_action_count_fn fn, void *ctx);
+int ras_db_action_counts(struct ras_db *db, const struct ras_db_action_window *w,
+			 ras_db_action_count_fn fn, void *ctx);
 typedef int (*ras_db_bucket_fn)(void *ctx, const char *kind, const char *subject,
 				const struct ras_db_bucket *b, const char *label);
 int ras_db_bucket_list(struct ras_db *db, ras_db_bucket_fn fn, void *ctx);

@@ -220,19 +220,28 @@ static bool committed(const struct ras_db_fold *f, unsigned idx, int64_t id)
 
 /* ---- reading a row back, and deleting it ---- */
 
+/*
+ * The first of names that is a column of view. Asked of table_info: a probe
+ * such as SELECT "name" FROM view would prepare for any name, since SQLite
+ * reads an unknown double-quoted identifier as a string.
+ */
 static const char *first_column(struct ras_db *db, const char *view, const char *const *names)
 {
-	char probe[256];
 	sqlite3_stmt *st;
+	const char *found = NULL;
 
-	for (; *names; names++) {
-		snprintf(probe, sizeof(probe), "SELECT \"%s\" FROM %s LIMIT 0", *names, view);
-		if (sqlite3_prepare_v2(db->h, probe, -1, &st, NULL) == SQLITE_OK) {
-			sqlite3_finalize(st);
-			return *names;
-		}
+	if (sqlite3_prepare_v2(db->h, "SELECT 1 FROM pragma_table_info(?1) WHERE name = ?2", -1, &st,
+			       NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_text(st, 1, view, -1, SQLITE_STATIC);
+	for (; *names && !found; names++) {
+		sqlite3_bind_text(st, 2, *names, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			found = *names;
+		sqlite3_reset(st);
 	}
-	return NULL;
+	sqlite3_finalize(st);
+	return found;
 }
 
 static struct fold_table *table_sql(struct ras_db *db, unsigned idx)

@@ -151,14 +151,34 @@ static void check_counts(struct ras_db *db, const struct model *m)
 	int64_t since = T0 + 200 * SEC;   /* in the middle of the stream */
 	char sql[128];
 
-	tap_is_int(ras_db_action_counts(db, 0, add, &all), 0, "counts read");
+	struct ras_db_action_window w = { .since_ns = since };
+	struct sums until = { 0 }, typed = { 0 }, other = { 0 }, booted = { 0 };
+
+	tap_is_int(ras_db_action_counts(db, NULL, add, &all), 0, "counts read");
 	tap_is_int(all.total, m->decisions, "every decision counted from the roll-up");
-	ras_db_action_counts(db, since, add, &win);
+	ras_db_action_counts(db, &w, add, &win);
 	snprintf(sql, sizeof(sql), "SELECT sum(repeats) FROM actions WHERE last_ns >= %lld",
 		 (long long)since);
 	tap_ok(win.total > 0 && win.total < m->decisions && win.total == test_sql_int(path, sql),
 	       "a window counts the rows last decided in it, with their repeats (%lld)",
 	       (long long)win.total);
+	/* The summary's --until, --type and --boot narrow the line too. */
+	w = (struct ras_db_action_window){ .until_ns = since };
+	ras_db_action_counts(db, &w, add, &until);
+	tap_is_int(until.total + win.total, m->decisions, "--until: the rows last decided before it");
+	w = (struct ras_db_action_window){ .event_table = "mc_event" };
+	ras_db_action_counts(db, &w, add, &typed);
+	w.event_table = "aer_event";
+	ras_db_action_counts(db, &w, add, &other);
+	tap_ok(typed.total == m->decisions && other.total == 0,
+	       "--type: decisions on records of that type only (%lld, %lld)",
+	       (long long)typed.total, (long long)other.total);
+	w = (struct ras_db_action_window){ .boot_id = "boot-1" };
+	ras_db_action_counts(db, &w, add, &booted);
+	snprintf(sql, sizeof(sql), "SELECT coalesce(sum(repeats), 0) FROM actions WHERE boot ="
+		 " (SELECT id FROM boots WHERE boot_id = 'boot-1')");
+	tap_ok(booted.total > 0 && booted.total == test_sql_int(path, sql),
+	       "--boot: decisions of that boot only (%lld)", (long long)booted.total);
 }
 
 static struct ras_db *open_writer(const char *boot, struct ras_db_actions **dba)

@@ -453,6 +453,15 @@ int main(void)
 	       scalar("folded.db", "SELECT count(*) FROM cxl_dram") ==
 	       scalar("plain.db", "SELECT count(*) FROM cxl_dram"),
 	       "the CXL DRAM storm at one host page is folded too, every record counted");
+	/* Distinct values are named only by a column the type has (mc_event: syndrome). */
+	/* Distinct values and the address range come from columns the type has (not a literal). */
+	tap_ok(scalar("folded.db", "SELECT count(*) FROM folds WHERE tbl = 'mc_event'"
+				   " AND detail_name = 'syndrome' AND addr_lo > 0") ==
+	       scalar("folded.db", "SELECT count(*) FROM folds WHERE tbl = 'mc_event'") &&
+	       scalar("folded.db", "SELECT count(*) FROM folds WHERE tbl = 'cxl_dram'") ==
+	       scalar("folded.db", "SELECT count(*) FROM folds WHERE tbl = 'cxl_dram'"
+				   " AND detail_name = 'row' AND addr_lo > 0"),
+	       "folds name mc_event syndromes and CXL DRAM rows, with their address ranges");
 	folds = ras_db_errors(folded, &all, count_listed, &listed);
 	tap_ok(folds > 0 && listed == scalar("plain.db", "SELECT (SELECT count(*) FROM mc_event) +"
 					     " (SELECT count(*) FROM memory_failure_event) +"
