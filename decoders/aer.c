@@ -163,9 +163,13 @@ static const struct ou_name cpl_status_names[] = {
 	{ 4, "Completer Abort" },
 };
 
-/* PCIe Base Spec r6.0, 2.2.8 message code values (the common ones). */
+/*
+ * PCIe Base Spec r6.0, 2.2.8 message code values (the common ones); ATS
+ * (10.2-10.4: invalidation, page requests) and PTM (6.21.3) messages too.
+ */
 static const struct ou_name msg_code_names[] = {
-	{ 0x00, "Unlock" }, { 0x10, "LTR" }, { 0x12, "OBFF" },
+	{ 0x00, "Unlock" }, { 0x01, "ATS Invalidate Request" }, { 0x02, "ATS Invalidate Completion" },
+	{ 0x04, "Page Request" }, { 0x05, "PRG Response" }, { 0x10, "LTR" }, { 0x12, "OBFF" },
 	{ 0x14, "PM_Active_State_Nak" }, { 0x18, "PM_PME" },
 	{ 0x19, "PME_Turn_Off" }, { 0x1b, "PME_TO_Ack" },
 	{ 0x20, "Assert_INTA" }, { 0x21, "Assert_INTB" },
@@ -173,7 +177,7 @@ static const struct ou_name msg_code_names[] = {
 	{ 0x24, "Deassert_INTA" }, { 0x25, "Deassert_INTB" },
 	{ 0x26, "Deassert_INTC" }, { 0x27, "Deassert_INTD" },
 	{ 0x30, "ERR_COR" }, { 0x31, "ERR_NONFATAL" }, { 0x33, "ERR_FATAL" },
-	{ 0x50, "Set_Slot_Power_Limit" },
+	{ 0x50, "Set_Slot_Power_Limit" }, { 0x52, "PTM Request" }, { 0x53, "PTM Response" },
 	{ 0x7e, "Vendor_Defined Type 0" }, { 0x7f, "Vendor_Defined Type 1" },
 };
 
@@ -321,7 +325,8 @@ static void tlp_describe(const struct aer_tlp *t, struct aer_decoded *out)
 			   t->cpl_status_name ? t->cpl_status_name : "reserved",
 			   t->byte_count);
 	}
-	if (t->kind != AER_TLP_CPL && t->kind != AER_TLP_CFG)
+	/* Length is reserved in a message without data (Fmt bit 1 clear, r6.0 2.2.8). */
+	if (t->kind != AER_TLP_CPL && t->kind != AER_TLP_CFG && (t->kind != AER_TLP_MSG || (t->fmt & 2)))
 		ou_appendf(d, dl, " length %u DW", t->length_dw);
 }
 

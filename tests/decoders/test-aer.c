@@ -167,6 +167,19 @@ static void test_decode(void)
 	tap_is_int(d.severity, RAS_SEV_UNKNOWN, "bad severity is unknown");
 	tap_is_int(d.aer_severity, 7, "raw severity kept");
 	tap_is_int(aer_decode(NULL, &d), -EINVAL, "NULL input");
+	/* A message without data (Length reserved) and a PTM Request (code 0x52, r6.0 6.21.3). */
+	ue.severity = AER_TP_NONFATAL;
+	ue.has_mask = 0;
+	ue.tlp_header[0] = 0x34000000;   /* Fmt 001b Type 10100b: Msg, local */
+	ue.tlp_header[1] = 0x03000052;
+	aer_decode(&ue, &d);
+	tap_ok(strstr(SAID(d), "message 0x52 PTM Request") && !strstr(SAID(d), "length"),
+	       "a message without data: PTM named, no length: %s", SAID(d));
+	ue.tlp_header[0] = 0x74000001;   /* Fmt 011b: MsgD, one DW of data */
+	ue.tlp_header[1] = 0x03000053;
+	aer_decode(&ue, &d);
+	tap_ok(strstr(SAID(d), "message 0x53 PTM Response length 1 DW") != NULL,
+	       "a message with data keeps its length: %s", SAID(d));
 }
 
 struct collect {
