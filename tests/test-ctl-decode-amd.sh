@@ -5,13 +5,9 @@
 # decoder must say it does not know. Register layouts: see
 # tests/decoders/test-mce-amd-mem.c.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-CTL="$top_builddir/ctl/ras-fdr-ctl --config /dev/null"
+# shellcheck source=tests/decode-lib.sh
+. "${top_srcdir:-.}/tests/decode-lib.sh"
 D=$top_srcdir/tests/data/decode
-n=0 failed=0
-ok() { n=$((n+1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed+1)); fi; }
-has() { grep -q -- "$2" <<<"$1"; }
 
 out=$($CTL decode "$D/amd-hbm-fru.txt")
 ok $? "AMD blocks with FRU text, HBM and NB DRAM ECC: exit 0"

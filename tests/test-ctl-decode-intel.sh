@@ -4,13 +4,9 @@
 # kernel text: Denverton, Snow Ridge, Broadwell-DE, Skylake-SP PCU/CHA, and the
 # corrected-error count of a kernel line (which carries no MCG_CAP).
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-CTL="$top_builddir/ctl/ras-fdr-ctl --config /dev/null"
+# shellcheck source=tests/decode-lib.sh
+. "${top_srcdir:-.}/tests/decode-lib.sh"
 D=$top_srcdir/tests/data/decode
-n=0 failed=0
-ok() { n=$((n+1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed+1)); fi; }
-has() { grep -q -- "$2" <<<"$1"; }
 
 # SDM 06_5FH "Intel IMC MC Error Codes for IA32_MCi_STATUS (i = 6, 7)": bit 19, demand read, channel 1.
 out=$($CTL decode mce --vendor intel --family 6 --model 0x5f --stepping 1 --bank 7 --status 0xb580000000080091 --mcgcap 0x1000c08)

@@ -2,18 +2,9 @@
 # SPDX-License-Identifier: MIT
 # ras-fdr-ctl decode: register values, text records (dmesg, mcelog, AER), bad input.
 set -u
-top_srcdir=${top_srcdir:-.}
-top_builddir=${top_builddir:-.}
-CTL="$top_builddir/ctl/ras-fdr-ctl --config /dev/null"
+# shellcheck source=tests/decode-lib.sh
+. "${top_srcdir:-.}/tests/decode-lib.sh"
 D=$top_srcdir/tests/data
-n=0 failed=0
-ok() { n=$((n+1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed+1)); fi; }
-has() { grep -q -- "$2" <<<"$1"; }
-# decode_file FILE: decodes tests/data/decode/FILE; sets out, err and rc.
-decode_file() {
-	out=$($CTL decode "$D/decode/$1" 2>"$D/../decode.err"); rc=$?
-	err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"
-}
 
 # Intel SDM vol. 3B 16.x: Skylake-SP bank 7 (M2M), MCACOD 0x0090 = memory read, channel 0.
 out=$($CTL decode mce --vendor intel --family 6 --model 0x55 --bank 7 --status 0x8c00004000010090 --misc 0x8c)
