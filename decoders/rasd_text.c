@@ -267,8 +267,12 @@ const char *rasd_journal_start(const char *line, const char *event, const char *
 		s = skip_sp(close + 1);
 	}
 	*stamp = s;
-	/* Date, time and zone: three words, the first "dddd-dd-dd". */
-	if (!(s[0] >= '0' && s[0] <= '9') || s[4] != '-')
+	/* Date, time and zone: three words, the first "dddd-dd-dd". Digits checked one by
+	 * one, so a shorter line ends the check at its NUL before s[4] is read. */
+	for (int i = 0; i < 4; i++)
+		if (!(s[i] >= '0' && s[i] <= '9'))
+			return NULL;
+	if (s[4] != '-')
 		return NULL;
 	for (int i = 0; i < 3 && s; i++) {
 		s = strchr(s, ' ');
