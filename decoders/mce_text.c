@@ -256,29 +256,32 @@ static const struct {
 	const char *keyword;
 	field_fn parse;
 	const char *error;
+	/* A word that must follow for the line to be this field, else the line is not ours:
+	 * "CPUID Info:" heads the CPUID dump of a GHES IA32/X64 section, not mcelog's line. */
+	const char *then;
 } fields[] = {
-	{ "CPUID", f_cpuid_words, "bad CPUID line (want Vendor <name> Family <n> Model <n>)" },
-	{ "STATUS", f_status, "bad STATUS value" },
-	{ "ADDR", f_addr, "bad ADDR value" },
-	{ "MISC", f_misc, "bad MISC value" },
-	{ "SYND", f_synd, "bad SYND value" },
-	{ "SYND1", f_synd1, "bad SYND1 value" },
-	{ "SYND2", f_synd2, "bad SYND2 value" },
-	{ "IPID", f_ipid, "bad IPID value" },
-	{ "PPIN", f_ppin, "bad PPIN value" },
-	{ "MCGSTATUS", f_mcgstatus, "bad MCGSTATUS value" },
-	{ "MCGCAP", f_mcgcap, "bad MCGCAP value" },
-	{ "TSC", f_tsc, "bad TSC value" },
-	{ "RIP", f_rip, "bad RIP value (want cs:ip)" },
-	{ "TIME", f_time, "bad TIME value" },
-	{ "SOCKETID", f_socket, "bad SOCKETID value" },
-	{ "SOCKET", f_socket, "bad SOCKET value" },
-	{ "APICID", f_apicid, "bad APICID value" },
-	{ "APIC", f_apicid, "bad APIC value" },
-	{ "PROCESSOR", f_processor, "bad PROCESSOR value (want vendor:cpuid)" },
-	{ "MICROCODE", f_microcode, "bad MICROCODE value" },
-	{ "microcode", f_microcode, "bad microcode value" },
-	{ "BANK", f_bank, "bad BANK value" },
+	{ "CPUID", f_cpuid_words, "bad CPUID line (want Vendor <name> Family <n> Model <n>)", "Vendor" },
+	{ "STATUS", f_status, "bad STATUS value", NULL },
+	{ "ADDR", f_addr, "bad ADDR value", NULL },
+	{ "MISC", f_misc, "bad MISC value", NULL },
+	{ "SYND", f_synd, "bad SYND value", NULL },
+	{ "SYND1", f_synd1, "bad SYND1 value", NULL },
+	{ "SYND2", f_synd2, "bad SYND2 value", NULL },
+	{ "IPID", f_ipid, "bad IPID value", NULL },
+	{ "PPIN", f_ppin, "bad PPIN value", NULL },
+	{ "MCGSTATUS", f_mcgstatus, "bad MCGSTATUS value", NULL },
+	{ "MCGCAP", f_mcgcap, "bad MCGCAP value", NULL },
+	{ "TSC", f_tsc, "bad TSC value", NULL },
+	{ "RIP", f_rip, "bad RIP value (want cs:ip)", NULL },
+	{ "TIME", f_time, "bad TIME value", NULL },
+	{ "SOCKETID", f_socket, "bad SOCKETID value", NULL },
+	{ "SOCKET", f_socket, "bad SOCKET value", NULL },
+	{ "APICID", f_apicid, "bad APICID value", NULL },
+	{ "APIC", f_apicid, "bad APIC value", NULL },
+	{ "PROCESSOR", f_processor, "bad PROCESSOR value (want vendor:cpuid)", NULL },
+	{ "MICROCODE", f_microcode, "bad MICROCODE value", NULL },
+	{ "microcode", f_microcode, "bad microcode value", NULL },
+	{ "BANK", f_bank, "bad BANK value", NULL },
 };
 
 static int find_field(const char *word)
@@ -311,8 +314,7 @@ static bool parse_fields(struct parse_state *st, struct tokens *t)
 	for (char *w = t->cur; w; w = next_token(t)) {
 		int i = find_field(w);
 
-		/* "CPUID Info:" heads the CPUID dump of a GHES IA32/X64 section: not mcelog's line. */
-		if (i < 0 || (fields[i].parse == f_cpuid_words && !rest_starts_with(t, "Vendor")))
+		if (i < 0 || (fields[i].then && !rest_starts_with(t, fields[i].then)))
 			return true;
 		if (!st->open) {
 			report(st, "field outside a record (no CPU line before it)");
