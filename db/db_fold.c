@@ -22,7 +22,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "lib/subject.h"
 #include "db_fold.h"
 #include "db_metrics.h"
@@ -91,7 +90,7 @@ struct ras_db_fold {
 	unsigned used;
 	int64_t txn_first[RAS_MAX_EVENT_TYPES];     /* first row id of the open transaction; 0 none */
 	struct fold_table t[RAS_MAX_EVENT_TYPES];
-	sqlite3_stmt *get, *ins, *upd;
+	sqlite3_stmt *get, *ins, *upd, *crossed;
 	/* A copy: the pipeline that handed them over may be gone by the commit (an adopted one). */
 	struct ras_db_limits limits;
 	bool have_limits;
@@ -450,6 +449,30 @@ static int pending_push(struct ras_db_fold *f, unsigned idx, const char *subject
 	return 0;
 }
 
+/*
+ * Whether the subject's storm already crossed the threshold in this period,
+ * as a folds row of its says: a restarted rasd (or a slot given up to other
+ * storms) goes on folding instead of keeping fold_threshold raw rows again.
+ */
+static bool period_crossed(struct ras_db *db, unsigned idx, const char *subject, int64_t period,
+			   int64_t period_ns)
+{
+	struct ras_db_fold *f = db->fold;
+	bool crossed;
+
+	if (!f->crossed && sqlite3_prepare_v3(db->h, "SELECT 1 FROM folds WHERE tbl = ?1 AND hour"
+					      " BETWEEN ?2 AND ?3 AND subject = ?4 LIMIT 1", -1,
+					      SQLITE_PREPARE_PERSISTENT, &f->crossed, NULL) != SQLITE_OK)
+		return false;   /* at worst the period keeps a few more raw rows */
+	sqlite3_bind_text(f->crossed, 1, ras_event_types[idx].table, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(f->crossed, 2, ras_db_hour_of(period * period_ns));
+	sqlite3_bind_int64(f->crossed, 3, ras_db_hour_of((period + 1) * period_ns - 1));
+	sqlite3_bind_text(f->crossed, 4, subject, -1, SQLITE_STATIC);
+	crossed = sqlite3_step(f->crossed) == SQLITE_ROW;
+	sqlite3_reset(f->crossed);
+	return crossed;
+}
+
 int ras_db_fold_note(struct ras_db *db, const struct ras_db_event *ev, int64_t id)
 {
 	const struct ras_db_limits *l = ev->limits;
@@ -477,6 +500,8 @@ int ras_db_fold_note(struct ras_db *db, const struct ras_db_event *ev, int64_t i
 		s->seen = 0;
 		s->head = s->n = 0;
 	}
+	if (!s->seen && period_crossed(db, ev->type_idx, s->key, period, l->fold_period_ns))
+		s->seen = l->fold_threshold;   /* its first rows are stored: fold from here on */
 	if (++s->seen <= l->fold_keep)
 		return 0;   /* the first ones of the period */
 	if (held_push(s, id) < 0)
@@ -665,9 +690,9 @@ static int flush_entries(struct ras_db *db)
 	return 0;
 }
 
-/* ---- the size and age limits: the oldest raw rows are folded, a batch per commit ---- */
+/* ---- the size and age limits (db_fold_limits.c) fold the oldest raw rows, a batch per commit ---- */
 
-static int fold_oldest(struct ras_db *db, unsigned idx, int64_t before_ns)
+int ras_db_fold_oldest(struct ras_db *db, unsigned idx, int64_t before_ns)
 {
 	struct ras_db_fold *f = db->fold;
 	struct fold_table *t = table_sql(db, idx);
@@ -690,76 +715,13 @@ static int fold_oldest(struct ras_db *db, unsigned idx, int64_t before_ns)
 	return 0;
 }
 
-static int64_t pragma_int(struct ras_db *db, const char *sql)
-{
-	sqlite3_stmt *st;
-	int64_t v = 0;
-
-	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
-		return 0;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
-/* The table whose oldest raw row is the oldest of all; -1 when every table is empty. */
-static int oldest_table(struct ras_db *db, int64_t *oldest)
-{
-	char sql[256];
-	int best = -1;
-
-	for (unsigned i = 0; i < ras_n_event_types; i++) {
-		sqlite3_stmt *st;
-
-		snprintf(sql, sizeof(sql), "SELECT min(wall_ns) FROM %s", ras_event_types[i].table);
-		if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
-			continue;
-		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_INTEGER &&
-		    (best < 0 || sqlite3_column_int64(st, 0) < *oldest)) {
-			best = (int)i;
-			*oldest = sqlite3_column_int64(st, 0);
-		}
-		sqlite3_finalize(st);
-	}
-	return best;
-}
-
-static int apply_limits(struct ras_db *db)
-{
-	const struct ras_db_limits *l = db->fold->have_limits ? &db->fold->limits : NULL;
-	struct timespec now;
-	int64_t oldest = 0, used;
-	int idx;
-
-	if (!l)
-		return 0;
-	if (l->keep_raw_ns > 0) {
-		int64_t newest;
-
-		clock_gettime(CLOCK_REALTIME, &now);
-		newest = (int64_t)now.tv_sec * SEC_NS + now.tv_nsec;
-		/* Records dated ahead of this clock (a replay, a wrong clock) age from the newest. */
-		if (db->fold->newest_ns > newest)
-			newest = db->fold->newest_ns;
-		for (unsigned i = 0; i < ras_n_event_types; i++)
-			if (fold_oldest(db, i, newest - l->keep_raw_ns) < 0)
-				return -EIO;
-	}
-	if (l->max_db_bytes <= 0)
-		return 0;
-	used = (pragma_int(db, "PRAGMA page_count") - pragma_int(db, "PRAGMA freelist_count")) *
-	       pragma_int(db, "PRAGMA page_size");
-	if (used > l->max_db_bytes && (idx = oldest_table(db, &oldest)) >= 0)
-		return fold_oldest(db, (unsigned)idx, INT64_MAX);
-	return 0;
-}
-
 int ras_db_fold_flush(struct ras_db *db)
 {
 	if (!db->fold)
 		return 0;
-	if (fold_pending_rows(db) < 0 || apply_limits(db) < 0)
+	if (fold_pending_rows(db) < 0 ||
+	    (db->fold->have_limits &&
+	     ras_db_fold_apply_limits(db, &db->fold->limits, db->fold->newest_ns) < 0))
 		return -EIO;
 	return flush_entries(db);
 }
@@ -806,6 +768,7 @@ void ras_db_fold_free(struct ras_db *db)
 	sqlite3_finalize(f->get);
 	sqlite3_finalize(f->ins);
 	sqlite3_finalize(f->upd);
+	sqlite3_finalize(f->crossed);
 	free(f->pending);
 	free(f);
 	db->fold = NULL;

@@ -14,6 +14,10 @@ void ras_db_fold_committed(struct ras_db *db);
 /* The transaction was rolled back: forget what it folded and every storm's held rows. */
 void ras_db_fold_discard(struct ras_db *db);
 void ras_db_fold_free(struct ras_db *db);
+/* Folds up to a batch of the oldest raw rows of table idx stored before before_ns (committed ones). */
+int ras_db_fold_oldest(struct ras_db *db, unsigned idx, int64_t before_ns);
+/* Inside the transaction: folds what the age and size limits l say must go (db_fold_limits.c). */
+int ras_db_fold_apply_limits(struct ras_db *db, const struct ras_db_limits *l, int64_t newest_ns);
 /* Writes one zigzag varint of a second's difference to the previous one; returns its bytes (<= 10). */
 size_t ras_db_fold_put_delta(uint8_t *out, int64_t delta);
 /* The SQL functions the folded-record queries use (every connection, reader or writer). */

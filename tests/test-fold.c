@@ -424,7 +424,16 @@ int main(void)
 	int64_t listed = 0, folds;
 	int64_t restart_hour;
 
-	T0 = ((int64_t)time(NULL) + 86400 + 1234) * SEC + 567890123;
+	/*
+	 * Where the stream starts in its hour decides which hours and windows it
+	 * cuts: fixed, so a run repeats, and chosen so the writer restarts 74 s
+	 * before an hour ends (a restarted writer must go on folding the storm,
+	 * not keep fold_threshold raw rows again). TEST_FOLD_T0 tries another.
+	 */
+	T0 = getenv("TEST_FOLD_T0") ? strtoll(getenv("TEST_FOLD_T0"), NULL, 10)
+				    : ((int64_t)time(NULL) + 86400) / 3600 * 3600 + 1700;
+	tap_diag("TEST_FOLD_T0=%lld", (long long)T0);
+	T0 = T0 * SEC + 567890123;
 	test_tmpdir(dir, sizeof(dir));
 	ras_decode_ctx_init(&dctx);
 	ras_metrics_init(&live);

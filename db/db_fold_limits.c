@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The size and age limits: when raw rows are older than keep_raw or the
+ * database's used pages pass max_db_size, the oldest raw rows are folded
+ * (db_fold.c does the folding: counted, then deleted). Counts are never
+ * deleted, so the file stops growing with raw records.
+ */
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <time.h>
+#include "db_fold.h"
+
+#define SEC_NS 1000000000LL
+
+static int64_t pragma_int(struct ras_db *db, const char *sql)
+{
+	sqlite3_stmt *st;
+	int64_t v = 0;
+
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+/* The table whose oldest raw row is the oldest of all; -1 when every table is empty. */
+static int oldest_table(struct ras_db *db, int64_t *oldest)
+{
+	char sql[256];
+	int best = -1;
+
+	for (unsigned i = 0; i < ras_n_event_types; i++) {
+		sqlite3_stmt *st;
+
+		snprintf(sql, sizeof(sql), "SELECT min(wall_ns) FROM %s", ras_event_types[i].table);
+		if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+			continue;
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_INTEGER &&
+		    (best < 0 || sqlite3_column_int64(st, 0) < *oldest)) {
+			best = (int)i;
+			*oldest = sqlite3_column_int64(st, 0);
+		}
+		sqlite3_finalize(st);
+	}
+	return best;
+}
+
+int ras_db_fold_apply_limits(struct ras_db *db, const struct ras_db_limits *l, int64_t newest_ns)
+{
+	struct timespec now;
+	int64_t oldest = 0, used;
+	int idx;
+
+	if (l->keep_raw_ns > 0) {
+		int64_t newest;
+
+		clock_gettime(CLOCK_REALTIME, &now);
+		newest = (int64_t)now.tv_sec * SEC_NS + now.tv_nsec;
+		/* Records dated ahead of this clock (a replay, a wrong clock) age from the newest. */
+		if (newest_ns > newest)
+			newest = newest_ns;
+		for (unsigned i = 0; i < ras_n_event_types; i++)
+			if (ras_db_fold_oldest(db, i, newest - l->keep_raw_ns) < 0)
+				return -EIO;
+	}
+	if (l->max_db_bytes <= 0)
+		return 0;
+	used = (pragma_int(db, "PRAGMA page_count") - pragma_int(db, "PRAGMA freelist_count")) *
+	       pragma_int(db, "PRAGMA page_size");
+	if (used > l->max_db_bytes && (idx = oldest_table(db, &oldest)) >= 0)
+		return ras_db_fold_oldest(db, (unsigned)idx, INT64_MAX);
+	return 0;
+}
