@@ -56,16 +56,27 @@ grep -q '^{"type":"lost","id":2,"boot_id":"[^"]*","instance":"rasd","cpu":1,"cou
 grep -q '^{"type":"action","id":1,.*"subject":"page 0x1000","count":10,"threshold":"10/24h","action":"soft",.*"result":"done"' "$WORK/all"; ok $? "actions rows are exported"
 ctl export --cursor-file "$WORK/c0" > "$WORK/again"; is "$(wc -c < "$WORK/again")" 0 "a second run finds nothing new"
 
+# Kills the exporter $1 when its output $2 has grown a random 4 to 300 KiB past $3 bytes (or
+# when it is done): a random point of the export, not of the clock, so it dies mid-way however
+# fast the machine (a random delay outlived the whole export on a fast one, and the loop then
+# found nothing left to kill), and never twice in a row at the same line.
+kill_midway() {
+	local past=$(($3 + (RANDOM % 75 + 1) * 4096))
+	while [ "$(stat -c %s "$2")" -le $past ] && kill -0 "$1" 2>/dev/null; do sleep 0.001; done
+	kill -9 "$1" 2>/dev/null
+}
+
 # To a file, killed at random points: exactly once.
 kills=0 runs=0
 : > "$WORK/file"
 while [ $runs -lt 60 ]; do
 	runs=$((runs + 1))
+	start=$(stat -c %s "$WORK/file")
 	# The program itself, not a shell function, so that the kill reaches it.
 	"$CTL" --config /dev/null --db "$DB" export --cursor-file "$WORK/c1" --batch $((RANDOM % 200 + 1)) \
 		>> "$WORK/file" 2>/dev/null & pid=$!
-	sleep "0.$(printf %03d $((RANDOM % 150)))"
-	kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null; rc=$?; pid=
+	kill_midway $pid "$WORK/file" "$start"
+	wait $pid 2>/dev/null; rc=$?; pid=
 	[ $rc = 137 ] && kills=$((kills + 1))
 	[ $rc = 0 ] && [ $kills -ge 5 ] && break
 done
@@ -81,15 +92,27 @@ is "$lines/$dups/$missing" "$((total + 100))/0/0" "records stored later are deli
 total=$((total + 100))
 
 # To a pipe, killed at random points: at least once, repeats bounded by the kills.
+SLOW_CAT='
+import sys, time
+while True:
+    b = sys.stdin.buffer.read1(8192)
+    if not b:
+        break
+    sys.stdout.buffer.write(b)
+    sys.stdout.buffer.flush()
+    time.sleep(0.002)
+'
 mkfifo "$WORK/fifo"
 kills=0 runs=0
 : > "$WORK/piped"
 while [ $runs -lt 60 ]; do
 	runs=$((runs + 1))
-	cat "$WORK/fifo" >> "$WORK/piped" & reader=$!
+	# A reader of at most 4 MB/s: the exporter waits on the pipe, so the kill's poll keeps up.
+	$PY -c "$SLOW_CAT" < "$WORK/fifo" >> "$WORK/piped" & reader=$!
+	start=$(stat -c %s "$WORK/piped")
 	"$CTL" --config /dev/null --db "$DB" export --cursor-file "$WORK/c2" > "$WORK/fifo" 2>/dev/null & pid=$!
-	sleep "0.$(printf %03d $((RANDOM % 300)))"
-	kill -9 $pid 2>/dev/null; wait $pid 2>/dev/null; rc=$?; pid=
+	kill_midway $pid "$WORK/piped" "$start"
+	wait $pid 2>/dev/null; rc=$?; pid=
 	# Killed before it opened the fifo: the reader still waits for a writer.
 	kill -0 $reader 2>/dev/null && timeout 2 bash -c ': > "$1"' _ "$WORK/fifo"
 	wait $reader
