@@ -18,7 +18,7 @@ const struct ras_dfield mce_dfields[] = {
 	F_I(mcacod), F_I(mscod), F_S(error_class), F_S(error_text),
 	F_I(cache_level), F_S(request), F_S(transaction), F_I(filtered),
 	F_I(mem_ctrl), F_I(channel), F_I(dimm), F_I(rank), F_I(chip_select), F_S(pcie_device),
-	F_I(addr_valid), F_I(addr), F_I(addr_lsb), F_I(addr_mode),
+	F_I(addr_valid), F_I(addr), F_I(addr_lsb), F_I(addr_mode), F_I(addr_usable),
 	F_I(misc_valid), F_I(corrected_count), F_I(overflow), F_I(pcc), F_I(uc),
 	F_I(en), F_I(s), F_I(ar), F_I(poison), F_I(deferred), F_S(threshold),
 	F_I(mcg_ripv), F_I(mcg_eipv), F_I(mcg_mcip), F_I(mcg_lmce),
@@ -114,7 +114,7 @@ static void init_out(struct mce_decoded *out)
 		&out->apicid, &out->bank, &out->mcacod, &out->mscod, &out->cache_level,
 		&out->filtered, &out->mem_ctrl, &out->channel, &out->dimm, &out->rank,
 		&out->chip_select, &out->addr_valid, &out->addr, &out->addr_lsb,
-		&out->addr_mode, &out->misc_valid, &out->corrected_count, &out->overflow,
+		&out->addr_mode, &out->addr_usable, &out->misc_valid, &out->corrected_count, &out->overflow,
 		&out->pcc, &out->uc, &out->en, &out->s, &out->ar, &out->poison,
 		&out->deferred, &out->mcg_ripv, &out->mcg_eipv, &out->mcg_mcip,
 		&out->mcg_lmce, &out->smca_hwid, &out->smca_mcatype, &out->smca_instance,
@@ -173,6 +173,7 @@ static void decode_common_status(const struct mce_in *in, struct mce_decoded *ou
 	out->pcc = mce_flag(st, MCI_STATUS_PCC);
 	if (st & MCI_STATUS_ADDRV)
 		out->addr = (int64_t)in->addr;
+	out->addr_usable = 0;   /* until the vendor's rule says it is a physical address */
 	out->mcg_ripv = mce_flag(in->mcgstatus, MCG_STATUS_RIPV);
 	out->mcg_eipv = mce_flag(in->mcgstatus, MCG_STATUS_EIPV);
 	out->mcg_mcip = mce_flag(in->mcgstatus, MCG_STATUS_MCIP);

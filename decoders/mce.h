@@ -77,6 +77,7 @@ struct mce_decoded {
 	char pcie_device[24];             /* IOMCA requester, "segment:bus:device.function" */
 
 	int64_t addr_valid, addr, addr_lsb, addr_mode;
+	int64_t addr_usable;        /* 1: ADDR is a system physical address a page action may use */
 	int64_t misc_valid, corrected_count, overflow, pcc, uc, en, s, ar;
 	int64_t poison, deferred;
 	char threshold[16];               /* Intel STATUS[54:53]: none, green, yellow */

@@ -244,6 +244,22 @@ static void decode_legacy(const struct mce_in *in, struct mce_decoded *out)
 	}
 }
 
+/*
+ * Whether ADDR is a system physical address (the kernel's rule, mce/amd.c):
+ * a pre-SMCA northbridge DRAM ECC error (bank 4, XEC 8) is; any other bank 4
+ * error is not; elsewhere only a poison consumption is. A UMC's DRAM error
+ * holds a normalized address in the memory controller's own space: a page
+ * action on it would take the wrong page (EDAC's mc_event has the system one).
+ */
+static int64_t amd_addr_usable(const struct mce_in *in, bool smca)
+{
+	if (!(in->status & MCI_STATUS_ADDRV))
+		return 0;
+	if (!smca && in->bank == 4)
+		return mce_bits(in->status, 16, 20) == 8;
+	return mce_flag(in->status, MCI_STATUS_POISON);
+}
+
 void mce_amd_decode(const struct mce_in *in, struct mce_decoded *out)
 {
 	bool smca = out->family >= 0x17;
@@ -265,4 +281,5 @@ void mce_amd_decode(const struct mce_in *in, struct mce_decoded *out)
 				"unknown CPU family: architectural decode only");
 	}
 	out->severity = amd_severity(in->status, smca);
+	out->addr_usable = amd_addr_usable(in, smca);
 }

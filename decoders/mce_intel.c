@@ -294,11 +294,25 @@ static enum ras_severity intel_severity(uint64_t status, bool ser)
 	return RAS_SEV_UNCORRECTED;
 }
 
+/*
+ * Whether ADDR names a physical address to the byte or page (the kernel's
+ * rule for Intel-compatible MCA, mce/core.c): MISC valid, its address mode
+ * physical (SDM "IA32_MCi_MISC": mode 010b) and its LSB within a 4 KiB page.
+ */
+static int64_t intel_addr_usable(const struct mce_in *in)
+{
+	return (in->status & MCI_STATUS_ADDRV) && (in->status & MCI_STATUS_MISCV) &&
+	       mce_bits(in->misc, 6, 8) == 2 && mce_bits(in->misc, 0, 5) <= 12;
+}
+
 void mce_intel_decode(const struct mce_in *in, struct mce_decoded *out)
 {
 	bool ser = intel_ser(in, out);
 
 	decode_intel_status(in, out, ser);
+	if (!in->no_cpuid && (in->cpuvendor == MCE_VENDOR_INTEL || in->cpuvendor == MCE_VENDOR_ZHAOXIN ||
+			      in->cpuvendor == MCE_VENDOR_CENTAUR))
+		out->addr_usable = intel_addr_usable(in);
 	mce_arch_decode((uint16_t)in->status, false, out);
 	decode_iomca_source(in, out);
 	out->mscod = (int64_t)mce_bits(in->status, 16, 31);

@@ -52,7 +52,8 @@ static bool page_of_mce(const void *d, uint64_t ps, struct ras_subject *s)
 {
 	const struct mce_decoded *m = d;
 
-	return m->addr_valid == 1 && KNOWN(m->addr) && page_at(s, (uint64_t)m->addr, m->addr_lsb, ps);
+	/* Only a physical address names a page (not a UMC's normalized one, nor a linear one). */
+	return m->addr_usable == 1 && KNOWN(m->addr) && page_at(s, (uint64_t)m->addr, m->addr_lsb, ps);
 }
 
 static bool page_of_edac(const void *d, uint64_t ps, struct ras_subject *s)

@@ -3,7 +3,9 @@
  * Threshold subjects from golden records: DRAM rows named by EDAC drivers in
  * mc_event's driver_detail (skx/i10nm in both spellings the kernel has used,
  * ACPI ADXL decoding), records that name no row, and AMD UMC machine checks
- * (a rank: channel and chip select).
+ * (a rank: channel and chip select). A machine check's address names a page
+ * only when the kernel's rule says it is physical: never a UMC's normalized
+ * address, an Intel address in another mode or of a coarser grain.
  */
 #include <string.h>
 #include "tap.h"
@@ -104,6 +106,7 @@ static void test_edac_rows(void)
 #define ADDRV (1ULL << 58)
 #define SYNDV (1ULL << 53)
 #define CECC  (1ULL << 46)
+#define POISON (1ULL << 43)
 
 /* Zen 3 UMC corrected DRAM ECC error (bank 16, UMC instance 0x00350f00: channel 3). */
 static void umc(uint64_t status)
@@ -135,14 +138,71 @@ static void test_amd_umc(void)
 	       "AMD UMC: a rank subject from channel and chip select (%s)", s ? s->key : "none");
 	tap_ok(s && s->dram.channel == 3 && s->dram.rank == 2, "with channel 3 and rank (chip select) 2");
 	tap_ok(!find(RAS_SUBJ_ROW), "no row: the UMC's registers do not name one");
-	tap_ok(find(RAS_SUBJ_PAGE) != NULL, "and the page of its address");
+	tap_ok(!find(RAS_SUBJ_PAGE), "no page: a UMC's address is normalized, not a system address");
 	umc(VAL | EN | MISCV | ADDRV | CECC | 0x011b);
 	tap_ok(!find(RAS_SUBJ_DIMM), "without SyndV no chip select: no rank subject");
+	umc(VAL | EN | MISCV | ADDRV | POISON | 0x011b);
+	tap_ok(find(RAS_SUBJ_PAGE) != NULL, "a poison consumption's address is physical: its page");
+}
+
+/* An Intel memory-controller error; misc's [5:0] address LSB and [8:6] address mode. */
+static void intel(uint64_t status, uint64_t misc)
+{
+	struct mce_in in;
+	static struct mce_decoded d;
+
+	memset(&in, 0, sizeof(in));
+	in.cpuvendor = 0;
+	in.cpuid = 0x606a6;            /* Ice Lake-SP */
+	in.mcgcap = 0x1000c14;          /* SER_P, CMCI_P */
+	in.bank = 13;
+	in.status = status;
+	in.misc = misc;
+	in.addr = 0x2345678c0ULL;
+	mce_decode(&in, &d);
+	nsubj = ras_subjects_of(ras_event_type_find("mce:mce_record"), NULL, &d, 4096, ~0u, subj);
+}
+
+static void test_intel_address(void)
+{
+	const uint64_t ce = VAL | EN | MISCV | ADDRV | 0x009f;
+
+	intel(ce, 2 << 6 | 6);
+	tap_ok(find(RAS_SUBJ_PAGE) != NULL, "Intel: a physical address to the cache line names a page");
+	intel(ce, 1 << 6 | 6);
+	tap_ok(!find(RAS_SUBJ_PAGE), "Intel: a linear address names no page");
+	intel(ce, 2 << 6 | 21);
+	tap_ok(!find(RAS_SUBJ_PAGE), "Intel: an address valid only to 2 MiB names no 4 KiB page");
+	intel(ce & ~MISCV, 2 << 6 | 6);
+	tap_ok(!find(RAS_SUBJ_PAGE), "Intel: without MISC the address mode is unknown: no page");
+}
+
+/* A family 10h northbridge error: bank 4, extended error code in status[20:16]. */
+static void test_amd_northbridge(void)
+{
+	struct mce_in in;
+	static struct mce_decoded d;
+
+	memset(&in, 0, sizeof(in));
+	in.cpuvendor = 2;
+	in.cpuid = 0x100f42;
+	in.bank = 4;
+	in.addr = 0x12345678ULL;
+	in.status = VAL | EN | ADDRV | 8ULL << 16 | 0x011b;
+	mce_decode(&in, &d);
+	nsubj = ras_subjects_of(ras_event_type_find("mce:mce_record"), NULL, &d, 4096, ~0u, subj);
+	tap_ok(find(RAS_SUBJ_PAGE) != NULL, "AMD northbridge DRAM ECC (XEC 8): its address names a page");
+	in.status = VAL | EN | ADDRV | 0xcULL << 16 | 0x0c0f;
+	mce_decode(&in, &d);
+	nsubj = ras_subjects_of(ras_event_type_find("mce:mce_record"), NULL, &d, 4096, ~0u, subj);
+	tap_ok(!find(RAS_SUBJ_PAGE), "another northbridge error's address names none");
 }
 
 int main(void)
 {
 	test_edac_rows();
 	test_amd_umc();
+	test_intel_address();
+	test_amd_northbridge();
 	return tap_done();
 }
