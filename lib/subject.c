@@ -120,13 +120,29 @@ static bool rank_of_umc(const struct mce_decoded *m, struct ras_subject *s)
 	return true;
 }
 
+/*
+ * An AMD accelerator's HBM channel: on-package memory with no DIMM to name,
+ * the unit its corrected errors accumulate on. Only the HBM UMC decoding
+ * names a memory controller on AMD (a CPU's UMC is one channel).
+ */
+static bool hbm_of_umc(const struct mce_decoded *m, struct ras_subject *s)
+{
+	if (strcmp(m->vendor, "AMD") || !KNOWN(m->mem_ctrl) || !KNOWN(m->channel))
+		return false;
+	snprintf(s->key, sizeof(s->key), "socket %lld node %lld hbm umc %lld channel %lld",
+		 KNOWN(m->socket) ? (long long)m->socket : -1LL,
+		 KNOWN(m->smca_instance_hi) ? (long long)m->smca_instance_hi : -1LL,
+		 (long long)m->mem_ctrl, (long long)m->channel);
+	return true;
+}
+
 static bool dimm_of_mce(const void *d, uint64_t ps, struct ras_subject *s)
 {
 	const struct mce_decoded *m = d;
 
 	(void)ps;
 	if (!KNOWN(m->mem_ctrl) || !KNOWN(m->channel) || !KNOWN(m->dimm))
-		return rank_of_umc(m, s);
+		return hbm_of_umc(m, s) || rank_of_umc(m, s);
 	snprintf(s->key, sizeof(s->key), "socket %lld mc %lld channel %lld dimm %lld",
 		 KNOWN(m->socket) ? (long long)m->socket : -1LL, (long long)m->mem_ctrl,
 		 (long long)m->channel, (long long)m->dimm);

@@ -145,6 +145,29 @@ static void test_amd_umc(void)
 	tap_ok(find(RAS_SUBJ_PAGE) != NULL, "a poison consumption's address is physical: its page");
 }
 
+/* An MI200-class accelerator's HBM corrected error: UMC v2 bank, node 4, UMC 1, channel 6. */
+static void test_amd_hbm(void)
+{
+	const struct ras_subject *s;
+	struct mce_in in;
+	static struct mce_decoded d;
+
+	memset(&in, 0, sizeof(in));
+	in.cpuvendor = 2;
+	in.cpuid = 0xa00f31;        /* family 19h model 30h */
+	in.bank = 22;
+	in.status = VAL | EN | MISCV | ADDRV | SYNDV | CECC | 0x011b;
+	in.ipid = (1ULL << 48) | (4ULL << 44) | (0x96ULL << 32) | 0x352000;
+	in.has_ipid = in.has_synd = 1;
+	in.synd = 0x33ULL << 32 | 8 << 18 | 5;
+	mce_decode(&in, &d);
+	nsubj = ras_subjects_of(ras_event_type_find("mce:mce_record"), NULL, &d, 4096, ~0u, subj);
+	s = find(RAS_SUBJ_DIMM);
+	tap_ok(s && !strcmp(s->key, "socket 0 node 4 hbm umc 1 channel 6"),
+	       "AMD HBM: the channel counts as a DIMM (%s)", s ? s->key : "none");
+	tap_ok(!find(RAS_SUBJ_PAGE), "and its normalized address names no page");
+}
+
 /* An Intel memory-controller error; misc's [5:0] address LSB and [8:6] address mode. */
 static void intel(uint64_t status, uint64_t misc)
 {
@@ -202,6 +225,7 @@ int main(void)
 {
 	test_edac_rows();
 	test_amd_umc();
+	test_amd_hbm();
 	test_intel_address();
 	test_amd_northbridge();
 	return tap_done();
