@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <stdalign.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,6 +9,7 @@
 #include "actions.h"
 #include "act_sysfs.h"
 #include "triggers.h"
+#include "trigger_env.h"
 #include "db/db_actions.h"
 #include "db/db_query.h"
 #include "decision.h"
@@ -331,72 +331,6 @@ static struct entry *lookup(struct ras_actions *a, const struct ras_subject *s)
 	return e;
 }
 
-struct env {
-	char buf[32][384];
-	char *ptr[33];
-	unsigned n;
-};
-
-static void __attribute__((format(printf, 2, 3))) env_add(struct env *e, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (e->n >= 32)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(e->buf[e->n], sizeof(e->buf[0]), fmt, ap);
-	va_end(ap);
-	e->ptr[e->n] = e->buf[e->n];
-	e->n++;
-	e->ptr[e->n] = NULL;
-}
-
-/* What every trigger is told about the record behind it. */
-static void env_record(struct env *env, const char *condition, const struct ras_event_type *type,
-		       const void *decoded, const struct ras_db_event *ev, int64_t row_id)
-{
-	const struct ras_decoded_head *h = decoded;
-	char when[40], sentence[RAS_SUMMARY_LEN];
-
-	env->n = 0;
-	env_add(env, "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
-	env_add(env, "RAS_CONDITION=%s", condition);
-	env_add(env, "RAS_EVENT=%s:%s", type->system, type->event);
-	env_add(env, "RAS_TABLE=%s", type->table);
-	env_add(env, "RAS_RECORD_ID=%lld", (long long)row_id);
-	env_add(env, "RAS_SEVERITY=%s", ras_severity_name(h->severity));
-	env_add(env, "RAS_LOCATION=%s", h->location);
-	ras_render(type, decoded, sentence, sizeof(sentence));
-	env_add(env, "RAS_SUMMARY=%s", sentence);
-	env_add(env, "RAS_SOURCE=%s", ev->source);
-	env_add(env, "RAS_SYNTHETIC=%d", ev->synthetic ? 1 : 0);
-	ras_format_time(ev->wall_ns, when, sizeof(when));
-	env_add(env, "RAS_TIME=%s", when);
-	env_add(env, "RAS_TRACE_CPU=%d", ev->trace_cpu);
-}
-
-static void env_action(struct env *env, const struct ras_subject *s, const struct ras_db_action *act,
-		       int64_t total)
-{
-	env_add(env, "RAS_SUBJECT_KIND=%s", act->kind);
-	env_add(env, "RAS_SUBJECT=%s", act->subject);
-	env_add(env, "RAS_COUNT=%lld", (long long)act->count);
-	env_add(env, "RAS_TOTAL=%lld", (long long)total);
-	env_add(env, "RAS_THRESHOLD=%s", act->threshold);
-	env_add(env, "RAS_ACTION=%s", act->action);
-	env_add(env, "RAS_RESULT=%s", act->result);
-	env_add(env, "RAS_ERRNO=%d", act->error);
-	env_add(env, "RAS_TARGET=%s", act->target);
-	if (s->have_addr)
-		env_add(env, "RAS_ADDRESS=0x%llx", (unsigned long long)s->addr);
-	if (s->cpu >= 0)
-		env_add(env, "RAS_CPU=%d", s->cpu);
-	if (s->device[0])
-		env_add(env, "RAS_DEVICE=%s", s->device);
-	if (s->label[0])
-		env_add(env, "RAS_DIMM_LABEL=%s", s->label);
-}
-
 /* A page action on the subject's address: soft, hard, or soft and then hard if soft failed. */
 static int page_action(const struct ras_actions *a, const char *how, uint64_t addr, bool probe,
 		       char *target, size_t len)
@@ -502,7 +436,7 @@ static void crossed(struct ras_actions *a, const struct ras_subject *s, struct e
 				     .event_id = row_id };
 	char condition[32];
 	struct timespec now;
-	struct env env;
+	struct ras_trigger_env env;
 
 	if (ras_decisions_given_back(&a->decisions, s, ev, &act)) {
 		/* Acted on already, in a transaction that was rolled back: only stored now. */
@@ -527,8 +461,8 @@ static void crossed(struct ras_actions *a, const struct ras_subject *s, struct e
 	snprintf(condition, sizeof(condition), "%s-threshold", act.kind);
 	if (!ras_triggers_installed(a->trig, condition))
 		return;
-	env_record(&env, condition, type, decoded, ev, row_id);
-	env_action(&env, s, &act, e->total);
+	ras_trigger_env_record(&env, condition, type, decoded, ev, row_id);
+	ras_trigger_env_action(&env, s, &act, e->total);
 	ras_triggers_run(a->trig, condition, env.ptr);
 }
 
@@ -543,11 +477,11 @@ void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type
 	if (!a)
 		return;
 	if (h->severity >= RAS_SEV_DEFERRED) {
-		struct env env;
+		struct ras_trigger_env env;
 
 		if (!ras_triggers_installed(a->trig, "uncorrected"))
 			return;
-		env_record(&env, "uncorrected", type, decoded, ev, row_id);
+		ras_trigger_env_record(&env, "uncorrected", type, decoded, ev, row_id);
 		ras_triggers_run(a->trig, "uncorrected", env.ptr);
 		return;
 	}
@@ -629,14 +563,11 @@ void ras_actions_rolled_back(struct ras_actions *a)
 
 void ras_actions_lost(struct ras_actions *a, int cpu, long long count)
 {
-	struct env env = { .n = 0 };
+	struct ras_trigger_env env;
 
 	if (!a)
 		return;
-	env_add(&env, "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
-	env_add(&env, "RAS_CONDITION=lost-records");
-	env_add(&env, "RAS_TRACE_CPU=%d", cpu);
-	env_add(&env, "RAS_LOST_COUNT=%lld", count);
+	ras_trigger_env_lost(&env, cpu, count);
 	ras_triggers_run(a->trig, "lost-records", env.ptr);
 }
 
