@@ -35,8 +35,8 @@ static int add_synthetic_mc(struct fake_tree *t, uint64_t ts)
 	return fake_add(t, 0, ts, outer, (uint32_t)(t->fmt->raw_id->offset + wl));
 }
 
-/* dry_run, synthetic records, the daily cap and a kernel without hard_offline_page. */
-static void test_safety(void)
+/* dry_run = yes: decided and stored with the write it would make, nothing written. */
+static void test_dry_run(void)
 {
 	struct fake_tree t;
 	char buf[256];
@@ -63,8 +63,15 @@ static void test_safety(void)
 	text(db, "SELECT target FROM actions WHERE kind = 'page'", buf, sizeof(buf));
 	tap_ok(strstr(buf, "0x1000 > ") != NULL, "with the write they would have made");
 	sqlite3_close(db);
+}
 
-	/* Synthetic records decide but do not act without synthetic_actions. */
+/* Synthetic records decide but do not act without synthetic_actions. */
+static void test_synthetic(void)
+{
+	struct fake_tree t;
+	char buf[256];
+	sqlite3 *db;
+
 	fresh_db();
 	write_conf("");
 	tree(&t);
@@ -87,8 +94,15 @@ static void test_safety(void)
 	fake_tree_destroy(&t);
 	get("devices/system/memory/soft_offline_page", buf, sizeof(buf));
 	tap_is_str(buf, "0x9999000", "with synthetic_actions = yes it acts");
+}
 
-	/* Daily cap 1, and page_ce_action = hard on a kernel without hard_offline_page. */
+/* Daily cap 1: the first page goes, the two after it are capped. */
+static void test_daily_cap(void)
+{
+	struct fake_tree t;
+	char buf[256];
+	sqlite3 *db;
+
 	fresh_db();
 	make_sysfs(false);
 	write_conf("action_max_per_day = 1\n");
@@ -106,7 +120,14 @@ static void test_safety(void)
 	tap_is_int(scalar(db, "SELECT count(*) FROM actions WHERE result = 'capped'"), 2,
 		   "the two after it are capped");
 	sqlite3_close(db);
-	/* At most one action per hour: the second page is rate-limited. */
+}
+
+/* At most one action per hour: the second page is rate-limited. */
+static void test_rate_limit(void)
+{
+	struct fake_tree t;
+	sqlite3 *db;
+
 	fresh_db();
 	make_sysfs(true);
 	write_conf("action_min_interval_s = 3600\n");
@@ -123,8 +144,15 @@ static void test_safety(void)
 	tap_is_int(scalar(db, "SELECT count(*) FROM actions WHERE subject = '0xf000' AND result = 'rate-limited'"), 1,
 		   "the second, a moment later, is rate-limited");
 	sqlite3_close(db);
+}
 
-	/* Only cpu1 online: it is never taken. */
+/* Only cpu1 online: it is never taken. */
+static void test_last_cpu(void)
+{
+	struct fake_tree t;
+	char buf[256];
+	sqlite3 *db;
+
 	fresh_db();
 	make_sysfs(true);
 	put("devices/system/cpu/online", "1\n");
@@ -141,6 +169,13 @@ static void test_safety(void)
 	tap_is_int(scalar(db, "SELECT count(*) FROM actions WHERE kind = 'cpu' AND result = 'failed' AND errno = 16"),
 		   1, "the decision failed with EBUSY");
 	sqlite3_close(db);
+}
+
+/* page_ce_action = hard on a kernel without hard_offline_page. */
+static void test_unsupported(void)
+{
+	struct fake_tree t;
+	sqlite3 *db;
 
 	fresh_db();
 	make_sysfs(false);
@@ -155,6 +190,17 @@ static void test_safety(void)
 	tap_is_int(scalar(db, "SELECT count(*) FROM actions WHERE action = 'hard' AND result = 'unsupported'"
 			  " AND errno = 95"), 1, "no hard_offline_page: unsupported (EOPNOTSUPP)");
 	sqlite3_close(db);
+}
+
+/* dry_run, synthetic records, the daily cap and a kernel without hard_offline_page. */
+static void test_safety(void)
+{
+	test_dry_run();
+	test_synthetic();
+	test_daily_cap();
+	test_rate_limit();
+	test_last_cpu();
+	test_unsupported();
 }
 
 /* One trigger at a time: while a slow one runs, the next is not started, and that is logged. */
