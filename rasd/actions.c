@@ -52,7 +52,7 @@ struct ras_actions {
 	struct ras_threshold th[RAS_SUBJ_KINDS];
 	unsigned counted;             /* bit per kind with a threshold: subjects worth building */
 	uint64_t page_size;
-	struct ras_decisions decisions;
+	struct ras_decisions decisions; /* rate limits; the decisions of the open transaction */
 	unsigned cached;
 	uint64_t txn;                 /* the current transaction's number (from 1) */
 	struct txn_log log;
