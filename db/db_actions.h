@@ -55,7 +55,7 @@ int ras_db_buckets_empty(struct ras_db_actions *a);
  * Stores a decision. With fold, a decision identical to the subject's latest
  * row (same boot, threshold, action, target, result, errno, synthetic, event
  * table) adds to that row's repeats and last time instead: the caller says
- * which decisions may fold (db_actions.c stores, rasd/actions.c knows what
+ * which decisions may fold (db_actions.c stores, rasd/decision.c knows what
  * touched the machine). 0 stored as a new row, 1 folded, or -errno.
  */
 int ras_db_action_insert(struct ras_db_actions *a, const struct ras_db_action *act, bool fold);

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
 #include <stdalign.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,9 +9,10 @@
 #include "actions.h"
 #include "act_sysfs.h"
 #include "triggers.h"
+#include "trigger_env.h"
 #include "db/db_actions.h"
 #include "db/db_query.h"
-#include "lib/decode.h"
+#include "decision.h"
 #include "log.h"
 #include "lib/clock.h"
 #include "lib/decode.h"
@@ -21,7 +21,6 @@
 #include "lib/tracing.h"
 
 #define CACHE_SLOTS 4096          /* subjects kept in memory between flushes */
-#define DAY_NS (86400LL * 1000000000LL)
 #define KNOWN_BITS (1u << 21)     /* 256 KiB: under 1 % false hits up to KNOWN_MAX subjects */
 #define KNOWN_MAX (1u << 17)
 
@@ -39,26 +38,11 @@ struct entry {
 	uint64_t txn;                 /* the transaction that last changed it (undo kept) */
 };
 
-/*
- * A decision taken in a transaction that was rolled back: the record comes
- * again when the transaction is retried, and crosses again at the same
- * point; it gets this decision back instead of acting (and triggering) twice.
- */
-struct decided {
-	enum ras_subject_kind kind;
-	char key[128];
-	uint64_t rec_hash;
-	int64_t event_ns;
-	struct ras_db_action act;
-};
-
 /* Grown by doubling; what a transaction changed, kept until it commits. */
 struct txn_log {
 	struct entry *undo;           /* entries as they were before the transaction changed them */
 	size_t n_undo, cap_undo;
 	bool undo_incomplete;         /* memory ran out: a rollback reloads from the database */
-	struct decided *made, *redo;  /* decided in this transaction; from rolled-back ones */
-	size_t n_made, cap_made, n_redo;
 };
 
 struct ras_actions {
@@ -68,7 +52,7 @@ struct ras_actions {
 	struct ras_threshold th[RAS_SUBJ_KINDS];
 	unsigned counted;             /* bit per kind with a threshold: subjects worth building */
 	uint64_t page_size;
-	int64_t last_act_ns[RAS_SUBJ_KINDS];   /* rate limit: last action that touched the machine */
+	struct ras_decisions decisions; /* rate limits; the decisions of the open transaction */
 	unsigned cached;
 	uint64_t txn;                 /* the current transaction's number (from 1) */
 	struct txn_log log;
@@ -216,6 +200,7 @@ int ras_actions_open(struct ras_actions **out, const struct rasd_config *cfg, st
 	a->trig = trig;
 	a->page_size = ps > 0 ? (uint64_t)ps : 4096;
 	a->txn = 1;
+	ras_decisions_init(&a->decisions, cfg);
 	load_thresholds(a);
 	known_load(a, db);
 	r = ras_db_actions_open(db, &a->dba);
@@ -233,8 +218,7 @@ void ras_actions_close(struct ras_actions *a)
 		return;
 	ras_db_actions_close(a->dba);
 	free(a->log.undo);
-	free(a->log.made);
-	free(a->log.redo);
+	ras_decisions_free(&a->decisions);
 	free(a);
 }
 
@@ -258,44 +242,6 @@ static void remember(struct ras_actions *a, struct entry *e)
 		l->cap_undo = cap;
 	}
 	l->undo[l->n_undo++] = *e;
-}
-
-static void keep_decision(struct ras_actions *a, const struct ras_subject *s,
-			  const struct ras_db_event *ev, const struct ras_db_action *act)
-{
-	struct txn_log *l = &a->log;
-
-	if (l->n_made == l->cap_made) {
-		size_t cap = l->cap_made ? l->cap_made * 2 : 16;
-		struct decided *m = realloc(l->made, cap * sizeof(*m));
-
-		if (!m)
-			return;   /* the retry may decide this one again: as conservative as before */
-		l->made = m;
-		l->cap_made = cap;
-	}
-	l->made[l->n_made] = (struct decided){ s->kind, "", ev->rec_hash, ev->wall_ns, *act };
-	snprintf(l->made[l->n_made].key, sizeof(l->made[0].key), "%s", s->key);
-	l->n_made++;
-}
-
-/* The decision a rolled-back transaction took at this crossing, taken out of the list. */
-static bool decided_before(struct ras_actions *a, const struct ras_subject *s,
-			   const struct ras_db_event *ev, struct ras_db_action *act)
-{
-	struct txn_log *l = &a->log;
-
-	for (size_t i = 0; i < l->n_redo; i++) {
-		struct decided *d = &l->redo[i];
-
-		if (d->kind != s->kind || d->rec_hash != ev->rec_hash || d->event_ns != ev->wall_ns ||
-		    strcmp(d->key, s->key))
-			continue;
-		*act = d->act;
-		l->redo[i] = l->redo[--l->n_redo];
-		return true;
-	}
-	return false;
 }
 
 int ras_actions_set_db(struct ras_actions *a, struct ras_db *db)
@@ -385,83 +331,6 @@ static struct entry *lookup(struct ras_actions *a, const struct ras_subject *s)
 	return e;
 }
 
-struct env {
-	char buf[32][384];
-	char *ptr[33];
-	unsigned n;
-};
-
-static void __attribute__((format(printf, 2, 3))) env_add(struct env *e, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (e->n >= 32)
-		return;
-	va_start(ap, fmt);
-	vsnprintf(e->buf[e->n], sizeof(e->buf[0]), fmt, ap);
-	va_end(ap);
-	e->ptr[e->n] = e->buf[e->n];
-	e->n++;
-	e->ptr[e->n] = NULL;
-}
-
-/* What every trigger is told about the record behind it. */
-static void env_record(struct env *env, const char *condition, const struct ras_event_type *type,
-		       const void *decoded, const struct ras_db_event *ev, int64_t row_id)
-{
-	const struct ras_decoded_head *h = decoded;
-	char when[40], sentence[RAS_SUMMARY_LEN];
-
-	env->n = 0;
-	env_add(env, "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
-	env_add(env, "RAS_CONDITION=%s", condition);
-	env_add(env, "RAS_EVENT=%s:%s", type->system, type->event);
-	env_add(env, "RAS_TABLE=%s", type->table);
-	env_add(env, "RAS_RECORD_ID=%lld", (long long)row_id);
-	env_add(env, "RAS_SEVERITY=%s", ras_severity_name(h->severity));
-	env_add(env, "RAS_LOCATION=%s", h->location);
-	ras_render(type, decoded, sentence, sizeof(sentence));
-	env_add(env, "RAS_SUMMARY=%s", sentence);
-	env_add(env, "RAS_SOURCE=%s", ev->source);
-	env_add(env, "RAS_SYNTHETIC=%d", ev->synthetic ? 1 : 0);
-	ras_format_time(ev->wall_ns, when, sizeof(when));
-	env_add(env, "RAS_TIME=%s", when);
-	env_add(env, "RAS_TRACE_CPU=%d", ev->trace_cpu);
-}
-
-static void env_action(struct env *env, const struct ras_subject *s, const struct ras_db_action *act,
-		       int64_t total)
-{
-	env_add(env, "RAS_SUBJECT_KIND=%s", act->kind);
-	env_add(env, "RAS_SUBJECT=%s", act->subject);
-	env_add(env, "RAS_COUNT=%lld", (long long)act->count);
-	env_add(env, "RAS_TOTAL=%lld", (long long)total);
-	env_add(env, "RAS_THRESHOLD=%s", act->threshold);
-	env_add(env, "RAS_ACTION=%s", act->action);
-	env_add(env, "RAS_RESULT=%s", act->result);
-	env_add(env, "RAS_ERRNO=%d", act->error);
-	env_add(env, "RAS_TARGET=%s", act->target);
-	if (s->have_addr)
-		env_add(env, "RAS_ADDRESS=0x%llx", (unsigned long long)s->addr);
-	if (s->cpu >= 0)
-		env_add(env, "RAS_CPU=%d", s->cpu);
-	if (s->device[0])
-		env_add(env, "RAS_DEVICE=%s", s->device);
-	if (s->label[0])
-		env_add(env, "RAS_DIMM_LABEL=%s", s->label);
-}
-
-/* The action configured for a kind of subject. */
-static const char *action_for(const struct ras_actions *a, const struct ras_subject *s)
-{
-	switch (s->kind) {
-	case RAS_SUBJ_PAGE: return a->cfg->page_ce_action;
-	case RAS_SUBJ_CPU: return a->cfg->cpu_ce_action;
-	case RAS_SUBJ_ROW: return a->cfg->memory_repair ? "repair" : "page";
-	default: return "account";
-	}
-}
-
 /* A page action on the subject's address: soft, hard, or soft and then hard if soft failed. */
 static int page_action(const struct ras_actions *a, const char *how, uint64_t addr, bool probe,
 		       char *target, size_t len)
@@ -509,56 +378,22 @@ static int perform(struct ras_actions *a, const struct ras_subject *s, struct ra
 			   sizeof(act->target));
 }
 
-/* Rate limit and daily cap per kind; NULL when the action may go ahead. */
-static const char *limited(struct ras_actions *a, enum ras_subject_kind kind, int64_t now)
-{
-	int64_t n = 0;
-
-	if (a->last_act_ns[kind] &&
-	    now - a->last_act_ns[kind] < (int64_t)a->cfg->action_min_interval_s * 1000000000)
-		return "rate-limited";
-	if (ras_db_action_count_since(a->dba, ras_subject_kind_name(kind), now - DAY_NS, &n) == 0 &&
-	    n >= (int64_t)a->cfg->action_max_per_day)
-		return "capped";
-	return NULL;
-}
-
-static void set_result(struct ras_db_action *act, const char *result, int err)
-{
-	snprintf(act->result, sizeof(act->result), "%s", result);
-	act->error = err;
-}
-
+/*
+ * The crossing's action, probed first (a row may fall back to its page, and
+ * the target is known even when nothing is written), decided (decision.c),
+ * then performed when it goes ahead.
+ */
 static void decide(struct ras_actions *a, const struct ras_subject *s, struct ras_db_action *act,
 		   bool synthetic)
 {
-	struct timespec now;
-	const char *why;
 	int r;
 
-	snprintf(act->action, sizeof(act->action), "%s", action_for(a, s));
+	snprintf(act->action, sizeof(act->action), "%s", ras_decision_configured(a->cfg, s->kind));
 	r = perform(a, s, act, true);
-	if (r == -EOPNOTSUPP) {
-		set_result(act, "unsupported", EOPNOTSUPP);
+	if (!ras_decision_go_ahead(&a->decisions, a->dba, s->kind, act, r, synthetic))
 		return;
-	}
-	if (!strcmp(act->action, "account")) {
-		set_result(act, "done", 0);
-		return;
-	}
-	if (a->cfg->dry_run || (synthetic && !a->cfg->synthetic_actions)) {
-		set_result(act, "dry-run", 0);
-		return;
-	}
-	clock_gettime(CLOCK_REALTIME, &now);
-	why = limited(a, s->kind, (int64_t)now.tv_sec * 1000000000 + now.tv_nsec);
-	if (why) {
-		set_result(act, why, 0);
-		return;
-	}
-	a->last_act_ns[s->kind] = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 	r = perform(a, s, act, false);
-	set_result(act, r < 0 ? "failed" : "done", r < 0 ? -r : 0);
+	ras_decision_performed(act, r);
 }
 
 #define DECISION_LOG_INTERVAL_NS (60LL * 1000000000LL)
@@ -593,22 +428,6 @@ static void log_decision(struct entry *e, const struct ras_db_action *act)
 		ras_log(LOG_INFO, "%s %s: %s", act->kind, act->subject, act->target);
 }
 
-/*
- * Whether the decision may fold into the subject's latest row when identical
- * to it (ras_db_action_insert): only what left the machine as it was, i.e.
- * "account", dry runs, rate-limited, capped and unsupported, which a storm
- * repeats at every crossing (3 rows per 100 records of a stuck bit). An
- * action performed, done or failed (a page or CPU taken offline, a row
- * repaired), always keeps a row of its own with its time and record: each is
- * on record as it happened, and the daily cap counts those rows. Triggers run
- * at every crossing whether its row folds or not.
- */
-static bool foldable(const struct ras_db_action *act)
-{
-	return !strcmp(act->action, "account") ||
-	       (strcmp(act->result, "done") && strcmp(act->result, "failed"));
-}
-
 static void crossed(struct ras_actions *a, const struct ras_subject *s, struct entry *e,
 		    const struct ras_event_type *type, const void *decoded,
 		    const struct ras_db_event *ev, int64_t row_id)
@@ -617,14 +436,14 @@ static void crossed(struct ras_actions *a, const struct ras_subject *s, struct e
 				     .event_id = row_id };
 	char condition[32];
 	struct timespec now;
-	struct env env;
+	struct ras_trigger_env env;
 
-	if (decided_before(a, s, ev, &act)) {
+	if (ras_decisions_given_back(&a->decisions, s, ev, &act)) {
 		/* Acted on already, in a transaction that was rolled back: only stored now. */
 		act.event_id = row_id;
-		if (ras_db_action_insert(a->dba, &act, foldable(&act)) < 0)
+		if (ras_db_action_insert(a->dba, &act, ras_decision_foldable(&act)) < 0)
 			ras_log(LOG_ERR, "cannot store the action on %s %s", act.kind, act.subject);
-		keep_decision(a, s, ev, &act);
+		ras_decisions_keep(&a->decisions, s, ev, &act);
 		return;
 	}
 	/* Decided now, whenever the record was made: caps and listings go by this time. */
@@ -635,15 +454,15 @@ static void crossed(struct ras_actions *a, const struct ras_subject *s, struct e
 	snprintf(act.event_table, sizeof(act.event_table), "%s", type->table);
 	ras_threshold_format(&a->th[s->kind], act.threshold, sizeof(act.threshold));
 	decide(a, s, &act, ev->synthetic);
-	if (ras_db_action_insert(a->dba, &act, foldable(&act)) < 0)
+	if (ras_db_action_insert(a->dba, &act, ras_decision_foldable(&act)) < 0)
 		ras_log(LOG_ERR, "cannot store the action on %s %s", act.kind, act.subject);
-	keep_decision(a, s, ev, &act);
+	ras_decisions_keep(&a->decisions, s, ev, &act);
 	log_decision(e, &act);
 	snprintf(condition, sizeof(condition), "%s-threshold", act.kind);
 	if (!ras_triggers_installed(a->trig, condition))
 		return;
-	env_record(&env, condition, type, decoded, ev, row_id);
-	env_action(&env, s, &act, e->total);
+	ras_trigger_env_record(&env, condition, type, decoded, ev, row_id);
+	ras_trigger_env_action(&env, s, &act, e->total);
 	ras_triggers_run(a->trig, condition, env.ptr);
 }
 
@@ -658,11 +477,11 @@ void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type
 	if (!a)
 		return;
 	if (h->severity >= RAS_SEV_DEFERRED) {
-		struct env env;
+		struct ras_trigger_env env;
 
 		if (!ras_triggers_installed(a->trig, "uncorrected"))
 			return;
-		env_record(&env, "uncorrected", type, decoded, ev, row_id);
+		ras_trigger_env_record(&env, "uncorrected", type, decoded, ev, row_id);
 		ras_triggers_run(a->trig, "uncorrected", env.ptr);
 		return;
 	}
@@ -697,8 +516,9 @@ void ras_actions_committed(struct ras_actions *a)
 	if (!a)
 		return;
 	a->txn++;
-	a->log.n_undo = a->log.n_made = a->log.n_redo = 0;
+	a->log.n_undo = 0;
 	a->log.undo_incomplete = false;
+	ras_decisions_committed(&a->decisions);
 }
 
 /* Puts back every bucket the abandoned transaction changed. */
@@ -735,30 +555,19 @@ void ras_actions_rolled_back(struct ras_actions *a)
 	l = &a->log;
 	undo_buckets(a);
 	/* The decisions taken wait for their records to come again. */
-	if (l->n_made) {
-		struct decided *m = realloc(l->redo, (l->n_redo + l->n_made) * sizeof(*m));
-
-		if (m) {
-			memcpy(m + l->n_redo, l->made, l->n_made * sizeof(*m));
-			l->redo = m;
-			l->n_redo += l->n_made;
-		}
-	}
+	ras_decisions_rolled_back(&a->decisions);
 	a->txn++;
-	l->n_undo = l->n_made = 0;
+	l->n_undo = 0;
 	l->undo_incomplete = false;
 }
 
 void ras_actions_lost(struct ras_actions *a, int cpu, long long count)
 {
-	struct env env = { .n = 0 };
+	struct ras_trigger_env env;
 
 	if (!a)
 		return;
-	env_add(&env, "PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin");
-	env_add(&env, "RAS_CONDITION=lost-records");
-	env_add(&env, "RAS_TRACE_CPU=%d", cpu);
-	env_add(&env, "RAS_LOST_COUNT=%lld", count);
+	ras_trigger_env_lost(&env, cpu, count);
 	ras_triggers_run(a->trig, "lost-records", env.ptr);
 }
 

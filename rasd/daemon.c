@@ -29,6 +29,8 @@
 #include "storage.h"
 #include "actions.h"
 #include "triggers.h"
+#include "instance.h"
+#include "reload.h"
 
 #define TAG_SIGNAL 1
 #define TAG_WATCHDOG 2
@@ -322,75 +324,6 @@ static int harvest(struct rasd *d, const char *name, const char *source, bool pr
 	return 0;
 }
 
-static void report_formats(struct rasd *d)
-{
-	char absent[2048] = "";
-	size_t n = 0;
-
-	for (unsigned i = 0; i < ras_n_event_types; i++) {
-		const struct ras_type_format *tf = &d->fmt->type[i];
-		const struct ras_event_type *t = &ras_event_types[i];
-
-		if (tf->state == RAS_FMT_MALFORMED)
-			ras_log(LOG_WARNING, "tracepoint %s:%s skipped: %s", t->system, t->event,
-				tf->problem);
-		else if (tf->state != RAS_FMT_KERNEL && n < sizeof(absent))
-			n += (size_t)snprintf(absent + n, sizeof(absent) - n, "%s%s:%s",
-					      n ? " " : "", t->system, t->event);
-	}
-	if (n)
-		ras_log(LOG_INFO, "tracepoints absent from this kernel: %s", absent);
-}
-
-static int enable_events(struct rasd *d)
-{
-	unsigned enabled = 0;
-
-	for (unsigned i = 0; i < ras_n_event_types; i++) {
-		const struct ras_type_format *tf = &d->fmt->type[i];
-		const struct ras_event_type *t = &ras_event_types[i];
-
-		if (tf->state != RAS_FMT_KERNEL)
-			continue;
-		/* A reload may have dropped an event: turn it off in the instance. */
-		if (!rasd_config_event_wanted(d->cfg, tf->system, t->event, t->table)) {
-			if (ras_tracing_disable(&d->tr, tf->system, t->event) < 0)
-				ras_log(LOG_WARNING, "cannot disable %s:%s", tf->system, t->event);
-			continue;
-		}
-		if (ras_tracing_enable(&d->tr, tf->system, t->event) < 0) {
-			ras_log(LOG_WARNING, "cannot enable %s:%s", tf->system, t->event);
-			continue;
-		}
-		enabled++;
-	}
-	ras_log(LOG_INFO, "recording %u RAS tracepoints in instance %s", enabled, d->tr.instance_dir);
-	return 0;
-}
-
-static int open_tracing(struct rasd *d)
-{
-	char dir[PATH_MAX], err[512];
-	int r = ras_tracing_find(d->cfg->tracing_dir, dir, sizeof(dir), err, sizeof(err));
-
-	if (r == 0)
-		r = ras_tracing_open(&d->tr, dir, d->cfg->instance, err, sizeof(err));
-	if (r == 0)
-		r = ras_formats_load(&d->fmt, dir, d->tr.instance_dir, d->cfg->formats_dir);
-	if (r < 0) {
-		ras_log(LOG_ERR, "%s", err[0] ? err : strerror(-r));
-		return r;
-	}
-	if (d->tr.real && !d->tr.created)
-		ras_log(LOG_NOTICE, "taking back instance %s left by an earlier rasd; "
-			"its buffered records are stored first", d->tr.instance_dir);
-	report_formats(d);
-	ras_decode_ctx_load_memfail(&d->dctx, d->fmt);
-	/* A replayed tree may come from another machine: its PCI addresses are not ours. */
-	d->dctx.pci_sysfs_root = d->tr.real ? d->cfg->sysfs_root : NULL;
-	return 0;
-}
-
 /* What a stop left unstored last time is counted as lost now (cpu -1, origin "storage"). */
 static void count_previous_unstored(struct rasd *d)
 {
@@ -546,8 +479,8 @@ static int setup(struct rasd *d)
 	char err[512];
 	int r;
 
-	if ((r = take_lock(d)) < 0 || (r = open_db(d)) < 0 || (r = open_tracing(d)) < 0 ||
-	    (r = setup_loop(d)) < 0)
+	if ((r = take_lock(d)) < 0 || (r = open_db(d)) < 0 ||
+	    (r = rasd_instance_open(&d->tr, &d->fmt, &d->dctx, d->cfg)) < 0 || (r = setup_loop(d)) < 0)
 		return r;
 	/* --once has no loop to watch triggers: they are waited for at exit. */
 	if ((r = ras_triggers_open(&d->trig, d->cfg, d->opt->once ? -1 : d->epfd, TAG_TRIGGER)) < 0 ||
@@ -592,7 +525,7 @@ static int setup(struct rasd *d)
 		ras_log(LOG_ERR, "cannot watch the per-CPU buffers: %s", strerror(-r));
 		return r;
 	}
-	enable_events(d);
+	rasd_instance_enable_events(&d->tr, d->fmt, d->cfg);
 	if (ras_tracing_on(&d->tr, true) < 0)
 		ras_log(LOG_WARNING, "cannot turn tracing on in %s", d->tr.instance_dir);
 	if (d->tr.real)
@@ -602,89 +535,13 @@ static int setup(struct rasd *d)
 	return 0;
 }
 
-static void log_config_error(void *ctx, const char *file, unsigned line, const char *reason)
-{
-	ras_log(LOG_ERR, "%s:%u: %s", file, line, reason);
-}
-
-/*
- * The file as it is now, with the command line over it. Anything short of a
- * file read whole without an error keeps the running configuration: a
- * deleted or unreadable file is not a request for the defaults.
- */
-static bool read_fresh_config(struct rasd *d, struct rasd_config *fresh)
-{
-	const char *path = d->opt->config_path;
-	int r;
-
-	rasd_config_defaults(fresh);
-	r = path ? rasd_config_load(fresh, path, log_config_error, NULL) : -ENOENT;
-	if (r < 0) {
-		ras_log(LOG_ERR, "configuration %s cannot be read (%s); keeping the running one",
-			path ? path : "(none)", strerror(-r));
-		return false;
-	}
-	if (r > 0) {
-		ras_log(LOG_ERR, "configuration %s has %d error%s; keeping the running one", path, r,
-			r == 1 ? "" : "s");
-		return false;
-	}
-	for (int i = 0; i < d->opt->n_overrides; i++) {
-		const char *why = NULL;
-
-		if (rasd_config_set(fresh, d->opt->override_key[i], d->opt->override_value[i], &why) < 0)
-			return false;
-	}
-	return true;
-}
-
-/* Thresholds, actions, their limits and triggers apply from the reload on (sysfs_root: restart). */
-static void reload_actions(struct rasd_config *c, const struct rasd_config *f)
-{
-#define TAKE(field) memcpy(&c->field, &f->field, sizeof(c->field))
-	TAKE(page_ce_threshold);
-	TAKE(page_ce_action);
-	TAKE(cpu_ce_threshold);
-	TAKE(cpu_ce_action);
-	TAKE(dimm_ce_threshold);
-	TAKE(device_ce_threshold);
-	TAKE(row_ce_threshold);
-	TAKE(memory_repair);
-	TAKE(dry_run);
-	TAKE(synthetic_actions);
-	TAKE(action_min_interval_s);
-	TAKE(action_max_per_day);
-	TAKE(trigger_dir);
-	TAKE(trigger_timeout_s);
-	TAKE(trigger_max_children);
-#undef TAKE
-}
-
+/* SIGHUP: what changed in the configuration applies from now on. */
 static void reload(struct rasd *d)
 {
-	struct rasd_config fresh;
-
-	if (!read_fresh_config(d, &fresh))
+	if (!rasd_reload_config(d->cfg, d->opt))
 		return;
-	if (strcmp(fresh.database, d->cfg->database) || strcmp(fresh.instance, d->cfg->instance))
-		ras_log(LOG_NOTICE, "database and instance changes take effect at restart");
-	d->cfg->allow_synthetic = fresh.allow_synthetic;
-	d->cfg->keep_instance = fresh.keep_instance;
-	d->cfg->log_corrected_per_minute = fresh.log_corrected_per_minute;
-	d->cfg->batch_max_records = fresh.batch_max_records;
-	d->cfg->commit_delay_ms = fresh.commit_delay_ms;
-	d->cfg->hold_max_kb = fresh.hold_max_kb;
-	/* Storm and size limits: the pipelines read them again at their next commit. */
-	memcpy(d->cfg->fold_threshold, fresh.fold_threshold, sizeof(fresh.fold_threshold));
-	d->cfg->fold_keep = fresh.fold_keep;
-	d->cfg->max_db_size_mb = fresh.max_db_size_mb;
-	d->cfg->keep_raw_days = fresh.keep_raw_days;
-	ras_log_set_rate(fresh.log_corrected_per_minute);
-	memcpy(d->cfg->events, fresh.events, sizeof(fresh.events));
-	memcpy(d->cfg->labels_dirs, fresh.labels_dirs, sizeof(fresh.labels_dirs));
-	reload_actions(d->cfg, &fresh);
 	ras_actions_reload(d->actions);
-	enable_events(d);
+	rasd_instance_enable_events(&d->tr, d->fmt, d->cfg);
 	refresh_edac(d, true);
 	ras_log(LOG_INFO, "configuration %s reloaded", d->opt->config_path);
 }

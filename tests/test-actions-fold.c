@@ -64,7 +64,7 @@ struct model {
 
 struct variant {
 	const char *action, *result;
-	bool fold;              /* what rasd/actions.c foldable() says of it */
+	bool fold;              /* what ras_decision_foldable() (rasd/decision.c) says of it */
 };
 
 static const struct variant variants[] = {

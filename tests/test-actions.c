@@ -2,183 +2,21 @@
 /*
  * Thresholds and actions end to end on replayed storms: a fake tracing tree
  * (the shipped formats) feeds rasd --once, which acts on a fake sysfs tree
- * (regular files where the kernel has soft_offline_page, cpuN/online,
- * shared_cpu_list and mem_repairN, laid out per
- * Documentation/ABI/testing/sysfs-edac-memory-repair) and runs a trigger
- * that writes its environment to a file. Checked: the exact sysfs writes,
- * the actions rows, the trigger's environment, leaking, a restart keeping
- * counts, dry-run, synthetic records, caps and unsupported interfaces.
+ * (actions_fixture.h) and runs a trigger that writes its environment to a
+ * file. Checked: the exact sysfs writes, the actions rows, the trigger's
+ * environment, leaking, a restart keeping counts, a DRAM row named by the
+ * driver, and buckets rebuilt from the stored records. What holds an action
+ * back is checked by test-actions-limits.
  */
-#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
+#include "actions_fixture.h"
 #include "fake_tree.h"
-#include "lib/synthetic.h"
 #include "tap.h"
 #include "test_util.h"
-
-#define MS 1000000ULL
-#define MIN (60000 * MS)
-
-static char tmp[256], sysfs[512], trig[512], dbpath[512];
-static uint64_t base_ts;
-
-static void put(const char *rel, const char *text)
-{
-	char path[1024], dir[1024], *slash;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", sysfs, rel);
-	snprintf(dir, sizeof(dir), "%s", path);
-	for (char *p = dir + 1; (slash = strchr(p, '/')); p = slash + 1) {
-		*slash = 0;
-		mkdir(dir, 0755);
-		*slash = '/';
-	}
-	f = fopen(path, "we");
-	if (f) {
-		fputs(text, f);
-		fclose(f);
-	}
-}
-
-static void get(const char *rel, char *out, size_t len)
-{
-	char path[1024];
-	FILE *f;
-	size_t n = 0;
-
-	snprintf(path, sizeof(path), "%s/%s", sysfs, rel);
-	out[0] = 0;
-	f = fopen(path, "re");
-	if (!f) {
-		snprintf(out, len, "(missing)");
-		return;
-	}
-	n = fread(out, 1, len - 1, f);
-	out[n] = 0;
-	fclose(f);
-}
-
-/* A machine with 4 CPUs (cpu0 without an online file), L1 shared by SMT siblings 1-2. */
-static void make_sysfs(bool with_hard)
-{
-	char cmd[1100];
-
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", sysfs);
-	if (system(cmd) != 0)
-		return;
-	mkdir(sysfs, 0755);
-	put("devices/system/memory/soft_offline_page", "");
-	if (with_hard)
-		put("devices/system/memory/hard_offline_page", "");
-	put("devices/system/cpu/online", "0-3\n");
-	for (int c = 1; c < 4; c++) {
-		char rel[128];
-
-		snprintf(rel, sizeof(rel), "devices/system/cpu/cpu%d/online", c);
-		put(rel, "1\n");
-	}
-	put("devices/system/cpu/cpu1/cache/index0/level", "1\n");
-	put("devices/system/cpu/cpu1/cache/index0/type", "Data\n");
-	put("devices/system/cpu/cpu1/cache/index0/shared_cpu_list", "1-2\n");
-	put("devices/system/cpu/cpu1/cache/index1/level", "1\n");
-	put("devices/system/cpu/cpu1/cache/index1/type", "Instruction\n");
-	put("devices/system/cpu/cpu1/cache/index1/shared_cpu_list", "1\n");
-	/* A CXL memdev offering row sparing: the attributes the ABI lists for it. */
-	static const char *const attrs[] = { "persist_mode", "repair_safe_when_in_use", "dpa",
-		"channel", "rank", "bank_group", "bank", "row", "repair" };
-	for (size_t i = 0; i < sizeof(attrs) / sizeof(attrs[0]); i++) {
-		char rel[128];
-
-		snprintf(rel, sizeof(rel), "bus/edac/devices/mem0/mem_repair0/%s", attrs[i]);
-		put(rel, "");
-	}
-	put("bus/edac/devices/mem0/mem_repair0/repair_type", "row-sparing\n");
-}
-
-static void write_conf(const char *extra)
-{
-	char path[600];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/rasd.conf", tmp);
-	f = fopen(path, "we");
-	fprintf(f, "sysfs_root = %s\ntrigger_dir = %s\n"
-		"page_ce_threshold = 3/1h\npage_ce_action = soft\n"
-		"cpu_ce_threshold = 2/1h\ncpu_ce_action = offline\n"
-		"dimm_ce_threshold = 8/1h\nrow_ce_threshold = 2/1h\nmemory_repair = yes\n"
-		"device_ce_threshold = 2/1h\n"
-		"action_min_interval_s = 0\naction_max_per_day = 10\ntrigger_max_children = 8\n%s", sysfs, trig, extra);
-	fclose(f);
-}
-
-/* The trigger writes its RAS_ environment, sorted, one file per run. */
-static void make_trigger(const char *name)
-{
-	char path[700];
-	FILE *f;
-
-	mkdir(trig, 0755);
-	snprintf(path, sizeof(path), "%s/%s", trig, name);
-	f = fopen(path, "we");
-	fprintf(f, "#!/bin/sh\nenv | grep '^RAS_' | sort > \"$0.$RAS_RECORD_ID.env\"\n"
-		"echo \"trigger output for $RAS_SUBJECT\"\n");
-	fclose(f);
-	chmod(path, 0755);
-}
-
-static int run_rasd(const char *tree, bool synthetic)
-{
-	char rasd[1024], log[600], lock[600], conf[600];
-	char *argv[] = { rasd, "--config", conf, "--tracing-dir", (char *)tree, "--db", dbpath,
-			 "--lock-dir", lock, "--once", synthetic ? "--allow-synthetic" : NULL, NULL };
-
-	snprintf(rasd, sizeof(rasd), "%s/rasd/rasd", test_builddir());
-	snprintf(log, sizeof(log), "%s/rasd.log", tmp);
-	snprintf(lock, sizeof(lock), "%s/lock", tmp);
-	snprintf(conf, sizeof(conf), "%s/rasd.conf", tmp);
-	return test_run(argv, log);
-}
-
-static int add(struct fake_tree *t, const char *name, char **assign, int n, uint64_t ts)
-{
-	uint8_t rec[4096];
-	int len = fake_record(t, name, assign, n, rec, sizeof(rec));
-
-	if (len < 0)
-		return len;
-	/* A gap longer than a record header's time delta starts a new sub-buffer. */
-	if (t->cpu[0].used && ts - t->cpu[0].last_ts >= (1u << 27))
-		fake_mark_missed(t, 0, 0);
-	return fake_add(t, 0, ts, rec, (uint32_t)len);
-}
-
-static int add_mc(struct fake_tree *t, const char *address, const char *count, uint64_t ts)
-{
-	char a[64], c[64];
-	char *assign[] = { "error_type=0", "msg=memory read error", "label=DIMM_A1", c,
-			   "mc_index=0", "top_layer=0", "middle_layer=3", "lower_layer=-1", a,
-			   "grain_bits=6", "syndrome=0" };
-
-	snprintf(a, sizeof(a), "address=%s", address);
-	snprintf(c, sizeof(c), "error_count=%s", count);
-	return add(t, "ras:mc_event", assign, 11, ts);
-}
-
-/* A corrected L1 data-cache read error (MCACOD 0x0134: DRD, data, level 0) on cpu 1. */
-static int add_cache_mce(struct fake_tree *t, uint64_t ts)
-{
-	char *assign[] = { "status=0x9000004000010134", "cpu=1", "bank=1", "cpuvendor=0",
-			   "cpuid=0x50654", "socketid=0", "apicid=2", "mcgcap=0x1c09" };
-
-	return add(t, "mce:mce_record", assign, 8, ts);
-}
 
 static int add_cxl_dram(struct fake_tree *t, uint64_t ts)
 {
@@ -197,41 +35,6 @@ static int add_aer(struct fake_tree *t, const char *severity, uint64_t ts)
 
 	snprintf(sev, sizeof(sev), "severity=%s", severity);
 	return add(t, "ras:aer_event", assign, 4, ts);
-}
-
-static int64_t scalar(sqlite3 *db, const char *sql)
-{
-	sqlite3_stmt *st;
-	int64_t v = -1;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		tap_diag("%s: %s", sql, sqlite3_errmsg(db));
-		return -2;
-	}
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
-static void text(sqlite3 *db, const char *sql, char *out, size_t len)
-{
-	sqlite3_stmt *st;
-
-	out[0] = 0;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return;
-	if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-		snprintf(out, len, "%s", sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
-}
-
-static bool tree(struct fake_tree *t)
-{
-	char formats[1024];
-
-	snprintf(formats, sizeof(formats), "%s/formats", test_srcdir());
-	return fake_tree_create(t, formats, 1, "rasd", "boot") == 0;
 }
 
 static void read_env(const char *file, char *out, size_t len)
@@ -260,40 +63,11 @@ static bool has_line(const char *env, const char *line)
 
 #define ENV_HAS(env, line) tap_ok(has_line(env, line), "trigger environment has %s", line)
 
-/* A storm on one page, one DIMM, one cache and one DRAM row crosses each threshold once. */
-static void test_storm(void)
+/* What the storm wrote to sysfs: the last page offlined, both CPUs of the cache, the repaired row. */
+static void check_storm_sysfs(void)
 {
-	struct fake_tree t;
-	char buf[4096], env[4096];
-	sqlite3 *db;
+	char buf[4096];
 
-	make_sysfs(true);
-	make_trigger("page-threshold");
-	make_trigger("dimm-threshold");
-	make_trigger("cpu-threshold");
-	make_trigger("row-threshold");
-	make_trigger("device-threshold");
-	make_trigger("uncorrected");
-	write_conf("");
-	if (!tap_ok(tree(&t), "storm tree built"))
-		return;
-	/* Records 1-3: page 0x12345000 crosses 3/1h at the third. */
-	for (int i = 0; i < 3; i++)
-		add_mc(&t, "0x12345678", "1", base_ts + (uint64_t)i * MS);
-	/* Record 4: error_count=5 is five errors; the DIMM reaches 8 and crosses 8/1h. */
-	add_mc(&t, "0x7777000", "5", base_ts + 3 * MS);
-	/* Records 5-6: cpu 1's L1 data cache crosses 2/1h. */
-	add_cache_mce(&t, base_ts + 4 * MS);
-	add_cache_mce(&t, base_ts + 5 * MS);
-	/* Records 7-8: a CXL DRAM row crosses 2/1h: repaired by row sparing. */
-	add_cxl_dram(&t, base_ts + 6 * MS);
-	add_cxl_dram(&t, base_ts + 7 * MS);
-	/* AER rows 1-2: two correctable errors cross the device's 2/1h; row 3 is fatal. */
-	add_aer(&t, "2", base_ts + 8 * MS);
-	add_aer(&t, "2", base_ts + 9 * MS);
-	add_aer(&t, "1", base_ts + 10 * MS);
-	fake_tree_finish(&t);
-	tap_is_int(run_rasd(t.root, false), 0, "rasd --once on the storm exits 0");
 	get("devices/system/memory/soft_offline_page", buf, sizeof(buf));
 	tap_is_str(buf, "0x7777000", "page 0x7777000 (five errors at once) was written last to soft_offline_page");
 	get("devices/system/cpu/cpu1/online", buf, sizeof(buf));
@@ -314,8 +88,16 @@ static void test_storm(void)
 	tap_is_str(buf, "0x8000", "mem_repair0/dpa = 0x8000");
 	get("bus/edac/devices/mem0/mem_repair0/repair", buf, sizeof(buf));
 	tap_is_str(buf, "1", "mem_repair0/repair = 1");
+}
+
+/* The storm's decisions and buckets; false when the database cannot be read. */
+static bool check_storm_rows(void)
+{
+	char buf[4096];
+	sqlite3 *db;
+
 	if (sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
-		return;
+		return false;
 	tap_is_int(scalar(db, "SELECT count(*) FROM actions"), 6, "six decisions");
 	tap_is_int(scalar(db, "SELECT count(*) FROM actions WHERE kind = 'device' AND subject = '0000:00:1c.0'"
 			  " AND count = 2 AND action = 'account' AND result = 'done' AND event_table = 'aer_event'"), 1,
@@ -355,6 +137,14 @@ static void test_storm(void)
 	text(db, "SELECT label FROM buckets WHERE kind = 'dimm'", buf, sizeof(buf));
 	tap_is_str(buf, "DIMM_A1", "with its label");
 	sqlite3_close(db);
+	return true;
+}
+
+/* What the storm's triggers were told, and their output in rasd's log. */
+static void check_storm_triggers(void)
+{
+	char buf[4096], env[4096];
+
 	read_env("page-threshold.3.env", env, sizeof(env));
 	ENV_HAS(env, "RAS_CONDITION=page-threshold");
 	ENV_HAS(env, "RAS_SUBJECT=0x12345000");
@@ -400,18 +190,40 @@ static void test_storm(void)
 		       "the trigger's output is in the log");
 		free(log);
 	}
-	fake_tree_destroy(&t);
 }
 
-static void fresh_db(void)
+/* A storm on one page, one DIMM, one cache and one DRAM row crosses each threshold once. */
+static void test_storm(void)
 {
-	char path[600];
+	struct fake_tree t;
 
-	unlink(dbpath);
-	snprintf(path, sizeof(path), "%s-wal", dbpath);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s-shm", dbpath);
-	unlink(path);
+	make_sysfs(true);
+	make_triggers();
+	write_conf("");
+	if (!tap_ok(tree(&t), "storm tree built"))
+		return;
+	/* Records 1-3: page 0x12345000 crosses 3/1h at the third. */
+	for (int i = 0; i < 3; i++)
+		add_mc(&t, "0x12345678", "1", base_ts + (uint64_t)i * MS);
+	/* Record 4: error_count=5 is five errors; the DIMM reaches 8 and crosses 8/1h. */
+	add_mc(&t, "0x7777000", "5", base_ts + 3 * MS);
+	/* Records 5-6: cpu 1's L1 data cache crosses 2/1h. */
+	add_cache_mce(&t, base_ts + 4 * MS);
+	add_cache_mce(&t, base_ts + 5 * MS);
+	/* Records 7-8: a CXL DRAM row crosses 2/1h: repaired by row sparing. */
+	add_cxl_dram(&t, base_ts + 6 * MS);
+	add_cxl_dram(&t, base_ts + 7 * MS);
+	/* AER rows 1-2: two correctable errors cross the device's 2/1h; row 3 is fatal. */
+	add_aer(&t, "2", base_ts + 8 * MS);
+	add_aer(&t, "2", base_ts + 9 * MS);
+	add_aer(&t, "1", base_ts + 10 * MS);
+	fake_tree_finish(&t);
+	tap_is_int(run_rasd(t.root, false), 0, "rasd --once on the storm exits 0");
+	check_storm_sysfs();
+	if (!check_storm_rows())
+		return;
+	check_storm_triggers();
+	fake_tree_destroy(&t);
 }
 
 /* Two runs of rasd: the second sees the first one's errors in the bucket. */
@@ -487,146 +299,6 @@ static void test_edac_row(void)
 	fake_tree_destroy(&t);
 }
 
-static int add_synthetic_mc(struct fake_tree *t, uint64_t ts)
-{
-	char *assign[] = { "error_type=0", "msg=synthetic", "label=DIMM_S", "error_count=3",
-			   "mc_index=0", "top_layer=1", "middle_layer=0", "lower_layer=-1",
-			   "address=0x9999000", "grain_bits=6" };
-	const struct ras_type_format *tf =
-		&t->fmt->type[ras_event_type_find("ras:mc_event") - ras_event_types];
-	uint8_t wrapped[4096], outer[4200];
-	char err[256], *none[1] = { NULL };
-	int wl = ras_synth_build(tf->event, "ras", assign, 10, wrapped, sizeof(wrapped), err, sizeof(err));
-	int ol = fake_record(t, "ftrace:raw_data", none, 0, outer, sizeof(outer));
-
-	if (wl < 0 || ol < 0)
-		return -1;
-	memcpy(outer + t->fmt->raw_id->offset, wrapped, (size_t)wl);
-	return fake_add(t, 0, ts, outer, (uint32_t)(t->fmt->raw_id->offset + wl));
-}
-
-/* dry_run, synthetic records, the daily cap and a kernel without hard_offline_page. */
-static void test_safety(void)
-{
-	struct fake_tree t;
-	char buf[256];
-	sqlite3 *db;
-
-	fresh_db();
-	make_sysfs(true);
-	write_conf("dry_run = yes\n");
-	tree(&t);
-	for (int i = 0; i < 3; i++)
-		add_mc(&t, "0x1000", "1", base_ts + (uint64_t)i * MS);
-	for (int i = 0; i < 2; i++)
-		add_cache_mce(&t, base_ts + (uint64_t)(3 + i) * MS);
-	fake_tree_finish(&t);
-	tap_is_int(run_rasd(t.root, false), 0, "dry run exits 0");
-	fake_tree_destroy(&t);
-	get("devices/system/memory/soft_offline_page", buf, sizeof(buf));
-	tap_is_str(buf, "", "dry run: soft_offline_page untouched");
-	get("devices/system/cpu/cpu1/online", buf, sizeof(buf));
-	tap_is_str(buf, "1\n", "dry run: cpu1 still online");
-	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
-	tap_is_int(scalar(db, "SELECT count(*) FROM actions WHERE result = 'dry-run'"), 2,
-		   "both decisions recorded as dry-run");
-	text(db, "SELECT target FROM actions WHERE kind = 'page'", buf, sizeof(buf));
-	tap_ok(strstr(buf, "0x1000 > ") != NULL, "with the write they would have made");
-	sqlite3_close(db);
-
-	/* Synthetic records decide but do not act without synthetic_actions. */
-	fresh_db();
-	write_conf("");
-	tree(&t);
-	add_synthetic_mc(&t, base_ts);
-	fake_tree_finish(&t);
-	tap_is_int(run_rasd(t.root, true), 0, "synthetic storm exits 0");
-	fake_tree_destroy(&t);
-	get("devices/system/memory/soft_offline_page", buf, sizeof(buf));
-	tap_is_str(buf, "", "a synthetic record offlines nothing");
-	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
-	tap_is_int(scalar(db, "SELECT count(*) FROM actions WHERE subject = '0x9999000' AND synthetic = 1"
-			  " AND result = 'dry-run' AND count = 3"), 1, "its decision is a synthetic dry-run");
-	sqlite3_close(db);
-	fresh_db();
-	write_conf("synthetic_actions = yes\n");
-	tree(&t);
-	add_synthetic_mc(&t, base_ts);
-	fake_tree_finish(&t);
-	run_rasd(t.root, true);
-	fake_tree_destroy(&t);
-	get("devices/system/memory/soft_offline_page", buf, sizeof(buf));
-	tap_is_str(buf, "0x9999000", "with synthetic_actions = yes it acts");
-
-	/* Daily cap 1, and page_ce_action = hard on a kernel without hard_offline_page. */
-	fresh_db();
-	make_sysfs(false);
-	write_conf("action_max_per_day = 1\n");
-	tree(&t);
-	for (int p = 0; p < 3; p++)
-		for (int i = 0; i < 3; i++)
-			add_mc(&t, p == 0 ? "0xa000" : p == 1 ? "0xb000" : "0xc000", "1",
-			       base_ts + (uint64_t)(p * 3 + i) * MS);
-	fake_tree_finish(&t);
-	run_rasd(t.root, false);
-	fake_tree_destroy(&t);
-	get("devices/system/memory/soft_offline_page", buf, sizeof(buf));
-	tap_is_str(buf, "0xa000", "the cap let one page go");
-	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
-	tap_is_int(scalar(db, "SELECT count(*) FROM actions WHERE result = 'capped'"), 2,
-		   "the two after it are capped");
-	sqlite3_close(db);
-	/* At most one action per hour: the second page is rate-limited. */
-	fresh_db();
-	make_sysfs(true);
-	write_conf("action_min_interval_s = 3600\n");
-	tree(&t);
-	for (int p = 0; p < 2; p++)
-		for (int i = 0; i < 3; i++)
-			add_mc(&t, p ? "0xf000" : "0xe000", "1", base_ts + (uint64_t)(p * 3 + i) * MS);
-	fake_tree_finish(&t);
-	run_rasd(t.root, false);
-	fake_tree_destroy(&t);
-	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
-	tap_is_int(scalar(db, "SELECT count(*) FROM actions WHERE subject = '0xe000' AND result = 'done'"), 1,
-		   "the first page is offlined");
-	tap_is_int(scalar(db, "SELECT count(*) FROM actions WHERE subject = '0xf000' AND result = 'rate-limited'"), 1,
-		   "the second, a moment later, is rate-limited");
-	sqlite3_close(db);
-
-	/* Only cpu1 online: it is never taken. */
-	fresh_db();
-	make_sysfs(true);
-	put("devices/system/cpu/online", "1\n");
-	write_conf("");
-	tree(&t);
-	add_cache_mce(&t, base_ts);
-	add_cache_mce(&t, base_ts + MS);
-	fake_tree_finish(&t);
-	run_rasd(t.root, false);
-	fake_tree_destroy(&t);
-	get("devices/system/cpu/cpu1/online", buf, sizeof(buf));
-	tap_is_str(buf, "1\n", "the last online CPU stays online");
-	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
-	tap_is_int(scalar(db, "SELECT count(*) FROM actions WHERE kind = 'cpu' AND result = 'failed' AND errno = 16"),
-		   1, "the decision failed with EBUSY");
-	sqlite3_close(db);
-
-	fresh_db();
-	make_sysfs(false);
-	write_conf("page_ce_action = hard\n");
-	tree(&t);
-	for (int i = 0; i < 3; i++)
-		add_mc(&t, "0xd000", "1", base_ts + (uint64_t)i * MS);
-	fake_tree_finish(&t);
-	run_rasd(t.root, false);
-	fake_tree_destroy(&t);
-	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
-	tap_is_int(scalar(db, "SELECT count(*) FROM actions WHERE action = 'hard' AND result = 'unsupported'"
-			  " AND errno = 95"), 1, "no hard_offline_page: unsupported (EOPNOTSUPP)");
-	sqlite3_close(db);
-}
-
 static int rebuild(void)
 {
 	char rasd[1024], log[600], conf[600];
@@ -688,127 +360,13 @@ static void test_rebuild(void)
 	tap_is_str(buf, "0x31000", "after the rebuild the third error on 0x31000 crosses");
 }
 
-static int count_in_log(const char *needle)
-{
-	char path[600], *log = calloc(1, 1 << 20);
-	FILE *f;
-	int n = 0;
-
-	snprintf(path, sizeof(path), "%s/rasd.log", tmp);
-	f = fopen(path, "re");
-	if (f && log) {
-		size_t len = fread(log, 1, (1 << 20) - 1, f);
-
-		log[len] = 0;
-		for (char *p = log; (p = strstr(p, needle)); p++)
-			n++;
-	}
-	if (f)
-		fclose(f);
-	free(log);
-	return n;
-}
-
-/* A storm on one page: every decision is counted, the log says it once a minute. */
-static void test_decision_log(void)
-{
-	struct fake_tree t;
-	char path[600];
-	sqlite3 *db;
-
-	fresh_db();
-	make_sysfs(true);
-	write_conf("dry_run = yes\n");
-	tree(&t);
-	for (int i = 0; i < 9; i++)
-		add_mc(&t, "0x40000", "1", base_ts + (uint64_t)i * MS);
-	fake_tree_finish(&t);
-	snprintf(path, sizeof(path), "%s/rasd.log", tmp);
-	unlink(path);
-	run_rasd(t.root, false);
-	fake_tree_destroy(&t);
-	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
-	tap_is_int(scalar(db, "SELECT sum(repeats) FROM actions WHERE subject = '0x40000'"), 3,
-		   "nine errors at 3/1h: three decisions stored");
-	tap_is_int(scalar(db, "SELECT count(*) FROM actions WHERE subject = '0x40000' AND repeats = 3"
-			      " AND last_ns > wall_ns AND last_event_id > event_id"), 1,
-		   "three identical dry runs fold into one row, first and last kept");
-	sqlite3_close(db);
-	tap_is_int(count_in_log("page 0x40000: 3 corrected errors crossed"), 1,
-		   "one decision line in the log for the minute");
-	/* Acting for real, each offline is performed and keeps a row of its own. */
-	fresh_db();
-	write_conf("");
-	tree(&t);
-	for (int i = 0; i < 9; i++)
-		add_mc(&t, "0x40000", "1", base_ts + (uint64_t)i * MS);
-	fake_tree_finish(&t);
-	run_rasd(t.root, false);
-	fake_tree_destroy(&t);
-	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
-	tap_is_int(scalar(db, "SELECT count(*) FROM actions WHERE subject = '0x40000' AND"
-			      " result = 'done' AND repeats = 1"), 3, "three soft offlines: three rows");
-	sqlite3_close(db);
-}
-
-/* One trigger at a time: while a slow one runs, the next is not started, and that is logged. */
-static void test_trigger_cap(void)
-{
-	struct fake_tree t;
-	char path[700], *log;
-	FILE *f;
-	size_t n = 0;
-
-	fresh_db();
-	make_sysfs(true);
-	snprintf(path, sizeof(path), "%s/page-threshold", trig);
-	f = fopen(path, "we");
-	fprintf(f, "#!/bin/sh\nsleep 2\n");
-	fclose(f);
-	write_conf("trigger_max_children = 1\n");
-	tree(&t);
-	for (int p = 0; p < 2; p++)
-		for (int i = 0; i < 3; i++)
-			add_mc(&t, p ? "0x21000" : "0x20000", "1", base_ts + (uint64_t)(p * 3 + i) * MS);
-	fake_tree_finish(&t);
-	snprintf(path, sizeof(path), "%s/rasd.log", tmp);
-	unlink(path);
-	tap_is_int(run_rasd(t.root, false), 0, "rasd with a slow trigger and a cap of 1 exits 0");
-	fake_tree_destroy(&t);
-	log = calloc(1, 1 << 16);
-	f = fopen(path, "re");
-	if (f && log) {
-		n = fread(log, 1, (1 << 16) - 1, f);
-		fclose(f);
-	}
-	tap_ok(n && strstr(log, "trigger page-threshold not run: 1 triggers already running (1 refused so far)"),
-	       "the second trigger is refused at the cap and logged");
-	tap_ok(n && strstr(log, "trigger page-threshold[") && strstr(log, "exited with 0"),
-	       "the first one is waited for at exit");
-	free(log);
-}
-
 int main(void)
 {
-	struct timespec now;
-
-	test_tmpdir(tmp, sizeof(tmp));
-	snprintf(sysfs, sizeof(sysfs), "%s/sys", tmp);
-	snprintf(trig, sizeof(trig), "%s/triggers", tmp);
-	snprintf(dbpath, sizeof(dbpath), "%s/ras.db", tmp);
-	/* Records from ten minutes ago on the boot clock, so wall times are recent. */
-	clock_gettime(CLOCK_BOOTTIME, &now);
-	base_ts = ((uint64_t)now.tv_sec - 600) * 1000000000ULL;
+	actions_fixture_init();
 	test_storm();
 	test_restart_and_leak();
 	test_edac_row();
-	test_safety();
-	test_trigger_cap();
 	test_rebuild();
-	test_decision_log();
-	if (getenv("RAS_TEST_KEEP"))
-		tap_diag("kept %s", tmp);
-	else
-		test_rmtree(tmp);
+	actions_fixture_done();
 	return tap_done();
 }

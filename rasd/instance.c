@@ -1,0 +1,76 @@
+/* SPDX-License-Identifier: MIT */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include "instance.h"
+#include "log.h"
+
+static void report_formats(const struct ras_formats *fmt)
+{
+	char absent[2048] = "";
+	size_t n = 0;
+
+	for (unsigned i = 0; i < ras_n_event_types; i++) {
+		const struct ras_type_format *tf = &fmt->type[i];
+		const struct ras_event_type *t = &ras_event_types[i];
+
+		if (tf->state == RAS_FMT_MALFORMED)
+			ras_log(LOG_WARNING, "tracepoint %s:%s skipped: %s", t->system, t->event,
+				tf->problem);
+		else if (tf->state != RAS_FMT_KERNEL && n < sizeof(absent))
+			n += (size_t)snprintf(absent + n, sizeof(absent) - n, "%s%s:%s",
+					      n ? " " : "", t->system, t->event);
+	}
+	if (n)
+		ras_log(LOG_INFO, "tracepoints absent from this kernel: %s", absent);
+}
+
+void rasd_instance_enable_events(struct ras_tracing *tr, const struct ras_formats *fmt,
+				 const struct rasd_config *cfg)
+{
+	unsigned enabled = 0;
+
+	for (unsigned i = 0; i < ras_n_event_types; i++) {
+		const struct ras_type_format *tf = &fmt->type[i];
+		const struct ras_event_type *t = &ras_event_types[i];
+
+		if (tf->state != RAS_FMT_KERNEL)
+			continue;
+		/* A reload may have dropped an event: turn it off in the instance. */
+		if (!rasd_config_event_wanted(cfg, tf->system, t->event, t->table)) {
+			if (ras_tracing_disable(tr, tf->system, t->event) < 0)
+				ras_log(LOG_WARNING, "cannot disable %s:%s", tf->system, t->event);
+			continue;
+		}
+		if (ras_tracing_enable(tr, tf->system, t->event) < 0) {
+			ras_log(LOG_WARNING, "cannot enable %s:%s", tf->system, t->event);
+			continue;
+		}
+		enabled++;
+	}
+	ras_log(LOG_INFO, "recording %u RAS tracepoints in instance %s", enabled, tr->instance_dir);
+}
+
+int rasd_instance_open(struct ras_tracing *tr, struct ras_formats **fmt,
+		       struct ras_decode_ctx *dctx, const struct rasd_config *cfg)
+{
+	char dir[PATH_MAX], err[512];
+	int r = ras_tracing_find(cfg->tracing_dir, dir, sizeof(dir), err, sizeof(err));
+
+	if (r == 0)
+		r = ras_tracing_open(tr, dir, cfg->instance, err, sizeof(err));
+	if (r == 0)
+		r = ras_formats_load(fmt, dir, tr->instance_dir, cfg->formats_dir);
+	if (r < 0) {
+		ras_log(LOG_ERR, "%s", err[0] ? err : strerror(-r));
+		return r;
+	}
+	if (tr->real && !tr->created)
+		ras_log(LOG_NOTICE, "taking back instance %s left by an earlier rasd; "
+			"its buffered records are stored first", tr->instance_dir);
+	report_formats(*fmt);
+	ras_decode_ctx_load_memfail(dctx, *fmt);
+	/* A replayed tree may come from another machine: its PCI addresses are not ours. */
+	dctx->pci_sysfs_root = tr->real ? cfg->sysfs_root : NULL;
+	return 0;
+}

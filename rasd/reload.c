@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <string.h>
+#include "reload.h"
+#include "log.h"
+
+static void log_config_error(void *ctx, const char *file, unsigned line, const char *reason)
+{
+	ras_log(LOG_ERR, "%s:%u: %s", file, line, reason);
+}
+
+/* The file as it is now, with the command line over it; false (logged) when not read whole. */
+static bool read_fresh_config(const struct rasd_options *opt, struct rasd_config *fresh)
+{
+	const char *path = opt->config_path;
+	int r;
+
+	rasd_config_defaults(fresh);
+	r = path ? rasd_config_load(fresh, path, log_config_error, NULL) : -ENOENT;
+	if (r < 0) {
+		ras_log(LOG_ERR, "configuration %s cannot be read (%s); keeping the running one",
+			path ? path : "(none)", strerror(-r));
+		return false;
+	}
+	if (r > 0) {
+		ras_log(LOG_ERR, "configuration %s has %d error%s; keeping the running one", path, r,
+			r == 1 ? "" : "s");
+		return false;
+	}
+	for (int i = 0; i < opt->n_overrides; i++) {
+		const char *why = NULL;
+
+		if (rasd_config_set(fresh, opt->override_key[i], opt->override_value[i], &why) < 0)
+			return false;
+	}
+	return true;
+}
+
+/* Thresholds, actions, their limits and triggers apply from the reload on (sysfs_root: restart). */
+static void reload_actions(struct rasd_config *c, const struct rasd_config *f)
+{
+#define TAKE(field) memcpy(&c->field, &f->field, sizeof(c->field))
+	TAKE(page_ce_threshold);
+	TAKE(page_ce_action);
+	TAKE(cpu_ce_threshold);
+	TAKE(cpu_ce_action);
+	TAKE(dimm_ce_threshold);
+	TAKE(device_ce_threshold);
+	TAKE(row_ce_threshold);
+	TAKE(memory_repair);
+	TAKE(dry_run);
+	TAKE(synthetic_actions);
+	TAKE(action_min_interval_s);
+	TAKE(action_max_per_day);
+	TAKE(trigger_dir);
+	TAKE(trigger_timeout_s);
+	TAKE(trigger_max_children);
+#undef TAKE
+}
+
+bool rasd_reload_config(struct rasd_config *running, const struct rasd_options *opt)
+{
+	struct rasd_config fresh;
+
+	if (!read_fresh_config(opt, &fresh))
+		return false;
+	if (strcmp(fresh.database, running->database) || strcmp(fresh.instance, running->instance))
+		ras_log(LOG_NOTICE, "database and instance changes take effect at restart");
+	running->allow_synthetic = fresh.allow_synthetic;
+	running->keep_instance = fresh.keep_instance;
+	running->log_corrected_per_minute = fresh.log_corrected_per_minute;
+	running->batch_max_records = fresh.batch_max_records;
+	running->commit_delay_ms = fresh.commit_delay_ms;
+	running->hold_max_kb = fresh.hold_max_kb;
+	/* Storm and size limits: the pipelines read them again at their next commit. */
+	memcpy(running->fold_threshold, fresh.fold_threshold, sizeof(fresh.fold_threshold));
+	running->fold_keep = fresh.fold_keep;
+	running->max_db_size_mb = fresh.max_db_size_mb;
+	running->keep_raw_days = fresh.keep_raw_days;
+	ras_log_set_rate(fresh.log_corrected_per_minute);
+	memcpy(running->events, fresh.events, sizeof(fresh.events));
+	memcpy(running->labels_dirs, fresh.labels_dirs, sizeof(fresh.labels_dirs));
+	reload_actions(running, &fresh);
+	return true;
+}
