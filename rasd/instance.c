@@ -54,7 +54,7 @@ void rasd_instance_enable_events(struct ras_tracing *tr, const struct ras_format
 int rasd_instance_open(struct ras_tracing *tr, struct ras_formats **fmt,
 		       struct ras_decode_ctx *dctx, const struct rasd_config *cfg)
 {
-	char dir[PATH_MAX], err[512];
+	char dir[PATH_MAX], err[512] = "";
 	int r = ras_tracing_find(cfg->tracing_dir, dir, sizeof(dir), err, sizeof(err));
 
 	if (r == 0)
