@@ -56,11 +56,12 @@ static int prepare_insert(struct ras_db *db, unsigned idx)
 	n = (size_t)snprintf(sql, cap, "INSERT OR IGNORE INTO %s (", ras_event_types[idx].table);
 	for (unsigned i = 0; i < t->ncols && n < cap; i++)
 		n += (size_t)snprintf(sql + n, cap - n, "%s\"%s\"", i ? "," : "", t->cols[i].name);
-	n += (size_t)snprintf(sql + n, cap - n, ") VALUES (");
+	/* The id last: reserved by the writer (ras_db_insert_event), or NULL for SQLite to pick. */
+	n += (size_t)snprintf(sql + n, cap - n, ",id) VALUES (");
 	for (unsigned i = 0; i < t->ncols && n < cap; i++)
-		n += (size_t)snprintf(sql + n, cap - n, "%s?", i ? "," : "");
+		n += (size_t)snprintf(sql + n, cap - n, "?,");
 	if (n < cap)
-		snprintf(sql + n, cap - n, ")");
+		snprintf(sql + n, cap - n, "?)");
 	r = sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &db->insert[idx], NULL);
 	free(sql);
 	return r == SQLITE_OK ? 0 : -1;
@@ -416,6 +417,7 @@ int ras_db_begin(struct ras_db *db)
 	if (step_reset(db->stmt[STMT_BEGIN]) < 0)
 		return -EIO;
 	db->in_txn = true;
+	memset(db->next_id, 0, sizeof(db->next_id));
 	return 0;
 }
 
@@ -455,6 +457,7 @@ int ras_db_commit(struct ras_db *db)
 	if (r != SQLITE_DONE)
 		return errno_of(r);
 	db->in_txn = false;
+	memset(db->next_id, 0, sizeof(db->next_id));
 	ras_db_fold_committed(db);
 	return 0;
 }
@@ -465,6 +468,7 @@ void ras_db_rollback(struct ras_db *db)
 	if (!sqlite3_get_autocommit(db->h))
 		step_reset(db->stmt[STMT_ROLLBACK]);
 	db->in_txn = false;
+	memset(db->next_id, 0, sizeof(db->next_id));
 	ras_db_rollup_discard(db);
 	ras_db_fold_discard(db);
 	/* Decodings stored in the abandoned transaction are gone with it. */

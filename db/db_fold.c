@@ -97,6 +97,7 @@ struct ras_db_fold {
 	int64_t newest_ns;
 	struct fold_pending *pending;
 	size_t npending, cap_pending;
+	struct ras_db_hold *hold;   /* records held for folding (db_fold_hold.c) */
 };
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
@@ -249,7 +250,7 @@ static struct fold_table *table_sql(struct ras_db *db, unsigned idx)
 	static const char *const details[] = { "syndrome", "synd", "row", "status", NULL };
 	struct fold_table *t = &db->fold->t[idx];
 	const char *table = ras_event_types[idx].table, *addr, *detail, *weight;
-	char view[96], dims[512], sql[2048];
+	char view[96], dims[512], list[1536], sql[2048];
 
 	if (t->probed)
 		return t->sel ? t : NULL;
@@ -260,17 +261,20 @@ static struct fold_table *table_sql(struct ras_db *db, unsigned idx)
 	snprintf(t->detail_name, sizeof(t->detail_name), "%s", detail ? detail : "");
 	ras_db_metrics_subject_sql(table, dims, sizeof(dims), &weight);
 	/* The EDAC counts' key of an mc_event (db_edac_rollup.c), so edge hours count folds too. */
-	snprintf(sql, sizeof(sql),
-		 "SELECT wall_ns, coalesce(boot, 0), coalesce(source, ''), coalesce(synthetic, 0),"
+	snprintf(list, sizeof(list),
+		 "wall_ns, coalesce(boot, 0), coalesce(source, ''), coalesce(synthetic, 0),"
 		 " coalesce(severity, ''), coalesce(location, ''), coalesce(dec, 0), %s%s%s, %s%s%s,"
-		 " %s, %s, %s FROM %s WHERE id = ?", addr ? "\"" : "", addr ? addr : "NULL",
+		 " %s, %s, %s", addr ? "\"" : "", addr ? addr : "NULL",
 		 addr ? "\"" : "", detail ? "\"" : "", detail ? detail : "NULL", detail ? "\"" : "",
 		 weight, dims, strcmp(table, "mc_event") ? "''" :
 		 "json_array(coalesce(mc_index, -1), coalesce(top_layer, -1),"
 		 " coalesce(middle_layer, -1), coalesce(lower_layer, -1), coalesce(error_type, -1),"
-		 " coalesce(error_count, 1))", view);
+		 " coalesce(error_count, 1))");
+	snprintf(sql, sizeof(sql), "SELECT %s FROM %s WHERE id = ?", list, view);
 	if (sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &t->sel, NULL) != SQLITE_OK)
 		return NULL;
+	/* The same columns of a record held in memory (db_fold_hold.c); without them none is held. */
+	ras_db_hold_prepare(db, &db->fold->hold, idx, list);
 	snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE id = ?", table);
 	if (sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &t->del, NULL) != SQLITE_OK)
 		return NULL;
@@ -473,13 +477,34 @@ static bool period_crossed(struct ras_db *db, unsigned idx, const char *subject,
 	return crossed;
 }
 
-int ras_db_fold_note(struct ras_db *db, const struct ras_db_event *ev, int64_t id)
+/*
+ * Folds row id of the subject's storm: a record still held is folded from
+ * memory at once (it never becomes a row); a stored row is queued for commit.
+ */
+static int fold_or_queue(struct ras_db *db, unsigned idx, const char *subject, int64_t id)
+{
+	struct folded_row r;
+	sqlite3_stmt *st;
+	int err;
+
+	st = ras_db_hold_take(db, db->fold->hold, idx, id, &err);
+	if (!st)
+		return err < 0 ? err : pending_push(db->fold, idx, subject, id);
+	read_row(st, &r);
+	sqlite3_reset(st);
+	r.fresh = 1;
+	return accumulate(db, idx, subject, &r);
+}
+
+int ras_db_fold_note(struct ras_db *db, const struct ras_db_event *ev, int64_t id, int64_t dec,
+		     bool may_hold)
 {
 	const struct ras_db_limits *l = ev->limits;
 	struct ras_db_fold *f;
 	struct fold_subject *s;
 	char key[160];
 	int64_t period;
+	int held, r;
 
 	if (!l)
 		return 0;
@@ -504,15 +529,16 @@ int ras_db_fold_note(struct ras_db *db, const struct ras_db_event *ev, int64_t i
 		s->seen = l->fold_threshold;   /* its first rows are stored: fold from here on */
 	if (++s->seen <= l->fold_keep)
 		return 0;   /* the first ones of the period */
-	if (held_push(s, id) < 0)
+	held = may_hold && table_sql(db, ev->type_idx) ? ras_db_hold_add(f->hold, ev, id, dec) : 0;
+	if (held < 0 || held_push(s, id) < 0)
 		return -ENOMEM;
 	if (s->seen <= l->fold_threshold)
-		return 0;
-	/* Past the threshold: everything but the last fold_keep held is folded, at commit. */
+		return held;
+	/* Past the threshold: everything but the last fold_keep held is folded. */
 	while (s->n > l->fold_keep)
-		if (pending_push(f, ev->type_idx, s->key, held_pop(s)) < 0)
-			return -ENOMEM;
-	return 0;
+		if ((r = fold_or_queue(db, ev->type_idx, s->key, held_pop(s))) < 0)
+			return r;
+	return held;
 }
 
 /* Folds the rows queued in the batch; the roll-ups have counted them by now. */
@@ -719,7 +745,8 @@ int ras_db_fold_flush(struct ras_db *db)
 {
 	if (!db->fold)
 		return 0;
-	if (fold_pending_rows(db) < 0 ||
+	/* The records still held become rows first: the limits and next batches see them. */
+	if (ras_db_hold_store(db, db->fold->hold) < 0 || fold_pending_rows(db) < 0 ||
 	    (db->fold->have_limits &&
 	     ras_db_fold_apply_limits(db, &db->fold->limits, db->fold->newest_ns) < 0))
 		return -EIO;
@@ -747,6 +774,7 @@ void ras_db_fold_discard(struct ras_db *db)
 	}
 	f->used = 0;
 	f->npending = 0;
+	ras_db_hold_clear(f->hold);
 	memset(f->txn_first, 0, sizeof(f->txn_first));
 }
 
@@ -770,6 +798,7 @@ void ras_db_fold_free(struct ras_db *db)
 	sqlite3_finalize(f->upd);
 	sqlite3_finalize(f->crossed);
 	free(f->pending);
+	ras_db_hold_free(f->hold);
 	free(f);
 	db->fold = NULL;
 }

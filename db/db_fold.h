@@ -5,8 +5,14 @@
 
 #include "db_internal.h"
 
-/* Notes a record just stored as row id: it may start or go on folding its subject's storm. */
-int ras_db_fold_note(struct ras_db *db, const struct ras_db_event *ev, int64_t id);
+/*
+ * Notes a record stored (or, with may_hold, about to be stored) as row id with
+ * decoding dec: it may start or go on folding its subject's storm. Returns 1
+ * when the record is held (db_fold_hold.c: the caller inserts nothing), 0
+ * when the caller inserts it (or has), or -errno.
+ */
+int ras_db_fold_note(struct ras_db *db, const struct ras_db_event *ev, int64_t id, int64_t dec,
+		     bool may_hold);
 /* Inside the transaction, before COMMIT: applies the size and age limits, writes the folds. */
 int ras_db_fold_flush(struct ras_db *db);
 /* After COMMIT: this transaction's rows may be folded from now on. */
@@ -18,6 +24,26 @@ void ras_db_fold_free(struct ras_db *db);
 int ras_db_fold_oldest(struct ras_db *db, unsigned idx, int64_t before_ns);
 /* Inside the transaction: folds what the age and size limits l say must go (db_fold_limits.c). */
 int ras_db_fold_apply_limits(struct ras_db *db, const struct ras_db_limits *l, int64_t newest_ns);
+/* ---- held records (db_fold_hold.c) ---- */
+struct ras_db_hold;
+/* Whether ev may be held: folding is on and it can never be a duplicate (no identity index). */
+bool ras_db_hold_possible(const struct ras_db_event *ev);
+/* Prepares table idx's fold columns (list, SQL over its view) for held records; false: none held. */
+bool ras_db_hold_prepare(struct ras_db *db, struct ras_db_hold **hp, unsigned idx, const char *list);
+/* Holds a copy of ev under the reserved row id: 1 held, 0 its table holds none, or -errno. */
+int ras_db_hold_add(struct ras_db_hold *h, const struct ras_db_event *ev, int64_t id, int64_t dec);
+/*
+ * Takes the record held as row id of table idx out: returns the fold columns'
+ * statement on its row (the caller reads and resets it), or NULL when no such
+ * record is held (*err: 0) or on error (*err: -errno).
+ */
+sqlite3_stmt *ras_db_hold_take(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int64_t id,
+			       int *err);
+/* Inserts every record still held under its reserved id (before COMMIT). */
+int ras_db_hold_store(struct ras_db *db, struct ras_db_hold *h);
+/* Forgets every held record (a rollback). */
+void ras_db_hold_clear(struct ras_db_hold *h);
+void ras_db_hold_free(struct ras_db_hold *h);
 /* Writes one zigzag varint of a second's difference to the previous one; returns its bytes (<= 10). */
 size_t ras_db_fold_put_delta(uint8_t *out, int64_t delta);
 /* The SQL functions the folded-record queries use (every connection, reader or writer). */

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "db_internal.h"
@@ -154,20 +155,27 @@ static int64_t decoded_id(struct ras_db *db, unsigned idx, const void *decoded)
 	return id;
 }
 
-int ras_db_insert_event(struct ras_db *db, const struct ras_db_event *ev)
+void ras_db_bind_row(struct ras_db *db, sqlite3_stmt *st, const struct ras_db_event *ev, int64_t dec)
 {
 	const struct ras_event_type *type = &ras_event_types[ev->type_idx];
 	const struct ras_db_table *t = ras_db_table_of(ev->type_idx);
-	sqlite3_stmt *st = db->insert[ev->type_idx];
-	int64_t dec = decoded_id(db, ev->type_idx, ev->decoded);
-	int r;
 
-	if (dec < 0)
-		return -EIO;
 	bind_common(db, st, ev);
 	for (unsigned i = 0; i < type->n_fields; i++)
 		bind_raw(st, (int)(t->first_raw + i + 1), &type->fields[i], &ev->values[i]);
 	sqlite3_bind_int64(st, (int)t->dec_col + 1, dec);
+}
+
+int ras_db_insert_row(struct ras_db *db, const struct ras_db_event *ev, int64_t dec, int64_t *id)
+{
+	sqlite3_stmt *st = db->insert[ev->type_idx];
+	int r;
+
+	ras_db_bind_row(db, st, ev, dec);
+	if (*id)
+		sqlite3_bind_int64(st, (int)ras_db_table_of(ev->type_idx)->ncols + 1, *id);
+	else
+		sqlite3_bind_null(st, (int)ras_db_table_of(ev->type_idx)->ncols + 1);
 	r = sqlite3_step(st);
 	/* Every parameter is bound on each insert, so no clear_bindings. */
 	sqlite3_reset(st);
@@ -175,10 +183,67 @@ int ras_db_insert_event(struct ras_db *db, const struct ras_db_event *ev)
 		return -EIO;
 	if (sqlite3_changes(db->h) == 0)
 		return 0;
-	if (ras_db_rollup_add(db, ev, ev->boot ? ev->boot : db->boot,
-			      sqlite3_last_insert_rowid(db->h)) < 0 ||
-	    ras_db_fold_note(db, ev, sqlite3_last_insert_rowid(db->h)) < 0)
+	*id = sqlite3_last_insert_rowid(db->h);
+	return 1;
+}
+
+/*
+ * The row id the next record of table idx takes in the open transaction, or
+ * 0 outside one (SQLite picks). Read once per transaction: the writer alone
+ * inserts while it is open.
+ */
+static int64_t next_row_id(struct ras_db *db, unsigned idx)
+{
+	char sql[160];
+	sqlite3_stmt *st;
+
+	if (!db->in_txn)
+		return 0;
+	if (db->next_id[idx])
+		return db->next_id[idx];
+	snprintf(sql, sizeof(sql), "SELECT coalesce(max(id), 0) + 1 FROM %s", ras_event_types[idx].table);
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		db->next_id[idx] = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return db->next_id[idx] > 0 ? db->next_id[idx] : -1;
+}
+
+/* Stores ev, or holds it for folding (db_fold_hold.c); 1 stored, 0 a duplicate, -EIO. */
+static int store_or_hold(struct ras_db *db, const struct ras_db_event *ev, int64_t dec, int64_t *id)
+{
+	bool may_hold = *id && ras_db_hold_possible(ev);
+	int r = may_hold ? ras_db_fold_note(db, ev, *id, dec, true) : 0;
+
+	if (r != 0)
+		return r < 0 ? -EIO : 1;
+	r = ras_db_insert_row(db, ev, dec, id);
+	if (r <= 0)
+		return r;
+	/* Noted after the insert: a duplicate ignored must not count toward a storm. */
+	if (!may_hold && ras_db_fold_note(db, ev, *id, dec, false) < 0)
 		return -EIO;
+	return 1;
+}
+
+int ras_db_insert_event(struct ras_db *db, const struct ras_db_event *ev)
+{
+	int64_t dec = decoded_id(db, ev->type_idx, ev->decoded);
+	int64_t id = next_row_id(db, ev->type_idx);
+	int r;
+
+	if (dec < 0 || id < 0)
+		return -EIO;
+	r = store_or_hold(db, ev, dec, &id);
+	if (r <= 0)
+		return r;
+	if (db->in_txn)
+		db->next_id[ev->type_idx] = id + 1;
+	if (ras_db_rollup_add(db, ev, ev->boot ? ev->boot : db->boot, id) < 0)
+		return -EIO;
+	/* The record's id for the caller (ras_db_last_row_id), whatever the roll-ups wrote since. */
+	sqlite3_set_last_insert_rowid(db->h, id);
 	return 1;
 }
 

@@ -52,6 +52,12 @@ struct ras_db {
 	struct ras_db_rollup *rollup;       /* the open batch's hourly counts (db_rollup.c) */
 	struct ras_db_ckpt *ckpt;           /* the checkpoint thread (db_checkpoint.c), or NULL */
 	struct ras_db_fold *fold;           /* storms being folded, the batch's folds (db_fold.c) */
+	/*
+	 * Each event table's next row id in the open transaction (0: not read
+	 * yet): ids are reserved in arrival order, so a record held for folding
+	 * (db_fold_hold.c) and inserted at commit keeps its place.
+	 */
+	int64_t next_id[RAS_MAX_EVENT_TYPES];
 	char err[256];
 };
 
@@ -59,6 +65,14 @@ extern const char *const ras_db_common_columns[RAS_DB_N_COMMON];
 const struct ras_db_table *ras_db_table_of(unsigned type_idx);
 /* The raw field a decoded field restates (read back from its column), or -1. */
 int ras_db_restated_raw(const struct ras_event_type *type, const struct ras_dfield *d);
+
+/* Binds ev's row (decoding dec) to st's parameters 1.., numbered as the event INSERT's. */
+void ras_db_bind_row(struct ras_db *db, sqlite3_stmt *st, const struct ras_db_event *ev, int64_t dec);
+/*
+ * Inserts ev's row as row *id (0: the next free one, then set): 1 stored,
+ * 0 a duplicate ignored, -EIO. Nothing else: no roll-ups, no folding.
+ */
+int ras_db_insert_row(struct ras_db *db, const struct ras_db_event *ev, int64_t dec, int64_t *id);
 
 int ras_db_migrate(struct ras_db *db);
 /*

@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Held records: a storm's record past its subject's first fold_keep ones is
+ * not inserted at once but held here, a copy of what its row would say, under
+ * the row id reserved for it (ras_db_insert_event). If fold_keep newer
+ * records of its subject come in the same transaction it is folded from here
+ * (no INSERT, no read-back, no DELETE: a storm's records mostly fold in the
+ * batch that brought them); the ones still held at commit are inserted then,
+ * under their reserved ids, before COMMIT. Either way the transaction commits
+ * the same rows and counts as if each record had been inserted and folded.
+ *
+ * The folded columns are computed by SQLite from the same expressions as a
+ * stored row's (db_fold.c table_sql), over a one-row subquery shaped like the
+ * table's <table>_decoded view: the bound values are the INSERT's, so a held
+ * record folds exactly as its row would have.
+ *
+ * Only records that can never be duplicates are held: those whose source the
+ * identity index (db_schema.c) does not cover, so INSERT OR IGNORE could not
+ * have ignored them.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "db_fold.h"
+
+/* One held record: the event's columns, its values' bytes after the struct. */
+struct held {
+	int64_t dec, wall_ns, boot;
+	uint64_t trace_ts, rec_hash;
+	int trace_cpu, severity;
+	bool synthetic;
+	char source[24];
+	struct ras_value values[];
+};
+
+struct held_slot {
+	int64_t id;
+	struct held *rec;           /* NULL once folded */
+};
+
+struct held_table {
+	struct held_slot *slot;     /* by reserved id, growing */
+	size_t n, cap, first;       /* first: no record before it is still held */
+	sqlite3_stmt *eval;
+	bool tried;
+};
+
+struct ras_db_hold {
+	struct held_table t[RAS_MAX_EVENT_TYPES];
+};
+
+bool ras_db_hold_possible(const struct ras_db_event *ev)
+{
+	return ev->limits && ev->limits->fold_threshold && strcmp(ev->source, "boot") &&
+	       strcmp(ev->source, "previous-boot");
+}
+
+static struct ras_db_hold *hold_state(struct ras_db_hold **hp)
+{
+	if (!*hp)
+		*hp = calloc(1, sizeof(**hp));
+	return *hp;
+}
+
+/* The columns of <table>_decoded, from bound parameters numbered as the INSERT's. */
+static int rowsource_sql(unsigned idx, char *sql, size_t cap)
+{
+	const struct ras_db_table *t = ras_db_table_of(idx);
+	const char *table = ras_event_types[idx].table;
+	size_t n = (size_t)snprintf(sql, cap, "(SELECT NULL AS id");
+
+	for (unsigned i = 0; i < t->ncols && n < cap; i++)
+		n += (size_t)snprintf(sql + n, cap - n, ", ?%u AS \"%s\"", i + 1, t->cols[i].name);
+	for (unsigned i = 0; i < t->ndcols && n < cap; i++)
+		n += (size_t)snprintf(sql + n, cap - n, ", d.\"%s\"", t->dcols[i].name);
+	if (n < cap)
+		n += (size_t)snprintf(sql + n, cap - n, " FROM (SELECT 1) LEFT JOIN %s_dec d ON d.id = ?%u)",
+				      table, t->dec_col + 1);
+	return n < cap ? 0 : -ENAMETOOLONG;
+}
+
+bool ras_db_hold_prepare(struct ras_db *db, struct ras_db_hold **hp, unsigned idx, const char *list)
+{
+	struct ras_db_hold *h = hold_state(hp);
+	struct held_table *ht = h ? &h->t[idx] : NULL;
+	size_t cap = 16384, n;
+	char *sql;
+
+	if (!ht || ht->tried)
+		return ht && ht->eval;
+	ht->tried = true;
+	if (!(sql = malloc(cap)))
+		return false;
+	n = (size_t)snprintf(sql, cap, "SELECT %s FROM ", list);
+	/* A table with columns the current build does not know (an older one's) is not held. */
+	if (n < cap && rowsource_sql(idx, sql + n, cap - n) == 0 &&
+	    sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &ht->eval, NULL) != SQLITE_OK)
+		ht->eval = NULL;
+	free(sql);
+	return ht->eval != NULL;
+}
+
+static struct held *held_copy(const struct ras_db_event *ev, int64_t dec)
+{
+	const struct ras_event_type *type = &ras_event_types[ev->type_idx];
+	size_t bytes = sizeof(struct held) + type->n_fields * sizeof(struct ras_value);
+	struct held *c;
+	uint8_t *data;
+
+	for (unsigned i = 0; i < type->n_fields; i++)
+		if (ev->values[i].present && type->fields[i].type != RAS_FT_INT)
+			bytes += ev->values[i].len;
+	if (!(c = malloc(bytes)))
+		return NULL;
+	*c = (struct held){ .dec = dec, .wall_ns = ev->wall_ns, .boot = ev->boot,
+			    .trace_ts = ev->trace_ts, .rec_hash = ev->rec_hash,
+			    .trace_cpu = ev->trace_cpu, .synthetic = ev->synthetic,
+			    .severity = ((const struct ras_decoded_head *)ev->decoded)->severity };
+	snprintf(c->source, sizeof(c->source), "%s", ev->source);
+	data = (uint8_t *)&c->values[type->n_fields];
+	for (unsigned i = 0; i < type->n_fields; i++) {
+		c->values[i] = ev->values[i];
+		if (!ev->values[i].present || type->fields[i].type == RAS_FT_INT || !ev->values[i].p)
+			continue;
+		memcpy(data, ev->values[i].p, ev->values[i].len);
+		c->values[i].p = data;
+		data += ev->values[i].len;
+	}
+	return c;
+}
+
+int ras_db_hold_add(struct ras_db_hold *h, const struct ras_db_event *ev, int64_t id, int64_t dec)
+{
+	struct held_table *ht = h ? &h->t[ev->type_idx] : NULL;
+	struct held *c;
+
+	/* A source too long for the copy (none is) stays unheld rather than cut. */
+	if (!ht || !ht->eval || strlen(ev->source) >= sizeof(((struct held *)0)->source))
+		return 0;
+	if (ht->n == ht->cap) {
+		size_t cap = ht->cap ? 2 * ht->cap : 256;
+		struct held_slot *grown = realloc(ht->slot, cap * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		ht->slot = grown;
+		ht->cap = cap;
+	}
+	if (!(c = held_copy(ev, dec)))
+		return -ENOMEM;
+	ht->slot[ht->n++] = (struct held_slot){ .id = id, .rec = c };
+	return 1;
+}
+
+/* The event a held record stands for, to bind as the INSERT does. */
+static void held_event(const struct held *c, unsigned idx, struct ras_decoded_head *head,
+		       struct ras_db_event *ev)
+{
+	memset(head, 0, sizeof(*head));
+	head->severity = c->severity;
+	*ev = (struct ras_db_event){ .type_idx = idx, .wall_ns = c->wall_ns, .trace_ts = c->trace_ts,
+				     .trace_cpu = c->trace_cpu, .source = c->source,
+				     .synthetic = c->synthetic, .boot = c->boot,
+				     .rec_hash = c->rec_hash, .values = c->values, .decoded = head };
+}
+
+/* The slot of a record still held under id, or NULL (ids grow along the array). */
+static struct held_slot *held_find(struct held_table *ht, int64_t id)
+{
+	size_t lo = ht->first, hi = ht->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (ht->slot[mid].id == id)
+			return ht->slot[mid].rec ? &ht->slot[mid] : NULL;
+		if (ht->slot[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+sqlite3_stmt *ras_db_hold_take(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int64_t id,
+			       int *err)
+{
+	struct held_table *ht = h ? &h->t[idx] : NULL;
+	struct held_slot *slot = ht ? held_find(ht, id) : NULL;
+	struct ras_decoded_head head;
+	struct ras_db_event ev;
+
+	*err = 0;
+	if (!slot)
+		return NULL;
+	held_event(slot->rec, idx, &head, &ev);
+	ras_db_bind_row(db, ht->eval, &ev, slot->rec->dec);
+	free(slot->rec);
+	slot->rec = NULL;
+	while (ht->first < ht->n && !ht->slot[ht->first].rec)
+		ht->first++;
+	if (sqlite3_step(ht->eval) != SQLITE_ROW) {
+		sqlite3_reset(ht->eval);
+		*err = -EIO;
+		return NULL;
+	}
+	return ht->eval;
+}
+
+int ras_db_hold_store(struct ras_db *db, struct ras_db_hold *h)
+{
+	for (unsigned i = 0; h && i < RAS_MAX_EVENT_TYPES; i++) {
+		struct held_table *ht = &h->t[i];
+
+		for (size_t k = ht->first; k < ht->n; k++) {
+			struct ras_decoded_head head;
+			struct ras_db_event ev;
+			int64_t id = ht->slot[k].id;
+
+			if (!ht->slot[k].rec)
+				continue;
+			held_event(ht->slot[k].rec, i, &head, &ev);
+			/* Its id was reserved for it: anything but a new row is an error. */
+			if (ras_db_insert_row(db, &ev, ht->slot[k].rec->dec, &id) != 1)
+				return -EIO;
+			free(ht->slot[k].rec);
+			ht->slot[k].rec = NULL;
+		}
+		ht->n = ht->first = 0;
+	}
+	return 0;
+}
+
+void ras_db_hold_clear(struct ras_db_hold *h)
+{
+	for (unsigned i = 0; h && i < RAS_MAX_EVENT_TYPES; i++) {
+		for (size_t k = h->t[i].first; k < h->t[i].n; k++)
+			free(h->t[i].slot[k].rec);
+		h->t[i].n = h->t[i].first = 0;
+	}
+}
+
+void ras_db_hold_free(struct ras_db_hold *h)
+{
+	if (!h)
+		return;
+	ras_db_hold_clear(h);
+	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++) {
+		free(h->t[i].slot);
+		sqlite3_finalize(h->t[i].eval);
+	}
+	free(h);
+}
