@@ -28,7 +28,7 @@
 #include "db_rollup.h"
 
 #define FOLD_SUBJECTS 256
-#define FOLD_SLOTS 256
+#define FOLD_SLOTS 1024
 #define FOLD_DETAILS 8
 #define LIMIT_BATCH 500
 #define SEC_NS 1000000000LL

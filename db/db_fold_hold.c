@@ -74,9 +74,10 @@ static int rowsource_sql(unsigned idx, char *sql, size_t cap)
 		n += (size_t)snprintf(sql + n, cap - n, ", ?%u AS \"%s\"", i + 1, t->cols[i].name);
 	for (unsigned i = 0; i < t->ndcols && n < cap; i++)
 		n += (size_t)snprintf(sql + n, cap - n, ", d.\"%s\"", t->dcols[i].name);
+	/* Its decoding's row exists (stored before the record is noted): one lookup by id. */
 	if (n < cap)
-		n += (size_t)snprintf(sql + n, cap - n, " FROM (SELECT 1) LEFT JOIN %s_dec d ON d.id = ?%u)",
-				      table, t->dec_col + 1);
+		n += (size_t)snprintf(sql + n, cap - n, " FROM %s_dec d WHERE d.id = ?%u)", table,
+				      t->dec_col + 1);
 	return n < cap ? 0 : -ENAMETOOLONG;
 }
 
