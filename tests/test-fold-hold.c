@@ -1,0 +1,152 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Held records (db/db_fold_hold.c): a storm's record past its subject's first
+ * fold_keep is held in memory under a reserved row id and never inserted when
+ * it folds in its own batch. One stream of mc_event records (a DIMM storm,
+ * quieter DIMMs, records from the boot buffer that can be duplicates) is
+ * stored with folding and without, in batches, one batch rolled back and
+ * stored again. Every raw row of the folded database is the unfolded
+ * database's row of the same id (ids keep arrival order), raw rows and folds
+ * add up to every record and every error, the hourly roll-ups are the same,
+ * the storm's last fold_keep records are raw, and a duplicate from the boot
+ * buffer is still refused.
+ */
+#include <sqlite3.h>
+#include <stdalign.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include "db/db.h"
+#include "lib/decode.h"
+#include "lib/event_fields.h"
+#include "tap.h"
+#include "test_util.h"
+
+#define SEC 1000000000LL
+#define HOUR (3600 * SEC)
+#define RECORDS 3000
+#define BATCH 97
+#define KEEP 3
+
+static char dir[256];
+static int64_t T0;
+static struct ras_decode_ctx dctx;
+static struct ras_db_limits limits = {
+	.fold_threshold = 20, .fold_period_ns = HOUR, .fold_keep = KEEP, .page_size = 4096,
+};
+
+/* Record i: mostly DIMM_A0's storm, every 9th another DIMM, the first and every 50th from the boot buffer. */
+static int insert(struct ras_db *db, unsigned i, bool fold)
+{
+	const struct ras_event_type *type = ras_event_type_find("mc_event");
+	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
+	struct ras_value v[RAS_MAX_FIELDS] = { 0 };
+	unsigned layer = i % 9 == 4 ? 1 + i % 4 : 0;
+	char label[32];
+	int64_t ints[][2] = {
+		{ MC_F_ERROR_TYPE, 0 }, { MC_F_ERROR_COUNT, 1 + i % 3 }, { MC_F_MC_INDEX, 0 },
+		{ MC_F_TOP_LAYER, layer }, { MC_F_MIDDLE_LAYER, 0 }, { MC_F_LOWER_LAYER, -1 },
+		{ MC_F_ADDRESS, 0x4000 + 0x40 * (int64_t)i }, { MC_F_GRAIN_BITS, 6 },
+		{ MC_F_SYNDROME, i % 5 },
+	};
+	struct ras_db_event ev = {
+		.type_idx = (unsigned)(type - ras_event_types), .wall_ns = T0 + (int64_t)i * SEC,
+		.trace_ts = i, .source = i % 50 == 25 || !i ? "boot" : "live", .rec_hash = i, .values = v,
+		.decoded = decoded, .limits = fold ? &limits : NULL,
+	};
+
+	snprintf(label, sizeof(label), "DIMM_A%u", layer);
+	for (size_t k = 0; k < sizeof(ints) / sizeof(ints[0]); k++)
+		v[ints[k][0]] = (struct ras_value){ .present = true, .i = ints[k][1] };
+	v[MC_F_MSG] = (struct ras_value){ .present = true, .p = "memory read error", .len = 17 };
+	v[MC_F_LABEL] = (struct ras_value){ .present = true, .p = label, .len = (uint32_t)strlen(label) };
+	v[MC_F_DRIVER_DETAIL] = (struct ras_value){ .present = true, .p = "", .len = 0 };
+	ras_decode_values(type, v, &dctx, decoded);
+	return ras_db_insert_event(db, &ev);
+}
+
+/* The stream in batches; batch 7 is rolled back once and stored again. Returns records refused. */
+static int store(const char *name, bool fold)
+{
+	char path[512], err[512];
+	struct ras_db *db = NULL;
+	int refused = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (ras_db_open_writer(&db, path, "test-boot", err, sizeof(err)) < 0) {
+		tap_diag("open %s: %s", path, err);
+		return -1;
+	}
+	for (unsigned first = 0, batch = 0; first < RECORDS; first += BATCH, batch++) {
+		ras_db_begin(db);
+		for (unsigned i = first; i < first + BATCH && i < RECORDS; i++)
+			insert(db, i, fold);
+		if (batch == 7) {
+			ras_db_rollback(db);
+			ras_db_begin(db);
+			for (unsigned i = first; i < first + BATCH && i < RECORDS; i++)
+				insert(db, i, fold);
+		}
+		ras_db_commit(db);
+	}
+	/* The boot buffer read again: its first record (one of the storm's first, kept raw) is stored. */
+	ras_db_begin(db);
+	refused = insert(db, 0, fold) == 0;
+	ras_db_commit(db);
+	ras_db_close(db);
+	return refused;
+}
+
+static int64_t scalar(const char *sql)
+{
+	char a[512], b[512];
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	int64_t v = -1;
+
+	snprintf(a, sizeof(a), "%s/folded.db", dir);
+	snprintf(b, sizeof(b), "ATTACH '%s/plain.db' AS p", dir);
+	if (sqlite3_open(a, &h) == SQLITE_OK && sqlite3_exec(h, b, NULL, NULL, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			v = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	} else {
+		tap_diag("%s: %s", sql, sqlite3_errmsg(h));
+	}
+	sqlite3_close(h);
+	return v;
+}
+
+int main(void)
+{
+	int64_t raw, folded;
+
+	T0 = (((int64_t)time(NULL) + 86400) / 3600 * 3600 + 600) * SEC + 123457;
+	test_tmpdir(dir, sizeof(dir));
+	ras_decode_ctx_init(&dctx);
+	tap_ok(store("plain.db", false) == 1 && store("folded.db", true) == 1,
+	       "both streams stored; the boot buffer's record read again is refused in both");
+	raw = scalar("SELECT count(*) FROM mc_event");
+	folded = scalar("SELECT sum(records) FROM folds WHERE tbl = 'mc_event'");
+	tap_ok(raw > 0 && folded > RECORDS / 2, "the storm folded: %lld raw rows, %lld folded records",
+	       (long long)raw, (long long)folded);
+	tap_is_int(raw + folded, scalar("SELECT count(*) FROM p.mc_event"),
+		   "raw rows and folded records add up to every record");
+	tap_is_int(scalar("SELECT count(*) FROM (SELECT * FROM main.mc_event EXCEPT SELECT * FROM p.mc_event)"),
+		   0, "every raw row is the unfolded database's row of the same id");
+	tap_is_int(scalar("SELECT (SELECT sum(error_count) FROM main.mc_event) + (SELECT sum(errors) FROM folds"
+			  " WHERE tbl = 'mc_event') - (SELECT sum(error_count) FROM p.mc_event)"),
+		   0, "raw rows and folds add up to every error");
+	tap_is_int(scalar("SELECT count(*) FROM (SELECT * FROM (SELECT * FROM main.rollup_hourly EXCEPT"
+			  " SELECT * FROM p.rollup_hourly) UNION ALL SELECT * FROM (SELECT * FROM"
+			  " p.rollup_hourly EXCEPT SELECT * FROM main.rollup_hourly))"),
+		   0, "the hourly roll-ups are the same");
+	tap_is_int(scalar("SELECT count(*) FROM main.mc_event e JOIN (SELECT id FROM p.mc_event"
+			  " WHERE label = 'DIMM_A0' ORDER BY id DESC LIMIT 3) USING (id)"),
+		   KEEP, "the storm's last fold_keep records are raw rows");
+	tap_is_int(scalar("SELECT count(*) FROM p.mc_event WHERE id NOT IN (SELECT id FROM main.mc_event)"),
+		   folded, "no raw row but the folded ones is missing");
+	test_rmtree(dir);
+	return tap_done();
+}
