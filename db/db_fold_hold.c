@@ -52,8 +52,7 @@ struct ras_db_hold {
 
 bool ras_db_hold_possible(const struct ras_db_event *ev)
 {
-	return ev->limits && ev->limits->fold_threshold && strcmp(ev->source, "boot") &&
-	       strcmp(ev->source, "previous-boot");
+	return ev->limits && ev->limits->fold_threshold && !ras_db_may_be_duplicate(ev);
 }
 
 static struct ras_db_hold *hold_state(struct ras_db_hold **hp)

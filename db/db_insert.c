@@ -210,6 +210,12 @@ static int64_t next_row_id(struct ras_db *db, unsigned idx)
 	return db->next_id[idx] > 0 ? db->next_id[idx] : -1;
 }
 
+bool ras_db_may_be_duplicate(const struct ras_db_event *ev)
+{
+	/* The sources the identity index covers (db_schema.c): buffers rasd did not consume itself. */
+	return !strcmp(ev->source, "boot") || !strcmp(ev->source, "previous-boot");
+}
+
 /* Stores ev, or holds it for folding (db_fold_hold.c); 1 stored, 0 a duplicate, -EIO. */
 static int store_or_hold(struct ras_db *db, const struct ras_db_event *ev, int64_t dec, int64_t *id)
 {
@@ -219,6 +225,9 @@ static int store_or_hold(struct ras_db *db, const struct ras_db_event *ev, int64
 	if (r != 0)
 		return r < 0 ? -EIO : 1;
 	r = ras_db_insert_row(db, ev, dec, id);
+	/* Only the identity index may refuse a record: a reserved id already taken is an error. */
+	if (r == 0 && !ras_db_may_be_duplicate(ev))
+		return -EIO;
 	if (r <= 0)
 		return r;
 	/* Noted after the insert: a duplicate ignored must not count toward a storm. */

@@ -73,6 +73,8 @@ void ras_db_bind_row(struct ras_db *db, sqlite3_stmt *st, const struct ras_db_ev
  * 0 a duplicate ignored, -EIO. Nothing else: no roll-ups, no folding.
  */
 int ras_db_insert_row(struct ras_db *db, const struct ras_db_event *ev, int64_t dec, int64_t *id);
+/* Whether the identity index covers ev's source, so that an insert may refuse it as stored. */
+bool ras_db_may_be_duplicate(const struct ras_db_event *ev);
 
 int ras_db_migrate(struct ras_db *db);
 /*
