@@ -27,78 +27,7 @@
 #include "db_metrics.h"
 #include "db_rollup.h"
 
-#define FOLD_SUBJECTS 256
-#define FOLD_SLOTS 1024
-#define FOLD_DETAILS 8
-#define LIMIT_BATCH 500
-#define SEC_NS 1000000000LL
-#define HOUR_NS (3600LL * SEC_NS)
-
-/* A subject's storm in the current period: how many seen, the ids held after the first ones. */
-struct fold_subject {
-	bool used;
-	unsigned idx;
-	int64_t period;
-	uint64_t seen;
-	char key[160];
-	int64_t *held;              /* ring of row ids, oldest first from head */
-	size_t head, n, cap;
-};
-
-/* What one stored row says, read back when it is folded. */
-struct folded_row {
-	int64_t wall_ns, boot, dec, weight;
-	int synthetic, fresh;
-	bool have_addr, have_detail;
-	uint64_t addr, detail;
-	char source[16], severity[16], location[RAS_LOCATION_LEN], dims[160];
-	char ekey[96];              /* mc_event: [mc, top, mid, low, error_type, error_count] */
-};
-
-/* A row to fold at commit, once the roll-ups counted it (db.c flushes them first). */
-struct fold_pending {
-	unsigned idx;
-	char subject[160];
-	int64_t id;
-};
-
-/* The batch's folds of one key: written (merged into its folds row) at commit. */
-struct fold_entry {
-	bool used;
-	unsigned idx;
-	uint64_t hash;
-	int64_t hour;
-	char subject[160];
-	struct folded_row key;      /* boot, source, synthetic, severity, location, dec, dims */
-	int64_t records, errors, first_ns, last_ns;
-	bool have_addr, details_more;
-	uint64_t addr_lo, addr_hi, details[FOLD_DETAILS];
-	unsigned ndetails;
-	int64_t *secs;
-	size_t nsecs, cap;
-};
-
-struct fold_table {
-	bool probed;
-	sqlite3_stmt *sel, *del, *oldest;
-	char detail_name[32];
-};
-
-struct ras_db_fold {
-	struct fold_subject subj[FOLD_SUBJECTS];
-	struct fold_entry e[FOLD_SLOTS];
-	unsigned used;
-	int64_t txn_first[RAS_MAX_EVENT_TYPES];     /* first row id of the open transaction; 0 none */
-	struct fold_table t[RAS_MAX_EVENT_TYPES];
-	sqlite3_stmt *get, *ins, *upd, *crossed;
-	/* A copy: the pipeline that handed them over may be gone by the commit (an adopted one). */
-	struct ras_db_limits limits;
-	bool have_limits;
-	int64_t newest_ns;
-	struct fold_pending *pending;
-	size_t npending, cap_pending;
-	struct ras_db_hold *hold;   /* records held for folding (db_fold_hold.c) */
-};
+#include "db_fold_internal.h"
 
 static uint64_t fnv(uint64_t h, const void *p, size_t n)
 {
@@ -322,7 +251,7 @@ static uint64_t entry_hash(unsigned idx, int64_t hour, const char *subject, cons
 	uint64_t h = fnv(0xcbf29ce484222325ULL ^ idx, &hour, sizeof(hour));
 
 	h = fnv(h, &r->boot, sizeof(r->boot));
-	h = fnv(h, &r->dec, sizeof(r->dec));
+	h = fnv(h, &r->key_dec, sizeof(r->key_dec));
 	h = fnv(h, &r->synthetic, sizeof(r->synthetic));
 	h = fnv(h, &r->fresh, sizeof(r->fresh));
 	h = fnv(h, subject, strlen(subject));
@@ -338,14 +267,14 @@ static bool same_entry(const struct fold_entry *e, unsigned idx, int64_t hour, c
 {
 	const struct folded_row *k = &e->key;
 
-	return e->idx == idx && e->hour == hour && k->boot == r->boot && k->dec == r->dec &&
+	return e->idx == idx && e->hour == hour && k->boot == r->boot && k->key_dec == r->key_dec &&
 	       k->synthetic == r->synthetic && k->fresh == r->fresh && !strcmp(e->subject, subject) &&
 	       !strcmp(k->source, r->source) && !strcmp(k->severity, r->severity) &&
 	       !strcmp(k->location, r->location) && !strcmp(k->dims, r->dims) &&
 	       !strcmp(k->ekey, r->ekey);
 }
 
-static void add_detail(uint64_t *set, unsigned *n, bool *more, uint64_t v)
+void ras_db_fold_add_detail(uint64_t *set, unsigned *n, bool *more, uint64_t v)
 {
 	for (unsigned i = 0; i < *n; i++)
 		if (set[i] == v)
@@ -378,20 +307,39 @@ static int entry_add(struct fold_entry *e, const struct folded_row *r)
 		e->have_addr = true;
 	}
 	if (r->have_detail)
-		add_detail(e->details, &e->ndetails, &e->details_more, r->detail);
+		ras_db_fold_add_detail(e->details, &e->ndetails, &e->details_more, r->detail);
 	return 0;
 }
 
-static int flush_entries(struct ras_db *db);
 
-static int accumulate(struct ras_db *db, unsigned idx, const char *subject, const struct folded_row *r)
+/*
+ * What a folds row is keyed by besides subject, hour and source: where, only
+ * as finely as the summary counts it, so a storm folds into one row an hour
+ * however its records vary. A location ending in an address (a CXL DPA) is
+ * cut there; the decoding is a key only when the summary location takes
+ * parts from it (a memory failure's page type and result). Otherwise every
+ * machine check, whose decoding differs with its count and address, would
+ * be a folds row of its own; the row keeps its first record's decoding.
+ */
+static void fold_key(unsigned idx, struct folded_row *r)
+{
+	const struct ras_sumloc *k = ras_event_types[idx].sumloc;
+	char *cut;
+
+	r->key_dec = k && k->parts[0].dfield ? r->dec : 0;
+	if (k && k->cut && !k->parts[0].dfield && (cut = strstr(r->location, k->cut)))
+		*cut = 0;
+}
+
+static int accumulate(struct ras_db *db, unsigned idx, const char *subject, struct folded_row *r)
 {
 	struct ras_db_fold *f = db->fold;
 	int64_t hour = ras_db_hour_of(r->wall_ns);
 	uint64_t hash;
 
+	fold_key(idx, r);
 	/* A batch with more keys than slots writes what it has and goes on. */
-	if (f->used >= FOLD_SLOTS * 3 / 4 && flush_entries(db) < 0)
+	if (f->used >= FOLD_SLOTS * 3 / 4 && ras_db_fold_write_entries(db) < 0)
 		return -EIO;
 	hash = entry_hash(idx, hour, subject, r);
 	for (unsigned slot = hash % FOLD_SLOTS;; slot = (slot + 1) % FOLD_SLOTS) {
@@ -560,166 +508,6 @@ static int fold_pending_rows(struct ras_db *db)
 	return 0;
 }
 
-/* ---- writing the folds: merged into the folds row of each key ---- */
-
-static const char get_sql[] =
-	"SELECT id, records, errors, first_ns, last_ns, addr_lo, addr_hi, details, details_more,"
-	" times, last_s FROM folds WHERE tbl = ?1 AND hour = ?2 AND subject = ?3 AND boot = ?4"
-	" AND source = ?5 AND synthetic = ?6 AND severity = ?7 AND location = ?8 AND dec = ?9"
-	" AND dims = ?10 AND fresh = ?22 AND ekey = ?23";
-static const char ins_sql[] =
-	"INSERT INTO folds (tbl, hour, subject, boot, source, synthetic, severity, location, dec,"
-	" dims, records, errors, first_ns, last_ns, addr_lo, addr_hi, details, details_more,"
-	" times, last_s, detail_name, fresh, ekey) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10,"
-	" ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18, ?19, ?20, ?21, ?22, ?23)";
-static const char upd_sql[] =
-	"UPDATE folds SET records = ?11, errors = ?12, first_ns = ?13, last_ns = ?14,"
-	" addr_lo = ?15, addr_hi = ?16, details = ?17, details_more = ?18, times = ?19,"
-	" last_s = ?20 WHERE id = ?1";
-
-static void bind_key(sqlite3_stmt *st, const struct fold_entry *e)
-{
-	sqlite3_bind_text(st, 1, ras_event_types[e->idx].table, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, e->hour);
-	sqlite3_bind_text(st, 3, e->subject, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, e->key.boot);
-	sqlite3_bind_text(st, 5, e->key.source, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 6, e->key.synthetic);
-	sqlite3_bind_text(st, 7, e->key.severity, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 8, e->key.location, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 9, e->key.dec);
-	sqlite3_bind_text(st, 10, e->key.dims, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 22, e->key.fresh);
-	sqlite3_bind_text(st, 23, e->key.ekey, -1, SQLITE_STATIC);
-}
-
-/* Merges a stored folds row (the get statement's current row) into e; returns its id. */
-static int64_t merge_stored(sqlite3_stmt *st, struct fold_entry *e, int64_t *last_s,
-			    uint8_t **times, size_t *ntimes)
-{
-	const uint8_t *d = sqlite3_column_blob(st, 7);
-	size_t nd = (size_t)sqlite3_column_bytes(st, 7) / 8;
-
-	e->records += sqlite3_column_int64(st, 1);
-	e->errors += sqlite3_column_int64(st, 2);
-	if (sqlite3_column_int64(st, 3) < e->first_ns)
-		e->first_ns = sqlite3_column_int64(st, 3);
-	if (sqlite3_column_int64(st, 4) > e->last_ns)
-		e->last_ns = sqlite3_column_int64(st, 4);
-	if (sqlite3_column_type(st, 5) == SQLITE_INTEGER) {
-		uint64_t lo = (uint64_t)sqlite3_column_int64(st, 5), hi = (uint64_t)sqlite3_column_int64(st, 6);
-
-		e->addr_lo = !e->have_addr || lo < e->addr_lo ? lo : e->addr_lo;
-		e->addr_hi = !e->have_addr || hi > e->addr_hi ? hi : e->addr_hi;
-		e->have_addr = true;
-	}
-	for (size_t i = 0; d && i < nd; i++) {
-		uint64_t v;
-
-		memcpy(&v, d + 8 * i, 8);
-		add_detail(e->details, &e->ndetails, &e->details_more, v);
-	}
-	e->details_more |= sqlite3_column_int(st, 8) != 0;
-	*ntimes = (size_t)sqlite3_column_bytes(st, 9);
-	*times = malloc(*ntimes + 1);
-	if (*times && *ntimes)
-		memcpy(*times, sqlite3_column_blob(st, 9), *ntimes);
-	*last_s = sqlite3_column_int64(st, 10);
-	return sqlite3_column_int64(st, 0);
-}
-
-static int write_entry(struct ras_db *db, struct fold_entry *e)
-{
-	struct ras_db_fold *f = db->fold;
-	uint8_t *times = NULL, *grown;
-	size_t ntimes = 0;
-	int64_t id = 0, prev = 0;
-	sqlite3_stmt *st;
-	int r;
-
-	bind_key(f->get, e);
-	r = sqlite3_step(f->get);
-	if (r == SQLITE_ROW)
-		id = merge_stored(f->get, e, &prev, &times, &ntimes);
-	sqlite3_reset(f->get);
-	if ((r != SQLITE_ROW && r != SQLITE_DONE) || (id && !times)) {
-		free(times);
-		return -EIO;
-	}
-	/* At most ten bytes a second; about one at a steady rate. */
-	grown = realloc(times, ntimes + e->nsecs * 10 + 1);
-	if (!grown) {
-		free(times);
-		return -ENOMEM;
-	}
-	times = grown;
-	for (size_t i = 0; i < e->nsecs; i++) {
-		ntimes += ras_db_fold_put_delta(times + ntimes, e->secs[i] - prev);
-		prev = e->secs[i];
-	}
-	st = id ? f->upd : f->ins;
-	if (id)
-		sqlite3_bind_int64(st, 1, id);
-	else
-		bind_key(st, e);
-	sqlite3_bind_int64(st, 11, e->records);
-	sqlite3_bind_int64(st, 12, e->errors);
-	sqlite3_bind_int64(st, 13, e->first_ns);
-	sqlite3_bind_int64(st, 14, e->last_ns);
-	if (e->have_addr) {
-		sqlite3_bind_int64(st, 15, (int64_t)e->addr_lo);
-		sqlite3_bind_int64(st, 16, (int64_t)e->addr_hi);
-	} else {
-		sqlite3_bind_null(st, 15);
-		sqlite3_bind_null(st, 16);
-	}
-	sqlite3_bind_blob(st, 17, e->details, (int)(e->ndetails * 8), SQLITE_STATIC);
-	sqlite3_bind_int(st, 18, e->details_more);
-	sqlite3_bind_blob(st, 19, times, (int)ntimes, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 20, prev);
-	if (!id)
-		sqlite3_bind_text(st, 21, f->t[e->idx].detail_name, -1, SQLITE_STATIC);
-	r = sqlite3_step(st);
-	sqlite3_reset(st);
-	free(times);
-	return r == SQLITE_DONE ? 0 : -EIO;
-}
-
-static int prepare_writes(struct ras_db *db)
-{
-	struct ras_db_fold *f = db->fold;
-
-	if (f->get)
-		return 0;
-	if (sqlite3_prepare_v3(db->h, get_sql, -1, SQLITE_PREPARE_PERSISTENT, &f->get, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v3(db->h, ins_sql, -1, SQLITE_PREPARE_PERSISTENT, &f->ins, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v3(db->h, upd_sql, -1, SQLITE_PREPARE_PERSISTENT, &f->upd, NULL) != SQLITE_OK)
-		return -EIO;
-	return 0;
-}
-
-static int flush_entries(struct ras_db *db)
-{
-	struct ras_db_fold *f = db->fold;
-
-	if (!f->used)
-		return 0;
-	if (prepare_writes(db) < 0)
-		return -EIO;
-	for (unsigned i = 0; i < FOLD_SLOTS; i++) {
-		struct fold_entry *e = &f->e[i];
-
-		if (!e->used)
-			continue;
-		if (write_entry(db, e) < 0)
-			return -EIO;
-		e->used = false;
-		e->nsecs = 0;
-	}
-	f->used = 0;
-	return 0;
-}
-
 /* ---- the size and age limits (db_fold_limits.c) fold the oldest raw rows, a batch per commit ---- */
 
 int ras_db_fold_oldest(struct ras_db *db, unsigned idx, int64_t before_ns)
@@ -754,7 +542,7 @@ int ras_db_fold_flush(struct ras_db *db)
 	    (db->fold->have_limits &&
 	     ras_db_fold_apply_limits(db, &db->fold->limits, db->fold->newest_ns) < 0))
 		return -EIO;
-	return flush_entries(db);
+	return ras_db_fold_write_entries(db);
 }
 
 void ras_db_fold_committed(struct ras_db *db)

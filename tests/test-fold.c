@@ -125,6 +125,38 @@ static void insert_address(struct ras_db *db, unsigned i, bool fold)
 	ras_db_insert_event(db, &ev);
 }
 
+/*
+ * An AMD UMC's corrected DRAM errors on one rank (channel 3, chip select 2),
+ * every one at another address with another syndrome: each decodes
+ * differently, yet the storm folds into a row an hour.
+ */
+static void insert_mce(struct ras_db *db, unsigned i, bool fold)
+{
+	const struct ras_event_type *t = ras_event_type_find("mce_record");
+	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
+	struct ras_value v[RAS_MAX_FIELDS] = { 0 };
+	struct ras_db_event ev = {
+		.type_idx = (unsigned)(t - ras_event_types),
+		.wall_ns = T0 + (int64_t)i * 2 * SEC + 700000009, .trace_ts = 2000000 + i,
+		.source = "live", .rec_hash = 2000000 + i, .values = v, .decoded = decoded,
+		.limits = fold ? &limits : NULL,
+	};
+
+	/* VAL, EN, MiscV, AddrV, SyndV, CECC; a DRAM ECC read. */
+	test_set_field(t, v, "status", (int64_t)0x9c20400000000000ULL | 0x011b, NULL);
+	test_set_field(t, v, "addr", 0x1234000 + 0x40 * (int64_t)i, NULL);
+	test_set_field(t, v, "synd", (int64_t)(0x100 + i % 97) << 32 | 16 << 18 | 2, NULL);
+	test_set_field(t, v, "ipid", 0x9600350f00LL, NULL);
+	test_set_field(t, v, "bank", 16, NULL);
+	test_set_field(t, v, "cpuvendor", 2, NULL);
+	test_set_field(t, v, "cpuid", 0xa00f11, NULL);
+	test_set_field(t, v, "cpu", 1, NULL);
+	test_set_field(t, v, "socketid", 0, NULL);
+	ras_decode_values(t, v, &dctx, decoded);
+	ras_db_begin(db);
+	ras_db_insert_event(db, &ev);
+}
+
 static struct ras_db *open_db(const char *name)
 {
 	char path[512], err[512];
@@ -373,6 +405,10 @@ static void store_stream(struct ras_db **folded, struct ras_db *plain, struct ra
 			insert_address(*folded, i, true);
 			insert_address(plain, i, false);
 		}
+		if (i % 10 == 5) {
+			insert_mce(*folded, i, true);
+			insert_mce(plain, i, false);
+		}
 		if (i % 100 != 99 && i != RESTART)
 			continue;
 		ras_db_commit(*folded);
@@ -391,7 +427,7 @@ static void store_stream(struct ras_db **folded, struct ras_db *plain, struct ra
 
 /* Raw rows of every table the stream writes. */
 #define RAW_ROWS_ALL "SELECT (SELECT count(*) FROM mc_event) + (SELECT count(*) FROM memory_failure_event)" \
-		     " + (SELECT count(*) FROM cxl_dram)"
+		     " + (SELECT count(*) FROM cxl_dram) + (SELECT count(*) FROM mce_record)"
 
 static void check_limits(struct ras_db *folded, struct ras_db *plain)
 {
@@ -482,7 +518,21 @@ int main(void)
 	       scalar("folded.db", "SELECT count(*) FROM cxl_dram") ==
 	       scalar("plain.db", "SELECT count(*) FROM cxl_dram"),
 	       "the CXL DRAM storm at one host page is folded too, every record counted");
-	/* Distinct values are named only by a column the type has (mc_event: syndrome). */
+	/* A storm's records that each decode (or sit) differently still fold into a row an hour. */
+	tap_ok(scalar("folded.db", "SELECT sum(records) FROM folds WHERE tbl = 'mce_record'") +
+	       scalar("folded.db", "SELECT count(*) FROM mce_record") ==
+	       scalar("plain.db", "SELECT count(*) FROM mce_record") &&
+	       scalar("folded.db", "SELECT count(*) FROM folds WHERE tbl = 'mce_record'") > 0 &&
+	       scalar("folded.db", "SELECT count(*) FROM folds WHERE tbl = 'mce_record'") <=
+	       2 * scalar("folded.db", "SELECT count(DISTINCT hour) FROM folds WHERE tbl = 'mce_record'"),
+	       "a machine-check storm, every record decoding differently: %lld folds rows for %lld"
+	       " records, every one counted",
+	       (long long)scalar("folded.db", "SELECT count(*) FROM folds WHERE tbl = 'mce_record'"),
+	       (long long)scalar("plain.db", "SELECT count(*) FROM mce_record"));
+	tap_ok(scalar("folded.db", "SELECT count(*) FROM folds WHERE tbl = 'cxl_dram'") <=
+	       2 * scalar("folded.db", "SELECT count(DISTINCT hour) FROM folds WHERE tbl = 'cxl_dram'"),
+	       "a CXL storm over a new DPA each: %lld folds rows, at most two an hour (committed, fresh)",
+	       (long long)scalar("folded.db", "SELECT count(*) FROM folds WHERE tbl = 'cxl_dram'"));
 	/* Distinct values and the address range come from columns the type has (not a literal). */
 	tap_ok(scalar("folded.db", "SELECT count(*) FROM folds WHERE tbl = 'mc_event'"
 				   " AND detail_name = 'syndrome' AND addr_lo > 0") ==
@@ -494,7 +544,7 @@ int main(void)
 	folds = ras_db_errors(folded, &all, count_listed, &listed);
 	tap_ok(folds > 0 && listed == scalar("plain.db", "SELECT (SELECT count(*) FROM mc_event) +"
 					     " (SELECT count(*) FROM memory_failure_event) +"
-					     " (SELECT count(*) FROM cxl_dram)"),
+					     " (SELECT count(*) FROM cxl_dram) + (SELECT count(*) FROM mce_record)"),
 	       "errors lists %lld rows and folded periods standing for every record (%lld)",
 	       (long long)folds, (long long)listed);
 	check_limits(folded, plain);

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Storm folding's state, shared by db_fold.c (which rows fold, their reading
+ * back) and db_fold_write.c (the batch's folds merged into the folds table).
+ * Internal to db/.
+ */
+#ifndef RAS_DB_FOLD_INTERNAL_H
+#define RAS_DB_FOLD_INTERNAL_H
+
+#include "db_fold.h"
+
+#define FOLD_SUBJECTS 256
+#define FOLD_SLOTS 1024
+#define FOLD_DETAILS 8
+#define LIMIT_BATCH 500
+#define SEC_NS 1000000000LL
+#define HOUR_NS (3600LL * SEC_NS)
+
+/* A subject's storm in the current period: how many seen, the ids held after the first ones. */
+struct fold_subject {
+	bool used;
+	unsigned idx;
+	int64_t period;
+	uint64_t seen;
+	char key[160];
+	int64_t *held;              /* ring of row ids, oldest first from head */
+	size_t head, n, cap;
+};
+
+/* What one stored row says, read back when it is folded. */
+struct folded_row {
+	int64_t wall_ns, boot, dec, weight;
+	int64_t key_dec;            /* dec when the summary location needs it, else 0 (fold_key) */
+	int synthetic, fresh;
+	bool have_addr, have_detail;
+	uint64_t addr, detail;
+	char source[16], severity[16], location[RAS_LOCATION_LEN], dims[160];
+	char ekey[96];              /* mc_event: [mc, top, mid, low, error_type, error_count] */
+};
+
+/* A row to fold at commit, once the roll-ups counted it (db.c flushes them first). */
+struct fold_pending {
+	unsigned idx;
+	char subject[160];
+	int64_t id;
+};
+
+/* The batch's folds of one key: written (merged into its folds row) at commit. */
+struct fold_entry {
+	bool used;
+	unsigned idx;
+	uint64_t hash;
+	int64_t hour;
+	char subject[160];
+	struct folded_row key;      /* boot, source, synthetic, severity, location, dec, dims */
+	int64_t records, errors, first_ns, last_ns;
+	bool have_addr, details_more;
+	uint64_t addr_lo, addr_hi, details[FOLD_DETAILS];
+	unsigned ndetails;
+	int64_t *secs;
+	size_t nsecs, cap;
+};
+
+struct fold_table {
+	bool probed;
+	sqlite3_stmt *sel, *del, *oldest;
+	char detail_name[32];
+};
+
+struct ras_db_fold {
+	struct fold_subject subj[FOLD_SUBJECTS];
+	struct fold_entry e[FOLD_SLOTS];
+	unsigned used;
+	int64_t txn_first[RAS_MAX_EVENT_TYPES];     /* first row id of the open transaction; 0 none */
+	struct fold_table t[RAS_MAX_EVENT_TYPES];
+	sqlite3_stmt *get, *ins, *upd, *crossed;
+	/* A copy: the pipeline that handed them over may be gone by the commit (an adopted one). */
+	struct ras_db_limits limits;
+	bool have_limits;
+	int64_t newest_ns;
+	struct fold_pending *pending;
+	size_t npending, cap_pending;
+	struct ras_db_hold *hold;   /* records held for folding (db_fold_hold.c) */
+};
+
+/* Adds v to a set of at most FOLD_DETAILS distinct values; *more once one did not fit. */
+void ras_db_fold_add_detail(uint64_t *set, unsigned *n, bool *more, uint64_t v);
+/* Writes the batch's folds entries into their folds rows (merged with stored ones); 0 or -errno. */
+int ras_db_fold_write_entries(struct ras_db *db);
+
+#endif
