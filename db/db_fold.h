@@ -34,7 +34,8 @@ bool ras_db_hold_prepare(struct ras_db *db, struct ras_db_hold **hp, unsigned id
 int ras_db_hold_add(struct ras_db_hold *h, const struct ras_db_event *ev, int64_t id, int64_t dec);
 /*
  * Takes the record held as row id of table idx out: returns the fold columns'
- * statement on its row (the caller reads and resets it), or NULL when no such
+ * statement on its row (the caller reads and resets it; the record stays alive, bound to
+ * it, until the next take or clear), or NULL when no such
  * record is held (*err: 0) or on error (*err: -errno).
  */
 sqlite3_stmt *ras_db_hold_take(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int64_t id,

@@ -43,6 +43,8 @@ struct held_table {
 	struct held_slot *slot;     /* by reserved id, growing */
 	size_t n, cap, first;       /* first: no record before it is still held */
 	sqlite3_stmt *eval;
+	/* The record eval last read: its bytes are bound (static) until the caller has read the row. */
+	struct held *taken;
 	bool tried;
 };
 
@@ -194,10 +196,11 @@ sqlite3_stmt *ras_db_hold_take(struct ras_db *db, struct ras_db_hold *h, unsigne
 	*err = 0;
 	if (!slot)
 		return NULL;
-	held_event(slot->rec, idx, &head, &ev);
-	ras_db_bind_row(db, ht->eval, &ev, slot->rec->dec);
-	free(slot->rec);
+	free(ht->taken);
+	ht->taken = slot->rec;
 	slot->rec = NULL;
+	held_event(ht->taken, idx, &head, &ev);
+	ras_db_bind_row(db, ht->eval, &ev, ht->taken->dec);
 	while (ht->first < ht->n && !ht->slot[ht->first].rec)
 		ht->first++;
 	if (sqlite3_step(ht->eval) != SQLITE_ROW) {
@@ -238,6 +241,8 @@ void ras_db_hold_clear(struct ras_db_hold *h)
 		for (size_t k = h->t[i].first; k < h->t[i].n; k++)
 			free(h->t[i].slot[k].rec);
 		h->t[i].n = h->t[i].first = 0;
+		free(h->t[i].taken);
+		h->t[i].taken = NULL;
 	}
 }
 
