@@ -13,19 +13,6 @@
 
 #define SEC_NS 1000000000LL
 
-static int64_t pragma_int(struct ras_db *db, const char *sql)
-{
-	sqlite3_stmt *st;
-	int64_t v = 0;
-
-	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
-		return 0;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	return v;
-}
-
 /* The table whose oldest raw row is the oldest of all; -1 when every table is empty. */
 static int oldest_table(struct ras_db *db, int64_t *oldest)
 {
@@ -33,17 +20,13 @@ static int oldest_table(struct ras_db *db, int64_t *oldest)
 	int best = -1;
 
 	for (unsigned i = 0; i < ras_n_event_types; i++) {
-		sqlite3_stmt *st;
+		int64_t min;
 
 		snprintf(sql, sizeof(sql), "SELECT min(wall_ns) FROM %s", ras_event_types[i].table);
-		if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
-			continue;
-		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_INTEGER &&
-		    (best < 0 || sqlite3_column_int64(st, 0) < *oldest)) {
+		if (ras_db_int(db, sql, &min) == 0 && (best < 0 || min < *oldest)) {
 			best = (int)i;
-			*oldest = sqlite3_column_int64(st, 0);
+			*oldest = min;
 		}
-		sqlite3_finalize(st);
 	}
 	return best;
 }
@@ -51,7 +34,7 @@ static int oldest_table(struct ras_db *db, int64_t *oldest)
 int ras_db_fold_apply_limits(struct ras_db *db, const struct ras_db_limits *l, int64_t newest_ns)
 {
 	struct timespec now;
-	int64_t oldest = 0, used;
+	int64_t oldest = 0, pages = 0, free_pages = 0, page_size = 0;
 	int idx;
 
 	if (l->keep_raw_ns > 0) {
@@ -68,9 +51,10 @@ int ras_db_fold_apply_limits(struct ras_db *db, const struct ras_db_limits *l, i
 	}
 	if (l->max_db_bytes <= 0)
 		return 0;
-	used = (pragma_int(db, "PRAGMA page_count") - pragma_int(db, "PRAGMA freelist_count")) *
-	       pragma_int(db, "PRAGMA page_size");
-	if (used > l->max_db_bytes && (idx = oldest_table(db, &oldest)) >= 0)
+	ras_db_int(db, "PRAGMA page_count", &pages);
+	ras_db_int(db, "PRAGMA freelist_count", &free_pages);
+	ras_db_int(db, "PRAGMA page_size", &page_size);
+	if ((pages - free_pages) * page_size > l->max_db_bytes && (idx = oldest_table(db, &oldest)) >= 0)
 		return ras_db_fold_oldest(db, (unsigned)idx, INT64_MAX);
 	return 0;
 }

@@ -195,18 +195,14 @@ int ras_db_insert_row(struct ras_db *db, const struct ras_db_event *ev, int64_t 
 static int64_t next_row_id(struct ras_db *db, unsigned idx)
 {
 	char sql[160];
-	sqlite3_stmt *st;
 
 	if (!db->in_txn)
 		return 0;
 	if (db->next_id[idx])
 		return db->next_id[idx];
 	snprintf(sql, sizeof(sql), "SELECT coalesce(max(id), 0) + 1 FROM %s", ras_event_types[idx].table);
-	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+	if (ras_db_int(db, sql, &db->next_id[idx]) < 0)
 		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		db->next_id[idx] = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
 	return db->next_id[idx] > 0 ? db->next_id[idx] : -1;
 }
 

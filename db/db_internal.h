@@ -89,6 +89,8 @@ int ras_db_check_usable(const char *path, sqlite3 *h, char *err, size_t errlen);
 /* Classifies path (and, with h, its schema); why says what is wrong. */
 enum ras_db_state ras_db_inspect(const char *path, sqlite3 *h, char *why, size_t whylen);
 int ras_db_exec(struct ras_db *db, const char *sql);
+/* The integer in the first column of sql's first row: 0, -ENOENT (no row, or not an integer), -EIO. */
+int ras_db_int(struct ras_db *db, const char *sql, int64_t *out);
 bool ras_db_table_exists(struct ras_db *db, const char *table);
 /*
  * One event table's row by id, with its raw fields and its stored decoding

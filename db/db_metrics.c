@@ -604,15 +604,10 @@ static int collect_folds(struct ras_db *db, struct ras_metrics *m, unsigned idx,
 static int64_t max_id(struct ras_db *db, const char *table)
 {
 	char sql[256];
-	sqlite3_stmt *st;
 	int64_t id = 0;
 
 	snprintf(sql, sizeof(sql), "SELECT coalesce(max(id), 0) FROM %s", table);
-	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
-		return 0;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		id = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	ras_db_int(db, sql, &id);
 	return id;
 }
 

@@ -5,6 +5,7 @@
  * table's column set (new columns are added, nothing is dropped), which is
  * how a newer ras-fdr extends an older database in place.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,22 @@ int ras_db_exec(struct ras_db *db, const char *sql)
 		return -1;
 	}
 	return 0;
+}
+
+int ras_db_int(struct ras_db *db, const char *sql, int64_t *out)
+{
+	sqlite3_stmt *st;
+	int r, found = -ENOENT;
+
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	r = sqlite3_step(st);
+	if (r == SQLITE_ROW && sqlite3_column_type(st, 0) == SQLITE_INTEGER) {
+		*out = sqlite3_column_int64(st, 0);
+		found = 0;
+	}
+	sqlite3_finalize(st);
+	return r == SQLITE_ROW || r == SQLITE_DONE ? found : -EIO;
 }
 
 bool ras_db_table_exists(struct ras_db *db, const char *table)
