@@ -1,72 +1,36 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
-#include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include "actions.h"
+#include "actions_internal.h"
 #include "act_sysfs.h"
 #include "triggers.h"
 #include "trigger_env.h"
 #include "db/db_actions.h"
-#include "db/db_query.h"
 #include "decision.h"
 #include "log.h"
+#include "once_seen.h"
 #include "lib/clock.h"
 #include "lib/decode.h"
 #include "lib/subject.h"
 #include "lib/threshold.h"
 #include "lib/tracing.h"
 
-#define CACHE_SLOTS 4096          /* subjects kept in memory between flushes */
-#define KNOWN_BITS (1u << 21)     /* 256 KiB: under 1 % false hits up to KNOWN_MAX subjects */
-#define KNOWN_MAX (1u << 17)
+/*
+ * How long one error stays in a bucket: a first error that cannot cross alone
+ * is held without a row (once_seen.h) for that long. Of a kind that counts
+ * nothing now, or crosses at every error, a held one can go at once.
+ */
+int64_t actions_once_leak_ns(const struct ras_threshold *t)
+{
+	int64_t leak = t->count >= 2 ? t->period_ns / t->count : 1;
 
-struct entry {
-	bool used, dirty;
-	bool stored;                  /* its total came from the database */
-	int64_t logged_ns;            /* last decision logged for this subject */
-	unsigned long unlogged;       /* decisions since, stored but not logged */
-	enum ras_subject_kind kind;
-	uint64_t hash;                /* hash_key of kind and key: compared before the key */
-	char key[128];
-	char label[96];
-	struct ras_bucket b;
-	int64_t total;
-	uint64_t txn;                 /* the transaction that last changed it (undo kept) */
-};
-
-/* Grown by doubling; what a transaction changed, kept until it commits. */
-struct txn_log {
-	struct entry *undo;           /* entries as they were before the transaction changed them */
-	size_t n_undo, cap_undo;
-	bool undo_incomplete;         /* memory ran out: a rollback reloads from the database */
-};
-
-struct ras_actions {
-	const struct rasd_config *cfg;
-	struct ras_db_actions *dba;
-	struct ras_triggers *trig;
-	struct ras_threshold th[RAS_SUBJ_KINDS];
-	unsigned counted;             /* bit per kind with a threshold: subjects worth building */
-	uint64_t page_size;
-	struct ras_decisions decisions; /* rate limits; the decisions of the open transaction */
-	unsigned cached;
-	uint64_t txn;                 /* the current transaction's number (from 1) */
-	struct txn_log log;
-	struct entry slots[CACHE_SLOTS];
-	/*
-	 * A Bloom filter of every subject the database may hold a bucket for:
-	 * the ones there at open and every one cached since (it is written at a
-	 * flush). A subject not in it is new, so a storm over fresh pages skips
-	 * a SELECT per page. Too full to tell (known_valid false): ask always.
-	 */
-	uint64_t known[KNOWN_BITS / 64];
-	unsigned known_count;
-	bool known_valid;
-};
+	return leak > 0 ? leak : 1;
+}
 
 /* A kind whose action is off counts nothing: no bucket, no decision. */
 static void load_thresholds(struct ras_actions *a)
@@ -85,6 +49,8 @@ static void load_thresholds(struct ras_actions *a)
 			a->th[k] = (struct ras_threshold){ 0, 0 };
 		if (a->th[k].count)
 			a->counted |= 1u << k;
+		if (a->once)
+			ras_once_seen_set_leak(a->once, (unsigned)k, actions_once_leak_ns(&a->th[k]));
 	}
 }
 
@@ -148,7 +114,7 @@ static void known_load(struct ras_actions *a, struct ras_db *db)
 		a->known_valid = false;
 }
 
-static int64_t realtime_ns(void)
+int64_t actions_realtime_ns(void)
 {
 	struct timespec now;
 
@@ -159,7 +125,7 @@ static int64_t realtime_ns(void)
 void ras_actions_reload(struct ras_actions *a)
 {
 	struct ras_threshold old[RAS_SUBJ_KINDS];
-	int64_t now = realtime_ns();
+	int64_t now = actions_realtime_ns();
 	char was[32], is[32];
 
 	if (!a)
@@ -201,11 +167,16 @@ int ras_actions_open(struct ras_actions **out, const struct rasd_config *cfg, st
 	a->page_size = ps > 0 ? (uint64_t)ps : 4096;
 	a->txn = 1;
 	ras_decisions_init(&a->decisions, cfg);
-	load_thresholds(a);
-	known_load(a, db);
-	r = ras_db_actions_open(db, &a->dba);
+	r = ras_once_seen_new(&a->once, ONCE_SEEN_MAX);
+	if (r == 0) {
+		load_thresholds(a);
+		known_load(a, db);
+		r = ras_db_actions_open(db, &a->dba);
+	}
+	if (r == 0 && db)
+		actions_hold_recent_once(a, db);
 	if (r < 0) {
-		free(a);
+		ras_actions_close(a);
 		return r;
 	}
 	*out = a;
@@ -217,6 +188,7 @@ void ras_actions_close(struct ras_actions *a)
 	if (!a)
 		return;
 	ras_db_actions_close(a->dba);
+	ras_once_seen_free(a->once);
 	free(a->log.undo);
 	ras_decisions_free(&a->decisions);
 	free(a);
@@ -295,8 +267,27 @@ static struct entry *slot_for(struct ras_actions *a, enum ras_subject_kind kind,
 	return NULL;
 }
 
-/* The subject's bucket: from memory, else from the database, else a new one. */
-static struct entry *lookup(struct ras_actions *a, const struct ras_subject *s)
+static struct entry *new_entry(struct ras_actions *a, struct entry *e,
+			       const struct ras_subject *s, uint64_t h)
+{
+	memset(e, 0, sizeof(*e));
+	e->used = true;
+	e->kind = s->kind;
+	e->hash = h;
+	copy_str(e->key, sizeof(e->key), s->key);
+	known_add(a, h);
+	a->cached++;
+	return e;
+}
+
+/*
+ * The subject's bucket: from memory; else from the subjects seen once
+ * (*first_ns: that error's time, to replay); else from the database (none
+ * when resuming: its row holds the error); else a new one. A first error
+ * that cannot cross alone gets no bucket: it is held as seen once (NULL).
+ */
+static struct entry *lookup(struct ras_actions *a, const struct ras_subject *s, int64_t wall_ns,
+			    enum counting how, int64_t *first_ns)
 {
 	uint64_t h = hash_key(s->kind, s->key);
 	struct entry *e = slot_for(a, s->kind, s->key);
@@ -310,25 +301,53 @@ static struct entry *lookup(struct ras_actions *a, const struct ras_subject *s)
 			return NULL;
 		memset(a->slots, 0, sizeof(a->slots));
 		a->cached = 0;
-		return lookup(a, s);
+		return lookup(a, s, wall_ns, how, first_ns);
 	}
 	if (!e)
 		return NULL;
-	memset(e, 0, sizeof(*e));
-	e->used = true;
-	e->kind = s->kind;
-	e->hash = h;
-	copy_str(e->key, sizeof(e->key), s->key);
+	if (ras_once_seen_take(a->once, s->kind, h, first_ns) == 1)
+		return new_entry(a, e, s, h);
 	if (known_maybe(a, h) &&
 	    ras_db_bucket_get(a->dba, ras_subject_kind_name(s->kind), s->key, &b) == 1) {
+		if (how == COUNT_RESUME)
+			return NULL;
+		new_entry(a, e, s, h);
 		e->b.level = b.level;
 		e->b.last_ns = b.last_ns;
 		e->total = b.total;
 		e->stored = true;
+		return e;
 	}
-	known_add(a, h);
-	a->cached++;
-	return e;
+	if (a->th[s->kind].count >= 2 && s->n == 1 &&
+	    ras_once_seen_add(a->once, s->kind, h, wall_ns, a->newest_ns) == 0)
+		return NULL;
+	return new_entry(a, e, s, h);
+}
+
+/* Counts the subject's errors; the bucket when it crossed (the caller empties it), else NULL. */
+struct entry *actions_count_errors(struct ras_actions *a, const struct ras_subject *s,
+				   int64_t wall_ns, enum counting how)
+{
+	const struct ras_threshold *th = &a->th[s->kind];
+	int64_t first_ns = INT64_MIN;
+	struct entry *e;
+
+	if (wall_ns > a->newest_ns)
+		a->newest_ns = wall_ns;
+	if (!th->count || !(e = lookup(a, s, wall_ns, how, &first_ns)))
+		return NULL;
+	remember(a, e);
+	/* Seen once before: that error first. */
+	if (first_ns != INT64_MIN) {
+		e->total++;
+		ras_bucket_add(&e->b, th, first_ns, 1);
+	}
+	if (!(how == COUNT_REBUILD && e->stored))
+		e->total += s->n;
+	e->dirty = true;
+	if (s->label[0])
+		copy_str(e->label, sizeof(e->label), s->label);
+	return ras_bucket_add(&e->b, th, wall_ns, s->n) ? e : NULL;
 }
 
 /* A page action on the subject's address: soft, hard, or soft and then hard if soft failed. */
@@ -493,19 +512,11 @@ void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type
 		n = ras_subjects_of(type, ev->values, decoded, a->page_size, a->counted, subj);
 	}
 	for (int i = 0; i < n; i++) {
-		const struct ras_subject *s = &all[i];
-		struct entry *e;
+		struct entry *e = actions_count_errors(a, &all[i], ev->wall_ns, COUNT_LIVE);
 
-		if (!a->th[s->kind].count || !(e = lookup(a, s)))
+		if (!e)
 			continue;
-		remember(a, e);
-		e->total += s->n;
-		e->dirty = true;
-		if (s->label[0])
-			copy_str(e->label, sizeof(e->label), s->label);
-		if (!ras_bucket_add(&e->b, &a->th[s->kind], ev->wall_ns, s->n))
-			continue;
-		crossed(a, s, e, type, decoded, ev, row_id);
+		crossed(a, &all[i], e, type, decoded, ev, row_id);
 		/* Acted upon: the bucket starts empty again. */
 		e->b.level = 0;
 	}
@@ -518,6 +529,7 @@ void ras_actions_committed(struct ras_actions *a)
 	a->txn++;
 	a->log.n_undo = 0;
 	a->log.undo_incomplete = false;
+	ras_once_seen_committed(a->once);
 	ras_decisions_committed(&a->decisions);
 }
 
@@ -554,6 +566,7 @@ void ras_actions_rolled_back(struct ras_actions *a)
 		return;
 	l = &a->log;
 	undo_buckets(a);
+	ras_once_seen_rolled_back(a->once);
 	/* The decisions taken wait for their records to come again. */
 	ras_decisions_rolled_back(&a->decisions);
 	a->txn++;
@@ -569,122 +582,4 @@ void ras_actions_lost(struct ras_actions *a, int cpu, long long count)
 		return;
 	ras_trigger_env_lost(&env, cpu, count);
 	ras_triggers_run(a->trig, "lost-records", env.ptr);
-}
-
-/* One error of the rebuild window, kept compact until sorted by time. */
-struct replayed {
-	int64_t wall_ns, n;
-	uint64_t seq;
-	struct ras_subject s;
-};
-
-struct rebuild {
-	struct ras_actions *a;
-	struct replayed *items;
-	size_t len, cap;
-	uint64_t seq;
-	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
-};
-
-static int collect(void *ctx, const struct ras_db_row *row)
-{
-	struct rebuild *rb = ctx;
-	const struct ras_event_type *type = &ras_event_types[row->type_idx];
-	struct ras_subject subj[RAS_SUBJECTS_MAX];
-	int n;
-
-	ras_decode_values(type, row->values, NULL, rb->decoded);
-	n = ras_subjects_of(type, row->values, rb->decoded, rb->a->page_size, rb->a->counted, subj);
-	rb->seq++;
-	for (int i = 0; i < n; i++) {
-		if (!rb->a->th[subj[i].kind].count)
-			continue;
-		if (rb->len == rb->cap) {
-			size_t cap = rb->cap ? rb->cap * 2 : 1024;
-			struct replayed *m = realloc(rb->items, cap * sizeof(*m));
-
-			if (!m)
-				return -ENOMEM;
-			rb->items = m;
-			rb->cap = cap;
-		}
-		rb->items[rb->len++] = (struct replayed){ row->wall_ns, subj[i].n, rb->seq, subj[i] };
-	}
-	return 0;
-}
-
-/* Oldest first; rows arrive newest first, so a later arrival is older at equal times. */
-static int by_time(const void *x, const void *y)
-{
-	const struct replayed *a = x, *b = y;
-
-	if (a->wall_ns != b->wall_ns)
-		return a->wall_ns < b->wall_ns ? -1 : 1;
-	return a->seq > b->seq ? -1 : a->seq < b->seq;
-}
-
-int ras_actions_rebuild(struct ras_actions *a, struct ras_db *db)
-{
-	struct ras_db_filter f = { .type_idx = -1, .include_synthetic = true };
-	struct rebuild *rb = calloc(1, sizeof(*rb));
-	struct timespec now;
-	int64_t longest = 0;
-	int r;
-
-	if (!rb)
-		return -ENOMEM;
-	rb->a = a;
-	for (int k = 0; k < RAS_SUBJ_KINDS; k++)
-		if (a->th[k].count && a->th[k].period_ns > longest)
-			longest = a->th[k].period_ns;
-	clock_gettime(CLOCK_REALTIME, &now);
-	f.since_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec - longest;
-	r = ras_db_buckets_empty(a->dba);
-	if (r == 0 && longest)
-		r = ras_db_errors(db, &f, collect, rb);
-	if (r >= 0) {
-		qsort(rb->items, rb->len, sizeof(*rb->items), by_time);
-		memset(a->slots, 0, sizeof(a->slots));
-		a->cached = 0;
-		for (size_t i = 0; i < rb->len; i++) {
-			struct replayed *it = &rb->items[i];
-			struct entry *e = lookup(a, &it->s);
-
-			if (!e)
-				continue;
-			if (!e->stored)
-				e->total += it->n;
-			if (it->s.label[0])
-				snprintf(e->label, sizeof(e->label), "%s", it->s.label);
-			e->dirty = true;
-			if (ras_bucket_add(&e->b, &a->th[it->s.kind], it->wall_ns, it->n))
-				e->b.level = 0;
-		}
-		r = ras_actions_flush(a) < 0 || ras_db_commit(db) < 0 ? -EIO : (int)rb->len;
-	}
-	free(rb->items);
-	free(rb);
-	return r;
-}
-
-int ras_actions_rebuild_database(const struct rasd_config *cfg)
-{
-	struct ras_actions *a = NULL;
-	struct ras_db *db = NULL;
-	char boot_id[64], err[512];
-	int r = ras_boot_id(boot_id, sizeof(boot_id));
-
-	if (r == 0 && (r = ras_db_open_writer(&db, cfg->database, boot_id, err, sizeof(err))) < 0)
-		ras_log(LOG_ERR, "%s", err);
-	if (r == 0)
-		r = ras_actions_open(&a, cfg, db, NULL);
-	if (r == 0)
-		r = ras_actions_rebuild(a, db);
-	if (r >= 0)
-		ras_log(LOG_INFO, "buckets rebuilt from %d errors of the stored records", r);
-	else
-		ras_log(LOG_ERR, "rebuilding the buckets failed: %s", strerror(-r));
-	ras_actions_close(a);
-	ras_db_close(db);
-	return r < 0 ? r : 0;
 }

@@ -49,6 +49,7 @@ inject_mc() { ctl inject --synthetic ras:mc_event error_type=0 "msg=retry $1" la
 failures() { grep -c "storage failing since" "$WORK/rasd.log"; }
 recoveries() { grep -c "storage works again" "$WORK/rasd.log"; }
 bucket() { q "SELECT level || ' ' || total FROM buckets WHERE kind = 'page' AND subject = '$1'"; }
+bucket_is() { [ "$(bucket "$1")" = "$2" ]; }
 
 RAS_FAULT_CTL=$CTLF LD_PRELOAD=$SHIM "$RASD" --config "$WORK/rasd.conf" 2>"$WORK/rasd.log" &
 PID=$!
@@ -65,14 +66,27 @@ ok "$([ "$(q "SELECT count(*) FROM mc_event WHERE msg = 'retry 0x6100000'")" = 2
 ok "$([ "$(bucket 0x6100000)" = "2 2" ] && echo 0 || echo 1)" "the page's bucket holds 2 of 2 errors, not one per attempt ($(bucket 0x6100000))"
 ok "$([ "$(q "SELECT count(*) FROM actions")" = 0 ] && echo 0 || echo 1)" "so 3/1h is not crossed"
 
-# Three errors on another page while commits fail: crossed in a failed attempt.
+# One error on a page while commits fail: held as seen once, without a row; undone with
+# each rolled-back attempt, so when its second error comes the bucket holds two, not one per attempt.
 echo "fsync -wal 5" > "$CTLF"
-inject_mc 0x6200000; inject_mc 0x6200000; inject_mc 0x6200000
-wait_for 10 sh -c "[ \$(grep -c 'storage failing since' '$WORK/rasd.log') = 2 ]"; ok $? "the commit fails again"
-wait_for 10 test -s "$TRIG/page-threshold.runs"; ok $? "the crossing acted in the failed attempt"
+inject_mc 0x6300000
+wait_for 10 sh -c "[ \$(grep -c 'storage failing since' '$WORK/rasd.log') = 2 ]"; ok $? "the commit fails for a page seen once"
 sleep 1.5
 : > "$CTLF"
 wait_for 20 sh -c "[ \$(grep -c 'storage works again' '$WORK/rasd.log') = 2 ]"; ok $? "stored once the fault clears"
+ok "$([ -z "$(bucket 0x6300000)" ] && echo 0 || echo 1)" "a page seen once has no bucket row ($(bucket 0x6300000))"
+inject_mc 0x6300000
+wait_for 10 bucket_is 0x6300000 "2 2"
+ok $? "its second error makes a bucket of 2 of 2 errors ($(bucket 0x6300000))"
+
+# Three errors on another page while commits fail: crossed in a failed attempt.
+echo "fsync -wal 5" > "$CTLF"
+inject_mc 0x6200000; inject_mc 0x6200000; inject_mc 0x6200000
+wait_for 10 sh -c "[ \$(grep -c 'storage failing since' '$WORK/rasd.log') = 3 ]"; ok $? "the commit fails again"
+wait_for 10 test -s "$TRIG/page-threshold.runs"; ok $? "the crossing acted in the failed attempt"
+sleep 1.5
+: > "$CTLF"
+wait_for 20 sh -c "[ \$(grep -c 'storage works again' '$WORK/rasd.log') = 3 ]"; ok $? "stored once the fault clears"
 ok "$([ "$(cat "$SYS/devices/system/memory/soft_offline_page")" = 0x6200000 ] && echo 0 || echo 1)" "soft_offline_page holds 0x6200000"
 ok "$([ "$(q "SELECT count(*) || ' ' || min(count) || ' ' || min(result) FROM actions WHERE subject = '0x6200000'")" = "1 3 done" ] && echo 0 || echo 1)" \
 	"one actions row for 0x6200000: count 3, done ($(q "SELECT count(*) FROM actions WHERE subject = '0x6200000'") rows)"

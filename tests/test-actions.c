@@ -5,7 +5,8 @@
  * (actions_fixture.h) and runs a trigger that writes its environment to a
  * file. Checked: the exact sysfs writes, the actions rows, the trigger's
  * environment, leaking, a restart keeping counts, a DRAM row named by the
- * driver, and buckets rebuilt from the stored records. What holds an action
+ * driver, buckets rebuilt from the stored records, and subjects seen once
+ * held without a row yet counted across restarts. What holds an action
  * back is checked by test-actions-limits.
  */
 #include <sqlite3.h>
@@ -360,6 +361,43 @@ static void test_rebuild(void)
 	tap_is_str(buf, "0x31000", "after the rebuild the third error on 0x31000 crosses");
 }
 
+/*
+ * A page seen once has no bucket row (it is held in memory); a restart finds
+ * its error again in the stored records, so errors one per run still add up.
+ */
+static void test_seen_once(void)
+{
+	struct fake_tree t;
+	char buf[64];
+	sqlite3 *db;
+
+	fresh_db();
+	make_sysfs(true);
+	write_conf("");
+	for (int run = 0; run < 3; run++) {
+		tree(&t);
+		add_mc(&t, "0x41000", "1", base_ts + (uint64_t)run * MS);
+		fake_tree_finish(&t);
+		run_rasd(t.root, false);
+		fake_tree_destroy(&t);
+		sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
+		if (run == 0) {
+			tap_is_int(scalar(db, "SELECT count(*) FROM mc_event"), 1, "one error on page 0x41000 stored");
+			tap_is_int(scalar(db, "SELECT count(*) FROM buckets"), 0,
+				   "a page and a DIMM seen once: no bucket rows");
+		} else if (run == 1) {
+			text(db, "SELECT level || ' ' || total FROM buckets WHERE kind = 'page' AND"
+			     " subject = '0x41000'", buf, sizeof(buf));
+			tap_is_str(buf, "2 2", "after a restart the second error finds the first: 2 of 2");
+			tap_is_int(scalar(db, "SELECT total FROM buckets WHERE kind = 'dimm'"), 2,
+				   "and the DIMM's bucket holds both");
+		}
+		sqlite3_close(db);
+	}
+	get("devices/system/memory/soft_offline_page", buf, sizeof(buf));
+	tap_is_str(buf, "0x41000", "the third error, in a third run, crosses 3/1h");
+}
+
 int main(void)
 {
 	actions_fixture_init();
@@ -367,6 +405,7 @@ int main(void)
 	test_restart_and_leak();
 	test_edac_row();
 	test_rebuild();
+	test_seen_once();
 	actions_fixture_done();
 	return tap_done();
 }

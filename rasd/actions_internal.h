@@ -1,0 +1,86 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Private to rasd/actions*.c: the buckets cache and what counts an error
+ * into it, shared by the live path (actions.c) and the replay of stored
+ * records at start and by --rebuild-buckets (actions_replay.c).
+ */
+#ifndef RASD_ACTIONS_INTERNAL_H
+#define RASD_ACTIONS_INTERNAL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include "actions.h"
+#include "decision.h"
+#include "once_seen.h"
+#include "lib/subject.h"
+#include "lib/threshold.h"
+
+#define CACHE_SLOTS 4096          /* subjects kept in memory between flushes */
+#define KNOWN_BITS (1u << 21)     /* 256 KiB: under 1 % false hits up to KNOWN_MAX subjects */
+#define KNOWN_MAX (1u << 17)
+#define ONCE_SEEN_MAX (1u << 18)  /* subjects seen once, held without a row: 8 MiB at most */
+
+struct entry {
+	bool used, dirty;
+	bool stored;                  /* its total came from the database */
+	int64_t logged_ns;            /* last decision logged for this subject */
+	unsigned long unlogged;       /* decisions since, stored but not logged */
+	enum ras_subject_kind kind;
+	uint64_t hash;                /* hash_key of kind and key: compared before the key */
+	char key[128];
+	char label[96];
+	struct ras_bucket b;
+	int64_t total;
+	uint64_t txn;                 /* the transaction that last changed it (undo kept) */
+};
+
+/* Grown by doubling; what a transaction changed, kept until it commits. */
+struct txn_log {
+	struct entry *undo;           /* entries as they were before the transaction changed them */
+	size_t n_undo, cap_undo;
+	bool undo_incomplete;         /* memory ran out: a rollback reloads from the database */
+};
+
+struct ras_actions {
+	const struct rasd_config *cfg;
+	struct ras_db_actions *dba;
+	struct ras_triggers *trig;
+	struct ras_threshold th[RAS_SUBJ_KINDS];
+	unsigned counted;             /* bit per kind with a threshold: subjects worth building */
+	uint64_t page_size;
+	struct ras_decisions decisions; /* rate limits; the decisions of the open transaction */
+	unsigned cached;
+	uint64_t txn;                 /* the current transaction's number (from 1) */
+	struct txn_log log;
+	struct entry slots[CACHE_SLOTS];
+	struct ras_once_seen *once;
+	int64_t newest_ns;            /* the newest error time counted: what has leaked out by now */
+	/*
+	 * A Bloom filter of every subject the database may hold a bucket for:
+	 * the ones there at open and every one cached since (it is written at a
+	 * flush). A subject not in it is new, so a storm over fresh pages skips
+	 * a SELECT per page. Too full to tell (known_valid false): ask always.
+	 */
+	uint64_t known[KNOWN_BITS / 64];
+	unsigned known_count;
+	bool known_valid;
+};
+
+
+/* How an error is counted: as it arrives, or replayed from the stored records. */
+enum counting {
+	COUNT_LIVE,
+	COUNT_REBUILD,            /* every bucket rebuilt: stored totals already hold the error */
+	COUNT_RESUME,             /* at start: only subjects without a stored bucket */
+};
+
+/* One error stays this long in a bucket of t: a first error is held without a row for it. */
+int64_t actions_once_leak_ns(const struct ras_threshold *t);
+int64_t actions_realtime_ns(void);
+/* Counts the subject's errors; the bucket when it crossed (the caller empties it), else NULL. */
+struct entry *actions_count_errors(struct ras_actions *a, const struct ras_subject *s,
+				   int64_t wall_ns, enum counting how);
+/* At start: the subjects seen once, found again in the stored records (actions_replay.c). */
+void actions_hold_recent_once(struct ras_actions *a, struct ras_db *db);
+
+#endif

@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Buckets from the stored records: at start, the subjects seen once that
+ * only memory held; with rasd --rebuild-buckets, every bucket.
+ */
+#include <errno.h>
+#include <stdalign.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include "actions_internal.h"
+#include "log.h"
+#include "db/db_actions.h"
+#include "db/db_query.h"
+#include "lib/decode.h"
+#include "lib/tracing.h"
+
+/* Decodes a stored record and counts its subjects that have no stored bucket. */
+struct resume {
+	struct ras_actions *a;
+	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
+};
+
+static int resume_one(void *ctx, const struct ras_db_row *row)
+{
+	struct resume *rs = ctx;
+	const struct ras_event_type *type = &ras_event_types[row->type_idx];
+	struct ras_subject subj[RAS_SUBJECTS_MAX];
+	int n;
+
+	ras_decode_values(type, row->values, NULL, rs->decoded);
+	n = ras_subjects_of(type, row->values, rs->decoded, rs->a->page_size, rs->a->counted, subj);
+	for (int i = 0; i < n; i++) {
+		struct entry *e = actions_count_errors(rs->a, &subj[i], row->wall_ns, COUNT_RESUME);
+
+		if (e)
+			e->b.level = 0;
+	}
+	return 0;
+}
+
+/*
+ * Subjects seen once live only in memory: at start they are found again in
+ * the stored records of the longest time one error stays in a bucket (the
+ * newest ONCE_SEEN_MAX records of it). A record folded into a storm count
+ * is not there; its page or row starts again from nothing.
+ */
+void actions_hold_recent_once(struct ras_actions *a, struct ras_db *db)
+{
+	struct ras_db_filter f = { .type_idx = -1, .include_synthetic = true,
+				   .limit = ONCE_SEEN_MAX };
+	int64_t window = 0;
+	struct resume *rs;
+
+	for (int k = 0; k < RAS_SUBJ_KINDS; k++)
+		if (a->th[k].count >= 2 && actions_once_leak_ns(&a->th[k]) > window)
+			window = actions_once_leak_ns(&a->th[k]);
+	if (!window || !(rs = calloc(1, sizeof(*rs))))
+		return;
+	rs->a = a;
+	f.since_ns = actions_realtime_ns() - window;
+	if (ras_db_errors(db, &f, resume_one, rs) < 0)
+		ras_log(LOG_WARNING, "cannot read the recent records: subjects seen once start anew");
+	free(rs);
+	/* What was found is committed already: a rollback keeps it. */
+	ras_actions_committed(a);
+}
+
+/* One error of the rebuild window, kept compact until sorted by time. */
+struct replayed {
+	int64_t wall_ns, n;
+	uint64_t seq;
+	struct ras_subject s;
+};
+
+struct rebuild {
+	struct ras_actions *a;
+	struct replayed *items;
+	size_t len, cap;
+	uint64_t seq;
+	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
+};
+
+static int collect(void *ctx, const struct ras_db_row *row)
+{
+	struct rebuild *rb = ctx;
+	const struct ras_event_type *type = &ras_event_types[row->type_idx];
+	struct ras_subject subj[RAS_SUBJECTS_MAX];
+	int n;
+
+	ras_decode_values(type, row->values, NULL, rb->decoded);
+	n = ras_subjects_of(type, row->values, rb->decoded, rb->a->page_size, rb->a->counted, subj);
+	rb->seq++;
+	for (int i = 0; i < n; i++) {
+		if (!rb->a->th[subj[i].kind].count)
+			continue;
+		if (rb->len == rb->cap) {
+			size_t cap = rb->cap ? rb->cap * 2 : 1024;
+			struct replayed *m = realloc(rb->items, cap * sizeof(*m));
+
+			if (!m)
+				return -ENOMEM;
+			rb->items = m;
+			rb->cap = cap;
+		}
+		rb->items[rb->len++] = (struct replayed){ row->wall_ns, subj[i].n, rb->seq, subj[i] };
+	}
+	return 0;
+}
+
+/* Oldest first; rows arrive newest first, so a later arrival is older at equal times. */
+static int by_time(const void *x, const void *y)
+{
+	const struct replayed *a = x, *b = y;
+
+	if (a->wall_ns != b->wall_ns)
+		return a->wall_ns < b->wall_ns ? -1 : 1;
+	return a->seq > b->seq ? -1 : a->seq < b->seq;
+}
+
+int ras_actions_rebuild(struct ras_actions *a, struct ras_db *db)
+{
+	struct ras_db_filter f = { .type_idx = -1, .include_synthetic = true };
+	struct rebuild *rb = calloc(1, sizeof(*rb));
+	struct timespec now;
+	int64_t longest = 0;
+	int r;
+
+	if (!rb)
+		return -ENOMEM;
+	rb->a = a;
+	for (int k = 0; k < RAS_SUBJ_KINDS; k++)
+		if (a->th[k].count && a->th[k].period_ns > longest)
+			longest = a->th[k].period_ns;
+	clock_gettime(CLOCK_REALTIME, &now);
+	f.since_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec - longest;
+	r = ras_db_buckets_empty(a->dba);
+	if (r == 0 && longest)
+		r = ras_db_errors(db, &f, collect, rb);
+	if (r >= 0) {
+		qsort(rb->items, rb->len, sizeof(*rb->items), by_time);
+		memset(a->slots, 0, sizeof(a->slots));
+		a->cached = 0;
+		ras_once_seen_clear(a->once);
+		for (size_t i = 0; i < rb->len; i++) {
+			struct replayed *it = &rb->items[i];
+			struct entry *e = actions_count_errors(a, &it->s, it->wall_ns, COUNT_REBUILD);
+
+			if (e)
+				e->b.level = 0;
+		}
+		r = ras_actions_flush(a) < 0 || ras_db_commit(db) < 0 ? -EIO : (int)rb->len;
+	}
+	free(rb->items);
+	free(rb);
+	return r;
+}
+
+int ras_actions_rebuild_database(const struct rasd_config *cfg)
+{
+	struct ras_actions *a = NULL;
+	struct ras_db *db = NULL;
+	char boot_id[64], err[512];
+	int r = ras_boot_id(boot_id, sizeof(boot_id));
+
+	if (r == 0 && (r = ras_db_open_writer(&db, cfg->database, boot_id, err, sizeof(err))) < 0)
+		ras_log(LOG_ERR, "%s", err);
+	if (r == 0)
+		r = ras_actions_open(&a, cfg, db, NULL);
+	if (r == 0)
+		r = ras_actions_rebuild(a, db);
+	if (r >= 0)
+		ras_log(LOG_INFO, "buckets rebuilt from %d errors of the stored records", r);
+	else
+		ras_log(LOG_ERR, "rebuilding the buckets failed: %s", strerror(-r));
+	ras_actions_close(a);
+	ras_db_close(db);
+	return r < 0 ? r : 0;
+}

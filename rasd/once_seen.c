@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: MIT */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include "once_seen.h"
+
+#define START_CAP 1024
+
+/* k: the hash with the tag in its top 3 bits, never 0 (0 marks a free slot). */
+struct item {
+	uint64_t k;
+	int64_t wall_ns;
+};
+
+/* One change of the open transaction: undone newest first by a rollback. */
+struct change {
+	struct item it;
+	bool added;
+};
+
+struct ras_once_seen {
+	struct item *slots;
+	size_t cap, max_cap, count;
+	int64_t leak_ns[RAS_ONCE_SEEN_TAGS];
+	int64_t next_leak_ns;     /* no entry leaks out before this; INT64_MAX: none will */
+	struct change *log;
+	size_t n_log, cap_log;
+};
+
+static uint64_t key_of(unsigned tag, uint64_t hash)
+{
+	uint64_t k = (hash & ~(7ULL << 61)) | ((uint64_t)(tag & 7) << 61);
+
+	return k ? k : 1;
+}
+
+static unsigned tag_of(uint64_t k)
+{
+	return (unsigned)(k >> 61);
+}
+
+/* When the entry's error has leaked out; INT64_MAX when its tag never leaks. */
+static int64_t leaks_at(const struct ras_once_seen *o, const struct item *it)
+{
+	int64_t leak = o->leak_ns[tag_of(it->k)];
+
+	if (leak <= 0 || it->wall_ns > INT64_MAX - leak)
+		return INT64_MAX;
+	return it->wall_ns + leak;
+}
+
+int ras_once_seen_new(struct ras_once_seen **out, size_t max_entries)
+{
+	struct ras_once_seen *o = calloc(1, sizeof(*o));
+	size_t max_cap = START_CAP;
+
+	if (!o)
+		return -ENOMEM;
+	/* Kept at most three quarters full. */
+	while (max_cap / 4 * 3 < max_entries && max_cap < ((size_t)1 << 40))
+		max_cap *= 2;
+	o->max_cap = max_cap;
+	o->next_leak_ns = INT64_MAX;
+	*out = o;
+	return 0;
+}
+
+void ras_once_seen_free(struct ras_once_seen *o)
+{
+	if (!o)
+		return;
+	free(o->slots);
+	free(o->log);
+	free(o);
+}
+
+void ras_once_seen_set_leak(struct ras_once_seen *o, unsigned tag, int64_t leak_ns)
+{
+	if (tag < RAS_ONCE_SEEN_TAGS)
+		o->leak_ns[tag] = leak_ns;
+	/* Not known any more which entry leaks first: the next look tells. */
+	o->next_leak_ns = INT64_MIN;
+}
+
+/* The slot holding k, or the free slot where it would go. */
+static size_t find(const struct ras_once_seen *o, uint64_t k)
+{
+	size_t mask = o->cap - 1, i = (size_t)k & mask;
+
+	while (o->slots[i].k && o->slots[i].k != k)
+		i = (i + 1) & mask;
+	return i;
+}
+
+/* Into a table of cap slots, without the entries leaked out by now_ns. */
+static int rehash(struct ras_once_seen *o, size_t cap, int64_t now_ns)
+{
+	struct item *old = o->slots;
+	size_t old_cap = o->cap;
+	struct item *m = calloc(cap, sizeof(*m));
+
+	if (!m)
+		return -ENOMEM;
+	o->slots = m;
+	o->cap = cap;
+	o->count = 0;
+	o->next_leak_ns = INT64_MAX;
+	for (size_t i = 0; i < old_cap; i++) {
+		int64_t at;
+
+		if (!old[i].k || (at = leaks_at(o, &old[i])) <= now_ns)
+			continue;
+		o->slots[find(o, old[i].k)] = old[i];
+		o->count++;
+		if (at < o->next_leak_ns)
+			o->next_leak_ns = at;
+	}
+	free(old);
+	return 0;
+}
+
+/* Room for one more: drop what leaked out, else grow; -ENOSPC at the bound. */
+static int make_room(struct ras_once_seen *o, int64_t now_ns)
+{
+	if (!o->slots)
+		return rehash(o, START_CAP, now_ns);
+	if ((o->count + 1) <= o->cap / 4 * 3)
+		return 0;
+	if (now_ns >= o->next_leak_ns) {
+		int r = rehash(o, o->cap, now_ns);
+
+		if (r < 0)
+			return r;
+		/* Purged enough to be worth it: under half full. */
+		if (o->count < o->cap / 2)
+			return 0;
+	}
+	if (o->cap >= o->max_cap)
+		return (o->count + 1) <= o->cap / 4 * 3 ? 0 : -ENOSPC;
+	return rehash(o, o->cap * 2, now_ns);
+}
+
+static int log_change(struct ras_once_seen *o, const struct item *it, bool added)
+{
+	if (o->n_log == o->cap_log) {
+		size_t cap = o->cap_log ? o->cap_log * 2 : 64;
+		struct change *m = realloc(o->log, cap * sizeof(*m));
+
+		if (!m)
+			return -ENOMEM;
+		o->log = m;
+		o->cap_log = cap;
+	}
+	o->log[o->n_log++] = (struct change){ *it, added };
+	return 0;
+}
+
+/* Linear probing without tombstones: later entries of the run move back. */
+static void remove_at(struct ras_once_seen *o, size_t i)
+{
+	size_t mask = o->cap - 1, j = i;
+
+	for (;;) {
+		size_t home;
+
+		j = (j + 1) & mask;
+		if (!o->slots[j].k)
+			break;
+		home = (size_t)o->slots[j].k & mask;
+		/* Stays when its home lies cyclically in (i, j]. */
+		if (i <= j ? (home > i && home <= j) : (home > i || home <= j))
+			continue;
+		o->slots[i] = o->slots[j];
+		i = j;
+	}
+	o->slots[i].k = 0;
+	o->count--;
+}
+
+static void insert(struct ras_once_seen *o, const struct item *it)
+{
+	size_t i = find(o, it->k);
+	int64_t at;
+
+	if (o->slots[i].k)
+		return;
+	o->slots[i] = *it;
+	o->count++;
+	at = leaks_at(o, it);
+	if (at < o->next_leak_ns)
+		o->next_leak_ns = at;
+}
+
+int ras_once_seen_take(struct ras_once_seen *o, unsigned tag, uint64_t hash, int64_t *wall_ns)
+{
+	uint64_t k = key_of(tag, hash);
+	size_t i;
+
+	if (!o->count)
+		return 0;
+	i = find(o, k);
+	if (!o->slots[i].k || log_change(o, &o->slots[i], false) < 0)
+		return 0;
+	*wall_ns = o->slots[i].wall_ns;
+	remove_at(o, i);
+	return 1;
+}
+
+int ras_once_seen_add(struct ras_once_seen *o, unsigned tag, uint64_t hash, int64_t wall_ns,
+		      int64_t now_ns)
+{
+	struct item it = { key_of(tag, hash), wall_ns };
+	int r = make_room(o, now_ns);
+
+	if (r < 0)
+		return r;
+	if (o->slots[find(o, it.k)].k)
+		return 0;
+	if (log_change(o, &it, true) < 0)
+		return -ENOMEM;
+	insert(o, &it);
+	return 0;
+}
+
+size_t ras_once_seen_count(const struct ras_once_seen *o)
+{
+	return o->count;
+}
+
+void ras_once_seen_committed(struct ras_once_seen *o)
+{
+	o->n_log = 0;
+}
+
+void ras_once_seen_rolled_back(struct ras_once_seen *o)
+{
+	for (size_t n = o->n_log; n-- > 0;) {
+		const struct change *c = &o->log[n];
+		size_t i;
+
+		if (c->added) {
+			/* Gone already when it leaked out in a purge. */
+			if (o->slots && o->slots[i = find(o, c->it.k)].k)
+				remove_at(o, i);
+			continue;
+		}
+		/* Taken: its slot was freed by the take, so there is room. */
+		if (o->slots && o->count + 1 < o->cap)
+			insert(o, &c->it);
+	}
+	o->n_log = 0;
+}
+
+void ras_once_seen_clear(struct ras_once_seen *o)
+{
+	free(o->slots);
+	o->slots = NULL;
+	o->cap = 0;
+	o->count = 0;
+	o->n_log = 0;
+	o->next_leak_ns = INT64_MAX;
+}

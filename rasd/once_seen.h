@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Subjects seen once: a threshold subject with a single error and no stored
+ * bucket is kept here as its key's hash and that error's time, instead of a
+ * bucket row. Most subjects of a varied storm (a new page, a new row per
+ * record) are never seen again, and one bucket row per record was most of
+ * rasd's cost per record. A second error makes the subject a full bucket,
+ * replaying the first. The set is bounded; an entry whose error has leaked
+ * out of its bucket (its kind's period / count later) may be dropped, since
+ * it can no longer bring a threshold closer. When the set is full of
+ * errors still leaking, adding fails and the caller keeps a full bucket.
+ *
+ * Changes of a transaction are logged and undone by a rollback, so records
+ * given again after it count once. Pure memory: no database, no clock.
+ */
+#ifndef RASD_ONCE_SEEN_H
+#define RASD_ONCE_SEEN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define RAS_ONCE_SEEN_TAGS 8      /* the caller's kinds: each with its own leak time */
+
+struct ras_once_seen;
+
+/* A set for at most max_entries (rounded to a power of two); it starts small. */
+int ras_once_seen_new(struct ras_once_seen **out, size_t max_entries);
+void ras_once_seen_free(struct ras_once_seen *o);
+/* How long after its error an entry of this tag has leaked out (0: never). */
+void ras_once_seen_set_leak(struct ras_once_seen *o, unsigned tag, int64_t leak_ns);
+/* 1 and the error's time when (tag, hash) is held (it is taken out), else 0. */
+int ras_once_seen_take(struct ras_once_seen *o, unsigned tag, uint64_t hash, int64_t *wall_ns);
+/*
+ * Holds (tag, hash) with its error's time. now_ns, the newest time seen,
+ * decides what has leaked out when room is needed. 0; -ENOSPC when full of
+ * errors still leaking; -ENOMEM. A failed add changes nothing.
+ */
+int ras_once_seen_add(struct ras_once_seen *o, unsigned tag, uint64_t hash, int64_t wall_ns,
+		      int64_t now_ns);
+size_t ras_once_seen_count(const struct ras_once_seen *o);
+/* The open transaction's changes are kept (committed) or undone (rolled back). */
+void ras_once_seen_committed(struct ras_once_seen *o);
+void ras_once_seen_rolled_back(struct ras_once_seen *o);
+/* Forgets everything (the buckets are being rebuilt from the records). */
+void ras_once_seen_clear(struct ras_once_seen *o);
+
+#endif
