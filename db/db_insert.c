@@ -206,10 +206,33 @@ static int64_t next_row_id(struct ras_db *db, unsigned idx)
 	return db->next_id[idx] > 0 ? db->next_id[idx] : -1;
 }
 
+/*
+ * The sources the identity index covers (db_schema.c): buffers rasd did not
+ * consume itself, which can be read again. Changing them needs a schema step
+ * that rebuilds the index.
+ */
+static const char *const identity_sources[] = { "boot", "previous-boot" };
+
 bool ras_db_may_be_duplicate(const struct ras_db_event *ev)
 {
-	/* The sources the identity index covers (db_schema.c): buffers rasd did not consume itself. */
-	return !strcmp(ev->source, "boot") || !strcmp(ev->source, "previous-boot");
+	for (size_t i = 0; i < sizeof(identity_sources) / sizeof(identity_sources[0]); i++)
+		if (!strcmp(ev->source, identity_sources[i]))
+			return true;
+	return false;
+}
+
+void ras_db_identity_sources_sql(char *out, size_t len)
+{
+	size_t used = 0;
+
+	for (size_t i = 0; i < sizeof(identity_sources) / sizeof(identity_sources[0]); i++) {
+		int n = snprintf(out + used, len - used, "%s'%s'", i ? ", " : "(", identity_sources[i]);
+
+		if (n < 0 || (size_t)n >= len - used)
+			break;
+		used += (size_t)n;
+	}
+	snprintf(out + used, len - used, ")");
 }
 
 /* Stores ev, or holds it for folding (db_fold_hold.c); 1 stored, 0 a duplicate, -EIO. */

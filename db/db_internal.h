@@ -75,6 +75,8 @@ void ras_db_bind_row(struct ras_db *db, sqlite3_stmt *st, const struct ras_db_ev
 int ras_db_insert_row(struct ras_db *db, const struct ras_db_event *ev, int64_t dec, int64_t *id);
 /* Whether the identity index covers ev's source, so that an insert may refuse it as stored. */
 bool ras_db_may_be_duplicate(const struct ras_db_event *ev);
+/* The same sources as an SQL list, "('boot', 'previous-boot')", for the index's WHERE. */
+void ras_db_identity_sources_sql(char *out, size_t len);
 
 int ras_db_migrate(struct ras_db *db);
 /*

@@ -168,7 +168,7 @@ static int sync_event_table(struct ras_db *db, unsigned idx)
 {
 	const struct ras_event_type *type = &ras_event_types[idx];
 	const struct ras_db_table *t = ras_db_table_of(idx);
-	char sql[1024], dec[128];
+	char sql[1024], dec[128], sources[64];
 
 	snprintf(dec, sizeof(dec), "%s_dec", type->table);
 	if (sync_columns(db, type->table, "id INTEGER PRIMARY KEY", t->cols, t->ncols) < 0 ||
@@ -182,12 +182,13 @@ static int sync_event_table(struct ras_db *db, unsigned idx)
 	 * previous-boot) can come again, so it is partial: live records, the
 	 * storm case, do not pay for it. trace_ts leads: it grows, inserts append.
 	 */
+	ras_db_identity_sources_sql(sources, sizeof(sources));
 	snprintf(sql, sizeof(sql),
 		 "CREATE INDEX IF NOT EXISTS %s_time ON %s (wall_ns);"
 		 "DROP INDEX IF EXISTS %s_identity;"
 		 "CREATE UNIQUE INDEX IF NOT EXISTS %s_identity_kept ON %s"
-		 " (trace_ts, trace_cpu, boot, rec_hash) WHERE source IN ('boot', 'previous-boot');",
-		 type->table, type->table, type->table, type->table, type->table);
+		 " (trace_ts, trace_cpu, boot, rec_hash) WHERE source IN %s;",
+		 type->table, type->table, type->table, type->table, type->table, sources);
 	return ras_db_exec(db, sql);
 }
 
