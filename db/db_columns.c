@@ -106,14 +106,25 @@ static void build_table(unsigned idx)
 		add_col(t, type->fields[i].name, "raw_", field_decl(type->fields[i].type));
 	t->dec_col = t->ncols;
 	add_col(t, "dec", "raw_", "INTEGER");
+	t->first_rec = t->ncols;
 	/* The location in words is part of the decoding: stored once per distinct one. */
 	t->dcols[0].name = "location";
 	t->dcols[0].decl = "TEXT";
 	t->dfield[0] = -1;
 	t->ndcols = 1;
-	for (size_t i = 0; i < *type->n_dfields; i++)
-		if (ras_db_restated_raw(type, &type->dfields[i]) < 0)
+	for (size_t i = 0; i < *type->n_dfields; i++) {
+		const struct ras_dfield *f = &type->dfields[i];
+
+		if (ras_db_restated_raw(type, f) >= 0)
+			continue;
+		if (!f->per_record) {
 			add_dcol(t, type, i);
+			continue;
+		}
+		/* Before any decoded column is named: "dec_" only where a raw column has the name. */
+		if (add_col(t, f->name, "dec_", f->type == RAS_DF_INT ? "INTEGER" : "TEXT") == 0)
+			t->rfield[t->nrec++] = (short)i;
+	}
 }
 
 const struct ras_db_table *ras_db_table_of(unsigned type_idx)

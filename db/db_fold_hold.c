@@ -24,7 +24,11 @@
 #include <string.h>
 #include "db_fold.h"
 
-/* One held record: the event's columns, its values' bytes after the struct. */
+/*
+ * One held record: the event's columns, its raw values, then its per-record
+ * decoded values (db_internal.h: the event row holds them), their bytes
+ * after the struct.
+ */
 struct held {
 	int64_t dec, wall_ns, boot;
 	uint64_t trace_ts, rec_hash;
@@ -45,6 +49,8 @@ struct held_table {
 	sqlite3_stmt *eval;
 	/* The record eval last read: its bytes are bound (static) until the caller has read the row. */
 	struct held *taken;
+	/* A decoded struct holding only the per-record values, as bound (tables that have them). */
+	void *scratch;
 	bool tried;
 };
 
@@ -103,16 +109,40 @@ bool ras_db_hold_prepare(struct ras_db *db, struct ras_db_hold **hp, unsigned id
 	return ht->eval != NULL;
 }
 
+/* The per-record decoded values of ev as values: integers, or strings with their bytes. */
+static void per_record_values(const struct ras_db_event *ev, struct ras_value *out)
+{
+	const struct ras_event_type *type = &ras_event_types[ev->type_idx];
+	const struct ras_db_table *t = ras_db_table_of(ev->type_idx);
+
+	for (unsigned k = 0; k < t->nrec; k++) {
+		const struct ras_dfield *f = &type->dfields[t->rfield[k]];
+
+		if (f->type == RAS_DF_INT) {
+			int64_t v = ras_dfield_int(ev->decoded, f);
+
+			out[k] = (struct ras_value){ .present = v != RAS_DF_NONE, .i = v };
+			continue;
+		}
+		out[k] = (struct ras_value){ .present = true, .p = ras_dfield_str(ev->decoded, f),
+					     .len = (uint32_t)strnlen(ras_dfield_str(ev->decoded, f), f->size - 1) };
+	}
+}
+
 static struct held *held_copy(const struct ras_db_event *ev, int64_t dec)
 {
 	const struct ras_event_type *type = &ras_event_types[ev->type_idx];
-	size_t bytes = sizeof(struct held) + type->n_fields * sizeof(struct ras_value);
+	unsigned nrec = ras_db_table_of(ev->type_idx)->nrec, n = type->n_fields + nrec;
+	size_t bytes = sizeof(struct held) + n * sizeof(struct ras_value);
+	struct ras_value all[RAS_MAX_FIELDS + RAS_DB_MAX_COLS];
 	struct held *c;
 	uint8_t *data;
 
-	for (unsigned i = 0; i < type->n_fields; i++)
-		if (ev->values[i].present && type->fields[i].type != RAS_FT_INT)
-			bytes += ev->values[i].len;
+	memcpy(all, ev->values, type->n_fields * sizeof(*all));
+	per_record_values(ev, &all[type->n_fields]);
+	for (unsigned i = 0; i < n; i++)
+		if (all[i].present && (i >= type->n_fields || type->fields[i].type != RAS_FT_INT))
+			bytes += all[i].len;
 	if (!(c = malloc(bytes)))
 		return NULL;
 	*c = (struct held){ .dec = dec, .wall_ns = ev->wall_ns, .boot = ev->boot,
@@ -120,14 +150,15 @@ static struct held *held_copy(const struct ras_db_event *ev, int64_t dec)
 			    .trace_cpu = ev->trace_cpu, .synthetic = ev->synthetic,
 			    .severity = ((const struct ras_decoded_head *)ev->decoded)->severity };
 	snprintf(c->source, sizeof(c->source), "%s", ev->source);
-	data = (uint8_t *)&c->values[type->n_fields];
-	for (unsigned i = 0; i < type->n_fields; i++) {
-		c->values[i] = ev->values[i];
-		if (!ev->values[i].present || type->fields[i].type == RAS_FT_INT || !ev->values[i].p)
+	data = (uint8_t *)&c->values[n];
+	for (unsigned i = 0; i < n; i++) {
+		c->values[i] = all[i];
+		if (!all[i].present || (i < type->n_fields && type->fields[i].type == RAS_FT_INT) ||
+		    !all[i].p)
 			continue;
-		memcpy(data, ev->values[i].p, ev->values[i].len);
+		memcpy(data, all[i].p, all[i].len);
 		c->values[i].p = data;
-		data += ev->values[i].len;
+		data += all[i].len;
 	}
 	return c;
 }
@@ -155,16 +186,44 @@ int ras_db_hold_add(struct ras_db_hold *h, const struct ras_db_event *ev, int64_
 	return 1;
 }
 
-/* The event a held record stands for, to bind as the INSERT does. */
-static void held_event(const struct held *c, unsigned idx, struct ras_decoded_head *head,
-		       struct ras_db_event *ev)
+/*
+ * The event a held record stands for, to bind as the INSERT does: its
+ * decoding is a head with the severity and the per-record values, all that
+ * the INSERT reads (the rest is the <table>_dec row). -ENOMEM without room.
+ */
+static int held_event(struct held_table *ht, const struct held *c, unsigned idx,
+		      struct ras_db_event *ev)
 {
+	const struct ras_event_type *type = &ras_event_types[idx];
+	const struct ras_db_table *t = ras_db_table_of(idx);
+	struct ras_decoded_head *head;
+
+	if (!ht->scratch && !(ht->scratch = aligned_alloc(16, RAS_DECODED_MAX)))
+		return -ENOMEM;
+	head = ht->scratch;
 	memset(head, 0, sizeof(*head));
 	head->severity = c->severity;
+	for (unsigned k = 0; k < t->nrec; k++) {
+		const struct ras_dfield *f = &type->dfields[t->rfield[k]];
+		const struct ras_value *v = &c->values[type->n_fields + k];
+		char *at = (char *)ht->scratch + f->offset;
+
+		if (f->type == RAS_DF_INT) {
+			int64_t i = v->present ? v->i : RAS_DF_NONE;
+
+			memcpy(at, &i, sizeof(i));
+		} else {
+			size_t n = v->len < f->size ? v->len : f->size - 1;
+
+			memcpy(at, v->p, n);
+			at[n] = '\0';
+		}
+	}
 	*ev = (struct ras_db_event){ .type_idx = idx, .wall_ns = c->wall_ns, .trace_ts = c->trace_ts,
 				     .trace_cpu = c->trace_cpu, .source = c->source,
 				     .synthetic = c->synthetic, .boot = c->boot,
 				     .rec_hash = c->rec_hash, .values = c->values, .decoded = head };
+	return 0;
 }
 
 /* The slot of a record still held under id, or NULL (ids grow along the array). */
@@ -190,7 +249,6 @@ sqlite3_stmt *ras_db_hold_take(struct ras_db *db, struct ras_db_hold *h, unsigne
 {
 	struct held_table *ht = h ? &h->t[idx] : NULL;
 	struct held_slot *slot = ht ? held_find(ht, id) : NULL;
-	struct ras_decoded_head head;
 	struct ras_db_event ev;
 
 	*err = 0;
@@ -199,7 +257,10 @@ sqlite3_stmt *ras_db_hold_take(struct ras_db *db, struct ras_db_hold *h, unsigne
 	free(ht->taken);
 	ht->taken = slot->rec;
 	slot->rec = NULL;
-	held_event(ht->taken, idx, &head, &ev);
+	if (held_event(ht, ht->taken, idx, &ev) < 0) {
+		*err = -ENOMEM;
+		return NULL;
+	}
 	ras_db_bind_row(db, ht->eval, &ev, ht->taken->dec);
 	while (ht->first < ht->n && !ht->slot[ht->first].rec)
 		ht->first++;
@@ -217,13 +278,13 @@ int ras_db_hold_store(struct ras_db *db, struct ras_db_hold *h)
 		struct held_table *ht = &h->t[i];
 
 		for (size_t k = ht->first; k < ht->n; k++) {
-			struct ras_decoded_head head;
 			struct ras_db_event ev;
 			int64_t id = ht->slot[k].id;
 
 			if (!ht->slot[k].rec)
 				continue;
-			held_event(ht->slot[k].rec, i, &head, &ev);
+			if (held_event(ht, ht->slot[k].rec, i, &ev) < 0)
+				return -ENOMEM;
 			/* Its id was reserved for it: anything but a new row is an error. */
 			if (ras_db_insert_row(db, &ev, ht->slot[k].rec->dec, &id) != 1)
 				return -EIO;
@@ -253,6 +314,7 @@ void ras_db_hold_free(struct ras_db_hold *h)
 	ras_db_hold_clear(h);
 	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++) {
 		free(h->t[i].slot);
+		free(h->t[i].scratch);
 		sqlite3_finalize(h->t[i].eval);
 	}
 	free(h);

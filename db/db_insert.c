@@ -164,6 +164,8 @@ void ras_db_bind_row(struct ras_db *db, sqlite3_stmt *st, const struct ras_db_ev
 	for (unsigned i = 0; i < type->n_fields; i++)
 		bind_raw(st, (int)(t->first_raw + i + 1), &type->fields[i], &ev->values[i]);
 	sqlite3_bind_int64(st, (int)t->dec_col + 1, dec);
+	for (unsigned i = 0; i < t->nrec; i++)
+		bind_decoded(st, (int)(t->first_rec + i + 1), &type->dfields[t->rfield[i]], ev->decoded);
 }
 
 int ras_db_insert_row(struct ras_db *db, const struct ras_db_event *ev, int64_t dec, int64_t *id)

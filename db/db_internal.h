@@ -14,15 +14,18 @@ struct ras_db_col {
 };
 
 /*
- * An event table holds the common columns, one column per tracepoint field and
- * "dec", the id of its row in <table>_dec. That table holds each distinct
- * decoding once (a storm of one error repeats one decoding), keyed by a hash
- * of its values; the view <table>_decoded joins the two.
+ * An event table holds the common columns, one column per tracepoint field,
+ * "dec", the id of its row in <table>_dec, and the decoded values that differ
+ * per record (struct ras_dfield per_record). <table>_dec holds each distinct
+ * rest of a decoding once (a storm of one error repeats one decoding), keyed
+ * by a hash of its values; the view <table>_decoded joins the two.
  */
 struct ras_db_table {
 	struct ras_db_col cols[RAS_DB_MAX_COLS];
 	unsigned ncols;
 	unsigned first_raw, dec_col;
+	unsigned first_rec, nrec;           /* the per-record decoded columns, after dec */
+	short rfield[RAS_DB_MAX_COLS];      /* their index into type->dfields */
 	struct ras_db_col dcols[RAS_DB_MAX_COLS];
 	short dfield[RAS_DB_MAX_COLS];      /* index into type->dfields; -1: the location */
 	unsigned ndcols;

@@ -77,7 +77,8 @@ static int add_column(struct ras_db *db, const char *view, const char *name, cha
 	char probe[256];
 	sqlite3_stmt *st;
 
-	snprintf(probe, sizeof(probe), "SELECT \"%s\" FROM %s LIMIT 0", name, view);
+	/* Qualified: SQLite reads an unknown "name" alone as a string, not an error. */
+	snprintf(probe, sizeof(probe), "SELECT e.\"%s\" FROM %s e LIMIT 0", name, view);
 	if (sqlite3_prepare_v2(db->h, probe, -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_finalize(st);
@@ -112,6 +113,9 @@ sqlite3_stmt *ras_db_row_stmt(struct ras_db *db, unsigned idx, struct ras_db_row
 		else
 			rc->dec[t->dfield[k]] = c;
 	}
+	for (unsigned k = 0; k < t->nrec; k++)
+		rc->dec[t->rfield[k]] = add_column(db, view, t->cols[t->first_rec + k].name, sql,
+						   sizeof(sql), &n, &col);
 	snprintf(sql + n, sizeof(sql) - n, " FROM %s e WHERE e.id = ?", view);
 	if (n >= sizeof(sql) || sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
 		return NULL;

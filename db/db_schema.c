@@ -221,6 +221,38 @@ static int add_step_columns(struct ras_db *db, int version)
 	return 0;
 }
 
+/*
+ * Copies each per-record decoded value from the row's decoding into its new
+ * event-table column, where the decoding has it (a value some older build
+ * did not decode stays NULL). Rows without a decoding (before step 5) keep
+ * what they have.
+ */
+static int move_per_record(struct ras_db *db)
+{
+	for (unsigned idx = 0; idx < ras_n_event_types; idx++) {
+		const struct ras_db_table *t = ras_db_table_of(idx);
+		const char *table = ras_event_types[idx].table;
+
+		for (unsigned k = 0; k < t->nrec; k++) {
+			const char *col = t->cols[t->first_rec + k].name;
+			char sql[512];
+			sqlite3_stmt *st;
+
+			/* Qualified: SQLite reads an unknown "name" alone as a string. */
+			snprintf(sql, sizeof(sql), "SELECT d.\"%s\" FROM %s_dec d LIMIT 0", col, table);
+			if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+				continue;
+			sqlite3_finalize(st);
+			snprintf(sql, sizeof(sql),
+				 "UPDATE %s SET \"%s\" = (SELECT d.\"%s\" FROM %s_dec d WHERE d.id = %s.dec)"
+				 " WHERE dec IS NOT NULL", table, col, col, table, table);
+			if (ras_db_exec(db, sql) < 0)
+				return -1;
+		}
+	}
+	return 0;
+}
+
 int ras_db_migrate(struct ras_db *db)
 {
 	char sql[64];
@@ -246,6 +278,9 @@ int ras_db_migrate(struct ras_db *db)
 	for (unsigned i = 0; i < ras_n_event_types; i++)
 		if (sync_event_table(db, i) < 0)
 			goto fail;
+	/* Step 14: per-record values of rows decoded since step 5 leave their decodings. */
+	if (v >= 5 && v < 14 && move_per_record(db) < 0)
+		goto fail;
 	/* Rows stored before the roll-ups existed are counted once, here. */
 	if (v < 10 && ras_db_rollup_rebuild_all(db) < 0)
 		goto fail;

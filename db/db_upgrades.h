@@ -191,6 +191,14 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	  " UPDATE rollup_actions SET decisions = decisions - old.repeats, nrows = nrows - 1"
 	  " WHERE action = old.action AND result = old.result;"
 	  " DELETE FROM rollup_actions WHERE nrows <= 0; END;" },
+	/*
+	 * Decoded values that differ per record (struct ras_dfield per_record: a
+	 * machine check's corrected count and syndromes) move to the event rows,
+	 * so that a storm's records share one <table>_dec row. The sync adds the
+	 * columns; db_schema.c copies the stored rows' values from their
+	 * decodings. The <table>_dec columns stay, unused.
+	 */
+	{ 14, "per-record decoded values in the event rows (copied by the event-table sync)", NULL },
 };
 
 #define RAS_DB_N_UPGRADES (sizeof(ras_db_upgrades) / sizeof(ras_db_upgrades[0]))

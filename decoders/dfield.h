@@ -11,6 +11,7 @@
 #ifndef RAS_DFIELD_H
 #define RAS_DFIELD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -71,11 +72,18 @@ struct ras_dfield {
 	enum ras_dtype type;
 	size_t offset;      /* offsetof(output struct, member) */
 	size_t size;        /* sizeof the member: 8, or the char array's capacity */
+	/*
+	 * A value that differs from record to record of one error (a running
+	 * count, a syndrome): stored with the record, so that the rest of the
+	 * decoding, stored once per distinct one, is shared by a storm.
+	 */
+	bool per_record;
 };
 
 #define RAS_DF_MEMBER_SIZE(s, m) sizeof(((s *)0)->m)
-#define RAS_DF_I(s, m) { #m, RAS_DF_INT, offsetof(s, m), RAS_DF_MEMBER_SIZE(s, m) }
-#define RAS_DF_S(s, m) { #m, RAS_DF_STR, offsetof(s, m), RAS_DF_MEMBER_SIZE(s, m) }
+#define RAS_DF_I(s, m) { #m, RAS_DF_INT, offsetof(s, m), RAS_DF_MEMBER_SIZE(s, m), false }
+#define RAS_DF_S(s, m) { #m, RAS_DF_STR, offsetof(s, m), RAS_DF_MEMBER_SIZE(s, m), false }
+#define RAS_DF_I_REC(s, m) { #m, RAS_DF_INT, offsetof(s, m), RAS_DF_MEMBER_SIZE(s, m), true }
 
 static inline int64_t ras_dfield_int(const void *out, const struct ras_dfield *f)
 {
