@@ -85,7 +85,7 @@ void rasd_config_defaults(struct rasd_config *c)
 	c->buffer_size_kb = 256;
 	c->log_corrected_per_minute = 10;
 	c->batch_max_records = 20000;
-	c->commit_delay_ms = 50;
+	c->commit_delay_ms = 65;
 	c->hold_max_kb = 16384;
 	snprintf(c->fold_threshold, sizeof(c->fold_threshold), "100/1h");
 	c->fold_keep = 10;

@@ -114,7 +114,7 @@ static void test_storage_keys(void)
 	const char *why = NULL;
 
 	rasd_config_defaults(&c);
-	tap_is_int(c.commit_delay_ms, 50, "commit_delay_ms defaults to 50");
+	tap_is_int(c.commit_delay_ms, 65, "commit_delay_ms defaults to 65");
 	tap_is_str(c.fold_threshold, "100/1h", "fold_threshold defaults to 100/1h");
 	tap_is_int(c.fold_keep, 10, "fold_keep defaults to 10");
 	tap_is_int(rasd_config_set(&c, "commit_delay_ms", "0", &why), 0, "commit_delay_ms 0 accepted");
