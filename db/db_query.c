@@ -8,9 +8,15 @@
 #include "db_query.h"
 #include "db_rollup.h"
 
-/* WHERE clause shared by every query; its parameters are bound by bind_filter(). */
+/*
+ * WHERE clause shared by every query; its parameters are bound by bind_filter().
+ * The window is a plain range, ?10 and ?11 with an open end bound as the
+ * extreme value, so SQLite searches the time index: "?1 = 0 OR wall_ns >= ?1"
+ * made it walk the whole index, even for a window with no record in it.
+ * (Numbered: a named parameter would take the number of the next ?N.)
+ */
 static const char filter_sql[] =
-	" (?1 = 0 OR wall_ns >= ?1) AND (?2 = 0 OR wall_ns < ?2)"
+	" wall_ns >= ?10 AND wall_ns < ?11"
 	" AND (?3 OR (source <> 'synthetic' AND synthetic = 0))"
 	" AND (?4 IS NULL OR boot = (SELECT id FROM boots WHERE boot_id = ?4))";
 
@@ -18,6 +24,9 @@ static void bind_filter(sqlite3_stmt *st, const struct ras_db_filter *f)
 {
 	sqlite3_bind_int64(st, 1, f->since_ns);
 	sqlite3_bind_int64(st, 2, f->until_ns);
+	/* Out of range (a statement without them) is harmless: nothing is bound. */
+	sqlite3_bind_int64(st, 10, f->since_ns ? f->since_ns : INT64_MIN);
+	sqlite3_bind_int64(st, 11, f->until_ns ? f->until_ns : INT64_MAX);
 	sqlite3_bind_int(st, 3, f->include_synthetic);
 	if (f->boot_id)
 		sqlite3_bind_text(st, 4, f->boot_id, -1, SQLITE_STATIC);
