@@ -16,6 +16,16 @@
 #include "lib/decode.h"
 #include "lib/tracing.h"
 
+/* The subjects a stored record names, decoded again into a caller's buffer. */
+static int row_subjects(const struct ras_actions *a, const struct ras_db_row *row, uint8_t *decoded,
+			struct ras_subject subj[RAS_SUBJECTS_MAX])
+{
+	const struct ras_event_type *type = &ras_event_types[row->type_idx];
+
+	ras_decode_values(type, row->values, NULL, decoded);
+	return ras_subjects_of(type, row->values, decoded, a->page_size, a->counted, subj);
+}
+
 /* Decodes a stored record and counts its subjects that have no stored bucket. */
 struct resume {
 	struct ras_actions *a;
@@ -25,12 +35,9 @@ struct resume {
 static int resume_one(void *ctx, const struct ras_db_row *row)
 {
 	struct resume *rs = ctx;
-	const struct ras_event_type *type = &ras_event_types[row->type_idx];
 	struct ras_subject subj[RAS_SUBJECTS_MAX];
-	int n;
+	int n = row_subjects(rs->a, row, rs->decoded, subj);
 
-	ras_decode_values(type, row->values, NULL, rs->decoded);
-	n = ras_subjects_of(type, row->values, rs->decoded, rs->a->page_size, rs->a->counted, subj);
 	for (int i = 0; i < n; i++) {
 		struct entry *e = actions_count_errors(rs->a, &subj[i], row->wall_ns, COUNT_RESUME);
 
@@ -85,12 +92,9 @@ struct rebuild {
 static int collect(void *ctx, const struct ras_db_row *row)
 {
 	struct rebuild *rb = ctx;
-	const struct ras_event_type *type = &ras_event_types[row->type_idx];
 	struct ras_subject subj[RAS_SUBJECTS_MAX];
-	int n;
+	int n = row_subjects(rb->a, row, rb->decoded, subj);
 
-	ras_decode_values(type, row->values, NULL, rb->decoded);
-	n = ras_subjects_of(type, row->values, rb->decoded, rb->a->page_size, rb->a->counted, subj);
 	rb->seq++;
 	for (int i = 0; i < n; i++) {
 		if (!rb->a->th[subj[i].kind].count)
