@@ -63,6 +63,8 @@ struct rasd {
 	bool stop;
 	struct rasd_storage storage;  /* failing or not, as last reported */
 	bool paused;                  /* per-CPU fds out of epoll: records wait in the kernel */
+	bool recording;               /* the instance's events are on */
+	unsigned enabled;             /* how many: said once rasd is ready */
 	struct rasd_durability durability; /* live records: commit − arrival */
 	struct rasd_durability commit_cost; /* the part of it spent committing */
 };
@@ -343,6 +345,23 @@ static void count_previous_unstored(struct rasd *d)
 		"as lost", lost.count);
 }
 
+/*
+ * Between attempts to open the database at start. The instance records
+ * already (its records wait in the kernel buffer), so systemd is told the
+ * service is up, with the failure in STATUS=, and its watchdog is fed: a
+ * full disk at boot must not hold up the boot or get rasd killed.
+ */
+static bool wait_for_storage(void *ctx)
+{
+	struct rasd *d = ctx;
+
+	if (d->recording) {
+		sd_notify(0, "READY=1");
+		sd_notify(0, "WATCHDOG=1");
+	}
+	return stop_requested(d);
+}
+
 static int open_db(struct rasd *d)
 {
 	char boot_id[64];
@@ -352,7 +371,7 @@ static int open_db(struct rasd *d)
 		ras_log(LOG_ERR, "cannot read the boot id: %s", strerror(-r));
 		return r;
 	}
-	r = rasd_storage_open(&d->storage, d->cfg->database, boot_id, &d->db, stop_requested, d);
+	r = rasd_storage_open(&d->storage, d->cfg->database, boot_id, &d->db, wait_for_storage, d);
 	if (r < 0)
 		return r;
 	count_previous_unstored(d);
@@ -474,13 +493,34 @@ static int account_crash(struct rasd *d)
 	return d->tr.created ? 0 : ras_pipeline_account_crash(&d->pipe);
 }
 
-static int setup(struct rasd *d)
+/* Buffer size and overwrite off first, then the events: from here records wait in the kernel. */
+static int start_recording(struct rasd *d)
 {
 	char err[512];
+	int r = ras_tracing_configure(&d->tr, d->cfg->buffer_size_kb, err, sizeof(err));
+
+	if (r < 0) {
+		ras_log(LOG_ERR, "%s", err);
+		return r;
+	}
+	d->enabled = rasd_instance_enable_events(&d->tr, d->fmt, d->cfg);
+	if (ras_tracing_on(&d->tr, true) < 0)
+		ras_log(LOG_WARNING, "cannot turn tracing on in %s", d->tr.instance_dir);
+	d->recording = true;
+	return 0;
+}
+
+static int setup(struct rasd *d)
+{
 	int r;
 
-	if ((r = take_lock(d)) < 0 || (r = open_db(d)) < 0 ||
-	    (r = rasd_instance_open(&d->tr, &d->fmt, &d->dctx, d->cfg)) < 0 || (r = setup_loop(d)) < 0)
+	if ((r = take_lock(d)) < 0 || (r = rasd_instance_open(&d->tr, &d->fmt, &d->dctx, d->cfg)) < 0 ||
+	    (r = setup_loop(d)) < 0)
+		return r;
+	/* A new instance records before the database opens: a failing open loses nothing. */
+	if (d->tr.real && d->tr.created && (r = start_recording(d)) < 0)
+		return r;
+	if ((r = open_db(d)) < 0)
 		return r;
 	/* --once has no loop to watch triggers: they are waited for at exit. */
 	if ((r = ras_triggers_open(&d->trig, d->cfg, d->opt->once ? -1 : d->epfd, TAG_TRIGGER)) < 0 ||
@@ -506,6 +546,7 @@ static int setup(struct rasd *d)
 	}
 	d->pipe.fdr = d->fdr;
 	d->pipe.actions = d->actions;
+	d->pipe.stats_fresh = d->tr.real && d->tr.created;
 	/* Errors from before rasd started come first: the previous boot's, then this boot's. */
 	if ((r = harvest(d, d->cfg->persistent_instance, "previous-boot", true)) < 0 ||
 	    (r = harvest(d, d->cfg->boot_instance, "boot", false)) < 0)
@@ -515,23 +556,18 @@ static int setup(struct rasd *d)
 	/* A taken-back instance may hold records: store them before changing anything. */
 	if (!d->tr.created && (r = drain_reader(&d->tr, d->reader, &d->pipe, true)) < 0)
 		return r;
-	r = ras_tracing_configure(&d->tr, d->cfg->buffer_size_kb, err, sizeof(err));
-	if (r < 0) {
-		ras_log(LOG_ERR, "%s", err);
+	if (!d->recording && (r = start_recording(d)) < 0)
 		return r;
-	}
 	r = ras_reader_watch(d->reader, d->epfd, TAG_CPU);
 	if (r < 0) {
 		ras_log(LOG_ERR, "cannot watch the per-CPU buffers: %s", strerror(-r));
 		return r;
 	}
-	rasd_instance_enable_events(&d->tr, d->fmt, d->cfg);
-	if (ras_tracing_on(&d->tr, true) < 0)
-		ras_log(LOG_WARNING, "cannot turn tracing on in %s", d->tr.instance_dir);
 	if (d->tr.real)
 		ras_pipeline_check_stats(&d->pipe, d->reader);
 	ras_pipeline_commit(&d->pipe);
 	storage_update(d);
+	rasd_instance_log_recording(&d->tr, d->enabled);
 	return 0;
 }
 
@@ -541,7 +577,7 @@ static void reload(struct rasd *d)
 	if (!rasd_reload_config(d->cfg, d->opt))
 		return;
 	ras_actions_reload(d->actions);
-	rasd_instance_enable_events(&d->tr, d->fmt, d->cfg);
+	rasd_instance_log_recording(&d->tr, rasd_instance_enable_events(&d->tr, d->fmt, d->cfg));
 	refresh_edac(d, true);
 	ras_log(LOG_INFO, "configuration %s reloaded", d->opt->config_path);
 }
@@ -706,6 +742,10 @@ int rasd_run(struct rasd_config *cfg, const struct rasd_options *opt)
 		log_summary(&d);
 	if (d.storage.state_dir[0] && d.lockfd >= 0)
 		rasd_storage_write(&d.storage);
+	/* Its records are for the next rasd, which takes the instance back and stores them first. */
+	if (r < 0 && d.recording && !cfg->keep_instance)
+		ras_log(LOG_WARNING, "instance %s is kept, recording: the next rasd stores what it "
+			"holds", d.tr.instance_dir);
 	teardown(&d, r == 0 && !failing_pipe(&d));
 	return r < 0 ? 1 : 0;
 }

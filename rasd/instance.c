@@ -25,8 +25,8 @@ static void report_formats(const struct ras_formats *fmt)
 		ras_log(LOG_INFO, "tracepoints absent from this kernel: %s", absent);
 }
 
-void rasd_instance_enable_events(struct ras_tracing *tr, const struct ras_formats *fmt,
-				 const struct rasd_config *cfg)
+unsigned rasd_instance_enable_events(struct ras_tracing *tr, const struct ras_formats *fmt,
+				     const struct rasd_config *cfg)
 {
 	unsigned enabled = 0;
 
@@ -48,6 +48,11 @@ void rasd_instance_enable_events(struct ras_tracing *tr, const struct ras_format
 		}
 		enabled++;
 	}
+	return enabled;
+}
+
+void rasd_instance_log_recording(const struct ras_tracing *tr, unsigned enabled)
+{
 	ras_log(LOG_INFO, "recording %u RAS tracepoints in instance %s", enabled, tr->instance_dir);
 }
 

@@ -21,8 +21,12 @@
  */
 int rasd_instance_open(struct ras_tracing *tr, struct ras_formats **fmt,
 		       struct ras_decode_ctx *dctx, const struct rasd_config *cfg);
-/* Enables the wanted events the kernel has and disables the others (at start and reload). */
-void rasd_instance_enable_events(struct ras_tracing *tr, const struct ras_formats *fmt,
-				 const struct rasd_config *cfg);
+/*
+ * Enables the wanted events the kernel has and disables the others (at start
+ * and reload); returns how many are on. The caller says so once it is ready.
+ */
+unsigned rasd_instance_enable_events(struct ras_tracing *tr, const struct ras_formats *fmt,
+				     const struct rasd_config *cfg);
+void rasd_instance_log_recording(const struct ras_tracing *tr, unsigned enabled);
 
 #endif

@@ -78,6 +78,7 @@ static void note_db_error(struct ras_pipeline *p)
 	p->failing = true;
 	ras_db_rollback(p->db);
 	ras_actions_rolled_back(p->actions);
+	p->stats_in_txn = false;
 	p->in_txn = 0;
 	p->stored = p->committed_stored;
 	p->duplicates = p->committed_duplicates;
@@ -669,6 +670,9 @@ int ras_pipeline_commit(struct ras_pipeline *p)
 	p->saved_refused = p->synthetic_refused;
 	p->committed_stored = p->stored;
 	p->committed_duplicates = p->duplicates;
+	/* The new instance's counters are stored now: later ones compare with them. */
+	if (p->stats_in_txn)
+		p->stats_fresh = p->stats_in_txn = false;
 	p->pending.nomem = 0;
 	ras_pending_clear(&p->pending);
 	p->db_error = 0;
@@ -737,10 +741,11 @@ static int check_cpu(struct ras_pipeline *p, int cpu, int64_t now)
 	if (ras_db_cpu_stats_get(p->db, p->tr->name, cpu, &old_overrun, &old_dropped) < 0)
 		return -EIO;
 	/* Counters going backwards mean a new instance: count from zero. */
-	if (st.overrun < old_overrun || st.dropped < old_dropped)
+	if (p->stats_fresh || st.overrun < old_overrun || st.dropped < old_dropped)
 		old_overrun = old_dropped = 0;
 	lost = (st.overrun - old_overrun) + (st.dropped - old_dropped);
-	if (!lost && st.overrun == old_overrun && st.dropped == old_dropped)
+	/* Fresh: the old instance's figures are replaced even when nothing was lost. */
+	if (!lost && !p->stats_fresh && st.overrun == old_overrun && st.dropped == old_dropped)
 		return 0;
 	if (lost)
 		record_loss(p, cpu, (long long)lost, p->last_stats_ns, now, "stats");
@@ -764,5 +769,6 @@ int ras_pipeline_check_stats(struct ras_pipeline *p, const struct ras_reader *r)
 		}
 	}
 	p->last_stats_ns = now;
+	p->stats_in_txn = true;
 	return 0;
 }

@@ -41,6 +41,8 @@ struct ras_pipeline {
 	uint64_t stored, duplicates, malformed, synthetic_refused, foreign;
 	uint64_t saved_malformed, saved_refused; /* already added to the counters table */
 	int64_t last_stats_ns;
+	/* A new instance: its drop counters start at zero, whatever an old one of its name left. */
+	bool stats_fresh, stats_in_txn;
 	int db_error;                    /* the last database error (-errno), 0 once committed */
 	/* Storage failures: see ras_pipeline_retry. */
 	struct ras_pending pending;      /* read since the last commit, kept until it succeeds */

@@ -197,11 +197,10 @@ int rasd_storage_replace_corrupt(struct rasd_storage *s, const char *boot_id, st
 }
 
 int rasd_storage_open(struct rasd_storage *s, const char *path, const char *boot_id,
-		      struct ras_db **db, bool (*stop)(void *), void *ctx)
+		      struct ras_db **db, bool (*give_up)(void *), void *ctx)
 {
 	char err[PATH_MAX + 600], alt[PATH_MAX + 16], detail[PATH_MAX * 2 + 700];
 	enum ras_db_state st;
-	bool said = false;
 	int r;
 
 	snprintf(s->db_path, sizeof(s->db_path), "%s", path);
@@ -227,12 +226,9 @@ int rasd_storage_open(struct rasd_storage *s, const char *path, const char *boot
 			ras_log(LOG_ERR, "%s", err);
 			return r;
 		}
-		if (!said) {
-			ras_log(LOG_ERR, "%s; retrying with back-off", err);
-			sd_notifyf(0, "STATUS=storage failing: %s", err);
-			said = true;
-		}
-		if (stop(ctx))
+		/* Said once, as any storage failure: log, STATUS= and the state file. */
+		rasd_storage_set(s, true, ras_clock_ns(CLOCK_REALTIME), err, 0);
+		if (give_up(ctx))
 			return r;
 		usleep(s->backoff_ms * 1000u);
 		rasd_storage_backoff(s);

@@ -41,10 +41,11 @@ uint64_t rasd_storage_previous_unstored(const struct rasd_storage *s);
  * Opens path for writing. A corrupt file is moved aside (with its -wal and
  * -shm) and a fresh one made; a foreign or newer file is left as it is and
  * rasd records into "<path>.v<schema>" beside it. A storage error (full disk,
- * lock) is retried with back-off until stop() says to give up. 0 or -errno.
+ * lock) is reported as a failure (rasd_storage_set) and retried with back-off;
+ * give_up() runs between attempts and says when to stop trying. 0 or -errno.
  */
 int rasd_storage_open(struct rasd_storage *s, const char *path, const char *boot_id,
-		      struct ras_db **db, bool (*stop)(void *), void *ctx);
+		      struct ras_db **db, bool (*give_up)(void *), void *ctx);
 /*
  * The open database turned out corrupt while in use (SQLITE_CORRUPT from an
  * insert or commit): close it, move it aside, and open a fresh one at the same

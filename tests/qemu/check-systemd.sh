@@ -102,6 +102,20 @@ check_systemd() { # CPU-LABEL
         "error_type = 1" "severity = 'uncorrected'" || true
     verdict "systemd_watchdog_restart_keeps_buffered/$CPU"
 
+    # a full disk at start: systemctl start returns at once with the failure in
+    # STATUS=, nothing restarts, and the errors of the wait are stored once space is freed
+    WHY=""
+    sd_fact_is FULL_FREE_KB 0; sd_fact_is FULL_START_RC 0; sd_fact_is FULL_ACTIVE active/running
+    sd_fact_is FULL_ACTIVE_LATER active/running; sd_fact_is FULL_RESTARTS 0
+    sd_fact_is STORED_full 2; sd_fact_is FULL_STATUS_AFTER recording; sd_fact_is FULL_RECOVERED_ROWS 1
+    sd_fact_is FULL_ACTIVE_BACK active
+    case "$(fact_of FULL_STATUS)" in "storage failing since "*"disk is full"*) ;;
+        *) WHY="${WHY:+$WHY; }STATUS while the disk is full: '$(fact_of FULL_STATUS)'" ;; esac
+    awk -v s="$(fact_of FULL_START_SECONDS)" 'BEGIN { exit !(s != "" && s + 0 < 30) }' ||
+        WHY="${WHY:+$WHY; }systemctl start took $(fact_of FULL_START_SECONDS) s"
+    echo "   systemd/$CPU: full disk at start: systemctl start returned in $(fact_of FULL_START_SECONDS) s, status '$(fact_of FULL_STATUS | cut -c1-80)'"
+    verdict "systemd_full_disk_at_start_ready_and_stored/$CPU"
+
     # systemctl reload re-reads rasd.conf: events without ras:mc_event turn it off
     WHY=""
     sd_fact_is RELOAD_RC 0; sd_fact_is RELOAD2_RC 0; sd_fact_is RELOAD_ACTIVE active

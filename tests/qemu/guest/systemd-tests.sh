@@ -123,6 +123,44 @@ watchdog() {
     fact WD_WATCHDOG_USEC_BACK "$(show WatchdogUSec)"
 }
 
+# A full disk at start: rasd's database on a tmpfs filled to the last byte.
+# systemctl start returns (READY=1, with the failure in STATUS=) instead of
+# waiting for the database until the start timeout kills rasd; errors injected
+# meanwhile wait in the kernel buffer and are stored once space is freed.
+full_disk_start() {
+    local d=/run/systemd/system/rasd.service.d dir=/var/lib/ras-fdr/full t0 n0
+    local rasd_bin
+    rasd_bin=$(command -v rasd || echo /usr/sbin/rasd)
+    systemctl stop rasd.service
+    mkdir -p "$dir" && mount -t tmpfs -o size=256k,mode=0750 tmpfs "$dir"
+    dd if=/dev/zero of="$dir/filler" bs=4k 2>/dev/null
+    fact FULL_FREE_KB "$(df -k --output=avail "$dir" | tail -n 1 | tr -d ' ')"
+    mkdir -p "$d"
+    printf '[Service]\nExecStart=\nExecStart=%s --db %s/ras.db\n' "$rasd_bin" "$dir" > "$d/50-test-full.conf"
+    systemctl daemon-reload
+    n0=$(show NRestarts)
+    t0=$(up)
+    timeout 150 systemctl start rasd.service; fact FULL_START_RC "$?"
+    fact FULL_START_SECONDS "$(echo "$(up) $t0" | awk '{ printf "%.2f", $1 - $2 }')"
+    fact FULL_ACTIVE "$(show ActiveState)/$(show SubState)"
+    fact FULL_STATUS "$(show StatusText)"
+    inject full 2 0
+    sleep 3
+    fact FULL_ACTIVE_LATER "$(show ActiveState)/$(show SubState)"
+    rm -f "$dir/filler"
+    DB=$dir/ras.db wait_stored full 2 40
+    fact FULL_STATUS_AFTER "$(show StatusText)"
+    fact FULL_RESTARTS "$(($(show NRestarts) - n0))"
+    fact FULL_RECOVERED_ROWS "$(sqlite3 -batch -noheader "file:$dir/ras.db?mode=ro" \
+        "SELECT count(*) FROM storage_events WHERE what = 'recovered' AND detail LIKE '%disk is full%'" 2>/dev/null)"
+    systemctl stop rasd.service
+    rm -f "$d/50-test-full.conf"
+    systemctl daemon-reload
+    umount "$dir"; rmdir "$dir"
+    systemctl start rasd.service
+    fact FULL_ACTIVE_BACK "$(show ActiveState)"
+}
+
 mc_enable() { cat "$INST/events/ras/mc_event/enable" 2>/dev/null; }
 mc_is() { [ "$(mc_enable)" = "$1" ]; }
 
@@ -282,7 +320,7 @@ if ! systemctl cat rasd.service >/dev/null 2>&1; then
 elif start_ready; [ "$(show ActiveState)" != active ]; then
     log "rasd.service did not start: $(journalctl -u rasd.service -o cat --no-pager | tail -n 5)"
 else
-    for step in live_errors watchdog reload sandbox_writes security stop; do
+    for step in live_errors watchdog full_disk_start reload sandbox_writes security stop; do
         log "step $step"
         $step
     done

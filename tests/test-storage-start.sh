@@ -1,0 +1,112 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# A database that cannot be written when rasd starts (a full disk at boot),
+# on the live kernel (root and tracefs, else exit 77), with the fault shim
+# (tests/fault-shim.c) failing every WAL write with ENOSPC:
+# - rasd's instance records at once, so what arrives waits in the kernel buffer;
+# - systemd hears READY=1 and the failure in STATUS=, rather than waiting for
+#   the database (its start timeout would kill rasd and hold up the boot);
+# - when the fault clears, records stored + kernel drops counted = emitted,
+#   exactly, over two runs in one boot (a new instance's drop counters start
+#   at zero, whatever the last instance of that name left in the database);
+# - stopped while the open still fails, rasd keeps its instance and the next
+#   rasd stores what it holds.
+set -u
+. "${top_srcdir:-.}/tests/live-lib.sh"
+
+INST=rasdt_start_$$
+WORK=$(mktemp -d /tmp/ras-fdr-start-XXXXXX)
+DB=$WORK/ras.db
+CTLF=$WORK/fault
+FORMATS=$(cd "$top_srcdir" && pwd)/formats
+SHIM=$(cd "$top_builddir" && pwd)/tests/fault-shim.so
+[ -f "$SHIM" ] || { echo "1..0 # SKIP no fault shim"; exit 77; }
+command -v taskset >/dev/null || { echo "1..0 # SKIP no taskset"; exit 77; }
+cleanup() {
+	[ -n "${PID:-}" ] && kill "$PID" 2>/dev/null
+	[ -n "${LISTENER:-}" ] && kill "$LISTENER" 2>/dev/null; wait 2>/dev/null
+	[ -d $T/instances/$INST ] && rmdir $T/instances/$INST 2>/dev/null
+	rm -rf "$WORK"
+}
+trap cleanup EXIT
+# A small buffer, so a burst overflows it while nothing reads it.
+cat > "$WORK/rasd.conf" <<CONF
+database = $DB
+instance = $INST
+lock_dir = $WORK/lock
+formats_dir = $FORMATS
+allow_synthetic = yes
+buffer_size_kb = 8
+CONF
+: > "$CTLF"
+NS=$WORK/notify.sock
+if command -v python3 >/dev/null; then
+	python3 -c 'import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.bind(sys.argv[1])
+with open(sys.argv[2], "a") as f:
+    while True:
+        f.write(s.recv(4096).decode(errors="replace") + "\n"); f.flush()' "$NS" "$WORK/notify.log" & LISTENER=$!
+	wait_for 5 test -S "$NS"
+fi
+ldd "$RASD" 2>/dev/null | grep -q libasan && export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+launch() { NOTIFY_SOCKET=$NS RAS_FAULT_CTL=$CTLF LD_PRELOAD=$SHIM "$RASD" --config "$WORK/rasd.conf" 2>>"$WORK/rasd.log" & PID=$!; }
+# "recording N RAS tracepoints" is said once rasd is ready, the database open.
+ready_lines() { grep -c 'RAS tracepoints in instance' "$WORK/rasd.log"; }
+# One CPU, so each run's drops land on the same per-CPU counter.
+emit() { taskset -c 0 "$top_builddir/tests/synth-writer" "$T" "$INST" "$FORMATS" "$1" 0 "$2"; }
+stored() { q "SELECT count(*) || ' ' || count(DISTINCT msg) FROM mc_event WHERE msg LIKE '$1-%'"; }
+lost() { q "SELECT coalesce(sum(count), 0) FROM lost_events WHERE origin = 'stats'"; }
+failures() { grep -c "storage failing since" "$WORK/rasd.log"; }
+recoveries() { grep -c "storage works again" "$WORK/rasd.log"; }
+readies() { local c; c=$(grep -c '^READY=1' "$WORK/notify.log" 2>/dev/null); echo "${c:-0}"; }
+stop() { kill -TERM $PID; wait $PID; local rc=$?; PID=; return $rc; }
+
+refused=0
+for run in 1 2; do
+	burst=$((run * 600))
+	echo "pwrite -wal 28" > "$CTLF"
+	r0=$(readies)
+	launch
+	wait_for 10 sh -c "[ \$(grep -c 'storage failing since' '$WORK/rasd.log') = $run ]"
+	ok $? "run $run: the failure is reported: $(grep 'storage failing since' "$WORK/rasd.log" | tail -1 | cut -c1-110)"
+	ok "$([ "$(cat "$T/instances/$INST/events/ras/mc_event/enable" 2>/dev/null)" = 1 ] && echo 0 || echo 1)" \
+		"run $run: the instance records (ras:mc_event on) although the database cannot be written"
+	if [ -n "${LISTENER:-}" ]; then
+		wait_for 10 sh -c "[ \$(grep -c '^READY=1' '$WORK/notify.log') -gt $r0 ]"
+		ok $? "run $run: READY=1 while the database fails ($(grep -m1 '^STATUS=storage failing' "$WORK/notify.log" | cut -c1-90))"
+	fi
+	accepted=$(emit r$run $burst)
+	refused=$((refused + burst - accepted))
+	ok "$([ "$accepted" -gt 0 ] && [ "$accepted" -lt $burst ] && echo 0 || echo 1)" \
+		"run $run: $burst records written while the database fails: $accepted kept by the kernel, the rest refused"
+	ok "$([ -d "$T/instances/$INST" ] && kill -0 $PID && echo 0 || echo 1)" "run $run: rasd and its instance stay"
+	: > "$CTLF"
+	wait_for 20 sh -c "[ \$(grep -c 'storage works again' '$WORK/rasd.log') = $run ]"
+	ok $? "run $run: recovered once the fault clears"
+	wait_for 10 sh -c "[ \$(grep -c 'RAS tracepoints in instance' '$WORK/rasd.log') = $run ]"
+	ok $? "run $run: and only then says it is recording ($(ready_lines) such lines)"
+	wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM mc_event WHERE msg LIKE 'r$run-%'\")\" = $accepted ]"
+	ok "$([ "$(stored r$run)" = "$accepted $accepted" ] && echo 0 || echo 1)" \
+		"run $run: every record the kernel kept is stored once ($(stored r$run))"
+	wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT coalesce(sum(count), 0) FROM lost_events WHERE origin = 'stats'\")\" = $refused ]"
+	ok $? "run $run: the kernel's drops are counted exactly: $(lost) counted, $refused refused so far"
+	ok "$([ "$(q "SELECT count(*) FROM storage_events WHERE what = 'recovered'")" = $run ] && echo 0 || echo 1)" \
+		"run $run: the recovery is recorded"
+	stop; ok $? "run $run: rasd stops cleanly"
+done
+
+# Stopped while the database still cannot be written: the instance keeps the records.
+echo "pwrite -wal 28" > "$CTLF"
+launch; wait_for 10 sh -c "[ \$(grep -c 'storage failing since' '$WORK/rasd.log') = 3 ]"
+ok $? "a third start meets the fault"
+accepted=$(emit kept 100)
+stop
+ok "$([ -d "$T/instances/$INST" ] && echo 0 || echo 1)" "stopped while failing, rasd keeps its instance"
+: > "$CTLF"
+launch; wait_for 10 sh -c "[ \$(grep -c 'RAS tracepoints in instance' '$WORK/rasd.log') = 3 ]"
+ok $? "the next rasd takes the instance back"
+wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM mc_event WHERE msg LIKE 'kept-%'\")\" = $accepted ]"
+ok "$([ "$(stored kept)" = "$accepted $accepted" ] && echo 0 || echo 1)" "and stores the $accepted records it held ($(stored kept))"
+stop
+ok "$([ "$(q "PRAGMA integrity_check")" = ok ] && echo 0 || echo 1)" "integrity_check: ok"
+done_testing
