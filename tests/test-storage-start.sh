@@ -10,7 +10,8 @@
 #   exactly, over two runs in one boot (a new instance's drop counters start
 #   at zero, whatever the last instance of that name left in the database);
 # - stopped while the open still fails, rasd keeps its instance and the next
-#   rasd stores what it holds.
+#   rasd stores what it holds;
+# - a schema upgrade that cannot be written is rolled back whole and retried.
 set -u
 . "${top_srcdir:-.}/tests/live-lib.sh"
 
@@ -107,6 +108,27 @@ launch; wait_for 10 sh -c "[ \$(grep -c 'RAS tracepoints in instance' '$WORK/ras
 ok $? "the next rasd takes the instance back"
 wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM mc_event WHERE msg LIKE 'kept-%'\")\" = $accepted ]"
 ok "$([ "$(stored kept)" = "$accepted $accepted" ] && echo 0 || echo 1)" "and stores the $accepted records it held ($(stored kept))"
+stop
+
+# An upgrade that cannot be written: the database of an older rasd (schema 9,
+# before the roll-ups, so the upgrade rebuilds them) on a disk that is full.
+# It is rolled back whole and retried; once space comes back it completes.
+rows=$(q "SELECT count(*) FROM mc_event")
+version=$(q "PRAGMA user_version")
+sqlite3 "$DB" "DELETE FROM rollup_hourly; PRAGMA user_version = 9" && ok 0 "made the database schema 9 ($rows records)"
+echo "pwrite -wal 28" > "$CTLF"
+launch; wait_for 10 sh -c "[ \$(grep -c 'storage failing since' '$WORK/rasd.log') = 4 ]"
+ok $? "the upgrade on a full disk is reported as a storage failure"
+ok "$([ "$(q "PRAGMA user_version")" = 9 ] && echo 0 || echo 1)" "and leaves the database as it was (schema $(q "PRAGMA user_version"))"
+accepted=$(emit upgrade 50)
+: > "$CTLF"
+wait_for 20 sh -c "[ \$(grep -c 'storage works again' '$WORK/rasd.log') = 3 ]"
+ok $? "the upgrade completes once the fault clears"
+wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM mc_event WHERE msg LIKE 'upgrade-%'\")\" = $accepted ]"
+ok "$([ "$(q "PRAGMA user_version")" = "$version" ] && [ "$(stored upgrade)" = "$accepted $accepted" ] && echo 0 || echo 1)" \
+	"schema $(q "PRAGMA user_version"), and the $accepted records of the wait are stored ($(stored upgrade))"
+ok "$([ "$(q "SELECT sum(records) FROM rollup_hourly WHERE tbl = 'mc_event'")" = "$(q "SELECT count(*) FROM mc_event")" ] && echo 0 || echo 1)" \
+	"the rebuilt roll-ups count every record: $(q "SELECT sum(records) FROM rollup_hourly WHERE tbl = 'mc_event'") of $(q "SELECT count(*) FROM mc_event")"
 stop
 ok "$([ "$(q "PRAGMA integrity_check")" = ok ] && echo 0 || echo 1)" "integrity_check: ok"
 done_testing
