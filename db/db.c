@@ -396,6 +396,13 @@ void ras_db_close(struct ras_db *db)
 	ras_db_fold_free(db);
 	/* First: the writer's handle, closed last, makes the final checkpoint. */
 	ras_db_checkpointer_stop(db);
+	/*
+	 * Moved or removed: SQLite does not checkpoint such a file at close, and its
+	 * WAL is still named after the path. Emptied into the file it belongs to,
+	 * it is not taken over by the next database opened at that path.
+	 */
+	if (db->moved)
+		sqlite3_wal_checkpoint_v2(db->h, "main", SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
 	sqlite3_close(db->h);
 	free(db);
 }
@@ -437,9 +444,28 @@ static int errno_of(int code)
 	}
 }
 
+/*
+ * Whether the database's path still names the file SQLite has open. Removed
+ * (a clean-up that deletes it) or replaced, every commit would go on into a
+ * file nobody can open again: records lost without a word.
+ */
+static bool file_moved(struct ras_db *db)
+{
+	int moved = 0;
+
+	if (db->moved)
+		return true;
+	if (sqlite3_file_control(db->h, "main", SQLITE_FCNTL_HAS_MOVED, &moved) != SQLITE_OK || !moved)
+		return false;
+	snprintf(db->err, sizeof(db->err), "database file %s was removed or replaced while in use",
+		 sqlite3_db_filename(db->h, "main"));
+	return db->moved = true;
+}
+
+/* A failure on a file that has gone (SQLite may say "read-only") is told as such. */
 int ras_db_last_errno(struct ras_db *db)
 {
-	return errno_of(sqlite3_errcode(db->h));
+	return file_moved(db) ? -ESTALE : errno_of(sqlite3_errcode(db->h));
 }
 
 int ras_db_commit(struct ras_db *db)
@@ -448,6 +474,8 @@ int ras_db_commit(struct ras_db *db)
 
 	if (!db->in_txn)
 		return 0;
+	if (file_moved(db))
+		return -ESTALE;
 	/* Roll-ups first: they count the rows the folds then take away. */
 	if (ras_db_rollup_flush(db) < 0 || ras_db_fold_flush(db) < 0)
 		return ras_db_last_errno(db);

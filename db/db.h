@@ -100,13 +100,15 @@ const char *ras_db_errmsg(struct ras_db *db);
 int ras_db_begin(struct ras_db *db);
 /*
  * Commits. -EBUSY when another process held the lock past the busy timeout,
- * -ENOSPC when the disk is full, -EIO otherwise; the transaction is then
- * still open: the caller rolls it back and tries again later.
+ * -ENOSPC when the disk is full, -ESTALE when the file was removed or
+ * replaced since it was opened (nothing is written to it then), -EIO
+ * otherwise; the transaction is then still open: the caller rolls it back
+ * and tries again later (after -ESTALE, on a database opened again).
  */
 int ras_db_commit(struct ras_db *db);
 /* Abandons the open transaction (if SQLite has not already) and whatever it cached from it. */
 void ras_db_rollback(struct ras_db *db);
-/* -EBUSY, -ENOSPC, -EBADMSG (corrupt) or -EIO: the kind of the last failure. */
+/* -EBUSY, -ENOSPC, -EBADMSG (corrupt), -ESTALE (moved) or -EIO: the kind of the last failure. */
 int ras_db_last_errno(struct ras_db *db);
 /* Adds a storage_events row (what happened to the database itself), in its own transaction. */
 int ras_db_storage_event(struct ras_db *db, const char *what, const char *detail);

@@ -61,6 +61,7 @@ struct ras_db {
 	 * (db_fold_hold.c) and inserted at commit keeps its place.
 	 */
 	int64_t next_id[RAS_MAX_EVENT_TYPES];
+	bool moved;                         /* the path no longer names the open file */
 	char err[256];
 };
 

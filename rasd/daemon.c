@@ -172,15 +172,23 @@ static void storage_update(struct rasd *d)
 	pace_reading(d);
 }
 
-/* Corruption found in use: a fresh database takes the held records (the old one is kept aside). */
-static void replace_corrupt_db(struct rasd *d)
+/*
+ * Corruption found in use: a fresh database takes the held records (the old
+ * one is kept aside). The file removed or replaced: the path is opened again.
+ */
+static void replace_lost_db(struct rasd *d)
 {
 	struct ras_pipeline *f = failing_pipe(d);
 	char boot_id[64], err[PATH_MAX + 600];
 
-	if (!f || (d->db && f->db_error != -EBADMSG) || ras_boot_id(boot_id, sizeof(boot_id)) < 0)
+	if (!f || (d->db && f->db_error != -EBADMSG && f->db_error != -ESTALE) ||
+	    ras_boot_id(boot_id, sizeof(boot_id)) < 0)
 		return;
-	if (d->db)
+	/* Its statements on the old database go first, or SQLite cannot close it. */
+	ras_actions_set_db(d->actions, NULL);
+	if (d->db && f->db_error == -ESTALE)
+		rasd_storage_reopen_moved(&d->storage, boot_id, &d->db, f->fail_reason);
+	else if (d->db)
 		rasd_storage_replace_corrupt(&d->storage, boot_id, &d->db, f->fail_reason);
 	else if (ras_db_open_writer(&d->db, d->storage.db_path, boot_id, err, sizeof(err)) < 0)
 		d->db = NULL;  /* still no database: the records stay held */
@@ -199,7 +207,7 @@ static void storage_retry(struct rasd *d)
 {
 	if (!failing_pipe(d) || rasd_storage_timeout_ms(&d->storage) != 0)
 		return;
-	replace_corrupt_db(d);
+	replace_lost_db(d);
 	if (!d->db) {
 		rasd_storage_backoff(&d->storage);
 		return;

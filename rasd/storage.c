@@ -196,6 +196,27 @@ int rasd_storage_replace_corrupt(struct rasd_storage *s, const char *boot_id, st
 	return 0;
 }
 
+int rasd_storage_reopen_moved(struct rasd_storage *s, const char *boot_id, struct ras_db **db,
+			      const char *reason)
+{
+	char err[PATH_MAX + 600];
+	enum ras_db_state st;
+	int r;
+
+	ras_db_close(*db);
+	*db = NULL;
+	r = open_once(s, s->db_path, boot_id, db, &st, err, sizeof(err));
+	if (r < 0) {
+		ras_log(LOG_ERR, "%s (%s); the records stay held", err, reason);
+		*db = NULL;
+		return r;
+	}
+	ras_log(LOG_CRIT, "%s; recording into %s again, %s", reason, s->db_path,
+		st == RAS_DB_EMPTY ? "a fresh database" : "the file now there");
+	note(*db, "moved-reopened", reason);
+	return 0;
+}
+
 int rasd_storage_open(struct rasd_storage *s, const char *path, const char *boot_id,
 		      struct ras_db **db, bool (*give_up)(void *), void *ctx)
 {

@@ -53,6 +53,13 @@ int rasd_storage_open(struct rasd_storage *s, const char *path, const char *boot
  */
 int rasd_storage_replace_corrupt(struct rasd_storage *s, const char *boot_id, struct ras_db **db,
 				 const char *reason);
+/*
+ * The open database's file was removed or replaced while in use: close it
+ * and open the path again (a fresh database when nothing is there), so the
+ * held records go where ras-fdr-ctl reads. 0 or -errno (then *db is NULL).
+ */
+int rasd_storage_reopen_moved(struct rasd_storage *s, const char *boot_id, struct ras_db **db,
+			      const char *reason);
 /* Reports a change between working and failing (nothing when unchanged). */
 void rasd_storage_set(struct rasd_storage *s, bool failing, int64_t since_ns, const char *reason,
 		      uint64_t waiting);
