@@ -19,3 +19,21 @@ wait_for() { local deadline=$(( $(date +%s) + $1 )); shift
 	until "$@" >/dev/null 2>&1; do [ "$(date +%s)" -ge $deadline ] && return 1; sleep 0.05; done; }
 q() { sqlite3 "file:$DB?mode=ro" "$1" 2>/dev/null; }
 done_testing() { echo "1..$n"; [ $failed = 0 ]; }
+# A stand-in for systemd's notify socket (when python3 is there): NS is its path,
+# each message is appended to $1; LISTENER is its pid, for the test's cleanup.
+notify_listen() {
+	NS=$WORK/notify.sock
+	command -v python3 >/dev/null || return 0
+	python3 -c 'import socket, sys
+s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.bind(sys.argv[1])
+with open(sys.argv[2], "a") as f:
+    while True:
+        f.write(s.recv(4096).decode(errors="replace") + "\n"); f.flush()' "$NS" "$1" & LISTENER=$!
+	wait_for 5 test -S "$NS"
+}
+# Under AddressSanitizer a preloaded fault shim comes before its runtime: allow that.
+shim_allow_asan() {
+	ldd "$RASD" 2>/dev/null | grep -q libasan &&
+		export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+	return 0
+}

@@ -42,7 +42,7 @@ CONF
 printf '#!/bin/sh\necho "$RAS_SUBJECT $RAS_RESULT" >> "$0.runs"\n' > "$TRIG/page-threshold"
 chmod +x "$TRIG/page-threshold"
 : > "$CTLF"
-ldd "$RASD" 2>/dev/null | grep -q libasan && export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+shim_allow_asan
 ctl() { "$CTL" --config "$WORK/rasd.conf" "$@"; }
 inject_mc() { ctl inject --synthetic ras:mc_event error_type=0 "msg=retry $1" label=DIMM_R \
 	mc_index=0 top_layer=0 middle_layer=2 lower_layer=-1 "address=$1" grain_bits=6 error_count=1 >/dev/null; }

@@ -31,18 +31,9 @@ formats_dir = $FORMATS
 allow_synthetic = yes
 CONF
 : > "$CTLF"
-# A stand-in for systemd's notify socket, to see STATUS= (when python3 is there).
-NS=$WORK/notify.sock
-if command -v python3 >/dev/null; then
-	python3 -c 'import socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.bind(sys.argv[1])
-with open(sys.argv[2], "a") as f:
-    while True:
-        f.write(s.recv(4096).decode(errors="replace") + "\n"); f.flush()' "$NS" "$WORK/notify.log" & LISTENER=$!
-	wait_for 5 test -S "$NS"
-fi
-# Under AddressSanitizer the preloaded shim comes before its runtime: allow that.
-ldd "$RASD" 2>/dev/null | grep -q libasan && export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+# systemd's notify socket stood in for, to see STATUS=.
+notify_listen "$WORK/notify.log"
+shim_allow_asan
 starts=0
 start() { NOTIFY_SOCKET=$NS RAS_FAULT_CTL=$CTLF LD_PRELOAD=$SHIM "$RASD" --config "$WORK/rasd.conf" 2>>"$WORK/rasd.log" & PID=$!
 	starts=$((starts + 1))

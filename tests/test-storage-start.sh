@@ -40,16 +40,8 @@ allow_synthetic = yes
 buffer_size_kb = 8
 CONF
 : > "$CTLF"
-NS=$WORK/notify.sock
-if command -v python3 >/dev/null; then
-	python3 -c 'import socket, sys
-s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.bind(sys.argv[1])
-with open(sys.argv[2], "a") as f:
-    while True:
-        f.write(s.recv(4096).decode(errors="replace") + "\n"); f.flush()' "$NS" "$WORK/notify.log" & LISTENER=$!
-	wait_for 5 test -S "$NS"
-fi
-ldd "$RASD" 2>/dev/null | grep -q libasan && export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
+notify_listen "$WORK/notify.log"
+shim_allow_asan
 launch() { NOTIFY_SOCKET=$NS RAS_FAULT_CTL=$CTLF LD_PRELOAD=$SHIM "$RASD" --config "$WORK/rasd.conf" 2>>"$WORK/rasd.log" & PID=$!; }
 # "recording N RAS tracepoints" is said once rasd is ready, the database open.
 ready_lines() { grep -c 'RAS tracepoints in instance' "$WORK/rasd.log"; }
