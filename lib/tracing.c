@@ -170,6 +170,33 @@ int ras_tracing_on(struct ras_tracing *t, bool on)
 	return (on ? tracefs_trace_on(t->inst) : tracefs_trace_off(t->inst)) < 0 ? -EIO : 0;
 }
 
+int ras_tracing_event_is_on(struct ras_tracing *t, const char *system, const char *event)
+{
+	enum tracefs_enable_state st;
+
+	if (!t->real)
+		return 1;
+	st = tracefs_event_is_enabled(t->inst, system, event);
+	return st == TRACEFS_ERROR ? -EIO : st == TRACEFS_ALL_ENABLED;
+}
+
+int ras_tracing_is_on(struct ras_tracing *t)
+{
+	int r;
+
+	if (!t->real)
+		return 1;
+	r = tracefs_trace_is_on(t->inst);
+	return r < 0 ? -EIO : r > 0;
+}
+
+int ras_tracing_keep_overwrite_off(struct ras_tracing *t)
+{
+	if (!t->real || !tracefs_option_is_enabled(t->inst, TRACEFS_OPTION_OVERWRITE))
+		return 0;
+	return tracefs_option_disable(t->inst, TRACEFS_OPTION_OVERWRITE) < 0 ? -EIO : 1;
+}
+
 void ras_tracing_close(struct ras_tracing *t, bool remove)
 {
 	if (!t->inst)

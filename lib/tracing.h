@@ -48,6 +48,14 @@ int ras_tracing_configure(struct ras_tracing *t, unsigned buffer_size_kb, char *
 int ras_tracing_enable(struct ras_tracing *t, const char *system, const char *event);
 int ras_tracing_disable(struct ras_tracing *t, const char *system, const char *event);
 int ras_tracing_on(struct ras_tracing *t, bool on);
+/*
+ * Whether an event is on in the instance, and whether the instance traces at
+ * all: 1 yes, 0 no, -EIO unknown. A replayed tree is always on.
+ */
+int ras_tracing_event_is_on(struct ras_tracing *t, const char *system, const char *event);
+int ras_tracing_is_on(struct ras_tracing *t);
+/* Overwrite back off if something turned it on: 1 it was on (now off), 0 it was off, -EIO. */
+int ras_tracing_keep_overwrite_off(struct ras_tracing *t);
 /* Disables what we enabled and removes the instance if we own it and may. */
 void ras_tracing_close(struct ras_tracing *t, bool remove);
 int ras_tracing_cpu_stats(const char *instance_dir, int cpu, struct ras_cpu_stats *st);

@@ -38,6 +38,8 @@
 #define TAG_BOOT_CPU 0x200000000ULL
 #define TAG_TRIGGER 0x400000000ULL
 #define PAGES_PER_DRAIN 256
+/* How often the instance is checked for events or tracing someone else turned off. */
+#define INSTANCE_CHECK_NS (10 * 1000000000LL)
 
 /* An instance read by rasd other than its own: the boot buffer it adopted. */
 struct adopted {
@@ -65,6 +67,7 @@ struct rasd {
 	bool paused;                  /* per-CPU fds out of epoll: records wait in the kernel */
 	bool recording;               /* the instance's events are on */
 	unsigned enabled;             /* how many: said once rasd is ready */
+	int64_t checked_ns;           /* wall clock of the last instance check (all was on) */
 	struct rasd_durability durability; /* live records: commit − arrival */
 	struct rasd_durability commit_cost; /* the part of it spent committing */
 };
@@ -512,6 +515,7 @@ static int start_recording(struct rasd *d)
 		return r;
 	}
 	d->enabled = rasd_instance_enable_events(&d->tr, d->fmt, d->cfg);
+	d->checked_ns = ras_clock_ns(CLOCK_REALTIME);
 	if (ras_tracing_on(&d->tr, true) < 0)
 		ras_log(LOG_WARNING, "cannot turn tracing on in %s", d->tr.instance_dir);
 	d->recording = true;
@@ -618,12 +622,27 @@ static void go_idle(struct rasd *d)
 /* Idle costs nothing; a group waiting for its commit or a failing database wakes rasd. */
 static int loop_timeout_ms(struct rasd *d)
 {
-	int group = ras_pipeline_commit_timeout_ms(&d->pipe, ras_clock_ns(CLOCK_REALTIME));
+	int64_t now = ras_clock_ns(CLOCK_REALTIME), left = d->checked_ns + INSTANCE_CHECK_NS - now;
+	int group = ras_pipeline_commit_timeout_ms(&d->pipe, now);
 	int retry = rasd_storage_timeout_ms(&d->storage);
+	int check = left <= 0 ? 0 : (int)(left / 1000000) + 1;
 
-	if (group < 0 || retry < 0)
-		return group < 0 ? retry : group;
-	return group < retry ? group : retry;
+	if (group >= 0 && group < check)
+		check = group;
+	return retry >= 0 && retry < check ? retry : check;
+}
+
+/* Every INSTANCE_CHECK_NS: what someone else turned off in the instance is turned on again. */
+static void check_instance(struct rasd *d)
+{
+	int64_t now = ras_clock_ns(CLOCK_REALTIME);
+	char since[40];
+
+	if (now - d->checked_ns < INSTANCE_CHECK_NS && now >= d->checked_ns)
+		return;
+	ras_format_time(d->checked_ns, since, sizeof(since));
+	rasd_instance_check(&d->tr, d->fmt, d->cfg, since);
+	d->checked_ns = now;
 }
 
 static int loop(struct rasd *d)
@@ -657,6 +676,7 @@ static int loop(struct rasd *d)
 		storage_retry(d);
 		storage_update(d);
 		rasd_storage_tick(&d->storage);
+		check_instance(d);
 		/* Not while a group is open: its pages are written at the commit. */
 		if ((data || committed) && !d->pipe.group_first_ns)
 			go_idle(d);

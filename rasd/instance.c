@@ -79,3 +79,47 @@ int rasd_instance_open(struct ras_tracing *tr, struct ras_formats **fmt,
 	dctx->pci_sysfs_root = tr->real ? cfg->sysfs_root : NULL;
 	return 0;
 }
+
+/*
+ * Something else turned rasd's events or tracing off, or overwrite on
+ * (trace-cmd reset -a, a script): errors would go unrecorded, or be replaced,
+ * with no sign. Set back, said at LOG_WARNING with what was changed; what
+ * arrived meanwhile the kernel never recorded, and the line says since when.
+ */
+unsigned rasd_instance_check(struct ras_tracing *tr, const struct ras_formats *fmt,
+			     const struct rasd_config *cfg, const char *since)
+{
+	char off[1024] = "";
+	size_t n = 0;
+	unsigned fixed = 0;
+
+	for (unsigned i = 0; i < ras_n_event_types; i++) {
+		const struct ras_type_format *tf = &fmt->type[i];
+		const struct ras_event_type *t = &ras_event_types[i];
+
+		if (tf->state != RAS_FMT_KERNEL ||
+		    !rasd_config_event_wanted(cfg, tf->system, t->event, t->table) ||
+		    ras_tracing_event_is_on(tr, tf->system, t->event) != 0)
+			continue;
+		if (ras_tracing_enable(tr, tf->system, t->event) == 0)
+			fixed++;
+		if (n < sizeof(off))
+			n += (size_t)snprintf(off + n, sizeof(off) - n, " %s:%s off,", tf->system,
+					      t->event);
+	}
+	/* On, a storm would replace older records with no count of them. */
+	if (ras_tracing_keep_overwrite_off(tr) != 0 && n < sizeof(off)) {
+		fixed++;
+		n += (size_t)snprintf(off + n, sizeof(off) - n, " overwrite on,");
+	}
+	if (ras_tracing_is_on(tr) == 0) {
+		if (ras_tracing_on(tr, true) == 0)
+			fixed++;
+		if (n < sizeof(off))
+			n += (size_t)snprintf(off + n, sizeof(off) - n, " tracing_on off,");
+	}
+	if (n)
+		ras_log(LOG_WARNING, "something changed instance %s since %s:%s set back; errors "
+			"in between may not have been recorded", tr->instance_dir, since, off);
+	return fixed;
+}

@@ -28,5 +28,11 @@ int rasd_instance_open(struct ras_tracing *tr, struct ras_formats **fmt,
 unsigned rasd_instance_enable_events(struct ras_tracing *tr, const struct ras_formats *fmt,
 				     const struct rasd_config *cfg);
 void rasd_instance_log_recording(const struct ras_tracing *tr, unsigned enabled);
+/*
+ * Turns back on what something else turned off in the instance (the wanted
+ * events, tracing_on), saying so; since: when it was last seen on. How many.
+ */
+unsigned rasd_instance_check(struct ras_tracing *tr, const struct ras_formats *fmt,
+			     const struct rasd_config *cfg, const char *since);
 
 #endif

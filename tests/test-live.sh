@@ -92,6 +92,17 @@ if [ -f "$MCE_ON" ]; then
 	write_conf
 	kill -HUP $PID
 	wait_for 10 grep -qx 1 "$MCE_ON"; ok $? "SIGHUP with it back turns it on again"
+	# Someone else turns the event and tracing off and overwrite on (trace-cmd
+	# reset -a, a script): within rasd's 10-second check all are set back, and
+	# the log says so.
+	echo 0 > "$MCE_ON"; echo 0 > "$T/instances/$INST/tracing_on"; echo 1 > "$T/instances/$INST/options/overwrite"
+	wait_for 15 grep -q "something changed instance .*: ras:mc_event off, overwrite on, tracing_on off, set back" "$WORK/rasd.log"
+	ok $? "an event and tracing off, overwrite on, behind rasd's back, are noticed: $(grep -m1 'something changed' "$WORK/rasd.log" | tail -c 130)"
+	ok "$([ "$(cat "$MCE_ON")" = 1 ] && [ "$(cat "$T/instances/$INST/tracing_on")" = 1 ] && [ "$(cat "$T/instances/$INST/options/overwrite")" = 0 ] && echo 0 || echo 1)" \
+		"and set back"
+	ctl inject --synthetic ras:mc_event msg=after-reset >/dev/null
+	wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM mc_event WHERE msg = 'after-reset'\")\" = 1 ]"
+	ok $? "records are stored again"
 fi
 
 # SIGTERM drains: a record written just before the signal is stored.
