@@ -30,8 +30,9 @@ static int64_t count_of(unsigned i)
 	return (int64_t)((i * 37u + 5) % 0x7fffu);
 }
 
-/* A corrected memory read error (MCACOD 0x0090) in a Skylake-SP IMC bank, on one of 4 CPUs. */
-static void insert_mce(struct ras_db *db, unsigned i, const struct ras_db_limits *limits)
+/* A corrected memory read error (MCACOD 0x0090) in a Skylake-SP bank, on a given CPU. */
+static void insert_mce_at(struct ras_db *db, unsigned i, const struct ras_db_limits *limits,
+			  unsigned cpu, unsigned bank)
 {
 	const struct ras_event_type *t = ras_event_type_find("mce_record");
 	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
@@ -50,14 +51,20 @@ static void insert_mce(struct ras_db *db, unsigned i, const struct ras_db_limits
 	test_set_field(t, v, "misc", 0x86, NULL);
 	/* SER_P, TES_P, CMCI_P, 20 banks: CMCI makes STATUS[52:38] the count. */
 	test_set_field(t, v, "mcgcap", 1 << 24 | 1 << 11 | 1 << 10 | 20, NULL);
-	test_set_field(t, v, "bank", 13, NULL);
+	test_set_field(t, v, "bank", bank, NULL);
 	test_set_field(t, v, "cpuvendor", 0, NULL);
 	test_set_field(t, v, "cpuid", 0x50654, NULL);
-	test_set_field(t, v, "cpu", i % 4, NULL);
+	test_set_field(t, v, "cpu", cpu, NULL);
 	test_set_field(t, v, "socketid", 0, NULL);
 	ras_decode_values(t, v, NULL, decoded);
 	ras_db_begin(db);
 	ras_db_insert_event(db, &ev);
+}
+
+/* ... in IMC bank 13, on one of 4 CPUs. */
+static void insert_mce(struct ras_db *db, unsigned i, const struct ras_db_limits *limits)
+{
+	insert_mce_at(db, i, limits, i % 4, 13);
 }
 
 struct readback {
@@ -168,6 +175,41 @@ static void check_held(void)
 		   "every kept one, inserted from its held copy or not, carries its own count");
 }
 
+/*
+ * A storm over many CPUs and banks: 20,480 distinct decodings, each met three
+ * times in a scrambled order, five times as many as the cache of recent
+ * decodings has slots (db_insert.c), so slots are taken over again and again.
+ * Every record must still name its own decoding, stored once.
+ */
+static void check_many_decodings(void)
+{
+	enum { CPUS = 512, BANKS = 40, DISTINCT = CPUS * BANKS, ROUNDS = 3 };
+	char many[700], err[512];
+	struct ras_db *db = NULL;
+
+	snprintf(many, sizeof(many), "%s/many.db", dir);
+	if (ras_db_open_writer(&db, many, "test-boot", err, sizeof(err)) < 0) {
+		tap_ok(0, "open %s: %s", many, err);
+		return;
+	}
+	for (unsigned i = 0; i < DISTINCT * ROUNDS; i++) {
+		/* 7919 is prime to DISTINCT: each round visits every decoding once, scrambled. */
+		unsigned k = (i * 7919u) % DISTINCT;
+
+		insert_mce_at(db, i, NULL, k % CPUS, 5 + (k / CPUS) % BANKS);
+		if (i % 5000 == 4999)
+			ras_db_commit(db);
+	}
+	ras_db_commit(db);
+	ras_db_close(db);
+	tap_is_int(test_sql_int(many, "SELECT count(*) FROM mce_record_dec"), DISTINCT,
+		   "%d machine checks over %d CPUs and %d banks: one decoding row each of %d",
+		   DISTINCT * ROUNDS, CPUS, BANKS, DISTINCT);
+	tap_is_int(test_sql_int(many, "SELECT count(*) FROM mce_record e JOIN mce_record_dec d ON d.id = e.dec"
+				" WHERE d.location || ',' GLOB '*CPU ' || e.cpu || ', bank ' || e.bank || '[ ,]*'"),
+		   DISTINCT * ROUNDS, "every record names its own CPU and bank's decoding");
+}
+
 int main(void)
 {
 	const struct ras_event_type *t = ras_event_type_find("mce_record");
@@ -202,6 +244,7 @@ int main(void)
 		   "the upgrade moved every count into its event row");
 	check_readback("upgraded");
 	check_held();
+	check_many_decodings();
 	if (!getenv("RAS_TEST_KEEP"))
 		test_rmtree(dir);
 	return tap_done();
