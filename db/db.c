@@ -377,6 +377,8 @@ int ras_db_open_reader(struct ras_db **out, const char *path, char *err, size_t 
 	return 0;
 }
 
+static bool file_moved(struct ras_db *db);
+
 void ras_db_close(struct ras_db *db)
 {
 	if (!db)
@@ -397,11 +399,12 @@ void ras_db_close(struct ras_db *db)
 	/* First: the writer's handle, closed last, makes the final checkpoint. */
 	ras_db_checkpointer_stop(db);
 	/*
-	 * Moved or removed: SQLite does not checkpoint such a file at close, and its
-	 * WAL is still named after the path. Emptied into the file it belongs to,
-	 * it is not taken over by the next database opened at that path.
+	 * Moved or removed (found now or at a commit): SQLite does not checkpoint
+	 * such a file at close, and its WAL is still named after the path. Emptied
+	 * into the file it belongs to, it is not taken over by the next database
+	 * opened at that path.
 	 */
-	if (db->moved)
+	if (!db->readonly && file_moved(db))
 		sqlite3_wal_checkpoint_v2(db->h, "main", SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
 	sqlite3_close(db->h);
 	free(db);

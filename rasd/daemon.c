@@ -67,7 +67,8 @@ struct rasd {
 	bool paused;                  /* per-CPU fds out of epoll: records wait in the kernel */
 	bool recording;               /* the instance's events are on */
 	unsigned enabled;             /* how many: said once rasd is ready */
-	int64_t checked_ns;           /* wall clock of the last instance check (all was on) */
+	int64_t checked_ns;           /* the last instance check (all was right): monotonic */
+	int64_t checked_wall_ns;      /* the same, on the wall clock, to say since when */
 	struct rasd_durability durability; /* live records: commit − arrival */
 	struct rasd_durability commit_cost; /* the part of it spent committing */
 };
@@ -515,7 +516,8 @@ static int start_recording(struct rasd *d)
 		return r;
 	}
 	d->enabled = rasd_instance_enable_events(&d->tr, d->fmt, d->cfg);
-	d->checked_ns = ras_clock_ns(CLOCK_REALTIME);
+	d->checked_ns = ras_clock_ns(CLOCK_MONOTONIC);
+	d->checked_wall_ns = ras_clock_ns(CLOCK_REALTIME);
 	if (ras_tracing_on(&d->tr, true) < 0)
 		ras_log(LOG_WARNING, "cannot turn tracing on in %s", d->tr.instance_dir);
 	d->recording = true;
@@ -622,8 +624,8 @@ static void go_idle(struct rasd *d)
 /* Idle costs nothing; a group waiting for its commit or a failing database wakes rasd. */
 static int loop_timeout_ms(struct rasd *d)
 {
-	int64_t now = ras_clock_ns(CLOCK_REALTIME), left = d->checked_ns + INSTANCE_CHECK_NS - now;
-	int group = ras_pipeline_commit_timeout_ms(&d->pipe, now);
+	int64_t left = d->checked_ns + INSTANCE_CHECK_NS - ras_clock_ns(CLOCK_MONOTONIC);
+	int group = ras_pipeline_commit_timeout_ms(&d->pipe, ras_clock_ns(CLOCK_REALTIME));
 	int retry = rasd_storage_timeout_ms(&d->storage);
 	int check = left <= 0 ? 0 : (int)(left / 1000000) + 1;
 
@@ -635,14 +637,15 @@ static int loop_timeout_ms(struct rasd *d)
 /* Every INSTANCE_CHECK_NS: what someone else turned off in the instance is turned on again. */
 static void check_instance(struct rasd *d)
 {
-	int64_t now = ras_clock_ns(CLOCK_REALTIME);
+	int64_t now = ras_clock_ns(CLOCK_MONOTONIC);
 	char since[40];
 
-	if (now - d->checked_ns < INSTANCE_CHECK_NS && now >= d->checked_ns)
+	if (now - d->checked_ns < INSTANCE_CHECK_NS)
 		return;
-	ras_format_time(d->checked_ns, since, sizeof(since));
+	ras_format_time(d->checked_wall_ns, since, sizeof(since));
 	rasd_instance_check(&d->tr, d->fmt, d->cfg, since);
 	d->checked_ns = now;
+	d->checked_wall_ns = ras_clock_ns(CLOCK_REALTIME);
 }
 
 static int loop(struct rasd *d)

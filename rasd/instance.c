@@ -25,6 +25,18 @@ static void report_formats(const struct ras_formats *fmt)
 		ras_log(LOG_INFO, "tracepoints absent from this kernel: %s", absent);
 }
 
+/* An event of the kernel's that the configuration wants; 0 an event it does not; -1 none. */
+static int kernel_event_wanted(const struct ras_formats *fmt, const struct rasd_config *cfg,
+			       unsigned i)
+{
+	const struct ras_type_format *tf = &fmt->type[i];
+	const struct ras_event_type *t = &ras_event_types[i];
+
+	if (tf->state != RAS_FMT_KERNEL)
+		return -1;
+	return rasd_config_event_wanted(cfg, tf->system, t->event, t->table);
+}
+
 unsigned rasd_instance_enable_events(struct ras_tracing *tr, const struct ras_formats *fmt,
 				     const struct rasd_config *cfg)
 {
@@ -32,18 +44,19 @@ unsigned rasd_instance_enable_events(struct ras_tracing *tr, const struct ras_fo
 
 	for (unsigned i = 0; i < ras_n_event_types; i++) {
 		const struct ras_type_format *tf = &fmt->type[i];
-		const struct ras_event_type *t = &ras_event_types[i];
+		const char *event = ras_event_types[i].event;
+		int wanted = kernel_event_wanted(fmt, cfg, i);
 
-		if (tf->state != RAS_FMT_KERNEL)
+		if (wanted < 0)
 			continue;
 		/* A reload may have dropped an event: turn it off in the instance. */
-		if (!rasd_config_event_wanted(cfg, tf->system, t->event, t->table)) {
-			if (ras_tracing_disable(tr, tf->system, t->event) < 0)
-				ras_log(LOG_WARNING, "cannot disable %s:%s", tf->system, t->event);
+		if (!wanted) {
+			if (ras_tracing_disable(tr, tf->system, event) < 0)
+				ras_log(LOG_WARNING, "cannot disable %s:%s", tf->system, event);
 			continue;
 		}
-		if (ras_tracing_enable(tr, tf->system, t->event) < 0) {
-			ras_log(LOG_WARNING, "cannot enable %s:%s", tf->system, t->event);
+		if (ras_tracing_enable(tr, tf->system, event) < 0) {
+			ras_log(LOG_WARNING, "cannot enable %s:%s", tf->system, event);
 			continue;
 		}
 		enabled++;
@@ -80,46 +93,45 @@ int rasd_instance_open(struct ras_tracing *tr, struct ras_formats **fmt,
 	return 0;
 }
 
+/* Appends " what," to the list being said; failed: it could not be set back. */
+static void note_change(char *list, size_t cap, size_t *n, const char *what, bool *failed, int r)
+{
+	if (*n < cap)
+		*n += (size_t)snprintf(list + *n, cap - *n, " %s,", what);
+	*failed |= r < 0;
+}
+
 /*
  * Something else turned rasd's events or tracing off, or overwrite on
  * (trace-cmd reset -a, a script): errors would go unrecorded, or be replaced,
  * with no sign. Set back, said at LOG_WARNING with what was changed; what
  * arrived meanwhile the kernel never recorded, and the line says since when.
  */
-unsigned rasd_instance_check(struct ras_tracing *tr, const struct ras_formats *fmt,
-			     const struct rasd_config *cfg, const char *since)
+void rasd_instance_check(struct ras_tracing *tr, const struct ras_formats *fmt,
+			 const struct rasd_config *cfg, const char *since)
 {
-	char off[1024] = "";
+	char list[1024], what[160];
 	size_t n = 0;
-	unsigned fixed = 0;
+	bool failed = false;
+	int r;
 
+	list[0] = 0;
 	for (unsigned i = 0; i < ras_n_event_types; i++) {
-		const struct ras_type_format *tf = &fmt->type[i];
-		const struct ras_event_type *t = &ras_event_types[i];
+		const char *system = fmt->type[i].system, *event = ras_event_types[i].event;
 
-		if (tf->state != RAS_FMT_KERNEL ||
-		    !rasd_config_event_wanted(cfg, tf->system, t->event, t->table) ||
-		    ras_tracing_event_is_on(tr, tf->system, t->event) != 0)
+		/* Unknown (-EIO) is not "off": only a file that says 0 is set back. */
+		if (kernel_event_wanted(fmt, cfg, i) != 1 || ras_tracing_event_is_on(tr, system, event) != 0)
 			continue;
-		if (ras_tracing_enable(tr, tf->system, t->event) == 0)
-			fixed++;
-		if (n < sizeof(off))
-			n += (size_t)snprintf(off + n, sizeof(off) - n, " %s:%s off,", tf->system,
-					      t->event);
+		snprintf(what, sizeof(what), "%s:%s off", system, event);
+		note_change(list, sizeof(list), &n, what, &failed, ras_tracing_enable(tr, system, event));
 	}
 	/* On, a storm would replace older records with no count of them. */
-	if (ras_tracing_keep_overwrite_off(tr) != 0 && n < sizeof(off)) {
-		fixed++;
-		n += (size_t)snprintf(off + n, sizeof(off) - n, " overwrite on,");
-	}
-	if (ras_tracing_is_on(tr) == 0) {
-		if (ras_tracing_on(tr, true) == 0)
-			fixed++;
-		if (n < sizeof(off))
-			n += (size_t)snprintf(off + n, sizeof(off) - n, " tracing_on off,");
-	}
+	if ((r = ras_tracing_keep_overwrite_off(tr)) != 0)
+		note_change(list, sizeof(list), &n, "overwrite on", &failed, r);
+	if (ras_tracing_is_on(tr) == 0)
+		note_change(list, sizeof(list), &n, "tracing_on off", &failed, ras_tracing_on(tr, true));
 	if (n)
-		ras_log(LOG_WARNING, "something changed instance %s since %s:%s set back; errors "
-			"in between may not have been recorded", tr->instance_dir, since, off);
-	return fixed;
+		ras_log(LOG_WARNING, "something changed instance %s since %s:%s %s; errors in between "
+			"may not have been recorded", tr->instance_dir, since, list,
+			failed ? "not all could be set back" : "set back");
 }

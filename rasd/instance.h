@@ -29,10 +29,10 @@ unsigned rasd_instance_enable_events(struct ras_tracing *tr, const struct ras_fo
 				     const struct rasd_config *cfg);
 void rasd_instance_log_recording(const struct ras_tracing *tr, unsigned enabled);
 /*
- * Turns back on what something else turned off in the instance (the wanted
- * events, tracing_on), saying so; since: when it was last seen on. How many.
+ * Sets back what something else changed in the instance (the wanted events or
+ * tracing_on off, overwrite on), saying so; since: when all was last seen right.
  */
-unsigned rasd_instance_check(struct ras_tracing *tr, const struct ras_formats *fmt,
-			     const struct rasd_config *cfg, const char *since);
+void rasd_instance_check(struct ras_tracing *tr, const struct ras_formats *fmt,
+			 const struct rasd_config *cfg, const char *since);
 
 #endif
