@@ -37,3 +37,36 @@ shim_allow_asan() {
 		export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 	return 0
 }
+# A test of rasd on synthetic records: its own instance, work directory,
+# database and rasd.conf (each further argument one more line of it), all
+# removed at exit with rasd ($PID) and the notify listener. Sets INST, WORK,
+# DB and FORMATS.
+live_setup() { # NAME [CONF-LINE...]
+	INST=rasdt_$1_$$
+	WORK=$(mktemp -d "/tmp/ras-fdr-$1-XXXXXX")
+	DB=$WORK/ras.db
+	FORMATS=$(cd "$top_srcdir" && pwd)/formats
+	shift
+	trap live_cleanup EXIT
+	{
+		printf 'database = %s\ninstance = %s\nlock_dir = %s/lock\n' "$DB" "$INST" "$WORK"
+		printf 'formats_dir = %s\nallow_synthetic = yes\n' "$FORMATS"
+		[ $# = 0 ] || printf '%s\n' "$@"
+	} > "$WORK/rasd.conf"
+}
+live_cleanup() {
+	[ -n "${PID:-}" ] && kill "$PID" 2>/dev/null
+	[ -n "${LISTENER:-}" ] && kill "$LISTENER" 2>/dev/null
+	wait 2>/dev/null
+	[ -d "$T/instances/$INST" ] && rmdir "$T/instances/$INST" 2>/dev/null
+	rm -rf "$WORK"
+}
+# The storage fault shim (tests/fault-shim.c), or a skip: SHIM, and CTLF its
+# control file, empty (no fault yet).
+fault_shim_setup() {
+	SHIM=$(cd "$top_builddir" && pwd)/tests/fault-shim.so
+	[ -f "$SHIM" ] || { echo "1..0 # SKIP no fault shim"; exit 77; }
+	CTLF=$WORK/fault
+	: > "$CTLF"
+	shim_allow_asan
+}

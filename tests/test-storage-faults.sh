@@ -9,31 +9,10 @@
 set -u
 . "${top_srcdir:-.}/tests/live-lib.sh"
 
-INST=rasdt_fault_$$
-WORK=$(mktemp -d /tmp/ras-fdr-faults-XXXXXX)
-DB=$WORK/ras.db
-CTLF=$WORK/fault
-FORMATS=$(cd "$top_srcdir" && pwd)/formats
-SHIM=$(cd "$top_builddir" && pwd)/tests/fault-shim.so
-[ -f "$SHIM" ] || { echo "1..0 # SKIP no fault shim"; exit 77; }
-cleanup() {
-	[ -n "${PID:-}" ] && kill "$PID" 2>/dev/null
-	[ -n "${LISTENER:-}" ] && kill "$LISTENER" 2>/dev/null; wait 2>/dev/null
-	[ -d $T/instances/$INST ] && rmdir $T/instances/$INST 2>/dev/null
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-cat > "$WORK/rasd.conf" <<CONF
-database = $DB
-instance = $INST
-lock_dir = $WORK/lock
-formats_dir = $FORMATS
-allow_synthetic = yes
-CONF
-: > "$CTLF"
+live_setup fault
+fault_shim_setup
 # systemd's notify socket stood in for, to see STATUS=.
 notify_listen "$WORK/notify.log"
-shim_allow_asan
 starts=0
 start() { NOTIFY_SOCKET=$NS RAS_FAULT_CTL=$CTLF LD_PRELOAD=$SHIM "$RASD" --config "$WORK/rasd.conf" 2>>"$WORK/rasd.log" & PID=$!
 	starts=$((starts + 1))

@@ -8,23 +8,7 @@
 set -u
 . "${top_srcdir:-.}/tests/live-lib.sh"
 
-INST=rasdt_moved_$$
-WORK=$(mktemp -d /tmp/ras-fdr-moved-XXXXXX)
-DB=$WORK/ras.db
-FORMATS=$(cd "$top_srcdir" && pwd)/formats
-cleanup() {
-	[ -n "${PID:-}" ] && kill "$PID" 2>/dev/null; wait 2>/dev/null
-	[ -d $T/instances/$INST ] && rmdir $T/instances/$INST 2>/dev/null
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
-cat > "$WORK/rasd.conf" <<CONF
-database = $DB
-instance = $INST
-lock_dir = $WORK/lock
-formats_dir = $FORMATS
-allow_synthetic = yes
-CONF
+live_setup moved
 "$RASD" --config "$WORK/rasd.conf" 2>"$WORK/rasd.log" & PID=$!
 wait_for 10 grep -q 'RAS tracepoints in instance' "$WORK/rasd.log"; ok $? "rasd starts"
 emit() { "$top_builddir/tests/synth-writer" "$T" "$INST" "$FORMATS" "$1" 0 "$2" >/dev/null; }

@@ -15,33 +15,11 @@
 set -u
 . "${top_srcdir:-.}/tests/live-lib.sh"
 
-INST=rasdt_start_$$
-WORK=$(mktemp -d /tmp/ras-fdr-start-XXXXXX)
-DB=$WORK/ras.db
-CTLF=$WORK/fault
-FORMATS=$(cd "$top_srcdir" && pwd)/formats
-SHIM=$(cd "$top_builddir" && pwd)/tests/fault-shim.so
-[ -f "$SHIM" ] || { echo "1..0 # SKIP no fault shim"; exit 77; }
 command -v taskset >/dev/null || { echo "1..0 # SKIP no taskset"; exit 77; }
-cleanup() {
-	[ -n "${PID:-}" ] && kill "$PID" 2>/dev/null
-	[ -n "${LISTENER:-}" ] && kill "$LISTENER" 2>/dev/null; wait 2>/dev/null
-	[ -d $T/instances/$INST ] && rmdir $T/instances/$INST 2>/dev/null
-	rm -rf "$WORK"
-}
-trap cleanup EXIT
 # A small buffer, so a burst overflows it while nothing reads it.
-cat > "$WORK/rasd.conf" <<CONF
-database = $DB
-instance = $INST
-lock_dir = $WORK/lock
-formats_dir = $FORMATS
-allow_synthetic = yes
-buffer_size_kb = 8
-CONF
-: > "$CTLF"
+live_setup start "buffer_size_kb = 8"
+fault_shim_setup
 notify_listen "$WORK/notify.log"
-shim_allow_asan
 launch() { NOTIFY_SOCKET=$NS RAS_FAULT_CTL=$CTLF LD_PRELOAD=$SHIM "$RASD" --config "$WORK/rasd.conf" 2>>"$WORK/rasd.log" & PID=$!; }
 # "recording N RAS tracepoints" is said once rasd is ready, the database open.
 ready_lines() { grep -c 'RAS tracepoints in instance' "$WORK/rasd.log"; }
