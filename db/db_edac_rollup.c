@@ -22,6 +22,7 @@
 #include "db_rollup.h"
 #include "db_edac.h"
 #include "lib/event_fields.h"
+#include "lib/str.h"
 
 /* The key columns, the same expressions for the roll-up and for raw rows. */
 #define EDAC_KEY \
@@ -173,7 +174,7 @@ int ras_db_edac_acc_add(struct ras_db *db, struct ras_db_edac_acc **accp,
 	k.key[2] = raw_or(&v[MC_F_MIDDLE_LAYER], -1);
 	k.key[3] = raw_or(&v[MC_F_LOWER_LAYER], -1);
 	k.key[4] = raw_or(&v[MC_F_ERROR_TYPE], -1);
-	snprintf(k.source, sizeof(k.source), "%s", ev->source);
+	ras_str_copy(k.source, sizeof(k.source), ev->source);
 	k.hash = acc_hash(&k);
 	for (slot = k.hash % EDAC_ACC_SLOTS;; slot = (slot + 1) % EDAC_ACC_SLOTS) {
 		struct edac_entry *e = &acc->e[slot];

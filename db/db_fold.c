@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/str.h"
 #include "lib/subject.h"
 #include "db_fold.h"
 #include "db_metrics.h"
@@ -76,7 +77,7 @@ static bool fold_subject_of(const struct ras_db_event *ev, const struct ras_db_l
 	for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++)
 		for (int i = 0; i < n; i++)
 			if (subj[i].kind == order[o]) {
-				snprintf(key, len, "%s %s", ras_subject_kind_name(order[o]), subj[i].key);
+				ras_str_join(key, len, ras_subject_kind_name(order[o]), subj[i].key);
 				return true;
 			}
 	return false;

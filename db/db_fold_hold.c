@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/str.h"
 #include "db_fold.h"
 
 /*
@@ -149,7 +150,7 @@ static struct held *held_copy(const struct ras_db_event *ev, int64_t dec)
 			    .trace_ts = ev->trace_ts, .rec_hash = ev->rec_hash,
 			    .trace_cpu = ev->trace_cpu, .synthetic = ev->synthetic,
 			    .severity = ((const struct ras_decoded_head *)ev->decoded)->severity };
-	snprintf(c->source, sizeof(c->source), "%s", ev->source);
+	ras_str_copy(c->source, sizeof(c->source), ev->source);
 	data = (uint8_t *)&c->values[n];
 	for (unsigned i = 0; i < n; i++) {
 		c->values[i] = all[i];

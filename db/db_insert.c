@@ -101,13 +101,36 @@ static uint64_t decoded_sig(const struct ras_event_type *type, const struct ras_
 	return h;
 }
 
+/*
+ * Looked up before it is inserted: in a varied storm most decodings the
+ * cache misses are already stored, and an INSERT OR IGNORE would bind every
+ * decoded column only to be ignored.
+ */
+static int64_t find_decoded(struct ras_db *db, unsigned idx, uint64_t sig)
+{
+	sqlite3_stmt *st = db->dec_find[idx];
+	int64_t id = 0;
+	int r;
+
+	sqlite3_bind_int64(st, 1, (int64_t)sig);
+	r = sqlite3_step(st);
+	if (r == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	else if (r != SQLITE_DONE)
+		id = -1;
+	sqlite3_reset(st);
+	return id;
+}
+
 static int64_t store_decoded(struct ras_db *db, unsigned idx, uint64_t sig, const void *decoded)
 {
 	const struct ras_event_type *type = &ras_event_types[idx];
 	const struct ras_db_table *t = ras_db_table_of(idx);
 	sqlite3_stmt *st = db->dec_insert[idx];
-	int64_t id = -1;
+	int64_t id = find_decoded(db, idx, sig);
 
+	if (id != 0)
+		return id;
 	sqlite3_bind_int64(st, 1, (int64_t)sig);
 	for (unsigned i = 0; i < t->ndcols; i++) {
 		const char *loc = ((const struct ras_decoded_head *)decoded)->location;
@@ -126,12 +149,7 @@ static int64_t store_decoded(struct ras_db *db, unsigned idx, uint64_t sig, cons
 	sqlite3_reset(st);
 	if (sqlite3_changes(db->h) > 0)
 		return sqlite3_last_insert_rowid(db->h);
-	st = db->dec_find[idx];
-	sqlite3_bind_int64(st, 1, (int64_t)sig);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		id = sqlite3_column_int64(st, 0);
-	sqlite3_reset(st);
-	return id;
+	return find_decoded(db, idx, sig);
 }
 
 /* The row of <table>_dec for this decoding; recent ones are remembered. */

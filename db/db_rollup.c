@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/str.h"
 #include "db_internal.h"
 #include "db_rollup.h"
 
@@ -297,9 +298,9 @@ int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t 
 						    .synthetic = synthetic, .hour = hour, .boot = boot,
 						    .first_ns = ev->wall_ns, .last_ns = ev->wall_ns,
 						    .hash = hash };
-			snprintf(e->source, sizeof(e->source), "%s", ev->source);
-			snprintf(e->severity, sizeof(e->severity), "%s", sev);
-			snprintf(e->location, sizeof(e->location), "%s", loc);
+			ras_str_copy(e->source, sizeof(e->source), ev->source);
+			ras_str_copy(e->severity, sizeof(e->severity), sev);
+			ras_str_copy(e->location, sizeof(e->location), loc);
 			db->rollup->used++;
 		} else if (e->hash != hash || !same_key(e, ev->type_idx, hour, boot, ev->source,
 							 synthetic, sev, loc)) {
