@@ -148,3 +148,67 @@ unsigned ras_db_column_count(unsigned type_idx)
 {
 	return ras_db_table_of(type_idx)->ncols;
 }
+
+struct ras_db_col_ref ras_db_col_resolve(unsigned idx, const char *name)
+{
+	const struct ras_db_table *t = ras_db_table_of(idx);
+	unsigned n_raw = ras_event_types[idx].n_fields;
+
+	if (!name)
+		return (struct ras_db_col_ref){ RAS_DB_COL_NONE, 0 };
+	for (unsigned c = 0; c < n_raw; c++)
+		if (!strcmp(t->cols[t->first_raw + c].name, name))
+			return (struct ras_db_col_ref){ RAS_DB_COL_RAW, (int)c };
+	for (unsigned r = 0; r < t->nrec; r++)
+		if (!strcmp(t->cols[t->first_rec + r].name, name))
+			return (struct ras_db_col_ref){ RAS_DB_COL_REC, t->rfield[r] };
+	for (unsigned d = 0; d < t->ndcols; d++)
+		if (!strcmp(t->dcols[d].name, name))
+			return (struct ras_db_col_ref){ t->dfield[d] < 0 ? RAS_DB_COL_LOC : RAS_DB_COL_DEC,
+							t->dfield[d] };
+	return (struct ras_db_col_ref){ RAS_DB_COL_NONE, 0 };
+}
+
+/* A decoded value as bind_decoded (db_insert.c) binds it: RAS_DF_NONE and "" are NULL. */
+static struct ras_db_col_val decoded_value(const struct ras_dfield *f, const void *decoded)
+{
+	struct ras_db_col_val v = { .type = SQLITE_NULL };
+	const char *s;
+
+	if (f->type == RAS_DF_INT) {
+		int64_t x = ras_dfield_int(decoded, f);
+
+		return x == RAS_DF_NONE ? v : (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = x };
+	}
+	s = ras_dfield_str(decoded, f);
+	return *s ? (struct ras_db_col_val){ .type = SQLITE_TEXT, .p = s, .len = strlen(s) } : v;
+}
+
+struct ras_db_col_val ras_db_col_value(const struct ras_db_col_ref *c, const struct ras_db_event *ev)
+{
+	const struct ras_event_type *type = &ras_event_types[ev->type_idx];
+	struct ras_db_col_val v = { .type = SQLITE_NULL };
+	const char *s;
+
+	switch (c->kind) {
+	case RAS_DB_COL_RAW: {
+		const struct ras_value *r = &ev->values[c->i];
+
+		if (!r->present)
+			return v;
+		if (type->fields[c->i].type == RAS_FT_INT)
+			return (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = r->i };
+		return (struct ras_db_col_val){ .type = type->fields[c->i].type == RAS_FT_TEXT ?
+							SQLITE_TEXT : SQLITE_BLOB,
+						.p = r->p ? r->p : "", .len = r->len };
+	}
+	case RAS_DB_COL_REC:
+	case RAS_DB_COL_DEC:
+		return decoded_value(&type->dfields[c->i], ev->decoded);
+	case RAS_DB_COL_LOC:
+		s = ((const struct ras_decoded_head *)ev->decoded)->location;
+		return *s ? (struct ras_db_col_val){ .type = SQLITE_TEXT, .p = s, .len = strlen(s) } : v;
+	default:
+		return v;
+	}
+}

@@ -204,7 +204,7 @@ static struct fold_table *table_sql(struct ras_db *db, unsigned idx)
 	if (sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &t->sel, NULL) != SQLITE_OK)
 		return NULL;
 	/* The same columns of a record held in memory (db_fold_hold.c); without them none is held. */
-	ras_db_hold_prepare(db, &db->fold->hold, idx, list);
+	ras_db_hold_prepare(db, &db->fold->hold, idx, list, addr, detail);
 	snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE id = ?", table);
 	if (sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &t->del, NULL) != SQLITE_OK)
 		return NULL;
@@ -226,7 +226,7 @@ static void text_col(sqlite3_stmt *st, int col, char *out, size_t len)
 	out[n] = 0;
 }
 
-static void read_row(sqlite3_stmt *st, struct folded_row *r)
+void ras_db_fold_read_row(sqlite3_stmt *st, struct folded_row *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->wall_ns = sqlite3_column_int64(st, 0);
@@ -374,7 +374,7 @@ static int fold_row(struct ras_db *db, unsigned idx, const char *subject, int64_
 	sqlite3_bind_int64(t->sel, 1, id);
 	step = sqlite3_step(t->sel);
 	if (step == SQLITE_ROW)
-		read_row(t->sel, &r);
+		ras_db_fold_read_row(t->sel, &r);
 	sqlite3_reset(t->sel);
 	r.fresh = !committed(db->fold, idx, id);
 	if (step != SQLITE_ROW)
@@ -437,14 +437,10 @@ static bool period_crossed(struct ras_db *db, unsigned idx, const char *subject,
 static int fold_or_queue(struct ras_db *db, unsigned idx, const char *subject, int64_t id)
 {
 	struct folded_row r;
-	sqlite3_stmt *st;
-	int err;
+	int taken = ras_db_hold_take(db, db->fold->hold, idx, id, &r);
 
-	st = ras_db_hold_take(db, db->fold->hold, idx, id, &err);
-	if (!st)
-		return err < 0 ? err : pending_push(db->fold, idx, subject, id);
-	read_row(st, &r);
-	sqlite3_reset(st);
+	if (taken <= 0)
+		return taken < 0 ? taken : pending_push(db->fold, idx, subject, id);
 	r.fresh = 1;
 	return accumulate(db, idx, subject, &r);
 }

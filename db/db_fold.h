@@ -28,18 +28,8 @@ int ras_db_fold_apply_limits(struct ras_db *db, const struct ras_db_limits *l, i
 struct ras_db_hold;
 /* Whether ev may be held: folding is on and it can never be a duplicate (no identity index). */
 bool ras_db_hold_possible(const struct ras_db_event *ev);
-/* Prepares table idx's fold columns (list, SQL over its view) for held records; false: none held. */
-bool ras_db_hold_prepare(struct ras_db *db, struct ras_db_hold **hp, unsigned idx, const char *list);
 /* Holds a copy of ev under the reserved row id: 1 held, 0 its table holds none, or -errno. */
 int ras_db_hold_add(struct ras_db_hold *h, const struct ras_db_event *ev, int64_t id, int64_t dec);
-/*
- * Takes the record held as row id of table idx out: returns the fold columns'
- * statement on its row (the caller reads and resets it; the record stays alive, bound to
- * it, until the next take or clear), or NULL when no such
- * record is held (*err: 0) or on error (*err: -errno).
- */
-sqlite3_stmt *ras_db_hold_take(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int64_t id,
-			       int *err);
 /* Inserts every record still held under its reserved id (before COMMIT). */
 int ras_db_hold_store(struct ras_db *db, struct ras_db_hold *h);
 /* Forgets every held record (a rollback). */

@@ -9,10 +9,12 @@
  * under their reserved ids, before COMMIT. Either way the transaction commits
  * the same rows and counts as if each record had been inserted and folded.
  *
- * The folded columns are computed by SQLite from the same expressions as a
- * stored row's (db_fold.c table_sql), over a one-row subquery shaped like the
- * table's <table>_decoded view: the bound values are the INSERT's, so a held
- * record folds exactly as its row would have.
+ * The folded columns are computed when the record is held, in C from the
+ * values its INSERT binds (db_fold_row.c), as a stored row's are by SQL
+ * (db_fold.c table_sql). A table or value the C does not render is folded by
+ * SQLite from the same expressions, over a one-row subquery shaped like the
+ * table's <table>_decoded view: either way a held record folds exactly as
+ * its row would have.
  *
  * Only records that can never be duplicates are held: those whose source the
  * identity index (db_schema.c) does not cover, so INSERT OR IGNORE could not
@@ -23,7 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/str.h"
-#include "db_fold.h"
+#include "db_fold_internal.h"
 
 /*
  * One held record: the event's columns, its raw values, then its per-record
@@ -36,6 +38,11 @@ struct held {
 	int trace_cpu, severity;
 	bool synthetic;
 	char source[24];
+	/* Computed in C when held (NULL: by the statement when taken): location, dims, ekey. */
+	const char *fold_text;
+	int64_t weight;
+	bool have_addr, have_detail;
+	uint64_t addr, detail;
 	struct ras_value values[];
 };
 
@@ -48,8 +55,7 @@ struct held_table {
 	struct held_slot *slot;     /* by reserved id, growing */
 	size_t n, cap, first;       /* first: no record before it is still held */
 	sqlite3_stmt *eval;
-	/* The record eval last read: its bytes are bound (static) until the caller has read the row. */
-	struct held *taken;
+	struct ras_db_fold_plan plan;
 	/* A decoded struct holding only the per-record values, as bound (tables that have them). */
 	void *scratch;
 	bool tried;
@@ -89,7 +95,8 @@ static int rowsource_sql(unsigned idx, char *sql, size_t cap)
 	return n < cap ? 0 : -ENAMETOOLONG;
 }
 
-bool ras_db_hold_prepare(struct ras_db *db, struct ras_db_hold **hp, unsigned idx, const char *list)
+bool ras_db_hold_prepare(struct ras_db *db, struct ras_db_hold **hp, unsigned idx, const char *list,
+			 const char *addr, const char *detail)
 {
 	struct ras_db_hold *h = hold_state(hp);
 	struct held_table *ht = h ? &h->t[idx] : NULL;
@@ -107,6 +114,7 @@ bool ras_db_hold_prepare(struct ras_db *db, struct ras_db_hold **hp, unsigned id
 	    sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &ht->eval, NULL) != SQLITE_OK)
 		ht->eval = NULL;
 	free(sql);
+	ras_db_fold_plan_make(idx, addr, detail, &ht->plan);
 	return ht->eval != NULL;
 }
 
@@ -130,12 +138,44 @@ static void per_record_values(const struct ras_db_event *ev, struct ras_value *o
 	}
 }
 
-static struct held *held_copy(const struct ras_db_event *ev, int64_t dec)
+/* The fold columns computed now, their text after the values: false to leave them to SQL. */
+static bool fold_cols(const struct ras_db_fold_plan *plan, const struct ras_db_event *ev,
+		      struct ras_db_fold_cols *fc, size_t *bytes)
+{
+	const char *loc = ((const struct ras_decoded_head *)ev->decoded)->location;
+
+	if (ras_db_fold_plan_cols(plan, ev, fc) < 0)
+		return false;
+	*bytes += strlen(loc) + strlen(fc->dims) + strlen(fc->ekey) + 3;
+	return true;
+}
+
+static void put_fold_cols(struct held *c, const struct ras_db_event *ev,
+			  const struct ras_db_fold_cols *fc, char *text)
+{
+	const char *loc = ((const struct ras_decoded_head *)ev->decoded)->location;
+	size_t n = strlen(loc) + 1, d = strlen(fc->dims) + 1;
+
+	memcpy(text, loc, n);
+	memcpy(text + n, fc->dims, d);
+	memcpy(text + n + d, fc->ekey, strlen(fc->ekey) + 1);
+	c->fold_text = text;
+	c->weight = fc->weight;
+	c->have_addr = fc->have_addr;
+	c->addr = fc->addr;
+	c->have_detail = fc->have_detail;
+	c->detail = fc->detail;
+}
+
+static struct held *held_copy(const struct ras_db_fold_plan *plan, const struct ras_db_event *ev,
+			      int64_t dec)
 {
 	const struct ras_event_type *type = &ras_event_types[ev->type_idx];
 	unsigned nrec = ras_db_table_of(ev->type_idx)->nrec, n = type->n_fields + nrec;
 	size_t bytes = sizeof(struct held) + n * sizeof(struct ras_value);
 	struct ras_value all[RAS_MAX_FIELDS + RAS_DB_MAX_COLS];
+	struct ras_db_fold_cols fc;
+	bool computed = fold_cols(plan, ev, &fc, &bytes);
 	struct held *c;
 	uint8_t *data;
 
@@ -161,6 +201,8 @@ static struct held *held_copy(const struct ras_db_event *ev, int64_t dec)
 		c->values[i].p = data;
 		data += all[i].len;
 	}
+	if (computed)
+		put_fold_cols(c, ev, &fc, (char *)data);
 	return c;
 }
 
@@ -181,7 +223,7 @@ int ras_db_hold_add(struct ras_db_hold *h, const struct ras_db_event *ev, int64_
 		ht->slot = grown;
 		ht->cap = cap;
 	}
-	if (!(c = held_copy(ev, dec)))
+	if (!(c = held_copy(&ht->plan, ev, dec)))
 		return -ENOMEM;
 	ht->slot[ht->n++] = (struct held_slot){ .id = id, .rec = c };
 	return 1;
@@ -245,32 +287,65 @@ static struct held_slot *held_find(struct held_table *ht, int64_t id)
 	return NULL;
 }
 
-sqlite3_stmt *ras_db_hold_take(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int64_t id,
-			       int *err)
+/* A held record's fold columns as the list's statement would read them back (text cut alike). */
+static void computed_row(const struct ras_db *db, const struct held *c, struct folded_row *r)
+{
+	const char *dims = c->fold_text + strlen(c->fold_text) + 1;
+
+	memset(r, 0, sizeof(*r));
+	r->wall_ns = c->wall_ns;
+	r->boot = c->boot ? c->boot : db->boot;
+	ras_str_copy(r->source, sizeof(r->source), c->source);
+	r->synthetic = c->synthetic;
+	ras_str_copy(r->severity, sizeof(r->severity), ras_severity_name(c->severity));
+	ras_str_copy(r->location, sizeof(r->location), c->fold_text);
+	r->dec = c->dec;
+	r->have_addr = c->have_addr;
+	r->addr = c->addr;
+	r->have_detail = c->have_detail;
+	r->detail = c->detail;
+	r->weight = c->weight;
+	ras_str_copy(r->dims, sizeof(r->dims), dims);
+	ras_str_copy(r->ekey, sizeof(r->ekey), dims + strlen(dims) + 1);
+}
+
+/* The same by the statement over the values its INSERT would bind. */
+static int evaluated_row(struct ras_db *db, struct held_table *ht, const struct held *c,
+			 unsigned idx, struct folded_row *r)
+{
+	struct ras_db_event ev;
+	int step;
+
+	if (held_event(ht, c, idx, &ev) < 0)
+		return -ENOMEM;
+	ras_db_bind_row(db, ht->eval, &ev, c->dec);
+	step = sqlite3_step(ht->eval);
+	if (step == SQLITE_ROW)
+		ras_db_fold_read_row(ht->eval, r);
+	sqlite3_reset(ht->eval);
+	return step == SQLITE_ROW ? 0 : -EIO;
+}
+
+int ras_db_hold_take(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int64_t id,
+		     struct folded_row *r)
 {
 	struct held_table *ht = h ? &h->t[idx] : NULL;
 	struct held_slot *slot = ht ? held_find(ht, id) : NULL;
-	struct ras_db_event ev;
+	struct held *c;
+	int err = 0;
 
-	*err = 0;
 	if (!slot)
-		return NULL;
-	free(ht->taken);
-	ht->taken = slot->rec;
+		return 0;
+	c = slot->rec;
 	slot->rec = NULL;
-	if (held_event(ht, ht->taken, idx, &ev) < 0) {
-		*err = -ENOMEM;
-		return NULL;
-	}
-	ras_db_bind_row(db, ht->eval, &ev, ht->taken->dec);
 	while (ht->first < ht->n && !ht->slot[ht->first].rec)
 		ht->first++;
-	if (sqlite3_step(ht->eval) != SQLITE_ROW) {
-		sqlite3_reset(ht->eval);
-		*err = -EIO;
-		return NULL;
-	}
-	return ht->eval;
+	if (c->fold_text)
+		computed_row(db, c, r);
+	else
+		err = evaluated_row(db, ht, c, idx, r);
+	free(c);
+	return err < 0 ? err : 1;
 }
 
 int ras_db_hold_store(struct ras_db *db, struct ras_db_hold *h)
@@ -303,8 +378,6 @@ void ras_db_hold_clear(struct ras_db_hold *h)
 		for (size_t k = h->t[i].first; k < h->t[i].n; k++)
 			free(h->t[i].slot[k].rec);
 		h->t[i].n = h->t[i].first = 0;
-		free(h->t[i].taken);
-		h->t[i].taken = NULL;
 	}
 }
 

@@ -87,5 +87,48 @@ struct ras_db_fold {
 void ras_db_fold_add_detail(uint64_t *set, unsigned *n, bool *more, uint64_t v);
 /* Writes the batch's folds entries into their folds rows (merged with stored ones); 0 or -errno. */
 int ras_db_fold_write_entries(struct ras_db *db);
+/* A row of the fold columns' statement (db_fold.c table_sql: list) as a folded row. */
+void ras_db_fold_read_row(sqlite3_stmt *st, struct folded_row *r);
+
+/*
+ * Prepares table idx's fold columns for held records: list, SQL over its
+ * view, and the view's address and detail columns it names (NULL: none).
+ * False: the table holds none.
+ */
+bool ras_db_hold_prepare(struct ras_db *db, struct ras_db_hold **hp, unsigned idx, const char *list,
+			 const char *addr, const char *detail);
+/*
+ * Takes the record held as row id of table idx out, its fold columns in *r
+ * (all but fresh): 1, 0 when no such record is held, or -errno.
+ */
+int ras_db_hold_take(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int64_t id,
+		     struct folded_row *r);
+
+/*
+ * The fold columns of a record computed in C (db_fold_row.c), the same as
+ * the list's SQL over its row: what a held record is folded with, instead
+ * of a statement per record.
+ */
+struct ras_db_fold_plan {
+	bool ok;                        /* false: the SQL computes them */
+	struct ras_db_col_ref addr, detail;
+	bool subjects;                  /* a metrics subject (dims, weight) */
+	struct ras_db_subject_cols subj;
+	bool ekey;                      /* mc_event's EDAC key */
+	struct ras_db_col_ref ek[6];
+};
+/* The columns a record of ev's table folds with, beyond its own wall_ns, boot, source, ... */
+struct ras_db_fold_cols {
+	int64_t weight;
+	bool have_addr, have_detail;
+	uint64_t addr, detail;
+	char dims[160], ekey[96];
+};
+/* Resolves the plan of table idx, whose list names addr and detail (NULL: none). */
+void ras_db_fold_plan_make(unsigned idx, const char *addr, const char *detail,
+			   struct ras_db_fold_plan *p);
+/* ev's fold columns: 0, or -ENOTSUP for a value the SQL would render otherwise (it folds ev). */
+int ras_db_fold_plan_cols(const struct ras_db_fold_plan *p, const struct ras_db_event *ev,
+			  struct ras_db_fold_cols *out);
 
 #endif

@@ -67,6 +67,36 @@ struct ras_db {
 
 extern const char *const ras_db_common_columns[RAS_DB_N_COMMON];
 const struct ras_db_table *ras_db_table_of(unsigned type_idx);
+/*
+ * A column of the <table>_decoded view read off an event in C, as the insert
+ * binds it (db_columns.c): the SQL over the view and these give one value.
+ */
+struct ras_db_col_ref {
+	enum { RAS_DB_COL_NONE, RAS_DB_COL_RAW, RAS_DB_COL_REC, RAS_DB_COL_DEC, RAS_DB_COL_LOC } kind;
+	int i;                      /* the raw field's or the decoded field's index */
+};
+/* type: SQLITE_NULL, SQLITE_INTEGER (i), SQLITE_TEXT or SQLITE_BLOB (p, len; not terminated). */
+struct ras_db_col_val {
+	int type;
+	int64_t i;
+	const char *p;
+	size_t len;
+};
+/* The view column name of table idx: a raw field, a per-record or stored decoded value, or none. */
+struct ras_db_col_ref ras_db_col_resolve(unsigned idx, const char *name);
+struct ras_db_col_val ras_db_col_value(const struct ras_db_col_ref *c, const struct ras_db_event *ev);
+
+/* The same subject and weight in C, over an event as the insert binds it (db_metrics.c, for db_fold_hold.c). */
+struct ras_db_subject_cols {
+	unsigned src;
+	struct ras_db_col_ref key[3], key2, weight;
+};
+/* Resolves table idx's subject columns; false for a table without subjects (dims '', weight 1). */
+bool ras_db_metrics_subject_cols(unsigned idx, struct ras_db_subject_cols *c);
+/* ev's dims, as ras_db_metrics_subject_sql's text would read back (cut to len), and weight. */
+void ras_db_metrics_subject_text(const struct ras_db_subject_cols *c, const struct ras_db_event *ev,
+				 char *dims, size_t len, int64_t *weight);
+
 /* The raw field a decoded field restates (read back from its column), or -1. */
 int ras_db_restated_raw(const struct ras_event_type *type, const struct ras_dfield *d);
 

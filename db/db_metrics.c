@@ -120,67 +120,6 @@ int ras_db_metrics_rollup_rebuild(struct ras_db *db, unsigned idx)
 	return r == SQLITE_DONE ? ras_db_metrics_rollup_rows(db, idx, 0) : -EIO;
 }
 
-/* Where a view column named by a subject rule comes from, in the order the view has them. */
-struct col_ref {
-	enum { COL_NONE, COL_RAW, COL_DEC, COL_LOC } kind;
-	int i;
-};
-
-/* A column's value as the insert binds it (db_insert.c): type SQLITE_NULL/INTEGER/TEXT/BLOB. */
-struct col_val {
-	int type;
-	int64_t i;
-	const char *p;
-	size_t len;
-};
-
-static struct col_ref col_resolve(unsigned idx, const char *name)
-{
-	const struct ras_db_table *t = ras_db_table_of(idx);
-	unsigned n_raw = ras_event_types[idx].n_fields;
-
-	if (!name)
-		return (struct col_ref){ COL_NONE, 0 };
-	for (unsigned c = 0; c < n_raw; c++)
-		if (!strcmp(t->cols[t->first_raw + c].name, name))
-			return (struct col_ref){ COL_RAW, (int)c };
-	for (unsigned d = 0; d < t->ndcols; d++)
-		if (!strcmp(t->dcols[d].name, name))
-			return (struct col_ref){ t->dfield[d] < 0 ? COL_LOC : COL_DEC, t->dfield[d] };
-	return (struct col_ref){ COL_NONE, 0 };
-}
-
-static struct col_val col_value(const struct col_ref *c, const struct ras_db_event *ev)
-{
-	const struct ras_event_type *type = &ras_event_types[ev->type_idx];
-	struct col_val v = { .type = SQLITE_NULL };
-	const char *s;
-
-	if (c->kind == COL_RAW) {
-		const struct ras_value *r = &ev->values[c->i];
-
-		if (!r->present)
-			return v;
-		if (type->fields[c->i].type == RAS_FT_INT)
-			return (struct col_val){ .type = SQLITE_INTEGER, .i = r->i };
-		return (struct col_val){ .type = type->fields[c->i].type == RAS_FT_TEXT ? SQLITE_TEXT
-											: SQLITE_BLOB,
-					 .p = r->p ? r->p : "", .len = r->len };
-	}
-	if (c->kind == COL_DEC && type->dfields[c->i].type == RAS_DF_INT) {
-		int64_t x = ras_dfield_int(ev->decoded, &type->dfields[c->i]);
-
-		return x == RAS_DF_NONE ? v : (struct col_val){ .type = SQLITE_INTEGER, .i = x };
-	}
-	if (c->kind == COL_DEC)
-		s = ras_dfield_str(ev->decoded, &type->dfields[c->i]);
-	else if (c->kind == COL_LOC)
-		s = ((const struct ras_decoded_head *)ev->decoded)->location;
-	else
-		return v;
-	return *s ? (struct col_val){ .type = SQLITE_TEXT, .p = s, .len = strlen(s) } : v;
-}
-
 #define SUBJ_ACC_SLOTS 1024
 #define SUBJ_KEY_MAX 192
 
@@ -188,7 +127,7 @@ struct subj_entry {
 	bool used;
 	unsigned src;
 	const char *severity;         /* ras_severity_name's, a constant */
-	struct col_val key, key2;     /* key.p points into keybuf */
+	struct ras_db_col_val key, key2;     /* key.p points into keybuf */
 	int64_t weight;
 	uint64_t hash;
 	char keybuf[SUBJ_KEY_MAX];
@@ -199,7 +138,7 @@ struct ras_db_metrics_acc {
 	struct subj_entry e[SUBJ_ACC_SLOTS];
 	unsigned used;
 	bool resolved;
-	struct col_ref key[3][3], key2[3], weight[3];   /* per subject_sources row */
+	struct ras_db_subject_cols cols[3];     /* per subject_sources row */
 	sqlite3_stmt *upsert;
 };
 
@@ -207,7 +146,7 @@ static const char subj_upsert_sql[] =
 	"INSERT INTO rollup_subjects (tbl, key, key2, severity, weight) VALUES (?, ?, ?, ?, ?)"
 	" ON CONFLICT DO UPDATE SET weight = weight + excluded.weight";
 
-static void bind_val(sqlite3_stmt *st, int col, const struct col_val *v)
+static void bind_val(sqlite3_stmt *st, int col, const struct ras_db_col_val *v)
 {
 	if (v->type == SQLITE_INTEGER)
 		sqlite3_bind_int64(st, col, v->i);
@@ -274,23 +213,36 @@ void ras_db_metrics_acc_free(struct ras_db_metrics_acc *acc)
 	free(acc);
 }
 
+static void cols_resolve(unsigned s, int idx, struct ras_db_subject_cols *c)
+{
+	const struct subject_source *src = &subject_sources[s];
+	struct ras_db_col_ref none = { RAS_DB_COL_NONE, 0 };
+
+	c->src = s;
+	for (int k = 0; k < 3; k++)
+		c->key[k] = idx < 0 ? none : ras_db_col_resolve((unsigned)idx, src->key_cols[k]);
+	c->key2 = idx < 0 ? none : ras_db_col_resolve((unsigned)idx, src->key2_col);
+	c->weight = idx < 0 ? none : ras_db_col_resolve((unsigned)idx, src->weight_col);
+}
+
 static void acc_resolve(struct ras_db_metrics_acc *acc)
 {
-	for (unsigned s = 0; s < sizeof(subject_sources) / sizeof(subject_sources[0]); s++) {
-		int idx = type_index(subject_sources[s].table);
-
-		for (int k = 0; k < 3; k++)
-			acc->key[s][k] = idx < 0 ? (struct col_ref){ COL_NONE, 0 } :
-				col_resolve((unsigned)idx, subject_sources[s].key_cols[k]);
-		acc->key2[s] = idx < 0 ? (struct col_ref){ COL_NONE, 0 } :
-			col_resolve((unsigned)idx, subject_sources[s].key2_col);
-		acc->weight[s] = idx < 0 ? (struct col_ref){ COL_NONE, 0 } :
-			col_resolve((unsigned)idx, subject_sources[s].weight_col);
-	}
+	for (unsigned s = 0; s < sizeof(subject_sources) / sizeof(subject_sources[0]); s++)
+		cols_resolve(s, type_index(subject_sources[s].table), &acc->cols[s]);
 	acc->resolved = true;
 }
 
-static uint64_t val_hash(uint64_t h, const struct col_val *v)
+bool ras_db_metrics_subject_cols(unsigned idx, struct ras_db_subject_cols *c)
+{
+	for (unsigned s = 0; s < sizeof(subject_sources) / sizeof(subject_sources[0]); s++)
+		if (type_index(subject_sources[s].table) == (int)idx) {
+			cols_resolve(s, (int)idx, c);
+			return true;
+		}
+	return false;
+}
+
+static uint64_t val_hash(uint64_t h, const struct ras_db_col_val *v)
 {
 	h = (h ^ (uint64_t)v->type) * 0x100000001b3ULL;
 	h = (h ^ (uint64_t)v->i) * 0x100000001b3ULL;
@@ -299,40 +251,80 @@ static uint64_t val_hash(uint64_t h, const struct col_val *v)
 	return h;
 }
 
-static bool val_same(const struct col_val *a, const struct col_val *b)
+static bool val_same(const struct ras_db_col_val *a, const struct ras_db_col_val *b)
 {
 	return a->type == b->type && a->i == b->i && a->len == b->len &&
 	       (!a->len || !memcmp(a->p, b->p, a->len));
 }
 
-/* The record's key, key2 and weight by its subject_sources row s (the SQL's, in C). */
+/* The record's key, key2 and weight by its subject_sources row (the SQL's, in C). */
+static void subject_vals(const struct ras_db_subject_cols *c, const struct ras_db_event *ev,
+			 struct ras_db_col_val *key, struct ras_db_col_val *key2, int64_t *weight)
+{
+	const struct subject_source *src = &subject_sources[c->src];
+	struct ras_db_col_val w;
+
+	*key = (struct ras_db_col_val){ .type = SQLITE_NULL };
+	for (int k = 0; k < 3 && src->key_cols[k] && key->type == SQLITE_NULL; k++) {
+		*key = ras_db_col_value(&c->key[k], ev);
+		if (key->type == SQLITE_TEXT && !key->len)
+			key->type = SQLITE_NULL;      /* nullif(x, '') */
+	}
+	if (key->type == SQLITE_NULL)
+		*key = src->dim == RAS_MDIM_CPU ? (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = -1 }
+			: (struct ras_db_col_val){ .type = SQLITE_TEXT, .p = "unknown", .len = 7 };
+	*key2 = (struct ras_db_col_val){ .type = SQLITE_TEXT, .p = "", .len = 0 };
+	if (src->key2_col) {
+		*key2 = ras_db_col_value(&c->key2, ev);
+		if (key2->type == SQLITE_NULL)
+			*key2 = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = -1 };
+	}
+	*weight = 1;
+	if (src->weight_col) {
+		w = ras_db_col_value(&c->weight, ev);
+		if (w.type == SQLITE_INTEGER && w.i > 1)
+			*weight = w.i;
+	}
+}
+
 static void subject_of(const struct ras_db_metrics_acc *acc, unsigned s,
 		       const struct ras_db_event *ev, struct subj_entry *k)
 {
-	const struct subject_source *src = &subject_sources[s];
-	struct col_val w;
+	subject_vals(&acc->cols[s], ev, &k->key, &k->key2, &k->weight);
+}
 
-	k->key = (struct col_val){ .type = SQLITE_NULL };
-	for (int c = 0; c < 3 && src->key_cols[c] && k->key.type == SQLITE_NULL; c++) {
-		k->key = col_value(&acc->key[s][c], ev);
-		if (k->key.type == SQLITE_TEXT && !k->key.len)
-			k->key.type = SQLITE_NULL;      /* nullif(x, '') */
+/* v as SQLite's || sees it: an integer in decimal, text or a blob's bytes. */
+static size_t put_text(char *out, size_t cap, size_t n, const struct ras_db_col_val *v)
+{
+	char num[24];
+	const char *p = v->p;
+	size_t len = v->len;
+
+	if (v->type == SQLITE_INTEGER) {
+		len = (size_t)snprintf(num, sizeof(num), "%lld", (long long)v->i);
+		p = num;
+	} else if (v->type == SQLITE_NULL) {
+		len = 0;
 	}
-	if (k->key.type == SQLITE_NULL)
-		k->key = src->dim == RAS_MDIM_CPU ? (struct col_val){ .type = SQLITE_INTEGER, .i = -1 }
-			: (struct col_val){ .type = SQLITE_TEXT, .p = "unknown", .len = 7 };
-	k->key2 = (struct col_val){ .type = SQLITE_TEXT, .p = "", .len = 0 };
-	if (src->key2_col) {
-		k->key2 = col_value(&acc->key2[s], ev);
-		if (k->key2.type == SQLITE_NULL)
-			k->key2 = (struct col_val){ .type = SQLITE_INTEGER, .i = -1 };
-	}
-	k->weight = 1;
-	if (src->weight_col) {
-		w = col_value(&acc->weight[s], ev);
-		if (w.type == SQLITE_INTEGER && w.i > 1)
-			k->weight = w.i;
-	}
+	if (n + len >= cap)
+		len = n < cap - 1 ? cap - 1 - n : 0;
+	memcpy(out + n, p, len);
+	return n + len;
+}
+
+void ras_db_metrics_subject_text(const struct ras_db_subject_cols *c, const struct ras_db_event *ev,
+				 char *dims, size_t len, int64_t *weight)
+{
+	struct ras_db_col_val key, key2, sep = { .type = SQLITE_TEXT, .p = "\x1f", .len = 1 };
+	size_t n;
+
+	subject_vals(c, ev, &key, &key2, weight);
+	n = put_text(dims, len, 0, &key);
+	n = put_text(dims, len, n, &sep);
+	n = put_text(dims, len, n, &key2);
+	dims[n] = '\0';
+	/* Read back as C text, the SQL's value ends at a NUL. */
+	dims[strnlen(dims, n)] = '\0';
 }
 
 static struct subj_entry *acc_slot(struct ras_db_metrics_acc *acc, const struct subj_entry *k)
@@ -368,7 +360,7 @@ int ras_db_metrics_acc_add(struct ras_db *db, struct ras_db_metrics_acc **accp,
 	if (!acc->resolved)
 		acc_resolve(acc);
 	/* A column the view lacks fails the SQL, which then counts nothing: the same here. */
-	if (acc->key[s][0].kind == COL_NONE)
+	if (acc->cols[s].key[0].kind == RAS_DB_COL_NONE)
 		return 0;
 	k.src = s;
 	k.severity = ras_severity_name(((const struct ras_decoded_head *)ev->decoded)->severity);
