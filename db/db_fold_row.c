@@ -9,8 +9,8 @@
  * cannot render as SQLite would is left to the statement.
  */
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
+#include "lib/str.h"
 #include "db_fold_internal.h"
 
 /* mc_event's EDAC key (db_fold.c table_sql): json_array of these, NULL as the default. */
@@ -61,11 +61,12 @@ static int ekey_of(const struct ras_db_fold_plan *p, const struct ras_db_event *
 
 		if (v.type != SQLITE_INTEGER && v.type != SQLITE_NULL)
 			return -ENOTSUP;
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%lld", k ? "," : "[",
-				      (long long)(v.type == SQLITE_NULL ? ekey_default[k] : v.i));
+		buf[n++] = k ? ',' : '[';
+		n += ras_str_int(buf + n, (long long)(v.type == SQLITE_NULL ? ekey_default[k] : v.i));
 	}
-	snprintf(buf + n, sizeof(buf) - n, "]");
-	snprintf(out, len, "%s", buf);
+	buf[n++] = ']';
+	buf[n] = '\0';
+	ras_str_copy(out, len, buf);
 	return 0;
 }
 

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/str.h"
 #include "db_internal.h"
 #include "db_metrics.h"
 #include "db_query.h"
@@ -301,7 +302,7 @@ static size_t put_text(char *out, size_t cap, size_t n, const struct ras_db_col_
 	size_t len = v->len;
 
 	if (v->type == SQLITE_INTEGER) {
-		len = (size_t)snprintf(num, sizeof(num), "%lld", (long long)v->i);
+		len = ras_str_int(num, (long long)v->i);
 		p = num;
 	} else if (v->type == SQLITE_NULL) {
 		len = 0;

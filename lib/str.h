@@ -32,4 +32,22 @@ static inline size_t ras_str_join(char *dst, size_t size, const char *a, const c
 	return n;
 }
 
+/* v in decimal at out (room for 21 bytes), as "%lld" prints it; returns its length, not terminated. */
+static inline size_t ras_str_int(char *out, long long v)
+{
+	char tmp[24];
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	size_t n = 0, len = 0;
+
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	if (v < 0)
+		out[len++] = '-';
+	while (n)
+		out[len++] = tmp[--n];
+	return len;
+}
+
 #endif
