@@ -169,8 +169,17 @@ struct ras_db_col_ref ras_db_col_resolve(unsigned idx, const char *name)
 	return (struct ras_db_col_ref){ RAS_DB_COL_NONE, 0 };
 }
 
-/* A decoded value as bind_decoded (db_insert.c) binds it: RAS_DF_NONE and "" are NULL. */
-static struct ras_db_col_val decoded_value(const struct ras_dfield *f, const void *decoded)
+struct ras_db_col_val ras_db_raw_value(const struct ras_field *f, const struct ras_value *r)
+{
+	if (!r->present)
+		return (struct ras_db_col_val){ .type = SQLITE_NULL };
+	if (f->type == RAS_FT_INT)
+		return (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = r->i };
+	return (struct ras_db_col_val){ .type = f->type == RAS_FT_TEXT ? SQLITE_TEXT : SQLITE_BLOB,
+					.p = r->p ? r->p : "", .len = r->len };
+}
+
+struct ras_db_col_val ras_db_decoded_value(const struct ras_dfield *f, const void *decoded)
 {
 	struct ras_db_col_val v = { .type = SQLITE_NULL };
 	const char *s;
@@ -184,31 +193,36 @@ static struct ras_db_col_val decoded_value(const struct ras_dfield *f, const voi
 	return *s ? (struct ras_db_col_val){ .type = SQLITE_TEXT, .p = s, .len = strlen(s) } : v;
 }
 
+void ras_db_bind_value(sqlite3_stmt *st, int col, const struct ras_db_col_val *v)
+{
+	if (v->type == SQLITE_INTEGER)
+		sqlite3_bind_int64(st, col, v->i);
+	else if (v->type == SQLITE_TEXT)
+		sqlite3_bind_text(st, col, v->p, (int)v->len, SQLITE_STATIC);
+	else if (v->type == SQLITE_BLOB)
+		sqlite3_bind_blob(st, col, v->p, (int)v->len, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, col);
+}
+
 struct ras_db_col_val ras_db_col_value(const struct ras_db_col_ref *c, const struct ras_db_event *ev)
 {
 	const struct ras_event_type *type = &ras_event_types[ev->type_idx];
-	struct ras_db_col_val v = { .type = SQLITE_NULL };
 	const char *s;
 
 	switch (c->kind) {
-	case RAS_DB_COL_RAW: {
-		const struct ras_value *r = &ev->values[c->i];
-
-		if (!r->present)
-			return v;
-		if (type->fields[c->i].type == RAS_FT_INT)
-			return (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = r->i };
-		return (struct ras_db_col_val){ .type = type->fields[c->i].type == RAS_FT_TEXT ?
-							SQLITE_TEXT : SQLITE_BLOB,
-						.p = r->p ? r->p : "", .len = r->len };
-	}
+	case RAS_DB_COL_RAW:
+		return ras_db_raw_value(&type->fields[c->i], &ev->values[c->i]);
 	case RAS_DB_COL_REC:
 	case RAS_DB_COL_DEC:
-		return decoded_value(&type->dfields[c->i], ev->decoded);
+		return ras_db_decoded_value(&type->dfields[c->i], ev->decoded);
 	case RAS_DB_COL_LOC:
+		/* Stored in <table>_dec as the decoding's location, NULL when empty (db_insert.c). */
 		s = ((const struct ras_decoded_head *)ev->decoded)->location;
-		return *s ? (struct ras_db_col_val){ .type = SQLITE_TEXT, .p = s, .len = strlen(s) } : v;
+		if (*s)
+			return (struct ras_db_col_val){ .type = SQLITE_TEXT, .p = s, .len = strlen(s) };
+		return (struct ras_db_col_val){ .type = SQLITE_NULL };
 	default:
-		return v;
+		return (struct ras_db_col_val){ .type = SQLITE_NULL };
 	}
 }

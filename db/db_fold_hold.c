@@ -30,7 +30,8 @@
 /*
  * One held record: the event's columns, its raw values, then its per-record
  * decoded values (db_internal.h: the event row holds them), their bytes
- * after the struct.
+ * after the struct, then the text of its fold columns when they were
+ * computed in C.
  */
 struct held {
 	int64_t dec, wall_ns, boot;

@@ -10,41 +10,17 @@
 static void bind_raw(sqlite3_stmt *st, int col, const struct ras_field *f,
 		     const struct ras_value *v)
 {
-	if (!v->present) {
-		sqlite3_bind_null(st, col);
-		return;
-	}
-	switch (f->type) {
-	case RAS_FT_INT:
-		sqlite3_bind_int64(st, col, v->i);
-		break;
-	case RAS_FT_TEXT:
-		sqlite3_bind_text(st, col, v->p ? v->p : "", (int)v->len, SQLITE_STATIC);
-		break;
-	default:
-		sqlite3_bind_blob(st, col, v->p ? v->p : "", (int)v->len, SQLITE_STATIC);
-		break;
-	}
+	struct ras_db_col_val x = ras_db_raw_value(f, v);
+
+	ras_db_bind_value(st, col, &x);
 }
 
 static void bind_decoded(sqlite3_stmt *st, int col, const struct ras_dfield *f,
 			 const void *decoded)
 {
-	if (f->type == RAS_DF_INT) {
-		int64_t v = ras_dfield_int(decoded, f);
+	struct ras_db_col_val x = ras_db_decoded_value(f, decoded);
 
-		if (v == RAS_DF_NONE)
-			sqlite3_bind_null(st, col);
-		else
-			sqlite3_bind_int64(st, col, v);
-		return;
-	}
-	const char *s = ras_dfield_str(decoded, f);
-
-	if (*s)
-		sqlite3_bind_text(st, col, s, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, col);
+	ras_db_bind_value(st, col, &x);
 }
 
 static void bind_common(struct ras_db *db, sqlite3_stmt *st, const struct ras_db_event *ev)

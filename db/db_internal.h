@@ -85,6 +85,12 @@ struct ras_db_col_val {
 /* The view column name of table idx: a raw field, a per-record or stored decoded value, or none. */
 struct ras_db_col_ref ras_db_col_resolve(unsigned idx, const char *name);
 struct ras_db_col_val ras_db_col_value(const struct ras_db_col_ref *c, const struct ras_db_event *ev);
+/* The values the insert binds (db_insert.c), so that the C and the SQL read the same ones. */
+struct ras_db_col_val ras_db_raw_value(const struct ras_field *f, const struct ras_value *r);
+/* A decoded value: RAS_DF_NONE and "" are NULL. */
+struct ras_db_col_val ras_db_decoded_value(const struct ras_dfield *f, const void *decoded);
+/* Binds v to st's parameter col (text and blobs static: v's bytes outlive the step). */
+void ras_db_bind_value(sqlite3_stmt *st, int col, const struct ras_db_col_val *v);
 
 /* The same subject and weight in C, over an event as the insert binds it (db_metrics.c, for db_fold_hold.c). */
 struct ras_db_subject_cols {

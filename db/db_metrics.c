@@ -147,18 +147,6 @@ static const char subj_upsert_sql[] =
 	"INSERT INTO rollup_subjects (tbl, key, key2, severity, weight) VALUES (?, ?, ?, ?, ?)"
 	" ON CONFLICT DO UPDATE SET weight = weight + excluded.weight";
 
-static void bind_val(sqlite3_stmt *st, int col, const struct ras_db_col_val *v)
-{
-	if (v->type == SQLITE_INTEGER)
-		sqlite3_bind_int64(st, col, v->i);
-	else if (v->type == SQLITE_TEXT)
-		sqlite3_bind_text(st, col, v->p, (int)v->len, SQLITE_STATIC);
-	else if (v->type == SQLITE_BLOB)
-		sqlite3_bind_blob(st, col, v->p, (int)v->len, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, col);
-}
-
 static int subj_write(struct ras_db *db, struct ras_db_metrics_acc *acc, const struct subj_entry *e)
 {
 	sqlite3_stmt *st;
@@ -169,8 +157,8 @@ static int subj_write(struct ras_db *db, struct ras_db_metrics_acc *acc, const s
 		return -EIO;
 	st = acc->upsert;
 	sqlite3_bind_text(st, 1, subject_sources[e->src].table, -1, SQLITE_STATIC);
-	bind_val(st, 2, &e->key);
-	bind_val(st, 3, &e->key2);
+	ras_db_bind_value(st, 2, &e->key);
+	ras_db_bind_value(st, 3, &e->key2);
 	sqlite3_bind_text(st, 4, e->severity, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 5, e->weight);
 	r = sqlite3_step(st);

@@ -79,15 +79,23 @@ static char *folds_text(const char *db, long *rows)
 		return NULL;
 	}
 	out[0] = '\0';
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		for (int c = 0; c < sqlite3_column_count(st); c++) {
+	while (out && sqlite3_step(st) == SQLITE_ROW) {
+		for (int c = 0; out && c < sqlite3_column_count(st); c++) {
 			const char *v = (const char *)sqlite3_column_text(st, c);
 			size_t need = (v ? strlen(v) : 4) + 2;
+			char *grown;
 
-			if (n + need >= cap && !(out = realloc(out, cap *= 2)))
-				break;
-			n += (size_t)snprintf(out + n, cap - n, "%s%c", v ? v : "NULL",
-					      c + 1 < sqlite3_column_count(st) ? '|' : '\n');
+			while (n + need >= cap) {
+				if (!(grown = realloc(out, cap *= 2))) {
+					free(out);
+					out = NULL;
+					break;
+				}
+				out = grown;
+			}
+			if (out)
+				n += (size_t)snprintf(out + n, cap - n, "%s%c", v ? v : "NULL",
+						      c + 1 < sqlite3_column_count(st) ? '|' : '\n');
 		}
 		(*rows)++;
 	}
