@@ -83,36 +83,40 @@ static bool fold_subject_of(const struct ras_db_event *ev, const struct ras_db_l
 	return false;
 }
 
+/*
+ * The subject's slot. With every slot taken, one is given up: an older
+ * period's first, else the one that has seen fewest records this period.
+ * A varied stream names more subjects in a period than there are slots,
+ * nearly all reporting once or twice; refusing new ones let those one-offs
+ * keep a storm that began later from ever folding. A subject given up keeps
+ * its rows raw and starts counting again if it comes back (a storm that
+ * already folded goes on folding: period_crossed).
+ */
 static struct fold_subject *subject_slot(struct ras_db_fold *f, unsigned idx, const char *key,
 					 int64_t period)
 {
 	uint64_t h = fnv(0xcbf29ce484222325ULL ^ idx, key, strlen(key));
-	struct fold_subject *stale = NULL;
+	struct fold_subject *give_up = NULL;
 
 	for (unsigned i = 0; i < FOLD_SUBJECTS; i++) {
 		struct fold_subject *s = &f->subj[(h + i) % FOLD_SUBJECTS];
 
 		if (!s->used) {
-			s->used = true;
-			s->idx = idx;
-			s->period = period;
-			snprintf(s->key, sizeof(s->key), "%s", key);
-			return s;
+			give_up = s;
+			break;
 		}
 		if (s->idx == idx && !strcmp(s->key, key))
 			return s;
-		if (!stale && s->period < period)
-			stale = s;
+		if (!give_up || (give_up->period >= period &&
+				 (s->period < period || s->seen < give_up->seen)))
+			give_up = s;
 	}
-	/* Every slot taken: an older period's storm gives its place (its held rows stay raw). */
-	if (!stale)
-		return NULL;
-	subject_clear(stale);
-	stale->used = true;
-	stale->idx = idx;
-	stale->period = period;
-	snprintf(stale->key, sizeof(stale->key), "%s", key);
-	return stale;
+	subject_clear(give_up);
+	give_up->used = true;
+	give_up->idx = idx;
+	give_up->period = period;
+	snprintf(give_up->key, sizeof(give_up->key), "%s", key);
+	return give_up;
 }
 
 static int held_push(struct fold_subject *s, int64_t id)
@@ -467,8 +471,7 @@ int ras_db_fold_note(struct ras_db *db, const struct ras_db_event *ev, int64_t i
 	if (!l->fold_threshold || l->fold_period_ns <= 0 || !fold_subject_of(ev, l, key, sizeof(key)))
 		return 0;
 	period = floor_div(ev->wall_ns, l->fold_period_ns);
-	if (!(s = subject_slot(f, ev->type_idx, key, period)))
-		return 0;   /* too many storms at once: this one stays raw */
+	s = subject_slot(f, ev->type_idx, key, period);
 	if (s->period != period) {
 		s->period = period;
 		s->seen = 0;
