@@ -7,7 +7,7 @@
 #include "db_internal.h"
 #include "db_actions.h"
 
-enum { ST_GET, ST_PUT, ST_INSERT, ST_FOLD, ST_COUNT, ST_EMPTY, ST_N };
+enum { ST_GET, ST_PUT, ST_INSERT, ST_FOLD, ST_COUNT, ST_EMPTY, ST_PRUNE, ST_N };
 
 /*
  * ST_INSERT and ST_FOLD share their parameter numbers (bind_decision). The
@@ -30,6 +30,8 @@ static const char *const sql[ST_N] = {
 	[ST_COUNT] = "SELECT count(*) FROM actions WHERE +kind = ? AND last_ns >= ?"
 		     " AND result IN ('done', 'failed') AND action <> 'account'",
 	[ST_EMPTY] = "UPDATE buckets SET level = 0, last_ns = 0",
+	/* A kind's rows only: the primary key (kind, subject) walks just those. */
+	[ST_PRUNE] = "DELETE FROM buckets WHERE kind = ?1 AND total = 1 AND (level <= 0 OR last_ns <= ?2)",
 };
 
 struct ras_db_actions {
@@ -120,6 +122,20 @@ int ras_db_buckets_empty(struct ras_db_actions *a)
 	if (!a || ras_db_begin(a->db) < 0)
 		return -EIO;
 	return finish(a->st[ST_EMPTY], sqlite3_step(a->st[ST_EMPTY]) == SQLITE_DONE ? 0 : -EIO);
+}
+
+int ras_db_buckets_prune_once(struct ras_db_actions *a, const char *kind, int64_t leaked_before_ns)
+{
+	sqlite3_stmt *st;
+
+	if (!a)
+		return 0;
+	st = a->st[ST_PRUNE];
+	sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, leaked_before_ns);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return finish(st, -EIO);
+	return finish(st, sqlite3_changes(a->db->h));
 }
 
 static void bind_decision(sqlite3_stmt *st, int64_t boot, const struct ras_db_action *act)

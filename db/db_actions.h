@@ -52,6 +52,12 @@ int ras_db_bucket_put(struct ras_db_actions *a, const char *kind, const char *su
 /* Empties every bucket (totals stay): the start of a rebuild from the records. */
 int ras_db_buckets_empty(struct ras_db_actions *a);
 /*
+ * Removes the kind's buckets that hold one error ever counted, leaked out:
+ * emptied, or fed last at or before leaked_before_ns. For the thresholds
+ * such a row is the same as none. The rows removed, or -EIO.
+ */
+int ras_db_buckets_prune_once(struct ras_db_actions *a, const char *kind, int64_t leaked_before_ns);
+/*
  * Stores a decision. With fold, a decision identical to the subject's latest
  * row (same boot, threshold, action, target, result, errno, synthetic, event
  * table) adds to that row's repeats and last time instead: the caller says

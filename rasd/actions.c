@@ -235,6 +235,41 @@ int ras_actions_set_db(struct ras_actions *a, struct ras_db *db)
 	return ras_db_actions_open(db, &a->dba);
 }
 
+/*
+ * Removes the rows of subjects whose one error has leaked out. Such a row is
+ * what a subject seen once leaves when the once-seen memory is full (lookup):
+ * for the thresholds it is the same as no row, and a storm over new pages
+ * would otherwise leave one per page for good. Looked for once per shortest
+ * leak time, up to the newest error's time but never past the clock, so a
+ * record dated in the future cannot empty the table.
+ */
+static int prune_leaked_once(struct ras_actions *a)
+{
+	int64_t now = actions_realtime_ns(), every = INT64_MAX;
+
+	if (a->newest_ns < now)
+		now = a->newest_ns;
+	if (now < a->prune_next_ns)
+		return 0;
+	for (int k = 0; k < RAS_SUBJ_KINDS; k++) {
+		const struct ras_threshold *t = &a->th[k];
+		int64_t leak;
+
+		if (t->count < 2 || t->period_ns <= 0)
+			continue;
+		/* One error leaks once (now - last) * count >= period: rounded up, never early. */
+		leak = t->period_ns / t->count + (t->period_ns % t->count != 0);
+		if (now > INT64_MIN + leak &&
+		    ras_db_buckets_prune_once(a->dba, ras_subject_kind_name((enum ras_subject_kind)k),
+					      now - leak) < 0)
+			return -EIO;
+		if (leak < every)
+			every = leak;
+	}
+	a->prune_next_ns = now < INT64_MAX - every ? now + every : INT64_MAX;
+	return 0;
+}
+
 int ras_actions_flush(struct ras_actions *a)
 {
 	if (!a || !a->dba)
@@ -249,7 +284,7 @@ int ras_actions_flush(struct ras_actions *a)
 			return -EIO;
 		e->dirty = false;
 	}
-	return 0;
+	return prune_leaked_once(a);
 }
 
 /* The slot holding kind/key, or the free slot where it would go; NULL when none is free. */
@@ -567,6 +602,8 @@ void ras_actions_rolled_back(struct ras_actions *a)
 	l = &a->log;
 	undo_buckets(a);
 	ras_once_seen_rolled_back(a->once);
+	/* A removal undone with the transaction is made again at the next flush. */
+	a->prune_next_ns = 0;
 	/* The decisions taken wait for their records to come again. */
 	ras_decisions_rolled_back(&a->decisions);
 	a->txn++;

@@ -18,7 +18,7 @@
 #define CACHE_SLOTS 4096          /* subjects kept in memory between flushes */
 #define KNOWN_BITS (1u << 21)     /* 256 KiB: under 1 % false hits up to KNOWN_MAX subjects */
 #define KNOWN_MAX (1u << 17)
-#define ONCE_SEEN_MAX (1u << 18)  /* subjects seen once, held without a row: 8 MiB at most */
+#define ONCE_SEEN_MAX (1u << 19)  /* subjects seen once, held without a row: 16 MiB at most */
 
 struct entry {
 	bool used, dirty;
@@ -55,6 +55,7 @@ struct ras_actions {
 	struct entry slots[CACHE_SLOTS];
 	struct ras_once_seen *once;
 	int64_t newest_ns;            /* the newest error time counted: what has leaked out by now */
+	int64_t prune_next_ns;        /* when rows of one leaked error are looked for again */
 	/*
 	 * A Bloom filter of every subject the database may hold a bucket for:
 	 * the ones there at open and every one cached since (it is written at a

@@ -398,6 +398,67 @@ static void test_seen_once(void)
 	tap_is_str(buf, "0x41000", "the third error, in a third run, crosses 3/1h");
 }
 
+/*
+ * A row left by a subject seen once (as when the once-seen memory is full) is
+ * removed once its one error has leaked out; rows still leaking, or of
+ * subjects seen more than once, stay. A page whose row went counts afresh.
+ */
+static void test_prune_leaked_once(void)
+{
+	struct fake_tree t;
+	char sql[1024], buf[64];
+	int64_t b;
+	sqlite3 *db;
+
+	fresh_db();
+	make_sysfs(true);
+	write_conf("");
+	tree(&t);
+	add_mc(&t, "0x51000", "1", base_ts);
+	fake_tree_finish(&t);
+	run_rasd(t.root, false);
+	fake_tree_destroy(&t);
+	/* The record's wall time (base_ts is on the boot clock). */
+	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
+	b = scalar(db, "SELECT wall_ns FROM mc_event");
+	sqlite3_close(db);
+	/* At 3/1h a page's error leaks in 20 minutes; at 8/1h a DIMM's in 7.5. */
+	snprintf(sql, sizeof(sql), "INSERT INTO buckets (kind, subject, level, last_ns, total) VALUES"
+		 " ('page', '0x52000', 1, %lld, 1), ('page', '0x53000', 1, %lld, 1),"
+		 " ('page', '0x54000', 0, %lld, 3), ('dimm', 'DIMM_X', 1, %lld, 1),"
+		 " ('page', '0x55000', 0, %lld, 1)", (long long)(b - 120 * (int64_t)MIN),
+		 (long long)(b - 5 * (int64_t)MIN), (long long)(b - 120 * (int64_t)MIN),
+		 (long long)(b - 120 * (int64_t)MIN), (long long)(b - (int64_t)MIN));
+	exec_sql(sql);
+	tree(&t);
+	add_mc(&t, "0x56000", "1", base_ts + MS);
+	fake_tree_finish(&t);
+	tap_is_int(run_rasd(t.root, false), 0, "a run over rows of one error each");
+	fake_tree_destroy(&t);
+	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
+	tap_is_int(scalar(db, "SELECT count(*) FROM buckets WHERE subject IN ('0x52000', 'DIMM_X', '0x55000')"),
+		   0, "one error leaked out two hours ago, or emptied: the page and DIMM rows are gone");
+	tap_is_int(scalar(db, "SELECT count(*) FROM buckets WHERE subject = '0x53000'"), 1,
+		   "one error five minutes old, still leaking: kept");
+	tap_is_int(scalar(db, "SELECT count(*) FROM buckets WHERE subject = '0x54000'"), 1,
+		   "a page that counted three errors keeps its row");
+	tap_is_int(scalar(db, "SELECT count(*) FROM buckets WHERE subject = '0x56000'"), 0,
+		   "the run's page seen once has no row");
+	sqlite3_close(db);
+	tree(&t);
+	add_mc(&t, "0x52000", "1", base_ts + 2 * MS);
+	add_mc(&t, "0x52000", "1", base_ts + 3 * MS);
+	fake_tree_finish(&t);
+	run_rasd(t.root, false);
+	fake_tree_destroy(&t);
+	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
+	text(db, "SELECT level || ' ' || total FROM buckets WHERE subject = '0x52000'", buf, sizeof(buf));
+	tap_is_str(buf, "2 2", "two new errors on the page whose row went: 2 of 2, as on a new page");
+	sqlite3_close(db);
+	get("devices/system/memory/soft_offline_page", buf, sizeof(buf));
+	tap_is_str(buf, "", "below 3/1h: nothing offlined");
+}
+
 int main(void)
 {
 	actions_fixture_init();
@@ -406,6 +467,7 @@ int main(void)
 	test_edac_row();
 	test_rebuild();
 	test_seen_once();
+	test_prune_leaked_once();
 	actions_fixture_done();
 	return tap_done();
 }
