@@ -405,6 +405,17 @@ static void test_seen_once(void)
  */
 static void test_prune_leaked_once(void)
 {
+	static const struct {
+		const char *subjects;
+		int64_t want;
+		const char *what;
+	} rows[] = {
+		{ "'0x52000', 'DIMM_X', '0x55000'", 0,
+		  "one error leaked out two hours ago, or emptied: the page and DIMM rows are gone" },
+		{ "'0x53000'", 1, "one error five minutes old, still leaking: kept" },
+		{ "'0x54000'", 1, "a page that counted three errors keeps its row" },
+		{ "'0x56000'", 0, "the run's page seen once has no row" },
+	};
 	struct fake_tree t;
 	char sql[1024], buf[64];
 	int64_t b;
@@ -436,14 +447,10 @@ static void test_prune_leaked_once(void)
 	tap_is_int(run_rasd(t.root, false), 0, "a run over rows of one error each");
 	fake_tree_destroy(&t);
 	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
-	tap_is_int(scalar(db, "SELECT count(*) FROM buckets WHERE subject IN ('0x52000', 'DIMM_X', '0x55000')"),
-		   0, "one error leaked out two hours ago, or emptied: the page and DIMM rows are gone");
-	tap_is_int(scalar(db, "SELECT count(*) FROM buckets WHERE subject = '0x53000'"), 1,
-		   "one error five minutes old, still leaking: kept");
-	tap_is_int(scalar(db, "SELECT count(*) FROM buckets WHERE subject = '0x54000'"), 1,
-		   "a page that counted three errors keeps its row");
-	tap_is_int(scalar(db, "SELECT count(*) FROM buckets WHERE subject = '0x56000'"), 0,
-		   "the run's page seen once has no row");
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		snprintf(sql, sizeof(sql), "SELECT count(*) FROM buckets WHERE subject IN (%s)", rows[i].subjects);
+		tap_is_int(scalar(db, sql), rows[i].want, "%s", rows[i].what);
+	}
 	sqlite3_close(db);
 	tree(&t);
 	add_mc(&t, "0x52000", "1", base_ts + 2 * MS);
