@@ -62,7 +62,7 @@ static bool fold_subject_of(const struct ras_db_event *ev, const struct ras_db_l
 			    char *key, size_t len)
 {
 	static const enum ras_subject_kind order[] = {
-		RAS_SUBJ_DIMM, RAS_SUBJ_DEVICE, RAS_SUBJ_CPU, RAS_SUBJ_ROW, RAS_SUBJ_PAGE,
+		RAS_SUBJ_DIMM, RAS_SUBJ_DEVICE, RAS_SUBJ_CPU, RAS_SUBJ_KINDS, RAS_SUBJ_ROW, RAS_SUBJ_PAGE,
 	};
 	struct ras_subject own[RAS_SUBJECTS_MAX];
 	const struct ras_subject *subj = ev->subjects;
@@ -74,12 +74,17 @@ static bool fold_subject_of(const struct ras_db_event *ev, const struct ras_db_l
 				    l->page_size, RAS_DB_FOLD_KINDS, own);
 		subj = own;
 	}
-	for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++)
+	for (size_t o = 0; o < sizeof(order) / sizeof(order[0]); o++) {
+		/* Between the CPU and the row: a machine check's bank, whose pages all differ. */
+		if (order[o] == RAS_SUBJ_KINDS &&
+		    ras_subject_fold_group(&ras_event_types[ev->type_idx], ev->decoded, key, len))
+			return true;
 		for (int i = 0; i < n; i++)
 			if (subj[i].kind == order[o]) {
 				ras_str_join(key, len, ras_subject_kind_name(order[o]), subj[i].key);
 				return true;
 			}
+	}
 	return false;
 }
 

@@ -9,7 +9,7 @@
 
 #include "db_fold.h"
 
-#define FOLD_SUBJECTS 256
+#define FOLD_SUBJECTS 1024
 #define FOLD_SLOTS 1024
 #define FOLD_DETAILS 8
 #define LIMIT_BATCH 500

@@ -327,6 +327,21 @@ static const struct {
 		{ "mc_event", row_of_edac } } },
 };
 
+bool ras_subject_fold_group(const struct ras_event_type *type, const void *decoded, char *key,
+			    size_t len)
+{
+	const struct mce_decoded *m = decoded;
+	int n;
+
+	if (strcmp(type->table, "mce_record") || !KNOWN(m->bank) || m->bank < 0)
+		return false;
+	n = snprintf(key, len, "bank socket %lld bank %lld", KNOWN(m->socket) ? (long long)m->socket : -1LL,
+		     (long long)m->bank);
+	if (n >= 0 && (size_t)n < len && KNOWN(m->channel))
+		snprintf(key + n, len - (size_t)n, " channel %lld", (long long)m->channel);
+	return true;
+}
+
 const char *ras_subject_kind_name(enum ras_subject_kind kind)
 {
 	return kind < RAS_SUBJ_KINDS ? kinds[kind].name : "?";

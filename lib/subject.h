@@ -50,5 +50,14 @@ const char *ras_subject_kind_name(enum ras_subject_kind kind);
 int ras_subjects_of(const struct ras_event_type *type, const struct ras_value *values,
 		    const void *decoded, uint64_t page_size, unsigned wanted,
 		    struct ras_subject *out);
+/*
+ * What a storm of type's records folds under when they name no DIMM, CPU or
+ * device: a machine check's MCA bank on its socket (and channel, when the
+ * decoder knows it), written to key as "bank socket 0 bank 7 channel 2".
+ * Not a threshold subject: EDAC reports the same memory errors to the DIMM
+ * thresholds. False for other types, or when the bank is not known.
+ */
+bool ras_subject_fold_group(const struct ras_event_type *type, const void *decoded, char *key,
+			    size_t len);
 
 #endif

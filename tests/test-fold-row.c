@@ -185,6 +185,11 @@ int main(void)
 		   " and extlog_mem_event (none)");
 	tap_is_int(test_sql_int(db, "SELECT count(DISTINCT substr(subject, 1, 4)) FROM folds"
 				" WHERE tbl = 'extlog_mem_event'"), 2, "extlog folded per DIMM and per page");
+	tap_ok(test_sql_int(db, "SELECT count(*) FROM folds WHERE tbl = 'mce_record'"
+				" AND subject LIKE 'bank %'") > 0 &&
+	       test_sql_int(db, "SELECT count(*) FROM folds WHERE tbl = 'mce_record'"
+				" AND subject LIKE 'page %'") == 0,
+	       "machine-check memory errors, every page new, fold under their bank");
 	if (!tap_ok(a && b && !strcmp(a, b), "every folds row the same, column by column") && a && b)
 		show_difference(a, b);
 	free(a);

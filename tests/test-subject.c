@@ -221,6 +221,33 @@ static void test_amd_northbridge(void)
 	tap_ok(!find(RAS_SUBJ_PAGE), "another northbridge error's address names none");
 }
 
+/* A machine check naming no DIMM or CPU folds under its MCA bank on its socket, and channel. */
+static void test_fold_group(void)
+{
+	const struct ras_event_type *mce = ras_event_type_find("mce:mce_record");
+	struct mce_in in;
+	static struct mce_decoded d;
+	char key[160];
+
+	memset(&in, 0, sizeof(in));
+	in.cpuid = 0x606a6;            /* Ice Lake-SP */
+	in.mcgcap = 0x1000c14;
+	in.bank = 12;                  /* M2M 0: the bank implies no channel */
+	in.socketid = 1;
+	in.status = VAL | EN | MISCV | ADDRV | 0x0091;
+	in.misc = 2 << 6 | 6;
+	in.addr = 0x2345678c0ULL;
+	mce_decode(&in, &d);
+	tap_ok(ras_subject_fold_group(mce, &d, key, sizeof(key)), "a memory read error has a fold group");
+	tap_is_str(key, "bank socket 1 bank 12 channel 1", "its bank on its socket and its channel");
+	in.status = VAL | EN | MISCV | ADDRV | 0x009f;
+	mce_decode(&in, &d);
+	ras_subject_fold_group(mce, &d, key, sizeof(key));
+	tap_is_str(key, "bank socket 1 bank 12", "channel 0xf (not known): the bank alone");
+	tap_ok(!ras_subject_fold_group(ras_event_type_find("ras:mc_event"), &d, key, sizeof(key)),
+	       "EDAC records name their DIMM: no fold group");
+}
+
 int main(void)
 {
 	test_edac_rows();
@@ -228,5 +255,6 @@ int main(void)
 	test_amd_hbm();
 	test_intel_address();
 	test_amd_northbridge();
+	test_fold_group();
 	return tap_done();
 }
