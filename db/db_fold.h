@@ -37,6 +37,10 @@ void ras_db_hold_clear(struct ras_db_hold *h);
 void ras_db_hold_free(struct ras_db_hold *h);
 /* Writes one zigzag varint of a second's difference to the previous one; returns its bytes (<= 10). */
 size_t ras_db_fold_put_delta(uint8_t *out, int64_t delta);
+/* The bytes of a times blob that hold seconds: the rest is padding (db_fold_times.c). */
+size_t ras_db_fold_times_used(const uint8_t *times, size_t len);
+/* The size to store used bytes of seconds in; pads from used to it. */
+size_t ras_db_fold_times_pad(uint8_t *times, size_t used, size_t stored_len);
 /* The SQL functions the folded-record queries use (every connection, reader or writer). */
 int ras_db_fold_register(sqlite3 *h);
 

@@ -3,9 +3,18 @@
  * The folded records' seconds (folds.times): zigzag varints of each second's
  * difference to the one before, about a byte a record at a steady rate, and
  * the SQL functions and query that count them in a window (db_fold.c).
+ *
+ * A blob is stored with room to grow, its tail padded with 0x80 bytes:
+ * they start a varint that never ends, so every reader (this one, and those
+ * of earlier versions) stops where the seconds do. An append that fits keeps
+ * the row's size, and SQLite then rewrites only the pages whose bytes changed,
+ * not the whole blob: a storm's row an hour grew by a byte a record and was
+ * written whole at every commit (at 50 records/s, 90 KB a commit by the
+ * hour's middle). A blob outgrowing its room is written once at twice it.
  */
 #include <errno.h>
 #include <stdio.h>
+#include <string.h>
 #include "db_fold.h"
 
 #define SEC_NS 1000000000LL
@@ -22,6 +31,27 @@ size_t ras_db_fold_put_delta(uint8_t *out, int64_t delta)
 		n++;
 	} while (z);
 	return n;
+}
+
+#define PAD 0x80
+#define MIN_ROOM 16
+
+size_t ras_db_fold_times_used(const uint8_t *times, size_t len)
+{
+	/* A varint's last byte has its top bit clear; padding bytes have it set. */
+	while (len && times[len - 1] == PAD)
+		len--;
+	return len;
+}
+
+size_t ras_db_fold_times_pad(uint8_t *times, size_t used, size_t stored_len)
+{
+	size_t room = stored_len >= MIN_ROOM ? stored_len : MIN_ROOM;
+
+	while (room < used)
+		room *= 2;
+	memset(times + used, PAD, room - used);
+	return room;
 }
 
 /* Next second from p (advancing it); false at the end or on a damaged blob. */

@@ -50,7 +50,7 @@ static void bind_key(sqlite3_stmt *st, const struct fold_entry *e)
 
 /* Merges a stored folds row (the get statement's current row) into e; returns its id. */
 static int64_t merge_stored(sqlite3_stmt *st, struct fold_entry *e, int64_t *last_s,
-			    uint8_t **times, size_t *ntimes)
+			    uint8_t **times, size_t *ntimes, size_t *stored)
 {
 	const uint8_t *d = sqlite3_column_blob(st, 7);
 	size_t nd = (size_t)sqlite3_column_bytes(st, 7) / 8;
@@ -75,10 +75,11 @@ static int64_t merge_stored(sqlite3_stmt *st, struct fold_entry *e, int64_t *las
 		ras_db_fold_add_detail(e->details, &e->ndetails, &e->details_more, v);
 	}
 	e->details_more |= sqlite3_column_int(st, 8) != 0;
-	*ntimes = (size_t)sqlite3_column_bytes(st, 9);
-	*times = malloc(*ntimes + 1);
-	if (*times && *ntimes)
-		memcpy(*times, sqlite3_column_blob(st, 9), *ntimes);
+	*stored = (size_t)sqlite3_column_bytes(st, 9);
+	*times = malloc(*stored + 1);
+	if (*times && *stored)
+		memcpy(*times, sqlite3_column_blob(st, 9), *stored);
+	*ntimes = *times ? ras_db_fold_times_used(*times, *stored) : 0;
 	*last_s = sqlite3_column_int64(st, 10);
 	return sqlite3_column_int64(st, 0);
 }
@@ -87,7 +88,7 @@ static int write_entry(struct ras_db *db, struct fold_entry *e)
 {
 	struct ras_db_fold *f = db->fold;
 	uint8_t *times = NULL, *grown;
-	size_t ntimes = 0;
+	size_t ntimes = 0, stored = 0;
 	int64_t id = 0, prev = 0;
 	sqlite3_stmt *st;
 	int r;
@@ -96,14 +97,14 @@ static int write_entry(struct ras_db *db, struct fold_entry *e)
 	sqlite3_bind_int64(f->get, 24, e->key.key_dec);   /* 0: any row's decoding will do */
 	r = sqlite3_step(f->get);
 	if (r == SQLITE_ROW)
-		id = merge_stored(f->get, e, &prev, &times, &ntimes);
+		id = merge_stored(f->get, e, &prev, &times, &ntimes, &stored);
 	sqlite3_reset(f->get);
 	if ((r != SQLITE_ROW && r != SQLITE_DONE) || (id && !times)) {
 		free(times);
 		return -EIO;
 	}
-	/* At most ten bytes a second; about one at a steady rate. */
-	grown = realloc(times, ntimes + e->nsecs * 10 + 1);
+	/* At most ten bytes a second (about one at a steady rate), and room to pad to twice that. */
+	grown = realloc(times, (stored > ntimes ? stored : ntimes) + 2 * (ntimes + e->nsecs * 10) + 16);
 	if (!grown) {
 		free(times);
 		return -ENOMEM;
@@ -113,6 +114,7 @@ static int write_entry(struct ras_db *db, struct fold_entry *e)
 		ntimes += ras_db_fold_put_delta(times + ntimes, e->secs[i] - prev);
 		prev = e->secs[i];
 	}
+	ntimes = ras_db_fold_times_pad(times, ntimes, stored);
 	st = id ? f->upd : f->ins;
 	if (id)
 		sqlite3_bind_int64(st, 1, id);

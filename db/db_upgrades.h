@@ -199,6 +199,12 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	 * decodings. The <table>_dec columns stay, unused.
 	 */
 	{ 14, "per-record decoded values in the event rows (copied by the event-table sync)", NULL },
+	/*
+	 * folds.times is stored with room to grow, its tail padded (db_fold_times.c).
+	 * Nothing to change in the rows; the version keeps an earlier writer, which
+	 * would append after the padding where no reader looks, off the database.
+	 */
+	{ 15, "folded records' seconds stored with room to grow", NULL },
 };
 
 #define RAS_DB_N_UPGRADES (sizeof(ras_db_upgrades) / sizeof(ras_db_upgrades[0]))

@@ -45,7 +45,8 @@ figures() {
 	size=$(( $(stat -c %s "$DB") + wal ))
 	wbytes=$(awk '/^write_bytes/ {print $2}' /proc/$PID/io)
 	wcalls=$(awk '/^syscw/ {print $2}' /proc/$PID/io)
-	stored=$(sqlite3 "file:$DB?mode=ro" "SELECT count(*) FROM mc_event" 2>/dev/null)
+	stored=$(sqlite3 "file:$DB?mode=ro" "SELECT (SELECT count(*) FROM mc_event) +
+		(SELECT coalesce(sum(records), 0) FROM folds WHERE tbl = 'mc_event')" 2>/dev/null)
 	printf '%-6s rss %6s KiB  fds %3s  database %10s bytes (wal %9s)  written %11s bytes in %8s calls  stored %7s records\n' \
 		"$1" "$rss" "$fds" "$size" "$wal" "$wbytes" "$wcalls" "$stored"
 }
@@ -55,14 +56,18 @@ figures start
 b0=$wbytes c0=$wcalls s0=$stored
 total=$((MINUTES * 60 * RATE))
 t0=$(date +%s)
-accepted=$("$top_builddir/tests/synth-writer" $T "$INST" "$FORMATS" soak 0 "$total" "$RATE")
+# SOAK_CORRECTED=1: corrected errors of one DIMM, which fold past fold_threshold.
+accepted=$("$top_builddir/tests/synth-writer" $T "$INST" "$FORMATS" soak 0 "$total" "$RATE" \
+	${SOAK_CORRECTED:+corrected})
 sleep 2
 figures end
 n=$((stored - s0))
 [ "$n" -gt 0 ] && echo "per record stored: $(( (wbytes - b0) / n )) bytes written, $(awk -v c=$((wcalls - c0)) -v n=$n 'BEGIN {printf "%.2f", c / n}') write calls"
 lost=$(sqlite3 "file:$DB?mode=ro" "SELECT coalesce(sum(count),0) FROM lost_events")
-stored=$(sqlite3 "file:$DB?mode=ro" "SELECT count(DISTINCT msg) FROM mc_event WHERE msg LIKE 'soak-%'")
-echo "elapsed $(( $(date +%s) - t0 )) s; written $total (kernel accepted $accepted), stored $stored distinct, counted lost $lost"
+distinct=$(sqlite3 "file:$DB?mode=ro" "SELECT count(DISTINCT msg) FROM mc_event WHERE msg LIKE 'soak-%'")
+folded=$(sqlite3 "file:$DB?mode=ro" "SELECT coalesce(sum(records), 0) FROM folds WHERE tbl = 'mc_event'")
+echo "elapsed $(( $(date +%s) - t0 )) s; written $total (kernel accepted $accepted), stored $distinct distinct" \
+	"and $folded folded into storm counts, counted lost $lost"
 kill -TERM $PID; wait $PID; PID=
 grep -o -e 'durable after arrival.*' -e 'commit duration.*' "$W/rasd.log" ||
 	echo "rasd reported no durability figures"

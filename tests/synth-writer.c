@@ -5,7 +5,9 @@
  * trace_marker_raw, as fast as it can, at RATE records/s when given.
  * Prints how many writes the kernel accepted: a refused write is a record the
  * kernel dropped (and counts in its per-CPU stats), so emitted = accepted.
- *   synth-writer TRACING_DIR INSTANCE FORMATS_DIR TAG FIRST COUNT [RATE]
+ * The records are uncorrected errors, never folded; with "corrected" after
+ * RATE they are corrected ones, which a storm folds.
+ *   synth-writer TRACING_DIR INSTANCE FORMATS_DIR TAG FIRST COUNT [RATE [corrected]]
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,6 +36,8 @@ int main(int argc, char **argv)
 	count = strtoul(argv[6], NULL, 10);
 	if (argc > 7)
 		rate = strtoul(argv[7], NULL, 10);
+	if (argc > 8 && !strcmp(argv[8], "corrected"))
+		assign[1] = "error_type=0";
 	snprintf(inst, sizeof(inst), "%s/instances/%s", argv[1], argv[2]);
 	if (!t || ras_formats_load(&fmt, argv[1], inst, argv[3]) < 0)
 		return 1;
