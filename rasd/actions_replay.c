@@ -147,6 +147,8 @@ int ras_actions_rebuild(struct ras_actions *a, struct ras_db *db)
 		memset(a->slots, 0, sizeof(a->slots));
 		a->cached = 0;
 		ras_once_seen_clear(a->once);
+		/* Every row looks emptied until its errors are replayed: none is pruned meanwhile. */
+		a->prune_next_ns = INT64_MAX;
 		for (size_t i = 0; i < rb->len; i++) {
 			struct replayed *it = &rb->items[i];
 			struct entry *e = actions_count_errors(a, &it->s, it->wall_ns, COUNT_REBUILD);
@@ -154,6 +156,7 @@ int ras_actions_rebuild(struct ras_actions *a, struct ras_db *db)
 			if (e)
 				e->b.level = 0;
 		}
+		a->prune_next_ns = 0;
 		r = ras_actions_flush(a) < 0 || ras_db_commit(db) < 0 ? -EIO : (int)rb->len;
 	}
 	free(rb->items);
