@@ -106,6 +106,13 @@ int ras_db_begin(struct ras_db *db);
  * and tries again later (after -ESTALE, on a database opened again).
  */
 int ras_db_commit(struct ras_db *db);
+/*
+ * With no transaction open (-EBUSY otherwise): folds, in a transaction of its
+ * own, the committed rows of storms that wait to be folded together (up to
+ * 63 per storm, rasd.conf(5) fold_keep), as rasd does before it stops. On
+ * failure they stay raw rows, still counted; 0 or -errno.
+ */
+int ras_db_fold_settle(struct ras_db *db);
 /* Abandons the open transaction (if SQLite has not already) and whatever it cached from it. */
 void ras_db_rollback(struct ras_db *db);
 /* -EBUSY, -ENOSPC, -EBADMSG (corrupt), -ESTALE (moved) or -EIO: the kind of the last failure. */

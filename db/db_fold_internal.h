@@ -13,6 +13,8 @@
 #define FOLD_SLOTS 1024
 #define FOLD_DETAILS 8
 #define LIMIT_BATCH 500
+/* Stored rows of a storm folded together (db_fold.c fold_or_queue). */
+#define FOLD_DEFER 64
 #define SEC_NS 1000000000LL
 #define HOUR_NS (3600LL * SEC_NS)
 
@@ -25,6 +27,8 @@ struct fold_subject {
 	char key[160];
 	int64_t *held;              /* ring of row ids, oldest first from head */
 	size_t head, n, cap;
+	int64_t *deferred;          /* stored rows past the last fold_keep, to fold together */
+	size_t ndeferred;
 };
 
 /* What one stored row says, read back when it is folded. */

@@ -742,6 +742,18 @@ static void teardown(struct rasd *d, bool clean)
 		close(d->lockfd);
 }
 
+/* A clean stop leaves each storm's period with its last fold_keep raw rows, none waiting. */
+static void settle_folds(struct rasd *d, int r)
+{
+	int f;
+
+	if (r < 0 || !d->db || failing_pipe(d) || d->pipe.in_txn)
+		return;
+	f = ras_db_fold_settle(d->db);
+	if (f < 0)
+		ras_log(LOG_WARNING, "storm rows waiting to be folded stay in full: %s", strerror(-f));
+}
+
 static void log_summary(struct rasd *d)
 {
 	ras_log(LOG_INFO, "stored %llu records (%llu duplicates skipped, %llu malformed, "
@@ -769,6 +781,7 @@ int rasd_run(struct rasd_config *cfg, const struct rasd_options *opt)
 			r = drain(&d, true);
 	}
 	settle_storage_at_exit(&d);
+	settle_folds(&d, r);
 	if (d.reader)
 		log_summary(&d);
 	if (d.storage.state_dir[0] && d.lockfd >= 0)

@@ -393,6 +393,29 @@ static int count_listed(void *ctx, const struct ras_db_row *row)
 	return 0;
 }
 
+/*
+ * Rows committed past a storm's last KEEP are folded 64 at a time (a
+ * trickle's commit then deletes none): until the storm's period ends or
+ * rasd stops, its last hour keeps between KEEP and KEEP + 63 more. Stopping
+ * folds them (ras_db_fold_settle), in a commit of its own.
+ */
+static void check_waiting(struct ras_db *folded)
+{
+	const char *q = "SELECT count(*) FROM mc_event WHERE mc_index = 0 AND error_type = 0"
+			" AND wall_ns >= %lld";
+	int64_t last = (T0 + (STORM_RECORDS - 1) * 2 * SEC) / HOUR * HOUR, before, after;
+	char sql[256];
+	int r;
+
+	snprintf(sql, sizeof(sql), q, (long long)last);
+	before = scalar("folded.db", sql);
+	r = ras_db_fold_settle(folded);
+	after = scalar("folded.db", sql);
+	tap_ok(before > 2 * KEEP && before < 2 * KEEP + 64 && r == 0 && after == 2 * KEEP,
+	       "the storm's last hour keeps %lld raw rows, %d and up to 63 waiting; after the"
+	       " stop's settle %lld", (long long)before, 2 * KEEP, (long long)after);
+}
+
 static void store_stream(struct ras_db **folded, struct ras_db *plain, struct ras_metrics *live)
 {
 	for (unsigned i = 0; i < STORM_RECORDS; i++) {
@@ -415,6 +438,7 @@ static void store_stream(struct ras_db **folded, struct ras_db *plain, struct ra
 		ras_db_commit(plain);
 		ras_db_metrics_collect(*folded, live);   /* as rasd does after each commit */
 		if (i == RESTART) {
+			ras_db_fold_settle(*folded);   /* as rasd does before it stops */
 			ras_db_close(*folded);
 			*folded = open_db("folded.db");
 			ras_metrics_reset_counts(live);   /* a new rasd reads from zero */
@@ -422,6 +446,8 @@ static void store_stream(struct ras_db **folded, struct ras_db *plain, struct ra
 	}
 	ras_db_commit(*folded);
 	ras_db_commit(plain);
+	ras_db_metrics_collect(*folded, live);
+	check_waiting(*folded);
 	ras_db_metrics_collect(*folded, live);
 }
 
