@@ -35,6 +35,7 @@ static const struct key_desc keys[] = {
 	BOOL("keep_instance", keep_instance),
 	BOOL("allow_synthetic", allow_synthetic),
 	UINT("log_corrected_per_minute", log_corrected_per_minute, 0, 1000000),
+	UINT("log_uncorrected_per_minute", log_uncorrected_per_minute, 0, 1000000),
 	UINT("batch_max_records", batch_max_records, 1, 10000000),
 	UINT("commit_delay_ms", commit_delay_ms, 0, 1000),
 	UINT("hold_max_kb", hold_max_kb, 64, 4194304),
@@ -84,6 +85,7 @@ void rasd_config_defaults(struct rasd_config *c)
 	snprintf(c->instance, sizeof(c->instance), "rasd");
 	c->buffer_size_kb = 256;
 	c->log_corrected_per_minute = 10;
+	c->log_uncorrected_per_minute = 600;
 	c->batch_max_records = 20000;
 	c->commit_delay_ms = 65;
 	c->hold_max_kb = 16384;

@@ -16,6 +16,7 @@ struct rasd_config {
 	bool keep_instance;
 	bool allow_synthetic;
 	unsigned log_corrected_per_minute;
+	unsigned log_uncorrected_per_minute;
 	unsigned batch_max_records;
 	unsigned commit_delay_ms;    /* longest a trickle's record waits for its group commit */
 	unsigned hold_max_kb;        /* records held in memory while the database fails */

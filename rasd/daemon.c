@@ -782,6 +782,7 @@ int rasd_run(struct rasd_config *cfg, const struct rasd_options *opt)
 	}
 	settle_storage_at_exit(&d);
 	settle_folds(&d, r);
+	ras_log_flush_suppressed();
 	if (d.reader)
 		log_summary(&d);
 	if (d.storage.state_dir[0] && d.lockfd >= 0)

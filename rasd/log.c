@@ -11,6 +11,15 @@
 #include "lib/clock.h"
 #include "lib/decode.h"
 
+/*
+ * Record lines are limited per event type and per class: corrected or lower,
+ * and worse. A storm of uncorrected records (a flapping PCIe link, a
+ * previous boot's buffer) would otherwise write a line per record, and
+ * journald, past its own limit (10,000 lines in 30 s by default), drops
+ * lines without saying which, rasd's own warnings among them.
+ */
+enum { CLASS_CORRECTED, CLASS_WORSE, N_CLASSES };
+
 struct rate_state {
 	time_t window;      /* start of the current minute window */
 	unsigned used;      /* lines logged in it */
@@ -19,19 +28,21 @@ struct rate_state {
 
 static bool use_journal;
 static int log_verbosity;
-static unsigned rate_limit;
-static struct rate_state rates[RAS_MAX_EVENT_TYPES];
+static unsigned rate_limit[N_CLASSES];
+static struct rate_state rates[RAS_MAX_EVENT_TYPES][N_CLASSES];
+static const char *const class_words[N_CLASSES] = { "corrected or lower", "worse than corrected" };
 
-void ras_log_init(bool journal, int verbosity, unsigned corrected_per_minute)
+void ras_log_init(bool journal, int verbosity, const struct ras_log_rates *r)
 {
 	use_journal = journal;
 	log_verbosity = verbosity;
-	rate_limit = corrected_per_minute;
+	ras_log_set_rates(r);
 }
 
-void ras_log_set_rate(unsigned corrected_per_minute)
+void ras_log_set_rates(const struct ras_log_rates *r)
 {
-	rate_limit = corrected_per_minute;
+	rate_limit[CLASS_CORRECTED] = r->corrected_per_minute;
+	rate_limit[CLASS_WORSE] = r->uncorrected_per_minute;
 }
 
 void ras_log(int priority, const char *fmt, ...)
@@ -88,28 +99,50 @@ static int severity_priority(enum ras_severity sev)
 	}
 }
 
-/* Returns true when the line may be printed; counts it otherwise. */
-static bool rate_allows(unsigned type_idx, enum ras_severity sev, unsigned long *released)
+static void report_suppressed(unsigned type_idx, unsigned cls)
 {
-	struct rate_state *st = &rates[type_idx];
+	struct rate_state *st = &rates[type_idx][cls];
+
+	if (!st->suppressed)
+		return;
+	ras_log(LOG_NOTICE, "%lu %s records %s were not logged (all are stored)", st->suppressed,
+		ras_event_types[type_idx].table, class_words[cls]);
+	st->suppressed = 0;
+}
+
+/* Returns true when the line may be printed; counts it otherwise. */
+static bool rate_allows(unsigned type_idx, enum ras_severity sev)
+{
+	unsigned cls = sev > RAS_SEV_CORRECTED ? CLASS_WORSE : CLASS_CORRECTED;
+	struct rate_state *st = &rates[type_idx][cls];
 	struct timespec now;
 
-	*released = 0;
-	if (sev > RAS_SEV_CORRECTED)
-		return true;
+	/* 0: these lines are not wanted at all, so nothing is counted. */
+	if (!rate_limit[cls])
+		return false;
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
 	if (now.tv_sec - st->window >= 60) {
+		report_suppressed(type_idx, cls);
 		st->window = now.tv_sec;
 		st->used = 0;
 	}
-	if (st->used >= rate_limit) {
-		st->suppressed++;
-		return false;
+	if (st->used < rate_limit[cls]) {
+		st->used++;
+		return true;
 	}
-	st->used++;
-	*released = st->suppressed;
-	st->suppressed = 0;
-	return true;
+	/* Said once per minute, when the limit is reached: the storm shows at once, not later. */
+	if (st->suppressed++ == 0)
+		ras_log(LOG_NOTICE, "more than %u %s records %s this minute: further lines are not "
+			"logged for up to 60 s (every record is stored)", rate_limit[cls],
+			ras_event_types[type_idx].table, class_words[cls]);
+	return false;
+}
+
+void ras_log_flush_suppressed(void)
+{
+	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES && i < ras_n_event_types; i++)
+		for (unsigned c = 0; c < N_CLASSES; c++)
+			report_suppressed(i, c);
 }
 
 void ras_log_record(const struct ras_event_type *type, int cpu, const char *source,
@@ -118,14 +151,10 @@ void ras_log_record(const struct ras_event_type *type, int cpu, const char *sour
 	const struct ras_decoded_head *d = decoded;
 	char when[40], sentence[RAS_SUMMARY_LEN];
 	unsigned idx = (unsigned)(type - ras_event_types);
-	unsigned long released;
 	char line[RAS_SUMMARY_LEN + 256];
 
-	if (!rate_allows(idx, d->severity, &released))
+	if (!rate_allows(idx, d->severity))
 		return;
-	if (released)
-		ras_log(LOG_NOTICE, "%lu %s records with severity corrected or lower were not logged "
-			"(all are stored)", released, type->table);
 	ras_format_time(wall_ns, when, sizeof(when));
 	ras_render(type, decoded, sentence, sizeof(sentence));
 	snprintf(line, sizeof(line), "%s %s cpu %d%s%s: %s%s%s", when, ras_severity_name(d->severity),

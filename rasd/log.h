@@ -6,8 +6,14 @@
 #include <syslog.h>
 #include "lib/event_table.h"
 
-void ras_log_init(bool journal, int verbosity, unsigned corrected_per_minute);
-void ras_log_set_rate(unsigned corrected_per_minute);
+/* Record lines allowed per minute and event type (log_*_per_minute in rasd.conf). */
+struct ras_log_rates {
+	unsigned corrected_per_minute;   /* corrected or lower */
+	unsigned uncorrected_per_minute; /* every worse severity, fatal included */
+};
+
+void ras_log_init(bool journal, int verbosity, const struct ras_log_rates *rates);
+void ras_log_set_rates(const struct ras_log_rates *rates);
 void ras_log(int priority, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /*
  * A line with its own MESSAGE_ID and extra journal fields ("RAS_X=value",
@@ -17,9 +23,10 @@ void ras_log_fields(int priority, const char *message_id, const char *const *fie
 		    const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
 /*
- * One line per stored record. Corrected and informational records of a
- * type are limited to corrected_per_minute lines; the rest are counted and
- * the count is logged with the next line that passes. Storage is unaffected.
+ * One line per stored record, within the rates: past a rate a notice says so
+ * once, the lines not logged are counted, and the count is logged when the
+ * minute is over and the type's next record comes, or at
+ * ras_log_flush_suppressed(). Storage is unaffected.
  */
 /*
  * decoded: the decoder's output struct for type (it starts with a
@@ -28,5 +35,7 @@ void ras_log_fields(int priority, const char *message_id, const char *const *fie
  */
 void ras_log_record(const struct ras_event_type *type, int cpu, const char *source,
 		    const void *decoded, int64_t wall_ns);
+/* Logs the counts of record lines not logged yet reported (at stop). */
+void ras_log_flush_suppressed(void);
 
 #endif

@@ -168,7 +168,8 @@ int main(int argc, char **argv)
 	}
 	/* Under systemd stderr is the journal already; send structured entries instead. */
 	opt.journal = getenv("INVOCATION_ID") && getenv("JOURNAL_STREAM");
-	ras_log_init(opt.journal, opt.verbosity, cfg.log_corrected_per_minute);
+	ras_log_init(opt.journal, opt.verbosity, &(struct ras_log_rates){
+		cfg.log_corrected_per_minute, cfg.log_uncorrected_per_minute });
 	if (opt.rebuild_buckets)
 		return ras_actions_rebuild_database(&cfg) < 0 ? 1 : 0;
 	return rasd_run(&cfg, &opt);

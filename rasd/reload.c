@@ -69,6 +69,7 @@ bool rasd_reload_config(struct rasd_config *running, const struct rasd_options *
 	running->allow_synthetic = fresh.allow_synthetic;
 	running->keep_instance = fresh.keep_instance;
 	running->log_corrected_per_minute = fresh.log_corrected_per_minute;
+	running->log_uncorrected_per_minute = fresh.log_uncorrected_per_minute;
 	running->batch_max_records = fresh.batch_max_records;
 	running->commit_delay_ms = fresh.commit_delay_ms;
 	running->hold_max_kb = fresh.hold_max_kb;
@@ -77,7 +78,8 @@ bool rasd_reload_config(struct rasd_config *running, const struct rasd_options *
 	running->fold_keep = fresh.fold_keep;
 	running->max_db_size_mb = fresh.max_db_size_mb;
 	running->keep_raw_days = fresh.keep_raw_days;
-	ras_log_set_rate(fresh.log_corrected_per_minute);
+	ras_log_set_rates(&(struct ras_log_rates){ fresh.log_corrected_per_minute,
+						   fresh.log_uncorrected_per_minute });
 	memcpy(running->events, fresh.events, sizeof(fresh.events));
 	memcpy(running->labels_dirs, fresh.labels_dirs, sizeof(fresh.labels_dirs));
 	reload_actions(running, &fresh);

@@ -37,6 +37,7 @@ static void test_good(void)
 	tap_is_int(c.buffer_size_kb, 512, "buffer_size_kb");
 	tap_ok(c.keep_instance && c.allow_synthetic, "booleans yes/true");
 	tap_is_int(c.log_corrected_per_minute, 5, "log_corrected_per_minute");
+	tap_is_int(c.log_uncorrected_per_minute, 50, "log_uncorrected_per_minute");
 	tap_is_int(c.batch_max_records, 1000, "batch_max_records");
 	tap_ok(rasd_config_event_wanted(&c, "ras", "mc_event", "mc_event"), "listed event wanted");
 	tap_ok(rasd_config_event_wanted(&c, "ras", "aer_event", "aer_event"), "bare event name accepted");
