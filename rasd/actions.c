@@ -187,6 +187,7 @@ void ras_actions_close(struct ras_actions *a)
 {
 	if (!a)
 		return;
+	ras_log_limit_report(&a->decision_lines, "threshold decisions", "");
 	ras_db_actions_close(a->dba);
 	ras_once_seen_free(a->once);
 	free(a->log.undo);
@@ -451,16 +452,24 @@ static void decide(struct ras_actions *a, const struct ras_subject *s, struct ra
 }
 
 #define DECISION_LOG_INTERVAL_NS (60LL * 1000000000LL)
+/*
+ * And at most this many decision lines a minute in all, failures aside: a
+ * storm over thousands of pages or rows, each crossing its threshold once,
+ * would log a line per subject, past journald's own limit.
+ */
+#define DECISION_LINES_PER_MINUTE 600
 
 /* Every decision is stored; a subject's decisions are logged at most once a minute. */
-static void log_decision(struct entry *e, const struct ras_db_action *act)
+static void log_decision(struct ras_actions *a, struct entry *e, const struct ras_db_action *act)
 {
 	char f[6][200];
 	const char *fields[7] = { f[0], f[1], f[2], f[3], f[4], f[5], NULL };
 	bool failed = !strcmp(act->result, "failed");
 	char more[64] = "";
 
-	if (e->logged_ns && act->wall_ns - e->logged_ns < DECISION_LOG_INTERVAL_NS && !failed) {
+	if (!failed && ((e->logged_ns && act->wall_ns - e->logged_ns < DECISION_LOG_INTERVAL_NS) ||
+			!ras_log_limit_allows(&a->decision_lines, DECISION_LINES_PER_MINUTE,
+					      "threshold decisions", ""))) {
 		e->unlogged++;
 		return;
 	}
@@ -511,7 +520,7 @@ static void crossed(struct ras_actions *a, const struct ras_subject *s, struct e
 	if (ras_db_action_insert(a->dba, &act, ras_decision_foldable(&act)) < 0)
 		ras_log(LOG_ERR, "cannot store the action on %s %s", act.kind, act.subject);
 	ras_decisions_keep(&a->decisions, s, ev, &act);
-	log_decision(e, &act);
+	log_decision(a, e, &act);
 	snprintf(condition, sizeof(condition), "%s-threshold", act.kind);
 	if (!ras_triggers_installed(a->trig, condition))
 		return;

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include "actions.h"
 #include "decision.h"
+#include "log.h"
 #include "once_seen.h"
 #include "lib/subject.h"
 #include "lib/threshold.h"
@@ -49,6 +50,7 @@ struct ras_actions {
 	unsigned counted;             /* bit per kind with a threshold: subjects worth building */
 	uint64_t page_size;
 	struct ras_decisions decisions; /* rate limits; the decisions of the open transaction */
+	struct ras_log_limit decision_lines; /* lines logged about decisions, in all */
 	unsigned cached;
 	uint64_t txn;                 /* the current transaction's number (from 1) */
 	struct txn_log log;

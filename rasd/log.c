@@ -20,16 +20,10 @@
  */
 enum { CLASS_CORRECTED, CLASS_WORSE, N_CLASSES };
 
-struct rate_state {
-	time_t window;      /* start of the current minute window */
-	unsigned used;      /* lines logged in it */
-	unsigned long suppressed;
-};
-
 static bool use_journal;
 static int log_verbosity;
 static unsigned rate_limit[N_CLASSES];
-static struct rate_state rates[RAS_MAX_EVENT_TYPES][N_CLASSES];
+static struct ras_log_limit rates[RAS_MAX_EVENT_TYPES][N_CLASSES];
 static const char *const class_words[N_CLASSES] = { "corrected or lower", "worse than corrected" };
 
 void ras_log_init(bool journal, int verbosity, const struct ras_log_rates *r)
@@ -99,50 +93,55 @@ static int severity_priority(enum ras_severity sev)
 	}
 }
 
-static void report_suppressed(unsigned type_idx, unsigned cls)
+void ras_log_limit_report(struct ras_log_limit *l, const char *what, const char *which)
 {
-	struct rate_state *st = &rates[type_idx][cls];
-
-	if (!st->suppressed)
+	if (!l->suppressed)
 		return;
-	ras_log(LOG_NOTICE, "%lu %s records %s were not logged (all are stored)", st->suppressed,
-		ras_event_types[type_idx].table, class_words[cls]);
-	st->suppressed = 0;
+	ras_log(LOG_NOTICE, "%lu %s%s%s were not logged (all are stored)", l->suppressed, what,
+		*which ? " " : "", which);
+	l->suppressed = 0;
 }
 
-/* Returns true when the line may be printed; counts it otherwise. */
-static bool rate_allows(unsigned type_idx, enum ras_severity sev)
+bool ras_log_limit_allows(struct ras_log_limit *l, unsigned per_minute, const char *what,
+			  const char *which)
 {
-	unsigned cls = sev > RAS_SEV_CORRECTED ? CLASS_WORSE : CLASS_CORRECTED;
-	struct rate_state *st = &rates[type_idx][cls];
 	struct timespec now;
 
 	/* 0: these lines are not wanted at all, so nothing is counted. */
-	if (!rate_limit[cls])
+	if (!per_minute)
 		return false;
 	clock_gettime(CLOCK_MONOTONIC_COARSE, &now);
-	if (now.tv_sec - st->window >= 60) {
-		report_suppressed(type_idx, cls);
-		st->window = now.tv_sec;
-		st->used = 0;
+	if (now.tv_sec - l->window >= 60) {
+		ras_log_limit_report(l, what, which);
+		l->window = now.tv_sec;
+		l->used = 0;
 	}
-	if (st->used < rate_limit[cls]) {
-		st->used++;
+	if (l->used < per_minute) {
+		l->used++;
 		return true;
 	}
 	/* Said once per minute, when the limit is reached: the storm shows at once, not later. */
-	if (st->suppressed++ == 0)
-		ras_log(LOG_NOTICE, "more than %u %s records %s this minute: further lines are not "
-			"logged for up to 60 s (every record is stored)", rate_limit[cls],
-			ras_event_types[type_idx].table, class_words[cls]);
+	if (l->suppressed++ == 0)
+		ras_log(LOG_NOTICE, "more than %u %s%s%s this minute: no more are logged for up to "
+			"60 s (all are stored)", per_minute, what, *which ? " " : "", which);
 	return false;
+}
+
+static const char *record_words(unsigned type_idx)
+{
+	static char words[RAS_MAX_EVENT_TYPES][64];
+
+	if (!words[type_idx][0])
+		snprintf(words[type_idx], sizeof(words[type_idx]), "%s records",
+			 ras_event_types[type_idx].table);
+	return words[type_idx];
 }
 
 void ras_log_flush_suppressed(void)
 {
 	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES && i < ras_n_event_types; i++)
 		for (unsigned c = 0; c < N_CLASSES; c++)
-			report_suppressed(i, c);
+			ras_log_limit_report(&rates[i][c], record_words(i), class_words[c]);
 }
 
 void ras_log_record(const struct ras_event_type *type, int cpu, const char *source,
@@ -153,7 +152,9 @@ void ras_log_record(const struct ras_event_type *type, int cpu, const char *sour
 	unsigned idx = (unsigned)(type - ras_event_types);
 	char line[RAS_SUMMARY_LEN + 256];
 
-	if (!rate_allows(idx, d->severity))
+	unsigned cls = d->severity > RAS_SEV_CORRECTED ? CLASS_WORSE : CLASS_CORRECTED;
+
+	if (!ras_log_limit_allows(&rates[idx][cls], rate_limit[cls], record_words(idx), class_words[cls]))
 		return;
 	ras_format_time(wall_ns, when, sizeof(when));
 	ras_render(type, decoded, sentence, sizeof(sentence));

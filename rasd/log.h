@@ -4,6 +4,7 @@
 #define RAS_LOG_H
 
 #include <syslog.h>
+#include <time.h>
 #include "lib/event_table.h"
 
 /* Record lines allowed per minute and event type (log_*_per_minute in rasd.conf). */
@@ -37,5 +38,23 @@ void ras_log_record(const struct ras_event_type *type, int cpu, const char *sour
 		    const void *decoded, int64_t wall_ns);
 /* Logs the counts of record lines not logged yet reported (at stop). */
 void ras_log_flush_suppressed(void);
+
+/* A kind of line limited to so many a minute. */
+struct ras_log_limit {
+	time_t window;            /* start of the current minute */
+	unsigned used;            /* lines logged in it */
+	unsigned long suppressed; /* lines not logged, not reported yet */
+};
+
+/*
+ * Whether one more line of the kind "what which" ("aer_event records",
+ * "worse than corrected") fits per_minute (0: no line, nothing counted).
+ * The first line refused in a minute logs that the limit is reached; the
+ * count of lines refused is logged with the next minute's first line, or
+ * by ras_log_limit_report().
+ */
+bool ras_log_limit_allows(struct ras_log_limit *l, unsigned per_minute, const char *what,
+			  const char *which);
+void ras_log_limit_report(struct ras_log_limit *l, const char *what, const char *which);
 
 #endif

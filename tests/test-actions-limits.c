@@ -303,6 +303,44 @@ static void test_decision_log(void)
 	sqlite3_close(db);
 }
 
+/*
+ * 700 pages cross their threshold within a minute: 600 decision lines, one
+ * line saying the rest are not logged, their count at stop; all 700 stored.
+ */
+static void test_decision_lines_capped(void)
+{
+	struct fake_tree t;
+	char path[600], addr[32], said[100];
+	long long decisions;
+	sqlite3 *db;
+
+	fresh_db();
+	make_sysfs(true);
+	write_conf("dry_run = yes\n");
+	tree(&t);
+	for (int i = 0; i < 700; i++) {
+		snprintf(addr, sizeof(addr), "0x%x", 0x100000 + i * 0x1000);
+		add_mc(&t, addr, "3", base_ts + (uint64_t)i * MS);
+	}
+	fake_tree_finish(&t);
+	snprintf(path, sizeof(path), "%s/rasd.log", tmp);
+	unlink(path);
+	run_rasd(t.root, false);
+	fake_tree_destroy(&t);
+	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
+	tap_is_int(scalar(db, "SELECT sum(repeats) FROM actions WHERE kind = 'page'"), 700,
+		   "700 pages crossed: 700 decisions stored");
+	/* Their DIMM crossed too; each subject's first decision meets the limit, the rest its minute. */
+	decisions = scalar(db, "SELECT count(DISTINCT kind || ' ' || subject) FROM actions");
+	sqlite3_close(db);
+	tap_is_int(count_in_log("corrected errors crossed"), 600, "600 decision lines logged");
+	tap_is_int(count_in_log("more than 600 threshold decisions this minute"), 1,
+		   "one line says the rest are not logged");
+	snprintf(said, sizeof(said), "\n%lld threshold decisions were not logged (all are stored)",
+		 decisions - 600);
+	tap_is_int(count_in_log(said + 1), 1, "their count (%lld) is logged at stop", decisions - 600);
+}
+
 int main(void)
 {
 	actions_fixture_init();
@@ -311,6 +349,7 @@ int main(void)
 	test_safety();
 	test_trigger_cap();
 	test_decision_log();
+	test_decision_lines_capped();
 	actions_fixture_done();
 	return tap_done();
 }
