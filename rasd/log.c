@@ -150,9 +150,8 @@ void ras_log_record(const struct ras_event_type *type, int cpu, const char *sour
 	const struct ras_decoded_head *d = decoded;
 	char when[40], sentence[RAS_SUMMARY_LEN];
 	unsigned idx = (unsigned)(type - ras_event_types);
-	char line[RAS_SUMMARY_LEN + 256];
-
 	unsigned cls = d->severity > RAS_SEV_CORRECTED ? CLASS_WORSE : CLASS_CORRECTED;
+	char line[RAS_SUMMARY_LEN + 256];
 
 	if (!ras_log_limit_allows(&rates[idx][cls], rate_limit[cls], record_words(idx), class_words[cls]))
 		return;

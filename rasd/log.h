@@ -36,7 +36,7 @@ void ras_log_fields(int priority, const char *message_id, const char *const *fie
  */
 void ras_log_record(const struct ras_event_type *type, int cpu, const char *source,
 		    const void *decoded, int64_t wall_ns);
-/* Logs the counts of record lines not logged yet reported (at stop). */
+/* Logs how many record lines were not logged, where not said yet (at stop). */
 void ras_log_flush_suppressed(void);
 
 /* A kind of line limited to so many a minute. */
