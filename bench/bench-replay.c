@@ -284,13 +284,10 @@ static long idle_rss_kb(const char *dir, long *anon_kb, long *pss_kb)
 
 static void remove_db(const char *dir, const char *name)
 {
-	static const char *const suffixes[] = { "", "-wal", "-shm" };
 	char path[700];
 
-	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
-		snprintf(path, sizeof(path), "%s/%s%s", dir, name, suffixes[i]);
-		unlink(path);
-	}
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	test_remove_db(path);
 }
 
 /*
@@ -302,7 +299,9 @@ static int run_both(struct fake_tree *t, const char *dir, struct result *rasd, s
 {
 	int runs = getenv("BENCH_RUNS") ? atoi(getenv("BENCH_RUNS")) : 3;
 
-	for (int i = 0; i < (runs > 0 ? runs : 1); i++) {
+	if (runs < 1)
+		runs = 1;
+	for (int i = 0; i < runs; i++) {
 		struct result r = { 0 }, b = { 0 };
 
 		remove_db(dir, "rasd.db");
@@ -314,7 +313,7 @@ static int run_both(struct fake_tree *t, const char *dir, struct result *rasd, s
 		if (!base->wall || b.wall < base->wall)
 			*base = b;
 	}
-	return runs > 0 ? runs : 1;
+	return runs;
 }
 
 int main(int argc, char **argv)

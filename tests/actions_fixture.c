@@ -214,13 +214,7 @@ bool tree(struct fake_tree *t)
 
 void fresh_db(void)
 {
-	char path[600];
-
-	unlink(dbpath);
-	snprintf(path, sizeof(path), "%s-wal", dbpath);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s-shm", dbpath);
-	unlink(path);
+	test_remove_db(dbpath);
 }
 
 void actions_fixture_init(void)

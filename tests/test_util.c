@@ -44,6 +44,17 @@ void test_rmtree(const char *dir)
 	test_run(argv, NULL);
 }
 
+void test_remove_db(const char *path)
+{
+	static const char *const suffixes[] = { "", "-wal", "-shm" };
+	char file[1100];
+
+	for (size_t i = 0; i < sizeof(suffixes) / sizeof(suffixes[0]); i++) {
+		snprintf(file, sizeof(file), "%s%s", path, suffixes[i]);
+		unlink(file);
+	}
+}
+
 int test_run(char *const argv[], const char *log_path)
 {
 	int status;

@@ -12,6 +12,8 @@ const char *test_builddir(void);
 /* mkdtemp under /tmp; the caller removes it with test_rmtree. */
 int test_tmpdir(char *out, size_t len);
 void test_rmtree(const char *dir);
+/* Removes a database and its -wal and -shm files, where they exist. */
+void test_remove_db(const char *path);
 /* Runs argv (argv[0] a path) with stdout/stderr to log_path (or inherited when NULL). Exit status or -errno. */
 int test_run(char *const argv[], const char *log_path);
 /* CLOCK_REALTIME - CLOCK_BOOTTIME in ns, sampled now. */
