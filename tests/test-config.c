@@ -79,6 +79,13 @@ static void test_set(void)
 	tap_is_int(rasd_config_load(&c, "/nonexistent/rasd.conf", collect, NULL), -2,
 		   "missing file is -ENOENT for the caller to judge");
 	tap_is_int(c.buffer_size_kb, 64, "value kept");
+	tap_is_int(rasd_config_set(&c, "log_uncorrected_per_minute", "1000001", &why), -22,
+		   "log_uncorrected_per_minute above 1000000 refused");
+	tap_is_int(rasd_config_set(&c, "log_uncorrected_per_minute", "many", &why), -22,
+		   "log_uncorrected_per_minute not a number refused");
+	tap_is_int(c.log_uncorrected_per_minute, 600, "its default kept");
+	tap_is_int(rasd_config_set(&c, "log_uncorrected_per_minute", "0", &why), 0,
+		   "log_uncorrected_per_minute 0 (no such lines) accepted");
 	tap_is_str(c.events, "all", "events default to all");
 }
 
