@@ -7,7 +7,19 @@
 #include "db_internal.h"
 #include "db_actions.h"
 
-enum { ST_GET, ST_PUT, ST_INSERT, ST_FOLD, ST_COUNT, ST_EMPTY, ST_PRUNE, ST_N };
+enum {
+	ST_GET, ST_PUT, ST_INSERT, ST_FOLD, ST_COUNT, ST_EMPTY, ST_PRUNE,
+	ST_SPILL_ADD, ST_SPILL_TAKE, ST_SPILL_PRUNE, ST_SPILL_EMPTY, ST_SPILL_KEYS, ST_N
+};
+
+/*
+ * Subjects seen once that rasd's memory had no room for (db_actions.h): a
+ * table of the connection's own temporary database, so it costs no WAL
+ * frame or fsync and is gone with the connection, as the memory would be.
+ */
+static const char spill_table_sql[] =
+	"CREATE TEMP TABLE IF NOT EXISTS once_spill (k INTEGER PRIMARY KEY,"
+	" kind INTEGER NOT NULL, wall_ns INTEGER NOT NULL)";
 
 /*
  * ST_INSERT and ST_FOLD share their parameter numbers (bind_decision). The
@@ -32,6 +44,11 @@ static const char *const sql[ST_N] = {
 	[ST_EMPTY] = "UPDATE buckets SET level = 0, last_ns = 0",
 	/* A kind's rows only: the primary key (kind, subject) walks just those. */
 	[ST_PRUNE] = "DELETE FROM buckets WHERE kind = ?1 AND total = 1 AND (level <= 0 OR last_ns <= ?2)",
+	[ST_SPILL_ADD] = "INSERT OR REPLACE INTO temp.once_spill (k, kind, wall_ns) VALUES (?, ?, ?)",
+	[ST_SPILL_TAKE] = "DELETE FROM temp.once_spill WHERE k = ? AND kind = ? RETURNING wall_ns",
+	[ST_SPILL_PRUNE] = "DELETE FROM temp.once_spill WHERE kind = ? AND wall_ns <= ?",
+	[ST_SPILL_EMPTY] = "DELETE FROM temp.once_spill",
+	[ST_SPILL_KEYS] = "SELECT k FROM temp.once_spill",
 };
 
 struct ras_db_actions {
@@ -46,6 +63,10 @@ int ras_db_actions_open(struct ras_db *db, struct ras_db_actions **out)
 	if (!a)
 		return -ENOMEM;
 	a->db = db;
+	if (ras_db_exec(db, spill_table_sql) < 0) {
+		free(a);
+		return -EIO;
+	}
 	for (int i = 0; i < ST_N; i++) {
 		if (sqlite3_prepare_v3(db->h, sql[i], -1, SQLITE_PREPARE_PERSISTENT, &a->st[i],
 				       NULL) != SQLITE_OK) {
@@ -64,6 +85,11 @@ void ras_db_actions_close(struct ras_db_actions *a)
 	for (int i = 0; i < ST_N; i++)
 		sqlite3_finalize(a->st[i]);
 	free(a);
+}
+
+struct ras_db *ras_db_actions_db(const struct ras_db_actions *a)
+{
+	return a->db;
 }
 
 static int finish(sqlite3_stmt *st, int r)
@@ -136,6 +162,100 @@ int ras_db_buckets_prune_once(struct ras_db_actions *a, const char *kind, int64_
 	if (sqlite3_step(st) != SQLITE_DONE)
 		return finish(st, -EIO);
 	return finish(st, sqlite3_changes(a->db->h));
+}
+
+/*
+ * A spill's write failed (its temporary file full, say): SQLite may have
+ * rolled the whole transaction back. What follows is kept in a transaction
+ * all the same, for the caller to roll back: never committed row by row.
+ */
+static int spill_failed(struct ras_db_actions *a, sqlite3_stmt *st)
+{
+	finish(st, 0);
+	if (a->db->in_txn && sqlite3_get_autocommit(a->db->h))
+		ras_db_exec(a->db, "BEGIN");
+	return -EIO;
+}
+
+int ras_db_once_spill_add(struct ras_db_actions *a, int kind, uint64_t key, int64_t wall_ns)
+{
+	sqlite3_stmt *st;
+
+	if (!a)
+		return -ENODEV;
+	if (ras_db_begin(a->db) < 0)
+		return -EIO;
+	st = a->st[ST_SPILL_ADD];
+	sqlite3_bind_int64(st, 1, (int64_t)key);
+	sqlite3_bind_int(st, 2, kind);
+	sqlite3_bind_int64(st, 3, wall_ns);
+	return sqlite3_step(st) == SQLITE_DONE ? finish(st, 0) : spill_failed(a, st);
+}
+
+int ras_db_once_spill_take(struct ras_db_actions *a, int kind, uint64_t key, int64_t *wall_ns)
+{
+	sqlite3_stmt *st;
+	int r;
+
+	if (!a)
+		return -ENODEV;
+	if (ras_db_begin(a->db) < 0)
+		return -EIO;
+	st = a->st[ST_SPILL_TAKE];
+	sqlite3_bind_int64(st, 1, (int64_t)key);
+	sqlite3_bind_int(st, 2, kind);
+	r = sqlite3_step(st);
+	if (r == SQLITE_ROW) {
+		*wall_ns = sqlite3_column_int64(st, 0);
+		r = sqlite3_step(st) == SQLITE_DONE ? 1 : -EIO;
+	} else {
+		r = r == SQLITE_DONE ? 0 : -EIO;
+	}
+	return r < 0 ? spill_failed(a, st) : finish(st, r);
+}
+
+int ras_db_once_spill_prune(struct ras_db_actions *a, int kind, int64_t leaked_before_ns)
+{
+	sqlite3_stmt *st;
+
+	if (!a)
+		return 0;
+	if (ras_db_begin(a->db) < 0)
+		return -EIO;
+	st = a->st[ST_SPILL_PRUNE];
+	sqlite3_bind_int(st, 1, kind);
+	sqlite3_bind_int64(st, 2, leaked_before_ns);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return spill_failed(a, st);
+	return finish(st, sqlite3_changes(a->db->h));
+}
+
+int ras_db_once_spill_empty(struct ras_db_actions *a)
+{
+	sqlite3_stmt *st;
+
+	if (!a)
+		return 0;
+	if (ras_db_begin(a->db) < 0)
+		return -EIO;
+	st = a->st[ST_SPILL_EMPTY];
+	return sqlite3_step(st) == SQLITE_DONE ? finish(st, 0) : spill_failed(a, st);
+}
+
+int ras_db_once_spill_keys(struct ras_db_actions *a, void (*fn)(void *ctx, uint64_t key),
+			   void *ctx)
+{
+	sqlite3_stmt *st;
+	int r, n = 0;
+
+	if (!a)
+		return 0;
+	st = a->st[ST_SPILL_KEYS];
+	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
+		fn(ctx, (uint64_t)sqlite3_column_int64(st, 0));
+		n++;
+	}
+	return finish(st, r == SQLITE_DONE ? n : -EIO);
 }
 
 static void bind_decision(sqlite3_stmt *st, int64_t boot, const struct ras_db_action *act)

@@ -44,6 +44,8 @@ struct ras_db_action {
 
 int ras_db_actions_open(struct ras_db *db, struct ras_db_actions **out);
 void ras_db_actions_close(struct ras_db_actions *a);
+/* The database the statements were prepared on. */
+struct ras_db *ras_db_actions_db(const struct ras_db_actions *a);
 /* 1 and *out when the subject has a stored bucket, 0 when not, or -EIO. */
 int ras_db_bucket_get(struct ras_db_actions *a, const char *kind, const char *subject,
 		      struct ras_db_bucket *out);
@@ -57,6 +59,22 @@ int ras_db_buckets_empty(struct ras_db_actions *a);
  * such a row is the same as none. The rows removed, or -EIO.
  */
 int ras_db_buckets_prune_once(struct ras_db_actions *a, const char *kind, int64_t leaked_before_ns);
+/*
+ * Subjects seen once past rasd's memory for them (rasd/once_seen.h): kind
+ * and key hash with the error's time, in a temporary table of the writer's
+ * connection, changed inside the open transaction (a rollback undoes them)
+ * and gone with the connection. add: 0 or -errno. take: 1 and the time when
+ * held (it is removed), 0 when not, or -errno. prune: removes the kind's
+ * entries fed at or before leaked_before_ns; the count, or -EIO. keys: fn
+ * for each held key; the count, or -EIO. After a failed write the caller
+ * rolls the transaction back (SQLite may have done so: a new one is open).
+ */
+int ras_db_once_spill_add(struct ras_db_actions *a, int kind, uint64_t key, int64_t wall_ns);
+int ras_db_once_spill_take(struct ras_db_actions *a, int kind, uint64_t key, int64_t *wall_ns);
+int ras_db_once_spill_prune(struct ras_db_actions *a, int kind, int64_t leaked_before_ns);
+int ras_db_once_spill_empty(struct ras_db_actions *a);
+int ras_db_once_spill_keys(struct ras_db_actions *a, void (*fn)(void *ctx, uint64_t key),
+			   void *ctx);
 /*
  * Stores a decision. With fold, a decision identical to the subject's latest
  * row (same boot, threshold, action, target, result, errno, synthetic, event

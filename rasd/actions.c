@@ -114,6 +114,19 @@ static void known_load(struct ras_actions *a, struct ras_db *db)
 		a->known_valid = false;
 }
 
+static void known_add_spilled(void *ctx, uint64_t h)
+{
+	known_add(ctx, h);
+}
+
+/* known_load, and the spilled subjects seen once, with the database in use. */
+static void known_reload(struct ras_actions *a)
+{
+	known_load(a, a->dba ? ras_db_actions_db(a->dba) : NULL);
+	if (a->known_valid && ras_db_once_spill_keys(a->dba, known_add_spilled, a) < 0)
+		a->known_valid = false;
+}
+
 int64_t actions_realtime_ns(void)
 {
 	struct timespec now;
@@ -261,13 +274,17 @@ static int prune_leaked_once(struct ras_actions *a)
 		/* One error leaks once (now - last) * count >= period: rounded up, never early. */
 		leak = t->period_ns / t->count + (t->period_ns % t->count != 0);
 		if (now > INT64_MIN + leak &&
-		    ras_db_buckets_prune_once(a->dba, ras_subject_kind_name((enum ras_subject_kind)k),
-					      now - leak) < 0)
+		    (ras_db_buckets_prune_once(a->dba, ras_subject_kind_name((enum ras_subject_kind)k),
+					       now - leak) < 0 ||
+		     ras_db_once_spill_prune(a->dba, k, now - leak) < 0))
 			return -EIO;
 		if (leak < every)
 			every = leak;
 	}
 	a->prune_next_ns = now < INT64_MAX - every ? now + every : INT64_MAX;
+	/* Too full to tell after a storm: what is left after the prune, counted again. */
+	if (!a->known_valid)
+		known_reload(a);
 	return 0;
 }
 
@@ -275,6 +292,8 @@ int ras_actions_flush(struct ras_actions *a)
 {
 	if (!a || !a->dba)
 		return 0;
+	if (a->spill_failed)
+		return -EIO;
 	for (unsigned i = 0; i < CACHE_SLOTS; i++) {
 		struct entry *e = &a->slots[i];
 		struct ras_db_bucket b = { e->b.level, e->b.last_ns, e->total };
@@ -307,19 +326,48 @@ static struct entry *new_entry(struct ras_actions *a, struct entry *e,
 			       const struct ras_subject *s, uint64_t h)
 {
 	memset(e, 0, sizeof(*e));
-	e->used = true;
 	e->kind = s->kind;
 	e->hash = h;
 	copy_str(e->key, sizeof(e->key), s->key);
+	/*
+	 * Kept as not there: a rollback takes the entry out again, so the error
+	 * given again finds its first one where the rollback put it back (held
+	 * as seen once, or the stored bucket) instead of an empty bucket.
+	 */
+	remember(a, e);
+	e->used = true;
 	known_add(a, h);
 	a->cached++;
 	return e;
 }
 
 /*
+ * Holds a first error without a bucket: in memory, else (full of errors
+ * still leaking: a storm over fresh pages) in the database's temporary
+ * spill, an index row of a few bytes instead of a bucket row per subject.
+ */
+static bool hold_once(struct ras_actions *a, enum ras_subject_kind kind, uint64_t h,
+		      int64_t wall_ns)
+{
+	int r = ras_once_seen_add(a->once, kind, h, wall_ns, a->newest_ns);
+
+	if (r != -ENOSPC)
+		return r == 0;
+	r = ras_db_once_spill_add(a->dba, kind, h, wall_ns);
+	if (r == 0) {
+		known_add(a, h);
+		return true;
+	}
+	/* A failed write: the transaction is rolled back (the flush says so); a bucket meanwhile. */
+	a->spill_failed = r != -ENODEV;
+	return false;
+}
+
+/*
  * The subject's bucket: from memory; else from the subjects seen once
  * (*first_ns: that error's time, to replay); else from the database (none
- * when resuming: its row holds the error); else a new one. A first error
+ * when resuming: its row holds the error); else from the spilled subjects
+ * seen once; else a new one. A first error
  * that cannot cross alone gets no bucket: it is held as seen once (NULL).
  */
 static struct entry *lookup(struct ras_actions *a, const struct ras_subject *s, int64_t wall_ns,
@@ -328,6 +376,7 @@ static struct entry *lookup(struct ras_actions *a, const struct ras_subject *s, 
 	uint64_t h = hash_key(s->kind, s->key);
 	struct entry *e = slot_for(a, s->kind, s->key);
 	struct ras_db_bucket b;
+	int r = 0;
 
 	if (e && e->used)
 		return e;
@@ -354,8 +403,10 @@ static struct entry *lookup(struct ras_actions *a, const struct ras_subject *s, 
 		e->stored = true;
 		return e;
 	}
-	if (a->th[s->kind].count >= 2 && s->n == 1 &&
-	    ras_once_seen_add(a->once, s->kind, h, wall_ns, a->newest_ns) == 0)
+	if (known_maybe(a, h) && (r = ras_db_once_spill_take(a->dba, s->kind, h, first_ns)) == 1)
+		return new_entry(a, e, s, h);
+	a->spill_failed |= r < 0 && r != -ENODEV;
+	if (a->th[s->kind].count >= 2 && s->n == 1 && hold_once(a, s->kind, h, wall_ns))
 		return NULL;
 	return new_entry(a, e, s, h);
 }
@@ -577,6 +628,29 @@ void ras_actions_committed(struct ras_actions *a)
 	ras_decisions_committed(&a->decisions);
 }
 
+/* Frees e's slot, moving back the entries after it that probed past it (linear probing). */
+static void cache_remove(struct ras_actions *a, struct entry *e)
+{
+	unsigned hole = (unsigned)(e - a->slots), j = hole;
+
+	a->slots[hole].used = false;
+	a->cached--;
+	for (;;) {
+		unsigned home;
+
+		j = (j + 1) % CACHE_SLOTS;
+		if (!a->slots[j].used)
+			return;
+		home = (unsigned)(a->slots[j].hash % CACHE_SLOTS);
+		/* Stays when its home lies cyclically in (hole, j]. */
+		if (hole < j ? home > hole && home <= j : home > hole || home <= j)
+			continue;
+		a->slots[hole] = a->slots[j];
+		a->slots[j].used = false;
+		hole = j;
+	}
+}
+
 /* Puts back every bucket the abandoned transaction changed. */
 static void undo_buckets(struct ras_actions *a)
 {
@@ -594,6 +668,12 @@ static void undo_buckets(struct ras_actions *a)
 
 		if (!e)
 			continue;
+		/* Made by the transaction: not there before it. */
+		if (!l->undo[i].used) {
+			if (e->used)
+				cache_remove(a, e);
+			continue;
+		}
 		a->cached += !e->used;
 		*e = l->undo[i];
 	}
@@ -609,6 +689,7 @@ void ras_actions_rolled_back(struct ras_actions *a)
 	if (!a)
 		return;
 	l = &a->log;
+	a->spill_failed = false;
 	undo_buckets(a);
 	ras_once_seen_rolled_back(a->once);
 	/* A removal undone with the transaction is made again at the next flush. */

@@ -17,8 +17,9 @@
 #include "lib/threshold.h"
 
 #define CACHE_SLOTS 4096          /* subjects kept in memory between flushes */
-#define KNOWN_BITS (1u << 21)     /* 256 KiB: under 1 % false hits up to KNOWN_MAX subjects */
-#define KNOWN_MAX (1u << 17)
+/* 2 MiB, touched as it fills: about 1.4 % false hits at KNOWN_MAX subjects (stored or spilled). */
+#define KNOWN_BITS (1u << 24)
+#define KNOWN_MAX (1u << 20)
 #define ONCE_SEEN_MAX (1u << 19)  /* subjects seen once, held without a row: 16 MiB at most */
 
 struct entry {
@@ -56,6 +57,7 @@ struct ras_actions {
 	struct txn_log log;
 	struct entry slots[CACHE_SLOTS];
 	struct ras_once_seen *once;
+	bool spill_failed;            /* a write of the spilled ones failed: the transaction goes */
 	int64_t newest_ns;            /* the newest error time counted: what has leaked out by now */
 	int64_t prune_next_ns;        /* when rows of one leaked error are looked for again */
 	/*

@@ -140,6 +140,8 @@ int ras_actions_rebuild(struct ras_actions *a, struct ras_db *db)
 	clock_gettime(CLOCK_REALTIME, &now);
 	f.since_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec - longest;
 	r = ras_db_buckets_empty(a->dba);
+	if (r == 0)
+		r = ras_db_once_spill_empty(a->dba);
 	if (r == 0 && longest)
 		r = ras_db_errors(db, &f, collect, rb);
 	if (r >= 0) {

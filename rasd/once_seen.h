@@ -8,7 +8,8 @@
  * replaying the first. The set is bounded; an entry whose error has leaked
  * out of its bucket (its kind's period / count later) may be dropped, since
  * it can no longer bring a threshold closer. When the set is full of
- * errors still leaking, adding fails and the caller keeps a full bucket.
+ * errors still leaking, adding fails and the caller spills the subject to
+ * the database's temporary table (db_actions.h ras_db_once_spill_add).
  *
  * Changes of a transaction are logged and undone by a rollback, so records
  * given again after it count once. Pure memory: no database, no clock.

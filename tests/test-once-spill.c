@@ -1,0 +1,229 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Subjects seen once past the memory for them (rasd/actions.c hold_once):
+ * with the once-seen set shrunk to a few hundred, a storm over fresh pages
+ * spills the rest into the writer's temporary table instead of a bucket row
+ * each. A second error on a spilled page replays the first (2 of 2), a
+ * rollback undoes a transaction's spills and takes, a spilled error that has
+ * leaked out is pruned, and a rebuild forgets the spill.
+ */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "db/db.h"
+#include "db/db_actions.h"
+#include "db/db_internal.h"
+#include "lib/config.h"
+#include "rasd/actions_internal.h"
+#include "tap.h"
+#include "test_util.h"
+
+#define SEC 1000000000LL
+#define MS 1000000LL
+#define PAGES 3000
+#define HELD 300
+
+static char dbpath[600];
+
+static struct ras_subject page(unsigned i)
+{
+	struct ras_subject s = { .kind = RAS_SUBJ_PAGE, .n = 1, .have_addr = true, .cpu = -1 };
+
+	s.addr = 0x100000000ULL + (uint64_t)i * 4096;
+	snprintf(s.key, sizeof(s.key), "0x%llx", (unsigned long long)s.addr);
+	return s;
+}
+
+static void count_key(void *ctx, uint64_t key)
+{
+	(void)key;
+	(*(int *)ctx)++;
+}
+
+static int spilled(struct ras_actions *a)
+{
+	int n = 0;
+
+	return ras_db_once_spill_keys(a->dba, count_key, &n) < 0 ? -1 : n;
+}
+
+static int64_t scalar(const char *sql)
+{
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	int64_t v = -1;
+
+	if (sqlite3_open_v2(dbpath, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			v = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(h);
+	return v;
+}
+
+/* Counts each page's error at t0 + i ms (none leaks out meanwhile), in one transaction committed. */
+static int count_pages(struct ras_actions *a, struct ras_db *db, unsigned from, unsigned to,
+		       int64_t t0)
+{
+	int bad = 0;
+
+	if (ras_db_begin(db) < 0)
+		return -1;
+	for (unsigned i = from; i < to; i++) {
+		struct ras_subject s = page(i);
+
+		bad += actions_count_errors(a, &s, t0 + (int64_t)i * MS, COUNT_LIVE) != NULL;
+	}
+	if (ras_actions_flush(a) < 0 || ras_db_commit(db) < 0)
+		return -1;
+	ras_actions_committed(a);
+	return bad;
+}
+
+/* The page's bucket as "level total", or "none". */
+static void bucket_of(unsigned i, char *out, size_t len)
+{
+	char sql[200];
+	int64_t level, total;
+
+	snprintf(sql, sizeof(sql), "SELECT level FROM buckets WHERE kind = 'page' AND subject = '%s'",
+		 page(i).key);
+	level = scalar(sql);
+	snprintf(sql, sizeof(sql), "SELECT total FROM buckets WHERE kind = 'page' AND subject = '%s'",
+		 page(i).key);
+	total = scalar(sql);
+	if (level < 0)
+		snprintf(out, len, "none");
+	else
+		snprintf(out, len, "%lld %lld", (long long)level, (long long)total);
+}
+
+static void test_spill(struct ras_actions *a, struct ras_db *db, int64_t t0)
+{
+	struct ras_subject s = page(PAGES - 1);
+	char buf[64];
+
+	tap_is_int(count_pages(a, db, 0, PAGES, t0), 0, "3,000 fresh pages, one error each: none crosses");
+	tap_ok(ras_once_seen_count(a->once) < 1024, "memory holds under 1,024 of them (%zu)",
+	       ras_once_seen_count(a->once));
+	tap_is_int((int)ras_once_seen_count(a->once) + spilled(a), PAGES,
+		   "the rest are spilled: memory and spill hold every page once");
+	tap_is_int(scalar("SELECT count(*) FROM buckets"), 0, "no bucket row for a page seen once");
+	/* The last page is surely spilled: memory was full long before it. */
+	ras_db_begin(db);
+	actions_count_errors(a, &s, t0 + (PAGES + 1) * MS, COUNT_LIVE);
+	tap_is_int(spilled(a), PAGES - (int)ras_once_seen_count(a->once) - 1,
+		   "a second error takes the page out of the spill");
+	/* Rolled back: the take is undone with the transaction. */
+	ras_db_rollback(db);
+	ras_actions_rolled_back(a);
+	tap_is_int((int)ras_once_seen_count(a->once) + spilled(a), PAGES,
+		   "a rollback puts the spilled page back");
+	ras_db_begin(db);
+	actions_count_errors(a, &s, t0 + (PAGES + 1) * MS, COUNT_LIVE);
+	ras_actions_flush(a);
+	ras_db_commit(db);
+	ras_actions_committed(a);
+	bucket_of(PAGES - 1, buf, sizeof(buf));
+	tap_is_str(buf, "2 2", "the error given again counts once, with the spilled first: 2 of 2");
+	tap_is_int(spilled(a), PAGES - (int)ras_once_seen_count(a->once) - 1, "and is no longer spilled");
+	/* The same through a rollback for a page held in memory (the first one). */
+	s = page(0);
+	ras_db_begin(db);
+	actions_count_errors(a, &s, t0 + (PAGES + 2) * MS, COUNT_LIVE);
+	ras_db_rollback(db);
+	ras_actions_rolled_back(a);
+	ras_db_begin(db);
+	actions_count_errors(a, &s, t0 + (PAGES + 2) * MS, COUNT_LIVE);
+	ras_actions_flush(a);
+	ras_db_commit(db);
+	ras_actions_committed(a);
+	bucket_of(0, buf, sizeof(buf));
+	tap_is_str(buf, "2 2", "a page held in memory, its second error rolled back and given again: 2 of 2");
+}
+
+/* At 50/24h one error leaks out in 28.8 minutes: a page fed an hour later prunes the spill. */
+static void test_prune(struct ras_actions *a, struct ras_db *db, int64_t t0)
+{
+	int before = spilled(a);
+
+	ras_db_begin(db);
+	ras_db_once_spill_add(a->dba, RAS_SUBJ_PAGE, 12345, t0);
+	ras_db_rollback(db);
+	ras_actions_rolled_back(a);
+	tap_is_int(spilled(a), before, "a spill made in a rolled-back transaction is gone");
+	a->prune_next_ns = 0;
+	tap_is_int(count_pages(a, db, PAGES + 10, PAGES + 11, t0 + 3600 * SEC), 0,
+		   "one more page an hour after the storm");
+	tap_is_int(spilled(a), 0, "every spilled error has leaked out by then: pruned");
+}
+
+static void test_rebuild_forgets(struct ras_actions *a, struct ras_db *db, int64_t t0)
+{
+	tap_is_int(count_pages(a, db, 2 * PAGES, 3 * PAGES, t0 + 3601 * SEC), 0, "another 3,000 fresh pages");
+	tap_ok(spilled(a) > 0, "spilled again (%d)", spilled(a));
+	tap_ok(ras_actions_rebuild(a, db) >= 0, "a rebuild from the stored records (none here)");
+	tap_is_int(spilled(a), 0, "forgets the spill, as it forgets the memory");
+}
+
+/* A spill that cannot be written fails the flush, so the transaction is rolled back and retried. */
+static void test_spill_fails(struct ras_actions *a, struct ras_db *db, int64_t t0)
+{
+	int crossed = 0;
+
+	/* In the transaction: its rollback brings the table back. */
+	ras_db_begin(db);
+	ras_db_exec(db, "DROP TABLE temp.once_spill");
+	for (unsigned i = 4 * PAGES; i < 5 * PAGES; i++) {
+		struct ras_subject s = page(i);
+
+		crossed += actions_count_errors(a, &s, t0 + (int64_t)i * MS, COUNT_LIVE) != NULL;
+	}
+	tap_is_int(crossed, 0, "3,000 more fresh pages with the spill gone");
+	tap_ok(ras_actions_flush(a) < 0, "the flush fails: the transaction must not commit");
+	ras_db_rollback(db);
+	ras_actions_rolled_back(a);
+	tap_is_int(scalar("SELECT count(*) FROM buckets WHERE total = 1"), 0,
+		   "nothing of it was written");
+	ras_db_begin(db);
+	tap_is_int(ras_actions_flush(a), 0, "after the rollback, a flush succeeds again");
+	ras_db_rollback(db);
+	ras_actions_rolled_back(a);
+}
+
+int main(void)
+{
+	struct rasd_config cfg;
+	struct ras_actions *a = NULL;
+	struct ras_db *db = NULL;
+	char dir[512], err[256];
+	int64_t t0 = (int64_t)1795000000 * SEC;
+
+	if (test_tmpdir(dir, sizeof(dir)) < 0) {
+		tap_ok(0, "a temporary directory");
+		return tap_done();
+	}
+	snprintf(dbpath, sizeof(dbpath), "%s/spill.db", dir);
+	rasd_config_defaults(&cfg);
+	snprintf(cfg.page_ce_action, sizeof(cfg.page_ce_action), "account");
+	if (!tap_ok(ras_db_open_writer(&db, dbpath, "boot-spill", err, sizeof(err)) == 0 &&
+		    ras_actions_open(&a, &cfg, db, NULL) == 0, "database and actions open (%s)", err))
+		return tap_done();
+	/* A few hundred held in memory instead of half a million. */
+	ras_once_seen_free(a->once);
+	if (!tap_ok(ras_once_seen_new(&a->once, HELD) == 0, "a once-seen set for %d", HELD))
+		return tap_done();
+	for (int k = 0; k < RAS_SUBJ_KINDS; k++)
+		ras_once_seen_set_leak(a->once, (unsigned)k, actions_once_leak_ns(&a->th[k]));
+	test_spill(a, db, t0);
+	test_prune(a, db, t0);
+	test_rebuild_forgets(a, db, t0);
+	test_spill_fails(a, db, t0 + 7200 * SEC);
+	ras_actions_close(a);
+	ras_db_close(db);
+	test_rmtree(dir);
+	return tap_done();
+}
