@@ -76,6 +76,8 @@ static void known_add(struct ras_actions *a, uint64_t h)
 {
 	uint32_t b1 = (uint32_t)h % KNOWN_BITS, b2 = (uint32_t)(h >> 32) % KNOWN_BITS;
 
+	if (!a->known)
+		return;
 	a->known[b1 / 64] |= 1ULL << (b1 % 64);
 	a->known[b2 / 64] |= 1ULL << (b2 % 64);
 	if (++a->known_count > KNOWN_MAX)
@@ -107,9 +109,11 @@ static int known_load_one(void *ctx, const char *kind, const char *subject,
 /* The subjects of the database's buckets, into a fresh filter; on any doubt, no filter. */
 static void known_load(struct ras_actions *a, struct ras_db *db)
 {
-	memset(a->known, 0, sizeof(a->known));
+	/* Fresh zero pages, not a memset: only the pages a bit lands in become resident. */
+	free(a->known);
+	a->known = calloc(KNOWN_BITS / 64, sizeof(*a->known));
 	a->known_count = 0;
-	a->known_valid = db != NULL;
+	a->known_valid = db != NULL && a->known;
 	if (db && ras_db_bucket_list(db, known_load_one, a) < 0)
 		a->known_valid = false;
 }
@@ -203,6 +207,7 @@ void ras_actions_close(struct ras_actions *a)
 	ras_log_limit_report(&a->decision_lines, "threshold decisions", "");
 	ras_db_actions_close(a->dba);
 	ras_once_seen_free(a->once);
+	free(a->known);
 	free(a->log.undo);
 	ras_decisions_free(&a->decisions);
 	free(a);

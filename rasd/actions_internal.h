@@ -61,12 +61,13 @@ struct ras_actions {
 	int64_t newest_ns;            /* the newest error time counted: what has leaked out by now */
 	int64_t prune_next_ns;        /* when rows of one leaked error are looked for again */
 	/*
-	 * A Bloom filter of every subject the database may hold a bucket for:
+	 * A Bloom filter of every subject the database may hold a bucket for
+	 * or have spilled (seen once, past the memory for those):
 	 * the ones there at open and every one cached since (it is written at a
 	 * flush). A subject not in it is new, so a storm over fresh pages skips
 	 * a SELECT per page. Too full to tell (known_valid false): ask always.
 	 */
-	uint64_t known[KNOWN_BITS / 64];
+	uint64_t *known;              /* KNOWN_BITS bits; NULL: ask always */
 	unsigned known_count;
 	bool known_valid;
 };
