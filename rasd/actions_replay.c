@@ -145,7 +145,8 @@ int ras_actions_rebuild(struct ras_actions *a, struct ras_db *db)
 	if (r == 0 && longest)
 		r = ras_db_errors(db, &f, collect, rb);
 	if (r >= 0) {
-		qsort(rb->items, rb->len, sizeof(*rb->items), by_time);
+		if (rb->len)
+			qsort(rb->items, rb->len, sizeof(*rb->items), by_time);
 		memset(a->slots, 0, sizeof(a->slots));
 		a->cached = 0;
 		ras_once_seen_clear(a->once);
