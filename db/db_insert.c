@@ -128,6 +128,26 @@ static int64_t store_decoded(struct ras_db *db, unsigned idx, uint64_t sig, cons
 	return find_decoded(db, idx, sig);
 }
 
+/*
+ * sig's slot among the DEC_WAYS after its home: its own, else a free one,
+ * else the home (replaced). A varied machine-check storm has some 20,000
+ * distinct decodings: one slot per home lost half of them to collisions.
+ */
+static struct ras_db_dec_slot *dec_slot(struct ras_db_dec_slot *cache, uint64_t sig)
+{
+	size_t home = (size_t)(sig % RAS_DB_DEC_CACHE), free_slot = RAS_DB_DEC_CACHE;
+
+	for (size_t w = 0; w < RAS_DB_DEC_WAYS; w++) {
+		size_t i = (home + w) % RAS_DB_DEC_CACHE;
+
+		if (cache[i].id > 0 && cache[i].sig == sig)
+			return &cache[i];
+		if (cache[i].id <= 0 && free_slot == RAS_DB_DEC_CACHE)
+			free_slot = i;
+	}
+	return &cache[free_slot < RAS_DB_DEC_CACHE ? free_slot : home];
+}
+
 /* The row of <table>_dec for this decoding; recent ones are remembered. */
 static int64_t decoded_id(struct ras_db *db, unsigned idx, const void *decoded)
 {
@@ -138,7 +158,7 @@ static int64_t decoded_id(struct ras_db *db, unsigned idx, const void *decoded)
 
 	if (!db->dec_cache[idx])
 		db->dec_cache[idx] = calloc(RAS_DB_DEC_CACHE, sizeof(*db->dec_cache[idx]));
-	slot = db->dec_cache[idx] ? &db->dec_cache[idx][sig % RAS_DB_DEC_CACHE] : NULL;
+	slot = db->dec_cache[idx] ? dec_slot(db->dec_cache[idx], sig) : NULL;
 	if (slot && slot->id > 0 && slot->sig == sig)
 		return slot->id;
 	id = store_decoded(db, idx, sig, decoded);

@@ -36,7 +36,9 @@ struct ras_db_dec_slot {
 	int64_t id;
 };
 
-#define RAS_DB_DEC_CACHE 4096
+/* Per event table, allocated at its first record: 512 KiB, resident as a storm fills it. */
+#define RAS_DB_DEC_CACHE 32768
+#define RAS_DB_DEC_WAYS 4
 
 enum ras_db_stmt {
 	STMT_BEGIN, STMT_COMMIT, STMT_ROLLBACK, STMT_LOST, STMT_STATS_GET,
