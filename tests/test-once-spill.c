@@ -48,22 +48,6 @@ static int spilled(struct ras_actions *a)
 	return ras_db_once_spill_keys(a->dba, count_key, &n) < 0 ? -1 : n;
 }
 
-static int64_t scalar(const char *sql)
-{
-	sqlite3 *h;
-	sqlite3_stmt *st;
-	int64_t v = -1;
-
-	if (sqlite3_open_v2(dbpath, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-	    sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK) {
-		if (sqlite3_step(st) == SQLITE_ROW)
-			v = sqlite3_column_int64(st, 0);
-		sqlite3_finalize(st);
-	}
-	sqlite3_close(h);
-	return v;
-}
-
 /* Counts each page's error at t0 + i ms (none leaks out meanwhile), in one transaction committed. */
 static int count_pages(struct ras_actions *a, struct ras_db *db, unsigned from, unsigned to,
 		       int64_t t0)
@@ -91,10 +75,10 @@ static void bucket_of(unsigned i, char *out, size_t len)
 
 	snprintf(sql, sizeof(sql), "SELECT level FROM buckets WHERE kind = 'page' AND subject = '%s'",
 		 page(i).key);
-	level = scalar(sql);
+	level = test_sql_int(dbpath, sql);
 	snprintf(sql, sizeof(sql), "SELECT total FROM buckets WHERE kind = 'page' AND subject = '%s'",
 		 page(i).key);
-	total = scalar(sql);
+	total = test_sql_int(dbpath, sql);
 	if (level < 0)
 		snprintf(out, len, "none");
 	else
@@ -111,7 +95,7 @@ static void test_spill(struct ras_actions *a, struct ras_db *db, int64_t t0)
 	       ras_once_seen_count(a->once));
 	tap_is_int((int)ras_once_seen_count(a->once) + spilled(a), PAGES,
 		   "the rest are spilled: memory and spill hold every page once");
-	tap_is_int(scalar("SELECT count(*) FROM buckets"), 0, "no bucket row for a page seen once");
+	tap_is_int(test_sql_int(dbpath, "SELECT count(*) FROM buckets"), 0, "no bucket row for a page seen once");
 	/* The last page is surely spilled: memory was full long before it. */
 	ras_db_begin(db);
 	actions_count_errors(a, &s, t0 + (PAGES + 1) * MS, COUNT_LIVE);
@@ -186,7 +170,7 @@ static void test_spill_fails(struct ras_actions *a, struct ras_db *db, int64_t t
 	tap_ok(ras_actions_flush(a) < 0, "the flush fails: the transaction must not commit");
 	ras_db_rollback(db);
 	ras_actions_rolled_back(a);
-	tap_is_int(scalar("SELECT count(*) FROM buckets WHERE total = 1"), 0,
+	tap_is_int(test_sql_int(dbpath, "SELECT count(*) FROM buckets WHERE total = 1"), 0,
 		   "nothing of it was written");
 	ras_db_begin(db);
 	tap_is_int(ras_actions_flush(a), 0, "after the rollback, a flush succeeds again");
