@@ -132,6 +132,20 @@ check_systemd() { # CPU-LABEL
     verdict "systemd_sandbox_no_eacces_eperm/$CPU"
 
     check_systemd_sandbox_writes "$CPU"
+
+    # a storm of 1,500 uncorrected records under journald: all stored; every
+    # one either logged or counted as not logged; at most 600 logged a minute
+    # (two minutes at most here), with a notice; nothing suppressed by journald
+    WHY=""
+    sd_fact_is STORED_storm 1500; sd_fact_is STORM_SUPPRESSED 0
+    local lines nl
+    lines=$(fact_of STORM_RECORD_LINES); nl=$(fact_of STORM_NOT_LOGGED)
+    [ "$((lines + nl))" -eq 1500 ] 2>/dev/null ||
+        WHY="${WHY:+$WHY; }$lines record lines + $nl counted as not logged, not 1500"
+    [ "${lines:-0}" -ge 600 ] && [ "${lines:-0}" -le 1200 ] 2>/dev/null ||
+        WHY="${WHY:+$WHY; }$lines record lines, expected 600 (up to 1200 across two minutes)"
+    [ "$(fact_of STORM_NOTICES)" -ge 1 ] 2>/dev/null || WHY="${WHY:+$WHY; }no 'more than 600' notice"
+    verdict "systemd_storm_journal_bounded/$CPU"
     check_systemd_readme "$CPU"
 
     # systemd-analyze security: exposure 2.0 or less

@@ -225,6 +225,29 @@ sandbox_writes() {
     systemctl restart rasd.service
 }
 
+# A storm under journald: 1,500 uncorrected mc_events in a few seconds. rasd
+# stores them all, logs at most log_uncorrected_per_minute (600) of them a
+# minute with one notice, and logs how many it did not (at the minute's end
+# or at stop); journald has nothing of rasd's to suppress.
+MC_ID=92567467f2704b979ef87cefdf3072a0
+journal_storm() {
+    local t0
+    systemctl restart rasd.service
+    sleep 1
+    t0=$(date '+%Y-%m-%d %H:%M:%S')
+    sleep 1
+    inject storm 1500 1
+    wait_stored storm 1500 180
+    systemctl stop rasd.service
+    journalctl -u rasd.service --since "$t0" -o cat --no-pager > "$RES/storm-journal.txt" 2>&1
+    fact STORM_RECORD_LINES "$(journalctl -u rasd.service --since "$t0" --no-pager -o cat MESSAGE_ID=$MC_ID | wc -l)"
+    fact STORM_NOTICES "$(grep -c 'more than 600 mc_event records worse than corrected this minute' "$RES/storm-journal.txt")"
+    fact STORM_NOT_LOGGED "$(grep -o '[0-9][0-9]* mc_event records worse than corrected were not logged' \
+        "$RES/storm-journal.txt" | awk '{ n += $1 } END { print n + 0 }')"
+    fact STORM_SUPPRESSED "$(journalctl -b --since "$t0" --no-pager -o cat | grep -c 'Suppressed.*rasd')"
+    systemctl start rasd.service
+}
+
 security() {
     systemd-analyze security rasd.service --no-pager > "$RES/security.txt" 2>&1
     fact EXPOSURE "$(sed -n 's/.*Overall exposure level for rasd.service: \([0-9.]*\).*/\1/p' "$RES/security.txt")"
@@ -320,7 +343,7 @@ if ! systemctl cat rasd.service >/dev/null 2>&1; then
 elif start_ready; [ "$(show ActiveState)" != active ]; then
     log "rasd.service did not start: $(journalctl -u rasd.service -o cat --no-pager | tail -n 5)"
 else
-    for step in live_errors watchdog full_disk_start reload sandbox_writes security stop; do
+    for step in live_errors watchdog full_disk_start reload sandbox_writes journal_storm security stop; do
         log "step $step"
         $step
     done
