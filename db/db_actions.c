@@ -165,15 +165,19 @@ int ras_db_buckets_prune_once(struct ras_db_actions *a, const char *kind, int64_
 }
 
 /*
- * A spill's write failed (its temporary file full, say): SQLite may have
- * rolled the whole transaction back. What follows is kept in a transaction
- * all the same, for the caller to roll back: never committed row by row.
+ * A spill statement failed (its temporary file full, say). Usually SQLite
+ * undid that statement only: -EIO, the transaction goes on. It may have
+ * rolled the whole transaction back: -ECANCELED, and what follows is kept in
+ * a new transaction all the same, for the caller to roll back, never
+ * committed row by row.
  */
 static int spill_failed(struct ras_db_actions *a, sqlite3_stmt *st)
 {
 	finish(st, 0);
-	if (a->db->in_txn && sqlite3_get_autocommit(a->db->h))
+	if (a->db->in_txn && sqlite3_get_autocommit(a->db->h)) {
 		ras_db_exec(a->db, "BEGIN");
+		return -ECANCELED;
+	}
 	return -EIO;
 }
 

@@ -66,8 +66,9 @@ int ras_db_buckets_prune_once(struct ras_db_actions *a, const char *kind, int64_
  * and gone with the connection. add: 0 or -errno. take: 1 and the time when
  * held (it is removed), 0 when not, or -errno. prune: removes the kind's
  * entries fed at or before leaked_before_ns; the count, or -EIO. keys: fn
- * for each held key; the count, or -EIO. After a failed write the caller
- * rolls the transaction back (SQLite may have done so: a new one is open).
+ * for each held key; the count, or -EIO. A failed statement returns -EIO
+ * when only it was undone, -ECANCELED when SQLite rolled the transaction
+ * back (a new one is open; the caller rolls it back too).
  */
 int ras_db_once_spill_add(struct ras_db_actions *a, int kind, uint64_t key, int64_t wall_ns);
 int ras_db_once_spill_take(struct ras_db_actions *a, int kind, uint64_t key, int64_t *wall_ns);

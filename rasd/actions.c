@@ -255,6 +255,25 @@ int ras_actions_set_db(struct ras_actions *a, struct ras_db *db)
 }
 
 /*
+ * A spill statement failed (its temporary file full, say). The spill only
+ * saves rows, so it is given up until rasd restarts: new subjects get bucket
+ * rows again, and storage never waits on the temporary directory. Only when
+ * SQLite rolled the transaction back does the flush fail, so the batch is
+ * retried (then without the spill).
+ */
+static void spill_trouble(struct ras_actions *a, int r)
+{
+	if (r == -ENODEV)
+		return;
+	if (r == -ECANCELED)
+		a->spill_failed = true;
+	if (!a->spill_off)
+		ras_log(LOG_WARNING, "cannot hold subjects seen once in SQLite's temporary storage"
+			" (full or not writable?): they get threshold rows until rasd restarts");
+	a->spill_off = true;
+}
+
+/*
  * Removes the rows of subjects whose one error has leaked out. Such a row is
  * what a subject seen once leaves when the once-seen memory is full (lookup):
  * for the thresholds it is the same as no row, and a storm over new pages
@@ -265,6 +284,7 @@ int ras_actions_set_db(struct ras_actions *a, struct ras_db *db)
 static int prune_leaked_once(struct ras_actions *a)
 {
 	int64_t now = actions_realtime_ns(), every = INT64_MAX;
+	int r;
 
 	if (a->newest_ns < now)
 		now = a->newest_ns;
@@ -279,10 +299,11 @@ static int prune_leaked_once(struct ras_actions *a)
 		/* One error leaks once (now - last) * count >= period: rounded up, never early. */
 		leak = t->period_ns / t->count + (t->period_ns % t->count != 0);
 		if (now > INT64_MIN + leak &&
-		    (ras_db_buckets_prune_once(a->dba, ras_subject_kind_name((enum ras_subject_kind)k),
-					       now - leak) < 0 ||
-		     ras_db_once_spill_prune(a->dba, k, now - leak) < 0))
+		    ras_db_buckets_prune_once(a->dba, ras_subject_kind_name((enum ras_subject_kind)k),
+					      now - leak) < 0)
 			return -EIO;
+		if (now > INT64_MIN + leak && (r = ras_db_once_spill_prune(a->dba, k, now - leak)) < 0)
+			spill_trouble(a, r);
 		if (leak < every)
 			every = leak;
 	}
@@ -290,7 +311,7 @@ static int prune_leaked_once(struct ras_actions *a)
 	/* Too full to tell after a storm: what is left after the prune, counted again. */
 	if (!a->known_valid)
 		known_reload(a);
-	return 0;
+	return a->spill_failed ? -EIO : 0;
 }
 
 int ras_actions_flush(struct ras_actions *a)
@@ -356,15 +377,14 @@ static bool hold_once(struct ras_actions *a, enum ras_subject_kind kind, uint64_
 {
 	int r = ras_once_seen_add(a->once, kind, h, wall_ns, a->newest_ns);
 
-	if (r != -ENOSPC)
+	if (r != -ENOSPC || a->spill_off)
 		return r == 0;
 	r = ras_db_once_spill_add(a->dba, kind, h, wall_ns);
 	if (r == 0) {
 		known_add(a, h);
 		return true;
 	}
-	/* A failed write: the transaction is rolled back (the flush says so); a bucket meanwhile. */
-	a->spill_failed = r != -ENODEV;
+	spill_trouble(a, r);
 	return false;
 }
 
@@ -410,7 +430,8 @@ static struct entry *lookup(struct ras_actions *a, const struct ras_subject *s, 
 	}
 	if (known_maybe(a, h) && (r = ras_db_once_spill_take(a->dba, s->kind, h, first_ns)) == 1)
 		return new_entry(a, e, s, h);
-	a->spill_failed |= r < 0 && r != -ENODEV;
+	if (r < 0)
+		spill_trouble(a, r);
 	if (a->th[s->kind].count >= 2 && s->n == 1 && hold_once(a, s->kind, h, wall_ns))
 		return NULL;
 	return new_entry(a, e, s, h);

@@ -57,7 +57,8 @@ struct ras_actions {
 	struct txn_log log;
 	struct entry slots[CACHE_SLOTS];
 	struct ras_once_seen *once;
-	bool spill_failed;            /* a write of the spilled ones failed: the transaction goes */
+	bool spill_failed;            /* SQLite rolled back the transaction in a spill: it goes */
+	bool spill_off;               /* the spill failed once: given up until restart */
 	int64_t newest_ns;            /* the newest error time counted: what has leaked out by now */
 	int64_t prune_next_ns;        /* when rows of one leaked error are looked for again */
 	/*
