@@ -86,7 +86,7 @@ void rasd_config_defaults(struct rasd_config *c)
 	c->buffer_size_kb = 256;
 	c->log_corrected_per_minute = 10;
 	c->log_uncorrected_per_minute = 600;
-	c->batch_max_records = 20000;
+	c->batch_max_records = 50000;
 	c->commit_delay_ms = 65;
 	c->hold_max_kb = 16384;
 	snprintf(c->fold_threshold, sizeof(c->fold_threshold), "100/1h");
