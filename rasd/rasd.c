@@ -2,6 +2,7 @@
 /* rasd: the ras-fdr daemon. Options, configuration, then the event loop. */
 #include <errno.h>
 #include <getopt.h>
+#include <malloc.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -144,6 +145,14 @@ int main(int argc, char **argv)
 	bool check = false;
 	sigset_t mask;
 
+	/*
+	 * Buffers of 256 KiB and more (the records held until commit, a storm's
+	 * arrays) are mapped and given back when freed. Left to glibc, the limit
+	 * rises to the largest block freed, later ones come from the heap and stay
+	 * there: a 1M-record storm's peak RSS was 99 MiB, 80 MiB with this, the
+	 * same time (make bench, default configuration).
+	 */
+	mallopt(M_MMAP_THRESHOLD, 256 * 1024);
 	/* Blocked from the start: a stop request during set-up is handled by the loop's signalfd. */
 	sigemptyset(&mask);
 	sigaddset(&mask, SIGTERM);
