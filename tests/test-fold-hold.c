@@ -10,6 +10,10 @@
  * add up to every record and every error, the hourly roll-ups are the same,
  * the storm's last fold_keep records are raw, and a duplicate from the boot
  * buffer is still refused.
+ *
+ * The storm's last records of a batch become rows at its commit and fold in
+ * a later one. A third store deletes such a row from another connection
+ * before it folds: it is counted nowhere, not folded as well.
  */
 #include <sqlite3.h>
 #include <stdalign.h>
@@ -65,8 +69,32 @@ static int insert(struct ras_db *db, unsigned i, bool fold)
 	return ras_db_insert_event(db, &ev);
 }
 
-/* The stream in batches; batch 7 is rolled back once and stored again. Returns records refused. */
-static int store(const char *name, bool fold)
+/* Deletes the newest raw row of the storm from another connection; its error count, or -1. */
+static int64_t delete_newest(const char *path)
+{
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	int64_t errors = -1;
+
+	if (sqlite3_open(path, &h) == SQLITE_OK &&
+	    sqlite3_prepare_v2(h, "DELETE FROM mc_event WHERE id = (SELECT max(id) FROM mc_event WHERE"
+			       " label = 'DIMM_A0') RETURNING error_count", -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW)
+			errors = sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(h);
+	return errors;
+}
+
+static int64_t deleted_errors = -1;
+
+/*
+ * The stream in batches; batch 7 is rolled back once and stored again. With
+ * delete_after, that batch's newest storm row is deleted once it is
+ * committed. Returns records refused.
+ */
+static int store_deleting(const char *name, bool fold, int delete_after)
 {
 	char path[512], err[512];
 	struct ras_db *db = NULL;
@@ -88,6 +116,8 @@ static int store(const char *name, bool fold)
 				insert(db, i, fold);
 		}
 		ras_db_commit(db);
+		if ((int)batch == delete_after)
+			deleted_errors = delete_newest(path);
 	}
 	/* The boot buffer read again: its first record (one of the storm's first, kept raw) is stored. */
 	ras_db_begin(db);
@@ -97,14 +127,19 @@ static int store(const char *name, bool fold)
 	return refused;
 }
 
-static int64_t scalar(const char *sql)
+static int store(const char *name, bool fold)
+{
+	return store_deleting(name, fold, -1);
+}
+
+static int64_t scalar_in(const char *name, const char *sql)
 {
 	char a[512], b[512];
 	sqlite3 *h;
 	sqlite3_stmt *st;
 	int64_t v = -1;
 
-	snprintf(a, sizeof(a), "%s/folded.db", dir);
+	snprintf(a, sizeof(a), "%s/%s", dir, name);
 	snprintf(b, sizeof(b), "ATTACH '%s/plain.db' AS p", dir);
 	if (sqlite3_open(a, &h) == SQLITE_OK && sqlite3_exec(h, b, NULL, NULL, NULL) == SQLITE_OK &&
 	    sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK) {
@@ -116,6 +151,11 @@ static int64_t scalar(const char *sql)
 	}
 	sqlite3_close(h);
 	return v;
+}
+
+static int64_t scalar(const char *sql)
+{
+	return scalar_in("folded.db", sql);
 }
 
 int main(void)
@@ -147,6 +187,16 @@ int main(void)
 		   KEEP, "the storm's last fold_keep records are raw rows");
 	tap_is_int(scalar("SELECT count(*) FROM p.mc_event WHERE id NOT IN (SELECT id FROM main.mc_event)"),
 		   folded, "no raw row but the folded ones is missing");
+	tap_ok(store_deleting("deleted.db", true, 12) == 1 && deleted_errors > 0,
+	       "stored again, a storm row committed in batch 12 deleted before it folds");
+	tap_is_int(scalar_in("deleted.db", "SELECT (SELECT count(*) FROM main.mc_event) + (SELECT"
+			     " sum(records) FROM folds WHERE tbl = 'mc_event') - (SELECT count(*) FROM"
+			     " p.mc_event)"),
+		   -1, "the deleted row is counted neither raw nor folded");
+	tap_is_int(scalar_in("deleted.db", "SELECT (SELECT sum(error_count) FROM main.mc_event) + (SELECT"
+			     " sum(errors) FROM folds WHERE tbl = 'mc_event') - (SELECT sum(error_count)"
+			     " FROM p.mc_event)"),
+		   -deleted_errors, "nor are its errors");
 	test_rmtree(dir);
 	return tap_done();
 }
