@@ -10,7 +10,7 @@
 #include "db_fold.h"
 
 #define FOLD_SUBJECTS 1024
-#define FOLD_SLOTS 4096
+#define FOLD_SLOTS 8192
 #define FOLD_DETAILS 8
 #define LIMIT_BATCH 500
 /* Stored rows of a storm folded together (db_fold.c fold_or_queue). */

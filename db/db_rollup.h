@@ -11,7 +11,7 @@
  * bank x level); with 4,096 slots it wrote them twice per batch (make bench:
  * 3 % of rasd's instructions, callgrind; 8,192 slots cost 1 MiB more).
  */
-#define RAS_DB_ROLLUP_SLOTS 8192
+#define RAS_DB_ROLLUP_SLOTS 16384
 #define RAS_DB_HOUR_NS (3600LL * 1000000000LL)
 /* The hour of a time column, rounding down like ras_db_hour_of (x a column name). */
 #define RAS_DB_HOUR_SQL(x) "(CASE WHEN " x " >= 0 THEN " x " / 3600000000000" \
