@@ -19,7 +19,7 @@ enum {
  */
 static const char spill_table_sql[] =
 	"CREATE TEMP TABLE IF NOT EXISTS once_spill (k INTEGER PRIMARY KEY,"
-	" kind INTEGER NOT NULL, wall_ns INTEGER NOT NULL)";
+	" kind INTEGER NOT NULL, wall_ns INTEGER NOT NULL, n INTEGER NOT NULL)";
 
 /*
  * ST_INSERT and ST_FOLD share their parameter numbers (bind_decision). The
@@ -44,9 +44,10 @@ static const char *const sql[ST_N] = {
 	[ST_EMPTY] = "UPDATE buckets SET level = 0, last_ns = 0",
 	/* A kind's rows only: the primary key (kind, subject) walks just those. */
 	[ST_PRUNE] = "DELETE FROM buckets WHERE kind = ?1 AND total = 1 AND (level <= 0 OR last_ns <= ?2)",
-	[ST_SPILL_ADD] = "INSERT OR REPLACE INTO temp.once_spill (k, kind, wall_ns) VALUES (?, ?, ?)",
-	[ST_SPILL_TAKE] = "DELETE FROM temp.once_spill WHERE k = ? AND kind = ? RETURNING wall_ns",
-	[ST_SPILL_PRUNE] = "DELETE FROM temp.once_spill WHERE kind = ? AND wall_ns <= ?",
+	[ST_SPILL_ADD] = "INSERT OR REPLACE INTO temp.once_spill (k, kind, wall_ns, n) VALUES (?, ?, ?, ?)",
+	[ST_SPILL_TAKE] = "DELETE FROM temp.once_spill WHERE k = ? AND kind = ? RETURNING wall_ns, n",
+	/* n errors leak out n leak times after their record: wall_ns + n * leak <= now. */
+	[ST_SPILL_PRUNE] = "DELETE FROM temp.once_spill WHERE kind = ?1 AND wall_ns <= ?2 - (n - 1) * ?3",
 	[ST_SPILL_EMPTY] = "DELETE FROM temp.once_spill",
 	[ST_SPILL_KEYS] = "SELECT k FROM temp.once_spill",
 };
@@ -181,7 +182,8 @@ static int spill_failed(struct ras_db_actions *a, sqlite3_stmt *st)
 	return -EIO;
 }
 
-int ras_db_once_spill_add(struct ras_db_actions *a, int kind, uint64_t key, int64_t wall_ns)
+int ras_db_once_spill_add(struct ras_db_actions *a, int kind, uint64_t key, int64_t wall_ns,
+			  unsigned n)
 {
 	sqlite3_stmt *st;
 
@@ -193,10 +195,12 @@ int ras_db_once_spill_add(struct ras_db_actions *a, int kind, uint64_t key, int6
 	sqlite3_bind_int64(st, 1, (int64_t)key);
 	sqlite3_bind_int(st, 2, kind);
 	sqlite3_bind_int64(st, 3, wall_ns);
+	sqlite3_bind_int64(st, 4, n);
 	return sqlite3_step(st) == SQLITE_DONE ? finish(st, 0) : spill_failed(a, st);
 }
 
-int ras_db_once_spill_take(struct ras_db_actions *a, int kind, uint64_t key, int64_t *wall_ns)
+int ras_db_once_spill_take(struct ras_db_actions *a, int kind, uint64_t key, int64_t *wall_ns,
+			   unsigned *n)
 {
 	sqlite3_stmt *st;
 	int r;
@@ -211,6 +215,7 @@ int ras_db_once_spill_take(struct ras_db_actions *a, int kind, uint64_t key, int
 	r = sqlite3_step(st);
 	if (r == SQLITE_ROW) {
 		*wall_ns = sqlite3_column_int64(st, 0);
+		*n = (unsigned)sqlite3_column_int64(st, 1);
 		r = sqlite3_step(st) == SQLITE_DONE ? 1 : -EIO;
 	} else {
 		r = r == SQLITE_DONE ? 0 : -EIO;
@@ -218,7 +223,8 @@ int ras_db_once_spill_take(struct ras_db_actions *a, int kind, uint64_t key, int
 	return r < 0 ? spill_failed(a, st) : finish(st, r);
 }
 
-int ras_db_once_spill_prune(struct ras_db_actions *a, int kind, int64_t leaked_before_ns)
+int ras_db_once_spill_prune(struct ras_db_actions *a, int kind, int64_t leaked_before_ns,
+			    int64_t leak_ns)
 {
 	sqlite3_stmt *st;
 
@@ -229,6 +235,7 @@ int ras_db_once_spill_prune(struct ras_db_actions *a, int kind, int64_t leaked_b
 	st = a->st[ST_SPILL_PRUNE];
 	sqlite3_bind_int(st, 1, kind);
 	sqlite3_bind_int64(st, 2, leaked_before_ns);
+	sqlite3_bind_int64(st, 3, leak_ns);
 	if (sqlite3_step(st) != SQLITE_DONE)
 		return spill_failed(a, st);
 	return finish(st, sqlite3_changes(a->db->h));

@@ -61,18 +61,22 @@ int ras_db_buckets_empty(struct ras_db_actions *a);
 int ras_db_buckets_prune_once(struct ras_db_actions *a, const char *kind, int64_t leaked_before_ns);
 /*
  * Subjects seen once past rasd's memory for them (rasd/once_seen.h): kind
- * and key hash with the error's time, in a temporary table of the writer's
- * connection, changed inside the open transaction (a rollback undoes them)
- * and gone with the connection. add: 0 or -errno. take: 1 and the time when
- * held (it is removed), 0 when not, or -errno. prune: removes the kind's
- * entries fed at or before leaked_before_ns; the count, or -EIO. keys: fn
- * for each held key; the count, or -EIO. A failed statement returns -EIO
- * when only it was undone, -ECANCELED when SQLite rolled the transaction
- * back (a new one is open; the caller rolls it back too).
+ * and key hash with the record's time and its n errors, in a temporary table
+ * of the writer's connection, changed inside the open transaction (a rollback
+ * undoes them) and gone with the connection. add: 0 or -errno. take: 1, the
+ * time and n when held (it is removed), 0 when not, or -errno. prune: removes
+ * the kind's entries whose errors have leaked out, one per leak_ns after its
+ * time (wall_ns + n * leak_ns <= leaked_before_ns + leak_ns); the count, or
+ * -EIO. keys: fn for each held key; the count, or -EIO. A failed statement
+ * returns -EIO when only it was undone, -ECANCELED when SQLite rolled the
+ * transaction back (a new one is open; the caller rolls it back too).
  */
-int ras_db_once_spill_add(struct ras_db_actions *a, int kind, uint64_t key, int64_t wall_ns);
-int ras_db_once_spill_take(struct ras_db_actions *a, int kind, uint64_t key, int64_t *wall_ns);
-int ras_db_once_spill_prune(struct ras_db_actions *a, int kind, int64_t leaked_before_ns);
+int ras_db_once_spill_add(struct ras_db_actions *a, int kind, uint64_t key, int64_t wall_ns,
+			  unsigned n);
+int ras_db_once_spill_take(struct ras_db_actions *a, int kind, uint64_t key, int64_t *wall_ns,
+			   unsigned *n);
+int ras_db_once_spill_prune(struct ras_db_actions *a, int kind, int64_t leaked_before_ns,
+			    int64_t leak_ns);
 int ras_db_once_spill_empty(struct ras_db_actions *a);
 int ras_db_once_spill_keys(struct ras_db_actions *a, void (*fn)(void *ctx, uint64_t key),
 			   void *ctx);

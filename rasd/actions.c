@@ -21,13 +21,14 @@
 #include "lib/tracing.h"
 
 /*
- * How long one error stays in a bucket: a first error that cannot cross alone
- * is held without a row (once_seen.h) for that long. Of a kind that counts
- * nothing now, or crosses at every error, a held one can go at once.
+ * How long one error stays in a bucket (rounded up: never early): a first
+ * record whose errors cannot cross alone is held without a row (once_seen.h)
+ * for that long per error. Of a kind that counts nothing now, or crosses at
+ * every error, a held one can go at once.
  */
 int64_t actions_once_leak_ns(const struct ras_threshold *t)
 {
-	int64_t leak = t->count >= 2 ? t->period_ns / t->count : 1;
+	int64_t leak = t->count >= 2 ? t->period_ns / t->count + (t->period_ns % t->count != 0) : 1;
 
 	return leak > 0 ? leak : 1;
 }
@@ -302,7 +303,7 @@ static int prune_leaked_once(struct ras_actions *a)
 		    ras_db_buckets_prune_once(a->dba, ras_subject_kind_name((enum ras_subject_kind)k),
 					      now - leak) < 0)
 			return -EIO;
-		if (now > INT64_MIN + leak && (r = ras_db_once_spill_prune(a->dba, k, now - leak)) < 0)
+		if (now > INT64_MIN + leak && (r = ras_db_once_spill_prune(a->dba, k, now - leak, leak)) < 0)
 			spill_trouble(a, r);
 		if (leak < every)
 			every = leak;
@@ -368,18 +369,18 @@ static struct entry *new_entry(struct ras_actions *a, struct entry *e,
 }
 
 /*
- * Holds a first error without a bucket: in memory, else (full of errors
- * still leaking: a storm over fresh pages) in the database's temporary
+ * Holds a first record's n errors without a bucket: in memory, else (full of
+ * errors still leaking: a storm over fresh pages) in the database's temporary
  * spill, an index row of a few bytes instead of a bucket row per subject.
  */
 static bool hold_once(struct ras_actions *a, enum ras_subject_kind kind, uint64_t h,
-		      int64_t wall_ns)
+		      int64_t wall_ns, unsigned n)
 {
-	int r = ras_once_seen_add(a->once, kind, h, wall_ns, a->newest_ns);
+	int r = ras_once_seen_add(a->once, kind, h, wall_ns, n, a->newest_ns);
 
 	if (r != -ENOSPC || a->spill_off)
 		return r == 0;
-	r = ras_db_once_spill_add(a->dba, kind, h, wall_ns);
+	r = ras_db_once_spill_add(a->dba, kind, h, wall_ns, n);
 	if (r == 0) {
 		known_add(a, h);
 		return true;
@@ -390,13 +391,16 @@ static bool hold_once(struct ras_actions *a, enum ras_subject_kind kind, uint64_
 
 /*
  * The subject's bucket: from memory; else from the subjects seen once
- * (*first_ns: that error's time, to replay); else from the database (none
- * when resuming: its row holds the error); else from the spilled subjects
- * seen once; else a new one. A first error
- * that cannot cross alone gets no bucket: it is held as seen once (NULL).
+ * (*first_ns and *first_n: that record's time and errors, to replay); else
+ * from the database (none when resuming: its row holds the errors); else
+ * from the spilled subjects seen once; else a new one. A first record whose
+ * errors cannot cross alone (fewer than count: a DIMM's error_count of 3
+ * against 50/24h) gets no bucket: it is held as seen once (NULL). Holding
+ * only single errors left a bucket row for every page and row of a varied
+ * storm whose record counted two or more (86,000 of make bench's 1M).
  */
 static struct entry *lookup(struct ras_actions *a, const struct ras_subject *s, int64_t wall_ns,
-			    enum counting how, int64_t *first_ns)
+			    enum counting how, int64_t *first_ns, unsigned *first_n)
 {
 	uint64_t h = hash_key(s->kind, s->key);
 	struct entry *e = slot_for(a, s->kind, s->key);
@@ -411,11 +415,11 @@ static struct entry *lookup(struct ras_actions *a, const struct ras_subject *s, 
 			return NULL;
 		memset(a->slots, 0, sizeof(a->slots));
 		a->cached = 0;
-		return lookup(a, s, wall_ns, how, first_ns);
+		return lookup(a, s, wall_ns, how, first_ns, first_n);
 	}
 	if (!e)
 		return NULL;
-	if (ras_once_seen_take(a->once, s->kind, h, first_ns) == 1)
+	if (ras_once_seen_take(a->once, s->kind, h, first_ns, first_n) == 1)
 		return new_entry(a, e, s, h);
 	if (known_maybe(a, h) &&
 	    ras_db_bucket_get(a->dba, ras_subject_kind_name(s->kind), s->key, &b) == 1) {
@@ -428,11 +432,13 @@ static struct entry *lookup(struct ras_actions *a, const struct ras_subject *s, 
 		e->stored = true;
 		return e;
 	}
-	if (known_maybe(a, h) && (r = ras_db_once_spill_take(a->dba, s->kind, h, first_ns)) == 1)
+	if (known_maybe(a, h) &&
+	    (r = ras_db_once_spill_take(a->dba, s->kind, h, first_ns, first_n)) == 1)
 		return new_entry(a, e, s, h);
 	if (r < 0)
 		spill_trouble(a, r);
-	if (a->th[s->kind].count >= 2 && s->n == 1 && hold_once(a, s->kind, h, wall_ns))
+	if (s->n >= 1 && s->n < (int64_t)a->th[s->kind].count &&
+	    hold_once(a, s->kind, h, wall_ns, (unsigned)s->n))
 		return NULL;
 	return new_entry(a, e, s, h);
 }
@@ -443,17 +449,18 @@ struct entry *actions_count_errors(struct ras_actions *a, const struct ras_subje
 {
 	const struct ras_threshold *th = &a->th[s->kind];
 	int64_t first_ns = INT64_MIN;
+	unsigned first_n = 0;
 	struct entry *e;
 
 	if (wall_ns > a->newest_ns)
 		a->newest_ns = wall_ns;
-	if (!th->count || !(e = lookup(a, s, wall_ns, how, &first_ns)))
+	if (!th->count || !(e = lookup(a, s, wall_ns, how, &first_ns, &first_n)))
 		return NULL;
 	remember(a, e);
-	/* Seen once before: that error first. */
+	/* Seen once before: that record's errors first. */
 	if (first_ns != INT64_MIN) {
-		e->total++;
-		ras_bucket_add(&e->b, th, first_ns, 1);
+		e->total += first_n;
+		ras_bucket_add(&e->b, th, first_ns, first_n);
 	}
 	if (!(how == COUNT_REBUILD && e->stored))
 		e->total += s->n;

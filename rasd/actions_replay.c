@@ -49,9 +49,10 @@ static int resume_one(void *ctx, const struct ras_db_row *row)
 
 /*
  * Subjects seen once live only in memory: at start they are found again in
- * the stored records of the longest time one error stays in a bucket (the
- * newest ONCE_SEEN_MAX records of it). A record folded into a storm count
- * is not there; its page or row starts again from nothing.
+ * the stored records of the longest time a held record's errors stay in a
+ * bucket, count - 1 of them (the newest ONCE_SEEN_MAX records of it). A
+ * record folded into a storm count is not there; its page or row starts
+ * again from nothing.
  */
 void actions_hold_recent_once(struct ras_actions *a, struct ras_db *db)
 {
@@ -60,9 +61,13 @@ void actions_hold_recent_once(struct ras_actions *a, struct ras_db *db)
 	int64_t window = 0;
 	struct resume *rs;
 
-	for (int k = 0; k < RAS_SUBJ_KINDS; k++)
-		if (a->th[k].count >= 2 && actions_once_leak_ns(&a->th[k]) > window)
-			window = actions_once_leak_ns(&a->th[k]);
+	for (int k = 0; k < RAS_SUBJ_KINDS; k++) {
+		/* At most period_ns plus count - 1 rounding nanoseconds: no overflow. */
+		int64_t held = (int64_t)(a->th[k].count - 1) * actions_once_leak_ns(&a->th[k]);
+
+		if (a->th[k].count >= 2 && held > window)
+			window = held;
+	}
 	if (!window || !(rs = calloc(1, sizeof(*rs))))
 		return;
 	rs->a = a;

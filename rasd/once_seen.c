@@ -6,10 +6,11 @@
 
 #define START_CAP 1024
 
-/* k: the hash with the tag in its top 3 bits, never 0 (0 marks a free slot). */
+/* k: the hash with the tag in its top 3 bits, never 0 (0 marks a free slot); n: its errors. */
 struct item {
 	uint64_t k;
 	int64_t wall_ns;
+	uint32_t n;
 };
 
 /* One change of the open transaction: undone newest first by a rollback. */
@@ -39,14 +40,14 @@ static unsigned tag_of(uint64_t k)
 	return (unsigned)(k >> 61);
 }
 
-/* When the entry's error has leaked out; INT64_MAX when its tag never leaks. */
+/* When the entry's errors have leaked out (n leak times); INT64_MAX when its tag never leaks. */
 static int64_t leaks_at(const struct ras_once_seen *o, const struct item *it)
 {
 	int64_t leak = o->leak_ns[tag_of(it->k)];
 
-	if (leak <= 0 || it->wall_ns > INT64_MAX - leak)
+	if (leak <= 0 || leak > INT64_MAX / it->n || it->wall_ns > INT64_MAX - leak * it->n)
 		return INT64_MAX;
-	return it->wall_ns + leak;
+	return it->wall_ns + leak * it->n;
 }
 
 int ras_once_seen_new(struct ras_once_seen **out, size_t max_entries)
@@ -191,7 +192,8 @@ static void insert(struct ras_once_seen *o, const struct item *it)
 		o->next_leak_ns = at;
 }
 
-int ras_once_seen_take(struct ras_once_seen *o, unsigned tag, uint64_t hash, int64_t *wall_ns)
+int ras_once_seen_take(struct ras_once_seen *o, unsigned tag, uint64_t hash, int64_t *wall_ns,
+		       unsigned *n)
 {
 	uint64_t k = key_of(tag, hash);
 	size_t i;
@@ -202,17 +204,20 @@ int ras_once_seen_take(struct ras_once_seen *o, unsigned tag, uint64_t hash, int
 	if (!o->slots[i].k || log_change(o, &o->slots[i], false) < 0)
 		return 0;
 	*wall_ns = o->slots[i].wall_ns;
+	*n = o->slots[i].n;
 	remove_at(o, i);
 	return 1;
 }
 
 int ras_once_seen_add(struct ras_once_seen *o, unsigned tag, uint64_t hash, int64_t wall_ns,
-		      int64_t now_ns)
+		      unsigned n, int64_t now_ns)
 {
-	struct item it = { key_of(tag, hash), wall_ns };
-	int r = make_room(o, now_ns);
+	struct item it = { key_of(tag, hash), wall_ns, n };
+	int r;
 
-	if (r < 0)
+	if (!n)
+		return -EINVAL;
+	if ((r = make_room(o, now_ns)) < 0)
 		return r;
 	if (o->slots[find(o, it.k)].k)
 		return 0;

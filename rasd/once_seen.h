@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Subjects seen once: a threshold subject with a single error and no stored
- * bucket is kept here as its key's hash and that error's time, instead of a
- * bucket row. Most subjects of a varied storm (a new page, a new row per
+ * Subjects seen once: a threshold subject with a single record and no stored
+ * bucket is kept here as its key's hash, the record's time and the errors it
+ * reported, instead of a bucket row. Most subjects of a varied storm (a new page, a new row per
  * record) are never seen again, and one bucket row per record was most of
  * rasd's cost per record. A second error makes the subject a full bucket,
- * replaying the first. The set is bounded; an entry whose error has leaked
- * out of its bucket (its kind's period / count later) may be dropped, since
+ * replaying the first. The set is bounded; an entry whose errors have leaked
+ * out of its bucket (n times its kind's period / count later) may be dropped, since
  * it can no longer bring a threshold closer. When the set is full of
  * errors still leaking, adding fails and the caller spills the subject to
  * the database's temporary table (db_actions.h ras_db_once_spill_add).
@@ -29,15 +29,17 @@ int ras_once_seen_new(struct ras_once_seen **out, size_t max_entries);
 void ras_once_seen_free(struct ras_once_seen *o);
 /* How long after its error an entry of this tag has leaked out (0: never). */
 void ras_once_seen_set_leak(struct ras_once_seen *o, unsigned tag, int64_t leak_ns);
-/* 1 and the error's time when (tag, hash) is held (it is taken out), else 0. */
-int ras_once_seen_take(struct ras_once_seen *o, unsigned tag, uint64_t hash, int64_t *wall_ns);
+/* 1, the record's time and its errors when (tag, hash) is held (it is taken out), else 0. */
+int ras_once_seen_take(struct ras_once_seen *o, unsigned tag, uint64_t hash, int64_t *wall_ns,
+		       unsigned *n);
 /*
- * Holds (tag, hash) with its error's time. now_ns, the newest time seen,
- * decides what has leaked out when room is needed. 0; -ENOSPC when full of
- * errors still leaking; -ENOMEM. A failed add changes nothing.
+ * Holds (tag, hash) with its record's time and n errors (at least 1). now_ns,
+ * the newest time seen, decides what has leaked out when room is needed. 0;
+ * -ENOSPC when full of errors still leaking; -ENOMEM. A failed add changes
+ * nothing.
  */
 int ras_once_seen_add(struct ras_once_seen *o, unsigned tag, uint64_t hash, int64_t wall_ns,
-		      int64_t now_ns);
+		      unsigned n, int64_t now_ns);
 size_t ras_once_seen_count(const struct ras_once_seen *o);
 /* The open transaction's changes are kept (committed) or undone (rolled back). */
 void ras_once_seen_committed(struct ras_once_seen *o);

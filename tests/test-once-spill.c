@@ -5,8 +5,10 @@
  * spills the rest into the writer's temporary table instead of a bucket row
  * each. A second error on a spilled page replays the first (2 of 2), a
  * rollback undoes a transaction's spills and takes, a spilled error that has
- * leaked out is pruned, and a rebuild forgets the spill. With the temporary
- * storage full, the spill gives way to bucket rows and nothing is lost.
+ * leaked out is pruned (a record of n errors n leak times after it), and a
+ * rebuild forgets the spill. With the temporary storage full, the spill gives
+ * way to bucket rows and nothing is lost. A first record of several errors
+ * that cannot cross alone is held with them.
  */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -137,14 +139,54 @@ static void test_prune(struct ras_actions *a, struct ras_db *db, int64_t t0)
 	int before = spilled(a);
 
 	ras_db_begin(db);
-	ras_db_once_spill_add(a->dba, RAS_SUBJ_PAGE, 12345, t0);
+	ras_db_once_spill_add(a->dba, RAS_SUBJ_PAGE, 12345, t0, 1);
 	ras_db_rollback(db);
 	ras_actions_rolled_back(a);
 	tap_is_int(spilled(a), before, "a spill made in a rolled-back transaction is gone");
+	/* A record of 3 errors: 86.4 minutes to leak out. */
+	ras_db_begin(db);
+	ras_db_once_spill_add(a->dba, RAS_SUBJ_PAGE, 777, t0, 3);
+	ras_db_commit(db);
+	ras_actions_committed(a);
 	a->prune_next_ns = 0;
 	tap_is_int(count_pages(a, db, PAGES + 10, PAGES + 11, t0 + 3600 * SEC), 0,
 		   "one more page an hour after the storm");
-	tap_is_int(spilled(a), 0, "every spilled error has leaked out by then: pruned");
+	tap_is_int(spilled(a), 1, "every spilled error has leaked out by then, pruned, but a record of 3");
+	a->prune_next_ns = 0;
+	tap_is_int(count_pages(a, db, PAGES + 11, PAGES + 12, t0 + 5185 * SEC), 0,
+		   "one more page 86.4 minutes after it");
+	tap_is_int(spilled(a), 0, "its 3 errors have leaked out too");
+}
+
+/* Counts n errors of page i at t in a transaction of its own; whether they crossed. */
+static bool count_one(struct ras_actions *a, struct ras_db *db, unsigned i, int64_t n, int64_t t)
+{
+	struct ras_subject s = page(i);
+	struct entry *e;
+
+	s.n = n;
+	ras_db_begin(db);
+	e = actions_count_errors(a, &s, t, COUNT_LIVE);
+	ras_actions_flush(a);
+	ras_db_commit(db);
+	ras_actions_committed(a);
+	return e != NULL;
+}
+
+/* A first record of several errors (an mc_event's error_count) that cannot cross alone is held with them. */
+static void test_errors(struct ras_actions *a, struct ras_db *db, int64_t t)
+{
+	char buf[64];
+
+	tap_ok(!count_one(a, db, 100 * PAGES, 30, t), "a first record of 30 errors against 50/24h does not cross");
+	bucket_of(100 * PAGES, buf, sizeof(buf));
+	tap_is_str(buf, "none", "it is held without a bucket row");
+	tap_ok(count_one(a, db, 100 * PAGES, 25, t + SEC), "25 more a second later cross");
+	bucket_of(100 * PAGES, buf, sizeof(buf));
+	tap_is_str(buf, "55 55", "its bucket holds both records' errors: 55 of 55");
+	tap_ok(count_one(a, db, 100 * PAGES + 1, 50, t + 2 * SEC), "a first record of 50 errors crosses at once");
+	bucket_of(100 * PAGES + 1, buf, sizeof(buf));
+	tap_is_str(buf, "50 50", "with a bucket row");
 }
 
 static void test_rebuild_forgets(struct ras_actions *a, struct ras_db *db, int64_t t0)
@@ -229,6 +271,7 @@ int main(void)
 	test_prune(a, db, t0);
 	test_rebuild_forgets(a, db, t0);
 	test_spill_full(a, db, t0 + 7200 * SEC);
+	test_errors(a, db, t0 + 9000 * SEC);
 	ras_actions_close(a);
 	ras_db_close(db);
 	test_rmtree(dir);
