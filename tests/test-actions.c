@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "actions_fixture.h"
 #include "fake_tree.h"
@@ -498,6 +499,53 @@ static void test_rebuild_keeps_once(void)
 	sqlite3_close(db);
 }
 
+/*
+ * A first record of 2 errors against 3/1h has no bucket row either (held with
+ * its errors). A restart finds it again, so 2 more errors cross. Half an hour
+ * old (when the machine has been up long enough for that on the boot clock),
+ * one of its errors has leaked out and the other is still there: the restart
+ * looks back (count - 1) leak times, 40 minutes, not one leak time.
+ */
+static void test_seen_once_errors(void)
+{
+	struct timespec up;
+	struct fake_tree t;
+	char buf[64];
+	sqlite3 *db;
+	bool old;
+
+	clock_gettime(CLOCK_BOOTTIME, &up);
+	old = up.tv_sec > 2400;
+	fresh_db();
+	make_sysfs(true);
+	write_conf("");
+	for (int run = 0; run < 2; run++) {
+		tree(&t);
+		add_mc(&t, "0x42000", "2", run || !old ? base_ts + (uint64_t)run * MS : base_ts - 20 * MIN);
+		fake_tree_finish(&t);
+		run_rasd(t.root, false);
+		fake_tree_destroy(&t);
+		if (run == 0) {
+			sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
+			tap_is_int(scalar(db, "SELECT count(*) FROM buckets WHERE kind = 'page'"), 0,
+				   "a page's first record of 2 errors against 3/1h: no bucket row");
+			sqlite3_close(db);
+			get("devices/system/memory/soft_offline_page", buf, sizeof(buf));
+			tap_is_str(buf, "", "and no action");
+		}
+	}
+	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
+	text(db, "SELECT level || ' ' || total FROM buckets WHERE kind = 'page' AND subject = '0x42000'",
+	     buf, sizeof(buf));
+	sqlite3_close(db);
+	tap_is_str(buf, "0 4", "after a restart 2 more errors find the first record's (%s old): crossed, emptied",
+		   old ? "30 minutes" : "10 minutes");
+	get("devices/system/memory/soft_offline_page", buf, sizeof(buf));
+	tap_is_str(buf, "0x42000", "the page is offlined");
+	if (!old)
+		tap_ok(1, "a record half an hour old # SKIP up for under 40 minutes");
+}
+
 int main(void)
 {
 	actions_fixture_init();
@@ -506,6 +554,7 @@ int main(void)
 	test_edac_row();
 	test_rebuild();
 	test_seen_once();
+	test_seen_once_errors();
 	test_prune_leaked_once();
 	test_rebuild_keeps_once();
 	actions_fixture_done();
