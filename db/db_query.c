@@ -38,6 +38,9 @@ static bool wanted(struct ras_db *db, const struct ras_db_filter *f, unsigned i)
 {
 	if (f->type_idx >= 0 && (unsigned)f->type_idx != i)
 		return false;
+	/* Only an mc_event counts more than one error (lib/subject.c errors_in). */
+	if (f->several_errors && strcmp(ras_event_types[i].table, "mc_event"))
+		return false;
 	return ras_db_table_exists(db, ras_event_types[i].table);
 }
 
@@ -62,10 +65,11 @@ static char *ordering_sql(struct ras_db *db, const struct ras_db_filter *f)
 	for (unsigned i = 0; i < ras_n_event_types; i++) {
 		if (!wanted(db, f, i))
 			continue;
-		n += (size_t)snprintf(sql + n, cap - n, "%sSELECT %u AS t, id, wall_ns FROM %s WHERE%s",
-				      n ? " UNION ALL " : "", i, ras_event_types[i].table, filter_sql);
+		n += (size_t)snprintf(sql + n, cap - n, "%sSELECT %u AS t, id, wall_ns FROM %s WHERE%s%s",
+				      n ? " UNION ALL " : "", i, ras_event_types[i].table, filter_sql,
+				      f->several_errors ? " AND error_count > 1" : "");
 		/* A folded period is listed at its last record, when it overlaps the window. */
-		if (folds)
+		if (folds && !f->several_errors)
 			n += (size_t)snprintf(sql + n, cap - n, " UNION ALL SELECT %u, id, last_ns FROM folds"
 					      " WHERE tbl = '%s' AND (?1 = 0 OR last_ns >= ?1)"
 					      " AND (?2 = 0 OR first_ns < ?2) AND%s",

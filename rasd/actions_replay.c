@@ -26,11 +26,26 @@ static int row_subjects(const struct ras_actions *a, const struct ras_db_row *ro
 	return ras_subjects_of(type, row->values, decoded, a->page_size, a->counted, subj);
 }
 
-/* Decodes a stored record and counts its subjects that have no stored bucket. */
+/*
+ * Decodes a stored record and counts its subjects that have no stored bucket.
+ * Past one leak time (old_only), not one it would hold as seen once whose
+ * errors have leaked out by now: that span is read for the records of
+ * several errors, and their other subjects' one error is long gone.
+ */
 struct resume {
 	struct ras_actions *a;
+	int64_t now_ns;
+	bool old_only;
 	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
 };
+
+static bool leaked_out(const struct resume *rs, const struct ras_subject *s, int64_t wall_ns)
+{
+	const struct ras_threshold *t = &rs->a->th[s->kind];
+
+	return rs->old_only && t->count >= 2 && s->n >= 1 && s->n < (int64_t)t->count &&
+	       wall_ns <= rs->now_ns - s->n * actions_once_leak_ns(t);
+}
 
 static int resume_one(void *ctx, const struct ras_db_row *row)
 {
@@ -39,7 +54,11 @@ static int resume_one(void *ctx, const struct ras_db_row *row)
 	int n = row_subjects(rs->a, row, rs->decoded, subj);
 
 	for (int i = 0; i < n; i++) {
-		struct entry *e = actions_count_errors(rs->a, &subj[i], row->wall_ns, COUNT_RESUME);
+		struct entry *e;
+
+		if (leaked_out(rs, &subj[i], row->wall_ns))
+			continue;
+		e = actions_count_errors(rs->a, &subj[i], row->wall_ns, COUNT_RESUME);
 
 		if (e)
 			e->b.level = 0;
@@ -49,30 +68,43 @@ static int resume_one(void *ctx, const struct ras_db_row *row)
 
 /*
  * Subjects seen once live only in memory: at start they are found again in
- * the stored records of the longest time a held record's errors stay in a
- * bucket, count - 1 of them (the newest ONCE_SEEN_MAX records of it). A
- * record folded into a storm count is not there; its page or row starts
- * again from nothing.
+ * the stored records of the longest time one error stays in a bucket, and,
+ * before that, in the records of several errors back to the longest time
+ * such a record's errors stay, count - 1 of them (the newest ONCE_SEEN_MAX
+ * records of each span). Reading every record of that day cost 3.4 s at
+ * start after a storm of 1M. A record folded into a storm count is not
+ * there; its page or row starts again from nothing.
  */
 void actions_hold_recent_once(struct ras_actions *a, struct ras_db *db)
 {
 	struct ras_db_filter f = { .type_idx = -1, .include_synthetic = true,
 				   .limit = ONCE_SEEN_MAX };
-	int64_t window = 0;
+	int64_t one = 0, several = 0;
 	struct resume *rs;
 
 	for (int k = 0; k < RAS_SUBJ_KINDS; k++) {
-		/* At most period_ns plus count - 1 rounding nanoseconds: no overflow. */
-		int64_t held = (int64_t)(a->th[k].count - 1) * actions_once_leak_ns(&a->th[k]);
+		int64_t leak = actions_once_leak_ns(&a->th[k]);
 
-		if (a->th[k].count >= 2 && held > window)
-			window = held;
+		if (a->th[k].count < 2)
+			continue;
+		one = leak > one ? leak : one;
+		/* At most period_ns plus count - 1 rounding nanoseconds: no overflow. */
+		if ((int64_t)(a->th[k].count - 1) * leak > several)
+			several = (int64_t)(a->th[k].count - 1) * leak;
 	}
-	if (!window || !(rs = calloc(1, sizeof(*rs))))
+	if (!one || !(rs = calloc(1, sizeof(*rs))))
 		return;
 	rs->a = a;
-	f.since_ns = actions_realtime_ns() - window;
+	rs->now_ns = actions_realtime_ns();
+	f.since_ns = rs->now_ns - one;
 	if (ras_db_errors(db, &f, resume_one, rs) < 0)
+		ras_log(LOG_WARNING, "cannot read the recent records: subjects seen once start anew");
+	/* Older, newest first still: only records of several errors can be held that long. */
+	f.until_ns = f.since_ns;
+	f.since_ns = rs->now_ns - several;
+	f.several_errors = true;
+	rs->old_only = true;
+	if (several > one && ras_db_errors(db, &f, resume_one, rs) < 0)
 		ras_log(LOG_WARNING, "cannot read the recent records: subjects seen once start anew");
 	free(rs);
 	/* What was found is committed already: a rollback keeps it. */
