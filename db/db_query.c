@@ -38,8 +38,8 @@ static bool wanted(struct ras_db *db, const struct ras_db_filter *f, unsigned i)
 {
 	if (f->type_idx >= 0 && (unsigned)f->type_idx != i)
 		return false;
-	/* Only an mc_event counts more than one error (lib/subject.c errors_in). */
-	if (f->several_errors && strcmp(ras_event_types[i].table, "mc_event"))
+	/* Only a type with a count of errors (an mc_event) has records of several. */
+	if (f->several_errors && !ras_event_types[i].errors)
 		return false;
 	return ras_db_table_exists(db, ras_event_types[i].table);
 }
@@ -65,9 +65,11 @@ static char *ordering_sql(struct ras_db *db, const struct ras_db_filter *f)
 	for (unsigned i = 0; i < ras_n_event_types; i++) {
 		if (!wanted(db, f, i))
 			continue;
-		n += (size_t)snprintf(sql + n, cap - n, "%sSELECT %u AS t, id, wall_ns FROM %s WHERE%s%s",
+		n += (size_t)snprintf(sql + n, cap - n, "%sSELECT %u AS t, id, wall_ns FROM %s WHERE%s%s%s%s",
 				      n ? " UNION ALL " : "", i, ras_event_types[i].table, filter_sql,
-				      f->several_errors ? " AND error_count > 1" : "");
+				      f->several_errors ? " AND \"" : "",
+				      f->several_errors ? ras_event_types[i].errors->name : "",
+				      f->several_errors ? "\" > 1" : "");
 		/* A folded period is listed at its last record, when it overlaps the window. */
 		if (folds && !f->several_errors)
 			n += (size_t)snprintf(sql + n, cap - n, " UNION ALL SELECT %u, id, last_ns FROM folds"

@@ -12,7 +12,7 @@ struct ras_db_filter {
 	bool include_synthetic;
 	const char *boot_id;          /* NULL: every boot */
 	bool with_folds;              /* errors: folded storm periods too, one row each */
-	bool several_errors;          /* only records of more than one error (mc_event error_count) */
+	bool several_errors;          /* only records of more than one error (type->errors > 1) */
 };
 
 #define RAS_DB_FOLD_DETAILS 8

@@ -10,6 +10,7 @@
 #include "event_table.h"
 #include "event_fields.h"
 #include "decode.h"
+#include "decoders/edac.h"
 
 #define F(n, t) { #n, RAS_FT_##t, 0 }
 #define OPT(n, t) { #n, RAS_FT_##t, RAS_F_OPTIONAL }
@@ -172,60 +173,63 @@ static const struct ras_sumloc cxl_dpa_sumloc = { ", DPA ", { { NULL } } };
 #define FIELDS(a) a, (N(a) + 0 * sizeof(char[N(a) <= RAS_MAX_FIELDS ? 1 : -1]))
 #define DECODER(name) name##_dfields, &name##_n_dfields, adapt_##name, render_##name
 
+/* An EDAC driver reports how many errors one mc_event stands for. */
+static const struct ras_dfield edac_errors = RAS_DF_I(struct edac_decoded, error_count);
+
 const struct ras_event_type ras_event_types[] = {
 	{ "mce", "mce_record", NULL, "mce_record", "machine check",
 	  FIELDS(mce_fields), DECODER(mce), NULL,
-	  "e41a1d8a091849f289861ebbcf4f253a", NULL },
+	  "e41a1d8a091849f289861ebbcf4f253a", NULL, NULL },
 	/* The decoded label is the configured one where the kernel had none. */
 	{ "ras", "mc_event", NULL, "mc_event", "memory controller error",
 	  FIELDS(mc_fields), DECODER(edac), "label",
-	  "92567467f2704b979ef87cefdf3072a0", NULL },
+	  "92567467f2704b979ef87cefdf3072a0", NULL, &edac_errors },
 	{ "ras", "aer_event", NULL, "aer_event", "PCIe AER error",
 	  FIELDS(aer_fields), DECODER(aer), NULL,
-	  "c59606bc94b241a2966b9bd5278bd232", NULL },
+	  "c59606bc94b241a2966b9bd5278bd232", NULL, NULL },
 	{ "ras", "extlog_mem_event", NULL, "extlog_mem_event", "extended log memory error",
 	  FIELDS(extlog_fields), DECODER(extlog), NULL,
-	  "db819a2a5c1e4ab4aba5042e8d36fdc4", NULL },
+	  "db819a2a5c1e4ab4aba5042e8d36fdc4", NULL, NULL },
 	{ "ras", "non_standard_event", NULL, "non_standard_event", "platform error (CPER)",
 	  FIELDS(nonstd_fields), DECODER(nonstd), NULL,
-	  "4d4b72deb0b241b78fe7d45b1a5b90d6", NULL },
+	  "4d4b72deb0b241b78fe7d45b1a5b90d6", NULL, NULL },
 	{ "ras", "arm_event", NULL, "arm_event", "ARM processor error",
 	  FIELDS(arm_fields), DECODER(arm), NULL,
-	  "5d8c01e139424546bb33f301bcffb96f", NULL },
+	  "5d8c01e139424546bb33f301bcffb96f", NULL, NULL },
 	/* A late-2025 patch moves this event to its own system. */
 	{ "ras", "memory_failure_event", "memory_failure", "memory_failure_event",
 	  "memory failure", FIELDS(memfail_fields), DECODER(memfail), NULL,
-	  "9e645356e0224ee19eb5c2e73be90cee", &memfail_sumloc },
+	  "9e645356e0224ee19eb5c2e73be90cee", &memfail_sumloc, NULL },
 	{ "devlink", "devlink_health_report", NULL, "devlink_health_report",
 	  "device health report", FIELDS(devlink_fields), DECODER(devlink), NULL,
-	  "88c9b4c681014a6e87e393dedd103b9d", NULL },
+	  "88c9b4c681014a6e87e393dedd103b9d", NULL, NULL },
 	{ "block", "block_rq_error", NULL, "block_rq_error", "block I/O error",
 	  FIELDS(blockerr_fields), DECODER(blockerr), NULL,
-	  "aef3631d984442e9a318219030082b1e", NULL },
+	  "aef3631d984442e9a318219030082b1e", NULL, NULL },
 	{ "cxl", "cxl_aer_uncorrectable_error", NULL, "cxl_aer_uncorrectable_error",
 	  "CXL uncorrectable error", FIELDS(cxl_aer_ue_fields),
-	  DECODER(cxl), NULL, "c2ed468202354c5ab0a9fdf310cef480", NULL },
+	  DECODER(cxl), NULL, "c2ed468202354c5ab0a9fdf310cef480", NULL, NULL },
 	{ "cxl", "cxl_aer_correctable_error", NULL, "cxl_aer_correctable_error",
 	  "CXL correctable error", FIELDS(cxl_aer_ce_fields),
-	  DECODER(cxl), NULL, "be64aac98c294903a704d4c84495ef0a", NULL },
+	  DECODER(cxl), NULL, "be64aac98c294903a704d4c84495ef0a", NULL, NULL },
 	{ "cxl", "cxl_overflow", NULL, "cxl_overflow", "CXL event log overflow",
 	  FIELDS(cxl_overflow_fields), DECODER(cxl), NULL,
-	  "ff1809ee988741a190dce56032ed6087", NULL },
+	  "ff1809ee988741a190dce56032ed6087", NULL, NULL },
 	{ "cxl", "cxl_generic_event", NULL, "cxl_generic_event", "CXL event",
 	  FIELDS(cxl_generic_fields), DECODER(cxl), NULL,
-	  "a014c9971cf343b494afc81ea406ac49", NULL },
+	  "a014c9971cf343b494afc81ea406ac49", NULL, NULL },
 	{ "cxl", "cxl_general_media", NULL, "cxl_general_media", "CXL media error",
 	  FIELDS(cxl_media_fields), DECODER(cxl), NULL,
-	  "0b4809b603834021ba4c0b77c1d5a4fd", &cxl_dpa_sumloc },
+	  "0b4809b603834021ba4c0b77c1d5a4fd", &cxl_dpa_sumloc, NULL },
 	{ "cxl", "cxl_dram", NULL, "cxl_dram", "CXL DRAM error",
 	  FIELDS(cxl_dram_fields), DECODER(cxl), NULL,
-	  "69668f75cb5a40cf857646b3f41085ed", &cxl_dpa_sumloc },
+	  "69668f75cb5a40cf857646b3f41085ed", &cxl_dpa_sumloc, NULL },
 	{ "cxl", "cxl_memory_module", NULL, "cxl_memory_module", "CXL memory module event",
 	  FIELDS(cxl_module_fields), DECODER(cxl), NULL,
-	  "869f001b01c54eabba51dd4df7defc92", NULL },
+	  "869f001b01c54eabba51dd4df7defc92", NULL, NULL },
 	{ "cxl", "cxl_poison", NULL, "cxl_poison", "CXL poison",
 	  FIELDS(cxl_poison_fields), DECODER(cxl), NULL,
-	  "bdc5e772a61c407f9bc36a9cfc89231a", &cxl_dpa_sumloc },
+	  "bdc5e772a61c407f9bc36a9cfc89231a", &cxl_dpa_sumloc, NULL },
 };
 
 const unsigned ras_n_event_types = N(ras_event_types);

@@ -95,6 +95,8 @@ struct ras_event_type {
 	const char *keep_decoded; /* a decoded field stored although named like a raw one */
 	const char *message_id;   /* journal MESSAGE_ID, 32 hex digits */
 	const struct ras_sumloc *sumloc; /* the summary's coarser location, or NULL: the location */
+	/* The decoded count of errors a record stands for (a stored column too), or NULL: one. */
+	const struct ras_dfield *errors;
 };
 
 extern const struct ras_event_type ras_event_types[];

@@ -347,15 +347,12 @@ const char *ras_subject_kind_name(enum ras_subject_kind kind)
 	return kind < RAS_SUBJ_KINDS ? kinds[kind].name : "?";
 }
 
-/* mc_event's error_count is how many errors the record stands for. */
+/* How many errors the record stands for (an mc_event's error_count), at least one. */
 static int64_t errors_in(const struct ras_event_type *type, const void *decoded)
 {
-	if (!strcmp(type->table, "mc_event")) {
-		const struct edac_decoded *e = decoded;
+	int64_t n = type->errors ? ras_dfield_int(decoded, type->errors) : 1;
 
-		return KNOWN(e->error_count) && e->error_count > 1 ? e->error_count : 1;
-	}
-	return 1;
+	return KNOWN(n) && n > 1 ? n : 1;
 }
 
 int ras_subjects_of(const struct ras_event_type *type, const struct ras_value *values,
