@@ -186,6 +186,24 @@ static int spill_failed(struct ras_db_actions *a, sqlite3_stmt *st)
 	return -EIO;
 }
 
+/* Spill statement which, in the open transaction (begun if none); NULL when none can be. */
+static sqlite3_stmt *spill_stmt(struct ras_db_actions *a, int which)
+{
+	return ras_db_begin(a->db) < 0 ? NULL : a->st[which];
+}
+
+/* The same, bound to one subject: its key hash (?1) and kind (?2). */
+static sqlite3_stmt *spill_subject(struct ras_db_actions *a, int which, int kind, uint64_t key)
+{
+	sqlite3_stmt *st = spill_stmt(a, which);
+
+	if (st) {
+		sqlite3_bind_int64(st, 1, (int64_t)key);
+		sqlite3_bind_int(st, 2, kind);
+	}
+	return st;
+}
+
 int ras_db_once_spill_add(struct ras_db_actions *a, int kind, uint64_t key, int64_t wall_ns,
 			  unsigned n)
 {
@@ -193,11 +211,8 @@ int ras_db_once_spill_add(struct ras_db_actions *a, int kind, uint64_t key, int6
 
 	if (!a)
 		return -ENODEV;
-	if (ras_db_begin(a->db) < 0)
+	if (!(st = spill_subject(a, ST_SPILL_ADD, kind, key)))
 		return -EIO;
-	st = a->st[ST_SPILL_ADD];
-	sqlite3_bind_int64(st, 1, (int64_t)key);
-	sqlite3_bind_int(st, 2, kind);
 	sqlite3_bind_int64(st, 3, wall_ns);
 	sqlite3_bind_int64(st, 4, n);
 	return sqlite3_step(st) == SQLITE_DONE ? finish(st, 0) : spill_failed(a, st);
@@ -211,11 +226,8 @@ int ras_db_once_spill_take(struct ras_db_actions *a, int kind, uint64_t key, int
 
 	if (!a)
 		return -ENODEV;
-	if (ras_db_begin(a->db) < 0)
+	if (!(st = spill_subject(a, ST_SPILL_TAKE, kind, key)))
 		return -EIO;
-	st = a->st[ST_SPILL_TAKE];
-	sqlite3_bind_int64(st, 1, (int64_t)key);
-	sqlite3_bind_int(st, 2, kind);
 	r = sqlite3_step(st);
 	if (r == SQLITE_ROW) {
 		*wall_ns = sqlite3_column_int64(st, 0);
@@ -234,9 +246,8 @@ int ras_db_once_spill_prune(struct ras_db_actions *a, int kind, int64_t leaked_b
 
 	if (!a)
 		return 0;
-	if (ras_db_begin(a->db) < 0)
+	if (!(st = spill_stmt(a, ST_SPILL_PRUNE)))
 		return -EIO;
-	st = a->st[ST_SPILL_PRUNE];
 	sqlite3_bind_int(st, 1, kind);
 	sqlite3_bind_int64(st, 2, leaked_before_ns);
 	sqlite3_bind_int64(st, 3, leak_ns);
@@ -251,9 +262,8 @@ int ras_db_once_spill_empty(struct ras_db_actions *a)
 
 	if (!a)
 		return 0;
-	if (ras_db_begin(a->db) < 0)
+	if (!(st = spill_stmt(a, ST_SPILL_EMPTY)))
 		return -EIO;
-	st = a->st[ST_SPILL_EMPTY];
 	return sqlite3_step(st) == SQLITE_DONE ? finish(st, 0) : spill_failed(a, st);
 }
 
