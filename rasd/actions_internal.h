@@ -20,7 +20,7 @@
 /* 2 MiB, touched as it fills: about 1.4 % false hits at KNOWN_MAX subjects (stored or spilled). */
 #define KNOWN_BITS (1u << 24)
 #define KNOWN_MAX (1u << 20)
-#define ONCE_SEEN_MAX (1u << 19)  /* subjects seen once, held without a row: 24 MiB at most */
+#define ONCE_SEEN_MAX (1u << 20)  /* subjects seen once, held without a row: 1.5M in 32 MiB at most */
 
 struct entry {
 	bool used, dirty;

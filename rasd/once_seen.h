@@ -21,6 +21,7 @@
 #include <stdint.h>
 
 #define RAS_ONCE_SEEN_TAGS 8      /* the caller's kinds: each with its own leak time */
+#define RAS_ONCE_SEEN_MAX_N 63    /* the most errors an entry holds */
 
 struct ras_once_seen;
 
@@ -35,8 +36,9 @@ int ras_once_seen_take(struct ras_once_seen *o, unsigned tag, uint64_t hash, int
 /*
  * Holds (tag, hash) with its record's time and n errors (at least 1). now_ns,
  * the newest time seen, decides what has leaked out when room is needed. 0;
- * -ENOSPC when full of errors still leaking; -ENOMEM. A failed add changes
- * nothing.
+ * -ENOSPC when full of errors still leaking, or n is over RAS_ONCE_SEEN_MAX_N;
+ * -ENOMEM. A failed add changes nothing. Hashes are told apart by their low
+ * 55 bits.
  */
 int ras_once_seen_add(struct ras_once_seen *o, unsigned tag, uint64_t hash, int64_t wall_ns,
 		      unsigned n, int64_t now_ns);

@@ -149,6 +149,12 @@ static void test_errors(void)
 	ras_once_seen_add(o, 1, 7, 100 * SEC, 3, 100 * SEC);
 	ras_once_seen_add(o, 1, 10, 280 * SEC, 1, 280 * SEC);
 	tap_is_int(ras_once_seen_take(o, 1, 7, &t, &tn), 0, "three minutes on, the 3 have");
+	tap_ok(ras_once_seen_add(o, 1, 11, 300 * SEC, RAS_ONCE_SEEN_MAX_N, 300 * SEC) == 0 &&
+	       ras_once_seen_take(o, 1, 11, &t, &tn) == 1 && tn == RAS_ONCE_SEEN_MAX_N,
+	       "held with %d errors, the most an entry keeps", RAS_ONCE_SEEN_MAX_N);
+	tap_is_int(ras_once_seen_add(o, 1, 11, 300 * SEC, RAS_ONCE_SEEN_MAX_N + 1, 300 * SEC), -ENOSPC,
+		   "one more is refused (the caller spills it)");
+	tap_is_int(ras_once_seen_take(o, 1, 11, &t, &tn), 0, "and not held");
 	ras_once_seen_free(o);
 }
 

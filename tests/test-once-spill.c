@@ -10,6 +10,7 @@
  * way to bucket rows and nothing is lost. A first record of several errors
  * that cannot cross alone is held with them.
  */
+#include <errno.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,10 +159,10 @@ static void test_prune(struct ras_actions *a, struct ras_db *db, int64_t t0)
 	tap_is_int(spilled(a), 0, "its 3 errors have leaked out too");
 }
 
-/* Counts n errors of page i at t in a transaction of its own; whether they crossed. */
-static bool count_one(struct ras_actions *a, struct ras_db *db, unsigned i, int64_t n, int64_t t)
+/* Counts n errors of subject s at t in a transaction of its own; whether they crossed. */
+static bool count_subject(struct ras_actions *a, struct ras_db *db, struct ras_subject s,
+			  int64_t n, int64_t t)
 {
-	struct ras_subject s = page(i);
 	struct entry *e;
 
 	s.n = n;
@@ -171,6 +172,36 @@ static bool count_one(struct ras_actions *a, struct ras_db *db, unsigned i, int6
 	ras_db_commit(db);
 	ras_actions_committed(a);
 	return e != NULL;
+}
+
+static bool count_one(struct ras_actions *a, struct ras_db *db, unsigned i, int64_t n, int64_t t)
+{
+	return count_subject(a, db, page(i), n, t);
+}
+
+static bool count_dimm(struct ras_actions *a, struct ras_db *db, int64_t n, int64_t t)
+{
+	struct ras_subject s = { .kind = RAS_SUBJ_DIMM, .cpu = -1, .key = "mc0 0:1:-1" };
+
+	return count_subject(a, db, s, n, t);
+}
+
+/*
+ * More errors than the once-seen memory holds per entry (63): a DIMM's 70
+ * against 100/24h go to the spill with their count, and are replayed whole.
+ */
+static void test_errors_past_memory(struct ras_actions *a, struct ras_db *db, int64_t t)
+{
+	const char *total = "SELECT total FROM buckets WHERE kind = 'dimm' AND subject = 'mc0 0:1:-1'";
+	int before = spilled(a);
+
+	tap_is_int(ras_once_seen_add(a->once, RAS_SUBJ_DIMM, 77, t, RAS_ONCE_SEEN_MAX_N + 1, t),
+		   -ENOSPC, "the once-seen memory refuses 64 errors in one entry");
+	tap_ok(!count_dimm(a, db, 70, t), "a DIMM's first record of 70 errors against 100/24h does not cross");
+	tap_is_int(test_sql_int(dbpath, total), -1, "it is held without a bucket row");
+	tap_is_int(spilled(a), before + 1, "in the spill, past what memory holds per entry");
+	tap_ok(count_dimm(a, db, 40, t + SEC), "40 more a second later cross");
+	tap_is_int(test_sql_int(dbpath, total), 110, "its bucket holds both records' 110 errors");
 }
 
 /* A first record of several errors (an mc_event's error_count) that cannot cross alone is held with them. */
@@ -270,6 +301,7 @@ int main(void)
 	test_spill(a, db, t0);
 	test_prune(a, db, t0);
 	test_rebuild_forgets(a, db, t0);
+	test_errors_past_memory(a, db, t0 + 7100 * SEC);
 	test_spill_full(a, db, t0 + 7200 * SEC);
 	test_errors(a, db, t0 + 9000 * SEC);
 	ras_actions_close(a);
