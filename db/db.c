@@ -551,8 +551,19 @@ int ras_db_previous_boot(struct ras_db *db, int64_t *boot)
 	return r;
 }
 
+size_t ras_db_slot_bytes(const struct ras_db *db)
+{
+	return ras_db_rollup_slot_bytes(db) + ras_db_fold_slot_bytes(db);
+}
+
 void ras_db_release_memory(struct ras_db *db)
 {
-	if (db)
-		sqlite3_db_release_memory(db->h);
+	if (!db)
+		return;
+	/* A storm's batch slots, touched whole by a varied storm, stay resident otherwise. */
+	if (!db->in_txn) {
+		ras_db_rollup_trim(db);
+		ras_db_fold_trim(db);
+	}
+	sqlite3_db_release_memory(db->h);
 }

@@ -137,8 +137,13 @@ int ras_db_cpu_stats_set(struct ras_db *db, const char *instance, int cpu,
 int ras_db_read_mark_get(struct ras_db *db, const char *instance, int cpu, uint64_t *read);
 int ras_db_read_mark_set(struct ras_db *db, const char *instance, int cpu, uint64_t read);
 int ras_db_counter_add(struct ras_db *db, const char *name, int64_t delta);
-/* Gives the page cache back between batches, so an idle daemon stays small. */
+/* Gives the page cache and a storm's batch slots back between batches, so an idle daemon stays small. */
 void ras_db_release_memory(struct ras_db *db);
+/*
+ * Memory held by a batch's slots (hourly roll-ups, storm folds): kept while
+ * batches are storm-sized, freed by ras_db_release_memory once they are not.
+ */
+size_t ras_db_slot_bytes(const struct ras_db *db);
 /*
  * boots.id of the boot before this one: the newest other boot in the
  * database, or a new row named "before:<this boot id>" when there is none.

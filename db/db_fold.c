@@ -384,6 +384,8 @@ static int accumulate(struct ras_db *db, unsigned idx, const char *subject, stru
 	uint64_t hash;
 
 	fold_key(idx, r);
+	if (!f->e && !(f->e = calloc(FOLD_SLOTS, sizeof(*f->e))))
+		return -ENOMEM;
 	/* A batch with more keys than slots writes what it has and goes on. */
 	if (f->used >= FOLD_SLOTS * 3 / 4 && ras_db_fold_write_entries(db) < 0)
 		return -EIO;
@@ -400,6 +402,7 @@ static int accumulate(struct ras_db *db, unsigned idx, const char *subject, stru
 						  .key = *r, .secs = secs, .cap = cap };
 			snprintf(e->subject, sizeof(e->subject), "%s", subject);
 			f->used++;
+			f->taken++;
 		} else if (e->hash != hash || !same_entry(e, idx, hour, subject, r)) {
 			continue;
 		}
@@ -622,7 +625,7 @@ void ras_db_fold_discard(struct ras_db *db)
 	/* Held ids may name rows the rollback took away: every storm starts again. */
 	for (unsigned i = 0; i < FOLD_SUBJECTS; i++)
 		subject_clear(&f->subj[i]);
-	for (unsigned i = 0; i < FOLD_SLOTS; i++) {
+	for (unsigned i = 0; f->e && i < FOLD_SLOTS; i++) {
 		f->e[i].used = false;
 		f->e[i].nsecs = 0;
 	}
@@ -630,6 +633,30 @@ void ras_db_fold_discard(struct ras_db *db)
 	f->npending = 0;
 	ras_db_hold_clear(f->hold);
 	memset(f->txn_first, 0, sizeof(f->txn_first));
+}
+
+/*
+ * The batch's slots (6.5 MiB once a storm touched them all), when none is in
+ * use and few were taken since the last trim (as ras_db_rollup_trim).
+ */
+void ras_db_fold_trim(struct ras_db *db)
+{
+	struct ras_db_fold *f = db->fold;
+
+	if (!f || !f->e || f->used)
+		return;
+	if (f->taken < FOLD_SLOTS / 16) {
+		for (unsigned i = 0; i < FOLD_SLOTS; i++)
+			free(f->e[i].secs);
+		free(f->e);
+		f->e = NULL;
+	}
+	f->taken = 0;
+}
+
+size_t ras_db_fold_slot_bytes(const struct ras_db *db)
+{
+	return db->fold && db->fold->e ? FOLD_SLOTS * sizeof(*db->fold->e) : 0;
 }
 
 void ras_db_fold_free(struct ras_db *db)
@@ -640,8 +667,9 @@ void ras_db_fold_free(struct ras_db *db)
 		return;
 	for (unsigned i = 0; i < FOLD_SUBJECTS; i++)
 		subject_clear(&f->subj[i]);
-	for (unsigned i = 0; i < FOLD_SLOTS; i++)
+	for (unsigned i = 0; f->e && i < FOLD_SLOTS; i++)
 		free(f->e[i].secs);
+	free(f->e);
 	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++) {
 		sqlite3_finalize(f->t[i].sel);
 		sqlite3_finalize(f->t[i].del);

@@ -20,6 +20,9 @@ void ras_db_fold_committed(struct ras_db *db);
 /* The transaction was rolled back: forget what it folded and every storm's held rows. */
 void ras_db_fold_discard(struct ras_db *db);
 void ras_db_fold_free(struct ras_db *db);
+/* Between transactions: frees the batch's slots (allocated again by the next fold). */
+void ras_db_fold_trim(struct ras_db *db);
+size_t ras_db_fold_slot_bytes(const struct ras_db *db);
 /* Folds up to a batch of the oldest raw rows of table idx stored before before_ns (committed ones). */
 int ras_db_fold_oldest(struct ras_db *db, unsigned idx, int64_t before_ns);
 /* Inside the transaction: folds what the age and size limits l say must go (db_fold_limits.c). */

@@ -73,8 +73,9 @@ struct fold_table {
 
 struct ras_db_fold {
 	struct fold_subject subj[FOLD_SUBJECTS];
-	struct fold_entry e[FOLD_SLOTS];
+	struct fold_entry *e;       /* FOLD_SLOTS, allocated by the first fold; freed when idle */
 	unsigned used;
+	unsigned taken;             /* slots taken since the last trim */
 	int64_t txn_first[RAS_MAX_EVENT_TYPES];     /* first row id of the open transaction; 0 none */
 	struct fold_table t[RAS_MAX_EVENT_TYPES];
 	sqlite3_stmt *get, *ins, *upd, *crossed;

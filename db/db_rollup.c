@@ -42,8 +42,9 @@ struct totals_entry {
 #define TOTALS_SLOTS 64
 
 struct ras_db_rollup {
-	struct rollup_entry e[RAS_DB_ROLLUP_SLOTS];
+	struct rollup_entry *e;          /* RAS_DB_ROLLUP_SLOTS, allocated by the first record; freed when idle */
 	unsigned used;
+	unsigned taken;                  /* slots taken since the last trim */
 	sqlite3_stmt *upsert;
 	/* A handful of keys per batch: a short list, searched in order. */
 	struct totals_entry totals[TOTALS_SLOTS];
@@ -257,7 +258,7 @@ void ras_db_rollup_discard(struct ras_db *db)
 {
 	if (!db->rollup)
 		return;
-	for (unsigned i = 0; i < RAS_DB_ROLLUP_SLOTS; i++)
+	for (unsigned i = 0; db->rollup->e && i < RAS_DB_ROLLUP_SLOTS; i++)
 		db->rollup->e[i].used = false;
 	db->rollup->used = 0;
 	db->rollup->n_totals = 0;
@@ -277,6 +278,8 @@ int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t 
 	unsigned slot;
 
 	if (!db->rollup && !(db->rollup = calloc(1, sizeof(*db->rollup))))
+		return -ENOMEM;
+	if (!db->rollup->e && !(db->rollup->e = calloc(RAS_DB_ROLLUP_SLOTS, sizeof(*db->rollup->e))))
 		return -ENOMEM;
 	/*
 	 * A batch with more keys than slots writes its hourly counts and goes on
@@ -302,6 +305,7 @@ int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t 
 			ras_str_copy(e->severity, sizeof(e->severity), sev);
 			ras_str_copy(e->location, sizeof(e->location), loc);
 			db->rollup->used++;
+			db->rollup->taken++;
 		} else if (e->hash != hash || !same_key(e, ev->type_idx, hour, boot, ev->source,
 							 synthetic, sev, loc)) {
 			continue;
@@ -315,10 +319,34 @@ int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t 
 	}
 }
 
+/*
+ * The batch's hourly slots (5.6 MiB once a storm touched them all), when none
+ * is in use and few were taken since the last trim: a storm's batches keep
+ * them, a trickle's take a page or two again.
+ */
+void ras_db_rollup_trim(struct ras_db *db)
+{
+	struct ras_db_rollup *ru = db->rollup;
+
+	if (!ru || ru->used)
+		return;
+	if (ru->taken < RAS_DB_ROLLUP_SLOTS / 16) {
+		free(ru->e);
+		ru->e = NULL;
+	}
+	ru->taken = 0;
+}
+
+size_t ras_db_rollup_slot_bytes(const struct ras_db *db)
+{
+	return db->rollup && db->rollup->e ? RAS_DB_ROLLUP_SLOTS * sizeof(*db->rollup->e) : 0;
+}
+
 void ras_db_rollup_free(struct ras_db *db)
 {
 	if (!db->rollup)
 		return;
+	free(db->rollup->e);
 	sqlite3_finalize(db->rollup->upsert);
 	sqlite3_finalize(db->rollup->totals_upsert);
 	ras_db_edac_acc_free(db->rollup->edac);

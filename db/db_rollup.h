@@ -37,6 +37,9 @@ int ras_db_rollup_flush(struct ras_db *db);
 /* Forgets the batch's roll-ups (the transaction was rolled back). */
 void ras_db_rollup_discard(struct ras_db *db);
 void ras_db_rollup_free(struct ras_db *db);
+/* Between transactions: frees the batch's slots (allocated again by the next record). */
+void ras_db_rollup_trim(struct ras_db *db);
+size_t ras_db_rollup_slot_bytes(const struct ras_db *db);
 /* Recounts every roll-up of a table, or of every table, from the stored rows. */
 int ras_db_rollup_rebuild(struct ras_db *db, unsigned idx);
 int ras_db_rollup_rebuild_all(struct ras_db *db);

@@ -132,6 +132,14 @@ static void known_reload(struct ras_actions *a)
 		a->known_valid = false;
 }
 
+static int64_t monotonic_ns(void)
+{
+	struct timespec mono;
+
+	clock_gettime(CLOCK_MONOTONIC, &mono);
+	return (int64_t)mono.tv_sec * 1000000000 + mono.tv_nsec;
+}
+
 int64_t actions_realtime_ns(void)
 {
 	struct timespec now;
@@ -655,10 +663,47 @@ void ras_actions_committed(struct ras_actions *a)
 	if (!a)
 		return;
 	a->txn++;
+	a->committed_newest_ns = a->newest_ns;
+	a->committed_mono_ns = monotonic_ns();
 	a->log.n_undo = 0;
 	a->log.undo_incomplete = false;
 	ras_once_seen_committed(a->once);
 	ras_decisions_committed(&a->decisions);
+}
+
+/*
+ * A minute behind: a record still in a CPU's buffer may be dated a little
+ * before the newest, and its subject's first error must still be there.
+ */
+#define TRIM_MARGIN_NS (60 * 1000000000LL)
+
+/*
+ * Time goes on in the records' own time line: the newest error counted at the
+ * last commit, plus the monotonic time since. The wall clock is not used: a
+ * clock stepped after rasd set the records' time base (NTP at boot) would
+ * forget first errors that later records, dated on the old base, still need.
+ */
+void ras_actions_trim(struct ras_actions *a)
+{
+	int64_t now = monotonic_ns(), since;
+
+	if (!a || now < a->trim_next_ns || !a->committed_mono_ns)
+		return;
+	a->trim_next_ns = now + TRIM_MARGIN_NS;
+	since = now - a->committed_mono_ns;
+	if (a->committed_newest_ns < INT64_MAX - since)
+		ras_once_seen_trim(a->once, a->committed_newest_ns + since - TRIM_MARGIN_NS);
+}
+
+/* Worth a wake-up only once the set grew past its first size: a storm's, not a trickle's. */
+int ras_actions_trim_timeout_ms(const struct ras_actions *a)
+{
+	int64_t left;
+
+	if (!a || ras_once_seen_bytes(a->once) <= RAS_ONCE_SEEN_FIRST_BYTES)
+		return -1;
+	left = a->trim_next_ns - monotonic_ns();
+	return left <= 0 ? 0 : (int)(left / 1000000) + 1;
 }
 
 /* Frees e's slot, moving back the entries after it that probed past it (linear probing). */

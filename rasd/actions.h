@@ -39,6 +39,15 @@ void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type
  */
 void ras_actions_committed(struct ras_actions *a);
 void ras_actions_rolled_back(struct ras_actions *a);
+/*
+ * When rasd goes idle, between transactions: forgets the subjects seen once
+ * whose errors leaked out more than a minute ago (the newest record's time
+ * plus the time since), and gives back the memory a storm grew for them. At
+ * most once a minute.
+ */
+void ras_actions_trim(struct ras_actions *a);
+/* Milliseconds until a trim could give memory back (0: now), or -1 when none is held. */
+int ras_actions_trim_timeout_ms(const struct ras_actions *a);
 /* Writes the buckets that changed; called inside the transaction, before its commit. */
 int ras_actions_flush(struct ras_actions *a);
 /* The database was replaced (a corrupt one moved aside): statements move to db (may be NULL). */

@@ -61,6 +61,9 @@ struct ras_actions {
 	bool spill_off;               /* the spill failed once: given up until restart */
 	int64_t newest_ns;            /* the newest error time counted: what has leaked out by now */
 	int64_t prune_next_ns;        /* when rows of one leaked error are looked for again */
+	int64_t trim_next_ns;         /* CLOCK_MONOTONIC: when ras_actions_trim looks again */
+	int64_t committed_newest_ns;  /* newest_ns at the last commit, */
+	int64_t committed_mono_ns;    /* and CLOCK_MONOTONIC then (0: no commit yet) */
 	/*
 	 * A Bloom filter of every subject the database may hold a bucket for
 	 * or have spilled (seen once, past the memory for those):

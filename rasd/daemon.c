@@ -68,6 +68,7 @@ struct rasd {
 	bool recording;               /* the instance's events are on */
 	unsigned enabled;             /* how many: said once rasd is ready */
 	int64_t checked_ns;           /* the last instance check (all was right): monotonic */
+	int64_t idled_ns;             /* the last go_idle: monotonic */
 	int64_t checked_wall_ns;      /* the same, on the wall clock, to say since when */
 	struct rasd_durability durability; /* live records: commit − arrival */
 	struct rasd_durability commit_cost; /* the part of it spent committing */
@@ -614,6 +615,8 @@ static void handle_signal(struct rasd *d)
 /* Before sleeping: return the page cache and freed heap, so idle costs little memory. */
 static void go_idle(struct rasd *d)
 {
+	d->idled_ns = ras_clock_ns(CLOCK_MONOTONIC);
+	ras_actions_trim(d->actions);
 	ras_db_release_memory(d->db);
 	ras_pipeline_trim(&d->pipe);
 	if (d->boot)
@@ -621,16 +624,36 @@ static void go_idle(struct rasd *d)
 	malloc_trim(0);
 }
 
-/* Idle costs nothing; a group waiting for its commit or a failing database wakes rasd. */
+/*
+ * After a storm: memory to give back once rasd is idle (a batch's slots, the
+ * subjects seen once), in ms (0: now), or -1 when it holds none. The slots of
+ * a storm-sized batch are kept at the idle that follows it (the next batch
+ * would take them again) and freed at the next: a second later.
+ */
+static int give_back_timeout_ms(struct rasd *d)
+{
+	int trim = ras_actions_trim_timeout_ms(d->actions);
+	int64_t left = d->idled_ns + 1000000000LL - ras_clock_ns(CLOCK_MONOTONIC);
+	int slots = left <= 0 ? 0 : (int)(left / 1000000) + 1;
+
+	if (!ras_db_slot_bytes(d->db))
+		return trim;
+	return trim >= 0 && trim < slots ? trim : slots;
+}
+
+/* Idle costs nothing; a group waiting for its commit, a failing database or a storm's memory wakes rasd. */
 static int loop_timeout_ms(struct rasd *d)
 {
 	int64_t left = d->checked_ns + INSTANCE_CHECK_NS - ras_clock_ns(CLOCK_MONOTONIC);
 	int group = ras_pipeline_commit_timeout_ms(&d->pipe, ras_clock_ns(CLOCK_REALTIME));
 	int retry = rasd_storage_timeout_ms(&d->storage);
+	int give_back = give_back_timeout_ms(d);
 	int check = left <= 0 ? 0 : (int)(left / 1000000) + 1;
 
 	if (group >= 0 && group < check)
 		check = group;
+	if (give_back >= 0 && give_back < check)
+		check = give_back;
 	return retry >= 0 && retry < check ? retry : check;
 }
 
@@ -681,7 +704,7 @@ static int loop(struct rasd *d)
 		rasd_storage_tick(&d->storage);
 		check_instance(d);
 		/* Not while a group is open: its pages are written at the commit. */
-		if ((data || committed) && !d->pipe.group_first_ns)
+		if ((data || committed || give_back_timeout_ms(d) == 0) && !d->pipe.group_first_ns)
 			go_idle(d);
 	}
 	return 0;

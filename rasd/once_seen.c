@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include "once_seen.h"
 
-#define START_CAP 1024
+#define START_CAP 1024            /* RAS_ONCE_SEEN_FIRST_BYTES / sizeof(struct item) */
 
 /*
  * 16 bytes, not 24 with a separate count: the set is most of a storm's
@@ -17,6 +17,8 @@ struct item {
 	uint64_t k;
 	int64_t wall_ns;
 };
+
+_Static_assert(START_CAP * sizeof(struct item) == RAS_ONCE_SEEN_FIRST_BYTES, "first size");
 
 #define N_SHIFT 55
 #define KEY_MASK (~(0x3fULL << N_SHIFT))
@@ -243,9 +245,35 @@ int ras_once_seen_add(struct ras_once_seen *o, unsigned tag, uint64_t hash, int6
 	return 0;
 }
 
+int ras_once_seen_trim(struct ras_once_seen *o, int64_t now_ns)
+{
+	size_t cap = START_CAP;
+	int r;
+
+	if (!o->slots || o->n_log)
+		return 0;
+	if (now_ns >= o->next_leak_ns && (r = rehash(o, o->cap, now_ns)) < 0)
+		return r;
+	if (!o->count) {
+		ras_once_seen_clear(o);
+		return 0;
+	}
+	/* Shrunk only when an eighth full, to a quarter: adds after it do not grow it back at once. */
+	if (o->cap <= START_CAP || o->count >= o->cap / 8)
+		return 0;
+	while (cap / 4 < o->count)
+		cap *= 2;
+	return rehash(o, cap, now_ns);
+}
+
 size_t ras_once_seen_count(const struct ras_once_seen *o)
 {
 	return o->count;
+}
+
+size_t ras_once_seen_bytes(const struct ras_once_seen *o)
+{
+	return o->slots ? o->cap * sizeof(struct item) : 0;
 }
 
 void ras_once_seen_committed(struct ras_once_seen *o)

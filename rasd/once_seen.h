@@ -42,7 +42,17 @@ int ras_once_seen_take(struct ras_once_seen *o, unsigned tag, uint64_t hash, int
  */
 int ras_once_seen_add(struct ras_once_seen *o, unsigned tag, uint64_t hash, int64_t wall_ns,
 		      unsigned n, int64_t now_ns);
+/*
+ * Between transactions: drops what has leaked out by now_ns and gives back
+ * the memory of a set grown for a storm (freed when empty; shrunk to a
+ * quarter full when an eighth full). Scans the whole set: rate-limit it.
+ * 0 or -ENOMEM (the set unchanged).
+ */
+int ras_once_seen_trim(struct ras_once_seen *o, int64_t now_ns);
 size_t ras_once_seen_count(const struct ras_once_seen *o);
+/* The memory its slots take; RAS_ONCE_SEEN_FIRST_BYTES until it first grows. */
+#define RAS_ONCE_SEEN_FIRST_BYTES (1024 * 16)
+size_t ras_once_seen_bytes(const struct ras_once_seen *o);
 /* The open transaction's changes are kept (committed) or undone (rolled back). */
 void ras_once_seen_committed(struct ras_once_seen *o);
 void ras_once_seen_rolled_back(struct ras_once_seen *o);

@@ -437,6 +437,7 @@ static void store_stream(struct ras_db **folded, struct ras_db *plain, struct ra
 		ras_db_commit(*folded);
 		ras_db_commit(plain);
 		ras_db_metrics_collect(*folded, live);   /* as rasd does after each commit */
+		ras_db_release_memory(*folded);          /* and when it goes idle */
 		if (i == RESTART) {
 			ras_db_fold_settle(*folded);   /* as rasd does before it stops */
 			ras_db_close(*folded);
@@ -583,6 +584,11 @@ int main(void)
 			    scalar("plain.db", "SELECT count(*) FROM mc_event"),
 	       "%lld folds rows and the raw rows add up to every record", (long long)folds);
 	check_raw_rows(restart_ns);
+	tap_ok(ras_db_slot_bytes(folded) > 0, "the batch's slots are there after a commit (%zu bytes)",
+	       ras_db_slot_bytes(folded));
+	ras_db_release_memory(folded);
+	tap_is_int((int64_t)ras_db_slot_bytes(folded), 0,
+		   "going idle after batches of 100 records frees them (taken again at each batch above)");
 	check_windows(folded, plain, "folded storm", 300);
 	ras_db_metrics_collect(folded, &fresh);
 	ras_db_metrics_collect(plain, &want);

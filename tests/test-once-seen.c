@@ -158,6 +158,40 @@ static void test_errors(void)
 	ras_once_seen_free(o);
 }
 
+/* After a storm: what leaked out is dropped and the memory given back; an open transaction waits. */
+static void test_trim(void)
+{
+	struct ras_once_seen *o;
+	int64_t t = 0;
+	unsigned tn = 0;
+	int bad = 0;
+
+	ras_once_seen_new(&o, 100000);
+	ras_once_seen_set_leak(o, 2, 3600 * SEC);
+	for (unsigned i = 0; i < 3000; i++)
+		ras_once_seen_add(o, 2, 1000 + i, (int64_t)i * SEC, 1, (int64_t)i * SEC);
+	tap_is_int(ras_once_seen_bytes(o), 4096 * 16, "3,000 subjects in 4,096 slots of 16 bytes");
+	tap_is_int(ras_once_seen_trim(o, 9000 * SEC), 0, "a trim with the transaction open");
+	tap_is_int(ras_once_seen_count(o), 3000, "changes nothing");
+	ras_once_seen_committed(o);
+	ras_once_seen_trim(o, 6590 * SEC);
+	tap_is_int(ras_once_seen_count(o), 9, "at 6,590 s, at one error an hour, the last 9 have not leaked out");
+	tap_is_int(ras_once_seen_bytes(o), 1024 * 16, "the slots shrink to the first size");
+	for (unsigned i = 2991; i < 3000; i++)
+		bad += ras_once_seen_take(o, 2, 1000 + i, &t, &tn) != 1 || t != (int64_t)i * SEC;
+	tap_is_int(bad, 0, "each of them is still held, with its time");
+	ras_once_seen_committed(o);
+	ras_once_seen_add(o, 2, 7, 3000 * SEC, 2, 3000 * SEC);
+	ras_once_seen_committed(o);
+	ras_once_seen_trim(o, 10000 * SEC);
+	tap_is_int(ras_once_seen_count(o), 1, "2 errors at 3,000 s outlast 10,000 s at one an hour");
+	ras_once_seen_trim(o, 10200 * SEC);
+	tap_ok(ras_once_seen_count(o) == 0 && ras_once_seen_bytes(o) == 0, "leaked out: the slots are freed");
+	tap_ok(ras_once_seen_add(o, 2, 8, 10300 * SEC, 1, 10300 * SEC) == 0 &&
+	       ras_once_seen_take(o, 2, 8, &t, &tn) == 1 && t == 10300 * SEC, "and the set is used again");
+	ras_once_seen_free(o);
+}
+
 int main(void)
 {
 	test_take_once();
@@ -165,5 +199,6 @@ int main(void)
 	test_rollback();
 	test_bound();
 	test_growth();
+	test_trim();
 	return tap_done();
 }

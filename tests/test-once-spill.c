@@ -274,6 +274,29 @@ static void test_spill_full(struct ras_actions *a, struct ras_db *db, int64_t t0
 		   held);
 }
 
+/*
+ * Idle after a storm (ras_actions_trim): subjects seen once are forgotten only
+ * once their errors leaked out in the records' time line, the newest record's
+ * time plus the time since the last commit; then the memory goes back.
+ */
+static void test_trim(struct ras_actions *a, struct ras_db *db, int64_t t0)
+{
+	tap_is_int(count_pages(a, db, 200 * PAGES, 200 * PAGES + 10, t0), 0, "10 fresh pages, committed");
+	a->trim_next_ns = 0;
+	ras_actions_trim(a);
+	tap_ok(ras_once_seen_count(a->once) >= 10, "idle at once: each is still held (%zu held)",
+	       ras_once_seen_count(a->once));
+	a->committed_mono_ns -= 1740 * SEC;   /* 29 minutes idle: one error leaks in 28.8 */
+	a->trim_next_ns = 0;
+	ras_actions_trim(a);
+	tap_ok(ras_once_seen_count(a->once) >= 10, "29 minutes on, still held: a minute's margin");
+	a->committed_mono_ns -= 60 * SEC;
+	a->trim_next_ns = 0;
+	ras_actions_trim(a);
+	tap_ok(ras_once_seen_count(a->once) == 0 && ras_once_seen_bytes(a->once) == 0,
+	       "30 minutes on, leaked out: forgotten, and the memory given back");
+}
+
 int main(void)
 {
 	struct rasd_config cfg;
@@ -304,6 +327,7 @@ int main(void)
 	test_errors_past_memory(a, db, t0 + 7100 * SEC);
 	test_spill_full(a, db, t0 + 7200 * SEC);
 	test_errors(a, db, t0 + 9000 * SEC);
+	test_trim(a, db, t0 + 20000 * SEC);
 	ras_actions_close(a);
 	ras_db_close(db);
 	test_rmtree(dir);
