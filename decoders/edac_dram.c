@@ -1,37 +1,31 @@
 /* SPDX-License-Identifier: MIT */
 #include <stddef.h>
+#include <string.h>
 #include "edac_dram.h"
 #include "dfield.h"
 
 /* Each name a driver uses, and the member it fills; the first word naming a member wins. */
+#define NAME(n, member) { n, sizeof(n) - 1, offsetof(struct edac_dram, member) }
 static const struct {
 	const char *name;
+	size_t len;
 	size_t off;
 } names[] = {
-	{ "socket", offsetof(struct edac_dram, socket) },
-	{ "ProcessorSocketId", offsetof(struct edac_dram, socket) },
-	{ "imc", offsetof(struct edac_dram, imc) },
-	{ "MemoryControllerId", offsetof(struct edac_dram, imc) },
-	{ "rank", offsetof(struct edac_dram, rank) },
-	{ "PhysicalRankId", offsetof(struct edac_dram, rank) },
-	{ "bg", offsetof(struct edac_dram, bank_group) },
-	{ "BankGroup", offsetof(struct edac_dram, bank_group) },
-	{ "ba", offsetof(struct edac_dram, bank) },
-	{ "Bank", offsetof(struct edac_dram, bank) },
-	{ "row", offsetof(struct edac_dram, row) },
-	{ "Row", offsetof(struct edac_dram, row) },
-	{ "col", offsetof(struct edac_dram, column) },
-	{ "Column", offsetof(struct edac_dram, column) },
+	NAME("socket", socket),
+	NAME("ProcessorSocketId", socket),
+	NAME("imc", imc),
+	NAME("MemoryControllerId", imc),
+	NAME("rank", rank),
+	NAME("PhysicalRankId", rank),
+	NAME("bg", bank_group),
+	NAME("BankGroup", bank_group),
+	NAME("ba", bank),
+	NAME("Bank", bank),
+	NAME("row", row),
+	NAME("Row", row),
+	NAME("col", column),
+	NAME("Column", column),
 };
-
-static bool same(const char *word, size_t len, const char *name)
-{
-	size_t i = 0;
-
-	while (i < len && name[i] && word[i] == name[i])
-		i++;
-	return i == len && !name[i];
-}
 
 /* A decimal or 0x-hexadecimal number filling all of [p, end); false otherwise or past 2^40. */
 static bool number(const char *p, const char *end, int64_t *out)
@@ -76,7 +70,9 @@ static void take_word(const char *w, const char *end, struct edac_dram *out)
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
 		int64_t *field = (int64_t *)((char *)out + names[i].off);
 
-		if (same(w, (size_t)(colon - w), names[i].name) && *field == RAS_DF_NONE)
+		/* The length first: most names are told apart by it alone. */
+		if (names[i].len == (size_t)(colon - w) && !memcmp(w, names[i].name, names[i].len) &&
+		    *field == RAS_DF_NONE)
 			*field = v;
 	}
 }
