@@ -553,7 +553,7 @@ int ras_db_previous_boot(struct ras_db *db, int64_t *boot)
 
 size_t ras_db_slot_bytes(const struct ras_db *db)
 {
-	return ras_db_rollup_slot_bytes(db) + ras_db_fold_slot_bytes(db);
+	return db ? ras_db_rollup_slot_bytes(db) + ras_db_fold_slot_bytes(db) : 0;
 }
 
 void ras_db_release_memory(struct ras_db *db)
