@@ -258,10 +258,10 @@ int ras_once_seen_trim(struct ras_once_seen *o, int64_t now_ns)
 		ras_once_seen_clear(o);
 		return 0;
 	}
-	/* Shrunk only when an eighth full, to a quarter: adds after it do not grow it back at once. */
-	if (o->cap <= START_CAP || o->count >= o->cap / 8)
+	/* Under a quarter full: shrunk to at most half full, so it takes many adds to grow again. */
+	if (o->cap <= START_CAP || o->count >= o->cap / 4)
 		return 0;
-	while (cap / 4 < o->count)
+	while (cap / 2 < o->count)
 		cap *= 2;
 	return rehash(o, cap, now_ns);
 }

@@ -44,8 +44,8 @@ int ras_once_seen_add(struct ras_once_seen *o, unsigned tag, uint64_t hash, int6
 		      unsigned n, int64_t now_ns);
 /*
  * Between transactions: drops what has leaked out by now_ns and gives back
- * the memory of a set grown for a storm (freed when empty; shrunk to a
- * quarter full when an eighth full). Scans the whole set: rate-limit it.
+ * the memory of a set grown for a storm (freed when empty; shrunk to at
+ * most half full when under a quarter). Scans the whole set: rate-limit it.
  * 0 or -ENOMEM (the set unchanged).
  */
 int ras_once_seen_trim(struct ras_once_seen *o, int64_t now_ns);

@@ -174,6 +174,10 @@ static void test_trim(void)
 	tap_is_int(ras_once_seen_trim(o, 9000 * SEC), 0, "a trim with the transaction open");
 	tap_is_int(ras_once_seen_count(o), 3000, "changes nothing");
 	ras_once_seen_committed(o);
+	ras_once_seen_trim(o, 5699 * SEC);
+	tap_ok(ras_once_seen_count(o) == 900 && ras_once_seen_bytes(o) == 2048 * 16,
+	       "at 5,699 s, 900 left: under a quarter of 4,096 slots, shrunk to 2,048 (%zu bytes)",
+	       ras_once_seen_bytes(o));
 	ras_once_seen_trim(o, 6590 * SEC);
 	tap_is_int(ras_once_seen_count(o), 9, "at 6,590 s, at one error an hour, the last 9 have not leaked out");
 	tap_is_int(ras_once_seen_bytes(o), 1024 * 16, "the slots shrink to the first size");
