@@ -629,6 +629,9 @@ void ras_db_fold_discard(struct ras_db *db)
 		f->e[i].used = false;
 		f->e[i].nsecs = 0;
 	}
+	/* What the rollback took back must be read again. */
+	free(f->known);
+	f->known = NULL;
 	f->used = 0;
 	f->npending = 0;
 	ras_db_hold_clear(f->hold);
@@ -650,13 +653,18 @@ void ras_db_fold_trim(struct ras_db *db)
 			free(f->e[i].secs);
 		free(f->e);
 		f->e = NULL;
+		free(f->known);
+		f->known = NULL;
 	}
 	f->taken = 0;
 }
 
 size_t ras_db_fold_slot_bytes(const struct ras_db *db)
 {
-	return db->fold && db->fold->e ? FOLD_SLOTS * sizeof(*db->fold->e) : 0;
+	const struct ras_db_fold *f = db->fold;
+
+	return (f && f->e ? FOLD_SLOTS * sizeof(*f->e) : 0) +
+	       (f && f->known ? FOLD_KNOWN * sizeof(*f->known) : 0);
 }
 
 void ras_db_fold_free(struct ras_db *db)
@@ -678,7 +686,9 @@ void ras_db_fold_free(struct ras_db *db)
 	sqlite3_finalize(f->get);
 	sqlite3_finalize(f->ins);
 	sqlite3_finalize(f->upd);
+	sqlite3_finalize(f->upd_known);
 	sqlite3_finalize(f->crossed);
+	free(f->known);
 	free(f->pending);
 	ras_db_hold_free(f->hold);
 	free(f);

@@ -11,6 +11,8 @@
 
 #define FOLD_SUBJECTS 1024
 #define FOLD_SLOTS 8192
+/* Folds rows known from their last write, by key hash (db_fold_write.c). */
+#define FOLD_KNOWN 16384
 #define FOLD_DETAILS 8
 #define LIMIT_BATCH 500
 /* Stored rows of a storm folded together (db_fold.c fold_or_queue). */
@@ -49,6 +51,21 @@ struct fold_pending {
 	int64_t id;
 };
 
+/*
+ * A folds row as this connection last wrote it, kept by its key's hash: the
+ * next batch's folds of the key merge into it without reading the row back
+ * (db_fold_write.c). The update checks that the row still says so.
+ */
+struct fold_stored {
+	uint64_t hash;              /* the key's (fold_entry.hash) */
+	int64_t id;                 /* 0: none known */
+	int64_t records, errors, first_ns, last_ns, last_s;
+	bool have_addr, details_more;
+	uint64_t addr_lo, addr_hi, details[FOLD_DETAILS];
+	unsigned ndetails;
+	size_t used, room;          /* times: its seconds' bytes, and with the padding */
+};
+
 /* The batch's folds of one key: written (merged into its folds row) at commit. */
 struct fold_entry {
 	bool used;
@@ -74,11 +91,12 @@ struct fold_table {
 struct ras_db_fold {
 	struct fold_subject subj[FOLD_SUBJECTS];
 	struct fold_entry *e;       /* FOLD_SLOTS, allocated by the first fold; freed when idle */
+	struct fold_stored *known;  /* FOLD_KNOWN, allocated by the first write; freed with e */
 	unsigned used;
 	unsigned taken;             /* slots taken since the last trim */
 	int64_t txn_first[RAS_MAX_EVENT_TYPES];     /* first row id of the open transaction; 0 none */
 	struct fold_table t[RAS_MAX_EVENT_TYPES];
-	sqlite3_stmt *get, *ins, *upd, *crossed;
+	sqlite3_stmt *get, *ins, *upd, *upd_known, *crossed;
 	/* A copy: the pipeline that handed them over may be gone by the commit (an adopted one). */
 	struct ras_db_limits limits;
 	bool have_limits;

@@ -48,110 +48,243 @@ static void bind_key(sqlite3_stmt *st, const struct fold_entry *e)
 	sqlite3_bind_text(st, 23, e->key.ekey, -1, SQLITE_STATIC);
 }
 
-/* Merges a stored folds row (the get statement's current row) into e; returns its id. */
-static int64_t merge_stored(sqlite3_stmt *st, struct fold_entry *e, int64_t *last_s,
-			    uint8_t **times, size_t *ntimes, size_t *stored)
+/*
+ * The update of a row known from the last write (fold_stored): it applies
+ * only if the row still has the key and what that write left (a rollback, a
+ * purge or another writer since: 0 rows changed, and the row is read). The
+ * seconds are appended where the last write's end, inside the stored blob.
+ */
+static const char upd_known_sql[] =
+	"UPDATE folds SET records = ?11, errors = ?12, first_ns = ?13, last_ns = ?14,"
+	" addr_lo = ?15, addr_hi = ?16, details = ?17, details_more = ?18,"
+	" times = CAST(substr(times, 1, ?31) || ?19 AS BLOB), last_s = ?20"
+	" WHERE id = ?30 AND tbl = ?1 AND hour = ?2 AND subject = ?3 AND boot = ?4"
+	" AND source = ?5 AND synthetic = ?6 AND severity = ?7 AND location = ?8"
+	" AND (?24 = 0 OR dec = ?24) AND dims = ?10 AND fresh = ?22 AND ekey = ?23"
+	" AND records = ?32 AND last_s = ?33 AND length(times) = ?34";
+
+/* Merges what a folds row holds into m, the batch's entry (the row's details after the batch's). */
+static void merge_stored(struct fold_entry *m, const struct fold_stored *s)
+{
+	m->records += s->records;
+	m->errors += s->errors;
+	m->first_ns = s->first_ns < m->first_ns ? s->first_ns : m->first_ns;
+	m->last_ns = s->last_ns > m->last_ns ? s->last_ns : m->last_ns;
+	if (s->have_addr) {
+		m->addr_lo = !m->have_addr || s->addr_lo < m->addr_lo ? s->addr_lo : m->addr_lo;
+		m->addr_hi = !m->have_addr || s->addr_hi > m->addr_hi ? s->addr_hi : m->addr_hi;
+		m->have_addr = true;
+	}
+	for (unsigned i = 0; i < s->ndetails; i++)
+		ras_db_fold_add_detail(m->details, &m->ndetails, &m->details_more, s->details[i]);
+	m->details_more |= s->details_more;
+}
+
+/* The get statement's current row as stored state; its times copied to *times. */
+static int read_stored(sqlite3_stmt *st, struct fold_stored *s, uint8_t **times)
 {
 	const uint8_t *d = sqlite3_column_blob(st, 7);
 	size_t nd = (size_t)sqlite3_column_bytes(st, 7) / 8;
 
-	e->records += sqlite3_column_int64(st, 1);
-	e->errors += sqlite3_column_int64(st, 2);
-	if (sqlite3_column_int64(st, 3) < e->first_ns)
-		e->first_ns = sqlite3_column_int64(st, 3);
-	if (sqlite3_column_int64(st, 4) > e->last_ns)
-		e->last_ns = sqlite3_column_int64(st, 4);
+	*s = (struct fold_stored){ .id = sqlite3_column_int64(st, 0),
+				   .records = sqlite3_column_int64(st, 1),
+				   .errors = sqlite3_column_int64(st, 2),
+				   .first_ns = sqlite3_column_int64(st, 3),
+				   .last_ns = sqlite3_column_int64(st, 4),
+				   .details_more = sqlite3_column_int(st, 8) != 0,
+				   .last_s = sqlite3_column_int64(st, 10) };
 	if (sqlite3_column_type(st, 5) == SQLITE_INTEGER) {
-		uint64_t lo = (uint64_t)sqlite3_column_int64(st, 5), hi = (uint64_t)sqlite3_column_int64(st, 6);
-
-		e->addr_lo = !e->have_addr || lo < e->addr_lo ? lo : e->addr_lo;
-		e->addr_hi = !e->have_addr || hi > e->addr_hi ? hi : e->addr_hi;
-		e->have_addr = true;
+		s->addr_lo = (uint64_t)sqlite3_column_int64(st, 5);
+		s->addr_hi = (uint64_t)sqlite3_column_int64(st, 6);
+		s->have_addr = true;
 	}
+	/* Every stored value, as the row lists them: a set of more than FOLD_DETAILS says so in more. */
 	for (size_t i = 0; d && i < nd; i++) {
 		uint64_t v;
 
 		memcpy(&v, d + 8 * i, 8);
-		ras_db_fold_add_detail(e->details, &e->ndetails, &e->details_more, v);
+		ras_db_fold_add_detail(s->details, &s->ndetails, &s->details_more, v);
 	}
-	e->details_more |= sqlite3_column_int(st, 8) != 0;
-	*stored = (size_t)sqlite3_column_bytes(st, 9);
-	*times = malloc(*stored + 1);
-	if (*times && *stored)
-		memcpy(*times, sqlite3_column_blob(st, 9), *stored);
-	*ntimes = *times ? ras_db_fold_times_used(*times, *stored) : 0;
-	*last_s = sqlite3_column_int64(st, 10);
-	return sqlite3_column_int64(st, 0);
+	s->room = (size_t)sqlite3_column_bytes(st, 9);
+	if (!(*times = malloc(s->room + 1)))
+		return -ENOMEM;
+	if (s->room)
+		memcpy(*times, sqlite3_column_blob(st, 9), s->room);
+	s->used = ras_db_fold_times_used(*times, s->room);
+	return 0;
 }
 
-static int write_entry(struct ras_db *db, struct fold_entry *e)
+/*
+ * m's seconds appended to times (stored->used bytes of them, stored->room
+ * with the padding; NULL when only the appended part is wanted), padded:
+ * the new blob in *out (its first stored->used bytes undefined when times
+ * is NULL), its length in *len, the bytes of seconds in *used, the last
+ * second in *last_s.
+ */
+static int append_seconds(const struct fold_entry *m, const struct fold_stored *stored,
+			  const uint8_t *times, uint8_t **out, size_t *len, size_t *used,
+			  int64_t *last_s)
+{
+	size_t n = stored->used;
+	int64_t prev = stored->last_s;
+	/* At most ten bytes a second (about one at a steady rate), and room to pad to twice that. */
+	uint8_t *b = malloc((stored->room > n ? stored->room : n) + 2 * (n + m->nsecs * 10) + 16);
+
+	if (!b)
+		return -ENOMEM;
+	if (times && n)
+		memcpy(b, times, n);
+	for (size_t i = 0; i < m->nsecs; i++) {
+		n += ras_db_fold_put_delta(b + n, m->secs[i] - prev);
+		prev = m->secs[i];
+	}
+	*used = n;
+	*len = ras_db_fold_times_pad(b, n, stored->room);
+	*out = b;
+	*last_s = prev;
+	return 0;
+}
+
+static void bind_sums(sqlite3_stmt *st, const struct fold_entry *m)
+{
+	sqlite3_bind_int64(st, 11, m->records);
+	sqlite3_bind_int64(st, 12, m->errors);
+	sqlite3_bind_int64(st, 13, m->first_ns);
+	sqlite3_bind_int64(st, 14, m->last_ns);
+	if (m->have_addr) {
+		sqlite3_bind_int64(st, 15, (int64_t)m->addr_lo);
+		sqlite3_bind_int64(st, 16, (int64_t)m->addr_hi);
+	} else {
+		sqlite3_bind_null(st, 15);
+		sqlite3_bind_null(st, 16);
+	}
+	sqlite3_bind_blob(st, 17, m->details, (int)(m->ndetails * 8), SQLITE_STATIC);
+	sqlite3_bind_int(st, 18, m->details_more);
+}
+
+/* What the row says after m was written: the next batch's merge starts from it. */
+static void remember(struct fold_stored *k, const struct fold_entry *m, int64_t id, size_t used,
+		     size_t room, int64_t last_s)
+{
+	*k = (struct fold_stored){ .hash = m->hash, .id = id, .records = m->records,
+				   .errors = m->errors, .first_ns = m->first_ns,
+				   .last_ns = m->last_ns, .last_s = last_s,
+				   .have_addr = m->have_addr, .details_more = m->details_more,
+				   .addr_lo = m->addr_lo, .addr_hi = m->addr_hi,
+				   .ndetails = m->ndetails, .used = used, .room = room };
+	memcpy(k->details, m->details, sizeof(k->details));
+}
+
+/* Merges e into the row its last write left: 0 done, 1 the row is not as left, -errno. */
+static int write_known(struct ras_db *db, const struct fold_entry *e, struct fold_stored *k)
 {
 	struct ras_db_fold *f = db->fold;
-	uint8_t *times = NULL, *grown;
-	size_t ntimes = 0, stored = 0;
-	int64_t id = 0, prev = 0;
+	const struct fold_stored *s = k;
+	struct fold_entry m = *e;
+	sqlite3_stmt *st = f->upd_known;
+	uint8_t *tail;
+	size_t len, used;
+	int64_t last_s;
+	int r;
+
+	merge_stored(&m, s);
+	if (append_seconds(&m, s, NULL, &tail, &len, &used, &last_s) < 0)
+		return -ENOMEM;
+	bind_key(st, e);
+	sqlite3_bind_int64(st, 24, e->key.key_dec);
+	bind_sums(st, &m);
+	sqlite3_bind_blob(st, 19, tail + s->used, (int)(len - s->used), SQLITE_STATIC);
+	sqlite3_bind_int64(st, 20, last_s);
+	sqlite3_bind_int64(st, 30, s->id);
+	sqlite3_bind_int64(st, 31, (int64_t)s->used);
+	sqlite3_bind_int64(st, 32, s->records);
+	sqlite3_bind_int64(st, 33, s->last_s);
+	sqlite3_bind_int64(st, 34, (int64_t)s->room);
+	r = sqlite3_step(st);
+	sqlite3_reset(st);
+	free(tail);
+	if (r != SQLITE_DONE)
+		return -EIO;
+	if (sqlite3_changes(db->h) != 1)
+		return 1;
+	remember(k, &m, s->id, used, len, last_s);
+	return 0;
+}
+
+/* Merges e into its folds row as read, or inserts the row; what it wrote kept in *k. */
+static int write_read(struct ras_db *db, const struct fold_entry *e, struct fold_stored *k)
+{
+	struct ras_db_fold *f = db->fold;
+	struct fold_stored s = { 0 };
+	struct fold_entry m = *e;
+	uint8_t *times = NULL, *blob;
+	size_t len, used;
+	int64_t last_s;
 	sqlite3_stmt *st;
 	int r;
 
 	bind_key(f->get, e);
 	sqlite3_bind_int64(f->get, 24, e->key.key_dec);   /* 0: any row's decoding will do */
 	r = sqlite3_step(f->get);
-	if (r == SQLITE_ROW)
-		id = merge_stored(f->get, e, &prev, &times, &ntimes, &stored);
+	if (r == SQLITE_ROW && read_stored(f->get, &s, &times) < 0)
+		r = SQLITE_NOMEM;
 	sqlite3_reset(f->get);
-	if ((r != SQLITE_ROW && r != SQLITE_DONE) || (id && !times)) {
+	if (r != SQLITE_ROW && r != SQLITE_DONE) {
 		free(times);
 		return -EIO;
 	}
-	/* At most ten bytes a second (about one at a steady rate), and room to pad to twice that. */
-	grown = realloc(times, (stored > ntimes ? stored : ntimes) + 2 * (ntimes + e->nsecs * 10) + 16);
-	if (!grown) {
-		free(times);
-		return -ENOMEM;
-	}
-	times = grown;
-	for (size_t i = 0; i < e->nsecs; i++) {
-		ntimes += ras_db_fold_put_delta(times + ntimes, e->secs[i] - prev);
-		prev = e->secs[i];
-	}
-	ntimes = ras_db_fold_times_pad(times, ntimes, stored);
-	st = id ? f->upd : f->ins;
-	if (id)
-		sqlite3_bind_int64(st, 1, id);
+	if (s.id)
+		merge_stored(&m, &s);
+	r = append_seconds(&m, &s, times, &blob, &len, &used, &last_s);
+	free(times);
+	if (r < 0)
+		return r;
+	st = s.id ? f->upd : f->ins;
+	if (s.id)
+		sqlite3_bind_int64(st, 1, s.id);
 	else
 		bind_key(st, e);
-	sqlite3_bind_int64(st, 11, e->records);
-	sqlite3_bind_int64(st, 12, e->errors);
-	sqlite3_bind_int64(st, 13, e->first_ns);
-	sqlite3_bind_int64(st, 14, e->last_ns);
-	if (e->have_addr) {
-		sqlite3_bind_int64(st, 15, (int64_t)e->addr_lo);
-		sqlite3_bind_int64(st, 16, (int64_t)e->addr_hi);
-	} else {
-		sqlite3_bind_null(st, 15);
-		sqlite3_bind_null(st, 16);
-	}
-	sqlite3_bind_blob(st, 17, e->details, (int)(e->ndetails * 8), SQLITE_STATIC);
-	sqlite3_bind_int(st, 18, e->details_more);
-	sqlite3_bind_blob(st, 19, times, (int)ntimes, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 20, prev);
-	if (!id)
+	bind_sums(st, &m);
+	sqlite3_bind_blob(st, 19, blob, (int)len, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 20, last_s);
+	if (!s.id)
 		sqlite3_bind_text(st, 21, f->t[e->idx].detail_name, -1, SQLITE_STATIC);
 	r = sqlite3_step(st);
 	sqlite3_reset(st);
-	free(times);
+	if (r == SQLITE_DONE)
+		remember(k, &m, s.id ? s.id : sqlite3_last_insert_rowid(db->h), used, len, last_s);
+	else
+		k->id = 0;
+	free(blob);
 	return r == SQLITE_DONE ? 0 : -EIO;
+}
+
+/*
+ * The row last written for e's key, if that is the one kept in its place
+ * (a key whose hash another one's displaced is read as before).
+ */
+static int write_entry(struct ras_db *db, const struct fold_entry *e)
+{
+	struct fold_stored *k = &db->fold->known[e->hash % FOLD_KNOWN];
+	int r = k->id && k->hash == e->hash ? write_known(db, e, k) : 1;
+
+	return r == 1 ? write_read(db, e, k) : r;
+}
+
+static int prepare(struct ras_db *db, const char *sql, sqlite3_stmt **st)
+{
+	if (*st)
+		return 0;
+	return sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) == SQLITE_OK ?
+		       0 : -EIO;
 }
 
 static int prepare_writes(struct ras_db *db)
 {
 	struct ras_db_fold *f = db->fold;
 
-	if (f->get)
-		return 0;
-	if (sqlite3_prepare_v3(db->h, get_sql, -1, SQLITE_PREPARE_PERSISTENT, &f->get, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v3(db->h, ins_sql, -1, SQLITE_PREPARE_PERSISTENT, &f->ins, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v3(db->h, upd_sql, -1, SQLITE_PREPARE_PERSISTENT, &f->upd, NULL) != SQLITE_OK)
+	if (prepare(db, get_sql, &f->get) < 0 || prepare(db, ins_sql, &f->ins) < 0 ||
+	    prepare(db, upd_sql, &f->upd) < 0 || prepare(db, upd_known_sql, &f->upd_known) < 0)
 		return -EIO;
 	return 0;
 }
@@ -164,6 +297,8 @@ int ras_db_fold_write_entries(struct ras_db *db)
 		return 0;
 	if (prepare_writes(db) < 0)
 		return -EIO;
+	if (!f->known && !(f->known = calloc(FOLD_KNOWN, sizeof(*f->known))))
+		return -ENOMEM;
 	for (unsigned i = 0; i < FOLD_SLOTS; i++) {
 		struct fold_entry *e = &f->e[i];
 

@@ -14,6 +14,11 @@
  * The storm's last records of a batch become rows at its commit and fold in
  * a later one. A third store deletes such a row from another connection
  * before it folds: it is counted nowhere, not folded as well.
+ *
+ * A folds row is merged into without being read back when this connection
+ * wrote it last (db_fold_write.c). Two more stores change the storm's folds
+ * row from another connection between batches, adding to its counts or
+ * deleting it: the later batches add to what the row then says.
  */
 #include <sqlite3.h>
 #include <stdalign.h>
@@ -87,14 +92,46 @@ static int64_t delete_newest(const char *path)
 	return errors;
 }
 
-static int64_t deleted_errors = -1;
+/* Runs sql (its RETURNING a number a row) on another connection: the sum returned, or -1. */
+static int64_t exec_changes(const char *path, const char *sql)
+{
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	int64_t sum = -1;
+
+	if (sqlite3_open(path, &h) == SQLITE_OK &&
+	    sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK) {
+		for (sum = 0; sqlite3_step(st) == SQLITE_ROW;)
+			sum += sqlite3_column_int64(st, 0);
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(h);
+	return sum;
+}
+
+#define STORM_ROW "(SELECT id FROM folds WHERE tbl = 'mc_event' ORDER BY records DESC LIMIT 1)"
+
+/* Adds 1000 records and errors to the storm's folds row from another connection; records added. */
+static int64_t add_behind(const char *path)
+{
+	return exec_changes(path, "UPDATE folds SET records = records + 1000, errors = errors + 1000"
+			    " WHERE id = " STORM_ROW " RETURNING 1000");
+}
+
+/* Deletes the storm's folds row from another connection; minus the records it held. */
+static int64_t purge_behind(const char *path)
+{
+	return -exec_changes(path, "DELETE FROM folds WHERE id = " STORM_ROW " RETURNING records");
+}
+
+static int64_t deleted_errors = -1, changed_behind;
 
 /*
- * The stream in batches; batch 7 is rolled back once and stored again. With
- * delete_after, that batch's newest storm row is deleted once it is
- * committed. Returns records refused.
+ * The stream in batches; batch 7 is rolled back once and stored again. Once
+ * batch after is committed, behind (if any) changes the database from
+ * another connection: what it returns is kept in changed_behind.
  */
-static int store_deleting(const char *name, bool fold, int delete_after)
+static int store_changing(const char *name, bool fold, int after, int64_t (*behind)(const char *))
 {
 	char path[512], err[512];
 	struct ras_db *db = NULL;
@@ -116,8 +153,8 @@ static int store_deleting(const char *name, bool fold, int delete_after)
 				insert(db, i, fold);
 		}
 		ras_db_commit(db);
-		if ((int)batch == delete_after)
-			deleted_errors = delete_newest(path);
+		if ((int)batch == after && behind)
+			changed_behind = behind(path);
 	}
 	/* The boot buffer read again: its first record (one of the storm's first, kept raw) is stored. */
 	ras_db_begin(db);
@@ -127,9 +164,15 @@ static int store_deleting(const char *name, bool fold, int delete_after)
 	return refused;
 }
 
+static int64_t delete_row_behind(const char *path)
+{
+	deleted_errors = delete_newest(path);
+	return deleted_errors;
+}
+
 static int store(const char *name, bool fold)
 {
-	return store_deleting(name, fold, -1);
+	return store_changing(name, fold, -1, NULL);
 }
 
 static int64_t scalar_in(const char *name, const char *sql)
@@ -161,6 +204,7 @@ static int64_t scalar(const char *sql)
 int main(void)
 {
 	int64_t raw, folded;
+	int r;
 
 	T0 = (((int64_t)time(NULL) + 86400) / 3600 * 3600 + 600) * SEC + 123457;
 	test_tmpdir(dir, sizeof(dir));
@@ -187,7 +231,7 @@ int main(void)
 		   KEEP, "the storm's last fold_keep records are raw rows");
 	tap_is_int(scalar("SELECT count(*) FROM p.mc_event WHERE id NOT IN (SELECT id FROM main.mc_event)"),
 		   folded, "no raw row but the folded ones is missing");
-	tap_ok(store_deleting("deleted.db", true, 12) == 1 && deleted_errors > 0,
+	tap_ok(store_changing("deleted.db", true, 12, delete_row_behind) == 1 && deleted_errors > 0,
 	       "stored again, a storm row committed in batch 12 deleted before it folds");
 	tap_is_int(scalar_in("deleted.db", "SELECT (SELECT count(*) FROM main.mc_event) + (SELECT"
 			     " sum(records) FROM folds WHERE tbl = 'mc_event') - (SELECT count(*) FROM"
@@ -197,6 +241,24 @@ int main(void)
 			     " sum(errors) FROM folds WHERE tbl = 'mc_event') - (SELECT sum(error_count)"
 			     " FROM p.mc_event)"),
 		   -deleted_errors, "nor are its errors");
+	tap_ok(store_changing("added.db", true, 12, add_behind) == 1 && changed_behind == 1000,
+	       "stored again, 1000 records added to the storm's folds row after batch 12");
+	tap_is_int(scalar_in("added.db", "SELECT (SELECT count(*) FROM main.mc_event) + (SELECT"
+			     " sum(records) FROM folds WHERE tbl = 'mc_event') - (SELECT count(*) FROM"
+			     " p.mc_event)"),
+		   1000, "the later batches add to the row as changed");
+	tap_is_int(scalar_in("added.db", "SELECT (SELECT sum(error_count) FROM main.mc_event) + (SELECT"
+			     " sum(errors) FROM folds WHERE tbl = 'mc_event') - (SELECT sum(error_count)"
+			     " FROM p.mc_event)"),
+		   1000, "and to its errors");
+	r = store_changing("purged.db", true, 12, purge_behind);
+	tap_ok(r == 1 && changed_behind < -100,
+	       "stored again, the storm's folds row (%lld records) deleted after batch 12",
+	       (long long)-changed_behind);
+	tap_is_int(scalar_in("purged.db", "SELECT (SELECT count(*) FROM main.mc_event) + (SELECT"
+			     " sum(records) FROM folds WHERE tbl = 'mc_event') - (SELECT count(*) FROM"
+			     " p.mc_event)"),
+		   changed_behind, "the later batches' folds are a new row: only the deleted records are missing");
 	test_rmtree(dir);
 	return tap_done();
 }
