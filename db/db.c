@@ -383,6 +383,8 @@ void ras_db_close(struct ras_db *db)
 {
 	if (!db)
 		return;
+	/* Its jobs are run (or dropped after a failure), then it goes: the connection is ours. */
+	ras_db_write_behind_stop(db);
 	/* Only what was committed is kept: an open transaction here is an abandoned one. */
 	if (db->in_txn)
 		ras_db_rollback(db);
@@ -393,6 +395,7 @@ void ras_db_close(struct ras_db *db)
 		sqlite3_finalize(db->dec_insert[i]);
 		sqlite3_finalize(db->dec_find[i]);
 		free(db->dec_cache[i]);
+		free(db->dec_sent[i]);
 	}
 	ras_db_rollup_free(db);
 	ras_db_fold_free(db);
@@ -422,6 +425,8 @@ int ras_db_begin(struct ras_db *db)
 {
 	if (db->in_txn)
 		return 0;
+	if (ras_db_sync(db) < 0)
+		return ras_db_last_errno(db);
 	/* A new transaction: an earlier failure's text no longer describes anything. */
 	db->err[0] = 0;
 	if (step_reset(db->stmt[STMT_BEGIN]) < 0)
@@ -431,7 +436,7 @@ int ras_db_begin(struct ras_db *db)
 	return 0;
 }
 
-static int errno_of(int code)
+int ras_db_errno_of(int code)
 {
 	switch (code) {
 	case SQLITE_BUSY:
@@ -468,7 +473,10 @@ static bool file_moved(struct ras_db *db)
 /* A failure on a file that has gone (SQLite may say "read-only") is told as such. */
 int ras_db_last_errno(struct ras_db *db)
 {
-	return file_moved(db) ? -ESTALE : errno_of(sqlite3_errcode(db->h));
+	if (file_moved(db))
+		return -ESTALE;
+	/* A deferred write's failure: the connection may have run nothing since, or a rollback. */
+	return ras_db_errno_of(db->wb_failed ? db->wb_failed : sqlite3_errcode(db->h));
 }
 
 int ras_db_commit(struct ras_db *db)
@@ -477,6 +485,8 @@ int ras_db_commit(struct ras_db *db)
 
 	if (!db->in_txn)
 		return 0;
+	if (ras_db_sync(db) < 0)
+		return ras_db_last_errno(db);
 	if (file_moved(db))
 		return -ESTALE;
 	/* Roll-ups first: they count the rows the folds then take away. */
@@ -486,7 +496,7 @@ int ras_db_commit(struct ras_db *db)
 	r = sqlite3_step(db->stmt[STMT_COMMIT]);
 	sqlite3_reset(db->stmt[STMT_COMMIT]);
 	if (r != SQLITE_DONE)
-		return errno_of(r);
+		return ras_db_errno_of(r);
 	db->in_txn = false;
 	memset(db->next_id, 0, sizeof(db->next_id));
 	ras_db_fold_committed(db);
@@ -495,6 +505,8 @@ int ras_db_commit(struct ras_db *db)
 
 void ras_db_rollback(struct ras_db *db)
 {
+	/* The writer thread's jobs are dropped or run; its failure is the rolled-back transaction's. */
+	ras_db_sync_clear(db);
 	/* After a full disk or an I/O error SQLite may have rolled back already. */
 	if (!sqlite3_get_autocommit(db->h))
 		step_reset(db->stmt[STMT_ROLLBACK]);
@@ -503,9 +515,12 @@ void ras_db_rollback(struct ras_db *db)
 	ras_db_rollup_discard(db);
 	ras_db_fold_discard(db);
 	/* Decodings stored in the abandoned transaction are gone with it. */
-	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++)
+	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++) {
 		if (db->dec_cache[i])
 			memset(db->dec_cache[i], 0, RAS_DB_DEC_CACHE * sizeof(*db->dec_cache[i]));
+		if (db->dec_sent[i])
+			memset(db->dec_sent[i], 0, RAS_DB_DEC_CACHE * sizeof(*db->dec_sent[i]));
+	}
 }
 
 int ras_db_storage_event(struct ras_db *db, const char *what, const char *detail)
@@ -514,6 +529,8 @@ int ras_db_storage_event(struct ras_db *db, const char *what, const char *detail
 	struct timespec now;
 	int r;
 
+	if (ras_db_sync(db) < 0)
+		return ras_db_last_errno(db);
 	clock_gettime(CLOCK_REALTIME, &now);
 	if (sqlite3_prepare_v2(db->h, "INSERT INTO storage_events (boot, at_ns, what, detail)"
 			       " VALUES (?, ?, ?, ?)", -1, &st, NULL) != SQLITE_OK)
@@ -524,7 +541,7 @@ int ras_db_storage_event(struct ras_db *db, const char *what, const char *detail
 	sqlite3_bind_text(st, 4, detail, -1, SQLITE_STATIC);
 	r = sqlite3_step(st);
 	sqlite3_finalize(st);
-	return r == SQLITE_DONE ? 0 : errno_of(r);
+	return r == SQLITE_DONE ? 0 : ras_db_errno_of(r);
 }
 
 int ras_db_previous_boot(struct ras_db *db, int64_t *boot)
@@ -536,6 +553,8 @@ int ras_db_previous_boot(struct ras_db *db, int64_t *boot)
 	const char *steps[3] = { newest, add, named };
 	int r = -ENOENT;
 
+	if (ras_db_sync(db) < 0)
+		return -EIO;
 	for (int i = 0; i < 3 && r < 0; i++) {
 		sqlite3_stmt *st;
 
@@ -558,12 +577,13 @@ size_t ras_db_slot_bytes(const struct ras_db *db)
 
 void ras_db_release_memory(struct ras_db *db)
 {
-	if (!db)
+	if (!db || ras_db_sync(db) < 0)
 		return;
 	/* A storm's batch slots, touched whole by a varied storm, stay resident otherwise. */
 	if (!db->in_txn) {
 		ras_db_rollup_trim(db);
 		ras_db_fold_trim(db);
+		ras_db_write_behind_trim(db);
 	}
 	sqlite3_db_release_memory(db->h);
 }

@@ -94,6 +94,14 @@ int ras_db_open_writer(struct ras_db **out, const char *path, const char *boot_i
  * (-ENOENT, -EBADMSG, -EPROTO, -EACCES), with err saying which.
  */
 int ras_db_open_reader(struct ras_db **out, const char *path, char *err, size_t errlen);
+/*
+ * A writer's records are stored from here on by a thread of its own (write-
+ * behind, db_writer.c), so that SQLite's work on a storm uses a second core:
+ * the calls below stay as they are, a failure of a record's insert is met at
+ * the next call that reads or commits. 0 or -errno (then all stays on the
+ * caller's thread). ras_db_close stops the thread.
+ */
+int ras_db_write_behind_start(struct ras_db *db);
 void ras_db_close(struct ras_db *db);
 const char *ras_db_errmsg(struct ras_db *db);
 

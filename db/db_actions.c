@@ -112,6 +112,8 @@ int ras_db_bucket_get(struct ras_db_actions *a, const char *kind, const char *su
 	/* No database (its replacement could not be opened): nothing to read or write. */
 	if (!a)
 		return -ENODEV;
+	if (ras_db_sync(a->db) < 0)
+		return -EIO;
 	st = a->st[ST_GET];
 	int r;
 
@@ -137,7 +139,7 @@ int ras_db_bucket_put(struct ras_db_actions *a, const char *kind, const char *su
 		return -ENODEV;
 	st = a->st[ST_PUT];
 
-	if (ras_db_begin(a->db) < 0)
+	if (ras_db_sync(a->db) < 0 || ras_db_begin(a->db) < 0)
 		return -EIO;
 	sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, subject, -1, SQLITE_STATIC);
@@ -150,7 +152,7 @@ int ras_db_bucket_put(struct ras_db_actions *a, const char *kind, const char *su
 
 int ras_db_buckets_empty(struct ras_db_actions *a)
 {
-	if (!a || ras_db_begin(a->db) < 0)
+	if (!a || ras_db_sync(a->db) < 0 || ras_db_begin(a->db) < 0)
 		return -EIO;
 	return finish(a->st[ST_EMPTY], sqlite3_step(a->st[ST_EMPTY]) == SQLITE_DONE ? 0 : -EIO);
 }
@@ -161,6 +163,8 @@ int ras_db_buckets_prune_once(struct ras_db_actions *a, const char *kind, int64_
 
 	if (!a)
 		return 0;
+	if (ras_db_sync(a->db) < 0)
+		return -EIO;
 	st = a->st[ST_PRUNE];
 	sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, leaked_before_ns);
@@ -186,16 +190,23 @@ static int spill_failed(struct ras_db_actions *a, sqlite3_stmt *st)
 	return -EIO;
 }
 
-/* Spill statement which, in the open transaction (begun if none); NULL when none can be. */
-static sqlite3_stmt *spill_stmt(struct ras_db_actions *a, int which)
+/*
+ * Spill statement which, in the open transaction (begun if none); NULL when
+ * none can be, *err saying why: -EPIPE when a write handed to the writer
+ * thread failed (the transaction is lost: the caller's batch comes again, the
+ * spill itself is fine), -EIO when no transaction can be begun.
+ */
+static sqlite3_stmt *spill_stmt(struct ras_db_actions *a, int which, int *err)
 {
-	return ras_db_begin(a->db) < 0 ? NULL : a->st[which];
+	*err = ras_db_sync(a->db) < 0 ? -EPIPE : ras_db_begin(a->db) < 0 ? -EIO : 0;
+	return *err ? NULL : a->st[which];
 }
 
 /* The same, bound to one subject: its key hash (?1) and kind (?2). */
-static sqlite3_stmt *spill_subject(struct ras_db_actions *a, int which, int kind, uint64_t key)
+static sqlite3_stmt *spill_subject(struct ras_db_actions *a, int which, int kind, uint64_t key,
+				   int *err)
 {
-	sqlite3_stmt *st = spill_stmt(a, which);
+	sqlite3_stmt *st = spill_stmt(a, which, err);
 
 	if (st) {
 		sqlite3_bind_int64(st, 1, (int64_t)key);
@@ -208,11 +219,12 @@ int ras_db_once_spill_add(struct ras_db_actions *a, int kind, uint64_t key, int6
 			  unsigned n)
 {
 	sqlite3_stmt *st;
+	int err;
 
 	if (!a)
 		return -ENODEV;
-	if (!(st = spill_subject(a, ST_SPILL_ADD, kind, key)))
-		return -EIO;
+	if (!(st = spill_subject(a, ST_SPILL_ADD, kind, key, &err)))
+		return err;
 	sqlite3_bind_int64(st, 3, wall_ns);
 	sqlite3_bind_int64(st, 4, n);
 	return sqlite3_step(st) == SQLITE_DONE ? finish(st, 0) : spill_failed(a, st);
@@ -226,8 +238,8 @@ int ras_db_once_spill_take(struct ras_db_actions *a, int kind, uint64_t key, int
 
 	if (!a)
 		return -ENODEV;
-	if (!(st = spill_subject(a, ST_SPILL_TAKE, kind, key)))
-		return -EIO;
+	if (!(st = spill_subject(a, ST_SPILL_TAKE, kind, key, &r)))
+		return r;
 	r = sqlite3_step(st);
 	if (r == SQLITE_ROW) {
 		*wall_ns = sqlite3_column_int64(st, 0);
@@ -243,11 +255,12 @@ int ras_db_once_spill_prune(struct ras_db_actions *a, int kind, int64_t leaked_b
 			    int64_t leak_ns)
 {
 	sqlite3_stmt *st;
+	int err;
 
 	if (!a)
 		return 0;
-	if (!(st = spill_stmt(a, ST_SPILL_PRUNE)))
-		return -EIO;
+	if (!(st = spill_stmt(a, ST_SPILL_PRUNE, &err)))
+		return err;
 	sqlite3_bind_int(st, 1, kind);
 	sqlite3_bind_int64(st, 2, leaked_before_ns);
 	sqlite3_bind_int64(st, 3, leak_ns);
@@ -259,11 +272,12 @@ int ras_db_once_spill_prune(struct ras_db_actions *a, int kind, int64_t leaked_b
 int ras_db_once_spill_empty(struct ras_db_actions *a)
 {
 	sqlite3_stmt *st;
+	int err;
 
 	if (!a)
 		return 0;
-	if (!(st = spill_stmt(a, ST_SPILL_EMPTY)))
-		return -EIO;
+	if (!(st = spill_stmt(a, ST_SPILL_EMPTY, &err)))
+		return err;
 	return sqlite3_step(st) == SQLITE_DONE ? finish(st, 0) : spill_failed(a, st);
 }
 
@@ -275,6 +289,8 @@ int ras_db_once_spill_keys(struct ras_db_actions *a, void (*fn)(void *ctx, uint6
 
 	if (!a)
 		return 0;
+	if (ras_db_sync(a->db) < 0)
+		return -EIO;
 	st = a->st[ST_SPILL_KEYS];
 	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
 		fn(ctx, (uint64_t)sqlite3_column_int64(st, 0));
@@ -302,26 +318,62 @@ static void bind_decision(sqlite3_stmt *st, int64_t boot, const struct ras_db_ac
 	sqlite3_bind_int64(st, 13, act->event_id);
 }
 
-int ras_db_action_insert(struct ras_db_actions *a, const struct ras_db_action *act, bool fold)
+/* Folds the decision into its subject's latest row, or inserts it: SQLITE_OK or SQLite's code. */
+static int store_action(struct ras_db_actions *a, const struct ras_db_action *act, bool fold,
+			bool *folded)
 {
 	sqlite3_stmt *st;
+	int r;
+
+	*folded = false;
+	if (fold) {
+		st = a->st[ST_FOLD];
+		bind_decision(st, a->db->boot, act);
+		if ((r = sqlite3_step(st)) != SQLITE_DONE)
+			return finish(st, r);
+		if ((*folded = finish(st, sqlite3_changes(a->db->h)) == 1))
+			return SQLITE_OK;
+	}
+	st = a->st[ST_INSERT];
+	bind_decision(st, a->db->boot, act);
+	r = sqlite3_step(st);
+	return finish(st, r == SQLITE_DONE ? SQLITE_OK : r);
+}
+
+struct deferred_action {
+	struct ras_db_actions *a;
+	struct ras_db_action act;
+	bool fold;
+};
+
+static int run_deferred_action(struct ras_db *db, const void *arg)
+{
+	struct deferred_action d;
+	bool folded;
+
+	(void)db;
+	memcpy(&d, arg, sizeof(d));
+	return store_action(d.a, &d.act, d.fold, &folded);
+}
+
+int ras_db_action_insert(struct ras_db_actions *a, const struct ras_db_action *act, bool fold)
+{
+	bool folded;
 
 	/* No database (its replacement could not be opened): nothing to read or write. */
 	if (!a)
 		return -ENODEV;
-	if (ras_db_begin(a->db) < 0)
-		return -EIO;
-	if (fold) {
-		st = a->st[ST_FOLD];
-		bind_decision(st, a->db->boot, act);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			return finish(st, -EIO);
-		if (finish(st, sqlite3_changes(a->db->h)) == 1)
-			return 1;
+	/* A storm's decisions go with its records to the writer thread: nothing here reads them. */
+	if (ras_db_deferring(a->db)) {
+		struct deferred_action d = { .a = a, .act = *act, .fold = fold };
+
+		return ras_db_defer_call(a->db, run_deferred_action, &d, sizeof(d)) < 0 ? -EIO : 0;
 	}
-	st = a->st[ST_INSERT];
-	bind_decision(st, a->db->boot, act);
-	return finish(st, sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO);
+	if (ras_db_sync(a->db) < 0 || ras_db_begin(a->db) < 0)
+		return -EIO;
+	if (store_action(a, act, fold, &folded) != SQLITE_OK)
+		return -EIO;
+	return folded ? 1 : 0;
 }
 
 int ras_db_action_count_since(struct ras_db_actions *a, const char *kind, int64_t since_ns,
@@ -332,6 +384,8 @@ int ras_db_action_count_since(struct ras_db_actions *a, const char *kind, int64_
 	/* No database (its replacement could not be opened): nothing to read or write. */
 	if (!a)
 		return -ENODEV;
+	if (ras_db_sync(a->db) < 0)
+		return -EIO;
 	st = a->st[ST_COUNT];
 	int r;
 

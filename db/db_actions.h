@@ -69,7 +69,10 @@ int ras_db_buckets_prune_once(struct ras_db_actions *a, const char *kind, int64_
  * time (wall_ns + n * leak_ns <= leaked_before_ns + leak_ns); the count, or
  * -EIO. keys: fn for each held key; the count, or -EIO. A failed statement
  * returns -EIO when only it was undone, -ECANCELED when SQLite rolled the
- * transaction back (a new one is open; the caller rolls it back too).
+ * transaction back (a new one is open; the caller rolls it back too); -EPIPE
+ * when nothing ran because a write handed to the writer thread had failed
+ * (the transaction is lost already: the caller's commit fails and the batch
+ * comes again).
  */
 int ras_db_once_spill_add(struct ras_db_actions *a, int kind, uint64_t key, int64_t wall_ns,
 			  unsigned n);
@@ -85,7 +88,8 @@ int ras_db_once_spill_keys(struct ras_db_actions *a, void (*fn)(void *ctx, uint6
  * row (same boot, threshold, action, target, result, errno, synthetic, event
  * table) adds to that row's repeats and last time instead: the caller says
  * which decisions may fold (db_actions.c stores, rasd/decision.c knows what
- * touched the machine). 0 stored as a new row, 1 folded, or -errno.
+ * touched the machine). 0 stored as a new row, 1 folded, or -errno; with a
+ * writer thread (ras_db_write_behind_start) in a transaction, 0: handed to it.
  */
 int ras_db_action_insert(struct ras_db_actions *a, const struct ras_db_action *act, bool fold);
 /* Actions of a kind that touched the machine (done or failed, not "account") since since_ns. */

@@ -183,7 +183,7 @@ int ras_db_edac_store_snapshot(struct ras_db *db, const struct edac_topology *t,
 	sqlite3_stmt *st;
 	int r;
 
-	if (own_txn && ras_db_begin(db) < 0)
+	if (ras_db_sync(db) < 0 || (own_txn && ras_db_begin(db) < 0))
 		return -EIO;
 	r = prepare(db, "INSERT INTO edac_snapshots (boot, taken_ns, digest, board) VALUES (?, ?, ?, ?)",
 		    &st);

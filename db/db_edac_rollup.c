@@ -92,6 +92,8 @@ int ras_db_edac_acc_flush(struct ras_db *db, struct ras_db_edac_acc *acc)
 {
 	if (!acc || !acc->used)
 		return 0;
+	if (ras_db_sync(db) < 0)
+		return -EIO;
 	if (!ras_db_table_exists(db, "rollup_edac")) {
 		ras_db_edac_acc_discard(acc);
 		return 0;

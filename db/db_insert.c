@@ -7,36 +7,6 @@
 #include "db_fold.h"
 #include "db_rollup.h"
 
-static void bind_raw(sqlite3_stmt *st, int col, const struct ras_field *f,
-		     const struct ras_value *v)
-{
-	struct ras_db_col_val x = ras_db_raw_value(f, v);
-
-	ras_db_bind_value(st, col, &x);
-}
-
-static void bind_decoded(sqlite3_stmt *st, int col, const struct ras_dfield *f,
-			 const void *decoded)
-{
-	struct ras_db_col_val x = ras_db_decoded_value(f, decoded);
-
-	ras_db_bind_value(st, col, &x);
-}
-
-static void bind_common(struct ras_db *db, sqlite3_stmt *st, const struct ras_db_event *ev)
-{
-	const struct ras_decoded_head *h = ev->decoded;
-
-	sqlite3_bind_int64(st, 1, ev->wall_ns);
-	sqlite3_bind_int64(st, 2, (int64_t)ev->trace_ts);
-	sqlite3_bind_int(st, 3, ev->trace_cpu);
-	sqlite3_bind_int64(st, 4, ev->boot ? ev->boot : db->boot);
-	sqlite3_bind_text(st, 5, ev->source, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 6, (int64_t)ev->rec_hash);
-	sqlite3_bind_text(st, 7, ras_severity_name(h->severity), -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 8, ev->synthetic);
-}
-
 static uint64_t mix(uint64_t h, uint64_t w)
 {
 	h = (h ^ w) * 0xff51afd7ed558ccdULL;
@@ -98,26 +68,32 @@ static int64_t find_decoded(struct ras_db *db, unsigned idx, uint64_t sig)
 	return id;
 }
 
-static int64_t store_decoded(struct ras_db *db, unsigned idx, uint64_t sig, const void *decoded)
+/* The values of the decoding's <table>_dec row, in its columns' order (t->ndcols). */
+static void decoded_values(unsigned idx, const void *decoded, struct ras_db_col_val *out)
 {
 	const struct ras_event_type *type = &ras_event_types[idx];
 	const struct ras_db_table *t = ras_db_table_of(idx);
-	sqlite3_stmt *st = db->dec_insert[idx];
-	int64_t id = find_decoded(db, idx, sig);
+	const char *loc = ((const struct ras_decoded_head *)decoded)->location;
 
-	if (id != 0)
-		return id;
-	sqlite3_bind_int64(st, 1, (int64_t)sig);
 	for (unsigned i = 0; i < t->ndcols; i++) {
-		const char *loc = ((const struct ras_decoded_head *)decoded)->location;
-
 		if (t->dfield[i] >= 0)
-			bind_decoded(st, (int)i + 2, &type->dfields[t->dfield[i]], decoded);
+			out[i] = ras_db_decoded_value(&type->dfields[t->dfield[i]], decoded);
 		else if (*loc)
-			sqlite3_bind_text(st, (int)i + 2, loc, -1, SQLITE_STATIC);
+			out[i] = (struct ras_db_col_val){ .type = SQLITE_TEXT, .p = loc, .len = strlen(loc) };
 		else
-			sqlite3_bind_null(st, (int)i + 2);
+			out[i] = (struct ras_db_col_val){ .type = SQLITE_NULL };
 	}
+}
+
+static int64_t store_decoded(struct ras_db *db, unsigned idx, uint64_t sig,
+			     const struct ras_db_col_val *vals)
+{
+	const struct ras_db_table *t = ras_db_table_of(idx);
+	sqlite3_stmt *st = db->dec_insert[idx];
+
+	sqlite3_bind_int64(st, 1, (int64_t)sig);
+	for (unsigned i = 0; i < t->ndcols; i++)
+		ras_db_bind_value(st, (int)i + 2, &vals[i]);
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		sqlite3_reset(st);
 		return -1;
@@ -148,38 +124,110 @@ static struct ras_db_dec_slot *dec_slot(struct ras_db_dec_slot *cache, uint64_t 
 	return &cache[free_slot < RAS_DB_DEC_CACHE ? free_slot : home];
 }
 
-/* The row of <table>_dec for this decoding; recent ones are remembered. */
-static int64_t decoded_id(struct ras_db *db, unsigned idx, const void *decoded)
+/* The cache's slot for table idx's signature sig, or NULL without memory for the cache. */
+static struct ras_db_dec_slot *cache_slot(struct ras_db *db, unsigned idx, uint64_t sig)
 {
-	const struct ras_db_table *t = ras_db_table_of(idx);
-	uint64_t sig = decoded_sig(&ras_event_types[idx], t, decoded);
-	struct ras_db_dec_slot *slot;
-	int64_t id;
-
 	if (!db->dec_cache[idx])
 		db->dec_cache[idx] = calloc(RAS_DB_DEC_CACHE, sizeof(*db->dec_cache[idx]));
-	slot = db->dec_cache[idx] ? dec_slot(db->dec_cache[idx], sig) : NULL;
+	return db->dec_cache[idx] ? dec_slot(db->dec_cache[idx], sig) : NULL;
+}
+
+/*
+ * The row of <table>_dec for the decoding of signature sig, stored from vals
+ * (t->ndcols values) if it is not there; recent ones are remembered. Without
+ * vals a decoding not stored is an error (-1): the caller had stored it.
+ */
+static int64_t resolve_decoded(struct ras_db *db, unsigned idx, uint64_t sig,
+			       const struct ras_db_col_val *vals)
+{
+	struct ras_db_dec_slot *slot = cache_slot(db, idx, sig);
+	int64_t id;
+
 	if (slot && slot->id > 0 && slot->sig == sig)
 		return slot->id;
-	id = store_decoded(db, idx, sig, decoded);
-	if (slot && id > 0) {
+	id = find_decoded(db, idx, sig);
+	if (id == 0 && vals)
+		id = store_decoded(db, idx, sig, vals);
+	if (id <= 0)
+		return -1;
+	if (slot) {
 		slot->sig = sig;
 		slot->id = id;
 	}
 	return id;
 }
 
-void ras_db_bind_row(struct ras_db *db, sqlite3_stmt *st, const struct ras_db_event *ev, int64_t dec)
+/* The row of <table>_dec for this decoding, stored if need be (the caller's thread). */
+static int64_t decoded_id(struct ras_db *db, unsigned idx, const void *decoded)
+{
+	const struct ras_db_table *t = ras_db_table_of(idx);
+	uint64_t sig = decoded_sig(&ras_event_types[idx], t, decoded);
+	struct ras_db_col_val vals[RAS_DB_MAX_COLS];
+	int64_t id = resolve_decoded(db, idx, sig, NULL);
+
+	if (id > 0)
+		return id;
+	decoded_values(idx, decoded, vals);
+	return resolve_decoded(db, idx, sig, vals);
+}
+
+/*
+ * Whether the decoding of signature sig was handed to the writer thread
+ * lately (remembered if not), so that its values need not go again. Nothing
+ * is remembered of signature 0, which marks a free slot.
+ */
+static bool decoding_sent(struct ras_db *db, unsigned idx, uint64_t sig)
+{
+	uint64_t *sent = db->dec_sent[idx];
+	size_t home = (size_t)(sig % RAS_DB_DEC_CACHE), slot = home;
+
+	if (!sent && !(sent = db->dec_sent[idx] = calloc(RAS_DB_DEC_CACHE, sizeof(*sent))))
+		return false;
+	if (!sig)
+		return false;
+	for (size_t w = RAS_DB_DEC_WAYS; w-- > 0;) {
+		size_t i = (home + w) % RAS_DB_DEC_CACHE;
+
+		if (sent[i] == sig)
+			return true;
+		if (!sent[i])
+			slot = i;
+	}
+	sent[slot] = sig;
+	return false;
+}
+
+/* The values the event INSERT binds, in its parameters' order (t->ncols; the id apart). */
+static void row_values(struct ras_db *db, const struct ras_db_event *ev, int64_t dec,
+		       struct ras_db_col_val *v)
 {
 	const struct ras_event_type *type = &ras_event_types[ev->type_idx];
 	const struct ras_db_table *t = ras_db_table_of(ev->type_idx);
+	const char *sev = ras_severity_name(((const struct ras_decoded_head *)ev->decoded)->severity);
 
-	bind_common(db, st, ev);
+	v[0] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = ev->wall_ns };
+	v[1] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = (int64_t)ev->trace_ts };
+	v[2] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = ev->trace_cpu };
+	v[3] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = ev->boot ? ev->boot : db->boot };
+	v[4] = (struct ras_db_col_val){ .type = SQLITE_TEXT, .p = ev->source, .len = strlen(ev->source) };
+	v[5] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = (int64_t)ev->rec_hash };
+	v[6] = (struct ras_db_col_val){ .type = SQLITE_TEXT, .p = sev, .len = strlen(sev) };
+	v[7] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = ev->synthetic };
 	for (unsigned i = 0; i < type->n_fields; i++)
-		bind_raw(st, (int)(t->first_raw + i + 1), &type->fields[i], &ev->values[i]);
-	sqlite3_bind_int64(st, (int)t->dec_col + 1, dec);
+		v[t->first_raw + i] = ras_db_raw_value(&type->fields[i], &ev->values[i]);
+	v[t->dec_col] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = dec };
 	for (unsigned i = 0; i < t->nrec; i++)
-		bind_decoded(st, (int)(t->first_rec + i + 1), &type->dfields[t->rfield[i]], ev->decoded);
+		v[t->first_rec + i] = ras_db_decoded_value(&type->dfields[t->rfield[i]], ev->decoded);
+}
+
+void ras_db_bind_row(struct ras_db *db, sqlite3_stmt *st, const struct ras_db_event *ev, int64_t dec)
+{
+	const struct ras_db_table *t = ras_db_table_of(ev->type_idx);
+	struct ras_db_col_val v[RAS_DB_MAX_COLS];
+
+	row_values(db, ev, dec, v);
+	for (unsigned i = 0; i < t->ncols; i++)
+		ras_db_bind_value(st, (int)i + 1, &v[i]);
 }
 
 int ras_db_insert_row(struct ras_db *db, const struct ras_db_event *ev, int64_t dec, int64_t *id)
@@ -203,6 +251,30 @@ int ras_db_insert_row(struct ras_db *db, const struct ras_db_event *ev, int64_t 
 	return 1;
 }
 
+int ras_db_row_store(struct ras_db *db, unsigned idx, int64_t id, uint64_t sig,
+		     struct ras_db_col_val *row, const struct ras_db_col_val *dec)
+{
+	const struct ras_db_table *t = ras_db_table_of(idx);
+	sqlite3_stmt *st = db->insert[idx];
+	int64_t dec_id = resolve_decoded(db, idx, sig, dec);
+	int r;
+
+	if (dec_id < 0) {
+		r = sqlite3_errcode(db->h);
+		return r != SQLITE_OK && r != SQLITE_DONE && r != SQLITE_ROW ? r : SQLITE_NOTFOUND;
+	}
+	row[t->dec_col] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = dec_id };
+	for (unsigned i = 0; i < t->ncols; i++)
+		ras_db_bind_value(st, (int)i + 1, &row[i]);
+	sqlite3_bind_int64(st, (int)t->ncols + 1, id);
+	r = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (r != SQLITE_DONE)
+		return r;
+	/* Not a duplicate (those are never deferred): the reserved id was taken. */
+	return sqlite3_changes(db->h) == 1 ? SQLITE_OK : SQLITE_CONSTRAINT;
+}
+
 /*
  * The row id the next record of table idx takes in the open transaction, or
  * 0 outside one (SQLite picks). Read once per transaction: the writer alone
@@ -216,6 +288,8 @@ static int64_t next_row_id(struct ras_db *db, unsigned idx)
 		return 0;
 	if (db->next_id[idx])
 		return db->next_id[idx];
+	if (ras_db_sync(db) < 0)
+		return -1;
 	snprintf(sql, sizeof(sql), "SELECT coalesce(max(id), 0) + 1 FROM %s", ras_event_types[idx].table);
 	if (ras_db_int(db, sql, &db->next_id[idx]) < 0)
 		return -1;
@@ -271,23 +345,62 @@ static int store_or_hold(struct ras_db *db, const struct ras_db_event *ev, int64
 	return 1;
 }
 
+/*
+ * Whether ev's row goes to the writer thread (db_writer.c): a live record in
+ * an open transaction, with storm folding off. A record the identity index may
+ * refuse is stored at once, since the caller counts it as stored or not, and
+ * folding decides on the stored row's decoding id, known only once stored.
+ */
+static bool deferrable(struct ras_db *db, const struct ras_db_event *ev)
+{
+	db->wb_engaged = db->wb && !ras_db_may_be_duplicate(ev) && !(ev->limits && ev->limits->fold_threshold);
+	return db->wb_engaged && ras_db_deferring(db);
+}
+
+/*
+ * ev's row handed to the writer thread under its reserved id, with its
+ * decoding's signature, and the decoding's values unless sent lately: the
+ * writer thread finds the decoding's row, or stores it.
+ */
+static int defer_event(struct ras_db *db, const struct ras_db_event *ev, int64_t id)
+{
+	const struct ras_db_table *t = ras_db_table_of(ev->type_idx);
+	uint64_t sig = decoded_sig(&ras_event_types[ev->type_idx], t, ev->decoded);
+	struct ras_db_col_val row[RAS_DB_MAX_COLS], dec[RAS_DB_MAX_COLS];
+	bool sent = decoding_sent(db, ev->type_idx, sig);
+
+	row_values(db, ev, 0, row);
+	if (!sent)
+		decoded_values(ev->type_idx, ev->decoded, dec);
+	if (ras_db_defer_row(db, ev->type_idx, id, sig, row, t->ncols, dec, sent ? 0 : t->ndcols) < 0)
+		return -EIO;
+	/* Folding is off: it only notes the transaction's first id and newest time. */
+	return ras_db_fold_note(db, ev, id, 0, false) < 0 ? -EIO : 1;
+}
+
 int ras_db_insert_event(struct ras_db *db, const struct ras_db_event *ev)
 {
-	int64_t dec = decoded_id(db, ev->type_idx, ev->decoded);
-	int64_t id = next_row_id(db, ev->type_idx);
+	int64_t dec = 0, id;
 	int r;
 
-	if (dec < 0 || id < 0)
-		return -EIO;
-	r = store_or_hold(db, ev, dec, &id);
+	if (deferrable(db, ev)) {
+		id = next_row_id(db, ev->type_idx);
+		r = id < 0 ? -EIO : defer_event(db, ev, id);
+	} else {
+		if (ras_db_sync(db) < 0)
+			return -EIO;
+		dec = decoded_id(db, ev->type_idx, ev->decoded);
+		id = next_row_id(db, ev->type_idx);
+		r = dec < 0 || id < 0 ? -EIO : store_or_hold(db, ev, dec, &id);
+	}
 	if (r <= 0)
 		return r;
 	if (db->in_txn)
 		db->next_id[ev->type_idx] = id + 1;
 	if (ras_db_rollup_add(db, ev, ev->boot ? ev->boot : db->boot, id) < 0)
 		return -EIO;
-	/* The record's id for the caller (ras_db_last_row_id), whatever the roll-ups wrote since. */
-	sqlite3_set_last_insert_rowid(db->h, id);
+	/* The record's id for the caller (ras_db_last_row_id). */
+	db->last_event_id = id;
 	return 1;
 }
 
@@ -296,6 +409,8 @@ int ras_db_insert_lost(struct ras_db *db, const struct ras_db_lost *lost)
 	sqlite3_stmt *st = db->stmt[STMT_LOST];
 	int r;
 
+	if (ras_db_sync(db) < 0)
+		return -EIO;
 	sqlite3_bind_int64(st, 1, db->boot);
 	sqlite3_bind_text(st, 2, lost->instance, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 3, lost->cpu);
@@ -317,6 +432,8 @@ int ras_db_cpu_stats_get(struct ras_db *db, const char *instance, int cpu,
 	sqlite3_stmt *st = db->stmt[STMT_STATS_GET];
 	int r;
 
+	if (ras_db_sync(db) < 0)
+		return -EIO;
 	*overrun = *dropped = 0;
 	sqlite3_bind_int64(st, 1, db->boot);
 	sqlite3_bind_text(st, 2, instance, -1, SQLITE_STATIC);
@@ -336,6 +453,8 @@ int ras_db_cpu_stats_set(struct ras_db *db, const char *instance, int cpu,
 	sqlite3_stmt *st = db->stmt[STMT_STATS_SET];
 	int r;
 
+	if (ras_db_sync(db) < 0)
+		return -EIO;
 	sqlite3_bind_int64(st, 1, db->boot);
 	sqlite3_bind_text(st, 2, instance, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 3, cpu);
@@ -351,6 +470,8 @@ int ras_db_read_mark_get(struct ras_db *db, const char *instance, int cpu, uint6
 	sqlite3_stmt *st = db->stmt[STMT_MARK_GET];
 	int r;
 
+	if (ras_db_sync(db) < 0)
+		return -EIO;
 	*read = 0;
 	sqlite3_bind_int64(st, 1, db->boot);
 	sqlite3_bind_text(st, 2, instance, -1, SQLITE_STATIC);
@@ -367,6 +488,8 @@ int ras_db_read_mark_set(struct ras_db *db, const char *instance, int cpu, uint6
 	sqlite3_stmt *st = db->stmt[STMT_MARK_SET];
 	int r;
 
+	if (ras_db_sync(db) < 0)
+		return -EIO;
 	sqlite3_bind_int64(st, 1, db->boot);
 	sqlite3_bind_text(st, 2, instance, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 3, cpu);
@@ -381,6 +504,8 @@ int ras_db_counter_add(struct ras_db *db, const char *name, int64_t delta)
 	sqlite3_stmt *st = db->stmt[STMT_COUNTER_ADD];
 	int r;
 
+	if (ras_db_sync(db) < 0)
+		return -EIO;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, delta);
 	r = sqlite3_step(st);

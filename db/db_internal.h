@@ -40,6 +40,9 @@ struct ras_db_dec_slot {
 #define RAS_DB_DEC_CACHE 32768
 #define RAS_DB_DEC_WAYS 4
 
+/* A deferred call run by the writer thread (db_writer.c): SQLITE_OK or the SQLite code of its failure. */
+typedef int (*ras_db_job_fn)(struct ras_db *db, const void *arg);
+
 enum ras_db_stmt {
 	STMT_BEGIN, STMT_COMMIT, STMT_ROLLBACK, STMT_LOST, STMT_STATS_GET,
 	STMT_STATS_SET, STMT_COUNTER_ADD, STMT_MARK_GET, STMT_MARK_SET, STMT_COUNT_
@@ -64,6 +67,11 @@ struct ras_db {
 	 */
 	int64_t next_id[RAS_MAX_EVENT_TYPES];
 	bool moved;                         /* the path no longer names the open file */
+	struct ras_db_wb *wb;               /* the writer thread (db_writer.c), or NULL */
+	int wb_failed;                      /* SQLite code of a deferred write that failed, as last synced */
+	bool wb_engaged;                    /* the last record went to the writer thread: so do its writes */
+	uint64_t *dec_sent[RAS_MAX_EVENT_TYPES]; /* signatures whose decodings went to the writer thread */
+	int64_t last_event_id;              /* the last record's row id (ras_db_last_row_id) */
 	char err[256];
 };
 
@@ -121,6 +129,44 @@ bool ras_db_may_be_duplicate(const struct ras_db_event *ev);
 void ras_db_identity_sources_sql(char *out, size_t len);
 
 int ras_db_migrate(struct ras_db *db);
+/* SQLite's result code as -errno: -EBUSY, -ENOSPC, -EBADMSG or -EIO. */
+int ras_db_errno_of(int code);
+
+/*
+ * The writer thread (db_writer.c). ras_db_sync waits until every write handed
+ * to it has run; then, and only then, the caller's thread may use the
+ * connection. It returns 0, or the -errno of a deferred write that failed,
+ * every time until ras_db_sync_clear (the rollback). Without a writer thread,
+ * and on it, it returns 0 at once.
+ */
+int ras_db_sync(struct ras_db *db);
+void ras_db_sync_clear(struct ras_db *db);
+/*
+ * Whether writes may be handed over now: a writer thread, an open transaction,
+ * no failure seen, and the last record handed over too (a record stored here,
+ * one storm folding holds, keeps its writes here: handing them over would
+ * only make the next record wait for them).
+ */
+bool ras_db_deferring(const struct ras_db *db);
+/*
+ * Hands the writer thread an event row of table idx under id: row holds its
+ * ncols values (the dec column's is filled in there), dec the ndec values of
+ * its decoding (0 when sent lately), of signature sig. 0 or -errno.
+ */
+int ras_db_defer_row(struct ras_db *db, unsigned idx, int64_t id, uint64_t sig,
+		     const struct ras_db_col_val *row, unsigned ncols,
+		     const struct ras_db_col_val *dec, unsigned ndec);
+/* Hands the writer thread a call of fn with a copy of arg_len bytes at arg. 0 or -errno. */
+int ras_db_defer_call(struct ras_db *db, ras_db_job_fn fn, const void *arg, size_t arg_len);
+/*
+ * Stores a deferred event row (on the writer thread): finds or stores its
+ * decoding of signature sig (from dec, or stored before: NULL), fills row's
+ * dec column, inserts it as id. SQLITE_OK or SQLite's code.
+ */
+int ras_db_row_store(struct ras_db *db, unsigned idx, int64_t id, uint64_t sig,
+		     struct ras_db_col_val *row, const struct ras_db_col_val *dec);
+void ras_db_write_behind_stop(struct ras_db *db);
+void ras_db_write_behind_trim(struct ras_db *db);
 /*
  * Checkpoints in a thread of their own once a commit leaves frames or more
  * in the log (db_checkpoint.c); 0 or -errno (then SQLite's own apply).

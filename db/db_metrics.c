@@ -170,6 +170,8 @@ int ras_db_metrics_acc_flush(struct ras_db *db, struct ras_db_metrics_acc *acc)
 {
 	if (!acc || !acc->used)
 		return 0;
+	if (ras_db_sync(db) < 0)
+		return -EIO;
 	if (!ras_db_table_exists(db, "rollup_subjects")) {
 		ras_db_metrics_acc_discard(acc);
 		return 0;
@@ -657,9 +659,12 @@ static void collect_actions(struct ras_db *db, struct ras_metrics *m)
 int ras_db_metrics_collect(struct ras_db *db, struct ras_metrics *m)
 {
 	struct ras_db_filter all = { .type_idx = -1, .include_synthetic = true };
-	bool own_txn = !db->in_txn && sqlite3_get_autocommit(db->h);
+	bool own_txn;
 	int r = 0;
 
+	if (ras_db_sync(db) < 0)
+		return -EIO;
+	own_txn = !db->in_txn && sqlite3_get_autocommit(db->h);
 	/* One read transaction: every count describes the same database state. */
 	if (own_txn && ras_db_exec(db, "BEGIN") < 0)
 		return -EIO;

@@ -295,8 +295,12 @@ int ras_db_errors(struct ras_db *db, const struct ras_db_filter *f, ras_db_row_f
 	sqlite3_stmt *order, *rows[RAS_MAX_EVENT_TYPES] = { 0 };
 	struct ras_db_row_cols *cols;
 	void *decoded;
-	char *sql = ordering_sql(db, f);
+	char *sql;
 	int n = 0, r = 0;
+
+	if (ras_db_sync(db) < 0)
+		return -EIO;
+	sql = ordering_sql(db, f);
 
 	if (!sql)
 		return 0;

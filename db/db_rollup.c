@@ -129,6 +129,8 @@ static int flush_totals(struct ras_db *db)
 
 	if (!ru->n_totals)
 		return 0;
+	if (ras_db_sync(db) < 0)
+		return -EIO;
 	if (!ras_db_table_exists(db, "rollup_totals")) {
 		ru->n_totals = 0;
 		return 0;
@@ -230,6 +232,8 @@ static int flush_slots(struct ras_db *db)
 
 	if (!ru->used)
 		return 0;
+	if (ras_db_sync(db) < 0)
+		return -EIO;
 	if (!ru->upsert && sqlite3_prepare_v3(db->h, upsert_sql, -1, SQLITE_PREPARE_PERSISTENT,
 					      &ru->upsert, NULL) != SQLITE_OK)
 		return -EIO;

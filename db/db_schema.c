@@ -17,6 +17,8 @@ int ras_db_exec(struct ras_db *db, const char *sql)
 {
 	char *msg = NULL;
 
+	if (ras_db_sync(db) < 0)
+		return -1;
 	if (sqlite3_exec(db->h, sql, NULL, NULL, &msg) != SQLITE_OK) {
 		snprintf(db->err, sizeof(db->err), "%s", msg ? msg : sqlite3_errmsg(db->h));
 		sqlite3_free(msg);
@@ -30,6 +32,8 @@ int ras_db_int(struct ras_db *db, const char *sql, int64_t *out)
 	sqlite3_stmt *st;
 	int r, found = -ENOENT;
 
+	if (ras_db_sync(db) < 0)
+		return -EIO;
 	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
 		return -EIO;
 	r = sqlite3_step(st);
@@ -46,6 +50,8 @@ bool ras_db_table_exists(struct ras_db *db, const char *table)
 	sqlite3_stmt *st;
 	bool found = false;
 
+	/* A deferred write's failure is the commit's to tell: the schema can be read all the same. */
+	ras_db_sync(db);
 	if (sqlite3_prepare_v2(db->h, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?",
 			       -1, &st, NULL) != SQLITE_OK)
 		return false;

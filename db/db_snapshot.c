@@ -26,6 +26,8 @@ int ras_db_snapshot_insert(struct ras_db *db, const struct ras_snapshot *s, int6
 		return -EROFS;
 	if (s->data_len > INT32_MAX)
 		return -E2BIG;
+	if (ras_db_sync(db) < 0)
+		return -EIO;
 	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
 		return -EIO;
 	sqlite3_bind_int64(st, 1, db->boot);
@@ -134,5 +136,5 @@ int ras_db_snapshot_get(struct ras_db *db, int64_t id, struct ras_snapshot *out)
 
 int64_t ras_db_last_row_id(struct ras_db *db)
 {
-	return sqlite3_last_insert_rowid(db->h);
+	return db->last_event_id;
 }

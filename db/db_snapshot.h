@@ -17,7 +17,7 @@ int ras_db_snapshot_insert(struct ras_db *db, const struct ras_snapshot *s, int6
 int ras_db_snapshot_list(struct ras_db *db, ras_db_snapshot_fn fn, void *ctx);
 /* One snapshot with its data; -ENOENT when there is none with that id. */
 int ras_db_snapshot_get(struct ras_db *db, int64_t id, struct ras_snapshot *out);
-/* Row id of the last row inserted through this handle, for trigger_row_id. */
+/* Row id of the last record stored through this handle (ras_db_insert_event), for trigger_row_id. */
 int64_t ras_db_last_row_id(struct ras_db *db);
 
 #endif

@@ -272,7 +272,8 @@ int ras_actions_set_db(struct ras_actions *a, struct ras_db *db)
  */
 static void spill_trouble(struct ras_actions *a, int r)
 {
-	if (r == -ENODEV)
+	/* No database, or its transaction failed already (the batch comes again): the spill is fine. */
+	if (r == -ENODEV || r == -EPIPE)
 		return;
 	if (r == -ECANCELED)
 		a->spill_failed = true;

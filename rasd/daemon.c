@@ -178,6 +178,20 @@ static void storage_update(struct rasd *d)
 }
 
 /*
+ * A storm's inserts run on a thread of their own (db_writer.c), SQLite's work
+ * on one core while this loop reads and decodes on the other. Without the
+ * thread everything stays on this one, as correct, only slower.
+ */
+static void start_write_behind(struct ras_db *db)
+{
+	int r = db ? ras_db_write_behind_start(db) : 0;
+
+	if (r < 0)
+		ras_log(LOG_WARNING, "records are stored on the event loop's thread: no writer thread: %s",
+			strerror(-r));
+}
+
+/*
  * Corruption found in use: a fresh database takes the held records (the old
  * one is kept aside). The file removed or replaced: the path is opened again.
  */
@@ -197,6 +211,7 @@ static void replace_lost_db(struct rasd *d)
 		rasd_storage_replace_corrupt(&d->storage, boot_id, &d->db, f->fail_reason);
 	else if (ras_db_open_writer(&d->db, d->storage.db_path, boot_id, err, sizeof(err)) < 0)
 		d->db = NULL;  /* still no database: the records stay held */
+	start_write_behind(d->db);
 	/* While failing the pipelines never touch it; they retry only once there is one. */
 	d->pipe.db = d->db;
 	if (d->boot)
@@ -387,6 +402,7 @@ static int open_db(struct rasd *d)
 	r = rasd_storage_open(&d->storage, d->cfg->database, boot_id, &d->db, wait_for_storage, d);
 	if (r < 0)
 		return r;
+	start_write_behind(d->db);
 	count_previous_unstored(d);
 	rasd_storage_write(&d->storage);
 	return 0;

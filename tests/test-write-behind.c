@@ -1,0 +1,338 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The writer thread (db/db_writer.c). The same varied records stored with
+ * and without it give the same rows, ids, decodings and roll-ups. A read on
+ * the same handle sees the inserts handed over before it. A deferred insert
+ * that fails (a trigger refuses it; the file may not grow: SQLite's full disk,
+ * after which SQLite rolls the whole transaction back) fails the commit, and
+ * commits nothing, not even the records after it, row by row (126 were, before
+ * the writer thread dropped its jobs after a failure); the batch given again
+ * is stored once. Closing with records handed over and no commit keeps none.
+ * A statement run beside the writer thread without syncing aborts.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdalign.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "db/db.h"
+#include "db/db_internal.h"
+#include "db/db_query.h"
+#include "lib/decode.h"
+#include "tap.h"
+#include "test_util.h"
+
+#define SEC 1000000000LL
+#define VARIED 20000
+
+static char dir[256];
+
+/* Record i of a varied stream: EDAC and machine-check errors over many DIMMs, CPUs and banks. */
+static int store(struct ras_db *db, unsigned i, unsigned poison_cpu)
+{
+	bool edac = i % 3 == 0;
+	const struct ras_event_type *t = ras_event_type_find(edac ? "mc_event" : "mce_record");
+	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
+	struct ras_value v[RAS_MAX_FIELDS] = { 0 };
+	struct ras_db_event ev = {
+		.type_idx = (unsigned)(t - ras_event_types), .wall_ns = 1800000000 * SEC + (int64_t)i * 1000,
+		.trace_ts = 1000 + i, .trace_cpu = (int)(i % 2), .source = "live", .rec_hash = 7919u * i,
+		.values = v, .decoded = decoded,
+	};
+	char label[64], detail[96];
+	uint64_t x = (uint64_t)i * 0x9e3779b97f4a7c15ULL;
+
+	if (edac) {
+		snprintf(label, sizeof(label), "CPU_SrcID#%u_MC#%u_Chan#%u_DIMM#%u",
+			 (unsigned)(x >> 60) % 2, (unsigned)(x >> 56) % 2, (unsigned)(x >> 50) % 6,
+			 (unsigned)(x >> 40) % 2);
+		snprintf(detail, sizeof(detail), "rank:%u bg:%u ba:%u row:0x%x col:0x%x",
+			 (unsigned)(x >> 8) % 4, (unsigned)(x >> 12) % 4, (unsigned)(x >> 16) % 4,
+			 (unsigned)(x >> 20) % 0x20000, (unsigned)(x >> 40) % 0x400 << 3);
+		test_set_field(t, v, "error_type", 0, NULL);
+		test_set_field(t, v, "msg", 0, "memory read error");
+		test_set_field(t, v, "label", 0, label);
+		test_set_field(t, v, "error_count", 1 + (int64_t)(x >> 33) % 3, NULL);
+		test_set_field(t, v, "mc_index", (int64_t)(x >> 56) % 4, NULL);
+		test_set_field(t, v, "top_layer", (int64_t)(x >> 50) % 6, NULL);
+		test_set_field(t, v, "middle_layer", (int64_t)(x >> 40) % 2, NULL);
+		test_set_field(t, v, "lower_layer", -1, NULL);
+		test_set_field(t, v, "address", (int64_t)(x & 0x3fffffffc0ULL), NULL);
+		test_set_field(t, v, "grain_bits", 6, NULL);
+		test_set_field(t, v, "syndrome", (int64_t)(x >> 32), NULL);
+		test_set_field(t, v, "driver_detail", 0, detail);
+	} else {
+		unsigned cpu = i == poison_cpu ? 999 : (unsigned)(x >> 58);
+
+		/* VAL, EN, MISCV, ADDRV; a corrected count; a memory read on channel 0-3. */
+		test_set_field(t, v, "status", (int64_t)(0x9c00000000000090ULL | ((x >> 20) % 0x7fff) << 38 |
+							  (x >> 10) % 4), NULL);
+		test_set_field(t, v, "addr", (int64_t)(x & 0x3fffffffc0ULL), NULL);
+		test_set_field(t, v, "misc", 0x86, NULL);
+		test_set_field(t, v, "mcgcap", 1 << 24 | 1 << 11 | 1 << 10 | 20, NULL);
+		test_set_field(t, v, "bank", 5 + (int64_t)(x >> 44) % 16, NULL);
+		test_set_field(t, v, "cpuvendor", 0, NULL);
+		test_set_field(t, v, "cpuid", 0x50654, NULL);
+		test_set_field(t, v, "cpu", cpu, NULL);
+		test_set_field(t, v, "socketid", cpu / 32, NULL);
+	}
+	ras_decode_values(t, v, NULL, decoded);
+	if (ras_db_begin(db) < 0)
+		return -1;
+	return ras_db_insert_event(db, &ev);
+}
+
+static struct ras_db *open_db(const char *path, bool behind)
+{
+	struct ras_db *db = NULL;
+	char err[512];
+
+	if (ras_db_open_writer(&db, path, "test-boot", err, sizeof(err)) < 0) {
+		tap_diag("open %s: %s", path, err);
+		return NULL;
+	}
+	if (behind && ras_db_write_behind_start(db) < 0) {
+		ras_db_close(db);
+		return NULL;
+	}
+	return db;
+}
+
+/* Rows of sql in one database and not the other, both ways. */
+static int64_t differing(const char *a, const char *b, const char *table)
+{
+	char sql[1024];
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	int64_t n = -1;
+
+	if (sqlite3_open_v2(a, &h, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+		return -1;
+	snprintf(sql, sizeof(sql), "ATTACH '%s' AS b", b);
+	sqlite3_exec(h, sql, NULL, NULL, NULL);
+	snprintf(sql, sizeof(sql), "SELECT (SELECT count(*) FROM (SELECT * FROM main.%s EXCEPT SELECT * FROM b.%s))"
+		 " + (SELECT count(*) FROM (SELECT * FROM b.%s EXCEPT SELECT * FROM main.%s))",
+		 table, table, table, table);
+	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	return n;
+}
+
+static void check_same_rows(void)
+{
+	static const char *const tables[] = {
+		"mc_event", "mc_event_dec", "mce_record", "mce_record_dec", "rollup_hourly", "rollup_totals",
+		"rollup_edac", "rollup_subjects",
+	};
+	char path[2][600];
+	int failed = 0;
+
+	for (int behind = 0; behind < 2; behind++) {
+		struct ras_db *db;
+
+		snprintf(path[behind], sizeof(path[behind]), "%s/%s.db", dir, behind ? "behind" : "inline");
+		if (!(db = open_db(path[behind], behind)))
+			return;
+		for (unsigned i = 0; i < VARIED; i++) {
+			failed += store(db, i, ~0u) != 1;
+			if (i % 5000 == 4999)
+				failed += ras_db_commit(db) < 0;
+		}
+		failed += ras_db_commit(db) < 0;
+		ras_db_close(db);
+	}
+	tap_is_int(failed, 0, "%d varied records stored with the writer thread and without", VARIED);
+	tap_is_int(test_sql_int(path[1], "SELECT count(*) FROM mce_record_dec"),
+		   test_sql_int(path[0], "SELECT count(*) FROM mce_record_dec"),
+		   "as many machine-check decodings (%lld)",
+		   (long long)test_sql_int(path[0], "SELECT count(*) FROM mce_record_dec"));
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+		tap_is_int(differing(path[0], path[1], tables[i]), 0, "%s: the same rows, ids included",
+			   tables[i]);
+}
+
+static int count_row(void *ctx, const struct ras_db_row *row)
+{
+	(void)row;
+	(*(int *)ctx)++;
+	return 0;
+}
+
+/* A read on the handle that handed the inserts over sees them, before the commit. */
+static void check_read_sees_deferred(void)
+{
+	struct ras_db_filter f = { .type_idx = -1, .include_synthetic = true };
+	char path[600];
+	struct ras_db *db;
+	int rows = 0, failed = 0;
+
+	snprintf(path, sizeof(path), "%s/read.db", dir);
+	if (!(db = open_db(path, true)))
+		return;
+	for (unsigned i = 0; i < 3000; i++)
+		failed += store(db, i, ~0u) != 1;
+	if (ras_db_errors(db, &f, count_row, &rows) < 0)
+		failed++;
+	tap_ok(!failed && rows == 3000, "3000 records handed to the writer thread: a read on the same"
+	       " handle sees %d", rows);
+	tap_is_int(ras_db_commit(db), 0, "committed");
+	ras_db_close(db);
+	tap_is_int(test_sql_int(path, "SELECT count(*) FROM mce_record") +
+		   test_sql_int(path, "SELECT count(*) FROM mc_event"), 3000, "and another reader sees them");
+}
+
+/*
+ * Record 500 of 1000 is refused by a trigger on the writer thread. The
+ * insert calls succeed (handed over); the commit fails with the trigger's
+ * words, and nothing is committed. The batch given again without it: 999.
+ */
+static void check_refused_insert(void)
+{
+	char path[600];
+	struct ras_db *db;
+	sqlite3 *h;
+	int failed = 0, r;
+
+	snprintf(path, sizeof(path), "%s/refused.db", dir);
+	if (!(db = open_db(path, false)))
+		return;
+	ras_db_close(db);
+	sqlite3_open(path, &h);
+	sqlite3_exec(h, "CREATE TRIGGER poison BEFORE INSERT ON mce_record WHEN NEW.cpu = 999"
+		     " BEGIN SELECT RAISE(ABORT, 'poisoned record'); END", NULL, NULL, NULL);
+	sqlite3_close(h);
+	if (!(db = open_db(path, true)))
+		return;
+	for (unsigned i = 0; i < 1000; i++)
+		failed += store(db, i, 500) != 1;
+	tap_is_int(failed, 0, "1000 inserts handed over, the refused one among them");
+	r = ras_db_commit(db);
+	tap_is_int(r, -EIO, "the commit fails: %s", ras_db_errmsg(db));
+	tap_ok(strstr(ras_db_errmsg(db), "poisoned record") != NULL, "with the refusal's words");
+	tap_is_int(ras_db_last_errno(db), -EIO, "ras_db_last_errno says -EIO");
+	ras_db_rollback(db);
+	tap_is_int(test_sql_int(path, "SELECT count(*) FROM mce_record") +
+		   test_sql_int(path, "SELECT count(*) FROM mc_event"), 0,
+		   "nothing committed, none of the records after the refused one either");
+	failed = 0;
+	for (unsigned i = 0; i < 1000; i++)
+		if (i != 500)
+			failed += store(db, i, ~0u) != 1;
+	tap_ok(!failed && ras_db_commit(db) == 0, "the batch given again without it commits");
+	ras_db_close(db);
+	tap_is_int(test_sql_int(path, "SELECT count(*) FROM mce_record") +
+		   test_sql_int(path, "SELECT count(*) FROM mc_event"), 999, "999 records, each once");
+	tap_is_int(test_sql_int(path, "SELECT count(*) FROM (SELECT 1 FROM mce_record GROUP BY rec_hash"
+				" HAVING count(*) > 1)"), 0, "no record twice");
+}
+
+/*
+ * The file may not grow (max_page_count; SQLite's full disk): an insert on the
+ * writer thread fails with SQLITE_FULL and SQLite rolls the transaction back,
+ * freeing its pages. The jobs after it must not run, or each would commit on
+ * its own into the room the rollback made.
+ */
+static void check_full_rolls_back(void)
+{
+	char path[600], sql[128];
+	struct ras_db *db;
+	int failed = 0;
+	int64_t pages;
+
+	snprintf(path, sizeof(path), "%s/full.db", dir);
+	if (!(db = open_db(path, true)))
+		return;
+	pages = test_sql_int(path, "PRAGMA page_count");
+	snprintf(sql, sizeof(sql), "PRAGMA max_page_count = %lld", (long long)pages + 40);
+	tap_is_int(ras_db_sync(db), 0, "synced before touching the connection");
+	sqlite3_exec(db->h, sql, NULL, NULL, NULL);
+	/* The log grows in memory until the cache spills; a commit writes it: 40 pages are soon filled. */
+	for (unsigned i = 0; i < 4000; i++)
+		failed += store(db, i, ~0u) != 1;
+	tap_is_int(failed, 0, "4000 inserts handed over");
+	tap_is_int(ras_db_commit(db), -ENOSPC, "the commit says the disk is full: %s", ras_db_errmsg(db));
+	ras_db_rollback(db);
+	tap_is_int(test_sql_int(path, "SELECT count(*) FROM mce_record") +
+		   test_sql_int(path, "SELECT count(*) FROM mc_event"), 0, "nothing committed, row by row or at all");
+	sqlite3_exec(db->h, "PRAGMA max_page_count = 1073741823", NULL, NULL, NULL);
+	failed = 0;
+	for (unsigned i = 0; i < 4000; i++)
+		failed += store(db, i, ~0u) != 1;
+	tap_ok(!failed && ras_db_commit(db) == 0, "room again: the batch given again commits");
+	ras_db_close(db);
+	tap_is_int(test_sql_int(path, "SELECT count(*) FROM mce_record") +
+		   test_sql_int(path, "SELECT count(*) FROM mc_event"), 4000, "4000 records, each once");
+}
+
+static void check_close_uncommitted(void)
+{
+	char path[600];
+	struct ras_db *db;
+
+	snprintf(path, sizeof(path), "%s/closed.db", dir);
+	if (!(db = open_db(path, true)))
+		return;
+	for (unsigned i = 0; i < 2000; i++)
+		store(db, i, ~0u);
+	ras_db_close(db);
+	tap_is_int(test_sql_int(path, "SELECT count(*) FROM mce_record") +
+		   test_sql_int(path, "SELECT count(*) FROM mc_event"), 0,
+		   "closed with records handed over and no commit: none kept");
+}
+
+static int sleeper(struct ras_db *db, const void *arg)
+{
+	(void)db, (void)arg;
+	usleep(300 * 1000);
+	return SQLITE_OK;
+}
+
+/*
+ * The tripwire: a statement beside the writer thread, without ras_db_sync,
+ * aborts the process. Jobs that sleep keep the writer thread busy when the
+ * statement runs.
+ */
+static void check_tripwire(void)
+{
+	static char big[20000];
+	char path[600];
+	struct ras_db *db;
+	int status = 0;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/tripwire.db", dir);
+	pid = fork();
+	if (pid == 0) {
+		if (!freopen("/dev/null", "w", stderr) || !(db = open_db(path, true)) || ras_db_begin(db) < 0)
+			_exit(2);
+		/* Past a chunk's 256 KiB: the first chunk is handed over. */
+		for (int i = 0; i < 16; i++)
+			if (ras_db_defer_call(db, sleeper, big, sizeof(big)) < 0)
+				_exit(2);
+		sqlite3_exec(db->h, "SELECT 1", NULL, NULL, NULL);
+		_exit(0);
+	}
+	waitpid(pid, &status, 0);
+	tap_ok(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT,
+	       "a statement run beside the writer thread without ras_db_sync aborts (status %d)", status);
+}
+
+int main(void)
+{
+	test_tmpdir(dir, sizeof(dir));
+	check_same_rows();
+	check_read_sees_deferred();
+	check_refused_insert();
+	check_full_rolls_back();
+	check_close_uncommitted();
+	check_tripwire();
+	if (!getenv("RAS_TEST_KEEP"))
+		test_rmtree(dir);
+	return tap_done();
+}
