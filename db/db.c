@@ -252,7 +252,8 @@ static int set_up_writer(struct ras_db *db, const char *boot_id)
 	if (ras_db_exec(db, "PRAGMA page_size=1024; PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
 			" PRAGMA cache_size=-8192;") < 0)
 		return -1;
-	frames = WAL_CHECKPOINT_BYTES / page_size(db);
+	db->page_bytes = page_size(db);
+	frames = WAL_CHECKPOINT_BYTES / db->page_bytes;
 	sqlite3_wal_autocheckpoint(db->h, frames);
 	/* Without the thread, SQLite checkpoints in the commit that crossed the threshold. */
 	ras_db_checkpointer_start(db, frames);
@@ -425,6 +426,14 @@ int ras_db_begin(struct ras_db *db)
 {
 	if (db->in_txn)
 		return 0;
+	/* A commit handed over: this transaction follows it on the writer thread, nothing waits. */
+	if (db->commit_behind && !db->wb_failed) {
+		if (ras_db_defer_begin(db) < 0)
+			return -EIO;
+		db->err[0] = 0;
+		db->in_txn = true;
+		return 0;
+	}
 	if (ras_db_sync(db) < 0)
 		return ras_db_last_errno(db);
 	/* A new transaction: an earlier failure's text no longer describes anything. */
@@ -479,18 +488,27 @@ int ras_db_last_errno(struct ras_db *db)
 	return ras_db_errno_of(db->wb_failed ? db->wb_failed : sqlite3_errcode(db->h));
 }
 
+/* Every minute at most, a storm's commit waits for the age limit (keep_raw_days) to be applied. */
+#define AGE_LIMIT_EVERY_NS (60 * 1000000000LL)
+
+static int64_t monotonic_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
 int ras_db_commit(struct ras_db *db)
 {
 	int r;
 
 	if (!db->in_txn)
 		return 0;
-	if (ras_db_sync(db) < 0)
-		return ras_db_last_errno(db);
 	if (file_moved(db))
 		return -ESTALE;
 	/* Roll-ups first: they count the rows the folds then take away. */
-	if (ras_db_rollup_flush(db) < 0 || ras_db_fold_flush(db) < 0)
+	if (ras_db_rollup_flush(db) < 0 || ras_db_fold_flush(db) < 0 || ras_db_sync(db) < 0)
 		return ras_db_last_errno(db);
 	/* The busy timeout has already waited; the caller backs off and tries again. */
 	r = sqlite3_step(db->stmt[STMT_COMMIT]);
@@ -499,6 +517,49 @@ int ras_db_commit(struct ras_db *db)
 		return ras_db_errno_of(r);
 	db->in_txn = false;
 	memset(db->next_id, 0, sizeof(db->next_id));
+	ras_db_fold_committed(db);
+	/* The fold flush applied the limits. */
+	db->age_checked_ns = monotonic_ns();
+	ras_db_note_committed(db);
+	return 0;
+}
+
+/*
+ * Whether this commit must be made here: folding has rows to fold or write
+ * (it reads the database), or a limit is due: the age limit once a minute,
+ * the size limit once the pages in use (as of the last commit) come within a
+ * sixteenth of it.
+ */
+static bool commit_needs_here(struct ras_db *db)
+{
+	const struct ras_db_limits *l = ras_db_fold_limits(db);
+	int64_t used = ras_db_used_bytes(db);
+
+	if (ras_db_fold_busy(db))
+		return true;
+	if (!l)
+		return false;
+	if (l->keep_raw_ns > 0 && monotonic_ns() - db->age_checked_ns >= AGE_LIMIT_EVERY_NS)
+		return true;
+	return l->max_db_bytes > 0 && (used < 0 || used >= l->max_db_bytes - l->max_db_bytes / 16);
+}
+
+int ras_db_commit_behind(struct ras_db *db, uint64_t *ticket)
+{
+	*ticket = 0;
+	if (!db->in_txn)
+		return 0;
+	if (!ras_db_deferring(db) || commit_needs_here(db))
+		return ras_db_commit(db);
+	if (file_moved(db))
+		return -ESTALE;
+	/* The roll-ups' upserts go first, then the COMMIT: folding has nothing to do (above). */
+	if (ras_db_rollup_flush(db) < 0 || ras_db_defer_commit(db, db->commit_ticket + 1) < 0)
+		return ras_db_last_errno(db);
+	*ticket = ++db->commit_ticket;
+	db->commit_behind = true;
+	db->in_txn = false;
+	/* The row ids go on from where they are: the next transaction follows this one. */
 	ras_db_fold_committed(db);
 	return 0;
 }

@@ -115,6 +115,24 @@ int ras_db_begin(struct ras_db *db);
  */
 int ras_db_commit(struct ras_db *db);
 /*
+ * Commits without waiting, where it can: with a writer thread that stores the
+ * transaction's records, the roll-ups and the COMMIT are handed to it, *ticket
+ * names that commit, and the next transaction may begin at once (it follows it
+ * on the thread). Where it cannot (no thread, storm folding at work, the size
+ * or age limits due), it commits here as ras_db_commit does: *ticket 0.
+ * 0 or -errno (as ras_db_commit).
+ */
+int ras_db_commit_behind(struct ras_db *db, uint64_t *ticket);
+/*
+ * A commit handed over: 1 made (durable), 0 not yet, or -errno: it failed, or
+ * a write before it did, and nothing since the last commit made is stored
+ * (ras_db_rollback, then give the records again). commit_wait waits: 0 or -errno.
+ */
+int ras_db_commit_poll(struct ras_db *db, uint64_t ticket);
+int ras_db_commit_wait(struct ras_db *db, uint64_t ticket);
+/* When the writer thread's last commit was durable (CLOCK_REALTIME ns), 0 without one. */
+int64_t ras_db_committed_ns(const struct ras_db *db);
+/*
  * With no transaction open (-EBUSY otherwise): folds, in a transaction of its
  * own, the committed rows of storms that wait to be folded together (up to
  * 63 per storm, rasd.conf(5) fold_keep), as rasd does before it stops. On

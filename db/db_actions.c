@@ -132,22 +132,17 @@ int ras_db_bucket_get(struct ras_db_actions *a, const char *kind, const char *su
 int ras_db_bucket_put(struct ras_db_actions *a, const char *kind, const char *subject,
 		      const struct ras_db_bucket *b, const char *label)
 {
-	sqlite3_stmt *st;
+	struct ras_db_col_val v[6] = {
+		ras_db_val_text(kind), ras_db_val_text(subject), ras_db_val_int(b->level),
+		ras_db_val_int(b->last_ns), ras_db_val_int(b->total), ras_db_val_text(label ? label : ""),
+	};
 
 	/* No database (its replacement could not be opened): nothing to read or write. */
 	if (!a)
 		return -ENODEV;
-	st = a->st[ST_PUT];
-
-	if (ras_db_sync(a->db) < 0 || ras_db_begin(a->db) < 0)
+	if (ras_db_begin(a->db) < 0)
 		return -EIO;
-	sqlite3_bind_text(st, 1, kind, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, subject, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 3, b->level);
-	sqlite3_bind_int64(st, 4, b->last_ns);
-	sqlite3_bind_int64(st, 5, b->total);
-	sqlite3_bind_text(st, 6, label ? label : "", -1, SQLITE_STATIC);
-	return finish(st, sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO);
+	return ras_db_run(a->db, a->st[ST_PUT], v, 6) < 0 ? -EIO : 0;
 }
 
 int ras_db_buckets_empty(struct ras_db_actions *a)

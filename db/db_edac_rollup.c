@@ -69,44 +69,44 @@ static const char acc_upsert_sql[] =
 	" records = records + excluded.records,"
 	" first_ns = min(first_ns, excluded.first_ns), last_ns = max(last_ns, excluded.last_ns)";
 
-static int acc_write(sqlite3_stmt *st, const struct edac_entry *e)
+static int acc_write(struct ras_db *db, sqlite3_stmt *st, const struct edac_entry *e)
 {
-	int r;
+	struct ras_db_col_val v[13];
 
-	sqlite3_bind_int64(st, 1, e->hour);
-	sqlite3_bind_int64(st, 2, e->boot);
+	for (int k = 0; k < 13; k++)
+		v[k] = (struct ras_db_col_val){ .type = SQLITE_INTEGER };
+	v[0].i = e->hour;
+	v[1].i = e->boot;
 	for (int k = 0; k < 5; k++)
-		sqlite3_bind_int64(st, 3 + k, e->key[k]);
-	sqlite3_bind_text(st, 8, e->source, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 9, e->synthetic);
-	sqlite3_bind_int64(st, 10, e->errors);
-	sqlite3_bind_int64(st, 11, e->records);
-	sqlite3_bind_int64(st, 12, e->first_ns);
-	sqlite3_bind_int64(st, 13, e->last_ns);
-	r = sqlite3_step(st);
-	sqlite3_reset(st);
-	return r == SQLITE_DONE ? 0 : -EIO;
+		v[2 + k].i = e->key[k];
+	v[7] = (struct ras_db_col_val){ .type = SQLITE_TEXT, .p = e->source, .len = strlen(e->source) };
+	v[8].i = e->synthetic;
+	v[9].i = e->errors;
+	v[10].i = e->records;
+	v[11].i = e->first_ns;
+	v[12].i = e->last_ns;
+	return ras_db_run(db, st, v, 13);
 }
 
 int ras_db_edac_acc_flush(struct ras_db *db, struct ras_db_edac_acc *acc)
 {
 	if (!acc || !acc->used)
 		return 0;
-	if (ras_db_sync(db) < 0)
-		return -EIO;
 	if (!ras_db_table_exists(db, "rollup_edac")) {
 		ras_db_edac_acc_discard(acc);
 		return 0;
 	}
-	if (!acc->upsert && sqlite3_prepare_v3(db->h, acc_upsert_sql, -1, SQLITE_PREPARE_PERSISTENT,
-					       &acc->upsert, NULL) != SQLITE_OK) {
+	/* Prepared once, here: the writer thread may be using the connection. */
+	if (!acc->upsert && (ras_db_sync(db) < 0 ||
+			     sqlite3_prepare_v3(db->h, acc_upsert_sql, -1, SQLITE_PREPARE_PERSISTENT,
+						&acc->upsert, NULL) != SQLITE_OK)) {
 		snprintf(db->err, sizeof(db->err), "%s", sqlite3_errmsg(db->h));
 		return -EIO;
 	}
 	for (unsigned i = 0; i < EDAC_ACC_SLOTS; i++) {
 		if (!acc->e[i].used)
 			continue;
-		if (acc_write(acc->upsert, &acc->e[i]) < 0)
+		if (acc_write(db, acc->upsert, &acc->e[i]) < 0)
 			return -EIO;
 		acc->e[i].used = false;
 	}

@@ -610,6 +610,18 @@ int ras_db_fold_settle(struct ras_db *db)
 	return r;
 }
 
+const struct ras_db_limits *ras_db_fold_limits(const struct ras_db *db)
+{
+	return db->fold && db->fold->have_limits ? &db->fold->limits : NULL;
+}
+
+bool ras_db_fold_busy(const struct ras_db *db)
+{
+	const struct ras_db_fold *f = db->fold;
+
+	return f && ((f->have_limits && f->limits.fold_threshold) || f->used || f->npending);
+}
+
 void ras_db_fold_committed(struct ras_db *db)
 {
 	if (db->fold)

@@ -15,6 +15,10 @@ int ras_db_fold_note(struct ras_db *db, const struct ras_db_event *ev, int64_t i
 		     bool may_hold);
 /* Inside the transaction, before COMMIT: applies the size and age limits, writes the folds. */
 int ras_db_fold_flush(struct ras_db *db);
+/* The limits the last record brought (NULL: none yet). */
+const struct ras_db_limits *ras_db_fold_limits(const struct ras_db *db);
+/* Whether the commit has folding to do: storm folding on, or folds or rows to fold waiting. */
+bool ras_db_fold_busy(const struct ras_db *db);
 /* After COMMIT: this transaction's rows may be folded from now on. */
 void ras_db_fold_committed(struct ras_db *db);
 /* The transaction was rolled back: forget what it folded and every storm's held rows. */

@@ -406,24 +406,15 @@ int ras_db_insert_event(struct ras_db *db, const struct ras_db_event *ev)
 
 int ras_db_insert_lost(struct ras_db *db, const struct ras_db_lost *lost)
 {
-	sqlite3_stmt *st = db->stmt[STMT_LOST];
-	int r;
+	struct ras_db_col_val v[7] = {
+		ras_db_val_int(db->boot), ras_db_val_text(lost->instance), ras_db_val_int(lost->cpu),
+		lost->count < 0 ? (struct ras_db_col_val){ .type = SQLITE_NULL } :
+				  ras_db_val_int(lost->count),
+		ras_db_val_int(lost->from_ns), ras_db_val_int(lost->to_ns),
+		ras_db_val_text(lost->origin),
+	};
 
-	if (ras_db_sync(db) < 0)
-		return -EIO;
-	sqlite3_bind_int64(st, 1, db->boot);
-	sqlite3_bind_text(st, 2, lost->instance, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 3, lost->cpu);
-	if (lost->count < 0)
-		sqlite3_bind_null(st, 4);
-	else
-		sqlite3_bind_int64(st, 4, lost->count);
-	sqlite3_bind_int64(st, 5, lost->from_ns);
-	sqlite3_bind_int64(st, 6, lost->to_ns);
-	sqlite3_bind_text(st, 7, lost->origin, -1, SQLITE_STATIC);
-	r = sqlite3_step(st);
-	sqlite3_reset(st);
-	return r == SQLITE_DONE ? 0 : -EIO;
+	return ras_db_run(db, db->stmt[STMT_LOST], v, 7) < 0 ? -EIO : 0;
 }
 
 int ras_db_cpu_stats_get(struct ras_db *db, const char *instance, int cpu,
@@ -450,19 +441,13 @@ int ras_db_cpu_stats_get(struct ras_db *db, const char *instance, int cpu,
 int ras_db_cpu_stats_set(struct ras_db *db, const char *instance, int cpu,
 			 uint64_t overrun, uint64_t dropped)
 {
-	sqlite3_stmt *st = db->stmt[STMT_STATS_SET];
-	int r;
+	struct ras_db_col_val v[5] = {
+		ras_db_val_int(db->boot), ras_db_val_text(instance), ras_db_val_int(cpu),
+		ras_db_val_int((int64_t)overrun),
+		ras_db_val_int((int64_t)dropped),
+	};
 
-	if (ras_db_sync(db) < 0)
-		return -EIO;
-	sqlite3_bind_int64(st, 1, db->boot);
-	sqlite3_bind_text(st, 2, instance, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 3, cpu);
-	sqlite3_bind_int64(st, 4, (int64_t)overrun);
-	sqlite3_bind_int64(st, 5, (int64_t)dropped);
-	r = sqlite3_step(st);
-	sqlite3_reset(st);
-	return r == SQLITE_DONE ? 0 : -EIO;
+	return ras_db_run(db, db->stmt[STMT_STATS_SET], v, 5) < 0 ? -EIO : 0;
 }
 
 int ras_db_read_mark_get(struct ras_db *db, const char *instance, int cpu, uint64_t *read)
@@ -485,30 +470,17 @@ int ras_db_read_mark_get(struct ras_db *db, const char *instance, int cpu, uint6
 
 int ras_db_read_mark_set(struct ras_db *db, const char *instance, int cpu, uint64_t read)
 {
-	sqlite3_stmt *st = db->stmt[STMT_MARK_SET];
-	int r;
+	struct ras_db_col_val v[4] = {
+		ras_db_val_int(db->boot), ras_db_val_text(instance), ras_db_val_int(cpu),
+		ras_db_val_int((int64_t)read),
+	};
 
-	if (ras_db_sync(db) < 0)
-		return -EIO;
-	sqlite3_bind_int64(st, 1, db->boot);
-	sqlite3_bind_text(st, 2, instance, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 3, cpu);
-	sqlite3_bind_int64(st, 4, (int64_t)read);
-	r = sqlite3_step(st);
-	sqlite3_reset(st);
-	return r == SQLITE_DONE ? 0 : -EIO;
+	return ras_db_run(db, db->stmt[STMT_MARK_SET], v, 4) < 0 ? -EIO : 0;
 }
 
 int ras_db_counter_add(struct ras_db *db, const char *name, int64_t delta)
 {
-	sqlite3_stmt *st = db->stmt[STMT_COUNTER_ADD];
-	int r;
+	struct ras_db_col_val v[2] = { ras_db_val_text(name), ras_db_val_int(delta) };
 
-	if (ras_db_sync(db) < 0)
-		return -EIO;
-	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, delta);
-	r = sqlite3_step(st);
-	sqlite3_reset(st);
-	return r == SQLITE_DONE ? 0 : -EIO;
+	return ras_db_run(db, db->stmt[STMT_COUNTER_ADD], v, 2) < 0 ? -EIO : 0;
 }

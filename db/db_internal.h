@@ -3,6 +3,7 @@
 #define RAS_DB_INTERNAL_H
 
 #include <sqlite3.h>
+#include <string.h>
 #include "db.h"
 
 #define RAS_DB_N_COMMON 8
@@ -40,6 +41,8 @@ struct ras_db_dec_slot {
 #define RAS_DB_DEC_CACHE 32768
 #define RAS_DB_DEC_WAYS 4
 
+#define RAS_DB_TABLES_SEEN 64
+
 /* A deferred call run by the writer thread (db_writer.c): SQLITE_OK or the SQLite code of its failure. */
 typedef int (*ras_db_job_fn)(struct ras_db *db, const void *arg);
 
@@ -72,6 +75,13 @@ struct ras_db {
 	bool wb_engaged;                    /* the last record went to the writer thread: so do its writes */
 	uint64_t *dec_sent[RAS_MAX_EVENT_TYPES]; /* signatures whose decodings went to the writer thread */
 	int64_t last_event_id;              /* the last record's row id (ras_db_last_row_id) */
+	int page_bytes;                     /* the writer's page size */
+	uint64_t commit_ticket;             /* the last commit handed to the writer thread */
+	bool commit_behind;                 /* one was, and the thread has not been waited for since */
+	int64_t age_checked_ns;             /* the age limit was last applied (CLOCK_MONOTONIC) */
+	/* Tables found (ras_db_table_exists): none is ever dropped, so a storm's flushes ask nothing. */
+	char tables_seen[RAS_DB_TABLES_SEEN][48];
+	unsigned n_tables_seen;
 	char err[256];
 };
 
@@ -92,6 +102,17 @@ struct ras_db_col_val {
 	const char *p;
 	size_t len;
 };
+static inline struct ras_db_col_val ras_db_val_int(int64_t i)
+{
+	return (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = i };
+}
+
+/* s must outlive the statement's step (or the job's packing). */
+static inline struct ras_db_col_val ras_db_val_text(const char *s)
+{
+	return (struct ras_db_col_val){ .type = SQLITE_TEXT, .p = s, .len = strlen(s) };
+}
+
 /* The view column name of table idx: a raw field, a per-record or stored decoded value, or none. */
 struct ras_db_col_ref ras_db_col_resolve(unsigned idx, const char *name);
 struct ras_db_col_val ras_db_col_value(const struct ras_db_col_ref *c, const struct ras_db_event *ev);
@@ -158,6 +179,19 @@ int ras_db_defer_row(struct ras_db *db, unsigned idx, int64_t id, uint64_t sig,
 		     const struct ras_db_col_val *dec, unsigned ndec);
 /* Hands the writer thread a call of fn with a copy of arg_len bytes at arg. 0 or -errno. */
 int ras_db_defer_call(struct ras_db *db, ras_db_job_fn fn, const void *arg, size_t arg_len);
+/*
+ * Runs the prepared statement st with v[0..n) bound as its parameters 1..n:
+ * handed to the writer thread while writes are (ras_db_deferring), else here,
+ * after a sync. A write whose result nobody reads. 0 or -errno.
+ */
+int ras_db_run(struct ras_db *db, sqlite3_stmt *st, const struct ras_db_col_val *v, unsigned n);
+/* The writer thread's BEGIN, and its COMMIT of the given ticket (handed over at once). */
+int ras_db_defer_begin(struct ras_db *db);
+int ras_db_defer_commit(struct ras_db *db, uint64_t ticket);
+/* After a commit made on the caller's thread: the pages in use, for ras_db_used_bytes. */
+void ras_db_note_committed(struct ras_db *db);
+/* The pages in use after the writer thread's last commit, in bytes; -1 when not known. */
+int64_t ras_db_used_bytes(const struct ras_db *db);
 /*
  * Stores a deferred event row (on the writer thread): finds or stores its
  * decoding of signature sig (from dec, or stored before: NULL), fills row's

@@ -149,29 +149,25 @@ static const char subj_upsert_sql[] =
 
 static int subj_write(struct ras_db *db, struct ras_db_metrics_acc *acc, const struct subj_entry *e)
 {
-	sqlite3_stmt *st;
-	int r;
+	const char *table = subject_sources[e->src].table;
+	struct ras_db_col_val v[5] = {
+		{ .type = SQLITE_TEXT, .p = table, .len = strlen(table) }, e->key, e->key2,
+		{ .type = SQLITE_TEXT, .p = e->severity, .len = strlen(e->severity) },
+		{ .type = SQLITE_INTEGER, .i = e->weight },
+	};
 
-	if (!acc->upsert && sqlite3_prepare_v3(db->h, subj_upsert_sql, -1, SQLITE_PREPARE_PERSISTENT,
-					       &acc->upsert, NULL) != SQLITE_OK)
+	/* Prepared once, here: the writer thread may be using the connection. */
+	if (!acc->upsert && (ras_db_sync(db) < 0 ||
+			     sqlite3_prepare_v3(db->h, subj_upsert_sql, -1, SQLITE_PREPARE_PERSISTENT,
+						&acc->upsert, NULL) != SQLITE_OK))
 		return -EIO;
-	st = acc->upsert;
-	sqlite3_bind_text(st, 1, subject_sources[e->src].table, -1, SQLITE_STATIC);
-	ras_db_bind_value(st, 2, &e->key);
-	ras_db_bind_value(st, 3, &e->key2);
-	sqlite3_bind_text(st, 4, e->severity, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 5, e->weight);
-	r = sqlite3_step(st);
-	sqlite3_reset(st);
-	return r == SQLITE_DONE ? 0 : -EIO;
+	return ras_db_run(db, acc->upsert, v, 5);
 }
 
 int ras_db_metrics_acc_flush(struct ras_db *db, struct ras_db_metrics_acc *acc)
 {
 	if (!acc || !acc->used)
 		return 0;
-	if (ras_db_sync(db) < 0)
-		return -EIO;
 	if (!ras_db_table_exists(db, "rollup_subjects")) {
 		ras_db_metrics_acc_discard(acc);
 		return 0;

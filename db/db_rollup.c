@@ -94,22 +94,14 @@ static bool same_key(const struct rollup_entry *e, unsigned idx, int64_t hour, i
 
 static int flush_entry(struct ras_db *db, struct rollup_entry *e)
 {
-	sqlite3_stmt *st = db->rollup->upsert;
-	int r;
+	struct ras_db_col_val v[10] = {
+		ras_db_val_text(ras_event_types[e->type_idx].table), ras_db_val_int(e->hour),
+		ras_db_val_int(e->boot), ras_db_val_text(e->source), ras_db_val_int(e->synthetic),
+		ras_db_val_text(e->severity), ras_db_val_text(e->location), ras_db_val_int(e->count),
+		ras_db_val_int(e->first_ns), ras_db_val_int(e->last_ns),
+	};
 
-	sqlite3_bind_text(st, 1, ras_event_types[e->type_idx].table, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, e->hour);
-	sqlite3_bind_int64(st, 3, e->boot);
-	sqlite3_bind_text(st, 4, e->source, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 5, e->synthetic);
-	sqlite3_bind_text(st, 6, e->severity, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 7, e->location, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 8, e->count);
-	sqlite3_bind_int64(st, 9, e->first_ns);
-	sqlite3_bind_int64(st, 10, e->last_ns);
-	r = sqlite3_step(st);
-	sqlite3_reset(st);
-	return r == SQLITE_DONE ? 0 : -EIO;
+	return ras_db_run(db, db->rollup->upsert, v, 10);
 }
 
 static const char totals_upsert_sql[] =
@@ -125,34 +117,30 @@ static const char totals_upsert_sql[] =
 static int flush_totals(struct ras_db *db)
 {
 	struct ras_db_rollup *ru = db->rollup;
-	int r = SQLITE_DONE;
+	int r = 0;
 
 	if (!ru->n_totals)
 		return 0;
-	if (ras_db_sync(db) < 0)
-		return -EIO;
 	if (!ras_db_table_exists(db, "rollup_totals")) {
 		ru->n_totals = 0;
 		return 0;
 	}
+	/* Prepared once, here: the writer thread may be using the connection. */
 	if (!ru->totals_upsert &&
-	    sqlite3_prepare_v3(db->h, totals_upsert_sql, -1, SQLITE_PREPARE_PERSISTENT,
-			       &ru->totals_upsert, NULL) != SQLITE_OK)
+	    (ras_db_sync(db) < 0 || sqlite3_prepare_v3(db->h, totals_upsert_sql, -1, SQLITE_PREPARE_PERSISTENT,
+						       &ru->totals_upsert, NULL) != SQLITE_OK))
 		return -EIO;
-	for (unsigned i = 0; i < ru->n_totals && r == SQLITE_DONE; i++) {
+	for (unsigned i = 0; i < ru->n_totals && r == 0; i++) {
 		const struct totals_entry *t = &ru->totals[i];
-		sqlite3_stmt *st = ru->totals_upsert;
+		struct ras_db_col_val v[6] = {
+			ras_db_val_text(ras_event_types[t->type_idx].table), ras_db_val_text(t->source),
+			ras_db_val_int(t->synthetic), ras_db_val_text(t->severity),
+			ras_db_val_int(t->count), ras_db_val_int(t->last_ns),
+		};
 
-		sqlite3_bind_text(st, 1, ras_event_types[t->type_idx].table, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, t->source, -1, SQLITE_STATIC);
-		sqlite3_bind_int(st, 3, t->synthetic);
-		sqlite3_bind_text(st, 4, t->severity, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 5, t->count);
-		sqlite3_bind_int64(st, 6, t->last_ns);
-		r = sqlite3_step(st);
-		sqlite3_reset(st);
+		r = ras_db_run(db, ru->totals_upsert, v, 6);
 	}
-	if (r != SQLITE_DONE)
+	if (r < 0)
 		return -EIO;
 	ru->n_totals = 0;
 	return 0;
@@ -232,10 +220,9 @@ static int flush_slots(struct ras_db *db)
 
 	if (!ru->used)
 		return 0;
-	if (ras_db_sync(db) < 0)
-		return -EIO;
-	if (!ru->upsert && sqlite3_prepare_v3(db->h, upsert_sql, -1, SQLITE_PREPARE_PERSISTENT,
-					      &ru->upsert, NULL) != SQLITE_OK)
+	if (!ru->upsert && (ras_db_sync(db) < 0 ||
+			    sqlite3_prepare_v3(db->h, upsert_sql, -1, SQLITE_PREPARE_PERSISTENT,
+					       &ru->upsert, NULL) != SQLITE_OK))
 		return -EIO;
 	for (unsigned i = 0; i < RAS_DB_ROLLUP_SLOTS; i++) {
 		if (!ru->e[i].used)

@@ -50,6 +50,9 @@ bool ras_db_table_exists(struct ras_db *db, const char *table)
 	sqlite3_stmt *st;
 	bool found = false;
 
+	for (unsigned i = 0; i < db->n_tables_seen; i++)
+		if (!strcmp(db->tables_seen[i], table))
+			return true;
 	/* A deferred write's failure is the commit's to tell: the schema can be read all the same. */
 	ras_db_sync(db);
 	if (sqlite3_prepare_v2(db->h, "SELECT 1 FROM sqlite_master WHERE type='table' AND name=?",
@@ -58,6 +61,8 @@ bool ras_db_table_exists(struct ras_db *db, const char *table)
 	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	found = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
+	if (found && db->n_tables_seen < RAS_DB_TABLES_SEEN && strlen(table) < sizeof(db->tables_seen[0]))
+		strcpy(db->tables_seen[db->n_tables_seen++], table);
 	return found;
 }
 

@@ -30,6 +30,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "db_internal.h"
 
 #define WB_CHUNK_BYTES (256 * 1024)
@@ -54,19 +55,25 @@ struct ras_db_wb {
 	bool running;                /* the writer thread is running jobs (atomic) */
 	int failed;                  /* SQLite code of the job that failed; 0: none (under lock) */
 	char why[256];
+	/* Written by the writer thread's commits, read by ras_db_commit_poll (atomic). */
+	uint64_t committed;          /* the ticket of the last commit that succeeded */
+	int64_t committed_ns;        /* when it was durable (CLOCK_REALTIME) */
+	int64_t used_bytes;          /* the database's pages in use then, in bytes */
+	sqlite3_stmt *page_count, *free_count;   /* the writer thread's own */
 };
 
 struct job_head {
 	uint32_t len;                /* of the whole job, a multiple of 8 */
 	uint16_t kind;
 	uint16_t idx;                /* JOB_ROW: the event type */
-	uint16_t ncols, ndec;        /* JOB_ROW: values that follow: the row's, then the decoding's */
-	int64_t id;                  /* JOB_ROW: the row's reserved id */
+	uint16_t ncols, ndec;        /* values that follow (JOB_ROW: the row's, then the decoding's) */
+	int64_t id;                  /* JOB_ROW: the row's reserved id; JOB_COMMIT: the ticket */
 	uint64_t sig;                /* JOB_ROW: the decoding's signature */
 	ras_db_job_fn fn;            /* JOB_CALL */
+	sqlite3_stmt *st;            /* JOB_STMT */
 };
 
-enum { JOB_ROW = 1, JOB_CALL = 2 };
+enum { JOB_ROW = 1, JOB_CALL, JOB_STMT, JOB_BEGIN, JOB_COMMIT };
 
 static bool on_writer_thread(const struct ras_db_wb *wb)
 {
@@ -120,18 +127,99 @@ static int run_row(struct ras_db *db, const struct job_head *h, const uint8_t *p
 	return ras_db_row_store(db, h->idx, h->id, h->sig, row, h->ndec ? dec : NULL);
 }
 
+static int run_stmt(const struct job_head *h, const uint8_t *p)
+{
+	struct ras_db_col_val v;
+	int r;
+
+	for (unsigned i = 0; i < h->ncols; i++) {
+		p = get_value(p, &v);
+		ras_db_bind_value(h->st, (int)i + 1, &v);
+	}
+	r = sqlite3_step(h->st);
+	sqlite3_reset(h->st);
+	return r == SQLITE_DONE || r == SQLITE_ROW ? SQLITE_OK : r;
+}
+
+static int64_t realtime_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
+}
+
+static int64_t pragma_int(sqlite3 *h, sqlite3_stmt **st, const char *sql)
+{
+	int64_t v = -1;
+
+	if (!*st && sqlite3_prepare_v3(h, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(*st) == SQLITE_ROW)
+		v = sqlite3_column_int64(*st, 0);
+	sqlite3_reset(*st);
+	return v;
+}
+
+/* The pages in use, for the size limit (commit_needs_here): on the thread that commits. */
+static void note_used(struct ras_db_wb *wb)
+{
+	struct ras_db *db = wb->db;
+	int64_t pages = pragma_int(db->h, &wb->page_count, "PRAGMA page_count");
+	int64_t free_pages = pragma_int(db->h, &wb->free_count, "PRAGMA freelist_count");
+
+	__atomic_store_n(&wb->used_bytes, pages < 0 || free_pages < 0 ? -1 :
+			 (pages - free_pages) * (int64_t)db->page_bytes, __ATOMIC_RELAXED);
+}
+
+void ras_db_note_committed(struct ras_db *db)
+{
+	if (db->wb && ras_db_sync(db) == 0)
+		note_used(db->wb);
+}
+
+/* A commit handed over: once durable, its ticket, time and the pages in use are published. */
+static int run_commit(struct ras_db_wb *wb, uint64_t ticket)
+{
+	struct ras_db *db = wb->db;
+	int r = sqlite3_step(db->stmt[STMT_COMMIT]);
+
+	sqlite3_reset(db->stmt[STMT_COMMIT]);
+	if (r != SQLITE_DONE)
+		return r;
+	note_used(wb);
+	__atomic_store_n(&wb->committed_ns, realtime_ns(), __ATOMIC_RELAXED);
+	__atomic_store_n(&wb->committed, ticket, __ATOMIC_RELEASE);
+	return SQLITE_OK;
+}
+
 /* Runs a chunk's jobs; the SQLite code of the first that fails, or 0. */
-static int run_chunk(struct ras_db *db, const struct wb_chunk *c)
+static int run_chunk(struct ras_db_wb *wb, const struct wb_chunk *c)
 {
 	for (size_t off = 0; off < c->len;) {
+		const uint8_t *p = c->buf + off + sizeof(struct job_head);
 		struct job_head h;
 		int r;
 
 		memcpy(&h, c->buf + off, sizeof(h));
-		if (h.kind == JOB_ROW)
-			r = run_row(db, &h, c->buf + off + sizeof(h));
-		else
-			r = h.fn(db, c->buf + off + sizeof(h));
+		switch (h.kind) {
+		case JOB_ROW:
+			r = run_row(wb->db, &h, p);
+			break;
+		case JOB_STMT:
+			r = run_stmt(&h, p);
+			break;
+		case JOB_BEGIN:
+			r = sqlite3_step(wb->db->stmt[STMT_BEGIN]);
+			sqlite3_reset(wb->db->stmt[STMT_BEGIN]);
+			r = r == SQLITE_DONE ? SQLITE_OK : r;
+			break;
+		case JOB_COMMIT:
+			r = run_commit(wb, (uint64_t)h.id);
+			break;
+		default:
+			r = h.fn(wb->db, p);
+		}
 		if (r != SQLITE_OK)
 			return r;
 		off += h.len;
@@ -171,7 +259,7 @@ static void *writer_thread(void *arg)
 		pthread_mutex_unlock(&wb->lock);
 		/* After a failure the jobs are dropped: the transaction is lost, they are given again. */
 		if (!failed)
-			r = run_chunk(wb->db, c);
+			r = run_chunk(wb, c);
 		pthread_mutex_lock(&wb->lock);
 		if (r)
 			note_failure(wb, r);
@@ -208,7 +296,8 @@ int ras_db_sync(struct ras_db *db)
 	if (!wb || on_writer_thread(wb))
 		return 0;
 	/* Nothing handed over or waiting to be: the last failure seen stands. */
-	if (!filling(wb)->len && __atomic_load_n(&wb->finished, __ATOMIC_ACQUIRE) == wb->submitted)
+	if (!filling(wb)->len && __atomic_load_n(&wb->finished, __ATOMIC_ACQUIRE) == wb->submitted &&
+	    !db->commit_behind)
 		return db->wb_failed ? ras_db_errno_of(db->wb_failed) : 0;
 	if (filling(wb)->len)
 		submit(wb);
@@ -223,6 +312,8 @@ int ras_db_sync(struct ras_db *db)
 		snprintf(db->err, sizeof(db->err), "%s", wb->why);
 	pthread_mutex_unlock(&wb->lock);
 	db->wb_failed = failed;
+	/* Idle: a commit handed over has been made, or has failed. */
+	db->commit_behind = false;
 	return failed ? ras_db_errno_of(failed) : 0;
 }
 
@@ -307,33 +398,41 @@ static size_t round8(size_t n)
 	return (n + 7) & ~(size_t)7;
 }
 
+/* Hands over a job of header h (its len set here) and the values a[0..na), then b[0..nb). */
+static int put_job(struct ras_db *db, struct job_head *h, const struct ras_db_col_val *a, unsigned na,
+		   const struct ras_db_col_val *b, unsigned nb)
+{
+	size_t len = sizeof(*h);
+	uint8_t *p;
+
+	for (unsigned i = 0; i < na; i++)
+		len += value_size(&a[i]);
+	for (unsigned i = 0; i < nb; i++)
+		len += value_size(&b[i]);
+	len = round8(len);
+	if (len > WB_CHUNK_BYTES)
+		return -E2BIG;
+	if (!(p = job_room(db->wb, len)))
+		return -ENOMEM;
+	h->len = (uint32_t)len;
+	memcpy(p, h, sizeof(*h));
+	p += sizeof(*h);
+	for (unsigned i = 0; i < na; i++)
+		p = put_value(p, &a[i]);
+	for (unsigned i = 0; i < nb; i++)
+		p = put_value(p, &b[i]);
+	job_done(db->wb, len);
+	return 0;
+}
+
 int ras_db_defer_row(struct ras_db *db, unsigned idx, int64_t id, uint64_t sig,
 		     const struct ras_db_col_val *row, unsigned ncols,
 		     const struct ras_db_col_val *dec, unsigned ndec)
 {
 	struct job_head h = { .kind = JOB_ROW, .idx = (uint16_t)idx, .ncols = (uint16_t)ncols,
 			      .ndec = (uint16_t)ndec, .id = id, .sig = sig };
-	size_t len = sizeof(h);
-	uint8_t *p;
 
-	for (unsigned i = 0; i < ncols; i++)
-		len += value_size(&row[i]);
-	for (unsigned i = 0; i < ndec; i++)
-		len += value_size(&dec[i]);
-	len = round8(len);
-	if (len > WB_CHUNK_BYTES || len > UINT32_MAX)
-		return -E2BIG;
-	if (!(p = job_room(db->wb, len)))
-		return -ENOMEM;
-	h.len = (uint32_t)len;
-	memcpy(p, &h, sizeof(h));
-	p += sizeof(h);
-	for (unsigned i = 0; i < ncols; i++)
-		p = put_value(p, &row[i]);
-	for (unsigned i = 0; i < ndec; i++)
-		p = put_value(p, &dec[i]);
-	job_done(db->wb, len);
-	return 0;
+	return put_job(db, &h, row, ncols, dec, ndec);
 }
 
 int ras_db_defer_call(struct ras_db *db, ras_db_job_fn fn, const void *arg, size_t arg_len)
@@ -353,6 +452,87 @@ int ras_db_defer_call(struct ras_db *db, ras_db_job_fn fn, const void *arg, size
 	return 0;
 }
 
+int ras_db_run(struct ras_db *db, sqlite3_stmt *st, const struct ras_db_col_val *v, unsigned n)
+{
+	struct job_head h = { .kind = JOB_STMT, .ncols = (uint16_t)n, .st = st };
+	int r;
+
+	if (ras_db_deferring(db))
+		return put_job(db, &h, v, n, NULL, 0);
+	if (ras_db_sync(db) < 0)
+		return -EIO;
+	for (unsigned i = 0; i < n; i++)
+		ras_db_bind_value(st, (int)i + 1, &v[i]);
+	r = sqlite3_step(st);
+	sqlite3_reset(st);
+	return r == SQLITE_DONE || r == SQLITE_ROW ? 0 : -EIO;
+}
+
+static int defer_plain(struct ras_db *db, uint16_t kind, int64_t id)
+{
+	struct job_head h = { .kind = kind, .len = sizeof(h), .id = id };
+	uint8_t *p = job_room(db->wb, sizeof(h));
+
+	if (!p)
+		return -ENOMEM;
+	memcpy(p, &h, sizeof(h));
+	job_done(db->wb, sizeof(h));
+	return 0;
+}
+
+int ras_db_defer_begin(struct ras_db *db)
+{
+	return defer_plain(db, JOB_BEGIN, 0);
+}
+
+int ras_db_defer_commit(struct ras_db *db, uint64_t ticket)
+{
+	int r = defer_plain(db, JOB_COMMIT, (int64_t)ticket);
+
+	/* Handed over now: nothing may wait behind a commit for the next chunk to fill. */
+	if (r == 0)
+		submit(db->wb);
+	return r;
+}
+
+int ras_db_commit_poll(struct ras_db *db, uint64_t ticket)
+{
+	struct ras_db_wb *wb = db->wb;
+	bool idle;
+	int failed;
+
+	if (!wb || !ticket || __atomic_load_n(&wb->committed, __ATOMIC_ACQUIRE) >= ticket)
+		return 1;
+	pthread_mutex_lock(&wb->lock);
+	idle = wb->finished == wb->submitted;
+	failed = wb->failed;
+	pthread_mutex_unlock(&wb->lock);
+	/* Committed just now, before the thread went idle: the ticket says so. */
+	if (__atomic_load_n(&wb->committed, __ATOMIC_ACQUIRE) >= ticket)
+		return 1;
+	if (!idle)
+		return 0;
+	return ras_db_errno_of(failed ? failed : SQLITE_ERROR);
+}
+
+int ras_db_commit_wait(struct ras_db *db, uint64_t ticket)
+{
+	int r = ras_db_sync(db);
+	int polled = ras_db_commit_poll(db, ticket);
+
+	return polled == 1 ? 0 : r < 0 ? r : polled;
+}
+
+int64_t ras_db_committed_ns(const struct ras_db *db)
+{
+	return db->wb ? __atomic_load_n(&db->wb->committed_ns, __ATOMIC_RELAXED) : 0;
+}
+
+int64_t ras_db_used_bytes(const struct ras_db *db)
+{
+	return db->wb ? __atomic_load_n(&db->wb->used_bytes, __ATOMIC_RELAXED) : -1;
+}
+
 bool ras_db_deferring(const struct ras_db *db)
 {
 	return db->wb && db->in_txn && !db->wb_failed && db->wb_engaged;
@@ -368,6 +548,7 @@ int ras_db_write_behind_start(struct ras_db *db)
 		return 0;
 	if (!(wb = calloc(1, sizeof(*wb))))
 		return -ENOMEM;
+	wb->used_bytes = -1;
 	pthread_mutex_init(&wb->lock, NULL);
 	pthread_cond_init(&wb->work, NULL);
 	pthread_cond_init(&wb->done, NULL);
@@ -404,6 +585,8 @@ void ras_db_write_behind_stop(struct ras_db *db)
 	pthread_join(wb->thread, NULL);
 	for (int i = 0; i < WB_CHUNKS; i++)
 		free(wb->chunk[i].buf);
+	sqlite3_finalize(wb->page_count);
+	sqlite3_finalize(wb->free_count);
 	pthread_cond_destroy(&wb->done);
 	pthread_cond_destroy(&wb->work);
 	pthread_mutex_destroy(&wb->lock);

@@ -659,6 +659,37 @@ void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type
 	}
 }
 
+void ras_actions_mark(struct ras_actions *a, struct ras_actions_mark *m)
+{
+	*m = (struct ras_actions_mark){ 0 };
+	if (!a)
+		return;
+	m->undo = a->log.n_undo;
+	m->once = ras_once_seen_mark(a->once);
+	m->made = ras_decisions_mark(&a->decisions);
+	m->newest_ns = a->newest_ns;
+	/* An entry changed next is remembered again, as it is after this transaction. */
+	a->txn++;
+}
+
+void ras_actions_committed_to(struct ras_actions *a, const struct ras_actions_mark *m)
+{
+	struct txn_log *l;
+
+	if (!a)
+		return;
+	l = &a->log;
+	/* Memory ran out in one of them: still not known what changed, the rollback reloads. */
+	if (m->undo && m->undo <= l->n_undo) {
+		memmove(l->undo, l->undo + m->undo, (l->n_undo - m->undo) * sizeof(*l->undo));
+		l->n_undo -= m->undo;
+	}
+	a->committed_newest_ns = m->newest_ns;
+	a->committed_mono_ns = monotonic_ns();
+	ras_once_seen_committed_to(a->once, m->once);
+	ras_decisions_committed_to(&a->decisions, m->made);
+}
+
 void ras_actions_committed(struct ras_actions *a)
 {
 	if (!a)

@@ -40,6 +40,19 @@ void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type
 void ras_actions_committed(struct ras_actions *a);
 void ras_actions_rolled_back(struct ras_actions *a);
 /*
+ * A commit handed to the writer thread (ras_db_commit_behind), not yet known
+ * made: mark takes down what its transaction changed, and the records given
+ * next count in a transaction of their own. committed_to: that commit was
+ * made, what it changed stays even if a later transaction is rolled back (a
+ * rollback before then undoes both).
+ */
+struct ras_actions_mark {
+	size_t undo, once, made;
+	int64_t newest_ns;
+};
+void ras_actions_mark(struct ras_actions *a, struct ras_actions_mark *m);
+void ras_actions_committed_to(struct ras_actions *a, const struct ras_actions_mark *m);
+/*
  * When rasd goes idle, between transactions: forgets the subjects seen once
  * whose errors leaked out more than a minute ago (the newest record's time
  * plus the time since), and gives back the memory a storm grew for them. At

@@ -719,8 +719,9 @@ static int loop(struct rasd *d)
 		storage_update(d);
 		rasd_storage_tick(&d->storage);
 		check_instance(d);
-		/* Not while a group is open: its pages are written at the commit. */
-		if ((data || committed || give_back_timeout_ms(d) == 0) && !d->pipe.group_first_ns)
+		/* Not while a group is open (its pages are written at the commit) or a commit is behind. */
+		if ((data || committed || give_back_timeout_ms(d) == 0) && !d->pipe.group_first_ns &&
+		    !d->pipe.behind.ticket)
 			go_idle(d);
 	}
 	return 0;

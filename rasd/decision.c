@@ -151,6 +151,22 @@ void ras_decisions_committed(struct ras_decisions *d)
 	d->n_made = d->n_redo = 0;
 }
 
+size_t ras_decisions_mark(const struct ras_decisions *d)
+{
+	return d->n_made;
+}
+
+void ras_decisions_committed_to(struct ras_decisions *d, size_t mark)
+{
+	if (mark > d->n_made)
+		mark = d->n_made;
+	if (mark) {
+		memmove(d->made, d->made + mark, (d->n_made - mark) * sizeof(*d->made));
+		d->n_made -= mark;
+	}
+	d->n_redo = 0;
+}
+
 void ras_decisions_rolled_back(struct ras_decisions *d)
 {
 	if (d->n_made) {

@@ -56,6 +56,9 @@ bool ras_decisions_given_back(struct ras_decisions *d, const struct ras_subject 
 			      const struct ras_db_event *ev, struct ras_db_action *act);
 /* The transaction was committed: its decisions, and any still waiting, are forgotten. */
 void ras_decisions_committed(struct ras_decisions *d);
+/* The decisions so far (a commit handed over), and: those are committed, the later ones stay open. */
+size_t ras_decisions_mark(const struct ras_decisions *d);
+void ras_decisions_committed_to(struct ras_decisions *d, size_t mark);
 /* It was rolled back: its decisions wait for their records to come again. */
 void ras_decisions_rolled_back(struct ras_decisions *d);
 

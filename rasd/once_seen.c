@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include "once_seen.h"
 
 #define START_CAP 1024            /* RAS_ONCE_SEEN_FIRST_BYTES / sizeof(struct item) */
@@ -279,6 +280,19 @@ size_t ras_once_seen_bytes(const struct ras_once_seen *o)
 void ras_once_seen_committed(struct ras_once_seen *o)
 {
 	o->n_log = 0;
+}
+
+size_t ras_once_seen_mark(const struct ras_once_seen *o)
+{
+	return o ? o->n_log : 0;
+}
+
+void ras_once_seen_committed_to(struct ras_once_seen *o, size_t mark)
+{
+	if (!o || !mark || mark > o->n_log)
+		return;
+	memmove(o->log, o->log + mark, (o->n_log - mark) * sizeof(*o->log));
+	o->n_log -= mark;
 }
 
 void ras_once_seen_rolled_back(struct ras_once_seen *o)

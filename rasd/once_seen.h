@@ -55,6 +55,9 @@ size_t ras_once_seen_count(const struct ras_once_seen *o);
 size_t ras_once_seen_bytes(const struct ras_once_seen *o);
 /* The open transaction's changes are kept (committed) or undone (rolled back). */
 void ras_once_seen_committed(struct ras_once_seen *o);
+/* The changes so far (a commit handed over), and: those are committed, the later ones stay open. */
+size_t ras_once_seen_mark(const struct ras_once_seen *o);
+void ras_once_seen_committed_to(struct ras_once_seen *o, size_t mark);
 void ras_once_seen_rolled_back(struct ras_once_seen *o);
 /* Forgets everything (the buckets are being rebuilt from the records). */
 void ras_once_seen_clear(struct ras_once_seen *o);

@@ -46,7 +46,13 @@ int ras_pending_add(struct ras_pending *q, const struct ras_pending_entry *e)
 int ras_pending_each(const struct ras_pending *q,
 		     int (*fn)(void *ctx, const struct ras_pending_entry *e), void *ctx)
 {
-	for (size_t off = 0; off < q->len;) {
+	return ras_pending_each_until(q, q->len, fn, ctx);
+}
+
+int ras_pending_each_until(const struct ras_pending *q, size_t bytes,
+			   int (*fn)(void *ctx, const struct ras_pending_entry *e), void *ctx)
+{
+	for (size_t off = 0; off < bytes && off < q->len;) {
 		const struct ras_pending_entry *e = (const void *)(q->buf + off);
 		struct ras_pending_entry copy = *e;
 		int r;
@@ -58,6 +64,27 @@ int ras_pending_each(const struct ras_pending *q,
 		off += entry_len(e->size);
 	}
 	return 0;
+}
+
+void ras_pending_drop_front(struct ras_pending *q, size_t bytes)
+{
+	size_t off = 0;
+
+	if (bytes >= q->len) {
+		ras_pending_clear(q);
+		return;
+	}
+	while (off < bytes) {
+		const struct ras_pending_entry *e = (const void *)(q->buf + off);
+
+		if (e->kind == RAS_PENDING_RECORD)
+			q->records--;
+		else
+			q->losses--;
+		off += entry_len(e->size);
+	}
+	memmove(q->buf, q->buf + off, q->len - off);
+	q->len -= off;
 }
 
 void ras_pending_clear(struct ras_pending *q)

@@ -43,6 +43,14 @@ int ras_pending_add(struct ras_pending *q, const struct ras_pending_entry *e);
 int ras_pending_each(const struct ras_pending *q,
 		     int (*fn)(void *ctx, const struct ras_pending_entry *e), void *ctx);
 void ras_pending_clear(struct ras_pending *q);
+/*
+ * A commit handed to the writer thread holds the first bytes of the queue
+ * (q->len when it was handed over): each_until calls fn for those entries,
+ * drop_front forgets them once it is made, the later ones move to the front.
+ */
+int ras_pending_each_until(const struct ras_pending *q, size_t bytes,
+			   int (*fn)(void *ctx, const struct ras_pending_entry *e), void *ctx);
+void ras_pending_drop_front(struct ras_pending *q, size_t bytes);
 /* Past max_bytes held in memory, rasd stops reading: records wait in the kernel instead. */
 bool ras_pending_full(const struct ras_pending *q, size_t max_bytes);
 /* Frees the buffer of an empty queue; its counters stay. */

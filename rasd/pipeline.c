@@ -9,13 +9,12 @@
 #include "db/db_snapshot.h"
 #include "lib/fdr.h"
 #include "log.h"
-#include "pipeline.h"
+#include "pipeline_internal.h"
 #include "actions.h"
-#include "metrics_file.h"
 #include "lib/record.h"
 
 /* The fold hook: the storm and size limits the database applies to what is stored. */
-static void set_limits(struct ras_pipeline *p)
+void ras_pipeline_set_limits(struct ras_pipeline *p)
 {
 	struct ras_threshold t = { 0 };
 	long page = sysconf(_SC_PAGESIZE);
@@ -44,7 +43,7 @@ void ras_pipeline_init(struct ras_pipeline *p, struct ras_formats *fmt, struct r
 	/* A synthetic record read from the live instance says so in its source;
 	 * from a boot buffer it keeps the buffer's source and the synthetic flag. */
 	p->synthetic_source = strcmp(source, "live") ? source : "synthetic";
-	set_limits(p);
+	ras_pipeline_set_limits(p);
 }
 
 static int ensure_txn(struct ras_pipeline *p)
@@ -55,7 +54,7 @@ static int ensure_txn(struct ras_pipeline *p)
 	return 0;
 }
 
-static int64_t wall_now(void)
+int64_t ras_pipeline_wall_now(void)
 {
 	struct timespec ts;
 
@@ -69,12 +68,14 @@ static int64_t wall_now(void)
  * since the last commit (p->pending) until ras_pipeline_retry stores it. The
  * daemon reports the change of state; nothing is logged per record here.
  */
-static void note_db_error(struct ras_pipeline *p)
+void ras_pipeline_note_db_error(struct ras_pipeline *p)
 {
+	/* A commit behind: made, its records are let go; failed, it goes back with the rest. */
+	ras_pipeline_behind_settle(p);
 	p->db_error = ras_db_last_errno(p->db);
 	snprintf(p->fail_reason, sizeof(p->fail_reason), "%s", ras_db_errmsg(p->db));
 	if (!p->fail_since_ns)
-		p->fail_since_ns = wall_now();
+		p->fail_since_ns = ras_pipeline_wall_now();
 	p->failing = true;
 	ras_db_rollback(p->db);
 	ras_actions_rolled_back(p->actions);
@@ -95,9 +96,8 @@ bool ras_pipeline_hold_full(const struct ras_pipeline *p)
 /* A batch is committed before the next record is kept, so a commit never drops a kept one. */
 static void commit_if_batch_full(struct ras_pipeline *p)
 {
-	if (!p->failing && !p->replaying &&
-	    (p->in_txn >= p->cfg->batch_max_records || ras_pipeline_hold_full(p)))
-		ras_pipeline_commit(p);
+	if (!p->failing && !p->replaying)
+		ras_pipeline_commit_batch(p);
 }
 
 static int keep_pending(struct ras_pipeline *p, const struct ras_pending_entry *e)
@@ -111,45 +111,13 @@ static int keep_pending(struct ras_pipeline *p, const struct ras_pending_entry *
 		return -ENOMEM;
 	}
 	if (!p->group_first_ns) {
-		int64_t now = wall_now();
+		int64_t now = ras_pipeline_wall_now();
 
 		/* The group's clock starts at its oldest record's arrival in the kernel buffer. */
 		p->group_first_ns = e->kind == RAS_PENDING_RECORD && e->wall_ns > 0 &&
 				    e->wall_ns < now ? e->wall_ns : now;
 	}
 	return 0;
-}
-
-/* Larger groups gain nothing from waiting: the commit's cost is already shared. */
-#define GROUP_LARGE_RECORDS 256
-
-bool ras_pipeline_commit_due(const struct ras_pipeline *p, int64_t now_ns)
-{
-	if (!p->group_first_ns || p->in_txn >= GROUP_LARGE_RECORDS)
-		return true;
-	return now_ns - p->group_first_ns >= (int64_t)p->cfg->commit_delay_ms * 1000000;
-}
-
-bool ras_pipeline_commit_if_due(struct ras_pipeline *p, int64_t now_ns)
-{
-	if (!p->group_first_ns || p->failing || !ras_pipeline_commit_due(p, now_ns))
-		return false;
-	ras_pipeline_commit(p);
-	return true;
-}
-
-int ras_pipeline_commit_timeout_ms(const struct ras_pipeline *p, int64_t now_ns)
-{
-	int64_t delay = (int64_t)p->cfg->commit_delay_ms * 1000000, left;
-
-	/* While failing the storage back-off decides when to try again. */
-	if (!p->group_first_ns || p->failing)
-		return -1;
-	left = p->group_first_ns + delay - now_ns;
-	if (left <= 0)
-		return 0;
-	/* A wall clock stepped back never makes a record wait longer than the delay. */
-	return (int)(((left < delay ? left : delay) + 999999) / 1000000);
 }
 
 /* A serious error takes a snapshot of what the machine was doing just before it. */
@@ -227,7 +195,7 @@ static int insert_record(struct ras_pipeline *p, const struct ras_pending_entry 
 	}
 	return 0;
 fail:
-	note_db_error(p);
+	ras_pipeline_note_db_error(p);
 	return -EIO;
 }
 
@@ -345,7 +313,7 @@ static void insert_loss(struct ras_pipeline *p, int cpu, long long count,
 	if (p->failing)
 		return;
 	if (ras_db_begin(p->db) < 0 || ras_db_insert_lost(p->db, &lost) < 0)
-		note_db_error(p);
+		ras_pipeline_note_db_error(p);
 }
 
 static void record_loss(struct ras_pipeline *p, int cpu, long long count,
@@ -511,7 +479,7 @@ int ras_pipeline_resume_replay(struct ras_pipeline *p, const struct ras_reader *
 	return 0;
 }
 
-static int save_replay_marks(struct ras_pipeline *p)
+int ras_pipeline_save_replay_marks(struct ras_pipeline *p)
 {
 	char key[PATH_MAX + 32];
 
@@ -531,67 +499,6 @@ const struct ras_reader_ops ras_pipeline_ops = {
 	.missed = on_missed,
 	.malformed = on_malformed,
 };
-
-/* The counters of this batch: malformed and refused records, and records memory could not hold. */
-static int add_batch_counters(struct ras_pipeline *p)
-{
-	if (p->pending.nomem) {
-		struct ras_db_lost lost = {
-			.cpu = -1, .count = (long long)p->pending.nomem, .from_ns = p->fail_since_ns,
-			.to_ns = wall_now(), .origin = "storage", .instance = p->tr->name,
-		};
-
-		if (ras_db_begin(p->db) < 0 || ras_db_insert_lost(p->db, &lost) < 0)
-			return -EIO;
-	}
-	if (p->malformed == p->saved_malformed && p->synthetic_refused == p->saved_refused)
-		return 0;
-	if (ras_db_begin(p->db) < 0 ||
-	    ras_db_counter_add(p->db, "malformed_records",
-			       (int64_t)(p->malformed - p->saved_malformed)) < 0 ||
-	    ras_db_counter_add(p->db, "synthetic_refused",
-			       (int64_t)(p->synthetic_refused - p->saved_refused)) < 0)
-		return -EIO;
-	return 0;
-}
-
-/* Records that are counted, never stored: unknown event ids and other writers' raw data. */
-static int save_unknown_counters(struct ras_pipeline *p)
-{
-	if (p->unknown_ids == p->saved_unknown && p->foreign == p->saved_foreign)
-		return 0;
-	if (ras_db_begin(p->db) < 0 ||
-	    ras_db_counter_add(p->db, "unknown_event_records",
-			       (int64_t)(p->unknown_ids - p->saved_unknown)) < 0 ||
-	    ras_db_counter_add(p->db, "foreign_raw_records",
-			       (int64_t)(p->foreign - p->saved_foreign)) < 0)
-		return -EIO;
-	return 0;
-}
-
-/*
- * The kernel counts a record as read when rasd reads its page; the mark
- * committed with the records is that count less what is read and not yet
- * delivered, so it always matches what this transaction accounts for.
- */
-static int save_read_marks(struct ras_pipeline *p)
-{
-	if (p->replay_seen)
-		return save_replay_marks(p);
-	for (unsigned i = 0; p->reader && i < ras_reader_ncpus(p->reader); i++) {
-		int cpu = ras_reader_cpu_at(p->reader, i);
-		uint64_t pending = ras_reader_pending(p->reader, i);
-		struct ras_cpu_stats st;
-
-		if (ras_tracing_cpu_stats(p->tr->instance_dir, cpu, &st) < 0)
-			continue;
-		if (ras_db_begin(p->db) < 0 ||
-		    ras_db_read_mark_set(p->db, p->tr->name, cpu,
-					 st.read > pending ? st.read - pending : 0) < 0)
-			return -EIO;
-	}
-	return 0;
-}
 
 int ras_pipeline_account_crash(struct ras_pipeline *p)
 {
@@ -626,60 +533,6 @@ int ras_pipeline_account_crash(struct ras_pipeline *p)
 	}
 	/* The new marks go in the same transaction as the crash rows. */
 	return p->db_error ? p->db_error : ras_pipeline_commit(p);
-}
-
-static int add_latency(void *ctx, const struct ras_pending_entry *e)
-{
-	struct ras_pipeline *p = ctx;
-
-	if (e->kind == RAS_PENDING_RECORD)
-		rasd_durability_add(p->durability, p->committed_ns - e->wall_ns);
-	return 0;
-}
-
-/* Every record of the group just committed is durable now: how long since it arrived. */
-static void note_durable(struct ras_pipeline *p)
-{
-	if (!p->durability || !p->pending.records)
-		return;
-	p->committed_ns = wall_now();
-	ras_pending_each(&p->pending, add_latency, p);
-}
-
-int ras_pipeline_commit(struct ras_pipeline *p)
-{
-	int64_t start = wall_now();
-
-	if (p->failing)
-		return -EIO;
-	if (add_batch_counters(p) < 0 || save_unknown_counters(p) < 0 || save_read_marks(p) < 0 ||
-	    ras_actions_flush(p->actions) < 0 || ras_db_commit(p->db) < 0) {
-		note_db_error(p);
-		return -EIO;
-	}
-	/* Counters count commits, not attempts. */
-	ras_actions_committed(p->actions);
-	note_durable(p);
-	if (p->commit_cost && p->pending.records)
-		rasd_durability_add(p->commit_cost, p->committed_ns - start);
-	p->in_txn = 0;
-	p->group_first_ns = 0;
-	p->saved_unknown = p->unknown_ids;
-	p->saved_foreign = p->foreign;
-	p->saved_malformed = p->malformed;
-	p->saved_refused = p->synthetic_refused;
-	p->committed_stored = p->stored;
-	p->committed_duplicates = p->duplicates;
-	/* The new instance's counters are stored now: later ones compare with them. */
-	if (p->stats_in_txn)
-		p->stats_fresh = p->stats_in_txn = false;
-	p->pending.nomem = 0;
-	ras_pending_clear(&p->pending);
-	p->db_error = 0;
-	p->fail_since_ns = 0;
-	set_limits(p);   /* rasd.conf may have been read again */
-	rasd_metrics_file_update(p->db, p->cfg);
-	return 0;
 }
 
 static int replay_entry(void *ctx, const struct ras_pending_entry *e)
@@ -757,14 +610,14 @@ static int check_cpu(struct ras_pipeline *p, int cpu, int64_t now)
 
 int ras_pipeline_check_stats(struct ras_pipeline *p, const struct ras_reader *r)
 {
-	int64_t now = wall_now();
+	int64_t now = ras_pipeline_wall_now();
 
 	/* While the database fails they stay in the kernel: the retry compares them. */
 	if (p->failing)
 		return 0;
 	for (unsigned i = 0; i < ras_reader_ncpus(r); i++) {
 		if (check_cpu(p, ras_reader_cpu_at(r, i), now) < 0) {
-			note_db_error(p);
+			ras_pipeline_note_db_error(p);
 			return -EIO;
 		}
 	}

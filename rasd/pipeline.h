@@ -14,8 +14,24 @@
 #include "lib/reader.h"
 #include "lib/synthetic.h"
 #include "lib/tracing.h"
+#include "actions.h"
 #include "durability.h"
 #include "pending.h"
+
+/*
+ * A full batch's commit handed to the writer thread, not yet known made
+ * (pipeline_commit.c): its records are the first pending_bytes of the hold,
+ * and what it took as saved is put back if it fails.
+ */
+struct ras_pipeline_behind {
+	uint64_t ticket;                 /* ras_db_commit_behind's; 0: none out */
+	size_t pending_bytes;
+	uint64_t stored, duplicates;     /* as counted when it was handed over */
+	uint64_t saved_unknown, saved_foreign, saved_malformed, saved_refused; /* before it */
+	uint64_t nomem;                  /* records not kept, counted in it */
+	bool stats_fresh;                /* before it */
+	struct ras_actions_mark mark;
+};
 
 /* The kinds of item a replayed tree is resumed by (see pipeline.c). */
 enum { RAS_REPLAY_RECORD, RAS_REPLAY_MISSED, RAS_REPLAY_MALFORMED, RAS_REPLAY_KINDS };
@@ -51,6 +67,7 @@ struct ras_pipeline {
 	int64_t fail_since_ns;           /* start of the current failure (wall clock), 0: none */
 	char fail_reason[256];
 	uint64_t committed_stored, committed_duplicates;
+	struct ras_pipeline_behind behind;
 	bool malformed_logged[RAS_MAX_EVENT_TYPES];
 	/* Malformed pages, unknown ids, crash accounting (see pipeline.c). */
 	const struct ras_reader *reader; /* set: read marks are committed with the records */

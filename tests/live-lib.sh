@@ -37,6 +37,13 @@ shim_allow_asan() {
 		export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}verify_asan_link_order=0"
 	return 0
 }
+# RAS_TEST_WRITE_BEHIND (the *-behind.sh wrappers): rasd.conf lines that put
+# rasd's records on its writer thread (storm folding off) and commit small
+# batches behind, so the same faults meet a commit made on that thread.
+behind_conf() {
+	[ -n "${RAS_TEST_WRITE_BEHIND:-}" ] && printf 'fold_threshold = off\nbatch_max_records = 64\n'
+	return 0
+}
 # A test of rasd on synthetic records: its own instance, work directory,
 # database and rasd.conf (each further argument one more line of it), all
 # removed at exit with rasd ($PID) and the notify listener. Sets INST, WORK,
@@ -51,6 +58,7 @@ live_setup() { # NAME [CONF-LINE...]
 	{
 		printf 'database = %s\ninstance = %s\nlock_dir = %s/lock\n' "$DB" "$INST" "$WORK"
 		printf 'formats_dir = %s\nallow_synthetic = yes\n' "$FORMATS"
+		behind_conf
 		[ $# = 0 ] || printf '%s\n' "$@"
 	} > "$WORK/rasd.conf"
 }

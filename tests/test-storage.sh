@@ -31,6 +31,7 @@ instance = $INST
 lock_dir = $WORK/lock
 formats_dir = $FORMATS
 allow_synthetic = yes
+$(behind_conf)
 CONF
 ctl() { "$CTL" --config "$WORK/rasd.conf" "$@"; }
 starts=0

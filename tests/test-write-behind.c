@@ -7,7 +7,10 @@
  * after which SQLite rolls the whole transaction back) fails the commit, and
  * commits nothing, not even the records after it, row by row (126 were, before
  * the writer thread dropped its jobs after a failure); the batch given again
- * is stored once. Closing with records handed over and no commit keeps none.
+ * is stored once. Commits behind (ras_db_commit_behind) follow one another
+ * without waiting; one that fails takes the batch after it along, one made
+ * before a failure stays made. Closing with records handed over and no
+ * commit keeps none.
  * A statement run beside the writer thread without syncing aborts.
  */
 #include <errno.h>
@@ -31,7 +34,11 @@
 
 static char dir[256];
 
-/* Record i of a varied stream: EDAC and machine-check errors over many DIMMs, CPUs and banks. */
+/*
+ * Record i of a varied stream: EDAC and machine-check errors over many DIMMs,
+ * CPUs and banks (a machine check when i % 3 != 0; record poison_cpu names
+ * CPU 999, which a test trigger refuses).
+ */
 static int store(struct ras_db *db, unsigned i, unsigned poison_cpu)
 {
 	bool edac = i % 3 == 0;
@@ -270,6 +277,76 @@ static void check_full_rolls_back(void)
 		   test_sql_int(path, "SELECT count(*) FROM mc_event"), 4000, "4000 records, each once");
 }
 
+static int64_t rows_in(const char *path)
+{
+	return test_sql_int(path, "SELECT count(*) FROM mce_record") +
+	       test_sql_int(path, "SELECT count(*) FROM mc_event");
+}
+
+/* Records first..first+n-1 (poison: the one a trigger refuses), then a commit behind: its ticket. */
+static uint64_t batch_behind(struct ras_db *db, unsigned first, unsigned n, unsigned poison, int *failed)
+{
+	uint64_t ticket = 0;
+
+	for (unsigned i = first; i < first + n; i++)
+		*failed += store(db, i, poison) != 1;
+	*failed += ras_db_commit_behind(db, &ticket) < 0;
+	return ticket;
+}
+
+/*
+ * Commits behind (ras_db_commit_behind): the next transaction begins at once
+ * and follows on the writer thread. A commit behind that fails, or whose
+ * transaction held a refused insert, takes what follows it with it; one made
+ * before a failure stays made.
+ */
+static void check_commit_behind(void)
+{
+	char path[600];
+	struct ras_db *db;
+	uint64_t t1, t2, t3, t4;
+	int failed = 0;
+	sqlite3 *h;
+
+	snprintf(path, sizeof(path), "%s/commit-behind.db", dir);
+	if (!(db = open_db(path, false)))
+		return;
+	ras_db_close(db);
+	sqlite3_open(path, &h);
+	sqlite3_exec(h, "CREATE TRIGGER poison BEFORE INSERT ON mce_record WHEN NEW.cpu = 999"
+		     " BEGIN SELECT RAISE(ABORT, 'poisoned record'); END", NULL, NULL, NULL);
+	sqlite3_close(h);
+	if (!(db = open_db(path, true)))
+		return;
+	t1 = batch_behind(db, 0, 3000, ~0u, &failed);
+	t2 = batch_behind(db, 3000, 3000, ~0u, &failed);
+	tap_ok(!failed && t1 && t2 > t1, "two batches committed behind, without waiting (tickets %llu, %llu)",
+	       (unsigned long long)t1, (unsigned long long)t2);
+	tap_ok(ras_db_commit_wait(db, t2) == 0 && ras_db_commit_poll(db, t1) == 1, "both made");
+	tap_is_int(rows_in(path), 6000, "another reader sees their 6000 records");
+	t3 = batch_behind(db, 6000, 1000, 6500, &failed);
+	t4 = batch_behind(db, 7000, 1000, ~0u, &failed);
+	tap_ok(!failed && t3 && t4, "a batch with a refused record, and one after it, handed over");
+	tap_ok(ras_db_commit_wait(db, t4) < 0 && ras_db_commit_poll(db, t3) < 0,
+	       "neither is made: %s", ras_db_errmsg(db));
+	ras_db_rollback(db);
+	tap_is_int(rows_in(path), 6000, "nothing of either is kept");
+	t3 = batch_behind(db, 6000, 1000, ~0u, &failed);
+	t4 = batch_behind(db, 7000, 1000, 7501, &failed);
+	tap_ok(ras_db_commit_wait(db, t4) < 0 && ras_db_commit_poll(db, t3) == 1,
+	       "a batch made, then one refused: the first stays made");
+	ras_db_rollback(db);
+	tap_is_int(rows_in(path), 7000, "its 1000 records kept, none of the refused batch");
+	failed = 0;
+	for (unsigned i = 7000; i < 8000; i++)
+		failed += i != 7501 && store(db, i, ~0u) != 1;
+	tap_ok(!failed && ras_db_commit(db) == 0, "the refused batch given again without it");
+	ras_db_close(db);
+	tap_is_int(rows_in(path), 7999, "7999 records, each once");
+	tap_is_int(test_sql_int(path, "SELECT count(*) FROM (SELECT 1 FROM mce_record GROUP BY rec_hash"
+				" HAVING count(*) > 1)"), 0, "no record twice");
+}
+
 static void check_close_uncommitted(void)
 {
 	char path[600];
@@ -330,6 +407,7 @@ int main(void)
 	check_read_sees_deferred();
 	check_refused_insert();
 	check_full_rolls_back();
+	check_commit_behind();
 	check_close_uncommitted();
 	check_tripwire();
 	if (!getenv("RAS_TEST_KEEP"))

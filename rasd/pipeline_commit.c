@@ -1,0 +1,273 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Committing the pipeline's records: when (a group's age or size, a full
+ * batch), with what (the batch's counters, the read marks, the thresholds'
+ * buckets), and what a commit made means for the records held (pending).
+ *
+ * A storm's full batch is committed behind (ras_db_commit_behind): the
+ * writer thread makes the commit while this thread reads and stores the next
+ * batch. Until the commit is known made its records stay held, and what it
+ * changed (buckets, the batch counters saved, the durability figures) is
+ * taken as done only then (confirm); if it failed, everything since the last
+ * commit made is rolled back and given again, as after any failed commit
+ * (ras_pipeline_note_db_error). At most one such commit is out: the next
+ * waits for it first.
+ */
+#include <errno.h>
+#include "lib/tracing.h"
+#include "actions.h"
+#include "metrics_file.h"
+#include "pipeline_internal.h"
+
+/* Larger groups gain nothing from waiting: the commit's cost is already shared. */
+#define GROUP_LARGE_RECORDS 256
+
+bool ras_pipeline_commit_due(const struct ras_pipeline *p, int64_t now_ns)
+{
+	if (!p->group_first_ns || p->in_txn >= GROUP_LARGE_RECORDS)
+		return true;
+	return now_ns - p->group_first_ns >= (int64_t)p->cfg->commit_delay_ms * 1000000;
+}
+
+static void confirm_behind(struct ras_pipeline *p);
+
+bool ras_pipeline_commit_if_due(struct ras_pipeline *p, int64_t now_ns)
+{
+	int r;
+
+	/* A commit behind: taken as made once it is, its failure met as any other. */
+	if (p->behind.ticket && !p->failing) {
+		r = ras_db_commit_poll(p->db, p->behind.ticket);
+		if (r == 1)
+			confirm_behind(p);
+		else if (r < 0)
+			ras_pipeline_note_db_error(p);
+	}
+	if (!p->group_first_ns || p->failing || !ras_pipeline_commit_due(p, now_ns))
+		return false;
+	ras_pipeline_commit(p);
+	return true;
+}
+
+int ras_pipeline_commit_timeout_ms(const struct ras_pipeline *p, int64_t now_ns)
+{
+	int64_t delay = (int64_t)p->cfg->commit_delay_ms * 1000000, left;
+
+	/* While failing the storage back-off decides when to try again. */
+	if (p->failing)
+		return -1;
+	/* A commit behind is looked at again shortly: its records are held until it is made. */
+	if (p->behind.ticket)
+		return 1;
+	if (!p->group_first_ns)
+		return -1;
+	left = p->group_first_ns + delay - now_ns;
+	if (left <= 0)
+		return 0;
+	/* A wall clock stepped back never makes a record wait longer than the delay. */
+	return (int)(((left < delay ? left : delay) + 999999) / 1000000);
+}
+
+/* The counters of this batch: malformed and refused records, and records memory could not hold. */
+static int add_batch_counters(struct ras_pipeline *p)
+{
+	if (p->pending.nomem) {
+		struct ras_db_lost lost = {
+			.cpu = -1, .count = (long long)p->pending.nomem, .from_ns = p->fail_since_ns,
+			.to_ns = ras_pipeline_wall_now(), .origin = "storage", .instance = p->tr->name,
+		};
+
+		if (ras_db_begin(p->db) < 0 || ras_db_insert_lost(p->db, &lost) < 0)
+			return -EIO;
+	}
+	if (p->malformed == p->saved_malformed && p->synthetic_refused == p->saved_refused)
+		return 0;
+	if (ras_db_begin(p->db) < 0 ||
+	    ras_db_counter_add(p->db, "malformed_records",
+			       (int64_t)(p->malformed - p->saved_malformed)) < 0 ||
+	    ras_db_counter_add(p->db, "synthetic_refused",
+			       (int64_t)(p->synthetic_refused - p->saved_refused)) < 0)
+		return -EIO;
+	return 0;
+}
+
+/* Records that are counted, never stored: unknown event ids and other writers' raw data. */
+static int save_unknown_counters(struct ras_pipeline *p)
+{
+	if (p->unknown_ids == p->saved_unknown && p->foreign == p->saved_foreign)
+		return 0;
+	if (ras_db_begin(p->db) < 0 ||
+	    ras_db_counter_add(p->db, "unknown_event_records",
+			       (int64_t)(p->unknown_ids - p->saved_unknown)) < 0 ||
+	    ras_db_counter_add(p->db, "foreign_raw_records",
+			       (int64_t)(p->foreign - p->saved_foreign)) < 0)
+		return -EIO;
+	return 0;
+}
+
+/*
+ * The kernel counts a record as read when rasd reads its page; the mark
+ * committed with the records is that count less what is read and not yet
+ * delivered, so it always matches what this transaction accounts for.
+ */
+static int save_read_marks(struct ras_pipeline *p)
+{
+	if (p->replay_seen)
+		return ras_pipeline_save_replay_marks(p);
+	for (unsigned i = 0; p->reader && i < ras_reader_ncpus(p->reader); i++) {
+		int cpu = ras_reader_cpu_at(p->reader, i);
+		uint64_t pending = ras_reader_pending(p->reader, i);
+		struct ras_cpu_stats st;
+
+		if (ras_tracing_cpu_stats(p->tr->instance_dir, cpu, &st) < 0)
+			continue;
+		if (ras_db_begin(p->db) < 0 ||
+		    ras_db_read_mark_set(p->db, p->tr->name, cpu,
+					 st.read > pending ? st.read - pending : 0) < 0)
+			return -EIO;
+	}
+	return 0;
+}
+
+/* What a commit writes beside the records; then the commit, behind (p->behind.ticket) or here. */
+static int write_batch(struct ras_pipeline *p, bool behind)
+{
+	if (add_batch_counters(p) < 0 || save_unknown_counters(p) < 0 || save_read_marks(p) < 0 ||
+	    ras_actions_flush(p->actions) < 0)
+		return -EIO;
+	return behind ? ras_db_commit_behind(p->db, &p->behind.ticket) : ras_db_commit(p->db);
+}
+
+static int add_latency(void *ctx, const struct ras_pending_entry *e)
+{
+	struct ras_pipeline *p = ctx;
+
+	if (e->kind == RAS_PENDING_RECORD)
+		rasd_durability_add(p->durability, p->committed_ns - e->wall_ns);
+	return 0;
+}
+
+/* The records of the first bytes of pending are durable since committed_ns: how long since each arrived. */
+static void note_durable(struct ras_pipeline *p, size_t bytes, int64_t committed_ns)
+{
+	if (!p->durability || !p->pending.records)
+		return;
+	p->committed_ns = committed_ns;
+	ras_pending_each_until(&p->pending, bytes, add_latency, p);
+}
+
+/* A commit behind was made: its records and what it changed are done with. */
+static void confirm_behind(struct ras_pipeline *p)
+{
+	struct ras_pipeline_behind *b = &p->behind;
+
+	ras_actions_committed_to(p->actions, &b->mark);
+	note_durable(p, b->pending_bytes, ras_db_committed_ns(p->db));
+	ras_pending_drop_front(&p->pending, b->pending_bytes);
+	p->committed_stored = b->stored;
+	p->committed_duplicates = b->duplicates;
+	b->ticket = 0;
+	rasd_metrics_file_update(p->db, p->cfg);
+}
+
+int ras_pipeline_behind_settle(struct ras_pipeline *p)
+{
+	struct ras_pipeline_behind *b = &p->behind;
+
+	if (!b->ticket)
+		return 0;
+	if (ras_db_commit_wait(p->db, b->ticket) == 0) {
+		confirm_behind(p);
+		return 0;
+	}
+	/* Failed: what it counted as saved was not; everything since the last commit goes again. */
+	p->saved_unknown = b->saved_unknown;
+	p->saved_foreign = b->saved_foreign;
+	p->saved_malformed = b->saved_malformed;
+	p->saved_refused = b->saved_refused;
+	p->pending.nomem += b->nomem;
+	p->stats_fresh = b->stats_fresh;
+	b->ticket = 0;
+	return -EIO;
+}
+
+/* The batch's counters are in the transaction just committed (or handed over). */
+static void batch_saved(struct ras_pipeline *p)
+{
+	p->in_txn = 0;
+	p->group_first_ns = 0;
+	p->saved_unknown = p->unknown_ids;
+	p->saved_foreign = p->foreign;
+	p->saved_malformed = p->malformed;
+	p->saved_refused = p->synthetic_refused;
+	/* The new instance's counters are stored now: later ones compare with them. */
+	if (p->stats_in_txn)
+		p->stats_fresh = p->stats_in_txn = false;
+	p->pending.nomem = 0;
+	p->db_error = 0;
+	p->fail_since_ns = 0;
+	ras_pipeline_set_limits(p);   /* rasd.conf may have been read again */
+}
+
+/* The commit behind: what it counts and holds, so that its failure can take it back. */
+static void note_behind(struct ras_pipeline *p)
+{
+	struct ras_pipeline_behind *b = &p->behind;
+
+	b->pending_bytes = p->pending.len;
+	b->stored = p->stored;
+	b->duplicates = p->duplicates;
+	b->saved_unknown = p->saved_unknown;
+	b->saved_foreign = p->saved_foreign;
+	b->saved_malformed = p->saved_malformed;
+	b->saved_refused = p->saved_refused;
+	b->nomem = p->pending.nomem;
+	b->stats_fresh = p->stats_fresh;
+	ras_actions_mark(p->actions, &b->mark);
+	batch_saved(p);
+}
+
+static int commit(struct ras_pipeline *p, bool behind)
+{
+	int64_t start = ras_pipeline_wall_now();
+
+	if (p->failing)
+		return -EIO;
+	/* The one behind first: made, or its failure takes this batch back with it. */
+	if (ras_pipeline_behind_settle(p) < 0 || write_batch(p, behind) < 0) {
+		ras_pipeline_note_db_error(p);
+		return -EIO;
+	}
+	if (behind && p->behind.ticket) {
+		note_behind(p);
+		return 0;
+	}
+	/* Counters count commits, not attempts. */
+	ras_actions_committed(p->actions);
+	note_durable(p, p->pending.len, ras_pipeline_wall_now());
+	if (p->commit_cost && p->pending.records)
+		rasd_durability_add(p->commit_cost, p->committed_ns - start);
+	p->committed_stored = p->stored;
+	p->committed_duplicates = p->duplicates;
+	ras_pending_clear(&p->pending);
+	batch_saved(p);
+	rasd_metrics_file_update(p->db, p->cfg);
+	return 0;
+}
+
+int ras_pipeline_commit(struct ras_pipeline *p)
+{
+	return commit(p, false);
+}
+
+int ras_pipeline_commit_batch(struct ras_pipeline *p)
+{
+	/* A full hold may be the commit behind's records: once it is made, there may be room. */
+	if (p->behind.ticket && ras_pipeline_hold_full(p) && ras_pipeline_behind_settle(p) < 0) {
+		ras_pipeline_note_db_error(p);
+		return -EIO;
+	}
+	if (p->failing || (p->in_txn < p->cfg->batch_max_records && !ras_pipeline_hold_full(p)))
+		return 0;
+	return commit(p, true);
+}
