@@ -44,10 +44,10 @@ const char *ras_db_errmsg(struct ras_db *db)
 	return db->h ? sqlite3_errmsg(db->h) : "out of memory";
 }
 
-static int prepare_insert(struct ras_db *db, unsigned idx)
+int ras_db_prepare_insert(struct ras_db *db, unsigned idx, unsigned rows, sqlite3_stmt **st)
 {
 	const struct ras_db_table *t = ras_db_table_of(idx);
-	size_t cap = 8192, n;
+	size_t cap = 4096 + (size_t)rows * (2 * t->ncols + 8), n;
 	char *sql = malloc(cap);
 	int r;
 
@@ -57,12 +57,14 @@ static int prepare_insert(struct ras_db *db, unsigned idx)
 	for (unsigned i = 0; i < t->ncols && n < cap; i++)
 		n += (size_t)snprintf(sql + n, cap - n, "%s\"%s\"", i ? "," : "", t->cols[i].name);
 	/* The id last: reserved by the writer (ras_db_insert_event), or NULL for SQLite to pick. */
-	n += (size_t)snprintf(sql + n, cap - n, ",id) VALUES (");
-	for (unsigned i = 0; i < t->ncols && n < cap; i++)
-		n += (size_t)snprintf(sql + n, cap - n, "?,");
-	if (n < cap)
-		snprintf(sql + n, cap - n, "?)");
-	r = sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &db->insert[idx], NULL);
+	n += (size_t)snprintf(sql + n, cap - n, ",id) VALUES ");
+	for (unsigned k = 0; k < rows && n < cap; k++) {
+		n += (size_t)snprintf(sql + n, cap - n, "%s(", k ? "," : "");
+		for (unsigned i = 0; i < t->ncols && n < cap; i++)
+			n += (size_t)snprintf(sql + n, cap - n, "?,");
+		n += (size_t)snprintf(sql + n, cap - n, "?)");
+	}
+	r = n < cap ? sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) : SQLITE_TOOBIG;
 	free(sql);
 	return r == SQLITE_OK ? 0 : -1;
 }
@@ -100,7 +102,7 @@ static int prepare_all(struct ras_db *db)
 				       &db->stmt[i], NULL) != SQLITE_OK)
 			return -1;
 	for (unsigned i = 0; i < ras_n_event_types; i++)
-		if (prepare_insert(db, i) < 0 || prepare_decoded(db, i) < 0)
+		if (ras_db_prepare_insert(db, i, 1, &db->insert[i]) < 0 || prepare_decoded(db, i) < 0)
 			return -1;
 	return 0;
 }
@@ -393,6 +395,7 @@ void ras_db_close(struct ras_db *db)
 		sqlite3_finalize(db->stmt[i]);
 	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++) {
 		sqlite3_finalize(db->insert[i]);
+		sqlite3_finalize(db->insert_rows[i]);
 		sqlite3_finalize(db->dec_insert[i]);
 		sqlite3_finalize(db->dec_find[i]);
 		free(db->dec_cache[i]);

@@ -145,9 +145,8 @@ static int64_t resolve_decoded(struct ras_db *db, unsigned idx, uint64_t sig,
 
 	if (slot && slot->id > 0 && slot->sig == sig)
 		return slot->id;
-	id = find_decoded(db, idx, sig);
-	if (id == 0 && vals)
-		id = store_decoded(db, idx, sig, vals);
+	/* With its values (sent the first time: most likely new) stored at once, else looked up. */
+	id = vals ? store_decoded(db, idx, sig, vals) : find_decoded(db, idx, sig);
 	if (id <= 0)
 		return -1;
 	if (slot) {
@@ -251,28 +250,55 @@ int ras_db_insert_row(struct ras_db *db, const struct ras_db_event *ev, int64_t 
 	return 1;
 }
 
-int ras_db_row_store(struct ras_db *db, unsigned idx, int64_t id, uint64_t sig,
-		     struct ras_db_col_val *row, const struct ras_db_col_val *dec)
+/* Binds a deferred row as row k of st (the k-th ras_db_table ncols + 1 parameters). */
+static int bind_row_job(struct ras_db *db, sqlite3_stmt *st, unsigned idx, unsigned k,
+			const struct ras_db_row_job *j)
 {
 	const struct ras_db_table *t = ras_db_table_of(idx);
-	sqlite3_stmt *st = db->insert[idx];
-	int64_t dec_id = resolve_decoded(db, idx, sig, dec);
-	int r;
+	int base = (int)(k * (t->ncols + 1)), r;
+	int64_t dec_id = resolve_decoded(db, idx, j->sig, j->dec);
 
 	if (dec_id < 0) {
 		r = sqlite3_errcode(db->h);
 		return r != SQLITE_OK && r != SQLITE_DONE && r != SQLITE_ROW ? r : SQLITE_NOTFOUND;
 	}
-	row[t->dec_col] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = dec_id };
+	j->row[t->dec_col] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = dec_id };
 	for (unsigned i = 0; i < t->ncols; i++)
-		ras_db_bind_value(st, (int)i + 1, &row[i]);
-	sqlite3_bind_int64(st, (int)t->ncols + 1, id);
-	r = sqlite3_step(st);
+		ras_db_bind_value(st, base + (int)i + 1, &j->row[i]);
+	sqlite3_bind_int64(st, base + (int)t->ncols + 1, j->id);
+	return SQLITE_OK;
+}
+
+/* Steps st, which inserts n rows: all of them, or (not a duplicate: those are never deferred) an error. */
+static int step_rows(struct ras_db *db, sqlite3_stmt *st, unsigned n)
+{
+	int r = sqlite3_step(st);
+
 	sqlite3_reset(st);
 	if (r != SQLITE_DONE)
 		return r;
-	/* Not a duplicate (those are never deferred): the reserved id was taken. */
-	return sqlite3_changes(db->h) == 1 ? SQLITE_OK : SQLITE_CONSTRAINT;
+	/* A row not inserted: its reserved id was taken. */
+	return sqlite3_changes(db->h) == (int)n ? SQLITE_OK : SQLITE_CONSTRAINT;
+}
+
+int ras_db_rows_store(struct ras_db *db, unsigned idx, unsigned n, const struct ras_db_row_job *rows)
+{
+	sqlite3_stmt *st = db->insert_rows[idx];
+	int r = SQLITE_OK;
+
+	if (n == RAS_DB_ROWS_PER_INSERT &&
+	    (st || ras_db_prepare_insert(db, idx, n, &db->insert_rows[idx]) == 0)) {
+		st = db->insert_rows[idx];
+		for (unsigned k = 0; k < n && r == SQLITE_OK; k++)
+			r = bind_row_job(db, st, idx, k, &rows[k]);
+		return r == SQLITE_OK ? step_rows(db, st, n) : r;
+	}
+	for (unsigned k = 0; k < n && r == SQLITE_OK; k++) {
+		r = bind_row_job(db, db->insert[idx], idx, 0, &rows[k]);
+		if (r == SQLITE_OK)
+			r = step_rows(db, db->insert[idx], 1);
+	}
+	return r;
 }
 
 /*

@@ -37,8 +37,13 @@ struct ras_db_dec_slot {
 	int64_t id;
 };
 
-/* Per event table, allocated at its first record: 512 KiB, resident as a storm fills it. */
-#define RAS_DB_DEC_CACHE 32768
+/*
+ * Per event table, allocated at its first record: 1 MiB (and the signatures
+ * sent, 512 KiB), resident as a storm fills it. A varied machine-check storm
+ * has some 22,000 distinct decodings: with 32,768 slots, 19,000 of its
+ * lookups found theirs taken by another and asked the database again.
+ */
+#define RAS_DB_DEC_CACHE 65536
 #define RAS_DB_DEC_WAYS 4
 
 #define RAS_DB_TABLES_SEEN 64
@@ -58,6 +63,7 @@ struct ras_db {
 	int64_t boot;                       /* boots.id of this boot */
 	sqlite3_stmt *stmt[STMT_COUNT_];
 	sqlite3_stmt *insert[RAS_MAX_EVENT_TYPES];        /* per event type */
+	sqlite3_stmt *insert_rows[RAS_MAX_EVENT_TYPES];   /* RAS_DB_ROWS_PER_INSERT at once (db_writer.c) */
 	sqlite3_stmt *dec_insert[RAS_MAX_EVENT_TYPES], *dec_find[RAS_MAX_EVENT_TYPES];
 	struct ras_db_dec_slot *dec_cache[RAS_MAX_EVENT_TYPES]; /* recent decodings, by hash */
 	struct ras_db_rollup *rollup;       /* the open batch's hourly counts (db_rollup.c) */
@@ -192,13 +198,27 @@ int ras_db_defer_commit(struct ras_db *db, uint64_t ticket);
 void ras_db_note_committed(struct ras_db *db);
 /* The pages in use after the writer thread's last commit, in bytes; -1 when not known. */
 int64_t ras_db_used_bytes(const struct ras_db *db);
+/* The writer thread inserts a storm's rows of one table this many at a time, in one statement. */
+#define RAS_DB_ROWS_PER_INSERT 16
+/* The INSERT of rows rows of table idx at once, parameters numbered as the one-row INSERT's, row after row. */
+int ras_db_prepare_insert(struct ras_db *db, unsigned idx, unsigned rows, sqlite3_stmt **st);
 /*
- * Stores a deferred event row (on the writer thread): finds or stores its
- * decoding of signature sig (from dec, or stored before: NULL), fills row's
- * dec column, inserts it as id. SQLITE_OK or SQLite's code.
+ * A deferred event row (on the writer thread), as its job holds it: its id,
+ * its decoding's signature, its values (the dec column's filled in here) and
+ * its decoding's values (NULL: stored before).
  */
-int ras_db_row_store(struct ras_db *db, unsigned idx, int64_t id, uint64_t sig,
-		     struct ras_db_col_val *row, const struct ras_db_col_val *dec);
+struct ras_db_row_job {
+	int64_t id;
+	uint64_t sig;
+	struct ras_db_col_val *row;
+	const struct ras_db_col_val *dec;
+};
+/*
+ * Stores n deferred rows of table idx: finds or stores each one's decoding,
+ * inserts them, in one statement when n is RAS_DB_ROWS_PER_INSERT. SQLITE_OK
+ * or SQLite's code (a row not inserted: SQLITE_CONSTRAINT).
+ */
+int ras_db_rows_store(struct ras_db *db, unsigned idx, unsigned n, const struct ras_db_row_job *rows);
 void ras_db_write_behind_stop(struct ras_db *db);
 void ras_db_write_behind_trim(struct ras_db *db);
 /*

@@ -60,6 +60,19 @@ struct ras_db_wb {
 	int64_t committed_ns;        /* when it was durable (CLOCK_REALTIME) */
 	int64_t used_bytes;          /* the database's pages in use then, in bytes */
 	sqlite3_stmt *page_count, *free_count;   /* the writer thread's own */
+	/* A table's rows gathered for one INSERT: their jobs, in the chunk being run. */
+	struct {
+		unsigned n;
+		const uint8_t *job[RAS_DB_ROWS_PER_INSERT];
+	} gathered[RAS_MAX_EVENT_TYPES];
+	struct ras_db_col_val row[RAS_DB_ROWS_PER_INSERT][RAS_DB_MAX_COLS];
+	struct ras_db_col_val dec[RAS_DB_ROWS_PER_INSERT][RAS_DB_MAX_COLS];
+	/* Rows gathered when their chunk goes back, copied out of it: two buffers, in turn. */
+	struct {
+		uint8_t *buf;
+		size_t cap;
+	} carry[2];
+	unsigned carry_now;
 };
 
 struct job_head {
@@ -114,17 +127,94 @@ static const uint8_t *get_value(const uint8_t *p, struct ras_db_col_val *v)
 	return p + sizeof(n) + n;
 }
 
-static int run_row(struct ras_db *db, const struct job_head *h, const uint8_t *p)
+/* Stores the rows gathered for table idx, in one INSERT when there are enough. */
+static int store_gathered(struct ras_db_wb *wb, unsigned idx)
 {
-	struct ras_db_col_val row[RAS_DB_MAX_COLS], dec[RAS_DB_MAX_COLS];
+	struct ras_db_row_job jobs[RAS_DB_ROWS_PER_INSERT];
+	unsigned n = wb->gathered[idx].n;
 
-	if (h->ncols > RAS_DB_MAX_COLS || h->ndec > RAS_DB_MAX_COLS)
+	for (unsigned k = 0; k < n; k++) {
+		const uint8_t *p = wb->gathered[idx].job[k];
+		struct job_head h;
+
+		memcpy(&h, p, sizeof(h));
+		p += sizeof(h);
+		for (unsigned i = 0; i < h.ncols; i++)
+			p = get_value(p, &wb->row[k][i]);
+		for (unsigned i = 0; i < h.ndec; i++)
+			p = get_value(p, &wb->dec[k][i]);
+		jobs[k] = (struct ras_db_row_job){ .id = h.id, .sig = h.sig, .row = wb->row[k],
+						   .dec = h.ndec ? wb->dec[k] : NULL };
+	}
+	wb->gathered[idx].n = 0;
+	return n ? ras_db_rows_store(wb->db, idx, n, jobs) : SQLITE_OK;
+}
+
+/* After a failure the rows gathered are dropped with the rest of the transaction. */
+static void drop_gathered(struct ras_db_wb *wb)
+{
+	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++)
+		wb->gathered[i].n = 0;
+}
+
+static int store_all_gathered(struct ras_db_wb *wb)
+{
+	int r = SQLITE_OK;
+
+	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES && r == SQLITE_OK; i++)
+		r = store_gathered(wb, i);
+	drop_gathered(wb);
+	return r;
+}
+
+/*
+ * A chunk is done with while rows of it are still gathered (more chunks are
+ * queued): they are copied into the carry buffer not in use, and gathered
+ * from there. ENOMEM: stored now instead.
+ */
+static int carry_gathered(struct ras_db_wb *wb)
+{
+	unsigned next = !wb->carry_now;
+	size_t need = 0, off = 0;
+
+	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++)
+		for (unsigned k = 0; k < wb->gathered[i].n; k++)
+			need += ((const struct job_head *)(const void *)wb->gathered[i].job[k])->len;
+	if (need > wb->carry[next].cap) {
+		uint8_t *b = realloc(wb->carry[next].buf, need);
+
+		if (!b)
+			return store_all_gathered(wb);
+		wb->carry[next].buf = b;
+		wb->carry[next].cap = need;
+	}
+	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++) {
+		for (unsigned k = 0; k < wb->gathered[i].n; k++) {
+			struct job_head h;
+
+			memcpy(&h, wb->gathered[i].job[k], sizeof(h));
+			memcpy(wb->carry[next].buf + off, wb->gathered[i].job[k], h.len);
+			wb->gathered[i].job[k] = wb->carry[next].buf + off;
+			off += h.len;
+		}
+	}
+	wb->carry_now = next;
+	return SQLITE_OK;
+}
+
+/*
+ * A row: gathered with its table's, stored once RAS_DB_ROWS_PER_INSERT are
+ * (one statement: cursors opened and the statement run once for them all).
+ * Nothing handed over reads a row before it, so the order between tables
+ * does not matter; the transaction's BEGIN and COMMIT, and the thread going
+ * idle (a sync may be waiting), store what is gathered first.
+ */
+static int gather_row(struct ras_db_wb *wb, const struct job_head *h, const uint8_t *job)
+{
+	if (h->idx >= RAS_MAX_EVENT_TYPES || h->ncols > RAS_DB_MAX_COLS || h->ndec > RAS_DB_MAX_COLS)
 		return SQLITE_MISUSE;
-	for (unsigned i = 0; i < h->ncols; i++)
-		p = get_value(p, &row[i]);
-	for (unsigned i = 0; i < h->ndec; i++)
-		p = get_value(p, &dec[i]);
-	return ras_db_row_store(db, h->idx, h->id, h->sig, row, h->ndec ? dec : NULL);
+	wb->gathered[h->idx].job[wb->gathered[h->idx].n++] = job;
+	return wb->gathered[h->idx].n == RAS_DB_ROWS_PER_INSERT ? store_gathered(wb, h->idx) : SQLITE_OK;
 }
 
 static int run_stmt(const struct job_head *h, const uint8_t *p)
@@ -204,27 +294,43 @@ static int run_chunk(struct ras_db_wb *wb, const struct wb_chunk *c)
 		memcpy(&h, c->buf + off, sizeof(h));
 		switch (h.kind) {
 		case JOB_ROW:
-			r = run_row(wb->db, &h, p);
+			r = gather_row(wb, &h, c->buf + off);
 			break;
 		case JOB_STMT:
 			r = run_stmt(&h, p);
 			break;
 		case JOB_BEGIN:
-			r = sqlite3_step(wb->db->stmt[STMT_BEGIN]);
+			r = store_all_gathered(wb);
+			if (r == SQLITE_OK)
+				r = sqlite3_step(wb->db->stmt[STMT_BEGIN]);
 			sqlite3_reset(wb->db->stmt[STMT_BEGIN]);
 			r = r == SQLITE_DONE ? SQLITE_OK : r;
 			break;
 		case JOB_COMMIT:
-			r = run_commit(wb, (uint64_t)h.id);
+			r = store_all_gathered(wb);
+			if (r == SQLITE_OK)
+				r = run_commit(wb, (uint64_t)h.id);
 			break;
 		default:
 			r = h.fn(wb->db, p);
 		}
-		if (r != SQLITE_OK)
+		if (r != SQLITE_OK) {
+			drop_gathered(wb);
 			return r;
+		}
 		off += h.len;
 	}
-	return 0;
+	return SQLITE_OK;
+}
+
+/* After a chunk: its gathered rows carried on while more chunks wait, else stored now. */
+static int chunk_done(struct ras_db_wb *wb, bool more)
+{
+	int r = more ? carry_gathered(wb) : store_all_gathered(wb);
+
+	if (r != SQLITE_OK)
+		drop_gathered(wb);
+	return r;
 }
 
 static void note_failure(struct ras_db_wb *wb, int code)
@@ -260,6 +366,9 @@ static void *writer_thread(void *arg)
 		/* After a failure the jobs are dropped: the transaction is lost, they are given again. */
 		if (!failed)
 			r = run_chunk(wb, c);
+		if (!failed && r == SQLITE_OK)
+			r = chunk_done(wb, __atomic_load_n(&wb->submitted, __ATOMIC_ACQUIRE) >
+					   wb->finished + 1);
 		pthread_mutex_lock(&wb->lock);
 		if (r)
 			note_failure(wb, r);
@@ -277,7 +386,8 @@ static void *writer_thread(void *arg)
 static void submit(struct ras_db_wb *wb)
 {
 	pthread_mutex_lock(&wb->lock);
-	wb->submitted++;
+	/* Read without the lock by the writer thread (is there more?): atomic. */
+	__atomic_store_n(&wb->submitted, wb->submitted + 1, __ATOMIC_RELEASE);
 	if (wb->writer_waits)
 		pthread_cond_signal(&wb->work);
 	pthread_mutex_unlock(&wb->lock);
@@ -585,6 +695,8 @@ void ras_db_write_behind_stop(struct ras_db *db)
 	pthread_join(wb->thread, NULL);
 	for (int i = 0; i < WB_CHUNKS; i++)
 		free(wb->chunk[i].buf);
+	free(wb->carry[0].buf);
+	free(wb->carry[1].buf);
 	sqlite3_finalize(wb->page_count);
 	sqlite3_finalize(wb->free_count);
 	pthread_cond_destroy(&wb->done);
@@ -605,5 +717,10 @@ void ras_db_write_behind_trim(struct ras_db *db)
 	for (int i = 0; i < WB_CHUNKS; i++) {
 		free(wb->chunk[i].buf);
 		wb->chunk[i].buf = NULL;
+	}
+	for (int i = 0; i < 2; i++) {
+		free(wb->carry[i].buf);
+		wb->carry[i].buf = NULL;
+		wb->carry[i].cap = 0;
 	}
 }
