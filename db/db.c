@@ -155,7 +155,7 @@ static int check_directory(const char *path, char *err, size_t errlen)
 	return r;
 }
 
-static int open_common(struct ras_db **out, const char *path, int flags,
+static int open_common(struct ras_db **out, const char *path, int flags, const char *vfs,
 		       char *err, size_t errlen)
 {
 	struct ras_db *db = calloc(1, sizeof(*db));
@@ -169,7 +169,7 @@ static int open_common(struct ras_db **out, const char *path, int flags,
 	 */
 	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
 	/* Not through a link: SQLite would follow one to wherever it points. */
-	if (sqlite3_open_v2(path, &db->h, flags | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
+	if (sqlite3_open_v2(path, &db->h, flags | SQLITE_OPEN_NOFOLLOW, vfs) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open database %s: %s", path,
 			 db->h ? sqlite3_errmsg(db->h) : "out of memory");
 		ras_db_close(db);
@@ -283,7 +283,7 @@ int ras_db_open_writer_state(struct ras_db **out, const char *path, const char *
 	 * (an invalid -wal is reset), and a corrupt or foreign file is kept as found.
 	 */
 	if (*s == RAS_DB_GOOD) {
-		r = open_common(&db, path, SQLITE_OPEN_READONLY, err, errlen);
+		r = open_common(&db, path, SQLITE_OPEN_READONLY, NULL, err, errlen);
 		if (r < 0)
 			return r;
 		*s = ras_db_inspect(path, db->h, why, sizeof(why));
@@ -295,7 +295,7 @@ int ras_db_open_writer_state(struct ras_db **out, const char *path, const char *
 	}
 	/* One thread uses each handle: no SQLite mutexes. */
 	r = open_common(&db, path, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-			err, errlen);
+			ras_db_log_vfs(), err, errlen);
 	if (r < 0)
 		return r;
 	*s = ras_db_inspect(path, db->h, why, sizeof(why));
@@ -367,7 +367,7 @@ int ras_db_open_reader(struct ras_db **out, const char *path, char *err, size_t 
 	}
 	if (s != RAS_DB_GOOD)
 		return reader_refusal(s, path, why, err, errlen);
-	r = open_common(&db, path, SQLITE_OPEN_READONLY, err, errlen);
+	r = open_common(&db, path, SQLITE_OPEN_READONLY, NULL, err, errlen);
 	if (r < 0)
 		return r;
 	s = ras_db_inspect(path, db->h, why, sizeof(why));

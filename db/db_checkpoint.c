@@ -12,7 +12,10 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 #include "db_internal.h"
 
 struct ras_db_ckpt {
@@ -49,6 +52,13 @@ static void *checkpointer(void *arg)
 	struct ras_db_ckpt *c = arg;
 	bool retry = false;
 
+	/*
+	 * The lowest priority (a thread's nice value, Linux): in a storm the
+	 * event loop and the writer thread keep both cores busy, and copying the
+	 * log is work that can wait for a core they leave idle. Should it fall
+	 * behind, the writer checkpoints itself (after_commit).
+	 */
+	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
 	pthread_mutex_lock(&c->lock);
 	for (;;) {
 		int log = 0, copied = 0, r;

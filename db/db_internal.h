@@ -48,6 +48,11 @@ struct ras_db_dec_slot {
 
 #define RAS_DB_TABLES_SEEN 64
 
+/* The VFS of the writer's connection (db_vfs.c): its log written in large pieces. */
+#define RAS_DB_LOG_VFS "ras-fdr-log"
+/* Its name, registered at the first call; NULL when it cannot be (the system's is used). */
+const char *ras_db_log_vfs(void);
+
 /* A deferred call run by the writer thread (db_writer.c): SQLITE_OK or the SQLite code of its failure. */
 typedef int (*ras_db_job_fn)(struct ras_db *db, const void *arg);
 
