@@ -41,11 +41,14 @@ struct totals_entry {
 
 #define TOTALS_SLOTS 64
 
+/* A batch's hourly counts are written this many keys at a time, in one upsert. */
+#define UPSERT_ROWS 16
+
 struct ras_db_rollup {
 	struct rollup_entry *e;          /* RAS_DB_ROLLUP_SLOTS, allocated by the first record; freed when idle */
 	unsigned used;
 	unsigned taken;                  /* slots taken since the last trim */
-	sqlite3_stmt *upsert;
+	sqlite3_stmt *upsert, *upsert_rows;   /* one key, UPSERT_ROWS keys */
 	/* A handful of keys per batch: a short list, searched in order. */
 	struct totals_entry totals[TOTALS_SLOTS];
 	unsigned n_totals;
@@ -54,11 +57,27 @@ struct ras_db_rollup {
 	struct ras_db_metrics_acc *subjects;
 };
 
-static const char upsert_sql[] =
-	"INSERT INTO rollup_hourly (tbl, hour, boot, source, synthetic, severity, location,"
-	" records, first_ns, last_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-	" ON CONFLICT DO UPDATE SET records = records + excluded.records,"
-	" first_ns = min(first_ns, excluded.first_ns), last_ns = max(last_ns, excluded.last_ns)";
+/* The upsert of rows keys at once (their parameters 10 a key, in order). */
+static int prepare_upsert(struct ras_db *db, unsigned rows, sqlite3_stmt **st)
+{
+	char sql[4096];
+	size_t n;
+
+	n = (size_t)snprintf(sql, sizeof(sql), "INSERT INTO rollup_hourly (tbl, hour, boot, source,"
+			     " synthetic, severity, location, records, first_ns, last_ns) VALUES ");
+	for (unsigned k = 0; k < rows && n < sizeof(sql); k++)
+		n += (size_t)snprintf(sql + n, sizeof(sql) - n, "%s(?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+				      k ? ", " : "");
+	if (n < sizeof(sql))
+		snprintf(sql + n, sizeof(sql) - n, " ON CONFLICT DO UPDATE SET records = records +"
+			 " excluded.records, first_ns = min(first_ns, excluded.first_ns),"
+			 " last_ns = max(last_ns, excluded.last_ns)");
+	/* Prepared once, here: the writer thread may be using the connection. */
+	if (ras_db_sync(db) < 0 ||
+	    sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) != SQLITE_OK)
+		return -EIO;
+	return 0;
+}
 
 int64_t ras_db_hour_of(int64_t wall_ns)
 {
@@ -92,16 +111,64 @@ static bool same_key(const struct rollup_entry *e, unsigned idx, int64_t hour, i
 	       !strcmp(e->severity, sev) && !strcmp(e->location, loc);
 }
 
-static int flush_entry(struct ras_db *db, struct rollup_entry *e)
+/* The upsert's 10 parameters of one key. */
+static void entry_values(const struct rollup_entry *e, struct ras_db_col_val *v)
 {
-	struct ras_db_col_val v[10] = {
-		ras_db_val_text(ras_event_types[e->type_idx].table), ras_db_val_int(e->hour),
-		ras_db_val_int(e->boot), ras_db_val_text(e->source), ras_db_val_int(e->synthetic),
-		ras_db_val_text(e->severity), ras_db_val_text(e->location), ras_db_val_int(e->count),
-		ras_db_val_int(e->first_ns), ras_db_val_int(e->last_ns),
-	};
+	v[0] = ras_db_val_text(ras_event_types[e->type_idx].table);
+	v[1] = ras_db_val_int(e->hour);
+	v[2] = ras_db_val_int(e->boot);
+	v[3] = ras_db_val_text(e->source);
+	v[4] = ras_db_val_int(e->synthetic);
+	v[5] = ras_db_val_text(e->severity);
+	v[6] = ras_db_val_text(e->location);
+	v[7] = ras_db_val_int(e->count);
+	v[8] = ras_db_val_int(e->first_ns);
+	v[9] = ras_db_val_int(e->last_ns);
+}
 
-	return ras_db_run(db, db->rollup->upsert, v, 10);
+/* In the table's key order (tbl, hour, boot, source, synthetic, severity, location). */
+static int entry_cmp(const void *pa, const void *pb)
+{
+	const struct rollup_entry *a = *(const struct rollup_entry *const *)pa;
+	const struct rollup_entry *b = *(const struct rollup_entry *const *)pb;
+	int c = strcmp(ras_event_types[a->type_idx].table, ras_event_types[b->type_idx].table);
+
+	if (c)
+		return c;
+	if (a->hour != b->hour)
+		return a->hour < b->hour ? -1 : 1;
+	if (a->boot != b->boot)
+		return a->boot < b->boot ? -1 : 1;
+	if ((c = strcmp(a->source, b->source)))
+		return c;
+	if (a->synthetic != b->synthetic)
+		return a->synthetic < b->synthetic ? -1 : 1;
+	if ((c = strcmp(a->severity, b->severity)))
+		return c;
+	return strcmp(a->location, b->location);
+}
+
+/* Writes n keys: UPSERT_ROWS at a time in one statement, the rest one by one. */
+static int flush_entries(struct ras_db *db, struct rollup_entry **e, size_t n)
+{
+	struct ras_db_rollup *ru = db->rollup;
+	struct ras_db_col_val v[UPSERT_ROWS * 10];
+	size_t i = 0;
+
+	if (n >= UPSERT_ROWS && !ru->upsert_rows && prepare_upsert(db, UPSERT_ROWS, &ru->upsert_rows) < 0)
+		return -EIO;
+	for (; i + UPSERT_ROWS <= n; i += UPSERT_ROWS) {
+		for (unsigned k = 0; k < UPSERT_ROWS; k++)
+			entry_values(e[i + k], v + 10 * k);
+		if (ras_db_run(db, ru->upsert_rows, v, UPSERT_ROWS * 10) < 0)
+			return -EIO;
+	}
+	for (; i < n; i++) {
+		entry_values(e[i], v);
+		if (ras_db_run(db, ru->upsert, v, 10) < 0)
+			return -EIO;
+	}
+	return 0;
 }
 
 static const char totals_upsert_sql[] =
@@ -218,19 +285,30 @@ static int flush_slots(struct ras_db *db)
 {
 	struct ras_db_rollup *ru = db->rollup;
 
+	struct rollup_entry **order;
+	size_t n = 0;
+	int r;
+
 	if (!ru->used)
 		return 0;
-	if (!ru->upsert && (ras_db_sync(db) < 0 ||
-			    sqlite3_prepare_v3(db->h, upsert_sql, -1, SQLITE_PREPARE_PERSISTENT,
-					       &ru->upsert, NULL) != SQLITE_OK))
+	if (!ru->upsert && prepare_upsert(db, 1, &ru->upsert) < 0)
 		return -EIO;
-	for (unsigned i = 0; i < RAS_DB_ROLLUP_SLOTS; i++) {
-		if (!ru->e[i].used)
-			continue;
-		if (flush_entry(db, &ru->e[i]) < 0)
-			return -EIO;
+	/*
+	 * In the table's key order, UPSERT_ROWS a statement: each finds its
+	 * keys in the pages the one before walked, and is one statement's run.
+	 */
+	if (!(order = malloc(ru->used * sizeof(*order))))
+		return -ENOMEM;
+	for (unsigned i = 0; i < RAS_DB_ROLLUP_SLOTS; i++)
+		if (ru->e[i].used)
+			order[n++] = &ru->e[i];
+	qsort(order, n, sizeof(*order), entry_cmp);
+	r = flush_entries(db, order, n);
+	free(order);
+	if (r < 0)
+		return r;
+	for (unsigned i = 0; i < RAS_DB_ROLLUP_SLOTS; i++)
 		ru->e[i].used = false;
-	}
 	ru->used = 0;
 	return 0;
 }
@@ -339,6 +417,7 @@ void ras_db_rollup_free(struct ras_db *db)
 		return;
 	free(db->rollup->e);
 	sqlite3_finalize(db->rollup->upsert);
+	sqlite3_finalize(db->rollup->upsert_rows);
 	sqlite3_finalize(db->rollup->totals_upsert);
 	ras_db_edac_acc_free(db->rollup->edac);
 	ras_db_metrics_acc_free(db->rollup->subjects);
