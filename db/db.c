@@ -396,6 +396,7 @@ void ras_db_close(struct ras_db *db)
 	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++) {
 		sqlite3_finalize(db->insert[i]);
 		sqlite3_finalize(db->insert_rows[i]);
+		free(db->bound[i]);
 		sqlite3_finalize(db->dec_insert[i]);
 		sqlite3_finalize(db->dec_find[i]);
 		free(db->dec_cache[i]);

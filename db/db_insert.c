@@ -156,11 +156,9 @@ static int64_t resolve_decoded(struct ras_db *db, unsigned idx, uint64_t sig,
 	return id;
 }
 
-/* The row of <table>_dec for this decoding, stored if need be (the caller's thread). */
-static int64_t decoded_id(struct ras_db *db, unsigned idx, const void *decoded)
+/* The row of <table>_dec for this decoding of signature sig, stored if need be (the caller's thread). */
+static int64_t decoded_id(struct ras_db *db, unsigned idx, uint64_t sig, const void *decoded)
 {
-	const struct ras_db_table *t = ras_db_table_of(idx);
-	uint64_t sig = decoded_sig(&ras_event_types[idx], t, decoded);
 	struct ras_db_col_val vals[RAS_DB_MAX_COLS];
 	int64_t id = resolve_decoded(db, idx, sig, NULL);
 
@@ -250,9 +248,37 @@ int ras_db_insert_row(struct ras_db *db, const struct ras_db_event *ev, int64_t 
 	return 1;
 }
 
-/* Binds a deferred row as row k of st (the k-th ras_db_table ncols + 1 parameters). */
-static int bind_row_job(struct ras_db *db, sqlite3_stmt *st, unsigned idx, unsigned k,
-			const struct ras_db_row_job *j)
+/*
+ * What a multi-row INSERT has bound to each parameter, where it was an
+ * integer or NULL: bound again with the same, it is left as it is. A storm's
+ * rows repeat most of their integers (boot, CPU, bank, layers, flags), and
+ * each bind is some 100 instructions of SQLite's. Text and blobs are bound
+ * every time: SQLite keeps a pointer to them, into a job that goes away.
+ */
+struct ras_db_bound {
+	unsigned n;
+	struct {
+		int type;               /* SQLITE_INTEGER or SQLITE_NULL; 0: anything else, or not yet */
+		int64_t i;
+	} v[];
+};
+
+static void bind_kept(struct ras_db_bound *b, sqlite3_stmt *st, int col, const struct ras_db_col_val *v)
+{
+	bool keep = v->type == SQLITE_INTEGER || v->type == SQLITE_NULL;
+
+	if (b && (unsigned)col <= b->n) {
+		if (keep && b->v[col - 1].type == v->type && (v->type == SQLITE_NULL || b->v[col - 1].i == v->i))
+			return;
+		b->v[col - 1].type = keep ? v->type : 0;
+		b->v[col - 1].i = v->i;
+	}
+	ras_db_bind_value(st, col, v);
+}
+
+/* Binds a deferred row as row k of st (the k-th ras_db_table ncols + 1 parameters), b what st has. */
+static int bind_row_job(struct ras_db *db, sqlite3_stmt *st, struct ras_db_bound *b, unsigned idx,
+			unsigned k, const struct ras_db_row_job *j)
 {
 	const struct ras_db_table *t = ras_db_table_of(idx);
 	int base = (int)(k * (t->ncols + 1)), r;
@@ -264,9 +290,26 @@ static int bind_row_job(struct ras_db *db, sqlite3_stmt *st, unsigned idx, unsig
 	}
 	j->row[t->dec_col] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = dec_id };
 	for (unsigned i = 0; i < t->ncols; i++)
-		ras_db_bind_value(st, base + (int)i + 1, &j->row[i]);
+		bind_kept(b, st, base + (int)i + 1, &j->row[i]);
 	sqlite3_bind_int64(st, base + (int)t->ncols + 1, j->id);
 	return SQLITE_OK;
+}
+
+/* The multi-row INSERT of table idx, prepared at its first use, with what it has bound. */
+static sqlite3_stmt *rows_stmt(struct ras_db *db, unsigned idx)
+{
+	unsigned n;
+
+	if (db->insert_rows[idx])
+		return db->insert_rows[idx];
+	if (ras_db_prepare_insert(db, idx, RAS_DB_ROWS_PER_INSERT, &db->insert_rows[idx]) < 0)
+		return NULL;
+	n = (unsigned)sqlite3_bind_parameter_count(db->insert_rows[idx]);
+	/* Without it every value is bound each time: slower, the same. */
+	db->bound[idx] = calloc(1, sizeof(*db->bound[idx]) + n * sizeof(db->bound[idx]->v[0]));
+	if (db->bound[idx])
+		db->bound[idx]->n = n;
+	return db->insert_rows[idx];
 }
 
 /* Steps st, which inserts n rows: all of them, or (not a duplicate: those are never deferred) an error. */
@@ -283,18 +326,16 @@ static int step_rows(struct ras_db *db, sqlite3_stmt *st, unsigned n)
 
 int ras_db_rows_store(struct ras_db *db, unsigned idx, unsigned n, const struct ras_db_row_job *rows)
 {
-	sqlite3_stmt *st = db->insert_rows[idx];
+	sqlite3_stmt *st;
 	int r = SQLITE_OK;
 
-	if (n == RAS_DB_ROWS_PER_INSERT &&
-	    (st || ras_db_prepare_insert(db, idx, n, &db->insert_rows[idx]) == 0)) {
-		st = db->insert_rows[idx];
+	if (n == RAS_DB_ROWS_PER_INSERT && (st = rows_stmt(db, idx))) {
 		for (unsigned k = 0; k < n && r == SQLITE_OK; k++)
-			r = bind_row_job(db, st, idx, k, &rows[k]);
+			r = bind_row_job(db, st, db->bound[idx], idx, k, &rows[k]);
 		return r == SQLITE_OK ? step_rows(db, st, n) : r;
 	}
 	for (unsigned k = 0; k < n && r == SQLITE_OK; k++) {
-		r = bind_row_job(db, db->insert[idx], idx, 0, &rows[k]);
+		r = bind_row_job(db, db->insert[idx], NULL, idx, 0, &rows[k]);
 		if (r == SQLITE_OK)
 			r = step_rows(db, db->insert[idx], 1);
 	}
@@ -388,10 +429,9 @@ static bool deferrable(struct ras_db *db, const struct ras_db_event *ev)
  * decoding's signature, and the decoding's values unless sent lately: the
  * writer thread finds the decoding's row, or stores it.
  */
-static int defer_event(struct ras_db *db, const struct ras_db_event *ev, int64_t id)
+static int defer_event(struct ras_db *db, const struct ras_db_event *ev, int64_t id, uint64_t sig)
 {
 	const struct ras_db_table *t = ras_db_table_of(ev->type_idx);
-	uint64_t sig = decoded_sig(&ras_event_types[ev->type_idx], t, ev->decoded);
 	struct ras_db_col_val row[RAS_DB_MAX_COLS], dec[RAS_DB_MAX_COLS];
 	bool sent = decoding_sent(db, ev->type_idx, sig);
 
@@ -406,16 +446,17 @@ static int defer_event(struct ras_db *db, const struct ras_db_event *ev, int64_t
 
 int ras_db_insert_event(struct ras_db *db, const struct ras_db_event *ev)
 {
+	uint64_t sig = decoded_sig(&ras_event_types[ev->type_idx], ras_db_table_of(ev->type_idx), ev->decoded);
 	int64_t dec = 0, id;
 	int r;
 
 	if (deferrable(db, ev)) {
 		id = next_row_id(db, ev->type_idx);
-		r = id < 0 ? -EIO : defer_event(db, ev, id);
+		r = id < 0 ? -EIO : defer_event(db, ev, id, sig);
 	} else {
 		if (ras_db_sync(db) < 0)
 			return -EIO;
-		dec = decoded_id(db, ev->type_idx, ev->decoded);
+		dec = decoded_id(db, ev->type_idx, sig, ev->decoded);
 		id = next_row_id(db, ev->type_idx);
 		r = dec < 0 || id < 0 ? -EIO : store_or_hold(db, ev, dec, &id);
 	}
@@ -423,7 +464,7 @@ int ras_db_insert_event(struct ras_db *db, const struct ras_db_event *ev)
 		return r;
 	if (db->in_txn)
 		db->next_id[ev->type_idx] = id + 1;
-	if (ras_db_rollup_add(db, ev, ev->boot ? ev->boot : db->boot, id) < 0)
+	if (ras_db_rollup_add(db, ev, ev->boot ? ev->boot : db->boot, sig) < 0)
 		return -EIO;
 	/* The record's id for the caller (ras_db_last_row_id). */
 	db->last_event_id = id;

@@ -44,11 +44,30 @@ struct totals_entry {
 /* A batch's hourly counts are written this many keys at a time, in one upsert. */
 #define UPSERT_ROWS 16
 
+/*
+ * The slots of recent records, by what makes a record's key: its type, hour,
+ * boot, source, synthetic flag, severity and decoding (the summary location
+ * is its decoding's). A storm's records repeat a few thousand of those: most
+ * are counted without building their location or hashing it. An entry is
+ * good for the slots' generation it was made in (a flush empties them).
+ */
+#define RECENT_KEYS 4096
+
+struct recent_key {
+	uint64_t sig;
+	int64_t hour, boot;
+	const char *source;               /* compared as a pointer: another is only a miss */
+	int synthetic, severity;
+	unsigned type_idx, slot, gen;
+};
+
 struct ras_db_rollup {
 	struct rollup_entry *e;          /* RAS_DB_ROLLUP_SLOTS, allocated by the first record; freed when idle */
 	unsigned used;
 	unsigned taken;                  /* slots taken since the last trim */
 	sqlite3_stmt *upsert, *upsert_rows;   /* one key, UPSERT_ROWS keys */
+	struct recent_key *recent;       /* RECENT_KEYS, allocated with e */
+	unsigned gen;                    /* the slots' generation: bumped when they are emptied */
 	/* A handful of keys per batch: a short list, searched in order. */
 	struct totals_entry totals[TOTALS_SLOTS];
 	unsigned n_totals;
@@ -310,6 +329,7 @@ static int flush_slots(struct ras_db *db)
 	for (unsigned i = 0; i < RAS_DB_ROLLUP_SLOTS; i++)
 		ru->e[i].used = false;
 	ru->used = 0;
+	ru->gen++;
 	return 0;
 }
 
@@ -330,40 +350,53 @@ void ras_db_rollup_discard(struct ras_db *db)
 	for (unsigned i = 0; db->rollup->e && i < RAS_DB_ROLLUP_SLOTS; i++)
 		db->rollup->e[i].used = false;
 	db->rollup->used = 0;
+	db->rollup->gen++;
 	db->rollup->n_totals = 0;
 	ras_db_edac_acc_discard(db->rollup->edac);
 	ras_db_metrics_acc_discard(db->rollup->subjects);
 }
 
-int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t boot, int64_t id)
+static void count_in(struct rollup_entry *e, int64_t wall_ns)
+{
+	e->count++;
+	if (wall_ns < e->first_ns)
+		e->first_ns = wall_ns;
+	if (wall_ns > e->last_ns)
+		e->last_ns = wall_ns;
+}
+
+static struct recent_key *recent_of(struct ras_db_rollup *ru, const struct ras_db_event *ev, uint64_t sig,
+				    int64_t hour, int64_t boot)
+{
+	uint64_t h = (sig ^ (uint64_t)hour * 0x9e3779b97f4a7c15ULL ^ (uint64_t)boot) * 0xff51afd7ed558ccdULL;
+
+	return ru->recent ? &ru->recent[(h ^ ev->type_idx) % RECENT_KEYS] : NULL;
+}
+
+static bool recent_is(const struct recent_key *k, const struct ras_db_rollup *ru,
+		      const struct ras_db_event *ev, uint64_t sig, int64_t hour, int64_t boot)
+{
+	const struct ras_decoded_head *h = ev->decoded;
+
+	return k->gen == ru->gen && k->sig == sig && k->hour == hour && k->boot == boot &&
+	       k->type_idx == ev->type_idx && k->source == ev->source &&
+	       k->synthetic == (ev->synthetic ? 1 : 0) && k->severity == (int)h->severity;
+}
+
+/* The slot of the record's key, taken if free. */
+static unsigned slot_of(struct ras_db_rollup *ru, const struct ras_db_event *ev, int64_t hour,
+			int64_t boot)
 {
 	const struct ras_decoded_head *h = ev->decoded;
 	const char *sev = ras_severity_name(h->severity);
-	int64_t hour = ras_db_hour_of(ev->wall_ns);
 	int synthetic = ev->synthetic ? 1 : 0;
 	char key[RAS_SUMLOC_LEN];
 	const char *loc = ras_summary_location(&ras_event_types[ev->type_idx], h, key, sizeof(key));
-	uint64_t hash;
+	uint64_t hash = key_hash(ev->type_idx, hour, boot, ev->source, synthetic, sev, loc);
 	unsigned slot;
 
-	if (!db->rollup && !(db->rollup = calloc(1, sizeof(*db->rollup))))
-		return -ENOMEM;
-	if (!db->rollup->e && !(db->rollup->e = calloc(RAS_DB_ROLLUP_SLOTS, sizeof(*db->rollup->e))))
-		return -ENOMEM;
-	/*
-	 * A batch with more keys than slots writes its hourly counts and goes on
-	 * (upserts add up); so do the other roll-ups' own tables.
-	 */
-	if (db->rollup->used >= RAS_DB_ROLLUP_SLOTS * 3 / 4 && flush_slots(db) < 0)
-		return -EIO;
-	(void)id;
-	if (totals_add(db, ev->type_idx, ev->source, synthetic, sev, ev->wall_ns) < 0 ||
-	    ras_db_edac_acc_add(db, &db->rollup->edac, ev, boot, hour) < 0 ||
-	    ras_db_metrics_acc_add(db, &db->rollup->subjects, ev) < 0)
-		return -EIO;
-	hash = key_hash(ev->type_idx, hour, boot, ev->source, synthetic, sev, loc);
 	for (slot = hash % RAS_DB_ROLLUP_SLOTS;; slot = (slot + 1) % RAS_DB_ROLLUP_SLOTS) {
-		struct rollup_entry *e = &db->rollup->e[slot];
+		struct rollup_entry *e = &ru->e[slot];
 
 		if (!e->used) {
 			*e = (struct rollup_entry){ .used = true, .type_idx = ev->type_idx,
@@ -373,19 +406,53 @@ int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t 
 			ras_str_copy(e->source, sizeof(e->source), ev->source);
 			ras_str_copy(e->severity, sizeof(e->severity), sev);
 			ras_str_copy(e->location, sizeof(e->location), loc);
-			db->rollup->used++;
-			db->rollup->taken++;
-		} else if (e->hash != hash || !same_key(e, ev->type_idx, hour, boot, ev->source,
-							 synthetic, sev, loc)) {
-			continue;
+			ru->used++;
+			ru->taken++;
+			return slot;
 		}
-		e->count++;
-		if (ev->wall_ns < e->first_ns)
-			e->first_ns = ev->wall_ns;
-		if (ev->wall_ns > e->last_ns)
-			e->last_ns = ev->wall_ns;
+		if (e->hash == hash && same_key(e, ev->type_idx, hour, boot, ev->source, synthetic, sev, loc))
+			return slot;
+	}
+}
+
+int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t boot, uint64_t sig)
+{
+	const struct ras_decoded_head *h = ev->decoded;
+	int64_t hour = ras_db_hour_of(ev->wall_ns);
+	struct ras_db_rollup *ru = db->rollup;
+	struct recent_key *k;
+	unsigned slot;
+
+	if (!ru && !(ru = db->rollup = calloc(1, sizeof(*db->rollup))))
+		return -ENOMEM;
+	if (!ru->e && !(ru->e = calloc(RAS_DB_ROLLUP_SLOTS, sizeof(*ru->e))))
+		return -ENOMEM;
+	/* Without it every record's key is made: slower, the same. */
+	if (!ru->recent)
+		ru->recent = calloc(RECENT_KEYS, sizeof(*ru->recent));
+	/*
+	 * A batch with more keys than slots writes its hourly counts and goes on
+	 * (upserts add up); so do the other roll-ups' own tables.
+	 */
+	if (ru->used >= RAS_DB_ROLLUP_SLOTS * 3 / 4 && flush_slots(db) < 0)
+		return -EIO;
+	if (totals_add(db, ev->type_idx, ev->source, ev->synthetic ? 1 : 0, ras_severity_name(h->severity),
+		       ev->wall_ns) < 0 ||
+	    ras_db_edac_acc_add(db, &ru->edac, ev, boot, hour) < 0 ||
+	    ras_db_metrics_acc_add(db, &ru->subjects, ev) < 0)
+		return -EIO;
+	k = recent_of(ru, ev, sig, hour, boot);
+	if (k && recent_is(k, ru, ev, sig, hour, boot) && ru->e[k->slot].used) {
+		count_in(&ru->e[k->slot], ev->wall_ns);
 		return 0;
 	}
+	slot = slot_of(ru, ev, hour, boot);
+	count_in(&ru->e[slot], ev->wall_ns);
+	if (k)
+		*k = (struct recent_key){ .sig = sig, .hour = hour, .boot = boot, .source = ev->source,
+					  .synthetic = ev->synthetic ? 1 : 0, .severity = (int)h->severity,
+					  .type_idx = ev->type_idx, .slot = slot, .gen = ru->gen };
+	return 0;
 }
 
 /*
@@ -402,6 +469,8 @@ void ras_db_rollup_trim(struct ras_db *db)
 	if (ru->taken < RAS_DB_ROLLUP_SLOTS / 16) {
 		free(ru->e);
 		ru->e = NULL;
+		free(ru->recent);
+		ru->recent = NULL;
 	}
 	ru->taken = 0;
 }
@@ -416,6 +485,7 @@ void ras_db_rollup_free(struct ras_db *db)
 	if (!db->rollup)
 		return;
 	free(db->rollup->e);
+	free(db->rollup->recent);
 	sqlite3_finalize(db->rollup->upsert);
 	sqlite3_finalize(db->rollup->upsert_rows);
 	sqlite3_finalize(db->rollup->totals_upsert);

@@ -31,7 +31,7 @@
 /* The hour (UTC, since the epoch) of a wall time, rounding down. */
 int64_t ras_db_hour_of(int64_t wall_ns);
 /* Counts an inserted record (row id) in the open batch's roll-ups. */
-int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t boot, int64_t id);
+int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t boot, uint64_t sig);
 /* Writes the batch's roll-ups; called inside the transaction, before COMMIT. */
 int ras_db_rollup_flush(struct ras_db *db);
 /* Forgets the batch's roll-ups (the transaction was rolled back). */

@@ -46,7 +46,9 @@ void mce_append_item(char *dst, size_t size, const char *sep, const char *item)
 {
 	if (!item || !*item)
 		return;
-	ou_appendf(dst, size, "%s%s", *dst ? sep : "", item);
+	if (*dst)
+		ou_append(dst, size, sep);
+	ou_append(dst, size, item);
 }
 
 const char *mce_code_lookup(const struct mce_code_text *table, uint32_t code)

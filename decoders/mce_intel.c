@@ -107,13 +107,18 @@ static void form_tlb(uint16_t code, struct mce_decoded *out)
 static void form_memory(uint16_t code, struct mce_decoded *out)
 {
 	unsigned ch = code & 0xf, mmm = (code >> 4) & 7;
+	struct ou_buf t;
 
 	set_class(out, "memory");
 	mce_copy(out->request, sizeof(out->request), mmm_short[mmm]);
 	mce_copy(out->transaction, sizeof(out->transaction), mmm_words[mmm]);
 	if (ch != 0xf)
 		out->channel = ch;
-	snprintf(out->error_text, sizeof(out->error_text), "memory %s error", mmm_words[mmm]);
+	t = ou_start(out->error_text, sizeof(out->error_text));
+	/* "memory <mmm> error", without printf: the most common machine check of a storm. */
+	ou_put_lit(&t, "memory ");
+	ou_put(&t, mmm_words[mmm]);
+	ou_put_lit(&t, " error");
 }
 
 /*
@@ -130,13 +135,20 @@ static void form_extended_memory(uint16_t code, struct mce_decoded *out)
 static void form_cache(uint16_t code, struct mce_decoded *out)
 {
 	unsigned ll = code & 3, tt = (code >> 2) & 3, rrrr = (code >> 4) & 0xf;
+	struct ou_buf t;
 
 	set_class(out, "cache");
 	set_level(out, ll);
 	mce_copy(out->transaction, sizeof(out->transaction), tt_names[tt]);
 	mce_copy(out->request, sizeof(out->request), rrrr_short[rrrr]);
-	snprintf(out->error_text, sizeof(out->error_text), "%s %s cache %s error",
-		 ll_names[ll], tt_names[tt], rrrr_words[rrrr]);
+	t = ou_start(out->error_text, sizeof(out->error_text));
+	/* "<level> <type> cache <request> error", without printf: a storm's cache errors. */
+	ou_put(&t, ll_names[ll]);
+	ou_put_lit(&t, " ");
+	ou_put(&t, tt_names[tt]);
+	ou_put_lit(&t, " cache ");
+	ou_put(&t, rrrr_words[rrrr]);
+	ou_put_lit(&t, " error");
 }
 
 static void form_bus(uint16_t code, struct mce_decoded *out)

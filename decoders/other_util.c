@@ -27,56 +27,64 @@ struct ou_buf ou_start(char *buf, size_t len)
 
 void ou_put(struct ou_buf *b, const char *s)
 {
-	size_t n;
-
 	if (!b->len || b->at + 1 >= b->len)
 		return;
-	n = strnlen(s, b->len - 1 - b->at);
-	memcpy(b->p + b->at, s, n);
-	b->at += n;
-	b->p[b->at] = '\0';
+	ou_put_n(b, s, strnlen(s, b->len - 1 - b->at));
 }
 
 void ou_put_int(struct ou_buf *b, long long v)
 {
-	char digits[24], *d = digits + sizeof(digits);
+	char digits[24], *end = digits + sizeof(digits), *d = end;
 	/* Negated as unsigned so LLONG_MIN works too. */
 	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
 
-	*--d = '\0';
 	do
 		*--d = (char)('0' + u % 10);
 	while (u /= 10);
 	if (v < 0)
 		*--d = '-';
-	ou_put(b, d);
+	ou_put_n(b, d, (size_t)(end - d));
 }
 
 void ou_put_hex(struct ou_buf *b, unsigned long long v)
 {
-	char digits[24], *d = digits + sizeof(digits);
+	char digits[24], *end = digits + sizeof(digits), *d = end;
 
-	*--d = '\0';
 	do
 		*--d = "0123456789abcdef"[v & 0xf];
 	while (v >>= 4);
 	*--d = 'x';
 	*--d = '0';
-	ou_put(b, d);
+	ou_put_n(b, d, (size_t)(end - d));
+}
+
+void ou_append(char *buf, size_t len, const char *s)
+{
+	struct ou_buf b;
+
+	if (!buf || len == 0)
+		return;
+	b = (struct ou_buf){ .p = buf, .len = len, .at = strnlen(buf, len) };
+	if (b.at < len)
+		ou_put(&b, s);
 }
 
 void ou_copy(char *dst, size_t len, const char *src, size_t src_len)
 {
-	size_t i;
+	size_t n = 0;
 
 	if (!dst || len == 0)
 		return;
-	for (i = 0; src && i < src_len && i + 1 < len && src[i]; i++) {
-		unsigned char c = (unsigned char)src[i];
+	/* The bytes up to a NUL copied whole, then the unsafe ones replaced: a loop the compiler vectorizes. */
+	if (src)
+		n = strnlen(src, src_len < len - 1 ? src_len : len - 1);
+	memcpy(dst, src ? src : "", n);
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)dst[i];
 
 		dst[i] = (c < 0x20 || c >= 0x7f) ? '?' : (char)c;
 	}
-	dst[i] = '\0';
+	dst[n] = '\0';
 }
 
 void ou_hex(char *dst, size_t len, const uint8_t *p, size_t n)
@@ -116,10 +124,10 @@ void ou_bit_names(char *dst, size_t len, uint64_t bits,
 		if (!(bits & (UINT64_C(1) << b)))
 			continue;
 		if (!first)
-			ou_appendf(dst, len, "%s", sep);
+			ou_append(dst, len, sep);
 		first = 0;
 		if (b < n && names[b])
-			ou_appendf(dst, len, "%s", names[b]);
+			ou_append(dst, len, names[b]);
 		else
 			ou_appendf(dst, len, "bit %u", b);
 	}

@@ -10,6 +10,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "dfield.h"
 
 struct ou_name {
@@ -17,6 +18,8 @@ struct ou_name {
 	const char *name;
 };
 
+/* Appends s to the NUL-terminated string in buf, as ou_appendf(buf, len, "%s", s) would, without printf. */
+void ou_append(char *buf, size_t len, const char *s);
 /* Appends printf-style text to the NUL-terminated string in buf. */
 void ou_appendf(char *buf, size_t len, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -31,6 +34,30 @@ struct ou_buf {
 };
 struct ou_buf ou_start(char *buf, size_t len);
 void ou_put(struct ou_buf *b, const char *s);
+/*
+ * The first n bytes of s (no NUL among them). Inline, the few bytes of a
+ * word or a number copied in place: locations and subject keys are built of
+ * dozens of them at every record.
+ */
+static inline void ou_put_n(struct ou_buf *b, const char *s, size_t n)
+{
+	char *d;
+
+	if (!b->len || b->at + 1 >= b->len)
+		return;
+	if (n > b->len - 1 - b->at)
+		n = b->len - 1 - b->at;
+	d = b->p + b->at;
+	if (n <= 16)
+		for (size_t i = 0; i < n; i++)
+			d[i] = s[i];
+	else
+		memcpy(d, s, n);
+	b->at += n;
+	b->p[b->at] = '\0';
+}
+/* A string literal, its length known. */
+#define ou_put_lit(b, lit) ou_put_n((b), (lit), sizeof(lit) - 1)
 void ou_put_int(struct ou_buf *b, long long v);
 /* "0x" and lower-case hex digits, as "0x%llx" writes them. */
 void ou_put_hex(struct ou_buf *b, unsigned long long v);

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 #include "subject.h"
@@ -91,13 +92,13 @@ static bool dimm_of_edac(const void *d, uint64_t ps, struct ras_subject *s)
 		return false;
 	/* "mc<index> <top>:<middle>:<lower>", -1 for a layer not known. */
 	key = ou_start(s->key, sizeof(s->key));
-	ou_put(&key, "mc");
+	ou_put_lit(&key, "mc");
 	ou_put_int(&key, (long long)e->mc_index);
-	ou_put(&key, " ");
+	ou_put_lit(&key, " ");
 	ou_put_int(&key, KNOWN(e->top_layer) ? (long long)e->top_layer : -1LL);
-	ou_put(&key, ":");
+	ou_put_lit(&key, ":");
 	ou_put_int(&key, KNOWN(e->middle_layer) ? (long long)e->middle_layer : -1LL);
-	ou_put(&key, ":");
+	ou_put_lit(&key, ":");
 	ou_put_int(&key, KNOWN(e->lower_layer) ? (long long)e->lower_layer : -1LL);
 	set_label(s, e->label);
 	return true;
@@ -139,13 +140,21 @@ static bool hbm_of_umc(const struct mce_decoded *m, struct ras_subject *s)
 static bool dimm_of_mce(const void *d, uint64_t ps, struct ras_subject *s)
 {
 	const struct mce_decoded *m = d;
+	struct ou_buf key;
 
 	(void)ps;
 	if (!KNOWN(m->mem_ctrl) || !KNOWN(m->channel) || !KNOWN(m->dimm))
 		return hbm_of_umc(m, s) || rank_of_umc(m, s);
-	snprintf(s->key, sizeof(s->key), "socket %lld mc %lld channel %lld dimm %lld",
-		 KNOWN(m->socket) ? (long long)m->socket : -1LL, (long long)m->mem_ctrl,
-		 (long long)m->channel, (long long)m->dimm);
+	/* "socket <s> mc <m> channel <c> dimm <d>", without printf: at every corrected record. */
+	key = ou_start(s->key, sizeof(s->key));
+	ou_put_lit(&key, "socket ");
+	ou_put_int(&key, KNOWN(m->socket) ? (long long)m->socket : -1LL);
+	ou_put_lit(&key, " mc ");
+	ou_put_int(&key, (long long)m->mem_ctrl);
+	ou_put_lit(&key, " channel ");
+	ou_put_int(&key, (long long)m->channel);
+	ou_put_lit(&key, " dimm ");
+	ou_put_int(&key, (long long)m->dimm);
 	return true;
 }
 
@@ -168,6 +177,7 @@ static bool cpu_of_mce(const void *d, uint64_t ps, struct ras_subject *s)
 {
 	static const char *const core_classes[] = { "cache", "tlb", "internal", "bus" };
 	const struct mce_decoded *m = d;
+	struct ou_buf key;
 	bool core = false;
 
 	(void)ps;
@@ -176,15 +186,20 @@ static bool cpu_of_mce(const void *d, uint64_t ps, struct ras_subject *s)
 	if (!core || !KNOWN(m->cpu) || m->cpu < 0 || m->cpu > 65535)
 		return false;
 	s->cpu = (int)m->cpu;
+	/* "cpu <n>" or "cpu <n> L<level>[i] cache", without printf: at every corrected record. */
+	key = ou_start(s->key, sizeof(s->key));
+	ou_put_lit(&key, "cpu ");
+	ou_put_int(&key, s->cpu);
 	/* MCA's LL counts from 0 for the first level; sysfs counts caches from 1. */
 	if (!strcmp(m->error_class, "cache") && KNOWN(m->cache_level) && m->cache_level >= 0 &&
 	    m->cache_level <= 2) {
 		s->cache_level = (int)m->cache_level + 1;
 		s->instruction = !strcmp(m->transaction, "instruction");
-		snprintf(s->key, sizeof(s->key), "cpu %d L%d%s cache", s->cpu, s->cache_level,
-			 s->instruction ? "i" : "");
-	} else {
-		snprintf(s->key, sizeof(s->key), "cpu %d", s->cpu);
+		ou_put_lit(&key, " L");
+		ou_put_int(&key, s->cache_level);
+		if (s->instruction)
+			ou_put_lit(&key, "i");
+		ou_put_lit(&key, " cache");
 	}
 	return true;
 }
@@ -192,12 +207,15 @@ static bool cpu_of_mce(const void *d, uint64_t ps, struct ras_subject *s)
 static bool device_of_aer(const void *d, uint64_t ps, struct ras_subject *s)
 {
 	const struct aer_decoded *a = d;
+	struct ou_buf dev, key;
 
 	(void)ps;
 	if (!a->dev_name[0])
 		return false;
-	snprintf(s->device, sizeof(s->device), "%s", a->dev_name);
-	snprintf(s->key, sizeof(s->key), "%s", a->dev_name);
+	dev = ou_start(s->device, sizeof(s->device));
+	ou_put(&dev, a->dev_name);
+	key = ou_start(s->key, sizeof(s->key));
+	ou_put(&key, a->dev_name);
 	return true;
 }
 
@@ -254,7 +272,7 @@ static bool row_of_edac(const void *d, uint64_t ps, struct ras_subject *s)
 	s->dram.row = c.row;
 	s->dram.column = c.column;
 	dev = ou_start(s->device, sizeof(s->device));
-	ou_put(&dev, "mc");
+	ou_put_lit(&dev, "mc");
 	ou_put_int(&dev, (long long)e->mc_index);
 	set_label(s, e->label);
 	if (KNOWN(e->address)) {
@@ -266,21 +284,21 @@ static bool row_of_edac(const void *d, uint64_t ps, struct ras_subject *s)
 	 * within it: "mc0 1:0:-1 rank 2 bank group 1 bank 3 row 0x1a2b", without printf.
 	 */
 	key = ou_start(s->key, sizeof(s->key));
-	ou_put(&key, "mc");
+	ou_put_lit(&key, "mc");
 	ou_put_int(&key, (long long)e->mc_index);
-	ou_put(&key, " ");
+	ou_put_lit(&key, " ");
 	ou_put_int(&key, or_minus1(e->top_layer));
-	ou_put(&key, ":");
+	ou_put_lit(&key, ":");
 	ou_put_int(&key, or_minus1(e->middle_layer));
-	ou_put(&key, ":");
+	ou_put_lit(&key, ":");
 	ou_put_int(&key, or_minus1(e->lower_layer));
-	ou_put(&key, " rank ");
+	ou_put_lit(&key, " rank ");
 	ou_put_int(&key, or_minus1(c.rank));
-	ou_put(&key, " bank group ");
+	ou_put_lit(&key, " bank group ");
 	ou_put_int(&key, or_minus1(c.bank_group));
-	ou_put(&key, " bank ");
+	ou_put_lit(&key, " bank ");
 	ou_put_int(&key, (long long)c.bank);
-	ou_put(&key, " row ");
+	ou_put_lit(&key, " row ");
 	ou_put_hex(&key, (unsigned long long)c.row);
 	return true;
 }
@@ -355,34 +373,58 @@ static int64_t errors_in(const struct ras_event_type *type, const void *decoded)
 	return KNOWN(n) && n > 1 ? n : 1;
 }
 
+/* Each event type's feed of each kind (NULL: none), found once from kinds[]. */
+static subject_fn feed_of[RAS_MAX_EVENT_TYPES][RAS_SUBJ_KINDS];
+
+static void find_feeds(void)
+{
+	for (unsigned t = 0; t < ras_n_event_types && t < RAS_MAX_EVENT_TYPES; t++)
+		for (int k = 0; k < RAS_SUBJ_KINDS; k++)
+			for (size_t f = 0; f < sizeof(kinds[k].feeds) / sizeof(kinds[k].feeds[0]); f++)
+				if (kinds[k].feeds[f].table &&
+				    !strcmp(kinds[k].feeds[f].table, ras_event_types[t].table)) {
+					feed_of[t][k] = kinds[k].feeds[f].fn;
+					break;
+				}
+}
+
+/* A subject as a feed finds it: its strings empty, nothing known yet (not all 400 bytes cleared). */
+static void subject_reset(struct ras_subject *s, int kind)
+{
+	s->kind = (enum ras_subject_kind)kind;
+	s->key[0] = s->device[0] = s->label[0] = '\0';
+	s->n = 0;
+	s->have_addr = false;
+	s->addr = 0;
+	s->cpu = -1;
+	s->cache_level = 0;
+	s->instruction = false;
+	dram_unknown(&s->dram);
+}
+
 int ras_subjects_of(const struct ras_event_type *type, const struct ras_value *values,
 		    const void *decoded, uint64_t page_size, unsigned wanted,
 		    struct ras_subject *out)
 {
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	const struct ras_decoded_head *h = decoded;
+	unsigned t = (unsigned)(type - ras_event_types);
 	int n = 0;
 
 	(void)values;
-	if (h->severity != RAS_SEV_CORRECTED || !page_size || (page_size & (page_size - 1)))
+	if (h->severity != RAS_SEV_CORRECTED || !page_size || (page_size & (page_size - 1)) ||
+	    t >= ras_n_event_types || t >= RAS_MAX_EVENT_TYPES)
 		return 0;
+	pthread_once(&once, find_feeds);
 	for (int k = 0; k < RAS_SUBJ_KINDS && n < RAS_SUBJECTS_MAX; k++) {
-		for (size_t f = 0; f < sizeof(kinds[k].feeds) / sizeof(kinds[k].feeds[0]); f++) {
-			const struct feed *feed = &kinds[k].feeds[f];
-			struct ras_subject *s = &out[n];
+		struct ras_subject *s = &out[n];
 
-			if (!(wanted & (1u << k)))
-				break;
-			if (!feed->table || strcmp(feed->table, type->table))
-				continue;
-			memset(s, 0, sizeof(*s));
-			s->kind = (enum ras_subject_kind)k;
-			s->cpu = -1;
-			dram_unknown(&s->dram);
-			if (feed->fn(decoded, page_size, s)) {
-				s->n = errors_in(type, decoded);
-				n++;
-			}
-			break;
+		if (!(wanted & (1u << k)) || !feed_of[t][k])
+			continue;
+		subject_reset(s, k);
+		if (feed_of[t][k](decoded, page_size, s)) {
+			s->n = errors_in(type, decoded);
+			n++;
 		}
 	}
 	return n;
