@@ -92,6 +92,15 @@ int ras_db_once_spill_keys(struct ras_db_actions *a, void (*fn)(void *ctx, uint6
  * writer thread (ras_db_write_behind_start) in a transaction, 0: handed to it.
  */
 int ras_db_action_insert(struct ras_db_actions *a, const struct ras_db_action *act, bool fold);
+/*
+ * While the writer thread takes the writes (ras_db_write_behind_start), the
+ * open transaction's folding decisions are kept, one per subject with their
+ * repeats (ras_db_action_insert then returns 0, and 1 for each that folds
+ * into one kept): flush writes them, before the commit; discard forgets them
+ * with a rolled-back transaction.
+ */
+int ras_db_actions_flush(struct ras_db_actions *a);
+void ras_db_actions_discard(struct ras_db_actions *a);
 /* Actions of a kind that touched the machine (done or failed, not "account") since since_ns. */
 int ras_db_action_count_since(struct ras_db_actions *a, const char *kind, int64_t since_ns,
 			      int64_t *n);

@@ -328,7 +328,7 @@ int ras_actions_flush(struct ras_actions *a)
 {
 	if (!a || !a->dba)
 		return 0;
-	if (a->spill_failed)
+	if (a->spill_failed || ras_db_actions_flush(a->dba) < 0)
 		return -EIO;
 	for (unsigned i = 0; i < CACHE_SLOTS; i++) {
 		struct entry *e = &a->slots[i];
@@ -800,6 +800,7 @@ void ras_actions_rolled_back(struct ras_actions *a)
 		return;
 	l = &a->log;
 	a->spill_failed = false;
+	ras_db_actions_discard(a->dba);
 	undo_buckets(a);
 	ras_once_seen_rolled_back(a->once);
 	/* A removal undone with the transaction is made again at the next flush. */
