@@ -244,15 +244,18 @@ static int set_up_writer(struct ras_db *db, const char *boot_id)
 	 * pages (fewer rewrites of the same hot pages), from a thread of their
 	 * own (db_checkpoint.c): a commit never waits for the database file's sync.
 	 *
-	 * An 8 MiB page cache (SQLite's default is 2): a batch of a varied storm
-	 * inserts into several indexes at random places, and with 2 MiB the
-	 * writer spilled pages to the WAL and read them back within the batch,
-	 * about 15 % of its CPU time (make bench, 200,000 records: 0.8-1.0 s of
-	 * system time, 0.4 s with 8 MiB; peak RSS 16 -> 23 MiB). The cache grows
-	 * only as pages are used: a rasd that saw no storm stays as small.
+	 * A 16 MiB page cache (SQLite's default is 2): a batch of a varied storm
+	 * (batch_max_records, 50,000) dirties some 10 MB of pages, and a cache
+	 * smaller than that spills pages to the log before the commit. A spilled
+	 * page written again (an index's root, a table's last leaf) is overwritten
+	 * in the log, and the commit then reads back every frame after it to
+	 * checksum them again: with 8 MiB, 125,000 frame reads and as many header
+	 * writes on make bench's 1M records (the writer thread's system time 0.75
+	 * -> 0.52 s, peak RSS +10 MiB). The cache grows only as pages are used:
+	 * a rasd that saw no storm stays as small.
 	 */
 	if (ras_db_exec(db, "PRAGMA page_size=1024; PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
-			" PRAGMA cache_size=-8192;") < 0)
+			" PRAGMA cache_size=-16384;") < 0)
 		return -1;
 	db->page_bytes = page_size(db);
 	frames = WAL_CHECKPOINT_BYTES / db->page_bytes;
