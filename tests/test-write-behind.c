@@ -110,6 +110,20 @@ static struct ras_db *open_db(const char *path, bool behind)
 }
 
 /* Rows of sql in one database and not the other, both ways. */
+/* Rows in both event tables the stream fills, read by another connection. */
+static int64_t rows_in(const char *path)
+{
+	return test_sql_int(path, "SELECT count(*) FROM mce_record") +
+	       test_sql_int(path, "SELECT count(*) FROM mc_event");
+}
+
+/* mce_record rows stored more than once. */
+static int64_t records_twice(const char *path)
+{
+	return test_sql_int(path, "SELECT count(*) FROM (SELECT 1 FROM mce_record GROUP BY rec_hash"
+			    " HAVING count(*) > 1)");
+}
+
 static int64_t differing(const char *a, const char *b, const char *table)
 {
 	char sql[1024];
@@ -190,8 +204,7 @@ static void check_read_sees_deferred(void)
 	       " handle sees %d", rows);
 	tap_is_int(ras_db_commit(db), 0, "committed");
 	ras_db_close(db);
-	tap_is_int(test_sql_int(path, "SELECT count(*) FROM mce_record") +
-		   test_sql_int(path, "SELECT count(*) FROM mc_event"), 3000, "and another reader sees them");
+	tap_is_int(rows_in(path), 3000, "and another reader sees them");
 }
 
 /*
@@ -224,8 +237,7 @@ static void check_refused_insert(void)
 	tap_ok(strstr(ras_db_errmsg(db), "poisoned record") != NULL, "with the refusal's words");
 	tap_is_int(ras_db_last_errno(db), -EIO, "ras_db_last_errno says -EIO");
 	ras_db_rollback(db);
-	tap_is_int(test_sql_int(path, "SELECT count(*) FROM mce_record") +
-		   test_sql_int(path, "SELECT count(*) FROM mc_event"), 0,
+	tap_is_int(rows_in(path), 0,
 		   "nothing committed, none of the records after the refused one either");
 	failed = 0;
 	for (unsigned i = 0; i < 1000; i++)
@@ -233,10 +245,8 @@ static void check_refused_insert(void)
 			failed += store(db, i, ~0u) != 1;
 	tap_ok(!failed && ras_db_commit(db) == 0, "the batch given again without it commits");
 	ras_db_close(db);
-	tap_is_int(test_sql_int(path, "SELECT count(*) FROM mce_record") +
-		   test_sql_int(path, "SELECT count(*) FROM mc_event"), 999, "999 records, each once");
-	tap_is_int(test_sql_int(path, "SELECT count(*) FROM (SELECT 1 FROM mce_record GROUP BY rec_hash"
-				" HAVING count(*) > 1)"), 0, "no record twice");
+	tap_is_int(rows_in(path), 999, "999 records, each once");
+	tap_is_int(records_twice(path), 0, "no record twice");
 }
 
 /*
@@ -265,22 +275,14 @@ static void check_full_rolls_back(void)
 	tap_is_int(failed, 0, "4000 inserts handed over");
 	tap_is_int(ras_db_commit(db), -ENOSPC, "the commit says the disk is full: %s", ras_db_errmsg(db));
 	ras_db_rollback(db);
-	tap_is_int(test_sql_int(path, "SELECT count(*) FROM mce_record") +
-		   test_sql_int(path, "SELECT count(*) FROM mc_event"), 0, "nothing committed, row by row or at all");
+	tap_is_int(rows_in(path), 0, "nothing committed, row by row or at all");
 	sqlite3_exec(db->h, "PRAGMA max_page_count = 1073741823", NULL, NULL, NULL);
 	failed = 0;
 	for (unsigned i = 0; i < 4000; i++)
 		failed += store(db, i, ~0u) != 1;
 	tap_ok(!failed && ras_db_commit(db) == 0, "room again: the batch given again commits");
 	ras_db_close(db);
-	tap_is_int(test_sql_int(path, "SELECT count(*) FROM mce_record") +
-		   test_sql_int(path, "SELECT count(*) FROM mc_event"), 4000, "4000 records, each once");
-}
-
-static int64_t rows_in(const char *path)
-{
-	return test_sql_int(path, "SELECT count(*) FROM mce_record") +
-	       test_sql_int(path, "SELECT count(*) FROM mc_event");
+	tap_is_int(rows_in(path), 4000, "4000 records, each once");
 }
 
 /* Records first..first+n-1 (poison: the one a trigger refuses), then a commit behind: its ticket. */
@@ -343,8 +345,7 @@ static void check_commit_behind(void)
 	tap_ok(!failed && ras_db_commit(db) == 0, "the refused batch given again without it");
 	ras_db_close(db);
 	tap_is_int(rows_in(path), 7999, "7999 records, each once");
-	tap_is_int(test_sql_int(path, "SELECT count(*) FROM (SELECT 1 FROM mce_record GROUP BY rec_hash"
-				" HAVING count(*) > 1)"), 0, "no record twice");
+	tap_is_int(records_twice(path), 0, "no record twice");
 }
 
 /*
@@ -388,8 +389,7 @@ static void check_close_uncommitted(void)
 	for (unsigned i = 0; i < 2000; i++)
 		store(db, i, ~0u);
 	ras_db_close(db);
-	tap_is_int(test_sql_int(path, "SELECT count(*) FROM mce_record") +
-		   test_sql_int(path, "SELECT count(*) FROM mc_event"), 0,
+	tap_is_int(rows_in(path), 0,
 		   "closed with records handed over and no commit: none kept");
 }
 
