@@ -1,265 +1,340 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ras-fdr-ctl import-config FILE: reads rasdaemon's /etc/default/rasdaemon
- * (KEY=value) or an mcelog.conf ([section] key = value) and prints the
- * equivalent rasd.conf lines; a setting without an equivalent becomes a
- * comment that says so. Key names are facts of those programs' documented
- * configuration; one table per format maps them.
+ * ras-fdr-ctl import-config FILE [--json]: rasdaemon's settings or an
+ * mcelog.conf, read the way their programs read them (import_rasdaemon.c,
+ * import_mcelog.c), printed as rasd.conf lines that rasd's own parser has
+ * accepted, each after a comment naming the lines it comes from; then the
+ * trigger programs to install, what was not converted and why, and
+ * warnings. An invalid value is an error: nothing but the errors is
+ * printed, exit 1.
  */
 #include <ctype.h>
 #include <errno.h>
-#include <libgen.h>
-#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "ctl.h"
-#include "lib/formats.h"
-#include "lib/threshold.h"
+#include "import_config.h"
+#include "lib/fileio.h"
 
-enum how {
-	H_KEY,        /* the value as is, for key */
-	H_THRESHOLD,  /* "count / period" → count/period */
-	H_TRIGGER,    /* a trigger script: link it under trigger_dir as the condition */
-	H_DIR,        /* a directory, relative to the file's own */
-	H_NONE,       /* no equivalent */
-};
-
-struct mapping {
-	const char *section;   /* mcelog section, "" top level; NULL for rasdaemon */
-	const char *name;
-	enum how how;
-	const char *target;    /* rasd.conf key, or the trigger's condition */
-	const char *note;
-};
-
-static const struct mapping mcelog_map[] = {
-	{ "page", "memory-ce-threshold", H_THRESHOLD, "page_ce_threshold", NULL },
-	{ "page", "memory-ce-action", H_KEY, "page_ce_action", NULL },
-	{ "page", "memory-ce-trigger", H_TRIGGER, "page-threshold", NULL },
-	{ "dimm", "ce-error-threshold", H_THRESHOLD, "dimm_ce_threshold", NULL },
-	{ "dimm", "ce-error-trigger", H_TRIGGER, "dimm-threshold", NULL },
-	{ "dimm", "uc-error-trigger", H_TRIGGER, "uncorrected", NULL },
-	{ "dimm", "dimm-tracking-enabled", H_NONE, NULL, "DIMMs are always tracked (dimm_ce_threshold)" },
-	{ "socket", "mem-uc-error-trigger", H_TRIGGER, "uncorrected", NULL },
-	{ "cache", "cache-threshold-trigger", H_TRIGGER, "cpu-threshold", NULL },
-	{ "trigger", "directory", H_DIR, "trigger_dir", NULL },
-	{ "trigger", "children-max", H_KEY, "trigger_max_children", NULL },
-	{ "", "num-errors", H_NONE, NULL, "an mcelog test setting" },
-};
-
-/* rasdaemon's PAGE_CE_THRESHOLD and CPU_CE_THRESHOLD pair with their cycles (below). */
-static const struct mapping rasdaemon_map[] = {
-	{ NULL, "PAGE_CE_ACTION", H_KEY, "page_ce_action", NULL },
-	{ NULL, "TRIGGER_DIR", H_DIR, "trigger_dir", "triggers are named after conditions (rasd.conf(5))" },
-	{ NULL, "MC_CE_TRIGGER", H_TRIGGER, "dimm-threshold", "rasd runs it when a DIMM crosses dimm_ce_threshold, not per error" },
-	{ NULL, "MC_UE_TRIGGER", H_TRIGGER, "uncorrected", NULL },
-};
-
-struct import {
-	const char *file;
-	char dir[4096];
-	char page_count[32], page_cycle[32], cpu_count[32], cpu_cycle[32];
-	bool cpu_isolation_seen;
-	char cpu_isolation[16];
-};
-
-static char *unquote(char *v)
+/* Text from the file goes into comments: a control character must not end the comment. */
+static void put_text(FILE *f, const char *s)
 {
-	size_t n;
-
-	v = rasd_trim(v);
-	n = strlen(v);
-	if (n >= 2 && (v[0] == '"' || v[0] == '\'') && v[n - 1] == v[0]) {
-		v[n - 1] = 0;
-		v++;
-	}
-	return v;
-}
-
-/* "10 / 24h" → "10/24h", checked by the parser rasd uses. */
-static bool print_threshold(const char *key, const char *value)
-{
-	char compact[64];
-	size_t n = 0;
-	struct ras_threshold t;
-
-	for (const char *p = value; *p && n < sizeof(compact) - 1; p++)
-		if (!isspace((unsigned char)*p))
-			compact[n++] = *p;
-	compact[n] = 0;
-	if (ras_threshold_parse(compact, &t) < 0)
-		return false;
-	printf("%s = %s\n", key, compact);
-	return true;
-}
-
-static void print_mapping(struct import *im, const struct mapping *m, const char *orig,
-			  const char *value)
-{
-	switch (m->how) {
-	case H_KEY:
-		printf("%s = %s\n", m->target, value);
-		return;
-	case H_THRESHOLD:
-		if (!print_threshold(m->target, value))
-			printf("# %s: cannot read \"%s\" as count / period\n", orig, value);
-		return;
-	case H_TRIGGER:
-		printf("# %s = %s: rasd runs trigger_dir/%s (facts in RAS_* variables, rasd.conf(5));"
-		       " install it there: ln -s %s <trigger_dir>/%s\n", orig, value, m->target, value,
-		       m->target);
-		break;
-	case H_DIR: {
-		/* rasd.conf paths are absolute: a relative one is taken from the file's directory. */
-		char joined[8300], real[PATH_MAX];
-
-		snprintf(joined, sizeof(joined), "%s/%s", im->dir, value);
-		if (value[0] == '/')
-			printf("%s = %s\n", m->target, value);
-		else if (realpath(joined, real))
-			printf("%s = %s\n", m->target, real);
+	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++)
+		if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\x%02x", *p);
 		else
-			printf("# %s = %s: directory %s not found; give trigger_dir an absolute path\n",
-			       orig, value, joined);
-		break;
-	}
-	case H_NONE:
-		printf("# %s = %s: no equivalent in rasd.conf\n", orig, value);
-		break;
-	}
-	if (m->note)
-		printf("#   (%s: %s)\n", orig, m->note);
+			fputc(*p, f);
 }
 
-static const struct mapping *find(const struct mapping *map, size_t n, const char *section,
-				  const char *name)
+static void put_src(FILE *f, const struct imp *im, const struct imp_src *s)
 {
-	for (size_t i = 0; i < n; i++)
-		if ((!map[i].section || !strcmp(map[i].section, section)) && !strcmp(map[i].name, name))
-			return &map[i];
-	return NULL;
+	bool env = !strcmp(im->format, "rasdaemon");
+
+	if (!s->line) {
+		put_text(f, s->key);
+		fputs(" absent (default ", f);
+		put_text(f, s->value);
+		fputc(')', f);
+		return;
+	}
+	fprintf(f, "line %u: ", s->line);
+	put_text(f, s->key);
+	fputs(env ? "=" : " = ", f);
+	put_text(f, s->value);
 }
 
-/* rasdaemon keeps a count and its cycle apart: remember both, print the pair at the end. */
-static bool rasdaemon_pair(struct import *im, const char *key, const char *value)
+static void put_sources(FILE *f, const struct imp *im, const struct imp_item *it, const char *after)
 {
-	static const struct { const char *key; size_t off; } pairs[] = {
-		{ "PAGE_CE_THRESHOLD", offsetof(struct import, page_count) },
-		{ "PAGE_CE_REFRESH_CYCLE", offsetof(struct import, page_cycle) },
-		{ "CPU_CE_THRESHOLD", offsetof(struct import, cpu_count) },
-		{ "CPU_ISOLATION_CYCLE", offsetof(struct import, cpu_cycle) },
-		{ "CPU_ISOLATION_ENABLE", offsetof(struct import, cpu_isolation) },
-	};
-	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
-		if (strcmp(pairs[i].key, key))
+	fputs("# ", f);
+	for (unsigned i = 0; i < it->n_src; i++) {
+		if (i)
+			fputs("; ", f);
+		put_src(f, im, &it->src[i]);
+	}
+	fputs(after, f);
+}
+
+static void put_note(FILE *f, const char *prefix, const char *note)
+{
+	if (!note)
+		return;
+	fputs(prefix, f);
+	put_text(f, note);
+	fputc('\n', f);
+}
+
+static void print_settings(struct imp *im)
+{
+	for (size_t i = 0; i < im->n; i++) {
+		const struct imp_item *it = im->items[i];
+
+		if (it->kind != IMP_SET)
 			continue;
-		snprintf((char *)im + pairs[i].off, 16, "%.15s", value);
-		if (!strcmp(key, "CPU_ISOLATION_ENABLE"))
-			im->cpu_isolation_seen = true;
-		return true;
+		if (it->n_src)
+			put_sources(stdout, im, it, "\n");
+		put_note(stdout, "#   ", it->note);
+		printf("%s = %s\n", it->key, it->value);
 	}
-	return false;
 }
 
-static void rasdaemon_finish(struct import *im)
+static void print_triggers(struct imp *im)
 {
-	char t[96];
+	bool first = true;
 
-	/* rasdaemon's cycle is a window that restarts; rasd's bucket leaks at the same rate. */
-	if (im->page_count[0]) {
-		snprintf(t, sizeof(t), "%s/%s", im->page_count, im->page_cycle[0] ? im->page_cycle : "24h");
-		if (!print_threshold("page_ce_threshold", t))
-			printf("# PAGE_CE_THRESHOLD/PAGE_CE_REFRESH_CYCLE: cannot read \"%s\"\n", t);
+	for (size_t i = 0; i < im->n; i++) {
+		const struct imp_item *it = im->items[i];
+
+		if (it->kind != IMP_TRIGGER)
+			continue;
+		if (first)
+			printf("# Triggers: rasd runs %s/CONDITION, one program per condition\n",
+			       imp_trigger_dir(im));
+		first = false;
+		put_sources(stdout, im, it, "\n");
+		if (!*it->key) {
+			put_note(stdout, "#   no rasd condition: ", it->note);
+			continue;
+		}
+		printf("#   %s: ", it->key);
+		if (it->install)
+			printf("%s\n", it->install);
+		else if (imp_find(im, IMP_TRIGGER, it->key) != it)
+			printf("see the program above\n");
+		else
+			printf("install the program as %s/%s\n", imp_trigger_dir(im), it->key);
+		put_note(stdout, "#   ", it->note);
 	}
-	if (im->cpu_count[0]) {
-		snprintf(t, sizeof(t), "%s/%s", im->cpu_count, im->cpu_cycle[0] ? im->cpu_cycle : "24h");
-		if (!print_threshold("cpu_ce_threshold", t))
-			printf("# CPU_CE_THRESHOLD/CPU_ISOLATION_CYCLE: cannot read \"%s\"\n", t);
-	}
-	if (im->cpu_isolation_seen)
-		printf("cpu_ce_action = %s\n", !strcasecmp(im->cpu_isolation, "yes") ? "offline" : "account");
 }
 
-static void rasdaemon_line(struct import *im, char *line)
+static void print_text(struct imp *im)
 {
-	char *eq = strchr(line, '='), *key, *value;
-	const struct mapping *m;
+	bool first = true;
 
-	if (!eq) {
-		printf("# %s: not a KEY=value line\n", line);
-		return;
+	printf("# rasd.conf lines from the %s settings ", im->format);
+	put_text(stdout, im->file);
+	printf(" (ras-fdr-ctl import-config),\n# read %s; each line follows the lines it comes from\n",
+	       im->dialect);
+	print_settings(im);
+	print_triggers(im);
+	for (size_t i = 0; i < im->n; i++) {
+		const struct imp_item *it = im->items[i];
+
+		if (it->kind != IMP_SKIP)
+			continue;
+		if (first)
+			printf("# Not converted:\n");
+		first = false;
+		put_sources(stdout, im, it, ": ");
+		put_text(stdout, it->note);
+		putchar('\n');
 	}
-	*eq = 0;
-	key = rasd_trim(line);
-	value = unquote(eq + 1);
-	if (rasdaemon_pair(im, key, value))
-		return;
-	m = find(rasdaemon_map, sizeof(rasdaemon_map) / sizeof(rasdaemon_map[0]), "", key);
-	if (m)
-		print_mapping(im, m, key, value);
-	else
-		printf("# %s=%s: no equivalent in rasd.conf\n", key, value);
+	for (size_t i = 0; i < im->n; i++)
+		if (im->items[i]->kind == IMP_WARN) {
+			put_note(stdout, "# WARNING: ", im->items[i]->note);
+			put_note(stderr, "ras-fdr-ctl: warning: ", im->items[i]->note);
+		}
 }
 
-static void mcelog_line(struct import *im, char *section, size_t seclen, char *line)
+static void json_str(const char *s)
 {
-	char *eq = strchr(line, '='), *key, *value, orig[160];
-	const struct mapping *m;
-
-	if (line[0] == '[') {
-		char *end = strchr(line, ']');
-
-		snprintf(section, seclen, "%.*s", end ? (int)(end - line - 1) : (int)strlen(line + 1),
-			 line + 1);
-		return;
-	}
-	if (!eq) {
-		printf("# %s: not a key = value line\n", line);
-		return;
-	}
-	*eq = 0;
-	key = rasd_trim(line);
-	value = unquote(eq + 1);
-	snprintf(orig, sizeof(orig), "%s%s%s", section, section[0] ? "." : "", key);
-	m = find(mcelog_map, sizeof(mcelog_map) / sizeof(mcelog_map[0]), section, key);
-	if (m)
-		print_mapping(im, m, orig, value);
-	else
-		printf("# %s = %s: no equivalent in rasd.conf\n", orig, value);
+	ctl_print_json_string(s ? s : "", s ? strlen(s) : 0);
 }
 
-/* mcelog.conf has [sections] or lower-case keys with dashes; rasdaemon's are upper case. */
+static void json_sources(const struct imp_item *it)
+{
+	printf("\"from\":[");
+	for (unsigned i = 0; i < it->n_src; i++) {
+		const struct imp_src *s = &it->src[i];
+
+		if (s->line)
+			printf("%s{\"line\":%u,\"key\":", i ? "," : "", s->line);
+		else
+			printf("%s{\"line\":null,\"default\":true,\"key\":", i ? "," : "");
+		json_str(s->key);
+		printf(",\"value\":");
+		json_str(s->value);
+		putchar('}');
+	}
+	putchar(']');
+}
+
+static void json_items(struct imp *im, enum imp_kind kind, const char *name)
+{
+	bool first = true;
+
+	printf(",\"%s\":[", name);
+	for (size_t i = 0; i < im->n; i++) {
+		const struct imp_item *it = im->items[i];
+
+		if (it->kind != kind)
+			continue;
+		printf("%s{", first ? "" : ",");
+		first = false;
+		if (kind == IMP_SET || kind == IMP_TRIGGER) {
+			printf(kind == IMP_SET ? "\"key\":" : "\"condition\":");
+			if (kind == IMP_TRIGGER && !*it->key)
+				printf("null");
+			else
+				json_str(it->key);
+			printf(kind == IMP_SET ? ",\"value\":" : ",\"program\":");
+			json_str(it->value);
+			putchar(',');
+		}
+		if (kind == IMP_TRIGGER) {
+			printf("\"install\":");
+			if (it->install)
+				json_str(it->install);
+			else
+				printf("null");
+			putchar(',');
+		}
+		if (kind != IMP_WARN) {
+			json_sources(it);
+			putchar(',');
+		}
+		printf(kind == IMP_SET || kind == IMP_TRIGGER ? "\"note\":" :
+		       kind == IMP_WARN ? "\"text\":" : "\"why\":");
+		if (it->note)
+			json_str(it->note);
+		else
+			printf("null");
+		putchar('}');
+	}
+	putchar(']');
+}
+
+static void print_json(struct imp *im, bool errors)
+{
+	printf("{\"version\":%d,\"file\":", CTL_JSON_VERSION);
+	json_str(im->file);
+	printf(",\"format\":");
+	json_str(im->format);
+	printf(",\"read_as\":");
+	json_str(im->dialect);
+	if (errors) {
+		json_items(im, IMP_ERROR, "errors");
+		printf("}\n");
+		return;
+	}
+	printf(",\"trigger_dir\":");
+	json_str(imp_trigger_dir(im));
+	json_items(im, IMP_SET, "settings");
+	json_items(im, IMP_TRIGGER, "triggers");
+	json_items(im, IMP_SKIP, "not_converted");
+	json_items(im, IMP_WARN, "warnings");
+	printf(",\"errors\":[]}\n");
+}
+
+static void print_errors(struct imp *im)
+{
+	for (size_t i = 0; i < im->n; i++) {
+		const struct imp_item *it = im->items[i];
+
+		if (it->kind != IMP_ERROR)
+			continue;
+		fputs("ras-fdr-ctl: ", stderr);
+		put_text(stderr, im->file);
+		fputc(':', stderr);
+		if (it->n_src && it->src[0].line)
+			fprintf(stderr, "%u: ", it->src[0].line);
+		else
+			fputc(' ', stderr);
+		if (it->n_src) {
+			put_text(stderr, it->src[0].key);
+			if (it->src[0].value && *it->src[0].value) {
+				fputs(strcmp(im->format, "rasdaemon") ? " = " : "=\"", stderr);
+				put_text(stderr, it->src[0].value);
+				fputs(strcmp(im->format, "rasdaemon") ? "" : "\"", stderr);
+			}
+			fputs(": ", stderr);
+		}
+		put_text(stderr, it->note);
+		fputc('\n', stderr);
+	}
+	if (im->oom)
+		fprintf(stderr, "ras-fdr-ctl: import-config: out of memory\n");
+}
+
+/* Every setting through rasd's own parser, so the output passes rasd --check-config. */
+static void check_settings(struct imp *im)
+{
+	struct rasd_config scratch;
+
+	rasd_config_defaults(&scratch);
+	for (size_t i = 0; i < im->n; i++) {
+		struct imp_item *it = im->items[i];
+		const char *why = NULL;
+		bool control = false;
+
+		if (it->kind != IMP_SET)
+			continue;
+		for (const char *p = it->value; *p; p++)
+			control |= (unsigned char)*p < 0x20 || *p == 0x7f;
+		if (control)
+			why = "a control character";
+		else if (rasd_config_set(&scratch, it->key, it->value, &why) == 0)
+			continue;
+		imp_error(im, it->n_src ? it->src[0].line : 0, it->n_src ? it->src[0].key : it->key,
+			  it->n_src ? it->src[0].value : it->value, "rasd would refuse %s = %s: %s",
+			  it->key, it->value, why ? why : "invalid");
+	}
+}
+
+/* mcelog.conf has [sections] and lower-case keys with dashes; rasdaemon's are upper case. */
 static bool looks_like_mcelog(const char *text)
 {
 	for (const char *p = text; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
-		while (*p == ' ' || *p == '\t')
+		const char *k;
+
+		while (*p == ' ' || *p == '\t' || *p == '\r')
 			p++;
-		if (*p == '[' || (*p >= 'a' && *p <= 'z'))
+		if (*p == '[')
 			return true;
-		if (*p >= 'A' && *p <= 'Z')
-			return false;
+		if (*p == '#' || *p == ';' || *p == '\n' || !*p)
+			continue;
+		if (!strncmp(p, "export", 6) && (p[6] == ' ' || p[6] == '\t'))
+			for (p += 6; *p == ' ' || *p == '\t'; p++)
+				;
+		for (k = p; *k && *k != '=' && *k != '\n'; k++)
+			if (islower((unsigned char)*k) || *k == '-')
+				return true;
+		return false;
 	}
 	return false;
 }
 
+static const struct ctl_opt import_config_opts[] = {
+	CTL_OPT_JSON,
+	{ NULL },
+};
+
 const struct ctl_spec ctl_import_config_spec = {
-	.name = "import-config", .args = "FILE", .opts = (const struct ctl_opt[]){ { NULL } },
+	.name = "import-config", .args = "FILE", .opts = import_config_opts,
 	.positional = CTL_C_FILE,
 	.summary = "rasdaemon or mcelog.conf settings as rasd.conf lines",
-	.more = "FILE: /etc/default/rasdaemon (or /etc/sysconfig/rasdaemon) or an mcelog.conf.\n"
-		"Settings without an equivalent become comments.\n",
+	.more = "FILE: /etc/default/rasdaemon (or /etc/sysconfig/rasdaemon, rasdaemon.env) or an\n"
+		"mcelog.conf, read as rasdaemon 0.8.5 and mcelog read them. Each rasd.conf line\n"
+		"follows a comment naming the lines it comes from; trigger programs to install,\n"
+		"settings not converted and why, and warnings come after. An invalid value is an\n"
+		"error naming the allowed values (exit 1).\n",
 };
+
+static int import_config_opt(void *ctx, int key, const char *arg)
+{
+	(void)key, (void)arg;
+	*(bool *)ctx = true;
+	return CTL_GO_ON;
+}
 
 int ctl_import_config(struct ctl *c, int argc, char **argv)
 {
-	struct import im = { 0 };
-	char *text, *copy, section[64] = "";
-	bool mcelog;
+	struct imp im = { .cfg = &c->cfg, .format = "rasdaemon", .dialect = "" };
+	bool json = false, failed;
+	char *text;
 	int first, r;
 
-	(void)c;
-	r = ctl_parse(&ctl_import_config_spec, argc, argv, NULL, NULL, &first);
+	r = ctl_parse(&ctl_import_config_spec, argc, argv, import_config_opt, &json, &first);
 	if (r != CTL_GO_ON)
 		return r;
 	if (argc - first != 1)
@@ -267,28 +342,28 @@ int ctl_import_config(struct ctl *c, int argc, char **argv)
 	im.file = argv[first];
 	if ((r = ras_read_file(im.file, &text, NULL)) < 0) {
 		fprintf(stderr, "ras-fdr-ctl: %s: %s\n", im.file, strerror(-r));
-		return 1;
+		if (json) {
+			printf("{\"version\":%d,\"error\":", CTL_JSON_VERSION);
+			json_str(strerror(-r));
+			printf(",\"file\":");
+			json_str(im.file);
+			printf("}\n");
+		}
+		return CTL_EXIT_ERROR;
 	}
-	copy = strdup(im.file);
-	snprintf(im.dir, sizeof(im.dir), "%s", copy ? dirname(copy) : ".");
-	free(copy);
-	mcelog = looks_like_mcelog(text);
-	printf("# rasd.conf lines from %s %s (ras-fdr-ctl import-config)\n",
-	       mcelog ? "mcelog configuration" : "rasdaemon settings", im.file);
-	for (char *line = text, *next; line; line = next) {
-		next = strchr(line, '\n');
-		if (next)
-			*next++ = 0;
-		line = rasd_trim(line);
-		if (!*line || *line == '#' || *line == ';')
-			continue;
-		if (mcelog)
-			mcelog_line(&im, section, sizeof(section), line);
-		else
-			rasdaemon_line(&im, line);
-	}
-	if (!mcelog)
-		rasdaemon_finish(&im);
+	r = looks_like_mcelog(text) ? imp_read_mcelog(&im, text) : imp_read_rasdaemon(&im, text);
+	if (r < 0)
+		im.oom = true;
+	if (!imp_has_errors(&im))
+		check_settings(&im);
+	failed = imp_has_errors(&im);
+	if (failed)
+		print_errors(&im);
+	if (json)
+		print_json(&im, failed);
+	else if (!failed)
+		print_text(&im);
+	imp_free(&im);
 	free(text);
-	return 0;
+	return failed ? CTL_EXIT_ERROR : CTL_EXIT_OK;
 }
