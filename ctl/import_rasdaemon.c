@@ -527,7 +527,7 @@ static void disable(struct rd *rd)
 	const struct imp_env *e = get(rd, "DISABLE");
 	bool off[RAS_MAX_EVENT_TYPES] = { false };
 	char list[1024] = "", *copy, *save = NULL;
-	size_t len = 0;
+	size_t len = 0, n_off = 0;
 	struct imp_item *it;
 
 	if (!e)
@@ -556,6 +556,14 @@ static void disable(struct rd *rd)
 			imp_note(rd->im, it, "%s: rasd has no such event", tok);
 	}
 	free(copy);
+	for (unsigned i = 0; i < ras_n_event_types; i++)
+		n_off += off[i];
+	if (!n_off) {
+		/* A fixed list would leave out the events a later rasd adds. */
+		it->kind = IMP_SKIP;
+		imp_note(rd->im, it, "names no event of rasd's table: events stays all");
+		return;
+	}
 	for (unsigned i = 0; i < ras_n_event_types; i++)
 		if (!off[i])
 			len += (size_t)snprintf(list + len, len < sizeof(list) ? sizeof(list) - len : 0,
