@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "ctl.h"
+#include "db/db_crashes.h"
 #include "db/db_metrics.h"
 
 #define STRINGIFY_(x) #x
@@ -83,6 +84,7 @@ int ctl_metrics(struct ctl *c, int argc, char **argv)
 	}
 	ras_metrics_init(m);
 	r = ras_db_metrics_collect(db, m);
+	ras_db_crash_metrics(db, m);
 	ras_db_close(db);
 	ras_metrics_read_info(m, c->cfg.tracing_dir, c->cfg.instance);
 	if (r == 0 && a.output)

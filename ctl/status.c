@@ -8,6 +8,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "ctl.h"
+#include "db/db_crashes.h"
+#include "lastwords/cause.h"
 #include "lib/formats.h"
 #include "lib/hidden.h"
 #include "lib/clock.h"
@@ -199,6 +201,52 @@ static void print_losses(struct status *st, struct ras_db *db, int64_t total)
 		       (long long)malformed, (long long)refused);
 }
 
+/* The newest crash of the boot before this one (crashes.c, db_crashes.h). */
+struct last_crash {
+	bool found, explained, crash;
+	int64_t id;
+	char cause[32], reason[256];
+};
+
+static int take_last_crash(void *ctx, const struct ras_db_crash *c)
+{
+	struct last_crash *l = ctx;
+
+	if (l->found || !lw_cause_is_crash(lw_cause_parse(c->cause)))
+		return 0;
+	*l = (struct last_crash){ .found = true, .explained = c->explained, .id = c->id };
+	snprintf(l->cause, sizeof(l->cause), "%s", c->cause);
+	snprintf(l->reason, sizeof(l->reason), "%s", c->reason ? c->reason : "");
+	return 0;
+}
+
+/*
+ * Whether the last boot ended in a crash; one that no hardware error explains
+ * (a kernel fault, or an error nothing recorded) asks for attention.
+ */
+static void print_last_crash(struct status *st, struct ras_db *db)
+{
+	struct last_crash l = { 0 };
+	char boot[64];
+
+	if (ras_db_boot_by_offset(db, 1, boot, sizeof(boot)) == 0)
+		ras_db_crashes(db, boot, 0, take_last_crash, &l);
+	if (l.found && !l.explained)
+		attention(st, "the last boot ended in a crash no hardware error explains");
+	if (st->json && !l.found) {
+		printf(",\"last_boot_crash\":null");
+	} else if (st->json) {
+		printf(",\"last_boot_crash\":{\"id\":%lld,\"cause\":\"%s\",\"explained\":%s,\"reason\":",
+		       (long long)l.id, l.cause, l.explained ? "true" : "false");
+		ctl_print_json_string(l.reason, strlen(l.reason));
+		putchar('}');
+	} else if (l.found) {
+		printf("Last boot: ended in a crash (%s), %s; see ras-fdr-ctl crashes show %lld\n", l.cause,
+		       l.explained ? "explained by a hardware error" : "no hardware error explains it",
+		       (long long)l.id);
+	}
+}
+
 static void print_database(struct status *st, struct ctl *c)
 {
 	struct ras_db *db;
@@ -241,6 +289,7 @@ static void print_database(struct status *st, struct ctl *c)
 		printf("  ");
 		ctl_actions_counts(db, NULL, false);
 	}
+	print_last_crash(st, db);
 	ras_db_close(db);
 }
 
@@ -368,7 +417,8 @@ const struct ctl_spec ctl_status_spec = {
 	.name = "status", .args = "", .opts = status_opts,
 	.summary = "rasd, its instance, events, buffers and database; exit 3 when attention is needed",
 	.more = "Exit status 3 (attention) when rasd is not running, its instance is absent, the\n"
-		"database is not readable, or records were lost in this boot.\n",
+		"database is not readable, records were lost in this boot, or the last boot ended\n"
+		"in a crash no hardware error explains (ras-fdr-ctl crashes).\n",
 };
 
 static int status_opt(void *ctx, int key, const char *arg)

@@ -13,7 +13,7 @@
 #include "lib/event_table.h"
 #include "lib/subject.h"
 
-#define RAS_DB_SCHEMA_VERSION 15
+#define RAS_DB_SCHEMA_VERSION 16
 
 struct ras_db;
 
@@ -41,7 +41,7 @@ struct ras_db_event {
 	int64_t wall_ns;
 	uint64_t trace_ts;
 	int trace_cpu;
-	const char *source;    /* live, boot, previous-boot, synthetic */
+	const char *source;    /* live, boot, previous-boot, synthetic, erst (db_crashes.h) */
 	bool synthetic;        /* injected by ras-fdr-ctl, wherever it was read */
 	int64_t boot;          /* boots.id; 0: this boot */
 	uint64_t rec_hash;

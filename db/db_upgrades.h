@@ -205,6 +205,27 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	 * would append after the padding where no reader looks, off the database.
 	 */
 	{ 15, "folded records' seconds stored with room to grow", NULL },
+	/*
+	 * What killed a boot (issue 35, db_crashes.c): one row per kernel log the
+	 * kernel left in pstore at a panic or an oops (or per fatal machine check
+	 * the firmware kept without one), with the boot it ended, its cause and
+	 * the whole record zlib-compressed; ident keeps a record read again (a
+	 * second start, systemd-pstore's copy) from being stored twice. Its links
+	 * name the records that explain it: the firmware's machine check, the
+	 * boot's last records, its flight-recorder snapshots.
+	 */
+	{ 16, "crashes and the records that explain them",
+	  "CREATE TABLE IF NOT EXISTS crashes ("
+	  " id INTEGER PRIMARY KEY, boot INTEGER, found_boot INTEGER, found_ns INTEGER NOT NULL,"
+	  " crash_ns INTEGER, uptime_ns INTEGER, backend TEXT NOT NULL, kind TEXT NOT NULL,"
+	  " dump_reason TEXT, dump_count INTEGER, parts INTEGER, parts_missing INTEGER,"
+	  " cause TEXT NOT NULL, reason TEXT, detail TEXT, hw_lines TEXT, hw_dropped INTEGER,"
+	  " explained INTEGER NOT NULL DEFAULT 0, problems INTEGER NOT NULL DEFAULT 0, files TEXT,"
+	  " ident INTEGER NOT NULL UNIQUE, raw BLOB, raw_size INTEGER);"
+	  "CREATE INDEX IF NOT EXISTS crashes_boot ON crashes (boot);"
+	  "CREATE TABLE IF NOT EXISTS crash_links ("
+	  " crash INTEGER NOT NULL, tbl TEXT NOT NULL, row_id INTEGER NOT NULL, role TEXT NOT NULL,"
+	  " PRIMARY KEY (crash, tbl, row_id));" },
 };
 
 #define RAS_DB_N_UPGRADES (sizeof(ras_db_upgrades) / sizeof(ras_db_upgrades[0]))

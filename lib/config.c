@@ -76,6 +76,12 @@ static const struct key_desc keys[] = {
 	UINT("trigger_timeout_s", trigger_timeout_s, 1, 3600),
 	UINT("trigger_max_children", trigger_max_children, 1, 64),
 	STR("metrics_textfile", K_PATH, metrics_textfile),
+	BOOL("crash_harvest", crash_harvest),
+	STR("pstore_dir", K_PATH, pstore_dir),
+	STR("pstore_archive_dir", K_PATH, pstore_archive_dir),
+	CHOICE("pstore_remove", pstore_remove, "auto|yes|no"),
+	STR("systemd_pstore_conf", K_PATH, systemd_pstore_conf),
+	STR("mcelog_device", K_PATH, mcelog_device),
 };
 
 void rasd_config_defaults(struct rasd_config *c)
@@ -121,6 +127,12 @@ void rasd_config_defaults(struct rasd_config *c)
 	snprintf(c->trigger_dir, sizeof(c->trigger_dir), "%s/ras-fdr/triggers", SYSCONFDIR);
 	c->trigger_timeout_s = 30;
 	c->trigger_max_children = 4;
+	c->crash_harvest = true;
+	snprintf(c->pstore_dir, sizeof(c->pstore_dir), "/sys/fs/pstore");
+	snprintf(c->pstore_archive_dir, sizeof(c->pstore_archive_dir), "/var/lib/systemd/pstore");
+	snprintf(c->pstore_remove, sizeof(c->pstore_remove), "auto");
+	snprintf(c->systemd_pstore_conf, sizeof(c->systemd_pstore_conf), "/etc/systemd/pstore.conf");
+	snprintf(c->mcelog_device, sizeof(c->mcelog_device), "/dev/mcelog");
 }
 
 static bool in_choices(const char *choices, const char *v)

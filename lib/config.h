@@ -63,6 +63,13 @@ struct rasd_config {
 	unsigned trigger_max_children;
 	/* Fleet */
 	char metrics_textfile[PATH_MAX]; /* rewritten after each batch; empty: none */
+	/* The last words of a crashed boot, read at start (rasd/lastwords.c) */
+	bool crash_harvest;
+	char pstore_dir[PATH_MAX];          /* pstore's mount; empty: not read */
+	char pstore_archive_dir[PATH_MAX];  /* systemd-pstore's copies; empty: not read */
+	char pstore_remove[8];              /* auto (as systemd-pstore), yes, no */
+	char systemd_pstore_conf[PATH_MAX]; /* read for auto, with its FILE.d drop-ins */
+	char mcelog_device[PATH_MAX];       /* /dev/mcelog; empty: not read */
 };
 
 typedef void (*config_error_fn)(void *ctx, const char *file, unsigned line, const char *reason);

@@ -19,7 +19,7 @@
 #include "tracing.h"
 
 static const char *const source_names[RAS_MSRC_COUNT_] = {
-	"live", "boot", "previous-boot", "synthetic", "imported", "other",
+	"live", "boot", "previous-boot", "synthetic", "imported", "erst", "other",
 };
 
 static const char *const dim_family[RAS_MDIM_COUNT_] = {
@@ -333,6 +333,20 @@ static void print_actions(const struct ras_metrics *m, enum ras_metrics_format f
 	}
 }
 
+/* Crashes of previous boots by cause (issue 35): every cause, so a rate is 0 before the first. */
+static void print_crashes(const struct ras_metrics *m, enum ras_metrics_format fmt, FILE *out)
+{
+	if (!m->have_crashes)
+		return;
+	put_family(out, fmt, "ras_fdr_crashes", "counter",
+		   "Previous boots that ended in a crash, per cause (ras-fdr-ctl crashes).");
+	for (unsigned c = 0; c < LW_CAUSE_COUNT; c++) {
+		fputs("ras_fdr_crashes_total{", out);
+		put_label(out, "cause", lw_cause_name((enum lw_cause)c), true);
+		fprintf(out, "} %lld\n", (long long)m->crashes[c]);
+	}
+}
+
 int ras_metrics_print(const struct ras_metrics *m, unsigned top, enum ras_metrics_format fmt,
 		      FILE *out)
 {
@@ -350,6 +364,7 @@ int ras_metrics_print(const struct ras_metrics *m, unsigned top, enum ras_metric
 	put_simple(out, fmt, "ras_fdr_synthetic_refused", "counter",
 		   "Synthetic records refused because allow_synthetic is off.", m->synthetic_refused);
 	print_actions(m, fmt, out);
+	print_crashes(m, fmt, out);
 	put_family(out, fmt, "ras_fdr_last_error_timestamp_seconds", "gauge",
 		   "Time of the newest stored record that is not synthetic (0: none).");
 	fprintf(out, "ras_fdr_last_error_timestamp_seconds %lld.%09lld\n",

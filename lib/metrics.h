@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "decoders/severity.h"
+#include "lastwords/cause.h"
 
 #define RAS_METRICS_TYPES 64
 #define RAS_METRICS_TOP_DEFAULT 10
@@ -22,7 +23,7 @@
 /* Where a record came from, as the "source" label. */
 enum ras_metrics_source {
 	RAS_MSRC_LIVE, RAS_MSRC_BOOT, RAS_MSRC_PREVIOUS_BOOT, RAS_MSRC_SYNTHETIC,
-	RAS_MSRC_IMPORTED, RAS_MSRC_OTHER, RAS_MSRC_COUNT_
+	RAS_MSRC_IMPORTED, RAS_MSRC_ERST, RAS_MSRC_OTHER, RAS_MSRC_COUNT_
 };
 
 /* The subjects a fleet alerts on: a DIMM, a CPU, a PCIe device. */
@@ -63,6 +64,9 @@ struct ras_metrics {
 	bool have_actions;              /* the actions table exists */
 	struct ras_metrics_action actions[RAS_METRICS_MAX_ACTIONS];
 	unsigned n_actions;
+	/* Crashes of previous boots per cause (db_crashes.h); have_crashes: the table exists. */
+	bool have_crashes;
+	int64_t crashes[LW_CAUSE_COUNT];
 	/* Filled by ras_metrics_read_info(). */
 	char version[32], kernel[128];
 	enum ras_metrics_event_state event_state[RAS_METRICS_TYPES];

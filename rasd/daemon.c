@@ -30,6 +30,7 @@
 #include "actions.h"
 #include "triggers.h"
 #include "instance.h"
+#include "lastwords.h"
 #include "reload.h"
 
 #define TAG_SIGNAL 1
@@ -354,6 +355,35 @@ static int harvest(struct rasd *d, const char *name, const char *source, bool pr
 	return 0;
 }
 
+/*
+ * What killed the previous boot (lastwords.h), stored before the loop runs,
+ * waiting with back-off while the database fails, as a boot buffer is:
+ * nothing leaves pstore until it is stored.
+ */
+static int harvest_lastwords(struct rasd *d)
+{
+	struct rasd_lastwords *lw;
+	int r;
+
+	if (!d->cfg->crash_harvest || rasd_lastwords_collect(&lw, d->cfg) < 0 || !lw)
+		return 0;
+	while ((r = rasd_lastwords_store(lw, d->db, &d->dctx, d->actions)) < 0) {
+		rasd_storage_set(&d->storage, true, ras_clock_ns(CLOCK_REALTIME), ras_db_errmsg(d->db), 0);
+		if (stop_requested(d)) {
+			r = -EINTR;
+			break;
+		}
+		usleep((unsigned)rasd_storage_timeout_ms(&d->storage) * 1000u);
+		rasd_storage_backoff(&d->storage);
+	}
+	if (r == 0) {
+		rasd_storage_set(&d->storage, false, 0, "", 0);
+		rasd_lastwords_trigger(lw, d->db, d->trig);
+	}
+	rasd_lastwords_free(lw);
+	return r;
+}
+
 /* What a stop left unstored last time is counted as lost now (cpu -1, origin "storage"). */
 static void count_previous_unstored(struct rasd *d)
 {
@@ -580,7 +610,8 @@ static int setup(struct rasd *d)
 	d->pipe.stats_fresh = d->tr.real && d->tr.created;
 	/* Errors from before rasd started come first: the previous boot's, then this boot's. */
 	if ((r = harvest(d, d->cfg->persistent_instance, "previous-boot", true)) < 0 ||
-	    (r = harvest(d, d->cfg->boot_instance, "boot", false)) < 0)
+	    (r = harvest(d, d->cfg->boot_instance, "boot", false)) < 0 ||
+	    (r = harvest_lastwords(d)) < 0)
 		return r;
 	if ((r = account_crash(d)) < 0)
 		return r;

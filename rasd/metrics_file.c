@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "metrics_file.h"
+#include "db/db_crashes.h"
 #include "db/db_metrics.h"
 #include "log.h"
 
@@ -25,6 +26,7 @@ int rasd_metrics_file_update(struct ras_db *db, const struct rasd_config *cfg)
 		counts_db = db;
 	}
 	r = ras_db_metrics_collect(db, counts);
+	ras_db_crash_metrics(db, counts);
 	ras_metrics_read_info(counts, cfg->tracing_dir, cfg->instance);
 	if (r == 0)
 		r = ras_metrics_write_file(counts, RAS_METRICS_TOP_DEFAULT, RAS_MFMT_PROMETHEUS,

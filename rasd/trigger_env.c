@@ -78,3 +78,18 @@ void ras_trigger_env_lost(struct ras_trigger_env *env, int cpu, long long count)
 	env_add(env, "RAS_TRACE_CPU=%d", cpu);
 	env_add(env, "RAS_LOST_COUNT=%lld", count);
 }
+
+void ras_trigger_env_crash(struct ras_trigger_env *env, const struct ras_db_crash *c)
+{
+	char when[40];
+
+	env_start(env, "crash");
+	env_add(env, "RAS_CRASH_ID=%lld", (long long)c->id);
+	env_add(env, "RAS_CRASH_CAUSE=%s", c->cause);
+	env_add(env, "RAS_CRASH_EXPLAINED=%d", c->explained ? 1 : 0);
+	env_add(env, "RAS_CRASH_BOOT_ID=%s", c->boot_id ? c->boot_id : "");
+	env_add(env, "RAS_CRASH_BACKEND=%s", c->backend);
+	env_add(env, "RAS_CRASH_REASON=%s", c->reason ? c->reason : "");
+	ras_format_time(c->crash_ns, when, sizeof(when));
+	env_add(env, "RAS_TIME=%s", c->crash_ns ? when : "");
+}

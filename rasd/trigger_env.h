@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include "db/db.h"
 #include "db/db_actions.h"
+#include "db/db_crashes.h"
 #include "lib/event_table.h"
 #include "lib/subject.h"
 
@@ -27,6 +28,8 @@ void ras_trigger_env_record(struct ras_trigger_env *env, const char *condition,
 /* Adds the decision taken on subject s, whose total is the errors ever counted against it. */
 void ras_trigger_env_action(struct ras_trigger_env *env, const struct ras_subject *s,
 			    const struct ras_db_action *act, int64_t total);
+/* A previous boot ended in a crash, found at start (rasd/lastwords.c). */
+void ras_trigger_env_crash(struct ras_trigger_env *env, const struct ras_db_crash *c);
 /* The kernel dropped records on a CPU (count -1: unknown). */
 void ras_trigger_env_lost(struct ras_trigger_env *env, int cpu, long long count);
 

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The layout's rules, checked on the source tree: dependencies point one way
-# (decoders/ <- lib/ <- db/ <- rasd/, ctl/), and decoders/ stay pure.
+# (decoders/, lastwords/ <- lib/ <- db/ <- rasd/, ctl/), and decoders/ and
+# lastwords/ stay pure.
 top=${top_srcdir:-.}
 cd "$top" || exit 99
 n=0 failed=0
@@ -24,7 +25,8 @@ check() { # folder, what it may not include..., as "name: reason"
 	[ -z "$found" ]; ok $? "$dir/ includes nothing of $(echo "$@" | sed 's/ /, /g')${found:+: $found}"
 }
 
-check decoders lib db rasd ctl tests
+check decoders lib db rasd ctl tests lastwords
+check lastwords decoders lib db rasd ctl tests
 check lib db rasd ctl tests
 check db rasd ctl tests
 check rasd ctl tests
@@ -32,7 +34,7 @@ check rasd ctl tests
 check ctl rasd tests
 
 # A bare include names a header of the same folder; anything else is folder-qualified.
-for dir in decoders lib db rasd ctl; do
+for dir in decoders lastwords lib db rasd ctl; do
 	stray=""
 	for f in "$dir"/*.c "$dir"/*.h; do
 		[ -f "$f" ] || continue
@@ -43,13 +45,15 @@ for dir in decoders lib db rasd ctl; do
 	[ -z "$stray" ]; ok $? "$dir/: bare includes are its own headers${stray:+:$stray}"
 done
 
-# decoders/ are pure: no I/O, no logging, no allocation, no mutable globals.
-io=$(grep -nE '\b(fopen|fprintf|printf|puts|syslog|malloc|calloc|realloc|free|getenv|open|read|write|close)[[:space:]]*\(' decoders/*.c |
-	grep -vE 'snprintf|vsnprintf')
-[ -z "$io" ]; ok $? "decoders/ do no I/O, logging or allocation${io:+: $io}"
-globals=$(grep -nE '^(static[[:space:]]+)?[a-z_][a-z_0-9 ]*[[:space:]\*]+[a-z_][a-z_0-9]*(\[[^]]*\])*[[:space:]]*(=|;)' decoders/*.c |
-	grep -v 'const')
-[ -z "$globals" ]; ok $? "decoders/ have no mutable globals${globals:+: $globals}"
+# decoders/ and lastwords/ are pure: no I/O, no logging, no allocation, no mutable globals.
+for dir in decoders lastwords; do
+	io=$(grep -nE '\b(fopen|fprintf|printf|puts|syslog|malloc|calloc|realloc|free|getenv|open|read|write|close)[[:space:]]*\(' $dir/*.c |
+		grep -vE 'snprintf|vsnprintf')
+	[ -z "$io" ]; ok $? "$dir/ do no I/O, logging or allocation${io:+: $io}"
+	globals=$(grep -nE '^(static[[:space:]]+)?[a-z_][a-z_0-9 ]*[[:space:]\*]+[a-z_][a-z_0-9]*(\[[^]]*\])*[[:space:]]*(=|;)' $dir/*.c |
+		grep -v 'const')
+	[ -z "$globals" ]; ok $? "$dir/ have no mutable globals${globals:+: $globals}"
+done
 
 echo "1..$n"
 [ $failed = 0 ]

@@ -10,7 +10,13 @@
 #                     [--kernel 6.1|6.12] [--set systemd] [--sessions "NAME..."]
 #
 # --sessions runs and checks only the named sessions of the 6.1 set (main,
-# restart, storm, actions, rasdaemon; default all), e.g. --sessions actions.
+# restart, storm, actions, rasdaemon, crash; default all), e.g. --sessions actions;
+# of the 6.12 set: k612, crash.
+#
+# The crash session (6.1 and 6.12 sets; guest/crash.sh, check-crash.sh) is a
+# pair of QEMU runs of its own, one CPU model (intel), sharing an ACPI ERST
+# backing file: a fatal machine check ends the first, the second's rasd
+# harvests what ERST and pstore kept.
 #
 # --kernel 6.12 (opt-in; default 6.1) installs Debian's 6.12 kernel and
 # headers and runs instead the early-boot set (guest/k612.sh, check-k612.sh):
@@ -199,10 +205,12 @@ build_initramfs() {
 # ---- one boot ----------------------------------------------------------------
 
 qemu_cpu() { case "$1" in intel) echo Skylake-Server ;; amd) echo EPYC ;; esac; }
+# a boot's CPU model: its label, but for the crash pair's boots (intel)
+cpu_of() { if [ -n "${CRASH_BOOT:-}" ]; then echo intel; else echo "$1"; fi; }
 
 write_params() { # DIR LABEL
     cat > "$1/params.env" <<EOF
-QT_CPU='$2'
+QT_CPU='$(cpu_of "$2")'
 QT_SRCDIR='$SRCDIR'
 QT_RASD='$RASD'
 QT_CTL='$CTL'
@@ -211,6 +219,11 @@ QT_PAGEHOLD='$PAGEHOLD'
 QT_SESSIONS='$SESSIONS'
 QT_RASDAEMON='$RASDAEMON'
 EOF
+    if [ -n "${CRASH_BOOT:-}" ]; then
+        printf "QT_SET='crash'\nQT_CRASH_BOOT='%s'\nQT_CRASH_PREV='%s'\n" "$CRASH_BOOT" \
+            "$OUT/crash1" >> "$1/params.env"
+        return 0
+    fi
     [ "$KSERIES" = 6.1 ] || echo "QT_SET='k612'" >> "$1/params.env"
     [ -z "$SET" ] || write_params_set "$1"
 }
@@ -242,11 +255,14 @@ K612_APPEND=${K612_APPEND:-'memmap=16M$0x30000000 trace_instance=rasd_persist^tr
 
 
 qemu_args() { # DIR LABEL
-    local d=$1 noreboot=-no-reboot append="console=ttyS0 panic=-1 loglevel=4"
-    [ "$KSERIES" = 6.1 ] || { noreboot=""; append="$append $K612_APPEND"; }
+    local d=$1 noreboot=-no-reboot append="console=ttyS0 panic=-1 loglevel=4" erst=()
+    [ "$KSERIES" = 6.1 ] || [ -n "${CRASH_BOOT:-}" ] || { noreboot=""; append="$append $K612_APPEND"; }
+    # the crash pair: ACPI ERST backed by one file across its two runs (QEMU 7.2's acpi-erst)
+    [ -z "${CRASH_BOOT:-}" ] || erst=(-object "memory-backend-file,id=erstnvram,mem-path=$CRASH_BACKING,size=0x10000,share=on"
+        -device acpi-erst,memdev=erstnvram)
     # systemd boots only the test's target; the host's fstab does not apply
     [ "$SET" != systemd ] || append="$append systemd.unit=rasfdr-test.target fstab=no systemd.show_status=0"
-    QARGS=(-machine q35 -cpu "$(qemu_cpu "$2")" -smp 2 -m 1G -accel tcg
+    QARGS=(-machine q35 -cpu "$(qemu_cpu "$(cpu_of "$2")")" -smp 2 -m 1G -accel tcg
         -display none $noreboot -nic none -monitor none
         -kernel "/boot/vmlinuz-$KVER" -initrd "$OUT/build/initramfs.gz"
         -append "$append"
@@ -257,7 +273,8 @@ qemu_args() { # DIR LABEL
         -device pcie-root-port,id=rp2,bus=pcie.0,chassis=2,slot=2,addr=0x1d
         -device virtio-net-pci,bus=rp2,id=vnet0,aer=on,romfile=
         -virtfs "local,path=$d,mount_tag=results,security_model=none,id=res"
-        -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap,id=hr")
+        -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap,id=hr"
+        "${erst[@]}")
 }
 
 # Runs each "@@HMP <cmd>" the guest writes to its second serial port through
@@ -346,6 +363,18 @@ show_failure_logs() { # LABEL
     done
 }
 
+# The crash pair (guest/crash.sh, check-crash.sh): a fatal machine check ends
+# the first run; the second, on the same ERST backing file, harvests it.
+crash_pair() {
+    CRASH_BACKING="$OUT/crash-erst.backing"
+    rm -f "$CRASH_BACKING"; truncate -s 64K "$CRASH_BACKING"
+    CRASH_BOOT=1 boot_guest crash1
+    cp "$CRASH_BACKING" "$OUT/crash1/erst.backing.after"
+    CRASH_BOOT=2 boot_guest crash2
+    cp "$CRASH_BACKING" "$OUT/crash2/erst.backing.after"
+    check_crash intel
+}
+
 main() {
     parse_args "$@"
     mkdir -p "$OUT/build"
@@ -362,14 +391,21 @@ main() {
     . "$QT_DIR/check-rasdaemon.sh"
     [ "$KSERIES" = 6.1 ] || . "$QT_DIR/check-k612.sh"
     [ "$SET" != systemd ] || { . "$QT_DIR/check-systemd.sh"; find_deb; }
+    . "$QT_DIR/check-crash.sh"
     local cpu before
     for cpu in $CPUS; do
+        main_set_wanted || break
         boot_guest "$cpu"
         before=$FAILED
         if [ "$SET" = systemd ]; then check_systemd "$cpu"
         elif [ "$KSERIES" = 6.1 ]; then check_all "$cpu"; else check_k612 "$cpu"; fi
         [ "$FAILED" = "$before" ] || show_failure_logs "$cpu"
     done
+    if [ -z "$SET" ] && crash_wanted; then
+        before=$FAILED
+        crash_pair
+        [ "$FAILED" = "$before" ] || { show_failure_logs crash1; show_failure_logs crash2; }
+    fi
     [ "$KEEP" = 1 ] || rm -rf "$OUT/build/root"
     local skipped=""
     [ "$SKIPPED" = 0 ] || skipped=", $SKIPPED skipped"

@@ -57,3 +57,10 @@ RDM_EXTLOG="2 9 0x7654000 2"
 RDM_AER_STATUS=0x80
 RDM_MCE_CPU=0 RDM_MCE_BANK=3 RDM_MCE_STATUS=0x9c00000000010092 RDM_MCE_ADDR=0x6543000
 RDM_MCE_MISC=0x8c
+
+# crash (guest/crash.sh, check-crash.sh): the fatal machine check that ends
+# the first boot, QEMU HMP "mce -b CPU BANK STATUS MCGSTATUS ADDR MISC": an
+# uncorrected memory read error (MCACOD 0x0093: channel 3) with processor
+# context corrupt (PCC), broadcast; mce_panic() writes it to ERST and panics.
+CRASH_CPU=0 CRASH_BANK=7 CRASH_STATUS=0xbe00000000000093 CRASH_MCG=0x5
+CRASH_ADDR=0x12345000 CRASH_MISC=0x8c

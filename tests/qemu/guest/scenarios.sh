@@ -338,8 +338,12 @@ main() {
     log "@@SCENARIOS_DONE"
 }
 
-# run.sh --kernel 6.12 runs the early-boot / persistent-buffer set instead
-if [ "${QT_SET:-}" = k612 ]; then
+# run.sh --kernel 6.12 runs the early-boot / persistent-buffer set instead,
+# and either kernel the crash pair (guest/crash.sh)
+if [ "${QT_SET:-}" = crash ]; then
+    . "$HR$QT_SRCDIR/tests/qemu/guest/crash.sh"
+    main_crash
+elif [ "${QT_SET:-}" = k612 ]; then
     . "$HR$QT_SRCDIR/tests/qemu/guest/k612.sh"
     main_k612
 else

@@ -1,0 +1,20 @@
+# SPDX-License-Identifier: MIT
+# The last words of a boot (issue 35): pure parsers of what the firmware and
+# pstore keep across a crash (lastwords/), their SQL (db/db_crashes.c), the
+# harvest at rasd's start (rasd/lastwords*.c), ras-fdr-ctl crashes, tests and
+# the fuzz target. Included by the top Makefile.am; only appends.
+
+noinst_LIBRARIES += lastwords/liblastwords.a
+lastwords_liblastwords_a_SOURCES = \
+	lastwords/pstore_name.c lastwords/pstore_name.h \
+	lastwords/dmesg.c lastwords/dmesg.h \
+	lastwords/cause.c lastwords/cause.h \
+	lastwords/dump.c lastwords/dump.h \
+	lastwords/mce_layout.c lastwords/mce_layout.h \
+	lastwords/pstore_conf.c lastwords/pstore_conf.h
+EXTRA_DIST += lastwords/lastwords.mk
+# After the libraries that use it (db, lib, rasd): static libraries link in order.
+CTL_LIBS += lastwords/liblastwords.a
+db_libdb_a_SOURCES += db/db_crashes.c db/db_crashes_read.c db/db_crashes.h
+rasd_librasd_a_SOURCES += rasd/lastwords.c rasd/lastwords_scan.c rasd/lastwords.h rasd/lastwords_internal.h
+ctl_ras_fdr_ctl_SOURCES += ctl/crashes.c
