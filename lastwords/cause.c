@@ -123,12 +123,16 @@ static enum lw_cause line_hint(const char *s, size_t n)
 	return LW_CAUSE_UNKNOWN;
 }
 
+/*
+ * A line about a hardware error: the kernel's "[Hardware Error]" prefix,
+ * machine checks, memory failure, NMI reasons; EDAC and AER lines only when
+ * they report an error (not "EDAC MC: Ver: 3.0.0", "AER: enabled with IRQ").
+ */
 static bool hardware_line(const char *s, size_t n)
 {
 	static const char *const words[] = {
-		"[Hardware Error]", "Machine check", "Machine Check", "machine check", "EDAC ",
-		"PCIe Bus Error", "AER: ", "Memory failure", "NMI: PCI system error", "NMI: IOCK error",
-		"Uhhuh. NMI",
+		"[Hardware Error]", "Machine check", "Machine Check", "machine check", "PCIe Bus Error",
+		"Memory failure", "NMI: PCI system error", "NMI: IOCK error", "Uhhuh. NMI",
 	};
 
 	if (starts(s, n, "mce: "))
@@ -136,7 +140,7 @@ static bool hardware_line(const char *s, size_t n)
 	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
 		if (has(s, n, words[i], false))
 			return true;
-	return false;
+	return (has(s, n, "EDAC ", false) || has(s, n, "AER: ", false)) && has(s, n, "error", true);
 }
 
 /* The line as dmesg shows it: "[  123.456789] text" (no timestamp: the text). */

@@ -18,3 +18,11 @@ CTL_LIBS += lastwords/liblastwords.a
 db_libdb_a_SOURCES += db/db_crashes.c db/db_crashes_read.c db/db_crashes.h
 rasd_librasd_a_SOURCES += rasd/lastwords.c rasd/lastwords_scan.c rasd/lastwords.h rasd/lastwords_internal.h
 ctl_ras_fdr_ctl_SOURCES += ctl/crashes.c
+
+# Golden vectors of the parsers (pure: lastwords/ and the test helpers only).
+check_PROGRAMS += tests/lastwords/test-lastwords
+TESTS += tests/lastwords/test-lastwords
+tests_lastwords_test_lastwords_SOURCES = tests/lastwords/test-lastwords.c tests/tap.h
+tests_lastwords_test_lastwords_CFLAGS = $(RAS_CFLAGS)
+tests_lastwords_test_lastwords_LDADD = $(TEST_LIBS)
+EXTRA_DIST += tests/data/lastwords

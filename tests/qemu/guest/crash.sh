@@ -15,9 +15,18 @@
 
 PS=/sys/fs/pstore
 
-mount_pstore() { mkdir -p $PS; mount -t pstore pstore $PS 2>/dev/null; }
+# pstore at /sys/fs/pstore, and again where rasd's chroot sees it (guest/init
+# bound /sys there before: a later mount does not show through the bind)
+mount_pstore() {
+    mkdir -p $PS
+    mount -t pstore pstore $PS 2>/dev/null
+    mount -t pstore pstore "$HR$PS" 2>/dev/null
+}
+umount_pstore() { umount "$HR$PS" 2>/dev/null; umount $PS 2>/dev/null; }
 # "name:size name:size ..." of the pstore files
 pstore_list() { for f in $PS/*; do [ -f "$f" ] && printf '%s:%s ' "${f##*/}" "$(wc -c < "$f")"; done; }
+# "name:mtime ..." (the records' times as pstore gives them)
+pstore_times() { for f in $PS/*; do [ -f "$f" ] && printf '%s:%s ' "${f##*/}" "$(stat -c %Y "$f")"; done; }
 
 crash_conf() { # REMOVE
     RASD_CONF_EXTRA="pstore_dir = $PS
@@ -45,6 +54,9 @@ crash_facts() { # Cn
     fact "$1_ERST_INIT" "$(dmesg | grep -c 'Error Record Serialization Table (ERST) support is initialized')"
     fact "$1_PSTORE_BACKEND" "$(cat /sys/module/pstore/parameters/backend 2>/dev/null)"
     fact "$1_PSTORE_FILES" "$(pstore_list)"
+    fact "$1_PSTORE_TIMES" "$(pstore_times)"
+    fact "$1_PSTORE_IN_CHROOT" "$(ls "$HR$PS" 2>/dev/null | wc -l)"
+    fact "$1_WALL_NS" "$(date +%s)000000000"
 }
 
 crash_boot1() {
@@ -93,7 +105,7 @@ crash_boot2() {
     rasd_start crash rasfdr_crash no 256; fact C2_START2 "$?"
     rasd_stop crash; fact C2_RC2 "$(fact_last RASD_RC_crash)"
     fact C2_PSTORE_AFTER2 "$(pstore_list)"
-    umount $PS; mount_pstore
+    umount_pstore; mount_pstore
     fact C2_PSTORE_REMOUNT "$(pstore_list)"
     crash_ctl crashes crashes
     crash_ctl crashes_json crashes --json
