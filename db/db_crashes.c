@@ -98,15 +98,18 @@ int ras_db_crash_find(struct ras_db *db, uint64_t ident, int64_t *id)
 	return one_int(st, id);
 }
 
-int ras_db_crash_of_boot(struct ras_db *db, int64_t boot, int64_t *id)
+int ras_db_crash_of_boot(struct ras_db *db, int64_t boot, int64_t t_ns, int64_t *id)
 {
 	sqlite3_stmt *st;
 
 	if (ras_db_sync(db) < 0 ||
-	    prepare(db, "SELECT id FROM crashes WHERE boot = ? AND cause <> 'shutdown'"
+	    prepare(db, "SELECT id FROM crashes WHERE boot = ?1 AND cause NOT IN ('shutdown', 'unknown')"
+		    " AND (?2 <= 0 OR crash_ns IS NULL OR crash_ns BETWEEN ?2 - ?3 AND ?2 + ?3)"
 		    " ORDER BY id DESC LIMIT 1", &st) < 0)
 		return -EIO;
 	sqlite3_bind_int64(st, 1, boot);
+	sqlite3_bind_int64(st, 2, t_ns);
+	sqlite3_bind_int64(st, 3, RAS_DB_CRASH_NEAR_NS);
 	return one_int(st, id);
 }
 
@@ -219,7 +222,8 @@ int ras_db_crash_mce_find(struct ras_db *db, const struct ras_db_mce_key *k, int
 		return r;
 	/* Recorded live in that boot: the tracepoint carries the same registers, TSC and time. */
 	snprintf(sql, sizeof(sql), "SELECT id FROM %s WHERE boot = ?1 AND status = ?2 AND bank = ?3"
-		 " AND cpu = ?4 AND tsc = ?5 AND walltime = ?6 LIMIT 1", mce_table());
+		 " AND cpu = ?4 AND tsc = ?5 AND walltime = ?6 AND addr = ?7 AND source <> '%s' LIMIT 1",
+		 mce_table(), RAS_DB_SOURCE_ERST);
 	if (prepare(db, sql, &st) < 0)
 		return -EIO;
 	sqlite3_bind_int64(st, 1, boot);
@@ -228,6 +232,7 @@ int ras_db_crash_mce_find(struct ras_db *db, const struct ras_db_mce_key *k, int
 	sqlite3_bind_int(st, 4, k->cpu);
 	sqlite3_bind_int64(st, 5, (int64_t)k->tsc);
 	sqlite3_bind_int64(st, 6, (int64_t)k->walltime);
+	sqlite3_bind_int64(st, 7, (int64_t)k->addr);
 	return one_int(st, row_id);
 }
 

@@ -60,8 +60,13 @@ struct ras_db_crash {
 int ras_db_crash_boot(struct ras_db *db, int64_t crash_ns, int64_t boot_start_ns, int64_t *boot);
 /* 1 and *id when a crash of that identity is stored, 0 when not, -errno. */
 int ras_db_crash_find(struct ras_db *db, uint64_t ident, int64_t *id);
-/* A crash row of that boot (the newest), for a fatal machine check to join. 1, 0 or -errno. */
-int ras_db_crash_of_boot(struct ras_db *db, int64_t boot, int64_t *id);
+/*
+ * A crash of that boot (the newest) within RAS_DB_CRASH_NEAR_NS of t_ns (any
+ * time when t_ns is 0 or the crash's is not known), for a fatal machine check
+ * to join; not a shutdown's dump nor bytes of unknown cause. 1, 0 or -errno.
+ */
+#define RAS_DB_CRASH_NEAR_NS (600LL * 1000000000)
+int ras_db_crash_of_boot(struct ras_db *db, int64_t boot, int64_t t_ns, int64_t *id);
 /* Stores c (raw compressed here) in the open transaction; *id its row. 0 or -errno. */
 int ras_db_crash_insert(struct ras_db *db, const struct ras_db_crash *c, int64_t *id);
 int ras_db_crash_set_explained(struct ras_db *db, int64_t id, bool explained);
@@ -70,7 +75,7 @@ int ras_db_crash_set_explained(struct ras_db *db, int64_t id, bool explained);
 struct ras_db_mce_key {
 	uint64_t ident;              /* lw_mce_identity(): the erst row's rec_hash */
 	int64_t wall_ns;             /* the record's time (struct mce time) */
-	uint64_t status, tsc, walltime;
+	uint64_t status, addr, tsc, walltime;
 	int bank, cpu;
 };
 /*

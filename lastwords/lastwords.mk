@@ -26,3 +26,9 @@ tests_lastwords_test_lastwords_SOURCES = tests/lastwords/test-lastwords.c tests/
 tests_lastwords_test_lastwords_CFLAGS = $(RAS_CFLAGS)
 tests_lastwords_test_lastwords_LDADD = $(TEST_LIBS)
 EXTRA_DIST += tests/data/lastwords
+# The harvest replayed: every pstore layout, malformed files, /dev/mcelog's layouts, the fault test.
+check_PROGRAMS += tests/lastwords/test-harvest
+TESTS += tests/lastwords/test-harvest
+tests_lastwords_test_harvest_SOURCES = tests/lastwords/test-harvest.c
+tests_lastwords_test_harvest_CFLAGS = $(RAS_CFLAGS)
+tests_lastwords_test_harvest_LDADD = $(TEST_LIBS)

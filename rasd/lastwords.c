@@ -22,7 +22,7 @@
 #include "trigger_env.h"
 
 /* A machine check joins the dump written within this long of it. */
-#define NEAR_NS (600LL * 1000000000)
+#define NEAR_NS RAS_DB_CRASH_NEAR_NS
 #define SEC_NS 1000000000LL
 
 struct lw_dump {
@@ -51,6 +51,17 @@ static int64_t plausible_ns(int64_t s)
 	time_t now = time(NULL);
 
 	return s > 946684800 && s < (int64_t)now + 86400 ? s * SEC_NS : 0;
+}
+
+static int64_t mce_time_ns(const struct lw_mce_item *it)
+{
+	return lw_mce_has(&it->m, LW_MCE_TIME) ? plausible_ns((int64_t)it->m.time) : 0;
+}
+
+/* Two times close enough for one crash (either unknown: taken as close). */
+static bool near(int64_t a, int64_t b)
+{
+	return !a || !b || (a > b ? a - b : b - a) <= NEAR_NS;
 }
 
 /* The dmesg and console files as parts, grouped into dumps and read (once, before any attempt). */
@@ -172,7 +183,7 @@ static int insert_mce(struct lw_store *s, struct lw_mce_item *it, int64_t wall_n
  */
 static int store_mce(struct lw_store *s, struct lw_mce_item *it)
 {
-	int64_t t = 0;
+	int64_t t;
 	struct lw_dump *d;
 	struct ras_db_mce_key k;
 	int r;
@@ -181,15 +192,14 @@ static int store_mce(struct lw_store *s, struct lw_mce_item *it)
 	it->linked = false;
 	if (!it->usable)
 		return 0;
-	if (lw_mce_has(&it->m, LW_MCE_TIME))
-		t = plausible_ns((int64_t)it->m.time);
+	t = mce_time_ns(it);
 	d = near_dump(s, t);
 	if (d)
 		it->boot = d->boot;
 	else if ((r = ras_db_crash_boot(s->db, t, 0, &it->boot)) < 0)
 		return r;
 	k = (struct ras_db_mce_key){
-		.ident = lw_mce_identity(&it->m), .wall_ns = t, .status = it->m.status,
+		.ident = lw_mce_identity(&it->m), .wall_ns = t, .status = it->m.status, .addr = it->m.addr,
 		.tsc = it->m.tsc, .walltime = it->m.time, .bank = it->m.bank, .cpu = (int)it->m.extcpu,
 	};
 	r = ras_db_crash_mce_find(s->db, &k, it->boot, &it->row_id);
@@ -237,7 +247,10 @@ static unsigned dump_problems(const struct lw_store *s, const struct lw_dump *d)
 	return n;
 }
 
-/* Links the machine checks of the crash's boot, then the boot's last records; sets explained. */
+/*
+ * Links the machine checks of the crash's boot written near its time, then
+ * the boot's last records; sets explained.
+ */
 static int link_crash(struct lw_store *s, int64_t id, int64_t boot, int64_t crash_ns, bool explained)
 {
 	unsigned serious = 0, erst = 0;
@@ -245,7 +258,7 @@ static int link_crash(struct lw_store *s, int64_t id, int64_t boot, int64_t cras
 	for (unsigned i = 0; i < s->lw->n_mces; i++) {
 		struct lw_mce_item *it = &s->lw->mces[i];
 
-		if (!it->done || !it->usable || it->boot != boot)
+		if (!it->done || !it->usable || it->boot != boot || !near(crash_ns, mce_time_ns(it)))
 			continue;
 		if (ras_db_crash_link(s->db, id, ras_event_type_find("mce:mce_record")->table, it->row_id,
 				      RAS_CRASH_LINK_ERST) < 0)
@@ -356,7 +369,7 @@ static int store_mce_crash(struct lw_store *s, struct lw_mce_item *it)
 		.explained = true, .files = name, .raw = it->data, .raw_len = it->len,
 		.ident = lw_hash(lw_mce_identity(&it->m), "crash", 5),
 	};
-	int r = ras_db_crash_of_boot(s->db, it->boot, &id);
+	int r = ras_db_crash_of_boot(s->db, it->boot, t, &id);
 
 	snprintf(name, sizeof(name), "%s", it->file ? it->file->name : s->lw->cfg->mcelog_device);
 	if (r == 0)

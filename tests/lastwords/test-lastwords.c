@@ -22,18 +22,23 @@
 #define PART2 "dmesg-erst-7713266041001869315"
 #define MCE "mce-erst-7713266041001869313"
 
-static uint8_t *slurp(const char *name, size_t *len)
+static uint8_t *slurp_from(const char *dir, const char *name, size_t *len)
 {
 	char path[1024];
 	FILE *f;
 	uint8_t *buf = malloc(1 << 20);
 
-	snprintf(path, sizeof(path), "%s/" DATA "/%s", test_srcdir(), name);
+	snprintf(path, sizeof(path), "%s/%s/%s", test_srcdir(), dir, name);
 	f = fopen(path, "rbe");
 	*len = f && buf ? fread(buf, 1, 1 << 20, f) : 0;
 	if (f)
 		fclose(f);
 	return buf;
+}
+
+static uint8_t *slurp(const char *name, size_t *len)
+{
+	return slurp_from(DATA, name, len);
 }
 
 static void test_names(void)
@@ -296,6 +301,40 @@ static void test_dumps(void)
 	free(p2);
 }
 
+/* The 6.12 kernel's records of the same crash: three parts, the same struct mce layout. */
+static void test_612(void)
+{
+	static const char *const names[] = {
+		"dmesg-erst-7713268562147672066", "dmesg-erst-7713268562147672067", "dmesg-erst-7713268562147672068",
+	};
+	const char *dir = "tests/data/lastwords/linux-6.12-erst";
+	struct lw_part parts[3];
+	uint8_t *data[3], *rec;
+	struct lw_analysis *a = malloc(sizeof(*a));
+	struct lw_mce m;
+	unsigned first, n;
+	size_t len;
+
+	for (int i = 0; i < 3; i++) {
+		data[i] = slurp_from(dir, names[i], &len);
+		parts[i] = (struct lw_part){ .name = names[i], .data = data[i], .len = len, .mtime_s = 1795885640 };
+		lw_pstore_name_parse(names[i], &parts[i].pn);
+	}
+	tap_is_int((int)lw_dump_group(parts, 3), 1, "6.12: three parts, one dump");
+	n = lw_dump_parts(parts, 3, 0, &first);
+	lw_dump_analyze(&parts[first], n, a);
+	tap_ok(n == 3 && parts[first].hdr.part == 3 && a->cause == LW_CAUSE_MCE &&
+	       strstr(a->reason, "Fatal machine check") && strstr(a->detail, "Machine Check Exception"),
+	       "6.12: a fatal machine check, the oldest part first");
+	rec = slurp_from(dir, "mce-erst-7713268562147672065", &len);
+	tap_ok(len == 128 && lw_mce_parse(rec, len, &m) == 0 && m.bank == 7 && m.status == 0xbe00000000000093ULL &&
+	       lw_mce_has(&m, LW_MCE_KFLAGS), "6.12: the 128-byte layout, bank 7 status be00000000000093");
+	for (int i = 0; i < 3; i++)
+		free(data[i]);
+	free(rec);
+	free(a);
+}
+
 int main(void)
 {
 	test_names();
@@ -304,5 +343,6 @@ int main(void)
 	test_mce_layouts();
 	test_pstore_conf();
 	test_dumps();
+	test_612();
 	return tap_done();
 }
