@@ -92,7 +92,7 @@ static void print_crash_json(const struct ras_db_crash *c, const char *summary)
 {
 	char when[40];
 
-	printf("{\"id\":%lld,\"boot\":%d", (long long)c->id, c->boot_number);
+	printf("{\"version\":%d,\"id\":%lld,\"boot\":%d", CTL_JSON_VERSION, (long long)c->id, c->boot_number);
 	json_str("boot_id", c->boot_id, true);
 	if (c->crash_ns) {
 		ras_format_time(c->crash_ns, when, sizeof(when));

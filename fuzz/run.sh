@@ -1,9 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # Builds every fuzz/fuzz-*.c with libFuzzer + ASan + UBSan against all
-# decoders/*.c (fuzz-page.c also against the lib/ sources of the page reader
+# decoders/*.c and lastwords/*.c (fuzz-page.c also against the lib/ sources of the page reader
 # and libtraceevent) and runs each for $1 seconds (default 20).
-# Seeds: tests/data/mcelog, and tests/data/pages for fuzz-page.
+# Seeds: tests/data/mcelog, tests/data/lastwords/linux-6.1-erst, and tests/data/pages for fuzz-page.
 # Usage: fuzz/run.sh [seconds] [build-dir] [target-name]
 set -eu
 secs=${1:-20}
@@ -28,7 +28,8 @@ for src in "$top"/fuzz/fuzz-*.c; do
 	corpus="$out/$name.corpus"
 	mkdir -p "$corpus"
 	# tests/data/fuzz: inputs that once crashed a target, kept as seeds.
-	for seeds in "$top"/tests/data/mcelog "$top"/tests/data/decode "$top"/tests/data/fuzz; do
+	for seeds in "$top"/tests/data/mcelog "$top"/tests/data/decode "$top"/tests/data/fuzz \
+		"$top"/tests/data/lastwords/linux-6.1-erst; do
 		[ -d "$seeds" ] && cp "$seeds"/* "$corpus"/ 2>/dev/null || true
 	done
 	if [ "$name" = fuzz-page ]; then
@@ -44,7 +45,7 @@ for src in "$top"/fuzz/fuzz-*.c; do
 	# A target that does not build is a failure (reported, never skipped silently).
 	# shellcheck disable=SC2086 # $extra is a list of words
 	if ! $CC -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
-		-I"$top" "$src" "$top"/decoders/*.c $extra -o "$bin" >"$out/$name.build.log" 2>&1; then
+		-I"$top" "$src" "$top"/decoders/*.c "$top"/lastwords/*.c $extra -o "$bin" >"$out/$name.build.log" 2>&1; then
 		echo "!! $name does not build, see $out/$name.build.log"
 		grep -v warning "$out/$name.build.log" | tail -n 20
 		status=1

@@ -32,3 +32,5 @@ TESTS += tests/lastwords/test-harvest
 tests_lastwords_test_harvest_SOURCES = tests/lastwords/test-harvest.c
 tests_lastwords_test_harvest_CFLAGS = $(RAS_CFLAGS)
 tests_lastwords_test_harvest_LDADD = $(TEST_LIBS)
+FUZZ_TARGETS += fuzz/fuzz-lastwords.c
+EXTRA_DIST += fuzz/fuzz-lastwords.c
