@@ -155,11 +155,20 @@ static void format_line(char *out, size_t len, const struct lw_line *l)
 		snprintf(out, len, "%.*s", text, l->text);
 }
 
+/* A hardware error that can kill: uncorrected, fatal, a machine-check exception, a bus error NMI. */
+static bool serious_line(const char *s, size_t n)
+{
+	return has(s, n, "uncorrect", true) || has(s, n, "fatal", true) ||
+	       has(s, n, "Machine Check Exception", false) || has(s, n, "context corrupt", false) ||
+	       has(s, n, "NMI: PCI system error", false) || has(s, n, "NMI: IOCK error", false);
+}
+
 static void add_hardware_line(struct lw_analysis *a, const struct lw_line *l)
 {
 	char line[LW_REASON_MAX];
 	size_t n;
 
+	a->hw_serious |= serious_line(l->text, l->len);
 	format_line(line, sizeof(line), l);
 	n = strlen(line);
 	if (a->hw_lines >= LW_HW_LINES_MAX || a->hw_len + n + 2 > sizeof(a->hw)) {

@@ -53,6 +53,7 @@ struct lw_analysis {
 	char hw[LW_HW_MAX];           /* hardware-error lines, '\n' after each, in log order */
 	size_t hw_len;
 	unsigned hw_lines, hw_dropped;
+	bool hw_serious;              /* one says uncorrected or fatal: a hardware error that can kill */
 	unsigned lines;
 	/* While reading: the first line that names a cause, and the panic's. */
 	enum lw_cause hint;

@@ -363,9 +363,13 @@ static int harvest(struct rasd *d, const char *name, const char *source, bool pr
 static int harvest_lastwords(struct rasd *d)
 {
 	struct rasd_lastwords *lw;
+	struct rasd_config cfg = *d->cfg;
 	int r;
 
-	if (!d->cfg->crash_harvest || rasd_lastwords_collect(&lw, d->cfg) < 0 || !lw)
+	/* A replayed tree is not this machine's kernel: its pstore is left to the rasd that records it. */
+	if (!d->tr.real)
+		rasd_lastwords_replay_paths(&cfg);
+	if (!cfg.crash_harvest || rasd_lastwords_collect(&lw, &cfg) < 0 || !lw)
 		return 0;
 	while ((r = rasd_lastwords_store(lw, d->db, &d->dctx, d->actions)) < 0) {
 		rasd_storage_set(&d->storage, true, ras_clock_ns(CLOCK_REALTIME), ras_db_errmsg(d->db), 0);

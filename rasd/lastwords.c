@@ -290,7 +290,7 @@ static int store_dump(struct lw_store *s, struct lw_dump *d)
 		.parts = d->count, .parts_missing = lw_dump_missing(p0, d->count),
 		.cause = lw_cause_name(d->a.cause), .reason = d->a.reason, .detail = d->a.detail,
 		.hw_lines = d->a.hw, .hw_dropped = d->a.hw_dropped, .problems = dump_problems(s, d),
-		.explained = d->a.cause == LW_CAUSE_MCE || d->a.hw_lines, .files = files, .ident = d->ident,
+		.explained = d->a.cause == LW_CAUSE_MCE || d->a.hw_serious, .files = files, .ident = d->ident,
 	};
 	uint8_t *raw = dump_raw(s, d, &c.raw_len, files, sizeof(files));
 	int r;
@@ -464,6 +464,19 @@ int rasd_lastwords_store(struct rasd_lastwords *lw, struct ras_db *db, struct ra
 	free(s.parts);
 	free(s.dumps);
 	return r;
+}
+
+void rasd_lastwords_replay_paths(struct rasd_config *cfg)
+{
+	struct rasd_config def;
+
+	rasd_config_defaults(&def);
+	if (!strcmp(cfg->pstore_dir, def.pstore_dir))
+		cfg->pstore_dir[0] = 0;
+	if (!strcmp(cfg->pstore_archive_dir, def.pstore_archive_dir))
+		cfg->pstore_archive_dir[0] = 0;
+	if (!strcmp(cfg->mcelog_device, def.mcelog_device))
+		cfg->mcelog_device[0] = 0;
 }
 
 int rasd_lastwords_collect(struct rasd_lastwords **out, const struct rasd_config *cfg)

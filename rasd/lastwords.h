@@ -37,6 +37,12 @@ int rasd_lastwords_collect(struct rasd_lastwords **out, const struct rasd_config
  */
 int rasd_lastwords_store(struct rasd_lastwords *lw, struct ras_db *db, struct ras_decode_ctx *dctx,
 			 struct ras_actions *actions);
+/*
+ * For a replayed tree (not this machine's kernel): the machine's own pstore,
+ * systemd-pstore's copies and /dev/mcelog (the default paths) are not read;
+ * directories configured elsewhere are.
+ */
+void rasd_lastwords_replay_paths(struct rasd_config *cfg);
 /* Runs trigger_dir/crash for each crash the last store found new. */
 void rasd_lastwords_trigger(struct rasd_lastwords *lw, struct ras_db *db, struct ras_triggers *trig);
 /* Frees; a /dev/mcelog record never stored is logged in full first (it is gone from ERST). */

@@ -25,6 +25,7 @@ cleanup() { [ -n "${PID:-}" ] && kill "$PID" 2>/dev/null; wait 2>/dev/null
 	[ -d $T/instances/$INST ] && rmdir $T/instances/$INST 2>/dev/null; rm -rf "$W"; }
 trap cleanup EXIT
 cat > "$W/rasd.conf" <<CONF
+crash_harvest = no
 database = $DB
 instance = $INST
 lock_dir = $W/lock

@@ -27,6 +27,7 @@ mkdir -p "$SYS/devices/system/memory" "$TRIG"
 : > "$SYS/devices/system/memory/soft_offline_page"
 : > "$SYS/devices/system/memory/hard_offline_page"
 cat > "$WORK/rasd.conf" <<CONF
+crash_harvest = no
 database = $DB
 instance = $INST
 lock_dir = $WORK/lock

@@ -26,6 +26,7 @@ trap cleanup EXIT
 mkdir -p "$SYS/devices/system/memory" "$TRIG"
 : > "$SYS/devices/system/memory/soft_offline_page"
 cat > "$WORK/rasd.conf" <<CONF
+crash_harvest = no
 database = $DB
 instance = $INST
 lock_dir = $WORK/lock

@@ -20,6 +20,7 @@ cleanup() {
 }
 trap cleanup EXIT
 cat > "$WORK/rasd.conf" <<CONF
+crash_harvest = no
 database = $DB
 instance = $INST
 lock_dir = $WORK/lock

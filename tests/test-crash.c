@@ -204,7 +204,7 @@ static void setup_files(void)
 	if (!f)
 		return;
 	/* A buffer large enough that nothing is refused while rasd restarts. */
-	fprintf(f, "database = %s\nlock_dir = %s/lock\ninstance = %s\nallow_synthetic = yes\n"
+	fprintf(f, "database = %s\nlock_dir = %s/lock\ninstance = %s\nallow_synthetic = yes\ncrash_harvest = no\n"
 		"buffer_size_kb = 8192\nboot_instance =\npersistent_instance =\nfdr_enable = no\n"
 		"log_corrected_per_minute = 0\n", dbpath, tmp, instance);
 	fclose(f);

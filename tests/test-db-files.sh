@@ -20,6 +20,7 @@ cleanup() {
 }
 trap cleanup EXIT
 conf() { cat > "$WORK/rasd.conf" <<CONF
+crash_harvest = no
 database = $1
 instance = $INST
 lock_dir = ${2:-$WORK/lock}

@@ -20,6 +20,7 @@ cleanup() {
 trap cleanup EXIT
 is() { [ "$(q "$1")" = "$2" ] && echo 0 || { echo "# $1 -> $(q "$1") (want $2)" >&2; echo 1; }; }
 cat > "$WORK/rasd.conf" <<CONF
+crash_harvest = no
 database = $DB
 instance = $INST
 lock_dir = $WORK/lock

@@ -21,6 +21,7 @@ trap cleanup EXIT
 
 write_conf() {
 	cat > "$WORK/rasd.conf" <<CONF
+crash_harvest = no
 database = $DB
 instance = $INST
 lock_dir = $WORK/lock

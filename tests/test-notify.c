@@ -54,7 +54,7 @@ static pid_t start_rasd(const char *dir, const char *sock)
 	snprintf(conf, sizeof(conf), "%s/rasd.conf", dir);
 	snprintf(inst, sizeof(inst), "rasdt_notify_%d", (int)getpid());
 	f = fopen(conf, "we");
-	fprintf(f, "database = %s/ras.db\ninstance = %s\nlock_dir = %s\n", dir, inst, dir);
+	fprintf(f, "database = %s/ras.db\ninstance = %s\nlock_dir = %s\ncrash_harvest = no\n", dir, inst, dir);
 	fclose(f);
 	pid = fork();
 	if (pid == 0) {

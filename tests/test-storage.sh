@@ -26,6 +26,7 @@ trap cleanup EXIT
 mkdir "$WORK/db"
 mount -t tmpfs -o size=48m,mode=0755 tmpfs "$WORK/db" || { echo "1..0 # SKIP cannot mount tmpfs"; exit 77; }
 cat > "$WORK/rasd.conf" <<CONF
+crash_harvest = no
 database = $DB
 instance = $INST
 lock_dir = $WORK/lock

@@ -303,8 +303,32 @@ static void run_mcelog_layouts(void)
 		       "  every read held until stored, the malformed ones too");
 		rasd_lastwords_free(lw);
 	}
+	/* One the boot's own buffer recorded already (the persistent one): not stored again. */
+	{
+		struct rasd_lastwords *lw = calloc(1, sizeof(*lw));
+		char sql[512];
+		sqlite3 *h;
+
+		lw->cfg = &cfg;
+		lw->pstore_fd = -1;
+		mce_at(mce, T + 100, 0xabc000);
+		lw_add_mce(lw, mce, 128, NULL);
+		sqlite3_open(path, &h);
+		snprintf(sql, sizeof(sql), "INSERT INTO boots (boot_id, first_seen_ns) SELECT 'before:' || boot_id,"
+			 " first_seen_ns - 1 FROM boots WHERE boot_id = 'mcelog-test-boot' AND NOT EXISTS (SELECT 1"
+			 " FROM boots WHERE boot_id = 'before:mcelog-test-boot'); INSERT INTO mce_record (wall_ns,"
+			 " source, synthetic, boot, status, bank, cpu, tsc, walltime, addr) SELECT %lld, 'previous-boot',"
+			 " 0, id, 0xbe00000000000093, 7, 0, 0x46e57857f7, %lld, 0xabc000 FROM boots"
+			 " WHERE boot_id = 'before:mcelog-test-boot'", (long long)(T + 100) * 1000000000, (long long)(T + 100));
+		tap_is_int(sqlite3_exec(h, sql, NULL, NULL, NULL), SQLITE_OK, "a machine check the previous-boot buffer stored");
+		sqlite3_close(h);
+		tap_is_int(rasd_lastwords_store(lw, db, NULL, NULL), 0, "  read back from ERST");
+		tap_ok(lw->mces[0].stored && lw->mces[0].row_id > 0, "  found stored (row %lld)", (long long)lw->mces[0].row_id);
+		rasd_lastwords_free(lw);
+	}
 	ras_db_close(db);
 	snprintf(dbpath, sizeof(dbpath), "%s", path);
+	tap_is_int(q("SELECT count(*) FROM mce_record WHERE addr = 0xabc000"), 1, "  and stored once, as it was");
 	tap_is_int(q("SELECT count(*) FROM mce_record WHERE source = 'erst' AND bank = 7 AND severity = 'fatal'"),
 		   stored, "every valid record of every layout stored, decoded");
 	tap_is_int(q("SELECT count(*) FROM mce_record WHERE source = 'erst' AND microcode IS NULL"), 4,

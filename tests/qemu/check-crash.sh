@@ -72,10 +72,11 @@ check_crash() { # CPU-LABEL
     WHY=""
     grep -q "^crash 1: boot 1 ended in a fatal machine check: Fatal memory read error on socket 0, memory controller 0, channel 3 .*; panic at " \
         "$D/ctl-crashes.out" 2>/dev/null || WHY="crashes said: $(head -c 300 "$D/ctl-crashes.out" 2>/dev/null)"
-    grep -q '"cause":"mce"' "$D/ctl-crashes_json.out" 2>/dev/null || WHY="${WHY:+$WHY; }crashes --json: no mce cause"
-    grep -q 'mce_record .* \[fatal, erst\]' "$D/ctl-show.out" 2>/dev/null ||
-        WHY="${WHY:+$WHY; }crashes show 1 does not list the erst machine check"
-    crash_fact_is C2_CTL_RC_show 0
+    grep -q '"cause":"mce","crash":true,"explained":true' "$D/ctl-show_json.out" 2>/dev/null ||
+        WHY="${WHY:+$WHY; }crashes show 1 --json: not an explained machine check"
+    grep -q '{"role":"erst","table":"mce_record","id":[0-9]*,"time":"[^"]*","severity":"fatal","source":"erst"' \
+        "$D/ctl-show_json.out" 2>/dev/null || WHY="${WHY:+$WHY; }crashes show 1 --json does not link the erst machine check"
+    crash_fact_is C2_CTL_RC_show_json 0
     grep -q '"last_boot_crash":{"id":1,"cause":"mce","explained":true' "$D/ctl-status.out" 2>/dev/null ||
         WHY="${WHY:+$WHY; }status --json: $(grep -o '"last_boot_crash":[^}]*' "$D/ctl-status.out" 2>/dev/null)"
     grep -q '^ras_fdr_crashes_total{cause="mce"} 1$' "$D/ctl-metrics.out" 2>/dev/null ||
