@@ -39,10 +39,25 @@ static void print_action_json(const struct ras_db_action *a, const char *first, 
 	       (long long)a->repeats, first, last, (long long)a->last_event_id);
 }
 
+/*
+ * The result and why: "failed (Permission denied)"; a dry run on a kernel
+ * without the interface wrote nothing either way, and says the kernel lacks it.
+ */
+static const char *result_text(const struct ras_db_action *a, char *buf, size_t len)
+{
+	if (!strcmp(a->result, "dry-run") && a->error == EOPNOTSUPP)
+		snprintf(buf, len, "%s, and the kernel lacks the interface", a->result);
+	else if (a->error)
+		snprintf(buf, len, "%s (%s)", a->result, strerror(a->error));
+	else
+		snprintf(buf, len, "%s", a->result);
+	return buf;
+}
+
 static int print_action(void *ctx, const struct ras_db_action *a)
 {
 	struct list_ctx *l = ctx;
-	char first[40], last[40];
+	char first[40], last[40], why[160];
 
 	ras_format_time(a->wall_ns, first, sizeof(first));
 	ras_format_time(a->last_ns, last, sizeof(last));
@@ -54,10 +69,9 @@ static int print_action(void *ctx, const struct ras_db_action *a)
 	if (!l->n++)
 		printf("%-20s %-6s %-34s %6s %-8s %7s %-14s %s\n", "TIME (UTC)", "KIND", "SUBJECT",
 		       "COUNT", "LIMIT", "REPEATS", "ACTION", "RESULT");
-	printf("%.19sZ %-6s %-34s %6lld %-8s %7lld %-14s %s%s%s%s%s\n", first, a->kind, a->subject,
-	       (long long)a->count, a->threshold, (long long)a->repeats, a->action, a->result,
-	       a->error ? " (" : "", a->error ? strerror(a->error) : "", a->error ? ")" : "",
-	       a->synthetic ? " [synthetic]" : "");
+	printf("%.19sZ %-6s %-34s %6lld %-8s %7lld %-14s %s%s\n", first, a->kind, a->subject,
+	       (long long)a->count, a->threshold, (long long)a->repeats, a->action,
+	       result_text(a, why, sizeof(why)), a->synthetic ? " [synthetic]" : "");
 	if (a->repeats > 1)
 		printf("%20s decided %lld times, first %.19sZ, last %.19sZ (%s row %lld)\n", "",
 		       (long long)a->repeats, first, last,
@@ -111,11 +125,15 @@ struct actions_args {
 static int actions_opt(void *ctx, int key, const char *arg)
 {
 	struct actions_args *a = ctx;
+	int r;
 
 	switch (key) {
 	case 'S':
-		if (ctl_parse_time(arg, &a->since) < 0)
-			return ctl_usage_error("actions", "--since: cannot read time '%s'", arg);
+		r = ctl_parse_time(arg, &a->since);
+		if (r < 0) {
+			ctl_time_error("since", r, arg);
+			return CTL_EXIT_USAGE;
+		}
 		break;
 	case 'b': a->buckets = true; break;
 	case 'j': a->json = true; break;

@@ -178,6 +178,13 @@ int ctl_parse_time(const char *s, int64_t *ns)
 	return 0;
 }
 
+void ctl_time_error(const char *option, int r, const char *arg)
+{
+	fprintf(stderr, "ras-fdr-ctl: --%s: %s '%s' (try 2026-11-22, 2026-11-22T10:00:00Z, @SECONDS,"
+		" -2h, now)\n", option, r == -ERANGE ? "out of range (1970-01-01T00:00:01Z to 2262):" :
+		"cannot read time", arg);
+}
+
 static bool looks_like_boot_id(const char *s)
 {
 	size_t n = strlen(s);
@@ -225,10 +232,7 @@ int ctl_filter_option(struct ctl *c, struct ras_db_filter *f, int opt, const cha
 	case 'U':
 		r = ctl_parse_time(arg, opt == 'S' ? &f->since_ns : &f->until_ns);
 		if (r < 0) {
-			fprintf(stderr, "ras-fdr-ctl: --%s: %s '%s' (try 2026-11-22, "
-				"2026-11-22T10:00:00Z, @SECONDS, -2h, now)\n", opt == 'S' ? "since" : "until",
-				r == -ERANGE ? "out of range (1970-01-01T00:00:01Z to 2262):" :
-				"cannot read time", arg);
+			ctl_time_error(opt == 'S' ? "since" : "until", r, arg);
 			return -EINVAL;
 		}
 		return 0;
@@ -416,6 +420,33 @@ int ctl_load_config(struct ctl *c, const char *db, const char *tdir, const char 
 	return 0;
 }
 
+/* s as one shell word: as is when it holds only safe characters, else in single quotes. */
+static void put_shell_word(char *buf, size_t len, const char *s)
+{
+	size_t n = strlen(buf);
+	bool plain = *s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+				  "0123456789-_./:=@%+,") == strlen(s);
+
+	if (n + 1 >= len)
+		return;
+	if (plain) {
+		snprintf(buf + n, len - n, " %s", s);
+		return;
+	}
+	snprintf(buf + n, len - n, " '");
+	for (const char *p = s; *p && (n = strlen(buf)) + 5 < len; p++)
+		snprintf(buf + n, len - n, *p == '\'' ? "'\\''" : "%c", *p);
+	n = strlen(buf);
+	snprintf(buf + n, len - n, "'");
+}
+
+void ctl_command_line(const struct ctl *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "ras-fdr-ctl");
+	for (int i = 0; i < c->n_globals; i++)
+		put_shell_word(buf, len, c->globals[i]);
+}
+
 /* --help anywhere before "--" (positionals and option values are not options). */
 static bool wants_help(int argc, char **argv)
 {
@@ -434,6 +465,15 @@ int main(int argc, char **argv)
 	int opt;
 
 	while ((opt = getopt_long(argc, argv, "+c:d:t:i:s:hV", global_opts, NULL)) != -1) {
+		if (optarg && c.n_globals + 2 <= (int)(sizeof(c.globals) / sizeof(c.globals[0]))) {
+			static char flags[8][3];
+			char *flag = flags[c.n_globals / 2];
+
+			snprintf(flag, sizeof(flags[0]), "-%c", opt);
+			c.globals[c.n_globals] = flag;
+			c.globals[c.n_globals + 1] = optarg;
+			c.n_globals += 2;
+		}
 		switch (opt) {
 		case 'c': c.config_path = optarg; explicit = true; break;
 		case 'd': db = optarg; break;

@@ -11,6 +11,9 @@ struct ctl {
 	struct rasd_config cfg;
 	const char *config_path;
 	bool json;            /* the command was given --json: errors go to stdout as JSON too */
+	/* The global options as given (-c FILE, -d PATH, ...), for a command line to suggest. */
+	char *globals[16];
+	int n_globals;
 };
 
 /*
@@ -34,10 +37,17 @@ int ctl_load_config(struct ctl *c, const char *db, const char *tdir, const char 
  * {"error":...} object on stdout); the caller exits non-zero. Never "empty".
  */
 int ctl_open_db(struct ctl *c, struct ras_db **db);
+/*
+ * "ras-fdr-ctl" and the global options the user gave (-c, -d, -t, -i, -s),
+ * each quoted for a shell where needed: the start of a command line to suggest.
+ */
+void ctl_command_line(const struct ctl *c, char *buf, size_t len);
 /* Reports a query that failed part-way (a damaged page): same channels as ctl_open_db. */
 void ctl_db_error(struct ctl *c, const char *what);
 /* Accepts 2026-11-22, 2026-11-22T10:00[:00][Z], @UNIXSECONDS, -30s/-15m/-2h/-7d, now. */
 int ctl_parse_time(const char *s, int64_t *ns);
+/* The message of a time ctl_parse_time refused with r, for --option (stderr). */
+void ctl_time_error(const char *option, int r, const char *arg);
 /* Parses --since/--until/--type/--limit/--boot/--include-synthetic into f; see ctl_common_options. */
 /* The filter options' table rows; their keys are what ctl_filter_option takes. */
 #define CTL_OPT_SINCE { "since", 'S', "T", CTL_C_TIME, "only records at or after T (see TIMES)" }

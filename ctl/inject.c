@@ -68,7 +68,7 @@ static int write_marker(const char *instance_dir, const uint8_t *buf, size_t len
 static int inject_synthetic(struct ctl *c, const char *name, char **assign, int n)
 {
 	const struct ras_event_type *t = ras_event_type_find(name);
-	char dir[PATH_MAX], inst[PATH_MAX], err[512];
+	char dir[PATH_MAX], inst[PATH_MAX], err[512], cmd[PATH_MAX * 2];
 	struct ras_formats *fmt = NULL;
 	uint8_t buf[RAS_SYNTH_MAX + 256];
 	int r, len;
@@ -102,10 +102,12 @@ static int inject_synthetic(struct ctl *c, const char *name, char **assign, int 
 	}
 	if (write_marker(inst, buf, (size_t)len) < 0)
 		return 1;
-	/* rasd stores it asynchronously: say what was written and how to find it. */
+	/* rasd stores it asynchronously: say what was written and how to find it, with the
+	 * global options given (the database -c or -d named). */
+	ctl_command_line(c, cmd, sizeof(cmd));
 	printf("wrote a synthetic %s:%s record (%d bytes, %d field%s set) into %s at %lld; find it "
-	       "with: ras-fdr-ctl errors --type %s --since @%lld\n", t->system, t->event, len, n,
-	       n == 1 ? "" : "s", inst, (long long)time(NULL), t->table, (long long)time(NULL));
+	       "with: %s errors --type %s --since @%lld\n", t->system, t->event, len, n,
+	       n == 1 ? "" : "s", inst, (long long)time(NULL), cmd, t->table, (long long)time(NULL));
 	return 0;
 }
 

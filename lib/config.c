@@ -265,6 +265,64 @@ int rasd_config_set(struct rasd_config *c, const char *key, const char *value, c
 	return -EINVAL;
 }
 
+/*
+ * Edits (insertions, deletions, substitutions, swaps of neighbours, case
+ * ignored) from a to b, counted up to limit + 1: the optimal string
+ * alignment distance, rows kept for keys of at most 63 bytes.
+ */
+static unsigned edits(const char *a, const char *b, unsigned limit)
+{
+	unsigned prev2[64], prev[64], cur[64];
+	size_t la = strlen(a), lb = strlen(b);
+
+	if (la > 63 || lb > 63)
+		return limit + 1;
+	for (size_t j = 0; j <= lb; j++)
+		prev[j] = (unsigned)j;
+	for (size_t i = 1; i <= la; i++) {
+		unsigned best = cur[0] = (unsigned)i;
+
+		for (size_t j = 1; j <= lb; j++) {
+			int ca = tolower((unsigned char)a[i - 1]), cb = tolower((unsigned char)b[j - 1]);
+			unsigned v = prev[j - 1] + (ca != cb);
+
+			if (prev[j] + 1 < v)
+				v = prev[j] + 1;
+			if (cur[j - 1] + 1 < v)
+				v = cur[j - 1] + 1;
+			if (i > 1 && j > 1 && ca == tolower((unsigned char)b[j - 2]) &&
+			    tolower((unsigned char)a[i - 2]) == cb && prev2[j - 2] + 1 < v)
+				v = prev2[j - 2] + 1;
+			cur[j] = v;
+			if (v < best)
+				best = v;
+		}
+		if (best > limit)
+			return limit + 1;
+		memcpy(prev2, prev, sizeof(prev));
+		memcpy(prev, cur, sizeof(cur));
+	}
+	return prev[lb];
+}
+
+const char *rasd_config_suggest(const char *key)
+{
+	/* A third of the word, at least one edit and at most three: "dryrun", "page_ce_treshold". */
+	unsigned limit = (unsigned)strlen(key) / 3, best = 0;
+	const char *found = NULL;
+
+	limit = limit < 1 ? 1 : limit > 3 ? 3 : limit;
+	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		unsigned d = edits(key, keys[i].key, limit);
+
+		if (d <= limit && (!found || d < best)) {
+			found = keys[i].key;
+			best = d;
+		}
+	}
+	return found;
+}
+
 char *rasd_trim(char *s)
 {
 	char *e;
@@ -295,6 +353,20 @@ static int parse_line(struct rasd_config *c, char *line, const char **why)
 	return rasd_config_set(c, key, value, why);
 }
 
+/* "unknown key 'KEY'", and the key meant when one is a few edits away. */
+static void unknown_key_reason(char *line, char *reason, size_t len)
+{
+	char *eq = strchr(line, '='), *key;
+	const char *near;
+
+	if (eq)
+		*eq = 0;
+	key = rasd_trim(line);
+	near = rasd_config_suggest(key);
+	snprintf(reason, len, "unknown key '%.200s'%s%s%s", key, near ? " (did you mean '" : "",
+		 near ? near : "", near ? "'?)" : "");
+}
+
 int rasd_config_load(struct rasd_config *c, const char *path, config_error_fn on_error, void *ctx)
 {
 	char *buf, *save = NULL;
@@ -314,12 +386,8 @@ int rasd_config_load(struct rasd_config *c, const char *path, config_error_fn on
 			char reason[256];
 
 			snprintf(reason, sizeof(reason), "%s", why ? why : "invalid");
-			if (!strcmp(reason, "unknown key")) {
-				char *eq = strchr(p, '=');
-
-				snprintf(reason, sizeof(reason), "unknown key '%.*s'",
-					 (int)(eq ? (size_t)(eq - p) : strlen(p)), rasd_trim(p));
-			}
+			if (!strcmp(reason, "unknown key"))
+				unknown_key_reason(p, reason, sizeof(reason));
 			on_error(ctx, path, lineno, reason);
 			errors++;
 		}

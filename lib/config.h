@@ -83,6 +83,8 @@ void rasd_config_defaults(struct rasd_config *c);
 int rasd_config_load(struct rasd_config *c, const char *path, config_error_fn on_error, void *ctx);
 /* Applies one "key = value" setting, e.g. from the command line; 0 or -EINVAL with *why set. */
 int rasd_config_set(struct rasd_config *c, const char *key, const char *value, const char **why);
+/* The configuration key a mistyped one most likely meant (a few edits away, any case), or NULL. */
+const char *rasd_config_suggest(const char *key);
 /* Strips leading and trailing white space in place; returns the new start. */
 char *rasd_trim(char *s);
 /* True when the event table entry named by system/event/table is enabled by c->events. */

@@ -558,7 +558,7 @@ static void log_decision(struct ras_actions *a, struct entry *e, const struct ra
 	char f[6][200];
 	const char *fields[7] = { f[0], f[1], f[2], f[3], f[4], f[5], NULL };
 	bool failed = !strcmp(act->result, "failed");
-	char more[64] = "";
+	char more[64] = "", why[96] = "";
 
 	if (!failed && ((e->logged_ns && act->wall_ns - e->logged_ns < DECISION_LOG_INTERVAL_NS) ||
 			!ras_log_limit_allows(&a->decision_lines, DECISION_LINES_PER_MINUTE,
@@ -576,10 +576,14 @@ static void log_decision(struct ras_actions *a, struct entry *e, const struct ra
 	snprintf(f[3], sizeof(f[3]), "RAS_RESULT=%s", act->result);
 	snprintf(f[4], sizeof(f[4]), "RAS_COUNT=%lld", (long long)act->count);
 	snprintf(f[5], sizeof(f[5]), "RAS_THRESHOLD=%s", act->threshold);
+	if (failed)
+		snprintf(why, sizeof(why), " (%s)", strerror(act->error));
+	else if (!strcmp(act->result, "dry-run") && act->error == EOPNOTSUPP)
+		snprintf(why, sizeof(why), ", and the kernel lacks the interface");
 	ras_log_fields(failed ? LOG_ERR : LOG_WARNING, RAS_ACTION_MESSAGE_ID, fields,
-		       "%s %s: %lld corrected errors crossed %s; %s: %s%s%s%s%s", act->kind,
+		       "%s %s: %lld corrected errors crossed %s; %s: %s%s%s", act->kind,
 		       act->subject, (long long)act->count, act->threshold, act->action, act->result,
-		       failed ? " (" : "", failed ? strerror(act->error) : "", failed ? ")" : "", more);
+		       why, more);
 	if (act->target[0])
 		ras_log(LOG_INFO, "%s %s: %s", act->kind, act->subject, act->target);
 }

@@ -71,16 +71,21 @@ bool ras_decision_go_ahead(struct ras_decisions *d, struct ras_db_actions *dba,
 	struct timespec now;
 	const char *why;
 
-	if (probed == -EOPNOTSUPP) {
-		set_result(act, "unsupported", EOPNOTSUPP);
-		return false;
-	}
 	if (!strcmp(act->action, "account")) {
 		set_result(act, "done", 0);
 		return false;
 	}
+	/*
+	 * A dry run writes nothing whatever the kernel offers: it is one, with the
+	 * write it would have made (act->target, filled by the probe), and the
+	 * kernel's lack of the interface kept as its error.
+	 */
 	if (d->cfg->dry_run || (synthetic && !d->cfg->synthetic_actions)) {
-		set_result(act, "dry-run", 0);
+		set_result(act, "dry-run", probed == -EOPNOTSUPP ? EOPNOTSUPP : 0);
+		return false;
+	}
+	if (probed == -EOPNOTSUPP) {
+		set_result(act, "unsupported", EOPNOTSUPP);
 		return false;
 	}
 	clock_gettime(CLOCK_REALTIME, &now);

@@ -38,7 +38,9 @@ const char *ras_decision_configured(const struct rasd_config *cfg, enum ras_subj
  * Whether act->action goes ahead now, probed the result of checking that the
  * kernel offers it (-EOPNOTSUPP: it does not). When it does not go ahead,
  * act->result and act->error say why; when it does, the rate limit counts
- * from now. dba counts the actions of the day for the cap.
+ * from now. dba counts the actions of the day for the cap. A dry run (or a
+ * synthetic record without synthetic_actions) is "dry-run" whatever the
+ * kernel offers, with error EOPNOTSUPP when it lacks the interface.
  */
 bool ras_decision_go_ahead(struct ras_decisions *d, struct ras_db_actions *dba,
 			   enum ras_subject_kind kind, struct ras_db_action *act, int probed,

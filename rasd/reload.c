@@ -36,9 +36,38 @@ static bool read_fresh_config(const struct rasd_options *opt, struct rasd_config
 	return true;
 }
 
+/* Whether what a crossing does (act, or not: dry run, synthetic records) changes. */
+static bool action_settings_differ(const struct rasd_config *c, const struct rasd_config *f)
+{
+	return c->dry_run != f->dry_run || c->synthetic_actions != f->synthetic_actions ||
+	       c->memory_repair != f->memory_repair || strcmp(c->page_ce_action, f->page_ce_action) ||
+	       strcmp(c->cpu_ce_action, f->cpu_ce_action) ||
+	       strcmp(c->page_ce_threshold, f->page_ce_threshold) ||
+	       strcmp(c->cpu_ce_threshold, f->cpu_ce_threshold) ||
+	       strcmp(c->row_ce_threshold, f->row_ce_threshold) ||
+	       strcmp(c->dimm_ce_threshold, f->dimm_ce_threshold) ||
+	       strcmp(c->device_ce_threshold, f->device_ce_threshold);
+}
+
+/*
+ * One line with every action setting as it now stands, so an operator who
+ * turned dry_run or an action on or off sees at once what rasd will do.
+ */
+static void log_action_settings(const struct rasd_config *c)
+{
+	ras_log(LOG_NOTICE, "actions now in force: dry_run=%s; page_ce_action=%s at %s;"
+		" cpu_ce_action=%s at %s; rows at %s: %s; dimm at %s and device at %s: account;"
+		" synthetic_actions=%s", c->dry_run ? "yes" : "no", c->page_ce_action,
+		c->page_ce_threshold, c->cpu_ce_action, c->cpu_ce_threshold, c->row_ce_threshold,
+		c->memory_repair ? "repair, else page_ce_action" : "page_ce_action",
+		c->dimm_ce_threshold, c->device_ce_threshold, c->synthetic_actions ? "yes" : "no");
+}
+
 /* Thresholds, actions, their limits and triggers apply from the reload on (sysfs_root: restart). */
 static void reload_actions(struct rasd_config *c, const struct rasd_config *f)
 {
+	bool changed = action_settings_differ(c, f);
+
 #define TAKE(field) memcpy(&c->field, &f->field, sizeof(c->field))
 	TAKE(page_ce_threshold);
 	TAKE(page_ce_action);
@@ -56,6 +85,8 @@ static void reload_actions(struct rasd_config *c, const struct rasd_config *f)
 	TAKE(trigger_timeout_s);
 	TAKE(trigger_max_children);
 #undef TAKE
+	if (changed)
+		log_action_settings(c);
 }
 
 bool rasd_reload_config(struct rasd_config *running, const struct rasd_options *opt)

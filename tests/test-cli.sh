@@ -129,5 +129,32 @@ out=$(PATH="$top_builddir/ctl:$PATH" bash -c '. "$1"/contrib/ras-fdr-ctl.bash-co
 	COMP_WORDS=(ras-fdr-ctl errors --ty); COMP_CWORD=2; _ras_fdr_ctl; echo "${COMPREPLY[*]}"' _ "$top_srcdir")
 ok $([ "$out" = $'summary\n--type' ] && echo 0 || echo 1) "the bash completion script completes (${out//$'\n'/ | })"
 
+# ---- issue 32's small points: the same help everywhere, the options kept ----
+e1=$("$CTL" "${NODB[@]}" errors --since yesterday 2>&1 >/dev/null)
+e2=$("$CTL" "${NODB[@]}" actions --since yesterday 2>&1 >/dev/null); rc=$?
+ok $([ $rc = 2 ] && [ -n "$e1" ] && [ "$e1" = "$e2" ] && echo 0 || echo 1) \
+	"actions --since gives the same help as errors --since (rc $rc: $e2)"
+e2=$("$CTL" "${NODB[@]}" actions --since @99999999999 2>&1 >/dev/null)
+grep -q "out of range" <<<"$e2"; ok $? "actions --since says when a time is out of range ($e2)"
+T=$(mktemp -d)
+mkdir -p "$T/tracing/events" "$T/tracing/instances/rasd" && : >"$T/tracing/instances/rasd/trace_marker_raw"
+printf 'formats_dir = %s/formats\n' "$top_srcdir" >"$T/my rasd.conf"
+out=$("$CTL" -c "$T/my rasd.conf" -d "$T/r.db" -t "$T/tracing" inject --synthetic ras:mc_event msg=hint 2>&1)
+grep -qF "find it with: ras-fdr-ctl -c '$T/my rasd.conf' -d $T/r.db -t $T/tracing errors --type mc_event --since @" <<<"$out"
+ok $? "inject's hint keeps the global options given, quoted for the shell ($out)"
+printf 'dryrun = yes\npage_ce_treshold = 3/1h\nPAGE_CE_ACTION = soft\nnot_a_key_at_all = 1\n' >"$T/typo.conf"
+out=$("$RASD" --config "$T/typo.conf" --check-config 2>&1); rc=$?
+ok $([ $rc = 1 ] && echo 0 || echo 1) "a mistyped key fails --check-config"
+grep -q "typo.conf:1: unknown key 'dryrun' (did you mean 'dry_run'?)" <<<"$out"; ok $? "--check-config: did you mean dry_run"
+grep -q "typo.conf:2: unknown key 'page_ce_treshold' (did you mean 'page_ce_threshold'?)" <<<"$out"
+ok $? "--check-config: did you mean page_ce_threshold"
+grep -q "typo.conf:3: unknown key 'PAGE_CE_ACTION' (did you mean 'page_ce_action'?)" <<<"$out"
+ok $? "--check-config: did you mean page_ce_action (rasdaemon's spelling)"
+grep -q "typo.conf:4: unknown key 'not_a_key_at_all'$" <<<"$out"; ok $? "no guess for a key nothing is near"
+out=$("$RASD" --config "$T/typo.conf" --db "$T/r.db" --lock-dir "$T" --tracing-dir "$T/tracing" --once 2>&1); rc=$?
+ok $([ $rc != 0 ] && grep -q "did you mean 'dry_run'" <<<"$out" && echo 0 || echo 1) \
+	"rasd at start: the same did-you-mean, and it does not start (rc $rc)"
+rm -rf "$T"
+
 echo "1..$n"
 [ $failed = 0 ]

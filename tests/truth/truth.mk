@@ -1,0 +1,11 @@
+# One truth per record (issue 32): kernel text held whole, dry runs, views that agree.
+TRUTH_C_TESTS = tests/truth/test-reload tests/truth/test-actions-dry
+check_PROGRAMS += $(TRUTH_C_TESTS)
+TESTS += $(TRUTH_C_TESTS)
+EXTRA_DIST += tests/truth/truth.mk
+tests_truth_test_reload_SOURCES = tests/truth/test-reload.c rasd/reload.c
+tests_truth_test_reload_CFLAGS = $(RAS_CFLAGS)
+tests_truth_test_reload_LDADD = $(TEST_LIBS)
+tests_truth_test_actions_dry_SOURCES = tests/truth/test-actions-dry.c $(ACTIONS_FIXTURE)
+tests_truth_test_actions_dry_CFLAGS = $(RAS_CFLAGS)
+tests_truth_test_actions_dry_LDADD = $(TEST_LIBS)
