@@ -23,7 +23,6 @@ enum item_kind {
 };
 
 #define ITEM_STRINGS 9   /* a devlink record uses the first five */
-#define ITEM_STRING_LEN 192
 #define ITEM_NOTE0 6          /* the source's notes: the last TEXT_NOTES string slots */
 #define ITEM_BYTES NONSTD_HEX_MAX   /* a section's bytes, an ARM section's entries */
 #define ITEM_OEM 128                /* an ARM section's vendor bytes */
@@ -44,7 +43,8 @@ struct text_item {
 		struct memfail_in memfail;   /* symtab: the parser's static table */
 		struct cxl_in cxl;
 	} in;
-	char str[ITEM_STRINGS][ITEM_STRING_LEN];
+	/* The parser's strings, whole (an EDAC line's detail is up to the kernel's 1 KiB): heap copies. */
+	char *str[ITEM_STRINGS];
 	size_t str_len[ITEM_STRINGS];
 	const char *note_key[TEXT_NOTES];   /* static strings of the parser */
 	uint8_t bytes[ITEM_BYTES];
@@ -84,12 +84,23 @@ static struct text_item *text_add(struct text_ctx *t, enum item_kind kind, unsig
 /* Copies a parser string (not necessarily NUL-terminated, may be NULL) into slot i. */
 static void keep_string(struct text_item *it, unsigned i, const char *s, size_t len)
 {
-	size_t n = len < ITEM_STRING_LEN - 1 ? len : ITEM_STRING_LEN - 1;
+	size_t n = s ? len : 0;
+	char *copy = malloc(n + 1);
 
-	if (s && n)
-		memcpy(it->str[i], s, n);
-	it->str[i][n] = '\0';
-	it->str_len[i] = n;
+	free(it->str[i]);
+	it->str[i] = copy;
+	it->str_len[i] = copy ? n : 0;
+	if (!copy)
+		return;   /* an empty string where memory ran out (slots are read by length) */
+	if (n)
+		memcpy(copy, s, n);
+	copy[n] = '\0';
+}
+
+/* A slot's string, "" when none was kept. */
+static const char *slot(const struct text_item *it, unsigned i)
+{
+	return it->str[i] ? it->str[i] : "";
 }
 
 static int on_mce(void *ctx, const struct mce_in *rec, unsigned line)
@@ -279,23 +290,23 @@ static void attach_other_strings(struct text_item *it)
 	switch (it->kind) {
 	case ITEM_DEVLINK:
 		it->in.devlink = (struct devlink_in){
-			.bus_name = it->str[0], .bus_name_len = it->str_len[0],
-			.dev_name = it->str[1], .dev_name_len = it->str_len[1],
-			.driver_name = it->str[2], .driver_name_len = it->str_len[2],
-			.reporter_name = it->str[3], .reporter_name_len = it->str_len[3],
-			.msg = it->str[4], .msg_len = it->str_len[4],
+			.bus_name = slot(it, 0), .bus_name_len = it->str_len[0],
+			.dev_name = slot(it, 1), .dev_name_len = it->str_len[1],
+			.driver_name = slot(it, 2), .driver_name_len = it->str_len[2],
+			.reporter_name = slot(it, 3), .reporter_name_len = it->str_len[3],
+			.msg = slot(it, 4), .msg_len = it->str_len[4],
 		};
 		break;
 	case ITEM_DISK:
-		it->in.disk.rwbs = it->str[0];
+		it->in.disk.rwbs = slot(it, 0);
 		it->in.disk.rwbs_len = it->str_len[0];
-		it->in.disk.cmd = it->str[1];
+		it->in.disk.cmd = slot(it, 1);
 		it->in.disk.cmd_len = it->str_len[1];
 		break;
 	case ITEM_CXL:
-		it->in.cxl.event = it->str[0];
+		it->in.cxl.event = slot(it, 0);
 		it->in.cxl.event_len = it->str_len[0];
-		it->in.cxl.host = it->str[1];
+		it->in.cxl.host = slot(it, 1);
 		it->in.cxl.host_len = it->str_len[1];
 		break;
 	default:
@@ -308,25 +319,25 @@ static void attach_strings(struct text_item *it)
 {
 	switch (it->kind) {
 	case ITEM_AER:
-		it->in.aer.dev_name = it->str[0];
+		it->in.aer.dev_name = slot(it, 0);
 		it->in.aer.dev_name_len = it->str_len[0];
-		it->in.aer.dev_desc = it->str_len[1] ? it->str[1] : NULL;
+		it->in.aer.dev_desc = it->str_len[1] ? slot(it, 1) : NULL;
 		it->in.aer.dev_desc_len = it->str_len[1];
-		it->in.aer.bus_type = it->str_len[2] ? it->str[2] : NULL;
+		it->in.aer.bus_type = it->str_len[2] ? slot(it, 2) : NULL;
 		it->in.aer.bus_type_len = it->str_len[2];
 		break;
 	case ITEM_EDAC:
-		it->in.edac.msg = it->str[0];
+		it->in.edac.msg = slot(it, 0);
 		it->in.edac.msg_len = it->str_len[0];
-		it->in.edac.label = it->str[1];
+		it->in.edac.label = slot(it, 1);
 		it->in.edac.label_len = it->str_len[1];
-		it->in.edac.driver_detail = it->str[2];
+		it->in.edac.driver_detail = slot(it, 2);
 		it->in.edac.driver_detail_len = it->str_len[2];
 		for (unsigned i = 0; i < 3; i++)
-			it->in.edac.layer_name[i] = it->str_len[3 + i] ? it->str[3 + i] : NULL;
+			it->in.edac.layer_name[i] = it->str_len[3 + i] ? slot(it, 3 + i) : NULL;
 		break;
 	case ITEM_EXTLOG:
-		it->in.extlog.fru_text = it->str[0];
+		it->in.extlog.fru_text = slot(it, 0);
 		it->in.extlog.fru_text_len = it->str_len[0];
 		it->in.extlog.data = it->bytes;
 		it->in.extlog.data_len = it->n_bytes;
@@ -338,7 +349,7 @@ static void attach_strings(struct text_item *it)
 		it->in.arm.oem_buf_len = it->n_oem;
 		break;
 	case ITEM_NONSTD:
-		it->in.nonstd.fru_text = it->str[0];
+		it->in.nonstd.fru_text = slot(it, 0);
 		it->in.nonstd.fru_text_len = it->str_len[0];
 		it->in.nonstd.buf = it->bytes;
 		it->in.nonstd.buf_len = it->n_bytes;
@@ -407,7 +418,7 @@ static struct decoded_view decode_item(struct text_item *it, union any_decoded *
 	v = decode_by_kind(it, d);
 	for (unsigned i = 0; i < TEXT_NOTES; i++) {
 		v.note_key[i] = it->note_key[i] && it->str_len[ITEM_NOTE0 + i] ? it->note_key[i] : NULL;
-		v.note_value[i] = it->str[ITEM_NOTE0 + i];
+		v.note_value[i] = slot(it, ITEM_NOTE0 + i);
 	}
 	return v;
 }
@@ -479,6 +490,9 @@ int decode_text_buffer(const char *name, const char *buf, size_t len, const stru
 		fprintf(o->err, "%s: no machine-check, AER, EDAC, firmware (GHES) or rasdaemon record found\n", name);
 	/* Lines it could not read were reported; the status says whether anything was decoded. */
 	status = t.n ? 0 : 1;
+	for (size_t i = 0; i < t.n; i++)
+		for (unsigned k = 0; k < ITEM_STRINGS; k++)
+			free(t.items[i].str[k]);
 	free(t.items);
 	return status;
 }

@@ -416,7 +416,7 @@ static char *counts_sql(unsigned n_bounds)
 	/* Placeholders only: the bounds themselves are bound below. */
 	for (unsigned i = 0; i < n_bounds; i++)
 		n += (size_t)snprintf(sql + n, cap - n, " + (e.wall_ns >= ?%u)", 5 + i);
-	snprintf(sql + n, cap - n, " AS seg, sum(coalesce(e.error_count, 1)), count(*), max(e.wall_ns)"
+	snprintf(sql + n, cap - n, " AS seg, sum(" RAS_DB_EDAC_ERRORS_SQL("e.error_count") "), count(*), max(e.wall_ns)"
 		 " FROM mc_event e WHERE" RECORD_FILTER " GROUP BY 1, 2, 3, 4, 5, 6, 7");
 	return sql;
 }

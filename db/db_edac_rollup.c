@@ -21,6 +21,7 @@
 #include "db_internal.h"
 #include "db_rollup.h"
 #include "db_edac.h"
+#include "decoders/edac.h"
 #include "lib/event_fields.h"
 #include "lib/str.h"
 
@@ -29,7 +30,7 @@
 	"coalesce(e.boot, 0), coalesce(e.mc_index, -1), coalesce(e.top_layer, -1)," \
 	" coalesce(e.middle_layer, -1), coalesce(e.lower_layer, -1)," \
 	" coalesce(e.error_type, -1), e.source, e.synthetic"
-#define EDAC_ERRORS "sum(coalesce(e.error_count, 1))"
+#define EDAC_ERRORS "sum(" RAS_DB_EDAC_ERRORS_SQL("e.error_count") ")"
 
 static const char upsert_sql[] =
 	"INSERT INTO rollup_edac (hour, boot, mc, top, mid, low, error_type, source, synthetic,"
@@ -188,7 +189,7 @@ int ras_db_edac_acc_add(struct ras_db *db, struct ras_db_edac_acc **accp,
 		} else if (!acc_same(e, &k)) {
 			continue;
 		}
-		e->errors += raw_or(&v[MC_F_ERROR_COUNT], 1);
+		e->errors += edac_errors_of(raw_or(&v[MC_F_ERROR_COUNT], 1));
 		e->records++;
 		if (ev->wall_ns < e->first_ns)
 			e->first_ns = ev->wall_ns;
@@ -225,6 +226,37 @@ int ras_db_edac_rollup_rebuild(struct ras_db *db)
 }
 
 /*
+ * Schema step 17: an mc_event of error_count 0 counts one error
+ * (decoders/edac.h edac_errors_of), and the roll-up rows made before counted
+ * it 0. Adds one to its row per such record, stored or folded (a folds row
+ * keeps the count in its EDAC key, ekey).
+ */
+int ras_db_edac_rollup_count_zero(struct ras_db *db)
+{
+	static const char sql[] =
+		"UPDATE rollup_edac AS r SET errors = r.errors + z.n FROM ("
+		" SELECT hour, boot, mc, top, mid, low, et, source, synthetic, sum(n) AS n FROM ("
+		"  SELECT " RAS_DB_HOUR_SQL("e.wall_ns") " AS hour, coalesce(e.boot, 0) AS boot,"
+		"  coalesce(e.mc_index, -1) AS mc, coalesce(e.top_layer, -1) AS top,"
+		"  coalesce(e.middle_layer, -1) AS mid, coalesce(e.lower_layer, -1) AS low,"
+		"  coalesce(e.error_type, -1) AS et, e.source AS source, e.synthetic AS synthetic, 1 AS n"
+		"  FROM mc_event e WHERE e.error_count = 0"
+		"  UNION ALL SELECT hour, boot, json_extract(ekey, '$[0]'), json_extract(ekey, '$[1]'),"
+		"  json_extract(ekey, '$[2]'), json_extract(ekey, '$[3]'), json_extract(ekey, '$[4]'),"
+		"  source, synthetic, records FROM folds"
+		"  WHERE tbl = 'mc_event' AND ekey <> '' AND json_extract(ekey, '$[5]') = 0)"
+		" GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9) AS z"
+		" WHERE r.hour = z.hour AND r.boot = z.boot AND r.mc = z.mc AND r.top = z.top"
+		" AND r.mid = z.mid AND r.low = z.low AND r.error_type = z.et AND r.source = z.source"
+		" AND r.synthetic = z.synthetic";
+
+	if (!ras_db_table_exists(db, "rollup_edac") || !ras_db_table_exists(db, "mc_event") ||
+	    !ras_db_table_exists(db, "folds"))
+		return 0;
+	return ras_db_exec(db, sql) < 0 ? -EIO : 0;
+}
+
+/*
  * Raw mc_event rows in rollup_edac's shape (see db_rollup.h): the only place
  * the EDAC counts read records from their rows instead of the roll-up.
  */
@@ -234,7 +266,7 @@ int ras_db_edac_raw_rows_sql(char *sql, size_t cap, bool folds)
 	static const char folded[] =
 		" UNION ALL SELECT hour, boot, json_extract(ekey, '$[0]'), json_extract(ekey, '$[1]'),"
 		" json_extract(ekey, '$[2]'), json_extract(ekey, '$[3]'), json_extract(ekey, '$[4]'),"
-		" source, synthetic, n * json_extract(ekey, '$[5]'), n, fn, ln FROM ("
+		" source, synthetic, n * max(json_extract(ekey, '$[5]'), 1), n, fn, ln FROM ("
 		RAS_DB_FOLDED_IN_RANGES("mc_event") ") WHERE n > 0 AND ekey <> ''";
 	int n = snprintf(sql, cap,
 			 "SELECT " RAS_DB_HOUR_SQL("e.wall_ns") " AS hour, " EDAC_KEY ", "

@@ -239,6 +239,10 @@ int ras_db_check_usable(const char *path, sqlite3 *h, char *err, size_t errlen);
 /* Classifies path (and, with h, its schema); why says what is wrong. */
 enum ras_db_state ras_db_inspect(const char *path, sqlite3 *h, char *why, size_t whylen);
 int ras_db_exec(struct ras_db *db, const char *sql);
+/* The errors an mc_event row stands for, in SQL: decoders/edac.h edac_errors_of(). */
+#define RAS_DB_EDAC_ERRORS_SQL(col) "max(coalesce(" col ", 1), 1)"
+/* Schema step 17: stored machine-check decodings' cache levels as Linux numbers them (db_migrate_levels.c). */
+int ras_db_migrate_cache_levels(struct ras_db *db);
 /* The integer in the first column of sql's first row: 0, -ENOENT (no row, or not an integer), -EIO. */
 int ras_db_int(struct ras_db *db, const char *sql, int64_t *out);
 bool ras_db_table_exists(struct ras_db *db, const char *table);

@@ -37,7 +37,7 @@ static const struct subject_source {
 	/* The label the decoder settled on (the configured one where the kernel had none). */
 	{ RAS_MDIM_DIMM, "mc_event",
 	  "coalesce(nullif(dec_label, ''), nullif(label, ''), nullif(location, ''), 'unknown')", "''",
-	  "max(coalesce(error_count, 1), 1)",
+	  RAS_DB_EDAC_ERRORS_SQL("error_count"),
 	  { "dec_label", "label", "location" }, NULL, "error_count" },
 	{ RAS_MDIM_CPU, "mce_record", "coalesce(cpu, -1)", "coalesce(socketid, -1)", "1",
 	  { "cpu" }, "socketid", NULL },

@@ -131,6 +131,8 @@ int ras_db_edac_rollup_rows(struct ras_db *db, int64_t first_id);
 int ras_db_metrics_rollup_rows(struct ras_db *db, unsigned idx, int64_t first_id);
 /* Recounts rollup_edac / the table's rollup_subjects rows from every stored row. */
 int ras_db_edac_rollup_rebuild(struct ras_db *db);
+/* Schema step 17: rows made before count an mc_event of error_count 0 as one error too. */
+int ras_db_edac_rollup_count_zero(struct ras_db *db);
 /* ras_db_edac_counts()'s statement over the roll-up; NULL without one or on error (db->err). */
 struct ras_db_filter;
 sqlite3_stmt *ras_db_edac_rollup_counts_stmt(struct ras_db *db, const struct ras_db_filter *f,

@@ -292,6 +292,11 @@ int ras_db_migrate(struct ras_db *db)
 	/* Step 14: per-record values of rows decoded since step 5 leave their decodings. */
 	if (v >= 5 && v < 14 && move_per_record(db) < 0)
 		goto fail;
+	/* Step 17: before the roll-ups are counted from them, if they are. */
+	if (v >= 5 && v < 17 && ras_db_migrate_cache_levels(db) < 0)
+		goto fail;
+	if (v >= 10 && v < 17 && ras_db_edac_rollup_count_zero(db) < 0)
+		goto fail;
 	/* Rows stored before the roll-ups existed are counted once, here. */
 	if (v < 10 && ras_db_rollup_rebuild_all(db) < 0)
 		goto fail;

@@ -226,6 +226,14 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	  "CREATE TABLE IF NOT EXISTS crash_links ("
 	  " crash INTEGER NOT NULL, tbl TEXT NOT NULL, row_id INTEGER NOT NULL, role TEXT NOT NULL,"
 	  " PRIMARY KEY (crash, tbl, row_id));" },
+	/*
+	 * Machine-check cache levels as Linux and lscpu number the caches (Intel's
+	 * LL + 1): stored decodings, and the roll-ups and folds of their old
+	 * locations, rewritten by db_migrate_levels.c after the event-table sync.
+	 * An mc_event of error_count 0 counts one error: the EDAC roll-up adds
+	 * one per such record (db_edac_rollup.c ras_db_edac_rollup_count_zero).
+	 */
+	{ 17, "machine-check cache levels as Linux numbers caches; error_count 0 is one error (made by the migration)", NULL },
 };
 
 #define RAS_DB_N_UPGRADES (sizeof(ras_db_upgrades) / sizeof(ras_db_upgrades[0]))

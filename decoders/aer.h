@@ -37,6 +37,11 @@ struct aer_in {
 
 struct aer_decoded {
 	RAS_DECODED_HEAD;
+	/*
+	 * ras:aer_event's dev_name is pci_name(): "%04x:%02x:%02x.%d"
+	 * (drivers/pci/probe.c pci_setup_device), at most 16 characters with an
+	 * eight-digit domain; held with room to spare.
+	 */
 	char dev_name[64];
 	char dev_desc[160];       /* the caller's name for the device (pci.ids), "" if none */
 	char bus_type[8];

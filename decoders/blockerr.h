@@ -32,10 +32,15 @@ struct blockerr_decoded {
 	int64_t nr_sector;
 	int64_t error;
 	char status_name[48];      /* "critical medium error", "I/O error", ... */
-	char rwbs[12];
+	char rwbs[12];             /* the kernel's char rwbs[RWBS_LEN]: 8 (6.1), 10 (6.18) */
 	char operation[24];        /* "read", "write", "discard", ... */
 	int64_t ioprio;
 	char ioprio_class[8];
+	/*
+	 * block_rq_error's cmd is a one-byte dynamic array the kernel always sets
+	 * to "" (include/trace/events/block.h: __get_str(cmd)[0] = '\0'); held
+	 * up to 63 bytes should a kernel ever fill it.
+	 */
 	char cmd[64];
 };
 RAS_DECODED_CHECK(struct blockerr_decoded);

@@ -14,6 +14,12 @@
 #include "dfield.h"
 
 #define CPER_GUID_STR_LEN 37
+/*
+ * A generic error data entry's FRU Text is 20 bytes (UEFI 2.10 N.2.2,
+ * struct acpi_hest_generic_data fru_text[20]), which extlog_mem_event and
+ * non_standard_event hand over as a string; held with room to spare.
+ */
+#define CPER_FRU_TEXT_MAX 40
 
 /* ---- section types and common tables --------------------------------- */
 
@@ -105,7 +111,7 @@ struct extlog_decoded {
 	int64_t pa;
 	int64_t pa_mask_lsb;
 	char fru_guid[CPER_GUID_STR_LEN];
-	char fru_text[40];
+	char fru_text[CPER_FRU_TEXT_MAX];
 	int64_t validation_bits;
 	int64_t node, card, module, bank, bank_group, bank_address, device;
 	int64_t row, column, bit_pos, requestor_id, responder_id, target_id;
@@ -143,7 +149,7 @@ struct nonstd_decoded {
 	char sec_type_guid[CPER_GUID_STR_LEN];
 	char sec_type_name[64];
 	char fru_guid[CPER_GUID_STR_LEN];
-	char fru_text[40];
+	char fru_text[CPER_FRU_TEXT_MAX];
 	int64_t cper_severity;
 	int64_t length;
 	int64_t data_truncated;   /* 1 if raw_hex lacks some of the data (short buffer or > NONSTD_HEX_MAX) */

@@ -52,6 +52,12 @@ const char *cxl_field_name(enum cxl_field f);
 struct cxl_decoded {
 	RAS_DECODED_HEAD;
 	char event[40];
+	/*
+	 * Device names from drivers/cxl/core/trace.h: memdev "mem%d"
+	 * (core/memdev.c), region "region%d" (core/region.c), host the memdev's
+	 * parent, a PCI device (pci_name(), at most 16) or cxl_test's platform
+	 * "cxl_mem.%d": at most 20 characters; held with room to spare.
+	 */
 	char memdev[32];
 	char host[64];
 	char region[32];

@@ -42,6 +42,15 @@ static const char *reporter_advice(const char *reporter, enum ras_severity *seve
 	return NULL;
 }
 
+/* "bus/device"; a place name too long for the location ends "..." there (the sentence has it whole). */
+static void where(const char *bus, const char *dev, char *buf, size_t len)
+{
+	int n = snprintf(buf, len, "%s%s%s", bus, bus[0] ? "/" : "", dev[0] ? dev : "unknown device");
+
+	if (n >= 0 && (size_t)n >= len && len > 4)
+		memcpy(buf + len - 4, "...", 4);
+}
+
 int devlink_decode(const struct devlink_in *in, struct devlink_decoded *out)
 {
 	if (!out)
@@ -57,9 +66,7 @@ int devlink_decode(const struct devlink_in *in, struct devlink_decoded *out)
 	ou_copy(out->msg, sizeof(out->msg), in->msg, in->msg_len);
 	out->severity = RAS_SEV_UNKNOWN;
 	reporter_advice(out->reporter_name, &out->severity);
-	snprintf(out->location, sizeof(out->location), "%s%s%s",
-		 out->bus_name, out->bus_name[0] ? "/" : "",
-		 out->dev_name[0] ? out->dev_name : "unknown device");
+	where(out->bus_name, out->dev_name, out->location, sizeof(out->location));
 	return 0;
 }
 
@@ -70,7 +77,8 @@ int devlink_decode(const struct devlink_in *in, struct devlink_decoded *out)
 void devlink_render(const struct devlink_decoded *d, char *buf, size_t len)
 {
 	char driver[sizeof(d->driver_name)], reporter[sizeof(d->reporter_name)];
-	char msg[sizeof(d->msg)];
+	char msg[sizeof(d->msg)], bus[sizeof(d->bus_name)], dev[sizeof(d->dev_name)];
+	char on[sizeof(bus) + sizeof(dev) + 16];
 	const char *advice;
 
 	if (!buf || !len)
@@ -82,10 +90,13 @@ void devlink_render(const struct devlink_decoded *d, char *buf, size_t len)
 	ou_copy(driver, sizeof(driver), d->driver_name, sizeof(d->driver_name));
 	ou_copy(reporter, sizeof(reporter), d->reporter_name, sizeof(d->reporter_name));
 	ou_copy(msg, sizeof(msg), d->msg, sizeof(d->msg));
+	ou_copy(bus, sizeof(bus), d->bus_name, sizeof(d->bus_name));
+	ou_copy(dev, sizeof(dev), d->dev_name, sizeof(d->dev_name));
+	/* The names whole, not the location (which may end "..."). */
+	where(bus, dev, on, sizeof(on));
 	advice = reporter_advice(reporter, NULL);
 	snprintf(buf, len, "Driver %s reported a health problem on %s (reporter %s)",
-		 driver[0] ? driver : "(unknown)", d->location,
-		 reporter[0] ? reporter : "(unnamed)");
+		 driver[0] ? driver : "(unknown)", on, reporter[0] ? reporter : "(unnamed)");
 	if (msg[0])
 		ou_appendf(buf, len, ": %s", msg);
 	if (advice)

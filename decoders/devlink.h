@@ -20,13 +20,26 @@ struct devlink_in {
 	size_t msg_len;
 };
 
+/*
+ * The longest text of devlink:devlink_health_report, NUL included
+ * (include/trace/events/devlink.h, all __string). bus_name, dev_name and
+ * driver_name are sysfs directory names (/sys/bus/NAME, /sys/devices/.../NAME,
+ * /sys/bus/X/drivers/NAME), at most NAME_MAX 255 bytes
+ * (include/uapi/linux/limits.h). reporter_name is a driver's literal ("fw",
+ * "tx", "fw_fatal"), held as long as a name. msg: the longest a driver builds
+ * is mlx5's, in MLX5E_REPORTER_PER_Q_MAX_LEN 256 bytes
+ * (drivers/net/ethernet/mellanox/mlx5/core/en/health.h); the others pass literals.
+ */
+#define DEVLINK_NAME_MAX 256
+#define DEVLINK_MSG_MAX 256
+
 struct devlink_decoded {
 	RAS_DECODED_HEAD;
-	char bus_name[32];
-	char dev_name[64];
-	char driver_name[64];
-	char reporter_name[64];
-	char msg[192];
+	char bus_name[DEVLINK_NAME_MAX];
+	char dev_name[DEVLINK_NAME_MAX];
+	char driver_name[DEVLINK_NAME_MAX];
+	char reporter_name[DEVLINK_NAME_MAX];
+	char msg[DEVLINK_MSG_MAX];
 };
 RAS_DECODED_CHECK(struct devlink_decoded);
 

@@ -19,7 +19,12 @@
 
 #include "severity.h"
 
-#define RAS_SUMMARY_LEN 384   /* a rendered sentence (X_render) fits in this */
+/*
+ * A rendered sentence (X_render) fits in this, with every kernel text the
+ * record holds whole: an mc_event's label (295), msg (255) and driver_detail
+ * (1023, decoders/edac.h) make the longest (test-text-limits checks them all).
+ */
+#define RAS_SUMMARY_LEN 2048
 #define RAS_LOCATION_LEN 128
 #define RAS_DECODED_MAX 8192  /* upper bound of any decoder's output struct */
 

@@ -80,11 +80,23 @@ static void write_location(const struct edac_in *in, struct edac_decoded *out)
 		}
 		ou_put_int(&loc, layer[i]);
 	}
-	if (label_is_specific(out->label)) {
+	/* The label whole or not at all: the sentence names one too long for the location. */
+	if (label_is_specific(out->label) && loc.at + strlen(out->label) + 3 < sizeof(out->location)) {
 		ou_put(&loc, " (");
 		ou_put(&loc, out->label);
 		ou_put(&loc, ")");
 	}
+}
+
+/* Whether the location names the label whole (write_location). */
+static bool location_has_label(const struct edac_decoded *d, const char *label)
+{
+	size_t nl = strlen(d->location), n = strlen(label);
+
+	if (!strcmp(d->location, label))
+		return true;
+	return nl >= n + 3 && !strcmp(d->location + nl - 1, ")") &&
+	       !strncmp(d->location + nl - n - 3, " (", 2) && !strncmp(d->location + nl - n - 1, label, n);
 }
 
 /*
@@ -94,7 +106,7 @@ static void write_location(const struct edac_in *in, struct edac_decoded *out)
  */
 void edac_render(const struct edac_decoded *d, char *buf, size_t len)
 {
-	char msg[sizeof(d->msg)], detail[sizeof(d->driver_detail)];
+	char msg[sizeof(d->msg)], detail[sizeof(d->driver_detail)], label[sizeof(d->label)];
 	const char *advice = NULL;
 
 	if (!buf || !len)
@@ -110,8 +122,15 @@ void edac_render(const struct edac_decoded *d, char *buf, size_t len)
 			 d->error_type_name + 1);
 	else
 		snprintf(buf, len, "Memory error of type %u", (unsigned)d->error_type);
-	ou_appendf(buf, len, " at %s: %u error%s", d->location, (unsigned)d->error_count,
-		   d->error_count == 1 ? "" : "s");
+	/* A count of 0 is one error the driver did not count (edac_errors_of). */
+	if (d->error_count == 0)
+		ou_appendf(buf, len, " at %s: 1 error (the driver gave no count)", d->location);
+	else
+		ou_appendf(buf, len, " at %s: %u error%s", d->location, (unsigned)d->error_count,
+			   d->error_count == 1 ? "" : "s");
+	ou_copy(label, sizeof(label), d->label, sizeof(d->label));
+	if (label_is_specific(label) && !location_has_label(d, label))
+		ou_appendf(buf, len, ", DIMM %s", label);
 	if (d->address != RAS_DF_NONE)
 		ou_appendf(buf, len, ", address 0x%llx", (unsigned long long)d->address);
 	if (d->grain != RAS_DF_NONE)

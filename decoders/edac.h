@@ -43,6 +43,24 @@ struct edac_in {
 	unsigned no_address : 1, no_mc : 1;
 };
 
+/*
+ * The longest text the kernel hands over in ras:mc_event, NUL included
+ * (__string fields: the trace event copies what the EDAC core was given).
+ * label: struct edac_raw_error_desc's label[(EDAC_MC_LABEL_LEN 31 + 1 +
+ *   sizeof(OTHER_LABEL " or ") 5) * EDAC_MAX_LABELS 8] = 296, filled by
+ *   edac_mc_handle_error() (include/linux/edac.h, drivers/edac/edac_mc.c).
+ * msg: the driver's own string; the longest buffers in-tree are 256 bytes
+ *   (drivers/edac/synopsys_edac.c SYNPS_EDAC_MSG_SIZE, npcm_edac.c
+ *   EDAC_MSG_SIZE; ghes_edac's is 80).
+ * driver_detail (other_detail): skx_edac and i10nm_edac build it in
+ *   skx_msg[MSG_SIZE 1024] (drivers/edac/skx_common.h), the ADXL component
+ *   list and the retry_rd_err_log/correrrcnt suffixes included; ghes_edac's
+ *   is OTHER_DETAIL_LEN 400.
+ */
+#define EDAC_LABEL_MAX 296
+#define EDAC_MSG_MAX 256
+#define EDAC_DETAIL_MAX 1024
+
 struct edac_decoded {
 	RAS_DECODED_HEAD;
 	int64_t error_type;
@@ -52,12 +70,12 @@ struct edac_decoded {
 	int64_t top_layer;          /* RAS_DF_NONE when -1 */
 	int64_t middle_layer;
 	int64_t lower_layer;
-	char label[96];
+	char label[EDAC_LABEL_MAX];
 	int64_t address;
 	int64_t grain;              /* bytes, 1 << grain_bits */
 	int64_t syndrome;
-	char msg[128];
-	char driver_detail[192];
+	char msg[EDAC_MSG_MAX];
+	char driver_detail[EDAC_DETAIL_MAX];
 };
 RAS_DECODED_CHECK(struct edac_decoded);
 
@@ -65,6 +83,19 @@ extern const struct ras_dfield edac_dfields[];
 extern const size_t edac_n_dfields;
 
 int edac_decode(const struct edac_in *in, struct edac_decoded *out);
+/*
+ * The errors one mc_event stands for, in every view (buckets, summary,
+ * edac, metrics): its error_count, and 1 when that is 0. The kernel's
+ * edac_mc_handle_error() passes the driver's count through unchecked, and
+ * the Intel drivers (sb_edac, skx_common) give MCi_STATUS[52:38], the
+ * corrected-error counter, which is 0 where the hardware or the firmware did
+ * not count; the record itself is the kernel's report of an error, so it is
+ * one. (The kernel's own sysfs counters add error_count, 0 for such a record.)
+ */
+static inline int64_t edac_errors_of(int64_t error_count)
+{
+	return error_count > 1 ? error_count : 1;
+}
 /*
  * The one-sentence description of d, built from d->head and the members
  * listed in edac_dfields alone (pure). Always NUL-terminates buf.

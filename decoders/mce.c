@@ -225,6 +225,7 @@ static void put_known(struct ou_buf *b, const char *what, int64_t n)
 static void build_location(struct mce_decoded *out)
 {
 	struct ou_buf loc = ou_start(out->location, sizeof(out->location));
+	char name[24];
 
 	put_known(&loc, "socket ", out->socket);
 	ou_put(&loc, loc.at ? ", CPU " : "CPU ");
@@ -245,8 +246,29 @@ static void build_location(struct mce_decoded *out)
 		ou_put(&loc, ", PCIe device ");
 		ou_put(&loc, out->pcie_device);
 	}
-	if (out->cache_level != RAS_DF_NONE && strcmp(out->error_class, "memory") != 0)
-		put_known(&loc, ", cache level ", out->cache_level);
+	if (mce_cache_name(out, name, sizeof(name))) {
+		ou_put(&loc, ", ");
+		ou_put(&loc, name);
+	}
+}
+
+size_t mce_cache_name(const struct mce_decoded *m, char *buf, size_t len)
+{
+	struct ou_buf b = ou_start(buf, len);
+	bool cache = !strcmp(m->error_class, "cache"), tlb = !strcmp(m->error_class, "tlb");
+
+	if (m->cache_level == RAS_DF_NONE || m->cache_level < 1 || m->cache_level > 9 ||
+	    (!cache && !tlb && strcmp(m->error_class, "bus")))
+		return 0;
+	ou_put_lit(&b, "L");
+	ou_put_int(&b, (long long)m->cache_level);
+	if ((cache || tlb) && !strcmp(m->transaction, "instruction"))
+		ou_put_lit(&b, "i");
+	if (cache)
+		ou_put_lit(&b, " cache");
+	else if (tlb)
+		ou_put_lit(&b, " TLB");
+	return b.at;
 }
 
 static const char *const severity_words[RAS_SEV_COUNT] = {

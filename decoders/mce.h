@@ -9,6 +9,7 @@
 #ifndef RAS_MCE_H
 #define RAS_MCE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "severity.h"
@@ -68,7 +69,8 @@ struct mce_decoded {
 	int64_t mscod;                    /* MCi_STATUS[31:16] (Intel model-specific code) */
 	char error_class[16];             /* memory|cache|tlb|bus|io|internal|simple|none|undefined */
 	char error_text[MCE_TEXT_LEN];    /* meaning of the compound/extended error code */
-	int64_t cache_level;              /* LL field: 0, 1, 2; none for "generic" */
+	int64_t cache_level;              /* the LL field as Linux numbers caches (sysfs level,
+					   * lscpu's L1d/L2/L3): 1, 2, 3; none for "generic" */
 	char request[16];                 /* RRRR: rd, wr, drd, dwr, ird, prefetch, evict, snoop, err */
 	char transaction[16];             /* TT: instruction, data, generic; MMM for memory */
 	int64_t filtered;                 /* compound code bit 12 (corrected error filtering) */
@@ -93,7 +95,8 @@ struct mce_decoded {
 
 	int64_t raw_status, raw_addr, raw_misc, raw_synd, raw_ipid, raw_mcgstatus, raw_mcgcap;
 	int64_t raw_synd1, raw_synd2;     /* AMD SMCA MCA_SYND1/MCA_SYND2 (mce_record vendor data) */
-	char fru_text[20];                /* AMD "FRU Text in MCA": SYND1..SYND2 as a string */
+	char fru_text[20];                /* AMD "FRU Text in MCA": SYND1..SYND2 as a string,
+					   * 16 bytes (mce_record's v_data) */
 };
 RAS_DECODED_CHECK(struct mce_decoded);
 
@@ -116,6 +119,21 @@ void mce_vendor_word_set(struct mce_in *in, unsigned slot, uint64_t v);
 
 /* Splits CPUID.1.EAX into display family, model, stepping (Intel SDM Vol. 2A CPUID). */
 void mce_cpuid_split(uint32_t eax, unsigned *family, unsigned *model, unsigned *stepping);
+
+/*
+ * The level a compound error code's LL field (0-3) names, as Linux and lscpu
+ * number the caches (1: L1d/L1i, 2: L2, 3: L3): Intel's LL + 1, AMD's (and
+ * Hygon's) LL as is; RAS_DF_NONE for "generic" (3) and AMD's reserved 0.
+ * decoders/mce_intel.c gives the sources.
+ */
+int64_t mce_ll_level(unsigned ll, bool amd);
+/*
+ * The cache (or TLB) a cache, TLB or bus error names, as every view names it:
+ * "L1 cache", "L1i cache" (instruction side), "L2 cache", "L1 TLB", "L2" (a
+ * bus error's level). Writes it to buf and returns its length; 0 (buf empty)
+ * when the error names no level (generic, memory and other classes).
+ */
+size_t mce_cache_name(const struct mce_decoded *m, char *buf, size_t len);
 
 /* Stable name of a kernel X86_VENDOR_* number ("Intel", "AMD", ...; "unknown"). */
 const char *mce_vendor_name(unsigned cpuvendor);

@@ -39,8 +39,36 @@ static const struct mce_code_text amd_simple_codes[] = {
 
 /* SDM "Compound Error Codes": Table "Encoding for TT (Transaction Type) Sub-Field". */
 static const char *const tt_names[4] = { "instruction", "data", "generic", "reserved" };
-/* SDM "Level Encoding for LL (Memory Hierarchy Level) Sub-Field". */
-static const char *const ll_names[4] = { "L0", "L1", "L2", "generic-level" };
+/*
+ * The LL field (SDM Vol. 3B 16.9 / 15.9.2, "Level Encoding for LL (Memory
+ * Hierarchy Level) Sub-Field": 00 level 0, 01 level 1, 10 level 2, 11
+ * generic) as Linux and lscpu number the caches (sysfs cache/indexN/level:
+ * L1d, L1i, L2, L3), the one number every view prints. Intel counts from the
+ * core's first cache: Linux's MCACOD_DATA 0x0134 "data load" comes from the
+ * L1 data cache unit (DCU) with LL 00, and its MCACOD_L3WB 0x017a "L3
+ * explicit writeback" has LL 10 (arch/x86/include/asm/mce.h): Intel's level
+ * is LL + 1. AMD counts from 1 (APM Vol. 2 9.3.2; Linux
+ * drivers/edac/mce_amd.c names LL 00-11 "RESV", "L1", "L2", "L3/GEN"). 11 is
+ * "generic" on both, and AMD's 00 reserved: no level. ras-fdr-ctl(8) says so.
+ */
+int64_t mce_ll_level(unsigned ll, bool amd)
+{
+	if (ll > 2 || (amd && ll == 0))
+		return RAS_DF_NONE;
+	return amd ? (int64_t)ll : (int64_t)ll + 1;
+}
+
+static const char *const level_names[4] = { "generic-level", "L1", "L2", "L3" };
+
+/* "L1", "L2", "L3", or "generic-level" (AMD's reserved 00 too). */
+static const char *level_name(unsigned ll, bool amd)
+{
+	int64_t level = mce_ll_level(ll, amd);
+
+	if (level == RAS_DF_NONE)
+		return amd && ll == 0 ? "reserved-level" : level_names[0];
+	return level_names[level];
+}
 /* SDM "Encoding of Request (RRRR) Sub-Field": short names and words. */
 static const char *const rrrr_short[16] = {
 	"err", "rd", "wr", "drd", "dwr", "ird", "prefetch", "evict", "snoop",
@@ -70,45 +98,45 @@ static const char *const mmm_words[8] = {
 	"reserved-5", "reserved-6", "reserved-7",
 };
 
-typedef void (*form_fn)(uint16_t code, struct mce_decoded *out);
+typedef void (*form_fn)(uint16_t code, bool amd, struct mce_decoded *out);
 
 static void set_class(struct mce_decoded *out, const char *cls)
 {
 	mce_copy(out->error_class, sizeof(out->error_class), cls);
 }
 
-static void set_level(struct mce_decoded *out, unsigned ll)
+static void set_level(struct mce_decoded *out, unsigned ll, bool amd)
 {
-	if (ll != 3)
-		out->cache_level = ll;
+	out->cache_level = mce_ll_level(ll, amd);
 }
 
-static void form_generic_cache(uint16_t code, struct mce_decoded *out)
+static void form_generic_cache(uint16_t code, bool amd, struct mce_decoded *out)
 {
 	unsigned ll = code & 3;
 
 	set_class(out, "cache");
-	set_level(out, ll);
+	set_level(out, ll, amd);
 	snprintf(out->error_text, sizeof(out->error_text),
-		 "%s generic cache hierarchy error", ll_names[ll]);
+		 "%s generic cache hierarchy error", level_name(ll, amd));
 }
 
-static void form_tlb(uint16_t code, struct mce_decoded *out)
+static void form_tlb(uint16_t code, bool amd, struct mce_decoded *out)
 {
 	unsigned ll = code & 3, tt = (code >> 2) & 3;
 
 	set_class(out, "tlb");
-	set_level(out, ll);
+	set_level(out, ll, amd);
 	mce_copy(out->transaction, sizeof(out->transaction), tt_names[tt]);
 	snprintf(out->error_text, sizeof(out->error_text), "%s %s TLB error",
-		 ll_names[ll], tt_names[tt]);
+		 level_name(ll, amd), tt_names[tt]);
 }
 
-static void form_memory(uint16_t code, struct mce_decoded *out)
+static void form_memory(uint16_t code, bool amd, struct mce_decoded *out)
 {
 	unsigned ch = code & 0xf, mmm = (code >> 4) & 7;
 	struct ou_buf t;
 
+	(void)amd;
 	set_class(out, "memory");
 	mce_copy(out->request, sizeof(out->request), mmm_short[mmm]);
 	mce_copy(out->transaction, sizeof(out->transaction), mmm_words[mmm]);
@@ -126,24 +154,24 @@ static void form_memory(uint16_t code, struct mce_decoded *out)
  * of Compound Error Codes"): the memory controller of memory used as a
  * cache for other memory (the near memory of a 2LM system), same MMM/CCCC.
  */
-static void form_extended_memory(uint16_t code, struct mce_decoded *out)
+static void form_extended_memory(uint16_t code, bool amd, struct mce_decoded *out)
 {
-	form_memory(code, out);
+	form_memory(code, amd, out);
 	mce_append_item(out->error_text, sizeof(out->error_text), " ", "(memory used as cache, 2LM near memory)");
 }
 
-static void form_cache(uint16_t code, struct mce_decoded *out)
+static void form_cache(uint16_t code, bool amd, struct mce_decoded *out)
 {
 	unsigned ll = code & 3, tt = (code >> 2) & 3, rrrr = (code >> 4) & 0xf;
 	struct ou_buf t;
 
 	set_class(out, "cache");
-	set_level(out, ll);
+	set_level(out, ll, amd);
 	mce_copy(out->transaction, sizeof(out->transaction), tt_names[tt]);
 	mce_copy(out->request, sizeof(out->request), rrrr_short[rrrr]);
 	t = ou_start(out->error_text, sizeof(out->error_text));
 	/* "<level> <type> cache <request> error", without printf: a storm's cache errors. */
-	ou_put(&t, ll_names[ll]);
+	ou_put(&t, level_name(ll, amd));
 	ou_put_lit(&t, " ");
 	ou_put(&t, tt_names[tt]);
 	ou_put_lit(&t, " cache ");
@@ -151,22 +179,23 @@ static void form_cache(uint16_t code, struct mce_decoded *out)
 	ou_put_lit(&t, " error");
 }
 
-static void form_bus(uint16_t code, struct mce_decoded *out)
+static void form_bus(uint16_t code, bool amd, struct mce_decoded *out)
 {
 	unsigned ll = code & 3, ii = (code >> 2) & 3, rrrr = (code >> 4) & 0xf;
 	unsigned timeout = (code >> 8) & 1, pp = (code >> 9) & 3;
 
 	set_class(out, "bus");
-	set_level(out, ll);
+	set_level(out, ll, amd);
 	mce_copy(out->request, sizeof(out->request), rrrr_short[rrrr]);
 	mce_copy(out->transaction, sizeof(out->transaction), ii == 2 ? "io" : ii == 0 ? "memory" : "other");
 	snprintf(out->error_text, sizeof(out->error_text),
 		 "bus/interconnect %s error (%s, %s, %s%s)", rrrr_words[rrrr], pp_words[pp],
-		 ii_words[ii], ll_names[ll], timeout ? ", timed out" : "");
+		 ii_words[ii], level_name(ll, amd), timeout ? ", timed out" : "");
 }
 
-static void form_internal(uint16_t code, struct mce_decoded *out)
+static void form_internal(uint16_t code, bool amd, struct mce_decoded *out)
 {
+	(void)amd;
 	set_class(out, "internal");
 	snprintf(out->error_text, sizeof(out->error_text),
 		 "internal unclassified error (code 0x%03x)", code & 0x3ff);
@@ -203,7 +232,7 @@ void mce_arch_decode(uint16_t mcacod, bool amd, struct mce_decoded *out)
 	for (size_t i = 0; i < MCE_ARRAY_SIZE(compound_forms); i++) {
 		if ((mcacod & compound_forms[i].mask) != compound_forms[i].value)
 			continue;
-		compound_forms[i].decode(mcacod, out);
+		compound_forms[i].decode(mcacod, amd, out);
 		if (compound_forms[i].decode != form_internal)
 			out->filtered = (mcacod >> 12) & 1;
 		return;

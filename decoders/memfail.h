@@ -12,6 +12,11 @@
 #include "dfield.h"
 
 #define MEMFAIL_SYM_MAX 48
+/*
+ * The names of the event's __print_symbolic tables (MF_MSG_* and MF_* in
+ * include/ras/ras_event.h), read from the running kernel's format: the
+ * longest, "different compound page after locking", is 37 bytes.
+ */
 #define MEMFAIL_SYM_LEN 48
 
 struct memfail_sym {

@@ -179,6 +179,7 @@ static bool cpu_of_mce(const void *d, uint64_t ps, struct ras_subject *s)
 	const struct mce_decoded *m = d;
 	struct ou_buf key;
 	bool core = false;
+	char name[24];
 
 	(void)ps;
 	for (size_t i = 0; i < sizeof(core_classes) / sizeof(core_classes[0]); i++)
@@ -186,20 +187,18 @@ static bool cpu_of_mce(const void *d, uint64_t ps, struct ras_subject *s)
 	if (!core || !KNOWN(m->cpu) || m->cpu < 0 || m->cpu > 65535)
 		return false;
 	s->cpu = (int)m->cpu;
-	/* "cpu <n>" or "cpu <n> L<level>[i] cache", without printf: at every corrected record. */
+	/*
+	 * "cpu <n>" or "cpu <n> L<level>[i] cache", named by the decoder as every
+	 * view names it (mce_cache_name): the level is already the sysfs one.
+	 */
 	key = ou_start(s->key, sizeof(s->key));
 	ou_put_lit(&key, "cpu ");
 	ou_put_int(&key, s->cpu);
-	/* MCA's LL counts from 0 for the first level; sysfs counts caches from 1. */
-	if (!strcmp(m->error_class, "cache") && KNOWN(m->cache_level) && m->cache_level >= 0 &&
-	    m->cache_level <= 2) {
-		s->cache_level = (int)m->cache_level + 1;
+	if (!strcmp(m->error_class, "cache") && mce_cache_name(m, name, sizeof(name))) {
+		s->cache_level = (int)m->cache_level;
 		s->instruction = !strcmp(m->transaction, "instruction");
-		ou_put_lit(&key, " L");
-		ou_put_int(&key, s->cache_level);
-		if (s->instruction)
-			ou_put_lit(&key, "i");
-		ou_put_lit(&key, " cache");
+		ou_put_lit(&key, " ");
+		ou_put(&key, name);
 	}
 	return true;
 }

@@ -12,6 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "event_table.h"
+#include "decoders/edac.h"
 
 enum ras_subject_kind {
 	RAS_SUBJ_PAGE, RAS_SUBJ_DIMM, RAS_SUBJ_CPU, RAS_SUBJ_DEVICE, RAS_SUBJ_ROW,
@@ -33,7 +34,7 @@ struct ras_subject {
 	int cache_level;        /* cpu: the sysfs cache level (1, 2, 3) of a cache error; 0 none */
 	bool instruction;       /* cpu: the cache error was on the instruction side */
 	char device[64];        /* device: PCI name; row: the memory device (CXL memdev) */
-	char label[96];         /* DIMM label when the record has one */
+	char label[EDAC_LABEL_MAX]; /* DIMM label when the record has one, whole (decoders/edac.h) */
 	struct ras_dram_coord dram;
 };
 

@@ -30,7 +30,7 @@ struct entry {
 	enum ras_subject_kind kind;
 	uint64_t hash;                /* hash_key of kind and key: compared before the key */
 	char key[128];
-	char label[96];
+	char label[EDAC_LABEL_MAX];   /* whole, as the bucket shows it */
 	struct ras_bucket b;
 	int64_t total;
 	uint64_t txn;                 /* the transaction that last changed it (undo kept) */

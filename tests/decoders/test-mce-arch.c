@@ -86,8 +86,13 @@ static void test_golden_codes(void)
 		{ 0x0400, "simple", "internal timer error", RAS_DF_NONE, RAS_DF_NONE },
 		{ 0x0e0b, "io", "I/O error (IOMCA)", RAS_DF_NONE, RAS_DF_NONE },
 		{ 0x040b, "internal", "internal unclassified error (code 0x00b)", RAS_DF_NONE, RAS_DF_NONE },
-		/* 0000 0000 0000 1101: generic cache hierarchy, LL=01 */
-		{ 0x000d, "cache", "L1 generic cache hierarchy error", 1, RAS_DF_NONE },
+		/*
+		 * The level as Linux and lscpu number the caches: Intel's LL counts
+		 * from the core's first cache (Linux asm/mce.h: MCACOD_DATA 0x0134 is
+		 * the L1 data unit's load, LL=00; MCACOD_L3WB 0x017a the L3's, LL=10).
+		 * 0000 0000 0000 1101: generic cache hierarchy, LL=01: L2.
+		 */
+		{ 0x000d, "cache", "L2 generic cache hierarchy error", 2, RAS_DF_NONE },
 		/* 0000 0000 0001 0111: TLB, TT=01 data, LL=11 generic */
 		{ 0x0017, "tlb", "generic-level data TLB error", RAS_DF_NONE, RAS_DF_NONE },
 		/* 0000 0000 1001 0010: memory, MMM=001 read, channel 2 */
@@ -96,12 +101,14 @@ static void test_golden_codes(void)
 		{ 0x0292, "memory", "memory read error (memory used as cache, 2LM near memory)", RAS_DF_NONE, 2 },
 		/* 0000 0000 1100 1111: memory scrubbing, channel not specified */
 		{ 0x00cf, "memory", "memory scrubbing error", RAS_DF_NONE, RAS_DF_NONE },
-		/* 0000 0001 0011 0100: cache, RRRR=0011 data read, TT=01 data, LL=00 */
-		{ 0x0134, "cache", "L0 data cache data read error", 0, RAS_DF_NONE },
-		/* 0000 0001 0111 1010: cache, RRRR=0111 eviction, TT=10 generic, LL=10 */
-		{ 0x017a, "cache", "L2 generic cache eviction error", 2, RAS_DF_NONE },
-		/* 0001 0001 0101 0001: as above with F=1: RRRR=0101 ifetch, TT=00, LL=01 */
-		{ 0x1151, "cache", "L1 instruction cache instruction fetch error", 1, RAS_DF_NONE },
+		/* 0000 0001 0011 0100: cache, RRRR=0011 data read, TT=01 data, LL=00: lscpu's L1d */
+		{ 0x0134, "cache", "L1 data cache data read error", 1, RAS_DF_NONE },
+		/* 0000 0001 0111 1010: cache, RRRR=0111 eviction, TT=10 generic, LL=10: L3 */
+		{ 0x017a, "cache", "L3 generic cache eviction error", 3, RAS_DF_NONE },
+		/* 0001 0001 0101 0001: as above with F=1: RRRR=0101 ifetch, TT=00, LL=01: L2 */
+		{ 0x1151, "cache", "L2 instruction cache instruction fetch error", 2, RAS_DF_NONE },
+		/* 0000 0001 0011 0101: the 0x9000004000000135, LL=01: the L2 (MLC) */
+		{ 0x0135, "cache", "L2 data cache data read error", 2, RAS_DF_NONE },
 		/* 0000 1001 0000 1111: bus, PP=00, T=1, RRRR=0000, II=11, LL=11 */
 		{ 0x090f, "bus", "bus/interconnect generic error (local processor originated request, other transaction, generic-level, timed out)", RAS_DF_NONE, RAS_DF_NONE },
 		{ 0x2000, "undefined", "undefined architectural error code 0x2000", RAS_DF_NONE, RAS_DF_NONE },
@@ -132,6 +139,44 @@ struct sev_vector {
 	enum ras_severity want;
 	const char *why;
 };
+
+/*
+ * AMD numbers the levels from 1 (APM Vol. 2 9.3.2; Linux drivers/edac/mce_amd.c
+ * "RESV", "L1", "L2", "L3/GEN"), and every view names the level the same way:
+ * the location and the CPU subject's key (lib/subject.c) both use
+ * mce_cache_name.
+ */
+static void test_levels_named_once(void)
+{
+	static const struct { uint8_t vendor; uint16_t code; int64_t level; const char *text, *name; } v[] = {
+		{ 2, 0x0135, 1, "L1 data cache data read error", "L1 cache" },
+		{ 2, 0x0176, 2, "L2 data cache eviction error", "L2 cache" },
+		{ 2, 0x0150, RAS_DF_NONE, "reserved-level instruction cache instruction fetch error", "" },
+		{ 2, 0x000f, RAS_DF_NONE, "generic-level generic cache hierarchy error", "" },
+		{ 0, 0x0150, 1, "L1 instruction cache instruction fetch error", "L1i cache" },
+		{ 0, 0x0010, 1, "L1 instruction TLB error", "L1i TLB" },
+		{ 0, 0x0135, 2, "L2 data cache data read error", "L2 cache" },
+	};
+	struct mce_decoded out;
+	char name[32];
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		struct mce_in in = intel_rec(VAL | v[i].code);
+
+		in.cpuvendor = v[i].vendor;
+		if (v[i].vendor == 2)
+			in.cpuid = mce_cpuid_signature(0x15, 2, 0);
+		mce_decode(&in, &out);
+		tap_is_str(out.error_text, v[i].text, "%s 0x%04x: named by its level",
+			   v[i].vendor ? "AMD" : "Intel", v[i].code);
+		tap_is_int(out.cache_level, v[i].level, "%s 0x%04x: level %lld",
+			   v[i].vendor ? "AMD" : "Intel", v[i].code, (long long)v[i].level);
+		mce_cache_name(&out, name, sizeof(name));
+		tap_is_str(name, v[i].name, "%s 0x%04x: the cache's name", v[i].vendor ? "AMD" : "Intel",
+			   v[i].code);
+		tap_ok(!*name || strstr(out.location, name), "and the location names it (%s)", out.location);
+	}
+}
 
 static void test_severity(void)
 {
@@ -299,6 +344,7 @@ int main(void)
 	test_render_pure();
 	test_all_codes();
 	test_golden_codes();
+	test_levels_named_once();
 	test_severity();
 	test_status_bits();
 	test_bad_input();

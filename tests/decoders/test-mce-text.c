@@ -157,14 +157,17 @@ static void test_file_fields(void)
 	tap_ok(out.channel == 2 && out.corrected_count == 3, "memdb record 2: channel 2 count 3");
 	tap_is_int(c.first_line[1], 10, "memdb record 2 starts on line 10");
 
-	/* GENCACHE: level 1 data green / yellow, level 2 generic yellow (MCG_CAP.TES_P). */
+	/*
+	 * GENCACHE: LL 01 data green / yellow, LL 10 generic yellow (MCG_CAP.TES_P):
+	 * on Intel the L2 and the L3 as Linux numbers them (decoders/mce_intel.c).
+	 */
 	tap_is_int(parse_file("cache-and-server.inject.txt", &c), 3, "cache: 3 records");
 	mce_decode(&c.rec[0], &out);
-	tap_ok(out.cache_level == 1 && strcmp(out.transaction, "data") == 0 &&
-	       strcmp(out.threshold, "green") == 0, "cache record 1: L1 data, green");
+	tap_ok(out.cache_level == 2 && strcmp(out.transaction, "data") == 0 &&
+	       strcmp(out.threshold, "green") == 0, "cache record 1: LL 01 data (L2), green");
 	mce_decode(&c.rec[2], &out);
-	tap_ok(out.cache_level == 2 && strcmp(out.transaction, "generic") == 0 &&
-	       strcmp(out.threshold, "yellow") == 0, "cache record 3: L2 generic, yellow");
+	tap_ok(out.cache_level == 3 && strcmp(out.transaction, "generic") == 0 &&
+	       strcmp(out.threshold, "yellow") == 0, "cache record 3: LL 10 generic (L3), yellow");
 }
 
 static const char kernel_intel[] =
