@@ -9,6 +9,7 @@
 
 #include "ctl.h"
 #include "db/db_edac.h"
+#include "decoders/edac.h"
 #include "lib/edac_sysfs.h"
 
 /* A counting window: counts of nodes under scope start at start_ns. */
@@ -17,11 +18,24 @@ struct edac_window {
 	int64_t start_ns;
 };
 
+/*
+ * Errors of one controller and layers that no stored topology knows (none was
+ * stored where the machine had no EDAC sysfs): placed on a DIMM by the label
+ * their newest record names instead.
+ */
+struct edac_unplaced {
+	int mc, top, mid, low;
+	uint64_t ce, ue;
+	char label[EDAC_LABEL_MAX];  /* "" when the records name none */
+};
+
 struct edac_view {
 	struct edac_topology topo;   /* structure of the newest snapshot; counters from the database */
 	bool have_snapshot;
 	int64_t first_snapshot_ns;   /* when recording of the topology began */
 	int64_t unmapped_errors;     /* records of controllers that no snapshot knows */
+	struct edac_unplaced *unplaced;   /* those errors by controller and layers, with their label */
+	unsigned n_unplaced;
 };
 
 /*

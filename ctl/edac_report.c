@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* ras-fdr-ctl edac --report and ras-fdr-ctl layout. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include "edac_cmd.h"
 
 static void json_str(const char *s)
@@ -297,7 +299,63 @@ static int layout_opt(void *ctx, int key, const char *arg)
 	return CTL_GO_ON;
 }
 
-static int load_layout(struct ctl *c, const struct layout_parse *p, struct edac_topology *t)
+/*
+ * No stored topology (the recording machine had no EDAC sysfs, or rasd never
+ * ran there): the DIMMs the stored records name, by controller, layers and
+ * label. Exit 0 when there is one, 1 when the records name none either.
+ */
+static int layout_from_records(struct ctl *c, const struct layout_parse *p, struct ras_db *db)
+{
+	char edac[PATH_MAX + 32];
+	struct edac_view v;
+	bool here, found;
+
+	snprintf(edac, sizeof(edac), "%s/devices/system/edac/mc", c->cfg.sysfs_root);
+	here = access(edac, F_OK) == 0;
+	if (edac_view_build(db, &p->f, NULL, 0, &v) < 0) {
+		fprintf(stderr, "ras-fdr-ctl: %s\n", ras_db_errmsg(db));
+		return CTL_EXIT_ERROR;
+	}
+	if (p->json) {
+		printf("{\"version\":%d,\"source\":\"records\",\"controllers\":[],\"dimms\":[",
+		       CTL_JSON_VERSION);
+		for (unsigned i = 0; i < v.n_unplaced; i++) {
+			const struct edac_unplaced *u = &v.unplaced[i];
+
+			printf("%s{\"mc\":%d,\"top\":%d,\"mid\":%d,\"low\":%d,\"label\":", i ? "," : "",
+			       u->mc, u->top, u->mid, u->low);
+			json_str(u->label);
+			printf(",\"ce\":%llu,\"ue\":%llu}", (unsigned long long)u->ce, (unsigned long long)u->ue);
+		}
+		printf("]}\n");
+	} else {
+		printf("The database holds no EDAC topology%s (rasd stores one where the kernel has EDAC "
+		       "sysfs); %s.\n", p->f.boot_id ? " for that boot" : "",
+		       here ? "'ras-fdr-ctl layout --live' reads this machine's"
+			    : "this machine has none either");
+		if (v.n_unplaced)
+			printf("The stored records name these DIMMs:\n%-6s %-12s %10s %10s  %s\n", "MC",
+			       "LAYERS", "CE", "UE", "LABEL");
+		for (unsigned i = 0; i < v.n_unplaced; i++) {
+			const struct edac_unplaced *u = &v.unplaced[i];
+			char mc[16], layers[48];
+
+			snprintf(mc, sizeof(mc), "mc%d", u->mc);
+			snprintf(layers, sizeof(layers), "%d:%d:%d", u->top, u->mid, u->low);
+			printf("%-6s %-12s %10llu %10llu  %s\n", mc, layers, (unsigned long long)u->ce,
+			       (unsigned long long)u->ue, u->label[0] ? u->label : "(no label)");
+		}
+	}
+	found = v.n_unplaced > 0;
+	edac_view_free(&v);
+	return found || p->json ? CTL_EXIT_OK : CTL_EXIT_ERROR;
+}
+
+/*
+ * 0 with t loaded, or the exit status of the command when the layout was
+ * printed from the records instead (*done set) or could not be read.
+ */
+static int load_layout(struct ctl *c, const struct layout_parse *p, struct edac_topology *t, bool *done)
 {
 	struct ras_db *db;
 	int64_t snap;
@@ -305,20 +363,24 @@ static int load_layout(struct ctl *c, const struct layout_parse *p, struct edac_
 
 	if (p->live) {
 		r = edac_sysfs_read(c->cfg.sysfs_root, t);
-		if (r < 0)
+		if (r < 0) {
 			fprintf(stderr, "ras-fdr-ctl: cannot read %s/devices/system/edac/mc: %s\n",
 				c->cfg.sysfs_root, strerror(-r));
-		return r;
+			fprintf(stderr, "ras-fdr-ctl: without --live, layout lists the DIMMs the stored "
+				"records name\n");
+		}
+		return r < 0 ? CTL_EXIT_ERROR : 0;
 	}
 	if (ctl_open_db(c, &db) < 0)
-		return -EIO;
+		return CTL_EXIT_ERROR;
 	r = ras_db_edac_latest_snapshot(db, p->f.boot_id, &snap);
 	if (r == 0)
 		r = ras_db_edac_load_snapshot(db, snap, t);
+	if (r < 0) {
+		*done = true;
+		r = layout_from_records(c, p, db);
+	}
 	ras_db_close(db);
-	if (r < 0)
-		fprintf(stderr, "ras-fdr-ctl: the database holds no EDAC topology%s; try --live\n",
-			p->f.boot_id ? " for that boot" : "");
 	return r;
 }
 
@@ -326,14 +388,16 @@ int ctl_layout(struct ctl *c, int argc, char **argv)
 {
 	struct layout_parse p = { .c = c, .f = { .type_idx = -1 } };
 	struct edac_topology t = { 0 };
+	bool done = false;
 	int first, r = ctl_parse(&ctl_layout_spec, argc, argv, layout_opt, &p, &first);
 
 	if (r != CTL_GO_ON)
 		return r;
 	if (first < argc)
 		return ctl_usage_error("layout", "unexpected argument '%s'", argv[first]);
-	if (load_layout(c, &p, &t) < 0)
-		return CTL_EXIT_ERROR;
+	r = load_layout(c, &p, &t, &done);
+	if (r || done)
+		return r;
 	r = p.json ? print_layout_json(&t, p.live) : print_layout(&t);
 	edac_topology_free(&t);
 	return r;

@@ -205,6 +205,37 @@ static void add_csrow_count(struct build *b, struct edac_mc *mc, const struct ed
 		cs->ch[channel].ce_count += (uint64_t)c->errors;
 }
 
+/* Errors no topology places, added to their controller and layers' entry. */
+static void add_unplaced(struct build *b, const struct ras_db_edac_count *c, bool corrected)
+{
+	struct edac_view *v = b->v;
+	struct edac_unplaced item = { .mc = c->mc, .top = c->top, .mid = c->mid, .low = c->low };
+	struct edac_unplaced *u = NULL, *grown;
+	char node[48];
+
+	v->unmapped_errors += c->errors;
+	snprintf(node, sizeof(node), "mc%d", c->mc);
+	if (c->segment < node_start_segment(b, node))
+		return;
+	for (unsigned i = 0; i < v->n_unplaced && !u; i++)
+		if (v->unplaced[i].mc == c->mc && v->unplaced[i].top == c->top &&
+		    v->unplaced[i].mid == c->mid && v->unplaced[i].low == c->low)
+			u = &v->unplaced[i];
+	if (!u) {
+		grown = append(v->unplaced, &v->n_unplaced, sizeof(item), &item);
+		if (!grown) {
+			b->err = -ENOMEM;
+			return;
+		}
+		v->unplaced = grown;
+		u = &v->unplaced[v->n_unplaced - 1];
+	}
+	if (corrected)
+		u->ce += (uint64_t)c->errors;
+	else
+		u->ue += (uint64_t)c->errors;
+}
+
 static int on_count(void *ctx, const struct ras_db_edac_count *c)
 {
 	struct build *b = ctx;
@@ -219,8 +250,8 @@ static int on_count(void *ctx, const struct ras_db_edac_count *c)
 	char node[48];
 
 	if (!mc) {
-		b->v->unmapped_errors += c->errors;
-		return 0;
+		add_unplaced(b, c, corrected);
+		return b->err;
 	}
 	snprintf(node, sizeof(node), "mc%u", mc->index);
 	if (smc) {
@@ -297,6 +328,15 @@ int edac_view_build(struct ras_db *db, const struct ras_db_filter *f,
 		edac_view_free(v);
 		return r;
 	}
+	for (unsigned i = 0; i < v->n_unplaced; i++) {
+		struct edac_unplaced *u = &v->unplaced[i];
+
+		if (ras_db_edac_record_label(db, u->mc, u->top, u->mid, u->low, u->label,
+					     sizeof(u->label)) < 0) {
+			edac_view_free(v);
+			return -EIO;
+		}
+	}
 	finish(&b, f);
 	return 0;
 }
@@ -304,6 +344,9 @@ int edac_view_build(struct ras_db *db, const struct ras_db_filter *f,
 void edac_view_free(struct edac_view *v)
 {
 	edac_topology_free(&v->topo);
+	free(v->unplaced);
+	v->unplaced = NULL;
+	v->n_unplaced = 0;
 }
 
 struct window_list {

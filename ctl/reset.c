@@ -168,9 +168,10 @@ int ctl_reset(struct ctl *c, int argc, char **argv)
 /* ---- summary --by dimm ---- */
 
 struct dimm_total {
-	char label[EDAC_LABEL_LEN];
+	char label[EDAC_LABEL_MAX];
 	char where[96];
 	uint64_t ce, ue;
+	bool by_label;       /* no stored topology: placed by its records' label */
 };
 
 struct totals {
@@ -178,14 +179,15 @@ struct totals {
 	unsigned n;
 };
 
-static void add_total(struct totals *s, const char *label, const char *where, uint64_t ce, uint64_t ue)
+static void add_total(struct totals *s, const char *label, const char *where, uint64_t ce, uint64_t ue,
+		      bool by_label)
 {
 	struct dimm_total *grown;
 
 	if (!ce && !ue)
 		return;
 	for (unsigned i = 0; i < s->n; i++) {
-		if (!strcmp(s->t[i].label, label)) {
+		if (!strcmp(s->t[i].label, label) && s->t[i].by_label == by_label) {
 			size_t n = strlen(s->t[i].where);
 
 			if (!strstr(s->t[i].where, where))
@@ -203,6 +205,7 @@ static void add_total(struct totals *s, const char *label, const char *where, ui
 	snprintf(s->t[s->n].where, sizeof(s->t[0].where), "%s", where);
 	s->t[s->n].ce = ce;
 	s->t[s->n].ue = ue;
+	s->t[s->n].by_label = by_label;
 	s->n++;
 }
 
@@ -215,7 +218,7 @@ static void total_mc(struct totals *s, const struct edac_mc *mc)
 
 		snprintf(where, sizeof(where), "mc%u/%s%u", mc->index, d->is_rank ? "rank" : "dimm", d->index);
 		add_total(s, edac_display_label(d->configured_label, d->label), where, d->ce_count,
-			  d->ue_count);
+			  d->ue_count, false);
 	}
 	for (unsigned i = 0; !mc->n_dimms && i < mc->n_csrows; i++) {
 		const struct edac_csrow *cs = &mc->csrows[i];
@@ -226,16 +229,29 @@ static void total_mc(struct totals *s, const struct edac_mc *mc)
 			const char *label = edac_display_label(cs->ch[ch].configured_label, cs->ch[ch].dimm_label);
 
 			snprintf(where, sizeof(where), "mc%u/csrow%u/ch%u", mc->index, cs->index, ch);
-			add_total(s, label, where, cs->ch[ch].ce_count, 0);
+			add_total(s, label, where, cs->ch[ch].ce_count, 0, false);
 			n += (size_t)snprintf(both + n, n < sizeof(both) ? sizeof(both) - n : 0, "%s%s",
 					      ch ? " or " : "", label);
 		}
 		/* The old layout counts uncorrected errors per row, not per channel. */
 		snprintf(where, sizeof(where), "mc%u/csrow%u", mc->index, cs->index);
-		add_total(s, both, where, 0, cs->ue_count);
+		add_total(s, both, where, 0, cs->ue_count, false);
 	}
 	snprintf(where, sizeof(where), "mc%u", mc->index);
-	add_total(s, "(no DIMM location)", where, mc->ce_noinfo_count, mc->ue_noinfo_count);
+	add_total(s, "(no DIMM location)", where, mc->ce_noinfo_count, mc->ue_noinfo_count, false);
+}
+
+/*
+ * Errors of controllers no stored topology knows (a machine without EDAC
+ * sysfs when rasd recorded), placed on the DIMM their records' label names.
+ */
+static void total_unplaced(struct totals *s, const struct edac_unplaced *u)
+{
+	char where[48];
+
+	snprintf(where, sizeof(where), "mc%d %d:%d:%d", u->mc, u->top, u->mid, u->low);
+	add_total(s, edac_label_is_specific(u->label) ? u->label : "(no DIMM label)", where, u->ce,
+		  u->ue, true);
 }
 
 static int worst_first(const void *a, const void *b)
@@ -251,6 +267,10 @@ static int worst_first(const void *a, const void *b)
 
 static void print_totals(const struct totals *s, bool json, int64_t unmapped)
 {
+	bool by_label = false;
+
+	for (unsigned i = 0; i < s->n; i++)
+		by_label |= s->t[i].by_label;
 	if (json) {
 		printf("{\"version\":%d,\"dimms\":[", CTL_JSON_VERSION);
 		for (unsigned i = 0; i < s->n; i++) {
@@ -258,7 +278,8 @@ static void print_totals(const struct totals *s, bool json, int64_t unmapped)
 			ctl_print_json_string(s->t[i].label, strlen(s->t[i].label));
 			printf(",\"where\":");
 			ctl_print_json_string(s->t[i].where, strlen(s->t[i].where));
-			printf(",\"ce\":%llu,\"ue\":%llu}", (unsigned long long)s->t[i].ce,
+			printf(",\"placed_by\":\"%s\",\"ce\":%llu,\"ue\":%llu}",
+			       s->t[i].by_label ? "label" : "topology", (unsigned long long)s->t[i].ce,
 			       (unsigned long long)s->t[i].ue);
 		}
 		printf("],\"unmapped_errors\":%lld}\n", (long long)unmapped);
@@ -276,10 +297,13 @@ static void print_totals(const struct totals *s, bool json, int64_t unmapped)
 	}
 	printf("%-28s %10s %10s  %s\n", "DIMM", "CE", "UE", "WHERE");
 	for (unsigned i = 0; i < s->n; i++)
-		printf("%-28s %10llu %10llu  %s\n", s->t[i].label[0] ? s->t[i].label : "(no label)",
-		       (unsigned long long)s->t[i].ce, (unsigned long long)s->t[i].ue, s->t[i].where);
-	if (unmapped)
-		printf("%lld errors of controllers that no stored topology knows.\n", (long long)unmapped);
+		printf("%-28s %10llu %10llu  %s%s\n", s->t[i].label[0] ? s->t[i].label : "(no label)",
+		       (unsigned long long)s->t[i].ce, (unsigned long long)s->t[i].ue, s->t[i].where,
+		       s->t[i].by_label ? " (by label)" : "");
+	if (by_label)
+		printf("(by label): no EDAC topology was stored for the controller (the machine had no "
+		       "EDAC sysfs, or rasd did not run); the DIMM is the one its records' label names, "
+		       "at the controller and layers they give.\n");
 }
 
 int ctl_summary_by_dimm(struct ctl *c, const struct ras_db_filter *f, bool json)
@@ -299,6 +323,8 @@ int ctl_summary_by_dimm(struct ctl *c, const struct ras_db_filter *f, bool json)
 	}
 	for (unsigned m = 0; m < v.topo.n_mcs; m++)
 		total_mc(&s, &v.topo.mcs[m]);
+	for (unsigned u = 0; u < v.n_unplaced; u++)
+		total_unplaced(&s, &v.unplaced[u]);
 	if (s.n)
 		qsort(s.t, s.n, sizeof(*s.t), worst_first);
 	print_totals(&s, json, v.unmapped_errors);

@@ -522,6 +522,34 @@ int ras_db_edac_windows(struct ras_db *db, ras_db_edac_window_fn fn, void *ctx)
 	return r;
 }
 
+int ras_db_edac_record_label(struct ras_db *db, int mc, int top, int mid, int low, char *out, size_t len)
+{
+	/* Newest first, by row id: the scan stops at the DIMM's latest record. */
+	static const char sql[] =
+		"SELECT coalesce(nullif(dec_label, ''), nullif(label, ''), '') FROM mc_event_decoded"
+		" WHERE coalesce(mc_index, -1) = ?1 AND coalesce(top_layer, -1) = ?2"
+		" AND coalesce(middle_layer, -1) = ?3 AND coalesce(lower_layer, -1) = ?4"
+		" ORDER BY id DESC LIMIT 1";
+	sqlite3_stmt *st;
+	int r;
+
+	if (len)
+		out[0] = '\0';
+	if (!ras_db_table_exists(db, "mc_event"))
+		return 0;
+	if (prepare(db, sql, &st) < 0)
+		return -EIO;
+	sqlite3_bind_int(st, 1, mc);
+	sqlite3_bind_int(st, 2, top);
+	sqlite3_bind_int(st, 3, mid);
+	sqlite3_bind_int(st, 4, low);
+	r = sqlite3_step(st);
+	if (r == SQLITE_ROW && sqlite3_column_text(st, 0))
+		snprintf(out, len, "%s", (const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return r == SQLITE_ROW || r == SQLITE_DONE ? 0 : -EIO;
+}
+
 int ras_db_edac_window_add(struct ras_db *db, const char *scope, int64_t start_ns)
 {
 	sqlite3_stmt *st;

@@ -55,6 +55,14 @@ int ras_db_edac_counts(struct ras_db *db, const struct ras_db_filter *f, const i
 int ras_db_edac_counts_scan(struct ras_db *db, const struct ras_db_filter *f, const int64_t *bounds,
 			    unsigned n_bounds, ras_db_edac_count_fn fn, void *ctx);
 
+/*
+ * The DIMM label the newest stored mc_event of controller mc and layers
+ * top:mid:low names (the decoded label: the configured one where the kernel
+ * had none), into out ("" when none): what places a record on a DIMM where
+ * no EDAC topology was stored. 0, or -EIO.
+ */
+int ras_db_edac_record_label(struct ras_db *db, int mc, int top, int mid, int low, char *out, size_t len);
+
 /* Counting windows: scope "" (everything), "mc0", "mc0/dimm3", "mc0/csrow1". */
 typedef int (*ras_db_edac_window_fn)(void *ctx, const char *scope, int64_t start_ns);
 int ras_db_edac_windows(struct ras_db *db, ras_db_edac_window_fn fn, void *ctx);

@@ -47,8 +47,7 @@ const char *edac_error_type_name(uint32_t error_type)
 	return edac_types[error_type].name;
 }
 
-/* The EDAC core's placeholder labels when no single DIMM is known. */
-static int label_is_specific(const char *label)
+bool edac_label_is_specific(const char *label)
 {
 	return label[0] && strcmp(label, "any memory") != 0 &&
 	       strcmp(label, "unknown memory") != 0;
@@ -81,7 +80,7 @@ static void write_location(const struct edac_in *in, struct edac_decoded *out)
 		ou_put_int(&loc, layer[i]);
 	}
 	/* The label whole or not at all: the sentence names one too long for the location. */
-	if (label_is_specific(out->label) && loc.at + strlen(out->label) + 3 < sizeof(out->location)) {
+	if (edac_label_is_specific(out->label) && loc.at + strlen(out->label) + 3 < sizeof(out->location)) {
 		ou_put(&loc, " (");
 		ou_put(&loc, out->label);
 		ou_put(&loc, ")");
@@ -129,7 +128,7 @@ void edac_render(const struct edac_decoded *d, char *buf, size_t len)
 		ou_appendf(buf, len, " at %s: %u error%s", d->location, (unsigned)d->error_count,
 			   d->error_count == 1 ? "" : "s");
 	ou_copy(label, sizeof(label), d->label, sizeof(d->label));
-	if (label_is_specific(label) && !location_has_label(d, label))
+	if (edac_label_is_specific(label) && !location_has_label(d, label))
 		ou_appendf(buf, len, ", DIMM %s", label);
 	if (d->address != RAS_DF_NONE)
 		ou_appendf(buf, len, ", address 0x%llx", (unsigned long long)d->address);

@@ -101,6 +101,8 @@ static inline int64_t edac_errors_of(int64_t error_count)
  * listed in edac_dfields alone (pure). Always NUL-terminates buf.
  */
 void edac_render(const struct edac_decoded *d, char *buf, size_t len);
+/* Whether label names a DIMM: not empty, nor the EDAC core's "any memory" or "unknown memory". */
+bool edac_label_is_specific(const char *label);
 /* "corrected", "uncorrected", "deferred", "fatal", "info" or NULL. */
 const char *edac_error_type_name(uint32_t error_type);
 

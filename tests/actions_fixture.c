@@ -143,6 +143,29 @@ int run_rasd(const char *tree, bool synthetic)
 	return test_run(argv, log);
 }
 
+int ctl_run(char *out, size_t len, const char *const *args)
+{
+	char bin[1024], log[600];
+	char *argv[32] = { bin, "--config", "/dev/null", "--db", dbpath, "--sysfs-root", sysfs };
+	int n = 7, rc;
+	FILE *f;
+	size_t got = 0;
+
+	for (int i = 0; args[i] && n < 31; i++)
+		argv[n++] = (char *)args[i];
+	argv[n] = NULL;
+	snprintf(bin, sizeof(bin), "%s/ctl/ras-fdr-ctl", test_builddir());
+	snprintf(log, sizeof(log), "%s/ctl.out", tmp);
+	unlink(log);
+	rc = test_run(argv, log);
+	if ((f = fopen(log, "re"))) {
+		got = fread(out, 1, len - 1, f);
+		fclose(f);
+	}
+	out[got] = 0;
+	return rc;
+}
+
 int add(struct fake_tree *t, const char *name, char **assign, int n, uint64_t ts)
 {
 	uint8_t rec[4096];

@@ -51,6 +51,12 @@ int add_mc(struct fake_tree *t, const char *address, const char *count, uint64_t
 /* A corrected L1 data-cache read error (MCACOD 0x0134: DRD, data, level 0) on cpu 1. */
 int add_cache_mce(struct fake_tree *t, uint64_t ts);
 
+/*
+ * ras-fdr-ctl on the fixture's database and sysfs root with the arguments
+ * (NULL-terminated), its output and errors read into out. Exit status.
+ */
+int ctl_run(char *out, size_t len, const char *const *args);
+
 /* The first column of the first row (-1 none, -2 the SQL failed), or as text ("" none). */
 int64_t scalar(sqlite3 *db, const char *sql);
 void text(sqlite3 *db, const char *sql, char *out, size_t len);

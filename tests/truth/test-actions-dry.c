@@ -14,25 +14,11 @@
 #include "tests/test_util.h"
 
 /* ras-fdr-ctl on the fixture's database, its output read into out. */
-static int ctl(const char *args1, const char *args2, char *out, size_t len)
+static int ctl(const char *arg, char *out, size_t len)
 {
-	char bin[1024], log[600];
-	char *argv[] = { bin, "--config", "/dev/null", "--db", dbpath, (char *)args1, (char *)args2, NULL };
-	FILE *f;
-	size_t n = 0;
-	int rc;
+	const char *args[] = { arg, NULL };
 
-	snprintf(bin, sizeof(bin), "%s/ctl/ras-fdr-ctl", test_builddir());
-	snprintf(log, sizeof(log), "%s/ctl.out", tmp);
-	unlink(log);
-	rc = test_run(argv, log);
-	out[0] = 0;
-	if ((f = fopen(log, "re"))) {
-		n = fread(out, 1, len - 1, f);
-		fclose(f);
-	}
-	out[n] = 0;
-	return rc;
+	return ctl_run(out, len, args);
 }
 
 static void file_text(const char *path, char *out, size_t len)
@@ -80,7 +66,7 @@ static void test_dry_without_interface(void)
 	snprintf(want, sizeof(want), "0x12345000 > %s/devices/system/memory/soft_offline_page", sysfs);
 	tap_is_str(buf, want, "with the write it would have made");
 	sqlite3_close(db);
-	tap_is_int(ctl("actions", NULL, buf, sizeof(buf)), 0, "ras-fdr-ctl actions");
+	tap_is_int(ctl("actions", buf, sizeof(buf)), 0, "ras-fdr-ctl actions");
 	tap_ok(strstr(buf, " soft ") && strstr(buf, "dry-run, and the kernel lacks the interface") &&
 	       strstr(buf, want), "says dry-run, that the kernel lacks the interface, and the write (%s)", buf);
 	tap_ok(!strstr(buf, "unsupported"), "not 'unsupported'");
@@ -109,7 +95,7 @@ static void test_dry_with_interface(void)
 	snprintf(want, sizeof(want), "0x12345000 > %s/devices/system/memory/soft_offline_page", sysfs);
 	tap_is_str(buf, want, "with the write it would have made");
 	sqlite3_close(db);
-	ctl("actions", NULL, buf, sizeof(buf));
+	ctl("actions", buf, sizeof(buf));
 	tap_ok(strstr(buf, "dry-run") && !strstr(buf, "lacks"), "ras-fdr-ctl actions: a plain dry-run (%s)", buf);
 }
 
