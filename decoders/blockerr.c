@@ -137,11 +137,11 @@ int blockerr_decode(const struct blockerr_in *in, struct blockerr_decoded *out)
 	return 0;
 }
 
-/* rwbs restates raw tracepoint text: filtered again as decoding did. */
+/* rwbs and cmd restate raw tracepoint text: filtered again as decoding did. */
 void blockerr_render(const struct blockerr_decoded *d, char *buf, size_t len)
 {
 	static const char prefix[] = "block ";
-	char rwbs[sizeof(d->rwbs)];
+	char rwbs[sizeof(d->rwbs)], cmd[sizeof(d->cmd)];
 	const char *where;
 	int i;
 
@@ -161,6 +161,10 @@ void blockerr_render(const struct blockerr_decoded *d, char *buf, size_t len)
 	ou_copy(rwbs, sizeof(rwbs), d->rwbs, sizeof(d->rwbs));
 	if (rwbs[0])
 		ou_appendf(buf, len, " (%s)", rwbs);
+	/* Empty from every kernel so far (block_rq_error sets it to ""); named should one fill it. */
+	ou_copy(cmd, sizeof(cmd), d->cmd, sizeof(d->cmd));
+	if (cmd[0])
+		ou_appendf(buf, len, ", command %s", cmd);
 	i = status_index((int)d->error);
 	if (i >= 0 && blk_statuses[i].advice)
 		ou_appendf(buf, len, "; %s", blk_statuses[i].advice);

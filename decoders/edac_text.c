@@ -14,7 +14,12 @@
 #include <string.h>
 #include "edac_text.h"
 
-#define EDAC_LINE_MAX 1024
+/*
+ * printk keeps a record's text to PRINTKRB_RECORD_MAX 1024 bytes
+ * (kernel/printk/internal.h); a dmesg, syslog or journal line puts a time
+ * stamp, host and tag before it.
+ */
+#define EDAC_LINE_MAX 1280
 #define EDAC_LAYERS 3
 
 struct edac_line {

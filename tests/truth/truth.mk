@@ -1,7 +1,8 @@
 # One truth per record (issue 32): kernel text held whole, dry runs, views that agree.
 # Schema step 16: machine-check cache levels as Linux numbers the caches.
 db_libdb_a_SOURCES += db/db_migrate_levels.c
-TRUTH_C_TESTS = tests/truth/test-reload tests/truth/test-actions-dry tests/truth/test-views-agree
+TRUTH_C_TESTS = tests/truth/test-reload tests/truth/test-actions-dry tests/truth/test-views-agree \
+	tests/truth/test-text-limits tests/truth/test-adxl-row
 check_PROGRAMS += $(TRUTH_C_TESTS)
 TESTS += $(TRUTH_C_TESTS)
 EXTRA_DIST += tests/truth/truth.mk
@@ -14,3 +15,8 @@ tests_truth_test_actions_dry_LDADD = $(TEST_LIBS)
 tests_truth_test_views_agree_SOURCES = tests/truth/test-views-agree.c $(ACTIONS_FIXTURE)
 tests_truth_test_views_agree_CFLAGS = $(RAS_CFLAGS)
 tests_truth_test_views_agree_LDADD = $(TEST_LIBS)
+tests_truth_test_text_limits_CFLAGS = $(RAS_CFLAGS)
+tests_truth_test_text_limits_LDADD = $(TEST_LIBS)
+tests_truth_test_adxl_row_SOURCES = tests/truth/test-adxl-row.c $(ACTIONS_FIXTURE)
+tests_truth_test_adxl_row_CFLAGS = $(RAS_CFLAGS)
+tests_truth_test_adxl_row_LDADD = $(TEST_LIBS)
