@@ -255,14 +255,23 @@ static void build_location(struct mce_decoded *out)
 size_t mce_cache_name(const struct mce_decoded *m, char *buf, size_t len)
 {
 	struct ou_buf b = ou_start(buf, len);
-	bool cache = !strcmp(m->error_class, "cache"), tlb = !strcmp(m->error_class, "tlb");
+	bool cache, tlb;
 
-	if (m->cache_level == RAS_DF_NONE || m->cache_level < 1 || m->cache_level > 9 ||
-	    (!cache && !tlb && strcmp(m->error_class, "bus")))
+	_Static_assert(sizeof(m->error_class) >= 6 && sizeof(m->transaction) >= 12, "compared below");
+	if (len < 16)
+		return 0;
+	/* The level first: at every record, and most name none (memory errors). */
+	if (m->cache_level == RAS_DF_NONE || m->cache_level < 1 || m->cache_level > 9)
+		return 0;
+	/* Fixed-size compares of the 16-byte members, NULs included: inlined, no strcmp. */
+	cache = !memcmp(m->error_class, "cache", 6);
+	tlb = !cache && !memcmp(m->error_class, "tlb", 4);
+	if (!cache && !tlb && memcmp(m->error_class, "bus", 4))
 		return 0;
 	ou_put_lit(&b, "L");
-	ou_put_int(&b, (long long)m->cache_level);
-	if ((cache || tlb) && !strcmp(m->transaction, "instruction"))
+	b.p[b.at++] = (char)('0' + m->cache_level);
+	b.p[b.at] = '\0';
+	if ((cache || tlb) && !memcmp(m->transaction, "instruction", 12))
 		ou_put_lit(&b, "i");
 	if (cache)
 		ou_put_lit(&b, " cache");

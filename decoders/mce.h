@@ -131,7 +131,8 @@ int64_t mce_ll_level(unsigned ll, bool amd);
  * The cache (or TLB) a cache, TLB or bus error names, as every view names it:
  * "L1 cache", "L1i cache" (instruction side), "L2 cache", "L1 TLB", "L2" (a
  * bus error's level). Writes it to buf and returns its length; 0 (buf empty)
- * when the error names no level (generic, memory and other classes).
+ * when the error names no level (generic, memory and other classes), or buf
+ * is shorter than 16 bytes (the longest name is 9).
  */
 size_t mce_cache_name(const struct mce_decoded *m, char *buf, size_t len);
 

@@ -194,11 +194,15 @@ static bool cpu_of_mce(const void *d, uint64_t ps, struct ras_subject *s)
 	key = ou_start(s->key, sizeof(s->key));
 	ou_put_lit(&key, "cpu ");
 	ou_put_int(&key, s->cpu);
-	if (!strcmp(m->error_class, "cache") && mce_cache_name(m, name, sizeof(name))) {
-		s->cache_level = (int)m->cache_level;
-		s->instruction = !strcmp(m->transaction, "instruction");
-		ou_put_lit(&key, " ");
-		ou_put(&key, name);
+	if (!memcmp(m->error_class, "cache", 6)) {
+		size_t n = mce_cache_name(m, name, sizeof(name));
+
+		if (n) {
+			s->cache_level = (int)m->cache_level;
+			s->instruction = name[2] == 'i';
+			ou_put_lit(&key, " ");
+			ou_put_n(&key, name, n);
+		}
 	}
 	return true;
 }
