@@ -8,7 +8,7 @@
  *    --by dimm and metrics alike;
  *  - with no EDAC topology stored, summary --by dimm and layout place the
  *    records on the DIMM their label names;
- *  - schema step 16 rewrites what older versions stored the same way.
+ *  - schema step 17 rewrites what older versions stored the same way.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,7 +150,7 @@ static void test_zero_count_and_labels(void)
 }
 
 /*
- * What an earlier ras-fdr stored (schema 15): the SDM's level in cache_level
+ * What an earlier ras-fdr stored (schema 16): the SDM's level in cache_level
  * and error_text, ", cache level N" in the location and its roll-ups, and a
  * zero-count mc_event counted 0 in the EDAC roll-up. rasd's open rewrites it.
  */
@@ -169,7 +169,7 @@ static void test_migration(void)
 		     " error_text = 'L' || (cache_level - 1) || substr(error_text, 3),"
 		     " location = replace(replace(location, ', L2 cache', ', cache level 1'),"
 		     " ', L1 cache', ', cache level 0');"
-		     "PRAGMA user_version = 15;", NULL, NULL, NULL);
+		     "PRAGMA user_version = 16;", NULL, NULL, NULL);
 	tap_is_int(scalar(db, "SELECT count(*) FROM mce_record_dec WHERE error_text LIKE 'L0 data cache%'"
 			  " AND location LIKE '%, cache level 0'"), 1, "an old-style decoding (L0, cache level 0)");
 	sqlite3_close(db);
@@ -179,7 +179,7 @@ static void test_migration(void)
 	snprintf(lock, sizeof(lock), "%s/lock", tmp);
 	tap_is_int(test_run(argv, log), 0, "rasd opens (and upgrades) the database");
 	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
-	tap_is_int(scalar(db, "PRAGMA user_version"), 16, "schema 16");
+	tap_is_int(scalar(db, "PRAGMA user_version"), 17, "schema 17");
 	tap_is_int(scalar(db, "SELECT count(*) FROM mce_record_dec WHERE cache_level = 1 AND error_text ="
 			  " 'L1 data cache data read error' AND location LIKE '%, L1 cache'"), 1,
 		   "the LL 00 decoding now says L1, level 1, at the L1 cache");
@@ -195,10 +195,10 @@ static void test_migration(void)
 	CTL(out, "summary");
 	tap_ok(strstr(out, "L2 cache") && !strstr(out, "cache level"), "summary after the upgrade: L2 cache");
 
-	/* The zero-count mc_events: a roll-up of version 15 counted them 0. */
+	/* The zero-count mc_events: a roll-up of version 16 counted them 0. */
 	test_zero_count_and_labels();
 	sqlite3_open(dbpath, &db);
-	sqlite3_exec(db, "UPDATE rollup_edac SET errors = 0; PRAGMA user_version = 15;", NULL, NULL, NULL);
+	sqlite3_exec(db, "UPDATE rollup_edac SET errors = 0; PRAGMA user_version = 16;", NULL, NULL, NULL);
 	sqlite3_close(db);
 	CTL(out, "summary", "--by", "dimm");
 	tap_ok(strstr(out, "DIMM_Z9") == NULL, "the old roll-up is what summary --by dimm reads: 0 errors");

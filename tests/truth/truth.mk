@@ -1,5 +1,5 @@
 # One truth per record (issue 32): kernel text held whole, dry runs, views that agree.
-# Schema step 16: machine-check cache levels as Linux numbers the caches.
+# Schema step 17: machine-check cache levels as Linux numbers the caches.
 db_libdb_a_SOURCES += db/db_migrate_levels.c
 TRUTH_C_TESTS = tests/truth/test-reload tests/truth/test-actions-dry tests/truth/test-views-agree \
 	tests/truth/test-text-limits tests/truth/test-adxl-row
