@@ -67,7 +67,7 @@ void ctl_print_json_int(int64_t v);
 /* "time":"ISO","wall_s":S,"wall_ns":"NS" (no comma around it). */
 void ctl_print_json_wall(int64_t wall_ns);
 /* Version of every --json format documented in ras-fdr-ctl(8). */
-#define CTL_JSON_VERSION 1
+#define CTL_JSON_VERSION 2
 
 extern const struct ctl_spec ctl_summary_spec, ctl_errors_spec, ctl_status_spec, ctl_inject_spec,
 	ctl_decode_spec, ctl_edac_spec, ctl_layout_spec, ctl_labels_spec, ctl_reset_spec,

@@ -31,18 +31,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "ctl.h"
+#include "export_cursor.h"
 #include "db/db_export.h"
+#include "lib/clock.h"
 #include "lib/decode.h"
-
-/* Event tables, then "lost" and "action". */
-#define CURSOR_KEYS 66
-
-struct cursor {
-	int64_t last[CURSOR_KEYS];
-	unsigned long long dev, ino;
-	long long offset;
-	bool running;
-};
 
 struct export {
 	struct ctl *c;
@@ -51,70 +43,23 @@ struct export {
 	unsigned batch, pending;
 	bool regular;          /* stdout is a regular file */
 	long long lines;
-	unsigned extra_key;    /* cursor key of the bookkeeping table being exported */
 	int cursor_fd;         /* the cursor file, rewritten in place between durable saves */
 	int error;
+	int64_t delivered[RAS_MAX_EVENT_TYPES];   /* row ids delivered before this run's snapshot */
+	int64_t actions_before;                   /* decisions delivered before it */
 };
-
-static const char *key_name(unsigned k)
-{
-	if (k >= CURSOR_KEYS)
-		return NULL;
-	if (k < ras_n_event_types)
-		return ras_event_types[k].table;
-	if (k - ras_n_event_types < RAS_DB_EXTRA_COUNT_)
-		return ras_db_extra_name((enum ras_db_extra)(k - ras_n_event_types));
-	return NULL;
-}
-
-static int key_index(const char *name)
-{
-	for (unsigned k = 0; key_name(k); k++)
-		if (!strcmp(key_name(k), name))
-			return (int)k;
-	return -1;
-}
 
 static int cursor_load(const char *path, struct cursor *c)
 {
-	char line[256], name[128];
-	long long v;
+	char line[CURSOR_PAGE];
 	FILE *f = fopen(path, "re");
 
-	memset(c, 0, sizeof(*c));
+	cursor_init(c);
 	if (!f)
 		return errno == ENOENT ? 0 : -errno;
-	while (fgets(line, sizeof(line), f)) {
-		int k;
-
-		if (sscanf(line, "output %llu %llu %lld", &c->dev, &c->ino, &c->offset) == 3)
-			continue;
-		if (!strncmp(line, "state running", 13))
-			c->running = true;
-		else if (sscanf(line, "%127s %lld", name, &v) == 2 && (k = key_index(name)) >= 0)
-			c->last[k] = v;
-	}
+	while (fgets(line, sizeof(line), f))
+		cursor_parse_line(c, line);
 	fclose(f);
-	return 0;
-}
-
-/* The cursor's text, padded to one page so that it can be rewritten in place. */
-#define CURSOR_PAGE 4096
-
-static int cursor_render(const struct cursor *c, char *buf)
-{
-	size_t n = (size_t)snprintf(buf, CURSOR_PAGE,
-				    "# ras-fdr-ctl export cursor: last id delivered per table\n"
-				    "state %s\noutput %llu %llu %lld\n", c->running ? "running" : "clean",
-				    c->dev, c->ino, c->offset);
-
-	for (unsigned k = 0; key_name(k) && n < CURSOR_PAGE; k++)
-		n += (size_t)snprintf(buf + n, CURSOR_PAGE - n, "%s %lld\n", key_name(k),
-				      (long long)c->last[k]);
-	if (n >= CURSOR_PAGE - 1)
-		return -ENOSPC;
-	memset(buf + n, ' ', CURSOR_PAGE - 1 - n);
-	buf[CURSOR_PAGE - 1] = '\n';
 	return 0;
 }
 
@@ -169,21 +114,21 @@ static int cursor_save(struct export *e, bool durable)
 	return e->cursor_fd >= 0 || durable ? 0 : -errno;
 }
 
-/* Marks a line's record as delivered. */
+/* Marks a line's record as delivered: every line begins {"version":N,"type":"T","id":N. */
 static void note_delivered(struct cursor *c, const char *line)
 {
 	char type[128];
 	long long id;
 	int k;
 
-	/* Record lines start with the JSON format's version (errors --json); the rest do not. */
 	if (!strncmp(line, "{\"version\":", 11) && (line = strchr(line + 11, ',')))
 		line++;
 	else if (line[0] == '{')
 		line++;
-	if (sscanf(line, "\"type\":\"%127[^\"]\",\"id\":%lld", type, &id) == 2 &&
-	    (k = key_index(type)) >= 0 && id > c->last[k])
-		c->last[k] = id;
+	if ((sscanf(line, "\"type\":\"%127[^\"]\",\"id\":%lld", type, &id) == 2 ||
+	     sscanf(line, "\"type\":\"%127[^\"]\",\"id\":\"%lld\"", type, &id) == 2) &&
+	    (k = cursor_key_index(type)) >= 0 && id > c->pos[0].last[k])
+		c->pos[0].last[k] = id;
 }
 
 /*
@@ -240,12 +185,37 @@ static int commit(struct export *e, bool durable)
 
 static int after_line(struct export *e, unsigned key, int64_t id)
 {
-	e->cur.last[key] = id;
+	e->cur.pos[0].last[key] = id;
 	e->lines++;
 	if (++e->pending < e->batch)
 		return 0;
 	e->error = commit(e, false);
 	return e->error;
+}
+
+static void print_time(const char *key, int64_t ns)
+{
+	char when[40];
+
+	ras_format_time(ns, when, sizeof(when));
+	printf(",\"%s\":\"%s\"", key, when);
+}
+
+/* "key":"text" with the text escaped; NULL as null. */
+static void print_str(const char *key, const char *v)
+{
+	printf(",\"%s\":", key);
+	if (v)
+		ctl_print_json_string(v, strlen(v));
+	else
+		printf("null");
+}
+
+static void print_head(const char *type, int64_t id, int64_t time_ns)
+{
+	printf("{\"version\":%d,\"type\":\"%s\",\"id\":%lld", CTL_JSON_VERSION, type,
+	       (long long)id);
+	print_time("time", time_ns);
 }
 
 static int export_event(void *ctx, const struct ras_db_row *row)
@@ -257,47 +227,148 @@ static int export_event(void *ctx, const struct ras_db_row *row)
 	return after_line(e, row->type_idx, row->id);
 }
 
-static void print_generic_value(const struct ras_db_generic_row *g, unsigned i)
-{
-	switch (g->kinds[i]) {
-	case 'i': printf("%lld", (long long)g->ints[i]); break;
-	case 'f': printf("%.17g", g->reals[i]); break;
-	case 't': ctl_print_json_string(g->ptrs[i], (size_t)g->lens[i]); break;
-	case 'b':
-		putchar('"');
-		for (int j = 0; j < g->lens[i]; j++)
-			printf("%02x", ((const uint8_t *)g->ptrs[i])[j]);
-		putchar('"');
-		break;
-	default: printf("null"); break;
-	}
-}
-
-static int export_extra(void *ctx, const struct ras_db_generic_row *g)
+/* The records a write added to a folded storm period, less those delivered as rows. */
+static int export_fold(void *ctx, const struct ras_db_fold_growth *g)
 {
 	struct export *e = ctx;
 
-	printf("{\"type\":\"%s\",\"id\":%lld", key_name(e->extra_key), (long long)g->id);
-	for (unsigned i = 0; i < g->n; i++) {
-		printf(",\"%s\":", g->names[i]);
-		print_generic_value(g, i);
+	if (!g->records) {
+		/* Nothing left to deliver: the position moves, no line. */
+		e->cur.pos[0].last[KEY_FOLD] = g->seq;
+		return 0;
 	}
-	printf("}\n");
-	return after_line(e, e->extra_key, g->id);
+	print_head("fold", g->seq, g->last_ns);
+	print_str("event_type", ras_event_types[g->type_idx].table);
+	printf(",\"fold_id\":%lld", (long long)g->fold_id);
+	print_str("subject", g->subject);
+	print_time("first", g->first_ns);
+	print_time("last", g->last_ns);
+	printf(",\"first_ns\":\"%lld\",\"last_ns\":\"%lld\"", (long long)g->first_ns,
+	       (long long)g->last_ns);
+	print_str("boot_id", g->boot_id);
+	print_str("source", g->source);
+	printf(",\"synthetic\":%s", g->synthetic ? "true" : "false");
+	print_str("severity", g->severity);
+	print_str("location", g->location);
+	printf(",\"records\":%lld,\"errors\":%lld,\"delivered_as_records\":%lld,\"seconds\":[",
+	       (long long)g->records, (long long)g->errors, (long long)g->as_rows);
+	for (size_t i = 0; i < g->nseconds; i++)
+		printf("%s%lld", i ? "," : "", (long long)g->seconds[i]);
+	printf("]");
+	if (g->have_addr)
+		printf(",\"address_min\":\"0x%llx\",\"address_max\":\"0x%llx\"",
+		       (unsigned long long)g->addr_lo, (unsigned long long)g->addr_hi);
+	print_str("detail", g->detail_name);
+	printf(",\"distinct\":[");
+	for (unsigned i = 0; i < g->ndetails; i++)
+		printf("%s\"0x%llx\"", i ? "," : "", (unsigned long long)g->details[i]);
+	printf("],\"more_distinct\":%s}\n", g->details_more ? "true" : "false");
+	return after_line(e, KEY_FOLD, g->seq);
 }
 
+/* Repeats of a decision already delivered; a newer one's come with its row. */
+static int export_action_repeat(void *ctx, const struct ras_db_action_growth *g)
+{
+	struct export *e = ctx;
+
+	if (g->action_id > e->actions_before) {
+		e->cur.pos[0].last[KEY_ACTION_REPEAT] = g->seq;
+		return 0;
+	}
+	print_head("action_repeat", g->seq, g->last_ns);
+	printf(",\"action_id\":%lld,\"repeats\":%lld,\"last_ns\":\"%lld\",\"last_event_id\":",
+	       (long long)g->action_id, (long long)g->repeats, (long long)g->last_ns);
+	if (g->last_event_id)
+		printf("%lld}\n", (long long)g->last_event_id);
+	else
+		printf("null}\n");
+	return after_line(e, KEY_ACTION_REPEAT, g->seq);
+}
+
+static int export_lost(void *ctx, const struct ras_db_lost_row *l)
+{
+	struct export *e = ctx;
+
+	print_head("lost", l->id, l->to_ns);
+	print_str("boot_id", l->boot_id);
+	print_str("instance", l->instance);
+	printf(",\"cpu\":%d", l->cpu);
+	print_str("origin", l->origin);
+	if (l->count >= 0)
+		printf(",\"count\":%lld", (long long)l->count);
+	else
+		printf(",\"count\":null");
+	if (l->from_ns)
+		print_time("from", l->from_ns);
+	else
+		printf(",\"from\":null");
+	print_time("to", l->to_ns);
+	printf(",\"from_ns\":\"%lld\",\"to_ns\":\"%lld\"}\n", (long long)l->from_ns,
+	       (long long)l->to_ns);
+	return after_line(e, KEY_LOST, l->id);
+}
+
+static void print_opt_int(const char *key, bool have, int64_t v)
+{
+	if (have)
+		printf(",\"%s\":%lld", key, (long long)v);
+	else
+		printf(",\"%s\":null", key);
+}
+
+static int export_action(void *ctx, const struct ras_db_action_row *a)
+{
+	struct export *e = ctx;
+
+	print_head("action", a->id, a->wall_ns);
+	printf(",\"wall_ns\":\"%lld\"", (long long)a->wall_ns);
+	print_str("boot_id", a->boot_id);
+	print_str("kind", a->kind);
+	print_str("subject", a->subject);
+	print_opt_int("count", a->have_count, a->count);
+	print_str("threshold", a->threshold);
+	print_str("action", a->action);
+	print_str("target", a->target);
+	print_str("result", a->result);
+	print_opt_int("errno", a->have_errno, a->err);
+	printf(",\"synthetic\":%s", a->synthetic ? "true" : "false");
+	print_str("event_type", a->event_table);
+	print_opt_int("event_id", a->have_event_id, a->event_id);
+	printf(",\"repeats\":%lld", (long long)a->repeats);
+	print_time("last", a->last_ns);
+	printf(",\"last_ns\":\"%lld\"", (long long)a->last_ns);
+	print_opt_int("last_event_id", a->have_last_event_id, a->last_event_id);
+	printf("}\n");
+	return after_line(e, KEY_ACTION, a->id);
+}
+
+/*
+ * One snapshot of the database, in an order that keeps every record once:
+ * the growth logs first, judged by the positions of earlier runs (a record
+ * folded after this run's snapshot is judged by the next run, which knows
+ * whether this one delivered its row), then the rows.
+ */
 static int export_all(struct export *e, struct ras_db *db)
 {
+	struct export_position *p = &e->cur.pos[0];
 	int r = 0;
 
-	for (unsigned k = 0; k < ras_n_event_types && r >= 0; k++)
-		r = ras_db_rows_after(db, k, e->cur.last[k], export_event, e);
-	for (unsigned x = 0; x < RAS_DB_EXTRA_COUNT_ && r >= 0; x++) {
-		e->extra_key = ras_n_event_types + x;
-		r = ras_db_extra_rows_after(db, (enum ras_db_extra)x, e->cur.last[e->extra_key],
-					    export_extra, e);
-	}
-	return e->error ? e->error : r;
+	for (unsigned k = 0; k < ras_n_event_types; k++)
+		e->delivered[k] = p->last[k];
+	e->actions_before = p->last[KEY_ACTION];
+	r = ras_db_fold_growth_after(db, p->last[KEY_FOLD], e->delivered, export_fold, e);
+	if (r >= 0)
+		r = ras_db_action_growth_after(db, p->last[KEY_ACTION_REPEAT], export_action_repeat, e);
+	/* The growth judged is on record before any row of this snapshot follows. */
+	if (r >= 0 && !e->error)
+		r = e->error = commit(e, false);
+	for (unsigned k = 0; k < ras_n_event_types && r >= 0 && !e->error; k++)
+		r = ras_db_rows_after(db, k, p->last[k], export_event, e);
+	if (r >= 0 && !e->error)
+		r = ras_db_lost_after(db, p->last[KEY_LOST], export_lost, e);
+	if (r >= 0 && !e->error)
+		r = ras_db_actions_after(db, p->last[KEY_ACTION], export_action, e);
+	return e->error ? e->error : r < 0 ? r : 0;
 }
 
 static const struct ctl_opt export_opts[] = {
@@ -386,6 +457,63 @@ static int prepare_output(struct export *e)
 	return r < 0 ? r : cursor_save(e, false);
 }
 
+/*
+ * The cursor follows the database it finds: one replaced (removed, moved
+ * aside, a fresh one made) is exported from its start, one put back resumes
+ * where its export stopped. A database older than the cursor (restored from
+ * an earlier copy) resumes at its newest row. Each is said on stderr.
+ */
+static void follow_database(struct export *e, struct ras_db *db)
+{
+	struct export_position *p;
+	char id[48], was[48];
+	int r;
+
+	ras_db_identity(db, id, sizeof(id));
+	r = cursor_select_db(&e->cur, id, was, sizeof(was));
+	if (r == 1)
+		fprintf(stderr, "ras-fdr-ctl: export: %s is database %s again (it was %s): its export "
+			"resumes where it stopped\n", e->c->cfg.database, id, was[0] ? was : "older");
+	else if (r == 2)
+		fprintf(stderr, "ras-fdr-ctl: export: %s is a different database (%s, the cursor was at "
+			"%s): it is exported from its start\n", e->c->cfg.database, id[0] ? id : "older",
+			was[0] ? was : "an older one");
+	p = &e->cur.pos[0];
+	for (unsigned k = 0; k < CURSOR_KEYS; k++) {
+		int64_t high;
+
+		if (!cursor_key_name(k) || !p->last[k])
+			continue;
+		high = ras_db_position_high(db, k < ras_n_event_types ? ras_event_types[k].table :
+					    k == KEY_LOST ? "lost_events" : k == KEY_ACTION ? "actions" :
+					    k == KEY_FOLD ? "fold_growth" : "action_growth");
+		if (p->last[k] <= high)
+			continue;
+		fprintf(stderr, "ras-fdr-ctl: export: database %s holds %s up to %lld, the cursor was at "
+			"%lld: an older copy put back? Its export resumes at %lld\n", id,
+			cursor_key_name(k), (long long)high, (long long)p->last[k], (long long)high);
+		p->last[k] = high;
+	}
+}
+
+/* Ends a run: a durable cursor; after an error, the output stops at a line's end or is gone. */
+static int finish(struct export *e, int r)
+{
+	if (r >= 0) {
+		e->cur.running = false;
+		return commit(e, true);
+	}
+	/*
+	 * A closed pipe's reader is gone: the next run must not begin with an
+	 * empty line. Only a kill (state running) may leave a line cut.
+	 */
+	if (fflush(stdout) == 0 || errno == EPIPE) {
+		e->cur.running = false;
+		cursor_save(e, true);
+	}
+	return r;
+}
+
 int ctl_export(struct ctl *c, int argc, char **argv)
 {
 	struct export *e = calloc(1, sizeof(*e));
@@ -415,14 +543,16 @@ int ctl_export(struct ctl *c, int argc, char **argv)
 	/* A closed pipe is an error to report (EPIPE), not a silent death. */
 	signal(SIGPIPE, SIG_IGN);
 	setvbuf(stdout, NULL, _IOFBF, 1 << 20);
+	/* What the last run wrote counts for the database it was exporting. */
 	r = prepare_output(e);
-	if (r == 0)
+	/* One snapshot: every position is judged against the same database state. */
+	if (r == 0 && (r = ras_db_snapshot_begin(db)) == 0) {
+		follow_database(e, db);
 		r = export_all(e, db);
-	ras_db_close(db);
-	if (r >= 0) {
-		e->cur.running = false;
-		r = commit(e, true);
+		ras_db_snapshot_end(db);
 	}
+	ras_db_close(db);
+	r = finish(e, r);
 	if (r < 0)
 		fprintf(stderr, "ras-fdr-ctl: export: %s (the cursor keeps the last delivered record)\n",
 			strerror(-r));

@@ -29,6 +29,7 @@ static const char *const own_tables[] = {
 	"boots", "lost_events", "counters", "cpu_stats", "edac_csrows", "edac_dimms", "edac_mcs",
 	"edac_snapshots", "edac_windows", "snapshots", "storage_events", "rollup_hourly", "buckets", "actions", "read_marks",
 	"folds", "rollup_edac", "rollup_subjects", "rollup_totals", "rollup_actions",
+	"meta", "fold_growth", "action_growth", "metrics_subjects",
 };
 
 const char *ras_db_state_name(enum ras_db_state s)

@@ -586,18 +586,23 @@ static int purge_folds(struct ras_db *db, int64_t before_ns, int64_t *deleted)
 {
 	static const char *const sql[] = {
 		"SELECT coalesce(sum(records), 0) FROM folds WHERE tbl = 'mc_event' AND last_ns < ?1",
+		/* Their growth goes with them: a folds id handed out again must not inherit it. */
+		"DELETE FROM fold_growth WHERE fold IN (SELECT id FROM folds WHERE tbl = 'mc_event'"
+		" AND last_ns < ?1)",
 		"DELETE FROM folds WHERE tbl = 'mc_event' AND last_ns < ?1",
 	};
 	sqlite3_stmt *st;
 	int r = 0;
 
-	for (int i = 0; i < 2 && r == 0; i++) {
+	for (int i = 0; i < 3 && r == 0; i++) {
+		if (i == 1 && !ras_db_table_exists(db, "fold_growth"))
+			continue;
 		if ((r = prepare(db, sql[i], &st)) < 0)
 			return r;
 		sqlite3_bind_int64(st, 1, before_ns);
 		if (i == 0 && sqlite3_step(st) == SQLITE_ROW)
 			*deleted += sqlite3_column_int64(st, 0);
-		else if (i == 1)
+		else if (i > 0)
 			r = step_done(db, st);
 		sqlite3_finalize(st);
 	}
@@ -608,11 +613,17 @@ int ras_db_edac_purge(struct ras_db *db, int mc, const char *node_kind, int node
 		      int64_t before_ns, int64_t *deleted)
 {
 	sqlite3_stmt *st;
+	int64_t max_id = 0;
 	int r;
 
 	*deleted = 0;
 	if (!ras_db_table_exists(db, "mc_event"))
 		return 0;
+	/* The newest rows may go: their ids are not handed out again (export counts on it). */
+	if (ras_db_int(db, "SELECT coalesce(max(id), 0) FROM mc_event", &max_id) < 0 ||
+	    ras_db_raise_id_floor(db, (unsigned)(ras_event_type_find("mc_event") - ras_event_types),
+				  max_id) < 0)
+		return -EIO;
 	r = prepare(db, purge_sql(mc, node_kind), &st);
 	if (r < 0)
 		return r;

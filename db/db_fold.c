@@ -331,8 +331,34 @@ void ras_db_fold_add_detail(uint64_t *set, unsigned *n, bool *more, uint64_t v)
 		*more = true;
 }
 
+/*
+ * A committed row's id and errors, beside its second: export tells the rows
+ * it delivered from the others (fold_growth.ids).
+ */
+static int entry_add_id(struct fold_entry *e, const struct folded_row *r)
+{
+	if (e->key.fresh)
+		return 0;
+	if (e->nsecs >= e->cap_ids) {
+		size_t cap = e->cap_ids ? e->cap_ids * 2 : 64;
+		int64_t *ids;
+
+		while (cap <= e->nsecs)
+			cap *= 2;
+		if (!(ids = realloc(e->ids, 2 * cap * sizeof(*ids))))
+			return -ENOMEM;
+		e->ids = ids;
+		e->cap_ids = cap;
+	}
+	e->ids[2 * e->nsecs] = r->id;
+	e->ids[2 * e->nsecs + 1] = r->weight;
+	return 0;
+}
+
 static int entry_add(struct fold_entry *e, const struct folded_row *r)
 {
+	if (entry_add_id(e, r) < 0)
+		return -ENOMEM;
 	if (e->nsecs == e->cap) {
 		size_t cap = e->cap ? e->cap * 2 : 64;
 		int64_t *s = realloc(e->secs, cap * sizeof(*s));
@@ -394,12 +420,13 @@ static int accumulate(struct ras_db *db, unsigned idx, const char *subject, stru
 		struct fold_entry *e = &f->e[slot];
 
 		if (!e->used) {
-			int64_t *secs = e->secs;
-			size_t cap = e->cap;
+			int64_t *secs = e->secs, *ids = e->ids;
+			size_t cap = e->cap, cap_ids = e->cap_ids;
 
 			memset(e, 0, sizeof(*e));
 			*e = (struct fold_entry){ .used = true, .idx = idx, .hash = hash, .hour = hour,
-						  .key = *r, .secs = secs, .cap = cap };
+						  .key = *r, .secs = secs, .cap = cap, .ids = ids,
+						  .cap_ids = cap_ids };
 			snprintf(e->subject, sizeof(e->subject), "%s", subject);
 			f->used++;
 			f->taken++;
@@ -425,6 +452,7 @@ static int fold_row(struct ras_db *db, unsigned idx, const char *subject, int64_
 		ras_db_fold_read_row(t->sel, &r);
 	sqlite3_reset(t->sel);
 	r.fresh = !committed(db->fold, idx, id);
+	r.id = id;
 	if (step != SQLITE_ROW)
 		return step == SQLITE_DONE ? 0 : -EIO;
 	sqlite3_bind_int64(t->del, 1, id);
@@ -572,7 +600,11 @@ int ras_db_fold_oldest(struct ras_db *db, unsigned idx, int64_t before_ns)
 	for (size_t i = 0; i < n; i++)
 		if (fold_row(db, idx, "", ids[i]) < 0)
 			return -EIO;
-	return 0;
+	/* The newest row may be among them: its id is not handed out again. */
+	for (size_t i = 0; i < n; i++)
+		if (ids[i] > ids[0])
+			ids[0] = ids[i];
+	return n ? ras_db_raise_id_floor(db, idx, ids[0]) : 0;
 }
 
 int ras_db_fold_flush(struct ras_db *db)
@@ -661,8 +693,10 @@ void ras_db_fold_trim(struct ras_db *db)
 	if (!f || !f->e || f->used)
 		return;
 	if (f->taken < FOLD_SLOTS / 16) {
-		for (unsigned i = 0; i < FOLD_SLOTS; i++)
+		for (unsigned i = 0; i < FOLD_SLOTS; i++) {
 			free(f->e[i].secs);
+			free(f->e[i].ids);
+		}
 		free(f->e);
 		f->e = NULL;
 		free(f->known);
@@ -687,8 +721,10 @@ void ras_db_fold_free(struct ras_db *db)
 		return;
 	for (unsigned i = 0; i < FOLD_SUBJECTS; i++)
 		subject_clear(&f->subj[i]);
-	for (unsigned i = 0; f->e && i < FOLD_SLOTS; i++)
+	for (unsigned i = 0; f->e && i < FOLD_SLOTS; i++) {
 		free(f->e[i].secs);
+		free(f->e[i].ids);
+	}
 	free(f->e);
 	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++) {
 		sqlite3_finalize(f->t[i].sel);
@@ -700,6 +736,7 @@ void ras_db_fold_free(struct ras_db *db)
 	sqlite3_finalize(f->upd);
 	sqlite3_finalize(f->upd_known);
 	sqlite3_finalize(f->crossed);
+	sqlite3_finalize(f->grow);
 	free(f->known);
 	free(f->pending);
 	ras_db_hold_free(f->hold);

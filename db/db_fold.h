@@ -44,6 +44,8 @@ void ras_db_hold_clear(struct ras_db_hold *h);
 void ras_db_hold_free(struct ras_db_hold *h);
 /* Writes one zigzag varint of a second's difference to the previous one; returns its bytes (<= 10). */
 size_t ras_db_fold_put_delta(uint8_t *out, int64_t delta);
+/* Adds the next zigzag varint at *p (before end) to *acc and moves past it; false at the end. */
+bool ras_db_fold_next_delta(const uint8_t **p, const uint8_t *end, int64_t *acc);
 /* The bytes of a times blob that hold seconds: the rest is padding (db_fold_times.c). */
 size_t ras_db_fold_times_used(const uint8_t *times, size_t len);
 /* The size to store used bytes of seconds in; pads from used to it. */

@@ -36,6 +36,7 @@ struct fold_subject {
 /* What one stored row says, read back when it is folded. */
 struct folded_row {
 	int64_t wall_ns, boot, dec, weight;
+	int64_t id;                 /* the row's id: kept for a committed one (fresh 0), fold_growth.ids */
 	int64_t key_dec;            /* dec when the summary location needs it, else 0 (fold_key) */
 	int synthetic, fresh;
 	bool have_addr, have_detail;
@@ -80,6 +81,8 @@ struct fold_entry {
 	unsigned ndetails;
 	int64_t *secs;
 	size_t nsecs, cap;
+	int64_t *ids;               /* key.fresh 0: each record's row id and errors, as secs (fold_growth.ids) */
+	size_t cap_ids;
 };
 
 struct fold_table {
@@ -96,7 +99,8 @@ struct ras_db_fold {
 	unsigned taken;             /* slots taken since the last trim */
 	int64_t txn_first[RAS_MAX_EVENT_TYPES];     /* first row id of the open transaction; 0 none */
 	struct fold_table t[RAS_MAX_EVENT_TYPES];
-	sqlite3_stmt *get, *ins, *upd, *upd_known, *crossed;
+	sqlite3_stmt *get, *ins, *upd, *upd_known, *crossed, *grow;
+	int growth_log;             /* fold_growth exists: 1, not: -1, not asked yet: 0 */
 	/* A copy: the pipeline that handed them over may be gone by the commit (an adopted one). */
 	struct ras_db_limits limits;
 	bool have_limits;

@@ -71,6 +71,11 @@ static bool next_second(const uint8_t **p, const uint8_t *end, int64_t *prev)
 	return false;
 }
 
+bool ras_db_fold_next_delta(const uint8_t **p, const uint8_t *end, int64_t *acc)
+{
+	return next_second(p, end, acc);
+}
+
 enum { FN_COUNT, FN_FIRST, FN_LAST };
 
 /* ras_fold_count/first/last(times, from_ns, to_ns): the folded seconds in [from, to). */

@@ -63,6 +63,62 @@ static const char upd_known_sql[] =
 	" AND (?24 = 0 OR dec = ?24) AND dims = ?10 AND fresh = ?22 AND ekey = ?23"
 	" AND records = ?32 AND last_s = ?33 AND length(times) = ?34";
 
+/*
+ * The growth log (schema step 17, db_export.c reads it): what this write
+ * added to folds row fold_id, its seconds at bytes from to to of the row's
+ * times (deltas from prev_s) and, for records that were committed rows, their
+ * row ids. Only a database without the table (none a writer opens) skips it.
+ */
+static const char grow_sql[] =
+	"INSERT INTO fold_growth (fold, records, errors, first_ns, last_ns, times_from, times_to,"
+	" prev_s, ids) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+
+static int log_growth(struct ras_db *db, const struct fold_entry *e, int64_t fold_id, size_t from,
+		      size_t to, int64_t prev_s)
+{
+	struct ras_db_fold *f = db->fold;
+	sqlite3_stmt *st;
+	uint8_t *ids = NULL;
+	size_t n = 0;
+	int64_t prev = 0;
+	int r;
+
+	if (!f->growth_log)
+		f->growth_log = ras_db_table_exists(db, "fold_growth") ? 1 : -1;
+	if (f->growth_log < 0)
+		return 0;
+	if (!f->grow && sqlite3_prepare_v3(db->h, grow_sql, -1, SQLITE_PREPARE_PERSISTENT, &f->grow,
+					   NULL) != SQLITE_OK)
+		return -EIO;
+	st = f->grow;
+	if (!e->key.fresh) {
+		if (!(ids = malloc(e->nsecs * 20 + 1)))
+			return -ENOMEM;
+		for (size_t i = 0; i < e->nsecs; i++) {
+			n += ras_db_fold_put_delta(ids + n, e->ids[2 * i] - prev);
+			n += ras_db_fold_put_delta(ids + n, e->ids[2 * i + 1] - 1);
+			prev = e->ids[2 * i];
+		}
+	}
+	sqlite3_bind_int64(st, 1, fold_id);
+	sqlite3_bind_int64(st, 2, e->records);
+	sqlite3_bind_int64(st, 3, e->errors);
+	sqlite3_bind_int64(st, 4, e->first_ns);
+	sqlite3_bind_int64(st, 5, e->last_ns);
+	sqlite3_bind_int64(st, 6, (int64_t)from);
+	sqlite3_bind_int64(st, 7, (int64_t)to);
+	sqlite3_bind_int64(st, 8, prev_s);
+	if (ids)
+		sqlite3_bind_blob(st, 9, ids, (int)n, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 9);
+	r = sqlite3_step(st);
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	free(ids);
+	return r == SQLITE_DONE ? 0 : -EIO;
+}
+
 /* Merges what a folds row holds into m, the batch's entry (the row's details after the batch's). */
 static void merge_stored(struct fold_entry *m, const struct fold_stored *s)
 {
@@ -207,8 +263,9 @@ static int write_known(struct ras_db *db, const struct fold_entry *e, struct fol
 		return -EIO;
 	if (sqlite3_changes(db->h) != 1)
 		return 1;
+	r = log_growth(db, e, s->id, s->used, used, s->last_s);
 	remember(k, &m, s->id, used, len, last_s);
-	return 0;
+	return r;
 }
 
 /* Merges e into its folds row as read, or inserts the row; what it wrote kept in *k. */
@@ -251,12 +308,13 @@ static int write_read(struct ras_db *db, const struct fold_entry *e, struct fold
 		sqlite3_bind_text(st, 21, f->t[e->idx].detail_name, -1, SQLITE_STATIC);
 	r = sqlite3_step(st);
 	sqlite3_reset(st);
-	if (r == SQLITE_DONE)
-		remember(k, &m, s.id ? s.id : sqlite3_last_insert_rowid(db->h), used, len, last_s);
-	else
-		k->id = 0;
 	free(blob);
-	return r == SQLITE_DONE ? 0 : -EIO;
+	if (r != SQLITE_DONE) {
+		k->id = 0;
+		return -EIO;
+	}
+	remember(k, &m, s.id ? s.id : sqlite3_last_insert_rowid(db->h), used, len, last_s);
+	return log_growth(db, e, k->id, s.used, used, s.last_s);
 }
 
 /*

@@ -349,7 +349,7 @@ int ras_db_rows_store(struct ras_db *db, unsigned idx, unsigned n, const struct 
  */
 static int64_t next_row_id(struct ras_db *db, unsigned idx)
 {
-	char sql[160];
+	char sql[512];
 
 	if (!db->in_txn)
 		return 0;
@@ -357,10 +357,29 @@ static int64_t next_row_id(struct ras_db *db, unsigned idx)
 		return db->next_id[idx];
 	if (ras_db_sync(db) < 0)
 		return -1;
-	snprintf(sql, sizeof(sql), "SELECT coalesce(max(id), 0) + 1 FROM %s", ras_event_types[idx].table);
+	/* Past the id floor too: ids a purge or a limit took away are never handed out again. */
+	if (ras_db_table_exists(db, "meta"))
+		snprintf(sql, sizeof(sql), "SELECT max(coalesce((SELECT max(id) FROM %s), 0),"
+			 " coalesce((SELECT value FROM meta WHERE key = 'id_floor:%s'), 0)) + 1",
+			 ras_event_types[idx].table, ras_event_types[idx].table);
+	else
+		snprintf(sql, sizeof(sql), "SELECT coalesce(max(id), 0) + 1 FROM %s",
+			 ras_event_types[idx].table);
 	if (ras_db_int(db, sql, &db->next_id[idx]) < 0)
 		return -1;
 	return db->next_id[idx] > 0 ? db->next_id[idx] : -1;
+}
+
+int ras_db_raise_id_floor(struct ras_db *db, unsigned idx, int64_t id)
+{
+	char sql[256];
+
+	if (!ras_db_table_exists(db, "meta"))
+		return 0;
+	snprintf(sql, sizeof(sql), "INSERT INTO meta (key, value) VALUES ('id_floor:%s', %lld)"
+		 " ON CONFLICT (key) DO UPDATE SET value = max(value, excluded.value)",
+		 ras_event_types[idx].table, (long long)id);
+	return ras_db_exec(db, sql);
 }
 
 /*

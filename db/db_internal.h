@@ -161,6 +161,13 @@ bool ras_db_may_be_duplicate(const struct ras_db_event *ev);
 /* The same sources as an SQL list, "('boot', 'previous-boot')", for the index's WHERE. */
 void ras_db_identity_sources_sql(char *out, size_t len);
 
+/*
+ * Records that the rows of table idx up to id may be gone (a purge, the size
+ * or age limits): the next id handed out is above it, so an id names one
+ * record for good (export's cursor counts on it). 0 or -EIO.
+ */
+int ras_db_raise_id_floor(struct ras_db *db, unsigned idx, int64_t id);
+
 int ras_db_migrate(struct ras_db *db);
 /* SQLite's result code as -errno: -EBUSY, -ENOSPC, -EBADMSG or -EIO. */
 int ras_db_errno_of(int code);

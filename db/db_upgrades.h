@@ -234,6 +234,39 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	 * one per such record (db_edac_rollup.c ras_db_edac_rollup_count_zero).
 	 */
 	{ 17, "machine-check cache levels as Linux numbers caches; error_count 0 is one error (made by the migration)", NULL },
+	/*
+	 * What export needs to deliver every record once (db_export.c):
+	 * meta holds the database's identity, a random id made with it (a
+	 * cursor belongs to one database), and each event table's id floor (the
+	 * highest id a purge or the size and age limits took away: ids are
+	 * never handed out twice). fold_growth logs each write to a folds row:
+	 * how many records it added, where their seconds are in its times blob
+	 * (bytes times_from to times_to, the deltas counted from prev_s), and,
+	 * for records that were committed rows before (folds.fresh = 0), their
+	 * row ids and errors (zigzag varints: the id's difference to the one
+	 * before, the errors less one; in the order of the seconds), so an
+	 * export tells the ones it delivered as rows from the others. Rows folded
+	 * before this step are logged whole (times_to -1: to the end).
+	 * action_growth logs the repeats a folded decision gains after its row
+	 * was written (db_actions.c adds to a row instead of writing a new one),
+	 * kept by a trigger whoever writes them.
+	 */
+	{ 18, "database identity, id floors, the growth of folds and of decisions",
+	  "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value NOT NULL) WITHOUT ROWID;"
+	  "INSERT OR IGNORE INTO meta (key, value) VALUES ('database_id', lower(hex(randomblob(16))));"
+	  "CREATE TABLE IF NOT EXISTS fold_growth (seq INTEGER PRIMARY KEY, fold INTEGER NOT NULL,"
+	  " records INTEGER NOT NULL, errors INTEGER NOT NULL, first_ns INTEGER NOT NULL,"
+	  " last_ns INTEGER NOT NULL, times_from INTEGER NOT NULL, times_to INTEGER NOT NULL,"
+	  " prev_s INTEGER NOT NULL, ids BLOB);"
+	  "INSERT INTO fold_growth (fold, records, errors, first_ns, last_ns, times_from, times_to,"
+	  " prev_s, ids) SELECT id, records, errors, first_ns, last_ns, 0, -1, 0, NULL FROM folds"
+	  " WHERE NOT EXISTS (SELECT 1 FROM fold_growth) ORDER BY id;"
+	  "CREATE TABLE IF NOT EXISTS action_growth (seq INTEGER PRIMARY KEY,"
+	  " action INTEGER NOT NULL, repeats INTEGER NOT NULL, last_ns INTEGER, last_event_id INTEGER);"
+	  "CREATE TRIGGER IF NOT EXISTS actions_growth AFTER UPDATE OF repeats ON actions"
+	  " WHEN new.repeats > old.repeats BEGIN"
+	  " INSERT INTO action_growth (action, repeats, last_ns, last_event_id)"
+	  " VALUES (new.id, new.repeats - old.repeats, new.last_ns, new.last_event_id); END;" },
 };
 
 #define RAS_DB_N_UPGRADES (sizeof(ras_db_upgrades) / sizeof(ras_db_upgrades[0]))

@@ -254,10 +254,11 @@ static void test_stream(struct model *m, int64_t *t)
 	close_writer(db, dba);
 }
 
-/* A database as schema 12 left it: the step-13 columns, index, table and triggers gone. */
+/* A database as schema 12 left it: the step-13 columns, index, table and triggers gone (and step 17's). */
 static void downgrade(void)
 {
 	static const char sql[] =
+		"DROP TRIGGER actions_growth;"
 		"DROP TRIGGER actions_rollup_insert; DROP TRIGGER actions_last_fill;"
 		"DROP TRIGGER actions_rollup_update; DROP TRIGGER actions_rollup_delete;"
 		"DROP TABLE rollup_actions; DROP INDEX actions_last; DROP INDEX actions_subject;"

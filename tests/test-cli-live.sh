@@ -53,9 +53,9 @@ ok $? "inject an mce_record"
 wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' 'SELECT count(*) FROM mce_record')\" -ge 1 ]"
 ok $? "both stored"
 
-# errors --json: one object per line, version 1, 64-bit values as strings.
+# errors --json: one object per line, version 2, 64-bit values as strings.
 out=$(ctl errors --json)
-json -l 'len(d) == 2 and all(r["version"] == 1 for r in d)' <<<"$out"; ok $? "errors --json: JSON Lines with version 1"
+json -l 'len(d) == 2 and all(r["version"] == 2 for r in d)' <<<"$out"; ok $? "errors --json: JSON Lines with version 2"
 json -l 'all(isinstance(r["wall_ns"], str) and int(r["wall_ns"]) // 10**9 == r["wall_s"] for r in d)' <<<"$out"
 ok $? "errors --json: wall_ns a string, wall_s its seconds"
 json -l 'all(isinstance(r["trace_ts"], str) for r in d)' <<<"$out"; ok $? "errors --json: trace_ts a string"
@@ -86,11 +86,11 @@ ok $([ "$(ctl errors --limit 0 | wc -l)" = 55 ] && echo 0 || echo 1) "errors --l
 ok $([ "$(ctl errors --type mc_event --limit 1 | wc -l)" = 1 ] && echo 0 || echo 1) "errors --type --limit"
 ok $([ "$(ctl errors --limit 1 --type mc_event | wc -l)" = 1 ] && echo 0 || echo 1) "option order does not matter"
 
-# Every data command: --json parsed, version 1.
+# Every data command: --json parsed, version 2.
 for args in "summary" "summary --include-synthetic" "summary --by dimm" "status" "edac" "edac --report" \
 	    "snapshot list" "boot-cmdline" "boot-cmdline --persistent"; do
 	out=$(ctl $args --json); rc=$?
-	json 'd["version"] == 1' <<<"$out"; ok $? "$args --json parses, version 1 (rc $rc)"
+	json 'd["version"] == 2' <<<"$out"; ok $? "$args --json parses, version 2 (rc $rc)"
 done
 out=$(ctl summary --include-synthetic --json)
 json 'd["total"] == 55 and d["synthetic_included"]' <<<"$out"; ok $? "summary --json counts"
@@ -115,7 +115,7 @@ id=$(ctl snapshot --json list | python3 -c 'import json, sys
 print([s["id"] for s in json.load(sys.stdin)["snapshots"] if s["reason"] == "cli-test"][0])')
 ok $? "snapshot --json list (option before the action) lists it"
 out=$(ctl snapshot show "$id" --json)
-json 'd["version"] == 1 and d["id"] == '"${id:-0}"' and d["reason"] == "cli-test" and isinstance(d["wall_ns"], str) and isinstance(d["lines"], list)' <<<"$out"
+json 'd["version"] == 2 and d["id"] == '"${id:-0}"' and d["reason"] == "cli-test" and isinstance(d["wall_ns"], str) and isinstance(d["lines"], list)' <<<"$out"
 ok $? "snapshot show ID --json (option after the id)"
 
 # A fake EDAC tree for layout and labels.
@@ -132,10 +132,10 @@ for d in 0 1; do
 	echo 0 > $mc/dimm$d/dimm_ce_count; echo 0 > $mc/dimm$d/dimm_ue_count
 done
 out=$(ctl layout --live --json); rc=$?
-json 'd["version"] == 1 and d["source"] == "kernel" and len(d["controllers"][0]["dimms"]) == 2' <<<"$out"
+json 'd["version"] == 2 and d["source"] == "kernel" and len(d["controllers"][0]["dimms"]) == 2' <<<"$out"
 ok $? "layout --live --json (rc $rc)"
 out=$(ctl labels print --json); rc=$?
-json 'd["version"] == 1 and len(d["slots"]) == 2 and d["slots"][0]["sysfs"].startswith("CPU_SrcID")' <<<"$out"
+json 'd["version"] == 2 and len(d["slots"]) == 2 and d["slots"][0]["sysfs"].startswith("CPU_SrcID")' <<<"$out"
 ok $? "labels print --json (rc $rc)"
 out=$(ctl labels print)
 w1=$(sed -n 3p <<<"$out" | awk '{print index($0, "not configured")}')

@@ -22,6 +22,7 @@ trap cleanup EXIT
 DB=$WORK/ras.db
 RD=$WORK/rd.db
 q() { sqlite3 "file:$DB?mode=ro" "$1" 2>/dev/null; }
+RANDOM=2024   # the kill points: the same on every machine
 ctl() { "$CTL" --config /dev/null --db "$DB" "$@"; }
 expected() {
 	for t in mc_event aer_event mce_record; do q "SELECT '$t', id FROM $t" | tr '|' ' '; done
@@ -50,10 +51,13 @@ total=$(wc -l < "$WORK/want")
 ctl export --cursor-file "$WORK/c0" --json > "$WORK/all"; is $? 0 "export exits 0"
 read -r lines invalid uniq dups missing extra max < <($PY "$CHECK" "$WORK/all" "$WORK/want")
 is "$lines/$invalid/$uniq/$missing/$extra" "$total/0/$total/0/0" "one run delivers the $total records, each a JSON line"
-grep -q '^{"version":1,"type":"mc_event","id":1,"time":"2023-11-14T22:13:21.000000Z",.*"source":"imported","severity":"corrected","location":.*"summary":.*"fields":{.*"decoded":{' "$WORK/all"
+grep -q '^{"version":2,"type":"mc_event","id":1,"time":"2023-11-14T22:13:21.000000Z",.*"source":"imported","severity":"corrected","location":.*"summary":.*"fields":{.*"decoded":{' "$WORK/all"
 ok $? "lines are the errors --json format"
-grep -q '^{"type":"lost","id":2,"boot_id":"[^"]*","instance":"rasd","cpu":1,"count":null,' "$WORK/all"; ok $? "lost-record rows are exported"
-grep -q '^{"type":"action","id":1,.*"subject":"page 0x1000","count":10,"threshold":"10/24h","action":"soft",.*"result":"done"' "$WORK/all"; ok $? "actions rows are exported"
+grep -q '^{"version":2,"type":"lost","id":2,"time":"1970-01-01T00:00:00.000000Z","boot_id":"[^"]*","instance":"rasd","cpu":1,"origin":"subbuffer","count":null,"from":null,"to":"1970-01-01T00:00:00.000000Z","from_ns":"0","to_ns":"2"}$' "$WORK/all"
+ok $? "lost-record rows are exported, 64-bit times as strings"
+grep -q '^{"version":2,"type":"action","id":1,"time":"1970-01-01T00:00:00.000000Z","wall_ns":"1",.*"subject":"page 0x1000","count":10,"threshold":"10/24h","action":"soft",.*"result":"done",.*"synthetic":false,' "$WORK/all"; ok $? "actions rows are exported"
+# The documented shape: every line begins {"version":2,"type":"T","id":N.
+is "$(grep -cv '^{"version":2,"type":"[a-z_]*","id":[0-9]*,"time":"' "$WORK/all")" 0 "every line begins with version, type, id and time"
 ctl export --cursor-file "$WORK/c0" > "$WORK/again"; is "$(wc -c < "$WORK/again")" 0 "a second run finds nothing new"
 
 # Kills the exporter $1 when its output $2 has grown a random 4 to 300 KiB past $3 bytes (or
@@ -130,13 +134,59 @@ ok "$([ "$invalid" -le "$kills" ] && echo 0 || echo 1)" "pipe: $invalid cut line
 "$CTL" --config /dev/null --db "$DB" export --cursor-file "$WORK/c4" 2>"$WORK/err" | head -1 >/dev/null
 ok "$(grep -q "Broken pipe" "$WORK/err" && echo 0 || echo 1)" "a closed pipe is reported (EPIPE)"
 # What head took and what the pipe buffer held before it closed: far from all of it.
-ok "$([ "$(sed -n 's/^mc_event //p' "$WORK/c4")" -lt 1000 ] && [ "$(sed -n 's/^aer_event //p' "$WORK/c4")" = 0 ] && echo 0 || echo 1)" \
+pos() { sed -n "s/^db [^ ]* .*\b$2=\([0-9]*\).*/\1/p" "$1" | head -1; }
+ok "$([ "$(pos "$WORK/c4" mc_event)" -lt 1000 ] && [ -z "$(pos "$WORK/c4" aer_event)" ] && echo 0 || echo 1)" \
 	"the cursor stops where the pipe closed"
+"$CTL" --config /dev/null --db "$DB" export --cursor-file "$WORK/c4" 2>/dev/null | head -c 1 > "$WORK/first"
+is "$(od -An -c "$WORK/first" | tr -d ' ')" "{" "after a closed pipe the next export begins with a record, not an empty line"
 
 exec 9>"$WORK/c0.lock"; flock 9
 ctl export --cursor-file "$WORK/c0" >/dev/null 2>"$WORK/err"; rc=$?
 ok "$([ $rc = 1 ] && grep -q "another export" "$WORK/err" && echo 0 || echo 1)" "a second export on the same cursor is refused while one runs"
 exec 9>&-
+# A crafted database: a column of the actions table named to close the key and forge another,
+# text with quotes, backslashes and newlines. Lines keep their fixed keys, every value escaped.
+sqlite3 "$DB" "ALTER TABLE actions ADD COLUMN \"x\"\":1,\"\"type\"\":\"\"mc_event\"\"\";
+UPDATE actions SET \"x\"\":1,\"\"type\"\":\"\"mc_event\"\"\" = 'forged';
+INSERT INTO actions (wall_ns, kind, subject, count, threshold, action, result) VALUES (3, 'page', 'a \"quoted\" \\ subject' || char(10) || '{\"type\":\"lost\"}', 1, '1/1h', 'soft', 'done');
+INSERT INTO lost_events (boot, instance, cpu, count, from_ns, to_ns, origin) VALUES (1, 'ra\"sd' || char(10), 0, 1, 0, 3, 'str\"ange' || char(13) || char(10) || 'origin')"
+# Extreme values: a folded period at all-ones and negative-looking addresses and details, a loss
+# ending at 2^63 - 1, a decision with a 64-bit event id: hex strings and decimal strings, exact.
+sqlite3 "$DB" "INSERT INTO folds (tbl, subject, hour, boot, source, synthetic, severity, location, dec, dims, fresh,
+	records, errors, first_ns, last_ns, addr_lo, addr_hi, detail_name, details, details_more, times, last_s, ekey)
+	VALUES ('mc_event', 'dimm mc9 0:0:-1', 0, 1, 'live', 0, 'corrected', 'mc9', 0, '', 1, 2, 2, 1000000000,
+	2000000000, -4096, -1, 'syndrome', x'ffffffffffffffff0000000000000080', 0, x'0202', 2, '');
+INSERT INTO fold_growth (fold, records, errors, first_ns, last_ns, times_from, times_to, prev_s, ids)
+	VALUES (last_insert_rowid(), 2, 2, 1000000000, 2000000000, 0, 2, 0, NULL);
+INSERT INTO lost_events (boot, instance, cpu, count, from_ns, to_ns, origin) VALUES (1, 'rasd', 0, NULL, 1, 9223372036854775807, 'stats');
+INSERT INTO actions (wall_ns, kind, subject, count, threshold, action, result, errno, event_table, event_id)
+	VALUES (9223372036854775807, 'page', 'page 0xfffffffffffff000', 1, '1/1h', 'soft', 'failed', -22, 'mc_event', 9007199254740992)"
+ctl export --cursor-file "$WORK/c5" > "$WORK/crafted"; is $? 0 "export of a crafted database exits 0"
+$PY - "$WORK/crafted" <<'PYEOF'; ok $? "extreme values exact: all-ones addresses and details in hex, 2^63 - 1 ns as a string"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+f = [d for d in lines if d["type"] == "fold" and d["subject"] == "dimm mc9 0:0:-1"][0]
+assert f["address_min"] == "0xfffffffffffff000" and f["address_max"] == "0xffffffffffffffff", f
+assert f["distinct"] == ["0xffffffffffffffff", "0x8000000000000000"], f["distinct"]
+assert f["seconds"] == [1, 2] and f["records"] == 2, f
+l = [d for d in lines if d["type"] == "lost" and d["to_ns"] == "9223372036854775807"][0]
+assert l["to"] == "2262-04-11T23:47:16.854775Z" and l["count"] is None, l
+a = [d for d in lines if d["type"] == "action" and d["wall_ns"] == "9223372036854775807"][0]
+assert a["errno"] == -22 and a["event_id"] == 9007199254740992, a
+PYEOF
+$PY - "$WORK/crafted" <<'PYEOF'; ok $? "every line parses, no forged key, the text kept: $(tail -2 "$WORK/crafted" | cut -c1-140 | tr '\n' ' ')"
+import json, sys
+lines = [json.loads(l) for l in open(sys.argv[1]) if l.strip()]
+acts = [d for d in lines if d["type"] == "action"]
+assert all("x" not in d and not any(k.startswith("x\"") for k in d) for d in acts), "forged key"
+assert any(d["subject"] == 'a "quoted" \\ subject\n{"type":"lost"}' for d in acts), "subject text"
+assert any(d["type"] == "lost" and d["origin"] == 'str"ange\r\norigin' for d in lines), "origin text"
+assert sum(1 for d in lines if d["type"] == "mc_event") == 3100, "records"
+PYEOF
+if $PY -c 'import jsonschema' 2>/dev/null; then
+	$PY "$top_srcdir/tests/fleet/validate-export.py" "$top_srcdir/doc/schema" "$WORK/crafted" 2>/dev/null
+	ok $? "the crafted database's lines validate against their schemas"
+fi
 ctl export --cursor-file /nonexistent/dir/cursor >/dev/null 2>&1; is $? 1 "an unwritable cursor is an error"
 ctl export >/dev/null 2>&1; is $? 2 "--cursor-file is required"
 
