@@ -110,6 +110,12 @@ struct ras_db_action_window;
 void ctl_actions_counts(struct ras_db *db, const struct ras_db_action_window *w, bool json);
 /* rasdaemon / mcelog settings as rasd.conf lines (import_config.c). */
 int ctl_import_config(struct ctl *c, int argc, char **argv);
+/*
+ * The losses by origin (losses.c): JSON, the member "lost_by_origin":[...]
+ * (no comma around it); text, "stats 17 records, malformed 1 gap of unknown size" or "none".
+ */
+struct ras_db_losses;
+void ctl_print_losses(const struct ras_db_losses *l, bool json);
 /* The fleet: metrics, export with a cursor, import from rasdaemon. */
 int ctl_metrics(struct ctl *c, int argc, char **argv);
 int ctl_export(struct ctl *c, int argc, char **argv);

@@ -162,8 +162,8 @@ int ctl_summary(struct ctl *c, int argc, char **argv)
 	struct summary_ctx s = { 0 };
 	struct summary_lines lines = { 0 };
 	struct query_opts q = { .c = c, .f = &f };
+	struct ras_db_losses losses;
 	struct ras_db *db;
-	int64_t lost, gaps;
 	int r = parse_filter(&ctl_summary_spec, argc, argv, &q);
 
 	if (r != CTL_GO_ON)
@@ -174,7 +174,7 @@ int ctl_summary(struct ctl *c, int argc, char **argv)
 		return 1;
 	/* Counted before anything is printed: a damaged page is an error, not a short answer. */
 	r = ras_db_summary(db, &f, keep_line, &lines);
-	if (r < 0 || ras_db_lost_totals(db, &f, &lost, &gaps) < 0) {
+	if (r < 0 || ras_db_losses(db, &f, 0, &losses) < 0) {
 		ctl_db_error(c, r == -ENOMEM ? "out of memory" : ras_db_errmsg(db));
 		lines_free(&lines);
 		ras_db_close(db);
@@ -196,15 +196,18 @@ int ctl_summary(struct ctl *c, int argc, char **argv)
 	if (s.json) {
 		printf("]");
 		ctl_actions_counts(db, &aw, true);
-		printf(",\"total\":%lld,\"lost\":%lld,\"lost_unknown_gaps\":%lld,"
-		       "\"synthetic_included\":%s}\n", (long long)s.total, (long long)lost,
-		       (long long)gaps, f.include_synthetic ? "true" : "false");
+		printf(",\"total\":%lld,\"lost\":%lld,\"lost_unknown_gaps\":%lld,",
+		       (long long)s.total, (long long)losses.records, (long long)losses.gaps);
+		ctl_print_losses(&losses, true);
+		printf(",\"synthetic_included\":%s}\n", f.include_synthetic ? "true" : "false");
 	} else {
 		if (!s.n)
 			printf("No records%s.\n", f.include_synthetic ? "" : " (synthetic records excluded)");
-		printf("Total: %lld records%s. Lost: %lld records dropped by the kernel, "
-		       "%lld gaps of unknown size.\n", (long long)s.total,
-		       f.include_synthetic ? "" : " (synthetic excluded)", (long long)lost, (long long)gaps);
+		printf("Total: %lld records%s. Lost: %lld records, %lld gaps of unknown size (by origin: ",
+		       (long long)s.total, f.include_synthetic ? "" : " (synthetic excluded)",
+		       (long long)losses.records, (long long)losses.gaps);
+		ctl_print_losses(&losses, false);
+		printf(").\n");
 		ctl_actions_counts(db, &aw, false);
 	}
 	ras_db_close(db);

@@ -476,31 +476,94 @@ int ras_db_summary(struct ras_db *db, const struct ras_db_filter *f, ras_db_coun
 	return r;
 }
 
-int ras_db_lost_totals(struct ras_db *db, const struct ras_db_filter *f, int64_t *counted,
-		       int64_t *unknown_gaps)
+static struct ras_db_loss_origin *loss_origin(struct ras_db_losses *l, const char *name)
 {
-	sqlite3_stmt *st;
-	const char *sql =
-		"SELECT coalesce(sum(CASE WHEN origin IN ('stats', 'storage') THEN count END), 0),"
-		" coalesce(sum(CASE WHEN origin = 'subbuffer' AND count IS NULL THEN 1 END), 0)"
-		" FROM lost_events WHERE (?1 = 0 OR to_ns >= ?1) AND (?2 = 0 OR to_ns < ?2)"
-		" AND (?3 OR 1) AND (?4 IS NULL OR boot = (SELECT id FROM boots WHERE boot_id = ?4))";
+	for (unsigned i = 0; i < l->n; i++)
+		if (!strcmp(l->o[i].origin, name))
+			return &l->o[i];
+	if (l->n == RAS_DB_LOSS_ORIGINS_MAX)
+		return &l->o[l->n - 1];    /* past 16 origins, the last holds the rest */
+	snprintf(l->o[l->n].origin, sizeof(l->o[l->n].origin), "%s", name);
+	l->o[l->n].in_total = strcmp(name, "subbuffer") != 0;
+	return &l->o[l->n++];
+}
 
-	*counted = *unknown_gaps = 0;
+int ras_db_losses(struct ras_db *db, const struct ras_db_filter *f, int64_t after_id,
+		  struct ras_db_losses *out)
+{
+	static const char *const known[] = RAS_DB_LOSS_ORIGINS;
+	/* A negative count is unknown as NULL is (rasd stores NULL; an older one may have -1). */
+	static const char sql[] =
+		"SELECT coalesce(origin, ''), coalesce(sum(CASE WHEN count >= 0 THEN count END), 0),"
+		" sum(count IS NULL OR count < 0), count(*), max(id) FROM lost_events"
+		" WHERE (?1 = 0 OR to_ns >= ?1) AND (?2 = 0 OR to_ns < ?2) AND (?3 OR 1)"
+		" AND (?4 IS NULL OR boot = (SELECT id FROM boots WHERE boot_id = ?4)) AND id > ?6"
+		" GROUP BY 1 ORDER BY 1";
+	sqlite3_stmt *st;
+	int step;
+
+	memset(out, 0, sizeof(*out));
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		loss_origin(out, known[i]);
 	if (!ras_db_table_exists(db, "lost_events"))
 		return 0;
 	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
 		return -EIO;
 	bind_filter(st, f);
-	if (sqlite3_step(st) != SQLITE_ROW) {
+	sqlite3_bind_int64(st, 6, after_id);
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
+		struct ras_db_loss_origin *o = loss_origin(out, (const char *)sqlite3_column_text(st, 0));
+
+		o->records += sqlite3_column_int64(st, 1);
+		o->gaps += sqlite3_column_int64(st, 2);
+		o->rows += sqlite3_column_int64(st, 3);
+		if (sqlite3_column_int64(st, 4) > out->max_id)
+			out->max_id = sqlite3_column_int64(st, 4);
+	}
+	sqlite3_finalize(st);
+	if (step != SQLITE_DONE) {
 		snprintf(db->err, sizeof(db->err), "%s", sqlite3_errmsg(db->h));
-		sqlite3_finalize(st);
 		return -EIO;
 	}
-	*counted = sqlite3_column_int64(st, 0);
-	*unknown_gaps = sqlite3_column_int64(st, 1);
-	sqlite3_finalize(st);
+	for (unsigned i = 0; i < out->n; i++) {
+		out->records += out->o[i].in_total ? out->o[i].records : 0;
+		out->gaps += out->o[i].gaps;
+	}
 	return 0;
+}
+
+int ras_db_lost_totals(struct ras_db *db, const struct ras_db_filter *f, int64_t *counted,
+		       int64_t *unknown_gaps)
+{
+	struct ras_db_losses l;
+	int r = ras_db_losses(db, f, 0, &l);
+
+	*counted = l.records;
+	*unknown_gaps = l.gaps;
+	return r;
+}
+
+int ras_db_last_crash(struct ras_db *db, int64_t *records, int64_t *at_ns)
+{
+	sqlite3_stmt *st;
+	int r = 0;
+
+	*records = *at_ns = 0;
+	if (!ras_db_table_exists(db, "lost_events"))
+		return 0;
+	/* One accounting at a start stores a row per CPU, all with the same to_ns. */
+	if (sqlite3_prepare_v2(db->h, "SELECT coalesce(sum(count), 0), to_ns FROM lost_events"
+			       " WHERE origin = 'crash' AND to_ns = (SELECT max(to_ns) FROM lost_events"
+			       " WHERE origin = 'crash')", -1, &st, NULL) != SQLITE_OK)
+		return -EIO;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		*records = sqlite3_column_int64(st, 0);
+		*at_ns = sqlite3_column_int64(st, 1);
+	} else {
+		r = -EIO;
+	}
+	sqlite3_finalize(st);
+	return r;
 }
 
 int ras_db_table_stats(struct ras_db *db, unsigned type_idx, int64_t *rows, int64_t *last_ns)

@@ -54,9 +54,38 @@ int ras_db_summary(struct ras_db *db, const struct ras_db_filter *f, ras_db_coun
 /* The same counted by scanning every row: for databases without roll-ups, and tests. */
 int ras_db_summary_scan(struct ras_db *db, const struct ras_db_filter *f, ras_db_count_fn fn,
 			void *ctx);
-/* Lost-record totals: counted records and gaps whose size the kernel did not know. */
+/*
+ * Every loss, from one definition (ras_db_losses): each lost_events row is
+ * records of a known count, or a gap of unknown size (count NULL), whatever
+ * its origin, those of today (RAS_DB_LOSS_ORIGINS) and any a later ras-fdr
+ * adds. One exception keeps a loss from counting twice: a "subbuffer" row's
+ * count, where the kernel's sub-buffer header gave one, is the same records
+ * the kernel's drop counters (origin "stats") count on a live kernel, so it
+ * is shown by origin and not added to the total again; its gaps are.
+ */
+#define RAS_DB_LOSS_ORIGINS { "stats", "subbuffer", "storage", "crash", "malformed" }
+#define RAS_DB_LOSS_ORIGINS_MAX 16
+struct ras_db_loss_origin {
+	char origin[32];
+	int64_t records;              /* the known counts */
+	int64_t gaps;                 /* rows of unknown size */
+	int64_t rows;
+	bool in_total;                /* its records add to the total (all but subbuffer's) */
+};
+struct ras_db_losses {
+	int64_t records, gaps;        /* the totals */
+	int64_t max_id;               /* the newest lost_events row counted (0: none) */
+	unsigned n;                   /* the known origins first, then any other, by name */
+	struct ras_db_loss_origin o[RAS_DB_LOSS_ORIGINS_MAX];
+};
+/* The losses in f's window and boot (since: rows with an id above after_id too). */
+int ras_db_losses(struct ras_db *db, const struct ras_db_filter *f, int64_t after_id,
+		  struct ras_db_losses *out);
+/* Its totals: counted records and gaps whose size is unknown. */
 int ras_db_lost_totals(struct ras_db *db, const struct ras_db_filter *f, int64_t *counted,
 		       int64_t *unknown_gaps);
+/* The last crash's cost: the origin "crash" rows of the newest crash accounted, and when. */
+int ras_db_last_crash(struct ras_db *db, int64_t *records, int64_t *at_ns);
 /* Rows and newest time of one table; -ENOENT when the table does not exist. */
 int ras_db_table_stats(struct ras_db *db, unsigned type_idx, int64_t *rows, int64_t *last_ns);
 /* Boot id of the n-th most recent boot (0 = newest, 1 = the one before). */
