@@ -368,6 +368,7 @@ const struct ctl_command ctl_commands[] = {
 	{ "export", ctl_export, &ctl_export_spec },
 	{ "import", ctl_import, &ctl_import_spec },
 	{ "crashes", ctl_crashes, &ctl_crashes_spec },
+	{ "ack", ctl_ack, &ctl_ack_spec },
 };
 const size_t ctl_n_commands = sizeof(ctl_commands) / sizeof(ctl_commands[0]);
 

@@ -9,33 +9,13 @@
 #include <unistd.h>
 #include "ctl.h"
 #include "db/db_crashes.h"
+#include "db/db_export.h"
 #include "lastwords/cause.h"
 #include "lib/formats.h"
+#include "lib/rasd_state.h"
 #include "lib/hidden.h"
 #include "lib/clock.h"
 #include "lib/tracing.h"
-
-static int daemon_pid(const struct rasd_config *cfg)
-{
-	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-	char path[PATH_MAX];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/rasd-%s.lock", cfg->lock_dir, cfg->instance);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return 0;
-	/* F_GETLK needs a mode matching the lock type; retry read-write when allowed. */
-	if (fcntl(fd, F_GETLK, &fl) < 0) {
-		close(fd);
-		fd = open(path, O_RDWR | O_CLOEXEC);
-		if (fd < 0 || fcntl(fd, F_GETLK, &fl) < 0)
-			fl.l_type = F_UNLCK;
-	}
-	if (fd >= 0)
-		close(fd);
-	return fl.l_type == F_UNLCK ? 0 : fl.l_pid;
-}
 
 static bool event_enabled(const char *instance_dir, const char *system, const char *event)
 {
@@ -54,7 +34,9 @@ static bool event_enabled(const char *instance_dir, const char *system, const ch
 struct status {
 	bool json;
 	unsigned n_items, n_attention;
-	const char *attention[8];
+	const char *attention[12];
+	struct ras_rasd_state rasd;   /* the state file, judged against the lock */
+	struct ras_rasd_ack ack;      /* what ras-fdr-ctl ack acknowledged */
 };
 
 /* Separators for the JSON arrays: the first item gets none. */
@@ -174,31 +156,89 @@ static void print_table_rows(struct status *st, struct ras_db *db, int64_t *tota
 		putchar('}');
 }
 
-static void print_losses(struct status *st, struct ras_db *db, int64_t total)
+/*
+ * Every loss by origin (db_query.h ras_db_losses), this boot's, and those
+ * stored since the last ras-fdr-ctl ack: they alone need attention.
+ */
+static void print_losses(struct status *st, struct ras_db *db, const char *db_id, int64_t total)
 {
 	struct ras_db_filter f = { .type_idx = -1, .include_synthetic = true };
-	int64_t lost, gaps, boot_lost = 0, boot_gaps = 0;
+	struct ras_db_losses all, boot = { 0 }, fresh = { 0 };
 	int64_t malformed = ras_db_counter(db, "malformed_records");
 	int64_t refused = ras_db_counter(db, "synthetic_refused");
-	char boot[64];
+	/* An acknowledgement holds for the database it was made on. */
+	int64_t acked = st->ack.present && !strcmp(st->ack.database_id, db_id) ? st->ack.lost_id : 0;
+	char boot_id[64];
 
-	ras_db_lost_totals(db, &f, &lost, &gaps);
-	if (ras_boot_id(boot, sizeof(boot)) == 0) {
-		f.boot_id = boot;
-		ras_db_lost_totals(db, &f, &boot_lost, &boot_gaps);
+	ras_db_losses(db, &f, 0, &all);
+	if (ras_boot_id(boot_id, sizeof(boot_id)) == 0) {
+		f.boot_id = boot_id;
+		ras_db_losses(db, &f, 0, &boot);
+		ras_db_losses(db, &f, acked, &fresh);
 	}
-	if (boot_lost || boot_gaps)
-		attention(st, "records lost since this boot");
-	if (st->json)
+	if (fresh.records || fresh.gaps)
+		attention(st, "records lost in this boot (ras-fdr-ctl ack acknowledges them)");
+	if (st->json) {
 		printf(",\"total\":%lld,\"lost\":%lld,\"lost_unknown_gaps\":%lld,\"lost_this_boot\":%lld,"
-		       "\"lost_unknown_gaps_this_boot\":%lld,\"malformed\":%lld,\"synthetic_refused\":%lld",
-		       (long long)total, (long long)lost, (long long)gaps, (long long)boot_lost,
-		       (long long)boot_gaps, (long long)malformed, (long long)refused);
+		       "\"lost_unknown_gaps_this_boot\":%lld,\"lost_unacknowledged\":%lld,"
+		       "\"lost_unknown_gaps_unacknowledged\":%lld,", (long long)total,
+		       (long long)all.records, (long long)all.gaps, (long long)boot.records,
+		       (long long)boot.gaps, (long long)fresh.records, (long long)fresh.gaps);
+		ctl_print_losses(&all, true);
+		printf(",\"malformed\":%lld,\"synthetic_refused\":%lld", (long long)malformed,
+		       (long long)refused);
+		return;
+	}
+	printf("  total %lld rows; lost %lld records, %lld gaps of unknown size (this boot: %lld, "
+	       "%lld; not acknowledged: %lld, %lld); malformed %lld; synthetic refused %lld\n",
+	       (long long)total, (long long)all.records, (long long)all.gaps, (long long)boot.records,
+	       (long long)boot.gaps, (long long)fresh.records, (long long)fresh.gaps,
+	       (long long)malformed, (long long)refused);
+	printf("  lost by origin: ");
+	ctl_print_losses(&all, false);
+	putchar('\n');
+}
+
+/* What rasd's last crash (a rasd that died with records read and not stored) cost. */
+static void print_rasd_crash(struct status *st, struct ras_db *db)
+{
+	int64_t records, at;
+	char when[40];
+
+	if (ras_db_last_crash(db, &records, &at) < 0 || !at) {
+		if (st->json)
+			printf(",\"last_crash\":null");
+		return;
+	}
+	ras_format_time(at, when, sizeof(when));
+	if (st->json)
+		printf(",\"last_crash\":{\"counted\":\"%s\",\"records\":%lld}", when, (long long)records);
 	else
-		printf("  total %lld rows; lost %lld records, %lld gaps of unknown size (this boot: %lld, "
-		       "%lld); malformed %lld; synthetic refused %lld\n", (long long)total,
-		       (long long)lost, (long long)gaps, (long long)boot_lost, (long long)boot_gaps,
-		       (long long)malformed, (long long)refused);
+		printf("  the last crash (counted at %s) cost %lld records\n", when, (long long)records);
+}
+
+/* A database rasd found replaced (removed, moved aside, another put in its place). */
+static void print_replaced(struct status *st)
+{
+	char when[40];
+
+	if (!st->rasd.replaced_ns) {
+		if (st->json)
+			printf(",\"replaced\":null");
+		return;
+	}
+	ras_format_time(st->rasd.replaced_ns, when, sizeof(when));
+	if (st->rasd.replaced_ns > st->ack.replaced_ns)
+		attention(st, "the database was replaced (ras-fdr-ctl ack acknowledges it)");
+	if (st->json) {
+		printf(",\"replaced\":{\"at\":\"%s\",\"was\":", when);
+		ctl_print_json_string(st->rasd.replaced_from, strlen(st->rasd.replaced_from));
+		printf(",\"acknowledged\":%s}", st->rasd.replaced_ns > st->ack.replaced_ns ? "false" : "true");
+	} else {
+		printf("  replaced at %s: rasd records into another database than before (it was %s)%s\n",
+		       when, st->rasd.replaced_from[0] ? st->rasd.replaced_from : "unknown",
+		       st->rasd.replaced_ns > st->ack.replaced_ns ? "" : "; acknowledged");
+	}
 }
 
 /* The newest crash of the boot before this one (crashes.c, db_crashes.h). */
@@ -247,12 +287,23 @@ static void print_last_crash(struct status *st, struct ras_db *db)
 	}
 }
 
+/* The file and its write-ahead log: what the database takes on disk. */
+static long long file_size(const char *path, const char *suffix)
+{
+	char p[PATH_MAX + 8];
+	struct stat sb;
+
+	snprintf(p, sizeof(p), "%s%s", path, suffix);
+	return stat(p, &sb) == 0 ? (long long)sb.st_size : 0;
+}
+
 static void print_database(struct status *st, struct ctl *c)
 {
 	struct ras_db *db;
 	struct stat sb;
 	int64_t total = 0, newest = 0;
-	char when[40];
+	long long bytes, wal;
+	char when[40], id[48] = "";
 	bool json = c->json, readable;
 
 	/* ctl_open_db says why on stderr; the status is one JSON object either way. */
@@ -272,12 +323,21 @@ static void print_database(struct status *st, struct ctl *c)
 		printf(st->json ? "}" : " (not readable)\n");
 		return;
 	}
-	if (st->json)
-		printf(",\"bytes\":%lld", (long long)sb.st_size);
-	else
-		printf(" (%lld bytes)\n", (long long)sb.st_size);
+	bytes = file_size(c->cfg.database, "");
+	wal = file_size(c->cfg.database, "-wal");
+	ras_db_identity(db, id, sizeof(id));
+	if (st->json) {
+		printf(",\"id\":");
+		ctl_print_json_string(id, strlen(id));
+		printf(",\"bytes\":%lld,\"wal_bytes\":%lld", bytes + wal, wal);
+	} else {
+		printf(" (%lld bytes, %lld of them its write-ahead log)%s%s\n", bytes + wal, wal,
+		       id[0] ? ", identity " : "", id);
+	}
 	print_table_rows(st, db, &total, &newest);
-	print_losses(st, db, total);
+	print_losses(st, db, id, total);
+	print_rasd_crash(st, db);
+	print_replaced(st);
 	ras_format_time(newest, when, sizeof(when));
 	if (st->json && newest)
 		printf(",\"last_record\":\"%s\"}", when);
@@ -293,89 +353,104 @@ static void print_database(struct status *st, struct ctl *c)
 	ras_db_close(db);
 }
 
-static const char *state_value(const char *buf, const char *key, char *out, size_t len)
-{
-	char k[40];
-	const char *p;
-
-	snprintf(k, sizeof(k), "\n%s=", key);
-	p = strstr(buf, k);
-	out[0] = 0;
-	if (p) {
-		p += strlen(k);
-		snprintf(out, len, "%.*s", (int)strcspn(p, "\n"), p);
-	}
-	return out;
-}
-
 /* How long rasd's records waited to be durable (its histogram, in the state file). */
-static void print_durability(struct status *st, const char *text)
+static void print_durability(struct status *st)
 {
-	static const char *const keys[] = { "durable_p50_us", "durable_p99_us", "durable_max_us" };
-	char v[64];
-	double ms[3];
-	long long n = strtoll(state_value(text, "durable_records", v, sizeof(v)), NULL, 10);
+	const struct ras_rasd_state *r = &st->rasd;
 
-	if (n <= 0)
+	if (r->durable_records <= 0)
 		return;
-	for (int i = 0; i < 3; i++)
-		ms[i] = (double)strtoll(state_value(text, keys[i], v, sizeof(v)), NULL, 10) / 1000.0;
 	if (st->json)
 		printf(",\"durability\":{\"records\":%lld,\"p50_ms\":%.1f,\"p99_ms\":%.1f,"
-		       "\"max_ms\":%.1f}", n, ms[0], ms[1], ms[2]);
+		       "\"max_ms\":%.1f}", r->durable_records, r->durable_p50_us / 1000.0,
+		       r->durable_p99_us / 1000.0, r->durable_max_us / 1000.0);
 	else
 		printf("Durable after arrival: p50 %.1f ms, p99 %.1f ms, max %.1f ms (%lld records)\n",
-		       ms[0], ms[1], ms[2], n);
+		       r->durable_p50_us / 1000.0, r->durable_p99_us / 1000.0,
+		       r->durable_max_us / 1000.0, r->durable_records);
+}
+
+/*
+ * The storage state the state file gives, believed only from the rasd that
+ * holds the lock: after a kill the file is history, and says so.
+ */
+static const char *storage_state(const struct ras_rasd_state *r)
+{
+	if (!r->present)
+		return "unknown";
+	if (r->alive)
+		return r->failing ? "failing" : "working";
+	if (r->stopped)
+		return "stopped";
+	return r->killed ? "killed" : "unknown";
+}
+
+static void print_storage_json(struct status *st, const char *state)
+{
+	const struct ras_rasd_state *r = &st->rasd;
+	char when[40];
+
+	printf(",\"storage\":{\"state\":\"%s\"", state);
+	ras_format_time(r->failing ? r->since_ns : r->stop_ns, when, sizeof(when));
+	if (!strcmp(state, "failing") || (!strcmp(state, "stopped") && r->stop_ns))
+		printf(",\"since\":\"%s\"", when);
+	else
+		printf(",\"since\":null");
+	printf(",\"reason\":");
+	if (!strcmp(state, "failing"))
+		ctl_print_json_string(r->reason, strlen(r->reason));
+	else if (!strcmp(state, "stopped") && r->exit_reason[0])
+		ctl_print_json_string(r->exit_reason, strlen(r->exit_reason));
+	else
+		printf("null");
+	printf(",\"pid\":%ld,\"held\":%lld,\"unstored\":%lld,\"database\":", r->pid,
+	       (long long)r->waiting, (long long)r->unstored);
+	ctl_print_json_string(r->database, strlen(r->database));
+	putchar('}');
+}
+
+static void print_storage_text(struct status *st, struct ctl *c, const char *state)
+{
+	const struct ras_rasd_state *r = &st->rasd;
+	char when[40];
+
+	if (!strcmp(state, "failing")) {
+		ras_format_time(r->since_ns, when, sizeof(when));
+		printf("Storage: failing since %s: %s (%llu records held in memory)\n", when, r->reason,
+		       (unsigned long long)r->waiting);
+	} else if (!strcmp(state, "working")) {
+		printf("Storage: working\n");
+	} else if (!strcmp(state, "stopped")) {
+		ras_format_time(r->stop_ns, when, sizeof(when));
+		printf("Storage: rasd (pid %ld) stopped at %s%s%s\n", r->pid, when,
+		       r->exit_reason[0] ? ": " : "", r->exit_reason);
+	} else if (!strcmp(state, "killed")) {
+		printf("Storage: unknown: rasd (pid %ld) ended without stopping (killed?); its last "
+		       "report is history\n", r->pid);
+	} else if (r->present) {
+		printf("Storage: unknown: the state file is not from a running rasd\n");
+	}
+	if (r->unstored)
+		printf("Storage: %llu records read by a stopped rasd could not be stored; "
+		       "they are counted as lost at its next start\n", (unsigned long long)r->unstored);
+	if (r->database[0] && strcmp(r->database, c->cfg.database))
+		printf("Storage: rasd records into %s (the configured file was left alone)\n", r->database);
 }
 
 /* What rasd last said about its storage, from the state file it writes beside its lock. */
-static void print_storage(struct status *st, struct ctl *c, int pid)
+static void print_storage(struct status *st, struct ctl *c)
 {
-	char path[PATH_MAX + 160], *buf, *text, v[1024], when[40], db[PATH_MAX];
+	const char *state = storage_state(&st->rasd);
 
-	snprintf(path, sizeof(path), "%s/rasd-%s.state", c->cfg.lock_dir, c->cfg.instance);
-	if (ras_read_file(path, &buf, NULL) < 0)
-		return;
-	/* A leading newline lets every key, the first too, be found as "\nkey=". */
-	text = malloc(strlen(buf) + 2);
-	if (!text) {
-		free(buf);
-		return;
-	}
-	sprintf(text, "\n%s", buf);
-	if (!strcmp(state_value(text, "storage", v, sizeof(v)), "failing")) {
+	if (!strcmp(state, "failing"))
 		attention(st, "storage failing");
-		ras_format_time(strtoll(state_value(text, "since_ns", v, sizeof(v)), NULL, 10), when,
-				sizeof(when));
-		if (st->json) {
-			printf(",\"storage\":{\"state\":\"failing\",\"since\":\"%s\",\"reason\":", when);
-			state_value(text, "reason", v, sizeof(v));
-			ctl_print_json_string(v, strlen(v));
-			printf(",\"held\":%lld}", strtoll(state_value(text, "waiting", v, sizeof(v)), NULL, 10));
-		} else {
-			printf("Storage: failing since %s: %s", when, state_value(text, "reason", v, sizeof(v)));
-			printf(" (%s records held in memory)%s\n", state_value(text, "waiting", v, sizeof(v)),
-			       pid ? "" : " [rasd not running: as it last reported]");
-		}
-	} else if (st->json) {
-		printf(",\"storage\":{\"state\":\"working\"}");
-	} else {
-		printf("Storage: working\n");
-	}
-	print_durability(st, text);
-	if (st->json) {
-		free(text);
-		free(buf);
-		return;
-	}
-	if (strcmp(state_value(text, "unstored", v, sizeof(v)), "0") && v[0])
-		printf("Storage: %s records read by a stopped rasd could not be stored; "
-		       "they are counted as lost at its next start\n", v);
-	state_value(text, "database", db, sizeof(db));
-	if (db[0] && strcmp(db, c->cfg.database))
-		printf("Storage: rasd records into %s (the configured file was left alone)\n", db);
-	free(text);
-	free(buf);
+	if (!strcmp(state, "stopped") && st->rasd.exit_reason[0])
+		attention(st, "rasd stopped on an error");
+	if (st->json)
+		print_storage_json(st, state);
+	else if (st->rasd.present)
+		print_storage_text(st, c, state);
+	print_durability(st);
 }
 
 static void print_hidden(void *ctx, const char *condition, const char *advice)
@@ -416,9 +491,10 @@ static const struct ctl_opt status_opts[] = {
 const struct ctl_spec ctl_status_spec = {
 	.name = "status", .args = "", .opts = status_opts,
 	.summary = "rasd, its instance, events, buffers and database; exit 3 when attention is needed",
-	.more = "Exit status 3 (attention) when rasd is not running, its instance is absent, the\n"
-		"database is not readable, records were lost in this boot, or the last boot ended\n"
-		"in a crash no hardware error explains (ras-fdr-ctl crashes).\n",
+	.more = "Exit status 3 (attention) when rasd is not running, its instance is absent, its\n"
+		"storage fails, it stopped on an error, the database is not readable, records were\n"
+		"lost in this boot or the database replaced since the last ras-fdr-ctl ack, or the\n"
+		"last boot ended in a crash no hardware error explains (ras-fdr-ctl crashes).\n",
 };
 
 static int status_opt(void *ctx, int key, const char *arg)
@@ -430,38 +506,61 @@ static int status_opt(void *ctx, int key, const char *arg)
 	return CTL_GO_ON;
 }
 
+static void print_rasd(struct status *st)
+{
+	const struct ras_rasd_state *r = &st->rasd;
+	char when[40];
+
+	ras_format_time(r->start_ns, when, sizeof(when));
+	if (st->json) {
+		printf("{\"version\":%d,\"rasd\":{\"running\":%s,\"pid\":%d,\"started\":", CTL_JSON_VERSION,
+		       r->lock_pid ? "true" : "false", r->lock_pid);
+		if (r->alive && r->start_ns)
+			printf("\"%s\"}", when);
+		else
+			printf("null}");
+	} else if (r->lock_pid) {
+		printf("rasd: running (pid %d)%s%s\n", r->lock_pid, r->alive && r->start_ns ? " since " : "",
+		       r->alive && r->start_ns ? when : "");
+	} else {
+		printf("rasd: not running\n");
+	}
+}
+
 int ctl_status(struct ctl *c, int argc, char **argv)
 {
-	struct status st = { 0 };
-	int first, pid, r = ctl_parse(&ctl_status_spec, argc, argv, status_opt, &st, &first);
+	struct status *st = calloc(1, sizeof(*st));
+	int first, r;
 
-	if (r != CTL_GO_ON)
+	if (!st)
+		return 1;
+	r = ctl_parse(&ctl_status_spec, argc, argv, status_opt, st, &first);
+	if (r == CTL_GO_ON && first < argc)
+		r = ctl_usage_error("status", "unexpected argument '%s'", argv[first]);
+	if (r != CTL_GO_ON) {
+		free(st);
 		return r;
-	if (first < argc)
-		return ctl_usage_error("status", "unexpected argument '%s'", argv[first]);
-	pid = daemon_pid(&c->cfg);
-	if (!pid)
-		attention(&st, "rasd is not running");
-	if (st.json)
-		printf("{\"version\":%d,\"rasd\":{\"running\":%s,\"pid\":%d}", CTL_JSON_VERSION,
-		       pid ? "true" : "false", pid);
-	else if (pid)
-		printf("rasd: running (pid %d)\n", pid);
-	else
-		printf("rasd: not running\n");
-	print_tracing(&st, c, pid != 0);
-	if (st.json)
+	}
+	ras_rasd_state_read(c->cfg.lock_dir, c->cfg.instance, &st->rasd);
+	ras_rasd_ack_read(c->cfg.lock_dir, c->cfg.instance, &st->ack);
+	if (!st->rasd.lock_pid)
+		attention(st, "rasd is not running");
+	print_rasd(st);
+	print_tracing(st, c, st->rasd.lock_pid != 0);
+	if (st->json)
 		printf(",\"hidden\":[");
-	st.n_items = 0;
+	st->n_items = 0;
 	hidden_conditions(c->cfg.sysfs_root, NULL,
 			  c->cfg.tracing_dir[0] ? c->cfg.tracing_dir : "/sys/kernel/tracing",
-			  print_hidden, &st);
-	if (st.json)
+			  print_hidden, st);
+	if (st->json)
 		putchar(']');
-	else if (!st.n_items)
+	else if (!st->n_items)
 		printf("Conditions that can hide errors: none found\n");
-	print_storage(&st, c, pid);
-	print_database(&st, c);
-	print_attention(&st);
-	return st.n_attention ? CTL_EXIT_ATTENTION : CTL_EXIT_OK;
+	print_storage(st, c);
+	print_database(st, c);
+	print_attention(st);
+	r = st->n_attention ? CTL_EXIT_ATTENTION : CTL_EXIT_OK;
+	free(st);
+	return r;
 }

@@ -213,6 +213,7 @@ static void replace_lost_db(struct rasd *d)
 	else if (ras_db_open_writer(&d->db, d->storage.db_path, boot_id, err, sizeof(err)) < 0)
 		d->db = NULL;  /* still no database: the records stay held */
 	start_write_behind(d->db);
+	rasd_storage_note_db(&d->storage, d->db);
 	/* While failing the pipelines never touch it; they retry only once there is one. */
 	d->pipe.db = d->db;
 	if (d->boot)
@@ -438,7 +439,7 @@ static int open_db(struct rasd *d)
 		return r;
 	start_write_behind(d->db);
 	count_previous_unstored(d);
-	rasd_storage_write(&d->storage);
+	rasd_storage_note_db(&d->storage, d->db);
 	return 0;
 }
 
@@ -453,8 +454,11 @@ static int take_lock(struct rasd *d)
 		ras_log(LOG_ERR, "refusing lock directory: %s", why);
 		return -EPERM;
 	}
-	rasd_storage_init(&d->storage, d->cfg->lock_dir, d->cfg->instance);
 	d->lockfd = ras_lock_take(d->cfg->lock_dir, d->cfg->instance, &pid, path, sizeof(path));
+	/* With the lock: the state file left there is an earlier rasd's, never a running one's. */
+	if (d->lockfd >= 0) {
+		rasd_storage_init(&d->storage, d->cfg->lock_dir, d->cfg->instance);
+	}
 	if (d->lockfd == -EBUSY) {
 		ras_log(LOG_ERR, "another rasd (pid %d) already records into instance '%s' "
 			"(lock %s); refusing to start a second one", pid, d->cfg->instance, path);
@@ -575,6 +579,21 @@ static int start_recording(struct rasd *d)
 	return 0;
 }
 
+/*
+ * The start-up line, with what the last rasd's end cost when it did not stop
+ * (killed, or the machine went down under it): the records it had read and
+ * not stored, counted as lost (origin crash).
+ */
+static void log_recording(struct rasd *d)
+{
+	char more[160] = "";
+
+	if (d->storage.previous_killed || d->pipe.crash_lost)
+		snprintf(more, sizeof(more), "; the last rasd did not stop cleanly: it cost %llu "
+			 "records (counted as lost, origin crash)", (unsigned long long)d->pipe.crash_lost);
+	rasd_instance_log_recording(&d->tr, d->enabled, more);
+}
+
 static int setup(struct rasd *d)
 {
 	int r;
@@ -633,7 +652,7 @@ static int setup(struct rasd *d)
 		ras_pipeline_check_stats(&d->pipe, d->reader);
 	ras_pipeline_commit(&d->pipe);
 	storage_update(d);
-	rasd_instance_log_recording(&d->tr, d->enabled);
+	log_recording(d);
 	return 0;
 }
 
@@ -643,7 +662,7 @@ static void reload(struct rasd *d)
 	if (!rasd_reload_config(d->cfg, d->opt))
 		return;
 	ras_actions_reload(d->actions);
-	rasd_instance_log_recording(&d->tr, rasd_instance_enable_events(&d->tr, d->fmt, d->cfg));
+	rasd_instance_log_recording(&d->tr, rasd_instance_enable_events(&d->tr, d->fmt, d->cfg), "");
 	refresh_edac(d, true);
 	ras_log(LOG_INFO, "configuration %s reloaded", d->opt->config_path);
 }
@@ -861,7 +880,7 @@ int rasd_run(struct rasd_config *cfg, const struct rasd_options *opt)
 	if (d.reader)
 		log_summary(&d);
 	if (d.storage.state_dir[0] && d.lockfd >= 0)
-		rasd_storage_write(&d.storage);
+		rasd_storage_stop(&d.storage, r < 0 ? "rasd stopped on an error (see its log)" : "");
 	/* Its records are for the next rasd, which takes the instance back and stores them first. */
 	if (r < 0 && d.recording && !cfg->keep_instance)
 		ras_log(LOG_WARNING, "instance %s is kept, recording: the next rasd stores what it "

@@ -64,9 +64,10 @@ unsigned rasd_instance_enable_events(struct ras_tracing *tr, const struct ras_fo
 	return enabled;
 }
 
-void rasd_instance_log_recording(const struct ras_tracing *tr, unsigned enabled)
+void rasd_instance_log_recording(const struct ras_tracing *tr, unsigned enabled, const char *more)
 {
-	ras_log(LOG_INFO, "recording %u RAS tracepoints in instance %s", enabled, tr->instance_dir);
+	ras_log(LOG_INFO, "recording %u RAS tracepoints in instance %s%s", enabled, tr->instance_dir,
+		more);
 }
 
 int rasd_instance_open(struct ras_tracing *tr, struct ras_formats **fmt,

@@ -27,7 +27,8 @@ int rasd_instance_open(struct ras_tracing *tr, struct ras_formats **fmt,
  */
 unsigned rasd_instance_enable_events(struct ras_tracing *tr, const struct ras_formats *fmt,
 				     const struct rasd_config *cfg);
-void rasd_instance_log_recording(const struct ras_tracing *tr, unsigned enabled);
+void rasd_instance_log_recording(const struct ras_tracing *tr, unsigned enabled,
+				 const char *more);
 /*
  * Sets back what something else changed in the instance (the wanted events or
  * tracing_on off, overwrite on), saying so; since: when all was last seen right.

@@ -527,6 +527,7 @@ int ras_pipeline_account_crash(struct ras_pipeline *p)
 			int64_t now_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
 
 			/* Held too: the new marks commit only with this row, even after a retry. */
+			p->crash_lost += st.read - mark;
 			keep_loss(p, cpu, (long long)(st.read - mark), 0, now_ns, "crash");
 			insert_loss(p, cpu, (long long)(st.read - mark), 0, now_ns, "crash");
 		}

@@ -72,6 +72,7 @@ struct ras_pipeline {
 	/* Malformed pages, unknown ids, crash accounting (see pipeline.c). */
 	const struct ras_reader *reader; /* set: read marks are committed with the records */
 	uint64_t malformed_pages, unknown_ids, saved_unknown, saved_foreign;
+	uint64_t crash_lost;           /* records an earlier rasd read and never stored (origin crash) */
 	bool page_problem_logged[RAS_PAGE_N_PROBLEMS];
 	/* A replayed tree: items per kind and CPU seen, and committed by an earlier rasd. */
 	uint64_t *replay_seen, *replay_skip;

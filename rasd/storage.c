@@ -11,6 +11,8 @@
 #include "lib/clock.h"
 #include "lib/safe_path.h"
 #include "lib/formats.h"
+#include "lib/rasd_state.h"
+#include "db/db_export.h"
 #include "storage.h"
 
 static int64_t mono_ms(void)
@@ -23,9 +25,60 @@ static int64_t mono_ms(void)
 
 void rasd_storage_init(struct rasd_storage *s, const char *state_dir, const char *instance)
 {
+	struct ras_rasd_state *prev = malloc(sizeof(*prev));
+
 	memset(s, 0, sizeof(*s));
 	snprintf(s->state_dir, sizeof(s->state_dir), "%s", state_dir);
 	snprintf(s->state_name, sizeof(s->state_name), "rasd-%s.state", instance);
+	s->start_ns = ras_clock_ns(CLOCK_REALTIME);
+	if (!prev)
+		return;
+	/*
+	 * Called with the lock held: the file is the last rasd's. Whether it
+	 * stopped, the database it recorded into, a replacement not acknowledged.
+	 */
+	ras_rasd_state_parse(state_dir, instance, prev);
+	s->previous_killed = prev->killed;
+	snprintf(s->database_id, sizeof(s->database_id), "%s", prev->database_id);
+	s->replaced_ns = prev->replaced_ns;
+	snprintf(s->replaced_from, sizeof(s->replaced_from), "%s", prev->replaced_from);
+	free(prev);
+}
+
+void rasd_storage_note_db(struct rasd_storage *s, struct ras_db *db)
+{
+	char id[48];
+
+	if (!db)
+		return;
+	ras_db_identity(db, id, sizeof(id));
+	if (s->database_id[0] && id[0] && strcmp(id, s->database_id)) {
+		ras_log(LOG_CRIT, "%s is another database than rasd recorded into before (%s, was %s): "
+			"what the other one holds is not in it", s->db_path, id, s->database_id);
+		s->replaced_ns = ras_clock_ns(CLOCK_REALTIME);
+		snprintf(s->replaced_from, sizeof(s->replaced_from), "%s", s->database_id);
+	}
+	if (id[0])
+		snprintf(s->database_id, sizeof(s->database_id), "%s", id);
+	rasd_storage_write(s);
+}
+
+/* A reason is one line of the state file: a newline in it would start another key. */
+static void one_line(char *s)
+{
+	for (; *s; s++)
+		if (*s == '\n' || *s == '\r')
+			*s = ' ';
+}
+
+void rasd_storage_stop(struct rasd_storage *s, const char *reason)
+{
+	s->stopped = true;
+	if (reason[0] && !s->exit_reason[0]) {
+		snprintf(s->exit_reason, sizeof(s->exit_reason), "%s", reason);
+		one_line(s->exit_reason);
+	}
+	rasd_storage_write(s);
 }
 
 uint64_t rasd_storage_previous_unstored(const struct rasd_storage *s)
@@ -45,7 +98,7 @@ uint64_t rasd_storage_previous_unstored(const struct rasd_storage *s)
 
 void rasd_storage_write(struct rasd_storage *s)
 {
-	char text[2048 + PATH_MAX], dur[160] = "";
+	char text[4096 + PATH_MAX], dur[160] = "";
 	const struct rasd_durability *h = s->durability;
 	int r;
 
@@ -54,12 +107,21 @@ void rasd_storage_write(struct rasd_storage *s)
 			 "durable_p99_us=%lld\ndurable_max_us=%lld\n", (unsigned long long)h->count,
 			 (long long)rasd_durability_quantile_us(h, 0.5),
 			 (long long)rasd_durability_quantile_us(h, 0.99), (long long)h->max_us);
-	/* Key = value lines, read by ras-fdr-ctl status; the reason is last, it may hold anything. */
-	snprintf(text, sizeof(text), "pid=%ld\nunstored=%llu\ndatabase=%s\nstorage=%s\n"
-		 "since_ns=%lld\nwaiting=%llu\n%sreason=%s\n", (long)getpid(),
-		 (unsigned long long)s->unstored, s->db_path, s->failing ? "failing" : "ok",
-		 (long long)s->since_ns, (unsigned long long)s->waiting, dur,
+	/*
+	 * Key = value lines, read by ras-fdr-ctl status and metrics
+	 * (lib/rasd_state.c), believed only while this pid holds the lock; the
+	 * reasons are last, they may hold anything but a newline.
+	 */
+	snprintf(text, sizeof(text), "pid=%ld\nstate=%s\nstart_ns=%lld\nstop_ns=%lld\nunstored=%llu\n"
+		 "database=%s\ndatabase_id=%s\nreplaced_ns=%lld\nreplaced_from=%s\nstorage=%s\n"
+		 "since_ns=%lld\nwaiting=%llu\n%sexit=%s\nreason=%s\n", (long)getpid(),
+		 s->stopped ? "stopped" : "running", (long long)s->start_ns,
+		 (long long)(s->stopped ? ras_clock_ns(CLOCK_REALTIME) : 0),
+		 (unsigned long long)s->unstored, s->db_path, s->database_id,
+		 (long long)s->replaced_ns, s->replaced_from, s->failing ? "failing" : "ok",
+		 (long long)s->since_ns, (unsigned long long)s->waiting, dur, s->exit_reason,
 		 s->failing ? s->reason : "");
+
 	s->written_ms = mono_ms();
 	s->durability_written = h ? h->count : 0;
 	r = ras_write_file_safe(s->state_dir, s->state_name, text);
@@ -80,6 +142,7 @@ void rasd_storage_set(struct rasd_storage *s, bool failing, int64_t since_ns, co
 	if (failing) {
 		s->since_ns = since_ns;
 		snprintf(s->reason, sizeof(s->reason), "%s", reason);
+		one_line(s->reason);
 		s->backoff_ms = RASD_RETRY_FIRST_MS;
 		s->retry_at_ms = mono_ms() + s->backoff_ms;
 		ras_format_time(since_ns, when, sizeof(when));
@@ -245,6 +308,7 @@ int rasd_storage_open(struct rasd_storage *s, const char *path, const char *boot
 		/* A file rasd may not or cannot use is for a person to sort out. */
 		if (st != RAS_DB_GOOD && st != RAS_DB_EMPTY) {
 			ras_log(LOG_ERR, "%s", err);
+			rasd_storage_stop(s, err);
 			return r;
 		}
 		/* Said once, as any storage failure: log, STATUS= and the state file. */

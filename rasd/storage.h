@@ -30,10 +30,18 @@ struct rasd_storage {
 	uint64_t waiting;              /* records held in memory */
 	uint64_t unstored;             /* records a stop had to leave unstored */
 	const struct rasd_durability *durability; /* reported in the state file, or NULL */
+	int64_t start_ns;              /* CLOCK_REALTIME of rasd's start */
+	char database_id[48];          /* the identity of the database rasd records into */
+	int64_t replaced_ns;           /* when it found another database than before; 0 never */
+	char replaced_from[48];        /* the identity it had before */
+	bool stopped;                  /* rasd is stopping: the state file says so */
+	char exit_reason[512];         /* why it stops, when on an error */
+	bool previous_killed;          /* the last rasd's state file says it runs: it did not stop */
 	uint64_t durability_written;   /* its count when the state file was last written */
 	int64_t written_ms;            /* CLOCK_MONOTONIC of that write */
 };
 
+/* With rasd's lock taken: reads what the last rasd's state file says, for the new one. */
 void rasd_storage_init(struct rasd_storage *s, const char *state_dir, const char *instance);
 /* The unstored count a previous rasd left in the state file (0 if none). */
 uint64_t rasd_storage_previous_unstored(const struct rasd_storage *s);
@@ -60,6 +68,15 @@ int rasd_storage_replace_corrupt(struct rasd_storage *s, const char *boot_id, st
  */
 int rasd_storage_reopen_moved(struct rasd_storage *s, const char *boot_id, struct ras_db **db,
 			      const char *reason);
+/*
+ * The database just opened (or opened again): its identity goes into the
+ * state file; another one than rasd recorded into before (a database
+ * removed, moved aside, replaced while rasd ran or was stopped) is logged
+ * and kept as replaced_ns, shown by ras-fdr-ctl status until acknowledged.
+ */
+void rasd_storage_note_db(struct rasd_storage *s, struct ras_db *db);
+/* rasd stops: the state file says so, and why when reason is not "" (then it is logged by the caller). */
+void rasd_storage_stop(struct rasd_storage *s, const char *reason);
 /* Reports a change between working and failing (nothing when unchanged). */
 void rasd_storage_set(struct rasd_storage *s, bool failing, int64_t since_ns, const char *reason,
 		      uint64_t waiting);

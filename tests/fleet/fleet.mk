@@ -1,10 +1,10 @@
 # The fleet: metrics, export with a cursor, import from rasdaemon (issue 12).
-lib_libras_a_SOURCES += lib/metrics.c lib/metrics.h
+lib_libras_a_SOURCES += lib/metrics.c lib/metrics.h lib/rasd_state.c lib/rasd_state.h
 db_libdb_a_SOURCES += db/db_metrics.c db/db_metrics.h db/db_export.c db/db_export.h \
 	db/db_import.c db/db_import.h
 rasd_librasd_a_SOURCES += rasd/metrics_file.c rasd/metrics_file.h
 ctl_ras_fdr_ctl_SOURCES += ctl/metrics.c ctl/export.c ctl/export_cursor.c ctl/export_cursor.h ctl/import.c \
-	ctl/losses.c
+	ctl/losses.c ctl/ack.c
 
 FLEET_TESTS = tests/fleet/test-import.sh tests/fleet/test-metrics.sh tests/fleet/test-export.sh \
 	tests/fleet/test-metrics-live.sh tests/fleet/test-export-folds.sh
