@@ -118,6 +118,8 @@ struct ras_db_losses;
 void ctl_print_losses(const struct ras_db_losses *l, bool json);
 /* The fleet: metrics, export with a cursor, import from rasdaemon. */
 int ctl_metrics(struct ctl *c, int argc, char **argv);
+/* Rewrites rasd's metrics_textfile (when configured) after a change made here (import). */
+int ctl_metrics_refresh_textfile(struct ctl *c);
 int ctl_export(struct ctl *c, int argc, char **argv);
 int ctl_import(struct ctl *c, int argc, char **argv);
 /* What killed each previous boot (crashes.c, issue 35). */

@@ -70,5 +70,8 @@ int ctl_import(struct ctl *c, int argc, char **argv)
 		return 1;
 	}
 	printf("Total: %lld imported, %lld already present.\n", totals.imported, totals.present);
+	/* node_exporter reads the counts from rasd's textfile: they include the import now. */
+	if (totals.imported)
+		ctl_metrics_refresh_textfile(c);
 	return 0;
 }

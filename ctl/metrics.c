@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* ras-fdr-ctl metrics: the database's counts as OpenMetrics text. */
+/* ras-fdr-ctl metrics: the database's counts and rasd's liveness as OpenMetrics text. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,26 +7,30 @@
 #include "ctl.h"
 #include "db/db_crashes.h"
 #include "db/db_metrics.h"
+#include "lib/rasd_state.h"
 
 #define STRINGIFY_(x) #x
 #define STRINGIFY(x) STRINGIFY_(x)
 
 static const struct ctl_opt metrics_opts[] = {
-	{ "top", 'n', "N", CTL_C_NONE, "subjects per DIMM/CPU/PCIe series before 'other' (default "
-	  STRINGIFY(RAS_METRICS_TOP_DEFAULT) ")" },
-	{ "format", 'f', "openmetrics|prometheus", CTL_C_WORDS,
-	  "openmetrics (default) or prometheus (node_exporter's text format)" },
+	{ "subjects", 'n', "N", CTL_C_NONE, "DIMMs, CPUs and PCIe devices whose corrected errors have "
+	  "series of their own, the first N to appear (default " STRINGIFY(RAS_METRICS_NAMED_DEFAULT)
+	  "; --top is an older name)" },
+	{ "top", 'n', "N", CTL_C_NONE, "the same as --subjects" },
+	{ "format", 'f', "openmetrics|prometheus|json", CTL_C_WORDS,
+	  "openmetrics (default), prometheus (node_exporter's text format) or json" },
+	CTL_OPT_JSON,
 	{ "output", 'o', "FILE", CTL_C_FILE, "replace FILE atomically instead of printing" },
 	{ NULL },
 };
 
 const struct ctl_spec ctl_metrics_spec = {
 	.name = "metrics", .args = "", .opts = metrics_opts,
-	.summary = "the database's counts as OpenMetrics (or Prometheus) text",
+	.summary = "the database's counts and rasd's liveness as OpenMetrics (or Prometheus, JSON)",
 };
 
 struct metrics_args {
-	unsigned top;
+	unsigned named;
 	enum ras_metrics_format fmt;
 	const char *output;
 };
@@ -38,18 +42,23 @@ static int metrics_opt(void *ctx, int key, const char *arg)
 
 	switch (key) {
 	case 'n':
-		if (ctl_parse_i64(arg, 0, 1000000, false, &n) < 0)
-			return ctl_usage_error("metrics", "--top takes a number from 0 to 1000000, not '%s'", arg);
-		a->top = (unsigned)n;
+		if (ctl_parse_i64(arg, 0, RAS_METRICS_MAX_SUBJECTS, false, &n) < 0)
+			return ctl_usage_error("metrics", "--subjects takes a number from 0 to %d, not '%s'",
+					       RAS_METRICS_MAX_SUBJECTS, arg);
+		a->named = (unsigned)n;
 		break;
 	case 'f':
 		if (!strcmp(arg, "openmetrics"))
 			a->fmt = RAS_MFMT_OPENMETRICS;
 		else if (!strcmp(arg, "prometheus"))
 			a->fmt = RAS_MFMT_PROMETHEUS;
+		else if (!strcmp(arg, "json"))
+			a->fmt = RAS_MFMT_JSON;
 		else
-			return ctl_usage_error("metrics", "--format takes openmetrics or prometheus, not '%s'", arg);
+			return ctl_usage_error("metrics", "--format takes openmetrics, prometheus or json, "
+					       "not '%s'", arg);
 		break;
+	case 'j': a->fmt = RAS_MFMT_JSON; break;
 	case 'o': a->output = arg; break;
 	}
 	return CTL_GO_ON;
@@ -66,34 +75,74 @@ static int parse_metrics_args(int argc, char **argv, struct metrics_args *a)
 	return CTL_GO_ON;
 }
 
-int ctl_metrics(struct ctl *c, int argc, char **argv)
+/* rasd's liveness from its lock and state file: a killed rasd is never up (lib/rasd_state.h). */
+static void liveness(struct ctl *c, struct ras_metrics *m)
 {
-	struct metrics_args a = { .top = RAS_METRICS_TOP_DEFAULT, .fmt = RAS_MFMT_OPENMETRICS };
+	struct ras_rasd_state st;
+	enum ras_metrics_storage storage = RAS_MSTORE_UNKNOWN;
+
+	ras_rasd_state_read(c->cfg.lock_dir, c->cfg.instance, &st);
+	if (st.alive)
+		storage = st.failing ? RAS_MSTORE_FAILING : RAS_MSTORE_WORKING;
+	else if (st.stopped)
+		storage = RAS_MSTORE_STOPPED;
+	else if (st.killed)
+		storage = RAS_MSTORE_KILLED;
+	ras_metrics_set_liveness(m, st.lock_pid != 0, storage, st.alive ? st.start_ns : 0,
+				 st.replaced_ns, c->cfg.database);
+}
+
+/* Collects everything and writes it in fmt to path (NULL: standard output). 0 or -errno. */
+static int metrics_out(struct ctl *c, unsigned named, enum ras_metrics_format fmt, const char *path)
+{
 	struct ras_metrics *m;
 	struct ras_db *db;
-	int r = parse_metrics_args(argc, argv, &a);
+	int r;
 
-	if (r >= 0)
-		return r;
 	if (ctl_open_db(c, &db) < 0)
-		return 1;
+		return -ENOENT;
 	m = malloc(sizeof(*m));
 	if (!m) {
 		ras_db_close(db);
-		return 1;
+		return -ENOMEM;
 	}
 	ras_metrics_init(m);
 	r = ras_db_metrics_collect(db, m);
 	ras_db_crash_metrics(db, m);
 	ras_db_close(db);
 	ras_metrics_read_info(m, c->cfg.tracing_dir, c->cfg.instance);
-	if (r == 0 && a.output)
-		r = ras_metrics_write_file(m, a.top, a.fmt, a.output);
-	else if (r == 0 && (r = ras_metrics_print(m, a.top, a.fmt, stdout)) == 0 && fflush(stdout))
+	liveness(c, m);
+	if (r == 0 && path)
+		r = ras_metrics_write_file(m, named, fmt, path);
+	else if (r == 0 && (r = ras_metrics_print(m, named, fmt, stdout)) == 0 && fflush(stdout))
 		r = -errno;
-	if (r < 0)
-		fprintf(stderr, "ras-fdr-ctl: metrics: %s\n", strerror(-r));
 	ras_metrics_free(m);
 	free(m);
+	return r;
+}
+
+int ctl_metrics_refresh_textfile(struct ctl *c)
+{
+	int r;
+
+	if (!c->cfg.metrics_textfile[0])
+		return 0;
+	r = metrics_out(c, RAS_METRICS_NAMED_DEFAULT, RAS_MFMT_PROMETHEUS, c->cfg.metrics_textfile);
+	if (r < 0 && r != -ENOENT)
+		fprintf(stderr, "ras-fdr-ctl: cannot write metrics_textfile %s: %s\n",
+			c->cfg.metrics_textfile, strerror(-r));
+	return r;
+}
+
+int ctl_metrics(struct ctl *c, int argc, char **argv)
+{
+	struct metrics_args a = { .named = RAS_METRICS_NAMED_DEFAULT, .fmt = RAS_MFMT_OPENMETRICS };
+	int r = parse_metrics_args(argc, argv, &a);
+
+	if (r >= 0)
+		return r;
+	r = metrics_out(c, a.named, a.fmt, a.output);
+	if (r < 0 && r != -ENOENT)
+		fprintf(stderr, "ras-fdr-ctl: metrics: %s\n", strerror(-r));
 	return r < 0 ? 1 : 0;
 }

@@ -137,6 +137,8 @@ int ras_db_edac_rollup_count_zero(struct ras_db *db);
 struct ras_db_filter;
 sqlite3_stmt *ras_db_edac_rollup_counts_stmt(struct ras_db *db, const struct ras_db_filter *f,
 					     const int64_t *bounds, unsigned n_bounds);
+/* The table's rollup_subjects rows recounted from its rows and folded records; every table's. */
 int ras_db_metrics_rollup_rebuild(struct ras_db *db, unsigned idx);
+int ras_db_metrics_rollup_rebuild_all(struct ras_db *db);
 
 #endif

@@ -267,6 +267,26 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	  " WHEN new.repeats > old.repeats BEGIN"
 	  " INSERT INTO action_growth (action, repeats, last_ns, last_event_id)"
 	  " VALUES (new.id, new.repeats - old.repeats, new.last_ns, new.last_event_id); END;" },
+	/*
+	 * The metrics' subject series (db_metrics.c, lib/metrics.c) count
+	 * synthetic records too, under their source, and keep each subject's
+	 * place in the order subjects appeared (metrics_subjects, filled by a
+	 * trigger at a subject's first roll-up row, never emptied): the first
+	 * ones named have corrected-error series of their own, for good. The
+	 * roll-up is recounted from the rows and folded records by the
+	 * migration (ras_db_metrics_rollup_rebuild_all).
+	 */
+	{ 18, "metrics subjects by source, in the order they appeared",
+	  "DROP TABLE IF EXISTS rollup_subjects;"
+	  "CREATE TABLE rollup_subjects (tbl TEXT NOT NULL, key NOT NULL, key2 NOT NULL,"
+	  " severity TEXT NOT NULL, source TEXT NOT NULL, synthetic INTEGER NOT NULL,"
+	  " weight INTEGER NOT NULL, PRIMARY KEY (tbl, key, key2, severity, source, synthetic))"
+	  " WITHOUT ROWID;"
+	  "CREATE TABLE IF NOT EXISTS metrics_subjects (id INTEGER PRIMARY KEY, tbl TEXT NOT NULL,"
+	  " key NOT NULL, key2 NOT NULL, UNIQUE (tbl, key, key2));"
+	  "CREATE TRIGGER IF NOT EXISTS rollup_subjects_rank AFTER INSERT ON rollup_subjects BEGIN"
+	  " INSERT OR IGNORE INTO metrics_subjects (tbl, key, key2)"
+	  " VALUES (new.tbl, new.key, new.key2); END;" },
 };
 
 #define RAS_DB_N_UPGRADES (sizeof(ras_db_upgrades) / sizeof(ras_db_upgrades[0]))

@@ -15,10 +15,17 @@
 #include "lastwords/cause.h"
 
 #define RAS_METRICS_TYPES 64
-#define RAS_METRICS_TOP_DEFAULT 10
-/* Distinct subjects remembered per dimension; more are counted in "other" at once. */
+/*
+ * Subjects per dimension whose corrected errors have series of their own:
+ * the first to appear in the database (its metrics_subjects order), never
+ * evicted; the later ones' corrected errors are summed in "other". Errors
+ * worse than corrected always have their subject's series.
+ */
+#define RAS_METRICS_NAMED_DEFAULT 64
+/* Distinct subjects remembered per dimension; past them everything goes to "other". */
 #define RAS_METRICS_MAX_SUBJECTS 4096
 #define RAS_METRICS_MAX_ACTIONS 64
+#define RAS_METRICS_MAX_ORIGINS 16
 
 /* Where a record came from, as the "source" label. */
 enum ras_metrics_source {
@@ -32,7 +39,8 @@ enum ras_metrics_dim { RAS_MDIM_DIMM, RAS_MDIM_CPU, RAS_MDIM_PCIE, RAS_MDIM_COUN
 struct ras_metrics_subject {
 	char key[128];       /* DIMM label, CPU number, PCI device */
 	char key2[32];       /* socket of a CPU; "" otherwise */
-	int64_t count[RAS_SEV_COUNT];
+	int64_t rank;        /* its place in the order subjects appeared (metrics_subjects); 0 unknown */
+	int64_t count[RAS_SEV_COUNT][RAS_MSRC_COUNT_];
 };
 
 struct ras_metrics_action {
@@ -40,7 +48,19 @@ struct ras_metrics_action {
 	int64_t count;
 };
 
+/* One origin of lost_events (db_query.h ras_db_losses): records of known count, gaps of unknown size. */
+struct ras_metrics_loss {
+	char origin[32];
+	int64_t records, gaps;
+};
+
 enum ras_metrics_event_state { RAS_MEV_UNKNOWN, RAS_MEV_ENABLED, RAS_MEV_DISABLED, RAS_MEV_ABSENT };
+
+/* rasd's liveness as the metrics say it (ras_metrics_set_liveness). */
+enum ras_metrics_storage {
+	RAS_MSTORE_WORKING, RAS_MSTORE_FAILING, RAS_MSTORE_STOPPED, RAS_MSTORE_KILLED,
+	RAS_MSTORE_UNKNOWN, RAS_MSTORE_COUNT_
+};
 
 struct ras_metrics {
 	/* Filled by ras_db_metrics_collect(), incrementally: seen_id is where it stopped. */
@@ -58,9 +78,12 @@ struct ras_metrics {
 	struct ras_metrics *fresh_subjects;
 	struct ras_metrics_subject *subjects[RAS_MDIM_COUNT_];
 	unsigned n_subjects[RAS_MDIM_COUNT_];
-	int64_t overflow[RAS_MDIM_COUNT_][RAS_SEV_COUNT]; /* beyond RAS_METRICS_MAX_SUBJECTS */
-	int64_t last_error_ns;          /* newest non-synthetic record; 0: none */
-	int64_t lost_records, lost_gaps, malformed, synthetic_refused;
+	int64_t rank_seen;              /* the last metrics_subjects row read */
+	int64_t overflow[RAS_MDIM_COUNT_][RAS_SEV_COUNT][RAS_MSRC_COUNT_]; /* past MAX_SUBJECTS */
+	int64_t last_ns[RAS_MSRC_COUNT_];  /* the newest record of each source; 0: none */
+	struct ras_metrics_loss losses[RAS_METRICS_MAX_ORIGINS];
+	unsigned n_losses;
+	int64_t malformed, synthetic_refused;
 	bool have_actions;              /* the actions table exists */
 	struct ras_metrics_action actions[RAS_METRICS_MAX_ACTIONS];
 	unsigned n_actions;
@@ -70,11 +93,16 @@ struct ras_metrics {
 	/* Filled by ras_metrics_read_info(). */
 	char version[32], kernel[128];
 	enum ras_metrics_event_state event_state[RAS_METRICS_TYPES];
+	/* Filled by ras_metrics_set_liveness(). */
+	bool up;
+	enum ras_metrics_storage storage;
+	int64_t start_ns, replaced_ns, last_commit_ns, written_ns;
 };
 
 enum ras_metrics_format {
 	RAS_MFMT_OPENMETRICS,   /* application/openmetrics-text; version=1.0.0 */
 	RAS_MFMT_PROMETHEUS,    /* text/plain; version=0.0.4, for node_exporter */
+	RAS_MFMT_JSON,          /* ras-fdr-ctl metrics --json (doc/schema/metrics.schema.json) */
 };
 
 void ras_metrics_init(struct ras_metrics *m);
@@ -83,22 +111,37 @@ void ras_metrics_free(struct ras_metrics *m);
 void ras_metrics_reset_counts(struct ras_metrics *m);
 const char *ras_metrics_source_name(enum ras_metrics_source s);
 enum ras_metrics_source ras_metrics_source_of(const char *source, bool synthetic);
-/* Adds n records of severity sev to a subject. 0 or -ENOMEM. */
+/* Adds n records of severity sev from src to a subject. 0 or -ENOMEM. */
 int ras_metrics_add_subject(struct ras_metrics *m, enum ras_metrics_dim dim, const char *key,
-			    const char *key2, enum ras_severity sev, int64_t n);
-/* A subject's count of one severity so far (0 when not there). */
+			    const char *key2, enum ras_severity sev, enum ras_metrics_source src,
+			    int64_t n);
+/* Sets a subject's rank (its place in the order subjects appeared), adding it if new. */
+int ras_metrics_rank_subject(struct ras_metrics *m, enum ras_metrics_dim dim, const char *key,
+			     const char *key2, int64_t rank);
+/* A subject's count of one severity and source so far (0 when not there). */
 int64_t ras_metrics_subject_count(const struct ras_metrics *m, enum ras_metrics_dim dim,
-				  const char *key, const char *key2, enum ras_severity sev);
+				  const char *key, const char *key2, enum ras_severity sev,
+				  enum ras_metrics_source src);
 /*
  * Version, kernel release and the state of each event in rasd's instance
  * (tracing_dir: the tracefs root, "" to find it; instance: rasd's instance).
  */
 void ras_metrics_read_info(struct ras_metrics *m, const char *tracing_dir, const char *instance);
-/* Prints every series; top: how many subjects per dimension before "other". 0 or -errno. */
-int ras_metrics_print(const struct ras_metrics *m, unsigned top, enum ras_metrics_format fmt,
+/*
+ * rasd's liveness: up, its storage state, when it started and found its
+ * database replaced (0: never), and the database's last write (the mtime of
+ * database_path or its -wal, whichever is newer). written_ns is now.
+ */
+void ras_metrics_set_liveness(struct ras_metrics *m, bool up, enum ras_metrics_storage storage,
+			      int64_t start_ns, int64_t replaced_ns, const char *database_path);
+/*
+ * Prints every series; named: subjects per dimension with corrected-error
+ * series of their own (RAS_METRICS_NAMED_DEFAULT). 0 or -errno.
+ */
+int ras_metrics_print(const struct ras_metrics *m, unsigned named, enum ras_metrics_format fmt,
 		      FILE *out);
 /* Replaces path atomically (temporary file in the same directory, fsync, rename). */
-int ras_metrics_write_file(const struct ras_metrics *m, unsigned top, enum ras_metrics_format fmt,
+int ras_metrics_write_file(const struct ras_metrics *m, unsigned named, enum ras_metrics_format fmt,
 			   const char *path);
 
 #endif

@@ -25,6 +25,7 @@
 #include "log.h"
 #include "lib/safe_path.h"
 #include "lib/clock.h"
+#include "metrics_file.h"
 #include "pipeline.h"
 #include "storage.h"
 #include "actions.h"
@@ -458,6 +459,7 @@ static int take_lock(struct rasd *d)
 	/* With the lock: the state file left there is an earlier rasd's, never a running one's. */
 	if (d->lockfd >= 0) {
 		rasd_storage_init(&d->storage, d->cfg->lock_dir, d->cfg->instance);
+		rasd_metrics_file_set_storage(&d->storage);
 	}
 	if (d->lockfd == -EBUSY) {
 		ras_log(LOG_ERR, "another rasd (pid %d) already records into instance '%s' "
@@ -773,6 +775,9 @@ static int loop(struct rasd *d)
 		storage_update(d);
 		rasd_storage_tick(&d->storage);
 		check_instance(d);
+		/* An idle or failing rasd still says it is alive, and how its storage is. */
+		if (!d->pipe.group_first_ns && !d->pipe.behind.ticket)
+			rasd_metrics_file_heartbeat(failing_pipe(d) ? NULL : d->db, d->cfg);
 		/* Not while a group is open (its pages are written at the commit) or a commit is behind. */
 		if ((data || committed || give_back_timeout_ms(d) == 0) && !d->pipe.group_first_ns &&
 		    !d->pipe.behind.ticket)
@@ -879,8 +884,10 @@ int rasd_run(struct rasd_config *cfg, const struct rasd_options *opt)
 	ras_log_flush_suppressed();
 	if (d.reader)
 		log_summary(&d);
-	if (d.storage.state_dir[0] && d.lockfd >= 0)
+	if (d.storage.state_dir[0] && d.lockfd >= 0) {
 		rasd_storage_stop(&d.storage, r < 0 ? "rasd stopped on an error (see its log)" : "");
+		rasd_metrics_file_stop(failing_pipe(&d) ? NULL : d.db, cfg);
+	}
 	/* Its records are for the next rasd, which takes the instance back and stores them first. */
 	if (r < 0 && d.recording && !cfg->keep_instance)
 		ras_log(LOG_WARNING, "instance %s is kept, recording: the next rasd stores what it "

@@ -333,13 +333,15 @@ static bool same_metrics(const struct ras_metrics *a, const struct ras_metrics *
 		}
 		for (unsigned i = 0; i < b->n_subjects[d]; i++)
 			for (unsigned s = 0; s < RAS_SEV_COUNT; s++)
-				if (ras_metrics_subject_count(a, d, b->subjects[d][i].key, b->subjects[d][i].key2,
-							      s) != b->subjects[d][i].count[s]) {
-					tap_diag("%s: %s differs", what, b->subjects[d][i].key);
-					return false;
-				}
+				for (unsigned src = 0; src < RAS_MSRC_COUNT_; src++)
+					if (ras_metrics_subject_count(a, d, b->subjects[d][i].key,
+								      b->subjects[d][i].key2, s, src) !=
+					    b->subjects[d][i].count[s][src]) {
+						tap_diag("%s: %s differs", what, b->subjects[d][i].key);
+						return false;
+					}
 	}
-	return a->last_error_ns == b->last_error_ns;
+	return !memcmp(a->last_ns, b->last_ns, sizeof(a->last_ns));
 }
 
 /*

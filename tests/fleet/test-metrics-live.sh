@@ -3,7 +3,10 @@
 # metrics_textfile under a real rasd (root, tracefs): the file is rewritten
 # after each committed batch with the database's counts, and a real
 # prometheus-node-exporter (Debian's package), started on 127.0.0.1 with only
-# its textfile collector, serves the series back from /metrics.
+# its textfile collector, serves the series back from /metrics. rasd's
+# liveness reaches it: up and working while rasd runs; after a kill -9, the
+# refresh a timer runs (ras-fdr-ctl metrics --output) says down and killed;
+# a rasd that stops says so itself.
 set -u
 . "${top_srcdir:-.}/tests/live-lib.sh"
 NODE_EXPORTER=$(command -v prometheus-node-exporter || echo /usr/bin/prometheus-node-exporter)
@@ -71,5 +74,27 @@ ok $? "node_exporter serves ras_fdr_records_total from the textfile"
 grep -q '^node_textfile_scrape_error 0$' "$WORK/scrape"; ok $? "node_exporter read the textfile without error"
 grep -q '^ras_fdr_build_info{kernel="'"$(uname -r)"'",version="' "$WORK/scrape"; ok $? "the info series reaches Prometheus"
 $PY "$top_srcdir/tests/fleet/parse-metrics.py" prometheus < "$WORK/scrape" > /dev/null; ok $? "the scrape parses"
+grep -q '^ras_fdr_up 1$' "$WORK/scrape" && grep -q '^ras_fdr_storage_state{state="working"} 1$' "$WORK/scrape" &&
+	grep -q '^ras_fdr_metrics_timestamp_seconds [0-9]' "$WORK/scrape"
+ok $? "liveness: up 1, storage working, the time the file was written"
+grep -q '^ras_fdr_dimm_errors_total{dimm="DIMM_A1",severity="corrected",source="synthetic"} 3$' "$WORK/scrape"
+ok $? "synthetic records are in the DIMM series, source=\"synthetic\""
+
+# kill -9: the file rasd left is stale (its timestamp stops); the refresh says why.
+kill -9 "$PID"; wait "$PID" 2>/dev/null; PID=
+ctl metrics --format prometheus --output "$TEXT"; ok $? "ras-fdr-ctl metrics --output refreshes the textfile"
+wait_for 10 sh -c "fetch() { $PY -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=2).read().decode())' http://127.0.0.1:$PORT/metrics; }; fetch | grep -q '^ras_fdr_up 0\$'"
+fetch
+grep -q '^ras_fdr_up 0$' "$WORK/scrape" && grep -q '^ras_fdr_storage_state{state="killed"} 1$' "$WORK/scrape" &&
+	grep -q '^ras_fdr_storage_state{state="working"} 0$' "$WORK/scrape"
+ok $? "after kill -9 node_exporter serves up 0 and storage state killed"
+
+# A stop: rasd writes the file once more itself.
+"$RASD" --config "$WORK/rasd.conf" 2>>"$WORK/rasd.log" & PID=$!
+wait_for 10 sh -c "[ \$(grep -c 'recording .* RAS tracepoints' '$WORK/rasd.log') = 2 ]"; ok $? "rasd starts again"
+wait_for 10 grep -q '^ras_fdr_up 1$' "$TEXT"; ok $? "its textfile says up 1"
+kill -TERM "$PID"; wait "$PID"; PID=
+grep -q '^ras_fdr_up 0$' "$TEXT" && grep -q '^ras_fdr_storage_state{state="stopped"} 1$' "$TEXT"
+ok $? "stopped: the textfile says up 0, storage stopped"
 kill "$NE"; wait "$NE" 2>/dev/null; NE=
 done_testing
