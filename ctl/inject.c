@@ -46,7 +46,7 @@ static int write_marker(const char *instance_dir, const uint8_t *buf, size_t len
 {
 	char path[PATH_MAX];
 	ssize_t w;
-	int fd;
+	int fd, e;
 
 	snprintf(path, sizeof(path), "%s/trace_marker_raw", instance_dir);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -56,10 +56,21 @@ static int write_marker(const char *instance_dir, const uint8_t *buf, size_t len
 		return -errno;
 	}
 	w = write(fd, buf, len);
+	e = errno;
 	close(fd);
+	/*
+	 * The kernel answers EBADF when its ring buffer cannot take the record:
+	 * full with overwrite off (rasd's setting: nothing is read from it, rasd
+	 * is stopped or stuck) or tracing off in the instance.
+	 */
+	if (w < 0 && e == EBADF) {
+		fprintf(stderr, "ras-fdr-ctl: %s refused the record: the instance's ring buffer is "
+			"full (nobody reads it: is rasd running?) or tracing is off in it\n", path);
+		return -ENOSPC;
+	}
 	if (w != (ssize_t)len) {
 		fprintf(stderr, "ras-fdr-ctl: writing %s failed: %s\n", path,
-			w < 0 ? strerror(errno) : "short write");
+			w < 0 ? strerror(e) : "short write");
 		return -EIO;
 	}
 	return 0;
