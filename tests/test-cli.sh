@@ -111,8 +111,8 @@ comp 2 ras-fdr-ctl labels "" | grep -qx guess; ok $? "completion: labels actions
 comp 2 ras-fdr-ctl decode "" | grep -qx @files; ok $? "completion: decode takes files"
 comp 4 ras-fdr-ctl -d /nonexistent edac "" | grep -q .; ok $([ $? = 1 ] && echo 0 || echo 1) "completion: no paths without a database"
 # the fleet commands are on the tables too: completion, required options, no plain entries
-comp 3 ras-fdr-ctl metrics --format "" | sort | tr '\n' ' ' | grep -qx 'openmetrics prometheus '
-ok $? "completion: metrics --format offers its two values"
+comp 3 ras-fdr-ctl metrics --format "" | sort | tr '\n' ' ' | grep -qx 'json openmetrics prometheus '
+ok $? "completion: metrics --format offers its three values"
 comp 2 ras-fdr-ctl export --c | grep -qx -- --cursor-file; ok $? "completion: export options"
 comp 2 ras-fdr-ctl import "" | grep -qx rasdaemon; ok $? "completion: import rasdaemon"
 comp 2 ras-fdr-ctl actions --b | grep -qx -- --buckets; ok $? "completion: actions options"
