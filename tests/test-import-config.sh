@@ -249,7 +249,7 @@ for entry in open(os.path.join(work, "cover.list")):
         s = line.strip()
         if s and not s.startswith(("#", ";", "[")) and "=" in s and not s.endswith("\\"):
             want.add(n)
-    check(d["version"] == 1 and d["errors"] == [] and d["settings"] and want <= named,
+    check(d["version"] == 2 and d["errors"] == [] and d["settings"] and want <= named,
           "%s --json: parses, every assignment line is named %s" % (os.path.basename(src),
                                                                   sorted(want - named)))
 EOF
