@@ -196,8 +196,8 @@ static enum ras_db_state prepare_file(const char *path, char *why, size_t whylen
 		return s;
 	fd = ras_open_safe(path, O_RDWR | O_CREAT);
 	if (fd < 0) {
-		snprintf(why, whylen, "%s", fd == -EPERM ? "belongs to another user or is not a regular file"
-			 : strerror(-fd));
+		snprintf(why, whylen, "%s", fd == -EPERM ? "belongs to another user, is writable by "
+			 "others or is not a regular file" : strerror(-fd));
 		return RAS_DB_UNREADABLE;
 	}
 	close(fd);
