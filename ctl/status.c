@@ -437,6 +437,35 @@ static void print_storage_text(struct status *st, struct ctl *c, const char *sta
 		printf("Storage: rasd records into %s (the configured file was left alone)\n", r->database);
 }
 
+/*
+ * What rasd refused to run or write because its path failed the rule of
+ * lib/safe_path.h (a trigger, trigger_dir, the metrics textfile): one
+ * "refused=WHAT: WHY" line each in its state file, believed only from the
+ * rasd holding the lock. Any is attention.
+ */
+static void print_refusals(struct status *st)
+{
+	const char *p = st->rasd.refused;
+	unsigned n = 0;
+
+	if (!st->rasd.alive)
+		return;
+	for (; *p; p += strcspn(p, "\n") + 1) {
+		int len = (int)strcspn(p, "\n");
+
+		if (!n++)
+			attention(st, "rasd refused an unsafe path");
+		if (st->json) {
+			printf("%s", n == 1 ? ",\"refused\":[" : ",");
+			ctl_print_json_string(p, (size_t)len);
+		} else {
+			printf("Refused: %.*s\n", len, p);
+		}
+	}
+	if (st->json && n)
+		putchar(']');
+}
+
 /* What rasd last said about its storage, from the state file it writes beside its lock. */
 static void print_storage(struct status *st, struct ctl *c)
 {
@@ -451,6 +480,7 @@ static void print_storage(struct status *st, struct ctl *c)
 	else if (st->rasd.present)
 		print_storage_text(st, c, state);
 	print_durability(st);
+	print_refusals(st);
 }
 
 static void print_hidden(void *ctx, const char *condition, const char *advice)
@@ -493,8 +523,9 @@ const struct ctl_spec ctl_status_spec = {
 	.summary = "rasd, its instance, events, buffers and database; exit 3 when attention is needed",
 	.more = "Exit status 3 (attention) when rasd is not running, its instance is absent, its\n"
 		"storage fails, it stopped on an error, the database is not readable, records were\n"
-		"lost in this boot or the database replaced since the last ras-fdr-ctl ack, or the\n"
-		"last boot ended in a crash no hardware error explains (ras-fdr-ctl crashes).\n",
+		"lost in this boot or the database replaced since the last ras-fdr-ctl ack, the\n"
+		"last boot ended in a crash no hardware error explains (ras-fdr-ctl crashes), or\n"
+		"rasd refused a trigger or file whose path others could change (\"Refused:\" lines).\n",
 };
 
 static int status_opt(void *ctx, int key, const char *arg)

@@ -53,6 +53,27 @@ static long long number(const char *text, const char *key)
 	return strtoll(value(text, key, v, sizeof(v)), NULL, 10);
 }
 
+/* Every "refused=" line's value, each ending in a newline, as many as fit whole. */
+static void refusals(const char *text, char *out, size_t len)
+{
+	const char *p = text;
+	size_t used = 0;
+
+	out[0] = 0;
+	while ((p = strstr(p, "\nrefused="))) {
+		size_t n;
+
+		p += strlen("\nrefused=");
+		n = strcspn(p, "\n");
+		if (used + n + 2 > len)
+			break;
+		memcpy(out + used, p, n);
+		used += n;
+		out[used++] = '\n';
+		out[used] = 0;
+	}
+}
+
 /* The file's text with a newline first, so that the first key too is found as "\nkey=". */
 static char *read_keyed(const char *lock_dir, const char *instance, const char *suffix)
 {
@@ -107,6 +128,7 @@ void ras_rasd_state_parse(const char *lock_dir, const char *instance, struct ras
 	st->durable_p50_us = number(text, "durable_p50_us");
 	st->durable_p99_us = number(text, "durable_p99_us");
 	st->durable_max_us = number(text, "durable_max_us");
+	refusals(text, st->refused, sizeof(st->refused));
 	free(text);
 }
 

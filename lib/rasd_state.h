@@ -30,6 +30,8 @@ struct ras_rasd_state {
 	char database[PATH_MAX];      /* the file rasd records into */
 	char database_id[48], replaced_from[48];
 	long long durable_records, durable_p50_us, durable_p99_us, durable_max_us;
+	/* What the path rule refused (rasd/refusals.c): "WHAT: WHY" lines, "" when none. */
+	char refused[8192];
 };
 
 /* The pid holding rasd's lock for instance in lock_dir (F_GETLK), 0 when none. */

@@ -664,6 +664,7 @@ static void reload(struct rasd *d)
 	if (!rasd_reload_config(d->cfg, d->opt))
 		return;
 	ras_actions_reload(d->actions);
+	ras_triggers_check_all(d->trig);
 	rasd_instance_log_recording(&d->tr, rasd_instance_enable_events(&d->tr, d->fmt, d->cfg), "");
 	refresh_edac(d, true);
 	ras_log(LOG_INFO, "configuration %s reloaded", d->opt->config_path);

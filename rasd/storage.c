@@ -14,6 +14,7 @@
 #include "lib/rasd_state.h"
 #include "db/db_export.h"
 #include "storage.h"
+#include "refusals.h"
 
 static int64_t mono_ms(void)
 {
@@ -98,7 +99,7 @@ uint64_t rasd_storage_previous_unstored(const struct rasd_storage *s)
 
 void rasd_storage_write(struct rasd_storage *s)
 {
-	char text[4096 + PATH_MAX], dur[160] = "";
+	char text[10240 + PATH_MAX], dur[160] = "", refused[8192];
 	const struct rasd_durability *h = s->durability;
 	int r;
 
@@ -107,6 +108,8 @@ void rasd_storage_write(struct rasd_storage *s)
 			 "durable_p99_us=%lld\ndurable_max_us=%lld\n", (unsigned long long)h->count,
 			 (long long)rasd_durability_quantile_us(h, 0.5),
 			 (long long)rasd_durability_quantile_us(h, 0.99), (long long)h->max_us);
+	/* What the path rule refused (rasd/refusals.h): one refused= line each. */
+	rasd_refusals_text(refused, sizeof(refused));
 	/*
 	 * Key = value lines, read by ras-fdr-ctl status and metrics
 	 * (lib/rasd_state.c), believed only while this pid holds the lock; the
@@ -114,12 +117,12 @@ void rasd_storage_write(struct rasd_storage *s)
 	 */
 	snprintf(text, sizeof(text), "pid=%ld\nstate=%s\nstart_ns=%lld\nstop_ns=%lld\nunstored=%llu\n"
 		 "database=%s\ndatabase_id=%s\nreplaced_ns=%lld\nreplaced_from=%s\nstorage=%s\n"
-		 "since_ns=%lld\nwaiting=%llu\n%sexit=%s\nreason=%s\n", (long)getpid(),
+		 "since_ns=%lld\nwaiting=%llu\n%s%sexit=%s\nreason=%s\n", (long)getpid(),
 		 s->stopped ? "stopped" : "running", (long long)s->start_ns,
 		 (long long)(s->stopped ? ras_clock_ns(CLOCK_REALTIME) : 0),
 		 (unsigned long long)s->unstored, s->db_path, s->database_id,
 		 (long long)s->replaced_ns, s->replaced_from, s->failing ? "failing" : "ok",
-		 (long long)s->since_ns, (unsigned long long)s->waiting, dur, s->exit_reason,
+		 (long long)s->since_ns, (unsigned long long)s->waiting, dur, refused, s->exit_reason,
 		 s->failing ? s->reason : "");
 
 	s->written_ms = mono_ms();
@@ -160,8 +163,10 @@ void rasd_storage_set(struct rasd_storage *s, bool failing, int64_t since_ns, co
 
 void rasd_storage_tick(struct rasd_storage *s)
 {
-	if (s->durability && s->durability->count != s->durability_written &&
-	    mono_ms() - s->written_ms >= RASD_STATE_INTERVAL_MS)
+	/* A refusal reaches ras-fdr-ctl status at once. */
+	if (rasd_refusals_changed() ||
+	    (s->durability && s->durability->count != s->durability_written &&
+	     mono_ms() - s->written_ms >= RASD_STATE_INTERVAL_MS))
 		rasd_storage_write(s);
 }
 

@@ -15,6 +15,8 @@
 #include <unistd.h>
 #include "triggers.h"
 #include "log.h"
+#include "refusals.h"
+#include "lib/safe_path.h"
 
 #define MAX_CHILDREN 64
 
@@ -69,6 +71,8 @@ int ras_triggers_open(struct ras_triggers **out, const struct rasd_config *cfg, 
 		}
 	}
 	*out = t;
+	/* Said at start, not first at the worst moment: what the rule refuses here. */
+	ras_triggers_check_all(t);
 	return 0;
 }
 
@@ -150,7 +154,8 @@ static void watch(struct ras_triggers *t, int fd, uint64_t tag)
 		epoll_ctl(t->epfd, EPOLL_CTL_ADD, fd, &ee);
 }
 
-static void exec_child(const char *path, int out, char *const env[])
+/* exe: the O_PATH descriptor open_trigger() checked; the file run is that file. */
+static void exec_child(int exe, const char *path, int out, char *const env[])
 {
 	sigset_t none;
 	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -163,7 +168,8 @@ static void exec_child(const char *path, int out, char *const env[])
 		dup2(null, 0);
 	dup2(out, 1);
 	dup2(out, 2);
-	execve(path, argv, env);
+	if (ras_safe_execve(exe, path, argv, env) == -ESTALE)
+		dprintf(1, "%s changed between its check and its start: not run\n", path);
 	_exit(127);
 }
 
@@ -199,36 +205,101 @@ static struct child *free_slot(struct ras_triggers *t)
 	return running < t->cfg->trigger_max_children ? slot : NULL;
 }
 
+/*
+ * trigger_dir/condition by the rule of lib/safe_path.h: an O_PATH descriptor
+ * of the executable file to run, or -ENOENT when there is none (no directory,
+ * no file, a file without an execute bit). What the rule refuses is recorded
+ * (rasd/refusals.h) and returned as -EPERM or -ELOOP; what passes clears it.
+ */
+static int open_trigger(struct ras_triggers *t, const char *condition)
+{
+	char why[PATH_MAX + 300], what[64];
+	struct stat st;
+	int dirfd, fd;
+
+	snprintf(what, sizeof(what), "trigger %s", condition);
+	dirfd = ras_safe_dir_open(t->cfg->trigger_dir, 0, why, sizeof(why));
+	if (dirfd == -ENOENT) {
+		rasd_refusal_clear("trigger_dir");
+		rasd_refusal_clear(what);
+		return -ENOENT;
+	}
+	if (dirfd < 0) {
+		rasd_refuse("trigger_dir", why);
+		return dirfd;
+	}
+	rasd_refusal_clear("trigger_dir");
+	fd = ras_safe_file_openat(dirfd, t->cfg->trigger_dir, condition, O_PATH, why, sizeof(why));
+	close(dirfd);
+	if (fd == -ENOENT || (fd >= 0 && (fstat(fd, &st) != 0 || !(st.st_mode & S_IXUSR)))) {
+		if (fd >= 0)
+			close(fd);
+		rasd_refusal_clear(what);
+		return -ENOENT;
+	}
+	if (fd < 0) {
+		rasd_refuse(what, why);
+		return fd;
+	}
+	rasd_refusal_clear(what);
+	return fd;
+}
+
+void ras_triggers_check_all(struct ras_triggers *t)
+{
+	static const char *const conditions[] = {
+		"page-threshold", "dimm-threshold", "cpu-threshold", "device-threshold",
+		"row-threshold", "uncorrected", "lost-records",
+	};
+	char what[64];
+
+	for (size_t i = 0; t && i < sizeof(conditions) / sizeof(conditions[0]); i++) {
+		int fd = -ENOENT;
+
+		snprintf(what, sizeof(what), "trigger %s", conditions[i]);
+		if (t->cfg->trigger_dir[0])
+			fd = open_trigger(t, conditions[i]);
+		else
+			rasd_refusal_clear(what);
+		if (fd >= 0)
+			close(fd);
+	}
+	if (t && !t->cfg->trigger_dir[0])
+		rasd_refusal_clear("trigger_dir");
+}
+
 bool ras_triggers_installed(struct ras_triggers *t, const char *condition)
 {
-	char path[PATH_MAX + 64];
-	struct stat st;
+	int fd;
 
 	if (!t || !t->cfg->trigger_dir[0])
 		return false;
-	snprintf(path, sizeof(path), "%s/%s", t->cfg->trigger_dir, condition);
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+	fd = open_trigger(t, condition);
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
 }
 
 int ras_triggers_run(struct ras_triggers *t, const char *condition, char *const env[])
 {
 	char path[PATH_MAX + 64];
-	struct stat st;
 	struct child *c;
-	int pipefd[2];
+	int pipefd[2], exe;
 	pid_t pid;
 
 	if (!t || !t->cfg->trigger_dir[0])
 		return -ENOENT;
+	if ((exe = open_trigger(t, condition)) < 0)
+		return exe;
 	snprintf(path, sizeof(path), "%s/%s", t->cfg->trigger_dir, condition);
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode) || access(path, X_OK) < 0)
-		return -ENOENT;
 	c = free_slot(t);
 	if (!c) {
 		reap_finished(t);
 		c = free_slot(t);
 	}
 	if (!c) {
+		close(exe);
 		/* A storm of uncorrected records would repeat this: log the 1st, 2nd, 4th, 8th... */
 		t->refused++;
 		if (!(t->refused & (t->refused - 1)))
@@ -237,18 +308,24 @@ int ras_triggers_run(struct ras_triggers *t, const char *condition, char *const 
 				t->refused);
 		return -EBUSY;
 	}
-	if (pipe2(pipefd, O_CLOEXEC | O_NONBLOCK) < 0)
-		return -errno;
+	if (pipe2(pipefd, O_CLOEXEC | O_NONBLOCK) < 0) {
+		int e = errno;
+
+		close(exe);
+		return -e;
+	}
 	pid = fork();
 	if (pid < 0) {
 		int e = errno;
 
+		close(exe);
 		close(pipefd[0]);
 		close(pipefd[1]);
 		return -e;
 	}
 	if (pid == 0)
-		exec_child(path, pipefd[1], env);
+		exec_child(exe, path, pipefd[1], env);
+	close(exe);
 	close(pipefd[1]);
 	memset(c, 0, sizeof(*c));
 	c->pid = pid;

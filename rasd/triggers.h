@@ -23,14 +23,23 @@ struct ras_triggers;
 /* epfd < 0: no loop (rasd --once); children are waited for at close. */
 int ras_triggers_open(struct ras_triggers **out, const struct rasd_config *cfg, int epfd,
 		      uint64_t tag_base);
-/* Whether trigger_dir/condition is an executable file (so its environment is worth making). */
+/*
+ * Whether trigger_dir/condition is an executable file that passes the rule of
+ * lib/safe_path.h (so its environment is worth making): it and every
+ * directory above it belong to root (or rasd's user), no one else can write
+ * them, and none is a symbolic link. What the rule refuses is logged once
+ * and kept for ras-fdr-ctl status (rasd/refusals.h), never run.
+ */
 bool ras_triggers_installed(struct ras_triggers *t, const char *condition);
 /*
- * Runs trigger_dir/condition when it is an executable file, with env
- * ("NAME=value", NULL-terminated). 0 started, -ENOENT none, -EBUSY at the
- * cap (logged), or -errno.
+ * Runs trigger_dir/condition when it passes the rule, with env ("NAME=value",
+ * NULL-terminated): the file checked is the file run (rasd/triggers.c). 0
+ * started, -ENOENT none, -EPERM or -ELOOP refused, -EBUSY at the cap
+ * (logged), or -errno.
  */
 int ras_triggers_run(struct ras_triggers *t, const char *condition, char *const env[]);
+/* Checks every condition's trigger (at start and reload): refusals are said now. */
+void ras_triggers_check_all(struct ras_triggers *t);
 /* An epoll event carrying one of our tags. */
 void ras_triggers_handle(struct ras_triggers *t, uint64_t tag);
 /* Waits for running children (each up to its time limit), then frees. */
