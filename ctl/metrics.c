@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* ras-fdr-ctl metrics: the database's counts and rasd's liveness as OpenMetrics text. */
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -92,8 +93,12 @@ static void liveness(struct ctl *c, struct ras_metrics *m)
 				 st.replaced_ns, c->cfg.database);
 }
 
-/* Collects everything and writes it in fmt to path (NULL: standard output). 0 or -errno. */
-static int metrics_out(struct ctl *c, unsigned named, enum ras_metrics_format fmt, const char *path)
+/*
+ * Collects everything and writes it in fmt to path (NULL: standard output).
+ * 0 or -errno, with why set when the path rule refused path's directory.
+ */
+static int metrics_out(struct ctl *c, unsigned named, enum ras_metrics_format fmt, const char *path,
+		       char *why, size_t whylen)
 {
 	struct ras_metrics *m;
 	struct ras_db *db;
@@ -113,7 +118,7 @@ static int metrics_out(struct ctl *c, unsigned named, enum ras_metrics_format fm
 	ras_metrics_read_info(m, c->cfg.tracing_dir, c->cfg.instance);
 	liveness(c, m);
 	if (r == 0 && path)
-		r = ras_metrics_write_file(m, named, fmt, path);
+		r = ras_metrics_write_file(m, named, fmt, path, why, whylen);
 	else if (r == 0 && (r = ras_metrics_print(m, named, fmt, stdout)) == 0 && fflush(stdout))
 		r = -errno;
 	ras_metrics_free(m);
@@ -123,26 +128,29 @@ static int metrics_out(struct ctl *c, unsigned named, enum ras_metrics_format fm
 
 int ctl_metrics_refresh_textfile(struct ctl *c)
 {
+	char why[PATH_MAX + 300] = "";
 	int r;
 
 	if (!c->cfg.metrics_textfile[0])
 		return 0;
-	r = metrics_out(c, RAS_METRICS_NAMED_DEFAULT, RAS_MFMT_PROMETHEUS, c->cfg.metrics_textfile);
+	r = metrics_out(c, RAS_METRICS_NAMED_DEFAULT, RAS_MFMT_PROMETHEUS, c->cfg.metrics_textfile,
+			why, sizeof(why));
 	if (r < 0 && r != -ENOENT)
 		fprintf(stderr, "ras-fdr-ctl: cannot write metrics_textfile %s: %s\n",
-			c->cfg.metrics_textfile, strerror(-r));
+			c->cfg.metrics_textfile, why[0] ? why : strerror(-r));
 	return r;
 }
 
 int ctl_metrics(struct ctl *c, int argc, char **argv)
 {
 	struct metrics_args a = { .named = RAS_METRICS_NAMED_DEFAULT, .fmt = RAS_MFMT_OPENMETRICS };
+	char why[PATH_MAX + 300] = "";
 	int r = parse_metrics_args(argc, argv, &a);
 
 	if (r >= 0)
 		return r;
-	r = metrics_out(c, a.named, a.fmt, a.output);
+	r = metrics_out(c, a.named, a.fmt, a.output, why, sizeof(why));
 	if (r < 0 && r != -ENOENT)
-		fprintf(stderr, "ras-fdr-ctl: metrics: %s\n", strerror(-r));
+		fprintf(stderr, "ras-fdr-ctl: metrics: %s\n", why[0] ? why : strerror(-r));
 	return r < 0 ? 1 : 0;
 }

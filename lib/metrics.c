@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include "metrics.h"
 #include "event_table.h"
+#include "safe_path.h"
 #include "formats.h"
 #include "tracing.h"
 
@@ -585,30 +586,43 @@ static int write_synced(const struct ras_metrics *m, unsigned named, enum ras_me
 	return r;
 }
 
+/*
+ * The textfile is node_exporter's to read and root's to write: written in
+ * its directory checked by the rule of lib/safe_path.h (the directories above
+ * it may be another user's, as Debian's /var/lib/prometheus is, but none may
+ * be a link and the directory itself only root's to write), through a new
+ * file under a name no one can guess (O_EXCL|O_NOFOLLOW), renamed over the
+ * old one relative to the directory's descriptor: never through a link,
+ * never over another file. The temporary name does not end in .prom, which
+ * is all node_exporter reads.
+ */
 int ras_metrics_write_file(const struct ras_metrics *m, unsigned named, enum ras_metrics_format fmt,
-			   const char *path)
+			   const char *path, char *why, size_t whylen)
 {
-	char tmp[PATH_MAX];
-	int fd, r;
+	char dir[PATH_MAX], base[NAME_MAX + 1], tmp[NAME_MAX + 1];
+	int dirfd, fd, r = ras_path_split(path, dir, sizeof(dir), base, sizeof(base));
 
-	/* node_exporter reads only *.prom: the temporary name ends otherwise. */
-	if (snprintf(tmp, sizeof(tmp), "%s.%ld.tmp", path, (long)getpid()) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
-	/* node_exporter runs as its own user: rasd.service's UMask=0027 would
-	 * leave the file unreadable to it. */
-	if (fchmod(fd, 0644) != 0) {
-		r = -errno;
-		close(fd);
-		unlink(tmp);
+	if (r < 0) {
+		snprintf(why, whylen, "%s: %s", path, strerror(-r));
 		return r;
 	}
+	dirfd = ras_safe_dir_open(dir, RAS_SAFE_OTHERS_ABOVE, why, whylen);
+	if (dirfd < 0)
+		return dirfd;
+	/* node_exporter runs as its own user: rasd.service's UMask would leave the file unreadable. */
+	fd = ras_safe_tmp_create(dirfd, base, 0644, tmp, sizeof(tmp));
+	if (fd < 0) {
+		snprintf(why, whylen, "cannot create a file in %s: %s", dir, strerror(-fd));
+		close(dirfd);
+		return fd;
+	}
 	r = write_synced(m, named, fmt, fd);
-	if (r == 0 && rename(tmp, path) != 0)
+	if (r == 0 && renameat(dirfd, tmp, dirfd, base) != 0)
 		r = -errno;
-	if (r < 0)
-		unlink(tmp);
+	if (r < 0) {
+		snprintf(why, whylen, "%s: %s", path, strerror(-r));
+		unlinkat(dirfd, tmp, 0);
+	}
+	close(dirfd);
 	return r;
 }

@@ -140,8 +140,13 @@ void ras_metrics_set_liveness(struct ras_metrics *m, bool up, enum ras_metrics_s
  */
 int ras_metrics_print(const struct ras_metrics *m, unsigned named, enum ras_metrics_format fmt,
 		      FILE *out);
-/* Replaces path atomically (temporary file in the same directory, fsync, rename). */
+/*
+ * Replaces path atomically (a new temporary file in the same directory,
+ * fsync, rename), its directory checked by the rule of lib/safe_path.h
+ * (RAS_SAFE_OTHERS_ABOVE). 0, or -errno with why set: -EPERM or -ELOOP when
+ * the rule refuses the directory.
+ */
 int ras_metrics_write_file(const struct ras_metrics *m, unsigned named, enum ras_metrics_format fmt,
-			   const char *path);
+			   const char *path, char *why, size_t whylen);
 
 #endif

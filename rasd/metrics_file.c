@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -9,6 +10,7 @@
 #include "lib/clock.h"
 #include "log.h"
 #include "storage.h"
+#include "refusals.h"
 
 /* The running counts, kept between batches; tied to one database handle. */
 static struct ras_metrics *counts;
@@ -25,6 +27,7 @@ void rasd_metrics_file_set_storage(const struct rasd_storage *s)
 static int write_file(struct ras_db *db, const struct rasd_config *cfg, bool up)
 {
 	enum ras_metrics_storage state = RAS_MSTORE_WORKING;
+	char why[PATH_MAX + 300] = "";
 	int r = 0;
 
 	if (!cfg->metrics_textfile[0] || (!db && !counts_db))
@@ -50,12 +53,18 @@ static int write_file(struct ras_db *db, const struct rasd_config *cfg, bool up)
 	ras_metrics_set_liveness(counts, up, state, storage ? storage->start_ns : 0,
 				 storage ? storage->replaced_ns : 0,
 				 storage && storage->db_path[0] ? storage->db_path : cfg->database);
-	if (r == 0)
+	if (r == 0) {
 		r = ras_metrics_write_file(counts, RAS_METRICS_NAMED_DEFAULT, RAS_MFMT_PROMETHEUS,
-					   cfg->metrics_textfile);
-	if (r < 0 && r != last_error)
+					   cfg->metrics_textfile, why, sizeof(why));
+		/* A directory the path rule refuses is said once and shown by ras-fdr-ctl status. */
+		if (r == -EPERM || r == -ELOOP)
+			rasd_refuse("metrics_textfile", why);
+		else if (r == 0)
+			rasd_refusal_clear("metrics_textfile");
+	}
+	if (r < 0 && r != last_error && r != -EPERM && r != -ELOOP)
 		ras_log(LOG_WARNING, "cannot write metrics_textfile %s: %s", cfg->metrics_textfile,
-			strerror(-r));
+			why[0] ? why : strerror(-r));
 	last_error = r;
 	written_ms = ras_clock_ns(CLOCK_MONOTONIC) / 1000000;
 	return r;
