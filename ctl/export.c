@@ -34,6 +34,7 @@
 #include "export_cursor.h"
 #include "db/db_export.h"
 #include "lib/clock.h"
+#include "lib/safe_path.h"
 #include "lib/decode.h"
 
 struct export {
@@ -49,11 +50,41 @@ struct export {
 	int64_t actions_before;                   /* decisions delivered before it */
 };
 
+/*
+ * The cursor's files: FILE, FILE.tmp and FILE.lock, in a directory checked
+ * by the rule of lib/safe_path.h (it and every directory above it root's or
+ * ours, writable by no one else, no link), opened and replaced relative to
+ * its descriptor, never through a link. A cursor kept in a directory another
+ * user can write (a log shipper's) would let that user have root write the
+ * cursor over any file: export refuses it; run it as that user instead.
+ */
+static struct {
+	int dirfd;
+	char dir[PATH_MAX], name[NAME_MAX + 1], why[PATH_MAX + 300];
+} files = { .dirfd = -1 };
+
+/* The cursor to read (NULL with errno ENOENT when there is none yet). */
+static FILE *cursor_fopen(void)
+{
+	int fd = ras_safe_file_openat(files.dirfd, files.dir, files.name, O_RDONLY, files.why,
+				      sizeof(files.why));
+	FILE *f;
+
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	if (!(f = fdopen(fd, "re")))
+		close(fd);
+	return f;
+}
+
 static int cursor_load(const char *path, struct cursor *c)
 {
 	char line[CURSOR_PAGE];
-	FILE *f = fopen(path, "re");
+	FILE *f = cursor_fopen();
 
+	(void)path;
 	cursor_init(c);
 	if (!f)
 		return errno == ENOENT ? 0 : -errno;
@@ -63,55 +94,47 @@ static int cursor_load(const char *path, struct cursor *c)
 	return 0;
 }
 
-static void sync_dir_of(const char *path)
-{
-	char dir[PATH_MAX];
-	const char *slash = strrchr(path, '/');
-	int fd;
-
-	if (!slash)
-		snprintf(dir, sizeof(dir), ".");
-	else
-		snprintf(dir, sizeof(dir), "%.*s", slash == path ? 1 : (int)(slash - path), path);
-	if ((fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
-		fsync(fd);
-		close(fd);
-	}
-}
-
 /*
- * Durable: a temporary file next to the cursor, fsync, rename, fsync of the
- * directory. Otherwise one page rewritten in place with a single pwrite(),
- * which a killed process cannot leave half done; it costs microseconds, so the
- * cursor can follow every line on a pipe.
+ * Durable: a temporary file next to the cursor (FILE.tmp, created anew:
+ * O_EXCL|O_NOFOLLOW), fsync, rename, fsync of the directory. Otherwise one
+ * page rewritten in place with a single pwrite(), which a killed process
+ * cannot leave half done; it costs microseconds, so the cursor can follow
+ * every line on a pipe. The file written in place is the one renamed, kept
+ * open: the cursor's name is never opened again.
  */
 static int cursor_save(struct export *e, bool durable)
 {
-	char buf[CURSOR_PAGE], tmp[PATH_MAX];
+	char buf[CURSOR_PAGE], tmp[NAME_MAX + 8];
 	int fd, r = cursor_render(&e->cur, buf);
 
 	if (r < 0)
 		return r;
 	if (!durable && e->cursor_fd >= 0)
 		return pwrite(e->cursor_fd, buf, CURSOR_PAGE, 0) == CURSOR_PAGE ? 0 : -EIO;
-	snprintf(tmp, sizeof(tmp), "%s.tmp", e->path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", files.name);
+	/* Left by a killed run, in a directory only root or we can write. */
+	unlinkat(files.dirfd, tmp, 0);
+	fd = ras_open_safe_at(files.dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	if (write(fd, buf, CURSOR_PAGE) != CURSOR_PAGE || fsync(fd) != 0)
 		r = -EIO;
-	close(fd);
-	if (!r && rename(tmp, e->path) != 0)
+	if (!r && renameat(files.dirfd, tmp, files.dirfd, files.name) != 0)
 		r = -errno;
 	if (r) {
-		unlink(tmp);
+		close(fd);
+		unlinkat(files.dirfd, tmp, 0);
 		return r;
 	}
-	sync_dir_of(e->path);
+	ras_safe_sync_dir(files.dirfd);
 	if (e->cursor_fd >= 0)
 		close(e->cursor_fd);
-	e->cursor_fd = durable ? -1 : open(e->path, O_WRONLY | O_CLOEXEC);
-	return e->cursor_fd >= 0 || durable ? 0 : -errno;
+	e->cursor_fd = fd;
+	if (durable) {
+		close(fd);
+		e->cursor_fd = -1;
+	}
+	return 0;
 }
 
 /* Marks a line's record as delivered: every line begins {"version":N,"type":"T","id":N. */
@@ -412,16 +435,32 @@ static int parse_export_args(struct export *e, int argc, char **argv)
 	return CTL_GO_ON;
 }
 
-/* One export per cursor at a time: two would deliver the same records. */
+/*
+ * One export per cursor at a time: two would deliver the same records. The
+ * cursor's directory is checked here, first (files.why says what it refused).
+ */
 static int lock_cursor(const char *path)
 {
-	char lock[PATH_MAX];
-	int fd;
+	char dir[PATH_MAX], lock[NAME_MAX + 8];
+	int fd = ras_path_split(path, dir, sizeof(dir), files.name, sizeof(files.name));
 
-	snprintf(lock, sizeof(lock), "%s.lock", path);
-	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0)
-		return -errno;
+	if (fd < 0) {
+		snprintf(files.why, sizeof(files.why), "%s: %s", path, strerror(-fd));
+		return fd;
+	}
+	snprintf(files.dir, sizeof(files.dir), "%s", dir);
+	files.dirfd = ras_safe_dir_open(dir, 0, files.why, sizeof(files.why));
+	if (files.dirfd < 0)
+		return files.dirfd;
+	snprintf(lock, sizeof(lock), "%s.lock", files.name);
+	fd = ras_open_safe_at(files.dirfd, lock, O_RDWR | O_CREAT);
+	if (fd < 0) {
+		snprintf(files.why, sizeof(files.why), "%s.lock: %s", path,
+			 fd == -ELOOP ? "is a symbolic link" : fd == -EPERM ?
+			 "belongs to another user, is writable by others or is not a regular file" :
+			 strerror(-fd));
+		return fd;
+	}
 	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
 		close(fd);
 		return -EBUSY;
@@ -533,9 +572,9 @@ int ctl_export(struct ctl *c, int argc, char **argv)
 	if (r == -EBUSY)
 		fprintf(stderr, "ras-fdr-ctl: %s: another export is using this cursor\n", e->path);
 	else if (r >= 0 && (r = cursor_load(e->path, &e->cur)) < 0)
-		fprintf(stderr, "ras-fdr-ctl: %s: %s\n", e->path, strerror(-r));
+		fprintf(stderr, "ras-fdr-ctl: refusing cursor %s: %s\n", e->path, files.why);
 	else if (r < 0)
-		fprintf(stderr, "ras-fdr-ctl: %s.lock: %s\n", e->path, strerror(-r));
+		fprintf(stderr, "ras-fdr-ctl: refusing cursor %s: %s\n", e->path, files.why);
 	if (r < 0 || ctl_open_db(c, &db) < 0) {
 		free(e);
 		return 1;

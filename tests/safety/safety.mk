@@ -14,5 +14,6 @@ tests_safety_test_safe_path_LDADD = $(TEST_LIBS)
 # The attacks, made by nobody (root; tracefs but for export and the relay).
 SAFETY_SH_TESTS = tests/safety/test-triggers-safe.sh
 SAFETY_SH_TESTS += tests/safety/test-metrics-safe.sh
+SAFETY_SH_TESTS += tests/safety/test-export-safe.sh
 TESTS += $(SAFETY_SH_TESTS)
 EXTRA_DIST += $(SAFETY_SH_TESTS)
