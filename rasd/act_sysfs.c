@@ -8,6 +8,7 @@
 #include <unistd.h>
 #include "act_sysfs.h"
 #include "decoders/dfield.h"
+#include "lib/safe_path.h"
 
 #define MAX_CPUS 4096
 
@@ -237,8 +238,20 @@ int act_repair_row(const char *root, const struct ras_subject *s, bool dry_run,
 		   char *target, size_t len)
 {
 	static const char *const prefixes[] = { "", "cxl_" };
-	char dir[4200], path[4300], type[64];
+	char dir[4200], path[4300], type[64], shown[sizeof(s->device)];
 
+	/* The device name comes from a record: one plain component or nothing is written. */
+	if (!ras_path_component_ok(s->device)) {
+		size_t i;
+
+		for (i = 0; s->device[i] && i + 1 < sizeof(shown); i++)
+			shown[i] = (unsigned char)s->device[i] < 0x20 || s->device[i] == 0x7f ?
+				   '?' : s->device[i];
+		shown[i] = '\0';
+		snprintf(target, len, "refused: device name \"%s\" from the record is not a plain "
+			 "file name", shown);
+		return -EINVAL;
+	}
 	for (size_t p = 0; p < 2; p++) {
 		for (int i = 0; i < 16; i++) {
 			snprintf(dir, sizeof(dir), "%s/bus/edac/devices/%s%s/mem_repair%d", root,

@@ -22,7 +22,11 @@ int act_offline_page(const char *root, const char *how, uint64_t addr, bool dry_
 /* Offlines the subject's CPU, or every CPU sharing its cache; never the last online one. */
 int act_offline_cpus(const char *root, const struct ras_subject *s, bool dry_run,
 		     char *target, size_t len);
-/* Asks the subject's memory device to repair its row (PPR or row sparing). */
+/*
+ * Asks the subject's memory device to repair its row (PPR or row sparing).
+ * -EINVAL (nothing looked up or written, target says why) when the device
+ * name the record gave is not one plain path component (lib/safe_path.h).
+ */
 int act_repair_row(const char *root, const struct ras_subject *s, bool dry_run,
 		   char *target, size_t len);
 /* Parses a kernel CPU list ("0-3,8") into a bitmap of max bits; count set or -EINVAL. */

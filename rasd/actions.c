@@ -557,7 +557,7 @@ static void log_decision(struct ras_actions *a, struct entry *e, const struct ra
 {
 	char f[6][200];
 	const char *fields[7] = { f[0], f[1], f[2], f[3], f[4], f[5], NULL };
-	bool failed = !strcmp(act->result, "failed");
+	bool failed = !strcmp(act->result, "failed") || !strcmp(act->result, "refused");
 	char more[64] = "", why[96] = "";
 
 	if (!failed && ((e->logged_ns && act->wall_ns - e->logged_ns < DECISION_LOG_INTERVAL_NS) ||

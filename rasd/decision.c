@@ -71,6 +71,11 @@ bool ras_decision_go_ahead(struct ras_decisions *d, struct ras_db_actions *dba,
 	struct timespec now;
 	const char *why;
 
+	/* A record naming something no path may be made of (a device name with "../"). */
+	if (probed == -EINVAL) {
+		set_result(act, "refused", EINVAL);
+		return false;
+	}
 	if (!strcmp(act->action, "account")) {
 		set_result(act, "done", 0);
 		return false;

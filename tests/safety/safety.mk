@@ -15,5 +15,6 @@ tests_safety_test_safe_path_LDADD = $(TEST_LIBS)
 SAFETY_SH_TESTS = tests/safety/test-triggers-safe.sh
 SAFETY_SH_TESTS += tests/safety/test-metrics-safe.sh
 SAFETY_SH_TESTS += tests/safety/test-export-safe.sh
+SAFETY_SH_TESTS += tests/safety/test-record-paths.sh
 TESTS += $(SAFETY_SH_TESTS)
 EXTRA_DIST += $(SAFETY_SH_TESTS)
