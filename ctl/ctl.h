@@ -72,7 +72,8 @@ void ctl_print_json_wall(int64_t wall_ns);
 extern const struct ctl_spec ctl_summary_spec, ctl_errors_spec, ctl_status_spec, ctl_inject_spec,
 	ctl_decode_spec, ctl_edac_spec, ctl_layout_spec, ctl_labels_spec, ctl_reset_spec,
 	ctl_snapshot_spec, ctl_boot_cmdline_spec, ctl_actions_spec, ctl_import_config_spec,
-	ctl_metrics_spec, ctl_export_spec, ctl_import_spec, ctl_crashes_spec, ctl_ack_spec;
+	ctl_metrics_spec, ctl_export_spec, ctl_import_spec, ctl_crashes_spec, ctl_ack_spec,
+	ctl_trigger_relay_spec;
 
 /* Hidden helpers (complete.c): bash completion and the synopsis the man-page test checks. */
 int ctl_complete(struct ctl *c, int argc, char **argv);
@@ -87,6 +88,7 @@ void ctl_print_json_row(const struct ras_db_row *row, const void *decoded);
 void ctl_prepare_redecode(struct ctl *c, struct ras_decode_ctx *dctx);
 
 int ctl_summary(struct ctl *c, int argc, char **argv);
+int ctl_trigger_relay(struct ctl *c, int argc, char **argv);
 int ctl_errors(struct ctl *c, int argc, char **argv);
 int ctl_status(struct ctl *c, int argc, char **argv);
 int ctl_inject(struct ctl *c, int argc, char **argv);

@@ -248,6 +248,81 @@ journal_storm() {
     systemctl start rasd.service
 }
 
+# The sandbox holds (issue 31): the escapes a compromised rasd would try, run
+# from rasd.service's own context (the installed unit, ExecStart replaced by
+# a script): a bind remount of a read-only path, a bind mount over /etc, a
+# new mount, /proc/sys/kernel/core_pattern, /etc itself, PID 1 through
+# systemd-run, D-Bus, a new namespace. What rasd needs there still works.
+ESC=/run/rasfdr-escape
+sandbox_escapes() {
+    local u=/run/systemd/system/rasfdr-escape.service
+    cat > "$ESC.sh" <<'EOT'
+#!/bin/sh
+try() { name=$1; shift; "$@" >/dev/null 2>&1; echo "$name=$?"; }
+try REMOUNT mount -o remount,bind,rw /usr
+try BIND mount --bind /tmp /etc
+try MOUNT mount -t tmpfs none /mnt
+try CORE sh -c 'echo "|/bin/sh -c id" > /proc/sys/kernel/core_pattern'
+try ETC touch /etc/rasfdr-escape
+try SDRUN timeout 20 systemd-run --wait -q /bin/touch /etc/rasfdr-escape
+try DBUS timeout 20 busctl --system list
+try UNSHARE unshare -m true
+try INSTANCE sh -c 'mkdir /sys/kernel/tracing/instances/rasfdr_esc && rmdir /sys/kernel/tracing/instances/rasfdr_esc'
+try CAPS sh -c '[ "$(sed -n "s/^CapEff:[[:space:]]*//p" /proc/self/status)" = 0000000000200000 ]'
+EOT
+    chmod 755 "$ESC.sh"
+    # the unit as installed: its sandbox, with a one-shot script instead of rasd
+    systemctl cat rasd.service | grep -v '^#' | sed -n '/^\[Install\]/q; p' |
+        grep -vE '^(Type|NotifyAccess|ExecStart|ExecReload|WatchdogSec|Restart|RestartSec|RuntimeDirectoryPreserve)=' |
+        sed "s|^\[Service\]|[Service]\nType=oneshot\nExecStart=/bin/sh $ESC.sh\nStandardOutput=file:$ESC.out|" > "$u"
+    cp "$u" "$RES/escape.service"
+    systemctl daemon-reload
+    fact ESC_CORE_BEFORE "$(cat /proc/sys/kernel/core_pattern)"
+    systemctl start rasfdr-escape.service; fact ESC_RC "$?"
+    cp "$ESC.out" "$RES/escape.out" 2>/dev/null
+    local k
+    for k in REMOUNT BIND MOUNT CORE ETC SDRUN DBUS UNSHARE INSTANCE CAPS; do
+        fact "ESC_$k" "$(sed -n "s/^$k=//p" "$ESC.out" 2>/dev/null)"
+    done
+    fact ESC_CORE_AFTER "$(cat /proc/sys/kernel/core_pattern)"
+    fact ESC_ETC_FILE "$([ -e /etc/rasfdr-escape ] && echo yes || echo no)"
+    # left loaded (a second daemon-reload costs half a minute under TCG); nothing starts it again
+    rm -f "$u"
+}
+
+# A trigger under the sandbox and its way out: trigger_dir/uncorrected tries
+# /etc (read-only there), then execs ras-fdr-ctl trigger-relay, which has
+# rasd-trigger@.service run relayed-triggers/uncorrected outside the sandbox.
+RELAYED=/etc/rasfdr-relayed.env
+relayed_done() { [ -s "$RELAYED" ]; }
+trigger_way_out() {
+    local td=/etc/ras-fdr/triggers rd=/etc/ras-fdr/relayed-triggers
+    fact RELAY_SOCKET_ACTIVE "$(systemctl is-active rasd-trigger.socket 2>&1)"
+    mkdir -p -m 0755 "$td" "$rd"
+    printf '#!/bin/sh
+touch /etc/rasfdr-trigger-inside 2>/dev/null && echo inside: wrote /etc || echo inside: /etc is read-only
+exec ras-fdr-ctl trigger-relay
+' > "$td/uncorrected"
+    printf '#!/bin/sh
+env | grep "^RAS_" | sort > %s
+echo relayed: ran as uid $(id -u)
+' "$RELAYED" > "$rd/uncorrected"
+    chmod 0755 "$td/uncorrected" "$rd/uncorrected"
+    systemctl restart rasd.service
+    inject relay 1 1
+    wait_stored relay 1 20
+    wait_for 30 relayed_done
+    fact RELAY_ENV_CONDITION "$(sed -n 's/^RAS_CONDITION=//p' "$RELAYED" 2>/dev/null)"
+    fact RELAY_ENV_EVENT "$(sed -n 's/^RAS_EVENT=//p' "$RELAYED" 2>/dev/null)"
+    fact RELAY_INSIDE_FILE "$([ -e /etc/rasfdr-trigger-inside ] && echo yes || echo no)"
+    sleep 1
+    journalctl -u rasd.service -o cat --no-pager | grep -E 'trigger uncorrected|inside:|relayed' > "$RES/relay-journal.txt"
+    fact RELAY_INSIDE_SAID "$(grep -c 'inside: /etc is read-only' "$RES/relay-journal.txt")"
+    fact RELAY_RAN_SAID "$(grep -c 'relayed: ran as uid 0' "$RES/relay-journal.txt")"
+    fact RELAY_EXIT_SAID "$(grep -c "relayed trigger $rd/uncorrected exited with 0" "$RES/relay-journal.txt")"
+    rm -f "$td/uncorrected" "$RELAYED"
+}
+
 security() {
     systemd-analyze security rasd.service --no-pager > "$RES/security.txt" 2>&1
     fact EXPOSURE "$(sed -n 's/.*Overall exposure level for rasd.service: \([0-9.]*\).*/\1/p' "$RES/security.txt")"
@@ -343,7 +418,8 @@ if ! systemctl cat rasd.service >/dev/null 2>&1; then
 elif start_ready; [ "$(show ActiveState)" != active ]; then
     log "rasd.service did not start: $(journalctl -u rasd.service -o cat --no-pager | tail -n 5)"
 else
-    for step in live_errors watchdog full_disk_start reload sandbox_writes journal_storm security stop; do
+    for step in live_errors watchdog full_disk_start reload sandbox_writes sandbox_escapes \
+            trigger_way_out journal_storm security stop; do
         log "step $step"
         $step
     done
