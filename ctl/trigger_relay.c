@@ -80,13 +80,8 @@ static int relay_opt(void *ctx, int key, const char *arg)
 
 static bool known_condition(const char *c)
 {
-	static const char *const conditions[] = {
-		"page-threshold", "dimm-threshold", "cpu-threshold", "device-threshold",
-		"row-threshold", "uncorrected", "lost-records",
-	};
-
-	for (size_t i = 0; i < sizeof(conditions) / sizeof(conditions[0]); i++)
-		if (!strcmp(c, conditions[i]))
+	for (size_t i = 0; i < rasd_n_trigger_conditions; i++)
+		if (!strcmp(c, rasd_trigger_conditions[i]))
 			return true;
 	return false;
 }

@@ -28,6 +28,12 @@ struct key_desc {
 #define BOOL(k, m) { k, K_BOOL, offsetof(struct rasd_config, m), 0, 0, 0, NULL }
 #define CHOICE(k, m, list) { k, K_CHOICE, offsetof(struct rasd_config, m), sizeof(((struct rasd_config *)0)->m), 0, 0, list }
 
+const char *const rasd_trigger_conditions[] = {
+	"page-threshold", "dimm-threshold", "cpu-threshold", "device-threshold",
+	"row-threshold", "uncorrected", "lost-records", "crash",
+};
+const size_t rasd_n_trigger_conditions = sizeof(rasd_trigger_conditions) / sizeof(rasd_trigger_conditions[0]);
+
 static const struct key_desc keys[] = {
 	STR("database", K_PATH, database),
 	STR("instance", K_NAME, instance),

@@ -90,5 +90,11 @@ char *rasd_trim(char *s);
 /* True when the event table entry named by system/event/table is enabled by c->events. */
 bool rasd_config_event_wanted(const struct rasd_config *c, const char *system,
 			      const char *event, const char *table);
+/*
+ * The conditions a trigger is named after (trigger_dir/CONDITION): rasd checks
+ * each at start and SIGHUP, ras-fdr-ctl trigger-relay runs only these.
+ */
+extern const char *const rasd_trigger_conditions[];
+extern const size_t rasd_n_trigger_conditions;
 
 #endif

@@ -247,18 +247,14 @@ static int open_trigger(struct ras_triggers *t, const char *condition)
 
 void ras_triggers_check_all(struct ras_triggers *t)
 {
-	static const char *const conditions[] = {
-		"page-threshold", "dimm-threshold", "cpu-threshold", "device-threshold",
-		"row-threshold", "uncorrected", "lost-records",
-	};
 	char what[64];
 
-	for (size_t i = 0; t && i < sizeof(conditions) / sizeof(conditions[0]); i++) {
+	for (size_t i = 0; t && i < rasd_n_trigger_conditions; i++) {
 		int fd = -ENOENT;
 
-		snprintf(what, sizeof(what), "trigger %s", conditions[i]);
+		snprintf(what, sizeof(what), "trigger %s", rasd_trigger_conditions[i]);
 		if (t->cfg->trigger_dir[0])
-			fd = open_trigger(t, conditions[i]);
+			fd = open_trigger(t, rasd_trigger_conditions[i]);
 		else
 			rasd_refusal_clear(what);
 		if (fd >= 0)

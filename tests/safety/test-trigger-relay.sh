@@ -43,6 +43,11 @@ chmod 0755 "$W/relayed"
 printf 'RAS_CONDITION=lost-records\n' | serve; rc=$?
 ok "$([ $rc = 1 ] && grep -q "refusing lost-records: .*lost-records: No such file" "$W/out" && echo 0 || echo 1)" \
 	"no relayed trigger for the condition: $(cat "$W/out")"
+# Every condition rasd runs a trigger for crosses, crash (lastwords) too.
+cp "$W/relayed/uncorrected" "$W/relayed/crash"
+printf 'RAS_CONDITION=crash\nRAS_CAUSE=mce\n' | serve; rc=$?
+ok "$([ $rc = 0 ] && grep -q "^relayed $W/relayed/crash as uid" "$W/out" && grep -qx "RAS_CAUSE=mce" "$W/out" && echo 0 || echo 1)" \
+	"RAS_CONDITION=crash is relayed: $(head -1 "$W/out")"
 
 # The trigger's side over a socket, each connection served as systemd's Accept=yes would.
 if command -v python3 >/dev/null; then

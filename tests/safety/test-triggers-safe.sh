@@ -75,8 +75,11 @@ refused gw "$WORK/gw" "trigger_dir: directory $WORK/gw is writable by other user
 mkdir -m 0755 "$WORK/own"
 printf '#!/bin/sh\nid -u > %s/pwned-own\n' "$WORK" > "$WORK/own/uncorrected"
 chmod 0755 "$WORK/own/uncorrected"; chown nobody "$WORK/own/uncorrected"
+cp -p "$WORK/own/uncorrected" "$WORK/own/crash"   # run at start only: checked at SIGHUP all the same
 refused own "$WORK/own" "trigger uncorrected: $WORK/own/uncorrected belongs to another user (uid 65534)" \
 	"a trigger owned by nobody"
+status_refuses "trigger crash: $WORK/own/crash belongs to another user (uid 65534)"
+ok $? "  the crash trigger too, before any crash"
 uncorrected own2; uncorrected own3
 ok "$([ "$(grep -c "refusing trigger uncorrected" "$WORK/rasd.log")" = 1 ] && echo 0 || echo 1)" \
 	"three records, the refusal logged once: $(grep -c "refusing trigger uncorrected" "$WORK/rasd.log")"
