@@ -108,6 +108,10 @@ int main(void)
 	tap_is_int(pci_describe_at(root, "0000:00:1c", out, sizeof(out)), -EINVAL, "malformed bdf");
 	tap_is_int(pci_describe_at(root, "0000:00:20.0", out, sizeof(out)), -EINVAL, "device > 31");
 	tap_is_int(pci_describe_at(root, NULL, out, sizeof(out)), -EINVAL, "NULL bdf");
+	/* A record's device name never reaches a path as it is: only the numbers parsed (issue 31). */
+	tap_is_int(pci_describe_at(root, "0000:03:00.0/../../../../etc", out, sizeof(out)), -EINVAL,
+		   "a bdf followed by a path");
+	tap_is_int(pci_describe_at(root, "../../../etc", out, sizeof(out)), -EINVAL, "a path for a bdf");
 	tap_is_int(pci_describe_at(root, "0000:03:00.0", out, 0), -EINVAL, "zero-length buffer");
 	tap_is_int(pci_describe_at(root, "0000:03:00.0", out, 12), 0, "short buffer");
 	tap_is_str(out, "Samsung Ele", "truncated, terminated");
