@@ -206,9 +206,10 @@ check_systemd_sandbox_holds() { # CPU-LABEL
         [ -n "$v" ] && [ "$v" != 0 ] || WHY="${WHY:+$WHY; }escape $k: exit '$v', expected a failure"
     done
     sd_fact_is ESC_INSTANCE 0; sd_fact_is ESC_CAPS 0; sd_fact_is ESC_ETC_FILE no
+    case "$(fact_of ESC_PSTORE)" in 0|absent) ;; *) WHY="${WHY:+$WHY; }pstore read-only in the unit: '$(fact_of ESC_PSTORE)'" ;; esac
     [ "$(fact_of ESC_CORE_AFTER)" = "$(fact_of ESC_CORE_BEFORE)" ] ||
         WHY="${WHY:+$WHY; }core_pattern changed: '$(fact_of ESC_CORE_AFTER)'"
-    echo "   systemd/$1: escapes from rasd.service's context (exit status): $(for k in REMOUNT BIND MOUNT CORE ETC SDRUN DBUS UNSHARE; do printf '%s %s, ' "$k" "$(fact_of "ESC_$k")"; done)tracing instance $(fact_of ESC_INSTANCE)"
+    echo "   systemd/$1: escapes from rasd.service's context (exit status): $(for k in REMOUNT BIND MOUNT CORE ETC SDRUN DBUS UNSHARE; do printf '%s %s, ' "$k" "$(fact_of "ESC_$k")"; done)tracing instance $(fact_of ESC_INSTANCE), pstore writable $(fact_of ESC_PSTORE)"
     verdict "systemd_sandbox_escapes_fail/$1"
 
     WHY=""

@@ -268,6 +268,8 @@ try SDRUN timeout 20 systemd-run --wait -q /bin/touch /etc/rasfdr-escape
 try DBUS timeout 20 busctl --system list
 try UNSHARE unshare -m true
 try INSTANCE sh -c 'mkdir /sys/kernel/tracing/instances/rasfdr_esc && rmdir /sys/kernel/tracing/instances/rasfdr_esc'
+# what rasd needs: pstore writable (pstore_remove), when this kernel mounts it
+if mountpoint -q /sys/fs/pstore; then try PSTORE sh -c 'findmnt -no OPTIONS /sys/fs/pstore | grep -q "^rw"'; else echo PSTORE=absent; fi
 try CAPS sh -c '[ "$(sed -n "s/^CapEff:[[:space:]]*//p" /proc/self/status)" = 0000000000200000 ]'
 EOT
     chmod 755 "$ESC.sh"
@@ -281,7 +283,7 @@ EOT
     systemctl start rasfdr-escape.service; fact ESC_RC "$?"
     cp "$ESC.out" "$RES/escape.out" 2>/dev/null
     local k
-    for k in REMOUNT BIND MOUNT CORE ETC SDRUN DBUS UNSHARE INSTANCE CAPS; do
+    for k in REMOUNT BIND MOUNT CORE ETC SDRUN DBUS UNSHARE INSTANCE PSTORE CAPS; do
         fact "ESC_$k" "$(sed -n "s/^$k=//p" "$ESC.out" 2>/dev/null)"
     done
     fact ESC_CORE_AFTER "$(cat /proc/sys/kernel/core_pattern)"
