@@ -81,7 +81,8 @@ static int print_action(void *ctx, const struct ras_db_action *a)
 	if (a->repeats > 1)
 		printf("%20s decided %lld times, first %.19sZ, last %.19sZ (%s row %lld)\n", "",
 		       (long long)a->repeats, first, last,
-		       a->event_table[0] ? ctl_text(a->event_table) : "record", (long long)a->last_event_id);
+		       a->event_table[0] ? ctl_text(a->event_table) : "record",
+		       (long long)a->last_event_id);
 	if (a->target[0])
 		printf("%20s %s\n", "", ctl_text(a->target));
 	return 0;

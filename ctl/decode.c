@@ -47,7 +47,8 @@ static int parse_vendor(const char *s, uint8_t *out)
 			return 0;
 		}
 	}
-	fprintf(stderr, "ras-fdr-ctl decode: unknown vendor '%s' (intel, amd, hygon, zhaoxin, centaur)\n", ctl_text(s));
+	fprintf(stderr, "ras-fdr-ctl decode: unknown vendor '%s' (intel, amd, hygon, zhaoxin, centaur)\n",
+		ctl_text(s));
 	return -EINVAL;
 }
 

@@ -89,7 +89,8 @@ static void print_int(FILE *f, const struct ras_dfield *df, int64_t n)
 	if (df->json == RAS_DJ_HEX)
 		fprintf(f, "  %-20s 0x%llx\n", df->name, (unsigned long long)n);
 	else if (df->json == RAS_DJ_U64)
-		fprintf(f, "  %-20s %llu (0x%llx)\n", df->name, (unsigned long long)n, (unsigned long long)n);
+		fprintf(f, "  %-20s %llu (0x%llx)\n", df->name, (unsigned long long)n,
+			(unsigned long long)n);
 	else
 		fprintf(f, "  %-20s %lld (0x%llx)\n", df->name, (long long)n, (unsigned long long)n);
 }

@@ -493,7 +493,8 @@ int decode_text_buffer(const char *name, const char *buf, size_t len, const stru
 	print_items(&t);
 	if (!t.n && !t.errors) {
 		ras_text_write(o->err, name, strlen(name));
-		fprintf(o->err, ": no machine-check, AER, EDAC, firmware (GHES) or rasdaemon record found\n");
+		fputs(": no machine-check, AER, EDAC, firmware (GHES) or rasdaemon record found\n",
+		      o->err);
 	}
 	/* Lines it could not read were reported; the status says whether anything was decoded. */
 	status = t.n ? 0 : 1;

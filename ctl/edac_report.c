@@ -55,7 +55,8 @@ static void report_mc_json(const struct edac_mc *mc, bool first)
 static void report_mc_text(const struct edac_mc *mc)
 {
 	printf("mc%u: %s, %llu MB, counting for %llu s: %llu corrected, %llu uncorrected\n",
-	       mc->index, mc->mc_name[0] ? ctl_text(mc->mc_name) : "(unnamed)", (unsigned long long)mc->size_mb,
+	       mc->index, mc->mc_name[0] ? ctl_text(mc->mc_name) : "(unnamed)",
+	       (unsigned long long)mc->size_mb,
 	       (unsigned long long)mc->seconds_since_reset, (unsigned long long)mc->ce_count,
 	       (unsigned long long)mc->ue_count);
 	if (mc->n_dimms) {

@@ -229,7 +229,8 @@ static int take(struct ctl *c, const char *reason)
 
 	if (ras_tracing_find(c->cfg.tracing_dir, dir, sizeof(dir), err, sizeof(err)) < 0 ||
 	    fdr_attach(&f, dir, c->cfg.fdr_instance, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ras-fdr-ctl: %s\n(is rasd running with fdr_enable = yes?)\n", ctl_text(err));
+		fprintf(stderr, "ras-fdr-ctl: %s\n(is rasd running with fdr_enable = yes?)\n",
+			ctl_text(err));
 		return 1;
 	}
 	if (open_writer(c, &db) < 0) {

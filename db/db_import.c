@@ -378,8 +378,8 @@ static bool source_has_name(sqlite3 *src, const char *name)
 	sqlite3_stmt *st;
 	bool found;
 
-	if (sqlite3_prepare_v2(src, "SELECT 1 FROM sqlite_master WHERE name = ? AND type IN ('table', 'view')", -1, &st,
-			       NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(src, "SELECT 1 FROM sqlite_master WHERE name = ?"
+			       " AND type IN ('table', 'view')", -1, &st, NULL) != SQLITE_OK)
 		return false;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
 	found = sqlite3_step(st) == SQLITE_ROW;

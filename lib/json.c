@@ -6,26 +6,29 @@
 
 void ras_json_string(FILE *f, const char *s, size_t len)
 {
-	size_t n;
+	size_t n, run = 0;
 	uint32_t cp;
 
 	putc('"', f);
 	for (size_t i = 0; i < len; i += n) {
-		switch (ras_text_next(s + i, len - i, &n, &cp)) {
-		case RAS_TEXT_PLAIN:
-			if (s[i] == '"' || s[i] == '\\')
-				putc('\\', f);
-			fwrite(s + i, 1, n, f);
-			break;
-		case RAS_TEXT_CONTROL:
-			/* Every control character is in the BMP: one \u escape. */
-			fprintf(f, "\\u%04x", (unsigned)cp);
-			break;
-		case RAS_TEXT_INVALID:
-			fprintf(f, "\\u%04x", (unsigned)cp);
-			break;
+		enum ras_text_class c = ras_text_next(s + i, len - i, &n, &cp);
+
+		/* Plain characters go out in runs: export writes millions of these. */
+		if (c == RAS_TEXT_PLAIN && s[i] != '"' && s[i] != '\\') {
+			run += n;
+			continue;
 		}
+		if (run)
+			fwrite(s + i - run, 1, run, f);
+		run = 0;
+		if (c == RAS_TEXT_PLAIN)
+			fprintf(f, "\\%c", s[i]);
+		else
+			/* A control character is in the BMP, an invalid byte a value: one \u escape. */
+			fprintf(f, "\\u%04x", (unsigned)cp);
 	}
+	if (run)
+		fwrite(s + len - run, 1, run, f);
 	putc('"', f);
 }
 

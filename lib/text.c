@@ -100,15 +100,20 @@ size_t ras_text_safe(char *dst, size_t size, const char *s, size_t len)
 
 void ras_text_write(FILE *f, const char *s, size_t len)
 {
-	size_t n;
+	size_t n, run = 0;
 	uint32_t cp;
 
 	for (size_t i = 0; i < len; i += n) {
 		if (ras_text_next(s + i, len - i, &n, &cp) == RAS_TEXT_PLAIN) {
-			fwrite(s + i, 1, n, f);
+			run += n;
 			continue;
 		}
+		if (run)
+			fwrite(s + i - run, 1, run, f);
+		run = 0;
 		for (size_t b = 0; b < n; b++)
 			fprintf(f, "\\x%02x", (unsigned char)s[i + b]);
 	}
+	if (run)
+		fwrite(s + len - run, 1, run, f);
 }

@@ -24,7 +24,8 @@
 #include "lib/event_table.h"
 #include "lib/fdr_blob.h"
 
-#define HOSTILE "\x1b]0;pwned\x07\x1b[2J\x9b" "31m\xc2\x9b" "1m \"q\" \\b\xe2\x80\xae\xff\n{\"forged\":1}"
+#define HOSTILE "\x1b]0;pwned\x07\x1b[2J\x9b" "31m\xc2\x9b" "1m \"q\" \\b\xe2\x80\xae\xff" \
+	"\n{\"forged\":1}"
 #define SHORT "\x1b[2J\"\\\n\xff"
 
 static const char *const texts[] = { HOSTILE, SHORT "DIMM_A1", "caf\xc3\xa9 \x1b]8;;http://x\x1b\\" };
@@ -100,7 +101,8 @@ static int insert_edac(struct ras_db *db)
 	snprintf(dimm.location, sizeof(dimm.location), "%s", SHORT "channel 0 slot 0");
 	snprintf(dimm.label, sizeof(dimm.label), "%s", SHORT "DIMM_A1");
 	snprintf(dimm.mem_type, sizeof(dimm.mem_type), "%s", "DDR\x1b[5m");
-	return ras_db_edac_store_snapshot(db, &t, edac_topology_digest(&t), HOSTILE, 1700000000000000000LL);
+	return ras_db_edac_store_snapshot(db, &t, edac_topology_digest(&t), HOSTILE,
+					  1700000000000000000LL);
 }
 
 static int insert_actions(struct ras_db *db)

@@ -52,10 +52,25 @@ static void print_object(const char *name, unsigned n, const char *(*key)(const 
 	printf("      }\n    }%s\n", last ? "" : ",");
 }
 
-static const char *fkey(const void *t, unsigned i) { return ((const struct ras_event_type *)t)->fields[i].name; }
-static const char *ftype(const void *t, unsigned i) { return field_type(&((const struct ras_event_type *)t)->fields[i]); }
-static const char *dkey(const void *t, unsigned i) { return ((const struct ras_event_type *)t)->dfields[i].name; }
-static const char *dtype(const void *t, unsigned i) { return dfield_type(&((const struct ras_event_type *)t)->dfields[i]); }
+static const char *fkey(const void *t, unsigned i)
+{
+	return ((const struct ras_event_type *)t)->fields[i].name;
+}
+
+static const char *ftype(const void *t, unsigned i)
+{
+	return field_type(&((const struct ras_event_type *)t)->fields[i]);
+}
+
+static const char *dkey(const void *t, unsigned i)
+{
+	return ((const struct ras_event_type *)t)->dfields[i].name;
+}
+
+static const char *dtype(const void *t, unsigned i)
+{
+	return dfield_type(&((const struct ras_event_type *)t)->dfields[i]);
+}
 
 static void print_common_defs(void)
 {
