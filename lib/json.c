@@ -11,7 +11,16 @@ void ras_json_string(FILE *f, const char *s, size_t len)
 
 	putc('"', f);
 	for (size_t i = 0; i < len; i += n) {
-		enum ras_text_class c = ras_text_next(s + i, len - i, &n, &cp);
+		unsigned char u = (unsigned char)s[i];
+		enum ras_text_class c;
+
+		/* Printable ASCII, the common case, without the UTF-8 decoder. */
+		if (u >= 0x20 && u < 0x7f && u != '"' && u != '\\') {
+			n = 1;
+			run++;
+			continue;
+		}
+		c = ras_text_next(s + i, len - i, &n, &cp);
 
 		/* Plain characters go out in runs: export writes millions of these. */
 		if (c == RAS_TEXT_PLAIN && s[i] != '"' && s[i] != '\\') {
