@@ -289,14 +289,12 @@ void ctl_print_json_hex(uint64_t v)
  */
 #define TEXT_SLOTS 16
 
-const char *ctl_textn(const char *s, size_t len)
+static const char *text_slot(const char *s, size_t len)
 {
 	static struct { char *buf; size_t cap; } slot[TEXT_SLOTS];
 	static unsigned next;
 	size_t need;
 
-	if (!s || ras_text_plain(s, len))
-		return s;
 	need = ras_text_safe(NULL, 0, s, len) + 1;
 	if (slot[next].cap < need) {
 		char *grown = realloc(slot[next].buf, need);
@@ -312,9 +310,20 @@ const char *ctl_textn(const char *s, size_t len)
 	return s;
 }
 
+/* Always a terminated copy: s is len bytes of something longer, or of a blob without a NUL. */
+const char *ctl_textn(const char *s, size_t len)
+{
+	return s ? text_slot(s, len) : NULL;
+}
+
 const char *ctl_text(const char *s)
 {
-	return s ? ctl_textn(s, strlen(s)) : NULL;
+	size_t len;
+
+	if (!s)
+		return NULL;
+	len = strlen(s);
+	return ras_text_plain(s, len) ? s : text_slot(s, len);
 }
 
 void ctl_print_json_wall(int64_t wall_ns)

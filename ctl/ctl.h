@@ -80,7 +80,8 @@ void ctl_print_json_wall(int64_t wall_ns);
  * Text from a record, a database, a file or the kernel as it may be printed
  * to a terminal (lib/text.h: control characters and invalid UTF-8 as \xNN),
  * for printf's %s: s itself when nothing needs escaping, else a copy that
- * stays valid for the next 15 calls. NULL stays NULL.
+ * stays valid for the next 15 calls. NULL stays NULL. ctl_textn (len bytes,
+ * not terminated) always gives such a copy.
  */
 const char *ctl_text(const char *s);
 const char *ctl_textn(const char *s, size_t len);

@@ -8,7 +8,8 @@
  * 2^63 - 1), through the same functions rasd stores with: records of every
  * event type decoded by the real decoders, a lost-records row, an EDAC
  * topology, threshold decisions and buckets, and a flight-recorder snapshot
- * whose records carry a process name with escapes. test-json.py adds what
+ * whose records carry a process name with escapes, and a crash of the boot
+ * before whose every text and link is hostile too. test-json.py adds what
  * only SQL can make (NULs, folds, hostile column names) and reads it back
  * with every command.
  */
@@ -18,6 +19,7 @@
 #include <string.h>
 #include "db/db.h"
 #include "db/db_actions.h"
+#include "db/db_crashes.h"
 #include "db/db_edac.h"
 #include "db/db_snapshot.h"
 #include "lib/decode.h"
@@ -211,6 +213,32 @@ static int insert_snapshot(struct ras_db *db)
 	return r;
 }
 
+/* What killed the boot before: a kernel log's lines are anyone's text (a process name, a message). */
+static int insert_crash(struct ras_db *db)
+{
+	static const char raw[] = "Oops#1 Part1\n<0>Kernel panic - not syncing: " HOSTILE "\n"
+				  "CPU: 1 PID: 7 Comm: \x1b]0;x\x07\x1b[2J Not tainted\n";
+	struct ras_db_crash c = {
+		.crash_ns = 1700000003000000000LL, .uptime_ns = 5000000000LL, .backend = "erst" SHORT,
+		.kind = "dmesg" SHORT, .dump_reason = "Panic" SHORT, .dump_count = 1, .parts = 1,
+		.cause = "panic" SHORT, .reason = "Kernel panic - not syncing: " HOSTILE,
+		.detail = HOSTILE, .hw_lines = "mce: " HOSTILE "\nmce: [Hardware Error]" SHORT,
+		.files = "dmesg-erst-1" SHORT, .ident = 0xffffffffffffffffULL, .raw = raw,
+		.raw_len = sizeof(raw) - 1,
+	};
+	int64_t boot, id;
+	int r = ras_db_crash_boot(db, 0, 0, &boot);
+
+	c.boot = boot;
+	if (r == 0)
+		r = ras_db_crash_insert(db, &c, &id);
+	if (r == 0)
+		r = ras_db_crash_link(db, id, "mce_record", 1, RAS_CRASH_LINK_LAST);
+	if (r == 0)
+		r = ras_db_crash_link(db, id, "gone" HOSTILE, 2, "last" SHORT);
+	return r;
+}
+
 int main(int argc, char **argv)
 {
 	struct ras_db_lost lost = { .cpu = 3, .count = 7, .from_ns = 1700000000000000000LL,
@@ -233,6 +261,8 @@ int main(int argc, char **argv)
 		r = ras_db_insert_lost(db, &lost);
 	if (r == 0)
 		r = insert_edac(db);
+	if (r == 0)
+		r = insert_crash(db);
 	if (r == 0)
 		r = ras_db_commit(db);
 	if (r == 0)

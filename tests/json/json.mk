@@ -28,4 +28,4 @@ dist_schema_DATA = doc/schema/common.schema.json doc/schema/error.schema.json \
 	doc/schema/errors.schema.json doc/schema/summary.schema.json doc/schema/edac.schema.json \
 	doc/schema/layout.schema.json doc/schema/labels.schema.json doc/schema/decode.schema.json \
 	doc/schema/actions.schema.json doc/schema/snapshot.schema.json \
-	doc/schema/boot-cmdline.schema.json
+	doc/schema/boot-cmdline.schema.json doc/schema/crashes.schema.json

@@ -203,13 +203,24 @@ def test_commands(db):
                          (["layout", "--json"], "layout.schema.json"),
                          (["actions", "--json"], "actions.schema.json"),
                          (["actions", "--buckets", "--json"], "actions.schema.json"),
-                         (["snapshot", "list", "--json"], "snapshot.schema.json")):
+                         (["snapshot", "list", "--json"], "snapshot.schema.json"),
+                         (["crashes", "--json"], "crashes.schema.json")):
         check_output(" ".join(args), *ctl(args, db), schema=schema)
     snap = check_output("snapshot show 1 --json", *ctl(["snapshot", "show", "1", "--json"], db),
                         schema="snapshot.schema.json")
     lines = snap[0]["lines"] if snap else []
     ok(any("comm=\x1b]0;x\x07\x1b[2J\n pid=100" in l for l in lines),
        "snapshot show --json: the process name kept whole, escaped by JSON alone")
+    crash = check_output("crashes show 1 --raw --json",
+                         *ctl(["crashes", "show", "1", "--raw", "--json"], db), schema="crashes.schema.json")
+    crash = crash[0] if crash else {}
+    ok("Comm: \x1b]0;x\x07\x1b[2J Not" in crash.get("record", "") and
+       any(l["table"].startswith("gone\x1b]0;pwned") for l in crash.get("links", [])),
+       "crashes show --json: the kernel's record and the links' names kept whole")
+    rc, out, err = ctl(["crashes", "show", "1", "--raw"], db)
+    check_output("crashes show 1 --raw", rc, out, err)
+    ok(b"Comm: \\x1b]0;x\\x07\\x1b[2J Not tainted\n" in out,
+       "crashes show --raw: the record's lines kept, their escapes shown as \\xNN")
     rc, out, err = ctl(["edac", "--live", "--json"], db, extra=["-s", sysfs])
     check_output("edac --live --json", rc, out, err, schema="edac.schema.json", want_rc=(0, 3))
     check_output("layout --live --json", *ctl(["layout", "--live", "--json"], db, extra=["-s", sysfs]),
@@ -223,7 +234,7 @@ def test_commands(db):
     text = [["errors"], ["errors", "--redecode", "--limit", "0"], ["summary"],
             ["summary", "--include-synthetic"], ["summary", "--by", "dimm", "--include-synthetic"],
             ["edac"], ["edac", "--report"], ["layout"], ["actions"], ["actions", "--buckets"],
-            ["snapshot", "list"], ["snapshot", "show", "1"]]
+            ["snapshot", "list"], ["snapshot", "show", "1"], ["crashes"]]
     for args in text:
         check_output(" ".join(args), *ctl(args, db))
     for args in (["edac", "--live"], ["layout", "--live"], ["labels", "print"]):
