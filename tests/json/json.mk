@@ -21,11 +21,16 @@ JSON_TESTS = tests/json/test-json.sh tests/json/test-comm-live.sh
 TESTS += $(JSON_TESTS)
 EXTRA_DIST += $(JSON_TESTS) tests/json/json.mk tests/json/test_json.py tests/json/validate.py
 
-# The JSON contract, installed beside the documentation (ras-fdr-ctl(8), JSON).
+# The JSON contract, installed beside the documentation (ras-fdr-ctl(8), JSON): every
+# command's schema, fleet's (status, metrics, export's line kinds) included.
 schemadir = $(docdir)/schema
 dist_schema_DATA = doc/schema/common.schema.json doc/schema/error.schema.json \
 	doc/schema/record-types.schema.json doc/schema/record.schema.json \
 	doc/schema/errors.schema.json doc/schema/summary.schema.json doc/schema/edac.schema.json \
 	doc/schema/layout.schema.json doc/schema/labels.schema.json doc/schema/decode.schema.json \
 	doc/schema/actions.schema.json doc/schema/snapshot.schema.json \
-	doc/schema/boot-cmdline.schema.json doc/schema/crashes.schema.json
+	doc/schema/boot-cmdline.schema.json doc/schema/crashes.schema.json \
+	doc/schema/status.schema.json doc/schema/metrics.schema.json \
+	doc/schema/export-record.schema.json doc/schema/export-fold.schema.json \
+	doc/schema/export-lost.schema.json doc/schema/export-action.schema.json \
+	doc/schema/export-action-repeat.schema.json

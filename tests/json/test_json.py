@@ -185,6 +185,25 @@ def fake_trees():
     return os.path.join(WORK, "sys"), tracing
 
 
+def test_fleet_outputs(db):
+    """status, metrics and export (their schemas came with the fleet) on the hostile database."""
+    check_output("status --json", *ctl(["status", "--json"], db), schema="status.schema.json",
+                 want_rc=(0, 3))
+    check_output("status", *ctl(["status"], db), want_rc=(0, 3))
+    check_output("metrics --json", *ctl(["metrics", "--json"], db), schema="metrics.schema.json")
+    rc, out, err = ctl(["export", "--cursor-file", os.path.join(WORK, "export.cursor")], db)
+    check_output("export", rc, out, err)
+    path = os.path.join(WORK, "export.jsonl")
+    with open(path, "wb") as f:
+        f.write(out)
+    p = subprocess.run([sys.executable, os.path.join(SRC, "tests", "fleet", "validate-export.py"),
+                        SCHEMAS, path], stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    ok(p.returncode == 0 and out.count(b"\n") > 30,
+       "export: %d lines, each valid against the schema of its kind" % out.count(b"\n"))
+    for line in p.stdout.decode("utf-8", "replace").splitlines()[:10]:
+        diag(line)
+
+
 def test_commands(db):
     sysfs, tracing = fake_trees()
     rows = rows_in(db)
@@ -240,6 +259,7 @@ def test_commands(db):
     for args in (["edac", "--live"], ["layout", "--live"], ["labels", "print"]):
         rc, out, err = ctl(args, db, extra=["-s", sysfs])
         check_output(" ".join(args), rc, out, err, want_rc=(0, 1, 3))
+    test_fleet_outputs(db)
     rc, out, err = ctl(["snapshot", "show", "1"], db)
     ok(b"comm=\\x1b]0;x\\x07\\x1b[2J\\x0a pid=100" in out and b"comm=\\xc2\\x9b6n\\x9b1m" in out,
        "snapshot show: the process names' escapes are shown as \\xNN")
