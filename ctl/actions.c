@@ -2,6 +2,7 @@
 /* ras-fdr-ctl actions: the decisions rasd took on crossed thresholds, and the buckets. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "ctl.h"
 #include "db/db_actions.h"
@@ -20,7 +21,9 @@ static void json_field(const char *key, const char *value, bool comma)
 
 static void print_action_json(const struct ras_db_action *a, const char *first, const char *last)
 {
-	printf("{\"id\":%lld,\"time\":\"%s\"", (long long)a->id, first);
+	printf("{\"version\":%d,\"id\":%lld,\"time\":\"%s\",\"wall_ns\":", CTL_JSON_VERSION,
+	       (long long)a->id, first);
+	ras_json_i64(stdout, a->wall_ns);
 	json_field("boot_id", a->boot_id, true);
 	json_field("kind", a->kind, true);
 	json_field("subject", a->subject, true);
@@ -35,8 +38,10 @@ static void print_action_json(const struct ras_db_action *a, const char *first, 
 	json_field("event_table", a->event_table, true);
 	printf(",\"event_id\":%lld", (long long)a->event_id);
 	/* Identical decisions folded into the row: how many, the first and the last. */
-	printf(",\"repeats\":%lld,\"first_time\":\"%s\",\"last_time\":\"%s\",\"last_event_id\":%lld}\n",
-	       (long long)a->repeats, first, last, (long long)a->last_event_id);
+	printf(",\"repeats\":%lld,\"first_time\":\"%s\",\"last_time\":\"%s\",\"last_ns\":",
+	       (long long)a->repeats, first, last);
+	ras_json_i64(stdout, a->last_ns);
+	printf(",\"last_event_id\":%lld}\n", (long long)a->last_event_id);
 }
 
 /*
@@ -69,15 +74,17 @@ static int print_action(void *ctx, const struct ras_db_action *a)
 	if (!l->n++)
 		printf("%-20s %-6s %-34s %6s %-8s %7s %-14s %s\n", "TIME (UTC)", "KIND", "SUBJECT",
 		       "COUNT", "LIMIT", "REPEATS", "ACTION", "RESULT");
-	printf("%.19sZ %-6s %-34s %6lld %-8s %7lld %-14s %s%s\n", first, a->kind, a->subject,
-	       (long long)a->count, a->threshold, (long long)a->repeats, a->action,
-	       result_text(a, why, sizeof(why)), a->synthetic ? " [synthetic]" : "");
+	printf("%.19sZ %-6s %-34s %6lld %-8s %7lld %-14s %s%s\n", first, ctl_text(a->kind),
+	       ctl_text(a->subject), (long long)a->count, ctl_text(a->threshold),
+	       (long long)a->repeats, ctl_text(a->action), ctl_text(result_text(a, why, sizeof(why))),
+	       a->synthetic ? " [synthetic]" : "");
 	if (a->repeats > 1)
 		printf("%20s decided %lld times, first %.19sZ, last %.19sZ (%s row %lld)\n", "",
 		       (long long)a->repeats, first, last,
-		       a->event_table[0] ? a->event_table : "record", (long long)a->last_event_id);
+		       a->event_table[0] ? ctl_text(a->event_table) : "record",
+		       (long long)a->last_event_id);
 	if (a->target[0])
-		printf("%20s %s\n", "", a->target);
+		printf("%20s %s\n", "", ctl_text(a->target));
 	return 0;
 }
 
@@ -89,10 +96,12 @@ static int print_bucket(void *ctx, const char *kind, const char *subject,
 
 	ras_format_time(b->last_ns, when, sizeof(when));
 	if (l->json) {
-		printf("{\"kind\":\"%s\"", kind);
+		printf("{\"version\":%d", CTL_JSON_VERSION);
+		json_field("kind", kind, true);
 		json_field("subject", subject, true);
-		printf(",\"level\":%lld,\"total\":%lld,\"leaked_until\":\"%s\"", (long long)b->level,
-		       (long long)b->total, when);
+		printf(",\"level\":%lld,\"total\":%lld,\"leaked_until\":\"%s\",\"leaked_until_ns\":",
+		       (long long)b->level, (long long)b->total, when);
+		ras_json_i64(stdout, b->last_ns);
 		json_field("label", label, true);
 		printf("}\n");
 		l->n++;
@@ -100,8 +109,8 @@ static int print_bucket(void *ctx, const char *kind, const char *subject,
 	}
 	if (!l->n++)
 		printf("%-6s %-44s %6s %8s  %s\n", "KIND", "SUBJECT", "LEVEL", "TOTAL", "LABEL");
-	printf("%-6s %-44s %6lld %8lld  %s\n", kind, subject, (long long)b->level,
-	       (long long)b->total, label);
+	printf("%-6s %-44s %6lld %8lld  %s\n", ctl_text(kind), ctl_text(subject), (long long)b->level,
+	       (long long)b->total, ctl_text(label));
 	return 0;
 }
 
@@ -167,12 +176,12 @@ int ctl_actions(struct ctl *c, int argc, char **argv)
 	return 0;
 }
 
+/* The counts by result, as text ("done 2, failed 1") or JSON members, never spliced raw. */
 struct counts_ctx {
 	bool json;
 	unsigned n;
 	int64_t total;
-	char text[512];
-	size_t len;
+	FILE *out;
 };
 
 static void add_count(void *ctx, const char *result, int64_t n)
@@ -180,22 +189,33 @@ static void add_count(void *ctx, const char *result, int64_t n)
 	struct counts_ctx *k = ctx;
 
 	k->total += n;
-	if (k->len < sizeof(k->text))
-		k->len += (size_t)snprintf(k->text + k->len, sizeof(k->text) - k->len,
-					   k->json ? "%s\"%s\":%lld" : "%s%s %lld",
-					   k->n ? ", " : "", result ? result : "?", (long long)n);
-	k->n++;
+	if (!k->out)
+		return;
+	if (k->n++)
+		fputs(k->json ? "," : ", ", k->out);
+	if (k->json)
+		ras_json_key(k->out, result ? result : "?");
+	else
+		ras_text_write(k->out, result ? result : "?", result ? strlen(result) : 1);
+	fprintf(k->out, k->json ? "%lld" : " %lld", (long long)n);
 }
 
 void ctl_actions_counts(struct ras_db *db, const struct ras_db_action_window *w, bool json)
 {
 	struct counts_ctx k = { .json = json };
+	char *text = NULL;
+	size_t len = 0;
 
+	k.out = open_memstream(&text, &len);
 	ras_db_action_counts(db, w, add_count, &k);
+	if (k.out)
+		fclose(k.out);
 	if (json)
-		printf(",\"actions\":{%s}", k.text);
+		printf(",\"actions\":{%s}", text ? text : "");
 	else if (k.total)
-		printf("Actions: %lld decided (%s); see ras-fdr-ctl actions.\n", (long long)k.total, k.text);
+		printf("Actions: %lld decided (%s); see ras-fdr-ctl actions.\n", (long long)k.total,
+		       text ? text : "");
 	else
 		printf("Actions: none.\n");
+	free(text);
 }

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "lib/text.h"
 
 #define MAX_OPTS 32
 
@@ -21,12 +22,15 @@ static unsigned count_opts(const struct ctl_spec *spec)
 
 int ctl_usage_error(const char *cmd, const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
 
-	fprintf(stderr, "ras-fdr-ctl %s: ", cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* The message quotes the arguments: shown as a terminal may print them. */
+	fprintf(stderr, "ras-fdr-ctl %s: ", cmd);
+	ras_text_write(stderr, msg, strlen(msg));
 	fprintf(stderr, " (try 'ras-fdr-ctl %s --help')\n", cmd);
 	return CTL_EXIT_USAGE;
 }

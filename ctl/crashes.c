@@ -130,7 +130,7 @@ static int list_one(void *ctx, const struct ras_db_crash *c)
 		print_crash_json(c, line);
 		printf("}\n");
 	} else {
-		printf("crash %lld: %s\n", (long long)c->id, line);
+		printf("crash %lld: %s\n", (long long)c->id, ctl_text(line));
 	}
 	return 0;
 }
@@ -147,8 +147,10 @@ static int print_link(void *ctx, const char *tbl, int64_t row_id, const char *ro
 		ras_format_time(row->wall_ns, when, sizeof(when));
 	}
 	if (k->a->json) {
-		printf("%s{\"role\":\"%s\",\"table\":\"%s\",\"id\":%lld", k->n++ ? "," : "", role, tbl,
-		       (long long)row_id);
+		printf("%s{", k->n++ ? "," : "");
+		json_str("role", role, false);
+		json_str("table", tbl, true);
+		printf(",\"id\":%lld", (long long)row_id);
 		if (row) {
 			printf(",\"time\":\"%s\"", when);
 			json_str("severity", row->severity, true);
@@ -162,10 +164,11 @@ static int print_link(void *ctx, const char *tbl, int64_t row_id, const char *ro
 		printf("  flight-recorder snapshot %lld (ras-fdr-ctl snapshot show %lld)\n",
 		       (long long)row_id, (long long)row_id);
 	else if (row)
-		printf("  %.19sZ %s %lld [%s, %s] %s\n", when, tbl, (long long)row_id,
-		       row->severity ? row->severity : "?", row->source ? row->source : "?", text);
+		printf("  %.19sZ %s %lld [%s, %s] %s\n", when, ctl_text(tbl), (long long)row_id,
+		       row->severity ? ctl_text(row->severity) : "?",
+		       row->source ? ctl_text(row->source) : "?", ctl_text(text));
 	else
-		printf("  %s %lld (no longer stored)\n", tbl, (long long)row_id);
+		printf("  %s %lld (no longer stored)\n", ctl_text(tbl), (long long)row_id);
 	return 0;
 }
 
@@ -177,8 +180,21 @@ static void print_lines(const char *title, const char *text)
 	for (const char *p = text; *p; ) {
 		size_t n = strcspn(p, "\n");
 
-		printf("  %.*s\n", (int)n, p);
+		printf("  %s\n", ctl_textn(p, n));
 		p += n + (p[n] == '\n');
+	}
+}
+
+/* The record the kernel left, its lines kept, each shown as text (it is kernel and database text). */
+static void print_raw(const uint8_t *raw, size_t len)
+{
+	printf("The whole record (%zu bytes):\n", len);
+	for (size_t i = 0; i < len; ) {
+		const uint8_t *nl = memchr(raw + i, '\n', len - i);
+		size_t n = nl ? (size_t)(nl - raw) - i : len - i;
+
+		printf("%s%s", ctl_textn((const char *)raw + i, n), nl ? "\n" : "");
+		i += n + (nl != NULL);
 	}
 }
 
@@ -186,8 +202,9 @@ static void print_story_text(struct crashes_ctx *k, const struct ras_db_crash *c
 {
 	char when[40];
 
-	printf("Crash %lld: %s\n", (long long)c->id, summary);
-	printf("  boot        %d (boot id %s)\n", c->boot_number, c->boot_id ? c->boot_id : "unknown");
+	printf("Crash %lld: %s\n", (long long)c->id, ctl_text(summary));
+	printf("  boot        %d (boot id %s)\n", c->boot_number,
+	       c->boot_id ? ctl_text(c->boot_id) : "unknown");
 	if (c->crash_ns) {
 		ras_format_time(c->crash_ns, when, sizeof(when));
 		printf("  time        %s", when);
@@ -198,18 +215,18 @@ static void print_story_text(struct crashes_ctx *k, const struct ras_db_crash *c
 	}
 	ras_format_time(c->found_ns, when, sizeof(when));
 	printf("  found       %s by rasd at start\n", when);
-	printf("  record      %s %s%s%s", c->backend, c->kind, c->dump_reason ? ", " : "",
-	       c->dump_reason ? c->dump_reason : "");
+	printf("  record      %s %s%s%s", ctl_text(c->backend), ctl_text(c->kind),
+	       c->dump_reason ? ", " : "", c->dump_reason ? ctl_text(c->dump_reason) : "");
 	if (c->dump_reason)
 		printf("#%u", c->dump_count);
 	printf(", %u part%s%s: %s\n", c->parts, c->parts == 1 ? "" : "s",
-	       c->parts_missing ? " (some missing)" : "", c->files ? c->files : "");
-	printf("  cause       %s, %s\n", c->cause, c->explained ? "a hardware error explains it" :
+	       c->parts_missing ? " (some missing)" : "", c->files ? ctl_text(c->files) : "");
+	printf("  cause       %s, %s\n", ctl_text(c->cause), c->explained ? "a hardware error explains it" :
 	       "no hardware error explains it");
 	if (c->reason)
-		printf("  reason      %s\n", c->reason);
+		printf("  reason      %s\n", ctl_text(c->reason));
 	if (c->detail)
-		printf("  started by  %s\n", c->detail);
+		printf("  started by  %s\n", ctl_text(c->detail));
 	if (c->problems)
 		printf("  problems    %u (parts missing, cut or not decompressed)\n", c->problems);
 	print_lines("Hardware-error lines of the log:", c->hw_lines);
@@ -244,7 +261,7 @@ static int show_one(void *ctx, const struct ras_db_crash *c)
 	} else {
 		print_story_text(k, c, summary);
 		if (k->a->raw && raw)
-			printf("The whole record (%zu bytes):\n%.*s", len, (int)len, (const char *)raw);
+			print_raw(raw, len);
 	}
 	free(raw);
 	k->n = 1;

@@ -37,15 +37,15 @@ static void usage(FILE *out)
 
 static void print_config_error(void *ctx, const char *file, unsigned line, const char *reason)
 {
-	fprintf(stderr, "%s:%u: %s\n", file, line, reason);
+	fprintf(stderr, "%s:%u: %s\n", ctl_text(file), line, ctl_text(reason));
 }
 
 static void report_db_error(struct ctl *c, const char *msg)
 {
-	fprintf(stderr, "ras-fdr-ctl: %s\n", msg);
+	fprintf(stderr, "ras-fdr-ctl: %s\n", ctl_text(msg));
 	if (!c->json)
 		return;
-	printf("{\"error\":");
+	printf("{\"version\":%d,\"error\":", CTL_JSON_VERSION);
 	ctl_print_json_string(msg, strlen(msg));
 	printf(",\"database\":");
 	ctl_print_json_string(c->cfg.database, strlen(c->cfg.database));
@@ -182,7 +182,7 @@ void ctl_time_error(const char *option, int r, const char *arg)
 {
 	fprintf(stderr, "ras-fdr-ctl: --%s: %s '%s' (try 2026-11-22, 2026-11-22T10:00:00Z, @SECONDS,"
 		" -2h, now)\n", option, r == -ERANGE ? "out of range (1970-01-01T00:00:01Z to 2262):" :
-		"cannot read time", arg);
+		"cannot read time", ctl_text(arg));
 }
 
 static bool looks_like_boot_id(const char *s)
@@ -206,7 +206,8 @@ static int resolve_boot(struct ctl *c, struct ras_db_filter *f, const char *arg)
 		return 0;
 	}
 	if (ctl_parse_i64(arg, -1000000, 0, false, &back) < 0) {
-		fprintf(stderr, "ras-fdr-ctl: --boot takes 0, -1, -2 ... or a boot id, not '%s'\n", arg);
+		fprintf(stderr, "ras-fdr-ctl: --boot takes 0, -1, -2 ... or a boot id, not '%s'\n",
+			ctl_text(arg));
 		return -EINVAL;
 	}
 	if (ctl_open_db(c, &db) < 0)
@@ -214,7 +215,7 @@ static int resolve_boot(struct ctl *c, struct ras_db_filter *f, const char *arg)
 	r = ras_db_boot_by_offset(db, (unsigned)-back, boot, sizeof(boot));
 	ras_db_close(db);
 	if (r < 0) {
-		fprintf(stderr, "ras-fdr-ctl: the database has no boot %s\n", arg);
+		fprintf(stderr, "ras-fdr-ctl: the database has no boot %s\n", ctl_text(arg));
 		return r;
 	}
 	f->boot_id = boot;
@@ -239,7 +240,7 @@ int ctl_filter_option(struct ctl *c, struct ras_db_filter *f, int opt, const cha
 	case 'T':
 		t = ras_event_type_find(arg);
 		if (!t) {
-			fprintf(stderr, "ras-fdr-ctl: unknown event type '%s'\n", arg);
+			fprintf(stderr, "ras-fdr-ctl: unknown event type '%s'\n", ctl_text(arg));
 			return -EINVAL;
 		}
 		f->type_idx = (int)(t - ras_event_types);
@@ -247,7 +248,7 @@ int ctl_filter_option(struct ctl *c, struct ras_db_filter *f, int opt, const cha
 	case 'L':
 		if (ctl_parse_i64(arg, 0, UINT32_MAX, false, &n) < 0) {
 			fprintf(stderr, "ras-fdr-ctl: --limit takes a whole number from 0 (all) to %u, "
-				"not '%s'\n", UINT32_MAX, arg);
+				"not '%s'\n", UINT32_MAX, ctl_text(arg));
 			return -EINVAL;
 		}
 		f->limit = (unsigned)n;
@@ -261,67 +262,68 @@ int ctl_filter_option(struct ctl *c, struct ras_db_filter *f, int opt, const cha
 	return -EINVAL;
 }
 
-/* Length of the valid UTF-8 sequence at s (at most n bytes), or 0 (RFC 3629). */
-static size_t utf8_sequence(const unsigned char *s, size_t n)
-{
-	size_t len;
-	uint32_t cp;
-
-	if (s[0] < 0xc2 || s[0] > 0xf4)
-		return 0;
-	len = s[0] < 0xe0 ? 2 : s[0] < 0xf0 ? 3 : 4;
-	if (len > n)
-		return 0;
-	cp = s[0] & (0x7f >> len);
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
-	}
-	/* Overlong forms, UTF-16 surrogates and code points past U+10FFFF are not valid. */
-	if ((len == 3 && cp < 0x800) || (len == 4 && (cp < 0x10000 || cp > 0x10ffff)) ||
-	    (cp >= 0xd800 && cp <= 0xdfff))
-		return 0;
-	return len;
-}
-
 void ctl_print_json_string(const char *s, size_t len)
 {
-	const unsigned char *u = (const unsigned char *)s;
+	ras_json_string(stdout, s, len);
+}
 
-	putchar('"');
-	for (size_t i = 0; i < len && u[i]; i++) {
-		size_t seq;
-
-		if (u[i] == '"' || u[i] == '\\') {
-			printf("\\%c", u[i]);
-		} else if (u[i] < 0x20 || u[i] == 0x7f) {
-			printf("\\u%04x", u[i]);
-		} else if (u[i] < 0x80) {
-			putchar(u[i]);
-		} else if ((seq = utf8_sequence(u + i, strnlen(s + i, len - i))) > 0) {
-			fwrite(u + i, 1, seq, stdout);
-			i += seq - 1;
-		} else {
-			/* An invalid byte keeps its value as the code point U+0080..U+00FF. */
-			printf("\\u%04x", u[i]);
-		}
-	}
-	putchar('"');
+void ctl_print_json_key(const char *name)
+{
+	ras_json_key(stdout, name);
 }
 
 void ctl_print_json_u64(uint64_t v)
 {
-	printf("\"%llu\"", (unsigned long long)v);
+	ras_json_u64(stdout, v);
 }
 
-void ctl_print_json_int(int64_t v)
+void ctl_print_json_hex(uint64_t v)
 {
-	/* A double holds every integer up to 2^53 exactly; past that, the bits as hex. */
-	if (v >= -(INT64_C(1) << 53) && v <= INT64_C(1) << 53)
-		printf("%lld", (long long)v);
-	else
-		printf("\"0x%llx\"", (unsigned long long)v);
+	ras_json_hex(stdout, v);
+}
+
+/*
+ * A ring of copies: one printf may take several strings, each escaped into a
+ * slot of its own. The slots grow to the longest string seen and are kept
+ * for the life of the command.
+ */
+#define TEXT_SLOTS 16
+
+static const char *text_slot(const char *s, size_t len)
+{
+	static struct { char *buf; size_t cap; } slot[TEXT_SLOTS];
+	static unsigned next;
+	size_t need;
+
+	need = ras_text_safe(NULL, 0, s, len) + 1;
+	if (slot[next].cap < need) {
+		char *grown = realloc(slot[next].buf, need);
+
+		if (!grown)
+			return "(text not shown: out of memory)";
+		slot[next].buf = grown;
+		slot[next].cap = need;
+	}
+	ras_text_safe(slot[next].buf, need, s, len);
+	s = slot[next].buf;
+	next = (next + 1) % TEXT_SLOTS;
+	return s;
+}
+
+/* Always a terminated copy: s is len bytes of something longer, or of a blob without a NUL. */
+const char *ctl_textn(const char *s, size_t len)
+{
+	return s ? text_slot(s, len) : NULL;
+}
+
+const char *ctl_text(const char *s)
+{
+	size_t len;
+
+	if (!s)
+		return NULL;
+	len = strlen(s);
+	return ras_text_plain(s, len) ? s : text_slot(s, len);
 }
 
 void ctl_print_json_wall(int64_t wall_ns)
@@ -391,7 +393,8 @@ static int help(int argc, char **argv)
 		return CTL_EXIT_OK;
 	}
 	if (!cmd) {
-		fprintf(stderr, "ras-fdr-ctl: unknown command '%s' (try 'ras-fdr-ctl help')\n", argv[1]);
+		fprintf(stderr, "ras-fdr-ctl: unknown command '%s' (try 'ras-fdr-ctl help')\n",
+			ctl_text(argv[1]));
 		return CTL_EXIT_USAGE;
 	}
 	if (cmd->spec) {
@@ -410,13 +413,13 @@ int ctl_load_config(struct ctl *c, const char *db, const char *tdir, const char 
 	rasd_config_defaults(&c->cfg);
 	r = rasd_config_load(&c->cfg, c->config_path, print_config_error, NULL);
 	if (r < 0 && (r != -ENOENT || explicit)) {
-		fprintf(stderr, "ras-fdr-ctl: %s: %s\n", c->config_path, strerror(-r));
+		fprintf(stderr, "ras-fdr-ctl: %s: %s\n", ctl_text(c->config_path), strerror(-r));
 		return -1;
 	}
 	if ((db && rasd_config_set(&c->cfg, "database", db, &why) < 0) ||
 	    (tdir && rasd_config_set(&c->cfg, "tracing_dir", tdir, &why) < 0) ||
 	    (inst && rasd_config_set(&c->cfg, "instance", inst, &why) < 0)) {
-		fprintf(stderr, "ras-fdr-ctl: %s\n", why);
+		fprintf(stderr, "ras-fdr-ctl: %s\n", ctl_text(why));
 		return -1;
 	}
 	return 0;
@@ -513,6 +516,7 @@ int main(int argc, char **argv)
 		optind = 1;
 		return cmd->fn(&c, subc, sub);
 	}
-	fprintf(stderr, "ras-fdr-ctl: unknown command '%s' (try 'ras-fdr-ctl help')\n", argv[optind]);
+	fprintf(stderr, "ras-fdr-ctl: unknown command '%s' (try 'ras-fdr-ctl help')\n",
+		ctl_text(argv[optind]));
 	return 2;
 }

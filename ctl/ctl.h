@@ -6,6 +6,8 @@
 #include "lib/config.h"
 #include "db/db_query.h"
 #include "cli.h"
+#include "lib/json.h"
+#include "lib/text.h"
 
 struct ctl {
 	struct rasd_config cfg;
@@ -58,16 +60,31 @@ void ctl_time_error(const char *option, int r, const char *arg);
 			    "count records written by inject --synthetic too" }
 #define CTL_OPT_JSON { "json", 'j', NULL, CTL_C_NONE, "JSON output (formats in ras-fdr-ctl(8))" }
 int ctl_filter_option(struct ctl *c, struct ras_db_filter *f, int opt, const char *arg);
-/* UTF-8 kept; control characters and invalid bytes as \u00XX. */
+/*
+ * JSON on stdout, every string and key through the one encoder (lib/json.h):
+ * UTF-8 kept, control characters as \uXXXX, invalid bytes as \u00XX.
+ */
 void ctl_print_json_string(const char *s, size_t len);
-/* 64-bit values a JSON reader cannot hold in a double are written as strings. */
+/* "name": (a key from a table or a database column alike). */
+void ctl_print_json_key(const char *name);
+/* A 64-bit count or time: an unsigned decimal string. */
 void ctl_print_json_u64(uint64_t v);
-/* A decoded integer: a number within +-2^53, else its 64 bits as a "0x..." string. */
-void ctl_print_json_int(int64_t v);
+/* A register or address: "0x..." of its 64 bits, unsigned. */
+void ctl_print_json_hex(uint64_t v);
 /* "time":"ISO","wall_s":S,"wall_ns":"NS" (no comma around it). */
 void ctl_print_json_wall(int64_t wall_ns);
-/* Version of every --json format documented in ras-fdr-ctl(8). */
-#define CTL_JSON_VERSION 2
+/* Version of every --json format documented in ras-fdr-ctl(8) and doc/schema/. */
+#define CTL_JSON_VERSION RAS_JSON_VERSION
+
+/*
+ * Text from a record, a database, a file or the kernel as it may be printed
+ * to a terminal (lib/text.h: control characters and invalid UTF-8 as \xNN),
+ * for printf's %s: s itself when nothing needs escaping, else a copy that
+ * stays valid for the next 15 calls. NULL stays NULL. ctl_textn (len bytes,
+ * not terminated) always gives such a copy.
+ */
+const char *ctl_text(const char *s);
+const char *ctl_textn(const char *s, size_t len);
 
 extern const struct ctl_spec ctl_summary_spec, ctl_errors_spec, ctl_status_spec, ctl_inject_spec,
 	ctl_decode_spec, ctl_edac_spec, ctl_layout_spec, ctl_labels_spec, ctl_reset_spec,

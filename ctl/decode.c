@@ -28,7 +28,7 @@ static int parse_u64(const char *s, uint64_t *out)
 	errno = 0;
 	*out = strtoull(s, &end, 0);
 	if (errno || end == s || *end) {
-		fprintf(stderr, "ras-fdr-ctl decode: '%s' is not a number\n", s);
+		fprintf(stderr, "ras-fdr-ctl decode: '%s' is not a number\n", ctl_text(s));
 		return -EINVAL;
 	}
 	return 0;
@@ -47,7 +47,8 @@ static int parse_vendor(const char *s, uint8_t *out)
 			return 0;
 		}
 	}
-	fprintf(stderr, "ras-fdr-ctl decode: unknown vendor '%s' (intel, amd, hygon, zhaoxin, centaur)\n", s);
+	fprintf(stderr, "ras-fdr-ctl decode: unknown vendor '%s' (intel, amd, hygon, zhaoxin, centaur)\n",
+		ctl_text(s));
 	return -EINVAL;
 }
 
@@ -232,14 +233,14 @@ static int decode_text(const char *name, const char *path, bool json)
 	int status;
 
 	if (!f) {
-		fprintf(stderr, "ras-fdr-ctl decode: %s: %s\n", path, strerror(errno));
+		fprintf(stderr, "ras-fdr-ctl decode: %s: %s\n", ctl_text(path), strerror(errno));
 		return 1;
 	}
 	buf = read_all(f, &len);
 	if (path)
 		fclose(f);
 	if (!buf) {
-		fprintf(stderr, "ras-fdr-ctl decode: %s: out of memory\n", name);
+		fprintf(stderr, "ras-fdr-ctl decode: %s: out of memory\n", ctl_text(name));
 		return 1;
 	}
 	status = decode_text_buffer(name, buf, len, &o);

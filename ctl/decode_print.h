@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ras-fdr-ctl decode: printing one decoded record as text or JSON. Kept
- * free of ctl.h and lib/ so the fuzz target for the decode glue can build it
- * against decoders/ alone.
+ * free of ctl.h and of lib/ but for the text and JSON encoders (lib/text.c,
+ * lib/json.c: libc only), so the fuzz target for the decode glue can build it
+ * against decoders/ and those two files.
  */
 #ifndef RAS_CTL_DECODE_PRINT_H
 #define RAS_CTL_DECODE_PRINT_H

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "decode_text.h"
+#include "lib/text.h"
 #include "decoders/aer_text.h"
 #include "decoders/edac_text.h"
 #include "decoders/ghes_text.h"
@@ -271,7 +272,11 @@ static void on_error(void *ctx, unsigned line, const char *reason)
 {
 	struct text_ctx *t = ctx;
 
-	fprintf(t->o->err, "%s:%u: %s\n", t->name, line, reason);
+	/* A reason may quote the input (a pasted log is anyone's text). */
+	ras_text_write(t->o->err, t->name, strlen(t->name));
+	fprintf(t->o->err, ":%u: ", line);
+	ras_text_write(t->o->err, reason, strlen(reason));
+	fputc('\n', t->o->err);
 	t->errors++;
 }
 
@@ -486,8 +491,11 @@ int decode_text_buffer(const char *name, const char *buf, size_t len, const stru
 		if (parsers[i](buf, len, &t) == -ENOMEM)
 			on_error(&t, 0, "out of memory");
 	print_items(&t);
-	if (!t.n && !t.errors)
-		fprintf(o->err, "%s: no machine-check, AER, EDAC, firmware (GHES) or rasdaemon record found\n", name);
+	if (!t.n && !t.errors) {
+		ras_text_write(o->err, name, strlen(name));
+		fputs(": no machine-check, AER, EDAC, firmware (GHES) or rasdaemon record found\n",
+		      o->err);
+	}
 	/* Lines it could not read were reported; the status says whether anything was decoded. */
 	status = t.n ? 0 : 1;
 	for (size_t i = 0; i < t.n; i++)

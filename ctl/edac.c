@@ -197,7 +197,7 @@ static int build_live(struct ctl *c, struct ras_db *db, const struct edac_opts *
 
 	if (r < 0) {
 		fprintf(stderr, "ras-fdr-ctl: cannot read %s/devices/system/edac/mc: %s\n",
-			c->cfg.sysfs_root, strerror(-r));
+			ctl_text(c->cfg.sysfs_root), strerror(-r));
 		return r;
 	}
 	/* The kernel counts since its driver loaded or was reset, in this boot only. */
@@ -257,29 +257,29 @@ static void print_file(struct printer *p, const struct edac_file *f, const char 
 
 	p->gaps += missing > 0;
 	if (p->o->json) {
+		/* One type per key: value is always what cat would print, count a counter's number. */
 		printf("%s{\"path\":", p->printed++ ? "," : "");
 		ctl_print_json_string(f->path, strlen(f->path));
 		printf(",\"value\":");
-		if (f->is_count && db_value)
-			printf("%llu", (unsigned long long)f->count);
-		else
-			ctl_print_json_string(db_value ? db_value : "", db_value ? strlen(db_value) : 0);
-		if (k && k->is_count)
-			printf(",\"kernel\":%llu,\"missing\":%llu", (unsigned long long)k->count,
-			       (unsigned long long)missing);
-		if (k && !k->is_count) {
+		ctl_print_json_string(db_value ? db_value : "", db_value ? strlen(db_value) : 0);
+		if (f->is_count)
+			printf(",\"count\":%llu", (unsigned long long)(db_value ? f->count : 0));
+		if (k) {
 			printf(",\"kernel\":");
 			ctl_print_json_string(k->value, strlen(k->value));
 		}
+		if (k && k->is_count)
+			printf(",\"kernel_count\":%llu,\"missing\":%llu", (unsigned long long)k->count,
+			       (unsigned long long)missing);
 		printf("}");
 		return;
 	}
 	p->printed++;
 	if (!p->single)
-		printf("%s: ", f->path);
-	printf("%s", db_value ? db_value : "-");
+		printf("%s: ", ctl_text(f->path));
+	printf("%s", db_value ? ctl_text(db_value) : "-");
 	if (k && (f->is_count || strcmp(k->value, db_value ? db_value : "")))
-		printf(" (kernel: %s)", k->value);
+		printf(" (kernel: %s)", ctl_text(k->value));
 	if (missing)
 		printf("  <- the kernel counted %llu that the database lacks",
 		       (unsigned long long)missing);
@@ -308,7 +308,7 @@ static int print_tree(const struct edac_opts *o, const struct edac_file *files, 
 	if (o->json)
 		printf("],\"gaps\":%u}\n", p.gaps);
 	if (!p.printed && o->path[0]) {
-		fprintf(stderr, "ras-fdr-ctl: edac: no such file or node '%s'\n", o->path);
+		fprintf(stderr, "ras-fdr-ctl: edac: no such file or node '%s'\n", ctl_text(o->path));
 		return 1;
 	}
 	if (!p.printed && !o->json)
@@ -337,7 +337,7 @@ int ctl_edac(struct ctl *c, int argc, char **argv)
 		r = edac_view_build(db, &o.f, w, nw, &v);
 	free(w);
 	if (r < 0) {
-		fprintf(stderr, "ras-fdr-ctl: %s\n", ras_db_errmsg(db));
+		fprintf(stderr, "ras-fdr-ctl: %s\n", ctl_text(ras_db_errmsg(db)));
 		ras_db_close(db);
 		return 1;
 	}

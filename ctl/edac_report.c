@@ -55,7 +55,8 @@ static void report_mc_json(const struct edac_mc *mc, bool first)
 static void report_mc_text(const struct edac_mc *mc)
 {
 	printf("mc%u: %s, %llu MB, counting for %llu s: %llu corrected, %llu uncorrected\n",
-	       mc->index, mc->mc_name[0] ? mc->mc_name : "(unnamed)", (unsigned long long)mc->size_mb,
+	       mc->index, mc->mc_name[0] ? ctl_text(mc->mc_name) : "(unnamed)",
+	       (unsigned long long)mc->size_mb,
 	       (unsigned long long)mc->seconds_since_reset, (unsigned long long)mc->ce_count,
 	       (unsigned long long)mc->ue_count);
 	if (mc->n_dimms) {
@@ -65,8 +66,8 @@ static void report_mc_text(const struct edac_mc *mc)
 			char name[16];
 
 			snprintf(name, sizeof(name), "%s%u", d->is_rank ? "rank" : "dimm", d->index);
-			printf("  %-8s %-28s %-24s %10llu %10llu\n", name, d->location,
-			       edac_display_label(d->configured_label, d->label),
+			printf("  %-8s %-28s %-24s %10llu %10llu\n", name, ctl_text(d->location),
+			       ctl_text(edac_display_label(d->configured_label, d->label)),
 			       (unsigned long long)d->ce_count, (unsigned long long)d->ue_count);
 		}
 	} else {
@@ -77,7 +78,8 @@ static void report_mc_text(const struct edac_mc *mc)
 
 			for (unsigned c = 0; c < cs->n_channels; c++)
 				printf("  csrow%-3u ch%-6u %-28s %10llu %10llu\n", cs->index, c,
-				       edac_display_label(cs->ch[c].configured_label, cs->ch[c].dimm_label),
+				       ctl_text(edac_display_label(cs->ch[c].configured_label,
+								   cs->ch[c].dimm_label)),
 				       (unsigned long long)cs->ch[c].ce_count,
 				       (unsigned long long)cs->ue_count);
 		}
@@ -149,7 +151,7 @@ static void layout_dimms(const struct edac_mc *mc)
 	printf("  %-18s", "");
 	for (unsigned c = 0; c < cols; c++) {
 		snprintf(head, sizeof(head), "%s %u", mc->layer_name[last], c);
-		printf(" %-26s", head);
+		printf(" %-26s", ctl_text(head));
 	}
 	putchar('\n');
 	for (unsigned r = 0; r < rows; r++) {
@@ -163,11 +165,11 @@ static void layout_dimms(const struct edac_mc *mc)
 			n += (size_t)snprintf(head + n, sizeof(head) - n, "%s%s %d", l ? " " : "",
 					      mc->layer_name[l], pos[l]);
 		for (int line = 0; line < 2; line++) {
-			printf("  %-18s", line ? "" : head);
+			printf("  %-18s", line ? "" : ctl_text(head));
 			for (unsigned c = 0; c < cols; c++) {
 				pos[last] = (int)c;
 				cell_text(mc, pos, top, bottom, sizeof(top));
-				printf(" %-26.26s", line ? bottom : top);
+				printf(" %-26.26s", ctl_text(line ? bottom : top));
 			}
 			putchar('\n');
 		}
@@ -202,7 +204,7 @@ static void layout_csrows(const struct edac_mc *mc)
 				else
 					snprintf(cell, sizeof(cell), "%s", edac_display_label(
 						 cs->ch[c].configured_label, cs->ch[c].dimm_label));
-				printf(" %-26.26s", cell);
+				printf(" %-26.26s", ctl_text(cell));
 			}
 			putchar('\n');
 		}
@@ -218,7 +220,7 @@ static int print_layout(const struct edac_topology *t)
 	for (unsigned m = 0; m < t->n_mcs; m++) {
 		const struct edac_mc *mc = &t->mcs[m];
 
-		printf("mc%u: %s (%s)\n", mc->index, mc->mc_name, mc->max_location);
+		printf("mc%u: %s (%s)\n", mc->index, ctl_text(mc->mc_name), ctl_text(mc->max_location));
 		if (mc->n_dimms && mc->n_layers)
 			layout_dimms(mc);
 		else
@@ -365,7 +367,7 @@ static int load_layout(struct ctl *c, const struct layout_parse *p, struct edac_
 		r = edac_sysfs_read(c->cfg.sysfs_root, t);
 		if (r < 0) {
 			fprintf(stderr, "ras-fdr-ctl: cannot read %s/devices/system/edac/mc: %s\n",
-				c->cfg.sysfs_root, strerror(-r));
+				ctl_text(c->cfg.sysfs_root), strerror(-r));
 			fprintf(stderr, "ras-fdr-ctl: without --live, layout lists the DIMMs the stored "
 				"records name\n");
 		}

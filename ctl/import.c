@@ -24,8 +24,13 @@ static void print_count(void *ctx, const struct ras_import_count *c)
 {
 	struct import_totals *t = ctx;
 
+	if (c->not_a_table) {
+		printf("%-26s not imported: a view or virtual table, not read\n", c->src_table);
+		return;
+	}
 	if (!c->dst_table) {
-		printf("%-26s not imported: ras-fdr has no equivalent table\n", c->src_table);
+		/* The name is the foreign file's: shown, never obeyed. */
+		printf("%-26s not imported: ras-fdr has no equivalent table\n", ctl_text(c->src_table));
 		return;
 	}
 	printf("%-26s -> %-28s %6lld rows: %lld imported, %lld already present%s\n", c->src_table,
@@ -52,7 +57,7 @@ int ctl_import(struct ctl *c, int argc, char **argv)
 		path = argv[first + 1];
 	ras_boot_id(boot_id, sizeof(boot_id));
 	if (ras_db_open_writer(&db, c->cfg.database, boot_id, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ras-fdr-ctl: %s\n", err);
+		fprintf(stderr, "ras-fdr-ctl: %s\n", ctl_text(err));
 		return 1;
 	}
 	dctx = calloc(1, sizeof(*dctx));
@@ -66,7 +71,7 @@ int ctl_import(struct ctl *c, int argc, char **argv)
 	ras_db_close(db);
 	free(dctx);
 	if (r < 0) {
-		fprintf(stderr, "ras-fdr-ctl: import: %s\n", err);
+		fprintf(stderr, "ras-fdr-ctl: import: %s\n", ctl_text(err));
 		return 1;
 	}
 	printf("Total: %lld imported, %lld already present.\n", totals.imported, totals.present);

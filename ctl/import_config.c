@@ -17,14 +17,14 @@
 #include "import_config.h"
 #include "lib/fileio.h"
 
-/* Text from the file goes into comments: a control character must not end the comment. */
+/*
+ * Text from the file goes into comments: a control character must not end the
+ * comment nor reach the terminal (lib/text.h: C0, DEL, C1, bidi overrides and
+ * bytes that are not UTF-8 as \xNN).
+ */
 static void put_text(FILE *f, const char *s)
 {
-	for (const unsigned char *p = (const unsigned char *)(s ? s : ""); *p; p++)
-		if (*p < 0x20 || *p == 0x7f)
-			fprintf(f, "\\x%02x", *p);
-		else
-			fputc(*p, f);
+	ras_text_write(f, s ? s : "", s ? strlen(s) : 0);
 }
 
 static void put_src(FILE *f, const struct imp *im, const struct imp_src *s)
@@ -74,7 +74,7 @@ static void print_settings(struct imp *im)
 		if (it->n_src)
 			put_sources(stdout, im, it, "\n");
 		put_note(stdout, "#   ", it->note);
-		printf("%s = %s\n", it->key, it->value);
+		printf("%s = %s\n", it->key, ctl_text(it->value));
 	}
 }
 
@@ -89,20 +89,21 @@ static void print_triggers(struct imp *im)
 			continue;
 		if (first)
 			printf("# Triggers: rasd runs %s/CONDITION, one program per condition\n",
-			       imp_trigger_dir(im));
+			       ctl_text(imp_trigger_dir(im)));
 		first = false;
 		put_sources(stdout, im, it, "\n");
 		if (!*it->key) {
 			put_note(stdout, "#   no rasd condition: ", it->note);
 			continue;
 		}
-		printf("#   %s: ", it->key);
+		printf("#   %s: ", ctl_text(it->key));
 		if (it->install)
-			printf("%s\n", it->install);
+			printf("%s\n", ctl_text(it->install));
 		else if (imp_find(im, IMP_TRIGGER, it->key) != it)
 			printf("see the program above\n");
 		else
-			printf("install the program as %s/%s\n", imp_trigger_dir(im), it->key);
+			printf("install the program as %s/%s\n", ctl_text(imp_trigger_dir(im)),
+			       ctl_text(it->key));
 		put_note(stdout, "#   ", it->note);
 	}
 }
@@ -341,7 +342,7 @@ int ctl_import_config(struct ctl *c, int argc, char **argv)
 		return ctl_usage_error("import-config", "takes one FILE");
 	im.file = argv[first];
 	if ((r = ras_read_file(im.file, &text, NULL)) < 0) {
-		fprintf(stderr, "ras-fdr-ctl: %s: %s\n", im.file, strerror(-r));
+		fprintf(stderr, "ras-fdr-ctl: %s: %s\n", ctl_text(im.file), strerror(-r));
 		if (json) {
 			printf("{\"version\":%d,\"error\":", CTL_JSON_VERSION);
 			json_str(strerror(-r));

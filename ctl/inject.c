@@ -51,7 +51,7 @@ static int write_marker(const char *instance_dir, const uint8_t *buf, size_t len
 	snprintf(path, sizeof(path), "%s/trace_marker_raw", instance_dir);
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0) {
-		fprintf(stderr, "ras-fdr-ctl: cannot open %s: %s (is rasd running?)\n", path,
+		fprintf(stderr, "ras-fdr-ctl: cannot open %s: %s (is rasd running?)\n", ctl_text(path),
 			strerror(errno));
 		return -errno;
 	}
@@ -69,7 +69,7 @@ static int write_marker(const char *instance_dir, const uint8_t *buf, size_t len
 		return -ENOSPC;
 	}
 	if (w != (ssize_t)len) {
-		fprintf(stderr, "ras-fdr-ctl: writing %s failed: %s\n", path,
+		fprintf(stderr, "ras-fdr-ctl: writing %s failed: %s\n", ctl_text(path),
 			w < 0 ? strerror(e) : "short write");
 		return -EIO;
 	}
@@ -88,7 +88,7 @@ static int inject_synthetic(struct ctl *c, const char *name, char **assign, int 
 		return ctl_usage_error("inject", "unknown event type '%s'", name);
 	}
 	if (ras_tracing_find(c->cfg.tracing_dir, dir, sizeof(dir), err, sizeof(err)) < 0) {
-		fprintf(stderr, "ras-fdr-ctl: %s\n", err);
+		fprintf(stderr, "ras-fdr-ctl: %s\n", ctl_text(err));
 		return 1;
 	}
 	snprintf(inst, sizeof(inst), "%s/instances/%s", dir, c->cfg.instance);
@@ -100,7 +100,7 @@ static int inject_synthetic(struct ctl *c, const char *name, char **assign, int 
 	unsigned idx = (unsigned)(t - ras_event_types);
 	if (!fmt->type[idx].event) {
 		fprintf(stderr, "ras-fdr-ctl: no format for %s:%s: the running kernel lacks it "
-			"and %s has no copy\n", t->system, t->event, c->cfg.formats_dir);
+			"and %s has no copy\n", t->system, t->event, ctl_text(c->cfg.formats_dir));
 		ras_formats_free(fmt);
 		return 1;
 	}
@@ -108,7 +108,8 @@ static int inject_synthetic(struct ctl *c, const char *name, char **assign, int 
 			      sizeof(buf), err, sizeof(err));
 	ras_formats_free(fmt);
 	if (len < 0) {
-		fprintf(stderr, "ras-fdr-ctl: %s\n", err);
+		/* The reason quotes the assignments given. */
+		fprintf(stderr, "ras-fdr-ctl: %s\n", ctl_text(err));
 		return 2;
 	}
 	if (write_marker(inst, buf, (size_t)len) < 0)
@@ -118,7 +119,8 @@ static int inject_synthetic(struct ctl *c, const char *name, char **assign, int 
 	ctl_command_line(c, cmd, sizeof(cmd));
 	printf("wrote a synthetic %s:%s record (%d bytes, %d field%s set) into %s at %lld; find it "
 	       "with: %s errors --type %s --since @%lld\n", t->system, t->event, len, n,
-	       n == 1 ? "" : "s", inst, (long long)time(NULL), cmd, t->table, (long long)time(NULL));
+	       n == 1 ? "" : "s", ctl_text(inst), (long long)time(NULL), ctl_text(cmd), t->table,
+	       (long long)time(NULL));
 	return 0;
 }
 

@@ -19,17 +19,21 @@
 
 #include "inject_util.h"
 #include "lib/fileio.h"
+#include "lib/text.h"
 
 extern char **environ;
 
 int inj_usage_error(const char *fmt, ...)
 {
+	char msg[1024];
 	va_list ap;
 
-	fputs("ras-fdr-ctl inject: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
+	/* The message quotes the arguments: shown as a terminal may print them. */
+	fputs("ras-fdr-ctl inject: ", stderr);
+	ras_text_write(stderr, msg, strlen(msg));
 	fputs("\n(see ras-fdr-ctl inject --help)\n", stderr);
 	return EXIT_USAGE;
 }

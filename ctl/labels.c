@@ -18,9 +18,9 @@ static void print_label_error(void *ctx, const char *file, unsigned line, const 
 
 	(*errors)++;
 	if (line)
-		fprintf(stderr, "%s:%u: %s\n", file, line, reason);
+		fprintf(stderr, "%s:%u: %s\n", ctl_text(file), line, ctl_text(reason));
 	else
-		fprintf(stderr, "%s: %s\n", file, reason);
+		fprintf(stderr, "%s: %s\n", ctl_text(file), ctl_text(reason));
 }
 
 static struct dimm_labels *load_labels(struct ctl *c, unsigned *errors)
@@ -119,8 +119,8 @@ static int measure_slot(void *ctx, const struct label_slot *s)
 
 	slot_text(run, s, &t);
 	for (int i = 0; i < 4; i++)
-		if ((int)strlen(t.cells[i]) > run->width[i])
-			run->width[i] = (int)strlen(t.cells[i]);
+		if ((int)strlen(ctl_text(t.cells[i])) > run->width[i])
+			run->width[i] = (int)strlen(ctl_text(t.cells[i]));
 	return 0;
 }
 
@@ -142,8 +142,9 @@ static int print_slot(void *ctx, const struct label_slot *s)
 		putchar('}');
 		return 0;
 	}
-	printf("%-*s  %-*s  %-*s  %-*s  %s\n", run->width[0], t.cells[0], run->width[1], t.cells[1],
-	       run->width[2], t.cells[2], run->width[3], t.cells[3], t.cells[4]);
+	printf("%-*s  %-*s  %-*s  %-*s  %s\n", run->width[0], ctl_text(t.cells[0]), run->width[1],
+	       ctl_text(t.cells[1]), run->width[2], ctl_text(t.cells[2]), run->width[3],
+	       ctl_text(t.cells[3]), t.cells[4]);
 	return 0;
 }
 
@@ -160,7 +161,7 @@ static void print_labels_header(struct labels_run *run, const struct edac_topolo
 	/* The header's own words set the narrowest widths. */
 	run->width[0] = 8, run->width[1] = 4, run->width[2] = 10, run->width[3] = 5;
 	each_slot(t, measure_slot, run);
-	printf("Board: %s (%u label entries apply)\n", board, dimm_labels_count_matching(run->l));
+	printf("Board: %s (%u label entries apply)\n", ctl_text(board), dimm_labels_count_matching(run->l));
 	printf("%-*s  %-*s  %-*s  %-*s  %s\n", run->width[0], "LOCATION", run->width[1], "NODE",
 	       run->width[2], "CONFIGURED", run->width[3], "SYSFS", "STATE");
 }
@@ -201,11 +202,11 @@ static int register_slot(void *ctx, const struct label_slot *s)
 		 s->mc, s->file);
 	r = write_label(path, want);
 	if (r < 0) {
-		fprintf(stderr, "ras-fdr-ctl: %s: %s\n", path, strerror(-r));
+		fprintf(stderr, "ras-fdr-ctl: %s: %s\n", ctl_text(path), strerror(-r));
 		run->failed++;
 		return 0;
 	}
-	printf("%s: %s\n", s->node, want);
+	printf("%s: %s\n", s->node, ctl_text(want));
 	run->written++;
 	return 0;
 }
@@ -224,7 +225,7 @@ static int labels_print_or_register(struct ctl *c, bool do_register, bool json)
 	r = edac_sysfs_read(c->cfg.sysfs_root, &t);
 	if (r < 0) {
 		fprintf(stderr, "ras-fdr-ctl: cannot read %s/devices/system/edac/mc: %s\n",
-			c->cfg.sysfs_root, strerror(-r));
+			ctl_text(c->cfg.sysfs_root), strerror(-r));
 		dimm_labels_free(l);
 		return 1;
 	}
@@ -235,7 +236,7 @@ static int labels_print_or_register(struct ctl *c, bool do_register, bool json)
 		printf("]}\n");
 	if (do_register && !run.configured)
 		fprintf(stderr, "ras-fdr-ctl: no label file describes this board (%s)\n",
-			dimm_labels_board_key(l));
+			ctl_text(dimm_labels_board_key(l)));
 	else if (do_register)
 		printf("%u labels written, %u already right, %u failed.\n", run.written,
 		       run.configured - run.written - run.failed, run.failed);
@@ -270,22 +271,23 @@ static void print_guess_entry(const struct smbios_memory_device *d, unsigned n,
 	char label[SMBIOS_STR_LEN], loc[32];
 
 	sanitize_label(d->locator, n, label, sizeof(label));
-	printf("# SMBIOS handle 0x%04x: locator \"%s\", bank \"%s\", ", d->handle, d->locator,
-	       d->bank_locator);
+	printf("# SMBIOS handle 0x%04x: locator \"%s\", bank \"%s\", ", d->handle, ctl_text(d->locator),
+	       ctl_text(d->bank_locator));
 	if (d->size_mb == UINT64_MAX)
 		printf("size unknown");
 	else
 		printf("%llu MB", (unsigned long long)d->size_mb);
-	printf(" %s %s %s\n", smbios_memory_type_name(d->memory_type), d->manufacturer, d->part_number);
+	printf(" %s %s %s\n", smbios_memory_type_name(d->memory_type), ctl_text(d->manufacturer),
+	       ctl_text(d->part_number));
 	if (!paired) {
-		printf("#\t%s: ?\n", label);
+		printf("#\t%s: ?\n", ctl_text(label));
 		return;
 	}
 	location_text(g->mc[n], g->dimm[n]->pos, loc, sizeof(loc));
 	if (d->size_mb != UINT64_MAX && d->size_mb != g->dimm[n]->size_mb)
 		printf("# note: EDAC reports %llu MB at this location\n",
 		       (unsigned long long)g->dimm[n]->size_mb);
-	printf("\t%s: %s\n", label, loc);
+	printf("\t%s: %s\n", ctl_text(label), loc);
 }
 
 static void print_guess(const struct dmi_ident *id, const struct smbios_memory_device *dev,
@@ -303,11 +305,11 @@ static void print_guess(const struct dmi_ident *id, const struct smbios_memory_d
 		printf("# EDAC shows %u DIMMs but SMBIOS lists %u populated sockets: fill in the\n"
 		       "# locations (mc.top.mid.low, see 'ras-fdr-ctl labels print') by hand.\n",
 		       g->n, populated);
-	printf("Vendor: %s\n", id->board_vendor[0] ? id->board_vendor : id->sys_vendor);
+	printf("Vendor: %s\n", ctl_text(id->board_vendor[0] ? id->board_vendor : id->sys_vendor));
 	if (id->board_name[0])
-		printf("  Board: %s\n", id->board_name);
+		printf("  Board: %s\n", ctl_text(id->board_name));
 	if (id->product_name[0])
-		printf("  Product: %s\n", id->product_name);
+		printf("  Product: %s\n", ctl_text(id->product_name));
 	for (unsigned i = 0; i < ndev; i++) {
 		if (!dev[i].size_mb)
 			continue;  /* empty socket */
@@ -331,7 +333,7 @@ static int labels_guess(struct ctl *c)
 	snprintf(path, sizeof(path), "%s/firmware/dmi/tables/DMI", c->cfg.sysfs_root);
 	r = smbios_read_table(path, &blob, &len);
 	if (r < 0) {
-		fprintf(stderr, "ras-fdr-ctl: %s: %s%s\n", path, strerror(-r),
+		fprintf(stderr, "ras-fdr-ctl: %s: %s%s\n", ctl_text(path), strerror(-r),
 			r == -EACCES ? " (reading the SMBIOS table needs root)" : "");
 		free(dev);
 		return 1;
@@ -339,7 +341,7 @@ static int labels_guess(struct ctl *c)
 	n = smbios_memory_devices(blob, len, dev, MAX_SMBIOS_DEVICES);
 	free(blob);
 	if (n <= 0) {
-		fprintf(stderr, "ras-fdr-ctl: %s: %s\n", path,
+		fprintf(stderr, "ras-fdr-ctl: %s: %s\n", ctl_text(path),
 			n < 0 ? "malformed SMBIOS table" : "no memory devices (type 17) listed");
 		free(dev);
 		return 1;

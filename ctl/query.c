@@ -94,8 +94,9 @@ static void print_count(struct summary_ctx *s, unsigned idx, const char *sev, co
 	ras_format_time(last_ns, last, sizeof(last));
 	s->total += count;
 	if (s->json) {
-		printf("%s{\"type\":\"%s\",\"severity\":\"%s\",\"location\":", s->n++ ? "," : "",
-		       ras_event_types[idx].table, sev ? sev : "unknown");
+		printf("%s{\"type\":\"%s\",\"severity\":", s->n++ ? "," : "", ras_event_types[idx].table);
+		ctl_print_json_string(sev ? sev : "unknown", strlen(sev ? sev : "unknown"));
+		printf(",\"location\":");
 		ctl_print_json_string(loc ? loc : "", loc ? strlen(loc) : 0);
 		printf(",\"count\":%lld,\"first\":\"%s\",\"last\":\"%s\"}", (long long)count, first, last);
 		return;
@@ -103,8 +104,8 @@ static void print_count(struct summary_ctx *s, unsigned idx, const char *sev, co
 	if (!s->n++)
 		printf("%-28s %-11s %8s  %-20s  %s\n", "TYPE", "SEVERITY", "COUNT", "LAST (UTC)", "LOCATION");
 	/* Seconds are enough in the table; --json keeps the microseconds. */
-	printf("%-28s %-11s %8lld  %.19sZ  %s\n", ras_event_types[idx].table, sev ? sev : "unknown",
-	       (long long)count, last, loc && *loc ? loc : "-");
+	printf("%-28s %-11s %8lld  %.19sZ  %s\n", ras_event_types[idx].table,
+	       sev ? ctl_text(sev) : "unknown", (long long)count, last, loc && *loc ? ctl_text(loc) : "-");
 }
 
 /* The summary's lines, kept while the query runs and printed once it has succeeded. */
@@ -221,21 +222,22 @@ struct errors_ctx {
 	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
 };
 
+/* A raw field by its event-table flags: one JSON type per key, whatever the row holds. */
 static void print_json_value(const struct ras_field *f, const struct ras_value *v)
 {
 	if (!v->present) {
 		printf("null");
 	} else if (f->type == RAS_FT_INT && (f->flags & RAS_F_HEX)) {
-		printf("\"0x%llx\"", (unsigned long long)v->i);
+		ctl_print_json_hex((uint64_t)v->i);
 	} else if (f->type == RAS_FT_INT && (f->flags & RAS_F_WIDE)) {
-		printf("\"%lld\"", (long long)v->i);
+		ctl_print_json_u64((uint64_t)v->i);
 	} else if (f->type == RAS_FT_INT) {
 		printf("%lld", (long long)v->i);
 	} else if (f->type == RAS_FT_TEXT) {
-		ctl_print_json_string(v->p, v->len);
+		ctl_print_json_string(v->p, v->p ? v->len : 0);
 	} else {
 		putchar('"');
-		for (uint32_t i = 0; i < v->len; i++)
+		for (uint32_t i = 0; v->p && i < v->len; i++)
 			printf("%02x", ((const uint8_t *)v->p)[i]);
 		putchar('"');
 	}
@@ -245,20 +247,22 @@ static void print_json_decoded(const struct ras_event_type *t, const void *d)
 {
 	printf(",\"decoded\":{");
 	for (size_t i = 0; i < *t->n_dfields; i++) {
-		const struct ras_dfield *df = &t->dfields[i];
-
-		printf("%s\"%s\":", i ? "," : "", df->name);
-		if (df->type == RAS_DF_STR) {
-			const char *s = ras_dfield_str(d, df);
-
-			ctl_print_json_string(s, strlen(s));
-		} else if (ras_dfield_int(d, df) == RAS_DF_NONE) {
-			printf("null");
-		} else {
-			ctl_print_json_int(ras_dfield_int(d, df));
-		}
+		if (i)
+			putchar(',');
+		ctl_print_json_key(t->dfields[i].name);
+		ras_json_dfield(stdout, &t->dfields[i], d);
 	}
 	printf("}");
+}
+
+/* The keys every record line and folded-period line shares after its time. */
+static void print_json_origin(const struct ras_db_row *row)
+{
+	printf(",\"boot_id\":");
+	ctl_print_json_string(row->boot_id, row->boot_id ? strlen(row->boot_id) : 0);
+	printf(",\"source\":");
+	ctl_print_json_string(row->source, row->source ? strlen(row->source) : 0);
+	printf(",\"synthetic\":%s", row->synthetic ? "true" : "false");
 }
 
 void ctl_print_json_row(const struct ras_db_row *row, const void *decoded)
@@ -271,16 +275,18 @@ void ctl_print_json_row(const struct ras_db_row *row, const void *decoded)
 	printf("{\"version\":%d,\"type\":\"%s\",\"id\":%lld,", CTL_JSON_VERSION, t->table,
 	       (long long)row->id);
 	ctl_print_json_wall(row->wall_ns);
-	printf(",\"trace_ts\":\"%llu\",\"trace_cpu\":%d,\"boot_id\":\"%s\",\"source\":\"%s\","
-	       "\"severity\":\"%s\",\"location\":", (unsigned long long)row->trace_ts, row->trace_cpu,
-	       row->boot_id ? row->boot_id : "", row->source ? row->source : "",
-	       ras_severity_name(h->severity));
-	ctl_print_json_string(h->location, strlen(h->location));
+	printf(",\"trace_ts\":\"%llu\",\"trace_cpu\":%d", (unsigned long long)row->trace_ts,
+	       row->trace_cpu);
+	print_json_origin(row);
+	printf(",\"severity\":\"%s\",\"location\":", ras_severity_name(h->severity));
+	ctl_print_json_string(h->location, strnlen(h->location, sizeof(h->location)));
 	printf(",\"summary\":");
 	ctl_print_json_string(text, strlen(text));
 	printf(",\"fields\":{");
 	for (unsigned i = 0; i < t->n_fields; i++) {
-		printf("%s\"%s\":", i ? "," : "", t->fields[i].name);
+		if (i)
+			putchar(',');
+		ctl_print_json_key(t->fields[i].name);
 		print_json_value(&t->fields[i], &row->values[i]);
 	}
 	printf("}");
@@ -302,33 +308,46 @@ static void print_fold(const struct ras_db_row *row, bool json)
 		       CTL_JSON_VERSION, table, (long long)row->id);
 		ctl_print_json_string(fi->subject, strlen(fi->subject));
 		printf(",\"records\":%lld,\"errors\":%lld,\"first\":\"%s\",\"last\":\"%s\","
-		       "\"boot_id\":\"%s\",\"source\":\"%s\",\"severity\":\"%s\",\"location\":",
-		       (long long)fi->records, (long long)fi->errors, first, last,
-		       row->boot_id ? row->boot_id : "", row->source ? row->source : "",
-		       row->severity ? row->severity : "unknown");
+		       "\"first_ns\":", (long long)fi->records, (long long)fi->errors, first, last);
+		ras_json_i64(stdout, fi->first_ns);
+		printf(",\"last_ns\":");
+		ras_json_i64(stdout, fi->last_ns);
+		print_json_origin(row);
+		printf(",\"severity\":");
+		ctl_print_json_string(row->severity ? row->severity : "unknown",
+				      strlen(row->severity ? row->severity : "unknown"));
+		printf(",\"location\":");
 		ctl_print_json_string(row->location, strlen(row->location));
-		if (fi->have_addr)
-			printf(",\"address_min\":\"0x%llx\",\"address_max\":\"0x%llx\"",
-			       (unsigned long long)fi->addr_lo, (unsigned long long)fi->addr_hi);
-		printf(",\"detail\":\"%s\",\"distinct\":[", fi->detail_name);
-		for (unsigned i = 0; i < fi->ndetails; i++)
-			printf("%s\"0x%llx\"", i ? "," : "", (unsigned long long)fi->details[i]);
+		if (fi->have_addr) {
+			printf(",\"address_min\":");
+			ctl_print_json_hex(fi->addr_lo);
+			printf(",\"address_max\":");
+			ctl_print_json_hex(fi->addr_hi);
+		}
+		printf(",\"detail\":");
+		ctl_print_json_string(fi->detail_name, strlen(fi->detail_name));
+		printf(",\"distinct\":[");
+		for (unsigned i = 0; i < fi->ndetails; i++) {
+			if (i)
+				putchar(',');
+			ctl_print_json_hex(fi->details[i]);
+		}
 		printf("],\"more_distinct\":%s}\n", fi->details_more ? "true" : "false");
 		return;
 	}
 	printf("%.19sZ %s %s: %lld records folded (%lld errors) from %.19sZ", last,
-	       row->severity ? row->severity : "unknown", table, (long long)fi->records,
+	       row->severity ? ctl_text(row->severity) : "unknown", table, (long long)fi->records,
 	       (long long)fi->errors, first);
-	printf(", %s", fi->subject[0] ? fi->subject : "older than the size or age limit");
+	printf(", %s", fi->subject[0] ? ctl_text(fi->subject) : "older than the size or age limit");
 	if (fi->have_addr)
 		printf(", address 0x%llx-0x%llx", (unsigned long long)fi->addr_lo,
 		       (unsigned long long)fi->addr_hi);
 	for (unsigned i = 0; i < fi->ndetails; i++)
 		printf("%s0x%llx", i ? "," : fi->ndetails > 1 ? ", distinct " : ", ", (unsigned long long)fi->details[i]);
 	if (fi->ndetails)
-		printf(" (%s%s)", fi->detail_name, fi->details_more ? ", and more" : "");
+		printf(" (%s%s)", ctl_text(fi->detail_name), fi->details_more ? ", and more" : "");
 	if (row->location[0])
-		printf(" @ %s", row->location);
+		printf(" @ %s", ctl_text(row->location));
 	putchar('\n');
 }
 
@@ -357,11 +376,11 @@ static int print_row(void *ctx, const struct ras_db_row *row)
 	ras_format_time(row->wall_ns, when, sizeof(when));
 	/* Seconds are enough here (--json keeps the microseconds); the location
 	 * is added only when the sentence does not already state it. */
-	printf("%.19sZ %s %s: %s", when, ras_severity_name(h->severity), t->table, text);
+	printf("%.19sZ %s %s: %s", when, ras_severity_name(h->severity), t->table, ctl_text(text));
 	if (h->location[0] && !strstr(text, h->location))
-		printf(" @ %s", h->location);
+		printf(" @ %s", ctl_text(h->location));
 	if (row->source && strcmp(row->source, "live"))
-		printf("  [%s]", row->source);
+		printf("  [%s]", ctl_text(row->source));
 	putchar('\n');
 	return 0;
 }

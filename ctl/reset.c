@@ -17,10 +17,10 @@ int ctl_confirm(const char *question, bool yes)
 		return 1;
 	if (!isatty(STDIN_FILENO)) {
 		fprintf(stderr, "ras-fdr-ctl: %s\nras-fdr-ctl: not asking without a terminal; "
-			"add --yes to confirm\n", question);
+			"add --yes to confirm\n", ctl_text(question));
 		return 0;
 	}
-	fprintf(stderr, "%s [y/N] ", question);
+	fprintf(stderr, "%s [y/N] ", ctl_text(question));
 	fflush(stderr);
 	if (!fgets(answer, sizeof(answer), stdin))
 		return 0;
@@ -134,11 +134,11 @@ int ctl_reset(struct ctl *c, int argc, char **argv)
 	if (argc - first > 1 || parse_scope(first < argc ? argv[first] : NULL, &s) < 0)
 		return ctl_usage_error("reset", "takes one scope: mcN, mcN/dimmK, mcN/rankK or mcN/csrowK");
 	if (ras_db_edac_open_rw(&db, c->cfg.database, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ras-fdr-ctl: %s\n", err);
+		fprintf(stderr, "ras-fdr-ctl: %s\n", ctl_text(err));
 		return 1;
 	}
 	if (!scope_known(db, &s)) {
-		fprintf(stderr, "ras-fdr-ctl: %s is not in the recorded EDAC topology\n", s.text);
+		fprintf(stderr, "ras-fdr-ctl: %s is not in the recorded EDAC topology\n", ctl_text(s.text));
 		ras_db_close(db);
 		return 1;
 	}
@@ -156,11 +156,11 @@ int ctl_reset(struct ctl *c, int argc, char **argv)
 	r = ras_db_edac_reset(db, s.text, s.mc, s.kind[0] ? s.kind : NULL, s.idx,
 			      (int64_t)time(NULL) * 1000000000, purge, &deleted);
 	if (r < 0)
-		fprintf(stderr, "ras-fdr-ctl: reset failed: %s\n", ras_db_errmsg(db));
+		fprintf(stderr, "ras-fdr-ctl: reset failed: %s\n", ctl_text(ras_db_errmsg(db)));
 	else if (purge)
-		printf("Deleted %lld records; counting %s from now.\n", (long long)deleted, what);
+		printf("Deleted %lld records; counting %s from now.\n", (long long)deleted, ctl_text(what));
 	else
-		printf("Counting %s from now.\n", what);
+		printf("Counting %s from now.\n", ctl_text(what));
 	ras_db_close(db);
 	return r < 0 ? 1 : 0;
 }
@@ -297,9 +297,10 @@ static void print_totals(const struct totals *s, bool json, int64_t unmapped)
 	}
 	printf("%-28s %10s %10s  %s\n", "DIMM", "CE", "UE", "WHERE");
 	for (unsigned i = 0; i < s->n; i++)
-		printf("%-28s %10llu %10llu  %s%s\n", s->t[i].label[0] ? s->t[i].label : "(no label)",
-		       (unsigned long long)s->t[i].ce, (unsigned long long)s->t[i].ue, s->t[i].where,
-		       s->t[i].by_label ? " (by label)" : "");
+		printf("%-28s %10llu %10llu  %s%s\n",
+		       s->t[i].label[0] ? ctl_text(s->t[i].label) : "(no label)",
+		       (unsigned long long)s->t[i].ce, (unsigned long long)s->t[i].ue,
+		       ctl_text(s->t[i].where), s->t[i].by_label ? " (by label)" : "");
 	if (by_label)
 		printf("(by label): no EDAC topology was stored for the controller (the machine had no "
 		       "EDAC sysfs, or rasd did not run); the DIMM is the one its records' label names, "
@@ -317,7 +318,7 @@ int ctl_summary_by_dimm(struct ctl *c, const struct ras_db_filter *f, bool json)
 		return 1;
 	r = edac_view_build(db, f, NULL, 0, &v);
 	if (r < 0) {
-		fprintf(stderr, "ras-fdr-ctl: %s\n", ras_db_errmsg(db));
+		fprintf(stderr, "ras-fdr-ctl: %s\n", ctl_text(ras_db_errmsg(db)));
 		ras_db_close(db);
 		return 1;
 	}

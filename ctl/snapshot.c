@@ -64,12 +64,12 @@ static int list_one(void *ctx, const struct ras_snapshot *s)
 		       "TRIGGER", "REASON");
 	print_size(s->data_len, size, sizeof(size));
 	if (s->trigger_table[0])
-		snprintf(trigger, sizeof(trigger), "%s #%lld", s->trigger_table,
+		snprintf(trigger, sizeof(trigger), "%s #%lld", ctl_text(s->trigger_table),
 			 (long long)s->trigger_row_id);
 	else
 		snprintf(trigger, sizeof(trigger), "manual");
 	printf("%5lld  %-27s %8lld %4u %6s  %-28s %s\n", (long long)s->id, when,
-	       (long long)s->record_count, s->ncpus, size, trigger, s->reason);
+	       (long long)s->record_count, s->ncpus, size, trigger, ctl_text(s->reason));
 	return 0;
 }
 
@@ -109,8 +109,9 @@ static void print_line(void *ctx, const char *line)
 {
 	unsigned *json_lines = ctx;
 
+	/* A record's text (a process name, a message) is anyone's: shown, never obeyed. */
 	if (!json_lines) {
-		printf("%s\n", line);
+		printf("%s\n", ctl_text(line));
 		return;
 	}
 	printf("%s", (*json_lines)++ ? "," : "");
@@ -119,15 +120,19 @@ static void print_line(void *ctx, const char *line)
 
 static void show_header_json(const struct ras_snapshot *s)
 {
+	char when[40];
+
 	printf("{\"version\":%d,\"id\":%lld,", CTL_JSON_VERSION, (long long)s->id);
 	ctl_print_json_wall(s->wall_ns);
 	print_json_field("instance", s->instance);
 	print_json_field("boot", s->boot_id);
 	print_json_field("reason", s->reason);
 	print_json_field("trigger_table", s->trigger_table);
-	printf(",\"trigger_row_id\":%lld,\"trigger_wall_ns\":\"%lld\",\"records\":%lld,"
-	       "\"missed\":%lld,\"cpus\":%u,\"lines\":[", (long long)s->trigger_row_id,
-	       (long long)s->trigger_wall_ns, (long long)s->record_count, (long long)s->missed, s->ncpus);
+	ras_format_time(s->trigger_wall_ns, when, sizeof(when));
+	printf(",\"trigger_row_id\":%lld,\"trigger_wall_ns\":\"%lld\",\"trigger_time\":\"%s\","
+	       "\"records\":%lld,\"missed\":%lld,\"cpus\":%u,\"lines\":[", (long long)s->trigger_row_id,
+	       (long long)s->trigger_wall_ns, when, (long long)s->record_count, (long long)s->missed,
+	       s->ncpus);
 }
 
 static void show_header(const struct ras_snapshot *s)
@@ -136,12 +141,13 @@ static void show_header(const struct ras_snapshot *s)
 
 	ras_format_time(s->wall_ns, when, sizeof(when));
 	printf("Snapshot %lld, taken %s from instance %s (boot %s)\n", (long long)s->id, when,
-	       s->instance, s->boot_id[0] ? s->boot_id : "unknown");
-	printf("Reason: %s\n", s->reason[0] ? s->reason : "-");
+	       ctl_text(s->instance), s->boot_id[0] ? ctl_text(s->boot_id) : "unknown");
+	printf("Reason: %s\n", s->reason[0] ? ctl_text(s->reason) : "-");
 	if (s->trigger_table[0]) {
 		ras_format_time(s->trigger_wall_ns, when, sizeof(when));
-		printf("Trigger: %s #%lld at %s (ras-fdr-ctl errors --type %s)\n", s->trigger_table,
-		       (long long)s->trigger_row_id, when, s->trigger_table);
+		printf("Trigger: %s #%lld at %s (ras-fdr-ctl errors --type %s)\n",
+		       ctl_text(s->trigger_table), (long long)s->trigger_row_id, when,
+		       ctl_text(s->trigger_table));
 	} else {
 		printf("Trigger: none (taken by hand)\n");
 	}
@@ -206,7 +212,7 @@ static int open_writer(struct ctl *c, struct ras_db **db)
 	if (ras_boot_id(boot, sizeof(boot)) < 0)
 		snprintf(boot, sizeof(boot), "unknown");
 	if (ras_db_open_writer(db, c->cfg.database, boot, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ras-fdr-ctl: %s\n", err);
+		fprintf(stderr, "ras-fdr-ctl: %s\n", ctl_text(err));
 		return -1;
 	}
 	return 0;
@@ -223,7 +229,8 @@ static int take(struct ctl *c, const char *reason)
 
 	if (ras_tracing_find(c->cfg.tracing_dir, dir, sizeof(dir), err, sizeof(err)) < 0 ||
 	    fdr_attach(&f, dir, c->cfg.fdr_instance, err, sizeof(err)) < 0) {
-		fprintf(stderr, "ras-fdr-ctl: %s\n(is rasd running with fdr_enable = yes?)\n", err);
+		fprintf(stderr, "ras-fdr-ctl: %s\n(is rasd running with fdr_enable = yes?)\n",
+			ctl_text(err));
 		return 1;
 	}
 	if (open_writer(c, &db) < 0) {
@@ -327,9 +334,9 @@ static void print_left_out(const struct fdr_boot_event *ev, unsigned n)
 		snprintf(name, sizeof(name), "%s:%s", ev[i].system, ev[i].event);
 		if (ev[i].state == FDR_BOOT_MODULE)
 			printf("  %-40s from module %s, loaded after boot instances are made;"
-			       " rasd enables it\n", name, ev[i].module);
+			       " rasd enables it\n", ctl_text(name), ctl_text(ev[i].module));
 		else
-			printf("  %-40s not in this kernel\n", name);
+			printf("  %-40s not in this kernel\n", ctl_text(name));
 	}
 }
 
@@ -340,7 +347,7 @@ static void print_hidden(void *ctx, const char *condition, const char *advice)
 	if (*first)
 		printf("\nWhat can still hide errors on this machine:\n");
 	*first = false;
-	printf("  hidden: %s\n          %s\n", condition, advice);
+	printf("  hidden: %s\n          %s\n", ctl_text(condition), ctl_text(advice));
 }
 
 static void print_grub_steps(void)
@@ -458,7 +465,8 @@ static int print_cmdline(struct ctl *c, const struct boot_opts *o, const char *t
 		return 0;
 	}
 	printf("Kernel command-line parameters for %s (kernel %s):\n\n  %s\n",
-	       o->persistent ? "a persistent buffer" : "a boot-time instance", un->release, params);
+	       o->persistent ? "a persistent buffer" : "a boot-time instance", ctl_text(un->release),
+	       ctl_text(params));
 	print_left_out(ev, n);
 	print_grub_steps();
 	if (o->persistent)
@@ -534,13 +542,13 @@ int ctl_boot_cmdline(struct ctl *c, int argc, char **argv)
 		return r;
 	if (uname(&un) < 0 ||
 	    ras_tracing_find(c->cfg.tracing_dir, dir, sizeof(dir), err, sizeof(err)) < 0) {
-		fprintf(stderr, "ras-fdr-ctl: %s\n", err);
+		fprintf(stderr, "ras-fdr-ctl: %s\n", ctl_text(err));
 		return 1;
 	}
 	if (!o.json && !fdr_kernel_at_least(un.release, 6, o.persistent ? 12 : 3))
 		printf("WARNING: the running kernel %s is older than %s: it does not know %s.\n"
 		       "The parameters below are for a newer kernel booted on this machine.\n\n",
-		       un.release, o.persistent ? "6.12" : "6.3",
+		       ctl_text(un.release), o.persistent ? "6.12" : "6.3",
 		       o.persistent ? "persistent trace buffers" : "trace_instance=");
 	r = print_cmdline(c, &o, dir, &un);
 	if (r == 0 && !o.json)

@@ -276,12 +276,14 @@ static void print_last_crash(struct status *st, struct ras_db *db)
 	if (st->json && !l.found) {
 		printf(",\"last_boot_crash\":null");
 	} else if (st->json) {
-		printf(",\"last_boot_crash\":{\"id\":%lld,\"cause\":\"%s\",\"explained\":%s,\"reason\":",
-		       (long long)l.id, l.cause, l.explained ? "true" : "false");
+		printf(",\"last_boot_crash\":{\"id\":%lld,\"cause\":", (long long)l.id);
+		ctl_print_json_string(l.cause, strlen(l.cause));
+		printf(",\"explained\":%s,\"reason\":", l.explained ? "true" : "false");
 		ctl_print_json_string(l.reason, strlen(l.reason));
 		putchar('}');
 	} else if (l.found) {
-		printf("Last boot: ended in a crash (%s), %s; see ras-fdr-ctl crashes show %lld\n", l.cause,
+		printf("Last boot: ended in a crash (%s), %s; see ras-fdr-ctl crashes show %lld\n",
+		       ctl_text(l.cause),
 		       l.explained ? "explained by a hardware error" : "no hardware error explains it",
 		       (long long)l.id);
 	}

@@ -9,16 +9,22 @@
  * as JSON in imported_rows, so nothing rasdaemon said is lost (its texts,
  * such as an AER error's names, have no tracepoint field to go to).
  */
+#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 #include "db_internal.h"
 #include "db_import.h"
 #include "db_snapshot.h"
 #include "lib/decode.h"
+#include "lib/json.h"
 #include "decoders/aer.h"
 
 /* How a source column becomes a field value. */
@@ -76,6 +82,9 @@ static const struct table_map maps[] = {
 	{ "cxl_dram_event", "cxl_dram", { { "log", "log_type", CV_CXL_LOG } } },
 	{ "cxl_memory_module_event", "cxl_memory_module", { { "log", "log_type", CV_CXL_LOG } } },
 };
+
+/* The largest value a rasdaemon row holds is a CPER section of a few KiB. */
+#define FOREIGN_MAX_VALUE (1 << 20)
 
 static const char schema_imported[] =
 	"CREATE TABLE IF NOT EXISTS imported_rows ("
@@ -249,7 +258,11 @@ static int64_t parse_timestamp(const char *s)
 	return ((int64_t)timegm(&tm) - off) * 1000000000;
 }
 
-/* The source row as a JSON object; blobs as hex. Caller frees. */
+/*
+ * The source row as a JSON object; blobs as hex. Column names and texts are
+ * the source file's: every key and string goes through the one encoder, so
+ * a crafted column name cannot add keys or end the object. Caller frees.
+ */
 static char *row_json(sqlite3_stmt *st)
 {
 	char *buf = NULL;
@@ -261,32 +274,31 @@ static char *row_json(sqlite3_stmt *st)
 	putc('{', f);
 	for (int c = 0; c < sqlite3_column_count(st); c++) {
 		const unsigned char *p;
+		const char *name = sqlite3_column_name(st, c);
 		int n = sqlite3_column_bytes(st, c);
+		double d;
 
-		fprintf(f, "%s\"%s\":", c ? "," : "", sqlite3_column_name(st, c));
+		if (c)
+			putc(',', f);
+		ras_json_key(f, name ? name : "");
 		switch (sqlite3_column_type(st, c)) {
 		case SQLITE_INTEGER: fprintf(f, "%lld", (long long)sqlite3_column_int64(st, c)); break;
-		case SQLITE_FLOAT: fprintf(f, "%.17g", sqlite3_column_double(st, c)); break;
+		case SQLITE_FLOAT:
+			/* JSON has no infinity: say it in a string. */
+			d = sqlite3_column_double(st, c);
+			fprintf(f, isfinite(d) ? "%.17g" : "\"%g\"", d);
+			break;
 		case SQLITE_NULL: fputs("null", f); break;
 		case SQLITE_BLOB:
 			p = sqlite3_column_blob(st, c);
 			putc('"', f);
-			for (int i = 0; i < n; i++)
+			for (int i = 0; p && i < n; i++)
 				fprintf(f, "%02x", p[i]);
 			putc('"', f);
 			break;
 		default:
 			p = sqlite3_column_text(st, c);
-			putc('"', f);
-			for (int i = 0; i < n; i++) {
-				if (p[i] == '"' || p[i] == '\\')
-					fprintf(f, "\\%c", p[i]);
-				else if (p[i] < 0x20)
-					fprintf(f, "\\u%04x", p[i]);
-				else
-					putc(p[i], f);
-			}
-			putc('"', f);
+			ras_json_string(f, (const char *)p, p ? (size_t)n : 0);
 		}
 	}
 	putc('}', f);
@@ -345,13 +357,14 @@ static int import_row(struct import_run *run, sqlite3_stmt *src, const struct ta
 	return r == SQLITE_DONE ? 1 : -EIO;
 }
 
+/* An ordinary table of that name: a view or a virtual table is not read. */
 static bool source_has_table(sqlite3 *src, const char *table)
 {
 	sqlite3_stmt *st;
 	bool found = false;
 
-	if (sqlite3_prepare_v2(src, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
-			       -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(src, "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?"
+			       " AND sql LIKE 'CREATE TABLE %'", -1, &st, NULL) != SQLITE_OK)
 		return false;
 	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	found = sqlite3_step(st) == SQLITE_ROW;
@@ -359,21 +372,38 @@ static bool source_has_table(sqlite3 *src, const char *table)
 	return found;
 }
 
+/* A table or a view of that name, of any kind. */
+static bool source_has_name(sqlite3 *src, const char *name)
+{
+	sqlite3_stmt *st;
+	bool found;
+
+	if (sqlite3_prepare_v2(src, "SELECT 1 FROM sqlite_master WHERE name = ?"
+			       " AND type IN ('table', 'view')", -1, &st, NULL) != SQLITE_OK)
+		return false;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	found = sqlite3_step(st) == SQLITE_ROW;
+	sqlite3_finalize(st);
+	return found;
+}
+
 static int import_table(struct import_run *run, sqlite3 *src, const struct table_map *map,
-			struct ras_import_count *c)
+			struct ras_import_count *c, char *err, size_t errlen)
 {
 	const struct ras_event_type *type = ras_event_type_find(map->dst);
 	char sql[160];
 	sqlite3_stmt *st;
-	int r = 0;
+	int r = 0, step;
 
 	if (!type)
 		return -EINVAL;
 	/* The source names come from the table above, never from the file. */
 	snprintf(sql, sizeof(sql), "SELECT * FROM \"%s\" ORDER BY rowid", map->src);
-	if (sqlite3_prepare_v2(src, sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(src, sql, -1, &st, NULL) != SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", map->src, sqlite3_errmsg(src));
 		return -EIO;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	}
+	while ((step = sqlite3_step(st)) == SQLITE_ROW) {
 		c->rows++;
 		r = import_row(run, st, map, (unsigned)(type - ras_event_types));
 		if (r < 0) {
@@ -384,6 +414,12 @@ static int import_table(struct import_run *run, sqlite3 *src, const struct table
 			c->imported++;
 		else
 			c->present++;
+	}
+	/* A row the source cannot give (damaged, past FOREIGN_MAX_VALUE) fails the import. */
+	if (r >= 0 && step != SQLITE_DONE) {
+		c->failed++;
+		snprintf(err, errlen, "%s: %s", map->src, sqlite3_errmsg(src));
+		r = -EIO;
 	}
 	sqlite3_finalize(st);
 	return r < 0 ? r : 0;
@@ -444,6 +480,93 @@ static int prepare_run(struct import_run *run, char *err, size_t errlen)
 	return 0;
 }
 
+/* A regular file (not a FIFO, a device or a directory) that begins with SQLite's header. */
+static int check_foreign_file(const char *path, char *err, size_t errlen)
+{
+	static const char magic[16] = "SQLite format 3";
+	char head[sizeof(magic)];
+	struct stat st;
+	ssize_t n;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+
+	if (fd < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -errno;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		close(fd);
+		return -EINVAL;
+	}
+	n = read(fd, head, sizeof(head));
+	close(fd);
+	if (n != (ssize_t)sizeof(head) || memcmp(head, magic, sizeof(magic))) {
+		snprintf(err, errlen, "%s: not an SQLite database", path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+/* "file:PATH?mode=ro", the path percent-encoded so that '?', '#' and '%' in it stay the path's. */
+static char *foreign_uri(const char *path)
+{
+	static const char keep[] = "/-._~";
+	char *uri = malloc(5 + 3 * strlen(path) + 9), *p = uri;
+
+	if (!uri)
+		return NULL;
+	p += sprintf(p, "file:");
+	for (const unsigned char *c = (const unsigned char *)path; *c; c++)
+		p += isalnum(*c) || strchr(keep, *c) ? sprintf(p, "%c", *c) : sprintf(p, "%%%02X", *c);
+	sprintf(p, "?mode=ro");
+	return uri;
+}
+
+/*
+ * Another program's database is anyone's file, handed to root. It is opened
+ * read-only (no hot journal rolled back, no -wal or -shm made beside it),
+ * with SQLite's defensive settings: no writes to the schema, functions in
+ * its schema (views, triggers, defaults, generated columns) limited to the
+ * harmless ones, triggers and views off, no extension loading, a page's
+ * cells checked against its size, and values of at most FOREIGN_MAX_VALUE
+ * bytes (a larger one fails the import instead of filling memory).
+ */
+static int open_foreign(const char *path, sqlite3 **out, char *err, size_t errlen)
+{
+	char *uri;
+	sqlite3 *src = NULL;
+	int r;
+
+	if (check_foreign_file(path, err, errlen) < 0)
+		return -EINVAL;
+	uri = foreign_uri(path);
+	if (!uri)
+		return -ENOMEM;
+	r = sqlite3_open_v2(uri, &src, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
+	free(uri);
+	if (r == SQLITE_OK &&
+	    (sqlite3_db_config(src, SQLITE_DBCONFIG_DEFENSIVE, 1, NULL) != SQLITE_OK ||
+	     sqlite3_db_config(src, SQLITE_DBCONFIG_TRUSTED_SCHEMA, 0, NULL) != SQLITE_OK ||
+	     sqlite3_db_config(src, SQLITE_DBCONFIG_ENABLE_LOAD_EXTENSION, 0, NULL) != SQLITE_OK ||
+	     sqlite3_db_config(src, SQLITE_DBCONFIG_ENABLE_TRIGGER, 0, NULL) != SQLITE_OK ||
+	     sqlite3_db_config(src, SQLITE_DBCONFIG_ENABLE_VIEW, 0, NULL) != SQLITE_OK))
+		r = SQLITE_ERROR;
+	if (r == SQLITE_OK) {
+		sqlite3_limit(src, SQLITE_LIMIT_LENGTH, FOREIGN_MAX_VALUE);
+		sqlite3_limit(src, SQLITE_LIMIT_ATTACHED, 0);
+		r = sqlite3_exec(src, "PRAGMA query_only = ON; PRAGMA cell_size_check = ON;"
+				 " PRAGMA mmap_size = 0; SELECT count(*) FROM sqlite_master",
+				 NULL, NULL, NULL);
+	}
+	if (r != SQLITE_OK) {
+		snprintf(err, errlen, "%s: %s", path, src ? sqlite3_errmsg(src) : "out of memory");
+		sqlite3_close(src);
+		return -EINVAL;
+	}
+	*out = src;
+	return 0;
+}
+
 int ras_db_import_rasdaemon(struct ras_db *db, const char *path, struct ras_decode_ctx *dctx,
 			    ras_import_report_fn report, void *ctx, char *err, size_t errlen)
 {
@@ -455,10 +578,13 @@ int ras_db_import_rasdaemon(struct ras_db *db, const char *path, struct ras_deco
 		return -ENOMEM;
 	run->db = db;
 	run->dctx = dctx;
-	if (sqlite3_open_v2(path, &src, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
-	    !source_has_table(src, "mc_event")) {
+	if (open_foreign(path, &src, err, errlen) < 0) {
+		free(run);
+		return -EINVAL;
+	}
+	if (!source_has_table(src, "mc_event")) {
 		/* Every rasdaemon database has mc_event: rasdaemon creates it first. */
-		snprintf(err, errlen, "%s: %s", path, src && sqlite3_errcode(src) != SQLITE_OK ?
+		snprintf(err, errlen, "%s: %s", path, sqlite3_errcode(src) != SQLITE_OK ?
 			 sqlite3_errmsg(src) : "not a rasdaemon database (no mc_event table)");
 		sqlite3_close(src);
 		free(run);
@@ -469,9 +595,14 @@ int ras_db_import_rasdaemon(struct ras_db *db, const char *path, struct ras_deco
 	for (size_t i = 0; r == 0 && i < sizeof(maps) / sizeof(maps[0]); i++) {
 		struct ras_import_count c = { .src_table = maps[i].src, .dst_table = maps[i].dst };
 
-		if (!source_has_table(src, maps[i].src))
+		if (!source_has_table(src, maps[i].src)) {
+			/* A view or a virtual table runs the file's own code: not read, and said. */
+			c.not_a_table = source_has_name(src, maps[i].src);
+			if (c.not_a_table)
+				report(ctx, &c);
 			continue;
-		r = import_table(run, src, &maps[i], &c);
+		}
+		r = import_table(run, src, &maps[i], &c, err, errlen);
 		report(ctx, &c);
 	}
 	if (r == 0)

@@ -11,6 +11,7 @@ struct ras_decode_ctx;
 struct ras_import_count {
 	const char *src_table;
 	const char *dst_table;   /* NULL: no equivalent, not imported */
+	bool not_a_table;        /* a view or virtual table of that name: not read */
 	long long rows, imported, present, failed;
 };
 

@@ -109,11 +109,12 @@ sqlite3_stmt *ras_db_row_stmt(struct ras_db *db, unsigned idx, struct ras_db_row
 	char sql[16384], view[96];
 	size_t n;
 	sqlite3_stmt *st;
-	int col = 6;
+	int col = 7;
 
 	snprintf(view, sizeof(view), "%s_decoded", type->table);
 	n = (size_t)snprintf(sql, sizeof(sql), "SELECT e.wall_ns, e.trace_ts, e.trace_cpu,"
-			     " (SELECT boot_id FROM boots WHERE id = e.boot), e.source, e.severity");
+			     " (SELECT boot_id FROM boots WHERE id = e.boot), e.source, e.severity,"
+			     " e.synthetic");
 	for (unsigned i = 0; i < type->n_fields; i++)
 		rc->raw[i] = add_column(db, view, ras_db_column_name(idx, t->first_raw + i), sql,
 					sizeof(sql), &n, &col);
@@ -222,6 +223,8 @@ int ras_db_deliver_row(sqlite3_stmt *st, unsigned idx, int64_t id, const struct 
 	row.boot_id = (const char *)sqlite3_column_text(st, 3);
 	row.source = (const char *)sqlite3_column_text(st, 4);
 	row.severity = (const char *)sqlite3_column_text(st, 5);
+	row.synthetic = sqlite3_column_int(st, 6) != 0 ||
+			(row.source && !strcmp(row.source, "synthetic"));
 	for (unsigned i = 0; i < type->n_fields; i++)
 		read_value(st, rc->raw[i], &row.values[i]);
 	load_decoded(st, idx, rc, &row, decoded);
@@ -268,7 +271,7 @@ static int deliver_fold(struct ras_db *db, unsigned idx, int64_t id, void *decod
 	if (sqlite3_prepare_v2(db->h, "SELECT subject, records, errors, first_ns, last_ns, addr_lo,"
 			       " addr_hi, detail_name, details, details_more,"
 			       " (SELECT boot_id FROM boots WHERE id = folds.boot), source, severity,"
-			       " location FROM folds WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+			       " location, synthetic FROM folds WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
 		return -EIO;
 	sqlite3_bind_int64(st, 1, id);
 	if (sqlite3_step(st) == SQLITE_ROW) {
@@ -278,6 +281,8 @@ static int deliver_fold(struct ras_db *db, unsigned idx, int64_t id, void *decod
 		row.boot_id = (const char *)sqlite3_column_text(st, 10);
 		row.source = (const char *)sqlite3_column_text(st, 11);
 		row.severity = (const char *)sqlite3_column_text(st, 12);
+		row.synthetic = sqlite3_column_int(st, 14) != 0 ||
+				(row.source && !strcmp(row.source, "synthetic"));
 		if (row.severity)
 			ras_severity_parse(row.severity, &sev);
 		h->severity = sev;

@@ -33,6 +33,7 @@ struct ras_db_row {
 	int64_t id, wall_ns, trace_ts;
 	int trace_cpu;
 	const char *boot_id, *source, *severity, *location;
+	bool synthetic;   /* written by inject --synthetic (source "synthetic" or the flag) */
 	struct ras_value values[RAS_MAX_FIELDS];   /* raw fields, type->fields order */
 	/*
 	 * The decoding stored with the row, rebuilt as the decoder's output

@@ -11,7 +11,7 @@ const struct ras_dfield blockerr_dfields[] = {
 	RAS_DF_I(struct blockerr_decoded, major),
 	RAS_DF_I(struct blockerr_decoded, minor),
 	RAS_DF_S(struct blockerr_decoded, disk_name),
-	RAS_DF_I(struct blockerr_decoded, sector),
+	RAS_DF_U(struct blockerr_decoded, sector),
 	RAS_DF_I(struct blockerr_decoded, nr_sector),
 	RAS_DF_I(struct blockerr_decoded, error),
 	RAS_DF_S(struct blockerr_decoded, status_name),

@@ -370,19 +370,20 @@ static void sentence_start(char *s, size_t len, const char *word)
 /* ---- ras:extlog_mem_event -------------------------------------------- */
 
 #define EXTLOG_F(m) RAS_DF_I(struct extlog_decoded, m)
+#define EXTLOG_X(m) RAS_DF_X(struct extlog_decoded, m)
 const struct ras_dfield extlog_dfields[] = {
 	EXTLOG_F(err_seq), EXTLOG_F(etype),
 	RAS_DF_S(struct extlog_decoded, etype_name),
 	EXTLOG_F(cper_severity),
 	RAS_DF_S(struct extlog_decoded, cper_severity_name),
-	EXTLOG_F(pa), EXTLOG_F(pa_mask_lsb),
+	EXTLOG_X(pa), EXTLOG_F(pa_mask_lsb),
 	RAS_DF_S(struct extlog_decoded, fru_guid),
 	RAS_DF_S(struct extlog_decoded, fru_text),
-	EXTLOG_F(validation_bits), EXTLOG_F(node), EXTLOG_F(card),
+	EXTLOG_X(validation_bits), EXTLOG_F(node), EXTLOG_F(card),
 	EXTLOG_F(module), EXTLOG_F(bank), EXTLOG_F(bank_group),
 	EXTLOG_F(bank_address), EXTLOG_F(device), EXTLOG_F(row),
-	EXTLOG_F(column), EXTLOG_F(bit_pos), EXTLOG_F(requestor_id),
-	EXTLOG_F(responder_id), EXTLOG_F(target_id), EXTLOG_F(rank),
+	EXTLOG_F(column), EXTLOG_F(bit_pos), EXTLOG_X(requestor_id),
+	EXTLOG_X(responder_id), EXTLOG_X(target_id), EXTLOG_F(rank),
 	EXTLOG_F(mem_array_handle), EXTLOG_F(mem_dev_handle), EXTLOG_F(chip_id),
 	RAS_DF_S(struct extlog_decoded, mem_location),
 };
@@ -493,7 +494,7 @@ const struct ras_dfield nonstd_dfields[] = {
 	RAS_DF_I(struct nonstd_decoded, data_truncated),
 	RAS_DF_S(struct nonstd_decoded, raw_hex),
 	RAS_DF_S(struct nonstd_decoded, detail),
-	RAS_DF_I(struct nonstd_decoded, pa),
+	RAS_DF_X(struct nonstd_decoded, pa),
 	RAS_DF_I(struct nonstd_decoded, data_received),   /* JSON keys: new ones go last */
 };
 const size_t nonstd_n_dfields = OU_ARRAY_SIZE(nonstd_dfields);

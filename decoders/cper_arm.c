@@ -213,18 +213,19 @@ void arm_err_info_format(const struct arm_err_info *e, char *out, size_t len)
 /* ---- the event ----------------------------------------------------------- */
 
 #define ARM_F(m) RAS_DF_I(struct arm_decoded, m)
+#define ARM_X(m) RAS_DF_X(struct arm_decoded, m)
 const struct ras_dfield arm_dfields[] = {
-	ARM_F(cpu), ARM_F(mpidr), ARM_F(aff0), ARM_F(aff1), ARM_F(aff2),
-	ARM_F(aff3), ARM_F(affinity_level), ARM_F(midr),
+	ARM_F(cpu), ARM_X(mpidr), ARM_F(aff0), ARM_F(aff1), ARM_F(aff2),
+	ARM_F(aff3), ARM_F(affinity_level), ARM_X(midr),
 	RAS_DF_S(struct arm_decoded, implementer),
 	RAS_DF_S(struct arm_decoded, part),
 	ARM_F(variant), ARM_F(revision), ARM_F(running_state),
 	ARM_F(psci_state), ARM_F(cper_severity), ARM_F(n_err_info),
 	ARM_F(err_info_truncated),
 	RAS_DF_S(struct arm_decoded, err_type),
-	ARM_F(error_info), ARM_F(multiple_error),
+	ARM_X(error_info), ARM_F(multiple_error),
 	RAS_DF_S(struct arm_decoded, err_flags),
-	ARM_F(virt_fault_addr), ARM_F(phys_fault_addr),
+	ARM_X(virt_fault_addr), ARM_X(phys_fault_addr),
 	RAS_DF_S(struct arm_decoded, err_info_text),
 	ARM_F(ctx_len),
 	RAS_DF_S(struct arm_decoded, ctx_types),

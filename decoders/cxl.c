@@ -53,10 +53,10 @@ int cxl_in_set(struct cxl_in *in, const char *field, int64_t value)
 const struct ras_dfield cxl_dfields[] = {
 	RAS_DF_S(struct cxl_decoded, event), RAS_DF_S(struct cxl_decoded, memdev),
 	RAS_DF_S(struct cxl_decoded, host), RAS_DF_S(struct cxl_decoded, region),
-	RAS_DF_I(struct cxl_decoded, serial), RAS_DF_I(struct cxl_decoded, log),
-	RAS_DF_S(struct cxl_decoded, log_name), RAS_DF_I(struct cxl_decoded, status),
+	RAS_DF_X(struct cxl_decoded, serial), RAS_DF_I(struct cxl_decoded, log),
+	RAS_DF_S(struct cxl_decoded, log_name), RAS_DF_X(struct cxl_decoded, status),
 	RAS_DF_S(struct cxl_decoded, errors), RAS_DF_S(struct cxl_decoded, first_error_name),
-	RAS_DF_I(struct cxl_decoded, dpa), RAS_DF_I(struct cxl_decoded, hpa),
+	RAS_DF_X(struct cxl_decoded, dpa), RAS_DF_X(struct cxl_decoded, hpa),
 	RAS_DF_S(struct cxl_decoded, record_type),
 	RAS_DF_S(struct cxl_decoded, descriptor_names),
 	RAS_DF_S(struct cxl_decoded, transaction_name),

@@ -72,6 +72,16 @@ enum ras_dtype {
 	RAS_DF_STR,
 };
 
+/*
+ * How an int member is written in JSON, whatever its value: a key keeps one
+ * type in every record and every command (ras-fdr-ctl(8), JSON).
+ */
+enum ras_djson {
+	RAS_DJ_NUMBER,   /* a small integer (an index, a count, a code): a JSON number */
+	RAS_DJ_HEX,      /* a register, address, syndrome or mask: its 64 bits as "0x..." */
+	RAS_DJ_U64,      /* a 64-bit position or count (a sector): unsigned decimal in a string */
+};
+
 struct ras_dfield {
 	const char *name;   /* column / JSON key: lower_snake_case, unique per decoder */
 	enum ras_dtype type;
@@ -83,12 +93,18 @@ struct ras_dfield {
 	 * decoding, stored once per distinct one, is shared by a storm.
 	 */
 	bool per_record;
+	enum ras_djson json;   /* RAS_DF_INT only */
 };
 
 #define RAS_DF_MEMBER_SIZE(s, m) sizeof(((s *)0)->m)
-#define RAS_DF_I(s, m) { #m, RAS_DF_INT, offsetof(s, m), RAS_DF_MEMBER_SIZE(s, m), false }
-#define RAS_DF_S(s, m) { #m, RAS_DF_STR, offsetof(s, m), RAS_DF_MEMBER_SIZE(s, m), false }
-#define RAS_DF_I_REC(s, m) { #m, RAS_DF_INT, offsetof(s, m), RAS_DF_MEMBER_SIZE(s, m), true }
+#define RAS_DF_ENTRY(s, m, t, rec, j) { #m, t, offsetof(s, m), RAS_DF_MEMBER_SIZE(s, m), rec, j }
+#define RAS_DF_I(s, m) RAS_DF_ENTRY(s, m, RAS_DF_INT, false, RAS_DJ_NUMBER)
+#define RAS_DF_S(s, m) RAS_DF_ENTRY(s, m, RAS_DF_STR, false, RAS_DJ_NUMBER)
+#define RAS_DF_I_REC(s, m) RAS_DF_ENTRY(s, m, RAS_DF_INT, true, RAS_DJ_NUMBER)
+/* Registers, addresses, syndromes and masks (RAS_DJ_HEX); 64-bit positions (RAS_DJ_U64). */
+#define RAS_DF_X(s, m) RAS_DF_ENTRY(s, m, RAS_DF_INT, false, RAS_DJ_HEX)
+#define RAS_DF_X_REC(s, m) RAS_DF_ENTRY(s, m, RAS_DF_INT, true, RAS_DJ_HEX)
+#define RAS_DF_U(s, m) RAS_DF_ENTRY(s, m, RAS_DF_INT, false, RAS_DJ_U64)
 
 static inline int64_t ras_dfield_int(const void *out, const struct ras_dfield *f)
 {

@@ -15,9 +15,9 @@ const struct ras_dfield edac_dfields[] = {
 	RAS_DF_I(struct edac_decoded, middle_layer),
 	RAS_DF_I(struct edac_decoded, lower_layer),
 	RAS_DF_S(struct edac_decoded, label),
-	RAS_DF_I(struct edac_decoded, address),
+	RAS_DF_X(struct edac_decoded, address),
 	RAS_DF_I(struct edac_decoded, grain),
-	RAS_DF_I(struct edac_decoded, syndrome),
+	RAS_DF_X(struct edac_decoded, syndrome),
 	RAS_DF_S(struct edac_decoded, msg),
 	RAS_DF_S(struct edac_decoded, driver_detail),
 };

@@ -12,6 +12,8 @@
 #define F_I(m) RAS_DF_I(struct mce_decoded, m)
 #define F_S(m) RAS_DF_S(struct mce_decoded, m)
 #define F_IR(m) RAS_DF_I_REC(struct mce_decoded, m)
+#define F_X(m) RAS_DF_X(struct mce_decoded, m)
+#define F_XR(m) RAS_DF_X_REC(struct mce_decoded, m)
 
 const struct ras_dfield mce_dfields[] = {
 	F_S(vendor), F_S(cpu_model_name), F_I(family), F_I(model), F_I(stepping),
@@ -19,14 +21,14 @@ const struct ras_dfield mce_dfields[] = {
 	F_I(mcacod), F_I(mscod), F_S(error_class), F_S(error_text),
 	F_I(cache_level), F_S(request), F_S(transaction), F_I(filtered),
 	F_I(mem_ctrl), F_I(channel), F_I(dimm), F_I(rank), F_I(chip_select), F_S(pcie_device),
-	F_I(addr_valid), F_I(addr), F_I(addr_lsb), F_I(addr_mode), F_I(addr_usable),
+	F_I(addr_valid), F_X(addr), F_I(addr_lsb), F_I(addr_mode), F_I(addr_usable),
 	F_I(misc_valid), F_IR(corrected_count), F_I(overflow), F_I(pcc), F_I(uc),
 	F_I(en), F_I(s), F_I(ar), F_I(poison), F_I(deferred), F_S(threshold),
 	F_I(mcg_ripv), F_I(mcg_eipv), F_I(mcg_mcip), F_I(mcg_lmce),
 	F_S(smca_bank_type), F_I(smca_hwid), F_I(smca_mcatype), F_I(smca_instance),
 	F_I(smca_instance_hi), F_I(xec), F_S(model_text), F_S(decode_note),
-	F_I(raw_status), F_I(raw_addr), F_I(raw_misc), F_I(raw_synd), F_I(raw_ipid),
-	F_I(raw_mcgstatus), F_I(raw_mcgcap), F_IR(raw_synd1), F_IR(raw_synd2), F_S(fru_text),
+	F_X(raw_status), F_X(raw_addr), F_X(raw_misc), F_X(raw_synd), F_X(raw_ipid),
+	F_X(raw_mcgstatus), F_X(raw_mcgcap), F_XR(raw_synd1), F_XR(raw_synd2), F_S(fru_text),
 };
 const size_t mce_n_dfields = MCE_ARRAY_SIZE(mce_dfields);
 

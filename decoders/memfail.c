@@ -7,7 +7,7 @@
 #include "other_util.h"
 
 const struct ras_dfield memfail_dfields[] = {
-	RAS_DF_I(struct memfail_decoded, pfn),
+	RAS_DF_X(struct memfail_decoded, pfn),
 	RAS_DF_I(struct memfail_decoded, type),
 	RAS_DF_S(struct memfail_decoded, type_name),
 	RAS_DF_I(struct memfail_decoded, result),

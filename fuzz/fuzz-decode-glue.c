@@ -9,6 +9,8 @@
 #include <stdio.h>
 #include "ctl/decode_print.c"
 #include "ctl/decode_text.c"
+#include "lib/json.c"
+#include "lib/text.c"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -81,7 +81,7 @@ static const struct ras_field arm_fields[ARM_F_COUNT] = {
 };
 
 static const struct ras_field memfail_fields[MF_F_COUNT] = {
-	[MF_F_PFN] = F(pfn, INT), [MF_F_TYPE] = F(type, INT),
+	[MF_F_PFN] = HEX(pfn), [MF_F_TYPE] = F(type, INT),
 	[MF_F_RESULT] = F(result, INT),
 };
 

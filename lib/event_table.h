@@ -23,7 +23,7 @@ enum ras_ftype {
 #define RAS_F_OPTIONAL 1u
 /* A register or address: shown as a hex string in --json (may exceed 2^53). */
 #define RAS_F_HEX 2u
-/* A 64-bit counter or timestamp: shown as a decimal string in --json. */
+/* A 64-bit counter or timestamp: shown as an unsigned decimal string in --json. */
 #define RAS_F_WIDE 4u
 
 struct ras_field {

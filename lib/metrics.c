@@ -18,6 +18,7 @@
 #include "event_table.h"
 #include "safe_path.h"
 #include "formats.h"
+#include "json.h"
 #include "tracing.h"
 
 static const char *const source_names[RAS_MSRC_COUNT_] = {
@@ -217,18 +218,28 @@ struct emit {
 	unsigned families, samples;
 };
 
+/*
+ * A label value or a help text between the quotes. JSON goes through the one
+ * encoder (json.h: a label read from a database, C1, bidi overrides and
+ * invalid UTF-8 included, cannot break the document or drive a terminal);
+ * the exposition formats escape what they define (backslash, quote, newline).
+ */
 static void put_escaped(FILE *out, const char *value, bool json)
 {
+	if (json) {
+		ras_json_string(out, value, strlen(value));
+		return;
+	}
+	putc('"', out);
 	for (const unsigned char *p = (const unsigned char *)value; *p; p++) {
 		if (*p == '\\' || *p == '"')
 			fprintf(out, "\\%c", *p);
 		else if (*p == '\n')
 			fputs("\\n", out);
-		else if (json && (*p < 0x20 || *p == 0x7f))
-			fprintf(out, "\\u%04x", *p);
 		else
 			putc(*p, out);
 	}
+	putc('"', out);
 }
 
 /* HELP and TYPE of a family. type "info": a gauge of 1 named *_info (promtool knows no info type). */
@@ -240,10 +251,10 @@ static void family(struct emit *e, const char *name, const char *type, const cha
 		type = "gauge";
 	snprintf(sample, sizeof(sample), "%s%s", name, !strcmp(type, "counter") ? "_total" : "");
 	if (e->fmt == RAS_MFMT_JSON) {
-		fprintf(e->out, "%s{\"name\":\"%s\",\"type\":\"%s\",\"help\":\"", e->families ? "]}," : "",
+		fprintf(e->out, "%s{\"name\":\"%s\",\"type\":\"%s\",\"help\":", e->families ? "]}," : "",
 			name, type);
 		put_escaped(e->out, help, true);
-		fputs("\",\"samples\":[", e->out);
+		fputs(",\"samples\":[", e->out);
 	} else {
 		const char *n = e->fmt == RAS_MFMT_OPENMETRICS ? name : sample;
 
@@ -264,9 +275,8 @@ static void sample(struct emit *e, const char *name, const char *const *labels, 
 	else
 		fputs(name, e->out);
 	for (unsigned i = 0; i < n; i++) {
-		fprintf(e->out, json ? "%s\"%s\":\"" : "%s%s=\"", i ? "," : json ? "" : "{", labels[2 * i]);
+		fprintf(e->out, json ? "%s\"%s\":" : "%s%s=", i ? "," : json ? "" : "{", labels[2 * i]);
 		put_escaped(e->out, labels[2 * i + 1], json);
-		putc('"', e->out);
 	}
 	if (json)
 		fprintf(e->out, "},\"value\":\"%s\"}", value);

@@ -10,6 +10,7 @@
 #include "log.h"
 #include "lib/clock.h"
 #include "lib/decode.h"
+#include "lib/text.h"
 
 /*
  * Record lines are limited per event type and per class: corrected or lower,
@@ -39,6 +40,20 @@ void ras_log_set_rates(const struct ras_log_rates *r)
 	rate_limit[CLASS_WORSE] = r->uncorrected_per_minute;
 }
 
+/*
+ * A line on stderr, which is line-based wherever it goes (a terminal, a file,
+ * a pipe into a collector): record text in it (a DIMM label, a kernel
+ * message, a process name) is written in its safe form (lib/text.h), so it
+ * can neither drive the terminal nor start a forged line. The journal gets
+ * its fields as they are: it is binary-safe, and journalctl shows them so.
+ */
+static void stderr_line(const char *prefix, const char *msg)
+{
+	fputs(prefix, stderr);
+	ras_text_write(stderr, msg, strlen(msg));
+	fputc('\n', stderr);
+}
+
 void ras_log(int priority, const char *fmt, ...)
 {
 	char msg[1024];
@@ -52,7 +67,7 @@ void ras_log(int priority, const char *fmt, ...)
 	if (use_journal)
 		sd_journal_send("MESSAGE=%s", msg, "PRIORITY=%d", priority, NULL);
 	else
-		fprintf(stderr, "rasd: %s\n", msg);
+		stderr_line("rasd: ", msg);
 }
 
 void ras_log_fields(int priority, const char *message_id, const char *const *fields,
@@ -67,7 +82,7 @@ void ras_log_fields(int priority, const char *message_id, const char *const *fie
 	vsnprintf(msg + 8, sizeof(msg) - 8, fmt, ap);
 	va_end(ap);
 	if (!use_journal) {
-		fprintf(stderr, "rasd: %s\n", msg + 8);
+		stderr_line("rasd: ", msg + 8);
 		return;
 	}
 	memcpy(msg, "MESSAGE=", 8);
@@ -161,7 +176,7 @@ void ras_log_record(const struct ras_event_type *type, int cpu, const char *sour
 		 cpu, strcmp(source, "live") ? " " : "", strcmp(source, "live") ? source : "",
 		 sentence, d->location[0] ? " @ " : "", d->location);
 	if (!use_journal) {
-		fprintf(stderr, "%s\n", line);
+		stderr_line("", line);
 		return;
 	}
 	sd_journal_send("MESSAGE=%s", line, "MESSAGE_ID=%s", type->message_id,

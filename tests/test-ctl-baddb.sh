@@ -3,7 +3,7 @@
 # ras-fdr-ctl on databases it must not read as empty (issue 10): corrupt,
 # truncated, not SQLite, empty, another application's, a newer ras-fdr's, a
 # directory and a symbolic link. Every command that reads the database says
-# so and exits non-zero; with --json an {"error":...} object is on stdout.
+# so and exits non-zero; with --json an {"version":2,"error":...} object is on stdout.
 # Needs only the sqlite3 CLI (no root, no tracefs).
 set -u
 top_srcdir=${top_srcdir:-.}
@@ -53,7 +53,7 @@ for bad in corrupt truncated stub text zero foreign future dir link; do
 		ctl "$W/$bad.db" $cmd >"$W/out" 2>"$W/err"; rc=$?
 		bogus=$(grep -cE 'No records|"total":0|Total: 0' "$W/out")
 		good_json=0
-		case "$cmd" in *--json*) grep -q '^{"error":' "$W/out" || good_json=1 ;; esac
+		case "$cmd" in *--json*) grep -q '^{"version":2,"error":' "$W/out" || good_json=1 ;; esac
 		ok "$([ $rc != 0 ] && [ "$bogus" = 0 ] && [ $good_json = 0 ] && [ -s "$W/err" ] && echo 0 || echo 1)" \
 			"$bad: '$cmd' exits $rc and says: $(head -c 140 "$W/err" | tr '\n' ' ')"
 	done

@@ -50,6 +50,26 @@ static void log_n(const char *type, enum ras_severity sev, int cpu, unsigned n)
 		ras_log_record(ras_event_type_find(type), cpu, "live", decoded, 1700000000000000000LL);
 }
 
+/* Record text on stderr is shown, never obeyed: no escape sequence, no forged line (issue 31). */
+static void check_record_text(void)
+{
+	alignas(16) uint8_t decoded[RAS_DECODED_MAX] = { 0 };
+	struct ras_decoded_head *h = (struct ras_decoded_head *)decoded;
+	char *out;
+
+	h->severity = RAS_SEV_CORRECTED;
+	snprintf(h->location, sizeof(h->location), "DIMM \x1b]0;owned\x07\x1b[2J\nrasd: forged line");
+	ras_log_record(ras_event_type_find("devlink_health_report"), 3, "live\x1b[31m", decoded,
+		       1700000000000000000LL);
+	ras_log(LOG_WARNING, "a path %s", "/tmp/\x9b" "6n");
+	out = take_stderr();
+	tap_ok(!strchr(out, '\x1b') && !strstr(out, "\x9b"), "no ESC and no C1 byte reach stderr");
+	tap_is_int(count(out, "\n"), 2, "two lines, no forged third");
+	tap_ok(strstr(out, "DIMM \\x1b]0;owned\\x07\\x1b[2J\\x0arasd: forged line") != NULL,
+	       "the location is shown with its escapes visible");
+	tap_ok(strstr(out, "/tmp/\\x9b6n") != NULL, "a raw C1 byte in a message is shown as \\x9b");
+}
+
 int main(void)
 {
 	char *out;
@@ -105,5 +125,6 @@ int main(void)
 	out = take_stderr();
 	tap_is_int(count(out, " cpu 7"), 1000, "a reload's higher rate applies at once");
 	tap_is_int(count(out, "rasd:"), 0, "without a notice");
+	check_record_text();
 	return tap_done();
 }

@@ -161,7 +161,8 @@ static void test_queries(void)
 	tap_ok(strstr(output, "mc0/dimm2/dimm_ce_count: 8\n") && strstr(output, "mc0/dimm2/dimm_location: channel 1 slot 0\n"),
 	       "node listing shows files and values");
 	ctl(conf, "edac", "--json", "mc0/dimm2/dimm_ce_count", NULL);
-	tap_ok(strstr(output, "\"path\":\"mc0/dimm2/dimm_ce_count\",\"value\":8") != NULL, "--json");
+	tap_ok(strstr(output, "\"path\":\"mc0/dimm2/dimm_ce_count\",\"value\":\"8\",\"count\":8") != NULL,
+	       "--json: what cat prints as a string, the count as a number");
 	tap_is_int(ctl(conf, "edac", "mc7", NULL, NULL), 1, "unknown node is an error");
 	ctl(conf_elsewhere, "edac", "mc0/dimm2/dimm_ce_count", NULL, NULL);
 	tap_is_str(output, "8\n", "another machine (no EDAC sysfs) reads the same database");

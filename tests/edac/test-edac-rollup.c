@@ -58,18 +58,21 @@ static void mask_clock(char *s)
 {
 	static const char *const marks[] = { "counting for ", "seconds_since_reset" };
 
+	/* With --json the timer's file has two numbers, its value (a string) and its count. */
 	for (size_t m = 0; m < 2; m++)
 		for (char *p = s; (p = strstr(p, marks[m])); ) {
-			char *end;
-
 			p += strlen(marks[m]);
-			for (int skip = 0; skip < 12 && *p && (*p < '0' || *p > '9'); skip++)
-				p++;
-			for (end = p; *end >= '0' && *end <= '9'; end++)
-				;
-			if (end > p) {
-				*p++ = '#';
-				memmove(p, end, strlen(end) + 1);
+			for (int n = m == 1 && *p == '"' ? 2 : 1; n > 0; n--) {
+				for (int skip = 0; skip < 12 && *p && *p != '}' && (*p < '0' || *p > '9'); skip++)
+					p++;
+				if (*p >= '0' && *p <= '9') {
+					char *end = p;
+
+					while (*end >= '0' && *end <= '9')
+						end++;
+					*p++ = '#';
+					memmove(p, end, strlen(end) + 1);
+				}
 			}
 		}
 }

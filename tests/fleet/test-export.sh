@@ -51,7 +51,7 @@ total=$(wc -l < "$WORK/want")
 ctl export --cursor-file "$WORK/c0" --json > "$WORK/all"; is $? 0 "export exits 0"
 read -r lines invalid uniq dups missing extra max < <($PY "$CHECK" "$WORK/all" "$WORK/want")
 is "$lines/$invalid/$uniq/$missing/$extra" "$total/0/$total/0/0" "one run delivers the $total records, each a JSON line"
-grep -q '^{"version":2,"type":"mc_event","id":1,"time":"2023-11-14T22:13:21.000000Z",.*"source":"imported","severity":"corrected","location":.*"summary":.*"fields":{.*"decoded":{' "$WORK/all"
+grep -q '^{"version":2,"type":"mc_event","id":1,"time":"2023-11-14T22:13:21.000000Z",.*"source":"imported","synthetic":false,"severity":"corrected","location":.*"summary":.*"fields":{.*"decoded":{' "$WORK/all"
 ok $? "lines are the errors --json format"
 grep -q '^{"version":2,"type":"lost","id":2,"time":"1970-01-01T00:00:00.000000Z","boot_id":"[^"]*","instance":"rasd","cpu":1,"origin":"subbuffer","count":null,"from":null,"to":"1970-01-01T00:00:00.000000Z","from_ns":"0","to_ns":"2"}$' "$WORK/all"
 ok $? "lost-record rows are exported, 64-bit times as strings"
