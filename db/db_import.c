@@ -75,6 +75,12 @@ static const struct table_map maps[] = {
 	{ "cxl_general_media_event", "cxl_general_media", { { "log", "log_type", CV_CXL_LOG } } },
 	{ "cxl_dram_event", "cxl_dram", { { "log", "log_type", CV_CXL_LOG } } },
 	{ "cxl_memory_module_event", "cxl_memory_module", { { "log", "log_type", CV_CXL_LOG } } },
+	/* Newer rasdaemons (after 0.8.5): the CXL sparing events named as its other CXL tables are. */
+	{ "cxl_memory_sparing_event", "cxl_memory_sparing", { { "log", "log_type", CV_CXL_LOG } } },
+	/* rasdaemon's SIGBUS of a memory failure (its own kernel filter; other signals kept too). */
+	{ "signal_event", "signal_generate", {
+		{ "errno", "errorno", CV_SAME }, { "group", "grp", CV_SAME },
+		{ "result", "res", CV_SAME } } },
 };
 
 static const char schema_imported[] =
