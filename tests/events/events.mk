@@ -34,3 +34,9 @@ TESTS += tests/events/test-cxl-threshold
 tests_events_test_cxl_threshold_SOURCES = tests/events/test-cxl-threshold.c $(ACTIONS_FIXTURE)
 tests_events_test_cxl_threshold_CFLAGS = $(RAS_CFLAGS)
 tests_events_test_cxl_threshold_LDADD = $(TEST_LIBS)
+
+# The kernel's filters and the stand-in on this machine's tracefs (root), with
+# a process that sends itself the memory-failure SIGBUS.
+check_PROGRAMS += tests/events/selfbus
+TESTS += tests/events/test-events-live.sh
+EXTRA_DIST += tests/events/test-events-live.sh
