@@ -33,6 +33,8 @@ INSERT INTO extlog_event VALUES (NULL, '2024-03-03 00:00:00 +0000', 2, 77, 1, 30
 INSERT INTO non_standard_event VALUES (NULL, '2024-03-03 00:00:01 +0000', x'0102030405060708090a0b0c0d0e0f10', x'00', 'fru', 'Fatal', x'deadbeef00');
 INSERT INTO arm_event (timestamp, error_count, affinity, mpidr, running_state, psci_state, err_info, context_info, vendor_info) VALUES ('2024-03-03 00:00:02 +0000', 1, 0, 257, 1, 0, x'00112233', x'aabb', NULL);
 INSERT INTO devlink_event VALUES (NULL, '2024-03-03 00:00:03 +0000', 'pci', '0000:af:00.0', 'mlx5_core', 'fw_fatal', 'firmware fatal');
+-- rasdaemon's net_dev_xmit_timeout: a devlink_event without bus or reporter.
+INSERT INTO devlink_event VALUES (NULL, '2024-03-03 00:00:16 +0000', '', 'eth0', 'e1000e', '', 'TX timeout on queue: 3' || char(10));
 INSERT INTO disk_errors VALUES (NULL, '2024-03-03 00:00:04 +0000', '8:16', 2048, 8, 'I/O error', 'R', '');
 INSERT INTO memory_failure_event VALUES (NULL, '2024-03-03 00:00:05 +0000', '0x1234', 'free buddy page', 'Recovered');
 INSERT INTO cxl_poison_event (timestamp, memdev, host, serial, trace_type, region, dpa, dpa_length, source, flags) VALUES ('2024-03-03 00:00:06 +0000', 'mem0', '0000:0d:00.0', 5, 'List', 'region0', 4096, 64, 'Injected', 0);
@@ -62,14 +64,21 @@ declare -A dst=([mc_event]=mc_event [aer_event]=aer_event [mce_record]=mce_recor
 	[cxl_general_media_event]=cxl_general_media [cxl_dram_event]=cxl_dram
 	[cxl_memory_module_event]=cxl_memory_module [cxl_memory_sparing_event]=cxl_memory_sparing
 	[signal_event]=signal_generate)
+# devlink_event's transmit timeouts go to net_dev_xmit_timeout (below).
+declare -A where=([devlink_event]="WHERE msg NOT LIKE 'TX timeout on queue: %'")
 total=0
 for src in "${!dst[@]}"; do
-	rows=$(sqlite3 "$RD" "SELECT count(*) FROM $src")
+	rows=$(sqlite3 "$RD" "SELECT count(*) FROM $src ${where[$src]:-}")
 	total=$((total + rows))
 	grep -Eq "^$src +-> ${dst[$src]} +$rows rows: $rows imported, 0 already present$" <<<"$out"
 	ok $? "import prints $src -> ${dst[$src]}: $rows imported"
 	is "$(q "SELECT count(*) FROM ${dst[$src]} WHERE source = 'imported'")" "$rows" "${dst[$src]} holds the $rows rows of $src"
 done
+grep -Eq "^devlink_event +-> net_dev_xmit_timeout +1 rows: 1 imported, 0 already present$" <<<"$out"
+ok $? "import prints devlink_event -> net_dev_xmit_timeout: 1 imported"
+total=$((total + 1))
+is "$(q "SELECT name || '/' || driver || '/' || queue_index || '/' || severity FROM net_dev_xmit_timeout_decoded")" \
+	"eth0/e1000e/3/uncorrected" "devlink_event's 'TX timeout on queue: 3' is a net_dev_xmit_timeout of eth0 (e1000e), queue 3"
 grep -q "^some_future_event .*not imported" <<<"$out"; ok $? "a table without an equivalent is named as not imported"
 grep -q "^Total: $total imported, 0 already present.$" <<<"$out"; ok $? "total line: $total imported"
 
