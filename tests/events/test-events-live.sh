@@ -50,6 +50,19 @@ if [ -d $T/events/block/block_rq_error ]; then
 	grep -Eq "^  block_rq_complete +present, not enabled: block_rq_error records these$" <<<"$out"
 	ok $? "status: block_rq_complete not enabled, block_rq_error records"
 fi
+ctl status --json > "$WORK/status.json"
+/usr/bin/python3 - "$WORK/status.json" "$top_srcdir/doc/schema/status.schema.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+ev = {e["type"]: e for e in d["tracing"]["events"]}
+assert ev["signal_generate"].get("filter") == "kernel", ev["signal_generate"]
+try:
+    import jsonschema
+except ImportError:
+    sys.exit(0)
+jsonschema.Draft202012Validator(json.load(open(sys.argv[2]))).validate(d)
+PY
+ok $? "status --json: signal_generate's filter is kernel, and it validates against status.schema.json"
 
 # Something clears the filter; a reload sets it again.
 echo 0 > "$E/signal/signal_generate/filter"

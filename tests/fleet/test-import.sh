@@ -105,6 +105,14 @@ is "$(q "SELECT sig || '/' || errno || '/' || code || '/' || comm || '/' || pid 
 # (the page type's name comes from the installed memory_failure_event format, if there is one)
 ctl errors --type signal_generate | grep -q 'Process `a.out` (pid 42) was killed: it consumed poisoned memory at pfn 0x1234 (.*recovery Recovered, 9 s before)'
 ok $? "the imported SIGBUS names the process and the imported memory failure's page"
+# Every imported record exports, the SIGBUS with its linked memory failure, in the export schema.
+ctl export --cursor-file "$WORK/cursor" > "$WORK/export" 2>/dev/null
+grep '"type":"signal_generate"' "$WORK/export" | grep -q '"memory_failure":{"id":[0-9]*,.*"pfn":"0x1234"'
+ok $? "export: the SIGBUS line carries its memory failure (pfn 0x1234)"
+if /usr/bin/python3 -c 'import jsonschema' 2>/dev/null; then
+	/usr/bin/python3 "$top_srcdir/tests/fleet/validate-export.py" "$top_srcdir/doc/schema" "$WORK/export" 2>/dev/null
+	ok $? "every imported record's export line validates against doc/schema (memory_failure included)"
+fi
 is "$(q "SELECT record_type || '; ' || detail FROM cxl_memory_sparing_decoded")" \
 	"row sparing (hard, device initiated); channel 2, rank 5, bank group 2, bank 4, row 13, column 23; the sparing succeeded; spare resources available: 1" \
 	"cxl_memory_sparing_event: decoded as the tracepoint's record"
