@@ -23,8 +23,12 @@ struct netdev_in {
 
 struct netdev_decoded {
 	RAS_DECODED_HEAD;
-	char name[32];
-	char driver[64];
+	char name[32];        /* IFNAMSIZ is 16 */
+	/*
+	 * A driver's name has no bound but its sysfs directory's
+	 * (/sys/bus/BUS/drivers/NAME): NAME_MAX 255, and the NUL.
+	 */
+	char driver[256];
 	int64_t queue_index;
 };
 RAS_DECODED_CHECK(struct netdev_decoded);
