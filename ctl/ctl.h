@@ -4,6 +4,7 @@
 #define RAS_CTL_H
 
 #include "lib/config.h"
+#include "db/db_link.h"
 #include "db/db_query.h"
 #include "cli.h"
 #include "lib/json.h"
@@ -95,9 +96,23 @@ extern const struct ctl_spec ctl_summary_spec, ctl_errors_spec, ctl_status_spec,
 /* Hidden helpers (complete.c): bash completion and the synopsis the man-page test checks. */
 int ctl_complete(struct ctl *c, int argc, char **argv);
 int ctl_synopsis_all(struct ctl *c, int argc, char **argv);
-/* errors --json (query.c): one record and its decoding as a JSON line. */
+/*
+ * What a row is linked to in other tables, found when it is read
+ * (db/db_link.h): a memory-failure SIGBUS's memory failure. applies: the
+ * row's type has such a link; found: one was found.
+ */
+struct ctl_link {
+	bool applies, found;
+	struct ras_db_memfail_link mf;
+};
+/* Looks the row's link up (query.c); a NULL db looks nothing up. */
+void ctl_row_link(struct ras_db *db, const struct ras_db_row *row, struct ctl_link *l);
+/* The row's sentence, with its link where it has one (l may be NULL). */
+void ctl_render_row(const struct ras_db_row *row, const void *decoded, const struct ctl_link *l,
+		    char *buf, size_t len);
+/* errors --json (query.c): one record and its decoding as a JSON line; l as above. */
 struct ras_decode_ctx;
-void ctl_print_json_row(const struct ras_db_row *row, const void *decoded);
+void ctl_print_json_row(const struct ras_db_row *row, const void *decoded, const struct ctl_link *l);
 /*
  * A decoding context for records decoded here (--redecode, import): nothing
  * looked up on this machine, the memory-failure names from the shipped format.

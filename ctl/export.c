@@ -39,6 +39,7 @@
 
 struct export {
 	struct ctl *c;
+	struct ras_db *db;     /* for the links between records (db/db_link.h) */
 	const char *path;
 	struct cursor cur;
 	unsigned batch, pending;
@@ -244,9 +245,11 @@ static void print_head(const char *type, int64_t id, int64_t time_ns)
 static int export_event(void *ctx, const struct ras_db_row *row)
 {
 	struct export *e = ctx;
+	struct ctl_link link;
 
 	/* The decoding rasd stored, as errors --json prints it. */
-	ctl_print_json_row(row, row->decoded);
+	ctl_row_link(e->db, row, &link);
+	ctl_print_json_row(row, row->decoded, &link);
 	return after_line(e, row->type_idx, row->id);
 }
 
@@ -376,6 +379,7 @@ static int export_all(struct export *e, struct ras_db *db)
 	struct export_position *p = &e->cur.pos[0];
 	int r = 0;
 
+	e->db = db;
 	for (unsigned k = 0; k < ras_n_event_types; k++)
 		e->delivered[k] = p->last[k];
 	e->actions_before = p->last[KEY_ACTION];

@@ -12,6 +12,7 @@
 #include "lib/formats.h"
 #include "lib/clock.h"
 #include "db/db_actions.h"
+#include "decoders/sigbus.h"
 
 static const struct ctl_opt summary_opts[] = {
 	CTL_OPT_SINCE, CTL_OPT_UNTIL, CTL_OPT_TYPE, CTL_OPT_BOOT,
@@ -216,6 +217,7 @@ int ctl_summary(struct ctl *c, int argc, char **argv)
 }
 
 struct errors_ctx {
+	struct ras_db *db;            /* for the links between records (db/db_link.h) */
 	bool json;
 	bool redecode;                /* decode the raw fields again instead of the stored decoding */
 	struct ras_decode_ctx dctx;   /* for --redecode: the record's own fields only */
@@ -265,13 +267,58 @@ static void print_json_origin(const struct ras_db_row *row)
 	printf(",\"synthetic\":%s", row->synthetic ? "true" : "false");
 }
 
-void ctl_print_json_row(const struct ras_db_row *row, const void *decoded)
+void ctl_row_link(struct ras_db *db, const struct ras_db_row *row, struct ctl_link *l)
+{
+	memset(l, 0, sizeof(*l));
+	l->applies = !row->fold && !strcmp(ras_event_types[row->type_idx].table, "signal_generate");
+	if (l->applies && db)
+		l->found = ras_db_memfail_link(db, row->id, &l->mf) == 1;
+}
+
+void ctl_render_row(const struct ras_db_row *row, const void *decoded, const struct ctl_link *l,
+		    char *buf, size_t len)
+{
+	const struct ras_event_type *t = &ras_event_types[row->type_idx];
+	struct sigbus_link sl;
+
+	if (!l || !l->applies || !len) {
+		ras_render(t, decoded, buf, len);
+		return;
+	}
+	sl = (struct sigbus_link){ .pfn = l->found ? l->mf.pfn : RAS_DF_NONE,
+				   .page_type = l->mf.page_type, .recovery = l->mf.recovery,
+				   .delta_ns = l->mf.wall_ns - row->wall_ns };
+	sigbus_render_linked(decoded, &sl, buf, len);
+	if (!buf[0])
+		ras_render(t, decoded, buf, len);
+}
+
+/* "memory_failure": the linked record, or null when none was found. */
+static void print_json_link(const struct ctl_link *l)
+{
+	if (!l || !l->applies)
+		return;
+	printf(",\"memory_failure\":");
+	if (!l->found) {
+		printf("null");
+		return;
+	}
+	printf("{\"id\":%lld,", (long long)l->mf.id);
+	ctl_print_json_wall(l->mf.wall_ns);
+	printf(",\"pfn\":\"0x%llx\",\"page_type\":", (unsigned long long)l->mf.pfn);
+	ctl_print_json_string(l->mf.page_type, strlen(l->mf.page_type));
+	printf(",\"recovery\":");
+	ctl_print_json_string(l->mf.recovery, strlen(l->mf.recovery));
+	printf("}");
+}
+
+void ctl_print_json_row(const struct ras_db_row *row, const void *decoded, const struct ctl_link *l)
 {
 	const struct ras_event_type *t = &ras_event_types[row->type_idx];
 	const struct ras_decoded_head *h = decoded;
 	char text[RAS_SUMMARY_LEN];
 
-	ras_render(t, decoded, text, sizeof(text));
+	ctl_render_row(row, decoded, l, text, sizeof(text));
 	printf("{\"version\":%d,\"type\":\"%s\",\"id\":%lld,", CTL_JSON_VERSION, t->table,
 	       (long long)row->id);
 	ctl_print_json_wall(row->wall_ns);
@@ -282,6 +329,7 @@ void ctl_print_json_row(const struct ras_db_row *row, const void *decoded)
 	ctl_print_json_string(h->location, strnlen(h->location, sizeof(h->location)));
 	printf(",\"summary\":");
 	ctl_print_json_string(text, strlen(text));
+	print_json_link(l);
 	printf(",\"fields\":{");
 	for (unsigned i = 0; i < t->n_fields; i++) {
 		if (i)
@@ -358,6 +406,7 @@ static int print_row(void *ctx, const struct ras_db_row *row)
 	const void *d = row->decoded;   /* what rasd decoded and stored */
 	const struct ras_decoded_head *h;
 	char when[40], text[RAS_SUMMARY_LEN];
+	struct ctl_link link;
 
 	if (row->fold) {
 		print_fold(row, e->json);
@@ -368,9 +417,10 @@ static int print_row(void *ctx, const struct ras_db_row *row)
 		d = e->decoded;
 	}
 	h = d;
-	ras_render(t, d, text, sizeof(text));
+	ctl_row_link(e->db, row, &link);
+	ctl_render_row(row, d, &link, text, sizeof(text));
 	if (e->json) {
-		ctl_print_json_row(row, d);
+		ctl_print_json_row(row, d, &link);
 		return 0;
 	}
 	ras_format_time(row->wall_ns, when, sizeof(when));
@@ -428,6 +478,7 @@ int ctl_errors(struct ctl *c, int argc, char **argv)
 	}
 	if (e->redecode)
 		ctl_prepare_redecode(c, &e->dctx);
+	e->db = db;
 	n = ras_db_errors(db, &f, print_row, e);
 	if (n < 0)
 		ctl_db_error(c, ras_db_errmsg(db));

@@ -329,12 +329,15 @@ static void print_left_out(const struct fdr_boot_event *ev, unsigned n)
 		if (ev[i].state == FDR_BOOT_USABLE)
 			continue;
 		if (!header)
-			printf("\nLeft out (naming them would make the kernel complain at boot):\n");
+			printf("\nLeft out (the kernel would complain at boot, or the buffer would fill with them):\n");
 		header = true;
 		snprintf(name, sizeof(name), "%s:%s", ev[i].system, ev[i].event);
 		if (ev[i].state == FDR_BOOT_MODULE)
 			printf("  %-40s from module %s, loaded after boot instances are made;"
 			       " rasd enables it\n", ctl_text(name), ctl_text(ev[i].module));
+		else if (ev[i].state == FDR_BOOT_FILTERED)
+			printf("  %-40s needs a filter the command line cannot set;"
+			       " rasd enables it with one\n", ctl_text(name));
 		else
 			printf("  %-40s not in this kernel\n", ctl_text(name));
 	}
@@ -443,7 +446,8 @@ static void print_cmdline_json(const struct boot_opts *o, const struct utsname *
 		snprintf(name, sizeof(name), "%s:%s", ev[i].system, ev[i].event);
 		printf("%s{\"event\":", k++ ? "," : "");
 		ctl_print_json_string(name, strlen(name));
-		printf(",\"reason\":\"%s\"", ev[i].state == FDR_BOOT_MODULE ? "module" : "absent");
+		printf(",\"reason\":\"%s\"", ev[i].state == FDR_BOOT_MODULE ? "module" :
+		       ev[i].state == FDR_BOOT_FILTERED ? "filter" : "absent");
 		if (ev[i].state == FDR_BOOT_MODULE)
 			print_json_field("module", ev[i].module);
 		putchar('}');

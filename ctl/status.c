@@ -51,6 +51,39 @@ static void attention(struct status *st, const char *why)
 		st->attention[st->n_attention++] = why;
 }
 
+/* The system the kernel has an event under (its alternative name, or NULL when it has neither). */
+static const char *kernel_system(const char *tracing_dir, const struct ras_event_type *t)
+{
+	const char *systems[2] = { t->system, t->alt_system };
+	char path[PATH_MAX];
+
+	for (int i = 0; i < 2 && systems[i]; i++) {
+		snprintf(path, sizeof(path), "%s/events/%s/%s", tracing_dir, systems[i], t->event);
+		if (access(path, F_OK) == 0)
+			return systems[i];
+	}
+	return NULL;
+}
+
+/*
+ * An enabled type with keep terms: filtered in the kernel, or (the filter
+ * file says none: refused, or cleared) by rasd on every record.
+ */
+static const char *filter_state(const char *instance_dir, const char *sys, const struct ras_event_type *t)
+{
+	char path[PATH_MAX], *buf;
+	bool kernel = false;
+
+	if (!t->keep)
+		return NULL;
+	snprintf(path, sizeof(path), "%s/events/%s/%s/filter", instance_dir, sys, t->event);
+	if (ras_read_file(path, &buf, NULL) == 0) {
+		kernel = strncmp(buf, "none", 4) != 0;
+		free(buf);
+	}
+	return kernel ? "kernel" : "rasd";
+}
+
 static void print_events(struct status *st, const char *tracing_dir, const char *instance_dir)
 {
 	static const char *const words[] = { "absent from this kernel", "present, not enabled", "enabled" };
@@ -60,20 +93,31 @@ static void print_events(struct status *st, const char *tracing_dir, const char 
 	st->n_items = 0;
 	for (unsigned i = 0; i < ras_n_event_types; i++) {
 		const struct ras_event_type *t = &ras_event_types[i];
-		const char *sys = t->system;
-		char path[PATH_MAX];
-		int state;
+		const char *sys = kernel_system(tracing_dir, t), *filter = NULL, *instead = NULL;
+		const struct ras_event_type *o = t->fallback_for ? ras_event_type_find(t->fallback_for) : NULL;
+		int state = !sys ? 0 : event_enabled(instance_dir, sys, t->event) ? 2 : 1;
 
-		snprintf(path, sizeof(path), "%s/events/%s/%s", tracing_dir, sys, t->event);
-		if (access(path, F_OK) != 0 && t->alt_system) {
-			sys = t->alt_system;
-			snprintf(path, sizeof(path), "%s/events/%s/%s", tracing_dir, sys, t->event);
+		if (state == 2)
+			filter = filter_state(instance_dir, sys, t);
+		/* A stand-in is not enabled where what it stands in for is there. */
+		if (state == 1 && o && kernel_system(tracing_dir, o))
+			instead = o->table;
+		if (st->json) {
+			printf("%s{\"type\":\"%s\",\"state\":\"%s\"", sep(st), t->table, keys[state]);
+			if (filter)
+				printf(",\"filter\":\"%s\"", filter);
+			if (instead)
+				printf(",\"instead\":\"%s\"", instead);
+			putchar('}');
+			continue;
 		}
-		state = access(path, F_OK) != 0 ? 0 : event_enabled(instance_dir, sys, t->event) ? 2 : 1;
-		if (st->json)
-			printf("%s{\"type\":\"%s\",\"state\":\"%s\"}", sep(st), t->table, keys[state]);
-		else
-			printf("  %-40s %s\n", t->table, words[state]);
+		printf("  %-40s %s", t->table, words[state]);
+		if (filter)
+			printf(", %s", !strcmp(filter, "kernel") ? "filtered in the kernel" :
+			       "no kernel filter: rasd keeps what it would have kept");
+		if (instead)
+			printf(": %s records these", instead);
+		putchar('\n');
 	}
 	if (st->json)
 		putchar(']');

@@ -7,7 +7,9 @@
  * ours: a field takes the column of its own name unless a rename below says
  * otherwise; fields without a column stay NULL. The whole source row is kept
  * as JSON in imported_rows, so nothing rasdaemon said is lost (its texts,
- * such as an AER error's names, have no tracepoint field to go to).
+ * such as an AER error's names, have no tracepoint field to go to). A table
+ * whose rows are of two kinds maps once per kind, each with its rows chosen
+ * (chosen_rows below).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -39,6 +41,7 @@ enum conv {
 	CV_LEN_OF,     /* the length of a blob column */
 	CV_AER_STATUS, /* rasdaemon's names of the AER status bits → the status register */
 	CV_CXL_LOG,    /* "Informational", "Warning", "Failure", "Fatal" → CXL event log type */
+	CV_TX_QUEUE,   /* "TX timeout on queue: N" → N */
 };
 
 struct rename {
@@ -50,6 +53,15 @@ struct table_map {
 	const char *src, *dst;
 	struct rename renames[8];
 };
+
+/*
+ * rasdaemon stores a NIC transmit timeout (net_dev_xmit_timeout) as a
+ * devlink_event with empty bus and reporter names, the device's name in
+ * dev_name, its driver in driver_name, and msg "TX timeout on queue: N".
+ * coalesce(): a NULL column must not drop a row from both maps.
+ */
+#define TX_TIMEOUT_ROW "coalesce(bus_name, '') = '' AND coalesce(reporter_name, '') = ''" \
+		       " AND coalesce(msg, '') LIKE 'TX timeout on queue: %'"
 
 static const struct table_map maps[] = {
 	{ "mc_event", "mc_event", {
@@ -70,6 +82,9 @@ static const struct table_map maps[] = {
 		{ "sev", "severity", CV_CPER_SEV }, { "buf", "error", CV_SAME },
 		{ "len", "error", CV_LEN_OF } } },
 	{ "devlink_event", "devlink_health_report", { { NULL, NULL, CV_SAME } } },
+	{ "devlink_event", "net_dev_xmit_timeout", {
+		{ "name", "dev_name", CV_SAME }, { "driver", "driver_name", CV_SAME },
+		{ "queue_index", "msg", CV_TX_QUEUE } } },
 	{ "disk_errors", "block_rq_error", { { "dev", "dev", CV_DEV } } },
 	{ "memory_failure_event", "memory_failure_event", {
 		{ "type", "page_type", CV_MF_TYPE }, { "result", "action_result", CV_MF_RESULT } } },
@@ -81,10 +96,31 @@ static const struct table_map maps[] = {
 	{ "cxl_general_media_event", "cxl_general_media", { { "log", "log_type", CV_CXL_LOG } } },
 	{ "cxl_dram_event", "cxl_dram", { { "log", "log_type", CV_CXL_LOG } } },
 	{ "cxl_memory_module_event", "cxl_memory_module", { { "log", "log_type", CV_CXL_LOG } } },
+	/* Newer rasdaemons (after 0.8.5): the CXL sparing events named as its other CXL tables are. */
+	{ "cxl_memory_sparing_event", "cxl_memory_sparing", { { "log", "log_type", CV_CXL_LOG } } },
+	/* rasdaemon's SIGBUS of a memory failure (its own kernel filter; other signals kept too). */
+	{ "signal_event", "signal_generate", {
+		{ "errno", "errorno", CV_SAME }, { "group", "grp", CV_SAME },
+		{ "result", "res", CV_SAME } } },
 };
 
 /* The largest value a rasdaemon row holds is a CPER section of a few KiB. */
 #define FOREIGN_MAX_VALUE (1 << 20)
+/* The maps that take only some rows of their source table (SQL of this file); others take all. */
+static const struct {
+	const char *src, *dst, *where;
+} chosen_rows[] = {
+	{ "devlink_event", "devlink_health_report", "NOT (" TX_TIMEOUT_ROW ")" },
+	{ "devlink_event", "net_dev_xmit_timeout", TX_TIMEOUT_ROW },
+};
+
+static const char *rows_of(const struct table_map *map)
+{
+	for (size_t i = 0; i < sizeof(chosen_rows) / sizeof(chosen_rows[0]); i++)
+		if (!strcmp(chosen_rows[i].src, map->src) && !strcmp(chosen_rows[i].dst, map->dst))
+			return chosen_rows[i].where;
+	return NULL;
+}
 
 static const char schema_imported[] =
 	"CREATE TABLE IF NOT EXISTS imported_rows ("
@@ -124,6 +160,7 @@ static int64_t convert_text(enum conv conv, const char *t, const struct ras_deco
 	/* CXL r3.1 8.2.9.2.2 Get Event Records: the event log types, in value order. */
 	static const char *const cxl_log[] = { "Informational", "Warning", "Failure", "Fatal" };
 	unsigned maj, min;
+	int queue;
 
 	switch (conv) {
 	case CV_EDAC_TYPE: return name_index(t, edac, 5);
@@ -135,6 +172,7 @@ static int64_t convert_text(enum conv conv, const char *t, const struct ras_deco
 	case CV_MF_RESULT: return name_index(t, mf_result, 4);
 	case CV_CXL_LOG: return name_index(t, cxl_log, 4);
 	case CV_DEV: return sscanf(t, "%u:%u", &maj, &min) == 2 ? (int64_t)maj << 20 | min : -1;
+	case CV_TX_QUEUE: return t && sscanf(t, "TX timeout on queue: %d", &queue) == 1 ? queue : -1;
 	case CV_MF_TYPE:
 		for (size_t i = 0; dctx && dctx->have_memfail && i < dctx->memfail.n_types; i++)
 			if (!strcasecmp(t, dctx->memfail.types[i].name))
@@ -391,14 +429,20 @@ static int import_table(struct import_run *run, sqlite3 *src, const struct table
 			struct ras_import_count *c, char *err, size_t errlen)
 {
 	const struct ras_event_type *type = ras_event_type_find(map->dst);
-	char sql[160];
+	const char *where = rows_of(map);
+	char sql[320];
 	sqlite3_stmt *st;
-	int r = 0, step;
+	int r = 0, step, n;
 
 	if (!type)
 		return -EINVAL;
-	/* The source names come from the table above, never from the file. */
-	snprintf(sql, sizeof(sql), "SELECT * FROM \"%s\" ORDER BY rowid", map->src);
+	/* The source names and conditions come from the table above, never from the file. */
+	n = snprintf(sql, sizeof(sql), "SELECT * FROM \"%s\"%s%s ORDER BY rowid", map->src,
+		     where ? " WHERE " : "", where ? where : "");
+	if (n < 0 || (size_t)n >= sizeof(sql)) {
+		snprintf(err, errlen, "%s: the query does not fit", map->src);
+		return -EIO;
+	}
 	if (sqlite3_prepare_v2(src, sql, -1, &st, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "%s: %s", map->src, sqlite3_errmsg(src));
 		return -EIO;

@@ -113,6 +113,11 @@ static void fill_fields(const struct blockerr_in *in, struct blockerr_decoded *o
 	}
 }
 
+static bool command_only(const struct blockerr_decoded *d)
+{
+	return !strcmp(d->operation, "no data") && d->nr_sector == 0;
+}
+
 int blockerr_decode(const struct blockerr_in *in, struct blockerr_decoded *out)
 {
 	int i;
@@ -131,6 +136,17 @@ int blockerr_decode(const struct blockerr_in *in, struct blockerr_decoded *out)
 		snprintf(out->status_name, sizeof(out->status_name), "error %d", in->error);
 		out->severity = RAS_SEV_UNKNOWN;
 	}
+	/*
+	 * No data and none of read, write, discard, secure erase or flush: a
+	 * pass-through command (the SCSI or NVMe commands device probing sends)
+	 * or a management one. block_rq_error leaves pass-through requests out
+	 * (block/blk-mq.c blk_update_request(): !blk_rq_is_passthrough); its
+	 * stand-in block_rq_complete cannot tell them apart (seen under QEMU:
+	 * a scsi_debug disk's probe, op N, 0 sectors, -EIO), so such a failure
+	 * is information, not a failed read or write.
+	 */
+	if (command_only(out) && out->severity > RAS_SEV_INFO)
+		out->severity = RAS_SEV_INFO;
 	snprintf(out->location, sizeof(out->location), "block %s%s%lld:%lld%s",
 		 out->disk_name, out->disk_name[0] ? " (" : "", (long long)out->major,
 		 (long long)out->minor, out->disk_name[0] ? ")" : "");
@@ -155,9 +171,12 @@ void blockerr_render(const struct blockerr_decoded *d, char *buf, size_t len)
 								 : d->location + sizeof(prefix) - 1;
 	snprintf(buf, len, "%s on %s", d->status_name, where);
 	buf[0] = (char)toupper((unsigned char)buf[0]);
-	ou_appendf(buf, len, ", %s%s%u sectors at sector %llu",
-		   d->operation, d->operation[0] ? " of " : "", (unsigned)d->nr_sector,
-		   (unsigned long long)d->sector);
+	if (command_only(d))
+		ou_append(buf, len, ", a command without data");
+	else
+		ou_appendf(buf, len, ", %s%s%u sectors at sector %llu",
+			   d->operation, d->operation[0] ? " of " : "", (unsigned)d->nr_sector,
+			   (unsigned long long)d->sector);
 	ou_copy(rwbs, sizeof(rwbs), d->rwbs, sizeof(d->rwbs));
 	if (rwbs[0])
 		ou_appendf(buf, len, " (%s)", rwbs);
@@ -166,6 +185,9 @@ void blockerr_render(const struct blockerr_decoded *d, char *buf, size_t len)
 	if (cmd[0])
 		ou_appendf(buf, len, ", command %s", cmd);
 	i = status_index((int)d->error);
-	if (i >= 0 && blk_statuses[i].advice)
+	if (command_only(d))
+		ou_append(buf, len, "; a pass-through or management command failed (device probing "
+			  "sends such commands), no read or write");
+	else if (i >= 0 && blk_statuses[i].advice)
 		ou_appendf(buf, len, "; %s", blk_statuses[i].advice);
 }

@@ -29,7 +29,12 @@ static const char *const cxl_field_names[CXL_F_N] = {
 	[CXL_F_FLAGS] = "flags", [CXL_F_DPA_LENGTH] = "dpa_length",
 	[CXL_F_OVERFLOW_TS] = "overflow_ts", [CXL_F_COUNT] = "count",
 	[CXL_F_FIRST_TS] = "first_ts", [CXL_F_LAST_TS] = "last_ts",
+	[CXL_F_CME_THRESHOLD_EV_FLAGS] = "cme_threshold_ev_flags",
+	[CXL_F_SUB_CHANNEL] = "sub_channel",
+	[CXL_F_HDR_MAINT_OP_SUB_CLASS] = "hdr_maint_op_sub_class",
+	[CXL_F_RESULT] = "result", [CXL_F_RES_AVAIL] = "res_avail",
 };
+_Static_assert(CXL_F_N <= 64, "struct cxl_in has one presence bit per field");
 
 const char *cxl_field_name(enum cxl_field f)
 {
@@ -70,6 +75,8 @@ const struct ras_dfield cxl_dfields[] = {
 	RAS_DF_S(struct cxl_decoded, hdr_flag_names),
 	RAS_DF_S(struct cxl_decoded, poison_source),
 	RAS_DF_S(struct cxl_decoded, detail),
+	RAS_DF_I(struct cxl_decoded, device_threshold),
+	RAS_DF_I(struct cxl_decoded, spares),
 };
 const size_t cxl_n_dfields = OU_ARRAY_SIZE(cxl_dfields);
 
@@ -271,6 +278,30 @@ static void media_location(const struct cxl_in *in, struct cxl_decoded *out, int
 	}
 }
 
+/*
+ * The device's own corrected-error threshold: the Threshold Event descriptor
+ * bit of a correctable record (CXL r3.1 Tables 8-45/8-46, bit 1; bit 0 is
+ * Uncorrectable Event), or Exceeded Programmable Threshold in the CME
+ * threshold event flags (CXL r3.2; Linux's cme_threshold_ev_flags, bit 1).
+ * Such a record reports corrected errors: at least corrected, whatever log
+ * it came in.
+ */
+static void device_threshold(const struct cxl_in *in, struct cxl_decoded *out)
+{
+	bool said = HAS(in, CXL_F_DESCRIPTOR) || HAS(in, CXL_F_CME_THRESHOLD_EV_FLAGS);
+	int64_t desc = HAS(in, CXL_F_DESCRIPTOR) ? VAL(in, CXL_F_DESCRIPTOR) : 0;
+	int64_t cme = HAS(in, CXL_F_CME_THRESHOLD_EV_FLAGS) ? VAL(in, CXL_F_CME_THRESHOLD_EV_FLAGS) : 0;
+
+	if (!said)
+		return;
+	out->device_threshold = !(desc & 1) && ((desc & 2) || (cme & 2));
+	if (cme & 2)
+		ou_appendf(out->detail, sizeof(out->detail), "%sexceeded the programmable threshold",
+			   out->detail[0] ? ", " : "");
+	if (out->device_threshold && out->severity < RAS_SEV_CORRECTED)
+		out->severity = RAS_SEV_CORRECTED;
+}
+
 static void do_media(const struct cxl_in *in, struct cxl_decoded *out, int dram)
 {
 	do_header(in, out);
@@ -296,6 +327,7 @@ static void do_media(const struct cxl_in *in, struct cxl_decoded *out, int dram)
 	if (HAS(in, CXL_F_TRANSACTION_TYPE))
 		name_into(out->transaction_name, sizeof(out->transaction_name), cxl_transactions,
 			  OU_ARRAY_SIZE(cxl_transactions), VAL(in, CXL_F_TRANSACTION_TYPE));
+	device_threshold(in, out);
 	media_location(in, out, dram);
 }
 
@@ -360,6 +392,61 @@ static void do_poison(const struct cxl_in *in, struct cxl_decoded *out)
 	}
 }
 
+/*
+ * Memory Sparing Event Record, CXL r3.2 8.2.10.2.1.4 Table 8-60, as Linux
+ * traces it (drivers/cxl/core/trace.h, TRACE_EVENT(cxl_memory_sparing)): the
+ * device replaced a cacheline, row, bank or rank by a spare. The record's
+ * maintenance operation class 2 is memory sparing, its subclasses 0-3 the
+ * cacheline, row, bank and rank granularities (CXL r3.2 8.2.10.7, the values
+ * of Linux's drivers/cxl/core/edac.c and QEMU's hw/cxl). Flags (trace.h
+ * CXL_MSER_*_FLAG): bit 0 query resources, 1 hard sparing, 2 device
+ * initiated; validity bits 0-6 channel, rank, nibble mask, bank group, bank,
+ * row, column, bit 9 sub-channel (CXL_MSER_VALID_*).
+ */
+static void do_sparing(const struct cxl_in *in, struct cxl_decoded *out)
+{
+	static const char *const grains[] = { "cacheline", "row", "bank", "rank" };
+	static const char *const flag_bits[] = { "query resources", "hard", "device initiated" };
+	static const struct { enum cxl_field f; unsigned bit; const char *word; } loc[] = {
+		{ CXL_F_CHANNEL, 0, "channel" }, { CXL_F_RANK, 1, "rank" },
+		{ CXL_F_BANK_GROUP, 3, "bank group" }, { CXL_F_BANK, 4, "bank" },
+		{ CXL_F_ROW, 5, "row" }, { CXL_F_COLUMN, 6, "column" },
+		{ CXL_F_SUB_CHANNEL, 9, "sub-channel" },
+	};
+	uint64_t valid = HAS(in, CXL_F_VALIDITY_FLAGS) ? (uint64_t)VAL(in, CXL_F_VALIDITY_FLAGS) : 0;
+	int64_t sub = HAS(in, CXL_F_HDR_MAINT_OP_SUB_CLASS) ? VAL(in, CXL_F_HDR_MAINT_OP_SUB_CLASS) : -1;
+	const char *grain = HAS(in, CXL_F_HDR_MAINT_OP_CLASS) && VAL(in, CXL_F_HDR_MAINT_OP_CLASS) == 2 ?
+			    table_name(grains, OU_ARRAY_SIZE(grains), sub) : NULL;
+
+	do_header(in, out);
+	snprintf(out->record_type, sizeof(out->record_type), "%s%ssparing", grain ? grain : "",
+		 grain ? " " : "");
+	if (HAS(in, CXL_F_FLAGS) && (VAL(in, CXL_F_FLAGS) & 7)) {
+		char flags[48];
+
+		ou_bit_names(flags, sizeof(flags), (uint64_t)VAL(in, CXL_F_FLAGS) & 7, flag_bits,
+			     OU_ARRAY_SIZE(flag_bits), ", ");
+		ou_appendf(out->record_type, sizeof(out->record_type), " (%s)", flags);
+	}
+	for (size_t i = 0; i < OU_ARRAY_SIZE(loc); i++)
+		if (HAS(in, loc[i].f) && ((valid >> loc[i].bit) & 1))
+			ou_appendf(out->detail, sizeof(out->detail), "%s%s %lld",
+				   out->detail[0] ? ", " : "", loc[i].word, (long long)VAL(in, loc[i].f));
+	if (HAS(in, CXL_F_NIBBLE_MASK) && ((valid >> 2) & 1))
+		ou_appendf(out->detail, sizeof(out->detail), "%snibble mask 0x%llx",
+			   out->detail[0] ? ", " : "", (unsigned long long)VAL(in, CXL_F_NIBBLE_MASK));
+	if (HAS(in, CXL_F_RESULT))
+		ou_appendf(out->detail, sizeof(out->detail), "%s%s", out->detail[0] ? "; " : "",
+			   VAL(in, CXL_F_RESULT) ? "the sparing failed" : "the sparing succeeded");
+	if (HAS(in, CXL_F_RESULT) && VAL(in, CXL_F_RESULT))
+		ou_appendf(out->detail, sizeof(out->detail), " (result %lld)", (long long)VAL(in, CXL_F_RESULT));
+	opt_int(in, CXL_F_RES_AVAIL, &out->spares);
+	if (out->spares != RAS_DF_NONE)
+		ou_appendf(out->detail, sizeof(out->detail), "%sspare resources available: %lld%s",
+			   out->detail[0] ? "; " : "", (long long)out->spares,
+			   out->spares ? "" : " (the next failing one cannot be spared: plan to replace the device)");
+}
+
 static void do_aer_uc(const struct cxl_in *in, struct cxl_decoded *out) { do_aer(in, out, 0); }
 static void do_aer_ce(const struct cxl_in *in, struct cxl_decoded *out) { do_aer(in, out, 1); }
 static void do_gm(const struct cxl_in *in, struct cxl_decoded *out) { do_media(in, out, 0); }
@@ -383,6 +470,7 @@ static const struct {
 	{ "cxl_general_media", "media event", do_gm },
 	{ "cxl_dram", "DRAM event", do_dram },
 	{ "cxl_memory_module", "memory module event", do_module },
+	{ "cxl_memory_sparing", "memory sparing", do_sparing },
 	{ "cxl_poison", "poison record", do_poison },
 };
 

@@ -2,8 +2,8 @@
 /*
  * CXL RAS tracepoints of the cxl_core module (drivers/cxl/core/trace.h):
  * cxl_aer_uncorrectable_error, cxl_aer_correctable_error, cxl_overflow,
- * cxl_generic_event, cxl_general_media, cxl_dram, cxl_memory_module and
- * cxl_poison. One input struct covers them all; fields vary by kernel, so
+ * cxl_generic_event, cxl_general_media, cxl_dram, cxl_memory_module,
+ * cxl_memory_sparing and cxl_poison. One input struct covers them all; fields vary by kernel, so
  * every number has a presence bit and can be set by its tracepoint name.
  */
 #ifndef RAS_CXL_H
@@ -27,7 +27,8 @@ enum cxl_field {
 	CXL_F_COR_VOL_ERR_CNT, CXL_F_COR_PER_ERR_CNT, CXL_F_DEVICE_TEMP,
 	CXL_F_ADD_STATUS, CXL_F_TRACE_TYPE, CXL_F_SOURCE, CXL_F_FLAGS,
 	CXL_F_DPA_LENGTH, CXL_F_OVERFLOW_TS, CXL_F_COUNT, CXL_F_FIRST_TS,
-	CXL_F_LAST_TS,
+	CXL_F_LAST_TS, CXL_F_CME_THRESHOLD_EV_FLAGS, CXL_F_SUB_CHANNEL,
+	CXL_F_HDR_MAINT_OP_SUB_CLASS, CXL_F_RESULT, CXL_F_RES_AVAIL,
 	CXL_F_N
 };
 
@@ -80,6 +81,14 @@ struct cxl_decoded {
 	char hdr_flag_names[128];
 	char poison_source[16];
 	char detail[320];         /* everything else worth a word */
+	/*
+	 * 1: the device says its own corrected-error threshold was met (a
+	 * General Media or DRAM record's Threshold Event descriptor without
+	 * Uncorrectable Event, or Exceeded Programmable Threshold); rasd acts
+	 * on the page at once. 0: it does not; RAS_DF_NONE: not told.
+	 */
+	int64_t device_threshold;
+	int64_t spares;           /* memory sparing: spare resources available */
 };
 RAS_DECODED_CHECK(struct cxl_decoded);
 

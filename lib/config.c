@@ -53,6 +53,7 @@ static const struct key_desc keys[] = {
 	STR("lock_dir", K_PATH, lock_dir),
 	STR("formats_dir", K_PATH, formats_dir),
 	STR("events", K_EVENTS, events),
+	STR("pretend_absent", K_EVENTS, pretend_absent),
 	STR("sysfs_root", K_PATH, sysfs_root),
 	STR("labels_dirs", K_TEXT, labels_dirs),
 	STR("boot_instance", K_NAME_OR_EMPTY, boot_instance),

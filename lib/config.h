@@ -29,6 +29,7 @@ struct rasd_config {
 	char lock_dir[PATH_MAX];
 	char formats_dir[PATH_MAX];
 	char events[1024];           /* "all" or a list of system:event / table names */
+	char pretend_absent[256];    /* tests only: tracepoints treated as absent from the kernel */
 	/* EDAC topology and DIMM labels */
 	char sysfs_root[PATH_MAX];
 	char labels_dirs[1024];      /* space-separated directories of label files */

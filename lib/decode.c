@@ -16,6 +16,8 @@
 #include "decoders/devlink.h"
 #include "decoders/edac.h"
 #include "decoders/mce.h"
+#include "decoders/netdev.h"
+#include "decoders/sigbus.h"
 #include "event_fields.h"
 #include "formats.h"
 #include "dimm_labels.h"
@@ -114,6 +116,8 @@ RAS_RENDERER(memfail)
 RAS_RENDERER(devlink)
 RAS_RENDERER(blockerr)
 RAS_RENDERER(cxl)
+RAS_RENDERER(sigbus)
+RAS_RENDERER(netdev)
 
 static void copy_bytes(uint8_t *dst, size_t cap, const struct ras_value *v)
 {
@@ -325,4 +329,29 @@ int adapt_cxl(const struct ras_event_type *type, const struct ras_value *v,
 		}
 	}
 	return cxl_decode(&in, out);
+}
+
+int adapt_sigbus(const struct ras_event_type *type, const struct ras_value *v,
+		 struct ras_decode_ctx *ctx, void *out)
+{
+	struct sigbus_in in = {
+		.sig = (int32_t)v[SIG_F_SIG].i, .err = (int32_t)v[SIG_F_ERRNO].i,
+		.code = (int32_t)v[SIG_F_CODE].i, .pid = (int32_t)v[SIG_F_PID].i,
+		.group = (int32_t)v[SIG_F_GROUP].i, .result = (int32_t)v[SIG_F_RESULT].i,
+		.comm = STR(v, SIG_F_COMM), .comm_len = LEN(v, SIG_F_COMM),
+	};
+
+	return sigbus_decode(&in, out);
+}
+
+int adapt_netdev(const struct ras_event_type *type, const struct ras_value *v,
+		 struct ras_decode_ctx *ctx, void *out)
+{
+	struct netdev_in in = {
+		.name = STR(v, NET_F_NAME), .name_len = LEN(v, NET_F_NAME),
+		.driver = STR(v, NET_F_DRIVER), .driver_len = LEN(v, NET_F_DRIVER),
+		.queue_index = (int32_t)v[NET_F_QUEUE_INDEX].i,
+	};
+
+	return netdev_decode(&in, out);
 }

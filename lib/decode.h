@@ -57,6 +57,8 @@ RAS_DECLARE_ADAPTER(memfail);
 RAS_DECLARE_ADAPTER(devlink);
 RAS_DECLARE_ADAPTER(blockerr);
 RAS_DECLARE_ADAPTER(cxl);
+RAS_DECLARE_ADAPTER(sigbus);
+RAS_DECLARE_ADAPTER(netdev);
 
 void ras_decode_ctx_init(struct ras_decode_ctx *ctx);
 /* Reads the memory-failure symbols from a format's print fmt (text of a format file). */

@@ -50,4 +50,11 @@ enum blockerr_field {
 	BLK_F_RWBS, BLK_F_CMD, BLK_F_COUNT
 };
 
+enum sigbus_field {
+	SIG_F_SIG, SIG_F_ERRNO, SIG_F_CODE, SIG_F_COMM, SIG_F_PID, SIG_F_GROUP,
+	SIG_F_RESULT, SIG_F_COUNT
+};
+
+enum netdev_field { NET_F_NAME, NET_F_DRIVER, NET_F_QUEUE_INDEX, NET_F_COUNT };
+
 #endif

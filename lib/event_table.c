@@ -3,14 +3,17 @@
  * The RAS tracepoints ras-fdr records. Field lists follow the kernel's
  * format files (include/trace/events/mce.h, include/ras/ras_event.h,
  * include/trace/events/devlink.h, include/trace/events/block.h,
+ * include/trace/events/signal.h, include/trace/events/net.h,
  * drivers/cxl/core/trace.h); fields added in later kernels are optional.
  */
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include "event_table.h"
 #include "event_fields.h"
 #include "decode.h"
 #include "decoders/edac.h"
+#include "decoders/sigbus.h"
 
 #define F(n, t) { #n, RAS_FT_##t, 0 }
 #define OPT(n, t) { #n, RAS_FT_##t, RAS_F_OPTIONAL }
@@ -98,6 +101,30 @@ static const struct ras_field blockerr_fields[BLK_F_COUNT] = {
 	[BLK_F_CMD] = F(cmd, TEXT),
 };
 
+/* signal_generate: every signal the kernel sends; rasd keeps the memory-failure SIGBUS. */
+static const struct ras_field sigbus_fields[SIG_F_COUNT] = {
+	[SIG_F_SIG] = F(sig, INT), [SIG_F_ERRNO] = F(errno, INT), [SIG_F_CODE] = F(code, INT),
+	[SIG_F_COMM] = F(comm, TEXT), [SIG_F_PID] = F(pid, INT), [SIG_F_GROUP] = F(group, INT),
+	[SIG_F_RESULT] = F(result, INT),
+};
+
+static const struct ras_field netdev_fields[NET_F_COUNT] = {
+	[NET_F_NAME] = F(name, TEXT), [NET_F_DRIVER] = F(driver, TEXT),
+	[NET_F_QUEUE_INDEX] = F(queue_index, INT),
+};
+
+/*
+ * SIGBUS is the number of this machine's architecture (7 on x86 and arm64,
+ * 10 on a few others), as the running kernel's; the BUS_MCEERR_* codes are
+ * the same everywhere.
+ */
+static const struct ras_keep sigbus_keep = {
+	2, { { "sig", false, 1, { SIGBUS } },
+	     { "code", false, 2, { SIGBUS_MCEERR_AR, SIGBUS_MCEERR_AO } } },
+};
+/* A completion with an error; block_rq_error reports nothing else. */
+static const struct ras_keep failed_request = { 1, { { "error", true, 1, { 0 } } } };
+
 /*
  * CXL: drivers/cxl/core/trace.h (module cxl_core, Linux 6.2 and later). The
  * CXL r3.1 fields, the memory-module r3.1 fields and hpa_alias0 came later
@@ -151,6 +178,13 @@ static const struct ras_field cxl_module_fields[] = {
 	OPT(validity_flags, INT),
 };
 
+/* Added after 6.18 (the memory sparing series of the CXL tree). */
+static const struct ras_field cxl_sparing_fields[] = {
+	CXL_HDR_FIELDS, F(flags, INT), F(result, INT), F(validity_flags, INT), F(res_avail, INT),
+	F(channel, INT), F(rank, INT), F(nibble_mask, INT), F(bank_group, INT), F(bank, INT),
+	F(row, INT), F(column, INT), F(sub_channel, INT), F(comp_id, BLOB),
+};
+
 static const struct ras_field cxl_poison_fields[] = {
 	F(memdev, TEXT), F(host, TEXT), HEX(serial), F(trace_type, INT),
 	F(region, TEXT), WIDE(overflow_ts), HEX(hpa), OPT_HEX(hpa_alias0), HEX(dpa),
@@ -167,6 +201,8 @@ static const struct ras_sumloc memfail_sumloc = {
 	" pfn ", { { ", ", "type_name" }, { ", recovery ", "result_name" } },
 };
 static const struct ras_sumloc cxl_dpa_sumloc = { ", DPA ", { { NULL } } };
+/* A killed process is counted by its name, not by each pid it had. */
+static const struct ras_sumloc process_sumloc = { ", pid ", { { NULL } } };
 
 #define N(a) (unsigned)(sizeof(a) / sizeof((a)[0]))
 /* A field list longer than RAS_MAX_FIELDS does not compile. */
@@ -179,57 +215,75 @@ static const struct ras_dfield edac_errors = RAS_DF_I(struct edac_decoded, error
 const struct ras_event_type ras_event_types[] = {
 	{ "mce", "mce_record", NULL, "mce_record", "machine check",
 	  FIELDS(mce_fields), DECODER(mce), NULL,
-	  "e41a1d8a091849f289861ebbcf4f253a", NULL, NULL },
+	  "e41a1d8a091849f289861ebbcf4f253a", NULL, NULL, NULL, NULL },
 	/* The decoded label is the configured one where the kernel had none. */
 	{ "ras", "mc_event", NULL, "mc_event", "memory controller error",
 	  FIELDS(mc_fields), DECODER(edac), "label",
-	  "92567467f2704b979ef87cefdf3072a0", NULL, &edac_errors },
+	  "92567467f2704b979ef87cefdf3072a0", NULL, &edac_errors, NULL, NULL },
 	{ "ras", "aer_event", NULL, "aer_event", "PCIe AER error",
 	  FIELDS(aer_fields), DECODER(aer), NULL,
-	  "c59606bc94b241a2966b9bd5278bd232", NULL, NULL },
+	  "c59606bc94b241a2966b9bd5278bd232", NULL, NULL, NULL, NULL },
 	{ "ras", "extlog_mem_event", NULL, "extlog_mem_event", "extended log memory error",
 	  FIELDS(extlog_fields), DECODER(extlog), NULL,
-	  "db819a2a5c1e4ab4aba5042e8d36fdc4", NULL, NULL },
+	  "db819a2a5c1e4ab4aba5042e8d36fdc4", NULL, NULL, NULL, NULL },
 	{ "ras", "non_standard_event", NULL, "non_standard_event", "platform error (CPER)",
 	  FIELDS(nonstd_fields), DECODER(nonstd), NULL,
-	  "4d4b72deb0b241b78fe7d45b1a5b90d6", NULL, NULL },
+	  "4d4b72deb0b241b78fe7d45b1a5b90d6", NULL, NULL, NULL, NULL },
 	{ "ras", "arm_event", NULL, "arm_event", "ARM processor error",
 	  FIELDS(arm_fields), DECODER(arm), NULL,
-	  "5d8c01e139424546bb33f301bcffb96f", NULL, NULL },
+	  "5d8c01e139424546bb33f301bcffb96f", NULL, NULL, NULL, NULL },
 	/* A late-2025 patch moves this event to its own system. */
 	{ "ras", "memory_failure_event", "memory_failure", "memory_failure_event",
 	  "memory failure", FIELDS(memfail_fields), DECODER(memfail), NULL,
-	  "9e645356e0224ee19eb5c2e73be90cee", &memfail_sumloc, NULL },
+	  "9e645356e0224ee19eb5c2e73be90cee", &memfail_sumloc, NULL, NULL, NULL },
 	{ "devlink", "devlink_health_report", NULL, "devlink_health_report",
 	  "device health report", FIELDS(devlink_fields), DECODER(devlink), NULL,
-	  "88c9b4c681014a6e87e393dedd103b9d", NULL, NULL },
+	  "88c9b4c681014a6e87e393dedd103b9d", NULL, NULL, NULL, NULL },
 	{ "block", "block_rq_error", NULL, "block_rq_error", "block I/O error",
 	  FIELDS(blockerr_fields), DECODER(blockerr), NULL,
-	  "aef3631d984442e9a318219030082b1e", NULL, NULL },
+	  "aef3631d984442e9a318219030082b1e", NULL, NULL, NULL, NULL },
 	{ "cxl", "cxl_aer_uncorrectable_error", NULL, "cxl_aer_uncorrectable_error",
 	  "CXL uncorrectable error", FIELDS(cxl_aer_ue_fields),
-	  DECODER(cxl), NULL, "c2ed468202354c5ab0a9fdf310cef480", NULL, NULL },
+	  DECODER(cxl), NULL, "c2ed468202354c5ab0a9fdf310cef480", NULL, NULL, NULL, NULL },
 	{ "cxl", "cxl_aer_correctable_error", NULL, "cxl_aer_correctable_error",
 	  "CXL correctable error", FIELDS(cxl_aer_ce_fields),
-	  DECODER(cxl), NULL, "be64aac98c294903a704d4c84495ef0a", NULL, NULL },
+	  DECODER(cxl), NULL, "be64aac98c294903a704d4c84495ef0a", NULL, NULL, NULL, NULL },
 	{ "cxl", "cxl_overflow", NULL, "cxl_overflow", "CXL event log overflow",
 	  FIELDS(cxl_overflow_fields), DECODER(cxl), NULL,
-	  "ff1809ee988741a190dce56032ed6087", NULL, NULL },
+	  "ff1809ee988741a190dce56032ed6087", NULL, NULL, NULL, NULL },
 	{ "cxl", "cxl_generic_event", NULL, "cxl_generic_event", "CXL event",
 	  FIELDS(cxl_generic_fields), DECODER(cxl), NULL,
-	  "a014c9971cf343b494afc81ea406ac49", NULL, NULL },
+	  "a014c9971cf343b494afc81ea406ac49", NULL, NULL, NULL, NULL },
 	{ "cxl", "cxl_general_media", NULL, "cxl_general_media", "CXL media error",
 	  FIELDS(cxl_media_fields), DECODER(cxl), NULL,
-	  "0b4809b603834021ba4c0b77c1d5a4fd", &cxl_dpa_sumloc, NULL },
+	  "0b4809b603834021ba4c0b77c1d5a4fd", &cxl_dpa_sumloc, NULL, NULL, NULL },
 	{ "cxl", "cxl_dram", NULL, "cxl_dram", "CXL DRAM error",
 	  FIELDS(cxl_dram_fields), DECODER(cxl), NULL,
-	  "69668f75cb5a40cf857646b3f41085ed", &cxl_dpa_sumloc, NULL },
+	  "69668f75cb5a40cf857646b3f41085ed", &cxl_dpa_sumloc, NULL, NULL, NULL },
 	{ "cxl", "cxl_memory_module", NULL, "cxl_memory_module", "CXL memory module event",
 	  FIELDS(cxl_module_fields), DECODER(cxl), NULL,
-	  "869f001b01c54eabba51dd4df7defc92", NULL, NULL },
+	  "869f001b01c54eabba51dd4df7defc92", NULL, NULL, NULL, NULL },
 	{ "cxl", "cxl_poison", NULL, "cxl_poison", "CXL poison",
 	  FIELDS(cxl_poison_fields), DECODER(cxl), NULL,
-	  "bdc5e772a61c407f9bc36a9cfc89231a", &cxl_dpa_sumloc, NULL },
+	  "bdc5e772a61c407f9bc36a9cfc89231a", &cxl_dpa_sumloc, NULL, NULL, NULL },
+	{ "cxl", "cxl_memory_sparing", NULL, "cxl_memory_sparing", "CXL memory sparing",
+	  FIELDS(cxl_sparing_fields), DECODER(cxl), NULL,
+	  "f0174958869b42c9a79f2463a980ea00", NULL, NULL, NULL, NULL },
+	/* The process a memory failure killed: only SIGBUS with BUS_MCEERR_AR or _AO is kept. */
+	{ "signal", "signal_generate", NULL, "signal_generate", "memory-failure signal",
+	  FIELDS(sigbus_fields), DECODER(sigbus), NULL,
+	  "787f9bde4ee74473b2ce7a050b83ba66", &process_sumloc, NULL, &sigbus_keep, NULL },
+	/*
+	 * Disk errors before Linux 5.18 (RHEL 8, Debian 11), which has no
+	 * block_rq_error: the completions with an error, in a table of their
+	 * own (the tracepoint's own format and id), decoded as block_rq_error.
+	 */
+	{ "block", "block_rq_complete", NULL, "block_rq_complete", "block I/O error",
+	  FIELDS(blockerr_fields), DECODER(blockerr), NULL,
+	  "c90c2ee108b6405c87693810f8873f07", NULL, NULL, &failed_request, "block_rq_error" },
+	{ "net", "net_dev_xmit_timeout", NULL, "net_dev_xmit_timeout", "network transmit timeout",
+	  FIELDS(netdev_fields), DECODER(netdev), NULL,
+	  "6a6fe77536634cba838a2b5c5ef36ea7", NULL, NULL, NULL, NULL },
 };
 
 const unsigned ras_n_event_types = N(ras_event_types);

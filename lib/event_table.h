@@ -80,6 +80,28 @@ struct ras_sumloc {
 	struct ras_sumloc_part parts[RAS_SUMLOC_PARTS];
 };
 
+/*
+ * The records of a type worth keeping, when the tracepoint fires for far more
+ * than RAS (signal_generate for every signal): each term is a field in (or,
+ * negated, not in) a set of values, and a record is kept when every term
+ * holds. rasd writes the terms to the instance's tracefs filter file, so the
+ * kernel drops the rest; it checks them again on every record (lib/keep.c),
+ * since a kernel may refuse the filter and a boot or adopted instance has
+ * none.
+ */
+#define RAS_KEEP_TERMS 4
+#define RAS_KEEP_VALUES 4
+struct ras_keep_term {
+	const char *field;
+	bool negate;              /* the field is none of the values */
+	unsigned n;
+	int64_t v[RAS_KEEP_VALUES];
+};
+struct ras_keep {
+	unsigned n;
+	struct ras_keep_term t[RAS_KEEP_TERMS];
+};
+
 struct ras_event_type {
 	const char *system;
 	const char *event;
@@ -97,6 +119,14 @@ struct ras_event_type {
 	const struct ras_sumloc *sumloc; /* the summary's coarser location, or NULL: the location */
 	/* The decoded count of errors a record stands for (a stored column too), or NULL: one. */
 	const struct ras_dfield *errors;
+	/* Which records are kept (see struct ras_keep), or NULL: all. */
+	const struct ras_keep *keep;
+	/*
+	 * The table name of the type this one stands in for on kernels without
+	 * it (block_rq_complete for block_rq_error before 5.18), or NULL. It is
+	 * enabled, and its records stored, only where that type is absent.
+	 */
+	const char *fallback_for;
 };
 
 extern const struct ras_event_type ras_event_types[];

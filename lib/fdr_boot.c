@@ -13,7 +13,7 @@
  * Tracepoint systems whose events are defined in modular code, and the
  * module. The others in the event table are always built in: mce (x86
  * core), ras (drivers/ras, a bool option), memory_failure (mm), devlink
- * (net core) and block (block core).
+ * and net (net core), block (block core) and signal (kernel/signal.c).
  */
 static const struct { const char *system; const char *module; } modular[] = {
 	{ "cxl", "cxl_core" },
@@ -76,6 +76,8 @@ unsigned fdr_boot_events(const struct fdr_boot_paths *p, struct fdr_boot_event *
 			e->state = FDR_BOOT_MODULE;
 		else if (!kernel_has(p->tracing_dir, e->system, e->event))
 			e->state = FDR_BOOT_ABSENT;
+		else if (t->keep)
+			e->state = FDR_BOOT_FILTERED;
 	}
 	return n;
 }

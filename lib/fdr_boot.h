@@ -16,6 +16,12 @@ enum fdr_boot_state {
 	FDR_BOOT_USABLE,   /* present and built in */
 	FDR_BOOT_ABSENT,   /* the running kernel does not have it */
 	FDR_BOOT_MODULE,   /* comes from a module: cannot be enabled at boot */
+	/*
+	 * Needs an event filter (event_table.h keep terms: every signal, every
+	 * completed request) that trace_instance= cannot set: unfiltered, it
+	 * would fill the boot buffer and push the errors out.
+	 */
+	FDR_BOOT_FILTERED,
 };
 
 struct fdr_boot_event {

@@ -215,3 +215,30 @@ int ras_formats_type_of(const struct ras_formats *f, int event_id)
 			return last = (int)i;
 	return -1;
 }
+
+void ras_formats_pretend_absent(struct ras_formats *f, const char *list)
+{
+	char buf[1024], *save = NULL;
+
+	snprintf(buf, sizeof(buf), "%s", list ? list : "");
+	for (char *tok = strtok_r(buf, ", \t", &save); tok; tok = strtok_r(NULL, ", \t", &save)) {
+		const struct ras_event_type *t = ras_event_type_find(tok);
+		struct ras_type_format *tf = t ? &f->type[t - ras_event_types] : NULL;
+
+		if (!tf || tf->state != RAS_FMT_KERNEL)
+			continue;
+		/* The kernel's format stays loaded: only synthetic records may use it. */
+		tf->state = RAS_FMT_SHIPPED;
+		snprintf(tf->problem, sizeof(tf->problem), "pretend_absent");
+	}
+}
+
+bool ras_formats_fallback_unneeded(const struct ras_formats *f, unsigned idx)
+{
+	const struct ras_event_type *for_type;
+
+	if (idx >= ras_n_event_types || !ras_event_types[idx].fallback_for)
+		return false;
+	for_type = ras_event_type_find(ras_event_types[idx].fallback_for);
+	return for_type && f->type[for_type - ras_event_types].state == RAS_FMT_KERNEL;
+}

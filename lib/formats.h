@@ -50,5 +50,20 @@ void ras_formats_free(struct ras_formats *f);
 /* The type whose kernel or shipped event has this id, or -1. */
 int ras_formats_type_of(const struct ras_formats *f, int event_id);
 
+/*
+ * Treats the tracepoints named in list ("system:event" or table names,
+ * separated by spaces or commas) as absent from the kernel: they are not
+ * enabled, their records not stored, and a type standing in for one is used.
+ * For tests only (rasd.conf pretend_absent): kernels that lack a tracepoint
+ * cannot be made on demand.
+ */
+void ras_formats_pretend_absent(struct ras_formats *f, const char *list);
+/*
+ * True when type idx stands in for another type (event_table.h
+ * fallback_for) that this kernel has: it is then not enabled, and its
+ * records are not stored (a failed request would be stored twice).
+ */
+bool ras_formats_fallback_unneeded(const struct ras_formats *f, unsigned idx);
+
 
 #endif

@@ -78,6 +78,7 @@ static bool page_of_cxl(const void *d, uint64_t ps, struct ras_subject *s)
 {
 	const struct cxl_decoded *c = d;
 
+	s->at_once = c->device_threshold == 1;
 	return KNOWN(c->hpa) && page_at(s, (uint64_t)c->hpa, 0, ps);
 }
 
@@ -402,6 +403,7 @@ static void subject_reset(struct ras_subject *s, int kind)
 	s->cpu = -1;
 	s->cache_level = 0;
 	s->instruction = false;
+	s->at_once = false;
 	dram_unknown(&s->dram);
 }
 

@@ -36,6 +36,12 @@ struct ras_subject {
 	char device[64];        /* device: PCI name; row: the memory device (CXL memdev) */
 	char label[EDAC_LABEL_MAX]; /* DIMM label when the record has one, whole (decoders/edac.h) */
 	struct ras_dram_coord dram;
+	/*
+	 * The device says a threshold of its own was crossed (a CXL record's
+	 * threshold event): the subject crosses at once, whatever its bucket
+	 * holds. rasdaemon offlines the page then too.
+	 */
+	bool at_once;
 };
 
 #define RAS_SUBJECTS_MAX RAS_SUBJ_KINDS

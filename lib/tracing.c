@@ -163,6 +163,37 @@ int ras_tracing_disable(struct ras_tracing *t, const char *system, const char *e
 	return tracefs_event_disable(t->inst, system, event) < 0 ? -EIO : 0;
 }
 
+int ras_tracing_set_filter(struct ras_tracing *t, const char *system, const char *event,
+			   const char *filter)
+{
+	if (!t->real)
+		return 0;
+	/* "0" is the kernel's word for no filter. */
+	errno = 0;
+	if (tracefs_event_file_write(t->inst, system, event, "filter", *filter ? filter : "0") < 0)
+		return -(errno ? errno : EIO);
+	return 0;
+}
+
+int ras_tracing_filter_is(struct ras_tracing *t, const char *system, const char *event,
+			  const char *filter)
+{
+	char *now;
+	size_t n;
+	int r;
+
+	if (!t->real)
+		return 1;
+	now = tracefs_event_file_read(t->inst, system, event, "filter", NULL);
+	if (!now)
+		return -EIO;
+	/* The file reads back the expression and a newline; "none" when there is none. */
+	n = strcspn(now, "\n");
+	r = *filter ? strlen(filter) == n && !strncmp(now, filter, n) : !strncmp(now, "none", n);
+	free(now);
+	return r;
+}
+
 int ras_tracing_on(struct ras_tracing *t, bool on)
 {
 	if (!t->real)

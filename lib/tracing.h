@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
+#include "event_table.h"
 
 struct tracefs_instance;
 struct tep_handle;
@@ -22,6 +23,8 @@ struct ras_tracing {
 	bool clock_exact;             /* false: wall times are the time of reading */
 	char clock_name[32];
 	int64_t offset_ns;            /* realtime - trace clock, refreshed per batch */
+	/* Per event type, its keep terms (event_table.h) in the kernel: 1 set, -1 refused, 0 none. */
+	signed char filter[RAS_MAX_EVENT_TYPES];
 };
 
 struct ras_cpu_stats {
@@ -48,6 +51,16 @@ int ras_tracing_configure(struct ras_tracing *t, unsigned buffer_size_kb, char *
 int ras_tracing_enable(struct ras_tracing *t, const char *system, const char *event);
 int ras_tracing_disable(struct ras_tracing *t, const char *system, const char *event);
 int ras_tracing_on(struct ras_tracing *t, bool on);
+/*
+ * Writes an event's filter in the instance ("" clears it). 0, or -errno of
+ * the write: -EINVAL when the kernel refuses the expression. A replayed tree
+ * has none (0).
+ */
+int ras_tracing_set_filter(struct ras_tracing *t, const char *system, const char *event,
+			   const char *filter);
+/* Whether the event's filter in the instance is filter: 1 yes, 0 no, -EIO unknown. */
+int ras_tracing_filter_is(struct ras_tracing *t, const char *system, const char *event,
+			  const char *filter);
 /*
  * Whether an event is on in the instance, and whether the instance traces at
  * all: 1 yes, 0 no, -EIO unknown. A replayed tree is always on.

@@ -446,7 +446,7 @@ static struct entry *lookup(struct ras_actions *a, const struct ras_subject *s, 
 		return new_entry(a, e, s, h);
 	if (r < 0)
 		spill_trouble(a, r);
-	if (s->n >= 1 && s->n < (int64_t)a->th[s->kind].count &&
+	if (!s->at_once && s->n >= 1 && s->n < (int64_t)a->th[s->kind].count &&
 	    hold_once(a, s->kind, h, wall_ns, (unsigned)s->n))
 		return NULL;
 	return new_entry(a, e, s, h);
@@ -476,7 +476,8 @@ struct entry *actions_count_errors(struct ras_actions *a, const struct ras_subje
 	e->dirty = true;
 	if (s->label[0])
 		copy_str(e->label, sizeof(e->label), s->label);
-	return ras_bucket_add(&e->b, th, wall_ns, s->n) ? e : NULL;
+	/* The device's own threshold (a CXL threshold event) acts at once. */
+	return ras_bucket_add(&e->b, th, wall_ns, s->n) || s->at_once ? e : NULL;
 }
 
 /* A page action on the subject's address: soft, hard, or soft and then hard if soft failed. */
@@ -612,7 +613,10 @@ static void crossed(struct ras_actions *a, const struct ras_subject *s, struct e
 	snprintf(act.kind, sizeof(act.kind), "%s", ras_subject_kind_name(s->kind));
 	snprintf(act.subject, sizeof(act.subject), "%s", s->key);
 	snprintf(act.event_table, sizeof(act.event_table), "%s", type->table);
-	ras_threshold_format(&a->th[s->kind], act.threshold, sizeof(act.threshold));
+	if (s->at_once)
+		snprintf(act.threshold, sizeof(act.threshold), "device threshold");
+	else
+		ras_threshold_format(&a->th[s->kind], act.threshold, sizeof(act.threshold));
 	decide(a, s, &act, ev->synthetic);
 	if (ras_db_action_insert(a->dba, &act, ras_decision_foldable(&act)) < 0)
 		ras_log(LOG_ERR, "cannot store the action on %s %s", act.kind, act.subject);

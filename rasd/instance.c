@@ -4,6 +4,7 @@
 #include <string.h>
 #include "instance.h"
 #include "log.h"
+#include "lib/keep.h"
 
 static void report_formats(const struct ras_formats *fmt)
 {
@@ -18,8 +19,10 @@ static void report_formats(const struct ras_formats *fmt)
 			ras_log(LOG_WARNING, "tracepoint %s:%s skipped: %s", t->system, t->event,
 				tf->problem);
 		else if (tf->state != RAS_FMT_KERNEL && n < sizeof(absent))
-			n += (size_t)snprintf(absent + n, sizeof(absent) - n, "%s%s:%s",
-					      n ? " " : "", t->system, t->event);
+			n += (size_t)snprintf(absent + n, sizeof(absent) - n, "%s%s:%s%s",
+					      n ? " " : "", t->system, t->event,
+					      !strcmp(tf->problem, "pretend_absent") ?
+					      " (pretend_absent)" : "");
 	}
 	if (n)
 		ras_log(LOG_INFO, "tracepoints absent from this kernel: %s", absent);
@@ -32,9 +35,39 @@ static int kernel_event_wanted(const struct ras_formats *fmt, const struct rasd_
 	const struct ras_type_format *tf = &fmt->type[i];
 	const struct ras_event_type *t = &ras_event_types[i];
 
-	if (tf->state != RAS_FMT_KERNEL)
+	/* A stand-in (block_rq_complete) only where the kernel lacks what it stands in for. */
+	if (tf->state != RAS_FMT_KERNEL || ras_formats_fallback_unneeded(fmt, i))
 		return -1;
 	return rasd_config_event_wanted(cfg, tf->system, t->event, t->table);
+}
+
+/*
+ * A type whose records are mostly not RAS (every signal, every completed
+ * request) is filtered in the kernel, before its records take room in the
+ * buffer. Set before the event is enabled. A kernel that refuses the
+ * expression gets every record, and the pipeline keeps the ones the filter
+ * would have kept (lib/keep.c): said once, at LOG_NOTICE.
+ */
+static void set_filter(struct ras_tracing *tr, const char *system, unsigned i)
+{
+	const struct ras_event_type *t = &ras_event_types[i];
+	char filter[RAS_KEEP_FILTER_LEN];
+	int r;
+
+	if (!t->keep || ras_keep_filter(t, filter, sizeof(filter)) < 0 || !filter[0])
+		return;
+	r = ras_tracing_set_filter(tr, system, t->event, filter);
+	if (r == 0) {
+		if (tr->filter[i] != 1)
+			ras_log(LOG_INFO, "%s:%s filtered in the kernel: %s", system, t->event, filter);
+		tr->filter[i] = 1;
+		return;
+	}
+	if (tr->filter[i] != -1)
+		ras_log(LOG_NOTICE, "the kernel refused the filter '%s' for %s:%s (%s): rasd reads "
+			"every %s record and keeps only those the filter would have kept", filter,
+			system, t->event, strerror(-r), t->event);
+	tr->filter[i] = -1;
 }
 
 unsigned rasd_instance_enable_events(struct ras_tracing *tr, const struct ras_formats *fmt,
@@ -55,6 +88,7 @@ unsigned rasd_instance_enable_events(struct ras_tracing *tr, const struct ras_fo
 				ras_log(LOG_WARNING, "cannot disable %s:%s", tf->system, event);
 			continue;
 		}
+		set_filter(tr, tf->system, i);
 		if (ras_tracing_enable(tr, tf->system, event) < 0) {
 			ras_log(LOG_WARNING, "cannot enable %s:%s", tf->system, event);
 			continue;
@@ -87,6 +121,7 @@ int rasd_instance_open(struct ras_tracing *tr, struct ras_formats **fmt,
 	if (tr->real && !tr->created)
 		ras_log(LOG_NOTICE, "taking back instance %s left by an earlier rasd; "
 			"its buffered records are stored first", tr->instance_dir);
+	ras_formats_pretend_absent(*fmt, cfg->pretend_absent);
 	report_formats(*fmt);
 	ras_decode_ctx_load_memfail(dctx, *fmt);
 	/* A replayed tree may come from another machine: its PCI addresses are not ours. */
@@ -100,6 +135,20 @@ static void note_change(char *list, size_t cap, size_t *n, const char *what, boo
 	if (*n < cap)
 		*n += (size_t)snprintf(list + *n, cap - *n, " %s,", what);
 	*failed |= r < 0;
+}
+
+/* A filter the kernel took, cleared or changed since (trace-cmd reset clears them): set back. */
+static void check_filter(struct ras_tracing *tr, const char *system, unsigned i, char *list,
+			 size_t cap, size_t *n, bool *failed)
+{
+	const struct ras_event_type *t = &ras_event_types[i];
+	char filter[RAS_KEEP_FILTER_LEN], what[160];
+
+	if (tr->filter[i] != 1 || ras_keep_filter(t, filter, sizeof(filter)) < 0 ||
+	    ras_tracing_filter_is(tr, system, t->event, filter) != 0)
+		return;
+	snprintf(what, sizeof(what), "%s:%s filter changed", system, t->event);
+	note_change(list, cap, n, what, failed, ras_tracing_set_filter(tr, system, t->event, filter));
 }
 
 /*
@@ -120,8 +169,11 @@ void rasd_instance_check(struct ras_tracing *tr, const struct ras_formats *fmt,
 	for (unsigned i = 0; i < ras_n_event_types; i++) {
 		const char *system = fmt->type[i].system, *event = ras_event_types[i].event;
 
+		if (kernel_event_wanted(fmt, cfg, i) != 1)
+			continue;
+		check_filter(tr, system, i, list, sizeof(list), &n, &failed);
 		/* Unknown (-EIO) is not "off": only a file that says 0 is set back. */
-		if (kernel_event_wanted(fmt, cfg, i) != 1 || ras_tracing_event_is_on(tr, system, event) != 0)
+		if (ras_tracing_event_is_on(tr, system, event) != 0)
 			continue;
 		snprintf(what, sizeof(what), "%s:%s off", system, event);
 		note_change(list, sizeof(list), &n, what, &failed, ras_tracing_enable(tr, system, event));

@@ -5,6 +5,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "lib/decode.h"
+#include "lib/keep.h"
 #include "lib/threshold.h"
 #include "db/db_snapshot.h"
 #include "lib/fdr.h"
@@ -214,6 +215,16 @@ static void store(struct ras_pipeline *p, unsigned idx, int cpu, uint64_t ts,
 			ras_log(LOG_WARNING, "%s:%s record of %u bytes is shorter than its format; "
 				"counted as malformed (logged once)", type->system, type->event, size);
 		p->malformed_logged[idx] = true;
+		return;
+	}
+	/*
+	 * What the kernel's filter leaves out where it has none (refused, a boot
+	 * instance, a replayed tree), and a stand-in's record where what it
+	 * stands in for is recorded (the same failed request twice).
+	 */
+	if ((type->keep && !ras_keep_match(type, p->values)) ||
+	    ras_formats_fallback_unneeded(p->fmt, idx)) {
+		p->filtered++;
 		return;
 	}
 	e.wall_ns = ras_tracing_wall_ns(p->tr, ts);

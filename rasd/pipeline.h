@@ -28,6 +28,7 @@ struct ras_pipeline_behind {
 	size_t pending_bytes;
 	uint64_t stored, duplicates;     /* as counted when it was handed over */
 	uint64_t saved_unknown, saved_foreign, saved_malformed, saved_refused; /* before it */
+	uint64_t saved_filtered;
 	uint64_t nomem;                  /* records not kept, counted in it */
 	bool stats_fresh;                /* before it */
 	struct ras_actions_mark mark;
@@ -73,6 +74,8 @@ struct ras_pipeline {
 	const struct ras_reader *reader; /* set: read marks are committed with the records */
 	uint64_t malformed_pages, unknown_ids, saved_unknown, saved_foreign;
 	uint64_t crash_lost;           /* records an earlier rasd read and never stored (origin crash) */
+	/* Records a type's keep terms leave out (lib/keep.h), or a stand-in's not needed. */
+	uint64_t filtered, saved_filtered;
 	bool page_problem_logged[RAS_PAGE_N_PROBLEMS];
 	/* A replayed tree: items per kind and CPU seen, and committed by an earlier rasd. */
 	uint64_t *replay_seen, *replay_skip;

@@ -91,16 +91,22 @@ static int add_batch_counters(struct ras_pipeline *p)
 	return 0;
 }
 
-/* Records that are counted, never stored: unknown event ids and other writers' raw data. */
+/*
+ * Records that are counted, never stored: unknown event ids, other writers'
+ * raw data, and records the kernel's filter would have left out.
+ */
 static int save_unknown_counters(struct ras_pipeline *p)
 {
-	if (p->unknown_ids == p->saved_unknown && p->foreign == p->saved_foreign)
+	if (p->unknown_ids == p->saved_unknown && p->foreign == p->saved_foreign &&
+	    p->filtered == p->saved_filtered)
 		return 0;
 	if (ras_db_begin(p->db) < 0 ||
 	    ras_db_counter_add(p->db, "unknown_event_records",
 			       (int64_t)(p->unknown_ids - p->saved_unknown)) < 0 ||
 	    ras_db_counter_add(p->db, "foreign_raw_records",
-			       (int64_t)(p->foreign - p->saved_foreign)) < 0)
+			       (int64_t)(p->foreign - p->saved_foreign)) < 0 ||
+	    ras_db_counter_add(p->db, "filtered_records",
+			       (int64_t)(p->filtered - p->saved_filtered)) < 0)
 		return -EIO;
 	return 0;
 }
@@ -183,6 +189,7 @@ int ras_pipeline_behind_settle(struct ras_pipeline *p)
 	/* Failed: what it counted as saved was not; everything since the last commit goes again. */
 	p->saved_unknown = b->saved_unknown;
 	p->saved_foreign = b->saved_foreign;
+	p->saved_filtered = b->saved_filtered;
 	p->saved_malformed = b->saved_malformed;
 	p->saved_refused = b->saved_refused;
 	p->pending.nomem += b->nomem;
@@ -198,6 +205,7 @@ static void batch_saved(struct ras_pipeline *p)
 	p->group_first_ns = 0;
 	p->saved_unknown = p->unknown_ids;
 	p->saved_foreign = p->foreign;
+	p->saved_filtered = p->filtered;
 	p->saved_malformed = p->malformed;
 	p->saved_refused = p->synthetic_refused;
 	/* The new instance's counters are stored now: later ones compare with them. */
@@ -219,6 +227,7 @@ static void note_behind(struct ras_pipeline *p)
 	b->duplicates = p->duplicates;
 	b->saved_unknown = p->saved_unknown;
 	b->saved_foreign = p->saved_foreign;
+	b->saved_filtered = p->saved_filtered;
 	b->saved_malformed = p->saved_malformed;
 	b->saved_refused = p->saved_refused;
 	b->nomem = p->pending.nomem;

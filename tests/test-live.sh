@@ -46,11 +46,21 @@ ok "$([ $rc != 0 ] && grep -q "already records" "$WORK/second.log" && echo 0 || 
 
 # One synthetic record of every event type the table knows.
 types=$(sed -n 's/^\t{ "\([a-z_]*\)", "\([a-z_]*\)".*/\1:\2/p' "$top_srcdir/lib/event_table.c")
+# A type whose keep terms leave a record of zeros out gets values they keep;
+# a stand-in is not stored where this kernel has what it stands in for.
+kept_values() {
+	case $1 in
+	signal:signal_generate) echo "sig=$(kill -l BUS) code=4" ;;
+	block:block_rq_complete) echo "error=-5" ;;
+	esac
+}
+idle_standin() { [ "$1" = block:block_rq_complete ] && [ -d $T/events/block/block_rq_error ]; }
 count=0
 for t in $types; do
-	ctl inject --synthetic "$t" >/dev/null 2>"$WORK/inject.err"; rc=$?
+	# shellcheck disable=SC2046
+	ctl inject --synthetic "$t" $(kept_values "$t") >/dev/null 2>"$WORK/inject.err"; rc=$?
 	ok $rc "inject --synthetic $t $(head -c 200 "$WORK/inject.err")"
-	count=$((count+1))
+	idle_standin "$t" || count=$((count+1))
 done
 # The tables are those of the event table's rows: the sum is built from $types, not restated.
 sum_sql="SELECT 0"
@@ -58,8 +68,10 @@ for t in $types; do sum_sql="$sum_sql+(SELECT count(*) FROM ${t#*:})"; done
 stored() { [ "$(q "$sum_sql")" = "$1" ]; }
 wait_for 10 stored $count; ok $? "all $count synthetic records stored while rasd runs"
 for t in $types; do
-	table=${t#*:}
-	ok "$([ "$(q "SELECT count(*) FROM $table WHERE source = 'synthetic'")" = 1 ] && echo 0 || echo 1)" "$table row has source synthetic"
+	table=${t#*:} want=1
+	idle_standin "$t" && want=0
+	ok "$([ "$(q "SELECT count(*) FROM $table WHERE source = 'synthetic'")" = $want ] && echo 0 || echo 1)" \
+		"$table: $want row with source synthetic"
 done
 ctl summary | grep -q "No records"; ok $? "summary leaves synthetic records out"
 ctl summary --include-synthetic | grep -q "mc_event"; ok $? "summary --include-synthetic counts them"

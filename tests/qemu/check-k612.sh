@@ -117,4 +117,8 @@ check_k612() { # CPU-LABEL
     WHY=""
     k612_fact_is B1_P_TRACING_ON_AFTER 1; k612_fact_is B2_P_TRACING_ON_AFTER 1
     verdict "k612_persist_rearmed/$CPU"
+
+    # issue 36's events, in boot 2 (check-events.sh)
+    COMMON=("trace_ts > 0" "trace_cpu IN (0, 1)" "rec_hash IS NOT NULL" "boot = $b2")
+    check_events
 }

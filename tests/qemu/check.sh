@@ -331,5 +331,6 @@ check_all() { # CPU-LABEL
     session_on storm && check_storm
     session_on actions && check_actions
     session_on rasdaemon && check_rasdaemon_real
+    session_on events && [ "$CPU" = intel ] && check_events
     return 0
 }

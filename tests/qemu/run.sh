@@ -10,8 +10,9 @@
 #                     [--kernel 6.1|6.12] [--set systemd] [--sessions "NAME..."]
 #
 # --sessions runs and checks only the named sessions of the 6.1 set (main,
-# restart, storm, actions, rasdaemon, crash; default all), e.g. --sessions actions;
-# of the 6.12 set: k612, crash.
+# restart, storm, actions, rasdaemon, events, crash; default all), e.g. --sessions
+# actions; of the 6.12 set: k612, crash. events (guest/events.sh) runs on the
+# Intel model only, and in the 6.12 set's second boot (part of k612).
 #
 # The crash session (6.1 and 6.12 sets; guest/crash.sh, check-crash.sh) is a
 # pair of QEMU runs of its own, one CPU model (intel), sharing an ACPI ERST
@@ -166,11 +167,15 @@ build_module() {
     MODULE="$b/rasfdr_testmod.ko"
 }
 
-# the actions session's page holder, run in the guest through the host root
+# the actions session's page holder and the events session's poisoned
+# process, run in the guest through the host root
 build_pagehold() {
     PAGEHOLD="$OUT/build/pagehold"
     gcc -O2 -Wall -o "$PAGEHOLD" "$QT_DIR/guest/pagehold.c" > "$OUT/build/pagehold.log" 2>&1 ||
         die "pagehold build failed: see $OUT/build/pagehold.log"
+    SIGBUS="$OUT/build/sigbus"
+    gcc -O2 -Wall -o "$SIGBUS" "$QT_DIR/guest/sigbus.c" > "$OUT/build/sigbus.log" 2>&1 ||
+        die "sigbus build failed: see $OUT/build/sigbus.log"
 }
 
 GUEST_MODULES="virtio_pci 9p 9pnet_virtio e1000e overlay"
@@ -216,6 +221,7 @@ QT_RASD='$RASD'
 QT_CTL='$CTL'
 QT_MODULE='$MODULE'
 QT_PAGEHOLD='$PAGEHOLD'
+QT_SIGBUS='$SIGBUS'
 QT_SESSIONS='$SESSIONS'
 QT_RASDAEMON='$RASDAEMON'
 EOF
@@ -389,6 +395,7 @@ main() {
     . "$QT_DIR/values.sh"
     . "$QT_DIR/check.sh"
     . "$QT_DIR/check-rasdaemon.sh"
+    . "$QT_DIR/check-events.sh"
     [ "$KSERIES" = 6.1 ] || . "$QT_DIR/check-k612.sh"
     [ "$SET" != systemd ] || { . "$QT_DIR/check-systemd.sh"; find_deb; }
     . "$QT_DIR/check-crash.sh"

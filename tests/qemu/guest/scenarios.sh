@@ -332,6 +332,8 @@ main() {
     want storm && session_storm
     want actions && session_actions
     want rasdaemon && { . "$HR$QT_SRCDIR/tests/qemu/guest/rasdaemon-real.sh"; session_rasdaemon_real; }
+    # CPU-independent: the Intel model's run only
+    want events && [ "$QT_CPU" = intel ] && { . "$HR$QT_SRCDIR/tests/qemu/guest/events.sh"; session_events; }
     fact WALL_END_NS "$(date +%s)999999999"
     grep -v '^#' "$W/trace" > "$RES/witness.trace"
     dmesg > "$RES/dmesg.txt"

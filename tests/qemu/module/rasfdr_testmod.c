@@ -12,6 +12,8 @@
  *   non_standard_event    the exported tracepoint trace_non_standard_event()
  *   arm_event             the exported tracepoint trace_arm_event()
  *   devlink_health_report devlink core: devlink_health_report() on a reporter
+ *   net_dev_xmit_timeout  the net core's transmit watchdog (dev_watchdog()) on
+ *                         a device of this module whose queue never wakes
  *
  * and a helper for QEMU's pcie_aer_inject_error, which only sends error
  * messages when the endpoint's DevCtl reporting bits and SERR# are on:
@@ -27,6 +29,7 @@
  *   arm MPIDR MIDR RUNNING_STATE PSCI_STATE AFFINITY
  *   devlink MSG
  *   ereport DDDD:BB:DD.F
+ *   xmit_timeout                    (registers rasfdr0 at the first one)
  */
 #include <linux/module.h>
 #include <linux/version.h>
@@ -38,6 +41,9 @@
 #include <linux/edac.h>
 #include <linux/cper.h>
 #include <linux/uuid.h>
+#include <linux/etherdevice.h>
+#include <linux/netdevice.h>
+#include <linux/rtnetlink.h>
 #include <net/devlink.h>
 #include <ras/ras_event.h>
 
@@ -186,12 +192,90 @@ static int cmd_ereport(char *args)
 	return ret ? -EIO : 0;
 }
 
+/*
+ * A network device whose transmit queue stops at its first packet and is
+ * woken only by the watchdog's timeout: the net core's dev_watchdog() finds
+ * it stopped past watchdog_timeo, fires net_dev_xmit_timeout and calls
+ * ndo_tx_timeout, which wakes it (one timeout per command).
+ */
+static struct net_device *tm_netdev;
+
+static netdev_tx_t tm_xmit(struct sk_buff *skb, struct net_device *dev)
+{
+	netif_stop_queue(dev);
+	dev_kfree_skb_any(skb);
+	return NETDEV_TX_OK;
+}
+
+static void tm_tx_timeout(struct net_device *dev, unsigned int txqueue)
+{
+	netif_wake_queue(dev);
+}
+
+static const struct net_device_ops tm_netdev_ops = {
+	.ndo_start_xmit = tm_xmit,
+	.ndo_tx_timeout = tm_tx_timeout,
+};
+
+static int tm_netdev_init(void)
+{
+	static const u8 mac[ETH_ALEN] = { 0x02, 0x52, 0x41, 0x53, 0x46, 0x44 };
+	struct net_device *dev = alloc_etherdev(0);
+	int ret;
+
+	if (!dev)
+		return -ENOMEM;
+	strscpy(dev->name, "rasfdr%d", sizeof(dev->name));
+	dev->netdev_ops = &tm_netdev_ops;
+	dev->watchdog_timeo = HZ / 5;
+	eth_hw_addr_set(dev, mac);
+	/* The tracepoint names the driver of the parent: this module's bound platform device. */
+	SET_NETDEV_DEV(dev, &tm_pdev->dev);
+	ret = register_netdev(dev);
+	if (ret) {
+		free_netdev(dev);
+		return ret;
+	}
+	rtnl_lock();
+	ret = dev_open(dev, NULL);
+	rtnl_unlock();
+	if (ret) {
+		unregister_netdev(dev);
+		free_netdev(dev);
+		return ret;
+	}
+	tm_netdev = dev;
+	return 0;
+}
+
+static int cmd_xmit_timeout(char *args)
+{
+	struct sk_buff *skb;
+	struct ethhdr *eth;
+	int ret;
+
+	if (!tm_netdev && (ret = tm_netdev_init()))
+		return ret;
+	skb = alloc_skb(ETH_ZLEN, GFP_KERNEL);
+	if (!skb)
+		return -ENOMEM;
+	eth = skb_put_zero(skb, ETH_ZLEN);
+	eth_broadcast_addr(eth->h_dest);
+	ether_addr_copy(eth->h_source, tm_netdev->dev_addr);
+	eth->h_proto = htons(ETH_P_802_3_MIN);
+	skb->dev = tm_netdev;
+	skb->protocol = eth->h_proto;
+	skb_reset_mac_header(skb);
+	return dev_queue_xmit(skb) == NET_XMIT_SUCCESS ? 0 : -EIO;
+}
+
 static const struct {
 	const char *name;
 	int (*fn)(char *args);
 } tm_cmds[] = {
 	{ "mc", cmd_mc }, { "extlog", cmd_extlog }, { "nonstd", cmd_nonstd },
 	{ "arm", cmd_arm }, { "devlink", cmd_devlink }, { "ereport", cmd_ereport },
+	{ "xmit_timeout", cmd_xmit_timeout },
 };
 
 static ssize_t tm_cmd_write(struct file *f, const char __user *ubuf, size_t len,
@@ -348,6 +432,10 @@ out_driver:
 static void __exit tm_exit(void)
 {
 	debugfs_remove_recursive(tm_dir);
+	if (tm_netdev) {
+		unregister_netdev(tm_netdev);
+		free_netdev(tm_netdev);
+	}
 	tm_devlink_exit();
 	tm_edac_exit();
 	platform_device_unregister(tm_pdev);
