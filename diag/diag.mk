@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: MIT
+# Diagnosis (issue 34): which part is failing and what to replace. diag/ is
+# pure (parts, DRAM coordinates, fault modes, verdict rules); its SQL is
+# db/db_parts.c, the daemon's glue rasd/health*.c, the command ctl/health.c.
+# Included by the top Makefile.am; only appends to its variables.
+
+noinst_LIBRARIES += diag/libdiag.a
+diag_libdiag_a_SOURCES = diag/dram.c diag/dram.h diag/part.c diag/part.h \
+	diag/cells.c diag/cells.h diag/rules.c diag/rules.h diag/state.c diag/state.h
+# lib/ reads DRAM coordinates with diag/ (lib/subject.c): diag/ comes after it.
+CTL_LIBS += diag/libdiag.a
+
+check_PROGRAMS += tests/diag/test-dram tests/diag/test-cells
+TESTS += tests/diag/test-dram tests/diag/test-cells
+tests_diag_test_dram_SOURCES = tests/diag/test-dram.c tests/tap.h
+tests_diag_test_dram_LDADD = diag/libdiag.a
+tests_diag_test_cells_SOURCES = tests/diag/test-cells.c tests/tap.h
+tests_diag_test_cells_LDADD = diag/libdiag.a
+EXTRA_DIST += diag/diag.mk
