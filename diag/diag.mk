@@ -7,6 +7,8 @@
 noinst_LIBRARIES += diag/libdiag.a
 diag_libdiag_a_SOURCES = diag/dram.c diag/dram.h diag/part.c diag/part.h \
 	diag/cells.c diag/cells.h diag/rules.c diag/rules.h diag/state.c diag/state.h
+lib_libras_a_SOURCES += lib/health_config.c
+db_libdb_a_SOURCES += db/db_parts.c db/db_parts.h
 # lib/ reads DRAM coordinates with diag/ (lib/subject.c): diag/ comes after it.
 CTL_LIBS += diag/libdiag.a
 
@@ -17,3 +19,13 @@ tests_diag_test_dram_LDADD = diag/libdiag.a
 tests_diag_test_cells_SOURCES = tests/diag/test-cells.c tests/tap.h
 tests_diag_test_cells_LDADD = diag/libdiag.a
 EXTRA_DIST += diag/diag.mk
+rasd_librasd_a_SOURCES += rasd/health.c rasd/health.h rasd/health_internal.h rasd/health_attr.c \
+	rasd/health_store.c
+
+# Streams with a known truth through rasd --once, in every coordinate spelling.
+check_PROGRAMS += tests/diag/test-health-replay
+TESTS += tests/diag/test-health-replay
+tests_diag_test_health_replay_SOURCES = tests/diag/test-health-replay.c bench/fault_stream.c \
+	bench/fault_stream.h $(ACTIONS_FIXTURE)
+tests_diag_test_health_replay_CFLAGS = $(RAS_CFLAGS)
+tests_diag_test_health_replay_LDADD = $(TEST_LIBS)
