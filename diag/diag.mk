@@ -19,6 +19,7 @@ tests_diag_test_dram_LDADD = diag/libdiag.a
 tests_diag_test_cells_SOURCES = tests/diag/test-cells.c tests/tap.h
 tests_diag_test_cells_LDADD = diag/libdiag.a
 EXTRA_DIST += diag/diag.mk
+ctl_ras_fdr_ctl_SOURCES += ctl/health.c
 rasd_librasd_a_SOURCES += rasd/health.c rasd/health.h rasd/health_internal.h rasd/health_attr.c \
 	rasd/health_store.c
 

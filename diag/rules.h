@@ -56,6 +56,7 @@ struct diag_rule_info {
 	enum diag_counts counts;
 	const char *source;     /* "published" or "judgement" */
 	const char *when;       /* the condition, in words */
+	const char *advice;     /* what to do about a part it decided */
 };
 
 /* Configured rules: verdict (DIAG_OFF: never fires) and a rate's threshold. */

@@ -123,15 +123,32 @@ static int replay(enum fs_spelling sp, unsigned from, unsigned to, struct fs_tru
 	return r;
 }
 
+/* SQL on the database, rasd stopped. */
+static void sql(const char *text)
+{
+	sqlite3 *db;
+
+	if (sqlite3_open(dbpath, &db) == SQLITE_OK) {
+		if (sqlite3_exec(db, text, NULL, NULL, NULL) != SQLITE_OK)
+			tap_diag("%s: %s", text, sqlite3_errmsg(db));
+		sqlite3_close(db);
+	}
+}
+
 static void every_spelling(void)
 {
 	struct fs_truth truth;
+	char keep[800];
 
 	for (int sp = 0; sp < FS_N; sp++) {
 		bool ok;
 
 		fresh_db();
 		ok = replay((enum fs_spelling)sp, 0, ~0u, &truth) >= 0 && matches(&truth, fs_spelling_name(sp));
+		/* RAS_TEST_KEEP: each spelling's database stays, to look at with ras-fdr-ctl. */
+		snprintf(keep, sizeof(keep), "VACUUM INTO '%s/%s.db'", tmp, fs_spelling_name(sp));
+		if (getenv("RAS_TEST_KEEP"))
+			sql(keep);
 		if (sp == FS_ADXL_FULL)
 			/* decoders/edac.h keeps 192 bytes of driver_detail today: the list's row is cut. */
 			tap_ok(ok, "%s: every part's verdict, rule and faults as the truth says "
@@ -179,18 +196,6 @@ static void trigger(void)
 	       "the row's trigger says why");
 	tap_ok(env_has("verdict-change.mc0_1_1_-1.watch.env", "RAS_CORRECTED=30\n"),
 	       "with the row's 30 corrected errors");
-}
-
-/* SQL on the database, rasd stopped. */
-static void sql(const char *text)
-{
-	sqlite3 *db;
-
-	if (sqlite3_open(dbpath, &db) == SQLITE_OK) {
-		if (sqlite3_exec(db, text, NULL, NULL, NULL) != SQLITE_OK)
-			tap_diag("%s: %s", text, sqlite3_errmsg(db));
-		sqlite3_close(db);
-	}
 }
 
 static void restarts(void)
