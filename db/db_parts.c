@@ -6,6 +6,7 @@
 #include <string.h>
 #include "db_internal.h"
 #include "db_parts.h"
+#include "diag/part.h"
 
 enum { ST_PUT, ST_FAULTS_DEL, ST_FAULT_ADD, ST_VERDICT, ST_MARK, ST_N };
 
@@ -437,4 +438,52 @@ int ras_db_part_actions(struct ras_db *db, const char *part, ras_db_part_action_
 		return r;
 	sqlite3_bind_text(st, 1, part, -1, SQLITE_STATIC);
 	return each_row(st, read_action, &ar);
+}
+
+struct metrics_read {
+	struct ras_metrics_part *v;
+	unsigned n, cap;
+	bool nomem;
+};
+
+static int part_metric(void *ctx, const struct ras_db_part *p)
+{
+	struct metrics_read *mr = ctx;
+	struct ras_metrics_part *x;
+	int v = diag_verdict_parse(p->verdict), mode = p->mode[0] ? diag_mode_parse(p->mode) : 0;
+
+	if (mr->n == mr->cap) {
+		unsigned cap = mr->cap ? mr->cap * 2 : 64;
+
+		if (!(x = realloc(mr->v, cap * sizeof(*x)))) {
+			mr->nomem = true;
+			return 1;
+		}
+		mr->v = x;
+		mr->cap = cap;
+	}
+	x = &mr->v[mr->n++];
+	memset(x, 0, sizeof(*x));
+	snprintf(x->kind, sizeof(x->kind), "%s", p->kind);
+	snprintf(x->part, sizeof(x->part), "%s", p->part);
+	snprintf(x->label, sizeof(x->label), "%s", p->label);
+	x->synthetic = p->synthetic;
+	x->verdict = v < 0 ? 0 : v;
+	x->mode = mode < 0 ? 0 : mode;
+	return 0;
+}
+
+int ras_db_parts_metrics(struct ras_db *db, struct ras_metrics *m)
+{
+	struct metrics_read mr = { 0 };
+	int r = ras_db_part_list(db, true, false, part_metric, &mr);
+
+	if (r < 0 || mr.nomem) {
+		free(mr.v);
+		return r < 0 ? r : -ENOMEM;
+	}
+	free(m->parts);
+	m->parts = mr.v;
+	m->n_parts = mr.n;
+	return 0;
 }

@@ -14,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "db.h"
+#include "lib/metrics.h"
 
 /* One parts row. Integers RAS_DF_NONE where there is nothing to say (NULL). */
 struct ras_db_part {
@@ -92,5 +93,8 @@ int ras_db_health_mark_get(struct ras_db *db, const char *table, int64_t *id);
 typedef void (*ras_db_part_action_fn)(void *ctx, const char *action, const char *result,
 				      int64_t decisions, int64_t first_ns, int64_t last_ns);
 int ras_db_part_actions(struct ras_db *db, const char *part, ras_db_part_action_fn fn, void *ctx);
+
+/* Every part's verdict and worst fault mode into m->parts (replacing them). 0, -ENOENT, -errno. */
+int ras_db_parts_metrics(struct ras_db *db, struct ras_metrics *m);
 
 #endif
