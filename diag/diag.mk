@@ -30,3 +30,11 @@ tests_diag_test_health_replay_SOURCES = tests/diag/test-health-replay.c bench/fa
 	bench/fault_stream.h $(ACTIONS_FIXTURE)
 tests_diag_test_health_replay_CFLAGS = $(RAS_CFLAGS)
 tests_diag_test_health_replay_LDADD = $(TEST_LIBS)
+
+# The alerting rules (contrib/prometheus) against promtool, over a real metrics run.
+check_PROGRAMS += tests/diag/fault-tree
+tests_diag_fault_tree_SOURCES = tests/diag/fault-tree.c bench/fault_stream.c bench/fault_stream.h
+tests_diag_fault_tree_CFLAGS = $(RAS_CFLAGS)
+tests_diag_fault_tree_LDADD = $(TEST_LIBS)
+TESTS += tests/diag/test-prometheus-rules.sh
+EXTRA_DIST += tests/diag/test-prometheus-rules.sh contrib/prometheus/ras-fdr.rules.yml
