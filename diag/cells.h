@@ -9,7 +9,9 @@
  * cells takes further cells of its line into them (a row fault's thousand
  * columns keep eight cells, and leave room for another fault). Errors at a
  * cell past the bound are counted (beyond) and mark their rank and bank.
- * A known cell costs one hash probe; a new one a scan of the kept cells.
+ * A known cell costs one hash probe; a new one a look at the full lines,
+ * and, when kept, a scan of the kept cells. The classification is O(n^2) in
+ * the cells kept (classify.c).
  *
  * Classification (diag_cells_classify) groups the cells into faults, as the
  * field studies define them: what all of a fault's errors share decides its
@@ -44,6 +46,7 @@
 #define DIAG_LINE_CAP 8
 #define DIAG_STRONG_LINE 4
 #define DIAG_INDEX 128
+#define DIAG_LINES (2 * DIAG_CELLS / DIAG_LINE_CAP)
 
 struct diag_cell {
 	int32_t rank, bank_group, bank, row, column;   /* -1: not known */
@@ -55,6 +58,12 @@ struct diag_cell {
 	uint8_t pad;
 	uint32_t count;            /* errors, saturating */
 	int64_t first_ns, last_ns;
+};
+
+/* A row (or column) of a bank that holds DIAG_LINE_CAP cells: its further cells go to cell. */
+struct diag_line {
+	int32_t rank, bank_group, bank, value;
+	uint8_t row, cell, pad[2];
 };
 
 struct diag_fault {
@@ -73,6 +82,8 @@ struct diag_cells {
 	int64_t beyond;            /* errors at cells not kept */
 	uint64_t rank_map, bank_map;   /* ranks (mod 64) and banks (group * 8 + bank, mod 64) seen */
 	uint8_t index[DIAG_INDEX]; /* hash of a cell's place -> its number + 1 */
+	uint32_t n_lines;
+	struct diag_line line[DIAG_LINES];
 	struct diag_cell cell[DIAG_CELLS];
 	struct diag_fault fault[DIAG_FAULTS];
 };

@@ -6,7 +6,7 @@
 
 noinst_LIBRARIES += diag/libdiag.a
 diag_libdiag_a_SOURCES = diag/dram.c diag/dram.h diag/part.c diag/part.h \
-	diag/cells.c diag/cells.h diag/rules.c diag/rules.h diag/state.c diag/state.h
+	diag/cells.c diag/cells.h diag/cells_internal.h diag/classify.c diag/rules.c diag/rules.h diag/state.c diag/state.h
 lib_libras_a_SOURCES += lib/health_config.c
 db_libdb_a_SOURCES += db/db_parts.c db/db_parts.h
 # lib/ reads DRAM coordinates with diag/ (lib/subject.c): diag/ comes after it.

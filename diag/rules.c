@@ -90,8 +90,18 @@ int diag_rule_find(const char *name)
 
 void diag_rules_defaults(struct diag_rules *r)
 {
-	for (int i = 0; i < DIAG_R_N; i++)
+	memset(r->rates, 0, sizeof(r->rates));
+	for (int i = 0; i < DIAG_R_N; i++) {
 		r->r[i] = (struct diag_rule_conf){ rules[i].verdict, rules[i].count, rules[i].period_ns };
+		for (unsigned k = 0; rules[i].count && k < DIAG_K_N; k++) {
+			unsigned n = 0;
+
+			while (n < 3 && r->rates[k][n])
+				n++;
+			if ((rules[i].kinds >> k) & 1 && n < 3)
+				r->rates[k][n] = (uint8_t)i;
+		}
+	}
 	r->permanent_after_ns = DIAG_PERMANENT_AFTER_NS;
 	r->wide_cells = DIAG_WIDE_CELLS;
 }
@@ -129,7 +139,10 @@ static int64_t counted(enum diag_counts what, const struct diag_obs *o)
 
 void diag_rules_observe(const struct diag_rules *r, struct diag_part *p, const struct diag_obs *o)
 {
-	for (int i = 1; i < DIAG_R_N; i++) {
+	if (p->kind >= DIAG_K_N)
+		return;
+	for (const uint8_t *rate = r->rates[p->kind]; *rate; rate++) {
+		int i = *rate;
 		const struct diag_rule_info *in = &rules[i];
 		const struct diag_rule_conf *c = &r->r[i];
 		int64_t n;

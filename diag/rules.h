@@ -68,6 +68,7 @@ struct diag_rule_conf {
 
 struct diag_rules {
 	struct diag_rule_conf r[DIAG_R_N];
+	uint8_t rates[DIAG_K_N][4];  /* each kind's rate rules, 0-terminated (from the table) */
 	int64_t permanent_after_ns;  /* a fault's errors this far apart: permanent */
 	unsigned wide_cells;         /* scattered cells that make a bank-wide or wider fault */
 };

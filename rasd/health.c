@@ -279,12 +279,24 @@ static void change(struct rasd_health *h, struct part_entry *e, const struct dia
 	run_trigger(h, e, &c);
 }
 
-static void judge(struct rasd_health *h, struct part_entry *e)
+/*
+ * Judges the part now. Its cells are classified again when they changed, at
+ * most once a second a part unless forced (a storm adds a cell a record):
+ * until then the part waits, and the next due flush classifies it.
+ */
+static void judge(struct rasd_health *h, struct part_entry *e, bool force)
 {
 	struct diag_judgement j;
+	int64_t now;
 
 	if (e->cells && e->cells->dirty) {
+		now = ras_clock_ns(CLOCK_MONOTONIC);
+		if (!force && e->classified_ns && now - e->classified_ns < HEALTH_FLUSH_NS) {
+			h->classify_pending = true;
+			return;
+		}
 		diag_cells_classify(e->cells, h->rules.wide_cells, h->rules.permanent_after_ns);
+		e->classified_ns = now;
 		e->faults_changed = true;
 	}
 	diag_judge(&h->rules, &e->st, e->cells, &j);
@@ -294,6 +306,19 @@ static void judge(struct rasd_health *h, struct part_entry *e)
 	if (strcmp(e->judged.why, j.why) || e->judged.rule != j.rule)
 		e->changed = ++h->change_seq;
 	e->judged = j;
+}
+
+void health_judge_pending(struct rasd_health *h)
+{
+	if (!h->classify_pending)
+		return;
+	h->classify_pending = false;
+	for (unsigned i = 0; i < h->n_parts; i++) {
+		struct part_entry *e = h->slot[h->order[i]];
+
+		if (e->cells && e->cells->dirty)
+			judge(h, e, true);
+	}
 }
 
 void health_apply(struct rasd_health *h, size_t upto)
@@ -315,7 +340,7 @@ void health_apply(struct rasd_health *h, size_t upto)
 		struct part_entry *e = h->slot[h->touched[i]];
 
 		e->touched = false;
-		judge(h, e);
+		judge(h, e, false);
 	}
 	h->n_touched = 0;
 }
@@ -397,7 +422,7 @@ void rasd_health_reload(struct rasd_health *h)
 		if (e->cells)
 			e->cells->dirty = 1;
 		if (e->st.records)
-			judge(h, e);
+			judge(h, e, true);
 	}
 }
 

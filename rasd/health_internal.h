@@ -34,6 +34,7 @@ struct part_entry {
 	bool faults_in_flush;          /* its faults are written in the open transaction */
 	bool touched;                  /* counted in the batch being applied */
 	bool link_read;                /* pcie: its link was read (live records only) */
+	int64_t classified_ns;         /* CLOCK_MONOTONIC of its cells' last classification */
 };
 
 /* A record's observation of one part, held until its transaction commits. */
@@ -80,6 +81,7 @@ struct rasd_health {
 	int64_t flushed_ns;                /* CLOCK_MONOTONIC of the last flush */
 	bool replaying;                    /* counting stored rows at start: no triggers */
 	bool rebuild;                      /* the stored state was unreadable: count every row */
+	bool classify_pending;             /* a part's cells wait for their classification */
 	uint64_t seq_at_flush;             /* change_seq when last flushed */
 	uint8_t state[DIAG_STATE_MAX];     /* a part's state as it is written */
 };
@@ -92,6 +94,8 @@ int health_part(struct rasd_health *h, enum diag_kind kind, const char *key, boo
 void health_apply(struct rasd_health *h, size_t upto);
 int health_hold(struct rasd_health *h, const struct held_obs *o);
 int health_history_push(struct history_list *l, const struct ras_db_verdict_change *c);
+/* Classifies and judges the parts whose classification waits (at a flush). */
+void health_judge_pending(struct rasd_health *h);
 
 /* health_attr.c: the parts a record names and what it says of each. */
 struct health_attr {

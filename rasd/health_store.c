@@ -138,6 +138,8 @@ int rasd_health_flush(struct rasd_health *h, bool force)
 		return 0;
 	if (!force && !h->history.n && now - h->flushed_ns < HEALTH_FLUSH_NS)
 		return 0;
+	/* Changes of verdict it finds are written with this flush. */
+	health_judge_pending(h);
 	if (write_parts(h) < 0)
 		return -1;
 	for (size_t i = 0; i < h->history.n; i++) {
@@ -257,21 +259,20 @@ static int replay_row(void *ctx, const struct ras_db_row *row)
 	return 0;
 }
 
-/* Where to count table t from: after its mark; the newest rows when it has none. */
-static int replay_from(struct rasd_health *h, unsigned t, int64_t *from)
+/*
+ * Where to count table t from: after its mark; the newest rows when it has
+ * none. *newest: its newest row (a table with nothing after the mark is not
+ * read: preparing its statement costs more than a storm's second).
+ */
+static int replay_from(struct rasd_health *h, unsigned t, int64_t *from, int64_t *newest)
 {
-	int64_t newest;
 	int r = h->rebuild ? 0 : ras_db_health_mark_get(h->db, ras_event_types[t].table, from);
 
-	if (r < 0)
-		return r;
+	if (r < 0 || ras_db_table_max_id(h->db, t, newest) < 0)
+		return -1;
 	if (r == 1)
 		return 0;
-	*from = 0;
-	if (ras_db_table_max_id(h->db, t, &newest) < 0)
-		return -1;
-	if (newest > HEALTH_REPLAY_MAX)
-		*from = newest - HEALTH_REPLAY_MAX;
+	*from = *newest > HEALTH_REPLAY_MAX ? *newest - HEALTH_REPLAY_MAX : 0;
 	return 0;
 }
 
@@ -283,12 +284,12 @@ int health_catch_up(struct rasd_health *h)
 	h->replaying = true;
 	for (unsigned t = 0; r >= 0 && t < ras_n_event_types && t < RAS_MAX_EVENT_TYPES; t++) {
 		struct replay rp = { h, t };
-		int64_t from = 0;
+		int64_t from = 0, newest = 0;
 
-		if ((r = replay_from(h, t, &from)) < 0)
+		if ((r = replay_from(h, t, &from, &newest)) < 0)
 			break;
 		h->marked_id[t] = h->applied_id[t] = from;
-		if ((r = ras_db_rows_after(h->db, t, from, replay_row, &rp)) > 0)
+		if (newest > from && (r = ras_db_rows_after(h->db, t, from, replay_row, &rp)) > 0)
 			counted += (unsigned long)r;
 	}
 	health_apply(h, h->held.n);

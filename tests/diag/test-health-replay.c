@@ -29,7 +29,8 @@ static void conf(void)
 
 	snprintf(path, sizeof(path), "%s/rasd.conf", tmp);
 	f = fopen(path, "we");
-	fprintf(f, "sysfs_root = %s\ntrigger_dir = %s\n", sysfs, trig);
+	/* Every verdict change runs its trigger: more at once than the default cap of 4. */
+	fprintf(f, "sysfs_root = %s\ntrigger_dir = %s\ntrigger_max_children = 64\n", sysfs, trig);
 	fclose(f);
 }
 
@@ -150,10 +151,14 @@ static void every_spelling(void)
 		if (getenv("RAS_TEST_KEEP"))
 			sql(keep);
 		if (sp == FS_ADXL_FULL)
-			/* decoders/edac.h keeps 192 bytes of driver_detail today: the list's row is cut. */
-			tap_ok(ok, "%s: every part's verdict, rule and faults as the truth says "
-			       "# TODO whole driver_detail in the decoding (the 192-byte buffer)",
-			       fs_spelling_name(sp));
+			/*
+			 * decoders/edac.h keeps 192 bytes of driver_detail today: the list's row
+			 * is cut. A TODO: expected to fail until the decoding holds the whole
+			 * string; once it does, automake reports it passing (XPASS).
+			 */
+			printf("%sok %d - %s: every part's verdict, rule and faults as the truth says "
+			       "# TODO whole driver_detail in the decoding (the 192-byte buffer)\n",
+			       ok ? "" : "not ", ++tap_count, fs_spelling_name(sp));
 		else
 			tap_ok(ok, "%s: every part's verdict, rule and faults as the truth says",
 			       fs_spelling_name(sp));
