@@ -37,4 +37,10 @@ tests_diag_fault_tree_SOURCES = tests/diag/fault-tree.c bench/fault_stream.c ben
 tests_diag_fault_tree_CFLAGS = $(RAS_CFLAGS)
 tests_diag_fault_tree_LDADD = $(TEST_LIBS)
 TESTS += tests/diag/test-prometheus-rules.sh
-EXTRA_DIST += tests/diag/test-prometheus-rules.sh contrib/prometheus/ras-fdr.rules.yml
+EXTRA_DIST += tests/diag/test-prometheus-rules.sh
+# Installed beside the README, for a fleet's Prometheus (rule_files:).
+dist_doc_DATA += contrib/prometheus/ras-fdr.rules.yml
+
+# diag/'s text reader and classifier under libFuzzer (fuzz/run.sh builds it with diag/*.c).
+FUZZ_TARGETS += fuzz/fuzz-dram.c
+EXTRA_DIST += fuzz/fuzz-dram.c
