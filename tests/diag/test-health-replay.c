@@ -276,6 +276,70 @@ static void no_coordinates(void)
 	sqlite3_close(db);
 }
 
+/* An assignment list for add(), built printf-style. */
+static void rec(struct fake_tree *t, const char *name, uint64_t ts, const char *fields)
+{
+	char buf[512], *assign[16], *save = NULL;
+	int n = 0;
+
+	snprintf(buf, sizeof(buf), "%s", fields);
+	for (char *f = strtok_r(buf, "|", &save); f && n < 16; f = strtok_r(NULL, "|", &save))
+		assign[n++] = f;
+	add(t, name, assign, n, ts);
+}
+
+/* Parts other than memory: a cache, PCIe devices and a link, a disk, a NIC, a CXL device. */
+static void other_parts(void)
+{
+	static const struct { const char *kind, *part, *verdict, *rule; } want[] = {
+		{ "cache", "cpu 1 L1 cache", "replace", "cache-corrected" },
+		{ "pcie", "0000:3b:00.0", "replace", "pcie-fatal" },
+		{ "pcie", "0000:00:1c.0", "watch", "pcie-link" },
+		{ "nic", "platform/nic0", "watch", "nic-reports" },
+		{ "cxl", "mem9", "replace", "cxl-replace" },
+	};
+	struct fake_tree t;
+	char got[200], sql[300];
+	sqlite3 *db;
+
+	put("bus/pci/devices/0000:00:1c.0/current_link_speed", "8.0 GT/s PCIe\n");
+	put("bus/pci/devices/0000:00:1c.0/current_link_width", "4\n");
+	put("bus/pci/devices/0000:00:1c.0/max_link_speed", "16.0 GT/s PCIe\n");
+	put("bus/pci/devices/0000:00:1c.0/max_link_width", "16\n");
+	fresh_db();
+	tree(&t);
+	for (int i = 0; i < 10; i++)
+		add_cache_mce(&t, base_ts + (uint64_t)i * MIN);
+	rec(&t, "ras:aer_event", base_ts + 11 * MIN, "dev_name=0000:3b:00.0|status=0x10|severity=1");
+	rec(&t, "ras:aer_event", base_ts + 12 * MIN, "dev_name=0000:00:1c.0|status=0x1|severity=2");
+	rec(&t, "block:block_rq_error", base_ts + 13 * MIN,
+	    "dev=8388608|sector=1234|nr_sector=8|error=-61|rwbs=R|cmd=");
+	for (int i = 0; i < 3; i++)
+		rec(&t, "devlink:devlink_health_report", base_ts + (uint64_t)(14 + i) * MIN,
+		    "bus_name=platform|dev_name=nic0|driver_name=testnic|reporter_name=tx|msg=tx timeout");
+	rec(&t, "cxl:cxl_memory_module", base_ts + 20 * MIN,
+	    "memdev=mem9|host=0000:0e:00.0|log=1|health_status=0x4|event_type=0");
+	fake_tree_finish(&t);
+	run_rasd(t.root, false);
+	fake_tree_destroy(&t);
+	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		snprintf(sql, sizeof(sql), "SELECT verdict || ' ' || rule FROM parts WHERE kind = '%s' AND"
+			 " part = '%s'", want[i].kind, want[i].part);
+		text(db, sql, got, sizeof(got));
+		snprintf(sql, sizeof(sql), "%s %s", want[i].verdict, want[i].rule);
+		tap_is_str(got, sql, "%s %s: %s by %s", want[i].kind, want[i].part, want[i].verdict,
+			   want[i].rule);
+	}
+	text(db, "SELECT verdict || ' ' || rule FROM parts WHERE kind = 'disk'", got, sizeof(got));
+	tap_is_str(got, "watch disk-errors", "the disk with a medium error: watch by disk-errors");
+	text(db, "SELECT link FROM parts WHERE part = '0000:00:1c.0'", got, sizeof(got));
+	tap_is_str(got, "8.0 GT/s x4 (capable of 16.0 GT/s x16)", "the link as sysfs says, kept");
+	text(db, "SELECT why FROM parts WHERE part = '0000:3b:00.0'", got, sizeof(got));
+	tap_is_str(got, "1 fatal error", "the fatal AER error, in words");
+	sqlite3_close(db);
+}
+
 int main(void)
 {
 	actions_fixture_init();
@@ -285,6 +349,7 @@ int main(void)
 	trigger();
 	restarts();
 	no_coordinates();
+	other_parts();
 	actions_fixture_done();
 	return tap_done();
 }
