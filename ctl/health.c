@@ -217,8 +217,9 @@ static void evidence_text(const struct ras_db_part *p)
 	       (long long)p->corrected, (long long)p->uncorrected, p->fatal ? " (fatal)" : "",
 	       (long long)p->records, first, last);
 	if (p->rows != RAS_DF_NONE && p->cells > 0)
-		printf("; %lld rows, %lld banks, %lld ranks touched", (long long)p->rows,
-		       (long long)p->banks, (long long)p->ranks);
+		printf("; touched %lld row%s, %lld bank%s, %lld rank%s", (long long)p->rows,
+		       p->rows == 1 ? "" : "s", (long long)p->banks, p->banks == 1 ? "" : "s",
+		       (long long)p->ranks, p->ranks == 1 ? "" : "s");
 	if (p->beyond > 0)
 		printf(" (%lld errors at further cells)", (long long)p->beyond);
 	putchar('\n');

@@ -334,8 +334,10 @@ void health_apply(struct rasd_health *h, size_t upto)
 		if (o->type_idx < RAS_MAX_EVENT_TYPES && o->row_id > h->applied_id[o->type_idx])
 			h->applied_id[o->type_idx] = o->row_id;
 	}
-	memmove(l->v, l->v + upto, (l->n - upto) * sizeof(*l->v));
-	l->n -= upto;
+	if (upto) {
+		memmove(l->v, l->v + upto, (l->n - upto) * sizeof(*l->v));
+		l->n -= upto;
+	}
 	for (unsigned i = 0; i < h->n_touched; i++) {
 		struct part_entry *e = h->slot[h->touched[i]];
 

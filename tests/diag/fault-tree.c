@@ -65,6 +65,8 @@ int main(int argc, char **argv)
 			return 1;
 	if (fake_tree_finish(&t) < 0)
 		return 1;
+	/* The tree stays for the caller: only the formats are let go. */
+	ras_formats_free(t.fmt);
 	printf("%s\n", t.root);
 	return 0;
 }
