@@ -22,7 +22,7 @@ struct ras_db_part {
 	char kind[16];              /* diag_kind_name */
 	char part[128];             /* the subject key: "mc0 1:0:-1", "cpu 3 L2 cache", "0000:3b:00.0" */
 	bool synthetic;             /* made of synthetic records */
-	char label[96];             /* DIMM label, memdev, disk name; "" */
+	char label[EDAC_LABEL_MAX];  /* DIMM label (whole: decoders/edac.h), memdev, disk name; "" */
 	int64_t first_ns, last_ns, records, corrected, uncorrected, fatal, coord_records;
 	int64_t cells, beyond, rows, banks, ranks;   /* memory: its cells; RAS_DF_NONE otherwise */
 	char mode[16];              /* the worst fault's mode ("" none) */

@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "decoders/edac.h"
 #include "decoders/severity.h"
 #include "lastwords/cause.h"
 
@@ -64,7 +65,7 @@ enum ras_metrics_storage {
 
 /* A part's verdict and worst fault mode (the diagnosis, db/db_parts.h ras_db_parts_metrics). */
 struct ras_metrics_part {
-	char kind[16], part[128], label[96];
+	char kind[16], part[128], label[EDAC_LABEL_MAX];
 	bool synthetic;
 	int verdict;                    /* enum diag_verdict: 0 ok, 1 watch, 2 replace */
 	int mode;                       /* enum diag_mode: 0 none ... 7 multi-rank */

@@ -24,7 +24,7 @@ struct part_entry {
 	uint64_t hash;
 	bool synthetic;
 	char key[128];
-	char label[96];
+	char label[EDAC_LABEL_MAX];     /* the subject's, whole (decoders/edac.h) */
 	struct diag_part st;
 	struct diag_cells *cells;      /* memory parts: their cells, NULL past HEALTH_DRAM_MAX */
 	struct diag_judgement judged;  /* the last judgement (the stored row's why) */
