@@ -127,8 +127,9 @@ bool fs_spelling_bits(enum fs_spelling sp)
 	return sp >= FS_GHES;
 }
 
+/* An assignment holds a driver_detail as long as skx_edac writes one (decoders/edac.h). */
 struct rec {
-	char text[28][200];
+	char text[28][1100];
 	char *assign[28];
 	int n;
 };
