@@ -12,8 +12,8 @@ mode=${1:-install}
 jobs=$(nproc 2>/dev/null || echo 2)
 
 # Build dependencies of the product, plus what its tests use (sqlite3 CLI, clang for fuzzing,
-# the Prometheus parser, node_exporter and promtool for the metrics tests, python3-jsonschema
-# for the JSON Schemas of every command's output, doc/schema/).
+# the Prometheus parser, node_exporter and promtool for the metrics tests and the alerting
+# rules, python3-jsonschema for the JSON Schemas of every command's output, doc/schema/).
 deps="build-essential autoconf automake pkg-config libtraceevent-dev libtracefs-dev
       libsqlite3-dev libpci-dev pci.ids libsystemd-dev zlib1g-dev"
 [ "$mode" = --test ] && deps="$deps sqlite3 python3 clang libclang-rt-14-dev debhelper lintian

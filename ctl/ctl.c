@@ -372,6 +372,7 @@ const struct ctl_command ctl_commands[] = {
 	{ "crashes", ctl_crashes, &ctl_crashes_spec },
 	{ "ack", ctl_ack, &ctl_ack_spec },
 	{ "trigger-relay", ctl_trigger_relay, &ctl_trigger_relay_spec },
+	{ "health", ctl_health, &ctl_health_spec },
 };
 const size_t ctl_n_commands = sizeof(ctl_commands) / sizeof(ctl_commands[0]);
 

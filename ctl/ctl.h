@@ -91,7 +91,7 @@ extern const struct ctl_spec ctl_summary_spec, ctl_errors_spec, ctl_status_spec,
 	ctl_decode_spec, ctl_edac_spec, ctl_layout_spec, ctl_labels_spec, ctl_reset_spec,
 	ctl_snapshot_spec, ctl_boot_cmdline_spec, ctl_actions_spec, ctl_import_config_spec,
 	ctl_metrics_spec, ctl_export_spec, ctl_import_spec, ctl_crashes_spec, ctl_ack_spec,
-	ctl_trigger_relay_spec;
+	ctl_trigger_relay_spec, ctl_health_spec;
 
 /* Hidden helpers (complete.c): bash completion and the synopsis the man-page test checks. */
 int ctl_complete(struct ctl *c, int argc, char **argv);
@@ -160,5 +160,7 @@ int ctl_import(struct ctl *c, int argc, char **argv);
 int ctl_crashes(struct ctl *c, int argc, char **argv);
 /* Acknowledges the losses and a database replacement that status reports (ack.c). */
 int ctl_ack(struct ctl *c, int argc, char **argv);
+/* The diagnosis: each part's verdict (health.c); status's line about it (status.c). */
+int ctl_health(struct ctl *c, int argc, char **argv);
 
 #endif

@@ -8,6 +8,7 @@
 #include "ctl.h"
 #include "db/db_crashes.h"
 #include "db/db_metrics.h"
+#include "db/db_parts.h"
 #include "lib/rasd_state.h"
 
 #define STRINGIFY_(x) #x
@@ -114,6 +115,9 @@ static int metrics_out(struct ctl *c, unsigned named, enum ras_metrics_format fm
 	ras_metrics_init(m);
 	r = ras_db_metrics_collect(db, m);
 	ras_db_crash_metrics(db, m);
+	/* The diagnosis's series (a database without its tables has none). */
+	if (r == 0 && ras_db_parts_metrics(db, m) == -ENOMEM)
+		r = -ENOMEM;
 	ras_db_close(db);
 	ras_metrics_read_info(m, c->cfg.tracing_dir, c->cfg.instance);
 	liveness(c, m);

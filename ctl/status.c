@@ -10,6 +10,7 @@
 #include "ctl.h"
 #include "db/db_crashes.h"
 #include "db/db_export.h"
+#include "db/db_parts.h"
 #include "lastwords/cause.h"
 #include "lib/formats.h"
 #include "lib/rasd_state.h"
@@ -559,6 +560,57 @@ static void print_attention(struct status *st)
 	printf(st->json ? "]}\n" : st->n_attention ? ".\n" : "Attention: none.\n");
 }
 
+/* The diagnosis's verdicts (ras-fdr-ctl health): a part to replace needs attention. */
+struct part_counts {
+	unsigned replace, watch, ok;
+	char first[160];              /* the first parts to replace, named */
+};
+
+static int count_part(void *ctx, const struct ras_db_part *p)
+{
+	struct part_counts *pc = ctx;
+	size_t n = strlen(pc->first);
+
+	if (!strcmp(p->verdict, "replace")) {
+		if (pc->replace++ < 3 && n < sizeof(pc->first))
+			snprintf(pc->first + n, sizeof(pc->first) - n, "%s%s %s", n ? ", " : "", p->kind,
+				 p->part);
+	} else if (!strcmp(p->verdict, "watch")) {
+		pc->watch++;
+	} else {
+		pc->ok++;
+	}
+	return 0;
+}
+
+static void print_parts(struct status *st, struct ctl *c)
+{
+	struct part_counts pc = { .first = "" };
+	struct ras_db *db;
+	bool json = c->json;
+	int r;
+
+	c->json = false;
+	r = ctl_open_db(c, &db);
+	c->json = json;
+	if (r < 0)
+		return;
+	r = ras_db_part_list(db, false, false, count_part, &pc);
+	ras_db_close(db);
+	if (r < 0)
+		return;
+	if (pc.replace)
+		attention(st, "parts to replace");
+	if (st->json)
+		printf(",\"parts\":{\"replace\":%u,\"watch\":%u,\"ok\":%u}", pc.replace, pc.watch, pc.ok);
+	else if (pc.replace + pc.watch + pc.ok)
+		printf("Parts: %u to replace%s%s%s, %u to watch, %u ok; see ras-fdr-ctl health.\n",
+		       pc.replace, pc.replace ? " (" : "", pc.first,
+		       pc.replace > 3 ? ", ...)" : pc.replace ? ")" : "", pc.watch, pc.ok);
+	else
+		printf("Parts: none with errors.\n");
+}
+
 static const struct ctl_opt status_opts[] = {
 	CTL_OPT_JSON,
 	{ NULL },
@@ -570,8 +622,9 @@ const struct ctl_spec ctl_status_spec = {
 	.more = "Exit status 3 (attention) when rasd is not running, its instance is absent, its\n"
 		"storage fails, it stopped on an error, the database is not readable, records were\n"
 		"lost in this boot or the database replaced since the last ras-fdr-ctl ack, the\n"
-		"last boot ended in a crash no hardware error explains (ras-fdr-ctl crashes), or\n"
-		"rasd refused a trigger or file whose path others could change (\"Refused:\" lines).\n",
+		"last boot ended in a crash no hardware error explains (ras-fdr-ctl crashes), rasd\n"
+		"refused a trigger or file whose path others could change (\"Refused:\" lines), or a\n"
+		"part is to be replaced (ras-fdr-ctl health).\n",
 };
 
 static int status_opt(void *ctx, int key, const char *arg)
@@ -636,6 +689,7 @@ int ctl_status(struct ctl *c, int argc, char **argv)
 		printf("Conditions that can hide errors: none found\n");
 	print_storage(st, c);
 	print_database(st, c);
+	print_parts(st, c);
 	print_attention(st);
 	r = st->n_attention ? CTL_EXIT_ATTENTION : CTL_EXIT_OK;
 	free(st);

@@ -287,6 +287,34 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	  "CREATE TRIGGER IF NOT EXISTS rollup_subjects_rank AFTER INSERT ON rollup_subjects BEGIN"
 	  " INSERT OR IGNORE INTO metrics_subjects (tbl, key, key2)"
 	  " VALUES (new.tbl, new.key, new.key2); END;" },
+	/*
+	 * The diagnosis (db_parts.c, issue 34): a row per part with its counts,
+	 * worst fault mode, verdict and rasd's classifier state; its faults; the
+	 * history of its verdicts; the event rows its stored state has counted.
+	 */
+	{ 19, "parts, their faults, verdicts and verdict history",
+	  "CREATE TABLE IF NOT EXISTS parts ("
+	  " id INTEGER PRIMARY KEY, kind TEXT NOT NULL, part TEXT NOT NULL,"
+	  " synthetic INTEGER NOT NULL, label TEXT, first_ns INTEGER, last_ns INTEGER,"
+	  " records INTEGER NOT NULL, corrected INTEGER NOT NULL, uncorrected INTEGER NOT NULL,"
+	  " fatal INTEGER NOT NULL, coord_records INTEGER NOT NULL, cells INTEGER, beyond INTEGER,"
+	  " dram_rows INTEGER, banks INTEGER, ranks INTEGER, mode TEXT, permanent INTEGER,"
+	  " link TEXT, verdict TEXT NOT NULL, rule TEXT, since_ns INTEGER, why TEXT, state BLOB,"
+	  " UNIQUE (kind, part, synthetic));"
+	  "CREATE TABLE IF NOT EXISTS part_faults ("
+	  " part INTEGER NOT NULL, idx INTEGER NOT NULL, mode TEXT NOT NULL,"
+	  " permanent INTEGER NOT NULL, dram_rank INTEGER, bank_group INTEGER, bank INTEGER,"
+	  " dram_row INTEGER, dram_column INTEGER, cells INTEGER NOT NULL, ranks INTEGER NOT NULL,"
+	  " banks INTEGER NOT NULL, dram_rows INTEGER NOT NULL, dram_columns INTEGER NOT NULL,"
+	  " errors INTEGER NOT NULL, first_ns INTEGER NOT NULL, last_ns INTEGER NOT NULL,"
+	  " description TEXT, PRIMARY KEY (part, idx)) WITHOUT ROWID;"
+	  "CREATE TABLE IF NOT EXISTS verdicts ("
+	  " id INTEGER PRIMARY KEY, part INTEGER NOT NULL, at_ns INTEGER NOT NULL,"
+	  " decided_ns INTEGER NOT NULL, boot INTEGER, was TEXT NOT NULL, verdict TEXT NOT NULL,"
+	  " rule TEXT, mode TEXT, why TEXT);"
+	  "CREATE INDEX IF NOT EXISTS verdicts_part ON verdicts (part, id);"
+	  "CREATE TABLE IF NOT EXISTS health_marks ("
+	  " tbl TEXT PRIMARY KEY, last_id INTEGER NOT NULL) WITHOUT ROWID;" },
 };
 
 #define RAS_DB_N_UPGRADES (sizeof(ras_db_upgrades) / sizeof(ras_db_upgrades[0]))

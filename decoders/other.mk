@@ -7,7 +7,6 @@ decoders_libdecoders_a_SOURCES += \
 	decoders/aer.c decoders/aer.h \
 	decoders/aer_text.c decoders/aer_text.h \
 	decoders/edac.c decoders/edac.h decoders/edac_text.c decoders/edac_text.h \
-	decoders/edac_dram.c decoders/edac_dram.h \
 	decoders/cper.c decoders/cper_arm.c decoders/cper_proc.c decoders/cper.h decoders/cper_proc.h \
 	decoders/ghes_text.c decoders/ghes_text_arm.c decoders/ghes_text_proc.c decoders/ghes_text.h decoders/ghes_text_internal.h \
 	decoders/rasd_text.c decoders/rasd_text_mce.c decoders/rasd_text_other.c decoders/rasd_text.h decoders/rasd_text_internal.h \

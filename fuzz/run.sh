@@ -41,6 +41,8 @@ for src in "$top"/fuzz/fuzz-*.c; do
 		extra="$extra $(pkg-config --cflags --libs libtraceevent libtracefs libpci)"
 		max_len=16384
 	fi
+	# The diagnosis's target: diag/ beside the decoders.
+	[ "$name" = fuzz-dram ] && extra="$extra $(echo "$top"/diag/*.c)"
 	echo "== building $name"
 	# A target that does not build is a failure (reported, never skipped silently).
 	# shellcheck disable=SC2086 # $extra is a list of words

@@ -11,7 +11,7 @@
 
 enum key_kind {
 	K_PATH, K_NAME, K_NAME_OR_EMPTY, K_UINT, K_BOOL, K_EVENTS, K_TEXT, K_SEVERITY,
-	K_THRESHOLD, K_CHOICE
+	K_THRESHOLD, K_CHOICE, K_DURATION, K_RULE
 };
 
 struct key_desc {
@@ -26,6 +26,9 @@ struct key_desc {
 #define STR(k, kind, m) { k, kind, offsetof(struct rasd_config, m), sizeof(((struct rasd_config *)0)->m), 0, 0, NULL }
 #define UINT(k, m, lo, hi) { k, K_UINT, offsetof(struct rasd_config, m), 0, lo, hi, NULL }
 #define BOOL(k, m) { k, K_BOOL, offsetof(struct rasd_config, m), 0, 0, 0, NULL }
+/* A verdict rule's key: min holds the rule (diag/rules.h). */
+#define RULE(k, r) { "health_rule_" k, K_RULE, offsetof(struct rasd_config, health_rule[r]), \
+		     sizeof(((struct rasd_config *)0)->health_rule[r]), r, 0, NULL }
 #define CHOICE(k, m, list) { k, K_CHOICE, offsetof(struct rasd_config, m), sizeof(((struct rasd_config *)0)->m), 0, 0, list }
 
 const char *const rasd_trigger_conditions[] = {
@@ -89,6 +92,19 @@ static const struct key_desc keys[] = {
 	CHOICE("pstore_remove", pstore_remove, "auto|yes|no"),
 	STR("systemd_pstore_conf", K_PATH, systemd_pstore_conf),
 	STR("mcelog_device", K_PATH, mcelog_device),
+	BOOL("health", health),
+	STR("health_permanent_after", K_DURATION, health_permanent_after),
+	UINT("health_wide_cells", health_wide_cells, 2, DIAG_CELLS),
+	RULE("mem_uncorrected", DIAG_R_MEM_UNCORRECTED), RULE("cxl_replace", DIAG_R_CXL_REPLACE),
+	RULE("mem_multi_rank", DIAG_R_MEM_MULTI_RANK), RULE("mem_multi_bank", DIAG_R_MEM_MULTI_BANK),
+	RULE("mem_single_bank", DIAG_R_MEM_BANK), RULE("mem_row_column", DIAG_R_MEM_ROW_COLUMN),
+	RULE("mem_transient", DIAG_R_MEM_TRANSIENT), RULE("mem_storm", DIAG_R_MEM_STORM),
+	RULE("mem_cell", DIAG_R_MEM_CELL), RULE("cpu_fatal", DIAG_R_CPU_FATAL),
+	RULE("cache_corrected", DIAG_R_CACHE_CORRECTED), RULE("cpu_corrected", DIAG_R_CPU_CORRECTED),
+	RULE("pcie_fatal", DIAG_R_PCIE_FATAL), RULE("pcie_uncorrected", DIAG_R_PCIE_UNCORRECTED),
+	RULE("pcie_link", DIAG_R_PCIE_LINK), RULE("pcie_corrected", DIAG_R_PCIE_CORRECTED),
+	RULE("disk_medium", DIAG_R_DISK_MEDIUM), RULE("disk_errors", DIAG_R_DISK_ERRORS),
+	RULE("nic_reports", DIAG_R_NIC_REPORTS),
 };
 
 void rasd_config_defaults(struct rasd_config *c)
@@ -140,6 +156,9 @@ void rasd_config_defaults(struct rasd_config *c)
 	snprintf(c->pstore_remove, sizeof(c->pstore_remove), "auto");
 	snprintf(c->systemd_pstore_conf, sizeof(c->systemd_pstore_conf), "/etc/systemd/pstore.conf");
 	snprintf(c->mcelog_device, sizeof(c->mcelog_device), "/dev/mcelog");
+	c->health = true;
+	snprintf(c->health_permanent_after, sizeof(c->health_permanent_after), "24h");
+	c->health_wide_cells = DIAG_WIDE_CELLS;
 }
 
 static bool in_choices(const char *choices, const char *v)
@@ -217,6 +236,12 @@ static int set_string(const struct key_desc *k, char *dst, const char *value, co
 		*why = "expected count/period (10/24h, 3/1h) or off";
 		return -EINVAL;
 	}
+	if (k->kind == K_DURATION && rasd_duration_parse(value, &(int64_t){ 0 }) < 0) {
+		*why = "expected a duration (24h, 30m, 2d)";
+		return -EINVAL;
+	}
+	if (k->kind == K_RULE && rasd_health_rule_check((int)k->min, value, why) < 0)
+		return -EINVAL;
 	if (k->kind == K_CHOICE && !in_choices(k->choices, value)) {
 		*why = "not one of the allowed values (see rasd.conf(5))";
 		return -EINVAL;

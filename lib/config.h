@@ -5,6 +5,8 @@
 
 #include <limits.h>
 #include <stdbool.h>
+#include <stdint.h>
+#include "diag/rules.h"
 
 #define RASD_DEFAULT_CONFIG SYSCONFDIR "/ras-fdr/rasd.conf"
 #define RASD_DEFAULT_DATABASE LOCALSTATEDIR "/lib/ras-fdr/ras-fdr.db"
@@ -71,6 +73,11 @@ struct rasd_config {
 	char pstore_remove[8];              /* auto (as systemd-pstore), yes, no */
 	char systemd_pstore_conf[PATH_MAX]; /* read for auto, with its FILE.d drop-ins */
 	char mcelog_device[PATH_MAX];       /* /dev/mcelog; empty: not read */
+	/* Diagnosis (lib/health_config.c): a verdict per part from its errors' pattern */
+	bool health;
+	char health_permanent_after[32]; /* a fault's errors this far apart: permanent */
+	unsigned health_wide_cells;      /* scattered cells that make a bank-wide or wider fault */
+	char health_rule[DIAG_R_N][48];  /* "VERDICT [COUNT/PERIOD]" per rule; "": its default */
 };
 
 typedef void (*config_error_fn)(void *ctx, const char *file, unsigned line, const char *reason);
@@ -86,6 +93,12 @@ int rasd_config_load(struct rasd_config *c, const char *path, config_error_fn on
 int rasd_config_set(struct rasd_config *c, const char *key, const char *value, const char **why);
 /* The configuration key a mistyped one most likely meant (a few edits away, any case), or NULL. */
 const char *rasd_config_suggest(const char *key);
+/* The verdict rules as configured (rasd.conf has been checked: every value parses). */
+void rasd_config_health_rules(const struct rasd_config *c, struct diag_rules *out);
+/* Checks a health_rule_* value for rule r; 0, or -EINVAL with *why set. */
+int rasd_health_rule_check(int r, const char *value, const char **why);
+/* Parses a duration ("24h", "30m", "2d", seconds without a unit); 0 or -EINVAL. */
+int rasd_duration_parse(const char *value, int64_t *ns);
 /* Strips leading and trailing white space in place; returns the new start. */
 char *rasd_trim(char *s);
 /* True when the event table entry named by system/event/table is enabled by c->events. */

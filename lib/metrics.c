@@ -51,6 +51,7 @@ void ras_metrics_free(struct ras_metrics *m)
 		ras_metrics_free(m->fresh_subjects);
 		free(m->fresh_subjects);
 	}
+	free(m->parts);
 	ras_metrics_init(m);
 }
 
@@ -463,6 +464,35 @@ static void print_crashes(const struct ras_metrics *m, struct emit *e)
 	}
 }
 
+/*
+ * The diagnosis's series (db/db_parts.h): one verdict and one fault mode per
+ * part, gauges whose value is the verdict's or mode's number, so a part keeps
+ * one series whatever it becomes. Parts are never dropped and rasd keeps at
+ * most 4096 of them: the series are bounded, never evicted.
+ */
+static void print_parts(const struct ras_metrics *m, struct emit *e)
+{
+	static const char *const family_name[2] = { "ras_fdr_part_verdict", "ras_fdr_part_fault_mode" };
+	static const char *const help[2] = {
+		"Each part's verdict: 0 ok, 1 watch, 2 replace (ras-fdr-ctl health).",
+		"Each memory part's widest DRAM fault: 0 none, 1 single-bit, 2 single-word, 3 "
+		"single-column, 4 single-row, 5 single-bank, 6 multi-bank, 7 multi-rank.",
+	};
+
+	if (!m->parts)
+		return;
+	for (unsigned f = 0; f < 2; f++) {
+		family(e, family_name[f], "gauge", help[f]);
+		for (unsigned i = 0; i < m->n_parts; i++) {
+			const struct ras_metrics_part *p = &m->parts[i];
+			const char *l[] = { "kind", p->kind, "part", p->part, "label", p->label,
+					    "synthetic", p->synthetic ? "true" : "false" };
+
+			sample_int(e, family_name[f], l, 4, f ? p->mode : p->verdict);
+		}
+	}
+}
+
 /* Every origin of lost_events, the known ones from the first scrape (db_query.h ras_db_losses). */
 static void print_losses(const struct ras_metrics *m, struct emit *e)
 {
@@ -533,6 +563,7 @@ int ras_metrics_print(const struct ras_metrics *m, unsigned named, enum ras_metr
 	       "Synthetic records refused because allow_synthetic is off.", m->synthetic_refused);
 	print_actions(m, &e);
 	print_crashes(m, &e);
+	print_parts(m, &e);
 	family(&e, "ras_fdr_last_error_timestamp_seconds", "gauge",
 	       "Time of the newest stored record of each source (0: none).");
 	for (unsigned src = 0; src < RAS_MSRC_COUNT_; src++) {

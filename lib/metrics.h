@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "decoders/edac.h"
 #include "decoders/severity.h"
 #include "lastwords/cause.h"
 
@@ -62,6 +63,14 @@ enum ras_metrics_storage {
 	RAS_MSTORE_UNKNOWN, RAS_MSTORE_COUNT_
 };
 
+/* A part's verdict and worst fault mode (the diagnosis, db/db_parts.h ras_db_parts_metrics). */
+struct ras_metrics_part {
+	char kind[16], part[128], label[EDAC_LABEL_MAX];
+	bool synthetic;
+	int verdict;                    /* enum diag_verdict: 0 ok, 1 watch, 2 replace */
+	int mode;                       /* enum diag_mode: 0 none ... 7 multi-rank */
+};
+
 struct ras_metrics {
 	/* Filled by ras_db_metrics_collect(), incrementally: seen_id is where it stopped. */
 	int64_t records[RAS_METRICS_TYPES][RAS_SEV_COUNT][RAS_MSRC_COUNT_];
@@ -97,6 +106,9 @@ struct ras_metrics {
 	bool up;
 	enum ras_metrics_storage storage;
 	int64_t start_ns, replaced_ns, last_commit_ns, written_ns;
+	/* Filled by ras_db_parts_metrics(): every part, none ever dropped (rasd keeps at most 4096). */
+	struct ras_metrics_part *parts;
+	unsigned n_parts;
 };
 
 enum ras_metrics_format {

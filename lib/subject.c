@@ -5,16 +5,25 @@
 #include "subject.h"
 #include "decoders/mce.h"
 #include "decoders/edac.h"
-#include "decoders/edac_dram.h"
 #include "decoders/aer.h"
 #include "decoders/cper.h"
 #include "decoders/cxl.h"
 #include "decoders/other_util.h"
+#include "diag/dram.h"
+#include "event_fields.h"
 
 #define KNOWN(v) ((v) != RAS_DF_NONE)
 
+/* What a feed reads: the decoded record, its raw fields (NULL in some callers) and the page size. */
+struct feed_in {
+	const struct ras_event_type *type;
+	const struct ras_value *values;
+	const void *decoded;
+	uint64_t ps;
+};
+
 /* Fills s for one kind from one decoded record; false when the record does not say. */
-typedef bool (*subject_fn)(const void *decoded, uint64_t page_size, struct ras_subject *s);
+typedef bool (*subject_fn)(const struct feed_in *in, struct ras_subject *s);
 
 static void set_label(struct ras_subject *s, const char *label)
 {
@@ -49,16 +58,20 @@ static int64_t log2_of(int64_t grain)
 	return lsb;
 }
 
-static bool page_of_mce(const void *d, uint64_t ps, struct ras_subject *s)
+static bool page_of_mce(const struct feed_in *in, struct ras_subject *s)
 {
+	const void *d = in->decoded;
+	uint64_t ps = in->ps;
 	const struct mce_decoded *m = d;
 
 	/* Only a physical address names a page (not a UMC's normalized one, nor a linear one). */
 	return m->addr_usable == 1 && KNOWN(m->addr) && page_at(s, (uint64_t)m->addr, m->addr_lsb, ps);
 }
 
-static bool page_of_edac(const void *d, uint64_t ps, struct ras_subject *s)
+static bool page_of_edac(const struct feed_in *in, struct ras_subject *s)
 {
+	const void *d = in->decoded;
+	uint64_t ps = in->ps;
 	const struct edac_decoded *e = d;
 	/* EDAC drivers that know no grain report one byte; no grain at all: trust the page. */
 	int64_t lsb = KNOWN(e->grain) ? log2_of(e->grain) : 0;
@@ -67,23 +80,29 @@ static bool page_of_edac(const void *d, uint64_t ps, struct ras_subject *s)
 	return KNOWN(e->address) && page_at(s, (uint64_t)e->address, lsb, ps);
 }
 
-static bool page_of_extlog(const void *d, uint64_t ps, struct ras_subject *s)
+static bool page_of_extlog(const struct feed_in *in, struct ras_subject *s)
 {
+	const void *d = in->decoded;
+	uint64_t ps = in->ps;
 	const struct extlog_decoded *x = d;
 
 	return KNOWN(x->pa) && page_at(s, (uint64_t)x->pa, KNOWN(x->pa_mask_lsb) ? x->pa_mask_lsb : 0, ps);
 }
 
-static bool page_of_cxl(const void *d, uint64_t ps, struct ras_subject *s)
+static bool page_of_cxl(const struct feed_in *in, struct ras_subject *s)
 {
+	const void *d = in->decoded;
+	uint64_t ps = in->ps;
 	const struct cxl_decoded *c = d;
 
 	s->at_once = c->device_threshold == 1;
 	return KNOWN(c->hpa) && page_at(s, (uint64_t)c->hpa, 0, ps);
 }
 
-static bool dimm_of_edac(const void *d, uint64_t ps, struct ras_subject *s)
+static bool dimm_of_edac(const struct feed_in *in, struct ras_subject *s)
 {
+	const void *d = in->decoded;
+	uint64_t ps = in->ps;
 	const struct edac_decoded *e = d;
 
 	struct ou_buf key;
@@ -135,11 +154,14 @@ static bool hbm_of_umc(const struct mce_decoded *m, struct ras_subject *s)
 		 KNOWN(m->socket) ? (long long)m->socket : -1LL,
 		 KNOWN(m->smca_instance_hi) ? (long long)m->smca_instance_hi : -1LL,
 		 (long long)m->mem_ctrl, (long long)m->channel);
+	s->hbm = true;
 	return true;
 }
 
-static bool dimm_of_mce(const void *d, uint64_t ps, struct ras_subject *s)
+static bool dimm_of_mce(const struct feed_in *in, struct ras_subject *s)
 {
+	const void *d = in->decoded;
+	uint64_t ps = in->ps;
 	const struct mce_decoded *m = d;
 	struct ou_buf key;
 
@@ -159,8 +181,10 @@ static bool dimm_of_mce(const void *d, uint64_t ps, struct ras_subject *s)
 	return true;
 }
 
-static bool dimm_of_extlog(const void *d, uint64_t ps, struct ras_subject *s)
+static bool dimm_of_extlog(const struct feed_in *in, struct ras_subject *s)
 {
+	const void *d = in->decoded;
+	uint64_t ps = in->ps;
 	const struct extlog_decoded *x = d;
 
 	(void)ps;
@@ -174,8 +198,10 @@ static bool dimm_of_extlog(const void *d, uint64_t ps, struct ras_subject *s)
 }
 
 /* Core and cache banks count against the CPU; memory-controller and I/O banks do not. */
-static bool cpu_of_mce(const void *d, uint64_t ps, struct ras_subject *s)
+static bool cpu_of_mce(const struct feed_in *in, struct ras_subject *s)
 {
+	const void *d = in->decoded;
+	uint64_t ps = in->ps;
 	static const char *const core_classes[] = { "cache", "tlb", "internal", "bus" };
 	const struct mce_decoded *m = d;
 	struct ou_buf key;
@@ -208,8 +234,10 @@ static bool cpu_of_mce(const void *d, uint64_t ps, struct ras_subject *s)
 	return true;
 }
 
-static bool device_of_aer(const void *d, uint64_t ps, struct ras_subject *s)
+static bool device_of_aer(const struct feed_in *in, struct ras_subject *s)
 {
+	const void *d = in->decoded;
+	uint64_t ps = in->ps;
 	const struct aer_decoded *a = d;
 	struct ou_buf dev, key;
 
@@ -223,26 +251,53 @@ static bool device_of_aer(const void *d, uint64_t ps, struct ras_subject *s)
 	return true;
 }
 
-static void dram_unknown(struct ras_dram_coord *c)
+/* The raw fields of cxl_dram the decoding leaves out, by their place in its field list. */
+enum { CXL_RAW_VALIDITY, CXL_RAW_NIBBLE, CXL_RAW_COR_MASK, CXL_RAW_SUB_CHANNEL, CXL_RAW_N };
+static const char *const cxl_raw_names[CXL_RAW_N] = {
+	"validity_flags", "nibble_mask", "cor_mask", "sub_channel",
+};
+static int cxl_raw[CXL_RAW_N];
+
+static int64_t raw_int(const struct ras_value *v, int i)
 {
-	c->dpa = c->channel = c->sub_channel = c->rank = c->bank_group = RAS_DF_NONE;
-	c->bank = c->row = c->column = c->nibble_mask = RAS_DF_NONE;
+	return v && i >= 0 && v[i].present ? v[i].i : RAS_DF_NONE;
 }
 
-static bool row_of_cxl(const void *d, uint64_t ps, struct ras_subject *s)
+/*
+ * A CXL DRAM record's coordinates (diag/dram.h): the decoding's, gated by
+ * the validity flags already, and the nibble and correction masks from the
+ * raw fields when the caller has them.
+ */
+static void cxl_coordinates(const struct feed_in *in, const struct cxl_decoded *c,
+			    struct diag_dram *out)
 {
-	const struct cxl_decoded *c = d;
+	const struct ras_value *v = strcmp(in->type->table, "cxl_dram") ? NULL : in->values;
+	struct diag_cxl_dram r = {
+		.validity = RAS_DF_NONE, .channel = c->channel, .rank = c->rank,
+		.bank_group = c->bank_group, .bank = c->bank, .row = c->row, .column = c->column,
+		.dpa = c->dpa, .sub_channel = raw_int(v, cxl_raw[CXL_RAW_SUB_CHANNEL]),
+		.nibble_mask = raw_int(v, cxl_raw[CXL_RAW_NIBBLE]),
+	};
+	int64_t valid = raw_int(v, cxl_raw[CXL_RAW_VALIDITY]);
 
-	(void)ps;
+	/* The decoded fields are gated already; the masks and sub-channel by the flags here. */
+	if (KNOWN(valid))
+		r.validity = (valid & (DIAG_CXL_VALID_NIBBLE | DIAG_CXL_VALID_CORRECTION_MASK |
+				       DIAG_CXL_VALID_SUB_CHANNEL)) | 0x7b;
+	if (v && cxl_raw[CXL_RAW_COR_MASK] >= 0 && v[cxl_raw[CXL_RAW_COR_MASK]].present) {
+		r.cor_mask = v[cxl_raw[CXL_RAW_COR_MASK]].p;
+		r.cor_mask_len = v[cxl_raw[CXL_RAW_COR_MASK]].len;
+	}
+	diag_dram_from_cxl(&r, out);
+}
+
+static bool row_of_cxl(const struct feed_in *in, struct ras_subject *s)
+{
+	const struct cxl_decoded *c = in->decoded;
+
 	if (!KNOWN(c->row) || !KNOWN(c->bank) || !c->memdev[0])
 		return false;
-	s->dram.dpa = c->dpa;
-	s->dram.channel = c->channel;
-	s->dram.rank = c->rank;
-	s->dram.bank_group = c->bank_group;
-	s->dram.bank = c->bank;
-	s->dram.row = c->row;
-	s->dram.column = c->column;
+	cxl_coordinates(in, c, &s->dram);
 	snprintf(s->device, sizeof(s->device), "%s", c->memdev);
 	if (KNOWN(c->hpa)) {
 		s->have_addr = true;
@@ -259,22 +314,22 @@ static long long or_minus1(int64_t v)
 	return KNOWN(v) ? (long long)v : -1LL;
 }
 
-/* The row an EDAC driver named in driver_detail (skx, i10nm, ADXL): see decoders/edac_dram.h. */
-static bool row_of_edac(const void *d, uint64_t ps, struct ras_subject *s)
+/*
+ * The row an EDAC driver named in driver_detail, in any kernel's spelling
+ * (skx, i10nm, ADXL, ghes_edac: diag/dram.h), read once here for the row
+ * threshold and the diagnosis alike.
+ */
+static bool row_of_edac(const struct feed_in *in, struct ras_subject *s)
 {
-	const struct edac_decoded *e = d;
-	struct edac_dram c;
+	const struct edac_decoded *e = in->decoded;
+	struct diag_dram c;
 	struct ou_buf dev, key;
 
-	(void)ps;
 	if (!KNOWN(e->mc_index) ||
-	    !edac_dram_of_detail(e->driver_detail, strnlen(e->driver_detail, sizeof(e->driver_detail)), &c))
+	    !diag_dram_from_edac_detail(e->driver_detail, strnlen(e->driver_detail, sizeof(e->driver_detail)), &c) ||
+	    !KNOWN(c.row) || !KNOWN(c.bank))
 		return false;
-	s->dram.rank = c.rank;
-	s->dram.bank_group = c.bank_group;
-	s->dram.bank = c.bank;
-	s->dram.row = c.row;
-	s->dram.column = c.column;
+	s->dram = c;
 	dev = ou_start(s->device, sizeof(s->device));
 	ou_put_lit(&dev, "mc");
 	ou_put_int(&dev, (long long)e->mc_index);
@@ -307,17 +362,21 @@ static bool row_of_edac(const void *d, uint64_t ps, struct ras_subject *s)
 	return true;
 }
 
-static bool row_of_extlog(const void *d, uint64_t ps, struct ras_subject *s)
+static bool row_of_extlog(const struct feed_in *in, struct ras_subject *s)
 {
+	const void *d = in->decoded;
+	uint64_t ps = in->ps;
 	const struct extlog_decoded *x = d;
+	const struct diag_cper_mem m = {
+		.node = x->node, .card = x->card, .module = x->module, .rank = x->rank, .bank = x->bank,
+		.bank_group = x->bank_group, .bank_address = x->bank_address, .device = x->device,
+		.row = x->row, .column = x->column, .bit_pos = x->bit_pos, .chip_id = x->chip_id,
+	};
 
 	(void)ps;
+	diag_dram_from_cper(&m, &s->dram);
 	if (!KNOWN(x->row) || !KNOWN(x->bank))
 		return false;
-	s->dram.bank_group = x->bank_group;
-	s->dram.bank = x->bank;
-	s->dram.row = x->row;
-	s->dram.rank = x->rank;
 	if (KNOWN(x->pa)) {
 		s->have_addr = true;
 		s->addr = (uint64_t)x->pa;
@@ -382,6 +441,10 @@ static subject_fn feed_of[RAS_MAX_EVENT_TYPES][RAS_SUBJ_KINDS];
 
 static void find_feeds(void)
 {
+	const struct ras_event_type *dram = ras_event_type_find("cxl:cxl_dram");
+
+	for (int i = 0; i < CXL_RAW_N; i++)
+		cxl_raw[i] = dram ? ras_event_field_index(dram, cxl_raw_names[i]) : -1;
 	for (unsigned t = 0; t < ras_n_event_types && t < RAS_MAX_EVENT_TYPES; t++)
 		for (int k = 0; k < RAS_SUBJ_KINDS; k++)
 			for (size_t f = 0; f < sizeof(kinds[k].feeds) / sizeof(kinds[k].feeds[0]); f++)
@@ -404,21 +467,22 @@ static void subject_reset(struct ras_subject *s, int kind)
 	s->cache_level = 0;
 	s->instruction = false;
 	s->at_once = false;
-	dram_unknown(&s->dram);
+	diag_dram_clear(&s->dram);
+	s->hbm = false;
 }
 
-int ras_subjects_of(const struct ras_event_type *type, const struct ras_value *values,
+static int subjects(const struct ras_event_type *type, const struct ras_value *values,
 		    const void *decoded, uint64_t page_size, unsigned wanted,
-		    struct ras_subject *out)
+		    struct ras_subject *out, bool corrected_only)
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	const struct ras_decoded_head *h = decoded;
 	unsigned t = (unsigned)(type - ras_event_types);
+	struct feed_in in = { type, values, decoded, page_size };
 	int n = 0;
 
-	(void)values;
-	if (h->severity != RAS_SEV_CORRECTED || !page_size || (page_size & (page_size - 1)) ||
-	    t >= ras_n_event_types || t >= RAS_MAX_EVENT_TYPES)
+	if ((corrected_only && h->severity != RAS_SEV_CORRECTED) || !page_size ||
+	    (page_size & (page_size - 1)) || t >= ras_n_event_types || t >= RAS_MAX_EVENT_TYPES)
 		return 0;
 	pthread_once(&once, find_feeds);
 	for (int k = 0; k < RAS_SUBJ_KINDS && n < RAS_SUBJECTS_MAX; k++) {
@@ -427,10 +491,24 @@ int ras_subjects_of(const struct ras_event_type *type, const struct ras_value *v
 		if (!(wanted & (1u << k)) || !feed_of[t][k])
 			continue;
 		subject_reset(s, k);
-		if (feed_of[t][k](decoded, page_size, s)) {
+		if (feed_of[t][k](&in, s)) {
 			s->n = errors_in(type, decoded);
 			n++;
 		}
 	}
 	return n;
+}
+
+int ras_subjects_of(const struct ras_event_type *type, const struct ras_value *values,
+		    const void *decoded, uint64_t page_size, unsigned wanted,
+		    struct ras_subject *out)
+{
+	return subjects(type, values, decoded, page_size, wanted, out, true);
+}
+
+int ras_subjects_any(const struct ras_event_type *type, const struct ras_value *values,
+		     const void *decoded, uint64_t page_size, unsigned wanted,
+		     struct ras_subject *out)
+{
+	return subjects(type, values, decoded, page_size, wanted, out, false);
 }

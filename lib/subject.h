@@ -13,15 +13,11 @@
 #include <stdint.h>
 #include "event_table.h"
 #include "decoders/edac.h"
+#include "diag/dram.h"
 
 enum ras_subject_kind {
 	RAS_SUBJ_PAGE, RAS_SUBJ_DIMM, RAS_SUBJ_CPU, RAS_SUBJ_DEVICE, RAS_SUBJ_ROW,
 	RAS_SUBJ_KINDS
-};
-
-/* DRAM coordinates a repair request needs; RAS_DF_NONE where unknown. */
-struct ras_dram_coord {
-	int64_t dpa, channel, sub_channel, rank, bank_group, bank, row, column, nibble_mask;
 };
 
 struct ras_subject {
@@ -35,7 +31,9 @@ struct ras_subject {
 	bool instruction;       /* cpu: the cache error was on the instruction side */
 	char device[64];        /* device: PCI name; row: the memory device (CXL memdev) */
 	char label[EDAC_LABEL_MAX]; /* DIMM label when the record has one, whole (decoders/edac.h) */
-	struct ras_dram_coord dram;
+	bool hbm;               /* dimm: an HBM channel (AMD UMC), no DIMM */
+	/* row: where in the DRAM (diag/dram.h), what a repair request and the diagnosis need */
+	struct diag_dram dram;
 	/*
 	 * The device says a threshold of its own was crossed (a CXL record's
 	 * threshold event): the subject crosses at once, whatever its bucket
@@ -57,6 +55,13 @@ const char *ras_subject_kind_name(enum ras_subject_kind kind);
 int ras_subjects_of(const struct ras_event_type *type, const struct ras_value *values,
 		    const void *decoded, uint64_t page_size, unsigned wanted,
 		    struct ras_subject *out);
+/*
+ * The same, whatever the record's severity: the parts an uncorrected error
+ * concerns (the diagnosis, rasd/health_attr.c). No threshold counts these.
+ */
+int ras_subjects_any(const struct ras_event_type *type, const struct ras_value *values,
+		     const void *decoded, uint64_t page_size, unsigned wanted,
+		     struct ras_subject *out);
 /*
  * What a storm of type's records folds under when they name no DIMM, CPU or
  * device: a machine check's MCA bank on its socket (and channel, when the

@@ -178,15 +178,15 @@ int act_offline_cpus(const char *root, const struct ras_subject *s, bool dry_run
 static int64_t coord(const struct ras_subject *s, const char *name)
 {
 	static const struct { const char *name; size_t off; } map[] = {
-		{ "dpa", offsetof(struct ras_dram_coord, dpa) },
-		{ "channel", offsetof(struct ras_dram_coord, channel) },
-		{ "sub_channel", offsetof(struct ras_dram_coord, sub_channel) },
-		{ "rank", offsetof(struct ras_dram_coord, rank) },
-		{ "bank_group", offsetof(struct ras_dram_coord, bank_group) },
-		{ "bank", offsetof(struct ras_dram_coord, bank) },
-		{ "row", offsetof(struct ras_dram_coord, row) },
-		{ "column", offsetof(struct ras_dram_coord, column) },
-		{ "nibble_mask", offsetof(struct ras_dram_coord, nibble_mask) },
+		{ "dpa", offsetof(struct diag_dram, dpa) },
+		{ "channel", offsetof(struct diag_dram, channel) },
+		{ "sub_channel", offsetof(struct diag_dram, sub_channel) },
+		{ "rank", offsetof(struct diag_dram, rank) },
+		{ "bank_group", offsetof(struct diag_dram, bank_group) },
+		{ "bank", offsetof(struct diag_dram, bank) },
+		{ "row", offsetof(struct diag_dram, row) },
+		{ "column", offsetof(struct diag_dram, column) },
+		{ "nibble_mask", offsetof(struct diag_dram, nibble_mask) },
 	};
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 		if (!strcmp(map[i].name, name))

@@ -29,6 +29,7 @@
 #include "pipeline.h"
 #include "storage.h"
 #include "actions.h"
+#include "health.h"
 #include "triggers.h"
 #include "instance.h"
 #include "lastwords.h"
@@ -62,6 +63,7 @@ struct rasd {
 	struct fdr *fdr;
 	struct ras_triggers *trig;
 	struct ras_actions *actions;  /* thresholds, actions, triggers: every pipeline feeds it */
+	struct rasd_health *health;   /* the diagnosis: every pipeline feeds it too */
 	struct ras_decode_ctx dctx;   /* the lookups every pipeline decodes with */
 	int epfd, sigfd, wdfd, lockfd;
 	bool stop;
@@ -207,6 +209,7 @@ static void replace_lost_db(struct rasd *d)
 		return;
 	/* Its statements on the old database go first, or SQLite cannot close it. */
 	ras_actions_set_db(d->actions, NULL);
+	rasd_health_set_db(d->health, NULL);
 	if (d->db && f->db_error == -ESTALE)
 		rasd_storage_reopen_moved(&d->storage, boot_id, &d->db, f->fail_reason);
 	else if (d->db)
@@ -221,6 +224,8 @@ static void replace_lost_db(struct rasd *d)
 		d->boot->pipe.db = d->db;
 	if (ras_actions_set_db(d->actions, d->db) < 0)
 		ras_log(LOG_WARNING, "thresholds cannot use the new database: %s", ras_db_errmsg(d->db));
+	if (rasd_health_set_db(d->health, d->db) < 0)
+		ras_log(LOG_WARNING, "the diagnosis cannot use the new database: %s", ras_db_errmsg(d->db));
 	if (d->pipe.previous_boot)
 		d->pipe.boot = 0;
 }
@@ -304,6 +309,7 @@ static void settle_boot_instance(struct rasd *d, struct adopted *a)
 		ras_pipeline_init(&a->pipe, d->fmt, d->db, &a->tr, d->cfg, &d->dctx, "live");
 		a->pipe.fdr = d->fdr;
 		a->pipe.actions = d->actions;
+		a->pipe.health = d->health;
 		d->boot = a;
 		ras_log(LOG_INFO, "reading boot instance %s as a live one", a->tr.instance_dir);
 		return;
@@ -337,6 +343,7 @@ static int harvest(struct rasd *d, const char *name, const char *source, bool pr
 	ras_pipeline_init(&a->pipe, d->fmt, d->db, &a->tr, d->cfg, &d->dctx, source);
 	a->pipe.previous_boot = previous;
 	a->pipe.actions = d->actions;
+	a->pipe.health = d->health;
 	r = drain_reader(&a->tr, a->reader, &a->pipe, true);
 	if (r == 0)
 		r = hold_until_stored(d, &a->pipe, a->reader);
@@ -610,8 +617,9 @@ static int setup(struct rasd *d)
 		return r;
 	/* --once has no loop to watch triggers: they are waited for at exit. */
 	if ((r = ras_triggers_open(&d->trig, d->cfg, d->opt->once ? -1 : d->epfd, TAG_TRIGGER)) < 0 ||
-	    (r = ras_actions_open(&d->actions, d->cfg, d->db, d->trig)) < 0) {
-		ras_log(LOG_ERR, "cannot set up actions and triggers: %s", strerror(-r));
+	    (r = ras_actions_open(&d->actions, d->cfg, d->db, d->trig)) < 0 ||
+	    (r = rasd_health_open(&d->health, d->cfg, d->db, d->trig)) < 0) {
+		ras_log(LOG_ERR, "cannot set up actions, triggers and the diagnosis: %s", strerror(-r));
 		return r;
 	}
 	r = ras_reader_open(&d->reader, d->fmt->tep, d->tr.instance_dir, d->fmt->page_size,
@@ -632,6 +640,7 @@ static int setup(struct rasd *d)
 	}
 	d->pipe.fdr = d->fdr;
 	d->pipe.actions = d->actions;
+	d->pipe.health = d->health;
 	d->pipe.stats_fresh = d->tr.real && d->tr.created;
 	/* Errors from before rasd started come first: the previous boot's, then this boot's. */
 	if ((r = harvest(d, d->cfg->persistent_instance, "previous-boot", true)) < 0 ||
@@ -665,6 +674,7 @@ static void reload(struct rasd *d)
 		return;
 	ras_actions_reload(d->actions);
 	ras_triggers_check_all(d->trig);
+	rasd_health_reload(d->health);
 	rasd_instance_log_recording(&d->tr, rasd_instance_enable_events(&d->tr, d->fmt, d->cfg), "");
 	refresh_edac(d, true);
 	ras_log(LOG_INFO, "configuration %s reloaded", d->opt->config_path);
@@ -721,10 +731,13 @@ static int loop_timeout_ms(struct rasd *d)
 	int group = ras_pipeline_commit_timeout_ms(&d->pipe, ras_clock_ns(CLOCK_REALTIME));
 	int retry = rasd_storage_timeout_ms(&d->storage);
 	int give_back = give_back_timeout_ms(d);
+	int health = rasd_health_timeout_ms(d->health);
 	int check = left <= 0 ? 0 : (int)(left / 1000000) + 1;
 
 	if (group >= 0 && group < check)
 		check = group;
+	if (health >= 0 && health < check)
+		check = health;
 	if (give_back >= 0 && give_back < check)
 		check = give_back;
 	return retry >= 0 && retry < check ? retry : check;
@@ -772,6 +785,10 @@ static int loop(struct rasd *d)
 		if (data && drain(d, false) < 0)
 			return -EIO;
 		committed = ras_pipeline_commit_if_due(&d->pipe, ras_clock_ns(CLOCK_REALTIME));
+		/* The diagnosis's changes after the last batch: written in a commit of their own. */
+		if (!committed && !d->pipe.group_first_ns && !d->pipe.behind.ticket && !failing_pipe(d) &&
+		    rasd_health_timeout_ms(d->health) == 0)
+			committed = ras_pipeline_commit(&d->pipe) == 0;
 		storage_retry(d);
 		storage_update(d);
 		rasd_storage_tick(&d->storage);
@@ -823,6 +840,8 @@ static void teardown(struct rasd *d, bool clean)
 	release_adopted(d->boot, false);
 	edac_daemon_cleanup();
 	fdr_close(d->fdr, !d->cfg->keep_instance);
+	/* Written only when nothing is held: a failing database keeps what was committed. */
+	rasd_health_close(d->health, clean && d->db && !d->pipe.in_txn);
 	ras_triggers_close(d->trig);
 	ras_actions_close(d->actions);
 	/*

@@ -7,6 +7,7 @@
 #include "metrics_file.h"
 #include "db/db_crashes.h"
 #include "db/db_metrics.h"
+#include "db/db_parts.h"
 #include "lib/clock.h"
 #include "log.h"
 #include "storage.h"
@@ -43,6 +44,9 @@ static int write_file(struct ras_db *db, const struct rasd_config *cfg, bool up)
 	if (db) {
 		r = ras_db_metrics_collect(db, counts);
 		ras_db_crash_metrics(db, counts);
+		/* The diagnosis's series: its parts, read whole (at most 4096 rows). */
+		if (r == 0 && ras_db_parts_metrics(db, counts) == -ENOMEM)
+			r = -ENOMEM;
 	}
 	ras_metrics_read_info(counts, cfg->tracing_dir, cfg->instance);
 	if (!up)

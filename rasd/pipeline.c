@@ -80,6 +80,7 @@ void ras_pipeline_note_db_error(struct ras_pipeline *p)
 	p->failing = true;
 	ras_db_rollback(p->db);
 	ras_actions_rolled_back(p->actions);
+	rasd_health_rolled_back(p->health);
 	p->stats_in_txn = false;
 	p->in_txn = 0;
 	p->stored = p->committed_stored;
@@ -173,8 +174,8 @@ static int insert_record(struct ras_pipeline *p, const struct ras_pending_entry 
 	ev.boot = p->boot;
 	ras_decode_values(type, p->values, p->dctx, p->decoded);
 	ev.rec_hash = ras_hash_bytes(e->data, e->size);
-	/* Folding needs every kind of subject: derived once here, the thresholds use them too. */
-	if (p->limits.fold_threshold) {
+	/* Folding needs every kind of subject: derived once here, the thresholds and the diagnosis use them too. */
+	if (p->limits.fold_threshold || p->health) {
 		ev.n_subjects = ras_subjects_of(type, p->values, p->decoded, p->limits.page_size,
 						RAS_DB_FOLD_KINDS, subj);
 		ev.subjects = subj;
@@ -190,6 +191,7 @@ static int insert_record(struct ras_pipeline *p, const struct ras_pending_entry 
 	p->stored++;
 	/* Counted once: a rolled-back transaction's counts are undone (ras_actions_rolled_back). */
 	ras_actions_record(p->actions, type, p->decoded, &ev, ras_db_last_row_id(p->db));
+	rasd_health_record(p->health, type, p->decoded, &ev, ras_db_last_row_id(p->db));
 	if (loud) {
 		ras_log_record(type, e->cpu, e->source, p->decoded, ev.wall_ns);
 		maybe_snapshot(p, type, &ev);

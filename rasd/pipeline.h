@@ -16,6 +16,7 @@
 #include "lib/tracing.h"
 #include "actions.h"
 #include "durability.h"
+#include "health.h"
 #include "pending.h"
 
 /*
@@ -32,6 +33,7 @@ struct ras_pipeline_behind {
 	uint64_t nomem;                  /* records not kept, counted in it */
 	bool stats_fresh;                /* before it */
 	struct ras_actions_mark mark;
+	size_t health_mark;              /* the diagnosis's held observations it covers */
 };
 
 /* The kinds of item a replayed tree is resumed by (see pipeline.c). */
@@ -48,6 +50,7 @@ struct ras_pipeline {
 	struct ras_decode_ctx *dctx;     /* the machine's lookups for decoding */
 	struct fdr *fdr;                 /* flight recorder, or NULL */
 	struct ras_actions *actions;     /* thresholds, actions and triggers, or NULL */
+	struct rasd_health *health;      /* the diagnosis, or NULL */
 	uint64_t snapshots;
 	const char *synthetic_source;    /* the source given to synthetic records */
 	unsigned in_txn;                 /* records in the open transaction */

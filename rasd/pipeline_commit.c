@@ -139,7 +139,7 @@ static int save_read_marks(struct ras_pipeline *p)
 static int write_batch(struct ras_pipeline *p, bool behind)
 {
 	if (add_batch_counters(p) < 0 || save_unknown_counters(p) < 0 || save_read_marks(p) < 0 ||
-	    ras_actions_flush(p->actions) < 0)
+	    ras_actions_flush(p->actions) < 0 || rasd_health_flush(p->health, false) < 0)
 		return -EIO;
 	return behind ? ras_db_commit_behind(p->db, &p->behind.ticket) : ras_db_commit(p->db);
 }
@@ -168,6 +168,7 @@ static void confirm_behind(struct ras_pipeline *p)
 	struct ras_pipeline_behind *b = &p->behind;
 
 	ras_actions_committed_to(p->actions, &b->mark);
+	rasd_health_committed_to(p->health, b->health_mark);
 	note_durable(p, b->pending_bytes, ras_db_committed_ns(p->db));
 	ras_pending_drop_front(&p->pending, b->pending_bytes);
 	p->committed_stored = b->stored;
@@ -233,6 +234,7 @@ static void note_behind(struct ras_pipeline *p)
 	b->nomem = p->pending.nomem;
 	b->stats_fresh = p->stats_fresh;
 	ras_actions_mark(p->actions, &b->mark);
+	b->health_mark = rasd_health_mark(p->health);
 	batch_saved(p);
 }
 
@@ -253,6 +255,7 @@ static int commit(struct ras_pipeline *p, bool behind)
 	}
 	/* Counters count commits, not attempts. */
 	ras_actions_committed(p->actions);
+	rasd_health_committed(p->health);
 	note_durable(p, p->pending.len, ras_pipeline_wall_now());
 	if (p->commit_cost && p->pending.records)
 		rasd_durability_add(p->commit_cost, p->committed_ns - start);

@@ -72,6 +72,47 @@ void ras_trigger_env_action(struct ras_trigger_env *env, const struct ras_subjec
 		env_add(env, "RAS_DIMM_LABEL=%s", s->label);
 }
 
+/* A count the part has (RAS_DF_NONE: not one of its kind): its variable, else none. */
+static void env_count(struct ras_trigger_env *env, const char *name, int64_t v)
+{
+	if (v != RAS_DF_NONE)
+		env_add(env, "%s=%lld", name, (long long)v);
+}
+
+void ras_trigger_env_verdict(struct ras_trigger_env *env, const struct ras_db_part *part,
+			     const struct ras_db_verdict_change *c, const char *actions)
+{
+	char first[40], last[40], since[40];
+
+	env_start(env, "verdict-change");
+	env_add(env, "RAS_PART_KIND=%s", part->kind);
+	env_add(env, "RAS_PART=%s", part->part);
+	env_add(env, "RAS_PART_LABEL=%s", part->label);
+	env_add(env, "RAS_SYNTHETIC=%d", part->synthetic ? 1 : 0);
+	env_add(env, "RAS_VERDICT=%s", c->verdict);
+	env_add(env, "RAS_VERDICT_WAS=%s", c->was);
+	env_add(env, "RAS_RULE=%s", c->rule);
+	env_add(env, "RAS_WHY=%s", c->why);
+	env_add(env, "RAS_FAULT_MODE=%s", part->mode[0] ? part->mode : "none");
+	if (part->permanent >= 0)
+		env_add(env, "RAS_FAULT_PERMANENT=%d", part->permanent);
+	env_add(env, "RAS_RECORDS=%lld", (long long)part->records);
+	env_add(env, "RAS_CORRECTED=%lld", (long long)part->corrected);
+	env_add(env, "RAS_UNCORRECTED=%lld", (long long)part->uncorrected);
+	env_count(env, "RAS_ROWS", part->rows);
+	env_count(env, "RAS_BANKS", part->banks);
+	env_count(env, "RAS_RANKS", part->ranks);
+	ras_format_time(part->first_ns, first, sizeof(first));
+	ras_format_time(part->last_ns, last, sizeof(last));
+	ras_format_time(c->at_ns, since, sizeof(since));
+	env_add(env, "RAS_FIRST_TIME=%s", first);
+	env_add(env, "RAS_LAST_TIME=%s", last);
+	env_add(env, "RAS_SINCE=%s", since);
+	if (part->link[0])
+		env_add(env, "RAS_LINK=%s", part->link);
+	env_add(env, "RAS_ACTIONS_TAKEN=%s", actions);
+}
+
 void ras_trigger_env_lost(struct ras_trigger_env *env, int cpu, long long count)
 {
 	env_start(env, "lost-records");

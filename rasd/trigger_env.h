@@ -11,6 +11,7 @@
 #include "db/db.h"
 #include "db/db_actions.h"
 #include "db/db_crashes.h"
+#include "db/db_parts.h"
 #include "lib/event_table.h"
 #include "lib/subject.h"
 
@@ -30,6 +31,12 @@ void ras_trigger_env_action(struct ras_trigger_env *env, const struct ras_subjec
 			    const struct ras_db_action *act, int64_t total);
 /* A previous boot ended in a crash, found at start (rasd/lastwords.c). */
 void ras_trigger_env_crash(struct ras_trigger_env *env, const struct ras_db_crash *c);
+/*
+ * A part's verdict changed (rasd/health.c): the part as it is stored now, the
+ * change, and the threshold actions already taken on it ("" none).
+ */
+void ras_trigger_env_verdict(struct ras_trigger_env *env, const struct ras_db_part *part,
+			     const struct ras_db_verdict_change *c, const char *actions);
 /* The kernel dropped records on a CPU (count -1: unknown). */
 void ras_trigger_env_lost(struct ras_trigger_env *env, int cpu, long long count);
 

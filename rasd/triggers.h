@@ -2,7 +2,8 @@
 /*
  * Trigger programs: trigger_dir/<condition> (page-threshold, dimm-threshold,
  * cpu-threshold, device-threshold, row-threshold, uncorrected, lost-records,
- * crash: at start, once per crash of a previous boot found, rasd/lastwords.c)
+ * verdict-change: a part's verdict changed, rasd/health.c; crash: at start, once
+ * per crash of a previous boot found, rasd/lastwords.c)
  * run with fork + execve, the facts in their environment, stdout and stderr
  * to the log, a time limit and a cap on concurrent children. The daemon's
  * epoll loop watches each child's pidfd and output pipe and one timerfd;

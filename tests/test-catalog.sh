@@ -10,6 +10,10 @@ n=0 failed=0
 ok() { n=$((n+1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed+1)); fi; }
 
 ids=$(grep -o '"[0-9a-f]\{32\}"' "$top_srcdir/lib/event_table.c" | tr -d '"' | sort)
+# rasd's own: a part's new verdict (rasd/health.h)
+verdict_ids=$(grep -o 'MESSAGE_ID "[0-9a-f]\{32\}"' "$top_srcdir/rasd/health.h" | grep -o '[0-9a-f]\{32\}')
+ok $([ "$(wc -l <<<"$verdict_ids")" = 3 ] && echo 0 || echo 1) "a MESSAGE_ID per verdict"
+ids=$(printf '%s\n%s\n' "$ids" "$verdict_ids" | sort)
 entries=$(sed -n 's/^-- \([0-9a-f]\{32\}\)$/\1/p' "$CAT" | sort)
 ok $([ "$(wc -l <<<"$ids")" -ge 17 ] && echo 0 || echo 1) "the event table has $(wc -l <<<"$ids") MESSAGE_IDs"
 ok $([ "$ids" = "$entries" ] && echo 0 || echo 1) "one catalog entry per MESSAGE_ID, none else"

@@ -32,7 +32,8 @@ for o in $(sed -n 's/^\t{ "\([a-z-]*\)", .*_argument.*/\1/p' "$top_srcdir/rasd/r
 	grep -q -- "--$o" <<<"$help"; ok $? "rasd --help lists --$o"
 	grep -q -- "\\\\-\\\\-${o//-/\\\\-}" "$top_srcdir/man/rasd.8"; ok $? "rasd(8) documents --$o"
 done
-for k in $(sed -n 's/^\t\(STR\|UINT\|BOOL\)("\([a-z_]*\)".*/\2/p' "$top_srcdir/lib/config.c"); do
+for k in $(sed -n 's/^\t\(STR\|UINT\|BOOL\)("\([a-z_]*\)".*/\2/p' "$top_srcdir/lib/config.c") \
+	 $(grep -o 'RULE("[a-z_]*"' "$top_srcdir/lib/config.c" | sed 's/RULE("\(.*\)"/health_rule_\1/'); do
 	grep -q "^\.BR $k\b\|^\.BR \"$k\"\|^\.B $k\b\|^\.BR $k \"" "$top_srcdir/man/rasd.conf.5"; ok $? "rasd.conf(5) documents $k"
 done
 chelp=$("$CTL" help)

@@ -1,8 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: MIT
 # The layout's rules, checked on the source tree: dependencies point one way
-# (decoders/, lastwords/ <- lib/ <- db/ <- rasd/, ctl/), and decoders/ and
-# lastwords/ stay pure.
+# (decoders/, lastwords/ <- diag/ <- lib/ <- db/ <- rasd/, ctl/; diag/ may read
+# decoders/), and decoders/, lastwords/ and diag/ stay pure.
 top=${top_srcdir:-.}
 cd "$top" || exit 99
 n=0 failed=0
@@ -25,8 +25,9 @@ check() { # folder, what it may not include..., as "name: reason"
 	[ -z "$found" ]; ok $? "$dir/ includes nothing of $(echo "$@" | sed 's/ /, /g')${found:+: $found}"
 }
 
-check decoders lib db rasd ctl tests lastwords
-check lastwords decoders lib db rasd ctl tests
+check decoders diag lib db rasd ctl tests lastwords
+check lastwords decoders diag lib db rasd ctl tests
+check diag lastwords lib db rasd ctl tests
 check lib db rasd ctl tests
 check db rasd ctl tests
 check rasd ctl tests
@@ -34,7 +35,7 @@ check rasd ctl tests
 check ctl rasd tests
 
 # A bare include names a header of the same folder; anything else is folder-qualified.
-for dir in decoders lastwords lib db rasd ctl; do
+for dir in decoders lastwords diag lib db rasd ctl; do
 	stray=""
 	for f in "$dir"/*.c "$dir"/*.h; do
 		[ -f "$f" ] || continue
@@ -45,8 +46,8 @@ for dir in decoders lastwords lib db rasd ctl; do
 	[ -z "$stray" ]; ok $? "$dir/: bare includes are its own headers${stray:+:$stray}"
 done
 
-# decoders/ and lastwords/ are pure: no I/O, no logging, no allocation, no mutable globals.
-for dir in decoders lastwords; do
+# decoders/, lastwords/ and diag/ are pure: no I/O, no logging, no allocation, no mutable globals.
+for dir in decoders lastwords diag; do
 	io=$(grep -nE '\b(fopen|fprintf|printf|puts|syslog|malloc|calloc|realloc|free|getenv|open|read|write|close)[[:space:]]*\(' $dir/*.c |
 		grep -vE 'snprintf|vsnprintf')
 	[ -z "$io" ]; ok $? "$dir/ do no I/O, logging or allocation${io:+: $io}"

@@ -11,7 +11,7 @@
 #include "tap.h"
 #include "decoders/dfield.h"
 #include "decoders/edac.h"
-#include "decoders/edac_dram.h"
+#include "diag/dram.h"
 #include "decoders/mce.h"
 #include "lib/event_table.h"
 #include "lib/subject.h"
@@ -64,7 +64,7 @@ static void expect_row(const char *detail, const char *spelling)
 static void test_edac_rows(void)
 {
 	const struct ras_subject *s;
-	struct edac_dram c;
+	struct diag_dram c;
 
 	/* skx_common.c before and after the kernel renamed its fields */
 	expect_row(" err_code:0x0000:0x009f socket:0 imc:1 rank:1 bg:2 ba:3 row:0x1a2b col:0x3f8",
@@ -95,8 +95,9 @@ static void test_edac_rows(void)
 	tap_ok(!find(RAS_SUBJ_ROW), "a row that is not a number: no row subject");
 	mc_event(" Row:0x10000000000000 Bank:0x3", 1);
 	tap_ok(!find(RAS_SUBJ_ROW), "a row past 2^40: no row subject");
-	tap_ok(!edac_dram_of_detail("Row:0x5 Bank:0x1", 5, &c), "the length bounds the text read");
-	tap_ok(edac_dram_of_detail("Row:0x5 Bank:0x1 Row:0x6", 24, &c) && c.row == 5,
+	tap_ok(diag_dram_from_edac_detail("Row:0x5 Bank:0x1", 5, &c) && c.bank == RAS_DF_NONE,
+	       "the length bounds the text read");
+	tap_ok(diag_dram_from_edac_detail("Row:0x5 Bank:0x1 Row:0x6", 24, &c) && c.row == 5,
 	       "the first word naming a field wins");
 }
 

@@ -308,6 +308,48 @@ check_actions() {
     verdict "actions_trigger_env/$CPU"
 }
 
+# ---- health -------------------------------------------------------------------
+
+# the part's row of "ras-fdr-ctl health --json" as "verdict rule mode permanent label"
+health_part() { # JSON PART
+    python3 -c 'import json, sys
+d = json.loads(sys.argv[1])
+for p in d["parts"]:
+    if p["part"] == sys.argv[2]:
+        print(p["verdict"], p["rule"], p["mode"], p["permanent"], p["label"])' "$1" "$2"
+}
+
+check_health() {
+    local db="$D/health.db" n json got want text rc=0
+    n=$(( $(fact_of W_health) - $(fact_of W0_health) ))
+    WHY=""
+    [ "$n" -ge 14 ] || WHY="the kernel emitted $n of the 14 mc_events"
+    if [ -z "$WHY" ]; then
+        json=$("$CTL" --config /dev/null --db "$db" health --json 2>&1) || rc=$?
+        [ "$rc" = 3 ] || WHY="health --json: exit $rc, not 3 (a part to replace)"
+        got=$(health_part "$json" "mc0 0:1:-1")
+        want="replace mem-single-bank single-bank True RASFDR_CH0_DIMM1"
+        [ "$got" = "$want" ] || WHY="${WHY:+$WHY; }bank DIMM: '$got', expected '$want'"
+        got=$(health_part "$json" "mc0 1:0:-1")
+        want="watch mem-row-column single-row True RASFDR_CH1_DIMM0"
+        [ "$got" = "$want" ] || WHY="${WHY:+$WHY; }row DIMM: '$got', expected '$want'"
+        text=$("$CTL" --config /dev/null --db "$db" health) || true
+        grep -q '^REPLACE  dimm mc0 0:1:-1 (RASFDR_CH0_DIMM1)$' <<<"$text" ||
+            WHY="${WHY:+$WHY; }health does not name the bank DIMM to replace"
+    fi
+    verdict "health_parts/$CPU"
+    WHY=""
+    cp "$D/verdict-replace-mc0_0_1_-1.env" "$D/trigger-verdict-replace.env" 2>/dev/null
+    cp "$D/verdict-watch-mc0_1_0_-1.env" "$D/trigger-verdict-watch.env" 2>/dev/null
+    trigger_ok verdict-replace RAS_CONDITION=verdict-change RAS_PART_KIND=dimm \
+        "RAS_PART=mc0 0:1:-1" RAS_PART_LABEL=RASFDR_CH0_DIMM1 RAS_VERDICT=replace \
+        RAS_RULE=mem-single-bank RAS_FAULT_MODE=single-bank RAS_FAULT_PERMANENT=1 \
+        RAS_UNCORRECTED=0 RAS_SYNTHETIC=0 || true
+    trigger_ok verdict-watch RAS_CONDITION=verdict-change "RAS_PART=mc0 1:0:-1" \
+        RAS_VERDICT=watch RAS_VERDICT_WAS=ok RAS_FAULT_MODE=single-row || true
+    verdict "health_trigger/$CPU"
+}
+
 # the sessions run.sh --sessions chose (all when none)
 session_on() { [ -z "${SESSIONS:-}" ] || [[ " $SESSIONS " == *" $1 "* ]]; }
 
@@ -330,6 +372,7 @@ check_all() { # CPU-LABEL
     session_on restart && check_restart
     session_on storm && check_storm
     session_on actions && check_actions
+    session_on health && check_health
     session_on rasdaemon && check_rasdaemon_real
     session_on events && [ "$CPU" = intel ] && check_events
     return 0

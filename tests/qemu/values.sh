@@ -64,3 +64,10 @@ RDM_MCE_MISC=0x8c
 # context corrupt (PCC), broadcast; mce_panic() writes it to ERST and panics.
 CRASH_CPU=0 CRASH_BANK=7 CRASH_STATUS=0xbe00000000000093 CRASH_MCG=0x5
 CRASH_ADDR=0x12345000 CRASH_MISC=0x8c
+# health: a failing row on RASFDR_CH1_DIMM0 (mc0 1:0:-1) and a failing bank on
+# RASFDR_CH0_DIMM1 (mc0 0:1:-1), skx-style driver_detail, in two bursts
+# HEALTH_GAP seconds apart; rasd counts errors that far apart as permanent.
+HEALTH_PERMANENT=2s HEALTH_GAP=3
+HEALTH_ROW_LAYERS="1 0 -1" HEALTH_ROW=0x2b4c HEALTH_ROW_COLS="0x10 0x48 0x80 0x118 0x1f0 0x228 0x300 0x3a8"
+HEALTH_BANK_LAYERS="0 1 -1"
+HEALTH_BANK_CELLS="0x1111:0x20 0x2345:0x98 0x4a0b:0x1c0 0x6c3d:0x2e8 0x8123:0x3f0 0x9e77:0x88"

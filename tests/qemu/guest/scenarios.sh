@@ -319,6 +319,56 @@ trigger_dir = $GC/triggers"
     echo 1 > "/sys/devices/system/cpu/cpu$ACT_CPU/online" 2>/dev/null
 }
 
+# ---- health: skx-style driver_detail for a failing row and a failing bank ------
+
+# one corrected mc_event on LAYERS (top mid low) with the 2022 skx spelling of ROW, COL, BANK
+health_mc() { # LAYERS ROW COL BANK
+    echo "mcd 0 1 0x$(printf '%x' $(($2 + 0x10000))) 0x40 0 $1 err_code:0x0000:0x0091 \
+ProcessorSocketId:0x0 MemoryControllerId:0x0 PhysicalRankId:0x1 Row:$2 Column:$3 Bank:$4 BankGroup:0x2" > "$MCI"
+}
+
+health_burst() { # HALF (0: first cells, 1: the rest)
+    i=0
+    for c in $HEALTH_ROW_COLS; do
+        [ $((i % 2)) = "$1" ] && health_mc "$HEALTH_ROW_LAYERS" "$HEALTH_ROW" "$c" 0x3
+        i=$((i + 1))
+    done
+    i=0
+    for rc in $HEALTH_BANK_CELLS; do
+        [ $((i % 2)) = "$1" ] && health_mc "$HEALTH_BANK_LAYERS" "${rc%%:*}" "${rc##*:}" 0x1
+        i=$((i + 1))
+    done
+}
+
+session_health() {
+    mkdir -p "$G/triggers"
+    # the trigger writes its environment to verdict-VERDICT-PART.env (atomically)
+    cat > "$G/triggers/verdict-change" <<EOF
+#!/bin/sh
+f=$GC/verdict-\$RAS_VERDICT-\$(echo "\$RAS_PART" | tr ' :' '__')
+env > \$f.tmp && mv \$f.tmp \$f.env
+EOF
+    chmod 755 "$G/triggers/verdict-change"
+    RASD_CONF_EXTRA="health_permanent_after = $HEALTH_PERMANENT
+trigger_dir = $GC/triggers"
+    rasd_start health rasfdr_health no 256
+    RASD_CONF_EXTRA=
+    [ -e "$MCI" ] || insmod "$HR$QT_MODULE" || log "health: test module did not load"
+    before=$(wcount "mc_event: .*BankGroup:0x2")
+    health_burst 0
+    sleep "$HEALTH_GAP"
+    health_burst 1
+    wait_w health "mc_event: .*BankGroup:0x2" $((before + 14)) 20
+    fact W0_health "$before"
+    for f in verdict-watch-mc0_1_0_-1 verdict-replace-mc0_0_1_-1; do
+        i=0; while [ ! -f "$G/$f.env" ] && [ $i -lt 50 ]; do sleep 0.2; i=$((i + 1)); done
+        [ -f "$G/$f.env" ] || log "health: no $f trigger output"
+    done
+    cp "$G"/verdict-*.env "$RES/" 2>/dev/null
+    rasd_stop health
+    collect health
+}
+
 # QT_SESSIONS (run.sh --sessions) names the sessions to run; empty: all
 want() { [ -z "${QT_SESSIONS:-}" ] || case " $QT_SESSIONS " in *" $1 "*) ;; *) return 1 ;; esac; }
 
@@ -331,6 +381,7 @@ main() {
     want restart && session_restart
     want storm && session_storm
     want actions && session_actions
+    want health && session_health
     want rasdaemon && { . "$HR$QT_SRCDIR/tests/qemu/guest/rasdaemon-real.sh"; session_rasdaemon_real; }
     # CPU-independent: the Intel model's run only
     want events && [ "$QT_CPU" = intel ] && { . "$HR$QT_SRCDIR/tests/qemu/guest/events.sh"; session_events; }

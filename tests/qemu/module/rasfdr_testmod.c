@@ -24,6 +24,7 @@
  * command per write; the first word selects it:
  *
  *   mc TYPE COUNT PFN OFFSET SYNDROME TOP MID LOW [MSG]   (numbers: C syntax)
+ *   mcd TYPE COUNT PFN OFFSET SYNDROME TOP MID LOW DETAIL (the driver's detail, as skx writes it)
  *   extlog SEV SEQ PA ETYPE
  *   nonstd SEV LEN                  (payload bytes 0xa0, 0xa1, ...)
  *   arm MPIDR MIDR RUNNING_STATE PSCI_STATE AFFINITY
@@ -89,6 +90,22 @@ static int cmd_mc(char *args)
 		return -EINVAL;
 	edac_mc_handle_error(type, tm_mci, count, pfn, off, synd, top, mid, low,
 			     n ? args + n : "", DRV);
+	return 0;
+}
+
+/* As mc, the rest of the line the driver's detail (driver_detail), the message fixed. */
+static int cmd_mcd(char *args)
+{
+	unsigned long pfn, off, synd;
+	int type, count, top, mid, low, n = 0;
+
+	if (sscanf(args, "%i %i %li %li %li %i %i %i %n", &type, &count, &pfn, &off,
+		   &synd, &top, &mid, &low, &n) < 8 || !n)
+		return -EINVAL;
+	if (type < HW_EVENT_ERR_CORRECTED || type > HW_EVENT_ERR_INFO || count < 1)
+		return -EINVAL;
+	edac_mc_handle_error(type, tm_mci, count, pfn, off, synd, top, mid, low,
+			     "memory read error", args + n);
 	return 0;
 }
 
@@ -273,7 +290,7 @@ static const struct {
 	const char *name;
 	int (*fn)(char *args);
 } tm_cmds[] = {
-	{ "mc", cmd_mc }, { "extlog", cmd_extlog }, { "nonstd", cmd_nonstd },
+	{ "mc", cmd_mc }, { "mcd", cmd_mcd }, { "extlog", cmd_extlog }, { "nonstd", cmd_nonstd },
 	{ "arm", cmd_arm }, { "devlink", cmd_devlink }, { "ereport", cmd_ereport },
 	{ "xmit_timeout", cmd_xmit_timeout },
 };

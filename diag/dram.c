@@ -1,0 +1,313 @@
+/* SPDX-License-Identifier: MIT */
+#include <string.h>
+#include "dram.h"
+
+#define M(member) offsetof(struct diag_dram, member)
+#define NO_FIELD ((size_t)-1)
+
+/* Which spelling a name belongs to (a bit each), to tell them apart. */
+enum { T_EARLY = 1, T_SKX = 2, T_ADXL = 4, T_GHES = 8 };
+
+/*
+ * Each name a driver writes and the member it fills. A member takes the
+ * value of its highest-priority name (ADXL lists a channel's rank and the
+ * DIMM's rank; CPER the raw bank and its split), else the first word.
+ * hex: the number is hexadecimal even without "0x" (skx's row and col).
+ */
+#define NAME(n, member, prio, hex, tag) { n, sizeof(n) - 1, M(member), prio, hex, tag }
+#define SKIP(n, tag) { n, sizeof(n) - 1, NO_FIELD, 0, false, tag }
+static const struct name {
+	const char *name;
+	size_t len;
+	size_t off;
+	unsigned char prio;
+	bool hex;
+	unsigned char tag;
+} edac_names[] = {
+	NAME("socket", socket, 2, false, T_EARLY),
+	NAME("imc", mc, 2, false, T_EARLY),
+	NAME("rank", rank, 3, false, T_EARLY),
+	NAME("bg", bank_group, 2, false, T_EARLY),
+	NAME("ba", bank, 2, false, T_EARLY),
+	NAME("row", row, 2, true, T_EARLY),
+	NAME("col", column, 2, true, T_EARLY),
+	NAME("ProcessorSocketId", socket, 2, true, T_SKX),
+	NAME("MemoryControllerId", mc, 2, true, T_SKX),
+	NAME("PhysicalRankId", rank, 3, true, T_SKX),
+	NAME("Row", row, 2, true, T_SKX),
+	NAME("Column", column, 2, true, T_SKX),
+	NAME("Bank", bank, 2, true, T_SKX),
+	NAME("BankGroup", bank_group, 2, true, T_SKX),
+	NAME("ChannelId", channel, 2, true, T_ADXL),
+	NAME("DimmSlotId", dimm, 2, true, T_ADXL),
+	NAME("DimmRankId", rank, 2, true, T_ADXL),
+	NAME("ChipSelect", rank, 1, true, T_ADXL),
+	NAME("ChipId", chip_id, 2, true, T_ADXL),
+	SKIP("SystemAddress", T_ADXL), SKIP("ChannelAddress", T_ADXL), SKIP("RankAddress", T_ADXL),
+};
+
+/* ghes_edac's "APEI location:" text: CPER's names, in decimal. */
+static const struct name ghes_names[] = {
+	NAME("node", socket, 2, false, T_GHES),
+	NAME("card", mc, 2, false, T_GHES),
+	NAME("module", dimm, 2, false, T_GHES),
+	NAME("rank", rank, 2, false, T_GHES),
+	NAME("bank", bank, 1, false, T_GHES),
+	NAME("bank_address", bank, 2, false, T_GHES),
+	NAME("bank_group", bank_group, 2, false, T_GHES),
+	NAME("device", device, 2, false, T_GHES),
+	NAME("row", row, 2, false, T_GHES),
+	NAME("column", column, 2, false, T_GHES),
+	NAME("col", column, 2, false, T_GHES),
+	NAME("bit_position", bit, 2, false, T_GHES),
+	NAME("bit_pos", bit, 2, false, T_GHES),
+	NAME("chip_id", chip_id, 2, false, T_GHES),
+	NAME("chipID", chip_id, 2, false, T_GHES),
+};
+
+static const char *const spelling_names[DIAG_SP_N] = {
+	[DIAG_SP_NONE] = "none", [DIAG_SP_SKX_EARLY] = "skx-early", [DIAG_SP_SKX] = "skx",
+	[DIAG_SP_ADXL] = "adxl", [DIAG_SP_GHES] = "ghes",
+};
+
+const char *diag_spelling_name(enum diag_spelling sp)
+{
+	return (unsigned)sp < DIAG_SP_N ? spelling_names[sp] : "none";
+}
+
+void diag_dram_clear(struct diag_dram *d)
+{
+	d->socket = d->mc = d->channel = d->sub_channel = d->dimm = RAS_DF_NONE;
+	d->rank = d->bank_group = d->bank = d->row = d->column = RAS_DF_NONE;
+	d->device = d->bit = d->bits = d->nibble_mask = d->chip_id = d->dpa = RAS_DF_NONE;
+}
+
+bool diag_dram_known(const struct diag_dram *d)
+{
+	return d->rank != RAS_DF_NONE || d->bank != RAS_DF_NONE || d->row != RAS_DF_NONE ||
+	       d->column != RAS_DF_NONE;
+}
+
+/* A number filling all of [p, end): decimal, or hex with "0x" (or always, with hex). No more than 2^40. */
+static bool number(const char *p, const char *end, bool hex, int64_t *out)
+{
+	int64_t v = 0;
+
+	if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X')) {
+		hex = true;
+		p += 2;
+	}
+	if (p == end)
+		return false;
+	for (; p < end; p++) {
+		int d;
+
+		if (*p >= '0' && *p <= '9')
+			d = *p - '0';
+		else if (hex && *p >= 'a' && *p <= 'f')
+			d = *p - 'a' + 10;
+		else if (hex && *p >= 'A' && *p <= 'F')
+			d = *p - 'A' + 10;
+		else
+			return false;
+		v = v * (hex ? 16 : 10) + d;
+		if (v > (INT64_C(1) << 40))
+			return false;
+	}
+	*out = v;
+	return true;
+}
+
+struct parse {
+	const struct name *names;
+	size_t n_names;
+	struct diag_dram *out;
+	unsigned char prio[sizeof(struct diag_dram) / sizeof(int64_t)];
+	unsigned tags;
+};
+
+static const struct name *find_name(const struct parse *ps, const char *w, size_t len)
+{
+	for (size_t i = 0; i < ps->n_names; i++)
+		/* The length first: most names are told apart by it alone. */
+		if (ps->names[i].len == len && !memcmp(w, ps->names[i].name, len))
+			return &ps->names[i];
+	return NULL;
+}
+
+static void take(struct parse *ps, const struct name *nm, const char *v, const char *end)
+{
+	int64_t value;
+	size_t slot;
+
+	ps->tags |= nm->tag;
+	if (nm->off == NO_FIELD || !number(v, end, nm->hex, &value))
+		return;
+	slot = nm->off / sizeof(int64_t);
+	if (nm->prio <= ps->prio[slot])
+		return;
+	ps->prio[slot] = nm->prio;
+	*(int64_t *)((char *)ps->out + nm->off) = value;
+}
+
+static bool separator(char c)
+{
+	return c == ' ' || c == '\t' || c == ',' || c == '\n';
+}
+
+/* The next word of [*p, end) in [*w, *we); false at the end. */
+static bool next_word(const char **p, const char *end, const char **w, const char **we)
+{
+	while (*p < end && **p && separator(**p))
+		(*p)++;
+	*w = *p;
+	while (*p < end && **p && !separator(**p))
+		(*p)++;
+	*we = *p;
+	return *we > *w;
+}
+
+static void parse_words(struct parse *ps, const char *p, const char *end)
+{
+	const char *w, *we;
+
+	while (next_word(&p, end, &w, &we)) {
+		const char *colon = memchr(w, ':', (size_t)(we - w));
+		const struct name *nm;
+
+		if (!colon || !(nm = find_name(ps, w, (size_t)(colon - w))))
+			continue;
+		/* "name:value", or CPER's older "name: value". */
+		if (colon + 1 < we) {
+			take(ps, nm, colon + 1, we);
+		} else {
+			const char *save = p;
+
+			if (next_word(&p, end, &w, &we) && !memchr(w, ':', (size_t)(we - w)))
+				take(ps, nm, w, we);
+			else
+				p = save;
+		}
+	}
+}
+
+static bool contains(const char *s, size_t len, const char *what)
+{
+	size_t n = strlen(what);
+
+	for (size_t i = 0; i + n <= len && s[i]; i++)
+		if (!memcmp(s + i, what, n))
+			return true;
+	return false;
+}
+
+enum diag_spelling diag_dram_from_edac_detail(const char *detail, size_t len,
+					      struct diag_dram *out)
+{
+	struct parse ps = { .out = out };
+	bool ghes = contains(detail, len, "APEI location:");
+
+	diag_dram_clear(out);
+	memset(ps.prio, 0, sizeof(ps.prio));
+	ps.names = ghes ? ghes_names : edac_names;
+	ps.n_names = ghes ? sizeof(ghes_names) / sizeof(ghes_names[0])
+			  : sizeof(edac_names) / sizeof(edac_names[0]);
+	parse_words(&ps, detail, detail + len);
+	if (!diag_dram_known(out)) {
+		diag_dram_clear(out);
+		return DIAG_SP_NONE;
+	}
+	if (ghes)
+		return DIAG_SP_GHES;
+	if (ps.tags & T_ADXL)
+		return DIAG_SP_ADXL;
+	return ps.tags & T_SKX ? DIAG_SP_SKX : DIAG_SP_SKX_EARLY;
+}
+
+static unsigned popcount64(uint64_t v)
+{
+	unsigned n = 0;
+
+	for (; v; v &= v - 1)
+		n++;
+	return n;
+}
+
+static int64_t lowest_bit(uint64_t v)
+{
+	int64_t i = 0;
+
+	while (!(v & 1)) {
+		v >>= 1;
+		i++;
+	}
+	return i;
+}
+
+/* The correction mask: how many bits were corrected, and which when only one. */
+static void correction_mask(const uint8_t *m, size_t len, struct diag_dram *out)
+{
+	unsigned n = 0;
+	int64_t first = RAS_DF_NONE;
+
+	for (size_t i = 0; i < len; i++) {
+		if (!m[i])
+			continue;
+		if (first == RAS_DF_NONE)
+			first = (int64_t)i * 8 + lowest_bit(m[i]);
+		n += popcount64(m[i]);
+	}
+	if (!n)
+		return;
+	out->bits = n;
+	if (n == 1)
+		out->bit = first;
+}
+
+void diag_dram_from_cxl(const struct diag_cxl_dram *in, struct diag_dram *out)
+{
+	/* A record without validity flags: every field as given. */
+	uint64_t v = in->validity == RAS_DF_NONE ? ~0ULL : (uint64_t)in->validity;
+
+	diag_dram_clear(out);
+	out->dpa = in->dpa;
+	if (v & DIAG_CXL_VALID_CHANNEL)
+		out->channel = in->channel;
+	if (v & DIAG_CXL_VALID_SUB_CHANNEL)
+		out->sub_channel = in->sub_channel;
+	if (v & DIAG_CXL_VALID_RANK)
+		out->rank = in->rank;
+	if (v & DIAG_CXL_VALID_BANK_GROUP)
+		out->bank_group = in->bank_group;
+	if (v & DIAG_CXL_VALID_BANK)
+		out->bank = in->bank;
+	if (v & DIAG_CXL_VALID_ROW)
+		out->row = in->row;
+	if (v & DIAG_CXL_VALID_COLUMN)
+		out->column = in->column;
+	if ((v & DIAG_CXL_VALID_NIBBLE) && in->nibble_mask != RAS_DF_NONE && in->nibble_mask > 0) {
+		out->nibble_mask = in->nibble_mask;
+		/* One nibble in error: one x4 device. */
+		if (popcount64((uint64_t)in->nibble_mask) == 1)
+			out->device = lowest_bit((uint64_t)in->nibble_mask);
+	}
+	if ((v & DIAG_CXL_VALID_CORRECTION_MASK) && in->cor_mask)
+		correction_mask(in->cor_mask, in->cor_mask_len, out);
+}
+
+void diag_dram_from_cper(const struct diag_cper_mem *in, struct diag_dram *out)
+{
+	diag_dram_clear(out);
+	out->socket = in->node;
+	out->mc = in->card;
+	out->dimm = in->module;
+	out->rank = in->rank;
+	/* The bank split into group and address when the firmware says so, else as one number. */
+	out->bank_group = in->bank_group;
+	out->bank = in->bank_address != RAS_DF_NONE ? in->bank_address : in->bank;
+	out->device = in->device;
+	out->row = in->row;
+	out->column = in->column;
+	out->bit = in->bit_pos;
+	out->chip_id = in->chip_id;
+}
