@@ -1,0 +1,18 @@
+# SPDX-License-Identifier: MIT
+# Vendor CPER sections (HiSilicon, NVIDIA, Alibaba Yitian, JaguarMicro, Ampere):
+# their decoders, golden vectors, fuzz target and replay test.
+# Included by the top Makefile.am; only appends.
+
+decoders_libdecoders_a_SOURCES += \
+	decoders/cper_vendor.c decoders/cper_vendor.h \
+	decoders/cper_hisi.c decoders/cper_nvidia.c decoders/cper_yitian.c \
+	decoders/cper_jm.c decoders/cper_ampere.c
+
+check_PROGRAMS += tests/decoders/test-cper-vendor
+TESTS += tests/decoders/test-cper-vendor
+tests_decoders_test_cper_vendor_SOURCES = tests/decoders/test-cper-vendor.c \
+	tests/decoders/vendor_vectors.h tests/tap.h
+tests_decoders_test_cper_vendor_LDADD = decoders/libdecoders.a
+
+FUZZ_TARGETS += fuzz/fuzz-cper-vendor.c
+EXTRA_DIST += fuzz/fuzz-cper-vendor.c
