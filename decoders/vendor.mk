@@ -16,3 +16,10 @@ tests_decoders_test_cper_vendor_LDADD = decoders/libdecoders.a
 
 FUZZ_TARGETS += fuzz/fuzz-cper-vendor.c
 EXTRA_DIST += fuzz/fuzz-cper-vendor.c
+
+# Vendor sections through rasd: non_standard_event and arm_event pages of a 6.18 tree.
+check_PROGRAMS += tests/test-replay-vendor
+TESTS += tests/test-replay-vendor
+tests_test_replay_vendor_SOURCES = tests/test-replay-vendor.c tests/decoders/vendor_vectors.h
+tests_test_replay_vendor_CFLAGS = $(RAS_CFLAGS)
+tests_test_replay_vendor_LDADD = $(TEST_LIBS)
