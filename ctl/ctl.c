@@ -369,6 +369,7 @@ const struct ctl_command ctl_commands[] = {
 	{ "import", ctl_import, &ctl_import_spec },
 	{ "crashes", ctl_crashes, &ctl_crashes_spec },
 	{ "ack", ctl_ack, &ctl_ack_spec },
+	{ "vendors", ctl_vendors, &ctl_vendors_spec },
 };
 const size_t ctl_n_commands = sizeof(ctl_commands) / sizeof(ctl_commands[0]);
 

@@ -23,3 +23,6 @@ TESTS += tests/test-replay-vendor
 tests_test_replay_vendor_SOURCES = tests/test-replay-vendor.c tests/decoders/vendor_vectors.h
 tests_test_replay_vendor_CFLAGS = $(RAS_CFLAGS)
 tests_test_replay_vendor_LDADD = $(TEST_LIBS)
+
+# ras-fdr-ctl vendors, summary --by vendor and errors --vendor.
+ctl_ras_fdr_ctl_SOURCES += ctl/vendor.c

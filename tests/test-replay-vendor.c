@@ -13,7 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include "fake_tree.h"
+#include "lib/fileio.h"
 #include "tap.h"
 #include "test_util.h"
 #include "tests/decoders/vendor_vectors.h"
@@ -135,6 +137,101 @@ static void check(sqlite3 *db)
 		   "the failing parts' threshold buckets");
 }
 
+/* ras-fdr-ctl's output for one command on the database, or "" when it failed. */
+static const char *ctl(const char *dbpath, const char *tmp, char *const *args)
+{
+	static char out[16384];
+	char bin[1024], log[600], *argv[16] = { bin, "--config", "/dev/null", "--db", (char *)dbpath };
+	char *text;
+	size_t len;
+	int n = 5;
+
+	snprintf(bin, sizeof(bin), "%s/ctl/ras-fdr-ctl", test_builddir());
+	snprintf(log, sizeof(log), "%s/ctl.out", tmp);
+	unlink(log);
+	for (; *args && n < 15; args++)
+		argv[n++] = *args;
+	argv[n] = NULL;
+	out[0] = '\0';
+	if (test_run(argv, log) == 0 && ras_read_file(log, &text, &len) == 0) {
+		snprintf(out, sizeof(out), "%.*s", (int)len, text);
+		free(text);
+	}
+	return out;
+}
+
+/* The vendor views of ras-fdr-ctl on what rasd stored. */
+static void check_ctl(const char *dbpath, const char *tmp)
+{
+	const char *o;
+
+	o = ctl(dbpath, tmp, (char *[]){ "summary", "--by", "vendor", NULL });
+	if (!tap_ok(strstr(o, "HiSilicon    Kunpeng 920  DDRC           TA_DDRC1         corrected         2") &&
+		    strstr(o, "Ampere       Altra        MCU 3          ERR2             corrected         4") &&
+		    strstr(o, "NVIDIA       Grace        CMET-INFO      instance 2       fatal             1") &&
+		    strstr(o, "Total: 11 vendor-section records."), "summary --by vendor: per module"))
+		tap_diag("%s", o);
+	o = ctl(dbpath, tmp, (char *[]){ "summary", "--by", "vendor", "--json", NULL });
+	tap_ok(strstr(o, "{\"vendor\":\"Alibaba\",\"platform\":\"Yitian 710\",\"module\":\"DDRC\","
+		      "\"sub_module\":\"3\",\"severity\":\"corrected\",\"count\":2,") &&
+	       strstr(o, "\"total\":11}"), "summary --by vendor --json");
+	o = ctl(dbpath, tmp, (char *[]){ "errors", "--vendor", "KunPeng9xx", "--module", "ddrc", NULL });
+	tap_ok(strstr(o, "non_standard_event: HiSilicon Kunpeng 920 socket 1, nimbus 0, TA_DDRC1: corrected"
+		      " DDR memory controller error") &&
+	       strstr(o, "    registers: version 0x1, ERR_FR 0x1122, ERR_CTLR 0x3344, ERR_STATUS 0xc100000c,") &&
+	       !strstr(o, "PCIe"), "errors --vendor KunPeng9xx --module ddrc: the DDRC's records and registers");
+	o = ctl(dbpath, tmp, (char *[]){ "errors", "--vendor", "ampere", "--limit", "1", "--json", NULL });
+	tap_ok(strstr(o, "\"type\":\"arm_event\"") && strstr(o, "\"module\":\"MCU 3\"") &&
+	       !strchr(strchr(o, '\n') ? strchr(o, '\n') + 1 : "", '{'),
+	       "errors --vendor ampere --limit 1 --json: the newest, Altra's ARM vendor data");
+	o = ctl(dbpath, tmp, (char *[]){ "errors", "--vendor", "jaguarmicro", NULL });
+	tap_is_str(o, "No records.\n", "errors --vendor of a vendor with no records");
+	o = ctl(dbpath, tmp, (char *[]){ "vendors", NULL });
+	tap_ok(strstr(o, "YiTian7XX      Alibaba      Yitian 710") != NULL, "vendors: the platform ids");
+}
+
+/*
+ * A storm of one DDRC's corrected errors folds (fold_threshold 5/1h, the DIMM
+ * subject): summary --by vendor counts the folded records as summary does.
+ */
+static void check_folded(const char *formats, const char *tmp)
+{
+	char dbpath[600], lock[600], log[600], rasd[1024], conf[600];
+	char *argv[] = { rasd, "--config", conf, "--tracing-dir", NULL, "--db", dbpath, "--lock-dir",
+			 lock, "--once", NULL };
+	struct fake_tree t;
+	uint8_t b[64];
+	size_t n = vv_hisi_oem2(b);
+	const char *o;
+	FILE *f;
+
+	if (!tap_ok(fake_tree_create(&t, formats, 2, "rasd", "boot") == 0, "storm tree"))
+		return;
+	for (int i = 0; i < 40; i++)
+		add_section(&t, VV_HISI_OEM2, 2, b, n);
+	fake_tree_finish(&t);
+	snprintf(dbpath, sizeof(dbpath), "%s/storm.db", tmp);
+	snprintf(lock, sizeof(lock), "%s/lock", tmp);
+	snprintf(log, sizeof(log), "%s/rasd-storm.log", tmp);
+	snprintf(conf, sizeof(conf), "%s/storm.conf", tmp);
+	snprintf(rasd, sizeof(rasd), "%s/rasd/rasd", test_builddir());
+	if ((f = fopen(conf, "we"))) {
+		fputs("fold_threshold = 5/1h\nfold_keep = 1\n", f);
+		fclose(f);
+	}
+	argv[4] = t.root;
+	tap_is_int(test_run(argv, log), 0, "rasd --once on the storm");
+	tap_ok(test_sql_int(dbpath, "SELECT count(*) FROM non_standard_event") < 40 &&
+	       test_sql_int(dbpath, "SELECT sum(records) FROM folds") > 0, "the storm folded");
+	o = ctl(dbpath, tmp, (char *[]){ "summary", "--by", "vendor", NULL });
+	tap_ok(strstr(o, "HiSilicon    Kunpeng 920  DDRC           TA_DDRC1         corrected        40") != NULL,
+	       "summary --by vendor counts the folded records: 40");
+	o = ctl(dbpath, tmp, (char *[]){ "summary", NULL });
+	tap_ok(strstr(o, "non_standard_event           corrected         40") != NULL,
+	       "summary agrees: 40");
+	fake_tree_destroy(&t);
+}
+
 int main(void)
 {
 	char formats[1024], tmp[256], dbpath[512], lock[600], log[600], rasd[1024], sysfs[600], path[700];
@@ -171,6 +268,12 @@ int main(void)
 	if (sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK)
 		check(db);
 	sqlite3_close(db);
+	check_ctl(dbpath, tmp);
+	check_folded(formats, tmp);
+	if (getenv("RAS_TEST_KEEP")) {
+		tap_diag("kept %s and %s", t.root, tmp);
+		return tap_done();
+	}
 	fake_tree_destroy(&t);
 	test_rmtree(tmp);
 	return tap_done();
