@@ -18,6 +18,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include "cper_vendor.h"
 #include "other_util.h"
 
@@ -391,4 +392,42 @@ int cper_hisi_common(const uint8_t *p, size_t n, struct cper_vendor *v)
 		cper_vendor_reg(v, name, ou_le32(p + COMMON_LEN + 4 * i));
 	}
 	return 0;
+}
+
+/* ---- names back to numbers, for rasdaemon's tables (cper_rebuild.c) ---- */
+
+static const struct hisi_module *module_table(unsigned section, size_t *n)
+{
+	if (section == 1) {
+		*n = OU_ARRAY_SIZE(oem1_modules);
+		return oem1_modules;
+	}
+	if (section == 2) {
+		*n = OU_ARRAY_SIZE(oem2_modules);
+		return oem2_modules;
+	}
+	*n = OU_ARRAY_SIZE(common_modules);
+	return common_modules;
+}
+
+int cper_hisi_module_id(unsigned section, const char *name)
+{
+	size_t n;
+	const struct hisi_module *t = module_table(section, &n);
+
+	for (size_t i = 0; name && i < n; i++)
+		if (!strcasecmp(t[i].name, name))
+			return t[i].id;
+	return -1;
+}
+
+int cper_hisi_sub_id(unsigned section, unsigned module, const char *name)
+{
+	size_t n;
+	const struct hisi_module *t = module_table(section, &n), *m = find_module(t, n, module);
+
+	for (unsigned i = 0; name && m && m->sub && i < m->n_sub; i++)
+		if (!strcasecmp(m->sub[i], name))
+			return (int)i;
+	return -1;
 }

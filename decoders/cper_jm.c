@@ -17,6 +17,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 #include "cper_vendor.h"
 #include "other_util.h"
 
@@ -228,4 +229,34 @@ int cper_jm_payload6(const uint8_t *p, size_t n, struct cper_vendor *v)
 	};
 
 	return jm_payload(p, n, v, 6, names, 8, 8, 3);
+}
+
+/* ---- names back to numbers, for rasdaemon's table (cper_rebuild.c) ---- */
+
+int cper_jm_ids(const char *subsys, const char *module, const char *sub, uint8_t ids[3])
+{
+	int found = 0;
+
+	for (unsigned s = 0; subsys && s < OU_ARRAY_SIZE(subsystems); s++) {
+		if (strcasecmp(subsys, subsystems[s]))
+			continue;
+		ids[0] = (uint8_t)s;
+		found |= 1;
+		for (unsigned m = 0; module && m < modules[s].n; m++) {
+			if (strcasecmp(module, modules[s].names[m]))
+				continue;
+			ids[1] = (uint8_t)m;
+			found |= 2;
+			for (unsigned i = 0; sub && i < 2; i++) {
+				const char *name = submodule(s, m, i);
+
+				if (name && !strcasecmp(name, sub)) {
+					ids[2] = (uint8_t)i;
+					found |= 4;
+				}
+			}
+		}
+		break;
+	}
+	return found;
 }

@@ -12,6 +12,7 @@
 #ifndef RAS_CPER_VENDOR_H
 #define RAS_CPER_VENDOR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "dfield.h"
@@ -102,6 +103,41 @@ int cper_vendor_matches(const struct cper_vendor *v, const char *name);
 	CPER_VENDOR_S(S, M, part_class, "failing_part_class"),                                \
 	CPER_VENDOR_S(S, M, pci_dev, "pci_dev"), CPER_VENDOR_S(S, M, detail, "vendor_detail"), \
 	CPER_VENDOR_S(S, M, registers, "registers")
+
+/* ---- rasdaemon's vendor tables back to sections (cper_rebuild.c) -------- */
+
+/* One column of a row of rasdaemon's database: text, integer or blob. */
+struct cper_rebuild_col {
+	const char *name;
+	const char *text;         /* NULL when not text */
+	int64_t i;
+	bool is_int;
+	const uint8_t *blob;
+	size_t blob_len;
+};
+
+/*
+ * rasdaemon stores a vendor section already decoded (module names as text,
+ * registers as "NAME=0x1 NAME2=0x2"), in one table per section kind. This
+ * rebuilds the section's bytes from such a row, by the section's published
+ * layout, so today's decoder reads it as rasd would have: table is the
+ * source table's name (hip08_oem_type1_event_v2, hip08_oem_type2_event_v2,
+ * hip08_pcie_local_event_v2, hisi_common_section_v2,
+ * yitian_ddr_reg_dump_event, jm_payload0_event, nvidia_ns_event,
+ * nvidia_vera_ns_event, amp_payload0_event ... amp_payload3_event). Sets
+ * guid, and *sev to the CPER severity the row implies (0xff: not recorded).
+ * Returns the section's length, or -ENOENT for a table it does not know,
+ * -EINVAL when the row does not say enough.
+ */
+int cper_rebuild_rasdaemon(const char *table, const struct cper_rebuild_col *cols, size_t n,
+			   uint8_t guid[16], uint8_t *sev, uint8_t *out, size_t cap);
+/* Whether a table of rasdaemon's holds vendor sections cper_rebuild_rasdaemon reads. */
+bool cper_rebuild_knows(const char *table);
+/* Module and sub-module numbers of HiSilicon's names: section 1, 2 (HIP08 OEM) or 0 (common). */
+int cper_hisi_module_id(unsigned section, const char *name);
+int cper_hisi_sub_id(unsigned section, unsigned module, const char *name);
+/* JaguarMicro's subsystem, module, sub-module numbers from names; bit i set when ids[i] was found. */
+int cper_jm_ids(const char *subsys, const char *module, const char *sub, uint8_t ids[3]);
 
 /* ---- helpers shared by the vendor files (cper_vendor.c) ------------------ */
 

@@ -6,7 +6,7 @@
 decoders_libdecoders_a_SOURCES += \
 	decoders/cper_vendor.c decoders/cper_vendor.h \
 	decoders/cper_hisi.c decoders/cper_nvidia.c decoders/cper_yitian.c \
-	decoders/cper_jm.c decoders/cper_ampere.c
+	decoders/cper_jm.c decoders/cper_ampere.c decoders/cper_rebuild.c
 
 check_PROGRAMS += tests/decoders/test-cper-vendor
 TESTS += tests/decoders/test-cper-vendor
@@ -26,3 +26,7 @@ tests_test_replay_vendor_LDADD = $(TEST_LIBS)
 
 # ras-fdr-ctl vendors, summary --by vendor and errors --vendor.
 ctl_ras_fdr_ctl_SOURCES += ctl/vendor.c
+
+# rasdaemon's vendor tables imported back into sections (db/db_import.c, decoders/cper_rebuild.c).
+EXTRA_DIST += tests/fleet/test-import-vendor.sh
+TESTS += tests/fleet/test-import-vendor.sh

@@ -249,7 +249,9 @@ int adapt_nonstd(const struct ras_event_type *type, const struct ras_value *v,
 {
 	struct nonstd_in in = {
 		.fru_text = STR(v, NONSTD_F_FRU_TEXT), .fru_text_len = LEN(v, NONSTD_F_FRU_TEXT),
-		.sev = (uint8_t)U(v, NONSTD_F_SEV), .len = (uint32_t)U(v, NONSTD_F_LEN),
+		/* No severity (an imported rasdaemon vendor row that had none): unknown, not 0. */
+		.sev = v[NONSTD_F_SEV].present ? (uint8_t)U(v, NONSTD_F_SEV) : 0xff,
+		.len = (uint32_t)U(v, NONSTD_F_LEN),
 		.buf = v[NONSTD_F_BUF].p, .buf_len = LEN(v, NONSTD_F_BUF),
 	};
 
