@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libFuzzer target: the vendor CPER sections (decoders/cper_<vendor>.c), each
- * reached through nonstd_decode by its GUID, and Ampere's record in an ARM
- * processor error's vendor data.
+ * reached through nonstd_decode by its GUID, Ampere's record in an ARM
+ * processor error's vendor data, and rasdaemon's vendor rows rebuilt into
+ * sections (decoders/cper_rebuild.c) from text columns.
  */
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include "decoders/cper.h"
 #include "fuzz/render_check.h"
@@ -14,6 +16,37 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 FUZZ_RENDER_CHECK(nonstd)
 FUZZ_RENDER_CHECK(arm)
+
+/* The input as every text column of a row of each of rasdaemon's vendor tables. */
+static void rebuild(const uint8_t *data, size_t size)
+{
+	static const char *const tables[] = {
+		"hip08_oem_type1_event_v2", "hip08_oem_type2_event_v2", "hip08_pcie_local_event_v2",
+		"hisi_common_section_v2", "yitian_ddr_reg_dump_event", "jm_payload0_event",
+		"nvidia_ns_event", "amp_payload0_event", "amp_payload3_event",
+	};
+	static const char *const names[] = {
+		"regs_dump", "module_id", "sub_module_id", "err_severity", "pcie_info", "subsystem",
+		"module", "sub_module", "type", "subtype", "socket_id", "instance",
+	};
+	static char text[4097];
+	static uint8_t out[2048];
+	struct cper_rebuild_col cols[13];
+	uint8_t guid[16], sev;
+	size_t n = size < sizeof(text) - 1 ? size : sizeof(text) - 1;
+
+	memcpy(text, data, n);
+	text[n] = '\0';
+	for (size_t i = 0; i < 12; i++)
+		cols[i] = (struct cper_rebuild_col){ .name = names[i], .text = text };
+	cols[12] = (struct cper_rebuild_col){ .name = "raw_data", .blob = data, .blob_len = size };
+	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++) {
+		int len = cper_rebuild_rasdaemon(tables[t], cols, 13, guid, &sev, out, sizeof(out));
+
+		if (len > (int)sizeof(out))
+			abort();
+	}
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -47,5 +80,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	ain.sev = data[1];
 	arm_decode(&ain, &a);
 	check_render_arm(&a, 1);
+	rebuild(data, size);
 	return 0;
 }
