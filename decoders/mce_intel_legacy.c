@@ -93,8 +93,13 @@ static void p6_bus(const struct mce_in *in, struct mce_decoded *out, const struc
 		return;
 	say(out, mce_code_lookup(bq_request, (uint32_t)mce_bits(in->status, 19, 24)));
 	say(out, mce_code_lookup(bq_error, (uint32_t)mce_bits(in->status, 25, 27)));
-	bits(in->status, 28, 46, p6_shared_bits, out);
-	bits(in->status, 28, 46, own, out);
+	/* In bit order, the generation's own meaning of a bit before the shared one. */
+	for (unsigned b = 28; b <= 46; b++) {
+		if (!((in->status >> b) & 1))
+			continue;
+		say(out, mce_code_lookup(own, b));
+		say(out, mce_code_lookup(p6_shared_bits, b));
+	}
 	if (in->status & (3ULL << 45)) {
 		snprintf(syn, sizeof(syn), "ECC syndrome 0x%02x", (unsigned)mce_bits(in->status, 47, 54));
 		say(out, syn);
