@@ -3,8 +3,11 @@
 # Sets up a fresh Debian 12 machine for ras-fdr and builds it in ./build.
 #   contrib/bootstrap.sh            install the build dependencies, build, install under /usr/local
 #   contrib/bootstrap.sh --test     the same set-up, then the whole test suite: make check with
-#                                   -Werror, again under ASan+UBSan, a short fuzzing run, and
-#                                   the Debian package built and checked by lintian (make deb)
+#                                   -Werror, again under ASan+UBSan, a short fuzzing run, the
+#                                   arm64 cross build and its tests under user-mode QEMU
+#                                   (tests/arm64/run.sh), the Debian package built and checked
+#                                   by lintian (make deb), and the RPM built and checked by
+#                                   rpmlint (make rpm), installing the same files
 set -eu
 cd "$(dirname "$0")/.."
 top=$(pwd)
@@ -13,11 +16,19 @@ jobs=$(nproc 2>/dev/null || echo 2)
 
 # Build dependencies of the product, plus what its tests use (sqlite3 CLI, clang for fuzzing,
 # the Prometheus parser, node_exporter and promtool for the metrics tests and the alerting
-# rules, python3-jsonschema for the JSON Schemas of every command's output, doc/schema/).
+# rules, python3-jsonschema for the JSON Schemas of every command's output, doc/schema/,
+# zsh for its completion, rpm and rpmlint, the arm64 cross toolchain, qemu-user and the
+# arm64 -dev libraries).
 deps="build-essential autoconf automake pkg-config libtraceevent-dev libtracefs-dev
       libsqlite3-dev libpci-dev pci.ids libsystemd-dev zlib1g-dev"
 [ "$mode" = --test ] && deps="$deps sqlite3 python3 clang libclang-rt-14-dev debhelper lintian
-	python3-prometheus-client prometheus-node-exporter prometheus python3-jsonschema"
+	python3-prometheus-client prometheus-node-exporter prometheus python3-jsonschema zsh rpm rpmlint file
+	gcc-aarch64-linux-gnu qemu-user qemu-user-binfmt libtraceevent-dev:arm64 libtracefs-dev:arm64
+	libsqlite3-dev:arm64 libpci-dev:arm64 libsystemd-dev:arm64 zlib1g-dev:arm64"
+# The arm64 -dev libraries install beside the amd64 ones (Debian multiarch).
+if [ "$mode" = --test ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
+	dpkg --add-architecture arm64
+fi
 
 missing=""
 for p in $deps; do
@@ -84,6 +95,9 @@ install)
 	bad=$(grep -c '^!! ' build/fuzz.log || true)
 	passed=$((passed + targets - bad)) failed=$((failed + bad))
 	ran="$ran, $targets fuzz targets"
+	echo "bootstrap: arm64, cross-built, its tests under user-mode QEMU (tests/arm64/run.sh)"
+	sh tests/arm64/run.sh "$top/build-arm64" || true
+	tally build-arm64 "arm64 make check under QEMU"
 	echo "bootstrap: the Debian package (dpkg-buildpackage, lintian) in build/deb/"
 	if make -C build deb >build/deb.log 2>&1; then
 		passed=$((passed + 1))
@@ -92,6 +106,18 @@ install)
 		failed=$((failed + 1))
 	fi
 	ran="$ran, the Debian package"
+	# rpm on Debian knows none of the build dependencies (--nodeps), and its brp-compress
+	# needs bash but says /bin/sh (dash): the man pages go uncompressed without the define.
+	echo "bootstrap: the RPM (rpmbuild, rpmlint) in build/rpm/, its files against the Debian package's"
+	if make -C build rpm \
+		RPMBUILD_FLAGS="--nodeps --define '__brp_compress bash /usr/lib/rpm/brp-compress /usr'" >build/rpm.log 2>&1 &&
+	   sh tests/packages/compare.sh build/deb/ras-fdr_*.deb build/rpm/RPMS/*/ras-fdr-[0-9]*.rpm; then
+		passed=$((passed + 1))
+	else
+		tail -n 40 build/rpm.log
+		failed=$((failed + 1))
+	fi
+	ran="$ran, the RPM"
 	echo "bootstrap: $passed passed, $failed failed ($ran)"
 	[ "$failed" = 0 ]
 	;;

@@ -2,20 +2,48 @@
 /*
  * Hidden helpers driven by the command tables: "__complete CWORD WORD..."
  * prints the candidates for word CWORD of a command line (bash completion,
- * contrib/ras-fdr-ctl.bash-completion), "__synopsis" prints every command's
- * synopsis (tests/test-cli.sh checks ras-fdr-ctl(8) against it).
+ * contrib/ras-fdr-ctl.bash-completion); "__complete --describe CWORD WORD..."
+ * the same as "word:description" where the table has one, colons in the word
+ * escaped (zsh's _describe, contrib/_ras-fdr-ctl); "__synopsis" prints every
+ * command's synopsis (tests/test-cli.sh checks ras-fdr-ctl(8) against it).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "edac_cmd.h"
 
-/* The global options, and whether each takes a value. */
-static const struct { const char *s, *l; bool arg; } globals[] = {
-	{ "-c", "--config", true }, { "-d", "--db", true }, { "-t", "--tracing-dir", true },
-	{ "-i", "--instance", true }, { "-s", "--sysfs-root", true }, { "-h", "--help", false },
-	{ "-V", "--version", false },
+/* The global options, whether each takes a value, and what it is. */
+static const struct { const char *s, *l; bool arg; const char *help; } globals[] = {
+	{ "-c", "--config", true, "the rasd configuration to use" },
+	{ "-d", "--db", true, "the database" }, { "-t", "--tracing-dir", true, "the tracefs root" },
+	{ "-i", "--instance", true, "rasd's tracing instance" },
+	{ "-s", "--sysfs-root", true, "the sysfs tree to read" },
+	{ "-h", "--help", false, "the commands and global options" },
+	{ "-V", "--version", false, "the version" },
 };
+
+/* --describe: candidates as "word:description" for zsh's _describe. */
+static bool describe;
+
+/* One candidate: the word (":" escaped when described) and, with --describe, what it is. */
+static void candidate(const char *w, size_t len, const char *help)
+{
+	if (!describe) {
+		printf("%.*s\n", (int)len, w);
+		return;
+	}
+	for (size_t i = 0; i < len; i++)
+		printf("%s%c", w[i] == ':' || w[i] == '\\' ? "\\" : "", w[i]);
+	/* The description up to its first line's end; a colon in it is fine after the first. */
+	if (help && *help)
+		printf(":%.*s", (int)strcspn(help, "\n"), help);
+	putchar('\n');
+}
+
+static void word(const char *w, const char *help)
+{
+	candidate(w, strlen(w), help);
+}
 
 static int global_index(const char *w)
 {
@@ -27,9 +55,13 @@ static int global_index(const char *w)
 
 static void print_types(void)
 {
-	for (unsigned i = 0; i < ras_n_event_types; i++)
-		printf("%s\n%s:%s\n", ras_event_types[i].table, ras_event_types[i].system,
-		       ras_event_types[i].event);
+	char name[128];
+
+	for (unsigned i = 0; i < ras_n_event_types; i++) {
+		word(ras_event_types[i].table, ras_event_types[i].title);
+		snprintf(name, sizeof(name), "%s:%s", ras_event_types[i].system, ras_event_types[i].event);
+		word(name, ras_event_types[i].title);
+	}
 }
 
 /* mcN, mcN/dimmM and their files, from the newest EDAC topology the database holds. */
@@ -46,13 +78,18 @@ static void print_edac_paths(struct ctl *c)
 	if (ras_db_edac_latest_snapshot(db, NULL, &snap) == 0 &&
 	    ras_db_edac_load_snapshot(db, snap, &t) == 0 && edac_files_collect(&t, &files, &n) == 0) {
 		for (unsigned m = 0; m < t.n_mcs; m++) {
-			printf("mc%u\n", t.mcs[m].index);
-			for (unsigned i = 0; i < t.mcs[m].n_dimms; i++)
-				printf("mc%u/%s%u\n", t.mcs[m].index, t.mcs[m].dimms[i].is_rank ? "rank" : "dimm",
-				       t.mcs[m].dimms[i].index);
+			char path[64];
+
+			snprintf(path, sizeof(path), "mc%u", t.mcs[m].index);
+			word(path, NULL);
+			for (unsigned i = 0; i < t.mcs[m].n_dimms; i++) {
+				snprintf(path, sizeof(path), "mc%u/%s%u", t.mcs[m].index,
+					 t.mcs[m].dimms[i].is_rank ? "rank" : "dimm", t.mcs[m].dimms[i].index);
+				word(path, NULL);
+			}
 		}
 		for (unsigned i = 0; i < n; i++)
-			printf("%s\n", files[i].path);
+			word(files[i].path, NULL);
 		free(files);
 	}
 	edac_topology_free(&t);
@@ -62,9 +99,14 @@ static void print_edac_paths(struct ctl *c)
 static void print_kind(struct ctl *c, const struct ctl_spec *spec, enum ctl_complete kind)
 {
 	switch (kind) {
-	case CTL_C_TIME: printf("now\n-1h\n-1d\n-7d\n"); break;
+	case CTL_C_TIME:
+		word("now", NULL), word("-1h", "an hour ago"), word("-1d", "a day ago");
+		word("-7d", "a week ago");
+		break;
 	case CTL_C_TYPE: print_types(); break;
-	case CTL_C_BOOT: printf("0\n-1\n-2\n"); break;
+	case CTL_C_BOOT:
+		word("0", "the newest boot"), word("-1", "the boot before"), word("-2", NULL);
+		break;
 	case CTL_C_FILE: printf("@files\n"); break;
 	case CTL_C_EDAC: print_edac_paths(c); break;
 	case CTL_C_WORDS: case CTL_C_NONE: break;
@@ -75,7 +117,7 @@ static void print_kind(struct ctl *c, const struct ctl_spec *spec, enum ctl_comp
 
 		snprintf(words, sizeof(words), "%s", spec->words);
 		for (char *w = strtok_r(words, " ", &save); w; w = strtok_r(NULL, " ", &save))
-			printf("%s\n", w);
+			word(w, NULL);
 	}
 }
 
@@ -97,20 +139,24 @@ static void complete_command(struct ctl *c, const struct ctl_spec *spec, char **
 
 		for (const char *a = prev->arg; *a; a += n + (a[n] == '|')) {
 			n = strcspn(a, "|");
-			printf("%.*s\n", (int)n, a);
+			candidate(a, n, NULL);
 		}
 		return;
 	}
 	if (prev && prev->arg) {
 		print_kind(c, NULL, prev->complete);
 		if (!strcmp(prev->name, "by") && spec->words)
-			printf("%s\n", spec->words);
+			word(spec->words, NULL);
 		return;
 	}
 	if (w[cword][0] == '-') {
-		for (unsigned i = 0; spec->opts && spec->opts[i].name; i++)
-			printf("--%s\n", spec->opts[i].name);
-		printf("--help\n");
+		for (unsigned i = 0; spec->opts && spec->opts[i].name; i++) {
+			char opt[64];
+
+			snprintf(opt, sizeof(opt), "--%s", spec->opts[i].name);
+			word(opt, spec->opts[i].help);
+		}
+		word("--help", "this command's options");
 		return;
 	}
 	print_kind(c, spec, spec->positional ? spec->positional : CTL_C_NONE);
@@ -121,9 +167,14 @@ int ctl_complete(struct ctl *c, int argc, char **argv)
 {
 	const char *db = NULL, *config = NULL;
 	const struct ctl_command *cmd;
-	char **w = argv + 2;
-	int nw = argc - 2, cword, i = 1;
+	char **w;
+	int nw, cword, i = 1;
 
+	describe = argc > 1 && !strcmp(argv[1], "--describe");
+	if (describe)
+		argv++, argc--;
+	w = argv + 2;
+	nw = argc - 2;
 	if (argc < 3 || (cword = atoi(argv[1])) < 1 || cword > nw)
 		return CTL_EXIT_USAGE;
 	if (cword == nw)
@@ -140,19 +191,19 @@ int ctl_complete(struct ctl *c, int argc, char **argv)
 		return CTL_EXIT_ERROR;
 	if (cword <= i) {
 		for (size_t k = 0; w[cword][0] == '-' && k < sizeof(globals) / sizeof(globals[0]); k++)
-			printf("%s\n", globals[k].l);
+			word(globals[k].l, globals[k].help);
 		for (size_t k = 0; w[cword][0] != '-' && k < ctl_n_commands; k++)
 			if (ctl_commands[k].name[0] != '_')
-				printf("%s\n", ctl_commands[k].name);
+				word(ctl_commands[k].name, ctl_commands[k].spec ? ctl_commands[k].spec->summary : NULL);
 		if (w[cword][0] != '-')
-			printf("help\n");
+			word("help", "a command's synopsis and options");
 		return CTL_EXIT_OK;
 	}
 	cmd = ctl_command_find(w[i]);
 	if (!strcmp(w[i], "help") && cword == i + 1)
 		for (size_t k = 0; k < ctl_n_commands; k++)
 			if (ctl_commands[k].name[0] != '_')
-				printf("%s\n", ctl_commands[k].name);
+				word(ctl_commands[k].name, ctl_commands[k].spec ? ctl_commands[k].spec->summary : NULL);
 	if (cmd && cmd->spec)
 		complete_command(c, cmd->spec, w, cword);
 	return CTL_EXIT_OK;

@@ -373,6 +373,7 @@ const struct ctl_command ctl_commands[] = {
 	{ "ack", ctl_ack, &ctl_ack_spec },
 	{ "trigger-relay", ctl_trigger_relay, &ctl_trigger_relay_spec },
 	{ "health", ctl_health, &ctl_health_spec },
+	{ "vendors", ctl_vendors, &ctl_vendors_spec },
 };
 const size_t ctl_n_commands = sizeof(ctl_commands) / sizeof(ctl_commands[0]);
 

@@ -91,7 +91,7 @@ extern const struct ctl_spec ctl_summary_spec, ctl_errors_spec, ctl_status_spec,
 	ctl_decode_spec, ctl_edac_spec, ctl_layout_spec, ctl_labels_spec, ctl_reset_spec,
 	ctl_snapshot_spec, ctl_boot_cmdline_spec, ctl_actions_spec, ctl_import_config_spec,
 	ctl_metrics_spec, ctl_export_spec, ctl_import_spec, ctl_crashes_spec, ctl_ack_spec,
-	ctl_trigger_relay_spec, ctl_health_spec;
+	ctl_trigger_relay_spec, ctl_health_spec, ctl_vendors_spec;
 
 /* Hidden helpers (complete.c): bash completion and the synopsis the man-page test checks. */
 int ctl_complete(struct ctl *c, int argc, char **argv);
@@ -150,6 +150,19 @@ int ctl_import_config(struct ctl *c, int argc, char **argv);
  */
 struct ras_db_losses;
 void ctl_print_losses(const struct ras_db_losses *l, bool json);
+/*
+ * Vendor sections (vendor.c): summary --by vendor, the rows errors --vendor
+ * shows, and the vendors command.
+ */
+struct cper_vendor;
+int ctl_summary_by_vendor(struct ctl *c, const struct ras_db_filter *f, bool json);
+/* The vendor fields of a non_standard_event or arm_event row, else NULL. */
+const struct cper_vendor *ctl_vendor_of(const struct ras_db_row *row);
+/* The event types that carry vendor sections, as a ras_db_filter type_mask. */
+uint64_t ctl_vendor_types(void);
+/* A vendor row of that vendor or platform (NULL: any) whose module or sub-module names module. */
+bool ctl_vendor_row_matches(const struct ras_db_row *row, const char *vendor, const char *module);
+int ctl_vendors(struct ctl *c, int argc, char **argv);
 /* The fleet: metrics, export with a cursor, import from rasdaemon. */
 int ctl_metrics(struct ctl *c, int argc, char **argv);
 /* Rewrites rasd's metrics_textfile (when configured) after a change made here (import). */

@@ -7,6 +7,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
+#include "decoders/cper.h"
 #include "lib/decode.h"
 #include "ctl.h"
 #include "lib/formats.h"
@@ -16,7 +18,9 @@
 
 static const struct ctl_opt summary_opts[] = {
 	CTL_OPT_SINCE, CTL_OPT_UNTIL, CTL_OPT_TYPE, CTL_OPT_BOOT,
-	{ "by", 'y', "dimm", CTL_C_WORDS, "counts per DIMM with its label (memory controller errors)" },
+	{ "by", 'y', "dimm|vendor", CTL_C_WORDS,
+	  "counts per DIMM with its label (memory controller errors), or per vendor, platform,"
+	  " module and sub-module (vendor error sections)" },
 	CTL_OPT_SYNTHETIC,
 	CTL_OPT_JSON,
 	{ NULL },
@@ -35,6 +39,11 @@ static const struct ctl_opt errors_opts[] = {
 	{ "redecode", 'R', NULL, CTL_C_NONE,
 	  "decode the stored raw fields again with today's decoders, instead of showing the"
 	  " decoding rasd stored (nothing is looked up on this machine)" },
+	{ "vendor", 'V', "NAME", CTL_C_NONE,
+	  "only vendor error sections of NAME: a vendor (hisilicon), a platform (kunpeng) or a"
+	  " platform id (KunPeng9xx, see vendors), with every register; 'all' for every vendor" },
+	{ "module", 'M', "NAME", CTL_C_NONE,
+	  "with --vendor: only the modules or sub-modules whose name holds NAME (DDRC, TB_DDRC0)" },
 	{ NULL },
 };
 
@@ -46,7 +55,8 @@ const struct ctl_spec ctl_errors_spec = {
 struct query_opts {
 	struct ctl *c;
 	struct ras_db_filter *f;
-	bool json, by_dimm, limit_given, redecode;
+	bool json, by_dimm, by_vendor, limit_given, redecode;
+	const char *vendor, *module;
 };
 
 static int query_opt(void *ctx, int key, const char *arg)
@@ -58,9 +68,14 @@ static int query_opt(void *ctx, int key, const char *arg)
 	} else if (key == 'R') {
 		q->redecode = true;
 	} else if (key == 'y') {
-		if (strcmp(arg, "dimm"))
-			return ctl_usage_error("summary", "--by takes 'dimm', not '%s'", arg);
-		q->by_dimm = true;
+		if (strcmp(arg, "dimm") && strcmp(arg, "vendor"))
+			return ctl_usage_error("summary", "--by takes 'dimm' or 'vendor', not '%s'", arg);
+		q->by_dimm = !strcmp(arg, "dimm");
+		q->by_vendor = !q->by_dimm;
+	} else if (key == 'V') {
+		q->vendor = arg;
+	} else if (key == 'M') {
+		q->module = arg;
 	} else {
 		q->limit_given |= key == 'L';
 		if (ctl_filter_option(q->c, q->f, key, arg) < 0)
@@ -172,6 +187,8 @@ int ctl_summary(struct ctl *c, int argc, char **argv)
 		return r;
 	if (q.by_dimm)
 		return ctl_summary_by_dimm(c, &f, q.json);
+	if (q.by_vendor)
+		return ctl_summary_by_vendor(c, &f, q.json);
 	if (ctl_open_db(c, &db) < 0)
 		return 1;
 	/* Counted before anything is printed: a damaged page is an error, not a short answer. */
@@ -220,6 +237,9 @@ struct errors_ctx {
 	struct ras_db *db;            /* for the links between records (db/db_link.h) */
 	bool json;
 	bool redecode;                /* decode the raw fields again instead of the stored decoding */
+	const char *vendor, *module;  /* --vendor (NULL for "all") and --module */
+	bool vendor_only;             /* --vendor given: vendor rows only, with their registers */
+	unsigned limit, shown;        /* --vendor: the limit counts the rows shown */
 	struct ras_decode_ctx dctx;   /* for --redecode: the record's own fields only */
 	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
 };
@@ -399,6 +419,32 @@ static void print_fold(const struct ras_db_row *row, bool json)
 	putchar('\n');
 }
 
+/* --vendor: whether the row (decoded as d) is one to show; counts it for the limit. */
+static bool vendor_pick(struct errors_ctx *e, const struct ras_db_row *row, const void *d)
+{
+	struct ras_db_row shown = *row;
+
+	if (!e->vendor_only)
+		return true;
+	shown.decoded = d;
+	if (!ctl_vendor_row_matches(&shown, e->vendor, e->module))
+		return false;
+	e->shown++;
+	return true;
+}
+
+/* --vendor: the registers under the sentence, as ras-mc-ctl --vendor-errors lists them. */
+static void print_registers(const struct errors_ctx *e, const struct ras_db_row *row, const void *d)
+{
+	struct ras_db_row shown = *row;
+	const struct cper_vendor *v;
+
+	shown.decoded = d;
+	if (e->vendor_only && (v = ctl_vendor_of(&shown)) && v->registers[0])
+		printf("    registers: %s\n", v->registers);
+}
+
+/* A positive return ends the walk: --vendor's limit counts the rows it shows. */
 static int print_row(void *ctx, const struct ras_db_row *row)
 {
 	struct errors_ctx *e = ctx;
@@ -409,19 +455,22 @@ static int print_row(void *ctx, const struct ras_db_row *row)
 	struct ctl_link link;
 
 	if (row->fold) {
-		print_fold(row, e->json);
-		return 0;
+		if (vendor_pick(e, row, d))
+			print_fold(row, e->json);
+		return e->limit && e->shown >= e->limit;
 	}
 	if (e->redecode) {
 		ras_decode_values(t, row->values, &e->dctx, e->decoded);
 		d = e->decoded;
 	}
+	if (!vendor_pick(e, row, d))
+		return 0;
 	h = d;
 	ctl_row_link(e->db, row, &link);
 	ctl_render_row(row, d, &link, text, sizeof(text));
 	if (e->json) {
 		ctl_print_json_row(row, d, &link);
-		return 0;
+		return e->limit && e->shown >= e->limit;
 	}
 	ras_format_time(row->wall_ns, when, sizeof(when));
 	/* Seconds are enough here (--json keeps the microseconds); the location
@@ -432,7 +481,8 @@ static int print_row(void *ctx, const struct ras_db_row *row)
 	if (row->source && strcmp(row->source, "live"))
 		printf("  [%s]", ctl_text(row->source));
 	putchar('\n');
-	return 0;
+	print_registers(e, row, d);
+	return e->limit && e->shown >= e->limit;
 }
 
 /*
@@ -472,6 +522,20 @@ int ctl_errors(struct ctl *c, int argc, char **argv)
 		return 1;
 	e->json = q.json;
 	e->redecode = q.redecode;
+	if (q.module && !q.vendor) {
+		free(e);
+		return ctl_usage_error("errors", "--module goes with --vendor");
+	}
+	/* Vendor rows are picked from their decoding: the limit applies to those shown. */
+	if (q.vendor) {
+		e->vendor_only = true;
+		e->vendor = strcasecmp(q.vendor, "all") ? q.vendor : NULL;
+		e->module = q.module;
+		e->limit = f.limit;
+		f.limit = 0;
+		if (f.type_idx < 0)
+			f.type_mask = ctl_vendor_types();
+	}
 	if (ctl_open_db(c, &db) < 0) {
 		free(e);
 		return 1;
@@ -482,7 +546,7 @@ int ctl_errors(struct ctl *c, int argc, char **argv)
 	n = ras_db_errors(db, &f, print_row, e);
 	if (n < 0)
 		ctl_db_error(c, ras_db_errmsg(db));
-	else if (n == 0 && !e->json)
+	else if ((e->vendor_only ? e->shown : (unsigned)n) == 0 && !e->json)
 		printf("No records.\n");
 	ras_db_close(db);
 	free(e);

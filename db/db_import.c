@@ -28,6 +28,8 @@
 #include "lib/decode.h"
 #include "lib/json.h"
 #include "decoders/aer.h"
+#include "decoders/cper.h"
+#include "lib/event_fields.h"
 
 /* How a source column becomes a field value. */
 enum conv {
@@ -62,6 +64,12 @@ struct table_map {
  */
 #define TX_TIMEOUT_ROW "coalesce(bus_name, '') = '' AND coalesce(reporter_name, '') = ''" \
 		       " AND coalesce(msg, '') LIKE 'TX timeout on queue: %'"
+
+/*
+ * rasdaemon's vendor tables: each row is rebuilt into the section it was
+ * decoded from (decoders/cper_rebuild.c) and stored as that non_standard_event.
+ */
+#define VENDOR(name) { name, "non_standard_event", { { NULL, NULL, CV_SAME } } }
 
 static const struct table_map maps[] = {
 	{ "mc_event", "mc_event", {
@@ -102,6 +110,12 @@ static const struct table_map maps[] = {
 	{ "signal_event", "signal_generate", {
 		{ "errno", "errorno", CV_SAME }, { "group", "grp", CV_SAME },
 		{ "result", "res", CV_SAME } } },
+	VENDOR("hip08_oem_type1_event_v2"), VENDOR("hip08_oem_type2_event_v2"),
+	VENDOR("hip08_pcie_local_event_v2"), VENDOR("hisi_common_section_v2"),
+	VENDOR("yitian_ddr_reg_dump_event"), VENDOR("jm_payload0_event"),
+	VENDOR("nvidia_ns_event"), VENDOR("nvidia_vera_ns_event"),
+	VENDOR("amp_payload0_event"), VENDOR("amp_payload1_event"),
+	VENDOR("amp_payload2_event"), VENDOR("amp_payload3_event"),
 };
 
 /* The largest value a rasdaemon row holds is a CPER section of a few KiB. */
@@ -350,8 +364,51 @@ struct import_run {
 	int64_t boot;
 	sqlite3_stmt *claim, *link;
 	struct ras_value values[RAS_MAX_FIELDS];
+	uint8_t guid[16], section[2048];   /* a vendor row's section, rebuilt */
 	uint8_t decoded[RAS_DECODED_MAX] __attribute__((aligned(16)));
 };
+
+/*
+ * A vendor table's row: the section rebuilt from its columns, as the
+ * non_standard_event that carried it (no FRU; the severity where the row
+ * says it, else absent). A row that does not rebuild keeps its GUID and no
+ * bytes; imported_rows keeps every column all the same.
+ */
+static void fill_vendor(struct import_run *run, sqlite3_stmt *st, const struct table_map *map,
+			const struct ras_event_type *type)
+{
+	struct cper_rebuild_col cols[48];
+	int n = sqlite3_column_count(st), len;
+	uint8_t sev = 0xff;
+
+	if (n > 48)
+		n = 48;
+	for (int c = 0; c < n; c++) {
+		int t = sqlite3_column_type(st, c);
+
+		cols[c] = (struct cper_rebuild_col){ .name = sqlite3_column_name(st, c) };
+		if (t == SQLITE_INTEGER) {
+			cols[c].is_int = true;
+			cols[c].i = sqlite3_column_int64(st, c);
+		} else if (t == SQLITE_BLOB) {
+			cols[c].blob = sqlite3_column_blob(st, c);
+			cols[c].blob_len = (size_t)sqlite3_column_bytes(st, c);
+		} else if (t == SQLITE_TEXT) {
+			cols[c].text = (const char *)sqlite3_column_text(st, c);
+		}
+	}
+	memset(run->guid, 0, sizeof(run->guid));
+	len = cper_rebuild_rasdaemon(map->src, cols, (size_t)n, run->guid, &sev, run->section,
+				     sizeof(run->section));
+	for (unsigned i = 0; i < type->n_fields; i++)
+		memset(&run->values[i], 0, sizeof(run->values[i]));
+	run->values[NONSTD_F_SEC_TYPE] = (struct ras_value){ .present = true, .p = run->guid, .len = 16 };
+	run->values[NONSTD_F_LEN] = (struct ras_value){ .present = true, .i = len > 0 ? len : 0 };
+	run->values[NONSTD_F_BUF] = (struct ras_value){ .present = true, .p = run->section,
+							.len = len > 0 ? (uint32_t)len : 0 };
+	if (sev != 0xff)
+		run->values[NONSTD_F_SEV] = (struct ras_value){ .present = true, .i = sev };
+}
 
 /* Stores one source row unless an earlier import did. 1 stored, 0 present, -errno. */
 static int import_row(struct import_run *run, sqlite3_stmt *src, const struct table_map *map,
@@ -378,7 +435,10 @@ static int import_row(struct import_run *run, sqlite3_stmt *src, const struct ta
 		return -EIO;
 	if (sqlite3_changes(run->db->h) == 0)
 		return 0;
-	fill_values(src, map, type, run->dctx, run->values);
+	if (cper_rebuild_knows(map->src))
+		fill_vendor(run, src, map, type);
+	else
+		fill_values(src, map, type, run->dctx, run->values);
 	/* Machine checks and the rest decode exactly as live records do. */
 	ras_decode_values(type, run->values, run->dctx, run->decoded);
 	if (ras_db_insert_event(run->db, &ev) < 0)

@@ -38,6 +38,8 @@ static bool wanted(struct ras_db *db, const struct ras_db_filter *f, unsigned i)
 {
 	if (f->type_idx >= 0 && (unsigned)f->type_idx != i)
 		return false;
+	if (f->type_idx < 0 && f->type_mask && (i >= 64 || !(f->type_mask & (UINT64_C(1) << i))))
+		return false;
 	/* Only a type with a count of errors (an mc_event) has records of several. */
 	if (f->several_errors && !ras_event_types[i].errors)
 		return false;
@@ -257,7 +259,43 @@ static void fold_info_of(sqlite3_stmt *st, struct ras_db_fold_info *fi)
 		fi->detail_name = "";
 }
 
-/* One folds row as a row of ras_db_errors: what it stands for, with a head-only decoding. */
+/*
+ * A folded period's decoded fields: its first record's stored decoding (the
+ * dec row the folds row keeps), for views that group by them (summary --by
+ * vendor). The per-record fields and those restating a raw field stay unknown.
+ */
+static void fold_decoding(struct ras_db *db, unsigned idx, int64_t dec, void *out)
+{
+	const struct ras_event_type *type = &ras_event_types[idx];
+	const struct ras_db_table *t = ras_db_table_of(idx);
+	char sql[16384];
+	size_t n = (size_t)snprintf(sql, sizeof(sql), "SELECT id");
+	sqlite3_stmt *st;
+	struct ras_value v;
+	int col = 1;
+
+	for (size_t i = 0; i < *type->n_dfields; i++)
+		if (type->dfields[i].type == RAS_DF_INT)
+			*(int64_t *)((char *)out + type->dfields[i].offset) = RAS_DF_NONE;
+	for (unsigned k = 0; k < t->ndcols && n < sizeof(sql); k++)
+		if (t->dfield[k] >= 0)
+			n += (size_t)snprintf(sql + n, sizeof(sql) - n, ", \"%s\"", t->dcols[k].name);
+	if (n < sizeof(sql))
+		snprintf(sql + n, sizeof(sql) - n, " FROM %s_dec WHERE id = ?", type->table);
+	/* An older database's table may lack columns: the period keeps its head only. */
+	if (n >= sizeof(sql) || sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_int64(st, 1, dec);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		for (unsigned k = 0; k < t->ndcols; k++)
+			if (t->dfield[k] >= 0) {
+				read_value(st, col++, &v);
+				set_member(out, &type->dfields[t->dfield[k]], &v);
+			}
+	sqlite3_finalize(st);
+}
+
+/* One folds row as a row of ras_db_errors: what it stands for, with its first record's decoding. */
 static int deliver_fold(struct ras_db *db, unsigned idx, int64_t id, void *decoded,
 			ras_db_row_fn fn, void *ctx)
 {
@@ -271,17 +309,18 @@ static int deliver_fold(struct ras_db *db, unsigned idx, int64_t id, void *decod
 	if (sqlite3_prepare_v2(db->h, "SELECT subject, records, errors, first_ns, last_ns, addr_lo,"
 			       " addr_hi, detail_name, details, details_more,"
 			       " (SELECT boot_id FROM boots WHERE id = folds.boot), source, severity,"
-			       " location, synthetic FROM folds WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
+			       " location, dec, synthetic FROM folds WHERE id = ?", -1, &st, NULL) != SQLITE_OK)
 		return -EIO;
 	sqlite3_bind_int64(st, 1, id);
 	if (sqlite3_step(st) == SQLITE_ROW) {
 		fold_info_of(st, &fi);
 		memset(decoded, 0, RAS_DECODED_MAX);
+		fold_decoding(db, idx, sqlite3_column_int64(st, 14), decoded);
 		row.wall_ns = fi.last_ns;
 		row.boot_id = (const char *)sqlite3_column_text(st, 10);
 		row.source = (const char *)sqlite3_column_text(st, 11);
 		row.severity = (const char *)sqlite3_column_text(st, 12);
-		row.synthetic = sqlite3_column_int(st, 14) != 0 ||
+		row.synthetic = sqlite3_column_int(st, 15) != 0 ||
 				(row.source && !strcmp(row.source, "synthetic"));
 		if (row.severity)
 			ras_severity_parse(row.severity, &sev);

@@ -7,7 +7,8 @@
 
 struct ras_db_filter {
 	int64_t since_ns, until_ns;   /* 0: unbounded */
-	int type_idx;                 /* -1: every type */
+	int type_idx;                 /* -1: every type (or those of type_mask) */
+	uint64_t type_mask;           /* with type_idx -1: only the types whose bit (1 << index) is set; 0: all */
 	unsigned limit;               /* 0: no limit */
 	bool include_synthetic;
 	const char *boot_id;          /* NULL: every boot */
@@ -40,7 +41,10 @@ struct ras_db_row {
 	 * struct (a ras_decoded_head first): render it, print its fields.
 	 */
 	const void *decoded;
-	/* Set for a folded period (with_folds): values are absent, decoded has the head only. */
+	/*
+	 * Set for a folded period (with_folds): values are absent; decoded has the
+	 * head and the stored decoding of the period's first record.
+	 */
 	const struct ras_db_fold_info *fold;
 };
 

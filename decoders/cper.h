@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include "severity.h"
 #include "dfield.h"
+#include "cper_vendor.h"
 
 #define CPER_GUID_STR_LEN 37
 /*
@@ -28,6 +29,7 @@ struct cper_guid_name {
 	uint16_t d2, d3;
 	uint8_t d4[8];
 	const char *name;
+	cper_vendor_fn vendor;   /* the vendor section's decoder (cper_vendor.h), or NULL */
 };
 
 extern const struct cper_guid_name cper_section_types[];
@@ -35,6 +37,8 @@ extern const size_t cper_n_section_types;
 
 /* Name of a section type GUID (16 bytes, UEFI/guid_t byte order), or NULL. */
 const char *cper_section_name(const uint8_t guid[16]);
+/* The table row of a section type GUID, or NULL. */
+const struct cper_guid_name *cper_section_find(const uint8_t guid[16]);
 /* Parses "%pUl" text (8-4-4-4-12 hex digits; more may follow) into guid_t bytes. */
 bool cper_guid_parse(const char *s, uint8_t guid[16]);
 /* Fills guid[16] from its textual parts; handy for tables and tests. */
@@ -157,6 +161,7 @@ struct nonstd_decoded {
 	char raw_hex[NONSTD_HEX_MAX * 2 + 1];
 	char detail[256];         /* decode of a known section type */
 	int64_t pa;               /* memory error sections */
+	struct cper_vendor v;     /* a vendor section's fields (cper_vendor.h) */
 };
 RAS_DECODED_CHECK(struct nonstd_decoded);
 
@@ -190,6 +195,8 @@ struct arm_in {
 	size_t oem_buf_len;
 	uint8_t sev;            /* CPER severity */
 	int32_t cpu;
+	/* The SoC's id (/sys/devices/soc0/soc_id), which tells whose vendor data oem_buf holds; NULL: unknown. */
+	const char *soc_id;
 };
 
 /* ARM Processor Error Information Structure (N.2.4.4.1), 32 bytes. */
@@ -246,6 +253,7 @@ struct arm_decoded {
 	char ctx_types[160];
 	int64_t oem_len;
 	char oem_hex[257];
+	struct cper_vendor v;       /* the vendor data decoded, when the platform is known */
 };
 RAS_DECODED_CHECK(struct arm_decoded);
 

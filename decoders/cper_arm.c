@@ -231,6 +231,7 @@ const struct ras_dfield arm_dfields[] = {
 	RAS_DF_S(struct arm_decoded, ctx_types),
 	ARM_F(oem_len),
 	RAS_DF_S(struct arm_decoded, oem_hex),
+	CPER_VENDOR_DFIELDS(struct arm_decoded, v),
 };
 const size_t arm_n_dfields = OU_ARRAY_SIZE(arm_dfields);
 
@@ -405,6 +406,16 @@ void arm_render(const struct arm_decoded *d, char *buf, size_t len)
 	if (!(d->running_state & 1))
 		ou_appendf(buf, len, "; processor not running, PSCI state 0x%x",
 			   (unsigned)d->psci_state);
+	/* The vendor data, decoded when the platform is known (cper_vendor_arm_oem). */
+	if (!d->v.vendor[0])
+		return;
+	ou_appendf(buf, len, "; %s %s vendor data", d->v.vendor, d->v.platform);
+	if (d->v.socket != RAS_DF_NONE)
+		ou_appendf(buf, len, ", socket %lld", (long long)d->v.socket);
+	ou_appendf(buf, len, ", %s%s%s: %s", d->v.module, d->v.sub_module[0] ? " " : "",
+		   d->v.sub_module, d->v.detail[0] ? d->v.detail : "error");
+	if (d->v.core != RAS_DF_NONE)
+		ou_appendf(buf, len, ", core %lld", (long long)d->v.core);
 }
 
 int arm_decode(const struct arm_in *in, struct arm_decoded *out)
@@ -424,6 +435,7 @@ int arm_decode(const struct arm_in *in, struct arm_decoded *out)
 		out->oem_len = in->oem_len;
 		p = bounded(in->oem_buf, in->oem_buf_len, in->oem_len, &n);
 		ou_hex(out->oem_hex, sizeof(out->oem_hex), p, n);
+		cper_vendor_arm_oem(in->soc_id, p, n, &out->v);
 	} else if (in->has_sev) {
 		out->cper_severity = in->sev;
 		out->severity = cper_severity_to_ras(in->sev);

@@ -14,35 +14,6 @@
 #include <string.h>
 #include "mce_intel_models.h"
 
-typedef void (*misc_fn)(const struct mce_in *in, struct mce_decoded *out);
-
-struct bank_row {
-	uint8_t first, last;
-	const char *name;
-	int8_t mem_ctrl;   /* -1: not a memory-controller bank */
-	int8_t channel;    /* -1: channel not implied by the bank (MCACOD may give it) */
-	const struct mscod_desc *mscod;
-	misc_fn misc;
-	const struct mce_code_text *mcacod; /* model-specific meanings of STATUS[15:0] in this bank */
-};
-
-struct platform {
-	const struct bank_row *banks;
-	size_t n_banks;
-	misc_fn every_bank_misc; /* MISC layout that applies to any bank */
-};
-
-struct model_row {
-	uint8_t vendor, family, model, step_lo, step_hi;
-	const char *name;
-	const struct platform *platform; /* NULL: known model, no public tables */
-	bool cmci; /* big core from 06_1AH on: CMCI, so STATUS[52:38] is a corrected count */
-};
-
-#define BANK(f, l, n) { f, l, n, -1, -1, NULL, NULL, NULL }
-#define BANK_MS(f, l, n, ms) { f, l, n, -1, -1, ms, NULL, NULL }
-#define MEMBANK(b, n, imc, ch, ms, misc) { b, b, n, imc, ch, ms, misc, NULL }
-
 static void add_model_text(struct mce_decoded *out, const char *text)
 {
 	mce_append_item(out->model_text, sizeof(out->model_text), "; ", text);
@@ -353,7 +324,6 @@ static const struct bank_row kh50000_banks[] = {
 	BANK_MS(27, 27, "SVID1", mscod_kh50000_svid), BANK_MS(28, 31, "HIF", mscod_kh50000_hif),
 };
 
-#define PLATFORM(b, every) { b, MCE_ARRAY_SIZE(b), every }
 static const struct platform kh50000_platform = PLATFORM(kh50000_banks, NULL);
 static const struct platform nhm_platform = PLATFORM(nhm_banks, misc_nhm_memory);
 static const struct platform snb_ep_platform = PLATFORM(snb_ep_banks, NULL);
@@ -375,6 +345,8 @@ static const struct platform snr_platform = PLATFORM(snr_banks, NULL);
  * Registers" (DisplayFamily_DisplayModel list, Table 2-1) and Linux
  * arch/x86/include/asm/intel-family.h.
  */
+#define P6_OLD(m, name) { 0, 6, m, 0, 15, name, &p6old_platform, false }
+
 static const struct model_row cpu_models[] = {
 	{ 0, 6, 0x1a, 0, 15, "Nehalem-EP", &nhm_platform, true },
 	{ 0, 6, 0x1e, 0, 15, "Nehalem", &nhm_platform, true },
@@ -398,8 +370,8 @@ static const struct model_row cpu_models[] = {
 	{ 0, 6, 0x4d, 0, 15, "Avoton (Atom C2000)", NULL, false },
 	{ 0, 6, 0x5f, 0, 15, "Denverton (Atom C3000)", &dnv_platform, false },
 	{ 0, 6, 0x86, 0, 15, "Snow Ridge (Atom P5900)", &snr_platform, false },
-	{ 0, 6, 0x57, 0, 15, "Knights Landing", NULL, false },
-	{ 0, 6, 0x85, 0, 15, "Knights Mill", NULL, false },
+	{ 0, 6, 0x57, 0, 15, "Knights Landing", &knl_platform, false },
+	{ 0, 6, 0x85, 0, 15, "Knights Mill", &knl_platform, false },
 	{ 0, 6, 0x4e, 0, 15, "Skylake", NULL, true },
 	{ 0, 6, 0x5e, 0, 15, "Skylake", NULL, true },
 	{ 0, 6, 0x55, 0, 4, "Skylake-SP", &skx_platform, true },
@@ -412,6 +384,26 @@ static const struct model_row cpu_models[] = {
 	{ 0, 6, 0xad, 0, 15, "Granite Rapids", &gnr_platform, true },
 	{ 0, 6, 0xae, 0, 15, "Granite Rapids-D", &gnr_platform, true },
 	{ 0, 6, 0xaf, 0, 15, "Sierra Forest", &gnr_platform, false },
+	/* Linux i10nm_base.c decodes Grand Ridge and Clearwater Forest as Granite Rapids (gnr_cfg). */
+	{ 0, 6, 0xb6, 0, 15, "Grand Ridge", &gnr_platform, false },
+	{ 0, 6, 0xdd, 0, 15, "Clearwater Forest", &gnr_platform, false },
+	/* The P6 family before Core 2 (Pentium Pro, II, III, M): SDM "Processor Family 06H". */
+	P6_OLD(0x01, "Pentium Pro"), P6_OLD(0x03, "Pentium II"), P6_OLD(0x05, "Pentium II"),
+	P6_OLD(0x06, "Celeron"), P6_OLD(0x07, "Pentium III"), P6_OLD(0x08, "Pentium III"),
+	P6_OLD(0x09, "Pentium M"), P6_OLD(0x0a, "Pentium III Xeon"), P6_OLD(0x0b, "Pentium III"),
+	P6_OLD(0x0d, "Pentium M"), P6_OLD(0x0e, "Core Duo"),
+	/* Intel Core microarchitecture: SDM "Incremental Bus Error Codes ... Intel Core Microarchitecture". */
+	{ 0, 6, 0x0f, 0, 15, "Core 2", &core2_platform, false },
+	{ 0, 6, 0x16, 0, 15, "Core 2", &core2_platform, false },
+	{ 0, 6, 0x17, 0, 15, "Core 2 (Penryn)", &core2_platform, false },
+	{ 0, 6, 0x1d, 0, 15, "Xeon 7400 (Dunnington)", &dunnington_platform, false },
+	/* Family 0FH: NetBurst. Model 6 is the Xeon MP 7100 (Tulsa) tables (mcelog's choice too). */
+	{ 0, 15, 0x00, 0, 15, "Pentium 4", &p4_platform, false },
+	{ 0, 15, 0x01, 0, 15, "Pentium 4", &p4_platform, false },
+	{ 0, 15, 0x02, 0, 15, "Pentium 4", &p4_platform, false },
+	{ 0, 15, 0x03, 0, 15, "Pentium 4", &p4_platform, false },
+	{ 0, 15, 0x04, 0, 15, "Pentium 4", &p4_platform, false },
+	{ 0, 15, 0x06, 0, 15, "Xeon 7100 (Tulsa)", &tulsa_platform, false },
 	{ 0, 19, 0x01, 0, 15, "Diamond Rapids", &dmr_platform, true },
 	/* Zhaoxin parts report vendor Zhaoxin or, on some firmware, Centaur. */
 	{ MCE_VENDOR_ZHAOXIN, 7, 0x7b, 0, 15, "Zhaoxin KH-50000", &kh50000_platform, false },

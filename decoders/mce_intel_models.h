@@ -32,4 +32,38 @@ extern const struct mscod_desc mscod_kh50000_pcie[], mscod_kh50000_hif[];
 extern const struct mscod_desc mscod_dnv_imc[], mscod_bdx_de_imc[], mscod_unpublished[];
 extern const struct mce_code_text pcu_mcacod_texts[];
 
+typedef void (*misc_fn)(const struct mce_in *in, struct mce_decoded *out);
+
+struct bank_row {
+	uint8_t first, last;
+	const char *name;
+	int8_t mem_ctrl;   /* -1: not a memory-controller bank */
+	int8_t channel;    /* -1: channel not implied by the bank (MCACOD may give it) */
+	const struct mscod_desc *mscod;
+	misc_fn misc;
+	const struct mce_code_text *mcacod; /* model-specific meanings of STATUS[15:0] in this bank */
+};
+
+struct platform {
+	const struct bank_row *banks;
+	size_t n_banks;
+	misc_fn every_bank_misc; /* MISC layout that applies to any bank */
+};
+
+struct model_row {
+	uint8_t vendor, family, model, step_lo, step_hi;
+	const char *name;
+	const struct platform *platform; /* NULL: known model, no public tables */
+	bool cmci; /* big core from 06_1AH on: CMCI, so STATUS[52:38] is a corrected count */
+};
+
+#define BANK(f, l, n) { f, l, n, -1, -1, NULL, NULL, NULL }
+#define BANK_MS(f, l, n, ms) { f, l, n, -1, -1, ms, NULL, NULL }
+#define MEMBANK(b, n, imc, ch, ms, misc) { b, b, n, imc, ch, ms, misc, NULL }
+#define PLATFORM(b, every) { b, MCE_ARRAY_SIZE(b), every }
+
+/* The older and the Xeon Phi parts (mce_intel_legacy.c). */
+extern const struct platform knl_platform, p6old_platform, core2_platform, dunnington_platform,
+	p4_platform, tulsa_platform;
+
 #endif

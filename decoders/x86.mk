@@ -5,7 +5,7 @@
 decoders_libdecoders_a_SOURCES += \
 	decoders/mce.c decoders/mce.h decoders/mce_internal.h \
 	decoders/mce_intel.c decoders/mce_intel_models.c decoders/mce_intel_models.h \
-	decoders/mce_intel_mscod.c \
+	decoders/mce_intel_mscod.c decoders/mce_intel_legacy.c \
 	decoders/mce_amd.c decoders/mce_amd.h decoders/mce_amd_smca.c decoders/mce_amd_mem.c \
 	decoders/mce_text.c decoders/mce_text.h \
 	decoders/mce_text_amd.c decoders/mce_text_amd.h

@@ -50,6 +50,24 @@ void ras_decode_ctx_load_memfail(struct ras_decode_ctx *ctx, const struct ras_fo
 	}
 }
 
+void ras_decode_ctx_load_soc(struct ras_decode_ctx *ctx, const char *sysfs_root)
+{
+	char path[4200], *text;
+	size_t len;
+
+	ctx->soc_id[0] = '\0';
+	snprintf(path, sizeof(path), "%s/devices/soc0/soc_id", sysfs_root);
+	if (ras_read_file(path, &text, &len) < 0)
+		return;
+	/* One line of printable ASCII; anything else is not an id. */
+	len = strcspn(text, "\n");
+	if (len < sizeof(ctx->soc_id) && strspn(text, "0123456789abcdefjep:") >= len) {
+		memcpy(ctx->soc_id, text, len);
+		ctx->soc_id[len] = '\0';
+	}
+	free(text);
+}
+
 void ras_decode_ctx_set_layers(struct ras_decode_ctx *ctx, const struct edac_topology *t)
 {
 	memset(&ctx->layers, 0, sizeof(ctx->layers));
@@ -235,7 +253,9 @@ int adapt_nonstd(const struct ras_event_type *type, const struct ras_value *v,
 {
 	struct nonstd_in in = {
 		.fru_text = STR(v, NONSTD_F_FRU_TEXT), .fru_text_len = LEN(v, NONSTD_F_FRU_TEXT),
-		.sev = (uint8_t)U(v, NONSTD_F_SEV), .len = (uint32_t)U(v, NONSTD_F_LEN),
+		/* No severity (an imported rasdaemon vendor row that had none): unknown, not 0. */
+		.sev = v[NONSTD_F_SEV].present ? (uint8_t)U(v, NONSTD_F_SEV) : 0xff,
+		.len = (uint32_t)U(v, NONSTD_F_LEN),
 		.buf = v[NONSTD_F_BUF].p, .buf_len = LEN(v, NONSTD_F_BUF),
 	};
 
@@ -260,6 +280,7 @@ int adapt_arm(const struct ras_event_type *type, const struct ras_value *v,
 		.oem_len = (uint32_t)U(v, ARM_F_OEM_LEN), .oem_buf = v[ARM_F_OEM_BUF].p,
 		.oem_buf_len = LEN(v, ARM_F_OEM_BUF),
 		.sev = (uint8_t)U(v, ARM_F_SEV), .cpu = (int32_t)v[ARM_F_CPU].i,
+		.soc_id = ctx && ctx->soc_id[0] ? ctx->soc_id : NULL,
 	};
 
 	return arm_decode(&in, out);

@@ -38,6 +38,7 @@ struct ras_decode_ctx {
 	struct {                               /* one cached PCI answer covers a burst */
 		char bdf[64], desc[256];
 	} pci_cache;
+	char soc_id[64];                       /* /sys/devices/soc0/soc_id: whose ARM vendor data */
 };
 
 #define RAS_DECLARE_ADAPTER(name)                                              \
@@ -65,6 +66,11 @@ void ras_decode_ctx_init(struct ras_decode_ctx *ctx);
 void ras_decode_ctx_set_memfail_format(struct ras_decode_ctx *ctx, const char *text, size_t len);
 /* The same from the loaded formats, when they include ras:memory_failure_event. */
 void ras_decode_ctx_load_memfail(struct ras_decode_ctx *ctx, const struct ras_formats *f);
+/*
+ * Reads the SoC's id from SYSFS/devices/soc0/soc_id ("jep106:0a16:0001"), which
+ * tells whose layout an ARM processor error's vendor data has; "" when absent.
+ */
+void ras_decode_ctx_load_soc(struct ras_decode_ctx *ctx, const char *sysfs_root);
 /* Remembers the layer names of an EDAC topology. */
 void ras_decode_ctx_set_layers(struct ras_decode_ctx *ctx, const struct edac_topology *t);
 /* The name of a controller's layer, or NULL when unknown. */

@@ -387,6 +387,62 @@ static bool row_of_extlog(const struct feed_in *in, struct ras_subject *s)
 	return true;
 }
 
+/*
+ * A vendor section's failing part (decoders/cper_vendor.h), where the section
+ * says which part it is: a memory controller or channel counts as the DIMM
+ * subject (a DDRC, an Altra MCU, a Yitian DDR controller), a PCIe port or
+ * function as the device subject. Other blocks (caches, links, firmware) are
+ * no part an action or a verdict applies to.
+ */
+static bool vendor_part(const struct cper_vendor *v, const char *cls, struct ras_subject *s)
+{
+	struct ou_buf key;
+
+	if (!v->part[0] || strcmp(v->part_class, cls))
+		return false;
+	key = ou_start(s->key, sizeof(s->key));
+	ou_put(&key, v->part);
+	if (!strcmp(cls, "memory"))
+		set_label(s, v->part);
+	else
+		snprintf(s->device, sizeof(s->device), "%s", v->pci_dev[0] ? v->pci_dev : v->part);
+	return true;
+}
+
+static bool dimm_of_nonstd(const void *d, uint64_t ps, struct ras_subject *s)
+{
+	(void)ps;
+	return vendor_part(&((const struct nonstd_decoded *)d)->v, "memory", s);
+}
+
+static bool device_of_nonstd(const void *d, uint64_t ps, struct ras_subject *s)
+{
+	(void)ps;
+	return vendor_part(&((const struct nonstd_decoded *)d)->v, "pcie", s);
+}
+
+static bool dimm_of_arm(const void *d, uint64_t ps, struct ras_subject *s)
+{
+	(void)ps;
+	return vendor_part(&((const struct arm_decoded *)d)->v, "memory", s);
+}
+
+/* An ARM processor error names the CPU that saw it (the event's cpu, Linux 6.16 on). */
+static bool cpu_of_arm(const void *d, uint64_t ps, struct ras_subject *s)
+{
+	const struct arm_decoded *a = d;
+	struct ou_buf key;
+
+	(void)ps;
+	if (!KNOWN(a->cpu) || a->cpu < 0 || a->cpu > 65535)
+		return false;
+	s->cpu = (int)a->cpu;
+	key = ou_start(s->key, sizeof(s->key));
+	ou_put_lit(&key, "cpu ");
+	ou_put_int(&key, s->cpu);
+	return true;
+}
+
 struct feed {
 	const char *table;
 	subject_fn fn;
@@ -401,9 +457,11 @@ static const struct {
 		{ "extlog_mem_event", page_of_extlog }, { "cxl_general_media", page_of_cxl },
 		{ "cxl_dram", page_of_cxl } } },
 	[RAS_SUBJ_DIMM] = { "dimm", { { "mc_event", dimm_of_edac }, { "mce_record", dimm_of_mce },
-		{ "extlog_mem_event", dimm_of_extlog } } },
-	[RAS_SUBJ_CPU] = { "cpu", { { "mce_record", cpu_of_mce } } },
-	[RAS_SUBJ_DEVICE] = { "device", { { "aer_event", device_of_aer } } },
+		{ "extlog_mem_event", dimm_of_extlog }, { "non_standard_event", dimm_of_nonstd },
+		{ "arm_event", dimm_of_arm } } },
+	[RAS_SUBJ_CPU] = { "cpu", { { "mce_record", cpu_of_mce }, { "arm_event", cpu_of_arm } } },
+	[RAS_SUBJ_DEVICE] = { "device", { { "aer_event", device_of_aer },
+		{ "non_standard_event", device_of_nonstd } } },
 	[RAS_SUBJ_ROW] = { "row", { { "cxl_dram", row_of_cxl }, { "extlog_mem_event", row_of_extlog },
 		{ "mc_event", row_of_edac } } },
 };

@@ -126,6 +126,12 @@ int rasd_instance_open(struct ras_tracing *tr, struct ras_formats **fmt,
 	ras_decode_ctx_load_memfail(dctx, *fmt);
 	/* A replayed tree may come from another machine: its PCI addresses are not ours. */
 	dctx->pci_sysfs_root = tr->real ? cfg->sysfs_root : NULL;
+	/*
+	 * Nor its SoC, unless a sysfs tree was named with it (--sysfs-root: the
+	 * replayed machine's, as the tests and an offline analysis give it).
+	 */
+	if (tr->real || strcmp(cfg->sysfs_root, "/sys"))
+		ras_decode_ctx_load_soc(dctx, cfg->sysfs_root);
 	return 0;
 }
 

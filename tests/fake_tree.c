@@ -47,15 +47,15 @@ static int mkdirs(const char *path)
 	return mkdir(tmp, 0755) == 0 || errno == EEXIST ? 0 : -errno;
 }
 
-/* Copies every <system>/<event>/format below formats_dir into events/. */
-static int copy_formats(struct fake_tree *t, const char *formats_dir)
+/* Copies every <system>/<event>/format below formats_dir into events/, and a header_page. */
+static int copy_formats(struct fake_tree *t, const char *formats_dir, const char *header_page)
 {
 	char cmd_from[1024], to[1024];
 	int r;
 
 	snprintf(to, sizeof(to), "%s/events", t->root);
 	mkdirs(to);
-	snprintf(cmd_from, sizeof(cmd_from), "%s/header_page", formats_dir);
+	snprintf(cmd_from, sizeof(cmd_from), "%s", header_page);
 	snprintf(to, sizeof(to), "%s/events/header_page", t->root);
 	if ((r = copy_file(cmd_from, to)) < 0)
 		return r;
@@ -108,6 +108,15 @@ static int open_cpus(struct fake_tree *t)
 int fake_tree_create(struct fake_tree *t, const char *formats_dir, unsigned ncpus,
 		     const char *instance, const char *clock)
 {
+	char hp[1024];
+
+	snprintf(hp, sizeof(hp), "%s/header_page", formats_dir);
+	return fake_tree_create_hp(t, formats_dir, hp, ncpus, instance, clock);
+}
+
+int fake_tree_create_hp(struct fake_tree *t, const char *formats_dir, const char *header_page,
+			unsigned ncpus, const char *instance, const char *clock)
+{
 	char tmpl[] = "/tmp/ras-fdr-tree-XXXXXX", line[64];
 	int r;
 
@@ -117,13 +126,15 @@ int fake_tree_create(struct fake_tree *t, const char *formats_dir, unsigned ncpu
 	snprintf(t->root, sizeof(t->root), "%s", tmpl);
 	snprintf(t->instance, sizeof(t->instance), "%s/instances/%s", t->root, instance);
 	t->ncpus = ncpus;
-	if ((r = mkdirs(t->instance)) < 0 || (r = copy_formats(t, formats_dir)) < 0)
+	if ((r = mkdirs(t->instance)) < 0 || (r = copy_formats(t, formats_dir, header_page)) < 0)
 		return r;
 	snprintf(line, sizeof(line), "local [%s] mono\n", clock);
 	write_text(t->instance, "trace_clock", line);
 	if ((r = ras_formats_load(&t->fmt, t->root, t->instance, NULL)) < 0)
 		return r;
 	t->page_size = t->fmt->page_size;
+	if (t->page_size > sizeof(t->cpu[0].page))
+		return -EFBIG;
 	return open_cpus(t);
 }
 

@@ -17,7 +17,7 @@
 
 struct fake_cpu {
 	FILE *raw;
-	uint8_t page[4096];
+	uint8_t page[65536];  /* up to a 64 KiB sub-buffer (arm64 kernels with 64 KiB pages) */
 	unsigned used;        /* bytes of data in the current page */
 	uint64_t page_ts;     /* absolute timestamp of the page */
 	uint64_t last_ts;
@@ -37,6 +37,12 @@ struct fake_tree {
 /* Makes the tree from a kernel format set (e.g. tests/formats/linux-6.1) under a temp dir. */
 int fake_tree_create(struct fake_tree *t, const char *formats_dir, unsigned ncpus,
 		     const char *instance, const char *clock);
+/*
+ * The same with another kernel's header_page (its sub-buffer size): the 64 KiB
+ * pages of tests/formats/arm64-64k/header_page, say.
+ */
+int fake_tree_create_hp(struct fake_tree *t, const char *formats_dir, const char *header_page,
+			unsigned ncpus, const char *instance, const char *clock);
 /* Finishes the current instance's files and continues in another one (made if missing). */
 int fake_tree_instance(struct fake_tree *t, const char *name, const char *clock);
 /* Builds a record of "system:event" from field=value strings; returns its length or -errno. */

@@ -8,6 +8,10 @@ CTL=$top_builddir/ctl/ras-fdr-ctl
 T=/sys/kernel/tracing
 
 if [ "$(id -u)" != 0 ]; then echo "1..0 # SKIP needs root"; exit 77; fi
+# The arm64 run under user-mode QEMU (contrib/bootstrap.sh): its binaries are not this
+# kernel's architecture, so they record nothing real here. Exit 0: the tap driver
+# reports a skip plan as SKIP only when the script then succeeds (77 is an ERROR there).
+if [ -n "${RAS_TEST_NO_LIVE:-}" ]; then echo "1..0 # SKIP live tests off (RAS_TEST_NO_LIVE)"; exit 0; fi
 [ -d $T/instances ] || mount -t tracefs nodev $T 2>/dev/null
 if [ ! -d $T/instances ]; then echo "1..0 # SKIP no tracefs"; exit 77; fi
 command -v sqlite3 >/dev/null || { echo "1..0 # SKIP no sqlite3 CLI"; exit 77; }

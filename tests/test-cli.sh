@@ -130,6 +130,37 @@ out=$(PATH="$top_builddir/ctl:$PATH" bash -c '. "$1"/contrib/ras-fdr-ctl.bash-co
 	COMP_WORDS=(ras-fdr-ctl errors --ty); COMP_CWORD=2; _ras_fdr_ctl; echo "${COMPREPLY[*]}"' _ "$top_srcdir")
 ok $([ "$out" = $'summary\n--type' ] && echo 0 || echo 1) "the bash completion script completes (${out//$'\n'/ | })"
 
+# The zsh completion: the same tables, with what each candidate is. zsh's completion
+# builtins are stubbed to print what they would offer.
+zsh_offers() { # WORD..., the cursor on the last
+	PATH="$top_builddir/ctl:$PATH" zsh -f -c '
+		fpath=("$1"/contrib $fpath); autoload -Uz _ras-fdr-ctl
+		_describe() { local a=${@[-1]}; print -rl -- "${(@P)a}"; }
+		_files() { print @files; }
+		shift; words=("$@"); CURRENT=$#; _ras-fdr-ctl' _ "$top_srcdir" "$@"
+}
+if command -v zsh >/dev/null; then
+	zsh_offers ras-fdr-ctl sum | grep -qx "summary:counts per type, severity and location, and the records the kernel dropped"
+	ok $? "zsh completion: commands with their summary"
+	zsh_offers ras-fdr-ctl errors --ty | grep -qx -- "--type:one event type (mc_event, aer_event, mce\\:mce_record ...)"
+	ok $? "zsh completion: options with their help, colons escaped"
+	zsh_offers ras-fdr-ctl errors --type "" | grep -qx 'ras\\:aer_event:PCIe AER error'
+	ok $? "zsh completion: system:event names escaped"
+	zsh_offers ras-fdr-ctl decode "" | grep -qx @files
+	ok $? "zsh completion: decode takes files"
+	# Every option of every command's table is offered.
+	missing=""
+	while read -r c rest; do
+		offered=$(zsh_offers ras-fdr-ctl "$c" --)
+		for o in $(grep -o -- '--[a-z-]*' <<<"$rest"); do
+			grep -q -- "^$o:" <<<"$offered" || missing="$missing $c$o"
+		done
+	done < <("$CTL" __synopsis)
+	ok $([ -z "$missing" ] && echo 0 || echo 1) "zsh completion: every option of every table${missing:+ (missing:$missing)}"
+else
+	echo "# zsh not installed: its completion not checked"
+fi
+
 # ---- issue 32's small points: the same help everywhere, the options kept ----
 e1=$("$CTL" "${NODB[@]}" errors --since yesterday 2>&1 >/dev/null)
 e2=$("$CTL" "${NODB[@]}" actions --since yesterday 2>&1 >/dev/null); rc=$?

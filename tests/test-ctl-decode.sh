@@ -123,7 +123,9 @@ has "$err" "ghes-arm.txt:64: the kernel found this firmware error section malfor
 
 out=$($CTL decode "$D/decode/ghes-unknown.txt"); rc=$?
 ok $rc "GHES unknown sections decode"
-has "$out" "ghes-unknown.txt:5: uncorrected: Recoverable platform error in a vendor-specific section (e8ed898d-df16-43cc-8ecc-54f060ef157f), 48 bytes of data"; ok $? "GHES unknown section: GUID and length"
+# An Ampere Altra section (once unknown here): GIC record ERR0, ERR_STATUS 0xec30000e (V, AV, UE
+# recoverable, overflow, SERR 0x0e illegal access), ERR_ADDR with its NS bit.
+has "$out" "ghes-unknown.txt:5: uncorrected: Ampere Altra socket 0, GIC 0 ERR0: recoverable interrupt controller error, uncorrected (recoverable), illegal access (software fault), more errors overflowed the record, address 0x100100080110 (Ampere payload type 0 section)"; ok $? "GHES Ampere section: decoded by the vendor decoder"
 has "$out" "raw_hex  *050000000e0030ec"; ok $? "GHES unknown section: bytes from the 32-bit hex dump groups"
 has "$out" "ghes-unknown.txt:13: fatal: Fatal platform error in a Firmware Error Record Reference section: SOC Firmware Error Record Type1 (Legacy CrashLog Support), revision 0, record identifier 0x2000200000000, 656 bytes of data (only partly received)"; ok $? "BERT block without {N}: named GUID, its reference read, dump partly received"
 

@@ -9,12 +9,14 @@
  */
 #include <string.h>
 #include "tap.h"
+#include "decoders/cper.h"
 #include "decoders/dfield.h"
 #include "decoders/edac.h"
 #include "diag/dram.h"
 #include "decoders/mce.h"
 #include "lib/event_table.h"
 #include "lib/subject.h"
+#include "tests/decoders/vendor_vectors.h"
 
 static struct ras_subject subj[RAS_SUBJECTS_MAX];
 static int nsubj;
@@ -249,8 +251,60 @@ static void test_fold_group(void)
 	       "EDAC records name their DIMM: no fold group");
 }
 
+/* A vendor section names its failing part: a memory controller is the DIMM subject, a PCIe port the device. */
+static void vendor_section(const char *guid, uint8_t sev, const uint8_t *b, size_t n)
+{
+	static struct nonstd_decoded d;
+	struct nonstd_in in = { .sev = sev, .len = (uint32_t)n, .buf = b, .buf_len = n };
+
+	vv_guid(guid, in.sec_type);
+	nonstd_decode(&in, &d);
+	nsubj = ras_subjects_of(ras_event_type_find("ras:non_standard_event"), NULL, &d, 4096, ~0u, subj);
+}
+
+static void test_vendor_parts(void)
+{
+	static struct arm_decoded a;
+	uint8_t b[160] = { 0 };
+	const struct ras_subject *s;
+	size_t n = vv_hisi_oem2(b);
+	struct arm_in in = { .midr = 0x413fd0c1, .running_state = 1, .has_buffers = 1, .has_sev = 1,
+			     .sev = 2, .has_cpu = 1, .cpu = 12, .soc_id = "jep106:0a16:0001" };
+
+	vendor_section(VV_HISI_OEM2, 2, b, n);
+	s = find(RAS_SUBJ_DIMM);
+	tap_ok(nsubj == 1 && s, "HiSilicon DDRC: one subject, the DIMM kind");
+	tap_is_str(s ? s->key : "", "HiSilicon Kunpeng 920 socket 1, nimbus 0, TA_DDRC1", "its key is the DDRC");
+	vendor_section(VV_HISI_OEM2, 0, b, n);
+	tap_is_int(nsubj, 0, "an uncorrected one counts against nothing");
+	n = vv_yitian(b);
+	vendor_section(VV_YITIAN, 2, b, n);
+	s = find(RAS_SUBJ_DIMM);
+	tap_is_str(s ? s->key : "", "Alibaba Yitian 710, DDRC 3", "Yitian: the DDR controller");
+	/* HiSilicon PCIe local (validity: socket, nimbus, core, port): the port is the device. */
+	memset(b, 0, sizeof(b));
+	vv_put64(b, 0x6c);
+	b[10] = 1, b[13] = 2, b[14] = 3;
+	vendor_section(VV_HISI_PCIE, 2, b, 152);
+	s = find(RAS_SUBJ_DEVICE);
+	tap_is_str(s ? s->key : "", "HiSilicon socket 1 nimbus 0 PCIe core 2 port 3", "PCIe local: the port");
+	n = vv_grace(b);
+	vendor_section(VV_NVIDIA_GRACE, 2, b, n);
+	tap_is_int(nsubj, 0, "Grace: the section names no part");
+	/* ARM processor error on CPU 12, with Altra's MCU record as its vendor data. */
+	n = vv_ampere_mcu(b);
+	in.oem_len = (uint32_t)n, in.oem_buf = b, in.oem_buf_len = n;
+	arm_decode(&in, &a);
+	nsubj = ras_subjects_of(ras_event_type_find("ras:arm_event"), NULL, &a, 4096, ~0u, subj);
+	s = find(RAS_SUBJ_CPU);
+	tap_ok(s && s->cpu == 12 && !strcmp(s->key, "cpu 12"), "ARM: the CPU the event names");
+	s = find(RAS_SUBJ_DIMM);
+	tap_is_str(s ? s->key : "", "Ampere Altra socket 1, MCU 3", "ARM: Altra's MCU from its vendor data");
+}
+
 int main(void)
 {
+	test_vendor_parts();
 	test_edac_rows();
 	test_amd_umc();
 	test_amd_hbm();
