@@ -4,12 +4,18 @@
 #include "edac_dram.h"
 #include "dfield.h"
 
-/* Each name a driver uses, and the member it fills; the first word naming a member wins. */
-#define NAME(n, member) { n, sizeof(n) - 1, offsetof(struct edac_dram, member) }
+/*
+ * Each name a driver uses, and the member it fills; the first word naming a
+ * member wins, but for a word of a higher precedence: ghes_edac's
+ * bank_address over its bank (which then holds the group too).
+ */
+#define NAME(n, member) { n, sizeof(n) - 1, offsetof(struct edac_dram, member), 0 }
+#define OVER(n, member) { n, sizeof(n) - 1, offsetof(struct edac_dram, member), 1 }
 static const struct {
 	const char *name;
 	size_t len;
 	size_t off;
+	int precedence;
 } names[] = {
 	NAME("socket", socket),
 	NAME("ProcessorSocketId", socket),
@@ -25,7 +31,17 @@ static const struct {
 	NAME("Row", row),
 	NAME("col", column),
 	NAME("Column", column),
+	NAME("node", node),
+	NAME("card", card),
+	NAME("module", module),
+	NAME("device", device),
+	NAME("bank", bank),
+	OVER("bank_address", bank),
+	NAME("bank_group", bank_group),
+	NAME("column", column),
 };
+
+#define MEMBERS (sizeof(struct edac_dram) / sizeof(int64_t))
 
 /* A decimal or 0x-hexadecimal number filling all of [p, end); false otherwise or past 2^40. */
 static bool number(const char *p, const char *end, int64_t *out)
@@ -58,7 +74,8 @@ static bool number(const char *p, const char *end, int64_t *out)
 	return true;
 }
 
-static void take_word(const char *w, const char *end, struct edac_dram *out)
+/* set_by[m]: the precedence of the word that set member m; -1 while unset. */
+static void take_word(const char *w, const char *end, struct edac_dram *out, int set_by[MEMBERS])
 {
 	const char *colon = w;
 	int64_t v;
@@ -68,21 +85,27 @@ static void take_word(const char *w, const char *end, struct edac_dram *out)
 	if (colon == end || !number(colon + 1, end, &v))
 		return;
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
-		int64_t *field = (int64_t *)((char *)out + names[i].off);
+		size_t m = names[i].off / sizeof(int64_t);
 
 		/* The length first: most names are told apart by it alone. */
 		if (names[i].len == (size_t)(colon - w) && !memcmp(w, names[i].name, names[i].len) &&
-		    *field == RAS_DF_NONE)
-			*field = v;
+		    names[i].precedence > set_by[m]) {
+			*(int64_t *)((char *)out + names[i].off) = v;
+			set_by[m] = names[i].precedence;
+		}
 	}
 }
 
 bool edac_dram_of_detail(const char *detail, size_t len, struct edac_dram *out)
 {
 	const char *p = detail, *end = detail + len;
+	int set_by[MEMBERS];
 
+	for (size_t m = 0; m < MEMBERS; m++)
+		set_by[m] = -1;
 	out->socket = out->imc = out->rank = out->bank_group = RAS_DF_NONE;
 	out->bank = out->row = out->column = RAS_DF_NONE;
+	out->node = out->card = out->module = out->device = RAS_DF_NONE;
 	while (p < end && *p) {
 		const char *w;
 
@@ -92,7 +115,7 @@ bool edac_dram_of_detail(const char *detail, size_t len, struct edac_dram *out)
 		while (p < end && *p && *p != ' ' && *p != '\t' && *p != ',')
 			p++;
 		if (p > w)
-			take_word(w, p, out);
+			take_word(w, p, out, set_by);
 	}
 	return out->row != RAS_DF_NONE && out->bank != RAS_DF_NONE;
 }

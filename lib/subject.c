@@ -258,7 +258,7 @@ static long long or_minus1(int64_t v)
 	return KNOWN(v) ? (long long)v : -1LL;
 }
 
-/* The row an EDAC driver named in driver_detail (skx, i10nm, ADXL): see decoders/edac_dram.h. */
+/* The row an EDAC driver named in driver_detail (skx, i10nm, ADXL, ghes): decoders/edac_dram.h. */
 static bool row_of_edac(const void *d, uint64_t ps, struct ras_subject *s)
 {
 	const struct edac_decoded *e = d;
@@ -295,6 +295,15 @@ static bool row_of_edac(const void *d, uint64_t ps, struct ras_subject *s)
 	ou_put_int(&key, or_minus1(e->middle_layer));
 	ou_put_lit(&key, ":");
 	ou_put_int(&key, or_minus1(e->lower_layer));
+	/* Firmware first: ghes_edac's one controller; the CPER location places the DIMM. */
+	if (KNOWN(c.node) || KNOWN(c.card) || KNOWN(c.module)) {
+		ou_put_lit(&key, " node ");
+		ou_put_int(&key, or_minus1(c.node));
+		ou_put_lit(&key, " card ");
+		ou_put_int(&key, or_minus1(c.card));
+		ou_put_lit(&key, " module ");
+		ou_put_int(&key, or_minus1(c.module));
+	}
 	ou_put_lit(&key, " rank ");
 	ou_put_int(&key, or_minus1(c.rank));
 	ou_put_lit(&key, " bank group ");
