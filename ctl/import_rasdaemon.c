@@ -419,7 +419,8 @@ static void cpu(struct rd *rd)
 	}
 	if (on)
 		imp_note(rd->im, t, "rasdaemon counts ARM and RISC-V processor errors per CPU; rasd counts "
-			 "x86 machine checks (mce_record) per core and cache, and no ARM processor error");
+			 "x86 machine checks (mce_record) per core and cache and ARM processor errors "
+			 "(arm_event) per CPU, and no RISC-V one");
 	cpu_action(rd, a, en, on, limit);
 }
 

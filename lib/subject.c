@@ -336,6 +336,31 @@ static bool row_of_extlog(const void *d, uint64_t ps, struct ras_subject *s)
 	return true;
 }
 
+/*
+ * An ARM processor error names the CPU that saw it: the kernel's own MPIDR
+ * map (arm_event's cpu), else this machine's (lib/cpu_map.h). It counts
+ * against that CPU only for the errors of its entries that are the core's
+ * own failures (decoders/cper_arm.c: flags first, last or overflow, not
+ * propagated); a record without error information (older kernels' arm_event,
+ * 6.1's, carries none) counts against no CPU.
+ */
+static bool cpu_of_arm(const void *d, uint64_t ps, struct ras_subject *s)
+{
+	const struct arm_decoded *a = d;
+	int64_t cpu = arm_decoded_cpu(a);
+	struct ou_buf key;
+
+	(void)ps;
+	if (cpu == RAS_DF_NONE || cpu > 65535 || !KNOWN(a->core_errors) || a->core_errors < 1)
+		return false;
+	s->cpu = (int)cpu;
+	s->n = a->core_errors;
+	key = ou_start(s->key, sizeof(s->key));
+	ou_put_lit(&key, "cpu ");
+	ou_put_int(&key, s->cpu);
+	return true;
+}
+
 struct feed {
 	const char *table;
 	subject_fn fn;
@@ -351,7 +376,7 @@ static const struct {
 		{ "cxl_dram", page_of_cxl } } },
 	[RAS_SUBJ_DIMM] = { "dimm", { { "mc_event", dimm_of_edac }, { "mce_record", dimm_of_mce },
 		{ "extlog_mem_event", dimm_of_extlog } } },
-	[RAS_SUBJ_CPU] = { "cpu", { { "mce_record", cpu_of_mce } } },
+	[RAS_SUBJ_CPU] = { "cpu", { { "mce_record", cpu_of_mce }, { "arm_event", cpu_of_arm } } },
 	[RAS_SUBJ_DEVICE] = { "device", { { "aer_event", device_of_aer } } },
 	[RAS_SUBJ_ROW] = { "row", { { "cxl_dram", row_of_cxl }, { "extlog_mem_event", row_of_extlog },
 		{ "mc_event", row_of_edac } } },
@@ -435,7 +460,8 @@ int ras_subjects_of(const struct ras_event_type *type, const struct ras_value *v
 			continue;
 		subject_reset(s, k);
 		if (feed_of[t][k](decoded, page_size, s)) {
-			s->n = errors_in(type, decoded);
+			if (!s->n)
+				s->n = errors_in(type, decoded);
 			n++;
 		}
 	}

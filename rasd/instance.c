@@ -91,6 +91,8 @@ int rasd_instance_open(struct ras_tracing *tr, struct ras_formats **fmt,
 	ras_decode_ctx_load_memfail(dctx, *fmt);
 	/* A replayed tree may come from another machine: its PCI addresses are not ours. */
 	dctx->pci_sysfs_root = tr->real ? cfg->sysfs_root : NULL;
+	/* CPU numbers are this machine's whatever the tree: actions offline this machine's CPUs. */
+	dctx->cpu_sysfs_root = cfg->sysfs_root;
 	return 0;
 }
 
