@@ -6,7 +6,8 @@
  * severity it is; the errors of the entries that are the core's own failures
  * counted against its CPU; and end to end, rasd --once on a replayed tree
  * offlining the CPU whose corrected errors cross cpu_ce_threshold, leaving
- * alone a CPU that only saw errors propagated to it.
+ * alone a CPU that only saw errors propagated to it, and cpu_offline_limit
+ * holding the action back once that many CPUs are offline.
  */
 #include <errno.h>
 #include <sqlite3.h>
@@ -276,6 +277,37 @@ static void test_end_to_end(void)
 	fake_tree_destroy(&t);
 }
 
+/* cpu_offline_limit: no CPU goes once that many are offline (rasdaemon's CPU_ISOLATION_LIMIT). */
+static void test_limit(const char *limit, const char *result, const char *cpu2)
+{
+	struct fake_tree t;
+	char buf[256], conf[64], sql[300];
+	sqlite3 *db;
+	int r = 0;
+
+	make_sysfs(false);
+	dt_cpus();
+	put("devices/system/cpu/cpu3/online", "0\n");
+	snprintf(conf, sizeof(conf), "cpu_offline_limit = %s\n", limit);
+	write_conf(conf);
+	fresh_db();
+	if (!tap_ok(tree(&t), "a fake tree"))
+		return;
+	r |= add_arm(&t, "0x200", "2", 0x1, base_ts);
+	r |= add_arm(&t, "0x200", "2", 0x1, base_ts + MS);
+	fake_tree_finish(&t);
+	tap_is_int(r | run_rasd(t.root, false), 0, "limit %s, cpu3 offline already: rasd --once", limit);
+	get("devices/system/cpu/cpu2/online", buf, sizeof(buf));
+	tap_is_str(buf, cpu2, "limit %s: cpu2 online is %s", limit, cpu2);
+	if (sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
+		snprintf(sql, sizeof(sql), "SELECT count(*) FROM actions WHERE subject = 'cpu 2'"
+			 " AND action = 'offline' AND result = '%s'", result);
+		tap_is_int(scalar(db, sql), 1, "limit %s: the decision is %s", limit, result);
+		sqlite3_close(db);
+	}
+	fake_tree_destroy(&t);
+}
+
 int main(void)
 {
 	actions_fixture_init();
@@ -283,6 +315,9 @@ int main(void)
 	test_map();
 	test_subject();
 	test_end_to_end();
+	test_limit("1", "cpu-limit", "1\n");
+	test_limit("2", "done", "0");
+	test_limit("0", "done", "0");
 	actions_fixture_done();
 	return tap_done();
 }
