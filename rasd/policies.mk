@@ -5,6 +5,8 @@
 
 lib_libras_a_SOURCES += lib/cpu_map.c lib/cpu_map.h
 EXTRA_DIST += rasd/policies.mk
+FUZZ_TARGETS += fuzz/fuzz-cpu-map.c
+EXTRA_DIST += fuzz/fuzz-cpu-map.c
 
 # ARM CPU isolation: the MPIDR map, the decoder's counts, the subject, rasd --once offlining.
 check_PROGRAMS += tests/test-arm-cpu
