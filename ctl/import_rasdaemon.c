@@ -16,7 +16,8 @@
  *   CPU_CE_THRESHOLD is digits (default 18, at most 10000),
  *   CPU_ISOLATION_CYCLE digits and d, h, m or s, no letter meaning SECONDS
  *   (default 24h, at most 30 days); CPU_ISOLATION_LIMIT: it offlines no more
- *   once that many CPUs are offline, and absent it is 0, which offlines none.
+ *   once that many CPUs are offline (cpu_offline_limit, the same rule), and
+ *   absent it is 0, which offlines none.
  * - Triggers run TRIGGER_DIR/NAME (NAME alone without TRIGGER_DIR, from the
  *   working directory, / under systemd): MC_CE_/MC_UE_TRIGGER at each
  *   corrected/uncorrected mc_event, AER_CE_/AER_UE_TRIGGER at each AER
@@ -375,11 +376,19 @@ static void cpu_action(struct rd *rd, struct imp_item *a, const struct imp_env *
 		return;
 	}
 	from(rd, a, l, "CPU_ISOLATION_LIMIT", "0");
-	if (limit)
-		imp_note(rd->im, a, "rasdaemon offlines no more once CPU_ISOLATION_LIMIT CPUs are offline, "
-			 "and offlines a CPU at an uncorrected error too; rasd acts on corrected thresholds "
-			 "only, never takes the last online CPU, and action_max_per_day caps its actions");
-	else
+	if (limit) {
+		char v[24];
+		struct imp_item *li;
+
+		/* The same rule: no CPU offlined once that many are offline. */
+		snprintf(v, sizeof(v), "%llu", (unsigned long long)(limit > 65535 ? 65535 : limit));
+		li = imp_add(rd->im, IMP_SET, "cpu_offline_limit", v);
+		if (li)
+			from(rd, li, l, "CPU_ISOLATION_LIMIT", "0");
+		imp_note(rd->im, a, "rasdaemon offlines a CPU at an uncorrected error too; rasd acts on "
+			 "corrected thresholds only, never takes the last online CPU, and "
+			 "action_max_per_day caps its actions");
+	} else
 		imp_note(rd->im, a, "CPU_ISOLATION_LIMIT is 0 or absent: rasdaemon 0.8.5 then offlines "
 			 "no CPU (it stops at that many offline CPUs); account records crossings only");
 }
@@ -419,7 +428,8 @@ static void cpu(struct rd *rd)
 	}
 	if (on)
 		imp_note(rd->im, t, "rasdaemon counts ARM and RISC-V processor errors per CPU; rasd counts "
-			 "x86 machine checks (mce_record) per core and cache, and no ARM processor error");
+			 "x86 machine checks (mce_record) per core and cache and ARM processor errors "
+			 "(arm_event) per CPU, and no RISC-V one");
 	cpu_action(rd, a, en, on, limit);
 }
 

@@ -144,6 +144,14 @@ enum ras_severity cper_severity_to_ras(unsigned sev)
 	return sev < OU_ARRAY_SIZE(map) ? map[sev] : RAS_SEV_UNKNOWN;
 }
 
+unsigned cper_severity_of_ghes(unsigned ghes_sev)
+{
+	/* ghes_severity(): CPER recoverable 0 -> 2, fatal 1 -> 3, corrected 2 -> 1, info 3 -> 0. */
+	static const unsigned char cper_of[] = { 3, 2, 0, 1 };
+
+	return ghes_sev < sizeof(cper_of) ? cper_of[ghes_sev] : 0xff;
+}
+
 /* UEFI 2.10 N.2.5 Memory Error Section, Memory Error Type (offset 72). */
 static const char *const mem_err_types[] = {
 	"unknown", "no error", "single-bit ECC", "multi-bit ECC",

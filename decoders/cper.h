@@ -46,6 +46,13 @@ void cper_guid_bytes(const struct cper_guid_name *g, uint8_t guid[16]);
 /* CPER error severity (N.2.1): "recoverable", "fatal", "corrected", "informational", or NULL. */
 const char *cper_severity_name(unsigned sev);
 enum ras_severity cper_severity_to_ras(unsigned sev);
+/*
+ * A GHES severity (Linux include/acpi/ghes.h: 0 none, 1 corrected, 2
+ * recoverable, 3 panic; what ghes_severity() makes of a section's CPER
+ * severity, and what arm_event's sev field holds since it has one) as the
+ * CPER severity it came from; 0xff for a value outside the four.
+ */
+unsigned cper_severity_of_ghes(unsigned ghes_sev);
 /* Memory Error Type (N.2.5, byte offset 72), or NULL. */
 const char *cper_mem_err_type_name(unsigned type);
 
@@ -193,10 +200,13 @@ struct arm_in {
 	uint32_t oem_len;
 	const uint8_t *oem_buf;
 	size_t oem_buf_len;
-	uint8_t sev;            /* CPER severity */
-	int32_t cpu;
+	uint8_t sev;            /* CPER severity (arm_event's own sev is GHES's: cper_severity_of_ghes) */
+	int32_t cpu;            /* the kernel's logical CPU of the MPIDR; negative: it found none */
 	/* The SoC's id (/sys/devices/soc0/soc_id), which tells whose vendor data oem_buf holds; NULL: unknown. */
 	const char *soc_id;
+	/* The logical CPU the caller found for the MPIDR (lib/cpu_map.h) when the record names none. */
+	unsigned has_mapped_cpu : 1;
+	int32_t mapped_cpu;
 };
 
 /* ARM Processor Error Information Structure (N.2.4.4.1), 32 bytes. */
@@ -229,6 +239,7 @@ const char *arm_part_name(unsigned implementer, unsigned part);
 struct arm_decoded {
 	RAS_DECODED_HEAD;
 	int64_t cpu;
+	int64_t mapped_cpu;         /* the MPIDR's logical CPU on this machine when cpu is not known */
 	int64_t mpidr;
 	int64_t aff0, aff1, aff2, aff3;
 	int64_t affinity_level;
@@ -242,6 +253,8 @@ struct arm_decoded {
 	int64_t cper_severity;
 	int64_t n_err_info;
 	int64_t err_info_truncated;
+	int64_t errors;             /* errors the entries stand for (Multiple Error: 0 one, 1 two or more, n) */
+	int64_t core_errors;        /* errors of the entries that are this core's own failures */
 	char err_type[48];          /* of the first entry */
 	int64_t error_info;
 	int64_t multiple_error;
@@ -260,6 +273,8 @@ RAS_DECODED_CHECK(struct arm_decoded);
 extern const struct ras_dfield arm_dfields[];
 extern const size_t arm_n_dfields;
 int arm_decode(const struct arm_in *in, struct arm_decoded *out);
+/* The logical CPU the record names: its own cpu, else the one found for its MPIDR; RAS_DF_NONE. */
+int64_t arm_decoded_cpu(const struct arm_decoded *d);
 /*
  * The one-sentence description of d, built from d->head and the members
  * listed in arm_dfields alone (pure). Always NUL-terminates buf.

@@ -215,13 +215,13 @@ void arm_err_info_format(const struct arm_err_info *e, char *out, size_t len)
 #define ARM_F(m) RAS_DF_I(struct arm_decoded, m)
 #define ARM_X(m) RAS_DF_X(struct arm_decoded, m)
 const struct ras_dfield arm_dfields[] = {
-	ARM_F(cpu), ARM_X(mpidr), ARM_F(aff0), ARM_F(aff1), ARM_F(aff2),
+	ARM_F(cpu), ARM_F(mapped_cpu), ARM_X(mpidr), ARM_F(aff0), ARM_F(aff1), ARM_F(aff2),
 	ARM_F(aff3), ARM_F(affinity_level), ARM_X(midr),
 	RAS_DF_S(struct arm_decoded, implementer),
 	RAS_DF_S(struct arm_decoded, part),
 	ARM_F(variant), ARM_F(revision), ARM_F(running_state),
 	ARM_F(psci_state), ARM_F(cper_severity), ARM_F(n_err_info),
-	ARM_F(err_info_truncated),
+	ARM_F(err_info_truncated), ARM_F(errors), ARM_F(core_errors),
 	RAS_DF_S(struct arm_decoded, err_type),
 	ARM_X(error_info), ARM_F(multiple_error),
 	RAS_DF_S(struct arm_decoded, err_flags),
@@ -305,6 +305,36 @@ static enum ras_severity arm_entries_severity(const struct arm_err_info *e, size
 	return sev;
 }
 
+/* Errors an entry stands for: Multiple Error 0 is one, 1 "multiple" (two at least), n is n. */
+static int64_t arm_entry_errors(const struct arm_err_info *e)
+{
+	if (!(e->validation_bits & ARM_V_MULTI) || e->multiple_error == 0)
+		return 1;
+	return e->multiple_error == 1 ? 2 : e->multiple_error;
+}
+
+/*
+ * A failure of this core (rasdaemon's rule for its CPU isolation): the flags
+ * are valid, say first, last or overflow, and not that the error was
+ * propagated from elsewhere (N.2.4.4.1 Flags: bit 0 first, 1 last, 2
+ * propagated, 3 overflow).
+ */
+static bool arm_core_failure(const struct arm_err_info *e)
+{
+	return (e->validation_bits & ARM_V_FLAGS) && (e->flags & 0xb) && !(e->flags & 0x4);
+}
+
+static void arm_count(const struct arm_err_info *e, size_t n, struct arm_decoded *out)
+{
+	out->errors = n ? 0 : 1;
+	out->core_errors = 0;
+	for (size_t i = 0; i < n; i++) {
+		out->errors += arm_entry_errors(&e[i]);
+		if (arm_core_failure(&e[i]))
+			out->core_errors += arm_entry_errors(&e[i]);
+	}
+}
+
 static void arm_entries(const struct arm_in *in, struct arm_decoded *out)
 {
 	struct arm_err_info e[ARM_MAX_ENTRIES];
@@ -315,6 +345,7 @@ static void arm_entries(const struct arm_in *in, struct arm_decoded *out)
 	out->err_info_truncated = arm_err_info_parse(p, n, e, ARM_MAX_ENTRIES, &got) < 0 ||
 				  n < in->pei_len;
 	out->n_err_info = (int64_t)got;
+	arm_count(e, got, out);
 	if (got)
 		arm_first_entry(&e[0], out);
 	for (size_t i = 0; i < got; i++) {
@@ -358,14 +389,26 @@ static void arm_ids(const struct arm_in *in, struct arm_decoded *out)
 	/* PSCI state is only meaningful when the processor is not running (N.2.4.4). */
 	if (!(in->running_state & 1))
 		out->psci_state = in->psci_state;
-	if (in->has_cpu)
+	/* The kernel says -EINVAL when its own map has no CPU of that MPIDR. */
+	if (in->has_cpu && in->cpu >= 0)
 		out->cpu = in->cpu;
+	else if (in->has_mapped_cpu && in->mapped_cpu >= 0)
+		out->mapped_cpu = in->mapped_cpu;
+}
+
+int64_t arm_decoded_cpu(const struct arm_decoded *d)
+{
+	if (d->cpu != RAS_DF_NONE && d->cpu >= 0)
+		return d->cpu;
+	return d->mapped_cpu != RAS_DF_NONE && d->mapped_cpu >= 0 ? d->mapped_cpu : RAS_DF_NONE;
 }
 
 static void arm_location(const struct arm_in *in, struct arm_decoded *out)
 {
-	if (in->has_cpu)
-		snprintf(out->location, sizeof(out->location), "CPU %d, ", in->cpu);
+	int64_t cpu = arm_decoded_cpu(out);
+
+	if (cpu != RAS_DF_NONE)
+		snprintf(out->location, sizeof(out->location), "CPU %lld, ", (long long)cpu);
 	ou_appendf(out->location, sizeof(out->location),
 		   "MPIDR 0x%llx (aff3 %lld, aff2 %lld, aff1 %lld, aff0 %lld)",
 		   (unsigned long long)in->mpidr, (long long)out->aff3,
@@ -391,8 +434,8 @@ void arm_render(const struct arm_decoded *d, char *buf, size_t len)
 	if (!d || d->running_state == RAS_DF_NONE)
 		return;
 	sev = ras_severity_name(d->severity);
-	if (d->cpu != RAS_DF_NONE)
-		snprintf(where, sizeof(where), "CPU %d", (int)d->cpu);
+	if (arm_decoded_cpu(d) != RAS_DF_NONE)
+		snprintf(where, sizeof(where), "CPU %lld", (long long)arm_decoded_cpu(d));
 	else
 		snprintf(where, sizeof(where), "MPIDR 0x%llx", (unsigned long long)d->mpidr);
 	snprintf(buf, len, "%s ARM processor error on %s (%s %s r%lldp%lld)",

@@ -26,6 +26,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	in.has_buffers = h[25] & 1;
 	in.has_sev = (h[25] >> 1) & 1;
 	in.has_cpu = (h[25] >> 2) & 1;
+	in.has_mapped_cpu = (h[25] >> 3) & 1;
+	in.mapped_cpu = (int8_t)h[25] >> 4;
 	in.sev = h[26];
 	in.cpu = (int8_t)h[27];
 	/* Split the body between the three buffers; lengths may lie. */

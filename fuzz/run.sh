@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Builds every fuzz/fuzz-*.c with libFuzzer + ASan + UBSan against all
 # decoders/*.c and lastwords/*.c (fuzz-page.c also against the lib/ sources of the page reader
-# and libtraceevent) and runs each for $1 seconds (default 20).
+# and libtraceevent, fuzz-cpu-map.c against lib/cpu_map.c) and runs each for $1 seconds
+# (default 20).
 # Seeds: tests/data/mcelog, tests/data/lastwords/linux-6.1-erst, and tests/data/pages for fuzz-page.
 # Usage: fuzz/run.sh [seconds] [build-dir] [target-name]
 set -eu
@@ -43,6 +44,9 @@ for src in "$top"/fuzz/fuzz-*.c; do
 	fi
 	# The diagnosis's target: diag/ beside the decoders.
 	[ "$name" = fuzz-dram ] && extra="$extra $(echo "$top"/diag/*.c)"
+	if [ "$name" = fuzz-cpu-map ]; then
+		extra="$top/lib/cpu_map.c $top/lib/fileio.c"
+	fi
 	echo "== building $name"
 	# A target that does not build is a failure (reported, never skipped silently).
 	# shellcheck disable=SC2086 # $extra is a list of words

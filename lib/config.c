@@ -74,6 +74,7 @@ static const struct key_desc keys[] = {
 	CHOICE("page_ce_action", page_ce_action, "off|account|soft|hard|soft-then-hard"),
 	STR("cpu_ce_threshold", K_THRESHOLD, cpu_ce_threshold),
 	CHOICE("cpu_ce_action", cpu_ce_action, "off|account|offline"),
+	UINT("cpu_offline_limit", cpu_offline_limit, 0, 65535),
 	STR("dimm_ce_threshold", K_THRESHOLD, dimm_ce_threshold),
 	STR("device_ce_threshold", K_THRESHOLD, device_ce_threshold),
 	STR("row_ce_threshold", K_THRESHOLD, row_ce_threshold),
@@ -142,6 +143,8 @@ void rasd_config_defaults(struct rasd_config *c)
 	snprintf(c->page_ce_action, sizeof(c->page_ce_action), "account");
 	snprintf(c->cpu_ce_threshold, sizeof(c->cpu_ce_threshold), "18/24h");
 	snprintf(c->cpu_ce_action, sizeof(c->cpu_ce_action), "account");
+	/* rasdaemon.env's CPU_ISOLATION_LIMIT. */
+	c->cpu_offline_limit = 10;
 	snprintf(c->dimm_ce_threshold, sizeof(c->dimm_ce_threshold), "100/24h");
 	snprintf(c->device_ce_threshold, sizeof(c->device_ce_threshold), "100/24h");
 	snprintf(c->row_ce_threshold, sizeof(c->row_ce_threshold), "20/24h");

@@ -53,6 +53,7 @@ struct rasd_config {
 	char page_ce_action[24];     /* off, account, soft, hard, soft-then-hard */
 	char cpu_ce_threshold[32];
 	char cpu_ce_action[24];      /* off, account, offline */
+	unsigned cpu_offline_limit;  /* no CPU offlined once this many are offline; 0: no limit */
 	char dimm_ce_threshold[32];
 	char device_ce_threshold[32];
 	char row_ce_threshold[32];

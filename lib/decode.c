@@ -20,6 +20,7 @@
 #include "decoders/sigbus.h"
 #include "event_fields.h"
 #include "formats.h"
+#include "cpu_map.h"
 #include "dimm_labels.h"
 #include "pci_names.h"
 
@@ -30,6 +31,26 @@
 void ras_decode_ctx_init(struct ras_decode_ctx *ctx)
 {
 	memset(ctx, 0, sizeof(*ctx));
+}
+
+void ras_decode_ctx_release(struct ras_decode_ctx *ctx)
+{
+	ras_cpu_map_free(ctx->cpu_map);
+	ctx->cpu_map = NULL;
+	ctx->cpu_map_read = false;
+}
+
+int ras_decode_ctx_cpu_of_mpidr(struct ras_decode_ctx *ctx, uint64_t mpidr)
+{
+	if (!ctx->cpu_sysfs_root)
+		return -1;
+	/* Read once: CPU numbers stay for the boot; an x86 machine reads an empty map. */
+	if (!ctx->cpu_map_read) {
+		ctx->cpu_map_read = true;
+		if (ras_cpu_map_load(&ctx->cpu_map, ctx->cpu_sysfs_root) < 0)
+			ctx->cpu_map = NULL;
+	}
+	return ras_cpu_map_lookup(ctx->cpu_map, mpidr);
 }
 
 void ras_decode_ctx_set_memfail_format(struct ras_decode_ctx *ctx, const char *text, size_t len)
@@ -279,10 +300,19 @@ int adapt_arm(const struct ras_event_type *type, const struct ras_value *v,
 		.ctx_buf_len = LEN(v, ARM_F_CTX_BUF),
 		.oem_len = (uint32_t)U(v, ARM_F_OEM_LEN), .oem_buf = v[ARM_F_OEM_BUF].p,
 		.oem_buf_len = LEN(v, ARM_F_OEM_BUF),
-		.sev = (uint8_t)U(v, ARM_F_SEV), .cpu = (int32_t)v[ARM_F_CPU].i,
+		/* The trace's sev is a GHES severity (ghes_handle_arm_hw_error), the decoder's CPER's. */
+		.sev = (uint8_t)cper_severity_of_ghes((unsigned)U(v, ARM_F_SEV)),
+		.cpu = (int32_t)v[ARM_F_CPU].i,
 		.soc_id = ctx && ctx->soc_id[0] ? ctx->soc_id : NULL,
 	};
 
+	/* No CPU from the kernel (older layouts, or -EINVAL: its map lacks the MPIDR): this machine's. */
+	if (ctx && (!in.has_cpu || in.cpu < 0)) {
+		int cpu = ras_decode_ctx_cpu_of_mpidr(ctx, in.mpidr);
+
+		in.has_mapped_cpu = cpu >= 0;
+		in.mapped_cpu = cpu;
+	}
 	return arm_decode(&in, out);
 }
 

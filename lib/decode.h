@@ -16,6 +16,7 @@
 
 struct dimm_labels;
 struct ras_formats;
+struct ras_cpu_map;
 
 #define RAS_DECODE_MAX_MCS 64
 
@@ -39,6 +40,10 @@ struct ras_decode_ctx {
 		char bdf[64], desc[256];
 	} pci_cache;
 	char soc_id[64];                       /* /sys/devices/soc0/soc_id: whose ARM vendor data */
+	/* ARM MPIDR -> logical CPU (lib/cpu_map.h) under this root, read at the first need; NULL: none. */
+	const char *cpu_sysfs_root;
+	struct ras_cpu_map *cpu_map;
+	bool cpu_map_read;
 };
 
 #define RAS_DECLARE_ADAPTER(name)                                              \
@@ -62,6 +67,10 @@ RAS_DECLARE_ADAPTER(sigbus);
 RAS_DECLARE_ADAPTER(netdev);
 
 void ras_decode_ctx_init(struct ras_decode_ctx *ctx);
+/* Frees what the context read (the CPU map); it can be used again, reading anew. */
+void ras_decode_ctx_release(struct ras_decode_ctx *ctx);
+/* The logical CPU of an ARM MPIDR on this machine, or -1 (no cpu_sysfs_root, or not found). */
+int ras_decode_ctx_cpu_of_mpidr(struct ras_decode_ctx *ctx, uint64_t mpidr);
 /* Reads the memory-failure symbols from a format's print fmt (text of a format file). */
 void ras_decode_ctx_set_memfail_format(struct ras_decode_ctx *ctx, const char *text, size_t len);
 /* The same from the loaded formats, when they include ras:memory_failure_event. */

@@ -324,10 +324,12 @@ static bool row_of_edac(const struct feed_in *in, struct ras_subject *s)
 	const struct edac_decoded *e = in->decoded;
 	struct diag_dram c;
 	struct ou_buf dev, key;
+	enum diag_spelling sp;
 
-	if (!KNOWN(e->mc_index) ||
-	    !diag_dram_from_edac_detail(e->driver_detail, strnlen(e->driver_detail, sizeof(e->driver_detail)), &c) ||
-	    !KNOWN(c.row) || !KNOWN(c.bank))
+	if (!KNOWN(e->mc_index))
+		return false;
+	sp = diag_dram_from_edac_detail(e->driver_detail, strnlen(e->driver_detail, sizeof(e->driver_detail)), &c);
+	if (sp == DIAG_SP_NONE || !KNOWN(c.row) || !KNOWN(c.bank))
 		return false;
 	s->dram = c;
 	dev = ou_start(s->device, sizeof(s->device));
@@ -351,6 +353,15 @@ static bool row_of_edac(const struct feed_in *in, struct ras_subject *s)
 	ou_put_int(&key, or_minus1(e->middle_layer));
 	ou_put_lit(&key, ":");
 	ou_put_int(&key, or_minus1(e->lower_layer));
+	/* Firmware first: ghes_edac's one controller; the CPER location places the DIMM. */
+	if (sp == DIAG_SP_GHES) {
+		ou_put_lit(&key, " node ");
+		ou_put_int(&key, or_minus1(c.socket));
+		ou_put_lit(&key, " card ");
+		ou_put_int(&key, or_minus1(c.mc));
+		ou_put_lit(&key, " module ");
+		ou_put_int(&key, or_minus1(c.dimm));
+	}
 	ou_put_lit(&key, " rank ");
 	ou_put_int(&key, or_minus1(c.rank));
 	ou_put_lit(&key, " bank group ");
@@ -409,34 +420,43 @@ static bool vendor_part(const struct cper_vendor *v, const char *cls, struct ras
 	return true;
 }
 
-static bool dimm_of_nonstd(const void *d, uint64_t ps, struct ras_subject *s)
+static bool dimm_of_nonstd(const struct feed_in *in, struct ras_subject *s)
 {
-	(void)ps;
+	const void *d = in->decoded;
 	return vendor_part(&((const struct nonstd_decoded *)d)->v, "memory", s);
 }
 
-static bool device_of_nonstd(const void *d, uint64_t ps, struct ras_subject *s)
+static bool device_of_nonstd(const struct feed_in *in, struct ras_subject *s)
 {
-	(void)ps;
+	const void *d = in->decoded;
 	return vendor_part(&((const struct nonstd_decoded *)d)->v, "pcie", s);
 }
 
-static bool dimm_of_arm(const void *d, uint64_t ps, struct ras_subject *s)
+static bool dimm_of_arm(const struct feed_in *in, struct ras_subject *s)
 {
-	(void)ps;
+	const void *d = in->decoded;
 	return vendor_part(&((const struct arm_decoded *)d)->v, "memory", s);
 }
 
-/* An ARM processor error names the CPU that saw it (the event's cpu, Linux 6.16 on). */
-static bool cpu_of_arm(const void *d, uint64_t ps, struct ras_subject *s)
+/*
+ * An ARM processor error names the CPU that saw it: the kernel's own MPIDR
+ * map (arm_event's cpu), else this machine's (lib/cpu_map.h). It counts
+ * against that CPU only for the errors of its entries that are the core's
+ * own failures (decoders/cper_arm.c: flags first, last or overflow, not
+ * propagated); a record without error information (older kernels' arm_event,
+ * 6.1's, carries none) counts against no CPU.
+ */
+static bool cpu_of_arm(const struct feed_in *in, struct ras_subject *s)
 {
+	const void *d = in->decoded;
 	const struct arm_decoded *a = d;
+	int64_t cpu = arm_decoded_cpu(a);
 	struct ou_buf key;
 
-	(void)ps;
-	if (!KNOWN(a->cpu) || a->cpu < 0 || a->cpu > 65535)
+	if (cpu == RAS_DF_NONE || cpu > 65535 || !KNOWN(a->core_errors) || a->core_errors < 1)
 		return false;
-	s->cpu = (int)a->cpu;
+	s->cpu = (int)cpu;
+	s->n = a->core_errors;
 	key = ou_start(s->key, sizeof(s->key));
 	ou_put_lit(&key, "cpu ");
 	ou_put_int(&key, s->cpu);
@@ -550,7 +570,8 @@ static int subjects(const struct ras_event_type *type, const struct ras_value *v
 			continue;
 		subject_reset(s, k);
 		if (feed_of[t][k](&in, s)) {
-			s->n = errors_in(type, decoded);
+			if (!s->n)
+				s->n = errors_in(type, decoded);
 			n++;
 		}
 	}

@@ -127,6 +127,30 @@ static int online_count(const char *root)
 	return act_parse_cpu_list(buf, bits, MAX_CPUS);
 }
 
+int act_offline_cpu_count(const char *root)
+{
+	char path[4200], buf[16];
+	struct dirent *de;
+	int n = 0;
+	DIR *dir;
+
+	snprintf(path, sizeof(path), "%s/devices/system/cpu", root);
+	if (!(dir = opendir(path)))
+		return 0;
+	while ((de = readdir(dir))) {
+		const char *d = de->d_name;
+		size_t digits = strspn(d + (strncmp(d, "cpu", 3) ? 0 : 3), "0123456789");
+
+		/* cpuN only (not cpufreq, cpuidle): "cpu" then 1 to 5 digits, nothing after. */
+		if (strncmp(d, "cpu", 3) || !digits || digits > 5 || d[3 + digits])
+			continue;
+		snprintf(path, sizeof(path), "%s/devices/system/cpu/%s/online", root, d);
+		n += read_small(path, buf, sizeof(buf)) == 0 && !strcmp(buf, "0");
+	}
+	closedir(dir);
+	return n;
+}
+
 int act_offline_cpus(const char *root, const struct ras_subject *s, bool dry_run,
 		     char *target, size_t len)
 {

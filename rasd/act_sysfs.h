@@ -29,6 +29,12 @@ int act_offline_cpus(const char *root, const struct ras_subject *s, bool dry_run
  */
 int act_repair_row(const char *root, const struct ras_subject *s, bool dry_run,
 		   char *target, size_t len);
+/*
+ * CPUs taken offline: cpuN/online files that say 0 (a CPU without one
+ * cannot go). Not the kernel's offline list, which also names possible CPUs
+ * never present.
+ */
+int act_offline_cpu_count(const char *root);
 /* Parses a kernel CPU list ("0-3,8") into a bitmap of max bits; count set or -EINVAL. */
 int act_parse_cpu_list(const char *text, uint8_t *bits, unsigned max);
 

@@ -850,6 +850,7 @@ static void teardown(struct rasd *d, bool clean)
 	 */
 	ras_tracing_close(&d->tr, d->tr.real && !d->cfg->keep_instance && clean);
 	ras_formats_free(d->fmt);
+	ras_decode_ctx_release(&d->dctx);
 	ras_db_close(d->db);
 	if (d->sigfd >= 0)
 		close(d->sigfd);

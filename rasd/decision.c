@@ -5,6 +5,7 @@
 #include <string.h>
 #include <time.h>
 #include "decision.h"
+#include "act_sysfs.h"
 
 #define DAY_NS (86400LL * 1000000000LL)
 
@@ -43,12 +44,18 @@ const char *ras_decision_configured(const struct rasd_config *cfg, enum ras_subj
 	}
 }
 
-/* Rate limit and daily cap per kind; NULL when the action may go ahead. */
+/*
+ * Rate limit and daily cap per kind, and the CPUs offline in all (rasdaemon's
+ * CPU_ISOLATION_LIMIT); NULL when the action may go ahead.
+ */
 static const char *limited(struct ras_decisions *d, struct ras_db_actions *dba,
 			   enum ras_subject_kind kind, int64_t now)
 {
 	int64_t n = 0;
 
+	if (kind == RAS_SUBJ_CPU && d->cfg->cpu_offline_limit &&
+	    act_offline_cpu_count(d->cfg->sysfs_root) >= (int)d->cfg->cpu_offline_limit)
+		return "cpu-limit";
 	if (d->last_act_ns[kind] &&
 	    now - d->last_act_ns[kind] < (int64_t)d->cfg->action_min_interval_s * 1000000000)
 		return "rate-limited";

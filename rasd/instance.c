@@ -132,6 +132,8 @@ int rasd_instance_open(struct ras_tracing *tr, struct ras_formats **fmt,
 	 */
 	if (tr->real || strcmp(cfg->sysfs_root, "/sys"))
 		ras_decode_ctx_load_soc(dctx, cfg->sysfs_root);
+	/* CPU numbers are this machine's whatever the tree: actions offline this machine's CPUs. */
+	dctx->cpu_sysfs_root = cfg->sysfs_root;
 	return 0;
 }
 

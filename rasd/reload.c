@@ -73,6 +73,7 @@ static void reload_actions(struct rasd_config *c, const struct rasd_config *f)
 	TAKE(page_ce_action);
 	TAKE(cpu_ce_threshold);
 	TAKE(cpu_ce_action);
+	TAKE(cpu_offline_limit);
 	TAKE(dimm_ce_threshold);
 	TAKE(device_ce_threshold);
 	TAKE(row_ce_threshold);

@@ -109,7 +109,9 @@ rd cpuseconds 'CPU_ISOLATION_CYCLE=7200\n'
 has cpuseconds "cpu_ce_threshold = 18/2h"
 rd cpuon 'CPU_ISOLATION_ENABLE=Yes\nCPU_CE_THRESHOLD=20000\nCPU_ISOLATION_LIMIT=2\n'
 has cpuon "cpu_ce_action = offline"
+has cpuon "cpu_offline_limit = 2"
 has cpuon "cpu_ce_threshold = 10000/24h"
+contains cpuon "ARM processor errors (arm_event) per CPU, and no RISC-V one"
 rd cpunolimit 'CPU_ISOLATION_ENABLE=yes\n'
 has cpunolimit "cpu_ce_action = account"
 contains cpunolimit "rasdaemon 0.8.5 then offlines no CPU"

@@ -2,7 +2,8 @@
 /*
  * Threshold subjects from golden records: DRAM rows named by EDAC drivers in
  * mc_event's driver_detail (skx/i10nm in both spellings the kernel has used,
- * ACPI ADXL decoding), records that name no row, and AMD UMC machine checks
+ * ACPI ADXL decoding, ghes_edac's CPER location before and since 5.17),
+ * records that name no row, and AMD UMC machine checks
  * (a rank: channel and chip select). A machine check's address names a page
  * only when the kernel's rule says it is physical: never a UMC's normalized
  * address, an Intel address in another mode or of a coarser grain.
@@ -101,6 +102,60 @@ static void test_edac_rows(void)
 	       "the length bounds the text read");
 	tap_ok(diag_dram_from_edac_detail("Row:0x5 Bank:0x1 Row:0x6", 24, &c) && c.row == 5,
 	       "the first word naming a field wins");
+}
+
+/* A corrected mc_event as ghes_edac reports one: controller 0, one layer of DIMMs (here the fourth). */
+static void ghes_event(const char *detail)
+{
+	struct edac_in in = {
+		.error_type = EDAC_ERR_CORRECTED, .msg = "Single-bit ECC", .msg_len = 14,
+		.label = "DIMM_B1", .label_len = 7, .error_count = 1, .mc_index = 0,
+		.top_layer = 3, .middle_layer = -1, .lower_layer = -1, .address = 0x8badf00c0,
+		.grain_bits = 6, .driver_detail = detail, .driver_detail_len = strlen(detail),
+	};
+	static struct edac_decoded d;
+
+	edac_decode(&in, &d);
+	nsubj = ras_subjects_of(ras_event_type_find("ras:mc_event"), NULL, &d, 4096, ~0u, subj);
+}
+
+static void test_ghes_rows(void)
+{
+	const struct ras_subject *s;
+	struct edac_dram c;
+
+	/* Before 5.17: ghes_edac's own words (col, bit_pos), bank holding the group in its high byte. */
+	ghes_event("APEI location: node:0 card:1 module:2 rank:1 bank:1026 bank_group:4 "
+		   "bank_address:2 row:6749 col:8 bit_pos:0 DIMM location: Node 0 DIMM_B1 "
+		   "status(0x0000000000000400): Unknown");
+	s = find(RAS_SUBJ_ROW);
+	tap_ok(s && !strcmp(s->key, "mc0 3:-1:-1 node 0 card 1 module 2 rank 1 bank group 4 bank 2 row 0x1a5d"),
+	       "ghes_edac before 5.17: a row placed by node, card, module; bank_address is the bank (%s)",
+	       s ? s->key : "none");
+	tap_ok(s && s->dram.rank == 1 && s->dram.bank_group == 4 && s->dram.bank == 2 &&
+	       s->dram.row == 6749 && s->dram.column == 8, "  rank, bank group, bank, row, column");
+	tap_ok(s && s->have_addr && s->addr == 0x8badf00c0, "  its address, for the page fallback");
+	/* Since 5.17: cper_mem_err_location's words (device, column, bit_position, ids). */
+	ghes_event("APEI location: node:0 card:1 module:2 rank:1 bank:1026 bank_group:4 "
+		   "bank_address:2 device:5 row:6749 column:8 bit_position:0 "
+		   "requestor_id:0x0000000000000000 responder_id:0x0000000000000000 "
+		   "target_id:0x0000000000000000 DIMM location: Node 0 DIMM_B1 ");
+	s = find(RAS_SUBJ_ROW);
+	tap_ok(s && !strcmp(s->key, "mc0 3:-1:-1 node 0 card 1 module 2 rank 1 bank group 4 bank 2 row 0x1a5d"),
+	       "ghes_edac since 5.17: the same row, the same key (%s)", s ? s->key : "none");
+	tap_ok(s && s->dram.column == 8, "  column from the long name");
+	/* Firmware that gives no bank group: bank is the bank. */
+	ghes_event("APEI location: node:1 card:0 module:0 bank:3 row:100 column:2 ");
+	s = find(RAS_SUBJ_ROW);
+	tap_ok(s && !strcmp(s->key, "mc0 3:-1:-1 node 1 card 0 module 0 rank -1 bank group -1 bank 3 row 0x64"),
+	       "no bank group: bank as said, rank unknown (%s)", s ? s->key : "none");
+	ghes_event("APEI location: node:0 card:0 module:1 rank:0 device:0 ");
+	tap_ok(!find(RAS_SUBJ_ROW) && find(RAS_SUBJ_DIMM), "no row or bank in the location: no row subject");
+	tap_ok(edac_dram_of_detail("bank_address:2 bank:1026 row:1", 30, &c) && c.bank == 2,
+	       "bank_address wins over bank in either order");
+	tap_ok(edac_dram_of_detail("node:1 card:2 module:3 device:4 bank:5 row:6", 44, &c) &&
+	       c.node == 1 && c.card == 2 && c.module == 3 && c.device == 4,
+	       "node, card, module and device are read");
 }
 
 #define VAL   (1ULL << 63)
@@ -306,6 +361,7 @@ int main(void)
 {
 	test_vendor_parts();
 	test_edac_rows();
+	test_ghes_rows();
 	test_amd_umc();
 	test_amd_hbm();
 	test_intel_address();

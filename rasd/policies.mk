@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: MIT
+# Issue 36's policies: CPU isolation from ARM processor errors (the MPIDR
+# map in lib/cpu_map.c), their sources and tests. Included by the top
+# Makefile.am; only appends.
+
+lib_libras_a_SOURCES += lib/cpu_map.c lib/cpu_map.h
+EXTRA_DIST += rasd/policies.mk
+FUZZ_TARGETS += fuzz/fuzz-cpu-map.c
+EXTRA_DIST += fuzz/fuzz-cpu-map.c
+
+# ARM CPU isolation: the MPIDR map, the decoder's counts, the subject, rasd --once offlining.
+check_PROGRAMS += tests/test-arm-cpu
+TESTS += tests/test-arm-cpu
+tests_test_arm_cpu_SOURCES = tests/test-arm-cpu.c $(ACTIONS_FIXTURE)
+tests_test_arm_cpu_CFLAGS = $(RAS_CFLAGS)
+tests_test_arm_cpu_LDADD = $(TEST_LIBS)
