@@ -76,7 +76,7 @@ static const struct subject_source *subject_source_of(unsigned idx)
 }
 
 /*
- * The subject series' roll-up (rollup_subjects, schema 18): each subject's
+ * The subject series' roll-up (rollup_subjects, schema 19): each subject's
  * errors per severity and source over every stored record, added per batch
  * by the same expressions collect_subjects() reads rows with. A subject's
  * first row also gives it its place in metrics_subjects (a trigger): the

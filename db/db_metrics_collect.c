@@ -117,7 +117,7 @@ static int collect_subjects(struct ras_db *db, struct ras_metrics *m,
 			 " WHERE id > ?1 AND id <= ?2 GROUP BY 1, 2, 3, 4, 5",
 			 src->key, src->key2, src->weight, src->table);
 	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK) {
-		/* Before schema 18 the roll-up held recorded records alone, without their source. */
+		/* Before schema 19 the roll-up held recorded records alone, without their source. */
 		if (!from_rollups(db, lo) ||
 		    sqlite3_prepare_v2(db->h, "SELECT key, key2, nullif(severity, ''), 'live', 0, weight"
 				       " FROM rollup_subjects WHERE tbl = ?3", -1, &st, NULL) != SQLITE_OK)
@@ -136,7 +136,7 @@ static int collect_subjects(struct ras_db *db, struct ras_metrics *m,
 
 /*
  * Each subject's place in the order subjects appeared (metrics_subjects,
- * schema 18), which decides which ones have series of their own. Only the
+ * schema 19), which decides which ones have series of their own. Only the
  * rows added since the last read.
  */
 static int collect_ranks(struct ras_db *db, struct ras_metrics *m)

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* The diagnosis's tables: schema step 19 (db_upgrades.h) and their statements. */
+/* The diagnosis's tables: schema step 20 (db_upgrades.h) and their statements. */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>

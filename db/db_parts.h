@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The diagnosis's tables (schema step 19): parts, one row per part rasd
+ * The diagnosis's tables (schema step 20): parts, one row per part rasd
  * has attributed errors to, with its counts, its worst fault mode and its
  * verdict, and rasd's classifier state (diag/state.h); part_faults, the
  * faults its DRAM cells make up; verdicts, every change of a part's verdict

@@ -302,8 +302,8 @@ int ras_db_migrate(struct ras_db *db)
 		goto fail;
 	if (v >= 10 && v < 12 && ras_db_rollup_rekey_sumloc(db) < 0)
 		goto fail;
-	/* Step 18: the subjects' roll-up by source, from the rows and the folds. */
-	if (v >= 10 && v < 18 && ras_db_metrics_rollup_rebuild_all(db) < 0)
+	/* Step 19: the subjects' roll-up by source, from the rows and the folds. */
+	if (v >= 10 && v < 19 && ras_db_metrics_rollup_rebuild_all(db) < 0)
 		goto fail;
 	snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", RAS_DB_SCHEMA_VERSION);
 	if (ras_db_exec(db, sql) < 0)

@@ -276,7 +276,7 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	 * roll-up is recounted from the rows and folded records by the
 	 * migration (ras_db_metrics_rollup_rebuild_all).
 	 */
-	{ 18, "metrics subjects by source, in the order they appeared",
+	{ 19, "metrics subjects by source, in the order they appeared",
 	  "DROP TABLE IF EXISTS rollup_subjects;"
 	  "CREATE TABLE rollup_subjects (tbl TEXT NOT NULL, key NOT NULL, key2 NOT NULL,"
 	  " severity TEXT NOT NULL, source TEXT NOT NULL, synthetic INTEGER NOT NULL,"
@@ -292,7 +292,7 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	 * worst fault mode, verdict and rasd's classifier state; its faults; the
 	 * history of its verdicts; the event rows its stored state has counted.
 	 */
-	{ 19, "parts, their faults, verdicts and verdict history",
+	{ 20, "parts, their faults, verdicts and verdict history",
 	  "CREATE TABLE IF NOT EXISTS parts ("
 	  " id INTEGER PRIMARY KEY, kind TEXT NOT NULL, part TEXT NOT NULL,"
 	  " synthetic INTEGER NOT NULL, label TEXT, first_ns INTEGER, last_ns INTEGER,"

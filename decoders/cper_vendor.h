@@ -89,8 +89,8 @@ int cper_vendor_matches(const struct cper_vendor *v, const char *name);
  * Column names are unique per event table: those the ARM and non-standard
  * decoders already use (detail, part, err_type) are prefixed.
  */
-#define CPER_VENDOR_S(S, M, f, name) { name, RAS_DF_STR, offsetof(S, M.f), RAS_DF_MEMBER_SIZE(S, M.f), false }
-#define CPER_VENDOR_I(S, M, f, name) { name, RAS_DF_INT, offsetof(S, M.f), RAS_DF_MEMBER_SIZE(S, M.f), false }
+#define CPER_VENDOR_S(S, M, f, name) { name, RAS_DF_STR, offsetof(S, M.f), RAS_DF_MEMBER_SIZE(S, M.f), false, RAS_DJ_NUMBER }
+#define CPER_VENDOR_I(S, M, f, name) { name, RAS_DF_INT, offsetof(S, M.f), RAS_DF_MEMBER_SIZE(S, M.f), false, RAS_DJ_NUMBER }
 #define CPER_VENDOR_DFIELDS(S, M)                                                              \
 	CPER_VENDOR_S(S, M, vendor, "vendor"), CPER_VENDOR_S(S, M, platform, "platform"),      \
 	CPER_VENDOR_S(S, M, section, "vendor_section"), CPER_VENDOR_S(S, M, module, "module"), \
