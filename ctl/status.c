@@ -463,14 +463,14 @@ static void print_storage_text(struct status *st, struct ctl *c, const char *sta
 
 	if (!strcmp(state, "failing")) {
 		ras_format_time(r->since_ns, when, sizeof(when));
-		printf("Storage: failing since %s: %s (%llu records held in memory)\n", when, r->reason,
+		printf("Storage: failing since %s: %s (%llu records held in memory)\n", when, ctl_text(r->reason),
 		       (unsigned long long)r->waiting);
 	} else if (!strcmp(state, "working")) {
 		printf("Storage: working\n");
 	} else if (!strcmp(state, "stopped")) {
 		ras_format_time(r->stop_ns, when, sizeof(when));
 		printf("Storage: rasd (pid %ld) stopped at %s%s%s\n", r->pid, when,
-		       r->exit_reason[0] ? ": " : "", r->exit_reason);
+		       r->exit_reason[0] ? ": " : "", ctl_text(r->exit_reason));
 	} else if (!strcmp(state, "killed")) {
 		printf("Storage: unknown: rasd (pid %ld) ended without stopping (killed?); its last "
 		       "report is history\n", r->pid);

@@ -19,6 +19,7 @@
 #include "safe_path.h"
 #include "formats.h"
 #include "json.h"
+#include "text.h"
 #include "tracing.h"
 
 static const char *const source_names[RAS_MSRC_COUNT_] = {
@@ -227,9 +228,21 @@ struct emit {
  */
 static void put_escaped(FILE *out, const char *value, bool json)
 {
+	char safe[1024];
+
 	if (json) {
 		ras_json_string(out, value, strlen(value));
 		return;
+	}
+	/*
+	 * The exposition formats define no escape for a control character: its
+	 * safe form (text.h, ESC as the four characters \x1b) is the value, so
+	 * a scrape or a terminal shows what the label said and is driven by none
+	 * of it. A value longer than the buffer is cut before an escape.
+	 */
+	if (!ras_text_plain(value, strlen(value))) {
+		ras_text_safe(safe, sizeof(safe), value, strlen(value));
+		value = safe;
 	}
 	putc('"', out);
 	for (const unsigned char *p = (const unsigned char *)value; *p; p++) {

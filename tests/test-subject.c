@@ -122,7 +122,7 @@ static void ghes_event(const char *detail)
 static void test_ghes_rows(void)
 {
 	const struct ras_subject *s;
-	struct edac_dram c;
+	struct diag_dram c;
 
 	/* Before 5.17: ghes_edac's own words (col, bit_pos), bank holding the group in its high byte. */
 	ghes_event("APEI location: node:0 card:1 module:2 rank:1 bank:1026 bank_group:4 "
@@ -151,11 +151,13 @@ static void test_ghes_rows(void)
 	       "no bank group: bank as said, rank unknown (%s)", s ? s->key : "none");
 	ghes_event("APEI location: node:0 card:0 module:1 rank:0 device:0 ");
 	tap_ok(!find(RAS_SUBJ_ROW) && find(RAS_SUBJ_DIMM), "no row or bank in the location: no row subject");
-	tap_ok(edac_dram_of_detail("bank_address:2 bank:1026 row:1", 30, &c) && c.bank == 2,
+	tap_ok(diag_dram_from_edac_detail("APEI location: bank_address:2 bank:1026 row:1", 45, &c) ==
+	       DIAG_SP_GHES && c.bank == 2,
 	       "bank_address wins over bank in either order");
-	tap_ok(edac_dram_of_detail("node:1 card:2 module:3 device:4 bank:5 row:6", 44, &c) &&
-	       c.node == 1 && c.card == 2 && c.module == 3 && c.device == 4,
-	       "node, card, module and device are read");
+	tap_ok(diag_dram_from_edac_detail("APEI location: node:1 card:2 module:3 device:4 bank:5 row:6", 59,
+					  &c) == DIAG_SP_GHES &&
+	       c.socket == 1 && c.mc == 2 && c.dimm == 3 && c.device == 4,
+	       "node, card, module and device are read (as socket, controller, DIMM, device)");
 }
 
 #define VAL   (1ULL << 63)
@@ -320,7 +322,7 @@ static void vendor_section(const char *guid, uint8_t sev, const uint8_t *b, size
 static void test_vendor_parts(void)
 {
 	static struct arm_decoded a;
-	uint8_t b[160] = { 0 };
+	uint8_t b[160] = { 0 }, pei[32];
 	const struct ras_subject *s;
 	size_t n = vv_hisi_oem2(b);
 	struct arm_in in = { .midr = 0x413fd0c1, .running_state = 1, .has_buffers = 1, .has_sev = 1,
@@ -346,9 +348,17 @@ static void test_vendor_parts(void)
 	n = vv_grace(b);
 	vendor_section(VV_NVIDIA_GRACE, 2, b, n);
 	tap_is_int(nsubj, 0, "Grace: the section names no part");
-	/* ARM processor error on CPU 12, with Altra's MCU record as its vendor data. */
+	/*
+	 * ARM processor error on CPU 12, with Altra's MCU record as its vendor
+	 * data, and one error information entry (N.2.4.4.1: version, length 32,
+	 * valid multiple error and flags, a cache error) flagged first: the
+	 * core's own failure, which is what counts against a CPU.
+	 */
 	n = vv_ampere_mcu(b);
 	in.oem_len = (uint32_t)n, in.oem_buf = b, in.oem_buf_len = n;
+	memset(pei, 0, sizeof(pei));
+	pei[1] = 32, pei[2] = 0x7, pei[4] = 0x2, pei[7] = 0x1;
+	in.pei_len = sizeof(pei), in.pei_buf = pei, in.pei_buf_len = sizeof(pei);
 	arm_decode(&in, &a);
 	nsubj = ras_subjects_of(ras_event_type_find("ras:arm_event"), NULL, &a, 4096, ~0u, subj);
 	s = find(RAS_SUBJ_CPU);

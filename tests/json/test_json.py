@@ -191,6 +191,23 @@ def test_fleet_outputs(db):
                  want_rc=(0, 3))
     check_output("status", *ctl(["status"], db), want_rc=(0, 3))
     check_output("metrics --json", *ctl(["metrics", "--json"], db), schema="metrics.schema.json")
+    # The exposition formats have no escape for a control character: the label's safe form.
+    for fmt in ("openmetrics", "prometheus"):
+        rc, out, err = ctl(["metrics", "--format", fmt], db)
+        check_output("metrics --format " + fmt, rc, out, err)
+        try:
+            from prometheus_client import parser
+        except ImportError:
+            continue
+        try:
+            if fmt == "openmetrics":
+                from prometheus_client.openmetrics import parser as omparser
+                fams = list(omparser.text_string_to_metric_families(out.decode("utf-8")))
+            else:
+                fams = list(parser.text_string_to_metric_families(out.decode("utf-8")))
+            ok(bool(fams), "metrics --format %s parses (%d families)" % (fmt, len(fams)))
+        except Exception as e:  # noqa: BLE001 - any parse failure is the finding
+            ok(False, "metrics --format %s parses: %s" % (fmt, e))
     rc, out, err = ctl(["export", "--cursor-file", os.path.join(WORK, "export.cursor")], db)
     check_output("export", rc, out, err)
     path = os.path.join(WORK, "export.jsonl")
