@@ -48,17 +48,25 @@ static void add_section(struct fake_tree *t, const char *guid, unsigned sev, con
 	tap_ok(len > 0 && fake_add(t, 0, ts += 1000, rec, (uint32_t)len) == 0, "section %s written", guid);
 }
 
+/*
+ * An ARM processor error of CPU 12 as the kernel gives it: sev is GHES's
+ * (1, corrected), and one error information entry (N.2.4.4.1: length 32,
+ * valid multiple error and flags, a cache error) flagged first, the core's
+ * own failure, which is what counts against the CPU.
+ */
 static void add_arm(struct fake_tree *t, const uint8_t *oem, size_t n)
 {
-	char a_oem[256], a_len[24];
-	char *assign[] = { "midr=0x413fd0c1", "mpidr=0x81000c00", "running_state=1", "sev=2", "cpu=12",
-			   a_oem, a_len };
+	static const uint8_t entry[32] = { [1] = 32, [2] = 0x7, [4] = 0x2, [7] = 0x1 };
+	char a_oem[256], a_len[24], a_pei[96];
+	char *assign[] = { "midr=0x413fd0c1", "mpidr=0x81000c00", "running_state=1", "sev=1", "cpu=12",
+			   a_oem, a_len, "pei_len=32", a_pei };
 	uint8_t rec[1024];
 	int len;
 
 	hex(a_oem, sizeof(a_oem), "oem_buf", oem, n);
 	snprintf(a_len, sizeof(a_len), "oem_len=%zu", n);
-	len = fake_record(t, "ras:arm_event", assign, 7, rec, sizeof(rec));
+	hex(a_pei, sizeof(a_pei), "pei_buf", entry, sizeof(entry));
+	len = fake_record(t, "ras:arm_event", assign, 9, rec, sizeof(rec));
 	tap_ok(len > 0 && fake_add(t, 1, ts += 1000, rec, (uint32_t)len) == 0, "arm_event written");
 }
 
