@@ -35,6 +35,12 @@ int ctl_usage_error(const char *cmd, const char *fmt, ...)
 	return CTL_EXIT_USAGE;
 }
 
+/* The option's one-letter form is its key, when the spec lists it. */
+static bool short_of(const struct ctl_spec *spec, const struct ctl_opt *o)
+{
+	return spec->short_keys && o->key > ' ' && o->key < 0x7f && strchr(spec->short_keys, o->key);
+}
+
 int ctl_parse(const struct ctl_spec *spec, int argc, char **argv, ctl_opt_fn fn, void *ctx,
 	      int *first)
 {
@@ -42,6 +48,8 @@ int ctl_parse(const struct ctl_spec *spec, int argc, char **argv, ctl_opt_fn fn,
 	unsigned n = count_opts(spec);
 	uint32_t seen = 0;
 	int opt, idx, r;
+	char shorts[2 * MAX_OPTS + 3] = ":h";
+	size_t ns = 2;
 
 	*first = argc;   /* no arguments, also when parsing stops on an error */
 	if (n > MAX_OPTS)
@@ -50,12 +58,19 @@ int ctl_parse(const struct ctl_spec *spec, int argc, char **argv, ctl_opt_fn fn,
 		lo[i] = (struct option){ spec->opts[i].name,
 					 spec->opts[i].arg ? required_argument : no_argument,
 					 NULL, (int)i };
+	for (unsigned i = 0; i < n; i++)
+		if (short_of(spec, &spec->opts[i])) {
+			shorts[ns++] = (char)spec->opts[i].key;
+			if (spec->opts[i].arg)
+				shorts[ns++] = ':';
+		}
+	shorts[ns] = 0;
 	lo[n] = (struct option){ "help", no_argument, NULL, 'h' };
 	/* 0, not 1: glibc then starts afresh, forgetting main's "+" (stop at the first argument). */
 	optind = 0;
 	opterr = 0;
 	/* A leading '-' would hand positionals over in order; '+' would stop at the first. */
-	while ((opt = getopt_long(argc, argv, ":h", lo, &idx)) != -1) {
+	while ((opt = getopt_long(argc, argv, shorts, lo, &idx)) != -1) {
 		if (opt == 'h') {
 			ctl_print_help(spec, stdout);
 			return CTL_EXIT_OK;
@@ -64,6 +79,10 @@ int ctl_parse(const struct ctl_spec *spec, int argc, char **argv, ctl_opt_fn fn,
 			return ctl_usage_error(spec->name, "unknown option '%s'", argv[optind - 1]);
 		if (opt == ':')
 			return ctl_usage_error(spec->name, "'%s' needs a value", argv[optind - 1]);
+		/* A one-letter form: its option's index (long forms return the index itself). */
+		for (unsigned i = 0; opt >= (int)n && i < n; i++)
+			if (short_of(spec, &spec->opts[i]) && spec->opts[i].key == opt)
+				opt = (int)i;
 		seen |= UINT32_C(1) << opt;
 		r = fn(ctx, spec->opts[opt].key, optarg);
 		if (r >= 0)
@@ -104,7 +123,12 @@ void ctl_print_help(const struct ctl_spec *spec, void *file)
 		const struct ctl_opt *o = &spec->opts[i];
 		char left[64];
 
-		snprintf(left, sizeof(left), "--%s%s%s", o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+		if (short_of(spec, o))
+			snprintf(left, sizeof(left), "-%c, --%s%s%s", o->key, o->name,
+				 o->arg ? " " : "", o->arg ? o->arg : "");
+		else
+			snprintf(left, sizeof(left), "--%s%s%s", o->name, o->arg ? " " : "",
+				 o->arg ? o->arg : "");
 		/* a long value list ("openmetrics|prometheus") gets a line of its own */
 		if (strlen(left) > 22)
 			fprintf(out, "  %s\n  %-22s %s\n", left, "", o->help);

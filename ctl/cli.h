@@ -50,6 +50,8 @@ struct ctl_spec {
 	/* An option that must be given (export --cursor-file): shown without
 	 * brackets in the synopsis, and ctl_parse refuses its absence. */
 	const char *required;
+	/* The options (by key) that also have a one-letter form, the key itself: "o" gives -o. */
+	const char *short_keys;
 	/* The command parses its own arguments: opts are listed for --help and
 	 * completion only, and the synopsis is name and args alone. */
 	bool raw;

@@ -59,7 +59,7 @@ static const char *bare(const char *line)
 }
 
 /* "boot 3 ended in a fatal machine check: <what>; panic at 2026-11-22 10:00:00 UTC" */
-static void sentence(struct ras_db *db, const struct ras_db_crash *c, char *out, size_t len)
+void ctl_crash_sentence(struct ras_db *db, const struct ras_db_crash *c, char *out, size_t len)
 {
 	struct story s = { 0 };
 	const char *what;
@@ -124,7 +124,7 @@ static int list_one(void *ctx, const struct ras_db_crash *c)
 	struct crashes_ctx *k = ctx;
 	char line[RAS_SUMMARY_LEN + 1024];
 
-	sentence(k->db, c, line, sizeof(line));
+	ctl_crash_sentence(k->db, c, line, sizeof(line));
 	k->n++;
 	if (k->a->json) {
 		print_crash_json(c, line);
@@ -244,7 +244,7 @@ static int show_one(void *ctx, const struct ras_db_crash *c)
 	uint8_t *raw = NULL;
 	size_t len = 0;
 
-	sentence(k->db, c, summary, sizeof(summary));
+	ctl_crash_sentence(k->db, c, summary, sizeof(summary));
 	if (k->a->raw)
 		ras_db_crash_raw(k->db, c->id, &raw, &len);
 	if (k->a->json) {

@@ -326,13 +326,18 @@ const char *ctl_text(const char *s)
 	return ras_text_plain(s, len) ? s : text_slot(s, len);
 }
 
-void ctl_print_json_wall(int64_t wall_ns)
+void ctl_fprint_json_wall(FILE *o, int64_t wall_ns)
 {
 	char when[40];
 
 	ras_format_time(wall_ns, when, sizeof(when));
-	printf("\"time\":\"%s\",\"wall_s\":%lld,\"wall_ns\":\"%lld\"", when,
-	       (long long)(wall_ns / 1000000000), (long long)wall_ns);
+	fprintf(o, "\"time\":\"%s\",\"wall_s\":%lld,\"wall_ns\":\"%lld\"", when,
+		(long long)(wall_ns / 1000000000), (long long)wall_ns);
+}
+
+void ctl_print_json_wall(int64_t wall_ns)
+{
+	ctl_fprint_json_wall(stdout, wall_ns);
 }
 
 static const struct option global_opts[] = {

@@ -3,6 +3,7 @@
 #ifndef RAS_CTL_H
 #define RAS_CTL_H
 
+#include <stdio.h>
 #include "lib/config.h"
 #include "db/db_link.h"
 #include "db/db_query.h"
@@ -74,6 +75,7 @@ void ctl_print_json_u64(uint64_t v);
 void ctl_print_json_hex(uint64_t v);
 /* "time":"ISO","wall_s":S,"wall_ns":"NS" (no comma around it). */
 void ctl_print_json_wall(int64_t wall_ns);
+void ctl_fprint_json_wall(FILE *o, int64_t wall_ns);
 /* Version of every --json format documented in ras-fdr-ctl(8) and doc/schema/. */
 #define CTL_JSON_VERSION RAS_JSON_VERSION
 
@@ -113,6 +115,10 @@ void ctl_render_row(const struct ras_db_row *row, const void *decoded, const str
 /* errors --json (query.c): one record and its decoding as a JSON line; l as above. */
 struct ras_decode_ctx;
 void ctl_print_json_row(const struct ras_db_row *row, const void *decoded, const struct ctl_link *l);
+/* The same line written to o (the report's attachment), and a folded period's line. */
+void ctl_fprint_json_row(FILE *o, const struct ras_db_row *row, const void *decoded,
+			 const struct ctl_link *l);
+void ctl_fprint_json_fold(FILE *o, const struct ras_db_row *row);
 /*
  * A decoding context for records decoded here (--redecode, import): nothing
  * looked up on this machine, the memory-failure names from the shipped format.
@@ -171,6 +177,9 @@ int ctl_export(struct ctl *c, int argc, char **argv);
 int ctl_import(struct ctl *c, int argc, char **argv);
 /* What killed each previous boot (crashes.c, issue 35). */
 int ctl_crashes(struct ctl *c, int argc, char **argv);
+/* A crash's cause in one sentence, as crashes lists it (the report uses it too). */
+struct ras_db_crash;
+void ctl_crash_sentence(struct ras_db *db, const struct ras_db_crash *c, char *out, size_t len);
 /* Acknowledges the losses and a database replacement that status reports (ack.c). */
 int ctl_ack(struct ctl *c, int argc, char **argv);
 /* The diagnosis: each part's verdict (health.c); status's line about it (status.c). */

@@ -245,46 +245,46 @@ struct errors_ctx {
 };
 
 /* A raw field by its event-table flags: one JSON type per key, whatever the row holds. */
-static void print_json_value(const struct ras_field *f, const struct ras_value *v)
+static void print_json_value(FILE *o, const struct ras_field *f, const struct ras_value *v)
 {
 	if (!v->present) {
-		printf("null");
+		fprintf(o, "null");
 	} else if (f->type == RAS_FT_INT && (f->flags & RAS_F_HEX)) {
-		ctl_print_json_hex((uint64_t)v->i);
+		ras_json_hex(o, (uint64_t)v->i);
 	} else if (f->type == RAS_FT_INT && (f->flags & RAS_F_WIDE)) {
-		ctl_print_json_u64((uint64_t)v->i);
+		ras_json_u64(o, (uint64_t)v->i);
 	} else if (f->type == RAS_FT_INT) {
-		printf("%lld", (long long)v->i);
+		fprintf(o, "%lld", (long long)v->i);
 	} else if (f->type == RAS_FT_TEXT) {
-		ctl_print_json_string(v->p, v->p ? v->len : 0);
+		ras_json_string(o, v->p, v->p ? v->len : 0);
 	} else {
-		putchar('"');
+		fputc('"', o);
 		for (uint32_t i = 0; v->p && i < v->len; i++)
-			printf("%02x", ((const uint8_t *)v->p)[i]);
-		putchar('"');
+			fprintf(o, "%02x", ((const uint8_t *)v->p)[i]);
+		fputc('"', o);
 	}
 }
 
-static void print_json_decoded(const struct ras_event_type *t, const void *d)
+static void print_json_decoded(FILE *o, const struct ras_event_type *t, const void *d)
 {
-	printf(",\"decoded\":{");
+	fprintf(o, ",\"decoded\":{");
 	for (size_t i = 0; i < *t->n_dfields; i++) {
 		if (i)
-			putchar(',');
-		ctl_print_json_key(t->dfields[i].name);
-		ras_json_dfield(stdout, &t->dfields[i], d);
+			fputc(',', o);
+		ras_json_key(o, t->dfields[i].name);
+		ras_json_dfield(o, &t->dfields[i], d);
 	}
-	printf("}");
+	fprintf(o, "}");
 }
 
 /* The keys every record line and folded-period line shares after its time. */
-static void print_json_origin(const struct ras_db_row *row)
+static void print_json_origin(FILE *o, const struct ras_db_row *row)
 {
-	printf(",\"boot_id\":");
-	ctl_print_json_string(row->boot_id, row->boot_id ? strlen(row->boot_id) : 0);
-	printf(",\"source\":");
-	ctl_print_json_string(row->source, row->source ? strlen(row->source) : 0);
-	printf(",\"synthetic\":%s", row->synthetic ? "true" : "false");
+	fprintf(o, ",\"boot_id\":");
+	ras_json_string(o, row->boot_id, row->boot_id ? strlen(row->boot_id) : 0);
+	fprintf(o, ",\"source\":");
+	ras_json_string(o, row->source, row->source ? strlen(row->source) : 0);
+	fprintf(o, ",\"synthetic\":%s", row->synthetic ? "true" : "false");
 }
 
 void ctl_row_link(struct ras_db *db, const struct ras_db_row *row, struct ctl_link *l)
@@ -314,52 +314,98 @@ void ctl_render_row(const struct ras_db_row *row, const void *decoded, const str
 }
 
 /* "memory_failure": the linked record, or null when none was found. */
-static void print_json_link(const struct ctl_link *l)
+static void print_json_link(FILE *o, const struct ctl_link *l)
 {
 	if (!l || !l->applies)
 		return;
-	printf(",\"memory_failure\":");
+	fprintf(o, ",\"memory_failure\":");
 	if (!l->found) {
-		printf("null");
+		fprintf(o, "null");
 		return;
 	}
-	printf("{\"id\":%lld,", (long long)l->mf.id);
-	ctl_print_json_wall(l->mf.wall_ns);
-	printf(",\"pfn\":\"0x%llx\",\"page_type\":", (unsigned long long)l->mf.pfn);
-	ctl_print_json_string(l->mf.page_type, strlen(l->mf.page_type));
-	printf(",\"recovery\":");
-	ctl_print_json_string(l->mf.recovery, strlen(l->mf.recovery));
-	printf("}");
+	fprintf(o, "{\"id\":%lld,", (long long)l->mf.id);
+	ctl_fprint_json_wall(o, l->mf.wall_ns);
+	fprintf(o, ",\"pfn\":\"0x%llx\",\"page_type\":", (unsigned long long)l->mf.pfn);
+	ras_json_string(o, l->mf.page_type, strlen(l->mf.page_type));
+	fprintf(o, ",\"recovery\":");
+	ras_json_string(o, l->mf.recovery, strlen(l->mf.recovery));
+	fprintf(o, "}");
 }
 
-void ctl_print_json_row(const struct ras_db_row *row, const void *decoded, const struct ctl_link *l)
+void ctl_fprint_json_row(FILE *o, const struct ras_db_row *row, const void *decoded,
+			 const struct ctl_link *l)
 {
 	const struct ras_event_type *t = &ras_event_types[row->type_idx];
 	const struct ras_decoded_head *h = decoded;
 	char text[RAS_SUMMARY_LEN];
 
 	ctl_render_row(row, decoded, l, text, sizeof(text));
-	printf("{\"version\":%d,\"type\":\"%s\",\"id\":%lld,", CTL_JSON_VERSION, t->table,
+	fprintf(o, "{\"version\":%d,\"type\":\"%s\",\"id\":%lld,", CTL_JSON_VERSION, t->table,
 	       (long long)row->id);
-	ctl_print_json_wall(row->wall_ns);
-	printf(",\"trace_ts\":\"%llu\",\"trace_cpu\":%d", (unsigned long long)row->trace_ts,
+	ctl_fprint_json_wall(o, row->wall_ns);
+	fprintf(o, ",\"trace_ts\":\"%llu\",\"trace_cpu\":%d", (unsigned long long)row->trace_ts,
 	       row->trace_cpu);
-	print_json_origin(row);
-	printf(",\"severity\":\"%s\",\"location\":", ras_severity_name(h->severity));
-	ctl_print_json_string(h->location, strnlen(h->location, sizeof(h->location)));
-	printf(",\"summary\":");
-	ctl_print_json_string(text, strlen(text));
-	print_json_link(l);
-	printf(",\"fields\":{");
+	print_json_origin(o, row);
+	fprintf(o, ",\"severity\":\"%s\",\"location\":", ras_severity_name(h->severity));
+	ras_json_string(o, h->location, strnlen(h->location, sizeof(h->location)));
+	fprintf(o, ",\"summary\":");
+	ras_json_string(o, text, strlen(text));
+	print_json_link(o, l);
+	fprintf(o, ",\"fields\":{");
 	for (unsigned i = 0; i < t->n_fields; i++) {
 		if (i)
-			putchar(',');
-		ctl_print_json_key(t->fields[i].name);
-		print_json_value(&t->fields[i], &row->values[i]);
+			fputc(',', o);
+		ras_json_key(o, t->fields[i].name);
+		print_json_value(o, &t->fields[i], &row->values[i]);
 	}
-	printf("}");
-	print_json_decoded(t, h);
-	printf("}\n");
+	fprintf(o, "}");
+	print_json_decoded(o, t, h);
+	fprintf(o, "}\n");
+}
+
+void ctl_print_json_row(const struct ras_db_row *row, const void *decoded, const struct ctl_link *l)
+{
+	ctl_fprint_json_row(stdout, row, decoded, l);
+}
+
+/* A folded storm period as a JSON line (errors --json, the report's attachment). */
+void ctl_fprint_json_fold(FILE *o, const struct ras_db_row *row)
+{
+	const struct ras_db_fold_info *fi = row->fold;
+	const char *table = ras_event_types[row->type_idx].table;
+	char first[40], last[40];
+
+	ras_format_time(fi->first_ns, first, sizeof(first));
+	ras_format_time(fi->last_ns, last, sizeof(last));
+	fprintf(o, "{\"version\":%d,\"kind\":\"folded\",\"type\":\"%s\",\"id\":%lld,\"subject\":",
+	       CTL_JSON_VERSION, table, (long long)row->id);
+	ras_json_string(o, fi->subject, strlen(fi->subject));
+	fprintf(o, ",\"records\":%lld,\"errors\":%lld,\"first\":\"%s\",\"last\":\"%s\","
+	       "\"first_ns\":", (long long)fi->records, (long long)fi->errors, first, last);
+	ras_json_i64(o, fi->first_ns);
+	fprintf(o, ",\"last_ns\":");
+	ras_json_i64(o, fi->last_ns);
+	print_json_origin(o, row);
+	fprintf(o, ",\"severity\":");
+	ras_json_string(o, row->severity ? row->severity : "unknown",
+			      strlen(row->severity ? row->severity : "unknown"));
+	fprintf(o, ",\"location\":");
+	ras_json_string(o, row->location, strlen(row->location));
+	if (fi->have_addr) {
+		fprintf(o, ",\"address_min\":");
+		ras_json_hex(o, fi->addr_lo);
+		fprintf(o, ",\"address_max\":");
+		ras_json_hex(o, fi->addr_hi);
+	}
+	fprintf(o, ",\"detail\":");
+	ras_json_string(o, fi->detail_name, strlen(fi->detail_name));
+	fprintf(o, ",\"distinct\":[");
+	for (unsigned i = 0; i < fi->ndetails; i++) {
+		if (i)
+			fputc(',', o);
+		ras_json_hex(o, fi->details[i]);
+	}
+	fprintf(o, "],\"more_distinct\":%s}\n", fi->details_more ? "true" : "false");
 }
 
 /* A folded storm period: one line (or object) saying how many records it stands for. */
@@ -372,35 +418,7 @@ static void print_fold(const struct ras_db_row *row, bool json)
 	ras_format_time(fi->first_ns, first, sizeof(first));
 	ras_format_time(fi->last_ns, last, sizeof(last));
 	if (json) {
-		printf("{\"version\":%d,\"kind\":\"folded\",\"type\":\"%s\",\"id\":%lld,\"subject\":",
-		       CTL_JSON_VERSION, table, (long long)row->id);
-		ctl_print_json_string(fi->subject, strlen(fi->subject));
-		printf(",\"records\":%lld,\"errors\":%lld,\"first\":\"%s\",\"last\":\"%s\","
-		       "\"first_ns\":", (long long)fi->records, (long long)fi->errors, first, last);
-		ras_json_i64(stdout, fi->first_ns);
-		printf(",\"last_ns\":");
-		ras_json_i64(stdout, fi->last_ns);
-		print_json_origin(row);
-		printf(",\"severity\":");
-		ctl_print_json_string(row->severity ? row->severity : "unknown",
-				      strlen(row->severity ? row->severity : "unknown"));
-		printf(",\"location\":");
-		ctl_print_json_string(row->location, strlen(row->location));
-		if (fi->have_addr) {
-			printf(",\"address_min\":");
-			ctl_print_json_hex(fi->addr_lo);
-			printf(",\"address_max\":");
-			ctl_print_json_hex(fi->addr_hi);
-		}
-		printf(",\"detail\":");
-		ctl_print_json_string(fi->detail_name, strlen(fi->detail_name));
-		printf(",\"distinct\":[");
-		for (unsigned i = 0; i < fi->ndetails; i++) {
-			if (i)
-				putchar(',');
-			ctl_print_json_hex(fi->details[i]);
-		}
-		printf("],\"more_distinct\":%s}\n", fi->details_more ? "true" : "false");
+		ctl_fprint_json_fold(stdout, row);
 		return;
 	}
 	printf("%.19sZ %s %s: %lld records folded (%lld errors) from %.19sZ", last,

@@ -63,7 +63,7 @@ while read -r syn; do
 	m=$(man_synopsis "$c")
 	ok $([ "$m" = "$syn" ] && echo 0 || echo 1) "ras-fdr-ctl(8) synopsis of $c matches its table${m:+ ($m)}"
 	for o in $(grep -o -- '--[a-z-]*' <<<"$syn" | sort -u); do
-		grep -q -- "^  $o" <<<"$h"; ok $? "$c --help explains $o"
+		grep -q -- "^  \(-[a-z], \)\?$o" <<<"$h"; ok $? "$c --help explains $o"
 	done
 	"$CTL" --config /dev/null $c --no-such-option >/dev/null 2>&1
 	ok $([ $? = 2 ] && echo 0 || echo 1) "$c --no-such-option: exit 2"

@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ras-fdr-ctl report (issue 38): a machine's hardware story for a support
+ * case, as one self-contained HTML page (-o FILE.html) or the same content
+ * as a JSON bundle (--json), from the database and, with --machine, the
+ * live machine's identity. The model is filled here (report_model.c,
+ * report_lists.c, report_machine.c) and rendered by report/.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+#include "report.h"
+#include "lib/clock.h"
+
+static const struct ctl_opt report_opts[] = {
+	{ "output", 'o', "FILE", CTL_C_FILE, "write the report to FILE (default: standard output)" },
+	CTL_OPT_JSON,
+	{ "part", 'P', "PART", CTL_C_NONE,
+	  "only the part named PART (a location of summary, or a piece of one), with its records" },
+	{ "redact", 'r', NULL, CTL_C_NONE,
+	  "take out the host name, the serials and the addresses but the part's, and say so" },
+	{ "machine", 'm', NULL, CTL_C_NONE,
+	  "add this machine's identity: DMI, BIOS, kernel, CPUs (microcode, PPIN), DIMM inventory" },
+	CTL_OPT_SINCE, CTL_OPT_UNTIL, CTL_OPT_SYNTHETIC,
+	{ NULL },
+};
+
+const struct ctl_spec ctl_report_spec = {
+	.name = "report", .args = "", .opts = report_opts, .short_keys = "o",
+	.summary = "the machine's hardware story for a support case: one HTML file, or a JSON bundle",
+	.more = "The HTML is self-contained (inline CSS and SVG, no script, nothing fetched) and\n"
+		"prints to PDF. --json writes the same content (doc/schema/report.schema.json).\n"
+		"Counts are summary's; --machine reads this machine, so use it only where the\n"
+		"database was recorded.\n",
+};
+
+static int report_opt(void *ctx, int key, const char *arg)
+{
+	struct report_args *a = ctx;
+
+	switch (key) {
+	case 'o': a->output = arg; break;
+	case 'j': a->json = true; break;
+	case 'P':
+		if (!*arg)
+			return ctl_usage_error("report", "--part takes a part's name, not ''");
+		a->part = arg;
+		break;
+	case 'r': a->redact = true; break;
+	case 'm': a->machine = true; break;
+	default:
+		if (ctl_filter_option(a->c, &a->f, key, arg) < 0)
+			return CTL_EXIT_USAGE;
+	}
+	return CTL_GO_ON;
+}
+
+/* The secrets --redact looks for, gathered from the model. */
+struct secrets {
+	struct rpt_secret *v;
+	size_t n;
+	char **keep;                 /* addresses of the part: kept */
+	size_t nkeep;
+	int error;
+};
+
+static bool known(char **v, size_t n, const char *s, size_t len)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strlen(v[i]) == len && !strncmp(v[i], s, len))
+			return true;
+	return false;
+}
+
+static void add_secret(struct secrets *s, const char *text, size_t len, const char *what)
+{
+	struct rpt_secret *x;
+	char *t;
+
+	for (size_t i = 0; i < s->n; i++)
+		if (strlen(s->v[i].text) == len && !strncmp(s->v[i].text, text, len))
+			return;
+	if (!(t = strndup(text, len)) || !(x = report_grow(&s->v, &s->n, sizeof(*x)))) {
+		free(t);
+		s->error = -ENOMEM;
+		return;
+	}
+	x->text = t;
+	x->what = what;
+}
+
+/* A serial worth hiding: not empty, not a firmware placeholder, not all one digit. */
+static bool real_serial(const char *s)
+{
+	static const char *const placeholders[] = {
+		"Not Specified", "Unknown", "To Be Filled By O.E.M.", "Default string", "None",
+		"Not Available", "N/A", "SerNum0", "System Serial Number",
+	};
+	size_t len = s ? strlen(s) : 0;
+
+	if (len < 4 || strspn(s, "0 ") == len || strspn(s, "F") == len)
+		return false;
+	for (size_t i = 0; i < sizeof(placeholders) / sizeof(placeholders[0]); i++)
+		if (!strcasecmp(s, placeholders[i]))
+			return false;
+	return true;
+}
+
+/* A DIMM of the inventory is the failing part's when the part's name holds its locator. */
+static bool dimm_of_part(const struct rpt_model *m, const struct rpt_dimm *d)
+{
+	if (!m->part_filter || !d->locator || strlen(d->locator) < 2)
+		return false;
+	for (size_t i = 0; i < m->nparts; i++)
+		if (!strcmp(m->parts[i].kind, "dimm") || !strcmp(m->parts[i].kind, "memory"))
+			if (strstr(m->parts[i].name, d->locator))
+				return true;
+	return false;
+}
+
+static void machine_secrets(struct secrets *s, const struct rpt_model *m)
+{
+	const struct rpt_machine *mc = m->machine;
+
+	for (size_t i = 0; mc && i < mc->ndmi; i++)
+		if (strstr(mc->dmi[i].key, "serial") && real_serial(mc->dmi[i].value))
+			add_secret(s, mc->dmi[i].value, strlen(mc->dmi[i].value), "serial");
+	for (size_t i = 0; mc && i < mc->ndimms; i++)
+		if (real_serial(mc->dimms[i].serial) && !dimm_of_part(m, &mc->dimms[i]))
+			add_secret(s, mc->dimms[i].serial, strlen(mc->dimms[i].serial), "serial");
+	/* A PPIN names one CPU as a serial does; a CPU part keeps none (sockets are not named alike). */
+	for (size_t i = 0; mc && i < mc->ncpus; i++)
+		if (real_serial(mc->cpus[i].ppin))
+			add_secret(s, mc->cpus[i].ppin, strlen(mc->cpus[i].ppin), "serial");
+}
+
+static void keep_address(void *ctx, const char *addr, size_t len)
+{
+	struct secrets *s = ctx;
+	char *t, **slot;
+
+	if (known(s->keep, s->nkeep, addr, len))
+		return;
+	if (!(t = strndup(addr, len)) || !(slot = report_grow(&s->keep, &s->nkeep, sizeof(*slot)))) {
+		free(t);
+		s->error = -ENOMEM;
+		return;
+	}
+	*slot = t;
+}
+
+static void secret_address(void *ctx, const char *addr, size_t len)
+{
+	struct secrets *s = ctx;
+
+	if (!known(s->keep, s->nkeep, addr, len))
+		add_secret(s, addr, len, "address");
+}
+
+static void addresses_of(void *ctx, char **str)
+{
+	if (*str)
+		rpt_addresses_in(*str, secret_address, ctx);
+}
+
+static void host_secrets(struct secrets *s, const struct rpt_model *m)
+{
+	struct utsname u;
+	const char *names[2] = { m->machine ? m->machine->hostname : NULL, NULL };
+
+	if (uname(&u) == 0)
+		names[1] = u.nodename;
+	for (size_t i = 0; i < 2; i++) {
+		/* The full name, then its first label ("db7" of "db7.example.com"), at least 2 bytes. */
+		if (!names[i] || strlen(names[i]) < 2)
+			continue;
+		add_secret(s, names[i], strlen(names[i]), "host name");
+		size_t short_len = strcspn(names[i], ".");
+
+		if (short_len >= 2 && short_len < strlen(names[i]))
+			add_secret(s, names[i], short_len, "host name");
+	}
+}
+
+static int by_length(const void *a, const void *b)
+{
+	size_t la = strlen(((const struct rpt_secret *)a)->text), lb = strlen(((const struct rpt_secret *)b)->text);
+
+	return la < lb ? 1 : la > lb ? -1 : 0;
+}
+
+static int redact(struct rpt_model *m)
+{
+	struct secrets s = { 0 };
+	int r;
+
+	host_secrets(&s, m);
+	machine_secrets(&s, m);
+	/* The part's own addresses stay: its names and its records are the evidence. */
+	for (size_t i = 0; m->part_filter && i < m->nparts; i++)
+		rpt_addresses_in(m->parts[i].name, keep_address, &s);
+	for (size_t i = 0; i < m->nrecords; i++)
+		rpt_addresses_in(m->records[i], keep_address, &s);
+	/* And those of the decisions its records led to (the page offlined). */
+	for (size_t i = 0; m->part_filter && i < m->nactions; i++)
+		if (m->actions[i].part >= 0) {
+			rpt_addresses_in(m->actions[i].subject, keep_address, &s);
+			rpt_addresses_in(m->actions[i].target, keep_address, &s);
+		}
+	rpt_each_string(m, addresses_of, &s);
+	/* Longest first: a short host name inside a longer one must not cut it. */
+	if (s.n)
+		qsort(s.v, s.n, sizeof(*s.v), by_length);
+	r = s.error ? s.error : rpt_redact(m, s.v, s.n);
+	for (size_t i = 0; i < s.n; i++)
+		free((char *)s.v[i].text);
+	free(s.v);
+	for (size_t i = 0; i < s.nkeep; i++)
+		free(s.keep[i]);
+	free(s.keep);
+	return r;
+}
+
+/* The whole report in memory first: a failure leaves no half-written file. */
+static int render(const struct report_args *a, const struct rpt_model *m, char **text, size_t *len)
+{
+	FILE *f = open_memstream(text, len);
+	int r;
+
+	if (!f)
+		return -ENOMEM;
+	r = a->json ? rpt_write_json(f, m) : rpt_write_html(f, m);
+	if (fclose(f) && r == 0)
+		r = -ENOMEM;
+	return r;
+}
+
+static int write_out(const char *path, const char *text, size_t len)
+{
+	/* Never through a symbolic link: as root, -o in a shared directory must not be turned. */
+	int fd = path ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644) : 1;
+	int r = 0;
+
+	if (fd < 0)
+		return -errno;
+	for (size_t off = 0; off < len && r == 0; ) {
+		ssize_t n = write(fd, text + off, len - off);
+
+		if (n < 0 && errno != EINTR)
+			r = -errno;
+		else if (n > 0)
+			off += (size_t)n;
+	}
+	if (path && close(fd) < 0 && r == 0)
+		r = -errno;
+	return r;
+}
+
+static int make(struct report_args *a, struct ras_db *db, struct rpt_model *m)
+{
+	int r;
+
+	if (!(m->version = strdup(PACKAGE_VERSION)))
+		return -ENOMEM;
+	m->generated_ns = ras_clock_ns(CLOCK_REALTIME);
+	if ((r = report_build(db, a, m)) < 0)
+		return r;
+	if (a->machine && !(m->machine = report_machine(a->c->cfg.sysfs_root)))
+		return -ENOMEM;
+	return a->redact ? redact(m) : 0;
+}
+
+int ctl_report(struct ctl *c, int argc, char **argv)
+{
+	struct report_args a = { .c = c, .f = { .type_idx = -1 } };
+	struct rpt_model m = { 0 };
+	struct ras_db *db;
+	char *text = NULL;
+	size_t len = 0;
+	int first, r = ctl_parse(&ctl_report_spec, argc, argv, report_opt, &a, &first);
+
+	if (r != CTL_GO_ON)
+		return r;
+	if (first < argc)
+		return ctl_usage_error("report", "unexpected argument '%s'", argv[first]);
+	if (ctl_open_db(c, &db) < 0)
+		return 1;
+	r = make(&a, db, &m);
+	if (r == -ENOENT && a.part) {     /* no such part: said on stderr */
+		ras_db_close(db);
+		rpt_model_free(&m);
+		return 1;
+	}
+	if (r < 0) {
+		ctl_db_error(c, r == -ENOMEM ? "out of memory" : ras_db_errmsg(db));
+		ras_db_close(db);
+		rpt_model_free(&m);
+		return 1;
+	}
+	ras_db_close(db);
+	r = render(&a, &m, &text, &len);
+	rpt_model_free(&m);
+	if (r == 0 && (r = write_out(a.output, text, len)) < 0)
+		fprintf(stderr, "ras-fdr-ctl report: %s: %s\n", a.output ? a.output : "standard output",
+			strerror(-r));
+	free(text);
+	return r < 0 ? 1 : 0;
+}

@@ -1,0 +1,208 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The report's model from the database. Every count comes from a query
+ * another command shows (summary's ras_db_summary, status's ras_db_losses,
+ * actions' list, crashes'), so the report and those commands agree.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report.h"
+#include "db/db_actions.h"
+#include "db/db_crashes.h"
+#include "db/db_report.h"
+#include "decoders/severity.h"
+#include "lib/decode.h"
+#include "lib/str.h"
+
+/* Adds one zeroed element to a growing array; NULL when out of memory. */
+void *report_grow(void *vp, size_t *n, size_t size)
+{
+	void **v = vp;
+	char *p = realloc(*v, (*n + 1) * size);
+
+	if (!p)
+		return NULL;
+	*v = p;
+	memset(p + *n * size, 0, size);
+	return p + (*n)++ * size;
+}
+
+char *report_dup(const char *s)
+{
+	return strdup(s ? s : "");
+}
+
+/* 0 corrected, 1 uncorrected (every class worse than corrected), 2 other (info, unknown). */
+int report_class_of(const char *severity)
+{
+	enum ras_severity s;
+
+	if (!severity || ras_severity_parse(severity, &s) < 0 || s == RAS_SEV_UNKNOWN || s == RAS_SEV_INFO)
+		return 2;
+	return s == RAS_SEV_CORRECTED ? 0 : 1;
+}
+
+struct rpt_part *report_find_part(struct rpt_model *m, unsigned idx, const char *loc)
+{
+	for (size_t i = 0; i < m->nparts; i++)
+		if (!strcmp(m->parts[i].type, ras_event_types[idx].table) &&
+		    !strcmp(m->parts[i].name, loc ? loc : ""))
+			return &m->parts[i];
+	return NULL;
+}
+
+static int add_severity(struct rpt_part *p, const char *sev, int64_t count)
+{
+	char n[24];
+	struct rpt_kv *kv;
+
+	for (size_t i = 0; i < p->nsev; i++)
+		if (!strcmp(p->by_severity[i].key, sev ? sev : "unknown")) {
+			snprintf(n, sizeof(n), "%lld", atoll(p->by_severity[i].value) + (long long)count);
+			free(p->by_severity[i].value);
+			return (p->by_severity[i].value = strdup(n)) ? 0 : -ENOMEM;
+		}
+	if (!(kv = report_grow(&p->by_severity, &p->nsev, sizeof(*kv))))
+		return -ENOMEM;
+	snprintf(n, sizeof(n), "%lld", (long long)count);
+	kv->key = report_dup(sev ? sev : "unknown");
+	kv->value = strdup(n);
+	return kv->key && kv->value ? 0 : -ENOMEM;
+}
+
+/* One summary line: a part's counts (created at its first line). */
+static int add_count(void *ctx, unsigned idx, const char *sev, const char *loc, int64_t count,
+		     int64_t first_ns, int64_t last_ns)
+{
+	struct rpt_model *m = ctx;
+	struct rpt_part *p = report_find_part(m, idx, loc);
+	int64_t *cls;
+
+	if (!p) {
+		if (!(p = report_grow(&m->parts, &m->nparts, sizeof(*p))))
+			return -ENOMEM;
+		p->type = report_dup(ras_event_types[idx].table);
+		p->kind = report_dup(rpt_kind_of(p->type));
+		p->name = report_dup(loc);
+		p->first_ns = first_ns;
+		p->last_ns = last_ns;
+		if (!p->type || !p->kind || !p->name)
+			return -ENOMEM;
+	}
+	cls = report_class_of(sev) == 0 ? &p->corrected : report_class_of(sev) == 1 ? &p->uncorrected : &p->other;
+	*cls += count;
+	m->total += count;
+	if (first_ns < p->first_ns)
+		p->first_ns = first_ns;
+	if (last_ns > p->last_ns)
+		p->last_ns = last_ns;
+	return add_severity(p, sev, count);
+}
+
+/* --part: the parts named exactly so, else those whose name holds it. */
+static bool part_matches(const struct rpt_model *m, const struct rpt_part *p, const char *want,
+			 bool exact)
+{
+	(void)m;
+	return exact ? !strcmp(p->name, want) : strstr(p->name, want) != NULL;
+}
+
+static int narrow_parts(struct rpt_model *m, const char *want)
+{
+	bool exact = false;
+	size_t kept = 0;
+
+	for (size_t i = 0; i < m->nparts && !exact; i++)
+		exact = !strcmp(m->parts[i].name, want);
+	m->total = 0;
+	for (size_t i = 0; i < m->nparts; i++) {
+		struct rpt_part *p = &m->parts[i];
+
+		if (part_matches(m, p, want, exact)) {
+			m->total += p->corrected + p->uncorrected + p->other;
+			m->parts[kept++] = *p;
+			continue;
+		}
+		free(p->kind);
+		free(p->type);
+		free(p->name);
+		for (size_t s = 0; s < p->nsev; s++) {
+			free(p->by_severity[s].key);
+			free(p->by_severity[s].value);
+		}
+		free(p->by_severity);
+	}
+	m->nparts = kept;
+	if (!kept) {
+		fprintf(stderr, "ras-fdr-ctl report: no part with errors is named '%s' (the parts are the"
+			" locations of ras-fdr-ctl summary)\n", want);
+		return -ENOENT;
+	}
+	return 0;
+}
+
+/* One column's counts: the summary of the column's window, added to the parts' bins. */
+struct bin_ctx {
+	struct rpt_model *m;
+	unsigned bin;
+};
+
+static int add_bin(void *ctx, unsigned idx, const char *sev, const char *loc, int64_t count,
+		   int64_t first_ns, int64_t last_ns)
+{
+	struct bin_ctx *b = ctx;
+	struct rpt_part *p = report_find_part(b->m, idx, loc);
+
+	(void)first_ns;
+	(void)last_ns;
+	if (p)
+		p->bins[report_class_of(sev)][b->bin] += count;
+	return 0;
+}
+
+/* Where column i starts: the first time rpt_bin_of puts in it. */
+static int64_t column_start(const struct rpt_model *m, unsigned i)
+{
+	__int128 span = m->t1 - m->t0;
+
+	return m->t0 + (int64_t)((span * i + RPT_BINS - 1) / RPT_BINS);
+}
+
+static int timelines(struct ras_db *db, const struct ras_db_filter *f, struct rpt_model *m)
+{
+	int r = 0;
+
+	m->t0 = m->t1 = 0;
+	if (!m->nparts)
+		return 0;
+	for (size_t i = 0; i < m->nparts; i++) {
+		if (!m->t0 || m->parts[i].first_ns < m->t0)
+			m->t0 = m->parts[i].first_ns;
+		if (m->parts[i].last_ns + 1 > m->t1)
+			m->t1 = m->parts[i].last_ns + 1;
+	}
+	if (m->t1 - m->t0 < RPT_BINS)      /* every column at least a nanosecond wide */
+		m->t1 = m->t0 + RPT_BINS;
+	for (unsigned i = 0; i < RPT_BINS && r >= 0; i++) {
+		struct ras_db_filter one = *f;
+		struct bin_ctx b = { .m = m, .bin = i };
+
+		one.since_ns = column_start(m, i);
+		one.until_ns = i + 1 < RPT_BINS ? column_start(m, i + 1) : m->t1;
+		if (one.since_ns < one.until_ns)
+			r = ras_db_summary(db, &one, add_bin, &b);
+	}
+	return r < 0 ? r : 0;
+}
+
+int report_parts(struct ras_db *db, const struct report_args *a, struct rpt_model *m)
+{
+	int r = ras_db_summary(db, &a->f, add_count, m);
+
+	if (r < 0)
+		return r;
+	if (a->part && (r = narrow_parts(m, a->part)) < 0)
+		return r;
+	return timelines(db, &a->f, m);
+}

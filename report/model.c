@@ -1,0 +1,254 @@
+/* SPDX-License-Identifier: MIT */
+/* The report's model: part kinds, timeline columns, walking and freeing its strings. */
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include "report.h"
+
+/* Which part an event table's records name (the prefixes are the table's families). */
+static const struct { const char *prefix, *kind; } kinds[] = {
+	{ "mc_event", "dimm" }, { "extlog_mem_event", "memory" }, { "mce_record", "cpu" },
+	{ "arm_event", "cpu" }, { "aer_event", "pcie" }, { "cxl_", "cxl" },
+	{ "memory_failure_event", "page" }, { "devlink_", "nic" }, { "block_", "disk" },
+	{ "non_standard_event", "platform" },
+};
+
+const char *rpt_kind_of(const char *table)
+{
+	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
+		if (!strncmp(table, kinds[i].prefix, strlen(kinds[i].prefix)))
+			return kinds[i].kind;
+	return "other";
+}
+
+int rpt_bin_of(const struct rpt_model *m, int64_t t_ns)
+{
+	if (t_ns < m->t0 || t_ns >= m->t1)
+		return -1;
+	/* (t - t0) * BINS / span without overflow: spans reach years of nanoseconds. */
+	__int128 i = (__int128)(t_ns - m->t0) * RPT_BINS / (m->t1 - m->t0);
+	return (int)i;
+}
+
+static bool hexdigit(char c)
+{
+	return isxdigit((unsigned char)c);
+}
+
+void rpt_addresses_in(const char *s, void (*fn)(void *ctx, const char *addr, size_t len), void *ctx)
+{
+	for (const char *p = s; p && (p = strstr(p, "0x")); ) {
+		size_t n = 2;
+
+		while (hexdigit(p[n]))
+			n++;
+		/* A word of its own: not the tail of a longer name, not followed by more of one. */
+		if (n >= 7 && (p == s || !isalnum((unsigned char)p[-1])) &&
+		    !isalnum((unsigned char)p[n]) && p[n] != '_')
+			fn(ctx, p, n);
+		p += n;
+	}
+}
+
+static void each_kv(struct rpt_kv *kv, size_t n, rpt_text_fn fn, void *ctx)
+{
+	for (size_t i = 0; i < n; i++) {
+		fn(ctx, &kv[i].key);
+		fn(ctx, &kv[i].value);
+	}
+}
+
+static void each_machine(struct rpt_machine *mc, rpt_text_fn fn, void *ctx)
+{
+	fn(ctx, &mc->hostname);
+	fn(ctx, &mc->kernel);
+	each_kv(mc->dmi, mc->ndmi, fn, ctx);
+	for (size_t i = 0; i < mc->ncpus; i++) {
+		fn(ctx, &mc->cpus[i].model);
+		fn(ctx, &mc->cpus[i].stepping);
+		fn(ctx, &mc->cpus[i].microcode);
+		fn(ctx, &mc->cpus[i].ppin);
+	}
+	for (size_t i = 0; i < mc->ndimms; i++) {
+		struct rpt_dimm *d = &mc->dimms[i];
+
+		fn(ctx, &d->locator);
+		fn(ctx, &d->bank_locator);
+		fn(ctx, &d->manufacturer);
+		fn(ctx, &d->part_number);
+		fn(ctx, &d->serial);
+		fn(ctx, &d->memory_type);
+	}
+}
+
+static void each_verdict(struct rpt_verdict *v, rpt_text_fn fn, void *ctx)
+{
+	fn(ctx, &v->part);
+	fn(ctx, &v->label);
+	fn(ctx, &v->why);
+	fn(ctx, &v->advice);
+	fn(ctx, &v->link);
+	for (size_t i = 0; i < v->nfaults; i++)
+		fn(ctx, &v->faults[i].description);
+	for (size_t i = 0; i < v->nhistory; i++)
+		fn(ctx, &v->history[i].why);
+}
+
+void rpt_each_string(struct rpt_model *m, rpt_text_fn fn, void *ctx)
+{
+	fn(ctx, &m->database);
+	fn(ctx, &m->part_filter);
+	fn(ctx, &m->config_path);
+	if (m->machine)
+		each_machine(m->machine, fn, ctx);
+	for (size_t i = 0; i < m->nboots; i++)
+		fn(ctx, &m->boots[i].boot_id);
+	for (size_t i = 0; i < m->nparts; i++) {
+		fn(ctx, &m->parts[i].name);
+	}
+	for (size_t i = 0; i < m->nverdicts; i++)
+		each_verdict(&m->verdicts[i], fn, ctx);
+	for (size_t i = 0; i < m->nactions; i++) {
+		struct rpt_action *a = &m->actions[i];
+
+		fn(ctx, &a->subject);
+		fn(ctx, &a->target);
+	}
+	for (size_t i = 0; i < m->ncrashes; i++) {
+		struct rpt_crash *c = &m->crashes[i];
+
+		fn(ctx, &c->reason);
+		fn(ctx, &c->detail);
+		fn(ctx, &c->hw_lines);
+		fn(ctx, &c->summary);
+	}
+	each_kv(m->config, m->nconfig, fn, ctx);
+	for (size_t i = 0; i < m->nrecords; i++)
+		fn(ctx, &m->records[i]);
+}
+
+static void free_kv(struct rpt_kv *kv, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(kv[i].key);
+		free(kv[i].value);
+	}
+	free(kv);
+}
+
+static void free_machine(struct rpt_machine *mc)
+{
+	free(mc->hostname);
+	free(mc->kernel);
+	free_kv(mc->dmi, mc->ndmi);
+	for (size_t i = 0; i < mc->ncpus; i++) {
+		free(mc->cpus[i].model);
+		free(mc->cpus[i].stepping);
+		free(mc->cpus[i].microcode);
+		free(mc->cpus[i].ppin);
+	}
+	free(mc->cpus);
+	for (size_t i = 0; i < mc->ndimms; i++) {
+		struct rpt_dimm *d = &mc->dimms[i];
+
+		free(d->locator);
+		free(d->bank_locator);
+		free(d->manufacturer);
+		free(d->part_number);
+		free(d->serial);
+		free(d->memory_type);
+	}
+	free(mc->dimms);
+	free(mc);
+}
+
+static void free_verdict(struct rpt_verdict *v)
+{
+	free(v->kind);
+	free(v->part);
+	free(v->label);
+	free(v->verdict);
+	free(v->rule);
+	free(v->why);
+	free(v->advice);
+	free(v->mode);
+	free(v->link);
+	for (size_t i = 0; i < v->nfaults; i++) {
+		free(v->faults[i].mode);
+		free(v->faults[i].description);
+	}
+	free(v->faults);
+	for (size_t i = 0; i < v->nhistory; i++) {
+		free(v->history[i].was);
+		free(v->history[i].verdict);
+		free(v->history[i].rule);
+		free(v->history[i].why);
+	}
+	free(v->history);
+}
+
+static void free_lists(struct rpt_model *m)
+{
+	for (size_t i = 0; i < m->nverdicts; i++)
+		free_verdict(&m->verdicts[i]);
+	free(m->verdicts);
+	for (size_t i = 0; i < m->nboots; i++)
+		free(m->boots[i].boot_id);
+	free(m->boots);
+	for (size_t i = 0; i < m->nparts; i++) {
+		struct rpt_part *p = &m->parts[i];
+
+		free(p->kind);
+		free(p->type);
+		free(p->name);
+		free_kv(p->by_severity, p->nsev);
+	}
+	free(m->parts);
+	for (size_t i = 0; i < m->nactions; i++) {
+		struct rpt_action *a = &m->actions[i];
+
+		free(a->kind);
+		free(a->subject);
+		free(a->action);
+		free(a->result);
+		free(a->threshold);
+		free(a->target);
+		free(a->event_table);
+	}
+	free(m->actions);
+	for (size_t i = 0; i < m->ncrashes; i++) {
+		struct rpt_crash *c = &m->crashes[i];
+
+		free(c->boot_id);
+		free(c->backend);
+		free(c->kind);
+		free(c->cause);
+		free(c->reason);
+		free(c->detail);
+		free(c->hw_lines);
+		free(c->summary);
+	}
+	free(m->crashes);
+}
+
+void rpt_model_free(struct rpt_model *m)
+{
+	free_lists(m);
+	for (size_t i = 0; i < m->nlosses; i++)
+		free(m->losses[i].origin);
+	free(m->losses);
+	free_kv(m->config, m->nconfig);
+	for (size_t i = 0; i < m->nrecords; i++)
+		free(m->records[i]);
+	free(m->records);
+	for (size_t i = 0; i < m->nredactions; i++)
+		free(m->redactions[i].what);
+	free(m->redactions);
+	if (m->machine)
+		free_machine(m->machine);
+	free(m->version);
+	free(m->database);
+	free(m->part_filter);
+	free(m->config_path);
+	memset(m, 0, sizeof(*m));
+}

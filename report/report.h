@@ -1,0 +1,190 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The support-case report (issue 38): a machine's hardware story as one
+ * self-contained HTML file and as the same content in a JSON bundle
+ * (doc/schema/report.schema.json). This folder is the rendering only: a
+ * model in, text out, every string through lib/textesc's one rule. The
+ * model is filled by ras-fdr-ctl report (ctl/report.c) from the database's
+ * own queries (db/db_report.h and the ones summary, actions, crashes and
+ * status use), so the report's counts are the other commands' counts.
+ */
+#ifndef RAS_REPORT_H
+#define RAS_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* The bundle's own format version (its schema's "const"). */
+#define RPT_FORMAT_VERSION 1
+/* Columns of every part's timeline: equal spans of [t0, t1). */
+#define RPT_BINS 40
+
+/* One name and value: an identity field, a configuration line. */
+struct rpt_kv {
+	char *key, *value;
+};
+
+/* The live machine's identity (ras-fdr-ctl report --machine). */
+struct rpt_dimm {
+	char *locator, *bank_locator, *manufacturer, *part_number, *serial;
+	uint64_t size_mb;             /* 0: none installed, UINT64_MAX: unknown */
+	unsigned speed_mts;
+	char *memory_type;
+};
+struct rpt_cpu {
+	unsigned socket;
+	char *model, *stepping, *microcode, *ppin;   /* NULL: not known */
+};
+struct rpt_machine {
+	char *hostname, *kernel;
+	struct rpt_kv *dmi;          /* sys_vendor, product_name, product_serial, bios_*... */
+	size_t ndmi;
+	struct rpt_cpu *cpus;
+	size_t ncpus;
+	struct rpt_dimm *dimms;
+	size_t ndimms;
+};
+
+/* A part with errors: one summary location of one event type. */
+struct rpt_part {
+	char *kind;                  /* dimm, cpu, pcie, cxl, memory, page, nic, disk, platform */
+	char *type;                  /* the event table */
+	char *name;                  /* the summary location ("" when the record names none) */
+	int64_t corrected, uncorrected, other, first_ns, last_ns;
+	struct rpt_kv *by_severity;  /* severity name -> count, as text */
+	size_t nsev;
+	int64_t bins[3][RPT_BINS];   /* corrected, uncorrected, other per timeline column */
+};
+
+/*
+ * A part's verdict as the diagnosis (issue 34) stored it and ras-fdr-ctl
+ * health shows it: read from the same tables by the same query.
+ */
+struct rpt_fault {
+	char *mode, *description;
+	bool permanent;
+	int64_t errors, first_ns, last_ns;
+};
+struct rpt_change {
+	int64_t at_ns;
+	char *was, *verdict, *rule, *why;
+};
+struct rpt_verdict {
+	char *kind, *part, *label, *verdict, *rule, *why, *advice, *mode, *link;
+	int permanent;               /* of the worst fault; -1 none */
+	int64_t since_ns, first_ns, last_ns, records, corrected, uncorrected, fatal;
+	bool synthetic;
+	struct rpt_fault *faults;
+	size_t nfaults;
+	struct rpt_change *history;
+	size_t nhistory;
+};
+
+struct rpt_action {
+	int64_t wall_ns, last_ns, count, repeats;
+	char *kind, *subject, *action, *result, *threshold, *target, *event_table;
+	int error;
+	bool synthetic;
+	int part;                    /* index into parts of the action's subject, -1 none */
+};
+
+struct rpt_crash {
+	int64_t crash_ns, found_ns;
+	int boot_number;
+	char *boot_id, *backend, *kind, *cause, *reason, *detail, *hw_lines;
+	char *summary;               /* the cause in one sentence, as crashes says it */
+	bool explained;
+};
+
+struct rpt_loss {
+	char *origin;
+	int64_t records, gaps, rows;
+	bool in_total;
+};
+
+struct rpt_boot {
+	char *boot_id;
+	int64_t first_seen_ns;       /* 0: not known */
+};
+
+/* What --redact took out, and how many times. */
+struct rpt_redaction {
+	char *what;
+	int64_t count;
+};
+
+struct rpt_model {
+	char *version;               /* ras-fdr's */
+	char *database;              /* the path read */
+	int schema_version;
+	int64_t generated_ns;        /* when the report was made; 0: not said */
+	int64_t since_ns, until_ns;  /* the window asked for; 0: unbounded */
+	char *part_filter;           /* --part, NULL: every part */
+	bool synthetic_included;
+	struct rpt_machine *machine; /* NULL: not asked or not this machine */
+	struct rpt_boot *boots;
+	size_t nboots;
+	struct rpt_part *parts;
+	size_t nparts;
+	int64_t total;               /* every record counted, as summary's total */
+	int64_t t0, t1;              /* the timeline's span; t1 == t0: no records */
+	struct rpt_verdict *verdicts;
+	size_t nverdicts;
+	bool verdicts_known;         /* false: the database has no diagnosis tables */
+	struct rpt_action *actions;
+	size_t nactions;
+	struct rpt_crash *crashes;
+	size_t ncrashes;
+	bool crashes_known;          /* false: the database has no crashes table */
+	struct rpt_loss *losses;
+	size_t nlosses;
+	int64_t lost_records, lost_gaps;
+	char *config_path;
+	struct rpt_kv *config;
+	size_t nconfig;
+	char **records;              /* --part: each record as an errors --json line */
+	size_t nrecords;
+	struct rpt_redaction *redactions;
+	size_t nredactions;
+	bool redacted;
+};
+
+/* The kind of part an event table's records name: "dimm", "cpu", "pcie"... */
+const char *rpt_kind_of(const char *table);
+/* The timeline column a time falls in, or -1 outside [t0, t1). */
+int rpt_bin_of(const struct rpt_model *m, int64_t t_ns);
+/* Frees everything the model holds (not m itself). */
+void rpt_model_free(struct rpt_model *m);
+
+/* The whole bundle (doc/schema/report.schema.json), and the whole HTML page. 0 or -EIO. */
+int rpt_write_json(FILE *f, const struct rpt_model *m);
+int rpt_write_html(FILE *f, const struct rpt_model *m);
+/* One part's timeline as an inline <svg> (report/timeline.c). */
+void rpt_write_timeline(FILE *f, const struct rpt_model *m, size_t part);
+
+/*
+ * --redact (report/redact.c): every string of the model loses each secret
+ * (a host name, a serial, an address), replaced by "[redacted <what>]", and
+ * m->redactions counts what went by kind. A serial is taken out wherever it
+ * occurs, a host name or an address where it stands as a word of its own
+ * (letters, digits, '_' and '-' make words).
+ * The caller leaves the failing part's serials and addresses out of secrets.
+ * 0 or -ENOMEM.
+ */
+struct rpt_secret {
+	const char *text;
+	const char *what;            /* "host name", "serial", "address" */
+};
+int rpt_redact(struct rpt_model *m, const struct rpt_secret *secrets, size_t n);
+/*
+ * Addresses as --redact sees them: "0x" and at least 5 hex digits, not part of
+ * a longer word. fn once per one found in s; rpt_each_string calls fn on every
+ * string the model holds (the caller finds the addresses to take out).
+ */
+typedef void (*rpt_text_fn)(void *ctx, char **s);   /* *s may be NULL */
+void rpt_addresses_in(const char *s, void (*fn)(void *ctx, const char *addr, size_t len), void *ctx);
+void rpt_each_string(struct rpt_model *m, rpt_text_fn fn, void *ctx);
+
+#endif

@@ -1,0 +1,26 @@
+# The support-case report (issue 38): report/ renders a model to HTML or JSON
+# (pure: a model in, text out), db/db_report.c holds its own reads, and
+# ctl/report.c fills the model and runs ras-fdr-ctl report. lib/textesc is the
+# one escaping rule of every --json and of the report's HTML.
+lib_libras_a_SOURCES += lib/textesc.c lib/textesc.h
+db_libdb_a_SOURCES += db/db_report.c db/db_report.h
+noinst_LIBRARIES += report/libreport.a
+report_libreport_a_SOURCES = report/report.h report/model.c report/redact.c report/json.c \
+	report/html.c report/timeline.c
+ctl_ras_fdr_ctl_SOURCES += ctl/report.c ctl/report_machine.c ctl/report_model.c ctl/report_lists.c ctl/report_verdicts.c ctl/report.h
+ctl_ras_fdr_ctl_LDADD += report/libreport.a lib/libras.a -lm
+EXTRA_DIST += report/report.mk
+
+# Its tests: the counts against summary and crashes, the schema, --redact; the
+# real browser (network cut). Both build their database with tests/report/report-db.sh.
+REPORT_TESTS = tests/report/test-report.sh tests/report/test-report-browser.sh \
+	tests/report/test-report-verdicts.sh
+TESTS += $(REPORT_TESTS)
+EXTRA_DIST += $(REPORT_TESTS) tests/report/report-db.sh tests/report/check-report.py \
+	tests/report/check-png.py doc/schema/report.schema.json
+
+# The escaping rule's vectors (lib/textesc).
+check_PROGRAMS += tests/report/test-textesc
+TESTS += tests/report/test-textesc
+tests_report_test_textesc_SOURCES = tests/report/test-textesc.c tests/tap.h
+tests_report_test_textesc_LDADD = lib/libras.a

@@ -1,0 +1,87 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The report in a real browser (issue 38): Debian's chromium, headless, with
+# the network cut (a proxy that refuses, every host name unresolvable) loads
+# the report of tests/report/report-db.sh's database; the DOM it built has
+# each section's content, its network log holds no request but the file
+# itself, the screenshot is not blank (the timelines' colours are drawn), and
+# it prints to a PDF. Nothing here is timed: chromium gets a generous limit.
+set -u
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+CTL=$top_builddir/ctl/ras-fdr-ctl
+PY=/usr/bin/python3
+BROWSER=$(command -v chromium || true)
+[ -n "$BROWSER" ] || { echo "1..0 # SKIP no chromium (Debian's chromium package)"; exit 77; }
+command -v sqlite3 >/dev/null || { echo "1..0 # SKIP no sqlite3 CLI"; exit 77; }
+[ -x $PY ] || { echo "1..0 # SKIP no /usr/bin/python3"; exit 77; }
+n=0 failed=0
+ok() { n=$((n+1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed+1)); fi; }
+WORK=$(mktemp -d /tmp/ras-fdr-report-browser-XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+DB=$WORK/ras.db
+. "$top_srcdir/tests/report/report-db.sh"
+make_report_db "$WORK" "$DB" || { echo "Bail out! cannot build the database"; exit 99; }
+make_fake_dmi "$WORK/sys"
+"$CTL" --config /dev/null --db "$DB" --sysfs-root "$WORK/sys" report --machine -o "$WORK/all.html" || exit 99
+"$CTL" --config /dev/null --db "$DB" --sysfs-root "$WORK/sys" report --machine --part DIMM_A1 --redact \
+	-o "$WORK/part.html" || exit 99
+
+# One headless run: its own profile, no network, at most 5 minutes on a loaded machine.
+browse() { # what-to-do-args... file
+	timeout 300 "$BROWSER" --headless --no-sandbox --disable-gpu --no-first-run \
+		--user-data-dir="$WORK/profile" --proxy-server=127.0.0.1:9 \
+		--host-resolver-rules='MAP * ~NOTFOUND' --disable-background-networking \
+		--disable-component-update --disable-sync --window-size=1000,2000 "$@" 2>>"$WORK/chromium.log"
+}
+
+browse --dump-dom --log-net-log="$WORK/net.json" "file://$WORK/all.html" > "$WORK/all.dom"
+ok $? "chromium loads the report and dumps its DOM"
+dom() { grep -q -- "$1" "$WORK/all.dom"; ok $? "DOM: $2"; }
+dom '<section id="machine">.*' "the machine section"
+dom 'SYSSERIAL-4711' "the machine's serial (DMI)"
+dom 'DIMMSER-A1-9999' "the DIMM inventory (SMBIOS type 17)"
+dom 'mc0, layers 1:0 (DIMM_A1)' "the stormy DIMM among the parts"
+grep -A1 'mc0, layers 1:0 (DIMM_A1)</td><td>mc_event</td>' "$WORK/all.dom" | grep -q '<td class="n">1187</td><td class="n">13</td>'
+ok $? "DOM: its 1187 corrected and 13 uncorrected errors"
+dom 'PCIe 0000:00:1c.0' "the PCIe device of the imported database"
+dom '<svg class="timeline"' "the timelines"
+dom 'class="act"' "an action marked on a timeline"
+dom 'page 0x7e5a1000' "the action taken"
+dom 'page 0x7e5a2000' "the action refused (dry run)"
+dom 'ended in a fatal machine check' "the crash, in crashes' sentence"
+dom '<td>stats</td><td class="n">17</td>' "the losses by origin"
+dom '<section id="config">' "the configuration"
+# The page's own requests: chromium's network log marks them with the page's
+# initiator ("null" for a file), its background ones with "not an origin".
+page_requests() { $PY -c 'import json, sys
+for e in json.load(open(sys.argv[1]))["events"]:
+    p = e.get("params", {})
+    if "url" in p and p.get("initiator") not in (None, "not an origin"):
+        print(p["url"])' "$1" | sort -u; }
+got=$(page_requests "$WORK/net.json" 2>&1)
+ok "$([ -z "$got" ] && echo 0 || echo 1)" "no request left the page${got:+: $got}"
+# The check sees a request when there is one: the same page without its
+# Content-Security-Policy and with an image from the network.
+sed 's|<meta http-equiv="Content-Security-Policy"[^>]*>||; s|</body>|<img src="http://example.org/x.png"></body>|' \
+	"$WORK/all.html" > "$WORK/leaky.html"
+browse --dump-dom --log-net-log="$WORK/leaky-net.json" "file://$WORK/leaky.html" > /dev/null
+got=$(page_requests "$WORK/leaky-net.json" 2>&1)
+ok "$([ "$got" = http://example.org/x.png ] && echo 0 || echo 1)" "the network check sees a page's request (got '$got')"
+
+browse --screenshot="$WORK/all.png" "file://$WORK/all.html" >/dev/null
+read -r pixels inked blue red < <($PY "$top_srcdir/tests/report/check-png.py" "$WORK/all.png" 2>/dev/null)
+ok "$([ "${inked:-0}" -gt $((${pixels:-0} / 100)) ] && echo 0 || echo 1)" "the screenshot is not blank (${inked:-?} of ${pixels:-?} pixels inked)"
+ok "$([ "${blue:-0}" -gt 50 ] && [ "${red:-0}" -gt 50 ] && echo 0 || echo 1)" "the timelines are drawn (${blue:-?} corrected-blue and ${red:-?} uncorrected-red pixels)"
+
+browse --print-to-pdf="$WORK/all.pdf" --no-pdf-header-footer "file://$WORK/all.html" >/dev/null
+head -c 5 "$WORK/all.pdf" 2>/dev/null | grep -q '%PDF-'; ok $? "it prints to a PDF ($(stat -c %s "$WORK/all.pdf" 2>/dev/null) bytes)"
+
+browse --dump-dom "file://$WORK/part.html" > "$WORK/part.dom"
+grep -q '<section id="records">' "$WORK/part.dom" && grep -q '"kind":"folded"' "$WORK/part.dom"
+ok $? "--part: the records attached, folded periods among them"
+grep -q '<section id="redacted">' "$WORK/part.dom" && ! grep -q 'DIMMSER-B0-1234\|SYSSERIAL-4711' "$WORK/part.dom"
+ok $? "--redact: the browser shows no other serial and says what was taken out"
+[ $failed = 0 ] || sed 's/^/# /' "$WORK/chromium.log" | tail -20
+echo "1..$n"
+[ $failed = 0 ]

@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# The report's verdicts are health's (issues 34 and 38): a fault stream with a
+# known truth (tests/diag/fault-tree, skx driver_detail) replayed by rasd --once;
+# report --json holds every part health --json lists, with the same verdict,
+# rule, reasons, evidence, faults and history, and its parts' counts are still
+# summary's. --part narrows the verdicts to the part's.
+set -u
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+CTL=$top_builddir/ctl/ras-fdr-ctl
+PY=/usr/bin/python3
+[ -x $PY ] || { echo "1..0 # SKIP no /usr/bin/python3"; exit 77; }
+n=0 failed=0
+ok() { n=$((n+1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed+1)); fi; }
+tap() { while IFS= read -r l; do case $l in "ok - "*) ok 0 "${l#ok - }";; "not ok - "*) ok 1 "${l#not ok - }";; *) echo "# $l";; esac; done; }
+WORK=$(mktemp -d /tmp/ras-fdr-report-verdicts-XXXXXX)
+tree=""
+trap 'rm -rf "$WORK" $tree' EXIT
+DB=$WORK/ras.db
+ctl() { "$CTL" --config /dev/null --db "$DB" "$@"; }
+printf 'sysfs_root = %s\n' "$WORK/sys" > "$WORK/rasd.conf"
+tree=$("$top_builddir/tests/diag/fault-tree" skx 0 600) || { echo "Bail out! no fault tree"; exit 99; }
+"$top_builddir/rasd/rasd" --config "$WORK/rasd.conf" --tracing-dir "$tree" --db "$DB" \
+	--lock-dir "$WORK/lock" --once > "$WORK/rasd.log" 2>&1
+ok $? "rasd --once replays the fault stream"
+ctl health --json > "$WORK/h.json"
+ctl report --json > "$WORK/r.json"; ok $? "report --json exits 0"
+ctl summary --json > "$WORK/s.json"
+ctl crashes --json > "$WORK/c.jsonl" 2>/dev/null
+tap < <($PY "$top_srcdir/tests/report/check-report.py" "$WORK/r.json" "$WORK/s.json" "$WORK/c.jsonl")
+tap < <($PY - "$WORK/h.json" "$WORK/r.json" <<'PYEOF'
+import json, sys
+h = json.load(open(sys.argv[1]))["parts"]
+r = json.load(open(sys.argv[2]))["verdicts"]
+def key(p, faults):
+    return (p["kind"], p["part"], p["label"], p["verdict"], p["rule"], p["why"], p["advice"], p["since"],
+            p["records"], p["corrected"], p["uncorrected"], p["fatal"], p["mode"], p["permanent"],
+            tuple(f["description"] for f in p["faults"]),
+            tuple((c["verdict"], c["rule"]) for c in p["history"]))
+print(("ok" if [key(p, 1) for p in h] == [key(p, 1) for p in r] else "not ok") +
+      " - every part health lists, in its order, with its verdict, rule, reasons, advice, evidence, faults and history (%d parts, %d to replace)"
+      % (len(h), sum(p["verdict"] == "replace" for p in h)))
+print(("ok" if any(p["verdict"] == "replace" for p in r) else "not ok") + " - the stream's failing parts are to be replaced")
+PYEOF
+)
+label=$($PY -c 'import json,sys; print([p["label"] for p in json.load(sys.stdin)["verdicts"] if p["verdict"] == "replace" and p["label"]][0])' < "$WORK/r.json")
+ctl report --json --part "$label" > "$WORK/p.json"; ok $? "report --part $label exits 0"
+$PY -c 'import json,sys
+v = json.load(sys.stdin)["verdicts"]
+sys.exit(0 if v and all(sys.argv[1] in p["label"] or sys.argv[1] in p["part"] for p in v) else 1)' "$label" < "$WORK/p.json"
+ok $? "--part $label: only its verdicts"
+ctl report -o "$WORK/r.html"
+grep -q '<section id="verdicts">.*replace' <(tr -d '\n' < "$WORK/r.html"); ok $? "HTML: the verdicts section names a part to replace"
+echo "1..$n"
+[ $failed = 0 ]

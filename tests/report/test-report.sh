@@ -1,0 +1,100 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# ras-fdr-ctl report (issue 38) on a database as rasd leaves them: a folded
+# storm on one DIMM with uncorrected errors (storm-writer), a rasdaemon
+# database imported into it (a second boot, no EDAC topology), a threshold's
+# decisions taken and refused, a crash of an earlier boot, losses of several
+# origins. The bundle's counts are summary's and crashes', its timelines add
+# up, --part attaches the part's records, the bundle is valid against
+# doc/schema/report.schema.json, and --redact leaves no host name, no serial
+# but the failing DIMM's and no address outside the part, in HTML or JSON.
+set -u
+top_srcdir=${top_srcdir:-.}
+top_builddir=${top_builddir:-.}
+CTL=$top_builddir/ctl/ras-fdr-ctl
+PY=/usr/bin/python3
+command -v sqlite3 >/dev/null || { echo "1..0 # SKIP no sqlite3 CLI"; exit 77; }
+[ -x $PY ] || { echo "1..0 # SKIP no /usr/bin/python3"; exit 77; }
+n=0 failed=0
+ok() { n=$((n+1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed+1)); fi; }
+is() { ok "$([ "$1" = "$2" ] && echo 0 || echo 1)" "$3 (got '$1', want '$2')"; }
+# TAP lines of a checker, renumbered here.
+tap() { while IFS= read -r l; do case $l in "ok - "*) ok 0 "${l#ok - }";; "not ok - "*) ok 1 "${l#not ok - }";; *) echo "# $l";; esac; done; }
+WORK=$(mktemp -d /tmp/ras-fdr-report-XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
+DB=$WORK/ras.db
+ctl() { "$CTL" --config /dev/null --db "$DB" "$@"; }
+
+. "$top_srcdir/tests/report/report-db.sh"
+make_report_db "$WORK" "$DB" || { echo "Bail out! cannot build the database"; exit 99; }
+
+ctl report --json > "$WORK/r.json"; is $? 0 "report --json exits 0"
+ctl report -o "$WORK/r.html"; is $? 0 "report -o FILE exits 0"
+ctl summary --json > "$WORK/s.json"
+ctl crashes --json > "$WORK/c.jsonl"
+ctl report --json --part DIMM_A1 > "$WORK/p.json"; is $? 0 "report --part DIMM_A1 exits 0"
+tap < <($PY "$top_srcdir/tests/report/check-report.py" "$WORK/r.json" "$WORK/s.json" "$WORK/c.jsonl" "$WORK/p.json")
+
+# The same counts with a window: the part of the storm's first ten minutes.
+ctl report --json --since 2026-01-01T00:00:00Z --until 2026-01-01T00:10:00Z > "$WORK/rw.json"
+ctl summary --json --since 2026-01-01T00:00:00Z --until 2026-01-01T00:10:00Z > "$WORK/sw.json"
+tap < <($PY "$top_srcdir/tests/report/check-report.py" "$WORK/rw.json" "$WORK/sw.json" /dev/null | grep -v crashes | sed 's/$/ (a window)/')
+
+# Several boots, the imported one among them; the decisions, taken and refused.
+is "$($PY -c 'import json,sys; print(" ".join(b["boot_id"] for b in json.load(sys.stdin)["boots"][:2]))' < "$WORK/r.json")" \
+	"imported:rasdaemon test-boot" "boots in crashes' order, the imported one first (never seen start)"
+is "$($PY -c 'import json,sys; print(" ".join(a["result"] for a in json.load(sys.stdin)["actions"]))' < "$WORK/r.json")" \
+	"done dry-run" "actions: the offline done and the dry run, in time order"
+is "$($PY -c 'import json,sys; print(sum(1 for a in json.load(sys.stdin)["actions"]))' < "$WORK/p.json")" 1 \
+	"--part DIMM_A1: only the decision on its record"
+grep -q 'id="actions".*Taken.*0x7e5a1000.*Refused or not done.*0x7e5a2000' <(tr -d '\n' < "$WORK/r.html"); ok $? "HTML: the done decision under Taken, the dry run under Refused"
+grep -q '<svg class="timeline"' "$WORK/r.html"; ok $? "HTML: inline SVG timelines"
+grep -qF 'DIMM_&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;?&#39;x' "$WORK/r.html"
+ok $? "HTML: a hostile label is text (its control character was made '?' when decoded)"
+! grep -Eqi '<script|<link|<img|@import|url\(' "$WORK/r.html"; ok $? "HTML: no script, no linked or fetched resource"
+is "$(grep -o 'https\?://[^"]*' "$WORK/r.html" | sort -u | tr '\n' ' ')" "http://www.w3.org/2000/svg " "HTML: the only URL is SVG's namespace"
+
+if $PY -c 'import jsonschema' 2>/dev/null; then
+	for f in r p rw; do
+		$PY -c 'import json, sys, jsonschema
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))' \
+			"$top_srcdir/doc/schema/report.schema.json" "$WORK/$f.json"
+		ok $? "$f.json is valid against doc/schema/report.schema.json"
+	done
+else
+	echo "# SKIP schema validation: no python3-jsonschema"
+fi
+
+# --redact: a fake sysfs with DMI serials and an SMBIOS table of three DIMMs.
+make_fake_dmi "$WORK/sys"
+for fmt in json html; do
+	out=$WORK/red.$fmt
+	"$CTL" --config /dev/null --db "$DB" --sysfs-root "$WORK/sys" report --machine --redact --part DIMM_A1 \
+		$([ $fmt = json ] && echo --json) -o "$out"
+	is $? 0 "report --redact --part DIMM_A1 ($fmt) exits 0"
+	for secret in SYSSERIAL-4711 BOARDSER-0815 CHASSIS-77Q DIMMSER-B0-1234 DIMMSER-B1-5678 \
+		0x7e5a2000 0xdead4b1d000; do
+		! grep -q -- "$secret" "$out"; ok $? "$fmt: $secret is not in the redacted report"
+	done
+	grep -q DIMMSER-A1-9999 "$out"; ok $? "$fmt: the failing DIMM's serial stays"
+	grep -q 0x7e5a1000 "$out"; ok $? "$fmt: the part's own address stays"
+	host=$(uname -n)
+	! grep -qwF -- "$host" "$out"; ok $? "$fmt: the host name ($host) is not in the redacted report"
+	grep -q 'redacted serial' "$out"; ok $? "$fmt: says where a serial was taken out"
+done
+is "$($PY -c 'import json,sys; print(" ".join("%s:%d" % (r["what"], r["count"] > 0) for r in json.load(sys.stdin)["redacted"]))' < "$WORK/red.json")" \
+	"host name:1 serial:1 address:1" "--redact says what it took out, by kind"
+# Without --redact the same report holds them all (the search above can find them).
+"$CTL" --config /dev/null --db "$DB" --sysfs-root "$WORK/sys" report --machine --part DIMM_A1 --json > "$WORK/plain.json"
+for secret in SYSSERIAL-4711 DIMMSER-B0-1234 DIMMSER-A1-9999 0xdead4b1d000 "\"$(uname -n)\""; do
+	grep -q -- "$secret" "$WORK/plain.json"; ok $? "without --redact the report holds $secret"
+done
+
+ctl report --part no-such-part > /dev/null 2>&1; is $? 1 "--part naming no part exits 1"
+# A database with nothing in it: a report that says so.
+"$top_builddir/tests/make-db" "$WORK/empty.db"
+"$CTL" --config /dev/null --db "$WORK/empty.db" report --json > "$WORK/e.json"; is $? 0 "an empty database's report exits 0"
+is "$($PY -c 'import json,sys; d = json.load(sys.stdin); print(len(d["parts"]), d["total"], d["timeline"]["from"])' < "$WORK/e.json")" \
+	"0 0 None" "an empty database: no parts, no records, no timeline"
+echo "1..$n"
+[ $failed = 0 ]
