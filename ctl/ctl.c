@@ -375,6 +375,7 @@ const struct ctl_command ctl_commands[] = {
 	{ "export", ctl_export, &ctl_export_spec },
 	{ "import", ctl_import, &ctl_import_spec },
 	{ "crashes", ctl_crashes, &ctl_crashes_spec },
+	{ "report", ctl_report, &ctl_report_spec },
 	{ "ack", ctl_ack, &ctl_ack_spec },
 	{ "trigger-relay", ctl_trigger_relay, &ctl_trigger_relay_spec },
 	{ "health", ctl_health, &ctl_health_spec },

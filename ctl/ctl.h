@@ -93,7 +93,7 @@ extern const struct ctl_spec ctl_summary_spec, ctl_errors_spec, ctl_status_spec,
 	ctl_decode_spec, ctl_edac_spec, ctl_layout_spec, ctl_labels_spec, ctl_reset_spec,
 	ctl_snapshot_spec, ctl_boot_cmdline_spec, ctl_actions_spec, ctl_import_config_spec,
 	ctl_metrics_spec, ctl_export_spec, ctl_import_spec, ctl_crashes_spec, ctl_ack_spec,
-	ctl_trigger_relay_spec, ctl_health_spec, ctl_vendors_spec;
+	ctl_trigger_relay_spec, ctl_health_spec, ctl_vendors_spec, ctl_report_spec;
 
 /* Hidden helpers (complete.c): bash completion and the synopsis the man-page test checks. */
 int ctl_complete(struct ctl *c, int argc, char **argv);
@@ -180,6 +180,8 @@ int ctl_crashes(struct ctl *c, int argc, char **argv);
 /* A crash's cause in one sentence, as crashes lists it (the report uses it too). */
 struct ras_db_crash;
 void ctl_crash_sentence(struct ras_db *db, const struct ras_db_crash *c, char *out, size_t len);
+/* The support-case report (report.c, issue 38). */
+int ctl_report(struct ctl *c, int argc, char **argv);
 /* Acknowledges the losses and a database replacement that status reports (ack.c). */
 int ctl_ack(struct ctl *c, int argc, char **argv);
 /* The diagnosis: each part's verdict (health.c); status's line about it (status.c). */

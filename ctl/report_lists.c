@@ -174,10 +174,14 @@ static int add_record(void *ctx, const struct ras_db_row *row)
 		return 0;
 	if (!(f = open_memstream(&line, &len)))
 		return -ENOMEM;
-	if (row->fold)
+	if (row->fold) {
 		ctl_fprint_json_fold(f, row);
-	else
-		ctl_fprint_json_row(f, row, row->decoded);
+	} else {
+		struct ctl_link link;
+
+		ctl_row_link(k->db, row, &link);
+		ctl_fprint_json_row(f, row, row->decoded, &link);
+	}
 	if (fclose(f) || !(slot = report_grow(&k->m->records, &k->m->nrecords, sizeof(*slot)))) {
 		free(line);
 		return -ENOMEM;

@@ -10,7 +10,6 @@
 #include <stdint.h>
 #include <string.h>
 #include "lib/clock.h"
-#include "lib/textesc.h"
 #include "report.h"
 
 static const char css[] =
@@ -31,7 +30,7 @@ static const char css[] =
 static void h(FILE *f, const char *s)
 {
 	if (s)
-		ras_html_fputs(f, s, SIZE_MAX);
+		rpt_html_text(f, s, SIZE_MAX);
 }
 
 static void when(FILE *f, int64_t ns)

@@ -3,13 +3,13 @@
 #include <errno.h>
 #include <string.h>
 #include "lib/clock.h"
-#include "lib/textesc.h"
+#include "lib/json.h"
 #include "report.h"
 
 static void jstr(FILE *f, const char *s)
 {
 	if (s)
-		ras_json_fputs(f, s, strlen(s));
+		ras_json_string(f, s, strlen(s));
 	else
 		fputs("null", f);
 }

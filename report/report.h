@@ -3,7 +3,8 @@
  * The support-case report (issue 38): a machine's hardware story as one
  * self-contained HTML file and as the same content in a JSON bundle
  * (doc/schema/report.schema.json). This folder is the rendering only: a
- * model in, text out, every string through lib/textesc's one rule. The
+ * model in, text out, every string through lib/text.h's one rule (JSON by
+ * lib/json.c's encoder, HTML by rpt_html_text). The
  * model is filled by ras-fdr-ctl report (ctl/report.c) from the database's
  * own queries (db/db_report.h and the ones summary, actions, crashes and
  * status use), so the report's counts are the other commands' counts.
@@ -155,6 +156,12 @@ struct rpt_model {
 const char *rpt_kind_of(const char *table);
 /* The timeline column a time falls in, or -1 outside [t0, t1). */
 int rpt_bin_of(const struct rpt_model *m, int64_t t_ns);
+/*
+ * s (up to len bytes or its NUL) as HTML text or a quoted attribute's value,
+ * by lib/text.h's rule (report/html_text.c): markup as entities, a control
+ * character or a byte that is not UTF-8 as a visible numeric reference.
+ */
+void rpt_html_text(FILE *f, const char *s, size_t len);
 /* Frees everything the model holds (not m itself). */
 void rpt_model_free(struct rpt_model *m);
 

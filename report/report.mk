@@ -1,12 +1,11 @@
 # The support-case report (issue 38): report/ renders a model to HTML or JSON
 # (pure: a model in, text out), db/db_report.c holds its own reads, and
-# ctl/report.c fills the model and runs ras-fdr-ctl report. lib/textesc is the
-# one escaping rule of every --json and of the report's HTML.
-lib_libras_a_SOURCES += lib/textesc.c lib/textesc.h
+# ctl/report.c fills the model and runs ras-fdr-ctl report. Its strings follow
+# lib/text.h's rule: JSON through lib/json.c, HTML through report/html_text.c.
 db_libdb_a_SOURCES += db/db_report.c db/db_report.h
 noinst_LIBRARIES += report/libreport.a
 report_libreport_a_SOURCES = report/report.h report/model.c report/redact.c report/json.c \
-	report/html.c report/timeline.c
+	report/html.c report/html_text.c report/timeline.c
 ctl_ras_fdr_ctl_SOURCES += ctl/report.c ctl/report_machine.c ctl/report_model.c ctl/report_lists.c ctl/report_verdicts.c ctl/report.h
 ctl_ras_fdr_ctl_LDADD += report/libreport.a lib/libras.a -lm
 EXTRA_DIST += report/report.mk
@@ -19,8 +18,8 @@ TESTS += $(REPORT_TESTS)
 EXTRA_DIST += $(REPORT_TESTS) tests/report/report-db.sh tests/report/check-report.py \
 	tests/report/check-png.py doc/schema/report.schema.json
 
-# The escaping rule's vectors (lib/textesc).
-check_PROGRAMS += tests/report/test-textesc
-TESTS += tests/report/test-textesc
-tests_report_test_textesc_SOURCES = tests/report/test-textesc.c tests/tap.h
-tests_report_test_textesc_LDADD = lib/libras.a
+# The HTML writer's vectors (report/html_text.c on lib/text.h's rule).
+check_PROGRAMS += tests/report/test-html-text
+TESTS += tests/report/test-html-text
+tests_report_test_html_text_SOURCES = tests/report/test-html-text.c tests/tap.h
+tests_report_test_html_text_LDADD = report/libreport.a lib/libras.a

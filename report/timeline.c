@@ -8,7 +8,6 @@
  */
 #include <math.h>
 #include "lib/clock.h"
-#include "lib/textesc.h"
 #include "report.h"
 
 #define W 640
@@ -70,9 +69,9 @@ static void action_marks(FILE *f, const struct rpt_model *m, size_t part)
 		if (a->part != (int)part || b < 0)
 			continue;
 		fprintf(f, "<path class=\"act\" d=\"M%d 2 l4 8 l-8 0 z\"><title>", x);
-		ras_html_fputs(f, a->action, SIZE_MAX);
+		rpt_html_text(f, a->action, SIZE_MAX);
 		fputs(": ", f);
-		ras_html_fputs(f, a->result, SIZE_MAX);
+		rpt_html_text(f, a->result, SIZE_MAX);
 		fputs("</title></path>", f);
 	}
 }
@@ -85,7 +84,7 @@ void rpt_write_timeline(FILE *f, const struct rpt_model *m, size_t part)
 
 	fprintf(f, "<svg class=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\""
 		" width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"timeline of ", W, H + 14, W, H + 14);
-	ras_html_fputs(f, p->name, SIZE_MAX);
+	rpt_html_text(f, p->name, SIZE_MAX);
 	fputs("\">", f);
 	fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>", LEFT, AXIS,
 		W - LEFT, AXIS);

@@ -25,17 +25,19 @@ check() { # folder, what it may not include..., as "name: reason"
 	[ -z "$found" ]; ok $? "$dir/ includes nothing of $(echo "$@" | sed 's/ /, /g')${found:+: $found}"
 }
 
-check decoders diag lib db rasd ctl tests lastwords
-check lastwords decoders diag lib db rasd ctl tests
-check diag lastwords lib db rasd ctl tests
-check lib db rasd ctl tests
-check db rasd ctl tests
-check rasd ctl tests
+check decoders diag lib db rasd ctl tests lastwords report
+check lastwords decoders diag lib db rasd ctl tests report
+check diag lastwords lib db rasd ctl tests report
+# report/ renders a model: lib/ (the text rule, the JSON encoder, times) and nothing above it.
+check report diag db rasd ctl tests lastwords decoders
+check lib db rasd ctl tests report
+check db rasd ctl tests report
+check rasd ctl tests report
 # ras-fdr-ctl and rasd share lib/ and db/, not each other.
 check ctl rasd tests
 
 # A bare include names a header of the same folder; anything else is folder-qualified.
-for dir in decoders lastwords diag lib db rasd ctl; do
+for dir in decoders lastwords diag lib db rasd ctl report; do
 	stray=""
 	for f in "$dir"/*.c "$dir"/*.h; do
 		[ -f "$f" ] || continue
