@@ -325,8 +325,9 @@ static void tail(FILE *f, const struct rpt_model *m)
 
 int rpt_write_json(FILE *f, const struct rpt_model *m)
 {
-	fprintf(f, "{\"format\":\"ras-fdr-report\",\"format_version\":%d,\"ras_fdr_version\":",
-		RPT_FORMAT_VERSION);
+	/* "version" first, as every --json document (lib/json.h's contract); then the bundle's own. */
+	fprintf(f, "{\"version\":%d,\"format\":\"ras-fdr-report\",\"format_version\":%d,"
+		"\"ras_fdr_version\":", RAS_JSON_VERSION, RPT_FORMAT_VERSION);
 	jstr(f, m->version);
 	fputs(",\"generated\":", f);
 	jtime(f, m->generated_ns);

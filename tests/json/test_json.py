@@ -240,8 +240,12 @@ def test_commands(db):
                          (["actions", "--json"], "actions.schema.json"),
                          (["actions", "--buckets", "--json"], "actions.schema.json"),
                          (["snapshot", "list", "--json"], "snapshot.schema.json"),
-                         (["crashes", "--json"], "crashes.schema.json")):
+                         (["crashes", "--json"], "crashes.schema.json"),
+                         (["report", "--json", "--include-synthetic"], "report.schema.json"),
+                         (["report", "--json", "--redact"], "report.schema.json")):
         check_output(" ".join(args), *ctl(args, db), schema=schema)
+    # The report's HTML holds the hostile text as references, never as control characters.
+    check_output("report (HTML)", *ctl(["report", "--include-synthetic"], db))
     snap = check_output("snapshot show 1 --json", *ctl(["snapshot", "show", "1", "--json"], db),
                         schema="snapshot.schema.json")
     lines = snap[0]["lines"] if snap else []
