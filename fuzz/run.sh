@@ -13,7 +13,7 @@ out=${2:-${TMPDIR:-/tmp}/ras-fdr-fuzz}
 only=${3:-}
 CC=${CC:-clang}
 # The page reader: sub-buffer checks, kbuffer, field extraction, synthetic unwrapping.
-page_srcs="reader record formats event_table synthetic decode pci_names dimm_labels edac_sysfs config tracing fileio threshold safe_path"
+page_srcs="reader record formats event_table synthetic decode pci_names dimm_labels edac_sysfs config health_config tracing fileio threshold safe_path cpu_map"
 # Word-split unquoted below, so the double quotes reach the compiler (paths without spaces).
 page_defs='-DSYSCONFDIR="/etc" -DLOCALSTATEDIR="/var" -DRUNSTATEDIR="/run" -DPKGDATADIR="/usr/share/ras-fdr"'
 mkdir -p "$out"
@@ -44,6 +44,8 @@ for src in "$top"/fuzz/fuzz-*.c; do
 	fi
 	# The diagnosis's target: diag/ beside the decoders.
 	[ "$name" = fuzz-dram ] && extra="$extra $(echo "$top"/diag/*.c)"
+	# The page reader reads rasd.conf, whose health rules are diag's.
+	[ "$name" = fuzz-page ] && extra="$extra $(echo "$top"/diag/*.c)"
 	if [ "$name" = fuzz-cpu-map ]; then
 		extra="$top/lib/cpu_map.c $top/lib/fileio.c"
 	fi

@@ -1,4 +1,7 @@
 /* SPDX-License-Identifier: MIT */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE 1   /* O_PATH: the fuzz targets build without config.h */
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
