@@ -132,7 +132,8 @@ full_disk_start() {
     local rasd_bin
     rasd_bin=$(command -v rasd || echo /usr/sbin/rasd)
     systemctl stop rasd.service
-    mkdir -p "$dir" && mount -t tmpfs -o size=256k,mode=0750 tmpfs "$dir"
+    # 2 MB: an empty database and the write-ahead log of its schema need ~0.5 MB
+    mkdir -p "$dir" && mount -t tmpfs -o size=2m,mode=0750 tmpfs "$dir"
     dd if=/dev/zero of="$dir/filler" bs=4k 2>/dev/null
     fact FULL_FREE_KB "$(df -k --output=avail "$dir" | tail -n 1 | tr -d ' ')"
     mkdir -p "$d"
@@ -357,7 +358,10 @@ readme_commands() {
 # a fresh machine: no package, no configuration, no database
 purge_package() {
     dpkg --purge ras-fdr > "$RES/dpkg-purge.log" 2>&1; fact RM_PURGE_RC "$?"
-    rm -rf /etc/ras-fdr /var/lib/ras-fdr
+    # and no state of an earlier rasd: RuntimeDirectoryPreserve=yes keeps
+    # /run/ras-fdr past the purge, and its state file would report the new
+    # database as a replacement of the package's (true, but not a fresh machine)
+    rm -rf /etc/ras-fdr /var/lib/ras-fdr /run/ras-fdr
     systemctl daemon-reload
     fact RM_UNIT_AFTER_PURGE "$(systemctl show -P LoadState rasd.service)"
 }
