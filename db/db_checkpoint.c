@@ -133,6 +133,7 @@ int ras_db_checkpointer_start(struct ras_db *db, int frames)
 		free_ckpt(c);
 		return -r;
 	}
+	pthread_setname_np(c->thread, "rasd-checkpoint");
 	db->ckpt = c;
 	sqlite3_wal_hook(db->h, after_commit, c);
 	return 0;

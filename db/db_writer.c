@@ -709,6 +709,8 @@ int ras_db_write_behind_start(struct ras_db *db)
 		free(wb);
 		return -r;
 	}
+	/* Named for top -H and make bench's per-thread CPU figures. */
+	pthread_setname_np(wb->thread, "rasd-writer");
 	db->wb = wb;
 	sqlite3_trace_v2(db->h, SQLITE_TRACE_STMT, trace_stmt, wb);
 	return 0;
