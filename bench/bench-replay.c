@@ -3,9 +3,11 @@
  * make bench: replays N real-format records of a varied stream (bench/stream.c:
  * EDAC, machine checks, PCIe and platform records in a fleet's proportions,
  * every field varied; 6.1 formats, two CPUs) through a fake tracing tree into
- * rasd --once, and compares with a minimal baseline (libtraceevent parse +
- * one-transaction bulk insert) on the same sub-buffers. Prints measured
- * figures only.
+ * rasd --once, in its default configuration (storm folding on: the headline)
+ * and with folding off, and compares both with a minimal baseline
+ * (libtraceevent parse + one-transaction bulk insert) on the same
+ * sub-buffers: wall-clock rate and CPU seconds per record, and where rasd's
+ * CPU went by thread. Prints measured figures only.
  */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -15,6 +17,7 @@
 #include <sys/stat.h>
 #include <signal.h>
 #include <sys/wait.h>
+#include <dirent.h>
 #include <time.h>
 #include <unistd.h>
 #include <traceevent/kbuffer.h>
@@ -45,12 +48,36 @@ static int build_tree(struct fake_tree *t, long n)
 	return fake_tree_finish(t);
 }
 
+/* rasd's threads by name (db_writer.c, db_checkpoint.c name theirs; the event loop is "rasd"). */
+#define BENCH_THREADS 8
+
+struct thread_cpu {
+	int tid;
+	char name[20];
+	double cpu;
+};
+
 struct result {
 	double wall, cpu;
 	long rss_kb;
 	long long db_bytes;
 	long records;
+	struct thread_cpu thread[BENCH_THREADS];
 };
+
+/* The two configurations of rasd measured, the default first (the headline). */
+struct bench_conf {
+	const char *label, *words, *db;
+	int (*write_conf)(const char *dir, char *out, size_t len);
+};
+
+static const struct bench_conf confs[] = {
+	{ "default", "its default configuration (storm folding on: fold_threshold 100/1h)",
+	  "default.db", bench_default_conf },
+	{ "fold off", "storm folding off (fold_threshold = off, max_db_size_mb = 0)",
+	  "unfolded.db", bench_unfolded_conf },
+};
+#define N_CONFS (sizeof(confs) / sizeof(confs[0]))
 
 static long long file_size(const char *p)
 {
@@ -59,7 +86,71 @@ static long long file_size(const char *p)
 	return stat(p, &st) == 0 ? (long long)st.st_size : 0;
 }
 
-static int run_rasd(const char *tree, const char *dir, struct result *r)
+/* One thread's CPU seconds from /proc/PID/task/TID/stat (utime + stime), its name in name. */
+static double thread_stat(int pid, const char *tid, char *name, size_t len)
+{
+	char path[128], buf[1024], *open_, *close_;
+	unsigned long ut = 0, st = 0;
+	FILE *f;
+	size_t n;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", pid, tid);
+	if (!(f = fopen(path, "re")))
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	/* The name is in parentheses and may hold spaces: the fields follow the last ')'. */
+	if (!(open_ = strchr(buf, '(')) || !(close_ = strrchr(buf, ')')))
+		return -1;
+	snprintf(name, len, "%.*s", (int)(close_ - open_ - 1), open_ + 1);
+	/* After ')': state(3) ... utime(14) stime(15). */
+	if (sscanf(close_ + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
+		return -1;
+	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* Samples each thread of pid: its CPU until it exited is its last sample's. */
+static void sample_threads(int pid, struct result *r)
+{
+	char dirpath[64];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(dirpath, sizeof(dirpath), "/proc/%d/task", pid);
+	if (!(d = opendir(dirpath)))
+		return;
+	while ((de = readdir(d))) {
+		char name[20];
+		int tid = atoi(de->d_name);
+		double cpu;
+		size_t i;
+
+		if (tid <= 0 || (cpu = thread_stat(pid, de->d_name, name, sizeof(name))) < 0)
+			continue;
+		for (i = 0; i < BENCH_THREADS && r->thread[i].tid && r->thread[i].tid != tid; i++)
+			;
+		if (i == BENCH_THREADS)
+			continue;
+		r->thread[i].tid = tid;
+		snprintf(r->thread[i].name, sizeof(r->thread[i].name), "%s", name);
+		r->thread[i].cpu = cpu;
+	}
+	closedir(d);
+}
+
+/* CPU seconds of rasd's threads named name (as sampled, every 20 ms). */
+static double threads_cpu(const struct result *r, const char *name)
+{
+	double sum = 0;
+
+	for (size_t i = 0; i < BENCH_THREADS && r->thread[i].tid; i++)
+		if (!strcmp(r->thread[i].name, name))
+			sum += r->thread[i].cpu;
+	return sum;
+}
+
+static int run_rasd(const char *tree, const char *dir, const struct bench_conf *bc, struct result *r)
 {
 	char rasd[1024], db[600], lock[600], wal[700], conf[600];
 	char *argv[] = { rasd, "--config", conf, "--tracing-dir", (char *)tree, "--db", db,
@@ -67,13 +158,12 @@ static int run_rasd(const char *tree, const char *dir, struct result *r)
 	struct rusage ru;
 	int status;
 	double t0 = now_s();
-	pid_t pid;
+	pid_t pid, done;
 
 	snprintf(rasd, sizeof(rasd), "%s/rasd/rasd", test_builddir());
-	snprintf(db, sizeof(db), "%s/rasd.db", dir);
+	snprintf(db, sizeof(db), "%s/%s", dir, bc->db);
 	snprintf(lock, sizeof(lock), "%s/lock", dir);
-	if (getenv("BENCH_FOLDED") ? bench_default_conf(dir, conf, sizeof(conf)) < 0 :
-	    bench_unfolded_conf(dir, conf, sizeof(conf)) < 0)
+	if (bc->write_conf(dir, conf, sizeof(conf)) < 0)
 		return -1;
 	pid = fork();
 	if (pid == 0) {
@@ -81,7 +171,12 @@ static int run_rasd(const char *tree, const char *dir, struct result *r)
 		execv(rasd, argv);
 		_exit(127);
 	}
-	if (wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
+	/* Per-thread CPU: /proc is gone once it exits, so it is read while it runs. */
+	while ((done = wait4(pid, &status, WNOHANG, &ru)) == 0) {
+		sample_threads(pid, r);
+		usleep(20000);
+	}
+	if (done < 0 || !WIFEXITED(status) || WEXITSTATUS(status))
 		return -1;
 	r->wall = now_s() - t0;
 	r->cpu = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
@@ -96,7 +191,7 @@ static int run_rasd(const char *tree, const char *dir, struct result *r)
  * What rasd stored, per event table: the stream's mix as measured, and a check
  * that every record was decoded and kept. Returns the total, or -1.
  */
-static long print_stored(const char *dir)
+static long print_stored(const char *dir, const char *name, const char *label)
 {
 	static const char *const tables[] = { "mc_event", "mce_record", "aer_event",
 					      "memory_failure_event", "extlog_mem_event" };
@@ -104,7 +199,7 @@ static long print_stored(const char *dir)
 	char db[600], sql[128];
 	sqlite3 *h;
 
-	snprintf(db, sizeof(db), "%s/rasd.db", dir);
+	snprintf(db, sizeof(db), "%s/%s", dir, name);
 	if (sqlite3_open_v2(db, &h, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
 		sqlite3_close(h);
 		return -1;
@@ -126,7 +221,7 @@ static long print_stored(const char *dir)
 		total += count[i];
 	}
 	sqlite3_close(h);
-	printf("stored:   ");
+	printf("stored:   (%s) ", label);
 	for (size_t i = 0; i < 5; i++)
 		printf("%s%s %.1f %%", i ? ", " : "", tables[i],
 		       total ? 100.0 * (double)count[i] / (double)total : 0.0);
@@ -291,60 +386,91 @@ static void remove_db(const char *dir, const char *name)
 }
 
 /*
- * rasd and the baseline in turn, runs times each (BENCH_RUNS, default 3),
- * each from an empty database; the fastest of each is kept, so a moment of
- * noise on the machine moves neither figure nor their ratio.
+ * Each configuration of rasd and the baseline in turn, runs times each
+ * (BENCH_RUNS, default 3), each from an empty database; the fastest of each
+ * is kept, so a moment of noise on the machine moves neither figure nor
+ * their ratio.
  */
-static int run_both(struct fake_tree *t, const char *dir, struct result *rasd, struct result *base)
+static int run_all(struct fake_tree *t, const char *dir, struct result *rasd, struct result *base)
 {
 	int runs = getenv("BENCH_RUNS") ? atoi(getenv("BENCH_RUNS")) : 3;
 
 	if (runs < 1)
 		runs = 1;
 	for (int i = 0; i < runs; i++) {
-		struct result r = { 0 }, b = { 0 };
+		struct result b = { 0 };
 
-		remove_db(dir, "rasd.db");
+		for (size_t c = 0; c < N_CONFS; c++) {
+			struct result r = { 0 };
+
+			remove_db(dir, confs[c].db);
+			if (run_rasd(t->root, dir, &confs[c], &r) < 0)
+				return -1;
+			if (!rasd[c].wall || r.wall < rasd[c].wall)
+				rasd[c] = r;
+		}
 		remove_db(dir, "baseline.db");
-		if (run_rasd(t->root, dir, &r) < 0 || run_baseline(t, dir, &b) < 0)
+		if (run_baseline(t, dir, &b) < 0)
 			return -1;
-		if (!rasd->wall || r.wall < rasd->wall)
-			*rasd = r;
 		if (!base->wall || b.wall < base->wall)
 			*base = b;
 	}
 	return runs;
 }
 
+static void print_rasd(const struct bench_conf *bc, const struct result *r, long n)
+{
+	printf("%-9s %ld records in %.2f s wall, %.2f s CPU -> %.0f records/s (per CPU second: %.0f)\n",
+	       bc->label, n, r->wall, r->cpu, n / r->wall, n / r->cpu);
+	printf("          CPU by thread: event loop %.2f s, writer %.2f s, checkpointer %.2f s"
+	       " (sampled every 20 ms)\n", threads_cpu(r, "rasd"), threads_cpu(r, "rasd-writer"),
+	       threads_cpu(r, "rasd-checkpoint"));
+	printf("          peak RSS %.1f MiB during the storm; database %.1f bytes/record\n",
+	       r->rss_kb / 1024.0, (double)r->db_bytes / (double)n);
+}
+
+/* The figures against the baseline's: share of its rate, and CPU per record as a multiple. */
+static void print_ratio(const struct bench_conf *bc, const struct result *r, long n,
+			const struct result *base)
+{
+	double rate = n / r->wall, base_rate = base->records / base->wall;
+	double cpu_rec = r->cpu / n, base_cpu_rec = base->cpu / base->records;
+
+	printf("ratio:    %-9s %3.0f %% of the baseline's rate (wall); CPU per record %.1f x the"
+	       " baseline's (%.2f vs %.2f us)\n", bc->label, 100.0 * rate / base_rate,
+	       cpu_rec / base_cpu_rec, cpu_rec * 1e6, base_cpu_rec * 1e6);
+}
+
 int main(int argc, char **argv)
 {
 	long n = argc > 1 ? atol(argv[1]) : 1000000;
 	struct fake_tree t;
-	struct result rasd = { 0 }, base = { 0 };
+	struct result rasd[N_CONFS], base = { 0 };
 	char dir[256];
 	long idle, idle_anon = -1, idle_pss = -1;
 	int runs;
 
+	memset(rasd, 0, sizeof(rasd));
 	test_tmpdir(dir, sizeof(dir));
-	printf("bench: rasd with %s\n", getenv("BENCH_FOLDED") ?
-	       "the default configuration (storm folding on: fold_threshold 100/1h)" :
-	       "storm folding off (BENCH_FOLDED=1: the default configuration)");
+	for (size_t c = 0; c < N_CONFS; c++)
+		printf("bench: %-9s rasd with %s\n", confs[c].label, confs[c].words);
 	printf("bench: building %ld varied records (50 %% mc_event, 35 %% mce_record, 12 %% aer_event,\n"
 	       "       3 %% memory_failure/extlog; linux-6.1 formats, 2 CPUs)...\n", n);
-	if (build_tree(&t, n) < 0 || (runs = run_both(&t, dir, &rasd, &base)) < 0) {
+	if (build_tree(&t, n) < 0 || (runs = run_all(&t, dir, rasd, &base)) < 0) {
 		fprintf(stderr, "bench: failed\n");
 		return 1;
 	}
-	if (print_stored(dir) != n) {
-		fprintf(stderr, "bench: rasd did not store every record\n");
-		return 1;
+	for (size_t c = 0; c < N_CONFS; c++) {
+		if (print_stored(dir, confs[c].db, confs[c].label) != n) {
+			fprintf(stderr, "bench: rasd (%s) did not store every record\n", confs[c].label);
+			return 1;
+		}
 	}
 	idle = idle_rss_kb(dir, &idle_anon, &idle_pss);
-	printf("runs:     rasd and the baseline in turn, %d times each; the fastest of each below\n", runs);
-	printf("rasd:     %ld records in %.2f s wall, %.2f s CPU -> %.0f records/s (per CPU second: %.0f)\n",
-	       n, rasd.wall, rasd.cpu, n / rasd.wall, n / rasd.cpu);
-	printf("rasd:     peak RSS %.1f MiB during the storm; database %.1f bytes/record\n",
-	       rasd.rss_kb / 1024.0, (double)rasd.db_bytes / (double)n);
+	printf("runs:     each configuration and the baseline in turn, %d times each; the fastest of each below\n",
+	       runs);
+	for (size_t c = 0; c < N_CONFS; c++)
+		print_rasd(&confs[c], &rasd[c], n);
 	if (idle >= 0)
 		printf("rasd:     idle RSS %.1f MiB, of which private (anonymous) %.1f MiB, the rest\n"
 		       "          shared library pages; PSS %.1f MiB (live instance, after 2 s)\n",
@@ -355,9 +481,8 @@ int main(int argc, char **argv)
 	       base.records, base.wall, base.cpu, base.records / base.wall, base.records / base.cpu);
 	printf("baseline: database %.1f bytes/record (one table, no index, nothing decoded)\n",
 	       (double)base.db_bytes / (double)base.records);
-	printf("ratio:    rasd reaches %.0f %% of the baseline's rate (%.0f %% per CPU second)\n",
-	       100.0 * (n / rasd.wall) / (base.records / base.wall),
-	       100.0 * (n / rasd.cpu) / (base.records / base.cpu));
+	for (size_t c = 0; c < N_CONFS; c++)
+		print_ratio(&confs[c], &rasd[c], n, &base);
 	if (getenv("BENCH_KEEP")) {
 		printf("kept tree %s\n", t.root);
 		return 0;
