@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <syslog.h>
+#include <unistd.h>
 #include "bmc_ipmi.h"
 #include "bmc_sel.h"
 #include "log.h"
@@ -26,6 +27,7 @@ struct rasd_bmc_sel {
 	struct rasd_bmc_transport transport;
 	bool own_transport;           /* the device's; else a test's */
 	int open_error;               /* why there is no device (-errno), 0 when there is */
+	bool hidden;                  /* sysfs has one, /dev not: a sandbox's PrivateDevices= */
 	char device[PATH_MAX];        /* the device used, or the one looked for */
 	bool opened_for;              /* the configuration the device was looked for under */
 	char opened_path[PATH_MAX];
@@ -51,6 +53,15 @@ static int device_add(void *ctx, const uint8_t entry[BMC_SEL_ENTRY_LEN], uint16_
 	return bmc_ipmi_add_sel(s->dev, entry, record_id, BMC_RESPONSE_TIMEOUT_MS);
 }
 
+/* Whether ipmi_devintf made a device (its class in sysfs), whatever /dev shows us. */
+static bool devintf_in_sysfs(const char *sysfs_root)
+{
+	char path[PATH_MAX];
+
+	snprintf(path, sizeof(path), "%s/class/ipmi/ipmi0", sysfs_root);
+	return access(path, F_OK) == 0;
+}
+
 /* Looks for the device when bmc_sel is on; an absent one is said once per look. */
 static void look_for_device(struct rasd_bmc_sel *s)
 {
@@ -63,7 +74,11 @@ static void look_for_device(struct rasd_bmc_sel *s)
 	if (!s->cfg->bmc_sel || !s->own_transport)
 		return;
 	s->open_error = bmc_ipmi_open(s->cfg->bmc_sel_device, &s->dev, s->device, sizeof(s->device));
-	if (s->open_error == -ENOENT)
+	s->hidden = s->open_error == -ENOENT && devintf_in_sysfs(s->cfg->sysfs_root);
+	if (s->hidden)
+		ras_log(LOG_WARNING, "bmc_sel: the kernel has an IPMI device but %s is not there: "
+			"PrivateDevices= hides it (rasd(8), \"The BMC's event log\")", s->device);
+	else if (s->open_error == -ENOENT)
 		ras_log(LOG_WARNING, "bmc_sel: no IPMI device (%s): SEL entries are recorded as "
 			"unsupported; load ipmi_si and ipmi_devintf", s->device);
 	else if (s->open_error < 0)
@@ -127,6 +142,7 @@ void rasd_bmc_sel_set_transport(struct rasd_bmc_sel *s, const struct rasd_bmc_tr
 	s->transport = *t;
 	s->own_transport = false;
 	s->open_error = 0;
+	s->hidden = false;
 	snprintf(s->device, sizeof(s->device), "test transport");
 }
 
@@ -145,7 +161,10 @@ const char *rasd_bmc_sel_state(const struct rasd_bmc_sel *s)
 	snprintf(counts, sizeof(counts), "written %llu, failed %llu, rate-limited %llu",
 		 (unsigned long long)s->written, (unsigned long long)s->failed,
 		 (unsigned long long)s->limited);
-	if (s->open_error == -ENOENT)
+	if (s->hidden)
+		snprintf(m->state, sizeof(m->state), "no IPMI device (%s hidden from rasd: "
+			 "PrivateDevices=)", s->device);
+	else if (s->open_error == -ENOENT)
 		snprintf(m->state, sizeof(m->state), "no IPMI device (%s absent): load ipmi_si and "
 			 "ipmi_devintf", s->device);
 	else if (s->open_error < 0)
