@@ -131,7 +131,8 @@ check_events_sel() {
                 WHY="${WHY:+$WHY; }entry 0x$id (row $row): ${f%%=*} '$got', expected '$want'"
         done
         echo "   events_bmc_sel/$CPU: memory_failure_event row $row -> SEL record 0x$id, event data $ref"
-    done <<<"$(q "$D/events.db" "SELECT event_id || '|' || target FROM actions WHERE action = 'bmc-sel' AND result = 'done'")"
+    done <<<"$(sqlite3 -batch -noheader "$D/events.db" \
+        "SELECT event_id || '|' || target FROM actions WHERE action = 'bmc-sel' AND result = 'done' ORDER BY id")"
     verdict "events_bmc_sel/$CPU"
 }
 
