@@ -245,7 +245,8 @@ static void attempt(struct rasd_bmc_sel *s, struct ras_db_actions *dba,
 			snprintf(act->target, sizeof(act->target), "completion code 0x%02x (%s): %s",
 				 (unsigned)r, bmc_sel_completion_words((unsigned)r), hex);
 		else
-			snprintf(act->target, sizeof(act->target), "not added: %s", hex);
+			snprintf(act->target, sizeof(act->target), "not added (%s): %s",
+				 strerror(-r), hex);
 		ras_log(LOG_ERR, "bmc_sel: %s %s: %s", act->kind, act->subject, act->target);
 	}
 	if (ras_db_action_insert(dba, act, fold) < 0)

@@ -109,6 +109,8 @@ static void test_outcomes(struct rasd_config *cfg, struct ras_db *db, struct ras
 	struct ras_db_action crossing = { .wall_ns = 1700000016 * SEC, .count = 18, .event_id = 9 };
 
 	cfg->bmc_sel = true;
+	/* Never the machine's own BMC: a device that cannot exist until the test's transport. */
+	snprintf(cfg->bmc_sel_device, sizeof(cfg->bmc_sel_device), "/nonexistent/ipmi0");
 	snprintf(cfg->bmc_sel_limit, sizeof(cfg->bmc_sel_limit), "3/1h");
 	if (rasd_bmc_sel_open(&s, cfg) < 0) {
 		tap_ok(0, "open");
@@ -176,6 +178,7 @@ static void test_outcomes(struct rasd_config *cfg, struct ras_db *db, struct ras
 	tap_ok(strstr(r.a[1].target, "completion code 0xc4 (out of space)") != NULL,
 	       "row 2 says the completion code: %s", r.a[1].target);
 	tap_is_int(r.a[2].error, ETIMEDOUT, "row 3: the timeout's errno");
+	tap_ok(!strncmp(r.a[2].target, "not added (", 11), "row 3 says why: %s", r.a[2].target);
 	tap_is_str(r.a[3].result, "rate-limited", "row 4 rate-limited");
 	tap_is_int(r.a[3].repeats, 2, "row 4 stands for both entries held back");
 	tap_is_str(r.a[4].kind, "cpu", "row 5: the crossing's subject kind");
