@@ -123,7 +123,7 @@ static const struct ctl_opt actions_opts[] = {
 
 const struct ctl_spec ctl_actions_spec = {
 	.name = "actions", .args = "", .opts = actions_opts,
-	.summary = "rasd's decisions on crossed thresholds (oldest first), or the buckets",
+	.summary = "rasd's decisions on crossed thresholds and its BMC SEL entries (oldest first), or the buckets",
 };
 
 struct actions_args {

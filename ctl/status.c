@@ -513,6 +513,26 @@ static void print_refusals(struct status *st)
 		putchar(']');
 }
 
+/*
+ * Whether rasd tells the BMC (bmc_sel = yes, rasd/bmc_sel.h): the IPMI device
+ * and its counts, or why there is none, which is attention: the operator asked.
+ */
+static void print_bmc_sel(struct status *st)
+{
+	const char *v = st->rasd.bmc_sel;
+
+	if (!st->rasd.alive || !v[0] || !strcmp(v, "off"))
+		return;
+	if (!strncmp(v, "no IPMI device", 14) || !strncmp(v, "cannot open", 11))
+		attention(st, "no IPMI device for bmc_sel");
+	if (st->json) {
+		printf(",\"bmc_sel\":");
+		ctl_print_json_string(v, strlen(v));
+	} else {
+		printf("BMC SEL: %s\n", v);
+	}
+}
+
 /* What rasd last said about its storage, from the state file it writes beside its lock. */
 static void print_storage(struct status *st, struct ctl *c)
 {
@@ -528,6 +548,7 @@ static void print_storage(struct status *st, struct ctl *c)
 		print_storage_text(st, c, state);
 	print_durability(st);
 	print_refusals(st);
+	print_bmc_sel(st);
 }
 
 static void print_hidden(void *ctx, const char *condition, const char *advice)

@@ -86,6 +86,10 @@ static const struct key_desc keys[] = {
 	STR("trigger_dir", K_PATH, trigger_dir),
 	UINT("trigger_timeout_s", trigger_timeout_s, 1, 3600),
 	UINT("trigger_max_children", trigger_max_children, 1, 64),
+	BOOL("bmc_sel", bmc_sel),
+	CHOICE("bmc_sel_events", bmc_sel_events, "all|uncorrected|thresholds"),
+	STR("bmc_sel_limit", K_THRESHOLD, bmc_sel_limit),
+	STR("bmc_sel_device", K_PATH, bmc_sel_device),
 	STR("metrics_textfile", K_PATH, metrics_textfile),
 	BOOL("crash_harvest", crash_harvest),
 	STR("pstore_dir", K_PATH, pstore_dir),
@@ -153,6 +157,8 @@ void rasd_config_defaults(struct rasd_config *c)
 	snprintf(c->trigger_dir, sizeof(c->trigger_dir), "%s/ras-fdr/triggers", SYSCONFDIR);
 	c->trigger_timeout_s = 30;
 	c->trigger_max_children = 4;
+	snprintf(c->bmc_sel_events, sizeof(c->bmc_sel_events), "all");
+	snprintf(c->bmc_sel_limit, sizeof(c->bmc_sel_limit), "20/1h");
 	c->crash_harvest = true;
 	snprintf(c->pstore_dir, sizeof(c->pstore_dir), "/sys/fs/pstore");
 	snprintf(c->pstore_archive_dir, sizeof(c->pstore_archive_dir), "/var/lib/systemd/pstore");

@@ -65,6 +65,11 @@ struct rasd_config {
 	char trigger_dir[PATH_MAX];
 	unsigned trigger_timeout_s;
 	unsigned trigger_max_children;
+	/* The BMC's System Event Log (rasd/bmc_sel.c) */
+	bool bmc_sel;                /* add SEL entries for what bmc_sel_events names */
+	char bmc_sel_events[16];     /* all, uncorrected, thresholds */
+	char bmc_sel_limit[32];      /* "count/period": at most count entries a period */
+	char bmc_sel_device[PATH_MAX]; /* empty: /dev/ipmi0, /dev/ipmi/0, /dev/ipmidev/0 */
 	/* Fleet */
 	char metrics_textfile[PATH_MAX]; /* rewritten after each batch; empty: none */
 	/* The last words of a crashed boot, read at start (rasd/lastwords.c) */

@@ -129,6 +129,7 @@ void ras_rasd_state_parse(const char *lock_dir, const char *instance, struct ras
 	st->durable_p99_us = number(text, "durable_p99_us");
 	st->durable_max_us = number(text, "durable_max_us");
 	refusals(text, st->refused, sizeof(st->refused));
+	value(text, "bmc_sel", st->bmc_sel, sizeof(st->bmc_sel));
 	free(text);
 }
 

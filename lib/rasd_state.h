@@ -32,6 +32,8 @@ struct ras_rasd_state {
 	long long durable_records, durable_p50_us, durable_p99_us, durable_max_us;
 	/* What the path rule refused (rasd/refusals.c): "WHAT: WHY" lines, "" when none. */
 	char refused[8192];
+	/* bmc_sel= (rasd/bmc_sel.h): "off", the IPMI device and its counts, or why there is none. */
+	char bmc_sel[PATH_MAX + 200];
 };
 
 /* The pid holding rasd's lock for instance in lock_dir (F_GETLK), 0 when none. */

@@ -209,6 +209,12 @@ int ras_actions_open(struct ras_actions **out, const struct rasd_config *cfg, st
 	return 0;
 }
 
+void ras_actions_set_bmc_sel(struct ras_actions *a, struct rasd_bmc_sel *sel)
+{
+	if (a)
+		a->sel = sel;
+}
+
 void ras_actions_close(struct ras_actions *a)
 {
 	if (!a)
@@ -622,6 +628,7 @@ static void crossed(struct ras_actions *a, const struct ras_subject *s, struct e
 		ras_log(LOG_ERR, "cannot store the action on %s %s", act.kind, act.subject);
 	ras_decisions_keep(&a->decisions, s, ev, &act);
 	log_decision(a, e, &act);
+	rasd_bmc_sel_crossing(a->sel, a->dba, &act);
 	snprintf(condition, sizeof(condition), "%s-threshold", act.kind);
 	if (!ras_triggers_installed(a->trig, condition))
 		return;
@@ -643,6 +650,7 @@ void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type
 	if (h->severity >= RAS_SEV_DEFERRED) {
 		struct ras_trigger_env env;
 
+		rasd_bmc_sel_record(a->sel, a->dba, type, decoded, ev, row_id);
 		if (!ras_triggers_installed(a->trig, "uncorrected"))
 			return;
 		ras_trigger_env_record(&env, "uncorrected", type, decoded, ev, row_id);

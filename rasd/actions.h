@@ -21,6 +21,9 @@ struct ras_triggers;
 int ras_actions_open(struct ras_actions **out, const struct rasd_config *cfg, struct ras_db *db,
 		     struct ras_triggers *trig);
 void ras_actions_close(struct ras_actions *a);
+struct rasd_bmc_sel;
+/* Uncorrected records and crossings are told to the BMC through sel too (may be NULL). */
+void ras_actions_set_bmc_sel(struct ras_actions *a, struct rasd_bmc_sel *sel);
 /*
  * The configuration was reloaded (SIGHUP): thresholds and actions are read
  * again. Buckets are kept, subject keys do not depend on the configuration;

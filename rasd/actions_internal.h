@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "actions.h"
+#include "bmc_sel.h"
 #include "decision.h"
 #include "log.h"
 #include "once_seen.h"
@@ -47,6 +48,7 @@ struct ras_actions {
 	const struct rasd_config *cfg;
 	struct ras_db_actions *dba;
 	struct ras_triggers *trig;
+	struct rasd_bmc_sel *sel;     /* SEL entries for the BMC (bmc_sel.h), or NULL */
 	struct ras_threshold th[RAS_SUBJ_KINDS];
 	unsigned counted;             /* bit per kind with a threshold: subjects worth building */
 	uint64_t page_size;

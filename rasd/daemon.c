@@ -28,6 +28,7 @@
 #include "metrics_file.h"
 #include "pipeline.h"
 #include "storage.h"
+#include "bmc_sel.h"
 #include "actions.h"
 #include "health.h"
 #include "triggers.h"
@@ -63,6 +64,7 @@ struct rasd {
 	struct fdr *fdr;
 	struct ras_triggers *trig;
 	struct ras_actions *actions;  /* thresholds, actions, triggers: every pipeline feeds it */
+	struct rasd_bmc_sel *sel;     /* SEL entries for the BMC (bmc_sel = yes) */
 	struct rasd_health *health;   /* the diagnosis: every pipeline feeds it too */
 	struct ras_decode_ctx dctx;   /* the lookups every pipeline decodes with */
 	int epfd, sigfd, wdfd, lockfd;
@@ -618,10 +620,14 @@ static int setup(struct rasd *d)
 	/* --once has no loop to watch triggers: they are waited for at exit. */
 	if ((r = ras_triggers_open(&d->trig, d->cfg, d->opt->once ? -1 : d->epfd, TAG_TRIGGER)) < 0 ||
 	    (r = ras_actions_open(&d->actions, d->cfg, d->db, d->trig)) < 0 ||
+	    (r = rasd_bmc_sel_open(&d->sel, d->cfg)) < 0 ||
 	    (r = rasd_health_open(&d->health, d->cfg, d->db, d->trig)) < 0) {
 		ras_log(LOG_ERR, "cannot set up actions, triggers and the diagnosis: %s", strerror(-r));
 		return r;
 	}
+	ras_actions_set_bmc_sel(d->actions, d->sel);
+	d->storage.bmc_sel = rasd_bmc_sel_state;
+	d->storage.bmc_sel_ctx = d->sel;
 	r = ras_reader_open(&d->reader, d->fmt->tep, d->tr.instance_dir, d->fmt->page_size,
 			    !d->tr.real);
 	if (r < 0) {
@@ -673,6 +679,7 @@ static void reload(struct rasd *d)
 	if (!rasd_reload_config(d->cfg, d->opt))
 		return;
 	ras_actions_reload(d->actions);
+	rasd_bmc_sel_reload(d->sel);
 	ras_triggers_check_all(d->trig);
 	rasd_health_reload(d->health);
 	rasd_instance_log_recording(&d->tr, rasd_instance_enable_events(&d->tr, d->fmt, d->cfg), "");
@@ -844,6 +851,9 @@ static void teardown(struct rasd *d, bool clean)
 	rasd_health_close(d->health, clean && d->db && !d->pipe.in_txn);
 	ras_triggers_close(d->trig);
 	ras_actions_close(d->actions);
+	d->storage.bmc_sel = NULL;
+	rasd_bmc_sel_close(d->sel);
+	d->sel = NULL;
 	/*
 	 * Remove the instance only when it is ours, we were not told to keep it,
 	 * and nothing in it is unstored: after a failure the next rasd takes it back.

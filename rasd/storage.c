@@ -99,7 +99,7 @@ uint64_t rasd_storage_previous_unstored(const struct rasd_storage *s)
 
 void rasd_storage_write(struct rasd_storage *s)
 {
-	char text[10240 + PATH_MAX], dur[160] = "", refused[8192];
+	char text[12288 + 2 * PATH_MAX], dur[160] = "", refused[8192], sel[PATH_MAX + 200] = "";
 	const struct rasd_durability *h = s->durability;
 	int r;
 
@@ -110,6 +110,9 @@ void rasd_storage_write(struct rasd_storage *s)
 			 (long long)rasd_durability_quantile_us(h, 0.99), (long long)h->max_us);
 	/* What the path rule refused (rasd/refusals.h): one refused= line each. */
 	rasd_refusals_text(refused, sizeof(refused));
+	/* Whether the BMC hears of errors, and how that goes: one bmc_sel= line. */
+	if (s->bmc_sel)
+		snprintf(sel, sizeof(sel), "bmc_sel=%s\n", s->bmc_sel(s->bmc_sel_ctx));
 	/*
 	 * Key = value lines, read by ras-fdr-ctl status and metrics
 	 * (lib/rasd_state.c), believed only while this pid holds the lock; the
@@ -117,12 +120,12 @@ void rasd_storage_write(struct rasd_storage *s)
 	 */
 	snprintf(text, sizeof(text), "pid=%ld\nstate=%s\nstart_ns=%lld\nstop_ns=%lld\nunstored=%llu\n"
 		 "database=%s\ndatabase_id=%s\nreplaced_ns=%lld\nreplaced_from=%s\nstorage=%s\n"
-		 "since_ns=%lld\nwaiting=%llu\n%s%sexit=%s\nreason=%s\n", (long)getpid(),
+		 "since_ns=%lld\nwaiting=%llu\n%s%s%sexit=%s\nreason=%s\n", (long)getpid(),
 		 s->stopped ? "stopped" : "running", (long long)s->start_ns,
 		 (long long)(s->stopped ? ras_clock_ns(CLOCK_REALTIME) : 0),
 		 (unsigned long long)s->unstored, s->db_path, s->database_id,
 		 (long long)s->replaced_ns, s->replaced_from, s->failing ? "failing" : "ok",
-		 (long long)s->since_ns, (unsigned long long)s->waiting, dur, refused, s->exit_reason,
+		 (long long)s->since_ns, (unsigned long long)s->waiting, dur, sel, refused, s->exit_reason,
 		 s->failing ? s->reason : "");
 
 	s->written_ms = mono_ms();

@@ -18,6 +18,8 @@
 #define RASD_RETRY_FIRST_MS 250
 #define RASD_RETRY_MAX_MS 10000
 
+struct rasd_bmc_sel;
+
 struct rasd_storage {
 	char state_dir[PATH_MAX];
 	char state_name[128];          /* rasd-<instance>.state */
@@ -39,6 +41,9 @@ struct rasd_storage {
 	bool previous_killed;          /* the last rasd's state file says it runs: it did not stop */
 	uint64_t durability_written;   /* its count when the state file was last written */
 	int64_t written_ms;            /* CLOCK_MONOTONIC of that write */
+	/* The BMC's SEL line of the state file (rasd/bmc_sel.h), or NULL: none. */
+	const char *(*bmc_sel)(const struct rasd_bmc_sel *ctx);
+	const struct rasd_bmc_sel *bmc_sel_ctx;
 };
 
 /* With rasd's lock taken: reads what the last rasd's state file says, for the new one. */

@@ -25,19 +25,21 @@ check() { # folder, what it may not include..., as "name: reason"
 	[ -z "$found" ]; ok $? "$dir/ includes nothing of $(echo "$@" | sed 's/ /, /g')${found:+: $found}"
 }
 
-check decoders diag lib db rasd ctl tests lastwords report
-check lastwords decoders diag lib db rasd ctl tests report
-check diag lastwords lib db rasd ctl tests report
+check decoders diag lib db rasd ctl tests lastwords report bmc
+# bmc/ (the BMC's SEL entry) is pure and stands alone: rasd/ uses it.
+check bmc decoders diag lib db rasd ctl tests lastwords report
+check lastwords decoders diag lib db rasd ctl tests report bmc
+check diag lastwords lib db rasd ctl tests report bmc
 # report/ renders a model: lib/ (the text rule, the JSON encoder, times) and nothing above it.
 check report diag db rasd ctl tests lastwords decoders
-check lib db rasd ctl tests report
-check db rasd ctl tests report
+check lib db rasd ctl tests report bmc
+check db rasd ctl tests report bmc
 check rasd ctl tests report
 # ras-fdr-ctl and rasd share lib/ and db/, not each other.
-check ctl rasd tests
+check ctl rasd tests bmc
 
 # A bare include names a header of the same folder; anything else is folder-qualified.
-for dir in decoders lastwords diag lib db rasd ctl report; do
+for dir in decoders lastwords diag lib db rasd ctl report bmc; do
 	stray=""
 	for f in "$dir"/*.c "$dir"/*.h; do
 		[ -f "$f" ] || continue
@@ -48,8 +50,8 @@ for dir in decoders lastwords diag lib db rasd ctl report; do
 	[ -z "$stray" ]; ok $? "$dir/: bare includes are its own headers${stray:+:$stray}"
 done
 
-# decoders/, lastwords/ and diag/ are pure: no I/O, no logging, no allocation, no mutable globals.
-for dir in decoders lastwords diag; do
+# decoders/, lastwords/, diag/ and bmc/ are pure: no I/O, no logging, no allocation, no mutable globals.
+for dir in decoders lastwords diag bmc; do
 	io=$(grep -nE '\b(fopen|fprintf|printf|puts|syslog|malloc|calloc|realloc|free|getenv|open|read|write|close)[[:space:]]*\(' $dir/*.c |
 		grep -vE 'snprintf|vsnprintf')
 	[ -z "$io" ]; ok $? "$dir/ do no I/O, logging or allocation${io:+: $io}"

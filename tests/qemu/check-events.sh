@@ -4,7 +4,7 @@
 #   events.db     rasd with the defaults: filters set, block_rq_error
 #   events_fb.db  rasd with pretend_absent = block:block_rq_error
 # The witness instance's trace (events-witness.trace) says what the kernel
-# emitted.
+# emitted; events-sel-list.txt and events-sel-get.txt what the BMC's SEL holds.
 
 # witness records matching an extended regex
 ev_wlines() { grep -E "$1" "$D/events-witness.trace" 2>/dev/null; }
@@ -95,6 +95,47 @@ check_events_xmit() {
     verdict "events_net_dev_xmit_timeout/$CPU"
 }
 
+# The poisoned pages' SEL entries (bmc_sel = yes), read back from QEMU's
+# simulated BMC with ipmitool: one per uncorrected memory record, each as
+# rasd's actions row says, field by field (rasd(8), "The BMC's event log").
+ev_sel_field() { # RECORD_ID FIELD: the field of that entry in ipmitool sel get's output
+    awk -v id="$1" -v f="$2" -F' *: *' '
+        /^SEL Record ID/ { cur = tolower($2) }
+        cur == tolower(id) && $1 ~ "^ *" f "$" { print $2; exit }' "$D/events-sel-get.txt"
+}
+
+check_events_sel() {
+    local n_mf n_done n_list row id target ref f want got
+    WHY=""
+    if [ "$(fact_of EV_IPMI_DEV)" != yes ]; then
+        fail "events_bmc_sel/$CPU" "no /dev/ipmi0 in the guest (ipmi_si, ipmi_devintf)"
+        return
+    fi
+    n_mf=$(q "$D/events.db" "SELECT count(*) FROM memory_failure_event")
+    n_done=$(q "$D/events.db" "SELECT count(*) FROM actions WHERE action = 'bmc-sel' AND result = 'done'")
+    n_list=$(grep -c 'Memory.*Uncorrectable ECC.*Asserted' "$D/events-sel-list.txt" 2>/dev/null)
+    [ "$n_mf" -ge 1 ] || WHY="no memory_failure_event rows"
+    [ "$n_done" = "$n_mf" ] ||
+        WHY="${WHY:+$WHY; }$n_done SEL entries done for $n_mf uncorrected memory records: $(q "$D/events.db" "SELECT result || ' ' || target FROM actions WHERE action = 'bmc-sel' LIMIT 2")"
+    [ "$n_list" = "$n_mf" ] ||
+        WHY="${WHY:+$WHY; }ipmitool sel list shows $n_list memory entries: $(head -n 3 "$D/events-sel-list.txt" 2>/dev/null)"
+    while IFS='|' read -r row target; do
+        [ -n "$row" ] || continue
+        id=$(sed -n 's/^SEL record 0x\([0-9a-f]*\):.*/\1/p' <<<"$target")
+        ref=$(printf 'a1%04x' $((row & 0xffff)))
+        for f in "Record Type=02" "Generator ID=0041" "EvM Revision=04" "Sensor Type=Memory" \
+                 "Sensor Number=ff" "Event Type=Sensor-specific Discrete" \
+                 "Event Direction=Assertion Event" "Event Data=$ref" "Description=Uncorrectable ECC"; do
+            want=${f#*=} got=$(ev_sel_field "$id" "${f%%=*}")
+            [ "$(tr A-Z a-z <<<"$got")" = "$(tr A-Z a-z <<<"$want")" ] ||
+                WHY="${WHY:+$WHY; }entry 0x$id (row $row): ${f%%=*} '$got', expected '$want'"
+        done
+        echo "   events_bmc_sel/$CPU: memory_failure_event row $row -> SEL record 0x$id, event data $ref"
+    done <<<"$(sqlite3 -batch -noheader "$D/events.db" \
+        "SELECT event_id || '|' || target FROM actions WHERE action = 'bmc-sel' AND result = 'done' ORDER BY id")"
+    verdict "events_bmc_sel/$CPU"
+}
+
 check_events() {
     if [ ! -f "$D/events.db" ]; then
         fail "events/$CPU" "no events.db (rasd $(fact_of RASD_START_events))"
@@ -104,4 +145,5 @@ check_events() {
     check_events_sigbus
     check_events_block
     check_events_xmit
+    check_events_sel
 }

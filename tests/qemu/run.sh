@@ -104,7 +104,7 @@ apt_install() {
 
 ensure_packages() {
     local need=0
-    for c in qemu-system-x86_64 busybox cpio depmod sqlite3 make gcc; do
+    for c in qemu-system-x86_64 busybox cpio depmod sqlite3 make gcc ipmitool; do
         command -v "$c" >/dev/null || need=1
     done
     [ -x /bin/busybox ] && /bin/busybox --list | grep -qx chroot || need=1
@@ -124,7 +124,7 @@ ensure_packages() {
     [ "$KSERIES" = 6.1 ] || image=linux-image-$KSERIES-amd64
     if ! { apt-get update >> "$OUT/apt.log" 2>&1 &&
            apt_install qemu-system-x86 "$image" busybox-static cpio kmod \
-               sqlite3 make gcc libc6-dev; }; then
+               sqlite3 make gcc libc6-dev ipmitool; }; then
         echo "run.sh: cannot install the packages; skipping" >&2; exit 77
     fi
     KVER="$(newest_kernel)"
@@ -261,11 +261,15 @@ K612_APPEND=${K612_APPEND:-'memmap=16M$0x30000000 trace_instance=rasd_persist^tr
 
 
 qemu_args() { # DIR LABEL
-    local d=$1 noreboot=-no-reboot append="console=ttyS0 panic=-1 loglevel=4" erst=()
+    local d=$1 noreboot=-no-reboot append="console=ttyS0 panic=-1 loglevel=4" erst=() bmc=()
     [ "$KSERIES" = 6.1 ] || [ -n "${CRASH_BOOT:-}" ] || { noreboot=""; append="$append $K612_APPEND"; }
     # the crash pair: ACPI ERST backed by one file across its two runs (QEMU 7.2's acpi-erst)
     [ -z "${CRASH_BOOT:-}" ] || erst=(-object "memory-backend-file,id=erstnvram,mem-path=$CRASH_BACKING,size=0x10000,share=on"
         -device acpi-erst,memdev=erstnvram)
+    # a BMC for the events session's SEL entries (guest/events.sh; rasd's bmc_sel):
+    # QEMU's simulated one behind a KCS interface, in the boots that run events
+    [ -n "${CRASH_BOOT:-}" ] || [ "$SET" = systemd ] || [ "$(cpu_of "$2")" != intel ] ||
+        bmc=(-device ipmi-bmc-sim,id=bmc0 -device isa-ipmi-kcs,bmc=bmc0,ioport=0xca2)
     # systemd boots only the test's target; the host's fstab does not apply
     [ "$SET" != systemd ] || append="$append systemd.unit=rasfdr-test.target fstab=no systemd.show_status=0"
     QARGS=(-machine q35 -cpu "$(qemu_cpu "$(cpu_of "$2")")" -smp 2 -m 1G -accel tcg
@@ -280,7 +284,7 @@ qemu_args() { # DIR LABEL
         -device virtio-net-pci,bus=rp2,id=vnet0,aer=on,romfile=
         -virtfs "local,path=$d,mount_tag=results,security_model=none,id=res"
         -virtfs "local,path=/,mount_tag=hostroot,security_model=none,readonly=on,multidevs=remap,id=hr"
-        "${erst[@]}")
+        "${erst[@]}" "${bmc[@]}")
 }
 
 # Runs each "@@HMP <cmd>" the guest writes to its second serial port through

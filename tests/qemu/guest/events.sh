@@ -3,7 +3,7 @@
 # 6.1 set, Intel only) and run by k612.sh in its second boot (6.12): a
 # process killed by a poisoned page, a disk's medium error, the same error
 # from block_rq_complete where block_rq_error is treated as absent, a NIC
-# transmit timeout. The host checks them (check-events.sh).
+# transmit timeout; the poisoned pages' SEL entries in QEMU's simulated BMC. The host checks them (check-events.sh).
 #
 # A witness instance of its own records the same events with the filters
 # rasd sets, so the host knows how many records rasd should have stored.
@@ -33,6 +33,31 @@ ev_wait() { # TAG RE N SECS
     done
     fact "W_ev_$1" "$n"
     [ "$n" -ge "$3" ] || log "timeout: $1 saw $n/$3 witness records for /$2/"
+}
+
+# The BMC (QEMU's ipmi-bmc-sim behind isa-ipmi-kcs, run.sh): its modules from
+# the host's tree, then /dev/ipmi0 for rasd's SEL entries (bmc_sel).
+ev_ipmi() {
+    chroot "$HR" modprobe ipmi_devintf
+    chroot "$HR" modprobe ipmi_si
+    i=0
+    while [ ! -c /dev/ipmi0 ] && [ $i -lt 100 ]; do sleep 0.2; i=$((i + 1)); done
+    fact EV_IPMI_DEV "$([ -c /dev/ipmi0 ] && echo yes || echo no)"
+}
+
+# The BMC's SEL read back with ipmitool (the host's, in the chroot): the list
+# and every entry's fields.
+ev_sel_read() {
+    [ -c /dev/ipmi0 ] || return 0
+    chroot "$HR" ipmitool sel list > "$RES/events-sel-list.txt" 2>&1
+    fact EV_SEL_LIST_RC "$?"
+    # One ipmitool for every entry: each start reads its libraries over 9p.
+    ids=$(awk -F'|' '{ gsub(/ /, "", $1); if ($1 ~ /^[0-9a-fA-F]+$/) print "0x" $1 }' \
+        "$RES/events-sel-list.txt")
+    : > "$RES/events-sel-get.txt"
+    # shellcheck disable=SC2086
+    [ -z "$ids" ] || chroot "$HR" ipmitool sel get $ids > "$RES/events-sel-get.txt" 2>&1
+    log "the BMC's SEL read back: $(echo $ids | wc -w) entries"
 }
 
 # a process poisons its own page and dies of SIGBUS (guest/sigbus.c)
@@ -72,8 +97,11 @@ ev_instance_facts() { # TAG INSTANCE
 
 session_events() {
     ev_witness
-    RASD_CONF_EXTRA=
+    ev_ipmi
+    # The poisoned pages' records (uncorrected) become SEL entries.
+    RASD_CONF_EXTRA="bmc_sel = yes"
     rasd_start events rasfdr_ev no 256
+    RASD_CONF_EXTRA=
     ev_instance_facts MAIN rasfdr_ev
     ev_sigbus late
     ev_wait sigbus_late "signal_generate: sig=7 .*comm=sigbus" 1 10
@@ -92,6 +120,7 @@ session_events() {
     fi
     rasd_stop events
     collect events
+    ev_sel_read
 
     # The stand-in: block_rq_error treated as absent (tests only).
     RASD_CONF_EXTRA="pretend_absent = block:block_rq_error"
