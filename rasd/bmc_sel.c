@@ -16,8 +16,9 @@
 
 /*
  * The longest rasd waits for the BMC's answer. The kernel's own retries end
- * sooner with a completion code of its own; the limit bounds the entries, so
- * this is the most the event loop can lose to the BMC in a period.
+ * sooner with a completion code of its own. A BMC that lets this pass is not
+ * asked again until the limit's period ends (counted as rate-limited): a dead
+ * BMC costs the event loop one timeout per period, never one per entry of a storm.
  */
 #define BMC_RESPONSE_TIMEOUT_MS 5000
 
@@ -35,6 +36,7 @@ struct rasd_bmc_sel {
 	/* The limit: a fixed window of bmc_sel_limit's period from its first entry. */
 	int64_t window_start_ns;      /* 0: no window open */
 	uint64_t in_window, over_in_window;
+	bool silent_in_window;        /* the BMC let an entry time out in this window */
 	uint64_t written, failed, limited, absent;
 	char state[PATH_MAX + 160];
 };
@@ -187,6 +189,12 @@ static bool limit_allows(struct rasd_bmc_sel *s)
 		say_overflow(s);
 		s->window_start_ns = now ? now : 1;
 		s->in_window = 0;
+		s->silent_in_window = false;
+	}
+	if (s->silent_in_window) {
+		s->over_in_window++;
+		s->limited++;
+		return false;
 	}
 	if (s->in_window < t.count) {
 		s->in_window++;
@@ -239,6 +247,12 @@ static void attempt(struct rasd_bmc_sel *s, struct ras_db_actions *dba,
 	} else {
 		s->failed++;
 		fold = false;
+		if (r == -ETIMEDOUT) {
+			s->silent_in_window = true;
+			ras_log(LOG_WARNING, "bmc_sel: the BMC did not answer within %d ms: no SEL "
+				"entry is tried again until bmc_sel_limit's period (%s) ends",
+				BMC_RESPONSE_TIMEOUT_MS, s->cfg->bmc_sel_limit);
+		}
 		snprintf(act->result, sizeof(act->result), "failed");
 		act->error = r > 0 ? EIO : -r;
 		if (r > 0)

@@ -188,6 +188,36 @@ static void test_outcomes(struct rasd_config *cfg, struct ras_db *db, struct ras
 	tap_ok(!strncmp(r.a[5].target, "would add 0000 02 ", 18), "row 6 says what would be added");
 }
 
+/* A BMC that times out is not asked again in the period: a storm never waits once per entry. */
+static void test_silent_bmc(struct rasd_config *cfg, struct ras_db_actions *dba)
+{
+	struct rasd_bmc_transport t = { .ctx = NULL, .add = fake_add };
+	struct rasd_bmc_sel *s;
+	unsigned n0 = bmc.n;
+
+	cfg->bmc_sel = true;
+	snprintf(cfg->bmc_sel_device, sizeof(cfg->bmc_sel_device), "/nonexistent/ipmi0");
+	snprintf(cfg->bmc_sel_limit, sizeof(cfg->bmc_sel_limit), "10/1h");
+	if (rasd_bmc_sel_open(&s, cfg) < 0) {
+		tap_ok(0, "open");
+		return;
+	}
+	rasd_bmc_sel_set_transport(s, &t);
+	rasd_bmc_sel_set_clock(s, fake_clock);
+	bmc.answer = -ETIMEDOUT;
+	record(s, dba, "mc_event", RAS_SEV_UNCORRECTED, 1700000100, 21, false);
+	bmc.answer = 0;
+	record(s, dba, "mc_event", RAS_SEV_UNCORRECTED, 1700000101, 22, false);
+	record(s, dba, "mc_event", RAS_SEV_UNCORRECTED, 1700000102, 23, false);
+	tap_is_int(bmc.n - n0, 1, "after a timeout the BMC is not asked again in the period");
+	tap_is_str(rasd_bmc_sel_state(s), "test transport: written 0, failed 1, rate-limited 2",
+		   "the entries not tried count as rate-limited");
+	fake_now += 3600 * SEC;
+	record(s, dba, "mc_event", RAS_SEV_UNCORRECTED, 1700000103, 24, false);
+	tap_is_int(bmc.n - n0, 2, "the next period asks the BMC again");
+	rasd_bmc_sel_close(s);
+}
+
 static void test_absent(struct rasd_config *cfg, struct ras_db *db, struct ras_db_actions *dba,
 			const char *dir)
 {
@@ -230,6 +260,7 @@ int main(void)
 	tap_ok(!cfg.bmc_sel && !strcmp(cfg.bmc_sel_events, "all"), "default bmc_sel = no, events all");
 	test_outcomes(&cfg, db, dba);
 	test_absent(&cfg, db, dba, dir);
+	test_silent_bmc(&cfg, dba);
 	ras_db_actions_close(dba);
 	ras_db_close(db);
 	test_rmtree(dir);
