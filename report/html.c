@@ -167,14 +167,37 @@ static void machine(FILE *f, const struct rpt_model *m)
 	fputs("</section>\n", f);
 }
 
+/* The verdict, fault mode and evidence health gives the part (report_join), or "not judged". */
+static void part_verdict(FILE *f, const struct rpt_model *m, const struct rpt_part *p)
+{
+	const struct rpt_verdict *v;
+
+	if (p->verdict < 0 || (size_t)p->verdict >= m->nverdicts) {
+		fputs("<td class=\"verdict muted\">not judged</td><td></td><td></td>", f);
+		return;
+	}
+	v = &m->verdicts[p->verdict];
+	fprintf(f, "<td class=\"verdict v-%s\">", !strcmp(v->verdict, "replace") ? "replace" :
+		!strcmp(v->verdict, "watch") ? "watch" : "ok");
+	h(f, v->verdict);
+	fputs("</td>", f);
+	cell(f, v->mode && v->mode[0] ? v->mode : "-");
+	fputs("<td>", f);
+	h(f, v->why);
+	fputs(" <span class=\"muted\">(rule ", f);
+	h(f, v->rule);
+	fputs(")</span></td>", f);
+}
+
 static void parts(FILE *f, const struct rpt_model *m)
 {
-	fprintf(f, "<section id=\"parts\"><h2>Parts with errors</h2><p>%zu parts, %lld records in all"
+	fprintf(f, "<section id=\"parts\"><h2>Parts with errors and their verdicts</h2><p>%zu parts, %lld records in all"
 		" (folded storm records counted, as <code>summary</code> counts them).</p>",
 		m->nparts, (long long)m->total);
 	if (m->nparts) {
 		fputs("<table><tr><th>kind</th><th>part</th><th>type</th><th>corrected</th>"
-		      "<th>uncorrected</th><th>other</th><th>first (UTC)</th><th>last (UTC)</th></tr>", f);
+		      "<th>uncorrected</th><th>other</th><th>first (UTC)</th><th>last (UTC)</th>"
+		      "<th>verdict</th><th>fault mode</th><th>evidence</th></tr>", f);
 		for (size_t i = 0; i < m->nparts; i++) {
 			const struct rpt_part *p = &m->parts[i];
 
@@ -189,7 +212,9 @@ static void parts(FILE *f, const struct rpt_model *m)
 			when(f, p->first_ns);
 			fputs("</td><td class=\"t\">", f);
 			when(f, p->last_ns);
-			fputs("</td></tr>", f);
+			fputs("</td>", f);
+			part_verdict(f, m, p);
+			fputs("</tr>", f);
 		}
 		fputs("</table>", f);
 	}

@@ -100,6 +100,34 @@ static void bins(FILE *f, const char *name, const int64_t *b)
 	fputc(']', f);
 }
 
+/* The part's verdict joined (ctl's report_join): what health says of it, or null. */
+static void part_verdict(FILE *f, const struct rpt_model *m, const struct rpt_part *p)
+{
+	const struct rpt_verdict *v;
+
+	fputs(",\"verdict\":", f);
+	if (p->verdict < 0 || (size_t)p->verdict >= m->nverdicts) {
+		fputs("null", f);
+		return;
+	}
+	v = &m->verdicts[p->verdict];
+	fputs("{\"part\":", f);
+	jstr(f, v->part);
+	fputs(",\"label\":", f);
+	jstr(f, v->label);
+	fputs(",\"verdict\":", f);
+	jstr(f, v->verdict);
+	fputs(",\"rule\":", f);
+	jstr(f, v->rule);
+	fputs(",\"mode\":", f);
+	jstr(f, v->mode && v->mode[0] ? v->mode : NULL);
+	fputs(",\"evidence\":", f);
+	jstr(f, v->why);
+	fputs(",\"advice\":", f);
+	jstr(f, v->advice);
+	fputc('}', f);
+}
+
 static void parts(FILE *f, const struct rpt_model *m)
 {
 	fputs(",\"timeline\":{\"from\":", f);
@@ -133,6 +161,7 @@ static void parts(FILE *f, const struct rpt_model *m)
 		bins(f, "timeline_corrected", p->bins[0]);
 		bins(f, "timeline_uncorrected", p->bins[1]);
 		bins(f, "timeline_other", p->bins[2]);
+		part_verdict(f, m, p);
 		fputc('}', f);
 	}
 	fprintf(f, "],\"total\":%lld", (long long)m->total);

@@ -57,6 +57,7 @@ struct rpt_part {
 	struct rpt_kv *by_severity;  /* severity name -> count, as text */
 	size_t nsev;
 	int64_t bins[3][RPT_BINS];   /* corrected, uncorrected, other per timeline column */
+	int verdict;                 /* index into verdicts of the part health judged, -1 none */
 };
 
 /*

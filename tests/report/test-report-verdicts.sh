@@ -4,7 +4,8 @@
 # known truth (tests/diag/fault-tree, skx driver_detail) replayed by rasd --once;
 # report --json holds every part health --json lists, with the same verdict,
 # rule, reasons, evidence, faults and history, and its parts' counts are still
-# summary's. --part narrows the verdicts to the part's.
+# summary's; each part row carries its verdict, fault mode and evidence.
+# --part narrows the verdicts to the part's.
 set -u
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
@@ -44,13 +45,37 @@ print(("ok" if [key(p, 1) for p in h] == [key(p, 1) for p in r] else "not ok") +
 print(("ok" if any(p["verdict"] == "replace" for p in r) else "not ok") + " - the stream's failing parts are to be replaced")
 PYEOF
 )
+# Parts and verdicts joined: each part row carries health's verdict of the DIMM it names.
+tap < <($PY - "$WORK/h.json" "$WORK/r.json" <<'PYEOF'
+import json, sys
+h = {p["part"]: p for p in json.load(open(sys.argv[1]))["parts"]}
+parts = json.load(open(sys.argv[2]))["parts"]
+joined = [p for p in parts if p["verdict"]]
+print(("ok" if len(joined) == len(parts) == len(h) else "not ok") +
+      " - every part row is joined to a verdict (%d rows, %d joined, %d judged)" % (len(parts), len(joined), len(h)))
+bad = [p["name"] for p in joined if p["verdict"]["label"] not in p["name"] or
+       (p["verdict"]["verdict"], p["verdict"]["mode"], p["verdict"]["evidence"], p["verdict"]["rule"]) !=
+       (h[p["verdict"]["part"]]["verdict"], h[p["verdict"]["part"]]["mode"], h[p["verdict"]["part"]]["why"],
+        h[p["verdict"]["part"]]["rule"])]
+print(("ok" if not bad else "not ok") + " - each row's verdict, fault mode, evidence and rule are health's for the DIMM its location names " + repr(bad))
+print(("ok" if len({p["verdict"]["part"] for p in joined}) == len(joined) else "not ok") + " - no two rows share a verdict")
+PYEOF
+)
+ctl report -o "$WORK/r.html"
+if $PY -c 'import jsonschema' 2>/dev/null; then
+	$PY -c 'import json, sys, jsonschema
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))' \
+		"$top_srcdir/doc/schema/report.schema.json" "$WORK/r.json"
+	ok $? "the bundle with joined verdicts is valid against doc/schema/report.schema.json"
+fi
+grep -q '<td class="verdict v-replace">replace</td><td>multi-rank</td><td>permanent multi-rank fault' "$WORK/r.html"
+ok $? "HTML: the parts table has the multi-rank DIMM's verdict, fault mode and evidence on its row"
 label=$($PY -c 'import json,sys; print([p["label"] for p in json.load(sys.stdin)["verdicts"] if p["verdict"] == "replace" and p["label"]][0])' < "$WORK/r.json")
 ctl report --json --part "$label" > "$WORK/p.json"; ok $? "report --part $label exits 0"
 $PY -c 'import json,sys
 v = json.load(sys.stdin)["verdicts"]
 sys.exit(0 if v and all(sys.argv[1] in p["label"] or sys.argv[1] in p["part"] for p in v) else 1)' "$label" < "$WORK/p.json"
 ok $? "--part $label: only its verdicts"
-ctl report -o "$WORK/r.html"
 grep -q '<section id="verdicts">.*replace' <(tr -d '\n' < "$WORK/r.html"); ok $? "HTML: the verdicts section names a part to replace"
 echo "1..$n"
 [ $failed = 0 ]
