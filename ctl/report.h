@@ -37,6 +37,8 @@ int report_verdicts(struct ras_db *db, const struct report_args *a, struct rpt_m
  * word). The first in health's order, worst first; -1 when none names it.
  */
 void report_join(struct rpt_model *m);
+/* report_map.c: the DIMM map from the stored EDAC topology, else the slots the parts name. */
+int report_map(struct ras_db *db, struct rpt_model *m);
 /* report_model.c: the parts (summary's counts, --part) and their timelines. */
 int report_parts(struct ras_db *db, const struct report_args *a, struct rpt_model *m);
 struct rpt_part *report_find_part(struct rpt_model *m, unsigned idx, const char *loc);

@@ -227,6 +227,8 @@ int report_build(struct ras_db *db, const struct report_args *a, struct rpt_mode
 	    (r = report_verdicts(db, a, m)) < 0)
 		return r;
 	report_join(m);
+	if ((r = report_map(db, m)) < 0)
+		return r;
 	r = ras_db_action_list(db, a->f.since_ns, add_action, &k);
 	if (r < 0 && r != -ENOENT)
 		return r;

@@ -3,7 +3,7 @@
  * The report as one HTML page: inline CSS and SVG, no script, nothing
  * fetched; it reads offline and prints to PDF (the print rules keep tables
  * and timelines whole on a page). Each section has an id the browser test
- * looks for: machine, verdicts, parts, timelines, actions, crashes, losses, config,
+ * looks for: machine, verdicts, parts, timelines, dimm-map, actions, crashes, losses, config,
  * records, redacted.
  */
 #include <errno.h>
@@ -24,6 +24,7 @@ static const char css[] =
 	"pre{white-space:pre-wrap;word-break:break-all;font-size:11px;background:#f6f6f6;padding:.5em}"
 	".part{break-inside:avoid;margin:.8em 0}.legend span{margin-right:1.5em}"
 	".sw{display:inline-block;width:.8em;height:.8em;margin-right:.3em}"
+	"svg.dimm-map text{font-size:11px}.mc{break-inside:avoid;margin:.6em 0}"
 	"@media print{body{margin:0;max-width:none}h2{break-after:avoid}tr,.part{break-inside:avoid}}";
 
 /* Text of the page: NULL is an empty string. */
@@ -481,6 +482,9 @@ int rpt_write_html(FILE *f, const struct rpt_model *m)
 	machine(f, m);
 	verdicts(f, m);
 	parts(f, m);
+	fputs("<section id=\"dimm-map\"><h2>DIMM map</h2>", f);
+	rpt_write_dimm_map(f, m);
+	fputs("</section>\n", f);
 	actions(f, m);
 	crashes(f, m);
 	losses(f, m);

@@ -167,6 +167,36 @@ static void parts(FILE *f, const struct rpt_model *m)
 	fprintf(f, "],\"total\":%lld", (long long)m->total);
 }
 
+/* The DIMM map's controllers and slots, each slot's state as the HTML colours it. */
+static void dimm_map(FILE *f, const struct rpt_model *m)
+{
+	const struct rpt_dimm_map *d = &m->map;
+
+	fprintf(f, ",\"dimm_map\":{\"source\":\"%s\",\"controllers\":[", d->from_edac ? "edac" : "records");
+	for (size_t i = 0; i < d->nmcs; i++) {
+		fprintf(f, "%s{\"mc\":%d,\"name\":", i ? "," : "", d->mcs[i].mc);
+		jstr(f, d->mcs[i].name);
+		fputs(",\"layers\":[", f);
+		for (unsigned l = 0; l < d->mcs[i].n_layers; l++) {
+			fputs(l ? ",{\"name\":" : "{\"name\":", f);
+			jstr(f, d->mcs[i].layer_name[l]);
+			fprintf(f, ",\"size\":%u}", d->mcs[i].layer_size[l]);
+		}
+		fputs("]}", f);
+	}
+	fputs("],\"slots\":[", f);
+	for (size_t i = 0; i < d->nslots; i++) {
+		const struct rpt_slot *s = &d->slots[i];
+		const char *state = rpt_slot_state(m, s);
+
+		fprintf(f, "%s{\"mc\":%d,\"layers\":[%d,%d,%d],\"label\":", i ? "," : "", s->mc,
+			s->pos[0], s->pos[1], s->pos[2]);
+		jstr(f, s->label);
+		fprintf(f, ",\"records\":%lld,\"state\":\"%s\"}", (long long)s->records, state[0] ? state : "none");
+	}
+	fputs("]}", f);
+}
+
 static void verdict(FILE *f, const struct rpt_verdict *v)
 {
 	fputs("{\"kind\":", f);
@@ -380,6 +410,7 @@ int rpt_write_json(FILE *f, const struct rpt_model *m)
 	}
 	fputc(']', f);
 	parts(f, m);
+	dimm_map(f, m);
 	verdicts(f, m);
 	actions(f, m);
 	crashes(f, m);

@@ -5,8 +5,8 @@
 db_libdb_a_SOURCES += db/db_report.c db/db_report.h
 noinst_LIBRARIES += report/libreport.a
 report_libreport_a_SOURCES = report/report.h report/model.c report/redact.c report/json.c \
-	report/html.c report/html_text.c report/timeline.c
-ctl_ras_fdr_ctl_SOURCES += ctl/report.c ctl/report_machine.c ctl/report_model.c ctl/report_lists.c ctl/report_verdicts.c ctl/report.h
+	report/html.c report/html_text.c report/timeline.c report/dimm_map.c
+ctl_ras_fdr_ctl_SOURCES += ctl/report.c ctl/report_machine.c ctl/report_model.c ctl/report_lists.c ctl/report_verdicts.c ctl/report_map.c ctl/report.h
 ctl_ras_fdr_ctl_LDADD += report/libreport.a lib/libras.a -lm
 EXTRA_DIST += report/report.mk
 

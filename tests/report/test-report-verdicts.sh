@@ -70,6 +70,56 @@ jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load
 fi
 grep -q '<td class="verdict v-replace">replace</td><td>multi-rank</td><td>permanent multi-rank fault' "$WORK/r.html"
 ok $? "HTML: the parts table has the multi-rank DIMM's verdict, fault mode and evidence on its row"
+# The DIMM map: without a stored topology, the slots the records name; with
+# one (stored here as rasd stores a snapshot: three controllers of the fault
+# stream and a fourth without errors), every slot, each in its verdict.
+ctl report -o "$WORK/r.html"
+grep -q 'holds no EDAC topology' "$WORK/r.html" && [ "$(grep -o '<g class="slot"' "$WORK/r.html" | wc -l)" = 18 ]
+ok $? "DIMM map without a topology: says so, and draws the 18 slots the records name"
+$PY - "$DB" <<'PYEOF'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("INSERT INTO edac_snapshots (boot, taken_ns, digest) VALUES ((SELECT min(id) FROM boots), 1, 1)")
+snap = db.execute("SELECT max(id) FROM edac_snapshots").fetchone()[0]
+for mc in range(4):
+    db.execute("INSERT INTO edac_mcs VALUES (?, ?, 'Skylake Socket#%d IMC#%d', 196608, 'channel 2 dimm 1')" % (mc // 2, mc % 2), (snap, mc))
+    for ch in range(3):
+        for d in range(2):
+            db.execute("INSERT INTO edac_dimms VALUES (?, ?, ?, 0, ?, ?, -1, ?, ?, '', 32768, 'Registered-DDR4', 'x4', 'S4ECD4ED', -1, -1)",
+                       (snap, mc, ch * 2 + d, ch, d, "channel %d dimm %d" % (ch, d),
+                        "CPU_SrcID#%d_MC#%d_Chan#%d_DIMM#%d" % (mc // 2, mc % 2, ch, d)))
+db.commit()
+PYEOF
+ctl report -o "$WORK/m.html"
+ctl report --json > "$WORK/m.json"
+tap < <($PY - "$WORK/m.html" "$WORK/h.json" <<'PYEOF'
+import json, re, sys
+html = open(sys.argv[1]).read()
+h = {p["label"]: p["verdict"] for p in json.load(open(sys.argv[2]))["parts"]}
+slots = re.findall(r'<g class="slot" data-state="([a-z]+)" data-layers="[^"]*"[^>]*>.*?<title>([^<]*)</title>', html)
+print(("ok" if "EDAC topology the database holds" in html and len(slots) == 24 else "not ok") +
+      " - DIMM map from the stored topology: 4 controllers x 3 channels x 2 slots drawn (%d)" % len(slots))
+bad = [(l, s) for s, l in slots if s != h.get(l, "none")]
+print(("ok" if not bad else "not ok") + " - each slot in health's verdict of its DIMM, the fourth controller's without errors " + repr(bad[:3]))
+print(("ok" if all(w in html for w in ("REPLACE", "WATCH", ">ok<", "no errors")) else "not ok") +
+      " - the verdict is written in each slot and the legend (readable printed in grey)")
+PYEOF
+)
+$PY - "$WORK/m.json" "$top_srcdir/doc/schema/report.schema.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))["dimm_map"]
+states = sorted(s["state"] for s in d["slots"])
+ok = d["source"] == "edac" and len(d["controllers"]) == 4 and len(d["slots"]) == 24 and states.count("none") == 6
+ok = ok and [l["name"] for l in d["controllers"][0]["layers"]] == ["channel", "dimm"]
+sys.exit(0 if ok else 1)
+PYEOF
+ok $? "JSON: dimm_map from the stored topology (4 controllers of channel x dimm, 24 slots, 6 without errors)"
+if $PY -c 'import jsonschema' 2>/dev/null; then
+	$PY -c 'import json, sys, jsonschema
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))' \
+		"$top_srcdir/doc/schema/report.schema.json" "$WORK/m.json"
+	ok $? "the bundle with a DIMM map is valid against doc/schema/report.schema.json"
+fi
 label=$($PY -c 'import json,sys; print([p["label"] for p in json.load(sys.stdin)["verdicts"] if p["verdict"] == "replace" and p["label"]][0])' < "$WORK/r.json")
 ctl report --json --part "$label" > "$WORK/p.json"; ok $? "report --part $label exits 0"
 $PY -c 'import json,sys
