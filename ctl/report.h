@@ -30,6 +30,15 @@ struct rpt_machine *report_machine(const char *sysfs_root);
 
 /* report_verdicts.c: the diagnosis's verdicts, as health reads them (none: an older database). */
 int report_verdicts(struct ras_db *db, const struct report_args *a, struct rpt_model *m);
+/*
+ * Each part (a summary location) joined to the verdict health gives the
+ * part it names: by the verdict's label standing as a word of the location,
+ * else by its key (an EDAC "mcN a:b:c" as summary writes it, or the key as a
+ * word). The first in health's order, worst first; -1 when none names it.
+ */
+void report_join(struct rpt_model *m);
+/* report_map.c: the DIMM map from the stored EDAC topology, else the slots the parts name. */
+int report_map(struct ras_db *db, struct rpt_model *m);
 /* report_model.c: the parts (summary's counts, --part) and their timelines. */
 int report_parts(struct ras_db *db, const struct report_args *a, struct rpt_model *m);
 struct rpt_part *report_find_part(struct rpt_model *m, unsigned idx, const char *loc);

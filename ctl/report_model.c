@@ -142,22 +142,14 @@ static int narrow_parts(struct rpt_model *m, const char *want)
 	return 0;
 }
 
-/* One column's counts: the summary of the column's window, added to the parts' bins. */
-struct bin_ctx {
-	struct rpt_model *m;
-	unsigned bin;
-};
-
-static int add_bin(void *ctx, unsigned idx, const char *sev, const char *loc, int64_t count,
-		   int64_t first_ns, int64_t last_ns)
+/* One column's count of a part (ras_db_summary_columns), added to its bins. */
+static int add_bin(void *ctx, unsigned idx, const char *sev, const char *loc, unsigned column,
+		   int64_t count)
 {
-	struct bin_ctx *b = ctx;
-	struct rpt_part *p = report_find_part(b->m, idx, loc);
+	struct rpt_part *p = report_find_part(ctx, idx, loc);
 
-	(void)first_ns;
-	(void)last_ns;
-	if (p)
-		p->bins[report_class_of(sev)][b->bin] += count;
+	if (p && column < RPT_BINS)
+		p->bins[report_class_of(sev)][column] += count;
 	return 0;
 }
 
@@ -169,9 +161,14 @@ static int64_t column_start(const struct rpt_model *m, unsigned i)
 	return m->t0 + (int64_t)((span * i + RPT_BINS - 1) / RPT_BINS);
 }
 
+/*
+ * Every column in one pass (per type): the summary's query with the columns'
+ * starts as its cut points, so the cost does not grow with the columns.
+ */
 static int timelines(struct ras_db *db, const struct ras_db_filter *f, struct rpt_model *m)
 {
-	int r = 0;
+	int64_t starts[RPT_BINS + 1];
+	int r;
 
 	m->t0 = m->t1 = 0;
 	if (!m->nparts)
@@ -184,15 +181,10 @@ static int timelines(struct ras_db *db, const struct ras_db_filter *f, struct rp
 	}
 	if (m->t1 - m->t0 < RPT_BINS)      /* every column at least a nanosecond wide */
 		m->t1 = m->t0 + RPT_BINS;
-	for (unsigned i = 0; i < RPT_BINS && r >= 0; i++) {
-		struct ras_db_filter one = *f;
-		struct bin_ctx b = { .m = m, .bin = i };
-
-		one.since_ns = column_start(m, i);
-		one.until_ns = i + 1 < RPT_BINS ? column_start(m, i + 1) : m->t1;
-		if (one.since_ns < one.until_ns)
-			r = ras_db_summary(db, &one, add_bin, &b);
-	}
+	for (unsigned i = 0; i < RPT_BINS; i++)
+		starts[i] = column_start(m, i);
+	starts[RPT_BINS] = m->t1;
+	r = ras_db_summary_columns(db, f, starts, RPT_BINS, add_bin, m);
 	return r < 0 ? r : 0;
 }
 

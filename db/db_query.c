@@ -520,6 +520,107 @@ int ras_db_summary(struct ras_db *db, const struct ras_db_filter *f, ras_db_coun
 	return r;
 }
 
+/*
+ * ras_db_summary_columns: the columns' starts are bound from ?20 on, as a
+ * "cols(t)" table; a record's column is the number of starts at or before
+ * its time, less one (-1 before the first, n after the last end).
+ */
+#define COL_PARAM 20
+#define COLUMN_OF(t) " (SELECT count(*) FROM cols WHERE t <= " t ") - 1"
+
+static int cols_sql(char *out, size_t cap, unsigned n)
+{
+	int len = snprintf(out, cap, "cols(t) AS (VALUES");
+
+	for (unsigned i = 0; i <= n && len > 0 && (size_t)len < cap; i++)
+		len += snprintf(out + len, cap - (size_t)len, "%s (?%u)", i ? "," : "", COL_PARAM + i);
+	if (len > 0 && (size_t)len < cap)
+		len += snprintf(out + len, cap - (size_t)len, ")");
+	return len > 0 && (size_t)len < cap ? 0 : -1;
+}
+
+/* The summary's statement (summary_stmt) with every column start a cut point. */
+static sqlite3_stmt *columns_rollup_stmt(struct ras_db *db, unsigned idx, const char *cols)
+{
+	char sql[12288], raw[5120];
+	sqlite3_stmt *st;
+
+	if (ras_db_rollup_raw_rows_sql(raw, sizeof(raw), idx, ras_db_table_exists(db, "folds")) < 0)
+		return NULL;
+	snprintf(sql, sizeof(sql),
+		 "WITH %s, points(t) AS (SELECT ?1 WHERE ?1 <> 0 UNION ALL SELECT ?2 WHERE ?2 <> 0"
+		 " UNION ALL SELECT t FROM cols),"
+		 " r AS (SELECT * FROM rollup_hourly WHERE tbl = ?5 AND hour >= ?6 AND hour <= ?7),"
+		 RAS_DB_CUT_SQL
+		 " SELECT severity, location," COLUMN_OF("first_ns") ", sum(records) FROM ("
+		 " SELECT boot, source, synthetic, severity, location, records, first_ns"
+		 " FROM r WHERE" RAS_DB_UNCUT_SQL
+		 " UNION ALL SELECT boot, source, synthetic, severity, location, records, first_ns"
+		 " FROM (%s)) WHERE%s GROUP BY 1, 2, 3",
+		 cols, raw, rollup_filter);
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_text(st, 5, ras_event_types[idx].table, -1, SQLITE_STATIC);
+	return st;
+}
+
+/* ras_db_summary_scan's statement, by column. */
+static sqlite3_stmt *columns_scan_stmt(struct ras_db *db, unsigned idx, const char *cols)
+{
+	char sql[4096], loc[1024];
+	sqlite3_stmt *st;
+
+	if (ras_db_sumloc_sql(loc, sizeof(loc), idx, "e", false) < 0)
+		return NULL;
+	snprintf(sql, sizeof(sql),
+		 "WITH %s SELECT severity, %s," COLUMN_OF("wall_ns") ", count(*) FROM %s_decoded e"
+		 " WHERE%s GROUP BY 1, 2, 3", cols, loc, ras_event_types[idx].table, filter_sql);
+	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return NULL;  /* an older table without these columns */
+	return st;
+}
+
+int ras_db_summary_columns(struct ras_db *db, const struct ras_db_filter *f, const int64_t *starts,
+			   unsigned n, ras_db_column_fn fn, void *ctx)
+{
+	bool rollups = ras_db_table_exists(db, "rollup_hourly");
+	char cols[32 + 8 * (RAS_DB_COLUMNS_MAX + 1)];
+	int r = 0, step = SQLITE_DONE;
+
+	if (n == 0 || n > RAS_DB_COLUMNS_MAX || cols_sql(cols, sizeof(cols), n) < 0)
+		return -EINVAL;
+	for (unsigned i = 0; i < ras_n_event_types && r == 0; i++) {
+		bool scan = !rollups || !rollup_keyed(db, i);
+		sqlite3_stmt *st;
+
+		if (!wanted(db, f, i))
+			continue;
+		if (!(st = scan ? columns_scan_stmt(db, i, cols) : columns_rollup_stmt(db, i, cols)))
+			continue;
+		bind_filter(st, f);
+		sqlite3_bind_int64(st, 6, ras_db_first_hour(f->since_ns));
+		sqlite3_bind_int64(st, 7, ras_db_last_hour(f->until_ns));
+		for (unsigned c = 0; c <= n; c++)
+			sqlite3_bind_int64(st, (int)(COL_PARAM + c), starts[c]);
+		while (r == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
+			int64_t col = sqlite3_column_int64(st, 2);
+			const unsigned char *sev = sqlite3_column_text(st, 0);
+
+			if (col >= 0 && col < (int64_t)n)
+				r = fn(ctx, i, scan ? (const char *)sev : or_null(sev),
+				       scan ? (const char *)sqlite3_column_text(st, 1)
+					    : or_null(sqlite3_column_text(st, 1)),
+				       (unsigned)col, sqlite3_column_int64(st, 3));
+		}
+		if (r == 0 && step != SQLITE_DONE) {
+			snprintf(db->err, sizeof(db->err), "%s", sqlite3_errmsg(db->h));
+			r = -EIO;
+		}
+		sqlite3_finalize(st);
+	}
+	return r;
+}
+
 static struct ras_db_loss_origin *loss_origin(struct ras_db_losses *l, const char *name)
 {
 	for (unsigned i = 0; i < l->n; i++)

@@ -56,6 +56,18 @@ typedef int (*ras_db_count_fn)(void *ctx, unsigned type_idx, const char *severit
 int ras_db_errors(struct ras_db *db, const struct ras_db_filter *f, ras_db_row_fn fn, void *ctx);
 /* Counts per type x severity x location, from the hourly roll-ups and the window's edges. */
 int ras_db_summary(struct ras_db *db, const struct ras_db_filter *f, ras_db_count_fn fn, void *ctx);
+/*
+ * The summary's counts cut into columns of time in one pass per type (the
+ * report's timelines): starts[0..n] are n + 1 increasing times, column c is
+ * [starts[c], starts[c + 1]); fn gets each type x severity x location x
+ * column's count (records outside every column are not delivered). The
+ * counts of a column are those ras_db_summary gives for its window.
+ */
+#define RAS_DB_COLUMNS_MAX 64
+typedef int (*ras_db_column_fn)(void *ctx, unsigned type_idx, const char *severity,
+				const char *location, unsigned column, int64_t count);
+int ras_db_summary_columns(struct ras_db *db, const struct ras_db_filter *f, const int64_t *starts,
+			   unsigned n, ras_db_column_fn fn, void *ctx);
 /* The same counted by scanning every row: for databases without roll-ups, and tests. */
 int ras_db_summary_scan(struct ras_db *db, const struct ras_db_filter *f, ras_db_count_fn fn,
 			void *ctx);

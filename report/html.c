@@ -3,7 +3,7 @@
  * The report as one HTML page: inline CSS and SVG, no script, nothing
  * fetched; it reads offline and prints to PDF (the print rules keep tables
  * and timelines whole on a page). Each section has an id the browser test
- * looks for: machine, verdicts, parts, timelines, actions, crashes, losses, config,
+ * looks for: machine, verdicts, parts, timelines, dimm-map, actions, crashes, losses, config,
  * records, redacted.
  */
 #include <errno.h>
@@ -24,6 +24,7 @@ static const char css[] =
 	"pre{white-space:pre-wrap;word-break:break-all;font-size:11px;background:#f6f6f6;padding:.5em}"
 	".part{break-inside:avoid;margin:.8em 0}.legend span{margin-right:1.5em}"
 	".sw{display:inline-block;width:.8em;height:.8em;margin-right:.3em}"
+	"svg.dimm-map text{font-size:11px}.mc{break-inside:avoid;margin:.6em 0}"
 	"@media print{body{margin:0;max-width:none}h2{break-after:avoid}tr,.part{break-inside:avoid}}";
 
 /* Text of the page: NULL is an empty string. */
@@ -167,14 +168,37 @@ static void machine(FILE *f, const struct rpt_model *m)
 	fputs("</section>\n", f);
 }
 
+/* The verdict, fault mode and evidence health gives the part (report_join), or "not judged". */
+static void part_verdict(FILE *f, const struct rpt_model *m, const struct rpt_part *p)
+{
+	const struct rpt_verdict *v;
+
+	if (p->verdict < 0 || (size_t)p->verdict >= m->nverdicts) {
+		fputs("<td class=\"verdict muted\">not judged</td><td></td><td></td>", f);
+		return;
+	}
+	v = &m->verdicts[p->verdict];
+	fprintf(f, "<td class=\"verdict v-%s\">", !strcmp(v->verdict, "replace") ? "replace" :
+		!strcmp(v->verdict, "watch") ? "watch" : "ok");
+	h(f, v->verdict);
+	fputs("</td>", f);
+	cell(f, v->mode && v->mode[0] ? v->mode : "-");
+	fputs("<td>", f);
+	h(f, v->why);
+	fputs(" <span class=\"muted\">(rule ", f);
+	h(f, v->rule);
+	fputs(")</span></td>", f);
+}
+
 static void parts(FILE *f, const struct rpt_model *m)
 {
-	fprintf(f, "<section id=\"parts\"><h2>Parts with errors</h2><p>%zu parts, %lld records in all"
+	fprintf(f, "<section id=\"parts\"><h2>Parts with errors and their verdicts</h2><p>%zu parts, %lld records in all"
 		" (folded storm records counted, as <code>summary</code> counts them).</p>",
 		m->nparts, (long long)m->total);
 	if (m->nparts) {
 		fputs("<table><tr><th>kind</th><th>part</th><th>type</th><th>corrected</th>"
-		      "<th>uncorrected</th><th>other</th><th>first (UTC)</th><th>last (UTC)</th></tr>", f);
+		      "<th>uncorrected</th><th>other</th><th>first (UTC)</th><th>last (UTC)</th>"
+		      "<th>verdict</th><th>fault mode</th><th>evidence</th></tr>", f);
 		for (size_t i = 0; i < m->nparts; i++) {
 			const struct rpt_part *p = &m->parts[i];
 
@@ -189,7 +213,9 @@ static void parts(FILE *f, const struct rpt_model *m)
 			when(f, p->first_ns);
 			fputs("</td><td class=\"t\">", f);
 			when(f, p->last_ns);
-			fputs("</td></tr>", f);
+			fputs("</td>", f);
+			part_verdict(f, m, p);
+			fputs("</tr>", f);
 		}
 		fputs("</table>", f);
 	}
@@ -456,6 +482,9 @@ int rpt_write_html(FILE *f, const struct rpt_model *m)
 	machine(f, m);
 	verdicts(f, m);
 	parts(f, m);
+	fputs("<section id=\"dimm-map\"><h2>DIMM map</h2>", f);
+	rpt_write_dimm_map(f, m);
+	fputs("</section>\n", f);
 	actions(f, m);
 	crashes(f, m);
 	losses(f, m);

@@ -100,6 +100,34 @@ static void bins(FILE *f, const char *name, const int64_t *b)
 	fputc(']', f);
 }
 
+/* The part's verdict joined (ctl's report_join): what health says of it, or null. */
+static void part_verdict(FILE *f, const struct rpt_model *m, const struct rpt_part *p)
+{
+	const struct rpt_verdict *v;
+
+	fputs(",\"verdict\":", f);
+	if (p->verdict < 0 || (size_t)p->verdict >= m->nverdicts) {
+		fputs("null", f);
+		return;
+	}
+	v = &m->verdicts[p->verdict];
+	fputs("{\"part\":", f);
+	jstr(f, v->part);
+	fputs(",\"label\":", f);
+	jstr(f, v->label);
+	fputs(",\"verdict\":", f);
+	jstr(f, v->verdict);
+	fputs(",\"rule\":", f);
+	jstr(f, v->rule);
+	fputs(",\"mode\":", f);
+	jstr(f, v->mode && v->mode[0] ? v->mode : NULL);
+	fputs(",\"evidence\":", f);
+	jstr(f, v->why);
+	fputs(",\"advice\":", f);
+	jstr(f, v->advice);
+	fputc('}', f);
+}
+
 static void parts(FILE *f, const struct rpt_model *m)
 {
 	fputs(",\"timeline\":{\"from\":", f);
@@ -133,9 +161,40 @@ static void parts(FILE *f, const struct rpt_model *m)
 		bins(f, "timeline_corrected", p->bins[0]);
 		bins(f, "timeline_uncorrected", p->bins[1]);
 		bins(f, "timeline_other", p->bins[2]);
+		part_verdict(f, m, p);
 		fputc('}', f);
 	}
 	fprintf(f, "],\"total\":%lld", (long long)m->total);
+}
+
+/* The DIMM map's controllers and slots, each slot's state as the HTML colours it. */
+static void dimm_map(FILE *f, const struct rpt_model *m)
+{
+	const struct rpt_dimm_map *d = &m->map;
+
+	fprintf(f, ",\"dimm_map\":{\"source\":\"%s\",\"controllers\":[", d->from_edac ? "edac" : "records");
+	for (size_t i = 0; i < d->nmcs; i++) {
+		fprintf(f, "%s{\"mc\":%d,\"name\":", i ? "," : "", d->mcs[i].mc);
+		jstr(f, d->mcs[i].name);
+		fputs(",\"layers\":[", f);
+		for (unsigned l = 0; l < d->mcs[i].n_layers; l++) {
+			fputs(l ? ",{\"name\":" : "{\"name\":", f);
+			jstr(f, d->mcs[i].layer_name[l]);
+			fprintf(f, ",\"size\":%u}", d->mcs[i].layer_size[l]);
+		}
+		fputs("]}", f);
+	}
+	fputs("],\"slots\":[", f);
+	for (size_t i = 0; i < d->nslots; i++) {
+		const struct rpt_slot *s = &d->slots[i];
+		const char *state = rpt_slot_state(m, s);
+
+		fprintf(f, "%s{\"mc\":%d,\"layers\":[%d,%d,%d],\"label\":", i ? "," : "", s->mc,
+			s->pos[0], s->pos[1], s->pos[2]);
+		jstr(f, s->label);
+		fprintf(f, ",\"records\":%lld,\"state\":\"%s\"}", (long long)s->records, state[0] ? state : "none");
+	}
+	fputs("]}", f);
 }
 
 static void verdict(FILE *f, const struct rpt_verdict *v)
@@ -351,6 +410,7 @@ int rpt_write_json(FILE *f, const struct rpt_model *m)
 	}
 	fputc(']', f);
 	parts(f, m);
+	dimm_map(f, m);
 	verdicts(f, m);
 	actions(f, m);
 	crashes(f, m);

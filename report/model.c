@@ -108,6 +108,10 @@ void rpt_each_string(struct rpt_model *m, rpt_text_fn fn, void *ctx)
 	}
 	for (size_t i = 0; i < m->nverdicts; i++)
 		each_verdict(&m->verdicts[i], fn, ctx);
+	for (size_t i = 0; i < m->map.nmcs; i++)
+		fn(ctx, &m->map.mcs[i].name);
+	for (size_t i = 0; i < m->map.nslots; i++)
+		fn(ctx, &m->map.slots[i].label);
 	for (size_t i = 0; i < m->nactions; i++) {
 		struct rpt_action *a = &m->actions[i];
 
@@ -231,9 +235,23 @@ static void free_lists(struct rpt_model *m)
 	free(m->crashes);
 }
 
+static void free_map(struct rpt_dimm_map *d)
+{
+	for (size_t i = 0; i < d->nmcs; i++) {
+		free(d->mcs[i].name);
+		for (unsigned l = 0; l < RPT_LAYERS; l++)
+			free(d->mcs[i].layer_name[l]);
+	}
+	free(d->mcs);
+	for (size_t i = 0; i < d->nslots; i++)
+		free(d->slots[i].label);
+	free(d->slots);
+}
+
 void rpt_model_free(struct rpt_model *m)
 {
 	free_lists(m);
+	free_map(&m->map);
 	for (size_t i = 0; i < m->nlosses; i++)
 		free(m->losses[i].origin);
 	free(m->losses);

@@ -57,6 +57,7 @@ struct rpt_part {
 	struct rpt_kv *by_severity;  /* severity name -> count, as text */
 	size_t nsev;
 	int64_t bins[3][RPT_BINS];   /* corrected, uncorrected, other per timeline column */
+	int verdict;                 /* index into verdicts of the part health judged, -1 none */
 };
 
 /*
@@ -116,6 +117,33 @@ struct rpt_redaction {
 	int64_t count;
 };
 
+/*
+ * The DIMM map (report/dimm_map.c): the controllers and slots of the EDAC
+ * topology the database stored (ras-fdr-ctl layout's), or, when it has
+ * none, only the slots the records name.
+ */
+#define RPT_LAYERS 3
+struct rpt_map_mc {
+	int mc;
+	char *name;                  /* the controller's name, "" not known */
+	unsigned n_layers;           /* 1 to RPT_LAYERS */
+	char *layer_name[RPT_LAYERS];
+	unsigned layer_size[RPT_LAYERS];
+};
+struct rpt_slot {
+	int mc, pos[RPT_LAYERS];     /* -1 where a layer is absent */
+	char *label;                 /* as layout shows it, "" none */
+	int64_t records;             /* of the parts at this slot (summary's counts) */
+	int part;                    /* index into parts of the first of them, -1 none */
+};
+struct rpt_dimm_map {
+	bool from_edac;              /* false: no stored topology, the slots the records name */
+	struct rpt_map_mc *mcs;
+	size_t nmcs;
+	struct rpt_slot *slots;
+	size_t nslots;
+};
+
 struct rpt_model {
 	char *version;               /* ras-fdr's */
 	char *database;              /* the path read */
@@ -133,6 +161,7 @@ struct rpt_model {
 	int64_t t0, t1;              /* the timeline's span; t1 == t0: no records */
 	struct rpt_verdict *verdicts;
 	size_t nverdicts;
+	struct rpt_dimm_map map;
 	bool verdicts_known;         /* false: the database has no diagnosis tables */
 	struct rpt_action *actions;
 	size_t nactions;
@@ -168,6 +197,10 @@ void rpt_model_free(struct rpt_model *m);
 /* The whole bundle (doc/schema/report.schema.json), and the whole HTML page. 0 or -EIO. */
 int rpt_write_json(FILE *f, const struct rpt_model *m);
 int rpt_write_html(FILE *f, const struct rpt_model *m);
+/* The DIMM map as an inline <svg> with its legend (report/dimm_map.c). */
+void rpt_write_dimm_map(FILE *f, const struct rpt_model *m);
+/* The slot's verdict ("replace", "watch", "ok"), "errors" when not judged, "" without errors. */
+const char *rpt_slot_state(const struct rpt_model *m, const struct rpt_slot *s);
 /* One part's timeline as an inline <svg> (report/timeline.c). */
 void rpt_write_timeline(FILE *f, const struct rpt_model *m, size_t part);
 

@@ -5,21 +5,34 @@
 db_libdb_a_SOURCES += db/db_report.c db/db_report.h
 noinst_LIBRARIES += report/libreport.a
 report_libreport_a_SOURCES = report/report.h report/model.c report/redact.c report/json.c \
-	report/html.c report/html_text.c report/timeline.c
-ctl_ras_fdr_ctl_SOURCES += ctl/report.c ctl/report_machine.c ctl/report_model.c ctl/report_lists.c ctl/report_verdicts.c ctl/report.h
+	report/html.c report/html_text.c report/timeline.c report/dimm_map.c
+ctl_ras_fdr_ctl_SOURCES += ctl/report.c ctl/report_machine.c ctl/report_model.c ctl/report_lists.c ctl/report_verdicts.c ctl/report_map.c ctl/report.h
 ctl_ras_fdr_ctl_LDADD += report/libreport.a lib/libras.a -lm
 EXTRA_DIST += report/report.mk
 
 # Its tests: the counts against summary and crashes, the schema, --redact; the
 # real browser (network cut). Both build their database with tests/report/report-db.sh.
 REPORT_TESTS = tests/report/test-report.sh tests/report/test-report-browser.sh \
-	tests/report/test-report-verdicts.sh
+	tests/report/test-report-verdicts.sh tests/report/test-report-scenarios.sh
 TESTS += $(REPORT_TESTS)
 EXTRA_DIST += $(REPORT_TESTS) tests/report/report-db.sh tests/report/check-report.py \
-	tests/report/check-png.py doc/schema/report.schema.json
+	tests/report/check-png.py doc/schema/report.schema.json tests/report/check-scenario.py \
+	tests/report/scenarios/row-dimm.records tests/report/scenarios/multi-rank.records \
+	tests/report/scenarios/pcie-storm.records tests/report/scenarios/fatal-mce.records \
+	tests/report/scenarios/fatal-mce.sql tests/report/scenarios/rasdaemon.sql \
+	tests/report/scenarios/row-dimm.expect tests/report/scenarios/multi-rank.expect \
+	tests/report/scenarios/pcie-storm.expect tests/report/scenarios/fatal-mce.expect \
+	tests/report/scenarios/rasdaemon.expect
 
 # The HTML writer's vectors (report/html_text.c on lib/text.h's rule).
 check_PROGRAMS += tests/report/test-html-text
 TESTS += tests/report/test-html-text
 tests_report_test_html_text_SOURCES = tests/report/test-html-text.c tests/tap.h
 tests_report_test_html_text_LDADD = report/libreport.a lib/libras.a
+
+# Realistic reports kept as test data (tests/report/scenarios/): record text
+# replayed by rasd --once through scenario-tree, or SQL, each with its facts.
+check_PROGRAMS += tests/report/scenario-tree
+tests_report_scenario_tree_SOURCES = tests/report/scenario-tree.c
+tests_report_scenario_tree_CFLAGS = $(RAS_CFLAGS)
+tests_report_scenario_tree_LDADD = $(TEST_LIBS)

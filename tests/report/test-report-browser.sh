@@ -52,6 +52,11 @@ dom 'page 0x7e5a2000' "the action refused (dry run)"
 dom 'ended in a fatal machine check' "the crash, in crashes' sentence"
 dom '<td>stats</td><td class="n">17</td>' "the losses by origin"
 dom '<section id="config">' "the configuration"
+dom '<section id="dimm-map">.*holds no EDAC topology' "the DIMM map says the database holds no topology"
+slots=$(grep -o '<g class="slot" data-state="[a-z]*" data-layers="[-0-9:]*" data-mc="[0-9]*"' "$WORK/all.dom" | sort -u | wc -l)
+ok "$([ "$slots" -ge 6 ] && echo 0 || echo 1)" "DOM: the DIMM map's slots, as the browser built them ($slots, at least the 6 DIMMs the records name)"
+grep -o '<g class="slot" data-state="errors" data-layers="1:0:-1" data-mc="0"><rect[^>]*>.\{0,200\}' "$WORK/all.dom" | grep -q 'DIMM_A1.*[0-9]* errors'
+ok $? "DOM: DIMM_A1's slot with its label and count"
 # The page's own requests: chromium's network log marks them with the page's
 # initiator ("null" for a file), its background ones with "not an origin".
 page_requests() { $PY -c 'import json, sys
