@@ -73,6 +73,11 @@ static const struct diag_rule_info rules[DIAG_R_N] = {
 	[DIAG_R_NIC_REPORTS] = { "nic-reports", K(NIC), DIAG_WATCH, 3, 24 * H, 0, DIAG_C_RECORDS,
 		"our judgement", "health reports past count/period",
 		"look at the health reporters of the device (devlink health show) and its firmware" },
+	[DIAG_R_MEM_LANE] = { "mem-single-lane", MEM, DIAG_REPLACE, 0, 0, -1, DIAG_C_NONE,
+		"mode: SC'12, ASPLOS'15, HPCA'23 (one bit across rows and columns: our reading); "
+		"verdict: our judgement", "a permanent single-lane (data pin) fault",
+		"replace the memory: one data pin fails at any address, no page offlining retires it, "
+		"and it uses up the ECC's margin for a second fault" },
 };
 
 const struct diag_rule_info *diag_rule_info(enum diag_rule r)
@@ -200,6 +205,8 @@ static void judge_faults(struct judging *j, const struct diag_cells *c)
 			r = DIAG_R_MEM_MULTI_BANK;
 		else if (f->mode == DIAG_M_BANK)
 			r = DIAG_R_MEM_BANK;
+		else if (f->mode == DIAG_M_LANE)
+			r = DIAG_R_MEM_LANE;
 		else if (f->mode == DIAG_M_ROW || f->mode == DIAG_M_COLUMN)
 			r = DIAG_R_MEM_ROW_COLUMN;
 		if (r == DIAG_R_NONE)
