@@ -96,9 +96,16 @@ static void plan_faults(struct plan *p, uint64_t base)
 	}
 	for (unsigned i = 0; i < 20; i++)          /* 9: a row, within twenty minutes */
 		add_err(p, 9, when(p, base + 37 * MINUTE, 20 * MINUTE, i, 20), 1, 1, 1, 0x3030, rnd_col(p), 2);
-	for (unsigned part = 10; part < FS_PARTS; part++)   /* 10-17: one cosmic-ray error each */
+	for (unsigned part = 10; part < FS_LANE_PART; part++)   /* 10-17: one cosmic-ray error each */
 		add_err(p, part, base + rnd(p, 72) * HOUR + rnd(p, 60) * MINUTE, (int)rnd(p, 2),
 			(int)rnd(p, 4), (int)rnd(p, 4), (int)rnd(p, 65536), rnd_col(p), (int)rnd(p, 64));
+	/*
+	 * 18: a failing data pin (DQ 19 of one device): every bank of the rank, any
+	 * row and column, always the same bit. Last, so the others' draws stay.
+	 */
+	for (unsigned i = 0; i < 24; i++)
+		add_err(p, FS_LANE_PART, when(p, base + 41 * MINUTE, days, i, 24), 1, (int)rnd(p, 4),
+			(int)rnd(p, 4), (int)rnd(p, 65536), rnd_col(p), 19);
 }
 
 static int by_time(const void *a, const void *b)
@@ -398,7 +405,7 @@ static void truth_of(enum fs_spelling sp, struct fs_truth *t)
 	t->n = FS_PARTS;
 	for (unsigned d = 0; d < FS_PARTS; d++) {
 		struct fs_part_truth *p = &t->part[d];
-		bool background = d >= 10;
+		bool background = d >= 10 && d != FS_LANE_PART;
 
 		memset(p, 0, sizeof(*p));
 		key_of(sp, d, p);
@@ -412,6 +419,16 @@ static void truth_of(enum fs_spelling sp, struct fs_truth *t)
 		/* Without the bit in error, one word's errors are one cell's: single-bit. */
 		if (d == 1 && !fs_spelling_bits(sp))
 			p->fault[0].mode = "single-bit";
+		/* A pin's errors: one lane where the bit is named, else banks of one rank. */
+		if (d == FS_LANE_PART) {
+			bool bits = fs_spelling_bits(sp);
+
+			p->verdict = "replace";
+			p->rule = bits ? "mem-single-lane" : "mem-multi-bank";
+			p->n_faults = 1;
+			p->fault[0].mode = bits ? "single-lane" : "multi-bank";
+			p->fault[0].permanent = true;
+		}
 	}
 }
 

@@ -5,7 +5,8 @@
  * studies, its errors spread as such a fault spreads them (a row's over its
  * columns, a bank's over its rows and columns, a multi-rank fault's over
  * ranks and banks) over three days, or twenty minutes for a transient one;
- * a part with two faults; a part with an uncorrected error; and background
+ * a part with two faults; a part with an uncorrected error; a failing data
+ * pin (single-lane where the spelling names the bit); and background
  * parts with one transient single-bit error each. The same stream can be
  * written in every spelling a kernel gives coordinates in.
  */
@@ -34,7 +35,8 @@ const char *fs_spelling_name(enum fs_spelling sp);
 /* Whether the spelling names the bit in error (else a single-word fault reads as single-bit). */
 bool fs_spelling_bits(enum fs_spelling sp);
 
-#define FS_PARTS 18
+#define FS_PARTS 19
+#define FS_LANE_PART 18      /* the data pin: after the background parts 10-17 */
 #define FS_FAULTS 3
 
 struct fs_part_truth {

@@ -8,6 +8,7 @@
  * storm varies is drawn from a seeded generator, so runs are comparable.
  */
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include "stream.h"
@@ -172,6 +173,9 @@ int bench_unfolded_conf(const char *dir, char *out, size_t len)
 	if (!f)
 		return -1;
 	fprintf(f, "fold_threshold = off\nmax_db_size_mb = 0\n");
+	/* BENCH_HEALTH=no: the diagnosis off, to measure what it costs. */
+	if (getenv("BENCH_HEALTH"))
+		fprintf(f, "health = %s\n", getenv("BENCH_HEALTH"));
 	return fclose(f) == 0 ? 0 : -1;
 }
 
@@ -184,5 +188,7 @@ int bench_default_conf(const char *dir, char *out, size_t len)
 	f = fopen(out, "we");
 	if (!f)
 		return -1;
+	if (getenv("BENCH_HEALTH"))
+		fprintf(f, "health = %s\n", getenv("BENCH_HEALTH"));
 	return fclose(f) == 0 ? 0 : -1;
 }

@@ -13,6 +13,8 @@
 #include "db/db_parts.h"
 #include "diag/rules.h"
 #include "lib/clock.h"
+#include "lib/dimm_locator.h"
+#include "lib/edac_sysfs.h"
 #include "lib/threshold.h"
 
 struct health_args {
@@ -26,6 +28,11 @@ struct listing {
 	bool json;
 	unsigned n, by_verdict[DIAG_V_N];
 	unsigned to_replace;          /* not synthetic */
+	/* The SMBIOS devices and the EDAC labels, read at the first DIMM. */
+	bool located;
+	struct dimm_locators loc;
+	struct edac_topology topo;
+	bool have_topo;
 };
 
 static const char *advice_of(const char *rule)
@@ -59,6 +66,82 @@ static void json_int(const char *key, int64_t v)
 		printf(",\"%s\":null", key);
 	else
 		printf(",\"%s\":%lld", key, (long long)v);
+}
+
+/* ---- a DIMM's SMBIOS type 17 device ----------------------------------------- */
+
+struct where {
+	const struct smbios_memory_device *dev;
+	char why[128];                /* no device: why not */
+	enum dimm_match_by by;
+};
+
+static void locate(struct listing *l, const struct ras_db_part *p, struct where *w)
+{
+	const char *root = l->c->cfg.sysfs_root;
+
+	if (!l->located) {
+		l->located = true;
+		dimm_locators_read(root, &l->loc);
+		l->have_topo = edac_sysfs_read(root, &l->topo) == 0;
+	}
+	w->dev = dimm_locator_of_part(&l->loc, l->have_topo ? &l->topo : NULL, p->part, p->label,
+				      &w->by);
+	if (w->dev)
+		snprintf(w->why, sizeof(w->why), "%s", dimm_match_by_name(w->by));
+	else if (l->loc.error)
+		snprintf(w->why, sizeof(w->why), "SMBIOS type 17 entries not readable: %s%s",
+			 strerror(-l->loc.error), l->loc.error == -EACCES ? " (they need root)" : "");
+	else if (!l->loc.n)
+		snprintf(w->why, sizeof(w->why), "no SMBIOS type 17 entries");
+	else
+		snprintf(w->why, sizeof(w->why), "%s", dimm_match_by_name(w->by));
+}
+
+static void locator_json(struct listing *l, const struct ras_db_part *p)
+{
+	struct where w;
+
+	if (strcmp(p->kind, "dimm")) {
+		printf(",\"smbios\":null");
+		return;
+	}
+	locate(l, p, &w);
+	printf(",\"smbios\":{\"known\":%s", w.dev ? "true" : "false");
+	if (w.dev) {
+		json_str("locator", w.dev->locator, true);
+		json_str("bank_locator", w.dev->bank_locator, true);
+		json_str("manufacturer", w.dev->manufacturer, true);
+		json_str("part_number", w.dev->part_number, true);
+		json_str("serial", w.dev->serial, true);
+		printf(",\"handle\":\"0x%04x\"", (unsigned)w.dev->handle);
+	}
+	json_str(w.dev ? "matched_by" : "why", w.why, true);
+	putchar('}');
+}
+
+/* "DIMM_A1 (bank P0 CHANNEL A), Samsung M393A2K43BB1-CTD, serial 0x1234" or why not known. */
+static void locator_text(struct listing *l, const struct ras_db_part *p)
+{
+	struct where w;
+
+	if (strcmp(p->kind, "dimm"))
+		return;
+	locate(l, p, &w);
+	if (!w.dev) {
+		printf("         socket: locator not known (%s)\n", w.why);
+		return;
+	}
+	printf("         socket: %s", ctl_text(w.dev->locator[0] ? w.dev->locator : "(no locator)"));
+	if (w.dev->bank_locator[0])
+		printf(" (bank %s)", ctl_text(w.dev->bank_locator));
+	if (w.dev->manufacturer[0])
+		printf(", %s", ctl_text(w.dev->manufacturer));
+	if (w.dev->part_number[0])
+		printf(", part %s", ctl_text(w.dev->part_number));
+	if (w.dev->serial[0])
+		printf(", serial %s", ctl_text(w.dev->serial));
+	printf("; SMBIOS: %s\n", w.why);
 }
 
 /* ---- a part's faults, actions and history ---------------------------------- */
@@ -164,6 +247,7 @@ static void part_json(struct listing *l, const struct ras_db_part *p)
 	json_str("kind", p->kind, false);
 	json_str("part", p->part, true);
 	json_str("label", p->label, true);
+	locator_json(l, p);
 	printf(",\"synthetic\":%s", p->synthetic ? "true" : "false");
 	json_str("verdict", p->verdict, true);
 	json_str("rule", p->rule, true);
@@ -236,6 +320,7 @@ static void part_text(struct listing *l, const struct ras_db_part *p, bool histo
 	upper(p->verdict, v, sizeof(v));
 	printf("%-8s %s %s%s%s%s%s\n", v, p->kind, p->part, p->label[0] ? " (" : "", p->label,
 	       p->label[0] ? ")" : "", p->synthetic ? " [synthetic]" : "");
+	locator_text(l, p);
 	if (!strcmp(p->verdict, "ok")) {
 		printf("         %s\n", p->why);
 	} else {
@@ -390,6 +475,9 @@ int ctl_health(struct ctl *c, int argc, char **argv)
 		return 1;
 	}
 	summary_line(&l);
+	dimm_locators_free(&l.loc);
+	if (l.have_topo)
+		edac_topology_free(&l.topo);
 	ras_db_close(l.db);
 	return l.to_replace ? CTL_EXIT_ATTENTION : CTL_EXIT_OK;
 }

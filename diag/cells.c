@@ -236,16 +236,20 @@ void diag_fault_describe(const struct diag_fault *f, char *buf, size_t len)
 		put(buf, len, &at, ", row 0x%x", (unsigned)f->row);
 	if (f->column >= 0)
 		put(buf, len, &at, ", column 0x%x", (unsigned)f->column);
+	if (f->mode == DIAG_M_LANE && f->bit >= 0)
+		put(buf, len, &at, "%sbit %d", f->rank >= 0 ? ", " : " on ", f->bit);
+	if (f->mode == DIAG_M_LANE && f->device >= 0)
+		put(buf, len, &at, " of device %d", f->device);
 	put(buf, len, &at, ": %lld error%s", (long long)f->errors, f->errors == 1 ? "" : "s");
 	if (f->cells > 1)
 		put(buf, len, &at, " at %u cells", (unsigned)f->cells);
-	if (f->mode == DIAG_M_MULTI_RANK)
+	if (f->mode == DIAG_M_MULTI_RANK || (f->mode == DIAG_M_LANE && f->ranks > 1))
 		put(buf, len, &at, " in %u ranks", (unsigned)f->ranks);
 	if (f->mode >= DIAG_M_MULTI_BANK)
 		put(buf, len, &at, ", %u banks", (unsigned)f->banks);
-	if (f->mode == DIAG_M_BANK || f->mode == DIAG_M_COLUMN)
+	if (f->mode == DIAG_M_BANK || f->mode == DIAG_M_COLUMN || f->mode == DIAG_M_LANE)
 		put(buf, len, &at, ", %u rows", (unsigned)f->rows);
-	if (f->mode == DIAG_M_BANK || f->mode == DIAG_M_ROW)
+	if (f->mode == DIAG_M_BANK || f->mode == DIAG_M_ROW || f->mode == DIAG_M_LANE)
 		put(buf, len, &at, ", %u columns", (unsigned)f->columns);
 	if (at >= len)
 		buf[len - 1] = '\0';

@@ -19,6 +19,11 @@
  *   - cells of one row (rank, bank, row) or one column form a line; a line
  *     of DIAG_STRONG_LINE cells or more is a single-row or single-column
  *     fault, always;
+ *   - of the other cells, those that name one and the same bit (and
+ *     device) form a single-lane fault when there are wide_cells of them or
+ *     more, on two rows and two columns at least, and they are more than
+ *     half of the cells that name a bit (scattered faults flip a random bit
+ *     of the word; a failing data pin flips its own at any address);
  *   - the other cells (alone, or on a line of two or three: a scattered
  *     fault's cells share a column now and then) are taken together when
  *     there are wide_cells of them or more: across ranks, with at least two
@@ -71,6 +76,7 @@ struct diag_fault {
 	uint32_t permanent;
 	int32_t rank, bank_group, bank, row, column;   /* what its cells share; -1 when they differ */
 	uint16_t cells, ranks, banks, rows, columns;   /* distinct ones among its cells */
+	int16_t bit, device;       /* the bit (and device) all its cells name; -1 when not one */
 	int64_t errors, first_ns, last_ns;
 };
 

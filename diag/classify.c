@@ -79,6 +79,56 @@ static unsigned new_fault(struct work *w, enum diag_mode m)
 	return f;
 }
 
+/* Two cells that name the same one bit of the same device (or both no device). */
+static bool same_lane(const struct diag_cell *a, const struct diag_cell *b)
+{
+	return a->bit >= 0 && a->bit == b->bit && !a->several_bits && !b->several_bits &&
+	       a->device == b->device && a->device != -2;
+}
+
+/*
+ * Single-lane (pin) faults. The field studies classify a fault by what all of
+ * its errors share (Sridharan & Liberty, "A study of DRAM failures in the
+ * field", SC'12; Sridharan et al., "Memory errors in modern systems",
+ * ASPLOS'15; Beigi et al., "A systematic study of DDR4 DRAM faults in the
+ * field", HPCA'23). Errors that share no row, column or bank but always flip
+ * the same bit of the same device share its data pin (DQ): a lane fault,
+ * which the bit position of CPER's memory section, a CXL DRAM record's
+ * correction mask (its nibble mask naming the device) or ghes_edac's
+ * bit_position let us see. The thresholds (wide_cells of them, over two rows
+ * and two columns, more than half of the cells that name a bit: a scattered
+ * fault flips random bits) are our judgement.
+ */
+static void find_lane(struct work *w, unsigned wide)
+{
+	const struct diag_cell *cell = w->c->cell;
+	unsigned named = 0;
+
+	for (unsigned i = 0; i < w->n; i++)
+		named += pooled(w, i) && cell[i].bit >= 0;
+	for (unsigned i = 0; i < w->n; i++) {
+		unsigned k = 0, f;
+		bool rows = false, cols = false;
+
+		if (!pooled(w, i) || cell[i].bit < 0 || cell[i].several_bits)
+			continue;
+		for (unsigned j = 0; j < w->n; j++) {
+			if (!pooled(w, j) || !same_lane(&cell[i], &cell[j]))
+				continue;
+			k++;
+			rows = rows || !same_row(&cell[i], &cell[j]);
+			cols = cols || cell[i].column != cell[j].column;
+		}
+		if (k < wide || 2 * k <= named || !rows || !cols)
+			continue;
+		f = new_fault(w, DIAG_M_LANE);
+		for (unsigned j = w->n; j-- > 0;)
+			if (pooled(w, j) && same_lane(&cell[i], &cell[j]))
+				w->fault_of[j] = (int16_t)f;
+		return;   /* more than half: there is one */
+	}
+}
+
 /* Of the pooled cells: how many share each cell's rank, and each cell's bank (each pair once). */
 static void pool_counts(const struct work *w, uint8_t *rank, uint8_t *bank)
 {
@@ -229,6 +279,8 @@ static void summarize(struct work *w, unsigned f, int64_t gap)
 		ft->bank = first || (ft->bank == a->bank && ft->bank_group == a->bank_group) ? a->bank : -1;
 		ft->row = first || (ft->row == a->row && ft->bank == a->bank) ? a->row : -1;
 		ft->column = first || (ft->column == a->column && ft->bank == a->bank) ? a->column : -1;
+		ft->bit = first || (ft->bit == a->bit && !a->several_bits) ? (a->several_bits ? -1 : a->bit) : -1;
+		ft->device = first || ft->device == a->device ? (a->device < 0 ? -1 : a->device) : -1;
 		ft->errors += a->count;
 		if (first || a->first_ns < ft->first_ns)
 			ft->first_ns = a->first_ns;
@@ -243,11 +295,17 @@ static void summarize(struct work *w, unsigned f, int64_t gap)
 	ft->permanent = ft->last_ns - ft->first_ns >= gap;
 }
 
+/* How wide a mode is: a lane's errors lie in every bank, but of one bit (after single-bank). */
+static unsigned width(uint32_t mode)
+{
+	return mode == DIAG_M_LANE ? 2 * DIAG_M_BANK + 1 : 2 * mode;
+}
+
 /* Worst first: the widest mode, permanent before transient, more errors, then by place. */
 static bool worse(const struct diag_fault *a, const struct diag_fault *b)
 {
 	if (a->mode != b->mode)
-		return a->mode > b->mode;
+		return width(a->mode) > width(b->mode);
 	if (a->permanent != b->permanent)
 		return a->permanent > b->permanent;
 	if (a->errors != b->errors)
@@ -299,6 +357,7 @@ void diag_cells_classify(struct diag_cells *c, unsigned wide_cells, int64_t perm
 	for (unsigned i = 0; i < DIAG_CELLS; i++)
 		w.fault_of[i] = -1;
 	find_lines(&w);
+	find_lane(&w, wide);
 	pool_counts(&w, rank, bank);
 	if (!find_multi_rank(&w, wide, rank)) {
 		find_multi_bank(&w, wide, rank, bank);

@@ -7,7 +7,7 @@
 noinst_LIBRARIES += diag/libdiag.a
 diag_libdiag_a_SOURCES = diag/dram.c diag/dram.h diag/part.c diag/part.h \
 	diag/cells.c diag/cells.h diag/cells_internal.h diag/classify.c diag/rules.c diag/rules.h diag/state.c diag/state.h
-lib_libras_a_SOURCES += lib/health_config.c
+lib_libras_a_SOURCES += lib/health_config.c lib/dimm_locator.c lib/dimm_locator.h
 db_libdb_a_SOURCES += db/db_parts.c db/db_parts.h
 # lib/ reads DRAM coordinates with diag/ (lib/subject.c): diag/ comes after it.
 CTL_LIBS += diag/libdiag.a
@@ -44,3 +44,7 @@ dist_doc_DATA += contrib/prometheus/ras-fdr.rules.yml
 # diag/'s text reader and classifier under libFuzzer (fuzz/run.sh builds it with diag/*.c).
 FUZZ_TARGETS += fuzz/fuzz-dram.c
 EXTRA_DIST += fuzz/fuzz-dram.c
+
+# The SMBIOS type 17 device beside a DIMM (lib/dimm_locator.c), from a fake sysfs's DMI entries.
+TESTS += tests/diag/test-health-locator.sh
+EXTRA_DIST += tests/diag/test-health-locator.sh

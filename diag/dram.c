@@ -6,7 +6,7 @@
 #define NO_FIELD ((size_t)-1)
 
 /* Which spelling a name belongs to (a bit each), to tell them apart. */
-enum { T_EARLY = 1, T_SKX = 2, T_ADXL = 4, T_GHES = 8 };
+enum { T_EARLY = 1, T_SKX = 2, T_ADXL = 4, T_GHES = 8, T_AMD = 16 };
 
 /*
  * Each name a driver writes and the member it fills. A member takes the
@@ -44,6 +44,12 @@ static const struct name {
 	NAME("ChipSelect", rank, 1, true, T_ADXL),
 	NAME("ChipId", chip_id, 2, true, T_ADXL),
 	SKIP("SystemAddress", T_ADXL), SKIP("ChannelAddress", T_ADXL), SKIP("RankAddress", T_ADXL),
+	/* amd64_edac's DRAM address: the chip select is the rank; two names are two words. */
+	NAME("Cs", rank, 2, true, T_AMD),
+	NAME("Bank Grp", bank_group, 2, true, T_AMD),
+	NAME("Bank Addr", bank, 2, true, T_AMD),
+	NAME("SubChannel", sub_channel, 2, true, T_AMD),
+	NAME("RankMul", chip_id, 2, true, T_AMD),
 };
 
 /* ghes_edac's "APEI location:" text: CPER's names, in decimal. */
@@ -67,7 +73,7 @@ static const struct name ghes_names[] = {
 
 static const char *const spelling_names[DIAG_SP_N] = {
 	[DIAG_SP_NONE] = "none", [DIAG_SP_SKX_EARLY] = "skx-early", [DIAG_SP_SKX] = "skx",
-	[DIAG_SP_ADXL] = "adxl", [DIAG_SP_GHES] = "ghes",
+	[DIAG_SP_ADXL] = "adxl", [DIAG_SP_GHES] = "ghes", [DIAG_SP_AMD] = "amd",
 };
 
 const char *diag_spelling_name(enum diag_spelling sp)
@@ -167,15 +173,37 @@ static bool next_word(const char **p, const char *end, const char **w, const cha
 	return *we > *w;
 }
 
+/* A name of two words ("Bank Grp:"): the word before, a space, this one. */
+static const struct name *find_pair(const struct parse *ps, const char *prev, size_t prev_len,
+				    const char *w, size_t len)
+{
+	char both[24];
+
+	if (!prev || prev_len + 1 + len > sizeof(both))
+		return NULL;
+	memcpy(both, prev, prev_len);
+	both[prev_len] = ' ';
+	memcpy(both + prev_len + 1, w, len);
+	return find_name(ps, both, prev_len + 1 + len);
+}
+
 static void parse_words(struct parse *ps, const char *p, const char *end)
 {
-	const char *w, *we;
+	const char *w, *we, *prev = NULL;
+	size_t prev_len = 0;
 
 	while (next_word(&p, end, &w, &we)) {
 		const char *colon = memchr(w, ':', (size_t)(we - w));
 		const struct name *nm;
 
-		if (!colon || !(nm = find_name(ps, w, (size_t)(colon - w))))
+		if (!colon) {
+			prev = w;
+			prev_len = (size_t)(we - w);
+			continue;
+		}
+		nm = find_pair(ps, prev, prev_len, w, (size_t)(colon - w));
+		prev = NULL;
+		if (!nm && !(nm = find_name(ps, w, (size_t)(colon - w))))
 			continue;
 		/* "name:value", or CPER's older "name: value". */
 		if (colon + 1 < we) {
@@ -219,6 +247,8 @@ enum diag_spelling diag_dram_from_edac_detail(const char *detail, size_t len,
 	}
 	if (ghes)
 		return DIAG_SP_GHES;
+	if (ps.tags & T_AMD)
+		return DIAG_SP_AMD;
 	if (ps.tags & T_ADXL)
 		return DIAG_SP_ADXL;
 	return ps.tags & T_SKX ? DIAG_SP_SKX : DIAG_SP_SKX_EARLY;

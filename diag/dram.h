@@ -14,6 +14,12 @@
  *                     PhysicalRankId:0x1 Row:0x1234 Column:0x50 Bank:0x3 BankGroup:0x2"
  *   ADXL (firmware):  " Name:0x..." per component the firmware lists
  *                     (ChannelId, DimmSlotId, DimmRankId, ChipSelect, ...)
+ *   amd64_edac (the AMD address translation's DRAM address, posted 2025, as
+ *                     driver_detail after any "err_code:0x..:0x.."):
+ *                     "Cs: 0x1 Bank Grp: 0x2 Bank Addr: 0x3 Row: 0x1234
+ *                     Column: 0x50 RankMul: 0x0 SubChannel: 0x1"; without it
+ *                     amd64_edac gives no coordinates in the text, only its
+ *                     layers (chip select, channel: rasd/health_attr.c)
  *   ghes_edac:        "APEI location: node:0 card:0 module:1 rank:0 bank:13
  *                     bank_group:3 bank_address:1 device:5 row:4660 column:80
  *                     bit_position:12 ..." (decimal; older kernels wrote col: and bit_pos:)
@@ -48,10 +54,11 @@ enum diag_spelling {
 	DIAG_SP_SKX,           /* PhysicalRankId: Row: Column: Bank: BankGroup: (2022+) */
 	DIAG_SP_ADXL,          /* the firmware's component list */
 	DIAG_SP_GHES,          /* APEI location: node: card: module: rank: bank: ... */
+	DIAG_SP_AMD,           /* Cs: Bank Grp: Bank Addr: Row: Column: RankMul: SubChannel: */
 	DIAG_SP_N
 };
 
-/* "skx-early", "skx", "adxl", "ghes", "none". */
+/* "skx-early", "skx", "adxl", "ghes", "amd", "none". */
 const char *diag_spelling_name(enum diag_spelling sp);
 
 void diag_dram_clear(struct diag_dram *d);

@@ -8,7 +8,7 @@ static const char *const kind_names[DIAG_K_N] = {
 static const char *const verdict_names[DIAG_V_N] = { "ok", "watch", "replace" };
 static const char *const mode_names[DIAG_M_N] = {
 	"none", "single-bit", "single-word", "single-column", "single-row", "single-bank",
-	"multi-bank", "multi-rank",
+	"multi-bank", "multi-rank", "single-lane",
 };
 
 static int find(const char *const *names, int n, const char *name)

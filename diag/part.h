@@ -31,11 +31,13 @@ enum diag_kind {
 
 enum diag_verdict { DIAG_OK, DIAG_WATCH, DIAG_REPLACE, DIAG_V_N };
 
-/* DRAM fault modes (Sridharan & Liberty, SC'12), ordered from narrowest to widest. */
+/* DRAM fault modes (Sridharan & Liberty, SC'12), ordered from narrowest to widest; the lane
+   (pin) mode came later and is last, so stored states and metrics keep their numbers. */
 enum diag_mode {
 	DIAG_M_NONE,           /* no fault classified (no coordinates, or too coarse to tell) */
 	DIAG_M_BIT, DIAG_M_WORD, DIAG_M_COLUMN, DIAG_M_ROW, DIAG_M_BANK,
 	DIAG_M_MULTI_BANK, DIAG_M_MULTI_RANK,
+	DIAG_M_LANE,           /* one data bit (DQ) of a device at many rows and columns (cells.h) */
 	DIAG_M_N
 };
 

@@ -73,6 +73,11 @@ static const struct diag_rule_info rules[DIAG_R_N] = {
 	[DIAG_R_NIC_REPORTS] = { "nic-reports", K(NIC), DIAG_WATCH, 3, 24 * H, 0, DIAG_C_RECORDS,
 		"our judgement", "health reports past count/period",
 		"look at the health reporters of the device (devlink health show) and its firmware" },
+	[DIAG_R_MEM_LANE] = { "mem-single-lane", MEM, DIAG_REPLACE, 0, 0, -1, DIAG_C_NONE,
+		"mode: SC'12, ASPLOS'15, HPCA'23 (one bit across rows and columns: our reading); "
+		"verdict: our judgement", "a permanent single-lane (data pin) fault",
+		"replace the memory: one data pin fails at any address, no page offlining retires it, "
+		"and it uses up the ECC's margin for a second fault" },
 };
 
 const struct diag_rule_info *diag_rule_info(enum diag_rule r)
@@ -200,6 +205,8 @@ static void judge_faults(struct judging *j, const struct diag_cells *c)
 			r = DIAG_R_MEM_MULTI_BANK;
 		else if (f->mode == DIAG_M_BANK)
 			r = DIAG_R_MEM_BANK;
+		else if (f->mode == DIAG_M_LANE)
+			r = DIAG_R_MEM_LANE;
 		else if (f->mode == DIAG_M_ROW || f->mode == DIAG_M_COLUMN)
 			r = DIAG_R_MEM_ROW_COLUMN;
 		if (r == DIAG_R_NONE)
@@ -274,6 +281,42 @@ static void judge_counts(struct judging *j)
 	}
 }
 
+/* Whether any fault has a mode (its cells named a row and a column). */
+static bool any_cell(const struct diag_cells *c)
+{
+	for (unsigned i = 0; i < c->n_faults; i++)
+		if (c->fault[i].mode != DIAG_M_NONE)
+			return true;
+	return false;
+}
+
+/* "bank, row and column not reported by this driver": the coordinates no cell named. */
+static void not_reported(const struct diag_cells *c, char *out, size_t len)
+{
+	bool has[4] = { false };
+	static const char *const names[4] = { "rank", "bank", "row", "column" };
+	const char *missing[4];
+	unsigned k = 0;
+
+	for (unsigned i = 0; i < c->n; i++) {
+		has[0] |= c->cell[i].rank >= 0;
+		has[1] |= c->cell[i].bank >= 0;
+		has[2] |= c->cell[i].row >= 0;
+		has[3] |= c->cell[i].column >= 0;
+	}
+	for (unsigned i = 0; i < 4; i++)
+		if (!has[i])
+			missing[k++] = names[i];
+	if (!k) {
+		snprintf(out, len, "no fault mode told");
+		return;
+	}
+	snprintf(out, len, "%s%s%s%s%s%s%s not reported by this driver", missing[0],
+		 k > 2 ? ", " : k == 2 ? " and " : "", k > 1 ? missing[1] : "",
+		 k > 3 ? ", " : k == 3 ? " and " : "", k > 2 ? missing[2] : "",
+		 k == 4 ? " and " : "", k > 3 ? missing[3] : "");
+}
+
 void diag_judge(const struct diag_rules *rules_conf, const struct diag_part *p,
 		const struct diag_cells *cells, struct diag_judgement *out)
 {
@@ -291,6 +334,12 @@ void diag_judge(const struct diag_rules *rules_conf, const struct diag_part *p,
 		n = strlen(out->why);
 		snprintf(out->why + n, sizeof(out->why) - n, "%scoordinates not reported by this driver",
 			 n ? "; " : "");
+	} else if (diag_kind_dram(p->kind) && p->records && cells && !any_cell(cells)) {
+		/* A rank (amd64_edac's chip select) at most: no mode can be told; it says what is missing. */
+		n = strlen(out->why);
+		snprintf(out->why + n, sizeof(out->why) - n, "%s", n ? "; " : "");
+		n = strlen(out->why);
+		not_reported(cells, out->why + n, sizeof(out->why) - n);
 	}
 	if (!out->why[0])
 		snprintf(out->why, sizeof(out->why), "%lld error%s, no rule fired",

@@ -37,6 +37,7 @@ enum diag_rule {
 	DIAG_R_DISK_MEDIUM,
 	DIAG_R_DISK_ERRORS,
 	DIAG_R_NIC_REPORTS,
+	DIAG_R_MEM_LANE,        /* last: part->fired's bits keep their rules across versions */
 	DIAG_R_N
 };
 

@@ -14,7 +14,7 @@
 #include "cells.h"
 #include "part.h"
 
-#define DIAG_STATE_VERSION 1
+#define DIAG_STATE_VERSION 2    /* 2: faults keep their bit and device */
 #define DIAG_STATE_MAX (16 + sizeof(struct diag_part) + sizeof(struct diag_cells))
 
 /* Writes the state to out (DIAG_STATE_MAX bytes); cells may be NULL. Returns its length. */

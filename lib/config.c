@@ -109,7 +109,7 @@ static const struct key_desc keys[] = {
 	RULE("pcie_fatal", DIAG_R_PCIE_FATAL), RULE("pcie_uncorrected", DIAG_R_PCIE_UNCORRECTED),
 	RULE("pcie_link", DIAG_R_PCIE_LINK), RULE("pcie_corrected", DIAG_R_PCIE_CORRECTED),
 	RULE("disk_medium", DIAG_R_DISK_MEDIUM), RULE("disk_errors", DIAG_R_DISK_ERRORS),
-	RULE("nic_reports", DIAG_R_NIC_REPORTS),
+	RULE("nic_reports", DIAG_R_NIC_REPORTS), RULE("mem_single_lane", DIAG_R_MEM_LANE),
 };
 
 void rasd_config_defaults(struct rasd_config *c)

@@ -489,7 +489,7 @@ static void print_parts(const struct ras_metrics *m, struct emit *e)
 	static const char *const help[2] = {
 		"Each part's verdict: 0 ok, 1 watch, 2 replace (ras-fdr-ctl health).",
 		"Each memory part's widest DRAM fault: 0 none, 1 single-bit, 2 single-word, 3 "
-		"single-column, 4 single-row, 5 single-bank, 6 multi-bank, 7 multi-rank.",
+		"single-column, 4 single-row, 5 single-bank, 6 multi-bank, 7 multi-rank, 8 single-lane.",
 	};
 
 	if (!m->parts)

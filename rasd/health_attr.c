@@ -93,6 +93,33 @@ static void with_cell(struct health_attr *a, const struct ras_subject *row)
 	a->obs.flags |= DIAG_OBS_COORDS;
 }
 
+/*
+ * A chip-select driver's rank. amd64_edac reports a DRAM ECC error with the
+ * chip select in its top layer and the channel in the middle one
+ * (edac_mc_handle_error(..., err->csrow, err->channel, -1, ...)), and no
+ * bank, row or column unless its driver_detail carries the address
+ * translation's DRAM address (diag/dram.h, read as the row subject). A chip
+ * select selects one rank: that much is given, and the judge says the rest
+ * was not reported. The layers are known to be chip select and channel only
+ * by the EDAC core's own label for the DIMM, "mc#0csrow#2channel#1" (layer
+ * names from the driver's layer types); a label set since says nothing of
+ * its layers, and no rank is taken.
+ */
+static void chip_select_cell(struct health_attr *a, const struct edac_decoded *e)
+{
+	unsigned mc, cs, ch;
+	int end = 0;
+
+	if (!a || (a->obs.flags & DIAG_OBS_COORDS) || e->top_layer == RAS_DF_NONE ||
+	    e->middle_layer == RAS_DF_NONE ||
+	    sscanf(e->label, "mc#%ucsrow#%uchannel#%u%n", &mc, &cs, &ch, &end) != 3 || e->label[end] ||
+	    (int64_t)cs != e->top_layer || (int64_t)ch != e->middle_layer)
+		return;
+	a->obs.dram.rank = e->top_layer;
+	a->obs.dram.channel = e->middle_layer;
+	a->obs.flags |= DIAG_OBS_COORDS;
+}
+
 /* A machine check: its core or cache, an HBM channel, or the socket's uncore. */
 static void attr_mce(const struct mce_decoded *m, const struct ras_subject *s, int ns,
 		     struct health_attr *out, int *n)
@@ -191,6 +218,13 @@ int health_attribute(const struct rasd_health *h, const struct ras_event_type *t
 		return 0;
 	switch (attr_of[t]) {
 	case A_EDAC:
+		if (dimm) {
+			struct health_attr *a = add(out, &n, DIAG_K_DIMM, dimm->key, dimm->label);
+
+			with_cell(a, row);
+			chip_select_cell(a, decoded);
+		}
+		break;
 	case A_EXTLOG:
 		if (dimm)
 			with_cell(add(out, &n, DIAG_K_DIMM, dimm->key, dimm->label), row);

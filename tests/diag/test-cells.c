@@ -170,6 +170,53 @@ static void wide(void)
 	       MODES(DIAG_M_BANK), PERM(true));
 }
 
+/* One data pin (DQ): the same bit at any bank, row and column (classify.c's find_lane). */
+static void lanes(void)
+{
+	struct fixture f;
+	char text[200];
+
+	start(&f);
+	for (int i = 0; i < 24; i++)
+		error_at(&f, 1, (int)rnd(4), (int)rnd(4), (int)rnd(65536), (int)rnd(128) * 8, 19,
+			 T0 + i * 3 * HOUR);
+	expect(&f, "bit 19 across banks, rows and columns", DIAG_REPLACE, "mem-single-lane", 1,
+	       MODES(DIAG_M_LANE), PERM(true));
+	diag_fault_describe(&f.cells.fault[0], text, sizeof(text));
+	tap_ok(strstr(text, "permanent single-lane fault at rank 1, bit 19: 24 errors at 24 cells") == text,
+	       "the lane in words: %s", text);
+
+	/* The same places, no bit named (skx): the banks of one rank. */
+	start(&f);
+	for (int i = 0; i < 24; i++)
+		error_at(&f, 1, (int)rnd(4), (int)rnd(4), (int)rnd(65536), (int)rnd(128) * 8, -1,
+			 T0 + i * 3 * HOUR);
+	expect(&f, "the same without the bit", DIAG_REPLACE, "mem-multi-bank", 1,
+	       MODES(DIAG_M_MULTI_BANK), PERM(true));
+
+	/* Random bits, a few repeated by chance: still the banks' fault, no lane. */
+	start(&f);
+	for (int i = 0; i < 30; i++)
+		error_at(&f, 1, (int)rnd(4), (int)rnd(4), (int)rnd(65536), (int)rnd(128) * 8,
+			 i < 5 ? 7 : (int)rnd(64), T0 + i * 2 * HOUR);
+	expect(&f, "five of thirty cells on bit 7, the rest random", DIAG_REPLACE, "mem-multi-bank", 1,
+	       MODES(DIAG_M_MULTI_BANK), PERM(true));
+
+	/* A row whose cells all flip one bit is a row, not a lane. */
+	start(&f);
+	for (int i = 0; i < 12; i++)
+		error_at(&f, 0, 1, 2, 0x2b4c, i * 8, 3, T0 + i * 6 * HOUR);
+	expect(&f, "a row on one bit", DIAG_WATCH, "mem-row-column", 1, MODES(DIAG_M_ROW), PERM(true));
+
+	/* A lane within twenty minutes: transient. */
+	start(&f);
+	for (int i = 0; i < 8; i++)
+		error_at(&f, 0, (int)rnd(4), (int)rnd(4), (int)rnd(65536), (int)rnd(128) * 8, 40,
+			 T0 + i * 150 * 1000000000LL);
+	expect(&f, "a lane within twenty minutes", DIAG_WATCH, "mem-transient", 1, MODES(DIAG_M_LANE),
+	       PERM(false));
+}
+
 static void two_faults(void)
 {
 	struct fixture f;
@@ -348,6 +395,7 @@ int main(void)
 	single_cells();
 	lines();
 	wide();
+	lanes();
 	two_faults();
 	bounds();
 	memory_rules();

@@ -4,7 +4,8 @@
  * kernel writes them (formats: Linux drivers/edac/skx_edac.c 4.14,
  * skx_common.c before and after the 2022 "make output format similar"
  * change, with ADXL and retry_rd_err_log; ghes_edac.c before and after it
- * used drivers/firmware/efi/cper.c's cper_mem_err_location), the CXL DRAM
+ * used drivers/firmware/efi/cper.c's cper_mem_err_location; amd64_edac's
+ * DRAM address as the AMD address translation patch writes it), the CXL DRAM
  * event record (CXL r3.1 Table 8-46) and the CPER memory section.
  */
 #include <string.h>
@@ -60,6 +61,10 @@ static const struct {
 	  "APEI location: node: 0 card: 0 module: 1 rank: 0 bank_group: 1 bank_address: 2 device: 5 "
 	  "row: 6699 column: 1016 bit_position: 17",
 	  DIAG_SP_GHES, 0, 0, 0, RAS_DF_NONE, 1, 5, 17 },
+	{ "amd64_edac's DRAM address from the AMD address translation (the 2025 patch, v3: "
+	  "\"Cs: 0x%x Bank Grp: 0x%x Bank Addr: 0x%x Row: 0x%x Column: 0x%x RankMul: 0x%x SubChannel: 0x%x\")",
+	  "Cs: 0x1 Bank Grp: 0x1 Bank Addr: 0x2 Row: 0x1a2b Column: 0x3f8 RankMul: 0x0 SubChannel: 0x1",
+	  DIAG_SP_AMD, 1, RAS_DF_NONE, RAS_DF_NONE, RAS_DF_NONE, RAS_DF_NONE, RAS_DF_NONE, RAS_DF_NONE },
 };
 
 static void spellings(void)

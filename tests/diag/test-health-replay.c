@@ -8,7 +8,7 @@
  * stream cut in two runs (a restart), counted again after a crash (the
  * state written before the second run, its rows stored), and rebuilt from
  * the records alone; the verdict-change trigger's environment; a driver
- * that names no coordinates.
+ * that names no coordinates; amd64_edac with and without its DRAM address.
  */
 #include <sqlite3.h>
 #include <stdio.h>
@@ -278,6 +278,59 @@ static void rec(struct fake_tree *t, const char *name, uint64_t ts, const char *
 	add(t, name, assign, n, ts);
 }
 
+/*
+ * amd64_edac as the kernel reports it: edac_mc_handle_error(type, mci, 1, page,
+ * offset, syndrome, err->csrow, err->channel, -1, string, other_detail) with
+ * string "" when the address decoded, the EDAC core's label for the DIMM
+ * ("mc#<mc>csrow#<cs>channel#<ch>"), and a driver_detail that is empty, or
+ * the AMD address translation's DRAM address (the 2025 patch).
+ */
+static void amd64(void)
+{
+	struct fake_tree t;
+	char got[400], fields[400];
+	sqlite3 *db;
+
+	fresh_db();
+	tree(&t);
+	for (int i = 0; i < 3; i++)    /* chip select 2 of channel 1: a rank, no more */
+		rec(&t, "ras:mc_event", base_ts + (uint64_t)i * MIN, "error_type=0|msg=|"
+		    "label=mc#0csrow#2channel#1|error_count=1|mc_index=0|top_layer=2|middle_layer=1|"
+		    "lower_layer=-1|address=0x12345000|grain_bits=6|syndrome=0x4b40|driver_detail=");
+	/* Labelled since (a label file): the layers are no longer known to be chip selects. */
+	rec(&t, "ras:mc_event", base_ts + 4 * MIN, "error_type=0|msg=|label=P0 CHANNEL A DIMM 0|"
+	    "error_count=1|mc_index=0|top_layer=3|middle_layer=0|lower_layer=-1|address=0x2345000|"
+	    "grain_bits=6|syndrome=0x1|driver_detail=");
+	/* With the DRAM address: a row failing over three days. */
+	for (int i = 0; i < 12; i++) {
+		snprintf(fields, sizeof(fields), "error_type=0|msg=|label=mc#1csrow#0channel#0|"
+			 "error_count=1|mc_index=1|top_layer=0|middle_layer=0|lower_layer=-1|"
+			 "address=0x%x|grain_bits=6|syndrome=0x2|driver_detail=Cs: 0x0 Bank Grp: 0x2 "
+			 "Bank Addr: 0x1 Row: 0x4d2 Column: 0x%x RankMul: 0x0 SubChannel: 0x1",
+			 0x40000000 + i * 64, i * 8);
+		rec(&t, "ras:mc_event", base_ts + 10 * MIN + (uint64_t)i * 6 * 60 * MIN, fields);
+	}
+	fake_tree_finish(&t);
+	run_rasd(t.root, false);
+	fake_tree_destroy(&t);
+	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
+	text(db, "SELECT verdict || ' ' || rule || ': ' || why FROM parts WHERE part = 'mc0 2:1:-1'",
+	     got, sizeof(got));
+	tap_is_str(got, "ok none: bank, row and column not reported by this driver",
+		   "amd64_edac, chip select 2: what it does not report, said");
+	text(db, "SELECT f.mode || ' rank ' || f.dram_rank FROM part_faults f JOIN parts p ON f.part = p.id"
+	     " WHERE p.part = 'mc0 2:1:-1'", got, sizeof(got));
+	tap_is_str(got, "none rank 2", "its rank is the chip select; no fault mode guessed");
+	text(db, "SELECT why FROM parts WHERE part = 'mc0 3:0:-1'", got, sizeof(got));
+	tap_is_str(got, "coordinates not reported by this driver",
+		   "a chip select under a label set since: not taken for a rank");
+	text(db, "SELECT verdict || ' ' || rule || ': ' || why FROM parts WHERE part = 'mc1 0:0:-1'",
+	     got, sizeof(got));
+	tap_ok(!strncmp(got, "watch mem-row-column: permanent single-row fault at rank 0, bank group 2, "
+			"bank 1, row 0x4d2: 12 errors", 93), "amd64_edac with the DRAM address: a row (%s)", got);
+	sqlite3_close(db);
+}
+
 /* Parts other than memory: a cache, PCIe devices and a link, a disk, a NIC, a CXL device. */
 static void other_parts(void)
 {
@@ -339,6 +392,7 @@ int main(void)
 	trigger();
 	restarts();
 	no_coordinates();
+	amd64();
 	other_parts();
 	actions_fixture_done();
 	return tap_done();

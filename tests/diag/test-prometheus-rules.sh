@@ -96,7 +96,7 @@ ok $([ -n "$disk" ] && echo 0 || echo 1) "the failed disk read made a disk part 
 		kind=$(sed -n 's/.*kind="\([^"]*\)".*/\1/p' <<<"$s"); part=$(sed -n 's/.*part="\([^"]*\)".*/\1/p' <<<"$s")
 		echo "            exp_annotations:"
 		echo "              summary: 'DRAM fault of $kind $part widened to mode $now'"
-		echo "              description: 'Its errors now span more of the memory than an hour ago (modes: 1 single-bit .. 4 single-row, 5 single-bank, 6 multi-bank, 7 multi-rank).'"
+		echo "              description: 'Its errors now span more of the memory than an hour ago (modes: 1 single-bit .. 4 single-row, 5 single-bank, 6 multi-bank, 7 multi-rank, 8 single-lane).'"
 	done
 	echo "      - eval_time: 20m"
 	echo "        alertname: RasFdrFaultModeWidened"
