@@ -33,7 +33,7 @@ struct key_desc {
 
 const char *const rasd_trigger_conditions[] = {
 	"page-threshold", "dimm-threshold", "cpu-threshold", "device-threshold",
-	"row-threshold", "uncorrected", "lost-records", "crash",
+	"row-threshold", "ce-rate-threshold", "poison-threshold", "uncorrected", "lost-records", "crash",
 };
 const size_t rasd_n_trigger_conditions = sizeof(rasd_trigger_conditions) / sizeof(rasd_trigger_conditions[0]);
 
@@ -78,6 +78,9 @@ static const struct key_desc keys[] = {
 	STR("dimm_ce_threshold", K_THRESHOLD, dimm_ce_threshold),
 	STR("device_ce_threshold", K_THRESHOLD, device_ce_threshold),
 	STR("row_ce_threshold", K_THRESHOLD, row_ce_threshold),
+	STR("ce_rate_threshold", K_THRESHOLD, ce_rate_threshold),
+	UINT("poison_threshold_kb", poison_threshold_kb, 0, 1073741824),
+	STR("proc_root", K_PATH, proc_root),
 	BOOL("memory_repair", memory_repair),
 	BOOL("dry_run", dry_run),
 	BOOL("synthetic_actions", synthetic_actions),
@@ -148,6 +151,9 @@ void rasd_config_defaults(struct rasd_config *c)
 	snprintf(c->dimm_ce_threshold, sizeof(c->dimm_ce_threshold), "100/24h");
 	snprintf(c->device_ce_threshold, sizeof(c->device_ce_threshold), "100/24h");
 	snprintf(c->row_ce_threshold, sizeof(c->row_ce_threshold), "20/24h");
+	snprintf(c->ce_rate_threshold, sizeof(c->ce_rate_threshold), "off");
+	c->poison_threshold_kb = 0;
+	snprintf(c->proc_root, sizeof(c->proc_root), "/proc");
 	c->action_min_interval_s = 1;
 	c->action_max_per_day = 64;
 	snprintf(c->trigger_dir, sizeof(c->trigger_dir), "%s/ras-fdr/triggers", SYSCONFDIR);

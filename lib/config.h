@@ -57,6 +57,10 @@ struct rasd_config {
 	char dimm_ce_threshold[32];
 	char device_ce_threshold[32];
 	char row_ce_threshold[32];
+	/* Machine-wide warnings (rasd/actions_stats.c): rasdaemon's two statistics */
+	char ce_rate_threshold[32];   /* corrected errors of every record, machine-wide */
+	unsigned poison_threshold_kb; /* HardwareCorrupted reaching this; 0: off */
+	char proc_root[PATH_MAX];     /* where meminfo is read ("/proc"; tests point elsewhere) */
 	bool memory_repair;          /* a crossed row asks EDAC mem_repair first */
 	bool dry_run;                /* decide and record, touch nothing */
 	bool synthetic_actions;      /* synthetic records may act (else dry-run) */

@@ -158,6 +158,7 @@ void ras_actions_reload(struct ras_actions *a)
 		return;
 	memcpy(old, a->th, sizeof(old));
 	load_thresholds(a);
+	actions_stats_load(a);
 	for (int k = 0; k < RAS_SUBJ_KINDS; k++) {
 		if (old[k].count == a->th[k].count && old[k].period_ns == a->th[k].period_ns)
 			continue;
@@ -196,6 +197,7 @@ int ras_actions_open(struct ras_actions **out, const struct rasd_config *cfg, st
 	r = ras_once_seen_new(&a->once, ONCE_SEEN_MAX);
 	if (r == 0) {
 		load_thresholds(a);
+		actions_stats_load(a);
 		known_load(a, db);
 		r = ras_db_actions_open(db, &a->dba);
 	}
@@ -250,6 +252,7 @@ int ras_actions_set_db(struct ras_actions *a, struct ras_db *db)
 		return 0;
 	ras_db_actions_close(a->dba);
 	a->dba = NULL;
+	actions_stats_set_db(a);
 	/* Every cached bucket is written again into the new database at the next flush. */
 	for (unsigned i = 0; i < CACHE_SLOTS; i++)
 		a->slots[i].dirty = a->slots[i].used;
@@ -328,7 +331,7 @@ int ras_actions_flush(struct ras_actions *a)
 {
 	if (!a || !a->dba)
 		return 0;
-	if (a->spill_failed || ras_db_actions_flush(a->dba) < 0)
+	if (a->spill_failed || actions_stats_flush(a) < 0 || ras_db_actions_flush(a->dba) < 0)
 		return -EIO;
 	for (unsigned i = 0; i < CACHE_SLOTS; i++) {
 		struct entry *e = &a->slots[i];
@@ -640,6 +643,7 @@ void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type
 
 	if (!a)
 		return;
+	actions_stats_record(a, type, decoded, ev, row_id);
 	if (h->severity >= RAS_SEV_DEFERRED) {
 		struct ras_trigger_env env;
 
@@ -676,6 +680,7 @@ void ras_actions_mark(struct ras_actions *a, struct ras_actions_mark *m)
 	m->once = ras_once_seen_mark(a->once);
 	m->made = ras_decisions_mark(&a->decisions);
 	m->newest_ns = a->newest_ns;
+	actions_stats_mark(a, m);
 	/* An entry changed next is remembered again, as it is after this transaction. */
 	a->txn++;
 }
@@ -696,6 +701,7 @@ void ras_actions_committed_to(struct ras_actions *a, const struct ras_actions_ma
 	a->committed_mono_ns = monotonic_ns();
 	ras_once_seen_committed_to(a->once, m->once);
 	ras_decisions_committed_to(&a->decisions, m->made);
+	actions_stats_committed_to(a, m);
 }
 
 void ras_actions_committed(struct ras_actions *a)
@@ -709,6 +715,7 @@ void ras_actions_committed(struct ras_actions *a)
 	a->log.undo_incomplete = false;
 	ras_once_seen_committed(a->once);
 	ras_decisions_committed(&a->decisions);
+	actions_stats_committed(a);
 }
 
 /*
@@ -810,6 +817,7 @@ void ras_actions_rolled_back(struct ras_actions *a)
 	a->spill_failed = false;
 	ras_db_actions_discard(a->dba);
 	undo_buckets(a);
+	actions_stats_rolled_back(a);
 	ras_once_seen_rolled_back(a->once);
 	/* A removal undone with the transaction is made again at the next flush. */
 	a->prune_next_ns = 0;

@@ -49,6 +49,8 @@ void ras_actions_rolled_back(struct ras_actions *a);
 struct ras_actions_mark {
 	size_t undo, once, made;
 	int64_t newest_ns;
+	/* The machine-wide warnings' state (rasd/actions_stats.c). */
+	struct { int64_t level, last_ns, total; uint64_t poison_kb; } stats;
 };
 void ras_actions_mark(struct ras_actions *a, struct ras_actions_mark *m);
 void ras_actions_committed_to(struct ras_actions *a, const struct ras_actions_mark *m);
