@@ -59,6 +59,7 @@ static const struct key_desc keys[] = {
 	STR("pretend_absent", K_EVENTS, pretend_absent),
 	STR("sysfs_root", K_PATH, sysfs_root),
 	STR("labels_dirs", K_TEXT, labels_dirs),
+	BOOL("register_labels", register_labels),
 	STR("boot_instance", K_NAME_OR_EMPTY, boot_instance),
 	BOOL("boot_instance_adopt", boot_instance_adopt),
 	BOOL("boot_instance_remove", boot_instance_remove),

@@ -35,6 +35,7 @@ struct rasd_config {
 	/* EDAC topology and DIMM labels */
 	char sysfs_root[PATH_MAX];
 	char labels_dirs[1024];      /* space-separated directories of label files */
+	bool register_labels;        /* write the labels known into EDAC sysfs (dimm_label) */
 	/* Early-boot and previous-boot buffers */
 	char boot_instance[64];      /* instance made by trace_instance=; empty: none */
 	bool boot_instance_adopt;    /* keep reading it live (yes) or stop its events (no) */

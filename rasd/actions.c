@@ -828,6 +828,13 @@ void ras_actions_rolled_back(struct ras_actions *a)
 	l->undo_incomplete = false;
 }
 
+int ras_actions_note(struct ras_actions *a, const struct ras_db_action *act)
+{
+	if (!a)
+		return -ENODEV;
+	return ras_db_action_insert(a->dba, act, false) < 0 ? -EIO : 0;
+}
+
 void ras_actions_lost(struct ras_actions *a, int cpu, long long count)
 {
 	struct ras_trigger_env env;

@@ -24,3 +24,6 @@ TESTS += tests/test-stat-thresholds
 tests_test_stat_thresholds_SOURCES = tests/test-stat-thresholds.c $(ACTIONS_FIXTURE)
 tests_test_stat_thresholds_CFLAGS = $(RAS_CFLAGS)
 tests_test_stat_thresholds_LDADD = $(TEST_LIBS)
+
+# register_labels: the DIMM labels known written into EDAC sysfs at start and SIGHUP.
+rasd_librasd_a_SOURCES += rasd/register_labels.c rasd/register_labels.h
