@@ -391,9 +391,16 @@ static void cpu_action(struct rd *rd, struct imp_item *a, const struct imp_env *
 		li = imp_add(rd->im, IMP_SET, "cpu_offline_limit", v);
 		if (li)
 			from(rd, li, l, "CPU_ISOLATION_LIMIT", "0");
-		imp_note(rd->im, a, "rasdaemon offlines a CPU at an uncorrected error too; rasd acts on "
-			 "corrected thresholds only, never takes the last online CPU, and "
-			 "action_max_per_day caps its actions");
+		/* rasdaemon offlines a CPU at its first recoverable core error too. */
+		li = imp_add(rd->im, IMP_SET, "cpu_ue_offline", "yes");
+		if (li) {
+			from(rd, li, en, "CPU_ISOLATION_ENABLE", "no");
+			imp_note(rd->im, li, "rasdaemon offlines a CPU at its first recoverable (uncorrected) "
+				 "error as well; so does rasd, for an ARM processor error that is the core's "
+				 "own, within cpu_offline_limit");
+		}
+		imp_note(rd->im, a, "rasd never takes the last online CPU, and action_max_per_day caps "
+			 "its actions");
 	} else
 		imp_note(rd->im, a, "CPU_ISOLATION_LIMIT is 0 or absent: rasdaemon 0.8.5 then offlines "
 			 "no CPU (it stops at that many offline CPUs); account records crossings only");

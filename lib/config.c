@@ -75,6 +75,7 @@ static const struct key_desc keys[] = {
 	CHOICE("page_ce_action", page_ce_action, "off|account|soft|hard|soft-then-hard"),
 	STR("cpu_ce_threshold", K_THRESHOLD, cpu_ce_threshold),
 	CHOICE("cpu_ce_action", cpu_ce_action, "off|account|offline"),
+	BOOL("cpu_ue_offline", cpu_ue_offline),
 	UINT("cpu_offline_limit", cpu_offline_limit, 0, 65535),
 	STR("dimm_ce_threshold", K_THRESHOLD, dimm_ce_threshold),
 	STR("device_ce_threshold", K_THRESHOLD, device_ce_threshold),

@@ -54,6 +54,7 @@ struct rasd_config {
 	char page_ce_action[24];     /* off, account, soft, hard, soft-then-hard */
 	char cpu_ce_threshold[32];
 	char cpu_ce_action[24];      /* off, account, offline */
+	bool cpu_ue_offline;         /* a CPU's own recoverable ARM error offlines it at once */
 	unsigned cpu_offline_limit;  /* no CPU offlined once this many are offline; 0: no limit */
 	char dimm_ce_threshold[32];
 	char device_ce_threshold[32];

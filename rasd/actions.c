@@ -540,7 +540,8 @@ static void decide(struct ras_actions *a, const struct ras_subject *s, struct ra
 {
 	int r;
 
-	snprintf(act->action, sizeof(act->action), "%s", ras_decision_configured(a->cfg, s->kind));
+	snprintf(act->action, sizeof(act->action), "%s",
+		 s->uncorrected ? "offline" : ras_decision_configured(a->cfg, s->kind));
 	r = perform(a, s, act, true);
 	if (!ras_decision_go_ahead(&a->decisions, a->dba, s->kind, act, r, synthetic))
 		return;
@@ -616,7 +617,9 @@ static void crossed(struct ras_actions *a, const struct ras_subject *s, struct e
 	snprintf(act.kind, sizeof(act.kind), "%s", ras_subject_kind_name(s->kind));
 	snprintf(act.subject, sizeof(act.subject), "%s", s->key);
 	snprintf(act.event_table, sizeof(act.event_table), "%s", type->table);
-	if (s->at_once)
+	if (s->uncorrected)
+		snprintf(act.threshold, sizeof(act.threshold), "recoverable error");
+	else if (s->at_once)
 		snprintf(act.threshold, sizeof(act.threshold), "device threshold");
 	else
 		ras_threshold_format(&a->th[s->kind], act.threshold, sizeof(act.threshold));
@@ -633,6 +636,35 @@ static void crossed(struct ras_actions *a, const struct ras_subject *s, struct e
 	ras_triggers_run(a->trig, condition, env.ptr);
 }
 
+/*
+ * cpu_ue_offline: an ARM processor error the firmware calls recoverable
+ * (uncorrected, not fatal) that is the core's own failure offlines that CPU
+ * at once, as rasdaemon does; the decision goes through the same checks as a
+ * threshold's (dry run, synthetic records, rate limit, daily cap,
+ * cpu_offline_limit). Its bucket is left as it is.
+ */
+static void offline_at_ue(struct ras_actions *a, const struct ras_event_type *type,
+			  const void *decoded, const struct ras_db_event *ev, int64_t row_id)
+{
+	const struct ras_decoded_head *h = decoded;
+	struct ras_subject subj[RAS_SUBJECTS_MAX];
+	int n;
+
+	if (!a->cfg->cpu_ue_offline || h->severity != RAS_SEV_UNCORRECTED || strcmp(type->table, "arm_event"))
+		return;
+	n = ras_subjects_any(type, ev->values, decoded, a->page_size, 1u << RAS_SUBJ_CPU, subj);
+	for (int i = 0; i < n; i++) {
+		struct entry e = { .kind = RAS_SUBJ_CPU };
+
+		if (subj[i].kind != RAS_SUBJ_CPU)
+			continue;
+		subj[i].at_once = subj[i].uncorrected = true;
+		e.b.level = subj[i].n;
+		e.total = subj[i].n;
+		crossed(a, &subj[i], &e, type, decoded, ev, row_id);
+	}
+}
+
 void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type,
 			const void *decoded, const struct ras_db_event *ev, int64_t row_id)
 {
@@ -647,6 +679,7 @@ void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type
 	if (h->severity >= RAS_SEV_DEFERRED) {
 		struct ras_trigger_env env;
 
+		offline_at_ue(a, type, decoded, ev, row_id);
 		if (!ras_triggers_installed(a->trig, "uncorrected"))
 			return;
 		ras_trigger_env_record(&env, "uncorrected", type, decoded, ev, row_id);

@@ -123,6 +123,8 @@ has cpuseconds "cpu_ce_threshold = 18/2h"
 rd cpuon 'CPU_ISOLATION_ENABLE=Yes\nCPU_CE_THRESHOLD=20000\nCPU_ISOLATION_LIMIT=2\n'
 has cpuon "cpu_ce_action = offline"
 has cpuon "cpu_offline_limit = 2"
+has cpuon "cpu_ue_offline = yes"
+lacks shipped '^cpu_ue_offline'
 has cpuon "cpu_ce_threshold = 10000/24h"
 contains cpuon "ARM processor errors (arm_event) per CPU, and no RISC-V one"
 rd cpunolimit 'CPU_ISOLATION_ENABLE=yes\n'
