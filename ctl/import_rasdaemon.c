@@ -23,6 +23,12 @@
  *   corrected/uncorrected mc_event, AER_CE_/AER_UE_TRIGGER at each AER
  *   error, MEM_FAIL_TRIGGER at each memory_failure_event. An empty one is none.
  * - DISABLE lists system:event names rasdaemon leaves off.
+ * - MC_CE_STAT_THRESHOLD and POISON_STAT_THRESHOLD: numbers as strtoull
+ *   reads them (base 0: 0x hex, a leading 0 octal), absent meaning 0. It logs
+ *   when the error_count of the corrected mc_events of one calendar second
+ *   adds up to more than the first (absent or 0: at every one), and when
+ *   HardwareCorrupted, read at each memory_failure_event, is more than the
+ *   second in kB (a build with its poison statistics only).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -385,9 +391,16 @@ static void cpu_action(struct rd *rd, struct imp_item *a, const struct imp_env *
 		li = imp_add(rd->im, IMP_SET, "cpu_offline_limit", v);
 		if (li)
 			from(rd, li, l, "CPU_ISOLATION_LIMIT", "0");
-		imp_note(rd->im, a, "rasdaemon offlines a CPU at an uncorrected error too; rasd acts on "
-			 "corrected thresholds only, never takes the last online CPU, and "
-			 "action_max_per_day caps its actions");
+		/* rasdaemon offlines a CPU at its first recoverable core error too. */
+		li = imp_add(rd->im, IMP_SET, "cpu_ue_offline", "yes");
+		if (li) {
+			from(rd, li, en, "CPU_ISOLATION_ENABLE", "no");
+			imp_note(rd->im, li, "rasdaemon offlines a CPU at its first recoverable (uncorrected) "
+				 "error as well; so does rasd, for an ARM processor error that is the core's "
+				 "own, within cpu_offline_limit");
+		}
+		imp_note(rd->im, a, "rasd never takes the last online CPU, and action_max_per_day caps "
+			 "its actions");
 	} else
 		imp_note(rd->im, a, "CPU_ISOLATION_LIMIT is 0 or absent: rasdaemon 0.8.5 then offlines "
 			 "no CPU (it stops at that many offline CPUs); account records crossings only");
@@ -431,6 +444,76 @@ static void cpu(struct rd *rd)
 			 "x86 machine checks (mce_record) per core and cache and ARM processor errors "
 			 "(arm_event) per CPU, and no RISC-V one");
 	cpu_action(rd, a, en, on, limit);
+}
+
+/* A statistics threshold: strtoull's number (base 0), the whole value; -ENODATA when empty. */
+static int stat_value(const char *v, uint64_t *out)
+{
+	unsigned long long n;
+	char *end;
+
+	if (!*v)
+		return -ENODATA;
+	if (!isdigit((unsigned char)*v))
+		return -EINVAL;
+	errno = 0;
+	n = strtoull(v, &end, 0);
+	if (errno || *end)
+		return -EINVAL;
+	*out = n;
+	return 0;
+}
+
+/* MC_CE_STAT_THRESHOLD=N: more than N in a second is N+1 in rasd's bucket of one second. */
+static void ce_stat(struct rd *rd)
+{
+	const struct imp_env *e = get(rd, "MC_CE_STAT_THRESHOLD");
+	struct imp_item *it;
+	uint64_t n;
+	char text[48];
+
+	if (!e)
+		return;
+	if (stat_value(e->value, &n) < 0 || n >= UINT32_MAX) {
+		bad(rd, e, "expected a number of corrected errors a second (digits, or 0x and hex digits)");
+		return;
+	}
+	if (n == 0) {
+		imp_skip(rd->im, e->line, e->key, e->value, "0 or empty: rasdaemon logs a line at every "
+			 "corrected memory error; rasd logs each record already (log_corrected_per_minute "
+			 "limits them)");
+		return;
+	}
+	if (imp_threshold_text(n + 1, 1, text, sizeof(text)) < 0)
+		return;
+	it = imp_add(rd->im, IMP_SET, "ce_rate_threshold", text);
+	from(rd, it, e, e->key, NULL);
+	imp_note(rd->im, it, "rasdaemon warns at more than %llu corrected errors in one calendar second; "
+		 "rasd's bucket also catches a burst that straddles two seconds, counts every corrected "
+		 "record (machine checks, ARM, AER, CXL too, not EDAC's alone) and runs the "
+		 "ce-rate-threshold trigger", (unsigned long long)n);
+}
+
+/* POISON_STAT_THRESHOLD=N kB: more than N kB is N+1 kB or more (whole pages either way). */
+static void poison_stat(struct rd *rd)
+{
+	const struct imp_env *e = get(rd, "POISON_STAT_THRESHOLD");
+	struct imp_item *it;
+	uint64_t n;
+	char text[24];
+
+	if (!e)
+		return;
+	if (stat_value(e->value, &n) < 0 || n >= 1073741824) {
+		bad(rd, e, "expected a number of kB below 1073741824 (digits, or 0x and hex digits)");
+		return;
+	}
+	snprintf(text, sizeof(text), "%llu", (unsigned long long)n + 1);
+	it = imp_add(rd->im, IMP_SET, "poison_threshold_kb", text);
+	from(rd, it, e, e->key, NULL);
+	imp_note(rd->im, it, "rasdaemon warns while HardwareCorrupted is more than %llu kB, at every "
+		 "memory_failure_event; rasd warns when it reaches %s kB and again each time it grows, "
+		 "and runs the poison-threshold trigger", (unsigned long long)n, text);
 }
 
 /* TRIGGER_DIR: converted only when it is an absolute path; never made up. */
@@ -595,11 +678,6 @@ static const struct {
 	const char *key;
 	const char *why;
 } no_equivalent[] = {
-	{ "MC_CE_STAT_THRESHOLD", "rasdaemon logs when corrected memory errors pass this many a second; "
-	  "rasd has no such line (log_corrected_per_minute limits log lines, fold_threshold bounds a "
-	  "storm on disk)" },
-	{ "POISON_STAT_THRESHOLD", "rasdaemon warns when poisoned memory passes this many kB; rasd has "
-	  "no such warning" },
 	{ "ERST_DELETE", "rasdaemon's ERST record handling; no equivalent in rasd.conf" },
 };
 
@@ -654,6 +732,8 @@ int imp_read_rasdaemon(struct imp *im, char *text)
 	disable(&rd);
 	memory(&rd);
 	cpu(&rd);
+	ce_stat(&rd);
+	poison_stat(&rd);
 	triggers(&rd);
 	leftovers(&rd);
 	free(rd.used);

@@ -33,7 +33,7 @@ struct key_desc {
 
 const char *const rasd_trigger_conditions[] = {
 	"page-threshold", "dimm-threshold", "cpu-threshold", "device-threshold",
-	"row-threshold", "uncorrected", "lost-records", "crash",
+	"row-threshold", "ce-rate-threshold", "poison-threshold", "uncorrected", "lost-records", "crash",
 };
 const size_t rasd_n_trigger_conditions = sizeof(rasd_trigger_conditions) / sizeof(rasd_trigger_conditions[0]);
 
@@ -59,6 +59,7 @@ static const struct key_desc keys[] = {
 	STR("pretend_absent", K_EVENTS, pretend_absent),
 	STR("sysfs_root", K_PATH, sysfs_root),
 	STR("labels_dirs", K_TEXT, labels_dirs),
+	BOOL("register_labels", register_labels),
 	STR("boot_instance", K_NAME_OR_EMPTY, boot_instance),
 	BOOL("boot_instance_adopt", boot_instance_adopt),
 	BOOL("boot_instance_remove", boot_instance_remove),
@@ -74,10 +75,14 @@ static const struct key_desc keys[] = {
 	CHOICE("page_ce_action", page_ce_action, "off|account|soft|hard|soft-then-hard"),
 	STR("cpu_ce_threshold", K_THRESHOLD, cpu_ce_threshold),
 	CHOICE("cpu_ce_action", cpu_ce_action, "off|account|offline"),
+	BOOL("cpu_ue_offline", cpu_ue_offline),
 	UINT("cpu_offline_limit", cpu_offline_limit, 0, 65535),
 	STR("dimm_ce_threshold", K_THRESHOLD, dimm_ce_threshold),
 	STR("device_ce_threshold", K_THRESHOLD, device_ce_threshold),
 	STR("row_ce_threshold", K_THRESHOLD, row_ce_threshold),
+	STR("ce_rate_threshold", K_THRESHOLD, ce_rate_threshold),
+	UINT("poison_threshold_kb", poison_threshold_kb, 0, 1073741824),
+	STR("proc_root", K_PATH, proc_root),
 	BOOL("memory_repair", memory_repair),
 	BOOL("dry_run", dry_run),
 	BOOL("synthetic_actions", synthetic_actions),
@@ -152,6 +157,9 @@ void rasd_config_defaults(struct rasd_config *c)
 	snprintf(c->dimm_ce_threshold, sizeof(c->dimm_ce_threshold), "100/24h");
 	snprintf(c->device_ce_threshold, sizeof(c->device_ce_threshold), "100/24h");
 	snprintf(c->row_ce_threshold, sizeof(c->row_ce_threshold), "20/24h");
+	snprintf(c->ce_rate_threshold, sizeof(c->ce_rate_threshold), "off");
+	c->poison_threshold_kb = 0;
+	snprintf(c->proc_root, sizeof(c->proc_root), "/proc");
 	c->action_min_interval_s = 1;
 	c->action_max_per_day = 64;
 	snprintf(c->trigger_dir, sizeof(c->trigger_dir), "%s/ras-fdr/triggers", SYSCONFDIR);

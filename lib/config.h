@@ -35,6 +35,7 @@ struct rasd_config {
 	/* EDAC topology and DIMM labels */
 	char sysfs_root[PATH_MAX];
 	char labels_dirs[1024];      /* space-separated directories of label files */
+	bool register_labels;        /* write the labels known into EDAC sysfs (dimm_label) */
 	/* Early-boot and previous-boot buffers */
 	char boot_instance[64];      /* instance made by trace_instance=; empty: none */
 	bool boot_instance_adopt;    /* keep reading it live (yes) or stop its events (no) */
@@ -53,10 +54,15 @@ struct rasd_config {
 	char page_ce_action[24];     /* off, account, soft, hard, soft-then-hard */
 	char cpu_ce_threshold[32];
 	char cpu_ce_action[24];      /* off, account, offline */
+	bool cpu_ue_offline;         /* a CPU's own recoverable ARM error offlines it at once */
 	unsigned cpu_offline_limit;  /* no CPU offlined once this many are offline; 0: no limit */
 	char dimm_ce_threshold[32];
 	char device_ce_threshold[32];
 	char row_ce_threshold[32];
+	/* Machine-wide warnings (rasd/actions_stats.c): rasdaemon's two statistics */
+	char ce_rate_threshold[32];   /* corrected errors of every record, machine-wide */
+	unsigned poison_threshold_kb; /* HardwareCorrupted reaching this; 0: off */
+	char proc_root[PATH_MAX];     /* where meminfo is read ("/proc"; tests point elsewhere) */
 	bool memory_repair;          /* a crossed row asks EDAC mem_repair first */
 	bool dry_run;                /* decide and record, touch nothing */
 	bool synthetic_actions;      /* synthetic records may act (else dry-run) */

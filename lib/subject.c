@@ -545,6 +545,7 @@ static void subject_reset(struct ras_subject *s, int kind)
 	s->cache_level = 0;
 	s->instruction = false;
 	s->at_once = false;
+	s->uncorrected = false;
 	diag_dram_clear(&s->dram);
 	s->hbm = false;
 }

@@ -40,6 +40,8 @@ struct ras_subject {
 	 * holds. rasdaemon offlines the page then too.
 	 */
 	bool at_once;
+	/* With at_once: a recoverable uncorrected error of the CPU itself (cpu_ue_offline). */
+	bool uncorrected;
 };
 
 #define RAS_SUBJECTS_MAX RAS_SUBJ_KINDS

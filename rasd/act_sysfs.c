@@ -30,7 +30,7 @@ static int read_small(const char *path, char *buf, size_t len)
 }
 
 /* One write of the whole value, as sysfs wants it; the kernel's answer is the result. */
-static int write_value(const char *path, const char *value)
+int act_write_sysfs(const char *path, const char *value)
 {
 	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	ssize_t n, len = (ssize_t)strlen(value);
@@ -58,7 +58,7 @@ int act_offline_page(const char *root, const char *how, uint64_t addr, bool dry_
 	snprintf(target, len, "%s > %s", value, path);
 	if (access(path, F_OK) != 0)
 		return -EOPNOTSUPP;
-	return dry_run ? 0 : write_value(path, value);
+	return dry_run ? 0 : act_write_sysfs(path, value);
 }
 
 int act_parse_cpu_list(const char *text, uint8_t *bits, unsigned max)
@@ -184,7 +184,7 @@ int act_offline_cpus(const char *root, const struct ras_subject *s, bool dry_run
 		done++;
 		online--;
 		if (!dry_run) {
-			int w = write_value(path, "0");
+			int w = act_write_sysfs(path, "0");
 
 			if (w < 0) {
 				r = w;
@@ -245,7 +245,7 @@ static int repair_with(const char *dir, const struct ras_subject *s, bool dry_ru
 		if (n < len)
 			snprintf(target + n, len - n, " %s=%s", repair_attrs[i], value);
 		if (!dry_run) {
-			int r = write_value(path, value);
+			int r = act_write_sysfs(path, value);
 
 			if (r < 0)
 				return r;
@@ -255,7 +255,7 @@ static int repair_with(const char *dir, const struct ras_subject *s, bool dry_ru
 	if (n < len)
 		snprintf(target + n, len - n, " repair=1");
 	snprintf(path, sizeof(path), "%s/repair", dir);
-	return dry_run ? 0 : write_value(path, "1");
+	return dry_run ? 0 : act_write_sysfs(path, "1");
 }
 
 int act_repair_row(const char *root, const struct ras_subject *s, bool dry_run,

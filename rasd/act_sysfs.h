@@ -16,6 +16,8 @@
 #include <stdint.h>
 #include "lib/subject.h"
 
+/* One value written in one write(2), truncating (a test's regular file); -EOPNOTSUPP when absent. */
+int act_write_sysfs(const char *path, const char *value);
 /* how: "soft" or "hard". */
 int act_offline_page(const char *root, const char *how, uint64_t addr, bool dry_run,
 		     char *target, size_t len);

@@ -158,6 +158,7 @@ void ras_actions_reload(struct ras_actions *a)
 		return;
 	memcpy(old, a->th, sizeof(old));
 	load_thresholds(a);
+	actions_stats_load(a);
 	for (int k = 0; k < RAS_SUBJ_KINDS; k++) {
 		if (old[k].count == a->th[k].count && old[k].period_ns == a->th[k].period_ns)
 			continue;
@@ -196,6 +197,7 @@ int ras_actions_open(struct ras_actions **out, const struct rasd_config *cfg, st
 	r = ras_once_seen_new(&a->once, ONCE_SEEN_MAX);
 	if (r == 0) {
 		load_thresholds(a);
+		actions_stats_load(a);
 		known_load(a, db);
 		r = ras_db_actions_open(db, &a->dba);
 	}
@@ -256,6 +258,7 @@ int ras_actions_set_db(struct ras_actions *a, struct ras_db *db)
 		return 0;
 	ras_db_actions_close(a->dba);
 	a->dba = NULL;
+	actions_stats_set_db(a);
 	/* Every cached bucket is written again into the new database at the next flush. */
 	for (unsigned i = 0; i < CACHE_SLOTS; i++)
 		a->slots[i].dirty = a->slots[i].used;
@@ -334,7 +337,7 @@ int ras_actions_flush(struct ras_actions *a)
 {
 	if (!a || !a->dba)
 		return 0;
-	if (a->spill_failed || ras_db_actions_flush(a->dba) < 0)
+	if (a->spill_failed || actions_stats_flush(a) < 0 || ras_db_actions_flush(a->dba) < 0)
 		return -EIO;
 	for (unsigned i = 0; i < CACHE_SLOTS; i++) {
 		struct entry *e = &a->slots[i];
@@ -543,7 +546,8 @@ static void decide(struct ras_actions *a, const struct ras_subject *s, struct ra
 {
 	int r;
 
-	snprintf(act->action, sizeof(act->action), "%s", ras_decision_configured(a->cfg, s->kind));
+	snprintf(act->action, sizeof(act->action), "%s",
+		 s->uncorrected ? "offline" : ras_decision_configured(a->cfg, s->kind));
 	r = perform(a, s, act, true);
 	if (!ras_decision_go_ahead(&a->decisions, a->dba, s->kind, act, r, synthetic))
 		return;
@@ -619,7 +623,9 @@ static void crossed(struct ras_actions *a, const struct ras_subject *s, struct e
 	snprintf(act.kind, sizeof(act.kind), "%s", ras_subject_kind_name(s->kind));
 	snprintf(act.subject, sizeof(act.subject), "%s", s->key);
 	snprintf(act.event_table, sizeof(act.event_table), "%s", type->table);
-	if (s->at_once)
+	if (s->uncorrected)
+		snprintf(act.threshold, sizeof(act.threshold), "recoverable error");
+	else if (s->at_once)
 		snprintf(act.threshold, sizeof(act.threshold), "device threshold");
 	else
 		ras_threshold_format(&a->th[s->kind], act.threshold, sizeof(act.threshold));
@@ -637,6 +643,35 @@ static void crossed(struct ras_actions *a, const struct ras_subject *s, struct e
 	ras_triggers_run(a->trig, condition, env.ptr);
 }
 
+/*
+ * cpu_ue_offline: an ARM processor error the firmware calls recoverable
+ * (uncorrected, not fatal) that is the core's own failure offlines that CPU
+ * at once, as rasdaemon does; the decision goes through the same checks as a
+ * threshold's (dry run, synthetic records, rate limit, daily cap,
+ * cpu_offline_limit). Its bucket is left as it is.
+ */
+static void offline_at_ue(struct ras_actions *a, const struct ras_event_type *type,
+			  const void *decoded, const struct ras_db_event *ev, int64_t row_id)
+{
+	const struct ras_decoded_head *h = decoded;
+	struct ras_subject subj[RAS_SUBJECTS_MAX];
+	int n;
+
+	if (!a->cfg->cpu_ue_offline || h->severity != RAS_SEV_UNCORRECTED || strcmp(type->table, "arm_event"))
+		return;
+	n = ras_subjects_any(type, ev->values, decoded, a->page_size, 1u << RAS_SUBJ_CPU, subj);
+	for (int i = 0; i < n; i++) {
+		struct entry e = { .kind = RAS_SUBJ_CPU };
+
+		if (subj[i].kind != RAS_SUBJ_CPU)
+			continue;
+		subj[i].at_once = subj[i].uncorrected = true;
+		e.b.level = subj[i].n;
+		e.total = subj[i].n;
+		crossed(a, &subj[i], &e, type, decoded, ev, row_id);
+	}
+}
+
 void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type,
 			const void *decoded, const struct ras_db_event *ev, int64_t row_id)
 {
@@ -647,9 +682,12 @@ void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type
 
 	if (!a)
 		return;
+	actions_stats_record(a, type, decoded, ev, row_id);
 	if (h->severity >= RAS_SEV_DEFERRED) {
 		struct ras_trigger_env env;
 
+		/* the CPU first: the BMC may take seconds to answer */
+		offline_at_ue(a, type, decoded, ev, row_id);
 		rasd_bmc_sel_record(a->sel, a->dba, type, decoded, ev, row_id);
 		if (!ras_triggers_installed(a->trig, "uncorrected"))
 			return;
@@ -684,6 +722,7 @@ void ras_actions_mark(struct ras_actions *a, struct ras_actions_mark *m)
 	m->once = ras_once_seen_mark(a->once);
 	m->made = ras_decisions_mark(&a->decisions);
 	m->newest_ns = a->newest_ns;
+	actions_stats_mark(a, m);
 	/* An entry changed next is remembered again, as it is after this transaction. */
 	a->txn++;
 }
@@ -704,6 +743,7 @@ void ras_actions_committed_to(struct ras_actions *a, const struct ras_actions_ma
 	a->committed_mono_ns = monotonic_ns();
 	ras_once_seen_committed_to(a->once, m->once);
 	ras_decisions_committed_to(&a->decisions, m->made);
+	actions_stats_committed_to(a, m);
 }
 
 void ras_actions_committed(struct ras_actions *a)
@@ -717,6 +757,7 @@ void ras_actions_committed(struct ras_actions *a)
 	a->log.undo_incomplete = false;
 	ras_once_seen_committed(a->once);
 	ras_decisions_committed(&a->decisions);
+	actions_stats_committed(a);
 }
 
 /*
@@ -818,6 +859,7 @@ void ras_actions_rolled_back(struct ras_actions *a)
 	a->spill_failed = false;
 	ras_db_actions_discard(a->dba);
 	undo_buckets(a);
+	actions_stats_rolled_back(a);
 	ras_once_seen_rolled_back(a->once);
 	/* A removal undone with the transaction is made again at the next flush. */
 	a->prune_next_ns = 0;
@@ -826,6 +868,13 @@ void ras_actions_rolled_back(struct ras_actions *a)
 	a->txn++;
 	l->n_undo = 0;
 	l->undo_incomplete = false;
+}
+
+int ras_actions_note(struct ras_actions *a, const struct ras_db_action *act)
+{
+	if (!a)
+		return -ENODEV;
+	return ras_db_action_insert(a->dba, act, false) < 0 ? -EIO : 0;
 }
 
 void ras_actions_lost(struct ras_actions *a, int cpu, long long count)

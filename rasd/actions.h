@@ -15,6 +15,7 @@
 
 struct ras_actions;
 struct ras_triggers;
+struct ras_db_action;
 
 #define RAS_ACTION_MESSAGE_ID "6f0c2e9a4b7d41d8a3e5c1b9d2f4a6e8"
 
@@ -52,6 +53,8 @@ void ras_actions_rolled_back(struct ras_actions *a);
 struct ras_actions_mark {
 	size_t undo, once, made;
 	int64_t newest_ns;
+	/* The machine-wide warnings' state (rasd/actions_stats.c). */
+	struct { int64_t level, last_ns, total; uint64_t poison_kb; } stats;
 };
 void ras_actions_mark(struct ras_actions *a, struct ras_actions_mark *m);
 void ras_actions_committed_to(struct ras_actions *a, const struct ras_actions_mark *m);
@@ -79,6 +82,12 @@ int ras_actions_set_db(struct ras_actions *a, struct ras_db *db);
 int ras_actions_rebuild(struct ras_actions *a, struct ras_db *db);
 /* The same on the configured database, opened and closed here. 0 or -errno. */
 int ras_actions_rebuild_database(const struct rasd_config *cfg);
+/*
+ * A sysfs write made outside a threshold (register_labels), stored in the
+ * actions table as a decision of its own; in the open transaction if there
+ * is one, else at once. 0 or -errno.
+ */
+int ras_actions_note(struct ras_actions *a, const struct ras_db_action *act);
 /* The kernel dropped records (count -1: unknown): the lost-records trigger. */
 void ras_actions_lost(struct ras_actions *a, int cpu, long long count);
 

@@ -44,6 +44,30 @@ struct txn_log {
 	bool undo_incomplete;         /* memory ran out: a rollback reloads from the database */
 };
 
+/* The machine-wide warnings' state as of a commit (actions_stats.c). */
+struct actions_stats_mark {
+	struct ras_bucket rate;
+	int64_t rate_total;
+	uint64_t poison_kb;
+};
+
+struct actions_stats_log {
+	int64_t logged_ns;            /* last warning logged */
+	unsigned long unlogged;       /* warnings since, stored but not logged */
+};
+
+struct actions_stats {
+	bool th_loaded;
+	struct ras_threshold rate_th; /* ce_rate_threshold */
+	struct ras_bucket rate;       /* every corrected error of the machine */
+	int64_t rate_total;
+	bool rate_loaded, rate_dirty; /* read from the database; to be written there */
+	uint64_t poison_kb;           /* HardwareCorrupted at the last poison warning; 0: none */
+	bool meminfo_failed;          /* said once until it reads again */
+	struct actions_stats_mark committed;
+	struct actions_stats_log rate_log, poison_log;
+};
+
 struct ras_actions {
 	const struct rasd_config *cfg;
 	struct ras_db_actions *dba;
@@ -76,6 +100,7 @@ struct ras_actions {
 	uint64_t *known;              /* KNOWN_BITS bits; NULL: ask always */
 	unsigned known_count;
 	bool known_valid;
+	struct actions_stats stats;
 };
 
 
@@ -94,5 +119,16 @@ struct entry *actions_count_errors(struct ras_actions *a, const struct ras_subje
 				   int64_t wall_ns, enum counting how);
 /* At start: the subjects seen once, found again in the stored records (actions_replay.c). */
 void actions_hold_recent_once(struct ras_actions *a, struct ras_db *db);
+
+/* The machine-wide warnings (actions_stats.c): the ce-rate bucket and the poison limit. */
+void actions_stats_load(struct ras_actions *a);
+void actions_stats_record(struct ras_actions *a, const struct ras_event_type *type,
+			  const void *decoded, const struct ras_db_event *ev, int64_t row_id);
+int actions_stats_flush(struct ras_actions *a);
+void actions_stats_set_db(struct ras_actions *a);
+void actions_stats_mark(const struct ras_actions *a, struct ras_actions_mark *m);
+void actions_stats_committed_to(struct ras_actions *a, const struct ras_actions_mark *m);
+void actions_stats_committed(struct ras_actions *a);
+void actions_stats_rolled_back(struct ras_actions *a);
 
 #endif

@@ -35,6 +35,7 @@
 #include "instance.h"
 #include "lastwords.h"
 #include "reload.h"
+#include "register_labels.h"
 
 #define TAG_SIGNAL 1
 #define TAG_WATCHDOG 2
@@ -527,6 +528,8 @@ static void refresh_edac(struct rasd *d, bool reload_labels)
 	if (reload_labels) {
 		edac_daemon_load_labels(d->cfg, log_label_error, NULL);
 		d->dctx.labels = edac_daemon_labels();
+		if (rasd_register_labels(d->cfg, d->dctx.labels, d->actions) < 0 && d->cfg->register_labels)
+			ras_log(LOG_INFO, "register_labels: no EDAC memory controller to label");
 	}
 	/* Not while the database fails: the held records go first, at the retry. */
 	if (!d->db || failing_pipe(d))

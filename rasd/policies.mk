@@ -14,3 +14,16 @@ TESTS += tests/test-arm-cpu
 tests_test_arm_cpu_SOURCES = tests/test-arm-cpu.c $(ACTIONS_FIXTURE)
 tests_test_arm_cpu_CFLAGS = $(RAS_CFLAGS)
 tests_test_arm_cpu_LDADD = $(TEST_LIBS)
+
+# The machine-wide warnings: rasdaemon's MC_CE_STAT_THRESHOLD and POISON_STAT_THRESHOLD
+# as ce_rate_threshold and poison_threshold_kb (HardwareCorrupted of proc_root/meminfo).
+lib_libras_a_SOURCES += lib/meminfo.c lib/meminfo.h
+rasd_librasd_a_SOURCES += rasd/actions_stats.c
+check_PROGRAMS += tests/test-stat-thresholds
+TESTS += tests/test-stat-thresholds
+tests_test_stat_thresholds_SOURCES = tests/test-stat-thresholds.c $(ACTIONS_FIXTURE)
+tests_test_stat_thresholds_CFLAGS = $(RAS_CFLAGS)
+tests_test_stat_thresholds_LDADD = $(TEST_LIBS)
+
+# register_labels: the DIMM labels known written into EDAC sysfs at start and SIGHUP.
+rasd_librasd_a_SOURCES += rasd/register_labels.c rasd/register_labels.h

@@ -74,6 +74,10 @@ static void reload_actions(struct rasd_config *c, const struct rasd_config *f)
 	TAKE(cpu_ce_threshold);
 	TAKE(cpu_ce_action);
 	TAKE(cpu_offline_limit);
+	TAKE(cpu_ue_offline);
+	TAKE(ce_rate_threshold);
+	TAKE(poison_threshold_kb);
+	TAKE(register_labels);
 	TAKE(dimm_ce_threshold);
 	TAKE(device_ce_threshold);
 	TAKE(row_ce_threshold);

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Trigger programs: trigger_dir/<condition> (page-threshold, dimm-threshold,
- * cpu-threshold, device-threshold, row-threshold, uncorrected, lost-records,
+ * cpu-threshold, device-threshold, row-threshold; ce-rate-threshold and
+ * poison-threshold, the machine-wide warnings, rasd/actions_stats.c;
+ * uncorrected, lost-records,
  * verdict-change: a part's verdict changed, rasd/health.c; crash: at start, once
  * per crash of a previous boot found, rasd/lastwords.c)
  * run with fork + execve, the facts in their environment, stdout and stderr

@@ -226,17 +226,23 @@ static void pei_hex(char *out, size_t len, uint8_t flags)
 		n += (size_t)snprintf(out + n, len - n, "%02x", e[i]);
 }
 
-/* arm_event with the kernel's sev (GHES: 1 corrected) and cpu (-22: none in its map). */
-static int add_arm(struct fake_tree *t, const char *mpidr, const char *cpu, uint8_t flags, uint64_t ts)
+/* arm_event with the kernel's sev (GHES: 1 corrected, 2 recoverable) and cpu (-22: none in its map). */
+static int add_arm_sev(struct fake_tree *t, const char *mpidr, const char *cpu, uint8_t flags,
+		       const char *sev, uint64_t ts)
 {
 	char m[64], c[32], pei[128];
 	char *assign[] = { m, "midr=0x413fd0c1", "running_state=1", "psci_state=0", "affinity=0",
-			   "pei_len=32", pei, "ctx_len=0", "oem_len=0", "sev=1", c };
+			   "pei_len=32", pei, "ctx_len=0", "oem_len=0", (char *)sev, c };
 
 	snprintf(m, sizeof(m), "mpidr=%s", mpidr);
 	snprintf(c, sizeof(c), "cpu=%s", cpu);
 	pei_hex(pei, sizeof(pei), flags);
 	return add(t, "ras:arm_event", assign, 11, ts);
+}
+
+static int add_arm(struct fake_tree *t, const char *mpidr, const char *cpu, uint8_t flags, uint64_t ts)
+{
+	return add_arm_sev(t, mpidr, cpu, flags, "sev=1", ts);
 }
 
 static void test_end_to_end(void)
@@ -308,6 +314,53 @@ static void test_limit(const char *limit, const char *result, const char *cpu2)
 	fake_tree_destroy(&t);
 }
 
+/*
+ * cpu_ue_offline: one recoverable error of the core's own offlines it at once
+ * (cpu 2); a propagated one (cpu 3) and a fatal one (cpu 1) do not; the
+ * limit still holds.
+ */
+static void test_ue(const char *name, const char *extra, const char *cpu2, const char *result)
+{
+	bool cpu1_off = strstr(extra, "cpu_offline_limit") != NULL;
+
+	struct fake_tree t;
+	char buf[256], sql[300];
+	sqlite3 *db;
+	int r = 0;
+
+	make_sysfs(false);
+	dt_cpus();
+	if (cpu1_off)
+		put("devices/system/cpu/cpu1/online", "0\n");
+	write_conf(extra);
+	fresh_db();
+	if (!tap_ok(tree(&t), "a fake tree"))
+		return;
+	r |= add_arm_sev(&t, "0x200", "2", 0x1, "sev=2", base_ts);
+	r |= add_arm_sev(&t, "0x300", "3", 0x5, "sev=2", base_ts + MS);
+	r |= add_arm_sev(&t, "0x100", "1", 0x1, "sev=3", base_ts + 2 * MS);
+	fake_tree_finish(&t);
+	tap_is_int(r | run_rasd(t.root, false), 0, "%s: rasd --once on three uncorrected arm_events", name);
+	get("devices/system/cpu/cpu2/online", buf, sizeof(buf));
+	tap_is_str(buf, cpu2, "%s: cpu2 online is %s after its own recoverable error", name, cpu2);
+	get("devices/system/cpu/cpu3/online", buf, sizeof(buf));
+	tap_is_str(buf, "1\n", "%s: cpu3 left alone (propagated)", name);
+	get("devices/system/cpu/cpu1/online", buf, sizeof(buf));
+	tap_is_str(buf, cpu1_off ? "0\n" : "1\n", "%s: cpu1 left as it was (fatal: the firmware "
+		   "does not recover it)", name);
+	if (sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK) {
+		snprintf(sql, sizeof(sql), "SELECT count(*) FROM actions WHERE kind = 'cpu' AND subject = 'cpu 2'"
+			 " AND action = 'offline' AND threshold = 'recoverable error' AND result = '%s'",
+			 result);
+		tap_is_int(scalar(db, sql), *result ? 1 : 0, "%s: the decision on cpu 2: %s", name,
+			   *result ? result : "none");
+		tap_is_int(scalar(db, "SELECT count(*) FROM actions WHERE subject <> 'cpu 2'"), 0,
+			   "%s: no other", name);
+		sqlite3_close(db);
+	}
+	fake_tree_destroy(&t);
+}
+
 int main(void)
 {
 	actions_fixture_init();
@@ -318,6 +371,10 @@ int main(void)
 	test_limit("1", "cpu-limit", "1\n");
 	test_limit("2", "done", "0");
 	test_limit("0", "done", "0");
+	test_ue("cpu_ue_offline", "cpu_ue_offline = yes\n", "0", "done");
+	test_ue("default", "", "1\n", "");
+	test_ue("cpu_ue_offline, limit 1, cpu1 offline", "cpu_ue_offline = yes\ncpu_offline_limit = 1\n",
+		"1\n", "cpu-limit");
 	actions_fixture_done();
 	return tap_done();
 }

@@ -63,6 +63,19 @@ contains shipped "TRIGGER_DIR=: empty: rasdaemon then runs /NAME for each trigge
 contains shipped "MC_UE_TRIGGER=: empty: rasdaemon runs no trigger"
 contains shipped "CPU_ISOLATION_LIMIT=10: rasdaemon reads it only with CPU_ISOLATION_ENABLE=yes"
 contains shipped "rasdaemon 0.8.5's parser multiplies by the unit's own step only"
+# The statistics (2000 a second, 102400 kB): more than N is N+1 in rasd's terms.
+has shipped "ce_rate_threshold = 2001/1s"
+has shipped "poison_threshold_kb = 102401"
+contains shipped "rasdaemon warns at more than 2000 corrected errors in one calendar second"
+contains shipped "rasd warns when it reaches 102401 kB and again each time it grows"
+rd stathex 'MC_CE_STAT_THRESHOLD=0x10\nPOISON_STAT_THRESHOLD=0\n'
+has stathex "ce_rate_threshold = 17/1s"
+has stathex "poison_threshold_kb = 1"
+rd statzero 'MC_CE_STAT_THRESHOLD=0\n'
+lacks statzero '^ce_rate_threshold'
+contains statzero "MC_CE_STAT_THRESHOLD=0: 0 or empty: rasdaemon logs a line at every corrected memory error"
+refused statbad 'MC_CE_STAT_THRESHOLD=2000/s\n' "expected a number of corrected errors a second"
+refused poisonbad 'POISON_STAT_THRESHOLD=100MB\n' "expected a number of kB below 1073741824"
 # The same file where anyone may write (issue 31: its folder became trigger_dir).
 cp "$D/rasdaemon.env" "$WORK/rasdaemon"
 convert intmp "$WORK/rasdaemon"; ok $rc "shipped file in /tmp: exit 0"
@@ -110,6 +123,8 @@ has cpuseconds "cpu_ce_threshold = 18/2h"
 rd cpuon 'CPU_ISOLATION_ENABLE=Yes\nCPU_CE_THRESHOLD=20000\nCPU_ISOLATION_LIMIT=2\n'
 has cpuon "cpu_ce_action = offline"
 has cpuon "cpu_offline_limit = 2"
+has cpuon "cpu_ue_offline = yes"
+lacks shipped '^cpu_ue_offline'
 has cpuon "cpu_ce_threshold = 10000/24h"
 contains cpuon "ARM processor errors (arm_event) per CPU, and no RISC-V one"
 rd cpunolimit 'CPU_ISOLATION_ENABLE=yes\n'

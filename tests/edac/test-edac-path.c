@@ -125,6 +125,89 @@ static void check_copied(void)
 		free(here[i]);
 }
 
+/* The file under the fake sysfs root, "(missing)" when absent. */
+static const char *sys_text(const char *sysroot, const char *rel)
+{
+	static char text[256];
+	char path[900], *buf;
+
+	snprintf(path, sizeof(path), "%s/devices/system/edac/mc/%s", sysroot, rel);
+	if (ras_read_file(path, &buf, NULL) < 0)
+		return "(missing)";
+	snprintf(text, sizeof(text), "%s", buf);
+	free(buf);
+	return text;
+}
+
+static int64_t label_actions(const char *result)
+{
+	sqlite3 *db;
+	sqlite3_stmt *st;
+	int64_t n = -1;
+
+	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
+	if (sqlite3_prepare_v2(db, "SELECT count(*) FROM actions WHERE kind = 'dimm' AND action = 'label'"
+			       " AND result = ?", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_bind_text(st, 1, result, -1, SQLITE_STATIC) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	return n;
+}
+
+/* register_labels = yes: the configured labels written into EDAC sysfs, each write recorded. */
+static void check_register(struct fake_tree *t, const char *sysroot, const char *labels)
+{
+	char *rasd_argv[] = { NULL, "--config", conf, "--tracing-dir", t->root, "--once", NULL };
+	char rasd[1024], csroot[500], cmd[1200];
+	char *sh[] = { "sh", "-c", cmd, NULL };
+	FILE *f;
+
+	snprintf(rasd, sizeof(rasd), "%s/rasd/rasd", test_builddir());
+	rasd_argv[0] = rasd;
+	tap_is_str(sys_text(sysroot, "mc0/dimm2/dimm_label"), "CPU_SrcID#0_MC#0_Chan#1_DIMM#0\n",
+		   "without register_labels the kernel's label stays");
+	write_config(sysroot, labels);
+	f = fopen(conf, "ae");
+	fprintf(f, "register_labels = yes\n");
+	fclose(f);
+	tap_is_int(test_run(rasd_argv, out), 0, "rasd --once with register_labels = yes");
+	tap_is_str(sys_text(sysroot, "mc0/dimm0/dimm_label"), "P1-DIMMA1", "mc0/dimm0 labelled P1-DIMMA1");
+	tap_is_str(sys_text(sysroot, "mc0/dimm2/dimm_label"), "P1-DIMMB1", "mc0/dimm2 labelled P1-DIMMB1");
+	tap_is_str(sys_text(sysroot, "mc0/dimm4/dimm_label"), "P1-DIMMC1", "mc0/dimm4 labelled P1-DIMMC1");
+	tap_is_str(sys_text(sysroot, "mc1/dimm0/dimm_label"), "P2-DIMMA1", "mc1/dimm0 labelled P2-DIMMA1");
+	tap_is_str(sys_text(sysroot, "mc0/csrow0/ch1_dimm_label"), "\n",
+		   "the csrow view of the same DIMMs is left to the kernel");
+	tap_is_int(label_actions("done"), 5, "five label writes recorded as done");
+	tap_is_int(test_run(rasd_argv, out), 0, "rasd --once again");
+	tap_is_int(label_actions("done"), 5, "labels already there are not written again");
+
+	/* A controller with only the csrow layout: its channel files. */
+	snprintf(csroot, sizeof(csroot), "%s/cs", tmp);
+	snprintf(cmd, sizeof(cmd), "cp %s/tests/edac/labels/20-amd.conf %s/ && rm -f %s %s-wal %s-shm",
+		 test_srcdir(), labels, dbpath, dbpath, dbpath);
+	tap_is_int(test_run(sh, NULL), 0, "the AMD labels in place, a fresh database");
+	tap_is_int(fx_csrow_tree(csroot), 0, "fake sysfs: a csrow-only controller");
+	write_config(csroot, labels);
+	f = fopen(conf, "ae");
+	fprintf(f, "register_labels = yes\n");
+	fclose(f);
+	tap_is_int(test_run(rasd_argv, out), 0, "rasd --once on it");
+	tap_is_str(sys_text(csroot, "mc0/csrow0/ch1_dimm_label"), "CS0_CH1", "csrow0/ch1 labelled CS0_CH1");
+	tap_is_str(sys_text(csroot, "mc0/csrow1/ch0_dimm_label"), "CS1_CH0", "csrow1/ch0 labelled CS1_CH0");
+	tap_is_int(label_actions("done"), 4, "four writes recorded");
+	/* A file the kernel would refuse: recorded as failed, not given up silently. */
+	snprintf(cmd, sizeof(cmd), "rm -f %s/devices/system/edac/mc/mc0/csrow1/ch1_dimm_label && "
+		 "mkdir %s/devices/system/edac/mc/mc0/csrow1/ch1_dimm_label && "
+		 "printf x > %s/devices/system/edac/mc/mc0/csrow0/ch0_dimm_label", csroot, csroot, csroot);
+	tap_is_int(test_run(sh, NULL), 0, "one label file made unwritable, one changed behind rasd");
+	tap_is_int(test_run(rasd_argv, out), 0, "rasd --once again");
+	tap_is_int(label_actions("failed"), 1, "the write that failed is recorded as failed");
+	tap_is_int(label_actions("done"), 5, "the label changed behind rasd's back is written again");
+	tap_is_str(sys_text(csroot, "mc0/csrow0/ch0_dimm_label"), "CS0_CH0", "csrow0/ch0 labelled again");
+}
+
 int main(void)
 {
 	char *ce[] = { "error_type=0", "msg=read error", "label=any memory", "error_count=1",
@@ -187,6 +270,7 @@ int main(void)
 	sqlite3_close(db);
 	tap_is_int(rows, 3, "the kernel's label and the configured one are both kept");
 	check_copied();
+	check_register(&t, sysroot, labels);
 
 	fake_tree_destroy(&t);
 	test_rmtree(tmp);
