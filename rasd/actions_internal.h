@@ -114,6 +114,9 @@ enum counting {
 /* One error stays this long in a bucket of t: a first error is held without a row for it. */
 int64_t actions_once_leak_ns(const struct ras_threshold *t);
 int64_t actions_realtime_ns(void);
+int64_t actions_monotonic_ns(void);
+/* The slot holding kind/key, or the free slot where it would go; NULL when none is free. */
+struct entry *actions_slot_for(struct ras_actions *a, enum ras_subject_kind kind, const char *key);
 /* Counts the subject's errors; the bucket when it crossed (the caller empties it), else NULL. */
 struct entry *actions_count_errors(struct ras_actions *a, const struct ras_subject *s,
 				   int64_t wall_ns, enum counting how);
