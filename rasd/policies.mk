@@ -18,7 +18,7 @@ tests_test_arm_cpu_LDADD = $(TEST_LIBS)
 # The machine-wide warnings: rasdaemon's MC_CE_STAT_THRESHOLD and POISON_STAT_THRESHOLD
 # as ce_rate_threshold and poison_threshold_kb (HardwareCorrupted of proc_root/meminfo).
 lib_libras_a_SOURCES += lib/meminfo.c lib/meminfo.h
-rasd_librasd_a_SOURCES += rasd/actions_stats.c rasd/actions_txn.c
+rasd_librasd_a_SOURCES += rasd/actions_stats.c
 check_PROGRAMS += tests/test-stat-thresholds
 TESTS += tests/test-stat-thresholds
 tests_test_stat_thresholds_SOURCES = tests/test-stat-thresholds.c $(ACTIONS_FIXTURE)
