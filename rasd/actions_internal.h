@@ -133,5 +133,11 @@ void actions_stats_mark(const struct ras_actions *a, struct ras_actions_mark *m)
 void actions_stats_committed_to(struct ras_actions *a, const struct ras_actions_mark *m);
 void actions_stats_committed(struct ras_actions *a);
 void actions_stats_rolled_back(struct ras_actions *a);
+/* --rebuild-buckets: the ce-rate bucket emptied (total kept), then a record's corrected errors
+ * (actions_stats_rate_errors: 0 when not counted) replayed into it oldest first. */
+void actions_stats_rebuild_begin(struct ras_actions *a);
+int64_t actions_stats_rate_errors(const struct ras_actions *a, const struct ras_event_type *type,
+				  const void *decoded);
+void actions_stats_rebuild_add(struct ras_actions *a, int64_t wall_ns, int64_t n);
 
 #endif

@@ -115,37 +115,53 @@ void actions_hold_recent_once(struct ras_actions *a, struct ras_db *db)
 struct replayed {
 	int64_t wall_ns, n;
 	uint64_t seq;
+	bool rate; /* the record's corrected errors for the ce-rate bucket, not a subject's */
 	struct ras_subject s;
 };
 
 struct rebuild {
 	struct ras_actions *a;
 	struct replayed *items;
-	size_t len, cap;
+	size_t len, cap, rate_items;
 	uint64_t seq;
 	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
 };
+
+static struct replayed *next_item(struct rebuild *rb)
+{
+	if (rb->len == rb->cap) {
+		size_t cap = rb->cap ? rb->cap * 2 : 1024;
+		struct replayed *m = realloc(rb->items, cap * sizeof(*m));
+
+		if (!m)
+			return NULL;
+		rb->items = m;
+		rb->cap = cap;
+	}
+	return &rb->items[rb->len++];
+}
 
 static int collect(void *ctx, const struct ras_db_row *row)
 {
 	struct rebuild *rb = ctx;
 	struct ras_subject subj[RAS_SUBJECTS_MAX];
 	int n = row_subjects(rb->a, row, rb->decoded, subj);
+	int64_t ce = actions_stats_rate_errors(rb->a, &ras_event_types[row->type_idx], rb->decoded);
+	struct replayed *it;
 
 	rb->seq++;
+	if (ce > 0) {
+		if (!(it = next_item(rb)))
+			return -ENOMEM;
+		*it = (struct replayed){ .wall_ns = row->wall_ns, .n = ce, .seq = rb->seq, .rate = true };
+		rb->rate_items++;
+	}
 	for (int i = 0; i < n; i++) {
 		if (!rb->a->th[subj[i].kind].count)
 			continue;
-		if (rb->len == rb->cap) {
-			size_t cap = rb->cap ? rb->cap * 2 : 1024;
-			struct replayed *m = realloc(rb->items, cap * sizeof(*m));
-
-			if (!m)
-				return -ENOMEM;
-			rb->items = m;
-			rb->cap = cap;
-		}
-		rb->items[rb->len++] = (struct replayed){ row->wall_ns, subj[i].n, rb->seq, subj[i] };
+		if (!(it = next_item(rb)))
+			return -ENOMEM;
+		*it = (struct replayed){ row->wall_ns, subj[i].n, rb->seq, false, subj[i] };
 	}
 	return 0;
 }
@@ -160,44 +176,63 @@ static int by_time(const void *x, const void *y)
 	return a->seq > b->seq ? -1 : a->seq < b->seq;
 }
 
+/* The longest bucket's window: errors older than it have leaked out of every bucket. */
+static int64_t longest_window(const struct ras_actions *a)
+{
+	int64_t longest = a->stats.rate_th.count ? a->stats.rate_th.period_ns : 0;
+
+	for (int k = 0; k < RAS_SUBJ_KINDS; k++)
+		if (a->th[k].count && a->th[k].period_ns > longest)
+			longest = a->th[k].period_ns;
+	return longest;
+}
+
+static void replay(struct ras_actions *a, struct rebuild *rb)
+{
+	if (rb->len)
+		qsort(rb->items, rb->len, sizeof(*rb->items), by_time);
+	memset(a->slots, 0, sizeof(a->slots));
+	a->cached = 0;
+	ras_once_seen_clear(a->once);
+	/* Every row looks emptied until its errors are replayed: none is pruned meanwhile. */
+	a->prune_next_ns = INT64_MAX;
+	for (size_t i = 0; i < rb->len; i++) {
+		struct replayed *it = &rb->items[i];
+		struct entry *e;
+
+		if (it->rate) {
+			actions_stats_rebuild_add(a, it->wall_ns, it->n);
+			continue;
+		}
+		e = actions_count_errors(a, &it->s, it->wall_ns, COUNT_REBUILD);
+		if (e)
+			e->b.level = 0;
+	}
+	a->prune_next_ns = 0;
+}
+
 int ras_actions_rebuild(struct ras_actions *a, struct ras_db *db)
 {
 	struct ras_db_filter f = { .type_idx = -1, .include_synthetic = true };
 	struct rebuild *rb = calloc(1, sizeof(*rb));
-	struct timespec now;
-	int64_t longest = 0;
+	int64_t longest;
 	int r;
 
 	if (!rb)
 		return -ENOMEM;
 	rb->a = a;
-	for (int k = 0; k < RAS_SUBJ_KINDS; k++)
-		if (a->th[k].count && a->th[k].period_ns > longest)
-			longest = a->th[k].period_ns;
-	clock_gettime(CLOCK_REALTIME, &now);
-	f.since_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec - longest;
+	longest = longest_window(a);
+	f.since_ns = actions_realtime_ns() - longest;
+	/* Before the buckets are emptied: the ce-rate total is a counter, kept. */
+	actions_stats_rebuild_begin(a);
 	r = ras_db_buckets_empty(a->dba);
 	if (r == 0)
 		r = ras_db_once_spill_empty(a->dba);
 	if (r == 0 && longest)
 		r = ras_db_errors(db, &f, collect, rb);
 	if (r >= 0) {
-		if (rb->len)
-			qsort(rb->items, rb->len, sizeof(*rb->items), by_time);
-		memset(a->slots, 0, sizeof(a->slots));
-		a->cached = 0;
-		ras_once_seen_clear(a->once);
-		/* Every row looks emptied until its errors are replayed: none is pruned meanwhile. */
-		a->prune_next_ns = INT64_MAX;
-		for (size_t i = 0; i < rb->len; i++) {
-			struct replayed *it = &rb->items[i];
-			struct entry *e = actions_count_errors(a, &it->s, it->wall_ns, COUNT_REBUILD);
-
-			if (e)
-				e->b.level = 0;
-		}
-		a->prune_next_ns = 0;
-		r = ras_actions_flush(a) < 0 || ras_db_commit(db) < 0 ? -EIO : (int)rb->len;
+		replay(a, rb);
+		r = ras_actions_flush(a) < 0 || ras_db_commit(db) < 0 ? -EIO : (int)(rb->len - rb->rate_items);
 	}
 	free(rb->items);
 	free(rb);

@@ -116,6 +116,42 @@ void actions_stats_rolled_back(struct ras_actions *a)
 	st->rate_dirty = st->rate_loaded;
 }
 
+/*
+ * rasd --rebuild-buckets: the ce-rate bucket starts empty and its window's
+ * corrected errors are replayed into it, oldest first, a crossing emptying it
+ * as it did live (no warning again); its total, a counter, is kept.
+ */
+void actions_stats_rebuild_begin(struct ras_actions *a)
+{
+	struct actions_stats *st = &a->stats;
+
+	if (!st->rate_th.count)
+		return;
+	rate_load(a);
+	st->rate = (struct ras_bucket){ 0, 0 };
+	st->rate_dirty = true;
+}
+
+int64_t actions_stats_rate_errors(const struct ras_actions *a, const struct ras_event_type *type,
+				  const void *decoded)
+{
+	const struct ras_decoded_head *h = decoded;
+	int64_t n;
+
+	if (h->severity != RAS_SEV_CORRECTED || !a->stats.rate_th.count)
+		return 0;
+	n = type->errors ? ras_dfield_int(decoded, type->errors) : 1;
+	return n < 1 || n == RAS_DF_NONE ? 1 : n;
+}
+
+void actions_stats_rebuild_add(struct ras_actions *a, int64_t wall_ns, int64_t n)
+{
+	struct actions_stats *st = &a->stats;
+
+	if (ras_bucket_add(&st->rate, &st->rate_th, wall_ns, n))
+		st->rate.level = 0;
+}
+
 /* A machine-wide "subject", for the decisions kept across a rollback and the trigger. */
 static void pseudo_subject(struct ras_subject *s, const char *key)
 {
@@ -192,12 +228,10 @@ static void count_rate(struct ras_actions *a, const struct ras_event_type *type,
 		       const void *decoded, const struct ras_db_event *ev, int64_t row_id)
 {
 	struct actions_stats *st = &a->stats;
-	int64_t n = type->errors ? ras_dfield_int(decoded, type->errors) : 1;
+	int64_t n = actions_stats_rate_errors(a, type, decoded);
 	struct ras_db_action act = { 0 };
 	char text[200];
 
-	if (n < 1 || n == RAS_DF_NONE)
-		n = 1;
 	rate_load(a);
 	st->rate_total += n;
 	st->rate_dirty = true;

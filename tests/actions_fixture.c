@@ -143,6 +143,26 @@ int run_rasd(const char *tree, bool synthetic)
 	return test_run(argv, log);
 }
 
+void exec_sql(const char *sql)
+{
+	sqlite3 *db;
+
+	if (sqlite3_open(dbpath, &db) == SQLITE_OK)
+		sqlite3_exec(db, sql, NULL, NULL, NULL);
+	sqlite3_close(db);
+}
+
+int rebuild_buckets(void)
+{
+	char rasd[1024], log[600], conf[600];
+	char *argv[] = { rasd, "--config", conf, "--db", dbpath, "--rebuild-buckets", NULL };
+
+	snprintf(rasd, sizeof(rasd), "%s/rasd/rasd", test_builddir());
+	snprintf(log, sizeof(log), "%s/rasd.log", tmp);
+	snprintf(conf, sizeof(conf), "%s/rasd.conf", tmp);
+	return test_run(argv, log);
+}
+
 int ctl_run(char *out, size_t len, const char *const *args)
 {
 	char bin[1024], log[600];

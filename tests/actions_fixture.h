@@ -41,6 +41,8 @@ void make_trigger(const char *name);
 void make_triggers(void);
 /* rasd --once on a tracing tree, into dbpath; its output to tmp/rasd.log. Exit status. */
 int run_rasd(const char *tree, bool synthetic);
+/* rasd --rebuild-buckets on dbpath with the fixture's configuration; output to tmp/rasd.log. */
+int rebuild_buckets(void);
 
 /* A fake tracing tree with one CPU and rasd's instance (false when it cannot be made). */
 bool tree(struct fake_tree *t);
@@ -60,6 +62,8 @@ int ctl_run(char *out, size_t len, const char *const *args);
 /* The first column of the first row (-1 none, -2 the SQL failed), or as text ("" none). */
 int64_t scalar(sqlite3 *db, const char *sql);
 void text(sqlite3 *db, const char *sql, char *out, size_t len);
+/* sql run on dbpath (errors ignored: the test's next check sees them). */
+void exec_sql(const char *sql);
 /* Removes the database and its WAL files. */
 void fresh_db(void);
 

@@ -301,26 +301,6 @@ static void test_edac_row(void)
 	fake_tree_destroy(&t);
 }
 
-static int rebuild(void)
-{
-	char rasd[1024], log[600], conf[600];
-	char *argv[] = { rasd, "--config", conf, "--db", dbpath, "--rebuild-buckets", NULL };
-
-	snprintf(rasd, sizeof(rasd), "%s/rasd/rasd", test_builddir());
-	snprintf(log, sizeof(log), "%s/rasd.log", tmp);
-	snprintf(conf, sizeof(conf), "%s/rasd.conf", tmp);
-	return test_run(argv, log);
-}
-
-static void exec_sql(const char *sql)
-{
-	sqlite3 *db;
-
-	if (sqlite3_open(dbpath, &db) == SQLITE_OK)
-		sqlite3_exec(db, sql, NULL, NULL, NULL);
-	sqlite3_close(db);
-}
-
 /* Buckets lost or damaged are recomputed from the stored records. */
 static void test_rebuild(void)
 {
@@ -341,7 +321,7 @@ static void test_rebuild(void)
 	fake_tree_destroy(&t);
 	exec_sql("DELETE FROM buckets WHERE subject = '0x31000'; UPDATE buckets SET level = 99"
 		 " WHERE subject = '0x33000'");
-	tap_is_int(rebuild(), 0, "rasd --rebuild-buckets exits 0");
+	tap_is_int(rebuild_buckets(), 0, "rasd --rebuild-buckets exits 0");
 	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
 	tap_is_int(scalar(db, "SELECT level FROM buckets WHERE kind = 'page' AND subject = '0x31000'"), 2,
 		   "a lost bucket holds its two errors again");
@@ -492,7 +472,7 @@ static void test_rebuild_keeps_once(void)
 	fake_tree_destroy(&t);
 	exec_sql("INSERT INTO buckets (kind, subject, level, last_ns, total) SELECT 'page',"
 		 " printf('0x%x', address), 1, wall_ns, 1 FROM mc_event");
-	tap_is_int(rebuild(), 0, "rasd --rebuild-buckets over 3,200 pages of one error each");
+	tap_is_int(rebuild_buckets(), 0, "rasd --rebuild-buckets over 3,200 pages of one error each");
 	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
 	tap_is_int(scalar(db, "SELECT count(*) FROM buckets WHERE kind = 'page' AND level = 1 AND total = 1"),
 		   3200, "every page keeps its row of one error, still leaking");

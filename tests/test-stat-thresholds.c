@@ -91,7 +91,7 @@ static int64_t q(const char *sql)
 	return v;
 }
 
-/* Two records of 2 errors stay under 5/1h; after a restart one more error crosses. */
+/* Two records of 2 errors stay under 5/1h (also after --rebuild-buckets); after a restart one more error crosses. */
 static void test_rate(void)
 {
 	struct fake_tree t;
@@ -113,6 +113,12 @@ static void test_rate(void)
 	tap_is_int(q("SELECT count(*) FROM actions WHERE kind = 'ce-rate'"), 0, "4 of 5/1h: no warning");
 	tap_is_int(q("SELECT level FROM buckets WHERE kind = 'rate' AND subject = 'corrected errors'"), 4,
 		   "the machine's bucket is stored with 4");
+	exec_sql("UPDATE buckets SET level = 0 WHERE kind = 'rate'");
+	tap_is_int(rebuild_buckets(), 0, "rasd --rebuild-buckets after the bucket was lost");
+	tap_is_int(q("SELECT level FROM buckets WHERE kind = 'rate' AND subject = 'corrected errors'"), 4,
+		   "the rebuild replays the stored corrected errors into the machine's bucket: 4 again");
+	tap_is_int(q("SELECT total FROM buckets WHERE kind = 'rate'"), 4, "and keeps its total");
+	tap_is_int(q("SELECT count(*) FROM actions WHERE kind = 'ce-rate'"), 0, "a rebuild warns of nothing");
 	if (!tap_ok(tree(&t), "a second fake tree"))
 		return;
 	r |= add_cache_mce(&t, base_ts + 2 * MS);
