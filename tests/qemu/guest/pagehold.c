@@ -17,41 +17,9 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+#include "guest_util.h"
 
 static long page_size;
-
-static int frame_of(const void *p, uint64_t *pfn)
-{
-	uint64_t entry;
-	off_t off = (off_t)((uintptr_t)p / (uintptr_t)page_size * sizeof(entry));
-	int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
-	ssize_t n;
-
-	if (fd < 0)
-		return -1;
-	n = pread(fd, &entry, sizeof(entry), off);
-	close(fd);
-	/* bit 63: present; bits 0-54: the frame (zero without CAP_SYS_ADMIN) */
-	if (n != (ssize_t)sizeof(entry) || !(entry >> 63) || !(entry & ((1ULL << 55) - 1)))
-		return -1;
-	*pfn = entry & ((1ULL << 55) - 1);
-	return 0;
-}
-
-static int put(const char *path, const char *text)
-{
-	char tmp[4200];
-	FILE *f;
-
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	f = fopen(tmp, "we");
-	if (!f)
-		return -1;
-	fputs(text, f);
-	if (fclose(f) != 0)
-		return -1;
-	return rename(tmp, path);
-}
 
 int main(int argc, char **argv)
 {
@@ -71,7 +39,7 @@ int main(int argc, char **argv)
 		return 1;
 	for (long i = 0; i < page_size; i++)
 		page[i] = (unsigned char)(i * 7 + 3);
-	if (frame_of(page, &pfn) < 0) {
+	if (frame_of(page, page_size, &pfn) < 0) {
 		fprintf(stderr, "pagehold: no frame in /proc/self/pagemap\n");
 		return 1;
 	}
@@ -83,7 +51,7 @@ int main(int argc, char **argv)
 		usleep(100000);
 	for (long i = 0; i < page_size; i++)
 		intact &= page[i] == (unsigned char)(i * 7 + 3);
-	if (frame_of(page, &after) < 0)
+	if (frame_of(page, page_size, &after) < 0)
 		after = 0;
 	snprintf(text, sizeof(text), "pfn=0x%llx intact=%d\n", (unsigned long long)after, intact);
 	snprintf(path, sizeof(path), "%s.after", argv[1]);
