@@ -114,3 +114,18 @@ void test_set_field(const struct ras_event_type *t, struct ras_value *v, const c
 						  .len = (uint32_t)strlen(text) }
 			    : (struct ras_value){ .present = true, .i = i };
 }
+
+const char *test_line_with(const char *text, const char *needle)
+{
+	static char line[4096];
+	const char *p = strstr(text, needle), *b, *e;
+
+	line[0] = 0;
+	if (!p)
+		return line;
+	for (b = p; b > text && b[-1] != '\n'; b--)
+		;
+	e = strchr(p, '\n');
+	snprintf(line, sizeof(line), "%.*s", (int)(e ? e - b : (long)strlen(b)), b);
+	return line;
+}

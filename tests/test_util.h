@@ -20,6 +20,8 @@ int test_run(char *const argv[], const char *log_path);
 int64_t test_boot_offset(void);
 /* The first column of the first row of sql on the database file path (read-only), or -1. */
 int64_t test_sql_int(const char *path, const char *sql);
+/* The line of text holding needle, copied into a static buffer ("" when none). */
+const char *test_line_with(const char *text, const char *needle);
 struct ras_event_type;
 struct ras_value;
 /* Sets the raw field `name` of type t in v: the text when given, else the integer i; unknown names are skipped. */

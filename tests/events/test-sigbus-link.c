@@ -81,22 +81,6 @@ static const char *ctl(const char *a1, const char *a2, const char *a3)
 	return text;
 }
 
-/* The line of text holding needle, copied (static). */
-static const char *line_with(const char *text, const char *needle)
-{
-	static char line[4096];
-	const char *p = strstr(text, needle), *b, *e;
-
-	line[0] = 0;
-	if (!p)
-		return line;
-	for (b = p; b > text && b[-1] != '\n'; b--)
-		;
-	e = strchr(p, '\n');
-	snprintf(line, sizeof(line), "%.*s", (int)(e ? e - b : (long)strlen(b)), b);
-	return line;
-}
-
 static void test_links(void)
 {
 	char formats[1024];
@@ -119,30 +103,30 @@ static void test_links(void)
 	tap_is_int(rasd(t.root), 0, "rasd --once exits 0");
 
 	text = ctl("errors", NULL, NULL);
-	l = line_with(text, "`late`");
+	l = test_line_with(text, "`late`");
 	tap_ok(strstr(l, "srar signal_generate: Process `late` (pid 132) was killed: it consumed "
 			 "poisoned memory at pfn 0x2e0e (dirty LRU page, recovery Recovered);") != NULL,
 	       "late kill: %s", l);
-	l = line_with(text, "`early`");
+	l = test_line_with(text, "`early`");
 	tap_ok(strstr(l, "srao signal_generate: Process `early` (pid 135) was sent SIGBUS: poisoned "
 			 "memory was taken out of its address space at pfn 0x79e4 (dirty LRU page, "
 			 "recovery Recovered) (BUS_MCEERR_AO)") != NULL, "early kill: %s", l);
-	l = line_with(text, "`toolate`");
+	l = test_line_with(text, "`toolate`");
 	tap_ok(strstr(l, "at pfn 0x79e4 (dirty LRU page, recovery Recovered, 10 s before)") != NULL,
 	       "a memory failure 2 s later is not linked: %s", l);
 
 	text = ctl("errors", "--json", "--type=signal_generate");
-	l = line_with(text, "\"comm\":\"late\"");
+	l = test_line_with(text, "\"comm\":\"late\"");
 	tap_ok(strstr(l, "\"memory_failure\":{\"id\":1,") && strstr(l, "\"pfn\":\"0x2e0e\",\"page_type\":"
 	       "\"dirty LRU page\",\"recovery\":\"Recovered\"}"), "JSON: the linked record: %s", l);
 	tap_ok(strstr(l, "\"summary\":\"Process `late` (pid 132) was killed: it consumed poisoned memory "
 		      "at pfn 0x2e0e") != NULL, "JSON: the linked sentence");
 	snprintf(cursor, sizeof(cursor), "%s/cursor", tmp);
 	text = ctl("export", "--cursor-file", cursor);
-	tap_ok(strstr(line_with(text, "\"comm\":\"early\""), "\"pfn\":\"0x79e4\"") != NULL,
+	tap_ok(strstr(test_line_with(text, "\"comm\":\"early\""), "\"pfn\":\"0x79e4\"") != NULL,
 	       "export: the linked record too");
 	text = ctl("summary", NULL, NULL);
-	tap_ok(strstr(line_with(text, "process late"), "signal_generate") != NULL,
+	tap_ok(strstr(test_line_with(text, "process late"), "signal_generate") != NULL,
 	       "summary: counted by process name");
 	fake_tree_destroy(&t);
 	test_remove_db(dbpath);
@@ -163,14 +147,14 @@ static void test_none(void)
 	add(&t, "ras:mc_event", mc, 2, 6 * SEC);
 	fake_tree_finish(&t);
 	tap_is_int(rasd(t.root), 0, "rasd --once exits 0");
-	l = line_with(ctl("errors", NULL, NULL), "`alone`");
+	l = test_line_with(ctl("errors", NULL, NULL), "`alone`");
 	tap_ok(strstr(l, "was killed: it consumed poisoned memory; SIGBUS") != NULL,
 	       "no memory failure recorded: no page said: %s", l);
 	text = ctl("errors", "--json", NULL);
-	tap_ok(strstr(line_with(text, "\"alone\""), "\"memory_failure\":null") != NULL,
+	tap_ok(strstr(test_line_with(text, "\"alone\""), "\"memory_failure\":null") != NULL,
 	       "JSON: memory_failure null");
 	text = ctl("errors", "--json", NULL);
-	l = line_with(text, "\"type\":\"mc_event\"");
+	l = test_line_with(text, "\"type\":\"mc_event\"");
 	tap_ok(l[0] && !strstr(l, "memory_failure"), "other types have no memory_failure key");
 	fake_tree_destroy(&t);
 }

@@ -34,22 +34,6 @@ static int add_mce(struct fake_tree *t, const char *status, uint64_t ts)
 	return add(t, "mce:mce_record", assign, 8, ts);
 }
 
-/* The summary line of that table, or "" (the text after the type word). */
-static const char *line_with(const char *text, const char *needle)
-{
-	static char line[4096];
-	const char *p = strstr(text, needle), *b, *e;
-
-	line[0] = 0;
-	if (!p)
-		return line;
-	for (b = p; b > text && b[-1] != '\n'; b--)
-		;
-	e = strchr(p, '\n');
-	snprintf(line, sizeof(line), "%.*s", (int)(e ? e - b : (long)strlen(b)), b);
-	return line;
-}
-
 /*
  * The issue's 0x9000004000000135 (LL 01: the L2, Intel's mid-level cache)
  * twice and 0x9000004000000134 (LL 00: lscpu's L1d) twice on cpu 1: every
@@ -86,10 +70,10 @@ static void test_cache_levels(void)
 	CTL(out, "actions");
 	tap_ok(strstr(out, "cpu 1 L2 cache") && strstr(out, "cpu 1 L1 cache"),
 	       "actions: the buckets cpu 1 L2 cache and cpu 1 L1 cache crossed (%s)",
-	       line_with(out, "cpu 1 L2"));
+	       test_line_with(out, "cpu 1 L2"));
 	CTL(out, "metrics");
-	tap_ok(strstr(line_with(out, "ras_fdr_cpu_errors_total{cpu=\"1\""), "} 4") != NULL,
-	       "metrics: cpu 1 counts the four (%s)", line_with(out, "ras_fdr_cpu_errors_total{cpu=\"1\""));
+	tap_ok(strstr(test_line_with(out, "ras_fdr_cpu_errors_total{cpu=\"1\""), "} 4") != NULL,
+	       "metrics: cpu 1 counts the four (%s)", test_line_with(out, "ras_fdr_cpu_errors_total{cpu=\"1\""));
 }
 
 /*
@@ -125,22 +109,22 @@ static void test_zero_count_and_labels(void)
 	tap_ok(strstr(out, ": 1 error (the driver gave no count)") != NULL,
 	       "errors: each record is one error the driver gave no count for");
 	CTL(out, "summary", "--by", "dimm");
-	tap_ok(strstr(line_with(out, "DIMM_Z9"), " 2 ") && strstr(line_with(out, "DIMM_Z9"), "mc1 2:1:-1") &&
-	       strstr(line_with(out, "DIMM_Z9"), "(by label)"),
+	tap_ok(strstr(test_line_with(out, "DIMM_Z9"), " 2 ") && strstr(test_line_with(out, "DIMM_Z9"), "mc1 2:1:-1") &&
+	       strstr(test_line_with(out, "DIMM_Z9"), "(by label)"),
 	       "summary --by dimm: DIMM_Z9, 2 corrected, at mc1 2:1:-1, placed by its label (%s)",
-	       line_with(out, "DIMM_Z9"));
+	       test_line_with(out, "DIMM_Z9"));
 	tap_ok(!strstr(out, "none placed on a DIMM"), "not 'none placed on a DIMM'");
 	CTL(out, "summary", "--by", "dimm", "--json");
 	tap_ok(strstr(out, "\"label\":\"DIMM_Z9\"") && strstr(out, "\"placed_by\":\"label\",\"ce\":2,\"ue\":0"),
 	       "summary --by dimm --json: the same (%s)", out);
 	CTL(out, "metrics");
-	tap_ok(strstr(line_with(out, "ras_fdr_dimm_errors_total{dimm=\"DIMM_Z9\",severity=\"corrected\""),
+	tap_ok(strstr(test_line_with(out, "ras_fdr_dimm_errors_total{dimm=\"DIMM_Z9\",severity=\"corrected\""),
 		      "} 2") != NULL,
 	       "metrics: DIMM_Z9 has 2 errors (%s)",
-	       line_with(out, "ras_fdr_dimm_errors_total{dimm=\"DIMM_Z9\",severity=\"corrected\""));
+	       test_line_with(out, "ras_fdr_dimm_errors_total{dimm=\"DIMM_Z9\",severity=\"corrected\""));
 	tap_is_int(CTL(out, "layout"), 0, "layout without a stored topology: exit 0");
 	tap_ok(strstr(out, "holds no EDAC topology") && strstr(out, "this machine has none either") &&
-	       strstr(line_with(out, "DIMM_Z9"), "mc1") && strstr(line_with(out, "DIMM_Z9"), "2:1:-1"),
+	       strstr(test_line_with(out, "DIMM_Z9"), "mc1") && strstr(test_line_with(out, "DIMM_Z9"), "2:1:-1"),
 	       "lists DIMM_Z9 at mc1 2:1:-1 from the records, and does not send to --live (%s)", out);
 	tap_is_int(CTL(out, "layout", "--json"), 0, "layout --json");
 	tap_ok(strstr(out, "\"source\":\"records\"") &&
@@ -207,8 +191,8 @@ static void test_migration(void)
 	tap_ok(strstr(out, "DIMM_Z9") == NULL, "the old roll-up is what summary --by dimm reads: 0 errors");
 	tap_is_int(test_run(argv, log), 0, "rasd upgrades the database again");
 	CTL(out, "summary", "--by", "dimm");
-	tap_ok(strstr(line_with(out, "DIMM_Z9"), " 2 ") != NULL,
-	       "the EDAC roll-up counts the zero-count records one each (%s)", line_with(out, "DIMM_Z9"));
+	tap_ok(strstr(test_line_with(out, "DIMM_Z9"), " 2 ") != NULL,
+	       "the EDAC roll-up counts the zero-count records one each (%s)", test_line_with(out, "DIMM_Z9"));
 }
 
 int main(void)
