@@ -11,7 +11,7 @@
  * stored, per configuration: the default (storm folding on) first, folding
  * off second. A fresh rasd, database and instance for every step.
  * Prints measured figures only; root and a real tracefs, else exit 77.
- *   bench-live [SECONDS]      (BENCH_LIVE_START, _MAX, _BISECT, _WRITERS)
+ *   bench-live [SECONDS]      (BENCH_LIVE_START, _MAX, _BISECT, _WRITERS, _CONF)
  *   bench-live --smoke        (make check: a few hundred records, must all be stored)
  */
 #include <dirent.h>
@@ -230,6 +230,9 @@ static int run_conf(struct run *r, const struct live_conf *c)
 	fprintf(f, "formats_dir = %s\nallow_synthetic = yes\n", shipped_formats);
 	/* This machine's pstore records are its own rasd's to harvest. */
 	fprintf(f, "crash_harvest = no\n");
+	/* BENCH_LIVE_CONF: more rasd.conf lines, separated by ';', to measure what a key costs. */
+	for (const char *p = getenv("BENCH_LIVE_CONF"); p && *p; p += strcspn(p, ";") + (p[strcspn(p, ";")] != 0))
+		fprintf(f, "%.*s\n", (int)strcspn(p, ";"), p);
 	return fclose(f) == 0 ? 0 : -1;
 }
 
@@ -668,7 +671,7 @@ int main(int argc, char **argv)
 {
 	bool is_smoke = argc > 1 && !strcmp(argv[1], "--smoke");
 	struct search se = {
-		.start = env_long("BENCH_LIVE_START", 10000), .max = env_long("BENCH_LIVE_MAX", 640000),
+		.start = env_long("BENCH_LIVE_START", 2000), .max = env_long("BENCH_LIVE_MAX", 640000),
 		.bisect = env_long("BENCH_LIVE_BISECT", 3),
 		.seconds = argc > 1 && !is_smoke ? atof(argv[1]) : 5.0,
 		.writers = (int)env_long("BENCH_LIVE_WRITERS", sysconf(_SC_NPROCESSORS_ONLN)),
