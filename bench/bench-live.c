@@ -263,7 +263,7 @@ static void log_copy(const char *path)
 static int run_start(struct run *r, const struct live_conf *c, int step)
 {
 	char rasd[1024];
-	struct timespec nap = { 0, 50000000 };
+	const struct timespec nap = { 0, 50000000 };
 
 	snprintf(r->inst, sizeof(r->inst), "rasdb_live_%d_%d", (int)getpid(), step);
 	snprintf(r->inst_dir, sizeof(r->inst_dir), "%s/instances/%s", TRACING, r->inst);
@@ -292,12 +292,7 @@ static int run_start(struct run *r, const struct live_conf *c, int step)
 		}
 		nanosleep(&nap, NULL);
 	}
-	if (!log_has(r->log, "recording"))
-		return -1;
-	/* A resize refuses writes for a while after it returned (lib/tracing.c): let it settle. */
-	nap.tv_nsec = 500000000;
-	nanosleep(&nap, NULL);
-	return 0;
+	return log_has(r->log, "recording") ? 0 : -1;
 }
 
 /* The step running, for an interrupted benchmark's cleanup. */
@@ -421,6 +416,34 @@ static bool step_ok(const struct step *s)
 	       s->stored == s->written;
 }
 
+/*
+ * A resize refuses writes (EBADF, counted nowhere) for a while after it
+ * returned (lib/tracing.c): the first record is written until the kernel
+ * takes it, for at most 10 s. 1 (one record written) or -errno.
+ */
+static int first_record(const struct pool *pool, const char *inst_dir)
+{
+	struct timespec nap = { 0, 10000000 };
+	char path[512];
+	int fd, r = -ETIMEDOUT;
+
+	snprintf(path, sizeof(path), "%s/trace_marker_raw", inst_dir);
+	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
+		return -errno;
+	for (int i = 0; i < 1000 && r == -ETIMEDOUT; i++) {
+		ssize_t n = write(fd, pool->data + pool->off[0], pool->len[0]);
+
+		if (n == (ssize_t)pool->len[0])
+			r = 1;
+		else if (n >= 0 || errno != EBADF)
+			r = n < 0 ? -errno : -EIO;
+		else
+			nanosleep(&nap, NULL);
+	}
+	close(fd);
+	return r;
+}
+
 static int writers_run(struct step *s, struct writer *w, const struct pool *pool, const char *inst_dir)
 {
 	char path[512];
@@ -495,6 +518,10 @@ static int step_run(struct step *s, const struct live_conf *c, const struct pool
 		log_copy(r.log);
 		goto out;
 	}
+	if ((s->written = first_record(pool, r.inst_dir)) < 0) {
+		fprintf(stderr, "bench-live: the kernel took no record: %s\n", strerror((int)-s->written));
+		goto out;
+	}
 	cpu0 = proc_cpu(r.pid);
 	threads_cpu(r.pid, -1, s->thread_cpu);
 	if (writers_run(s, w, pool, r.inst_dir) < 0)
@@ -503,14 +530,15 @@ static int step_run(struct step *s, const struct live_conf *c, const struct pool
 	wait_drained(&r, s, t);
 	s->rasd_cpu = proc_cpu(r.pid) - cpu0;
 	threads_cpu(r.pid, 1, s->thread_cpu);
+	/* Before rasd stops: it removes the instance it made, and its stats with it. */
+	kernel_losses(&r, s);
 	kill(r.pid, SIGTERM);
 	waitpid(r.pid, NULL, 0);
 	r.pid = 0;
-	/* After rasd's last drain: its own account of the kernel's losses, and the kernel's. */
+	/* After rasd's last drain: what it stored and its own account of the kernel's losses. */
 	s->stored = stored_count(r.db);
 	s->lost = (long)test_sql_int(r.db, "SELECT coalesce(sum(count), 0) FROM lost_events WHERE count > 0");
 	s->lost_unknown = (long)test_sql_int(r.db, "SELECT count(*) FROM lost_events WHERE count < 0");
-	kernel_losses(&r, s);
 	rc = 0;
 out:
 	run_end(&r);
@@ -521,10 +549,11 @@ static void step_print(const struct step *s)
 {
 	double n = s->written ? (double)s->written : 1;
 
-	printf("  %7ld/s: wrote %8ld in %.1f s%s, stored %8ld, kernel dropped %ld (rasd counted %ld%s), "
-	       "rasd %3.0f %% CPU %5.2f µs/record, writers %3.0f %% CPU %4.2f µs/record: %s\n",
+	printf("  %7ld/s: wrote %8ld in %.1f s%s, stored %8ld, kernel dropped %ld (writes refused %ld, "
+	       "rasd counted %ld%s), rasd %3.0f %% CPU %5.2f µs/record, writers %3.0f %% CPU %4.2f "
+	       "µs/record: %s\n",
 	       s->target, s->written, s->seconds, s->writer_limited ? " (writer-limited)" : "",
-	       s->stored, (long)s->kernel_lost + s->refused, s->lost,
+	       s->stored, (long)s->kernel_lost, s->refused, s->lost,
 	       s->lost_unknown ? ", and losses of unknown size" : "",
 	       100.0 * s->rasd_cpu / (s->seconds + s->drain), 1e6 * s->rasd_cpu / n,
 	       100.0 * s->writer_cpu / s->seconds, 1e6 * s->writer_cpu / n,
@@ -607,7 +636,7 @@ static void search_print(const struct search *se, const struct live_conf *c)
 		       (double)b->written / b->seconds);
 	else if (se->have_fail)
 		printf("\n          (%ld/s lost records: kernel dropped %ld, %ld not stored)",
-		       se->fail.target, (long)se->fail.kernel_lost + se->fail.refused,
+		       se->fail.target, (long)se->fail.kernel_lost,
 		       se->fail.written - se->fail.stored);
 	else
 		printf("\n          (the highest rate tried, BENCH_LIVE_MAX %ld/s)", se->max);
@@ -640,8 +669,9 @@ static int smoke(const struct pool *pool, const char *dir, int writers)
 	}
 	printf("# ");
 	step_print(&s);
-	printf("%s 1 - %ld written through trace_marker_raw, %ld stored, none dropped\n",
-	       step_ok(&s) && s.written > 0 ? "ok" : "not ok", s.written, s.stored);
+	printf("%s 1 - %ld written through trace_marker_raw, %ld stored, %ld dropped\n",
+	       step_ok(&s) && s.written > 0 ? "ok" : "not ok", s.written, s.stored,
+	       (long)s.kernel_lost);
 	return step_ok(&s) && s.written > 0 ? 0 : 1;
 }
 

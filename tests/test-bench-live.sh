@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 # make bench-live's harness (bench/bench-live.c) at a rate no machine drops at:
-# a fresh rasd on its own instance, 200 of the benchmark's varied records
+# a fresh rasd on its own instance, about 200 of the benchmark's varied records
 # through trace_marker_raw (fewer than one default buffer holds, however slow
 # rasd is), every one stored, the instance removed. Root and tracefs, else skip.
 set -u
