@@ -548,15 +548,17 @@ out:
 static void step_print(const struct step *s)
 {
 	double n = s->written ? (double)s->written : 1;
+	double tries = s->written + s->refused ? (double)(s->written + s->refused) : 1;
 
+	/* rasd's CPU per record stored; the writers' per write made (a refused one costs too). */
 	printf("  %7ld/s: wrote %8ld in %.1f s%s, stored %8ld, kernel dropped %ld (writes refused %ld, "
 	       "rasd counted %ld%s), rasd %3.0f %% CPU %5.2f µs/record, writers %3.0f %% CPU %4.2f "
-	       "µs/record: %s\n",
+	       "µs/write: %s\n",
 	       s->target, s->written, s->seconds, s->writer_limited ? " (writer-limited)" : "",
 	       s->stored, (long)s->kernel_lost, s->refused, s->lost,
 	       s->lost_unknown ? ", and losses of unknown size" : "",
 	       100.0 * s->rasd_cpu / (s->seconds + s->drain), 1e6 * s->rasd_cpu / n,
-	       100.0 * s->writer_cpu / s->seconds, 1e6 * s->writer_cpu / n,
+	       100.0 * s->writer_cpu / s->seconds, 1e6 * s->writer_cpu / tries,
 	       step_ok(s) ? "all stored" : s->err ? strerror(s->err) : "DROPS or MISSING");
 	fflush(stdout);
 }
@@ -632,8 +634,10 @@ static void search_print(const struct search *se, const struct live_conf *c)
 	for (int i = 0; i < THREAD_NAMES; i++)
 		printf(" %s %.2f", thread_names[i], 1e6 * b->thread_cpu[i] / n);
 	if (b->writer_limited)
-		printf("\n          WRITER-LIMITED: the writers gave only %.0f/s; rasd's ceiling is above it",
-		       (double)b->written / b->seconds);
+		printf("\n          WRITER-LIMITED: the writers gave only %.0f/s, using %.0f %% of a core "
+		       "for %d (near 100 %% each: their own cost; below: the machine's other work); "
+		       "rasd's ceiling is above it",
+		       (double)b->written / b->seconds, 100.0 * b->writer_cpu / b->seconds, b->writers);
 	else if (se->have_fail)
 		printf("\n          (%ld/s lost records: kernel dropped %ld, %ld not stored)",
 		       se->fail.target, (long)se->fail.kernel_lost,
