@@ -231,8 +231,12 @@ static int run_conf(struct run *r, const struct live_conf *c)
 	/* This machine's pstore records are its own rasd's to harvest. */
 	fprintf(f, "crash_harvest = no\n");
 	/* BENCH_LIVE_CONF: more rasd.conf lines, separated by ';', to measure what a key costs. */
-	for (const char *p = getenv("BENCH_LIVE_CONF"); p && *p; p += strcspn(p, ";") + (p[strcspn(p, ";")] != 0))
-		fprintf(f, "%.*s\n", (int)strcspn(p, ";"), p);
+	for (const char *p = getenv("BENCH_LIVE_CONF"); p && *p;) {
+		size_t n = strcspn(p, ";");
+
+		fprintf(f, "%.*s\n", (int)n, p);
+		p += n + (p[n] == ';');
+	}
 	return fclose(f) == 0 ? 0 : -1;
 }
 
