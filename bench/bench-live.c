@@ -44,6 +44,18 @@
 /* The shipped formats, absolute (rasd takes no relative path): set once by main. */
 static char shipped_formats[PATH_MAX];
 
+/*
+ * Interrupted (SIGINT, SIGTERM, SIGHUP): the step running ends at once and
+ * cleans up as any other (rasd stopped, instance and files removed); a
+ * second signal kills as usual.
+ */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
+}
+
 static double now_s(void)
 {
 	struct timespec ts;
@@ -190,7 +202,7 @@ static void *writer_main(void *arg)
 	writer_pin(w);
 	while ((t = now_s()) < w->start)
 		nanosleep(&nap, NULL);
-	while ((t = now_s()) < end) {
+	while ((t = now_s()) < end && !interrupted) {
 		if (!writer_catch_up(w, (long)(w->rate * (t - w->start)) + 1, end))
 			break;
 		nanosleep(&nap, NULL);
@@ -289,7 +301,7 @@ static int run_start(struct run *r, const struct live_conf *c, int step)
 	if (r->pid < 0)
 		return -1;
 	/* "recording": the buffer is sized and the events on (a resize refuses writes for a while). */
-	for (int i = 0; i < 400 && !log_has(r->log, "recording"); i++) {
+	for (int i = 0; i < 400 && !interrupted && !log_has(r->log, "recording"); i++) {
 		if (waitpid(r->pid, NULL, WNOHANG) == r->pid) {
 			r->pid = 0;
 			return -1;
@@ -297,24 +309,6 @@ static int run_start(struct run *r, const struct live_conf *c, int step)
 		nanosleep(&nap, NULL);
 	}
 	return log_has(r->log, "recording") ? 0 : -1;
-}
-
-/* The step running, for an interrupted benchmark's cleanup. */
-static struct run *volatile current;
-
-/* Interrupted: rasd stopped and its instance removed (kill, waitpid, rmdir are signal-safe). */
-static void on_signal(int sig)
-{
-	struct run *r = current;
-
-	if (r && r->pid > 0) {
-		kill(r->pid, SIGTERM);
-		waitpid(r->pid, NULL, 0);
-	}
-	if (r && r->inst[0])
-		rmdir(r->inst_dir);
-	signal(sig, SIG_DFL);
-	raise(sig);
 }
 
 /* Stops rasd (if running), removes its instance and files. */
@@ -327,7 +321,6 @@ static void run_end(struct run *r)
 	r->pid = 0;
 	if (r->inst[0])
 		rmdir(r->inst_dir);
-	current = NULL;
 	test_remove_db(r->db);
 	unlink(r->conf);
 	unlink(r->log);
@@ -434,7 +427,7 @@ static int first_record(const struct pool *pool, const char *inst_dir)
 	snprintf(path, sizeof(path), "%s/trace_marker_raw", inst_dir);
 	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
 		return -errno;
-	for (int i = 0; i < 1000 && r == -ETIMEDOUT; i++) {
+	for (int i = 0; i < 1000 && r == -ETIMEDOUT && !interrupted; i++) {
 		ssize_t n = write(fd, pool->data + pool->off[0], pool->len[0]);
 
 		if (n == (ssize_t)pool->len[0])
@@ -485,7 +478,8 @@ static void wait_drained(const struct run *r, struct step *s, double t0)
 	double still = now_s();
 	long last = -1, n;
 
-	while ((n = stored_count(r->db)) < s->written && now_s() - still < 3 && now_s() - t0 < 300) {
+	while ((n = stored_count(r->db)) < s->written && now_s() - still < 3 && now_s() - t0 < 300 &&
+	       !interrupted) {
 		if (n != last)
 			still = now_s();
 		last = n;
@@ -516,7 +510,6 @@ static int step_run(struct step *s, const struct live_conf *c, const struct pool
 	int rc = -1;
 
 	snprintf(r.dir, sizeof(r.dir), "%s", dir);
-	current = &r;
 	if (run_start(&r, c, no) < 0) {
 		fprintf(stderr, "bench-live: rasd did not start; its log:\n");
 		log_copy(r.log);
@@ -581,7 +574,7 @@ static int search_try(struct search *se, long rate, const struct live_conf *c,
 {
 	struct step s = { .target = rate, .seconds = se->seconds, .writers = se->writers };
 
-	if (step_run(&s, c, pool, dir, (*no)++) < 0)
+	if (step_run(&s, c, pool, dir, (*no)++) < 0 || interrupted)
 		return -1;
 	step_print(&s);
 	if (step_ok(&s)) {
@@ -705,6 +698,16 @@ static void print_header(const struct search *se, const struct pool *pool)
 	       se->seconds, load[0], load[1], load[2], size);
 }
 
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESETHAND };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	bool is_smoke = argc > 1 && !strcmp(argv[1], "--smoke");
@@ -723,9 +726,7 @@ int main(int argc, char **argv)
 	if (se.writers < 1 || se.writers > MAX_WRITERS || se.seconds <= 0 || se.start < 1)
 		return 2;
 	signal(SIGPIPE, SIG_IGN);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
+	catch_signals();
 	snprintf(formats, sizeof(formats), "%s/formats", test_srcdir());
 	if (!realpath(formats, shipped_formats) || test_tmpdir(dir, sizeof(dir)) < 0 ||
 	    pool_build(&pool, is_smoke ? 1024 : POOL_RECORDS, shipped_formats) < 0) {
@@ -745,5 +746,8 @@ int main(int argc, char **argv)
 	}
 	pool_free(&pool);
 	test_rmtree(dir);
+	fflush(stdout);
+	if (interrupted)
+		fprintf(stderr, "bench-live: interrupted; rasd stopped, its instance and files removed\n");
 	return rc;
 }
