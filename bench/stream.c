@@ -47,18 +47,12 @@ static const char *const aer_devices[] = {
 /* Correctable: RxErr, BadTLP, BadDLLP, Rollover, Timeout, NonFatalErr (PCIe 6.0 7.8.4.5). */
 static const unsigned aer_cor_bits[] = { 0x1, 0x40, 0x80, 0x100, 0x1000, 0x2000 };
 
-/* One record's "field=value" assignments, written printf-style one by one. */
-struct fields {
-	char text[12][128];
-	char *assign[12];
-	int n;
-};
-
-static void __attribute__((format(printf, 2, 3))) set(struct fields *f, const char *fmt, ...)
+/* Adds one "field=value" assignment, written printf-style. */
+static void __attribute__((format(printf, 2, 3))) set(struct bench_fields *f, const char *fmt, ...)
 {
 	va_list ap;
 
-	if (f->n >= 12)
+	if (f->n >= BENCH_FIELDS_MAX)
 		return;
 	va_start(ap, fmt);
 	vsnprintf(f->text[f->n], sizeof(f->text[0]), fmt, ap);
@@ -67,101 +61,102 @@ static void __attribute__((format(printf, 2, 3))) set(struct fields *f, const ch
 	f->n++;
 }
 
-static int add(struct fake_tree *t, long i, const char *name, struct fields *f)
+static void gen_mc_event(struct bench_fields *f, uint64_t *s)
 {
-	uint8_t rec[2048];
-	int len = fake_record(t, name, f->assign, f->n, rec, sizeof(rec));
-
-	if (len < 0)
-		return len;
-	return fake_add(t, (unsigned)(i % t->ncpus), 1000000000ULL + (uint64_t)i * 1000, rec,
-			(uint32_t)len);
-}
-
-static int add_mc_event(struct fake_tree *t, long i, uint64_t *s)
-{
-	struct fields f = { .n = 0 };
 	unsigned mc = pick(s, 4), ch = pick(s, 6), slot = pick(s, 2);
 
-	set(&f, "error_type=%u", pick(s, 100) < 97 ? 0 : 1);
-	set(&f, "msg=%s", pick(s, 4) ? "memory read error" : "memory scrubbing error");
-	set(&f, "label=CPU_SrcID#%u_MC#%u_Chan#%u_DIMM#%u", mc / 2, mc % 2, ch, slot);
-	set(&f, "error_count=%u", pick(s, 10) ? 1 : 1 + pick(s, 8));
-	set(&f, "mc_index=%u", mc);
-	set(&f, "top_layer=%u", ch);
-	set(&f, "middle_layer=%u", slot);
-	set(&f, "lower_layer=-1");
-	set(&f, "address=0x%llx", (unsigned long long)(next(s) & 0x3fffffffc0ULL));
-	set(&f, "grain_bits=6");
-	set(&f, "syndrome=0x%llx", (unsigned long long)(next(s) & 0xffffffffULL));
-	set(&f, "driver_detail=rank:%u bg:%u ba:%u row:0x%x col:0x%x",
+	set(f, "error_type=%u", pick(s, 100) < 97 ? 0 : 1);
+	set(f, "msg=%s", pick(s, 4) ? "memory read error" : "memory scrubbing error");
+	set(f, "label=CPU_SrcID#%u_MC#%u_Chan#%u_DIMM#%u", mc / 2, mc % 2, ch, slot);
+	set(f, "error_count=%u", pick(s, 10) ? 1 : 1 + pick(s, 8));
+	set(f, "mc_index=%u", mc);
+	set(f, "top_layer=%u", ch);
+	set(f, "middle_layer=%u", slot);
+	set(f, "lower_layer=-1");
+	set(f, "address=0x%llx", (unsigned long long)(next(s) & 0x3fffffffc0ULL));
+	set(f, "grain_bits=6");
+	set(f, "syndrome=0x%llx", (unsigned long long)(next(s) & 0xffffffffULL));
+	set(f, "driver_detail=rank:%u bg:%u ba:%u row:0x%x col:0x%x",
 	    pick(s, 4), pick(s, 4), pick(s, 4), pick(s, 0x20000), pick(s, 0x400) << 3);
-	return add(t, i, "ras:mc_event", &f);
+	f->name = "ras:mc_event";
 }
 
-static int add_mce_record(struct fake_tree *t, long i, uint64_t *s)
+static void gen_mce_record(struct bench_fields *f, long i, uint64_t *s)
 {
-	struct fields f = { .n = 0 };
 	unsigned cpu = pick(s, 64);
 	uint64_t status = mce_statuses[pick(s, sizeof(mce_statuses) / sizeof(mce_statuses[0]))];
 
 	/* The corrected-error count (STATUS[52:38]) grows as a storm goes on. */
 	status = (status & ~(0x7fffULL << 38)) | ((uint64_t)(1 + pick(s, 0x7ffe)) << 38);
-	set(&f, "mcgstatus=0");
-	set(&f, "status=0x%llx", (unsigned long long)status);
-	set(&f, "addr=0x%llx", (unsigned long long)(next(s) & 0x3fffffffc0ULL));
-	set(&f, "misc=0x%llx", (unsigned long long)(0x8cULL | (next(s) & 0xff00ULL)));
-	set(&f, "bank=%u", pick(s, 23));
-	set(&f, "cpuid=0x50654");
-	set(&f, "cpuvendor=0");
-	set(&f, "socketid=%u", cpu / 32);
-	set(&f, "walltime=%ld", 1795000000L + i / 1000);
-	set(&f, "cpu=%u", cpu);
-	set(&f, "apicid=%u", cpu * 2);
-	return add(t, i, "mce:mce_record", &f);
+	set(f, "mcgstatus=0");
+	set(f, "status=0x%llx", (unsigned long long)status);
+	set(f, "addr=0x%llx", (unsigned long long)(next(s) & 0x3fffffffc0ULL));
+	set(f, "misc=0x%llx", (unsigned long long)(0x8cULL | (next(s) & 0xff00ULL)));
+	set(f, "bank=%u", pick(s, 23));
+	set(f, "cpuid=0x50654");
+	set(f, "cpuvendor=0");
+	set(f, "socketid=%u", cpu / 32);
+	set(f, "walltime=%ld", 1795000000L + i / 1000);
+	set(f, "cpu=%u", cpu);
+	set(f, "apicid=%u", cpu * 2);
+	f->name = "mce:mce_record";
 }
 
-static int add_aer_event(struct fake_tree *t, long i, uint64_t *s)
+static void gen_aer_event(struct bench_fields *f, uint64_t *s)
 {
-	struct fields f = { .n = 0 };
 	bool corrected = pick(s, 20) != 0;
 
-	set(&f, "dev_name=%s", aer_devices[pick(s, sizeof(aer_devices) / sizeof(aer_devices[0]))]);
-	set(&f, "status=0x%x", corrected ? aer_cor_bits[pick(s, 6)] : (pick(s, 2) ? 0x4000u : 0x100000u));
-	set(&f, "severity=%u", corrected ? 2 : 0);
-	set(&f, "tlp_header_valid=0");
-	return add(t, i, "ras:aer_event", &f);
+	set(f, "dev_name=%s", aer_devices[pick(s, sizeof(aer_devices) / sizeof(aer_devices[0]))]);
+	set(f, "status=0x%x", corrected ? aer_cor_bits[pick(s, 6)] : (pick(s, 2) ? 0x4000u : 0x100000u));
+	set(f, "severity=%u", corrected ? 2 : 0);
+	set(f, "tlp_header_valid=0");
+	f->name = "ras:aer_event";
 }
 
-static int add_platform(struct fake_tree *t, long i, uint64_t *s)
+static void gen_platform(struct bench_fields *f, long i, uint64_t *s)
 {
-	struct fields f = { .n = 0 };
-
 	if (pick(s, 2)) {
-		set(&f, "pfn=0x%llx", (unsigned long long)(next(s) & 0x3ffffffULL));
-		set(&f, "type=%u", pick(s, 20));
-		set(&f, "result=%u", pick(s, 4));
-		return add(t, i, "ras:memory_failure_event", &f);
+		set(f, "pfn=0x%llx", (unsigned long long)(next(s) & 0x3ffffffULL));
+		set(f, "type=%u", pick(s, 20));
+		set(f, "result=%u", pick(s, 4));
+		f->name = "ras:memory_failure_event";
+		return;
 	}
-	set(&f, "err_seq=%ld", i);
-	set(&f, "etype=%u", 2 + pick(s, 12));
-	set(&f, "sev=%u", pick(s, 3));
-	set(&f, "pa=0x%llx", (unsigned long long)(next(s) & 0x3fffffffc0ULL));
-	return add(t, i, "ras:extlog_mem_event", &f);
+	set(f, "err_seq=%ld", i);
+	set(f, "etype=%u", 2 + pick(s, 12));
+	set(f, "sev=%u", pick(s, 3));
+	set(f, "pa=0x%llx", (unsigned long long)(next(s) & 0x3fffffffc0ULL));
+	f->name = "ras:extlog_mem_event";
+}
+
+void bench_stream_fields(struct bench_fields *f, long i, uint64_t *seed)
+{
+	unsigned r = pick(seed, 100);
+
+	f->n = 0;
+	/* 50 % EDAC, 35 % machine checks, 12 % PCIe, 3 % platform records. */
+	if (r < 50)
+		gen_mc_event(f, seed);
+	else if (r < 85)
+		gen_mce_record(f, i, seed);
+	else if (r < 97)
+		gen_aer_event(f, seed);
+	else
+		gen_platform(f, i, seed);
 }
 
 int bench_stream_add(struct fake_tree *t, long i, uint64_t *seed)
 {
-	unsigned r = pick(seed, 100);
+	struct bench_fields f;
+	uint8_t rec[2048];
+	int len;
 
-	/* 50 % EDAC, 35 % machine checks, 12 % PCIe, 3 % platform records. */
-	if (r < 50)
-		return add_mc_event(t, i, seed);
-	if (r < 85)
-		return add_mce_record(t, i, seed);
-	if (r < 97)
-		return add_aer_event(t, i, seed);
-	return add_platform(t, i, seed);
+	bench_stream_fields(&f, i, seed);
+	len = fake_record(t, f.name, f.assign, f.n, rec, sizeof(rec));
+	if (len < 0)
+		return len;
+	return fake_add(t, (unsigned)(i % t->ncpus), 1000000000ULL + (uint64_t)i * 1000, rec,
+			(uint32_t)len);
 }
 
 int bench_unfolded_conf(const char *dir, char *out, size_t len)

@@ -7,6 +7,17 @@
 #include <stdint.h>
 #include "tests/fake_tree.h"
 
+/* One record of the stream: its "system:event" and "field=value" assignments. */
+#define BENCH_FIELDS_MAX 12
+struct bench_fields {
+	const char *name;
+	char text[BENCH_FIELDS_MAX][128];
+	char *assign[BENCH_FIELDS_MAX];
+	int n;
+};
+
+/* Record number i of the stream, drawn from seed (the live benchmark writes it). */
+void bench_stream_fields(struct bench_fields *f, long i, uint64_t *seed);
 /* Appends record number i of the stream (CPU i % ncpus, 1 µs apart); 0 or -errno. */
 int bench_stream_add(struct fake_tree *t, long i, uint64_t *seed);
 

@@ -1,0 +1,753 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * make bench-live: the live path's ceiling. Starts the built rasd on its own
+ * tracefs instance (allow_synthetic = yes, every other key at rasd's default:
+ * the default ring-buffer size), writes the varied stream of make bench
+ * (bench/stream.c) as synthetic records into the instance's trace_marker_raw
+ * at a target rate for a fixed interval, one writer thread per CPU pinned to
+ * it (a record lands in the buffer of the CPU its write ran on), then counts
+ * what the kernel dropped and what rasd stored. The rate steps up (doubling,
+ * then bisecting) to the highest one with no kernel drop and every record
+ * stored, per configuration: the default (storm folding on) first, folding
+ * off second. A fresh rasd, database and instance for every step.
+ * Prints measured figures only; root and a real tracefs, else exit 77.
+ *   bench-live [SECONDS]      (BENCH_LIVE_START, _MAX, _BISECT, _WRITERS, _CONF)
+ *   bench-live --smoke        (make check: a few hundred records, must all be stored)
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include "lib/event_table.h"
+#include "lib/formats.h"
+#include "lib/synthetic.h"
+#include "lib/tracing.h"
+#include "stream.h"
+#include "tests/test_util.h"
+
+#define TRACING "/sys/kernel/tracing"
+#define MAX_WRITERS 64
+#define POOL_RECORDS 65536   /* distinct records written, cycled past that */
+
+/* The shipped formats, absolute (rasd takes no relative path): set once by main. */
+static char shipped_formats[PATH_MAX];
+
+/*
+ * Interrupted (SIGINT, SIGTERM, SIGHUP): the step running ends at once and
+ * cleans up as any other (rasd stopped, instance and files removed); a
+ * second signal kills as usual.
+ */
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static long env_long(const char *name, long def)
+{
+	const char *v = getenv(name);
+
+	return v && *v ? strtol(v, NULL, 10) : def;
+}
+
+/* The stream's records, wrapped for trace_marker_raw ahead of time: writing costs one write(2). */
+struct pool {
+	uint8_t *data;
+	size_t *off;
+	uint16_t *len;
+	long n;
+	size_t bytes, max_len;
+};
+
+static int pool_add(struct pool *p, struct ras_formats *fmt, long i, uint64_t *seed, size_t *cap)
+{
+	struct bench_fields f;
+	const struct ras_event_type *t;
+	char err[256];
+	unsigned idx;
+	int len;
+
+	bench_stream_fields(&f, i, seed);
+	t = ras_event_type_find(f.name);
+	if (!t || !fmt->type[(idx = (unsigned)(t - ras_event_types))].event) {
+		fprintf(stderr, "bench-live: no format for %s\n", f.name);
+		return -1;
+	}
+	if (p->bytes + RAS_SYNTH_MAX > *cap) {
+		uint8_t *d = realloc(p->data, *cap * 2);
+
+		if (!d)
+			return -1;
+		p->data = d;
+		*cap *= 2;
+	}
+	len = ras_synth_build(fmt->type[idx].event, fmt->type[idx].system, f.assign, f.n,
+			      p->data + p->bytes, RAS_SYNTH_MAX, err, sizeof(err));
+	if (len < 0) {
+		fprintf(stderr, "bench-live: %s\n", err);
+		return -1;
+	}
+	p->off[i] = p->bytes;
+	p->len[i] = (uint16_t)len;
+	p->bytes += (size_t)len;
+	if ((size_t)len > p->max_len)
+		p->max_len = (size_t)len;
+	return 0;
+}
+
+static int pool_build(struct pool *p, long n, const char *formats_dir)
+{
+	uint64_t seed = 0x9e3779b97f4a7c15ULL;   /* make bench's seed: the same stream */
+	struct ras_formats *fmt;
+	size_t cap = 1 << 20;
+	int r = 0;
+
+	memset(p, 0, sizeof(*p));
+	if (ras_formats_load(&fmt, TRACING, NULL, formats_dir) < 0)
+		return -1;
+	p->data = malloc(cap);
+	p->off = calloc((size_t)n, sizeof(*p->off));
+	p->len = calloc((size_t)n, sizeof(*p->len));
+	if (!p->data || !p->off || !p->len)
+		r = -1;
+	for (long i = 0; i < n && r == 0; i++)
+		r = pool_add(p, fmt, i, &seed, &cap);
+	p->n = r == 0 ? n : 0;
+	ras_formats_free(fmt);
+	return r;
+}
+
+static void pool_free(struct pool *p)
+{
+	free(p->data);
+	free(p->off);
+	free(p->len);
+}
+
+/* One writer thread: its share of the rate, on its CPU. */
+struct writer {
+	pthread_t th;
+	const struct pool *pool;
+	int fd, cpu;          /* cpu -1: not pinned */
+	long next;            /* pool index */
+	double rate, start, seconds;
+	long written, refused;
+	int err;
+	double cpu_s;
+};
+
+static void writer_pin(struct writer *w)
+{
+	cpu_set_t set;
+
+	if (w->cpu < 0)
+		return;
+	CPU_ZERO(&set);
+	CPU_SET(w->cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) < 0)
+		w->cpu = -1;
+}
+
+/* Writes until `due` records are out or the interval ends; false on an error. */
+static bool writer_catch_up(struct writer *w, long due, double end)
+{
+	while (w->written + w->refused < due) {
+		long i = w->next++ % w->pool->n;
+		ssize_t n = write(w->fd, w->pool->data + w->pool->off[i], w->pool->len[i]);
+
+		if (n == (ssize_t)w->pool->len[i]) {
+			w->written++;
+		} else if (n < 0 && errno == EBADF) {
+			/* The buffer is full (overwrite off): the kernel refused the record. */
+			w->refused++;
+		} else {
+			w->err = n < 0 ? errno : EIO;
+			return false;
+		}
+		if (((w->written + w->refused) & 63) == 0 && now_s() >= end)
+			break;
+	}
+	return true;
+}
+
+static void *writer_main(void *arg)
+{
+	struct writer *w = arg;
+	/* A burst a millisecond: at 100,000/s a writer writes about 8 KiB at once, a 30th of a buffer. */
+	struct timespec nap = { 0, 1000000 };
+	struct rusage ru;
+	double end = w->start + w->seconds, t;
+
+	writer_pin(w);
+	while ((t = now_s()) < w->start)
+		nanosleep(&nap, NULL);
+	while ((t = now_s()) < end && !interrupted) {
+		if (!writer_catch_up(w, (long)(w->rate * (t - w->start)) + 1, end))
+			break;
+		nanosleep(&nap, NULL);
+	}
+	if (getrusage(RUSAGE_THREAD, &ru) == 0)
+		w->cpu_s = (double)ru.ru_utime.tv_sec + (double)ru.ru_utime.tv_usec / 1e6 +
+			   (double)ru.ru_stime.tv_sec + (double)ru.ru_stime.tv_usec / 1e6;
+	return NULL;
+}
+
+/* The configurations measured, the default first: make bench's two (bench/stream.c). */
+struct live_conf {
+	const char *label, *words;
+	int (*write_conf)(const char *dir, char *out, size_t len);
+};
+
+static const struct live_conf confs[] = {
+	{ "default", "its default configuration (storm folding on)", bench_default_conf },
+	{ "fold off", "storm folding off (fold_threshold = off, max_db_size_mb = 0)",
+	  bench_unfolded_conf },
+};
+#define N_CONFS (sizeof(confs) / sizeof(confs[0]))
+
+/* One rasd for one step: its own directory, database and instance. */
+struct run {
+	char dir[256], inst[64], inst_dir[400], conf[400], log[400], db[400];
+	pid_t pid;
+};
+
+static int run_conf(struct run *r, const struct live_conf *c)
+{
+	FILE *f;
+
+	if (c->write_conf(r->dir, r->conf, sizeof(r->conf)) < 0 || !(f = fopen(r->conf, "ae")))
+		return -1;
+	fprintf(f, "database = %s\ninstance = %s\nlock_dir = %s\n", r->db, r->inst, r->dir);
+	fprintf(f, "formats_dir = %s\nallow_synthetic = yes\n", shipped_formats);
+	/* This machine's pstore records are its own rasd's to harvest. */
+	fprintf(f, "crash_harvest = no\n");
+	/* BENCH_LIVE_CONF: more rasd.conf lines, separated by ';', to measure what a key costs. */
+	for (const char *p = getenv("BENCH_LIVE_CONF"); p && *p;) {
+		size_t n = strcspn(p, ";");
+
+		fprintf(f, "%.*s\n", (int)n, p);
+		p += n + (p[n] == ';');
+	}
+	return fclose(f) == 0 ? 0 : -1;
+}
+
+static bool log_has(const char *path, const char *word)
+{
+	char line[1024];
+	bool found = false;
+	FILE *f = fopen(path, "re");
+
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = strstr(line, word) != NULL;
+	if (f)
+		fclose(f);
+	return found;
+}
+
+static void log_copy(const char *path)
+{
+	char line[1024];
+	FILE *f = fopen(path, "re");
+
+	while (f && fgets(line, sizeof(line), f))
+		fputs(line, stderr);
+	if (f)
+		fclose(f);
+}
+
+static int run_start(struct run *r, const struct live_conf *c, int step)
+{
+	char rasd[1024];
+	const struct timespec nap = { 0, 50000000 };
+
+	snprintf(r->inst, sizeof(r->inst), "rasdb_live_%d_%d", (int)getpid(), step);
+	snprintf(r->inst_dir, sizeof(r->inst_dir), "%s/instances/%s", TRACING, r->inst);
+	snprintf(r->db, sizeof(r->db), "%s/ras.db", r->dir);
+	snprintf(r->log, sizeof(r->log), "%s/rasd.log", r->dir);
+	snprintf(rasd, sizeof(rasd), "%s/rasd/rasd", test_builddir());
+	if (run_conf(r, c) < 0)
+		return -1;
+	r->pid = fork();
+	if (r->pid == 0) {
+		char *argv[] = { rasd, "--config", r->conf, NULL };
+		int fd = open(r->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+
+		if (fd < 0 || dup2(fd, 2) < 0)
+			_exit(127);
+		execv(rasd, argv);
+		_exit(127);
+	}
+	if (r->pid < 0)
+		return -1;
+	/* "recording": the buffer is sized and the events on (a resize refuses writes for a while). */
+	for (int i = 0; i < 400 && !interrupted && !log_has(r->log, "recording"); i++) {
+		if (waitpid(r->pid, NULL, WNOHANG) == r->pid) {
+			r->pid = 0;
+			return -1;
+		}
+		nanosleep(&nap, NULL);
+	}
+	return log_has(r->log, "recording") ? 0 : -1;
+}
+
+/* Stops rasd (if running), removes its instance and files. */
+static void run_end(struct run *r)
+{
+	if (r->pid > 0) {
+		kill(r->pid, SIGTERM);
+		waitpid(r->pid, NULL, 0);
+	}
+	r->pid = 0;
+	if (r->inst[0])
+		rmdir(r->inst_dir);
+	test_remove_db(r->db);
+	unlink(r->conf);
+	unlink(r->log);
+}
+
+/* CPU seconds (utime + stime) from a /proc stat file; its name in name when asked. */
+static double stat_cpu(const char *path, char *name, size_t len)
+{
+	char buf[1024], *open_, *close_;
+	unsigned long ut = 0, st = 0;
+	FILE *f;
+	size_t n;
+
+	if (!(f = fopen(path, "re")))
+		return -1;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	/* The name is in parentheses and may hold spaces: after the last ')', state(3) ... utime(14) stime(15). */
+	if (!(open_ = strchr(buf, '(')) || !(close_ = strrchr(buf, ')')) ||
+	    sscanf(close_ + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
+		return -1;
+	if (name)
+		snprintf(name, len, "%.*s", (int)(close_ - open_ - 1), open_ + 1);
+	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+}
+
+static double proc_cpu(pid_t pid)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	return stat_cpu(path, NULL, 0);
+}
+
+/* rasd's threads by name: the event loop ("rasd"), "rasd-writer", "rasd-checkpoint". */
+#define THREAD_NAMES 3
+static const char *const thread_names[THREAD_NAMES] = { "rasd", "rasd-writer", "rasd-checkpoint" };
+
+/* Adds each named thread's CPU seconds times sign to cpu[] (a start sample is subtracted). */
+static void threads_cpu(pid_t pid, double sign, double cpu[THREAD_NAMES])
+{
+	char path[128];
+	struct dirent *de;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
+	if (!(d = opendir(path)))
+		return;
+	while ((de = readdir(d))) {
+		char name[32];
+		double c;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)pid, de->d_name);
+		if ((c = stat_cpu(path, name, sizeof(name))) < 0)
+			continue;
+		for (int i = 0; i < THREAD_NAMES; i++)
+			if (!strcmp(name, thread_names[i]))
+				cpu[i] += sign * c;
+	}
+	closedir(d);
+}
+
+/* Every stream record rasd stored: raw rows, and with folding the records counted in folds. */
+static long stored_count(const char *db)
+{
+	return (long)test_sql_int(db, "SELECT (SELECT count(*) FROM mc_event) + "
+				  "(SELECT count(*) FROM mce_record) + (SELECT count(*) FROM aer_event) + "
+				  "(SELECT count(*) FROM memory_failure_event) + "
+				  "(SELECT count(*) FROM extlog_mem_event) + "
+				  "(SELECT coalesce(sum(records), 0) FROM folds)");
+}
+
+/* What one step measured. */
+struct step {
+	long target;
+	double seconds, writer_cpu, rasd_cpu, drain;
+	double thread_cpu[THREAD_NAMES];
+	long written, refused, stored, lost, lost_unknown;
+	uint64_t kernel_lost;
+	int writers, err;
+	bool writer_limited;
+};
+
+static bool step_ok(const struct step *s)
+{
+	return !s->err && !s->refused && !s->lost && !s->lost_unknown && !s->kernel_lost &&
+	       s->stored == s->written;
+}
+
+/*
+ * A resize refuses writes (EBADF, counted nowhere) for a while after it
+ * returned (lib/tracing.c): the first record is written until the kernel
+ * takes it, for at most 10 s. 1 (one record written) or -errno.
+ */
+static int first_record(const struct pool *pool, const char *inst_dir)
+{
+	struct timespec nap = { 0, 10000000 };
+	char path[512];
+	int fd, r = -ETIMEDOUT;
+
+	snprintf(path, sizeof(path), "%s/trace_marker_raw", inst_dir);
+	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
+		return -errno;
+	for (int i = 0; i < 1000 && r == -ETIMEDOUT && !interrupted; i++) {
+		ssize_t n = write(fd, pool->data + pool->off[0], pool->len[0]);
+
+		if (n == (ssize_t)pool->len[0])
+			r = 1;
+		else if (n >= 0 || errno != EBADF)
+			r = n < 0 ? -errno : -EIO;
+		else
+			nanosleep(&nap, NULL);
+	}
+	close(fd);
+	return r;
+}
+
+static int writers_run(struct step *s, struct writer *w, const struct pool *pool, const char *inst_dir)
+{
+	char path[512];
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	int fd, n = s->writers;
+
+	snprintf(path, sizeof(path), "%s/trace_marker_raw", inst_dir);
+	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
+		return -errno;
+	for (int i = 0; i < n; i++) {
+		w[i] = (struct writer){ .pool = pool, .fd = fd, .cpu = n > 1 ? (int)(i % ncpu) : -1,
+			.next = (long)i * (pool->n / n), .rate = (double)s->target / n,
+			.start = now_s() + 0.02, .seconds = s->seconds };
+	}
+	for (int i = 0; i < n; i++)
+		if (pthread_create(&w[i].th, NULL, writer_main, &w[i]) != 0)
+			n = i;
+	for (int i = 0; i < n; i++) {
+		pthread_join(w[i].th, NULL);
+		s->written += w[i].written;
+		s->refused += w[i].refused;
+		s->writer_cpu += w[i].cpu_s;
+		if (w[i].err)
+			s->err = w[i].err;
+	}
+	close(fd);
+	s->writer_limited = s->written + s->refused < (long)(0.97 * (double)s->target * s->seconds);
+	return n == s->writers ? 0 : -EAGAIN;
+}
+
+/* Waits until rasd stored what was written, or stopped making progress for 3 s. */
+static void wait_drained(const struct run *r, struct step *s, double t0)
+{
+	struct timespec nap = { 0, 200000000 };
+	double still = now_s();
+	long last = -1, n;
+
+	while ((n = stored_count(r->db)) < s->written && now_s() - still < 3 && now_s() - t0 < 300 &&
+	       !interrupted) {
+		if (n != last)
+			still = now_s();
+		last = n;
+		nanosleep(&nap, NULL);
+	}
+	s->drain = now_s() - t0;
+}
+
+static void kernel_losses(const struct run *r, struct step *s)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF);
+
+	for (int cpu = 0; cpu < ncpu; cpu++) {
+		struct ras_cpu_stats st;
+
+		if (ras_tracing_cpu_stats(r->inst_dir, cpu, &st) == 0)
+			s->kernel_lost += st.overrun + st.dropped;
+	}
+}
+
+/* One step: a fresh rasd, TARGET records/s for the interval, then the counts. */
+static int step_run(struct step *s, const struct live_conf *c, const struct pool *pool,
+		    const char *dir, int no)
+{
+	struct writer w[MAX_WRITERS];
+	struct run r = { .pid = 0 };
+	double cpu0, t;
+	int rc = -1;
+
+	snprintf(r.dir, sizeof(r.dir), "%s", dir);
+	if (run_start(&r, c, no) < 0) {
+		fprintf(stderr, "bench-live: rasd did not start; its log:\n");
+		log_copy(r.log);
+		goto out;
+	}
+	if ((s->written = first_record(pool, r.inst_dir)) < 0) {
+		fprintf(stderr, "bench-live: the kernel took no record: %s\n", strerror((int)-s->written));
+		goto out;
+	}
+	cpu0 = proc_cpu(r.pid);
+	threads_cpu(r.pid, -1, s->thread_cpu);
+	if (writers_run(s, w, pool, r.inst_dir) < 0)
+		goto out;
+	t = now_s();
+	wait_drained(&r, s, t);
+	s->rasd_cpu = proc_cpu(r.pid) - cpu0;
+	threads_cpu(r.pid, 1, s->thread_cpu);
+	/* Before rasd stops: it removes the instance it made, and its stats with it. */
+	kernel_losses(&r, s);
+	kill(r.pid, SIGTERM);
+	waitpid(r.pid, NULL, 0);
+	r.pid = 0;
+	/* After rasd's last drain: what it stored and its own account of the kernel's losses. */
+	s->stored = stored_count(r.db);
+	s->lost = (long)test_sql_int(r.db, "SELECT coalesce(sum(count), 0) FROM lost_events WHERE count > 0");
+	s->lost_unknown = (long)test_sql_int(r.db, "SELECT count(*) FROM lost_events WHERE count < 0");
+	rc = 0;
+out:
+	run_end(&r);
+	return rc;
+}
+
+static void step_print(const struct step *s)
+{
+	double n = s->written ? (double)s->written : 1;
+	double tries = s->written + s->refused ? (double)(s->written + s->refused) : 1;
+
+	/* rasd's CPU per record stored; the writers' per write made (a refused one costs too). */
+	printf("  %7ld/s: wrote %8ld in %.1f s%s, stored %8ld, kernel dropped %ld (writes refused %ld, "
+	       "rasd counted %ld%s), rasd %3.0f %% CPU %5.2f µs/record, writers %3.0f %% CPU %4.2f "
+	       "µs/write: %s\n",
+	       s->target, s->written, s->seconds, s->writer_limited ? " (writer-limited)" : "",
+	       s->stored, (long)s->kernel_lost, s->refused, s->lost,
+	       s->lost_unknown ? ", and losses of unknown size" : "",
+	       100.0 * s->rasd_cpu / (s->seconds + s->drain), 1e6 * s->rasd_cpu / n,
+	       100.0 * s->writer_cpu / s->seconds, 1e6 * s->writer_cpu / tries,
+	       step_ok(s) ? "all stored" : s->err ? strerror(s->err) : "DROPS or MISSING");
+	fflush(stdout);
+}
+
+struct search {
+	long start, max, bisect;
+	double seconds;
+	int writers;
+	struct step best, fail;
+	bool have_best, have_fail;
+};
+
+/* Runs one rate and files it as the best passing or the lowest failing one. */
+static int search_try(struct search *se, long rate, const struct live_conf *c,
+		      const struct pool *pool, const char *dir, int *no)
+{
+	struct step s = { .target = rate, .seconds = se->seconds, .writers = se->writers };
+
+	if (step_run(&s, c, pool, dir, (*no)++) < 0 || interrupted)
+		return -1;
+	step_print(&s);
+	if (step_ok(&s)) {
+		se->best = s;
+		se->have_best = true;
+	} else {
+		se->fail = s;
+		se->have_fail = true;
+	}
+	return 0;
+}
+
+/* Doubles the rate until a step drops or loses a record, then bisects (to 1000/s). */
+static int search_conf(struct search *se, const struct live_conf *c, const struct pool *pool,
+		       const char *dir, int *no)
+{
+	long rate = se->start;
+
+	se->have_best = se->have_fail = false;
+	while (rate <= se->max && !se->have_fail) {
+		if (search_try(se, rate, c, pool, dir, no) < 0)
+			return -1;
+		if (se->have_best && se->best.target == rate && se->best.writer_limited)
+			return 0;   /* rasd kept up with all the writers could give */
+		rate *= 2;
+	}
+	for (long k = 0; k < se->bisect && se->have_fail; k++) {
+		long lo = se->have_best ? se->best.target : 0, mid;
+
+		mid = (lo + se->fail.target) / 2 / 1000 * 1000;
+		if (mid <= lo || mid >= se->fail.target)
+			break;
+		if (search_try(se, mid, c, pool, dir, no) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static void search_print(const struct search *se, const struct live_conf *c)
+{
+	const struct step *b = &se->best;
+	double n = b->written ? (double)b->written : 1;
+
+	printf("%-8s: ", c->label);
+	if (!se->have_best) {
+		printf("no rate tried kept every record (lowest tried %ld/s)\n", se->start);
+		return;
+	}
+	printf("%ld records/s sustained for %.0f s with no kernel drop and every record stored; "
+	       "rasd %.2f µs CPU per record (%.0f %% of a core), writers %.2f µs per record",
+	       b->target, b->seconds, 1e6 * b->rasd_cpu / n,
+	       100.0 * b->rasd_cpu / (b->seconds + b->drain), 1e6 * b->writer_cpu / n);
+	printf("\n          rasd's threads, µs CPU per record:");
+	for (int i = 0; i < THREAD_NAMES; i++)
+		printf(" %s %.2f", thread_names[i], 1e6 * b->thread_cpu[i] / n);
+	if (b->writer_limited)
+		printf("\n          WRITER-LIMITED: the writers gave only %.0f/s, using %.0f %% of a core "
+		       "for %d (near 100 %% each: their own cost; below: the machine's other work); "
+		       "rasd's ceiling is above it",
+		       (double)b->written / b->seconds, 100.0 * b->writer_cpu / b->seconds, b->writers);
+	else if (se->have_fail)
+		printf("\n          (%ld/s lost records: kernel dropped %ld, %ld not stored)",
+		       se->fail.target, (long)se->fail.kernel_lost,
+		       se->fail.written - se->fail.stored);
+	else
+		printf("\n          (the highest rate tried, BENCH_LIVE_MAX %ld/s)", se->max);
+	printf("\n");
+}
+
+static int skip_unless_live(void)
+{
+	struct stat st;
+
+	if (geteuid() != 0) {
+		printf("1..0 # SKIP bench-live needs root (it runs rasd on a tracefs instance)\n");
+		return 77;
+	}
+	if (stat(TRACING "/instances", &st) < 0 || stat(TRACING "/trace_marker_raw", &st) < 0) {
+		printf("1..0 # SKIP bench-live needs tracefs at %s with trace_marker_raw\n", TRACING);
+		return 77;
+	}
+	return 0;
+}
+
+/* make check: a few hundred records, fewer than a buffer holds, so none may be dropped. */
+static int smoke(const struct pool *pool, const char *dir, int writers)
+{
+	struct step s = { .target = 1000, .seconds = 0.2, .writers = writers };
+
+	if (step_run(&s, &confs[0], pool, dir, 0) < 0) {
+		printf("not ok 1 - rasd ran and the writers wrote\n");
+		return 1;
+	}
+	printf("# ");
+	step_print(&s);
+	printf("%s 1 - %ld written through trace_marker_raw, %ld stored, %ld dropped\n",
+	       step_ok(&s) && s.written > 0 ? "ok" : "not ok", s.written, s.stored,
+	       (long)s.kernel_lost);
+	return step_ok(&s) && s.written > 0 ? 0 : 1;
+}
+
+static void print_header(const struct search *se, const struct pool *pool)
+{
+	char size[64] = "?";
+	FILE *f = fopen(TRACING "/buffer_size_kb", "re");
+	double load[3] = { 0, 0, 0 };
+
+	if (f) {
+		if (!fgets(size, sizeof(size), f))
+			size[0] = 0;
+		size[strcspn(size, "\n")] = 0;
+		fclose(f);
+	}
+	getloadavg(load, 3);
+	printf("bench-live: make bench's varied stream (%ld distinct records, %zu bytes at most, "
+	       "%.0f on average) as synthetic records through trace_marker_raw, %d writer%s%s,\n"
+	       "            %.0f s per rate; rasd's default buffer size; load average %.2f %.2f %.2f "
+	       "(top-level buffer_size_kb here: %s)\n",
+	       pool->n, pool->max_len, (double)pool->bytes / (double)pool->n, se->writers,
+	       se->writers > 1 ? "s" : "", se->writers > 1 ? " each pinned to a CPU" : " (not pinned)",
+	       se->seconds, load[0], load[1], load[2], size);
+}
+
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESETHAND };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+int main(int argc, char **argv)
+{
+	bool is_smoke = argc > 1 && !strcmp(argv[1], "--smoke");
+	struct search se = {
+		.start = env_long("BENCH_LIVE_START", 2000), .max = env_long("BENCH_LIVE_MAX", 640000),
+		.bisect = env_long("BENCH_LIVE_BISECT", 3),
+		.seconds = argc > 1 && !is_smoke ? atof(argv[1]) : 5.0,
+		.writers = (int)env_long("BENCH_LIVE_WRITERS", sysconf(_SC_NPROCESSORS_ONLN)),
+	};
+	char dir[256], formats[1200];
+	struct pool pool;
+	int rc = 0, no = 1;
+
+	if ((rc = skip_unless_live()) != 0)
+		return rc;
+	if (se.writers < 1 || se.writers > MAX_WRITERS || se.seconds <= 0 || se.start < 1)
+		return 2;
+	signal(SIGPIPE, SIG_IGN);
+	catch_signals();
+	snprintf(formats, sizeof(formats), "%s/formats", test_srcdir());
+	if (!realpath(formats, shipped_formats) || test_tmpdir(dir, sizeof(dir)) < 0 ||
+	    pool_build(&pool, is_smoke ? 1024 : POOL_RECORDS, shipped_formats) < 0) {
+		fprintf(stderr, "bench-live: cannot build the records\n");
+		return 1;
+	}
+	if (is_smoke) {
+		rc = smoke(&pool, dir, se.writers);
+	} else {
+		print_header(&se, &pool);
+		for (size_t c = 0; c < N_CONFS && rc == 0; c++) {
+			printf("rasd in %s:\n", confs[c].words);
+			rc = search_conf(&se, &confs[c], &pool, dir, &no) < 0 ? 1 : 0;
+			if (rc == 0)
+				search_print(&se, &confs[c]);
+		}
+	}
+	pool_free(&pool);
+	test_rmtree(dir);
+	fflush(stdout);
+	if (interrupted)
+		fprintf(stderr, "bench-live: interrupted; rasd stopped, its instance and files removed\n");
+	return rc;
+}
