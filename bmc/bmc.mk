@@ -29,3 +29,7 @@ TESTS += tests/bmc/test-bmc-async
 tests_bmc_test_bmc_async_SOURCES = tests/bmc/test-bmc-async.c
 tests_bmc_test_bmc_async_CFLAGS = $(RAS_CFLAGS)
 tests_bmc_test_bmc_async_LDADD = $(TEST_LIBS)
+# The rasd.service drop-in that shows rasd /dev/ipmi0 (rasd(8)): an example in
+# the documentation, in both packages (%{_docdir}/ras-fdr/ takes it in the RPM).
+bmcselexampledir = $(docdir)/examples/rasd.service.d
+dist_bmcselexample_DATA = contrib/rasd.service.d/bmc-sel.conf
