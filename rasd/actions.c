@@ -217,6 +217,11 @@ void ras_actions_set_bmc_sel(struct ras_actions *a, struct rasd_bmc_sel *sel)
 		a->sel = sel;
 }
 
+struct ras_db_actions *ras_actions_dba(const struct ras_actions *a)
+{
+	return a ? a->dba : NULL;
+}
+
 void ras_actions_close(struct ras_actions *a)
 {
 	if (!a)

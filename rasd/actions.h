@@ -16,6 +16,7 @@
 struct ras_actions;
 struct ras_triggers;
 struct ras_db_action;
+struct ras_db_actions;
 
 #define RAS_ACTION_MESSAGE_ID "6f0c2e9a4b7d41d8a3e5c1b9d2f4a6e8"
 
@@ -25,6 +26,8 @@ void ras_actions_close(struct ras_actions *a);
 struct rasd_bmc_sel;
 /* Uncorrected records and crossings are told to the BMC through sel too (may be NULL). */
 void ras_actions_set_bmc_sel(struct ras_actions *a, struct rasd_bmc_sel *sel);
+/* The actions table's statements (NULL without a database): SEL outcomes come later. */
+struct ras_db_actions *ras_actions_dba(const struct ras_actions *a);
 /*
  * The configuration was reloaded (SIGHUP): thresholds and actions are read
  * again. Buckets are kept, subject keys do not depend on the configuration;

@@ -8,6 +8,11 @@
  * table (action "bmc-sel"): done with the BMC's record ID, failed with the
  * completion code or errno, rate-limited, unsupported (no IPMI device), or
  * dry-run (dry_run, or a synthetic record without synthetic_actions).
+ *
+ * Nothing waits for the BMC: an entry is sent (at most BMC_IN_FLIGHT at
+ * once, the others queued, past the queue dropped, and a row says so), and
+ * its row is written when the event loop sees the answer on the device's fd
+ * (rasd_bmc_sel_handle) or its deadline pass (rasd_bmc_sel_expire).
  */
 #ifndef RASD_BMC_SEL_H
 #define RASD_BMC_SEL_H
@@ -19,12 +24,13 @@
 #include "db/db_actions.h"
 #include "lib/config.h"
 #include "lib/event_table.h"
+#include "bmc_transport.h"
 
 struct rasd_bmc_sel;
 
 /*
- * The seam between the policy and the device: add returns 0 and *record_id,
- * a completion code (> 0), or -errno. Tests put their own in.
+ * A test's BMC that answers at once: add returns 0 and *record_id, a
+ * completion code (> 0), or -errno. (The device answers later: bmc_transport.h.)
  */
 struct rasd_bmc_transport {
 	void *ctx;
@@ -38,6 +44,9 @@ void rasd_bmc_sel_reload(struct rasd_bmc_sel *s);
 void rasd_bmc_sel_close(struct rasd_bmc_sel *s);
 /* Tests: this transport instead of the device, and this CLOCK_MONOTONIC for the limit. */
 void rasd_bmc_sel_set_transport(struct rasd_bmc_sel *s, const struct rasd_bmc_transport *t);
+/* Tests: t as the IPMI device (answering later), named name in the state line. */
+void rasd_bmc_sel_set_device(struct rasd_bmc_sel *s, const struct bmc_transport *t,
+			     const char *name);
 void rasd_bmc_sel_set_clock(struct rasd_bmc_sel *s, int64_t (*mono_ns)(void));
 /* One line for the state file (ras-fdr-ctl status): "off", the device and counts, or why none. */
 const char *rasd_bmc_sel_state(const struct rasd_bmc_sel *s);
@@ -49,5 +58,19 @@ void rasd_bmc_sel_record(struct rasd_bmc_sel *s, struct ras_db_actions *dba,
 /* A crossed threshold, as decided (rasd/actions.c): its entry, when wanted. */
 void rasd_bmc_sel_crossing(struct rasd_bmc_sel *s, struct ras_db_actions *dba,
 			   const struct ras_db_action *decision);
+
+
+/* The loop's epoll: the device's fd is watched with tag, now and whenever it is opened again. */
+void rasd_bmc_sel_watch(struct rasd_bmc_sel *s, int epfd, uint64_t tag);
+/* The fd is readable: every answer waiting becomes its row. The rows written. */
+int rasd_bmc_sel_handle(struct rasd_bmc_sel *s, struct ras_db_actions *dba);
+/* Every loop turn: a request past its deadline fails (timed out); what waits is sent. The rows written. */
+int rasd_bmc_sel_expire(struct rasd_bmc_sel *s, struct ras_db_actions *dba);
+/* Milliseconds to the first deadline (0: passed), or -1 when nothing is out. */
+int rasd_bmc_sel_timeout_ms(const struct rasd_bmc_sel *s);
+/* At the stop: what was sent or waits, unanswered, fails (ECANCELED) as rows. The rows written. */
+int rasd_bmc_sel_settle(struct rasd_bmc_sel *s, struct ras_db_actions *dba);
+/* rasd --once, which has no loop: waits for the answers (each up to its deadline), then settles. */
+int rasd_bmc_sel_finish(struct rasd_bmc_sel *s, struct ras_db_actions *dba);
 
 #endif

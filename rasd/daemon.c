@@ -39,6 +39,7 @@
 
 #define TAG_SIGNAL 1
 #define TAG_WATCHDOG 2
+#define TAG_BMC 3
 #define TAG_CPU 0x100000000ULL
 #define TAG_BOOT_CPU 0x200000000ULL
 #define TAG_TRIGGER 0x400000000ULL
@@ -70,6 +71,7 @@ struct rasd {
 	struct ras_decode_ctx dctx;   /* the lookups every pipeline decodes with */
 	int epfd, sigfd, wdfd, lockfd;
 	bool stop;
+	int sel_rows;                 /* SEL outcomes written since the last commit */
 	struct rasd_storage storage;  /* failing or not, as last reported */
 	bool paused;                  /* per-CPU fds out of epoll: records wait in the kernel */
 	bool recording;               /* the instance's events are on */
@@ -629,6 +631,8 @@ static int setup(struct rasd *d)
 		return r;
 	}
 	ras_actions_set_bmc_sel(d->actions, d->sel);
+	if (!d->opt->once)
+		rasd_bmc_sel_watch(d->sel, d->epfd, TAG_BMC);
 	d->storage.bmc_sel = rasd_bmc_sel_state;
 	d->storage.bmc_sel_ctx = d->sel;
 	r = ras_reader_open(&d->reader, d->fmt->tep, d->tr.instance_dir, d->fmt->page_size,
@@ -742,12 +746,15 @@ static int loop_timeout_ms(struct rasd *d)
 	int retry = rasd_storage_timeout_ms(&d->storage);
 	int give_back = give_back_timeout_ms(d);
 	int health = rasd_health_timeout_ms(d->health);
+	int sel = rasd_bmc_sel_timeout_ms(d->sel);
 	int check = left <= 0 ? 0 : (int)(left / 1000000) + 1;
 
 	if (group >= 0 && group < check)
 		check = group;
 	if (health >= 0 && health < check)
 		check = health;
+	if (sel >= 0 && sel < check)
+		check = sel;
 	if (give_back >= 0 && give_back < check)
 		check = give_back;
 	return retry >= 0 && retry < check ? retry : check;
@@ -782,6 +789,8 @@ static int loop(struct rasd *d)
 		for (int i = 0; i < n; i++) {
 			if (evs[i].data.u64 == TAG_SIGNAL)
 				handle_signal(d);
+			else if (evs[i].data.u64 == TAG_BMC)
+				d->sel_rows += rasd_bmc_sel_handle(d->sel, ras_actions_dba(d->actions));
 			else if ((evs[i].data.u64 & ~RAS_TRIGGER_TAG_MASK) == TAG_TRIGGER)
 				ras_triggers_handle(d->trig, evs[i].data.u64);
 			else if (evs[i].data.u64 == TAG_WATCHDOG) {
@@ -794,11 +803,14 @@ static int loop(struct rasd *d)
 		}
 		if (data && drain(d, false) < 0)
 			return -EIO;
+		d->sel_rows += rasd_bmc_sel_expire(d->sel, ras_actions_dba(d->actions));
 		committed = ras_pipeline_commit_if_due(&d->pipe, ras_clock_ns(CLOCK_REALTIME));
-		/* The diagnosis's changes after the last batch: written in a commit of their own. */
+		/* The diagnosis's changes and the BMC's answers after the last batch: a commit of their own. */
 		if (!committed && !d->pipe.group_first_ns && !d->pipe.behind.ticket && !failing_pipe(d) &&
-		    rasd_health_timeout_ms(d->health) == 0)
+		    (rasd_health_timeout_ms(d->health) == 0 || d->sel_rows))
 			committed = ras_pipeline_commit(&d->pipe) == 0;
+		if (committed)
+			d->sel_rows = 0;
 		storage_retry(d);
 		storage_update(d);
 		rasd_storage_tick(&d->storage);
@@ -904,6 +916,9 @@ int rasd_run(struct rasd_config *cfg, const struct rasd_options *opt)
 
 	if (r == 0 && opt->once) {
 		r = run_once(&d);
+		/* No loop to hear the BMC: its answers are waited for here, each up to its deadline. */
+		if (rasd_bmc_sel_finish(d.sel, ras_actions_dba(d.actions)) && r == 0 && !failing_pipe(&d))
+			ras_pipeline_commit(&d.pipe);
 	} else if (r == 0) {
 		go_idle(&d);
 		sd_notify(0, "READY=1");
@@ -912,6 +927,10 @@ int rasd_run(struct rasd_config *cfg, const struct rasd_options *opt)
 		/* Whatever arrived before the signal is stored before we go. */
 		if (r == 0)
 			r = drain(&d, true);
+		/* And what the BMC did not answer yet: said as such, not lost. */
+		if (rasd_bmc_sel_settle(d.sel, ras_actions_dba(d.actions)) && r == 0 &&
+		    !failing_pipe(&d))
+			ras_pipeline_commit(&d.pipe);
 	}
 	settle_storage_at_exit(&d);
 	settle_folds(&d, r);

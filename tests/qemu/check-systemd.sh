@@ -132,6 +132,7 @@ check_systemd() { # CPU-LABEL
     verdict "systemd_sandbox_no_eacces_eperm/$CPU"
 
     check_systemd_sandbox_writes "$CPU"
+    check_systemd_bmc_sel "$CPU"
     check_systemd_sandbox_holds "$CPU"
 
     # a storm of 1,500 uncorrected records under journald: all stored; every
@@ -191,6 +192,31 @@ check_systemd_sandbox_writes() { # CPU-LABEL
     *) WHY="${WHY:+$WHY; }result '$result' errno '$err', expected done (or the kernel's refusal)" ;;
     esac
     verdict "systemd_sandbox_page_action/$1"
+}
+
+# bmc_sel under the unit (guest/systemd-tests.sh bmc_sel_dropin): without the
+# drop-in the row says PrivateDevices= hid /dev/ipmi0; with the package's
+# example drop-in the entry is done and ipmitool reads it back from the BMC.
+check_systemd_bmc_sel() { # CPU-LABEL
+    local row
+    WHY=""
+    sd_fact_is SEL_DEV yes
+    sd_fact_is SEL_EXAMPLE /usr/share/doc/ras-fdr/examples/rasd.service.d/bmc-sel.conf
+    sd_fact_is SEL_nodropin_RESTART_RC 0; sd_fact_is STORED_selnodropin 1
+    row=$(fact_of SEL_nodropin_ROW)
+    echo "   systemd/$1: bmc_sel without the drop-in: $row"
+    case "$row" in "unsupported|19|cannot open /dev/ipmi0: hidden from rasd by PrivateDevices="*) ;;
+    *) WHY="${WHY:+$WHY; }row '$row', expected unsupported, ENODEV, hidden by PrivateDevices=" ;; esac
+    verdict "systemd_bmc_sel_hidden_without_dropin/$1"
+
+    WHY=""
+    sd_fact_is SEL_dropin_RESTART_RC 0; sd_fact_is STORED_seldropin 1
+    row=$(fact_of SEL_dropin_ROW)
+    echo "   systemd/$1: bmc_sel with the drop-in: $row; ipmitool: $(head -n 2 "$D/sel-list.txt" 2>/dev/null | tr '\n' ' ')"
+    case "$row" in "done||SEL record 0x"*"(memory: uncorrectable ECC)"|"done|0|SEL record 0x"*"(memory: uncorrectable ECC)") ;;
+    *) WHY="${WHY:+$WHY; }row '$row', expected done with the BMC's record ID" ;; esac
+    sd_fact_is SEL_LIST_RC 0; sd_fact_is SEL_LIST_ECC 1
+    verdict "systemd_bmc_sel_dropin_reaches_bmc/$1"
 }
 
 # The sandbox holds (guest/systemd-tests.sh sandbox_escapes, trigger_way_out):

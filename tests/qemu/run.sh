@@ -267,8 +267,9 @@ qemu_args() { # DIR LABEL
     [ -z "${CRASH_BOOT:-}" ] || erst=(-object "memory-backend-file,id=erstnvram,mem-path=$CRASH_BACKING,size=0x10000,share=on"
         -device acpi-erst,memdev=erstnvram)
     # a BMC for the events session's SEL entries (guest/events.sh; rasd's bmc_sel):
-    # QEMU's simulated one behind a KCS interface, in the boots that run events
-    [ -n "${CRASH_BOOT:-}" ] || [ "$SET" = systemd ] || [ "$(cpu_of "$2")" != intel ] ||
+    # QEMU's simulated one behind a KCS interface, in the boots that run events,
+    # and the systemd set's (guest/systemd-tests.sh bmc_sel_dropin)
+    [ -n "${CRASH_BOOT:-}" ] || [ "$(cpu_of "$2")" != intel ] ||
         bmc=(-device ipmi-bmc-sim,id=bmc0 -device isa-ipmi-kcs,bmc=bmc0,ioport=0xca2)
     # systemd boots only the test's target; the host's fstab does not apply
     [ "$SET" != systemd ] || append="$append systemd.unit=rasfdr-test.target fstab=no systemd.show_status=0"
