@@ -106,6 +106,7 @@ struct ras_actions {
 		struct ras_db_row_pages *db;
 		uint64_t *crossed;
 		size_t n_crossed, cap_crossed;
+		bool stale;           /* a transaction was rolled back: read crossed again */
 	} rows;
 };
 

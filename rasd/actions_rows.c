@@ -69,6 +69,20 @@ static void row_add_crossed(void *ctx, const char *key)
 	a->rows.crossed[a->rows.n_crossed++] = h;
 }
 
+/*
+ * The crossed rows, read from the database: at open, and after a rollback,
+ * which may have undone a crossing (the retried record crosses again) and
+ * the offlined marks of its pages: a set kept as it was would act on those
+ * pages again as a crossed row's new pages, before the crossing gives its
+ * decisions back. Read in the retried transaction, at the next row record.
+ */
+static int load_crossed(struct ras_actions *a)
+{
+	a->rows.n_crossed = 0;
+	a->rows.stale = false;
+	return ras_db_rows_crossed(a->rows.db, row_add_crossed, a) < 0 ? -EIO : 0;
+}
+
 int actions_rows_open(struct ras_actions *a, struct ras_db *db)
 {
 	actions_rows_close(a);
@@ -76,7 +90,7 @@ int actions_rows_open(struct ras_actions *a, struct ras_db *db)
 		return 0;
 	if (ras_db_row_pages_open(db, &a->rows.db) < 0)
 		return -EIO;
-	return ras_db_rows_crossed(a->rows.db, row_add_crossed, a) < 0 ? -EIO : 0;
+	return load_crossed(a);
 }
 
 void actions_rows_close(struct ras_actions *a)
@@ -118,7 +132,8 @@ struct row_act {
 	unsigned done, failed, other;
 };
 
-static void store_page(struct row_act *r, uint64_t page, const struct ras_db_action *act)
+/* Stores a page's decision; new (not given back by a rolled-back transaction): counted for the log. */
+static void store_page(struct row_act *r, uint64_t page, const struct ras_db_action *act, bool new)
 {
 	struct ras_actions *a = r->a;
 
@@ -127,6 +142,8 @@ static void store_page(struct row_act *r, uint64_t page, const struct ras_db_act
 	if (ras_db_row_page_acted(a->rows.db, r->s->key, page, act->result) < 0)
 		ras_log(LOG_ERR, "cannot store the action on a page of row %s", act->subject);
 	ras_decisions_keep_page(&a->decisions, r->s, r->ev, page, act);
+	if (!new)
+		return;
 	if (!strcmp(act->result, "done"))
 		r->done++;
 	else if (!strcmp(act->result, "failed")) {
@@ -150,7 +167,7 @@ static int act_on_page(void *ctx, uint64_t page, const char *event_table, int64_
 	act.event_id = event_id;
 	/* Acted on already, in a transaction that was rolled back: only stored now. */
 	if (ras_decisions_given_back_page(&a->decisions, r->s, r->ev, page, &act)) {
-		store_page(r, page, &act);
+		store_page(r, page, &act, false);
 		return 0;
 	}
 	snprintf(act.action, sizeof(act.action), "%s", a->cfg->page_ce_action);
@@ -161,7 +178,7 @@ static int act_on_page(void *ctx, uint64_t page, const char *event_table, int64_
 		rc = actions_page_action(a, act.action, page, false, act.target, sizeof(act.target));
 		ras_decision_performed(&act, rc);
 	}
-	store_page(r, page, &act);
+	store_page(r, page, &act, true);
 	return 0;
 }
 
@@ -220,7 +237,11 @@ void actions_rows_later(struct ras_actions *a, const struct ras_subject *s,
 {
 	struct row_act r = { .a = a, .s = s, .ev = ev, .skip = 0 };
 
-	if (!rows_take_pages(a, s) || !row_is_crossed(a, s->key))
+	if (!rows_take_pages(a, s))
+		return;
+	if (a->rows.stale && load_crossed(a) < 0)
+		ras_log(LOG_ERR, "cannot read the crossed rows");
+	if (!row_is_crossed(a, s->key))
 		return;
 	r.tmpl = (struct ras_db_action){ .count = s->n, .synthetic = ev->synthetic };
 	snprintf(r.tmpl.kind, sizeof(r.tmpl.kind), "%s", ras_subject_kind_name(s->kind));
