@@ -154,21 +154,20 @@ static void store_page(struct row_act *r, uint64_t page, const struct ras_db_act
 }
 
 /* The row's page action on one of its pages: probed, decided (no rate limit), performed. */
-static int act_on_page(void *ctx, uint64_t page, const char *event_table, int64_t event_id)
+static void act_on_page(struct row_act *r, uint64_t page, const char *event_table, int64_t event_id)
 {
-	struct row_act *r = ctx;
 	struct ras_actions *a = r->a;
 	struct ras_db_action act = r->tmpl;
 	int rc;
 
 	if (page == r->skip)
-		return 0;
+		return;
 	snprintf(act.event_table, sizeof(act.event_table), "%s", event_table);
 	act.event_id = event_id;
 	/* Acted on already, in a transaction that was rolled back: only stored now. */
 	if (ras_decisions_given_back_page(&a->decisions, r->s, r->ev, page, &act)) {
 		store_page(r, page, &act, false);
-		return 0;
+		return;
 	}
 	snprintf(act.action, sizeof(act.action), "%s", a->cfg->page_ce_action);
 	act.target[0] = '\0';
@@ -179,7 +178,6 @@ static int act_on_page(void *ctx, uint64_t page, const char *event_table, int64_
 		ras_decision_performed(&act, rc);
 	}
 	store_page(r, page, &act, true);
-	return 0;
 }
 
 /* Pages the bound kept out of the row since it was last told: one "row-limit" decision. */
@@ -203,10 +201,41 @@ static void tell_over(struct row_act *r)
 	ras_log(LOG_WARNING, "row %s: %s", act.subject, act.target);
 }
 
+/* The pages to act on, read whole before any is acted on: acting writes to the same table. */
+struct pending {
+	struct pending_page { uint64_t page; int64_t event_id; char event_table[48]; } *v;
+	size_t n, cap;
+};
+
+static int pending_add(void *ctx, uint64_t page, const char *event_table, int64_t event_id)
+{
+	struct pending *p = ctx;
+
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? p->cap * 2 : 16;
+		struct pending_page *m = realloc(p->v, cap * sizeof(*m));
+
+		if (!m)
+			return 1;   /* the rest wait for the row's next crossing */
+		p->v = m;
+		p->cap = cap;
+	}
+	p->v[p->n].page = page;
+	p->v[p->n].event_id = event_id;
+	snprintf(p->v[p->n].event_table, sizeof(p->v[0].event_table), "%s", event_table);
+	p->n++;
+	return 0;
+}
+
 static void act_on_pages(struct row_act *r, bool again)
 {
-	if (ras_db_row_pages_pending(r->a->rows.db, r->s->key, again, act_on_page, r) < 0)
+	struct pending p = { 0 };
+
+	if (ras_db_row_pages_pending(r->a->rows.db, r->s->key, again, pending_add, &p) < 0)
 		ras_log(LOG_ERR, "cannot read the pages of row %s", r->s->key);
+	for (size_t i = 0; i < p.n; i++)
+		act_on_page(r, p.v[i].page, p.v[i].event_table, p.v[i].event_id);
+	free(p.v);
 	tell_over(r);
 	if (r->done + r->failed + r->other)
 		ras_log(LOG_WARNING, "row %s: %s on %u more pages of the row: %u done, %u failed,"
