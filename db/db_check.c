@@ -30,7 +30,7 @@ static const char *const own_tables[] = {
 	"edac_snapshots", "edac_windows", "snapshots", "storage_events", "rollup_hourly", "buckets", "actions", "read_marks",
 	"folds", "rollup_edac", "rollup_subjects", "rollup_totals", "rollup_actions",
 	"meta", "fold_growth", "action_growth", "metrics_subjects",
-	"parts", "part_faults", "verdicts", "health_marks",
+	"parts", "part_faults", "verdicts", "health_marks", "row_pages", "row_state",
 };
 
 const char *ras_db_state_name(enum ras_db_state s)

@@ -315,6 +315,19 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	  "CREATE INDEX IF NOT EXISTS verdicts_part ON verdicts (part, id);"
 	  "CREATE TABLE IF NOT EXISTS health_marks ("
 	  " tbl TEXT PRIMARY KEY, last_id INTEGER NOT NULL) WITHOUT ROWID;" },
+	/*
+	 * The pages seen in each DRAM row (db_row_pages.c, issue 36): a crossed
+	 * row acts on every page recorded in it. At most row_pages_max pages a
+	 * row; the pages past it counted in row_state.over.
+	 */
+	{ 21, "the pages of each DRAM row, for a crossed row to act on all of them",
+	  "CREATE TABLE IF NOT EXISTS row_pages ("
+	  " row TEXT NOT NULL, page INTEGER NOT NULL, seen_ns INTEGER NOT NULL,"
+	  " event_table TEXT, event_id INTEGER, acted TEXT,"
+	  " PRIMARY KEY (row, page)) WITHOUT ROWID;"
+	  "CREATE TABLE IF NOT EXISTS row_state ("
+	  " row TEXT PRIMARY KEY, crossed_ns INTEGER, over INTEGER NOT NULL DEFAULT 0,"
+	  " over_told INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;" },
 };
 
 #define RAS_DB_N_UPGRADES (sizeof(ras_db_upgrades) / sizeof(ras_db_upgrades[0]))

@@ -80,6 +80,7 @@ static const struct key_desc keys[] = {
 	STR("dimm_ce_threshold", K_THRESHOLD, dimm_ce_threshold),
 	STR("device_ce_threshold", K_THRESHOLD, device_ce_threshold),
 	STR("row_ce_threshold", K_THRESHOLD, row_ce_threshold),
+	UINT("row_pages_max", row_pages_max, 1, 65536),
 	STR("ce_rate_threshold", K_THRESHOLD, ce_rate_threshold),
 	UINT("poison_threshold_kb", poison_threshold_kb, 0, 1073741824),
 	STR("proc_root", K_PATH, proc_root),
@@ -157,6 +158,8 @@ void rasd_config_defaults(struct rasd_config *c)
 	snprintf(c->dimm_ce_threshold, sizeof(c->dimm_ce_threshold), "100/24h");
 	snprintf(c->device_ce_threshold, sizeof(c->device_ce_threshold), "100/24h");
 	snprintf(c->row_ce_threshold, sizeof(c->row_ce_threshold), "20/24h");
+	/* A DRAM row is 8 KiB of a rank's data: at most 128 pages of 4 KiB; room for keys without a bank. */
+	c->row_pages_max = 512;
 	snprintf(c->ce_rate_threshold, sizeof(c->ce_rate_threshold), "off");
 	c->poison_threshold_kb = 0;
 	snprintf(c->proc_root, sizeof(c->proc_root), "/proc");

@@ -59,6 +59,7 @@ struct rasd_config {
 	char dimm_ce_threshold[32];
 	char device_ce_threshold[32];
 	char row_ce_threshold[32];
+	unsigned row_pages_max;      /* pages kept, and acted on, per DRAM row (rasd/actions_rows.c) */
 	/* Machine-wide warnings (rasd/actions_stats.c): rasdaemon's two statistics */
 	char ce_rate_threshold[32];   /* corrected errors of every record, machine-wide */
 	unsigned poison_threshold_kb; /* HardwareCorrupted reaching this; 0: off */

@@ -201,6 +201,8 @@ int ras_actions_open(struct ras_actions **out, const struct rasd_config *cfg, st
 		known_load(a, db);
 		r = ras_db_actions_open(db, &a->dba);
 	}
+	if (r == 0)
+		r = actions_rows_open(a, db);
 	if (r == 0 && db)
 		actions_hold_recent_once(a, db);
 	if (r < 0) {
@@ -227,6 +229,7 @@ void ras_actions_close(struct ras_actions *a)
 	if (!a)
 		return;
 	ras_log_limit_report(&a->decision_lines, "threshold decisions", "");
+	actions_rows_close(a);
 	ras_db_actions_close(a->dba);
 	ras_once_seen_free(a->once);
 	free(a->known);
@@ -263,6 +266,7 @@ int ras_actions_set_db(struct ras_actions *a, struct ras_db *db)
 		return 0;
 	ras_db_actions_close(a->dba);
 	a->dba = NULL;
+	actions_rows_close(a);
 	actions_stats_set_db(a);
 	/* Every cached bucket is written again into the new database at the next flush. */
 	for (unsigned i = 0; i < CACHE_SLOTS; i++)
@@ -274,6 +278,8 @@ int ras_actions_set_db(struct ras_actions *a, struct ras_db *db)
 	for (unsigned i = 0; i < CACHE_SLOTS; i++)
 		if (a->slots[i].used)
 			known_add(a, hash_key(a->slots[i].kind, a->slots[i].key));
+	if (actions_rows_open(a, db) < 0)
+		return -EIO;
 	return ras_db_actions_open(db, &a->dba);
 }
 
@@ -331,6 +337,8 @@ static int prune_leaked_once(struct ras_actions *a)
 		if (leak < every)
 			every = leak;
 	}
+	if (actions_rows_prune(a, now) < 0)
+		return -EIO;
 	a->prune_next_ns = now < INT64_MAX - every ? now + every : INT64_MAX;
 	/* Too full to tell after a storm: what is left after the prune, counted again. */
 	if (!a->known_valid)
@@ -495,8 +503,8 @@ struct entry *actions_count_errors(struct ras_actions *a, const struct ras_subje
 }
 
 /* A page action on the subject's address: soft, hard, or soft and then hard if soft failed. */
-static int page_action(const struct ras_actions *a, const char *how, uint64_t addr, bool probe,
-		       char *target, size_t len)
+int actions_page_action(const struct ras_actions *a, const char *how, uint64_t addr, bool probe,
+			char *target, size_t len)
 {
 	const char *root = a->cfg->sysfs_root;
 	int r;
@@ -525,7 +533,7 @@ static int perform(struct ras_actions *a, const struct ras_subject *s, struct ra
 	if (s->kind == RAS_SUBJ_CPU)
 		return act_offline_cpus(a->cfg->sysfs_root, s, probe, act->target, sizeof(act->target));
 	if (s->kind == RAS_SUBJ_PAGE)
-		return page_action(a, act->action, s->addr, probe, act->target, sizeof(act->target));
+		return actions_page_action(a, act->action, s->addr, probe, act->target, sizeof(act->target));
 	/* A row: repair where the kernel can, else the page action on its address. */
 	if (!strcmp(act->action, "repair")) {
 		r = act_repair_row(a->cfg->sysfs_root, s, probe, act->target, sizeof(act->target));
@@ -537,7 +545,7 @@ static int perform(struct ras_actions *a, const struct ras_subject *s, struct ra
 		return 0;
 	}
 	snprintf(act->action, sizeof(act->action), "%s", page_how);
-	return page_action(a, page_how, s->addr & ~(a->page_size - 1), probe, act->target,
+	return actions_page_action(a, page_how, s->addr & ~(a->page_size - 1), probe, act->target,
 			   sizeof(act->target));
 }
 
@@ -620,6 +628,7 @@ static void crossed(struct ras_actions *a, const struct ras_subject *s, struct e
 		if (ras_db_action_insert(a->dba, &act, ras_decision_foldable(&act)) < 0)
 			ras_log(LOG_ERR, "cannot store the action on %s %s", act.kind, act.subject);
 		ras_decisions_keep(&a->decisions, s, ev, &act);
+		actions_rows_crossed(a, s, &act, ev);
 		return;
 	}
 	/* Decided now, whenever the record was made: caps and listings go by this time. */
@@ -639,6 +648,8 @@ static void crossed(struct ras_actions *a, const struct ras_subject *s, struct e
 		ras_log(LOG_ERR, "cannot store the action on %s %s", act.kind, act.subject);
 	ras_decisions_keep(&a->decisions, s, ev, &act);
 	log_decision(a, e, &act);
+	/* A row's other pages: after its own decision, before the trigger is told of it. */
+	actions_rows_crossed(a, s, &act, ev);
 	rasd_bmc_sel_crossing(a->sel, a->dba, &act);
 	snprintf(condition, sizeof(condition), "%s-threshold", act.kind);
 	if (!ras_triggers_installed(a->trig, condition))
@@ -708,10 +719,13 @@ void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type
 		n = ras_subjects_of(type, ev->values, decoded, a->page_size, a->counted, subj);
 	}
 	for (int i = 0; i < n; i++) {
-		struct entry *e = actions_count_errors(a, &all[i], ev->wall_ns, COUNT_LIVE);
+		struct entry *e;
 
-		if (!e)
+		actions_rows_note(a, &all[i], type, ev, row_id);
+		if (!(e = actions_count_errors(a, &all[i], ev->wall_ns, COUNT_LIVE))) {
+			actions_rows_later(a, &all[i], type, ev);
 			continue;
+		}
 		crossed(a, &all[i], e, type, decoded, ev, row_id);
 		/* Acted upon: the bucket starts empty again. */
 		e->b.level = 0;

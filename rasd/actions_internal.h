@@ -101,6 +101,13 @@ struct ras_actions {
 	unsigned known_count;
 	bool known_valid;
 	struct actions_stats stats;
+	/* The pages of each DRAM row (actions_rows.c), and the hashes of the rows that crossed. */
+	struct {
+		struct ras_db_row_pages *db;
+		uint64_t *crossed;
+		size_t n_crossed, cap_crossed;
+		bool stale;           /* a transaction was rolled back: read crossed again */
+	} rows;
 };
 
 
@@ -120,6 +127,31 @@ struct entry *actions_slot_for(struct ras_actions *a, enum ras_subject_kind kind
 /* Counts the subject's errors; the bucket when it crossed (the caller empties it), else NULL. */
 struct entry *actions_count_errors(struct ras_actions *a, const struct ras_subject *s,
 				   int64_t wall_ns, enum counting how);
+/* The page action (soft, hard, soft-then-hard) on a page: performed, or with probe only checked. */
+int actions_page_action(const struct ras_actions *a, const char *how, uint64_t addr, bool probe,
+			char *target, size_t len);
+
+/*
+ * A crossed row acts on every page recorded in it (actions_rows.c). open:
+ * the statements on db (NULL: none) and the rows that crossed; note: a
+ * corrected record's row subject, before it is counted, keeps its page;
+ * crossed: after the row's decision act, every other page of the row gets
+ * it; later: a record of a crossed row that did not cross again acts on the
+ * row's new pages; prune: forgets the pages of rows that have not crossed
+ * whose errors leaked out by now.
+ */
+struct ras_db_row_pages;
+int actions_rows_open(struct ras_actions *a, struct ras_db *db);
+void actions_rows_close(struct ras_actions *a);
+void actions_rows_note(struct ras_actions *a, const struct ras_subject *s,
+		       const struct ras_event_type *type, const struct ras_db_event *ev,
+		       int64_t row_id);
+void actions_rows_crossed(struct ras_actions *a, const struct ras_subject *s,
+			  const struct ras_db_action *act, const struct ras_db_event *ev);
+void actions_rows_later(struct ras_actions *a, const struct ras_subject *s,
+			const struct ras_event_type *type, const struct ras_db_event *ev);
+int actions_rows_prune(struct ras_actions *a, int64_t now);
+
 /* At start: the subjects seen once, found again in the stored records (actions_replay.c). */
 void actions_hold_recent_once(struct ras_actions *a, struct ras_db *db);
 

@@ -164,6 +164,8 @@ void ras_actions_rolled_back(struct ras_actions *a)
 	a->prune_next_ns = 0;
 	/* The decisions taken wait for their records to come again. */
 	ras_decisions_rolled_back(&a->decisions);
+	/* A row's crossing undone: the crossed rows are read again (actions_rows.c). */
+	a->rows.stale = true;
 	a->txn++;
 	l->n_undo = 0;
 	l->undo_incomplete = false;

@@ -19,6 +19,7 @@ struct ras_decided {
 	char key[128];
 	uint64_t rec_hash;
 	int64_t event_ns;
+	uint64_t page;          /* a page of a crossed row (actions_rows.c); 0: the crossing's own */
 	struct ras_db_action act;
 };
 
@@ -110,6 +111,24 @@ bool ras_decision_go_ahead(struct ras_decisions *d, struct ras_db_actions *dba,
 	return true;
 }
 
+bool ras_decision_row_page(struct ras_decisions *d, struct ras_db_action *act, int probed,
+			   bool synthetic)
+{
+	if (probed == -EINVAL) {
+		set_result(act, "refused", EINVAL);
+		return false;
+	}
+	if (d->cfg->dry_run || (synthetic && !d->cfg->synthetic_actions)) {
+		set_result(act, "dry-run", probed == -EOPNOTSUPP ? EOPNOTSUPP : 0);
+		return false;
+	}
+	if (probed == -EOPNOTSUPP) {
+		set_result(act, "unsupported", EOPNOTSUPP);
+		return false;
+	}
+	return true;
+}
+
 void ras_decision_performed(struct ras_db_action *act, int r)
 {
 	set_result(act, r < 0 ? "failed" : "done", r < 0 ? -r : 0);
@@ -130,8 +149,9 @@ bool ras_decision_foldable(const struct ras_db_action *act)
 	       (strcmp(act->result, "done") && strcmp(act->result, "failed"));
 }
 
-void ras_decisions_keep(struct ras_decisions *d, const struct ras_subject *s,
-			const struct ras_db_event *ev, const struct ras_db_action *act)
+void ras_decisions_keep_page(struct ras_decisions *d, const struct ras_subject *s,
+			     const struct ras_db_event *ev, uint64_t page,
+			     const struct ras_db_action *act)
 {
 	if (d->n_made == d->cap_made) {
 		size_t cap = d->cap_made ? d->cap_made * 2 : 16;
@@ -142,25 +162,39 @@ void ras_decisions_keep(struct ras_decisions *d, const struct ras_subject *s,
 		d->made = m;
 		d->cap_made = cap;
 	}
-	d->made[d->n_made] = (struct ras_decided){ s->kind, "", ev->rec_hash, ev->wall_ns, *act };
+	d->made[d->n_made] = (struct ras_decided){ s->kind, "", ev->rec_hash, ev->wall_ns, page,
+						   *act };
 	snprintf(d->made[d->n_made].key, sizeof(d->made[0].key), "%s", s->key);
 	d->n_made++;
 }
 
-bool ras_decisions_given_back(struct ras_decisions *d, const struct ras_subject *s,
-			      const struct ras_db_event *ev, struct ras_db_action *act)
+void ras_decisions_keep(struct ras_decisions *d, const struct ras_subject *s,
+			const struct ras_db_event *ev, const struct ras_db_action *act)
+{
+	ras_decisions_keep_page(d, s, ev, 0, act);
+}
+
+bool ras_decisions_given_back_page(struct ras_decisions *d, const struct ras_subject *s,
+				   const struct ras_db_event *ev, uint64_t page,
+				   struct ras_db_action *act)
 {
 	for (size_t i = 0; i < d->n_redo; i++) {
 		struct ras_decided *p = &d->redo[i];
 
 		if (p->kind != s->kind || p->rec_hash != ev->rec_hash || p->event_ns != ev->wall_ns ||
-		    strcmp(p->key, s->key))
+		    p->page != page || strcmp(p->key, s->key))
 			continue;
 		*act = p->act;
 		d->redo[i] = d->redo[--d->n_redo];
 		return true;
 	}
 	return false;
+}
+
+bool ras_decisions_given_back(struct ras_decisions *d, const struct ras_subject *s,
+			      const struct ras_db_event *ev, struct ras_db_action *act)
+{
+	return ras_decisions_given_back_page(d, s, ev, 0, act);
 }
 
 void ras_decisions_committed(struct ras_decisions *d)

@@ -45,6 +45,14 @@ const char *ras_decision_configured(const struct rasd_config *cfg, enum ras_subj
 bool ras_decision_go_ahead(struct ras_decisions *d, struct ras_db_actions *dba,
 			   enum ras_subject_kind kind, struct ras_db_action *act, int probed,
 			   bool synthetic);
+/*
+ * Whether a page of a crossed row is acted on, the row's decision having
+ * gone ahead (or been a dry run): the same checks but the rate limit and the
+ * daily cap, which the row's decision passed for all its pages at once
+ * (rasd/actions_rows.c). act->result says why not.
+ */
+bool ras_decision_row_page(struct ras_decisions *d, struct ras_db_action *act, int probed,
+			   bool synthetic);
 /* The result of an action performed: r 0 done, -errno failed. */
 void ras_decision_performed(struct ras_db_action *act, int r);
 /* Whether the decision may fold into the subject's latest row when identical to it. */
@@ -56,6 +64,13 @@ void ras_decisions_keep(struct ras_decisions *d, const struct ras_subject *s,
 /* The decision a rolled-back transaction took at this crossing, taken out of the list. */
 bool ras_decisions_given_back(struct ras_decisions *d, const struct ras_subject *s,
 			      const struct ras_db_event *ev, struct ras_db_action *act);
+/* The same for the page action on one page of a crossed row (page not 0). */
+void ras_decisions_keep_page(struct ras_decisions *d, const struct ras_subject *s,
+			     const struct ras_db_event *ev, uint64_t page,
+			     const struct ras_db_action *act);
+bool ras_decisions_given_back_page(struct ras_decisions *d, const struct ras_subject *s,
+				   const struct ras_db_event *ev, uint64_t page,
+				   struct ras_db_action *act);
 /* The transaction was committed: its decisions, and any still waiting, are forgotten. */
 void ras_decisions_committed(struct ras_decisions *d);
 /* The decisions so far (a commit handed over), and: those are committed, the later ones stay open. */

@@ -27,3 +27,12 @@ tests_test_stat_thresholds_LDADD = $(TEST_LIBS)
 
 # register_labels: the DIMM labels known written into EDAC sysfs at start and SIGHUP.
 rasd_librasd_a_SOURCES += rasd/register_labels.c rasd/register_labels.h
+
+# A crossed row acts on every page recorded in it: the pages of each row (schema step 21).
+db_libdb_a_SOURCES += db/db_row_pages.c db/db_row_pages.h
+rasd_librasd_a_SOURCES += rasd/actions_rows.c
+check_PROGRAMS += tests/test-row-pages
+TESTS += tests/test-row-pages
+tests_test_row_pages_SOURCES = tests/test-row-pages.c $(ACTIONS_FIXTURE)
+tests_test_row_pages_CFLAGS = $(RAS_CFLAGS)
+tests_test_row_pages_LDADD = $(TEST_LIBS)

@@ -5,7 +5,8 @@
 # WAL sync at commit, every attempt to store the held records fails and is
 # rolled back; once it clears they are stored once, and each bucket holds each
 # error once. A threshold crossed in a failed attempt acts and runs its
-# trigger once; the retried record gets that decision, stored once.
+# trigger once; the retried record gets that decision, stored once; a DRAM
+# row crossed in a failed attempt acts on each of its pages once.
 set -u
 . "${top_srcdir:-.}/tests/live-lib.sh"
 
@@ -37,6 +38,8 @@ sysfs_root = $SYS
 trigger_dir = $TRIG
 page_ce_threshold = 3/1h
 page_ce_action = soft
+row_ce_threshold = 2/1h
+memory_repair = no
 action_min_interval_s = 0
 CONF
 # Each run of the trigger adds a line.
@@ -96,5 +99,21 @@ ok "$([ "$(q "SELECT count(*) FROM actions a JOIN mc_event m ON m.id = a.event_i
 ok "$([ "$(cat "$TRIG/page-threshold.runs")" = "0x6200000 done" ] && echo 0 || echo 1)" "the trigger ran once ($(wc -l < "$TRIG/page-threshold.runs") runs)"
 ok "$([ "$(bucket 0x6200000)" = "0 3" ] && echo 0 || echo 1)" "the bucket emptied at the crossing, 3 errors in all ($(bucket 0x6200000))"
 ok "$([ "$(bucket 0x6100000)" = "2 2" ] && echo 0 || echo 1)" "the first page's bucket unchanged by the second failure"
+# Two errors on two pages of one DRAM row (i10nm's driver_detail) while commits fail: the row
+# crosses in a failed attempt and acts on both pages; the retried records get those decisions.
+inject_row() { ctl inject --synthetic ras:mc_event error_type=0 "msg=row $1" label=DIMM_R \
+	mc_index=0 top_layer=2 middle_layer=0 lower_layer=-1 "address=$1" grain_bits=6 error_count=1 \
+	"driver_detail= err_code:0x0000:0x009f ProcessorSocketId:0x0 MemoryControllerId:0x0 PhysicalRankId:0x1 Row:0x77 Column:0x8 Bank:0x1 BankGroup:0x1" >/dev/null; }
+echo "fsync -wal 5" > "$CTLF"
+inject_row 0x7100040; inject_row 0x7200040
+wait_for 10 sh -c "[ \$(grep -c 'storage failing since' '$WORK/rasd.log') = 4 ]"; ok $? "the commit fails for a crossing row"
+wait_for 10 grep -q "soft on 1 more pages of the row" "$WORK/rasd.log"; ok $? "the row acted on its other page in the failed attempt"
+sleep 1.5
+: > "$CTLF"
+wait_for 20 sh -c "[ \$(grep -c 'storage works again' '$WORK/rasd.log') = 4 ]"; ok $? "stored once the fault clears"
+ok "$([ "$(grep -c 'more pages of the row' "$WORK/rasd.log")" = 1 ] && echo 0 || echo 1)" "the row's other page acted on once, not again at the retry"
+ok "$([ "$(q "SELECT count(*) FROM actions WHERE kind = 'row' AND result = 'done'")" = 2 ] && echo 0 || echo 1)" \
+	"two actions rows, one per page ($(q "SELECT group_concat(target, '; ') FROM actions WHERE kind = 'row'"))"
+ok "$([ "$(q "SELECT count(*) FROM row_pages WHERE acted = 'done'")" = 2 ] && echo 0 || echo 1)" "both pages stored as offlined"
 kill -TERM $PID; wait $PID; ok $? "rasd exits 0"; PID=
 done_testing

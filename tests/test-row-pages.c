@@ -1,0 +1,304 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A crossed DRAM row acts on every page recorded in it (issue 36,
+ * rasd/actions_rows.c), through rasd --once on recorded mc_event pages of one
+ * i10nm-style row: soft_offline_page in the fake sysfs tree is a FIFO read by
+ * a child of this test, so every write rasd makes is seen, not only the last.
+ * Checked: N pages then a crossing write N offlines, none held back by
+ * action_min_interval_s; a restart acts on none again; a later record of a
+ * new page of the crossed row acts on it at once, of an old one not; the
+ * bound row_pages_max keeps the pages past it out and says so; a dry run
+ * records every page as dry-run and writes nothing; actions, status, summary
+ * and metrics count the same decisions.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include "actions_fixture.h"
+#include "fake_tree.h"
+#include "tap.h"
+
+#define ROW "mc0 2:0:-1 rank 1 bank group 2 bank 3 row 0x1a2b"
+#define CTL(out, ...) ctl_run(out, sizeof(out), (const char *const[]){ __VA_ARGS__, NULL })
+
+static char writes[600];
+static pid_t reader = -1;
+static char out[65536];
+
+/* soft_offline_page as a FIFO: the child appends each writer's bytes, and a newline, to writes. */
+static void start_reader(void)
+{
+	char fifo[700];
+
+	snprintf(fifo, sizeof(fifo), "%s/devices/system/memory/soft_offline_page", sysfs);
+	snprintf(writes, sizeof(writes), "%s/writes", tmp);
+	unlink(fifo);
+	unlink(writes);
+	if (mkfifo(fifo, 0600) < 0) {
+		tap_diag("mkfifo: %s", strerror(errno));
+		return;
+	}
+	reader = fork();
+	if (reader != 0)
+		return;
+	for (;;) {
+		char buf[256];
+		int fd = open(fifo, O_RDONLY | O_CLOEXEC), w;
+		ssize_t n;
+
+		if (fd < 0)
+			_exit(1);
+		w = open(writes, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
+		while ((n = read(fd, buf, sizeof(buf))) > 0)
+			if (w < 0 || write(w, buf, (size_t)n) != n)
+				_exit(1);
+		if (w < 0 || write(w, "\n", 1) != 1)
+			_exit(1);
+		close(w);
+		close(fd);
+	}
+}
+
+static void stop_reader(void)
+{
+	if (reader > 0) {
+		kill(reader, SIGKILL);
+		waitpid(reader, NULL, 0);
+	}
+	reader = -1;
+}
+
+/*
+ * The addresses written so far, "0x1000 0x2000 ". Writers that come before
+ * the child reads run together: each value starts with 0x, so they split there.
+ */
+static int written(char *list, size_t len)
+{
+	char all[8192];
+	size_t got = 0, used = 0;
+	int n = 0;
+	FILE *f = fopen(writes, "re");
+
+	list[0] = 0;
+	if (!f)
+		return 0;
+	got = fread(all, 1, sizeof(all) - 1, f);
+	fclose(f);
+	all[got] = 0;
+	for (char *p = strstr(all, "0x"); p; n++) {
+		char *next = strstr(p + 2, "0x");
+		size_t l = next ? (size_t)(next - p) : strlen(p);
+
+		while (l && (p[l - 1] == '\n'))
+			l--;
+		used += (size_t)snprintf(list + used, used < len ? len - used : 0, "%.*s ", (int)l, p);
+		p = next;
+	}
+	return n;
+}
+
+/* A corrected error of the row (0x1a2b, or another) at page, i10nm's driver_detail naming it. */
+static void add_row_page_of(struct fake_tree *t, const char *row, unsigned long page, uint64_t ts)
+{
+	char addr[64], detail[256];
+	char *assign[] = { "error_type=0", "msg=memory read error", "label=DIMM_C0", "error_count=1",
+			   "mc_index=0", "top_layer=2", "middle_layer=0", "lower_layer=-1", addr,
+			   "grain_bits=6", "syndrome=0",
+			   detail };
+
+	snprintf(addr, sizeof(addr), "address=0x%lx", page + 0x40);
+	snprintf(detail, sizeof(detail), "driver_detail= err_code:0x0000:0x009f ProcessorSocketId:0x0"
+		 " MemoryControllerId:0x0 PhysicalRankId:0x1 Row:%s Column:0x3f8 Bank:0x3 BankGroup:0x2",
+		 row);
+	add(t, "ras:mc_event", assign, 12, ts);
+}
+
+static void add_row_page(struct fake_tree *t, unsigned long page, uint64_t ts)
+{
+	add_row_page_of(t, "0x1a2b", page, ts);
+}
+
+/* rasd --once on records of the row at these pages (none: a restart with nothing new). */
+static int run_pages(const unsigned long *pages, int n, uint64_t ts)
+{
+	struct fake_tree t;
+	int rc;
+
+	tree(&t);
+	for (int i = 0; i < n; i++)
+		add_row_page(&t, pages[i], ts + (uint64_t)i * MS);
+	fake_tree_finish(&t);
+	rc = run_rasd(t.root, false);
+	fake_tree_destroy(&t);
+	return rc;
+}
+
+static int64_t q(const char *sql)
+{
+	sqlite3 *db;
+	int64_t v;
+
+	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
+	v = scalar(db, sql);
+	sqlite3_close(db);
+	return v;
+}
+
+static const unsigned long five[] = { 0x2468000, 0x2469000, 0x246a000, 0x3468000, 0x3469000 };
+static const char conf[] = "row_ce_threshold = 5/1h\npage_ce_threshold = 100/1h\n"
+			   "action_min_interval_s = 3600\naction_max_per_day = 100\n";
+
+static void test_row_acts_on_every_page(void)
+{
+	char list[1024];
+
+	fresh_db();
+	make_sysfs(false);
+	start_reader();
+	write_conf(conf);
+	tap_is_int(run_pages(five, 5, base_ts), 0, "five errors on five pages of one row");
+	tap_is_int(written(list, sizeof(list)), 5, "five page offlines written (%s)", list);
+	tap_ok(strstr(list, "0x3469000") && strstr(list, "0x2468000") && strstr(list, "0x2469000") &&
+	       strstr(list, "0x246a000") && strstr(list, "0x3468000"), "one for each page of the row");
+	tap_ok(!strncmp(list, "0x3469000 ", 10), "the crossing record's page first, with the row's decision");
+	tap_is_int(q("SELECT count(*) FROM actions WHERE kind = 'row' AND subject = '" ROW "'"
+		     " AND action = 'soft' AND result = 'done'"), 5,
+		   "five actions rows, each done, though action_min_interval_s is an hour");
+	tap_is_int(q("SELECT count(DISTINCT target) FROM actions WHERE kind = 'row'"), 5,
+		   "each names its page's write");
+	tap_is_int(q("SELECT count(*) FROM actions WHERE kind = 'row' AND target LIKE '0x2468000 >%'"
+		     " AND event_id = 1"), 1, "a page's action names the record that first named it");
+	tap_is_int(q("SELECT count(*) FROM row_pages WHERE row = '" ROW "' AND acted = 'done'"), 5,
+		   "row_pages: the five offlined");
+
+	tap_is_int(run_pages(NULL, 0, base_ts), 0, "a restart with nothing new");
+	tap_is_int(written(list, sizeof(list)), 5, "no page acted on again (%s)", list);
+
+	static const unsigned long later[] = { 0x2469000, 0x4468000 };
+	tap_is_int(run_pages(later, 2, base_ts + 10 * MS), 0,
+		   "later: an old page of the crossed row, then a new one");
+	tap_is_int(written(list, sizeof(list)), 6, "one more write (%s)", list);
+	tap_ok(strstr(list, "0x4468000 ") && strstr(list, "0x4468000 ") == strrchr(list, 'x') - 1,
+	       "for the new page only, without the row crossing again");
+	tap_is_int(q("SELECT count(*) FROM actions WHERE kind = 'row' AND result = 'done'"
+		     " AND threshold = 'crossed row' AND target LIKE '0x4468000 >%'"), 1,
+		   "stored as a page of a crossed row");
+	stop_reader();
+}
+
+/* actions, status, summary and metrics count the same decisions. */
+static void views_agree(int64_t done, int64_t other, const char *other_result)
+{
+	char want[128];
+
+	CTL(out, "actions");
+	int lines = 0;
+	for (const char *p = out; (p = strstr(p, ROW)); p++)
+		lines++;
+	tap_is_int(lines, (int)(done + other), "actions lists %lld decisions on the row",
+		   (long long)(done + other));
+	CTL(out, "status");
+	snprintf(want, sizeof(want), "%lld decided", (long long)(done + other));
+	tap_ok(strstr(out, want) != NULL, "status: %s", want);
+	CTL(out, "summary");
+	tap_ok(strstr(out, want) != NULL, "summary: %s", want);
+	CTL(out, "metrics");
+	snprintf(want, sizeof(want), "ras_fdr_actions_total{action=\"soft\",result=\"%s\"} %lld",
+		 done ? "done" : other_result, (long long)(done ? done : other));
+	tap_ok(strstr(out, want) != NULL, "metrics: %s", want);
+	if (done && other) {
+		snprintf(want, sizeof(want), "ras_fdr_actions_total{action=\"soft\",result=\"%s\"} %lld",
+			 other_result, (long long)other);
+		tap_ok(strstr(out, want) != NULL, "metrics: %s", want);
+	}
+}
+
+static void test_bound(void)
+{
+	char list[1024], extra[256];
+
+	fresh_db();
+	make_sysfs(false);
+	start_reader();
+	snprintf(extra, sizeof(extra), "%srow_pages_max = 3\n", conf);
+	write_conf(extra);
+	tap_is_int(run_pages(five, 5, base_ts), 0, "five pages of one row, row_pages_max = 3");
+	tap_is_int(written(list, sizeof(list)), 4,
+		   "the three kept and the crossing record's own written (%s)", list);
+	tap_ok(!strstr(list, "0x3468000"), "the fourth page, past the bound, is not");
+	tap_is_int(q("SELECT count(*) FROM row_pages WHERE row = '" ROW "'"), 3, "three pages kept");
+	tap_is_int(q("SELECT over FROM row_state WHERE row = '" ROW "'"), 2, "two counted past the bound");
+	tap_is_int(q("SELECT count(*) FROM actions WHERE kind = 'row' AND result = 'row-limit' AND"
+		     " target = '2 records of pages past row_pages_max (3): not kept'"), 1,
+		   "and told once, as a row-limit decision");
+	views_agree(4, 1, "row-limit");
+	tap_is_int(run_pages(NULL, 0, base_ts), 0, "a restart");
+	tap_is_int(q("SELECT count(*) FROM actions WHERE result = 'row-limit'"), 1, "told only once");
+	stop_reader();
+}
+
+static void test_dry_run(void)
+{
+	char list[1024], extra[256];
+
+	fresh_db();
+	make_sysfs(false);
+	start_reader();
+	snprintf(extra, sizeof(extra), "%sdry_run = yes\n", conf);
+	write_conf(extra);
+	tap_is_int(run_pages(five, 5, base_ts), 0, "five pages of one row, dry_run");
+	tap_is_int(written(list, sizeof(list)), 0, "nothing written (%s)", list);
+	tap_is_int(q("SELECT count(*) FROM actions WHERE kind = 'row' AND result = 'dry-run'"), 5,
+		   "five dry-run decisions, one per page");
+	views_agree(0, 5, "dry-run");
+	stop_reader();
+}
+
+/*
+ * The rate limit still holds a row's decision back as a whole: a second row
+ * crossing within action_min_interval_s acts on none of its pages.
+ */
+static void test_rate_limited_row(void)
+{
+	char list[1024];
+	struct fake_tree t;
+
+	fresh_db();
+	make_sysfs(false);
+	start_reader();
+	write_conf(conf);
+	tree(&t);
+	for (int i = 0; i < 5; i++)
+		add_row_page_of(&t, "0x1a2b", five[i], base_ts + (uint64_t)i * MS);
+	for (int i = 0; i < 5; i++)
+		add_row_page_of(&t, "0x1a2c", five[i] + 0x100000, base_ts + (uint64_t)(5 + i) * MS);
+	fake_tree_finish(&t);
+	tap_is_int(run_rasd(t.root, false), 0, "two rows of five pages cross within the hour");
+	fake_tree_destroy(&t);
+	tap_is_int(written(list, sizeof(list)), 5, "the first row's five written (%s)", list);
+	tap_is_int(q("SELECT count(*) FROM actions WHERE kind = 'row' AND result = 'rate-limited'"
+		     " AND subject LIKE '% row 0x1a2c'"), 1,
+		   "the second row's crossing is one rate-limited decision");
+	tap_is_int(q("SELECT count(*) FROM row_pages WHERE row LIKE '% row 0x1a2c' AND acted IS NULL"), 5,
+		   "its pages wait for its next crossing");
+	stop_reader();
+}
+
+int main(void)
+{
+	signal(SIGPIPE, SIG_IGN);
+	actions_fixture_init();
+	test_row_acts_on_every_page();
+	test_bound();
+	test_dry_run();
+	test_rate_limited_row();
+	actions_fixture_done();
+	return tap_done();
+}
