@@ -32,7 +32,7 @@ browse() { # what-to-do-args... file
 	timeout 300 "$BROWSER" --headless --no-sandbox --disable-gpu --no-first-run \
 		--user-data-dir="$WORK/profile" --proxy-server=127.0.0.1:9 \
 		--host-resolver-rules='MAP * ~NOTFOUND' --disable-background-networking \
-		--disable-component-update --disable-sync --window-size=1000,2000 "$@" 2>>"$WORK/chromium.log"
+		--disable-component-update --disable-sync --window-size=1000,4000 "$@" 2>>"$WORK/chromium.log"
 }
 
 browse --dump-dom --log-net-log="$WORK/net.json" "file://$WORK/all.html" > "$WORK/all.dom"
@@ -42,8 +42,14 @@ dom '<section id="machine">.*' "the machine section"
 dom 'SYSSERIAL-4711' "the machine's serial (DMI)"
 dom 'DIMMSER-A1-9999' "the DIMM inventory (SMBIOS type 17)"
 dom 'mc0, layers 1:0 (DIMM_A1)' "the stormy DIMM among the parts"
-grep -A1 'mc0, layers 1:0 (DIMM_A1)</td><td>mc_event</td>' "$WORK/all.dom" | grep -q '<td class="n">1187</td><td class="n">13</td>'
+grep -A1 'mc0, layers 1:0 (DIMM_A1)<br><span class="smbios">.*</td><td>mc_event</td>' "$WORK/all.dom" | grep -q '<td class="n">1187</td><td class="n">13</td>'
 ok $? "DOM: its 1187 corrected and 13 uncorrected errors"
+grep -q 'mc0, layers 1:0 (DIMM_A1)<br><span class="smbios">socket: DIMM_A1 (bank P0_CHANNEL), Samsung, part M393A2K43DB3-CWE, serial DIMMSER-A1-9999; <span class="muted">SMBIOS: the EDAC label names its locator</span></span></td>' "$WORK/all.dom"
+ok $? "DOM: its row names the SMBIOS device health finds for its label (socket, part number, serial)"
+grep -q 'mc1, layers 1:0 (DIMM_B1)<br><span class="smbios muted">socket: locator not known (no verdict names this part' "$WORK/all.dom"
+ok $? "DOM: a DIMM no verdict names: locator not known, and why"
+grep -q '<section id="verdicts">.*socket: DIMM_B0 (bank P0_CHANNEL), Samsung, part M393A2K43DB3-CWE, serial DIMMSER-B0-1234' "$WORK/all.dom"
+ok $? "DOM: the verdicts section names each judged DIMM's device"
 dom 'PCIe 0000:00:1c.0' "the PCIe device of the imported database"
 dom '<svg class="timeline"' "the timelines"
 dom 'class="act"' "an action marked on a timeline"
@@ -55,8 +61,8 @@ dom '<section id="config">' "the configuration"
 dom '<section id="dimm-map">.*holds no EDAC topology' "the DIMM map says the database holds no topology"
 slots=$(grep -o '<g class="slot" data-state="[a-z]*" data-layers="[-0-9:]*" data-mc="[0-9]*"' "$WORK/all.dom" | sort -u | wc -l)
 ok "$([ "$slots" -ge 6 ] && echo 0 || echo 1)" "DOM: the DIMM map's slots, as the browser built them ($slots, at least the 6 DIMMs the records name)"
-grep -o '<g class="slot" data-state="errors" data-layers="1:0:-1" data-mc="0"><rect[^>]*>.\{0,200\}' "$WORK/all.dom" | grep -q 'DIMM_A1.*[0-9]* errors'
-ok $? "DOM: DIMM_A1's slot with its label and count"
+grep -o '<g class="slot" data-state="replace" data-layers="1:0:-1" data-mc="0"><rect[^>]*>.\{0,200\}' "$WORK/all.dom" | grep -q 'DIMM_A1.*[0-9]* errors'
+ok $? "DOM: DIMM_A1's slot in its verdict (replace) with its label and count"
 # The page's own requests: chromium's network log marks them with the page's
 # initiator ("null" for a file), its background ones with "not an origin".
 page_requests() { $PY -c 'import json, sys
