@@ -25,6 +25,8 @@ static const char css[] =
 	".part{break-inside:avoid;margin:.8em 0}.legend span{margin-right:1.5em}"
 	".smbios{font-size:11px;font-weight:normal;color:#333}.smbios .muted,.smbios.muted{color:#666}.sw{display:inline-block;width:.8em;height:.8em;margin-right:.3em}"
 	"svg.dimm-map text{font-size:11px}.mc{break-inside:avoid;margin:.6em 0}"
+	".socket{border:1px solid #999;border-radius:6px;padding:0 .8em;margin:.8em 0}"
+	".socket h3{font-size:1.05em;margin:.4em 0}"
 	"@media print{body{margin:0;max-width:none}h2{break-after:avoid}tr,.part{break-inside:avoid}}";
 
 /* Text of the page: NULL is an empty string. */

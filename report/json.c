@@ -202,7 +202,12 @@ static void dimm_map(FILE *f, const struct rpt_model *m)
 
 	fprintf(f, ",\"dimm_map\":{\"source\":\"%s\",\"controllers\":[", d->from_edac ? "edac" : "records");
 	for (size_t i = 0; i < d->nmcs; i++) {
-		fprintf(f, "%s{\"mc\":%d,\"name\":", i ? "," : "", d->mcs[i].mc);
+		fprintf(f, "%s{\"mc\":%d,\"socket\":", i ? "," : "", d->mcs[i].mc);
+		if (d->mcs[i].socket < 0)
+			fputs("null", f);
+		else
+			fprintf(f, "%d", d->mcs[i].socket);
+		fputs(",\"name\":", f);
 		jstr(f, d->mcs[i].name);
 		fputs(",\"layers\":[", f);
 		for (unsigned l = 0; l < d->mcs[i].n_layers; l++) {

@@ -131,11 +131,13 @@ struct rpt_redaction {
 /*
  * The DIMM map (report/dimm_map.c): the controllers and slots of the EDAC
  * topology the database stored (ras-fdr-ctl layout's), or, when it has
- * none, only the slots the records name.
+ * none, only the slots the records name; the controllers grouped by socket
+ * where the names say which (sockets x controllers x channels x slots).
  */
 #define RPT_LAYERS 3
 struct rpt_map_mc {
 	int mc;
+	int socket;                  /* as the controller's name or its slots' labels say; -1 not known */
 	char *name;                  /* the controller's name, "" not known */
 	unsigned n_layers;           /* 1 to RPT_LAYERS */
 	char *layer_name[RPT_LAYERS];
