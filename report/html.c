@@ -269,6 +269,12 @@ static void parts(FILE *f, const struct rpt_model *m)
 	      "(and informational), up</span><span><i class=\"sw\" style=\"background:#c0392b\"></i>"
 	      "uncorrected, down</span><span><i class=\"sw\" style=\"background:#e67e22\"></i>action"
 	      "</span></p>", f);
+	if (m->whole_hours)
+		fprintf(f, "<p class=\"muted\" id=\"whole-hours\">Each column is %lld whole hour%s: the"
+			" window holds more than 250,000 records, so the columns are counted from the hourly"
+			" roll-ups, not placed record by record.</p>",
+			(long long)((m->t1 - m->t0) / RPT_BINS / 3600000000000LL),
+			(m->t1 - m->t0) / RPT_BINS == 3600000000000LL ? "" : "s");
 	for (size_t i = 0; i < m->nparts; i++) {
 		fputs("<div class=\"part\"><b>", f);
 		h(f, m->parts[i].name[0] ? m->parts[i].name : "(no location)");

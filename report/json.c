@@ -161,7 +161,8 @@ static void parts(FILE *f, const struct rpt_model *m)
 	jtime(f, m->t1 > m->t0 ? m->t0 : 0);
 	fputs(",\"until\":", f);
 	jtime(f, m->t1 > m->t0 ? m->t1 : 0);
-	fprintf(f, ",\"columns\":%d},\"parts\":[", RPT_BINS);
+	fprintf(f, ",\"columns\":%d,\"whole_hours\":%s},\"parts\":[", RPT_BINS,
+		m->whole_hours ? "true" : "false");
 	for (size_t i = 0; i < m->nparts; i++) {
 		const struct rpt_part *p = &m->parts[i];
 

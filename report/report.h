@@ -172,6 +172,7 @@ struct rpt_model {
 	size_t nparts;
 	int64_t total;               /* every record counted, as summary's total */
 	int64_t t0, t1;              /* the timeline's span; t1 == t0: no records */
+	bool whole_hours;            /* the columns are whole hours (too many records to place finer) */
 	struct rpt_verdict *verdicts;
 	size_t nverdicts;
 	struct rpt_dimm_map map;
