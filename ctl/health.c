@@ -70,13 +70,7 @@ static void json_int(const char *key, int64_t v)
 
 /* ---- a DIMM's SMBIOS type 17 device ----------------------------------------- */
 
-struct where {
-	const struct smbios_memory_device *dev;
-	char why[128];                /* no device: why not */
-	enum dimm_match_by by;
-};
-
-static void locate(struct listing *l, const struct ras_db_part *p, struct where *w)
+static void locate(struct listing *l, const struct ras_db_part *p, struct dimm_where *w)
 {
 	const char *root = l->c->cfg.sysfs_root;
 
@@ -85,22 +79,12 @@ static void locate(struct listing *l, const struct ras_db_part *p, struct where 
 		dimm_locators_read(root, &l->loc);
 		l->have_topo = edac_sysfs_read(root, &l->topo) == 0;
 	}
-	w->dev = dimm_locator_of_part(&l->loc, l->have_topo ? &l->topo : NULL, p->part, p->label,
-				      &w->by);
-	if (w->dev)
-		snprintf(w->why, sizeof(w->why), "%s", dimm_match_by_name(w->by));
-	else if (l->loc.error)
-		snprintf(w->why, sizeof(w->why), "SMBIOS type 17 entries not readable: %s%s",
-			 strerror(-l->loc.error), l->loc.error == -EACCES ? " (they need root)" : "");
-	else if (!l->loc.n)
-		snprintf(w->why, sizeof(w->why), "no SMBIOS type 17 entries");
-	else
-		snprintf(w->why, sizeof(w->why), "%s", dimm_match_by_name(w->by));
+	dimm_where_of_part(&l->loc, l->have_topo ? &l->topo : NULL, p->part, p->label, w);
 }
 
 static void locator_json(struct listing *l, const struct ras_db_part *p)
 {
-	struct where w;
+	struct dimm_where w;
 
 	if (strcmp(p->kind, "dimm")) {
 		printf(",\"smbios\":null");
@@ -123,7 +107,7 @@ static void locator_json(struct listing *l, const struct ras_db_part *p)
 /* "DIMM_A1 (bank P0 CHANNEL A), Samsung M393A2K43BB1-CTD, serial 0x1234" or why not known. */
 static void locator_text(struct listing *l, const struct ras_db_part *p)
 {
-	struct where w;
+	struct dimm_where w;
 
 	if (strcmp(p->kind, "dimm"))
 		return;

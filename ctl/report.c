@@ -110,10 +110,19 @@ static bool real_serial(const char *s)
 	return true;
 }
 
-/* A DIMM of the inventory is the failing part's when the part's name holds its locator. */
+/*
+ * A DIMM of the inventory is the failing part's when the part's name holds its
+ * locator, or when it is the SMBIOS device health names for the part's verdict.
+ */
 static bool dimm_of_part(const struct rpt_model *m, const struct rpt_dimm *d)
 {
-	if (!m->part_filter || !d->locator || strlen(d->locator) < 2)
+	if (!m->part_filter)
+		return false;
+	for (size_t i = 0; i < m->nverdicts; i++)
+		if (m->verdicts[i].smbios && m->verdicts[i].smbios->known && d->serial &&
+		    real_serial(d->serial) && !strcmp(m->verdicts[i].smbios->serial, d->serial))
+			return true;
+	if (!d->locator || strlen(d->locator) < 2)
 		return false;
 	for (size_t i = 0; i < m->nparts; i++)
 		if (!strcmp(m->parts[i].kind, "dimm") || !strcmp(m->parts[i].kind, "memory"))
@@ -136,6 +145,17 @@ static void machine_secrets(struct secrets *s, const struct rpt_model *m)
 	for (size_t i = 0; mc && i < mc->ncpus; i++)
 		if (real_serial(mc->cpus[i].ppin))
 			add_secret(s, mc->cpus[i].ppin, strlen(mc->cpus[i].ppin), "serial");
+	/*
+	 * The serials of the SMBIOS devices the verdicts name (read from
+	 * firmware/dmi/entries, which a kernel may have without the table the
+	 * inventory comes from). With --part the verdicts are the part's: kept.
+	 */
+	for (size_t i = 0; !m->part_filter && i < m->nverdicts; i++) {
+		const struct rpt_locator *l = m->verdicts[i].smbios;
+
+		if (l && l->known && real_serial(l->serial))
+			add_secret(s, l->serial, strlen(l->serial), "serial");
+	}
 }
 
 static void keep_address(void *ctx, const char *addr, size_t len)

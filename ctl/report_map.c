@@ -4,8 +4,13 @@
  * topology the database stored (what ras-fdr-ctl layout draws), each slot
  * given the parts (summary locations "mcN, layers a:b (label)") at it. A
  * database without a topology (an imported one, a machine without EDAC
- * sysfs) gets only the slots its records name, and the map says so.
+ * sysfs) gets only the slots its records name, and the map says so. A
+ * controller's socket is what its name says (skx_edac and i10nm_edac name
+ * theirs "... Socket#N IMC#M", sb_edac "... SrcID#N_Ha#M") or else what
+ * every label of its slots says alike ("CPU_SrcID#N_MC#M_Chan#C_DIMM#D");
+ * never guessed from the controllers' order.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +40,49 @@ static bool slot_of(const char *name, int *mc, int pos[RPT_LAYERS], const char *
 		*llen = strlen(*label) - 1;
 	}
 	return name[n] == 0 || name[n] == ' ';
+}
+
+/* The socket "Socket#N" or "SrcID#N" in s names (not inside a longer word), or -1. */
+static int socket_in(const char *s)
+{
+	static const char *const marks[] = { "Socket#", "SrcID#" };
+
+	for (size_t i = 0; s && i < sizeof(marks) / sizeof(marks[0]); i++) {
+		for (const char *at = s; (at = strstr(at, marks[i])); at++) {
+			const char *d = at + strlen(marks[i]);
+			char *end;
+			long n;
+
+			if (at > s && isalnum((unsigned char)at[-1]))
+				continue;
+			if (!isdigit((unsigned char)*d) || (n = strtol(d, &end, 10)) > 4095 ||
+			    isalnum((unsigned char)*end))
+				continue;
+			return (int)n;
+		}
+	}
+	return -1;
+}
+
+/* Each controller's socket: its name's, else the one all its labelled slots name. */
+static void sockets(struct rpt_dimm_map *d)
+{
+	for (size_t i = 0; i < d->nmcs; i++) {
+		struct rpt_map_mc *x = &d->mcs[i];
+		int said = -2;
+
+		if ((x->socket = socket_in(x->name)) >= 0)
+			continue;
+		for (size_t k = 0; k < d->nslots && said != -1; k++) {
+			int s;
+
+			if (d->slots[k].mc != x->mc || !d->slots[k].label[0])
+				continue;
+			s = socket_in(d->slots[k].label);
+			said = said == -2 || said == s ? s : -1;
+		}
+		x->socket = said >= 0 ? said : -1;
+	}
 }
 
 static struct rpt_map_mc *mc_entry(struct rpt_dimm_map *d, int mc)
@@ -133,11 +181,15 @@ static int seen_slot(struct rpt_dimm_map *d, int mc, const int pos[RPT_LAYERS], 
 	return slot_entry(d, mc, pos) || add_slot(d, mc, pos, label, llen) ? 0 : -ENOMEM;
 }
 
-static int by_mc(const void *a, const void *b)
+/* By socket (not known last), then by controller. */
+static int by_socket_mc(const void *a, const void *b)
 {
-	int x = ((const struct rpt_map_mc *)a)->mc, y = ((const struct rpt_map_mc *)b)->mc;
+	const struct rpt_map_mc *x = a, *y = b;
+	unsigned sx = (unsigned)x->socket, sy = (unsigned)y->socket;   /* -1: the largest */
 
-	return x < y ? -1 : x > y;
+	if (sx != sy)
+		return sx < sy ? -1 : 1;
+	return x->mc < y->mc ? -1 : x->mc > y->mc;
 }
 
 int report_map(struct ras_db *db, struct rpt_model *m)
@@ -163,7 +215,8 @@ int report_map(struct ras_db *db, struct rpt_model *m)
 		if (s->part < 0)
 			s->part = (int)i;
 	}
+	sockets(d);
 	if (d->nmcs > 1)
-		qsort(d->mcs, d->nmcs, sizeof(*d->mcs), by_mc);
+		qsort(d->mcs, d->nmcs, sizeof(*d->mcs), by_socket_mc);
 	return 0;
 }

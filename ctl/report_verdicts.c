@@ -3,7 +3,9 @@
  * The report's verdicts: each part the diagnosis (issue 34) judged, read by
  * the query ras-fdr-ctl health reads (ras_db_part_list, db/db_parts.h) with
  * its faults and its history, so the report and health never disagree. No
- * verdict is decided here.
+ * verdict is decided here. A DIMM's SMBIOS device is health's answer too
+ * (dimm_where_of_part on the live machine), read only with --machine: the
+ * report may be made on another machine than the database's.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -13,11 +15,18 @@
 #include "db/db_parts.h"
 #include "decoders/dfield.h"
 #include "diag/rules.h"
+#include "lib/dimm_locator.h"
+#include "lib/edac_sysfs.h"
 
 struct verdict_ctx {
 	struct ras_db *db;
 	struct rpt_model *m;
 	const char *want;            /* --part, or NULL */
+	const char *sysfs_root;      /* --machine: the live machine's; NULL: not read */
+	bool located;                /* loc and topo read, at the first DIMM */
+	struct dimm_locators loc;
+	struct edac_topology topo;
+	bool have_topo;
 	int error;
 };
 
@@ -67,6 +76,38 @@ static int add_change(void *ctx, const struct ras_db_verdict_change *c)
 	return x->was && x->verdict && x->rule && x->why ? 0 : -ENOMEM;
 }
 
+/* The DIMM's SMBIOS type 17 device as health says it, or why it is not known. 0 or -ENOMEM. */
+static int locate(struct verdict_ctx *k, const struct ras_db_part *p, struct rpt_verdict *v)
+{
+	struct dimm_where w;
+	struct rpt_locator *s;
+
+	if (!(s = v->smbios = calloc(1, sizeof(*s))))
+		return -ENOMEM;
+	if (!k->sysfs_root) {
+		s->how = strdup("this machine was not read: --machine reads its SMBIOS table");
+		return s->how ? 0 : -ENOMEM;
+	}
+	if (!k->located) {
+		k->located = true;
+		dimm_locators_read(k->sysfs_root, &k->loc);
+		k->have_topo = edac_sysfs_read(k->sysfs_root, &k->topo) == 0;
+	}
+	dimm_where_of_part(&k->loc, k->have_topo ? &k->topo : NULL, p->part, p->label, &w);
+	s->how = strdup(w.why);
+	if (w.dev) {
+		s->known = true;
+		s->locator = report_dup(w.dev->locator);
+		s->bank_locator = report_dup(w.dev->bank_locator);
+		s->manufacturer = report_dup(w.dev->manufacturer);
+		s->part_number = report_dup(w.dev->part_number);
+		s->serial = report_dup(w.dev->serial);
+		s->handle = w.dev->handle;
+	}
+	return s->how && (!s->known || (s->locator && s->bank_locator && s->manufacturer &&
+					s->part_number && s->serial)) ? 0 : -ENOMEM;
+}
+
 static int add_part(void *ctx, const struct ras_db_part *p)
 {
 	struct verdict_ctx *k = ctx;
@@ -93,6 +134,8 @@ static int add_part(void *ctx, const struct ras_db_part *p)
 		k->error = -ENOMEM;
 		return 1;
 	}
+	if (!strcmp(p->kind, "dimm") && (k->error = locate(k, p, v)) < 0)
+		return 1;
 	if ((k->error = ras_db_part_faults(k->db, p->id, add_fault, v)) > 0)
 		k->error = 0;
 	if (!k->error && (k->error = ras_db_verdict_history(k->db, p->id, add_change, v)) > 0)
@@ -102,9 +145,13 @@ static int add_part(void *ctx, const struct ras_db_part *p)
 
 int report_verdicts(struct ras_db *db, const struct report_args *a, struct rpt_model *m)
 {
-	struct verdict_ctx k = { .db = db, .m = m, .want = a->part };
+	struct verdict_ctx k = { .db = db, .m = m, .want = a->part,
+				 .sysfs_root = a->machine ? a->c->cfg.sysfs_root : NULL };
 	int r = ras_db_part_list(db, a->f.include_synthetic, false, add_part, &k);
 
+	dimm_locators_free(&k.loc);
+	if (k.have_topo)
+		edac_topology_free(&k.topo);
 	if (r == -ENOENT)
 		return 0;                 /* an older database: no diagnosis */
 	if (r < 0)

@@ -211,3 +211,16 @@ const struct smbios_memory_device *dimm_locator_of_part(const struct dimm_locato
 		*by = by_now;
 	return d;
 }
+
+void dimm_where_of_part(const struct dimm_locators *l, const struct edac_topology *topo,
+			const char *key, const char *label, struct dimm_where *w)
+{
+	w->dev = dimm_locator_of_part(l, topo, key, label, &w->by);
+	if (!w->dev && l->error)
+		snprintf(w->why, sizeof(w->why), "SMBIOS type 17 entries not readable: %s%s",
+			 strerror(-l->error), l->error == -EACCES ? " (they need root)" : "");
+	else if (!w->dev && !l->n)
+		snprintf(w->why, sizeof(w->why), "no SMBIOS type 17 entries");
+	else
+		snprintf(w->why, sizeof(w->why), "%s", dimm_match_by_name(w->by));
+}

@@ -52,8 +52,6 @@ const struct smbios_memory_device *dimm_locator_match(const struct dimm_locators
 /* "the kernel's SMBIOS handle", "bank locator and locator", "locator", ... */
 const char *dimm_match_by_name(enum dimm_match_by by);
 
-#endif
-
 struct edac_topology;
 /*
  * The device of a DIMM part (key "mc<N> <top>:<mid>:<low>", lib/subject.c):
@@ -64,3 +62,18 @@ const struct smbios_memory_device *dimm_locator_of_part(const struct dimm_locato
 							const struct edac_topology *topo,
 							const char *key, const char *label,
 							enum dimm_match_by *by);
+
+/*
+ * What every view says of a DIMM part's device (ras-fdr-ctl health, the
+ * report): the device and how it matched, or why it is not known (the
+ * entries not readable, none, or the label's answer), in one sentence.
+ */
+struct dimm_where {
+	const struct smbios_memory_device *dev;   /* NULL: not known */
+	enum dimm_match_by by;
+	char why[128];                  /* dev: how it matched; else why not known */
+};
+void dimm_where_of_part(const struct dimm_locators *l, const struct edac_topology *topo,
+			const char *key, const char *label, struct dimm_where *w);
+
+#endif

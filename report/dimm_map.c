@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The DIMM map as inline SVG, drawn as ras-fdr-ctl layout draws the board:
- * per memory controller a grid whose rows are the layers above the last
+ * per socket its memory controllers (those whose socket is not known apart,
+ * and said so), per controller a grid whose rows are the layers above the last
  * (channel) and whose columns are the last (slot). Each slot says its label,
  * its records and its verdict in words, and its fill and border differ in
  * lightness and dash as well as hue, so the map reads printed in grey.
@@ -168,7 +169,24 @@ void rpt_write_dimm_map(FILE *f, const struct rpt_model *m)
 		      " without EDAC sysfs): drawn are only the slots its records name, by controller and"
 		      " EDAC layer; slots without errors are not known and shown empty.</p>", f);
 	legend(f);
-	for (size_t i = 0; i < m->map.nmcs; i++)
-		if (m->map.mcs[i].n_layers)
-			controller(f, m, &m->map.mcs[i]);
+	/* The controllers come sorted by socket (report_map): a box per socket. */
+	for (size_t i = 0; i < m->map.nmcs; i++) {
+		const struct rpt_map_mc *x = &m->map.mcs[i];
+
+		if (!i || x->socket != m->map.mcs[i - 1].socket) {
+			if (i)
+				fputs("</div>", f);
+			if (x->socket >= 0)
+				fprintf(f, "<div class=\"socket\" data-socket=\"%d\"><h3>socket %d</h3>",
+					x->socket, x->socket);
+			else
+				fputs("<div class=\"socket\" data-socket=\"unknown\"><h3>socket not known</h3>"
+				      "<p class=\"muted\">Neither the controllers' names nor their slots' labels"
+				      " say which socket they are on.</p>", f);
+		}
+		if (x->n_layers)
+			controller(f, m, x);
+	}
+	if (m->map.nmcs)
+		fputs("</div>", f);
 }

@@ -23,8 +23,10 @@ static const char css[] =
 	"svg text{font:10px sans-serif;fill:#333}.muted{color:#666}.bad{color:#c0392b;font-weight:bold}"
 	"pre{white-space:pre-wrap;word-break:break-all;font-size:11px;background:#f6f6f6;padding:.5em}"
 	".part{break-inside:avoid;margin:.8em 0}.legend span{margin-right:1.5em}"
-	".sw{display:inline-block;width:.8em;height:.8em;margin-right:.3em}"
+	".smbios{font-size:11px;font-weight:normal;color:#333}.smbios .muted,.smbios.muted{color:#666}.sw{display:inline-block;width:.8em;height:.8em;margin-right:.3em}"
 	"svg.dimm-map text{font-size:11px}.mc{break-inside:avoid;margin:.6em 0}"
+	".socket{border:1px solid #999;border-radius:6px;padding:0 .8em;margin:.8em 0}"
+	".socket h3{font-size:1.05em;margin:.4em 0}"
 	"@media print{body{margin:0;max-width:none}h2{break-after:avoid}tr,.part{break-inside:avoid}}";
 
 /* Text of the page: NULL is an empty string. */
@@ -168,6 +170,44 @@ static void machine(FILE *f, const struct rpt_model *m)
 	fputs("</section>\n", f);
 }
 
+/*
+ * A DIMM's SMBIOS device as health's text says it: "DIMM_A1 (bank P0), Samsung,
+ * part M393A2K43BB1-CTD, serial S0A1; SMBIOS: how", or "locator not known (why)".
+ */
+static void locator(FILE *f, const struct rpt_locator *s)
+{
+	if (!s)
+		return;
+	fprintf(f, "<span class=\"smbios%s\">socket: ", s->known ? "" : " muted");
+	if (!s->known) {
+		fputs("locator not known (", f);
+		h(f, s->how);
+		fputs(")</span>", f);
+		return;
+	}
+	h(f, s->locator[0] ? s->locator : "(no locator)");
+	if (s->bank_locator[0]) {
+		fputs(" (bank ", f);
+		h(f, s->bank_locator);
+		fputc(')', f);
+	}
+	if (s->manufacturer[0]) {
+		fputs(", ", f);
+		h(f, s->manufacturer);
+	}
+	if (s->part_number[0]) {
+		fputs(", part ", f);
+		h(f, s->part_number);
+	}
+	if (s->serial[0]) {
+		fputs(", serial ", f);
+		h(f, s->serial);
+	}
+	fputs("; <span class=\"muted\">SMBIOS: ", f);
+	h(f, s->how);
+	fputs("</span></span>", f);
+}
+
 /* The verdict, fault mode and evidence health gives the part (report_join), or "not judged". */
 static void part_verdict(FILE *f, const struct rpt_model *m, const struct rpt_part *p)
 {
@@ -204,7 +244,12 @@ static void parts(FILE *f, const struct rpt_model *m)
 
 			fprintf(f, "<tr%s>", p->uncorrected ? " class=\"bad\"" : "");
 			cell(f, p->kind);
-			cell(f, p->name[0] ? p->name : "(no location)");
+			fputs("<td>", f);
+			h(f, p->name[0] ? p->name : "(no location)");
+			if (rpt_part_locator(m, p))
+				fputs("<br>", f);
+			locator(f, rpt_part_locator(m, p));
+			fputs("</td>", f);
 			cell(f, p->type);
 			num(f, p->corrected);
 			num(f, p->uncorrected);
@@ -224,6 +269,12 @@ static void parts(FILE *f, const struct rpt_model *m)
 	      "(and informational), up</span><span><i class=\"sw\" style=\"background:#c0392b\"></i>"
 	      "uncorrected, down</span><span><i class=\"sw\" style=\"background:#e67e22\"></i>action"
 	      "</span></p>", f);
+	if (m->whole_hours)
+		fprintf(f, "<p class=\"muted\" id=\"whole-hours\">Each column is %lld whole hour%s: the"
+			" window holds more than 250,000 records, so the columns are counted from the hourly"
+			" roll-ups, not placed record by record.</p>",
+			(long long)((m->t1 - m->t0) / RPT_BINS / 3600000000000LL),
+			(m->t1 - m->t0) / RPT_BINS == 3600000000000LL ? "" : "s");
 	for (size_t i = 0; i < m->nparts; i++) {
 		fputs("<div class=\"part\"><b>", f);
 		h(f, m->parts[i].name[0] ? m->parts[i].name : "(no location)");
@@ -276,6 +327,11 @@ static void verdict(FILE *f, const struct rpt_verdict *v)
 		h(f, v->link);
 	}
 	fputs(".</p>", f);
+	if (v->smbios) {
+		fputs("<p>", f);
+		locator(f, v->smbios);
+		fputs("</p>", f);
+	}
 	if (v->nfaults) {
 		fputs("<ul>", f);
 		for (size_t i = 0; i < v->nfaults; i++) {

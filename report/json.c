@@ -100,6 +100,33 @@ static void bins(FILE *f, const char *name, const int64_t *b)
 	fputc(']', f);
 }
 
+/* A DIMM's SMBIOS device as health --json writes it ("smbios"), null when not a DIMM. */
+static void smbios(FILE *f, const struct rpt_locator *s)
+{
+	fputs(",\"smbios\":", f);
+	if (!s) {
+		fputs("null", f);
+		return;
+	}
+	fprintf(f, "{\"known\":%s", s->known ? "true" : "false");
+	if (s->known) {
+		fputs(",\"locator\":", f);
+		jstr(f, s->locator);
+		fputs(",\"bank_locator\":", f);
+		jstr(f, s->bank_locator);
+		fputs(",\"manufacturer\":", f);
+		jstr(f, s->manufacturer);
+		fputs(",\"part_number\":", f);
+		jstr(f, s->part_number);
+		fputs(",\"serial\":", f);
+		jstr(f, s->serial);
+		fprintf(f, ",\"handle\":\"0x%04x\"", s->handle);
+	}
+	fputs(s->known ? ",\"matched_by\":" : ",\"why\":", f);
+	jstr(f, s->how);
+	fputc('}', f);
+}
+
 /* The part's verdict joined (ctl's report_join): what health says of it, or null. */
 static void part_verdict(FILE *f, const struct rpt_model *m, const struct rpt_part *p)
 {
@@ -134,7 +161,8 @@ static void parts(FILE *f, const struct rpt_model *m)
 	jtime(f, m->t1 > m->t0 ? m->t0 : 0);
 	fputs(",\"until\":", f);
 	jtime(f, m->t1 > m->t0 ? m->t1 : 0);
-	fprintf(f, ",\"columns\":%d},\"parts\":[", RPT_BINS);
+	fprintf(f, ",\"columns\":%d,\"whole_hours\":%s},\"parts\":[", RPT_BINS,
+		m->whole_hours ? "true" : "false");
 	for (size_t i = 0; i < m->nparts; i++) {
 		const struct rpt_part *p = &m->parts[i];
 
@@ -162,6 +190,7 @@ static void parts(FILE *f, const struct rpt_model *m)
 		bins(f, "timeline_uncorrected", p->bins[1]);
 		bins(f, "timeline_other", p->bins[2]);
 		part_verdict(f, m, p);
+		smbios(f, rpt_part_locator(m, p));
 		fputc('}', f);
 	}
 	fprintf(f, "],\"total\":%lld", (long long)m->total);
@@ -174,7 +203,12 @@ static void dimm_map(FILE *f, const struct rpt_model *m)
 
 	fprintf(f, ",\"dimm_map\":{\"source\":\"%s\",\"controllers\":[", d->from_edac ? "edac" : "records");
 	for (size_t i = 0; i < d->nmcs; i++) {
-		fprintf(f, "%s{\"mc\":%d,\"name\":", i ? "," : "", d->mcs[i].mc);
+		fprintf(f, "%s{\"mc\":%d,\"socket\":", i ? "," : "", d->mcs[i].mc);
+		if (d->mcs[i].socket < 0)
+			fputs("null", f);
+		else
+			fprintf(f, "%d", d->mcs[i].socket);
+		fputs(",\"name\":", f);
 		jstr(f, d->mcs[i].name);
 		fputs(",\"layers\":[", f);
 		for (unsigned l = 0; l < d->mcs[i].n_layers; l++) {
@@ -252,7 +286,9 @@ static void verdict(FILE *f, const struct rpt_verdict *v)
 		jstr(f, v->history[i].why);
 		fputc('}', f);
 	}
-	fputs("]}", f);
+	fputc(']', f);
+	smbios(f, v->smbios);
+	fputc('}', f);
 }
 
 static void verdicts(FILE *f, const struct rpt_model *m)

@@ -92,6 +92,25 @@ static void each_verdict(struct rpt_verdict *v, rpt_text_fn fn, void *ctx)
 		fn(ctx, &v->faults[i].description);
 	for (size_t i = 0; i < v->nhistory; i++)
 		fn(ctx, &v->history[i].why);
+	if (v->smbios) {
+		fn(ctx, &v->smbios->locator);
+		fn(ctx, &v->smbios->bank_locator);
+		fn(ctx, &v->smbios->manufacturer);
+		fn(ctx, &v->smbios->part_number);
+		fn(ctx, &v->smbios->serial);
+		fn(ctx, &v->smbios->how);
+	}
+}
+
+const struct rpt_locator *rpt_part_locator(const struct rpt_model *m, const struct rpt_part *p)
+{
+	static const struct rpt_locator unjudged = {
+		.how = (char *)"no verdict names this part, so no DIMM label to look up",
+	};
+
+	if (p->verdict >= 0 && (size_t)p->verdict < m->nverdicts && m->verdicts[p->verdict].smbios)
+		return m->verdicts[p->verdict].smbios;
+	return !strcmp(p->kind, "dimm") ? &unjudged : NULL;
 }
 
 void rpt_each_string(struct rpt_model *m, rpt_text_fn fn, void *ctx)
@@ -189,6 +208,15 @@ static void free_verdict(struct rpt_verdict *v)
 		free(v->history[i].why);
 	}
 	free(v->history);
+	if (v->smbios) {
+		free(v->smbios->locator);
+		free(v->smbios->bank_locator);
+		free(v->smbios->manufacturer);
+		free(v->smbios->part_number);
+		free(v->smbios->serial);
+		free(v->smbios->how);
+		free(v->smbios);
+	}
 }
 
 static void free_lists(struct rpt_model *m)

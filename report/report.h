@@ -73,6 +73,16 @@ struct rpt_change {
 	int64_t at_ns;
 	char *was, *verdict, *rule, *why;
 };
+/*
+ * A DIMM's SMBIOS type 17 device, as health names it (lib/dimm_locator.h's
+ * dimm_where_of_part on the live machine, --machine): the device, or why not known.
+ */
+struct rpt_locator {
+	bool known;
+	char *locator, *bank_locator, *manufacturer, *part_number, *serial;   /* known: "" empty */
+	unsigned handle;
+	char *how;                   /* known: how it matched; else why it is not known */
+};
 struct rpt_verdict {
 	char *kind, *part, *label, *verdict, *rule, *why, *advice, *mode, *link;
 	int permanent;               /* of the worst fault; -1 none */
@@ -82,6 +92,7 @@ struct rpt_verdict {
 	size_t nfaults;
 	struct rpt_change *history;
 	size_t nhistory;
+	struct rpt_locator *smbios;  /* a DIMM's device; NULL: not a DIMM */
 };
 
 struct rpt_action {
@@ -120,11 +131,13 @@ struct rpt_redaction {
 /*
  * The DIMM map (report/dimm_map.c): the controllers and slots of the EDAC
  * topology the database stored (ras-fdr-ctl layout's), or, when it has
- * none, only the slots the records name.
+ * none, only the slots the records name; the controllers grouped by socket
+ * where the names say which (sockets x controllers x channels x slots).
  */
 #define RPT_LAYERS 3
 struct rpt_map_mc {
 	int mc;
+	int socket;                  /* as the controller's name or its slots' labels say; -1 not known */
 	char *name;                  /* the controller's name, "" not known */
 	unsigned n_layers;           /* 1 to RPT_LAYERS */
 	char *layer_name[RPT_LAYERS];
@@ -159,6 +172,7 @@ struct rpt_model {
 	size_t nparts;
 	int64_t total;               /* every record counted, as summary's total */
 	int64_t t0, t1;              /* the timeline's span; t1 == t0: no records */
+	bool whole_hours;            /* the columns are whole hours (too many records to place finer) */
 	struct rpt_verdict *verdicts;
 	size_t nverdicts;
 	struct rpt_dimm_map map;
@@ -181,6 +195,11 @@ struct rpt_model {
 	bool redacted;
 };
 
+/*
+ * The SMBIOS device of a part's row: its verdict's; for a DIMM without one,
+ * "not known" and why (a static answer); NULL for a part that is not a DIMM.
+ */
+const struct rpt_locator *rpt_part_locator(const struct rpt_model *m, const struct rpt_part *p);
 /* The kind of part an event table's records name: "dimm", "cpu", "pcie"... */
 const char *rpt_kind_of(const char *table);
 /* The timeline column a time falls in, or -1 outside [t0, t1). */

@@ -36,3 +36,14 @@ check_PROGRAMS += tests/report/scenario-tree
 tests_report_scenario_tree_SOURCES = tests/report/scenario-tree.c
 tests_report_scenario_tree_CFLAGS = $(RAS_CFLAGS)
 tests_report_scenario_tree_LDADD = $(TEST_LIBS)
+
+# make bench-report: report's wall and CPU time on the bench's 10-million-record
+# database (bench/bench-report.c says how it is built, and why that is faithful).
+EXTRA_PROGRAMS += bench/bench-report
+CLEANFILES += bench/bench-report
+bench_bench_report_SOURCES = bench/bench-report.c bench/stream.c bench/stream.h
+bench_bench_report_CFLAGS = $(RAS_CFLAGS)
+bench_bench_report_LDADD = $(TEST_LIBS)
+bench-report: bench/bench-report rasd/rasd ctl/ras-fdr-ctl tests/libtestutil.a
+	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' bench/bench-report
+.PHONY: bench-report

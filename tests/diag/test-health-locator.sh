@@ -7,6 +7,8 @@
 # structure each: formatted area, strings, double NUL). A locator repeated per
 # bank, an empty socket, a label naming no socket, and no DMI at all: "locator
 # not known". An EDAC label set since the errors (sysfs dimm_label) counts too.
+# The report (--machine) gives every judged DIMM and its part rows the same
+# answer as health, in JSON and in the HTML's rows.
 set -u
 top_srcdir=${top_srcdir:-.}
 top_builddir=${top_builddir:-.}
@@ -27,6 +29,7 @@ replay() { # spelling, database
 		--lock-dir "$WORK/lock" --once >> "$WORK/rasd.log" 2>&1
 }
 health() { "$CTL" --config /dev/null --db "$1" --sysfs-root "$2" health "${@:3}"; }
+report() { "$CTL" --config /dev/null --db "$1" --sysfs-root "$2" report "${@:3}"; }
 
 # Type 17 structures as /sys/firmware/dmi/entries/17-N/raw holds them (SMBIOS 3.2, 0x54 bytes:
 # formatted area, strings, double NUL); one python3 for all (it starts slowly on a busy machine).
@@ -64,6 +67,13 @@ mkdir -p "$WORK/sys/firmware/dmi/entries/16-0"; printf '\x10\x17\x00\x10' > "$WO
 
 replay ghes "$WORK/ghes.db"; ok $? "the ghes_edac stream replayed"
 health "$WORK/ghes.db" "$WORK/sys" --json > "$WORK/ghes.json"
+report "$WORK/ghes.db" "$WORK/sys" --machine --json > "$WORK/ghes-report.json"
+report "$WORK/ghes.db" "$WORK/sys" --json > "$WORK/ghes-nomachine.json"
+report "$WORK/ghes.db" "$WORK/sys" --machine -o "$WORK/ghes.html"
+grep -q '<td>mc[0-9]*, [^<]*(DIMM0)<br><span class="smbios">socket: DIMM0 (bank NODE 0), Samsung, part M393A2K43BB1-CTD, serial S0A1; <span class="muted">SMBIOS: the EDAC label names its locator' "$WORK/ghes.html"
+ok $? "report HTML: DIMM0's part row names its socket, part number and serial as health does"
+grep -q '(DIMM1)<br><span class="smbios muted">socket: locator not known (the EDAC label names more than one SMBIOS device)' "$WORK/ghes.html"
+ok $? "report HTML: DIMM1's part row says its locator is not known, and why"
 text=$(health "$WORK/ghes.db" "$WORK/sys")
 grep -A1 ' (DIMM0)' <<<"$text" | grep -q '^ *socket: DIMM0 (bank NODE 0), Samsung, part M393A2K43BB1-CTD, serial S0A1; SMBIOS: the EDAC label names its locator$'
 ok $? "the text names DIMM0's socket, part number and serial under the part"
@@ -86,6 +96,7 @@ printf '16384\n' > "$d/size"
 printf 'Skylake Socket#0 IMC#0\n' > "$WORK/sys/devices/system/edac/mc/mc0/mc_name"
 printf 'NODE 1 DIMM1\n' > "$d/dimm_label"       # ghes_edac's spelling: bank locator, locator
 health "$WORK/skx.db" "$WORK/sys" --json > "$WORK/skx-bank.json"
+report "$WORK/skx.db" "$WORK/sys" --machine --json > "$WORK/skx-bank-report.json"
 printf 'unknown memory (handle: 0x1100)\n' > "$d/dimm_label"   # ghes_edac's, without strings
 health "$WORK/skx.db" "$WORK/sys" --json > "$WORK/skx-handle.json"
 
@@ -125,9 +136,31 @@ check('EDAC\'s dimm_label now "NODE 1 DIMM1" (ghes_edac\'s spelling) picks the o
 check('EDAC\'s dimm_label "unknown memory (handle: 0x1100)": the device with that handle',
       lambda s: s['known'] and s['locator'] == 'DIMM0' and 'handle' in s['matched_by'],
       part('skx-handle', label))
+def agree(doc):
+    """health's answer for each DIMM, the report's verdicts' and their part rows'"""
+    try:
+        h = {p['part']: p['smbios'] for p in json.load(open(f'{work}/{doc}.json'))['parts']}
+        r = json.load(open(f'{work}/{doc}-report.json'))
+    except (OSError, ValueError, KeyError) as e:
+        return {'unreadable': str(e)}
+    rv = {v['part']: v['smbios'] for v in r['verdicts']}
+    rows = [(p['verdict']['part'], p['smbios']) for p in r['parts'] if p['verdict']]
+    return {'health': h, 'verdicts': rv, 'rows_differ': [k for k, s in rows if s != rv.get(k)],
+            'rows': len(rows)}
+check("report --machine: every verdict's SMBIOS answer is health's, and each part row its verdict's (ghes)",
+      lambda s: s['health'] == s['verdicts'] and any(v['known'] for v in s['health'].values()) and
+      not s['rows_differ'] and s['rows'] >= len(s['health']), agree('ghes'))
+check("report --machine: health's answer by the label EDAC gives now too (skx, NODE 1 DIMM1)",
+      lambda s: s['health'] == s['verdicts'] and s['verdicts'] and not s['rows_differ'] and
+      any(v and v['known'] and v['serial'] == 'H2' for v in s['verdicts'].values()), agree('skx-bank'))
+def nomachine():
+    r = json.load(open(f'{work}/ghes-nomachine.json'))
+    return [p['smbios'] for p in r['parts'] if p['kind'] == 'dimm']
+check("report without --machine: no DIMM's locator is known, and it says --machine reads it",
+      lambda s: s and all(not x['known'] and '--machine' in x['why'] for x in s), nomachine())
 EOF
 )
-[ $((n - before)) = 7 ] || ok 1 "the JSON checks ran: $((n - before)) of 7"
+[ $((n - before)) = 10 ] || ok 1 "the JSON checks ran: $((n - before)) of 10"
 
 echo "1..$n"
 [ "$failed" = 0 ]

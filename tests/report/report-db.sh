@@ -4,9 +4,12 @@
 #     2026-01-01T00:00:01Z, DIMM_A1 the stormy one, uncorrected errors on each
 #     DIMM), a rasdaemon 0.8 database imported (boot imported:rasdaemon, no EDAC
 #     topology; one DIMM label is hostile HTML), two decisions (an offline done on a DIMM_A1 record, a dry run on
-#     DIMM_B0's), a crash of test-boot with an address in its log, and losses.
+#     DIMM_B0's), a crash of test-boot with an address in its log, losses, and
+#     the diagnosis's verdicts on DIMM_A1 (replace) and DIMM_B0 (watch).
 #   make_fake_dmi DIR: DIR/class/dmi/id and DIR/firmware/dmi/tables/DMI with
-#     serials (DIMM_A1's DIMMSER-A1-9999; DIMM_B0, DIMM_B1's; system, board, chassis).
+#     serials (DIMM_A1's DIMMSER-A1-9999; DIMM_B0, DIMM_B1's; system, board, chassis),
+#     and the same DIMMs as DIR/firmware/dmi/entries/17-N/raw (where health and
+#     the report's part rows find a label's device).
 make_report_db() {
 	local work=$1 db=$2 rd=$1/rasdaemon.db
 	"$top_builddir/tests/fleet/storm-writer" "$db" 1 1500 7 > /dev/null || return 1
@@ -33,7 +36,13 @@ INSERT INTO crashes (boot, found_ns, crash_ns, uptime_ns, backend, kind, cause, 
 INSERT INTO lost_events (boot, instance, cpu, count, from_ns, to_ns, origin) VALUES
  (1, 'rasd', 0, 17, 1767225600000000000, 1767225700000000000, 'stats'),
  (1, 'rasd', 1, NULL, 1767225600000000000, 1767225700000000000, 'subbuffer'),
- (1, 'rasd', -1, 12, 1767225600000000000, 1767225800000000000, 'storage');" || return 1
+ (1, 'rasd', -1, 12, 1767225600000000000, 1767225800000000000, 'storage');
+INSERT INTO parts (kind, part, synthetic, label, first_ns, last_ns, records, corrected, uncorrected, fatal,
+  coord_records, verdict, rule, since_ns, why) VALUES
+ ('dimm', 'mc0 1:0:-1', 0, 'DIMM_A1', 1767225601000000000, 1767227000000000000, 1000, 990, 10, 0, 0,
+  'replace', 'mem-uncorrected', 1767225700000000000, 'uncorrected errors on the DIMM'),
+ ('dimm', 'mc1 0:0:-1', 0, 'DIMM_B0', 1767225601000000000, 1767227000000000000, 100, 99, 1, 0, 0,
+  'watch', 'mem-storm', 1767225700000000000, 'a storm of corrected errors');" || return 1
 }
 
 make_fake_dmi() {
@@ -58,5 +67,13 @@ def t17(handle, loc, serial):
 blob = t17(0x1100, "DIMM_A1", "DIMMSER-A1-9999") + t17(0x1101, "DIMM_B0", "DIMMSER-B0-1234") + \
     t17(0x1102, "DIMM_B1", "DIMMSER-B1-5678") + struct.pack("<BBH", 127, 4, 0xffff) + b"\0\0"
 open(sys.argv[1], "wb").write(blob)
+# The same structures one per file, as /sys/firmware/dmi/entries/17-N/raw holds them.
+import os
+at = 0
+for n in range(3):
+    end = blob.index(b"\0\0", at + blob[at + 1]) + 2
+    os.makedirs("%s/../entries/17-%d" % (os.path.dirname(sys.argv[1]), n), exist_ok=True)
+    open("%s/../entries/17-%d/raw" % (os.path.dirname(sys.argv[1]), n), "wb").write(blob[at:end])
+    at = end
 PYEOF
 }

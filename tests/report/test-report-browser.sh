@@ -32,7 +32,7 @@ browse() { # what-to-do-args... file
 	timeout 300 "$BROWSER" --headless --no-sandbox --disable-gpu --no-first-run \
 		--user-data-dir="$WORK/profile" --proxy-server=127.0.0.1:9 \
 		--host-resolver-rules='MAP * ~NOTFOUND' --disable-background-networking \
-		--disable-component-update --disable-sync --window-size=1000,2000 "$@" 2>>"$WORK/chromium.log"
+		--disable-component-update --disable-sync --window-size=1000,4000 "$@" 2>>"$WORK/chromium.log"
 }
 
 browse --dump-dom --log-net-log="$WORK/net.json" "file://$WORK/all.html" > "$WORK/all.dom"
@@ -42,8 +42,14 @@ dom '<section id="machine">.*' "the machine section"
 dom 'SYSSERIAL-4711' "the machine's serial (DMI)"
 dom 'DIMMSER-A1-9999' "the DIMM inventory (SMBIOS type 17)"
 dom 'mc0, layers 1:0 (DIMM_A1)' "the stormy DIMM among the parts"
-grep -A1 'mc0, layers 1:0 (DIMM_A1)</td><td>mc_event</td>' "$WORK/all.dom" | grep -q '<td class="n">1187</td><td class="n">13</td>'
+grep -A1 'mc0, layers 1:0 (DIMM_A1)<br><span class="smbios">.*</td><td>mc_event</td>' "$WORK/all.dom" | grep -q '<td class="n">1187</td><td class="n">13</td>'
 ok $? "DOM: its 1187 corrected and 13 uncorrected errors"
+grep -q 'mc0, layers 1:0 (DIMM_A1)<br><span class="smbios">socket: DIMM_A1 (bank P0_CHANNEL), Samsung, part M393A2K43DB3-CWE, serial DIMMSER-A1-9999; <span class="muted">SMBIOS: the EDAC label names its locator</span></span></td>' "$WORK/all.dom"
+ok $? "DOM: its row names the SMBIOS device health finds for its label (socket, part number, serial)"
+grep -q 'mc1, layers 1:0 (DIMM_B1)<br><span class="smbios muted">socket: locator not known (no verdict names this part' "$WORK/all.dom"
+ok $? "DOM: a DIMM no verdict names: locator not known, and why"
+grep -q '<section id="verdicts">.*socket: DIMM_B0 (bank P0_CHANNEL), Samsung, part M393A2K43DB3-CWE, serial DIMMSER-B0-1234' "$WORK/all.dom"
+ok $? "DOM: the verdicts section names each judged DIMM's device"
 dom 'PCIe 0000:00:1c.0' "the PCIe device of the imported database"
 dom '<svg class="timeline"' "the timelines"
 dom 'class="act"' "an action marked on a timeline"
@@ -55,8 +61,31 @@ dom '<section id="config">' "the configuration"
 dom '<section id="dimm-map">.*holds no EDAC topology' "the DIMM map says the database holds no topology"
 slots=$(grep -o '<g class="slot" data-state="[a-z]*" data-layers="[-0-9:]*" data-mc="[0-9]*"' "$WORK/all.dom" | sort -u | wc -l)
 ok "$([ "$slots" -ge 6 ] && echo 0 || echo 1)" "DOM: the DIMM map's slots, as the browser built them ($slots, at least the 6 DIMMs the records name)"
-grep -o '<g class="slot" data-state="errors" data-layers="1:0:-1" data-mc="0"><rect[^>]*>.\{0,200\}' "$WORK/all.dom" | grep -q 'DIMM_A1.*[0-9]* errors'
-ok $? "DOM: DIMM_A1's slot with its label and count"
+grep -o '<g class="slot" data-state="replace" data-layers="1:0:-1" data-mc="0"><rect[^>]*>.\{0,200\}' "$WORK/all.dom" | grep -q 'DIMM_A1.*[0-9]* errors'
+ok $? "DOM: DIMM_A1's slot in its verdict (replace) with its label and count"
+dom '<section id="dimm-map">.*<div class="socket" data-socket="unknown"><h3>socket not known</h3>' \
+	"the DIMM map says the labels DIMM_A1... name no socket"
+# sockets x controllers x channels x slots: a stored topology of three controllers, two
+# whose names say their socket (skx_edac's "Socket#N") and one that does not (ghes_edac).
+cp "$DB" "$WORK/topo.db"
+sqlite3 "$WORK/topo.db" "
+INSERT INTO edac_snapshots (boot, taken_ns, digest) VALUES ((SELECT min(id) FROM boots), 1, 1);
+INSERT INTO edac_mcs SELECT (SELECT max(id) FROM edac_snapshots), column1, column2, 32768, column3 FROM (VALUES
+ (0, 'Skylake Socket#1 IMC#0', 'channel 1 dimm 0'), (1, 'Skylake Socket#0 IMC#0', 'channel 1 dimm 0'),
+ (2, 'ghes_edac', 'channel 0 dimm 1'));
+INSERT INTO edac_dimms SELECT (SELECT max(id) FROM edac_snapshots), column1, column2, 0, column3, column4, -1,
+ 'channel ' || column3 || ' dimm ' || column4, column5, '', 16384, 'Registered-DDR4', 'x4', 'S4ECD4ED', -1, -1 FROM (VALUES
+ (0, 0, 0, 0, 'DIMM_A0'), (0, 1, 1, 0, 'DIMM_A1'), (1, 0, 0, 0, 'DIMM_B0'), (1, 1, 1, 0, 'DIMM_B1'),
+ (2, 0, 0, 0, 'DIMM_C0'), (2, 1, 0, 1, 'DIMM_C1'));" || exit 99
+"$CTL" --config /dev/null --db "$WORK/topo.db" report -o "$WORK/topo.html" || exit 99
+browse --dump-dom "file://$WORK/topo.html" > "$WORK/topo.dom"
+boxes=$($PY -c 'import re, sys
+html = open(sys.argv[1]).read()
+print(" ".join("%s:%s" % (s, ",".join(re.findall(r"<div class=\"mc\"><b>mc([0-9]+)</b>", body)))
+      for s, body in re.findall(r"<div class=\"socket\" data-socket=\"([^\"]+)\">(.*?)(?=<div class=\"socket\"|</section>)", html, re.S)))' "$WORK/topo.dom")
+ok "$([ "$boxes" = "0:1 1:0 unknown:2" ] && echo 0 || echo 1)" "DOM: the map's sockets hold their controllers, the one whose socket is not known apart (got '$boxes')"
+grep -q '<h3>socket 0</h3>.*<h3>socket 1</h3>.*<h3>socket not known</h3>' "$WORK/topo.dom"
+ok $? "DOM: socket 0, socket 1, then socket not known, as headings"
 # The page's own requests: chromium's network log marks them with the page's
 # initiator ("null" for a file), its background ones with "not an origin".
 page_requests() { $PY -c 'import json, sys

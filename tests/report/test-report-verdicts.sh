@@ -77,6 +77,10 @@ ok $? "HTML: the parts table has the multi-rank DIMM's verdict, fault mode and e
 ctl report -o "$WORK/r.html"
 grep -q 'holds no EDAC topology' "$WORK/r.html" && [ "$(grep -o '<g class="slot"' "$WORK/r.html" | wc -l)" = 19 ]
 ok $? "DIMM map without a topology: says so, and draws the 19 slots the records name"
+$PY -c 'import json,sys
+c = json.load(sys.stdin)["dimm_map"]["controllers"]
+sys.exit(0 if [(x["mc"], x["socket"]) for x in c] == [(0, 0), (1, 0), (2, 1), (3, 1)] else 1)' < "$WORK/r.json"
+ok $? "DIMM map without a topology: each controller on the socket all its slots' labels name (CPU_SrcID#N)"
 $PY - "$DB" <<'PYEOF'
 import sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
@@ -104,6 +108,11 @@ bad = [(l, s) for s, l in slots if s != h.get(l, "none")]
 print(("ok" if not bad else "not ok") + " - each slot in health's verdict of its DIMM, the slots without errors in none " + repr(bad[:3]))
 print(("ok" if all(w in html for w in ("REPLACE", "WATCH", ">ok<", "no errors")) else "not ok") +
       " - the verdict is written in each slot and the legend (readable printed in grey)")
+# sockets x controllers: each socket's box holds the controllers its name says.
+boxes = [(s, re.findall(r'<div class="mc"><b>mc([0-9]+)</b>', body))
+         for s, body in re.findall(r'<div class="socket" data-socket="([^"]+)"><h3>(.*?)(?=<div class="socket"|</section>)', html, re.S)]
+print(("ok" if boxes == [("0", ["0", "1"]), ("1", ["2", "3"])] else "not ok") +
+      " - the map groups the controllers by the socket their names say: %r" % boxes)
 PYEOF
 )
 $PY - "$WORK/m.json" "$top_srcdir/doc/schema/report.schema.json" <<'PYEOF'
@@ -112,9 +121,10 @@ d = json.load(open(sys.argv[1]))["dimm_map"]
 states = sorted(s["state"] for s in d["slots"])
 ok = d["source"] == "edac" and len(d["controllers"]) == 4 and len(d["slots"]) == 24 and states.count("none") == 5
 ok = ok and [l["name"] for l in d["controllers"][0]["layers"]] == ["channel", "dimm"]
+ok = ok and [(c["mc"], c["socket"]) for c in d["controllers"]] == [(0, 0), (1, 0), (2, 1), (3, 1)]
 sys.exit(0 if ok else 1)
 PYEOF
-ok $? "JSON: dimm_map from the stored topology (4 controllers of channel x dimm, 24 slots, 5 without errors)"
+ok $? "JSON: dimm_map from the stored topology (4 controllers of channel x dimm on sockets 0, 0, 1, 1; 24 slots, 5 without errors)"
 if $PY -c 'import jsonschema' 2>/dev/null; then
 	$PY -c 'import json, sys, jsonschema
 jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))' \

@@ -90,6 +90,29 @@ for secret in SYSSERIAL-4711 DIMMSER-B0-1234 DIMMSER-A1-9999 0xdead4b1d000 "\"$(
 	grep -q -- "$secret" "$WORK/plain.json"; ok $? "without --redact the report holds $secret"
 done
 
+# The part rows' SMBIOS devices (health's, by the verdicts' labels) carry serials too: on a
+# kernel with firmware/dmi/entries but no tables/DMI (before 4.2) only they name them, and
+# --redact takes them out as well, but the failing part's.
+cp -r "$WORK/sys" "$WORK/sys-entries"; rm -r "$WORK/sys-entries/firmware/dmi/tables"
+rep() { "$CTL" --config /dev/null --db "$DB" --sysfs-root "$WORK/sys-entries" report --machine "$@"; }
+rep --json > "$WORK/loc.json"
+is "$($PY -c 'import json,sys; print(" ".join("%s=%s" % (p["verdict"]["label"], p["smbios"] and p["smbios"].get("serial")) for p in json.load(sys.stdin)["parts"] if p["kind"] == "dimm" and p["verdict"]))' < "$WORK/loc.json")" \
+	"DIMM_A1=DIMMSER-A1-9999 DIMM_B0=DIMMSER-B0-1234 DIMM_A1=DIMMSER-A1-9999" \
+	"without --redact the judged part rows name their devices' serials (entries only)"
+for fmt in json html; do
+	rep --redact $([ $fmt = json ] && echo --json) -o "$WORK/loc-red.$fmt"
+	! grep -q 'DIMMSER-' "$WORK/loc-red.$fmt"; ok $? "$fmt: --redact of the whole machine: no DIMM serial the part rows named"
+	rep --redact --part DIMM_A1 $([ $fmt = json ] && echo --json) -o "$WORK/loc-part.$fmt"
+	grep -q 'DIMMSER-A1-9999' "$WORK/loc-part.$fmt" && ! grep -q 'DIMMSER-B' "$WORK/loc-part.$fmt"
+	ok $? "$fmt: --redact --part DIMM_A1 keeps the failing DIMM's serial, and no other"
+done
+if $PY -c 'import jsonschema' 2>/dev/null; then
+	$PY -c 'import json, sys, jsonschema
+jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))' \
+		"$top_srcdir/doc/schema/report.schema.json" "$WORK/loc.json"
+	ok $? "the bundle with known SMBIOS devices is valid against doc/schema/report.schema.json"
+fi
+
 ctl report --part no-such-part > /dev/null 2>&1; is $? 1 "--part naming no part exits 1"
 # A database with nothing in it: a report that says so.
 "$top_builddir/tests/make-db" "$WORK/empty.db"
