@@ -43,12 +43,64 @@ int report_class_of(const char *severity)
 	return s == RAS_SEV_CORRECTED ? 0 : 1;
 }
 
+static uint64_t part_hash(const char *type, const char *name)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (const char *s = type; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	h = (h ^ 0xff) * 0x100000001b3ULL;
+	for (const char *s = name; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	return h;
+}
+
+/* Parts index_n.. into the index; the whole index again when it must grow (half full at most). */
+static void index_parts(struct rpt_model *m)
+{
+	if (m->index_n > m->nparts || m->nparts * 2 >= m->index_cap) {
+		size_t cap = m->index_cap ? m->index_cap : 1024;
+		size_t *ix;
+
+		while (m->nparts * 2 >= cap)
+			cap *= 2;
+		if (!(ix = calloc(cap, sizeof(*ix))))
+			return;
+		free(m->part_index);
+		m->part_index = ix;
+		m->index_cap = cap;
+		m->index_n = 0;
+	}
+	for (; m->index_n < m->nparts; m->index_n++) {
+		const struct rpt_part *p = &m->parts[m->index_n];
+		size_t i = part_hash(p->type, p->name) & (m->index_cap - 1);
+
+		while (m->part_index[i])
+			i = (i + 1) & (m->index_cap - 1);
+		m->part_index[i] = m->index_n + 1;
+	}
+}
+
+/* By the hash (8,792 parts searched in a line for each of 8,654 rows took most of a 10M report). */
 struct rpt_part *report_find_part(struct rpt_model *m, unsigned idx, const char *loc)
 {
-	for (size_t i = 0; i < m->nparts; i++)
-		if (!strcmp(m->parts[i].type, ras_event_types[idx].table) &&
-		    !strcmp(m->parts[i].name, loc ? loc : ""))
-			return &m->parts[i];
+	const char *type = ras_event_types[idx].table, *name = loc ? loc : "";
+
+	index_parts(m);
+	if (m->index_n != m->nparts) {
+		/* Out of memory for the index: the search in a line still answers. */
+		for (size_t i = 0; i < m->nparts; i++)
+			if (!strcmp(m->parts[i].type, type) && !strcmp(m->parts[i].name, name))
+				return &m->parts[i];
+		return NULL;
+	}
+	for (size_t i = part_hash(type, name) & (m->index_cap - 1); m->part_index[i];
+	     i = (i + 1) & (m->index_cap - 1)) {
+		struct rpt_part *p = &m->parts[m->part_index[i] - 1];
+
+		if (!strcmp(p->type, type) && !strcmp(p->name, name))
+			return p;
+	}
 	return NULL;
 }
 
@@ -134,6 +186,8 @@ static int narrow_parts(struct rpt_model *m, const char *want)
 		free(p->by_severity);
 	}
 	m->nparts = kept;
+	/* The parts moved: indexed again at the next search. */
+	m->index_n = SIZE_MAX;
 	if (!kept) {
 		fprintf(stderr, "ras-fdr-ctl report: no part with errors is named '%s' (the parts are the"
 			" locations of ras-fdr-ctl summary)\n", want);

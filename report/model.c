@@ -296,5 +296,6 @@ void rpt_model_free(struct rpt_model *m)
 	free(m->database);
 	free(m->part_filter);
 	free(m->config_path);
+	free(m->part_index);
 	memset(m, 0, sizeof(*m));
 }

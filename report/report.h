@@ -170,6 +170,8 @@ struct rpt_model {
 	size_t nboots;
 	struct rpt_part *parts;
 	size_t nparts;
+	/* A hash of parts by table and name (ctl's report_find_part): parts[i] is index i + 1. */
+	size_t *part_index, index_cap, index_n;
 	int64_t total;               /* every record counted, as summary's total */
 	int64_t t0, t1;              /* the timeline's span; t1 == t0: no records */
 	bool whole_hours;            /* the columns are whole hours (too many records to place finer) */
