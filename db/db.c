@@ -537,12 +537,12 @@ int ras_db_commit(struct ras_db *db)
 }
 
 /*
- * Whether this commit must be made here: a limit is due, the age limit once a
- * minute, the size limit once the pages in use (as of the last commit) come
- * within a sixteenth of it. Read from the event loop's copy of the limits:
- * folding's own is the writer thread's.
+ * Whether a limit is due at this commit: the age limit once a minute, the
+ * size limit once the pages in use (as of the last commit) come within a
+ * sixteenth of it. Read from the event loop's copy of the limits: folding's
+ * own is the writer thread's.
  */
-static bool commit_needs_here(struct ras_db *db)
+static bool limit_due(struct ras_db *db)
 {
 	const struct ras_db_limits *l = db->have_limits ? &db->limits : NULL;
 	int64_t used = ras_db_used_bytes(db);
@@ -580,6 +580,7 @@ static int fold_committed_job(struct ras_db *db, const void *arg)
 /*
  * Whether folding has work at this commit: records handed over for it, or
  * (read only while it is not the writer thread's) rows to fold or folding on.
+ * Its flush is then a job before the COMMIT.
  */
 static bool fold_work(struct ras_db *db)
 {
@@ -588,16 +589,18 @@ static bool fold_work(struct ras_db *db)
 
 int ras_db_commit_behind(struct ras_db *db, uint64_t *ticket)
 {
-	bool fold;
+	bool due, fold;
 
 	*ticket = 0;
 	if (!db->in_txn)
 		return 0;
-	if (!ras_db_deferring(db) || commit_needs_here(db))
+	if (!ras_db_deferring(db))
 		return ras_db_commit(db);
 	if (file_moved(db))
 		return -ESTALE;
-	fold = fold_work(db);
+	/* A limit due is applied by folding's flush, on the writer thread too. */
+	due = limit_due(db);
+	fold = due || fold_work(db);
 	/* The roll-ups' upserts go first, then folding's flush, then the COMMIT and folding's end of it. */
 	if (ras_db_rollup_flush(db) < 0 || (fold && ras_db_defer_call(db, fold_flush_job, NULL, 0) < 0) ||
 	    ras_db_defer_commit(db, db->commit_ticket + 1) < 0 ||
@@ -610,6 +613,8 @@ int ras_db_commit_behind(struct ras_db *db, uint64_t *ticket)
 		db->fold_out = true;
 	else
 		ras_db_fold_committed(db);
+	if (due)
+		db->age_checked_ns = monotonic_ns();
 	/* The row ids go on from where they are: the next transaction follows this one. */
 	return 0;
 }

@@ -261,7 +261,7 @@ static int64_t pragma_int(sqlite3 *h, sqlite3_stmt **st, const char *sql)
 	return v;
 }
 
-/* The pages in use, for the size limit (commit_needs_here): on the thread that commits. */
+/* The pages in use, for the size limit (limit_due, db.c): on the thread that commits. */
 static void note_used(struct ras_db_wb *wb)
 {
 	struct ras_db *db = wb->db;
