@@ -593,7 +593,9 @@ int ras_db_defer_call(struct ras_db *db, ras_db_job_fn fn, const void *arg, size
 		return -ENOMEM;
 	h.len = (uint32_t)len;
 	memcpy(p, &h, sizeof(h));
-	memcpy(p + sizeof(h), arg, arg_len);
+	/* A call may take no argument (NULL). */
+	if (arg_len)
+		memcpy(p + sizeof(h), arg, arg_len);
 	job_done(db->wb, len);
 	return 0;
 }
