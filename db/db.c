@@ -407,6 +407,7 @@ void ras_db_close(struct ras_db *db)
 	}
 	ras_db_rollup_free(db);
 	ras_db_fold_free(db);
+	free(db->fold_pack);
 	/* First: the writer's handle, closed last, makes the final checkpoint. */
 	ras_db_checkpointer_stop(db);
 	/*
@@ -514,8 +515,12 @@ int ras_db_commit(struct ras_db *db)
 		return 0;
 	if (file_moved(db))
 		return -ESTALE;
-	/* Roll-ups first: they count the rows the folds then take away. */
-	if (ras_db_rollup_flush(db) < 0 || ras_db_fold_flush(db) < 0 || ras_db_sync(db) < 0)
+	/*
+	 * Roll-ups first: they count the rows the folds then take away. Folding's
+	 * state is the writer thread's until it is idle (db->fold_out).
+	 */
+	if (ras_db_rollup_flush(db) < 0 || ras_db_sync(db) < 0 || ras_db_fold_flush(db) < 0 ||
+	    ras_db_sync(db) < 0)
 		return ras_db_last_errno(db);
 	/* The busy timeout has already waited; the caller backs off and tries again. */
 	r = sqlite3_step(db->stmt[STMT_COMMIT]);
@@ -532,18 +537,16 @@ int ras_db_commit(struct ras_db *db)
 }
 
 /*
- * Whether this commit must be made here: folding has rows to fold or write
- * (it reads the database), or a limit is due: the age limit once a minute,
- * the size limit once the pages in use (as of the last commit) come within a
- * sixteenth of it.
+ * Whether a limit is due at this commit: the age limit once a minute, the
+ * size limit once the pages in use (as of the last commit) come within a
+ * sixteenth of it. Read from the event loop's copy of the limits: folding's
+ * own is the writer thread's.
  */
-static bool commit_needs_here(struct ras_db *db)
+static bool limit_due(struct ras_db *db)
 {
-	const struct ras_db_limits *l = ras_db_fold_limits(db);
+	const struct ras_db_limits *l = db->have_limits ? &db->limits : NULL;
 	int64_t used = ras_db_used_bytes(db);
 
-	if (ras_db_fold_busy(db))
-		return true;
 	if (!l)
 		return false;
 	if (l->keep_raw_ns > 0 && monotonic_ns() - db->age_checked_ns >= AGE_LIMIT_EVERY_NS)
@@ -551,23 +554,68 @@ static bool commit_needs_here(struct ras_db *db)
 	return l->max_db_bytes > 0 && (used < 0 || used >= l->max_db_bytes - l->max_db_bytes / 16);
 }
 
+/* The SQLite code of a failure on the writer thread (a job's): SQLITE_ERROR when SQLite had none. */
+static int job_code(struct ras_db *db)
+{
+	int r = sqlite3_errcode(db->h);
+
+	return r != SQLITE_OK && r != SQLITE_DONE && r != SQLITE_ROW ? r : SQLITE_ERROR;
+}
+
+/* Folding's flush on the writer thread, before its COMMIT: held records stored, rows folded, limits. */
+static int fold_flush_job(struct ras_db *db, const void *arg)
+{
+	(void)arg;
+	return ras_db_fold_flush(db) < 0 ? job_code(db) : SQLITE_OK;
+}
+
+/* After its COMMIT: the transaction's rows may be folded from now on. */
+static int fold_committed_job(struct ras_db *db, const void *arg)
+{
+	(void)arg;
+	ras_db_fold_committed(db);
+	return SQLITE_OK;
+}
+
+/*
+ * Whether folding has work at this commit: records handed over for it, or
+ * (read only while it is not the writer thread's) rows to fold or folding on.
+ * Its flush is then a job before the COMMIT.
+ */
+static bool fold_work(struct ras_db *db)
+{
+	return db->fold_out || ras_db_fold_busy(db);
+}
+
 int ras_db_commit_behind(struct ras_db *db, uint64_t *ticket)
 {
+	bool due, fold;
+
 	*ticket = 0;
 	if (!db->in_txn)
 		return 0;
-	if (!ras_db_deferring(db) || commit_needs_here(db))
+	if (!ras_db_deferring(db))
 		return ras_db_commit(db);
 	if (file_moved(db))
 		return -ESTALE;
-	/* The roll-ups' upserts go first, then the COMMIT: folding has nothing to do (above). */
-	if (ras_db_rollup_flush(db) < 0 || ras_db_defer_commit(db, db->commit_ticket + 1) < 0)
+	/* A limit due is applied by folding's flush, on the writer thread too. */
+	due = limit_due(db);
+	fold = due || fold_work(db);
+	/* The roll-ups' upserts go first, then folding's flush, then the COMMIT and folding's end of it. */
+	if (ras_db_rollup_flush(db) < 0 || (fold && ras_db_defer_call(db, fold_flush_job, NULL, 0) < 0) ||
+	    ras_db_defer_commit(db, db->commit_ticket + 1) < 0 ||
+	    (fold && ras_db_defer_call(db, fold_committed_job, NULL, 0) < 0))
 		return ras_db_last_errno(db);
 	*ticket = ++db->commit_ticket;
 	db->commit_behind = true;
 	db->in_txn = false;
+	if (fold)
+		db->fold_out = true;
+	else
+		ras_db_fold_committed(db);
+	if (due)
+		db->age_checked_ns = monotonic_ns();
 	/* The row ids go on from where they are: the next transaction follows this one. */
-	ras_db_fold_committed(db);
 	return 0;
 }
 

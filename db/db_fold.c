@@ -59,8 +59,8 @@ static void subject_clear(struct fold_subject *s)
 }
 
 /* Folds into one subject: the coarsest the record names (a DIMM holds many pages). */
-static bool fold_subject_of(const struct ras_db_event *ev, const struct ras_db_limits *l,
-			    char *key, size_t len)
+bool ras_db_fold_subject(const struct ras_db_event *ev, const struct ras_db_limits *l, char *key,
+			 size_t len)
 {
 	static const enum ras_subject_kind order[] = {
 		RAS_SUBJ_DIMM, RAS_SUBJ_DEVICE, RAS_SUBJ_CPU, RAS_SUBJ_KINDS, RAS_SUBJ_ROW, RAS_SUBJ_PAGE,
@@ -410,8 +410,14 @@ static int accumulate(struct ras_db *db, unsigned idx, const char *subject, stru
 	uint64_t hash;
 
 	fold_key(idx, r);
-	if (!f->e && !(f->e = calloc(FOLD_SLOTS, sizeof(*f->e))))
-		return -ENOMEM;
+	if (!f->e) {
+		struct fold_entry *e = calloc(FOLD_SLOTS, sizeof(*e));
+
+		if (!e)
+			return -ENOMEM;
+		/* Read by ras_db_fold_slot_bytes on the event loop's thread. */
+		__atomic_store_n(&f->e, e, __ATOMIC_RELAXED);
+	}
 	/* A batch with more keys than slots writes what it has and goes on. */
 	if (f->used >= FOLD_SLOTS * 3 / 4 && ras_db_fold_write_entries(db) < 0)
 		return -EIO;
@@ -516,29 +522,37 @@ static int fold_or_queue(struct ras_db *db, struct fold_subject *s, int64_t id)
 	return s->ndeferred < FOLD_DEFER ? 0 : release_deferred(db->fold, s);
 }
 
-int ras_db_fold_note(struct ras_db *db, const struct ras_db_event *ev, int64_t id, int64_t dec,
-		     bool may_hold)
+/* Holds the record hr asks for as row id: 1 held, 0 not (its table holds none), -errno. */
+static int hold(struct ras_db *db, unsigned idx, int64_t id, const struct ras_db_hold_req *hr)
 {
-	const struct ras_db_limits *l = ev->limits;
+	struct ras_db_fold *f = db->fold;
+
+	if (!hr || !table_sql(db, idx))
+		return 0;
+	if (hr->ev)
+		return ras_db_hold_add(f->hold, hr->ev, id, hr->dec);
+	return ras_db_hold_put_packed(f->hold, idx, id, hr->dec, hr->packed, hr->bytes);
+}
+
+int ras_db_fold_note_req(struct ras_db *db, unsigned idx, int64_t wall_ns, const struct ras_db_limits *l,
+			 const char *key, int64_t id, const struct ras_db_hold_req *hr)
+{
 	struct ras_db_fold *f;
 	struct fold_subject *s;
-	char key[160];
 	int64_t period;
 	int held, r;
 
-	if (!l)
-		return 0;
 	if (!(f = fold_state(db)))
 		return -ENOMEM;
 	f->limits = *l;
 	f->have_limits = true;
-	f->newest_ns = ev->wall_ns > f->newest_ns ? ev->wall_ns : f->newest_ns;
-	if (!f->txn_first[ev->type_idx])
-		f->txn_first[ev->type_idx] = id;
-	if (!l->fold_threshold || l->fold_period_ns <= 0 || !fold_subject_of(ev, l, key, sizeof(key)))
+	f->newest_ns = wall_ns > f->newest_ns ? wall_ns : f->newest_ns;
+	if (!f->txn_first[idx])
+		f->txn_first[idx] = id;
+	if (!l->fold_threshold || l->fold_period_ns <= 0 || !key)
 		return 0;
-	period = floor_div(ev->wall_ns, l->fold_period_ns);
-	s = subject_slot(f, ev->type_idx, key, period);
+	period = floor_div(wall_ns, l->fold_period_ns);
+	s = subject_slot(f, idx, key, period);
 	if (s->period != period) {
 		/* The period's last rows are its last fold_keep: the ones waiting fold now. */
 		if ((r = release_deferred(f, s)) < 0)
@@ -547,11 +561,11 @@ int ras_db_fold_note(struct ras_db *db, const struct ras_db_event *ev, int64_t i
 		s->seen = 0;
 		s->head = s->n = 0;
 	}
-	if (!s->seen && period_crossed(db, ev->type_idx, s->key, period, l->fold_period_ns))
+	if (!s->seen && period_crossed(db, idx, s->key, period, l->fold_period_ns))
 		s->seen = l->fold_threshold;   /* its first rows are stored: fold from here on */
 	if (++s->seen <= l->fold_keep)
 		return 0;   /* the first ones of the period */
-	held = may_hold && table_sql(db, ev->type_idx) ? ras_db_hold_add(f->hold, ev, id, dec) : 0;
+	held = hold(db, idx, id, hr);
 	if (held < 0 || held_push(s, id) < 0)
 		return -ENOMEM;
 	if (s->seen <= l->fold_threshold)
@@ -561,6 +575,38 @@ int ras_db_fold_note(struct ras_db *db, const struct ras_db_event *ev, int64_t i
 		if ((r = fold_or_queue(db, s, held_pop(s))) < 0)
 			return r;
 	return held;
+}
+
+int ras_db_fold_note(struct ras_db *db, const struct ras_db_event *ev, int64_t id, int64_t dec,
+		     bool may_hold)
+{
+	const struct ras_db_limits *l = ev->limits;
+	struct ras_db_hold_req hr = { .ev = ev, .dec = dec };
+	char key[160];
+	bool have_key;
+
+	if (!l)
+		return 0;
+	have_key = l->fold_threshold && l->fold_period_ns > 0 && ras_db_fold_subject(ev, l, key, sizeof(key));
+	return ras_db_fold_note_req(db, ev->type_idx, ev->wall_ns, l, have_key ? key : NULL, id,
+				    may_hold ? &hr : NULL);
+}
+
+int ras_db_fold_ready(struct ras_db *db, unsigned idx)
+{
+	struct ras_db_fold *f = db->fold;
+
+	if (f && f->ready[idx])
+		return 0;
+	if (ras_db_sync(db) < 0 || !(f = fold_state(db)))
+		return -EIO;
+	/* Without its statements no record of the table is held: each is stored, then folded. */
+	table_sql(db, idx);
+	/* Allocated here, read by the event loop's thread as it packs. */
+	if (ras_db_hold_state(&f->hold) < 0)
+		return -ENOMEM;
+	f->ready[idx] = true;
+	return 0;
 }
 
 /* Folds the rows queued in the batch; the roll-ups have counted them by now. */
@@ -625,6 +671,9 @@ int ras_db_fold_settle(struct ras_db *db)
 	bool waiting = false;
 	int r = 0;
 
+	/* The writer thread's until it is idle. */
+	if (ras_db_sync(db) < 0)
+		return -EIO;
 	for (unsigned i = 0; f && i < FOLD_SUBJECTS && !waiting; i++)
 		waiting = f->subj[i].ndeferred > 0;
 	if (!waiting)
@@ -698,19 +747,20 @@ void ras_db_fold_trim(struct ras_db *db)
 			free(f->e[i].ids);
 		}
 		free(f->e);
-		f->e = NULL;
+		__atomic_store_n(&f->e, NULL, __ATOMIC_RELAXED);
 		free(f->known);
-		f->known = NULL;
+		__atomic_store_n(&f->known, NULL, __ATOMIC_RELAXED);
 	}
 	f->taken = 0;
 }
 
+/* On the event loop's thread, while the writer thread may be folding: its slots' pointers are atomic. */
 size_t ras_db_fold_slot_bytes(const struct ras_db *db)
 {
 	const struct ras_db_fold *f = db->fold;
 
-	return (f && f->e ? FOLD_SLOTS * sizeof(*f->e) : 0) +
-	       (f && f->known ? FOLD_KNOWN * sizeof(*f->known) : 0);
+	return (f && __atomic_load_n(&f->e, __ATOMIC_RELAXED) ? FOLD_SLOTS * sizeof(*f->e) : 0) +
+	       (f && __atomic_load_n(&f->known, __ATOMIC_RELAXED) ? FOLD_KNOWN * sizeof(*f->known) : 0);
 }
 
 void ras_db_fold_free(struct ras_db *db)

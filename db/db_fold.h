@@ -13,6 +13,17 @@
  */
 int ras_db_fold_note(struct ras_db *db, const struct ras_db_event *ev, int64_t id, int64_t dec,
 		     bool may_hold);
+/*
+ * A record folding decides on, handed to the writer thread (db_fold_job.c,
+ * on the event loop's): packed into *buf (grown as needed) with its row id
+ * and decoding signature sig; its length, or -errno.
+ */
+int ras_db_fold_pack(struct ras_db *db, const struct ras_db_event *ev, int64_t id, uint64_t sig,
+		     uint8_t **buf, size_t *cap, size_t *len);
+/* The table and decoding signature of a packed record. */
+void ras_db_fold_packed_of(const void *packed, unsigned *idx, uint64_t *sig);
+/* On the writer thread: the packed record, of decoding dec, held, folded or stored. 0 or -errno. */
+int ras_db_fold_run(struct ras_db *db, const void *packed, int64_t dec);
 /* Inside the transaction, before COMMIT: applies the size and age limits, writes the folds. */
 int ras_db_fold_flush(struct ras_db *db);
 /* The limits the last record brought (NULL: none yet). */
@@ -37,6 +48,22 @@ struct ras_db_hold;
 bool ras_db_hold_possible(const struct ras_db_event *ev);
 /* Holds a copy of ev under the reserved row id: 1 held, 0 its table holds none, or -errno. */
 int ras_db_hold_add(struct ras_db_hold *h, const struct ras_db_event *ev, int64_t id, int64_t dec);
+/*
+ * The event loop's side of a record folding decides on the writer thread
+ * (db_fold_job.c): ev's held copy packed at *buf + at (at a multiple of 8;
+ * *buf grown as needed), its length in *bytes. 0, or -errno (a source too
+ * long for a copy: -ENAMETOOLONG).
+ */
+int ras_db_hold_pack(const struct ras_db_hold *h, const struct ras_db_event *ev, uint8_t **buf,
+		     size_t *cap, size_t at, size_t *bytes);
+/* The writer thread's: holds a copy of the packed record as row id, decoding dec: 1, 0 (its table holds none), -errno. */
+int ras_db_hold_put_packed(struct ras_db_hold *h, unsigned idx, int64_t id, int64_t dec,
+			   const void *packed, size_t bytes);
+/* Inserts the packed record as row id with decoding dec: 0 or -errno. */
+int ras_db_hold_insert_packed(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int64_t id,
+			      int64_t dec, const void *packed, size_t bytes);
+/* *hp allocated if it is not: 0 or -ENOMEM. */
+int ras_db_hold_state(struct ras_db_hold **hp);
 /* Inserts every record still held under its reserved id (before COMMIT). */
 int ras_db_hold_store(struct ras_db *db, struct ras_db_hold *h);
 /* Forgets every held record (a rollback). */

@@ -168,25 +168,43 @@ static void put_fold_cols(struct held *c, const struct ras_db_event *ev,
 	c->detail = fc->detail;
 }
 
-static struct held *held_copy(const struct ras_db_fold_plan *plan, const struct ras_db_event *ev,
-			      int64_t dec)
+/* The values a held copy keeps: ev's raw values, then its per-record decoded ones. */
+static unsigned held_values(const struct ras_db_event *ev, struct ras_value *all)
 {
 	const struct ras_event_type *type = &ras_event_types[ev->type_idx];
-	unsigned nrec = ras_db_table_of(ev->type_idx)->nrec, n = type->n_fields + nrec;
-	size_t bytes = sizeof(struct held) + n * sizeof(struct ras_value);
-	struct ras_value all[RAS_MAX_FIELDS + RAS_DB_MAX_COLS];
-	struct ras_db_fold_cols fc;
-	bool computed = fold_cols(plan, ev, &fc, &bytes);
-	struct held *c;
-	uint8_t *data;
 
 	memcpy(all, ev->values, type->n_fields * sizeof(*all));
 	per_record_values(ev, &all[type->n_fields]);
+	return type->n_fields + ras_db_table_of(ev->type_idx)->nrec;
+}
+
+/* Whether value i of a copy of table idx has bytes of its own, after the values. */
+static bool has_bytes(unsigned idx, unsigned i, const struct ras_value *v)
+{
+	const struct ras_event_type *type = &ras_event_types[idx];
+
+	return v->present && (i >= type->n_fields || type->fields[i].type != RAS_FT_INT) && v->p;
+}
+
+/* The bytes of ev's copy: the struct, its values, their bytes and the fold columns' text. */
+static size_t held_size(const struct ras_db_fold_plan *plan, const struct ras_db_event *ev,
+			const struct ras_value *all, unsigned n, struct ras_db_fold_cols *fc, bool *computed)
+{
+	size_t bytes = sizeof(struct held) + n * sizeof(struct ras_value);
+
+	*computed = plan && fold_cols(plan, ev, fc, &bytes);
 	for (unsigned i = 0; i < n; i++)
-		if (all[i].present && (i >= type->n_fields || type->fields[i].type != RAS_FT_INT))
+		if (has_bytes(ev->type_idx, i, &all[i]))
 			bytes += all[i].len;
-	if (!(c = malloc(bytes)))
-		return NULL;
+	return bytes;
+}
+
+/* Writes ev's copy at c (held_size bytes). */
+static void held_fill(struct held *c, const struct ras_db_event *ev, int64_t dec, const struct ras_value *all,
+		      unsigned n, const struct ras_db_fold_cols *fc, bool computed)
+{
+	uint8_t *data;
+
 	*c = (struct held){ .dec = dec, .wall_ns = ev->wall_ns, .boot = ev->boot,
 			    .trace_ts = ev->trace_ts, .rec_hash = ev->rec_hash,
 			    .trace_cpu = ev->trace_cpu, .synthetic = ev->synthetic,
@@ -195,15 +213,27 @@ static struct held *held_copy(const struct ras_db_fold_plan *plan, const struct 
 	data = (uint8_t *)&c->values[n];
 	for (unsigned i = 0; i < n; i++) {
 		c->values[i] = all[i];
-		if (!all[i].present || (i < type->n_fields && type->fields[i].type == RAS_FT_INT) ||
-		    !all[i].p)
+		if (!has_bytes(ev->type_idx, i, &all[i]))
 			continue;
 		memcpy(data, all[i].p, all[i].len);
 		c->values[i].p = data;
 		data += all[i].len;
 	}
 	if (computed)
-		put_fold_cols(c, ev, &fc, (char *)data);
+		put_fold_cols(c, ev, fc, (char *)data);
+}
+
+static struct held *held_copy(const struct ras_db_fold_plan *plan, const struct ras_db_event *ev,
+			      int64_t dec)
+{
+	struct ras_value all[RAS_MAX_FIELDS + RAS_DB_MAX_COLS];
+	struct ras_db_fold_cols fc;
+	unsigned n = held_values(ev, all);
+	bool computed;
+	struct held *c = malloc(held_size(plan, ev, all, n, &fc, &computed));
+
+	if (c)
+		held_fill(c, ev, dec, all, n, &fc, computed);
 	return c;
 }
 
@@ -371,6 +401,101 @@ int ras_db_hold_store(struct ras_db *db, struct ras_db_hold *h)
 		ht->n = ht->first = 0;
 	}
 	return 0;
+}
+
+int ras_db_hold_pack(const struct ras_db_hold *h, const struct ras_db_event *ev, uint8_t **buf,
+		     size_t *cap, size_t at, size_t *bytes)
+{
+	const struct held_table *ht = h ? &h->t[ev->type_idx] : NULL;
+	struct ras_value all[RAS_MAX_FIELDS + RAS_DB_MAX_COLS];
+	struct ras_db_fold_cols fc;
+	unsigned n = held_values(ev, all);
+	bool computed;
+	size_t need;
+
+	if (strlen(ev->source) >= sizeof(((struct held *)0)->source))
+		return -ENAMETOOLONG;
+	*bytes = held_size(ht && ht->eval ? &ht->plan : NULL, ev, all, n, &fc, &computed);
+	need = at + *bytes;
+	if (need > *cap) {
+		uint8_t *grown = realloc(*buf, need + 4096);
+
+		if (!grown)
+			return -ENOMEM;
+		*buf = grown;
+		*cap = need + 4096;
+	}
+	/* At an offset of 8: the struct is aligned as malloc's would be, for the writer thread's copy. */
+	held_fill((struct held *)(void *)(*buf + at), ev, 0, all, n, &fc, computed);
+	return 0;
+}
+
+/*
+ * The writer thread's own copy of a packed one, its pointers made to point
+ * into it: the values' bytes follow them in order, then the fold columns' text.
+ */
+static struct held *held_unpack(unsigned idx, int64_t dec, const void *packed, size_t bytes)
+{
+	unsigned n = ras_event_types[idx].n_fields + ras_db_table_of(idx)->nrec;
+	struct held *c = malloc(bytes);
+	uint8_t *data;
+
+	if (!c)
+		return NULL;
+	memcpy(c, packed, bytes);
+	c->dec = dec;
+	data = (uint8_t *)&c->values[n];
+	for (unsigned i = 0; i < n; i++) {
+		if (!has_bytes(idx, i, &c->values[i]))
+			continue;
+		c->values[i].p = data;
+		data += c->values[i].len;
+	}
+	if (c->fold_text)
+		c->fold_text = (const char *)data;
+	return c;
+}
+
+int ras_db_hold_put_packed(struct ras_db_hold *h, unsigned idx, int64_t id, int64_t dec,
+			   const void *packed, size_t bytes)
+{
+	struct held_table *ht = h ? &h->t[idx] : NULL;
+	struct held *c;
+
+	if (!ht || !ht->eval)
+		return 0;
+	if (ht->n == ht->cap) {
+		size_t cap = ht->cap ? 2 * ht->cap : 256;
+		struct held_slot *grown = realloc(ht->slot, cap * sizeof(*grown));
+
+		if (!grown)
+			return -ENOMEM;
+		ht->slot = grown;
+		ht->cap = cap;
+	}
+	if (!(c = held_unpack(idx, dec, packed, bytes)))
+		return -ENOMEM;
+	ht->slot[ht->n++] = (struct held_slot){ .id = id, .rec = c };
+	return 1;
+}
+
+int ras_db_hold_state(struct ras_db_hold **hp)
+{
+	return hold_state(hp) ? 0 : -ENOMEM;
+}
+
+int ras_db_hold_insert_packed(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int64_t id,
+			      int64_t dec, const void *packed, size_t bytes)
+{
+	struct held *c = held_unpack(idx, dec, packed, bytes);
+	struct ras_db_event ev;
+	int r = -ENOMEM;
+
+	if (h && c && held_event(&h->t[idx], c, idx, &ev) == 0)
+		/* Its id was reserved for it: anything but a new row is an error. */
+		r = ras_db_insert_row(db, &ev, dec, &id) == 1 ? 0 : -EIO;
+	free(c);
+	return r;
 }
 
 void ras_db_hold_clear(struct ras_db_hold *h)

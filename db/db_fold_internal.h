@@ -108,7 +108,28 @@ struct ras_db_fold {
 	struct fold_pending *pending;
 	size_t npending, cap_pending;
 	struct ras_db_hold *hold;   /* records held for folding (db_fold_hold.c) */
+	bool ready[RAS_MAX_EVENT_TYPES];  /* the event loop's: ras_db_fold_ready done */
 };
+
+/* A record to hold, if folding holds it: the event itself, or its copy packed (db_fold_job.c). */
+struct ras_db_hold_req {
+	const struct ras_db_event *ev;
+	const void *packed;
+	size_t bytes;
+	int64_t dec;
+};
+/* ras_db_fold_note's decision for a record of table idx at wall_ns, its subject key (NULL: none). */
+int ras_db_fold_note_req(struct ras_db *db, unsigned idx, int64_t wall_ns, const struct ras_db_limits *l,
+			 const char *key, int64_t id, const struct ras_db_hold_req *hr);
+/* The subject a record folds into (its coarsest), as a key: false when it names none. */
+bool ras_db_fold_subject(const struct ras_db_event *ev, const struct ras_db_limits *l, char *key,
+			 size_t len);
+/*
+ * Folding's state and table idx's statements made ready on the caller's
+ * thread (it syncs first, once per table): the event loop then packs the
+ * table's records with the held copies' plan. 0 or -errno.
+ */
+int ras_db_fold_ready(struct ras_db *db, unsigned idx);
 
 /* Adds v to a set of at most FOLD_DETAILS distinct values; *more once one did not fit. */
 void ras_db_fold_add_detail(uint64_t *set, unsigned *n, bool *more, uint64_t v);

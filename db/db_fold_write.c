@@ -355,7 +355,10 @@ int ras_db_fold_write_entries(struct ras_db *db)
 		return 0;
 	if (prepare_writes(db) < 0)
 		return -EIO;
-	if (!f->known && !(f->known = calloc(FOLD_KNOWN, sizeof(*f->known))))
+	/* Atomic: read by ras_db_fold_slot_bytes on the event loop's thread. */
+	if (!f->known)
+		__atomic_store_n(&f->known, calloc(FOLD_KNOWN, sizeof(*f->known)), __ATOMIC_RELAXED);
+	if (!f->known)
 		return -ENOMEM;
 	for (unsigned i = 0; i < FOLD_SLOTS; i++) {
 		struct fold_entry *e = &f->e[i];

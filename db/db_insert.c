@@ -433,14 +433,45 @@ static int store_or_hold(struct ras_db *db, const struct ras_db_event *ev, int64
 
 /*
  * Whether ev's row goes to the writer thread (db_writer.c): a live record in
- * an open transaction, with storm folding off. A record the identity index may
- * refuse is stored at once, since the caller counts it as stored or not, and
- * folding decides on the stored row's decoding id, known only once stored.
+ * an open transaction. A record the identity index may refuse is stored at
+ * once, since the caller counts it as stored or not. With storm folding on,
+ * the writer thread also makes folding's decision (db_fold_job.c).
  */
 static bool deferrable(struct ras_db *db, const struct ras_db_event *ev)
 {
-	db->wb_engaged = db->wb && !ras_db_may_be_duplicate(ev) && !(ev->limits && ev->limits->fold_threshold);
+	db->wb_engaged = db->wb && !ras_db_may_be_duplicate(ev);
 	return db->wb_engaged && ras_db_deferring(db);
+}
+
+/* What the note of a record folding does not decide on needs (defer_event), for the writer thread. */
+struct note_job {
+	unsigned idx;
+	int64_t id, wall_ns;
+	struct ras_db_limits limits;   /* no fold_threshold: the note reads nothing else */
+};
+
+static int note_job(struct ras_db *db, const void *arg)
+{
+	struct note_job j;
+	struct ras_db_event ev;
+
+	memcpy(&j, arg, sizeof(j));
+	ev = (struct ras_db_event){ .type_idx = j.idx, .wall_ns = j.wall_ns, .limits = &j.limits };
+	return ras_db_fold_note(db, &ev, j.id, 0, false) < 0 ? SQLITE_NOMEM : SQLITE_OK;
+}
+
+/*
+ * Folding off: the note only keeps the transaction's first id and newest
+ * time, on this thread unless folding's state is the writer thread's now.
+ */
+static int note_unfolded(struct ras_db *db, const struct ras_db_event *ev, int64_t id)
+{
+	struct note_job j;
+
+	if (!ev->limits || !db->fold_out)
+		return ras_db_fold_note(db, ev, id, 0, false);
+	j = (struct note_job){ .idx = ev->type_idx, .id = id, .wall_ns = ev->wall_ns, .limits = *ev->limits };
+	return ras_db_defer_call(db, note_job, &j, sizeof(j));
 }
 
 /*
@@ -459,26 +490,83 @@ static int defer_event(struct ras_db *db, const struct ras_db_event *ev, int64_t
 		decoded_values(ev->type_idx, ev->decoded, dec);
 	if (ras_db_defer_row(db, ev->type_idx, id, sig, row, t->ncols, dec, sent ? 0 : t->ndcols) < 0)
 		return -EIO;
-	/* Folding is off: it only notes the transaction's first id and newest time. */
-	return ras_db_fold_note(db, ev, id, 0, false) < 0 ? -EIO : 1;
+	return note_unfolded(db, ev, id) < 0 ? -EIO : 1;
+}
+
+/* A record folding decides on, on the writer thread: its decoding's row, then held, folded or stored. */
+static int fold_job(struct ras_db *db, const void *arg, const struct ras_db_col_val *vals, unsigned n)
+{
+	unsigned idx;
+	uint64_t sig;
+	int64_t dec;
+	int r;
+
+	ras_db_fold_packed_of(arg, &idx, &sig);
+	dec = resolve_decoded(db, idx, sig, n ? vals : NULL);
+	if (dec > 0 && ras_db_fold_run(db, arg, dec) == 0)
+		return SQLITE_OK;
+	r = sqlite3_errcode(db->h);
+	return r != SQLITE_OK && r != SQLITE_DONE && r != SQLITE_ROW ? r : SQLITE_ERROR;
+}
+
+/*
+ * ev (storm folding on) handed to the writer thread as folding's job: its
+ * copy, the decoding's values unless sent lately. A source too long for the
+ * copy (none is) goes the way of a record stored here: 0.
+ */
+static int defer_folded(struct ras_db *db, const struct ras_db_event *ev, int64_t id, uint64_t sig)
+{
+	const struct ras_db_table *t = ras_db_table_of(ev->type_idx);
+	struct ras_db_col_val dec[RAS_DB_MAX_COLS];
+	size_t len;
+	bool sent;
+	int r = ras_db_fold_pack(db, ev, id, sig, &db->fold_pack, &db->fold_pack_cap, &len);
+
+	if (r == -ENAMETOOLONG) {
+		/* Stored here: the next record's writes too (ras_db_deferring). */
+		db->wb_engaged = false;
+		return 0;
+	}
+	if (r < 0)
+		return -EIO;
+	sent = decoding_sent(db, ev->type_idx, sig);
+	if (!sent)
+		decoded_values(ev->type_idx, ev->decoded, dec);
+	if (ras_db_defer_call_vals(db, ev->type_idx, fold_job, db->fold_pack, len, dec, sent ? 0 : t->ndcols) < 0)
+		return -EIO;
+	db->fold_out = true;
+	return 1;
+}
+
+/* Stores ev here (its decoding's row looked up or stored first): 1 stored, 0 a duplicate, -EIO. */
+static int store_here(struct ras_db *db, const struct ras_db_event *ev, uint64_t sig, int64_t *id)
+{
+	int64_t dec;
+
+	if (ras_db_sync(db) < 0)
+		return -EIO;
+	dec = decoded_id(db, ev->type_idx, sig, ev->decoded);
+	*id = next_row_id(db, ev->type_idx);
+	return dec < 0 || *id < 0 ? -EIO : store_or_hold(db, ev, dec, id);
 }
 
 int ras_db_insert_event(struct ras_db *db, const struct ras_db_event *ev)
 {
 	uint64_t sig = decoded_sig(&ras_event_types[ev->type_idx], ras_db_table_of(ev->type_idx), ev->decoded);
-	int64_t dec = 0, id;
-	int r;
+	bool folded = ev->limits && ev->limits->fold_threshold;
+	int64_t id;
+	int r = 0;
 
+	if (ev->limits) {
+		db->limits = *ev->limits;
+		db->have_limits = true;
+	}
 	if (deferrable(db, ev)) {
 		id = next_row_id(db, ev->type_idx);
-		r = id < 0 ? -EIO : defer_event(db, ev, id, sig);
-	} else {
-		if (ras_db_sync(db) < 0)
-			return -EIO;
-		dec = decoded_id(db, ev->type_idx, sig, ev->decoded);
-		id = next_row_id(db, ev->type_idx);
-		r = dec < 0 || id < 0 ? -EIO : store_or_hold(db, ev, dec, &id);
+		r = id < 0 ? -EIO : folded ? defer_folded(db, ev, id, sig) : defer_event(db, ev, id, sig);
 	}
+	if (r == 0)
+		r = store_here(db, ev, sig, &id);
 	if (r <= 0)
 		return r;
 	if (db->in_txn)

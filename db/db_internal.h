@@ -54,7 +54,11 @@ struct ras_db_dec_slot {
 const char *ras_db_log_vfs(void);
 
 /* A deferred call run by the writer thread (db_writer.c): SQLITE_OK or the SQLite code of its failure. */
+struct ras_db_col_val;
 typedef int (*ras_db_job_fn)(struct ras_db *db, const void *arg);
+/* A job with values (ras_db_defer_call_vals): its argument's copy, and n values read back. */
+typedef int (*ras_db_vals_job_fn)(struct ras_db *db, const void *arg, const struct ras_db_col_val *vals,
+				  unsigned n);
 
 enum ras_db_stmt {
 	STMT_BEGIN, STMT_COMMIT, STMT_ROLLBACK, STMT_LOST, STMT_STATS_GET,
@@ -91,6 +95,17 @@ struct ras_db {
 	uint64_t commit_ticket;             /* the last commit handed to the writer thread */
 	bool commit_behind;                 /* one was, and the thread has not been waited for since */
 	int64_t age_checked_ns;             /* the age limit was last applied (CLOCK_MONOTONIC) */
+	/*
+	 * Storm folding's state (db->fold) is the writer thread's while jobs
+	 * that use it are out (a record folding decides on, a flush): the event
+	 * loop's thread touches it again only after ras_db_sync, which clears this.
+	 */
+	bool fold_out;
+	/* The limits the last record brought, the event loop's copy (commit_needs_here). */
+	struct ras_db_limits limits;
+	bool have_limits;
+	uint8_t *fold_pack;                 /* a record's fold job being packed (db_insert.c) */
+	size_t fold_pack_cap;
 	/* Tables found (ras_db_table_exists): none is ever dropped, so a storm's flushes ask nothing. */
 	char tables_seen[RAS_DB_TABLES_SEEN][48];
 	unsigned n_tables_seen;
@@ -196,8 +211,17 @@ bool ras_db_deferring(const struct ras_db *db);
 int ras_db_defer_row(struct ras_db *db, unsigned idx, int64_t id, uint64_t sig,
 		     const struct ras_db_col_val *row, unsigned ncols,
 		     const struct ras_db_col_val *dec, unsigned ndec);
-/* Hands the writer thread a call of fn with a copy of arg_len bytes at arg. 0 or -errno. */
+/*
+ * Hands the writer thread a call of fn with a copy of arg_len bytes at arg
+ * (the rows handed over before it stored first). 0 or -errno.
+ */
 int ras_db_defer_call(struct ras_db *db, ras_db_job_fn fn, const void *arg, size_t arg_len);
+/*
+ * The same with n values (a decoding's), for a record of table idx: that
+ * table's rows handed over before it are stored first. 0 or -errno.
+ */
+int ras_db_defer_call_vals(struct ras_db *db, unsigned idx, ras_db_vals_job_fn fn, const void *arg,
+			   size_t arg_len, const struct ras_db_col_val *vals, unsigned n);
 /*
  * Runs the prepared statement st with v[0..n) bound as its parameters 1..n:
  * handed to the writer thread while writes are (ras_db_deferring), else here,

@@ -50,7 +50,15 @@ bool ras_db_table_exists(struct ras_db *db, const char *table)
 	sqlite3_stmt *st;
 	bool found = false;
 
-	for (unsigned i = 0; i < db->n_tables_seen; i++)
+	/*
+	 * The writer thread adds to the list too (folding's flush), while the
+	 * event loop's thread reads it: an entry is written before the count
+	 * that shows it, and never changes after. Only one thread adds at a time
+	 * (the event loop's after ras_db_sync, below).
+	 */
+	unsigned seen = __atomic_load_n(&db->n_tables_seen, __ATOMIC_ACQUIRE);
+
+	for (unsigned i = 0; i < seen; i++)
 		if (!strcmp(db->tables_seen[i], table))
 			return true;
 	/* A deferred write's failure is the commit's to tell: the schema can be read all the same. */
@@ -61,8 +69,11 @@ bool ras_db_table_exists(struct ras_db *db, const char *table)
 	sqlite3_bind_text(st, 1, table, -1, SQLITE_STATIC);
 	found = sqlite3_step(st) == SQLITE_ROW;
 	sqlite3_finalize(st);
-	if (found && db->n_tables_seen < RAS_DB_TABLES_SEEN && strlen(table) < sizeof(db->tables_seen[0]))
-		strcpy(db->tables_seen[db->n_tables_seen++], table);
+	seen = __atomic_load_n(&db->n_tables_seen, __ATOMIC_ACQUIRE);
+	if (found && seen < RAS_DB_TABLES_SEEN && strlen(table) < sizeof(db->tables_seen[0])) {
+		strcpy(db->tables_seen[seen], table);
+		__atomic_store_n(&db->n_tables_seen, seen + 1, __ATOMIC_RELEASE);
+	}
 	return found;
 }
 

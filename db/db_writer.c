@@ -88,13 +88,15 @@ struct job_head {
 	uint16_t kind;
 	uint16_t idx;                /* JOB_ROW: the event type */
 	uint16_t ncols, ndec;        /* values that follow (JOB_ROW: the row's, then the decoding's) */
+	uint32_t arg_len;            /* JOB_CALLV: the bytes of its argument, before its ndec values */
 	int64_t id;                  /* JOB_ROW: the row's reserved id; JOB_COMMIT: the ticket */
 	uint64_t sig;                /* JOB_ROW: the decoding's signature */
 	ras_db_job_fn fn;            /* JOB_CALL */
+	ras_db_vals_job_fn vfn;      /* JOB_CALLV */
 	sqlite3_stmt *st;            /* JOB_STMT */
 };
 
-enum { JOB_ROW = 1, JOB_CALL, JOB_STMT, JOB_BEGIN, JOB_COMMIT };
+enum { JOB_ROW = 1, JOB_CALL, JOB_CALLV, JOB_STMT, JOB_BEGIN, JOB_COMMIT };
 
 static bool on_writer_thread(const struct ras_db_wb *wb)
 {
@@ -259,7 +261,7 @@ static int64_t pragma_int(sqlite3 *h, sqlite3_stmt **st, const char *sql)
 	return v;
 }
 
-/* The pages in use, for the size limit (commit_needs_here): on the thread that commits. */
+/* The pages in use, for the size limit (limit_due, db.c): on the thread that commits. */
 static void note_used(struct ras_db_wb *wb)
 {
 	struct ras_db *db = wb->db;
@@ -291,6 +293,28 @@ static int run_commit(struct ras_db_wb *wb, uint64_t ticket)
 	return SQLITE_OK;
 }
 
+static size_t round8(size_t n)
+{
+	return (n + 7) & ~(size_t)7;
+}
+
+/*
+ * A call with values (a record storm folding decides on): its table's rows
+ * gathered are stored first, since it may name a decoding one of them brings.
+ */
+static int run_call_vals(struct ras_db_wb *wb, const struct job_head *h, const uint8_t *p)
+{
+	const uint8_t *v = p + round8(h->arg_len);
+	int r = h->idx < RAS_MAX_EVENT_TYPES && h->ndec <= RAS_DB_MAX_COLS ?
+		store_gathered(wb, h->idx) : SQLITE_MISUSE;
+
+	if (r != SQLITE_OK)
+		return r;
+	for (unsigned i = 0; i < h->ndec; i++)
+		v = get_value(v, &wb->dec[0][i]);
+	return h->vfn(wb->db, p, wb->dec[0], h->ndec);
+}
+
 /* Runs a chunk's jobs; the SQLite code of the first that fails, or 0. */
 static int run_chunk(struct ras_db_wb *wb, const struct wb_chunk *c)
 {
@@ -319,8 +343,14 @@ static int run_chunk(struct ras_db_wb *wb, const struct wb_chunk *c)
 			if (r == SQLITE_OK)
 				r = run_commit(wb, (uint64_t)h.id);
 			break;
+		case JOB_CALLV:
+			r = run_call_vals(wb, &h, p);
+			break;
 		default:
-			r = h.fn(wb->db, p);
+			/* A call may read any row handed over before it (folding's flush does). */
+			r = store_all_gathered(wb);
+			if (r == SQLITE_OK)
+				r = h.fn(wb->db, p);
 		}
 		if (r != SQLITE_OK) {
 			drop_gathered(wb);
@@ -415,8 +445,10 @@ int ras_db_sync(struct ras_db *db)
 		return 0;
 	/* Nothing handed over or waiting to be: the last failure seen stands. */
 	if (!filling(wb)->len && __atomic_load_n(&wb->finished, __ATOMIC_ACQUIRE) == wb->submitted &&
-	    !db->commit_behind)
+	    !db->commit_behind) {
+		db->fold_out = false;
 		return db->wb_failed ? ras_db_errno_of(db->wb_failed) : 0;
+	}
 	if (filling(wb)->len)
 		submit(wb);
 	pthread_mutex_lock(&wb->lock);
@@ -430,8 +462,9 @@ int ras_db_sync(struct ras_db *db)
 		snprintf(db->err, sizeof(db->err), "%s", wb->why);
 	pthread_mutex_unlock(&wb->lock);
 	db->wb_failed = failed;
-	/* Idle: a commit handed over has been made, or has failed. */
+	/* Idle: a commit handed over has been made, or has failed; folding is the caller's again. */
 	db->commit_behind = false;
+	db->fold_out = false;
 	return failed ? ras_db_errno_of(failed) : 0;
 }
 
@@ -511,11 +544,6 @@ static uint8_t *put_value(uint8_t *p, const struct ras_db_col_val *v)
 	return p + sizeof(n) + n;
 }
 
-static size_t round8(size_t n)
-{
-	return (n + 7) & ~(size_t)7;
-}
-
 /* Hands over a job of header h (its len set here) and the values a[0..na), then b[0..nb). */
 static int put_job(struct ras_db *db, struct job_head *h, const struct ras_db_col_val *a, unsigned na,
 		   const struct ras_db_col_val *b, unsigned nb)
@@ -565,7 +593,34 @@ int ras_db_defer_call(struct ras_db *db, ras_db_job_fn fn, const void *arg, size
 		return -ENOMEM;
 	h.len = (uint32_t)len;
 	memcpy(p, &h, sizeof(h));
+	/* A call may take no argument (NULL). */
+	if (arg_len)
+		memcpy(p + sizeof(h), arg, arg_len);
+	job_done(db->wb, len);
+	return 0;
+}
+
+int ras_db_defer_call_vals(struct ras_db *db, unsigned idx, ras_db_vals_job_fn fn, const void *arg,
+			   size_t arg_len, const struct ras_db_col_val *vals, unsigned n)
+{
+	struct job_head h = { .kind = JOB_CALLV, .idx = (uint16_t)idx, .ndec = (uint16_t)n,
+			      .arg_len = (uint32_t)arg_len, .vfn = fn };
+	size_t len = sizeof(h) + round8(arg_len);
+	uint8_t *p;
+
+	for (unsigned i = 0; i < n; i++)
+		len += value_size(&vals[i]);
+	len = round8(len);
+	if (len > WB_CHUNK_BYTES || n > RAS_DB_MAX_COLS)
+		return -E2BIG;
+	if (!(p = job_room(db->wb, len)))
+		return -ENOMEM;
+	h.len = (uint32_t)len;
+	memcpy(p, &h, sizeof(h));
 	memcpy(p + sizeof(h), arg, arg_len);
+	p += sizeof(h) + round8(arg_len);
+	for (unsigned i = 0; i < n; i++)
+		p = put_value(p, &vals[i]);
 	job_done(db->wb, len);
 	return 0;
 }

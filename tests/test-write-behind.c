@@ -11,6 +11,9 @@
  * without waiting; one that fails takes the batch after it along, one made
  * before a failure stays made. Closing with records handed over and no
  * commit keeps none.
+ * With storm folding on, the same again: the records, folding's decision
+ * and its flush go to the writer thread, committed behind, and give the same
+ * raw rows, folds and roll-ups as folding on the event loop's thread.
  * A statement run beside the writer thread without syncing aborts.
  */
 #include <errno.h>
@@ -33,6 +36,8 @@
 #define VARIED 20000
 
 static char dir[256];
+/* The limits the stream's records bring (NULL: none, no folding). */
+static const struct ras_db_limits *limits;
 
 /*
  * Record i of a varied stream: EDAC and machine-check errors over many DIMMs,
@@ -48,7 +53,7 @@ static int store(struct ras_db *db, unsigned i, unsigned poison_cpu)
 	struct ras_db_event ev = {
 		.type_idx = (unsigned)(t - ras_event_types), .wall_ns = 1800000000 * SEC + (int64_t)i * 1000,
 		.trace_ts = 1000 + i, .trace_cpu = (int)(i % 2), .source = "live", .rec_hash = 7919u * i,
-		.values = v, .decoded = decoded,
+		.values = v, .decoded = decoded, .limits = limits,
 	};
 	char label[64], detail[96];
 	uint64_t x = (uint64_t)i * 0x9e3779b97f4a7c15ULL;
@@ -286,6 +291,48 @@ static void check_full_rolls_back(void)
 }
 
 /* Records first..first+n-1 (poison: the one a trigger refuses), then a commit behind: its ticket. */
+/* Folding on: records stored and folded inline, and on the writer thread with commits behind. */
+static void check_same_folds(void)
+{
+	static const struct ras_db_limits fold = { .fold_threshold = 20, .fold_period_ns = 3600 * SEC,
+						   .fold_keep = 5, .page_size = 4096 };
+	static const char *const tables[] = {
+		"mc_event", "mce_record", "folds", "rollup_hourly", "rollup_totals", "rollup_edac",
+		"rollup_subjects",
+	};
+	char path[2][600];
+	int failed = 0, deferred = 0;
+
+	limits = &fold;
+	for (int behind = 0; behind < 2; behind++) {
+		struct ras_db *db;
+		uint64_t ticket = 0;
+
+		snprintf(path[behind], sizeof(path[behind]), "%s/%s-folds.db", dir, behind ? "behind" : "inline");
+		if (!(db = open_db(path[behind], behind)))
+			return;
+		for (unsigned i = 0; i < VARIED; i++) {
+			failed += store(db, i, ~0u) != 1;
+			/* Handed over, not stored on this thread (folding on kept it here before). */
+			deferred += behind && ras_db_deferring(db);
+			if (i % 2500 == 2499)
+				failed += (behind ? ras_db_commit_behind(db, &ticket) : ras_db_commit(db)) < 0;
+		}
+		failed += ras_db_commit(db) < 0 || ras_db_commit_wait(db, ticket) < 0;
+		ras_db_close(db);
+	}
+	limits = NULL;
+	tap_is_int(failed, 0, "%d varied records folded with the writer thread and without", VARIED);
+	tap_is_int(deferred, VARIED, "every record handed to the writer thread (%d)",
+		   deferred);
+	tap_ok(test_sql_int(path[0], "SELECT sum(records) FROM folds") > VARIED / 2,
+	       "the storm folded (%lld records in folds)",
+	       (long long)test_sql_int(path[0], "SELECT sum(records) FROM folds"));
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+		tap_is_int(differing(path[0], path[1], tables[i]), 0, "folding on, %s: the same rows, ids included",
+			   tables[i]);
+}
+
 static uint64_t batch_behind(struct ras_db *db, unsigned first, unsigned n, unsigned poison, int *failed)
 {
 	uint64_t ticket = 0;
@@ -434,6 +481,7 @@ int main(void)
 {
 	test_tmpdir(dir, sizeof(dir));
 	check_same_rows();
+	check_same_folds();
 	check_read_sees_deferred();
 	check_refused_insert();
 	check_full_rolls_back();
