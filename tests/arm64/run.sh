@@ -37,10 +37,10 @@ SUBSET="tests/decoders/test-cper tests/decoders/test-cper-vendor tests/decoders/
 	tests/test-ctl-decode.sh"
 
 # The whole run's longest tests under QEMU, slowest first (seconds measured on two cores
-# shared at a load of 18, niced: rollup-edac 707, replay-crash 676, export-folds 355,
-# actions-limits 271, export 248, actions 245, metrics-churn 207, report-browser 156,
-# crash 128, metrics 124, report-verdicts 120; test-malformed over 1500).
-SLOW_FIRST="tests/test-malformed tests/test-rollup-edac tests/test-replay-crash
+# shared at a load of 18, niced: malformed 2025, rollup 1107, rollup-edac 707,
+# replay-crash 676, export-folds 355, actions-limits 271, export 248, actions 245,
+# metrics-churn 207, report-browser 156, crash 128, metrics 124, report-verdicts 120).
+SLOW_FIRST="tests/test-malformed tests/test-rollup tests/test-rollup-edac tests/test-replay-crash
 	tests/fleet/test-export-folds.sh tests/test-actions-limits tests/fleet/test-export.sh
 	tests/test-actions tests/fleet/test-metrics-churn.sh tests/report/test-report-browser.sh
 	tests/test-crash tests/fleet/test-metrics.sh tests/report/test-report-verdicts.sh
