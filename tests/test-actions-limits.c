@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include "actions_fixture.h"
 #include "fake_tree.h"
@@ -313,15 +314,49 @@ static void test_decision_log(void)
 	sqlite3_close(db);
 }
 
+/* The decisions that "rasd: N threshold decisions were not logged" lines count, summed. */
+static long long not_logged_in_log(void)
+{
+	char path[600], line[512];
+	long long sum = 0, n;
+	int end;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/rasd.log", tmp);
+	f = fopen(path, "re");
+	/* %n: the whole text matched (sscanf counts only the number's match). */
+	while (f && fgets(line, sizeof(line), f))
+		if (end = 0, sscanf(line, "rasd: %lld threshold decisions were not logged%n", &n,
+				    &end) == 1 && end > 0)
+			sum += n;
+	if (f)
+		fclose(f);
+	return sum;
+}
+
+static long long monotonic_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
 /*
  * 700 pages cross their threshold within a minute: 600 decision lines, one
  * line saying the rest are not logged, their count at stop; all 700 stored.
+ * rasd's minute is CLOCK_MONOTONIC_COARSE's whole seconds from its first
+ * decision line: a run shorter than 59 s is inside one minute, a slower one
+ * (emulated, on a loaded machine: tests/arm64/run.sh all) may span several,
+ * each with its own 600. The figures of one minute are asserted only when
+ * the run fitted in one; that every decision is either logged or counted
+ * as not logged is asserted whatever the run took.
  */
 static void test_decision_lines_capped(void)
 {
 	struct fake_tree t;
 	char addr[32], said[100];
-	long long decisions;
+	long long decisions, lines, ms;
 	sqlite3 *db;
 
 	dry_run_tree(&t);
@@ -329,14 +364,26 @@ static void test_decision_lines_capped(void)
 		snprintf(addr, sizeof(addr), "0x%x", 0x100000 + i * 0x1000);
 		add_mc(&t, addr, "3", base_ts + (uint64_t)i * MS);
 	}
+	ms = monotonic_ms();
 	run_logged(&t);
+	ms = monotonic_ms() - ms;
 	sqlite3_open_v2(dbpath, &db, SQLITE_OPEN_READONLY, NULL);
 	tap_is_int(scalar(db, "SELECT sum(repeats) FROM actions WHERE kind = 'page'"), 700,
 		   "700 pages crossed: 700 decisions stored");
 	/* Their DIMM crossed too; each subject's first decision meets the limit, the rest its minute. */
 	decisions = scalar(db, "SELECT count(DISTINCT kind || ' ' || subject) FROM actions");
 	sqlite3_close(db);
-	tap_is_int(count_in_log("corrected errors crossed"), 600, "600 decision lines logged");
+	lines = count_in_log("corrected errors crossed");
+	tap_is_int(lines + not_logged_in_log(), decisions,
+		   "each of the %lld decisions is logged or counted as not logged", decisions);
+	if (ms >= 59000) {
+		tap_ok(1, "600 decision lines logged # SKIP rasd ran %lld s, more than one of its "
+		       "minutes (%lld lines)", ms / 1000, lines);
+		tap_ok(1, "one line says the rest are not logged # SKIP more than one minute");
+		tap_ok(1, "their count is logged at stop # SKIP more than one minute");
+		return;
+	}
+	tap_is_int(lines, 600, "600 decision lines logged");
 	tap_is_int(count_in_log("more than 600 threshold decisions this minute"), 1,
 		   "one line says the rest are not logged");
 	snprintf(said, sizeof(said), "rasd: %lld threshold decisions were not logged (all are stored)",

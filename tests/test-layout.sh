@@ -4,6 +4,12 @@
 # (decoders/, lastwords/ <- diag/ <- lib/ <- db/ <- rasd/, ctl/; diag/ may read
 # decoders/), and decoders/, lastwords/ and diag/ stay pure.
 top=${top_srcdir:-.}
+# The arm64 run (tests/arm64/run.sh all) tests the cross-built binaries; this test reads
+# only the sources, which the native make check has already checked. Exit 0: the tap
+# driver reports a skip plan as SKIP only when the script then succeeds.
+if [ -n "${RAS_TEST_CROSS:-}" ]; then
+	echo "1..0 # SKIP reads the sources, not the $RAS_TEST_CROSS binaries: the native make check runs it"; exit 0
+fi
 cd "$top" || exit 99
 n=0 failed=0
 ok() { n=$((n+1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; failed=$((failed+1)); fi; }
