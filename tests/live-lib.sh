@@ -73,6 +73,8 @@ live_cleanup() {
 	[ -n "${LISTENER:-}" ] && kill "$LISTENER" 2>/dev/null
 	wait 2>/dev/null
 	[ -d "$T/instances/$INST" ] && rmdir "$T/instances/$INST" 2>/dev/null
+	# RAS_TEST_KEEP_LOG=FILE: rasd's log kept there, to read a failure after the fact.
+	[ -z "${RAS_TEST_KEEP_LOG:-}" ] || cp "$WORK/rasd.log" "$RAS_TEST_KEEP_LOG" 2>/dev/null
 	rm -rf "$WORK"
 }
 # The storage fault shim (tests/fault-shim.c), or a skip: SHIM, and CTLF its
