@@ -417,6 +417,9 @@ make_install() {
     fact RM_CONFIGURED "$(for v in prefix sysconfdir localstatedir; do sed -n "s|^$v = |$v=|p" "$mk"; done | tr '\n' ' ')"
     local t0=$(up)
     make -C "$QT_BUILDDIR" install > "$RES/make-install.log" 2>&1; fact RM_MAKE_INSTALL_RC "$?"
+    # a fresh machine's shell has hashed no path: this one ran the package's
+    # ras-fdr-ctl (bmc_sel_dropin), which command -v would name from its hash
+    hash -r
     fact RM_MAKE_INSTALL_SECONDS "$(echo "$(up) $t0" | awk '{ printf "%.0f", $1 - $2 }')"
     fact RM_CONF_INSTALLED "$([ -f /etc/ras-fdr/rasd.conf ] && echo yes || echo no)"
     fact RM_LABELS_DIR "$([ -d /etc/ras-fdr/labels.d ] && echo yes || echo no)"
