@@ -129,15 +129,19 @@ int ras_db_row_page_note(struct ras_db_row_pages *rp, const char *row, uint64_t 
 	return run_note(rp->db, &j) == SQLITE_OK ? 0 : -EIO;
 }
 
+/* One of the table's writes, in the open (or a new) transaction. */
+static int write_in_txn(struct ras_db_row_pages *rp, int which, const struct ras_db_col_val *v, unsigned n)
+{
+	if (ras_db_begin(rp->db) < 0)
+		return -EIO;
+	return ras_db_run(rp->db, rp->st[which], v, n) < 0 ? -EIO : 0;
+}
+
 int ras_db_row_crossed(struct ras_db_row_pages *rp, const char *row, int64_t when_ns)
 {
 	struct ras_db_col_val v[2] = { ras_db_val_text(row), ras_db_val_int(when_ns) };
 
-	if (!rp)
-		return -ENODEV;
-	if (ras_db_begin(rp->db) < 0)
-		return -EIO;
-	return ras_db_run(rp->db, rp->st[ST_CROSSED], v, 2) < 0 ? -EIO : 0;
+	return rp ? write_in_txn(rp, ST_CROSSED, v, 2) : -ENODEV;
 }
 
 int ras_db_row_page_acted(struct ras_db_row_pages *rp, const char *row, uint64_t page,
@@ -146,11 +150,7 @@ int ras_db_row_page_acted(struct ras_db_row_pages *rp, const char *row, uint64_t
 	struct ras_db_col_val v[3] = { ras_db_val_text(row), ras_db_val_int((int64_t)page),
 				       ras_db_val_text(result) };
 
-	if (!rp)
-		return -ENODEV;
-	if (ras_db_begin(rp->db) < 0)
-		return -EIO;
-	return ras_db_run(rp->db, rp->st[ST_ACTED], v, 3) < 0 ? -EIO : 0;
+	return rp ? write_in_txn(rp, ST_ACTED, v, 3) : -ENODEV;
 }
 
 int ras_db_row_pages_pending(struct ras_db_row_pages *rp, const char *row, bool again,
@@ -198,9 +198,7 @@ int ras_db_row_over_take(struct ras_db_row_pages *rp, const char *row, int64_t *
 		return -EIO;
 	if (*n <= 0)
 		return 0;
-	if (ras_db_begin(rp->db) < 0)
-		return -EIO;
-	return ras_db_run(rp->db, rp->st[ST_OVER_TOLD], v, 1) < 0 ? -EIO : 0;
+	return write_in_txn(rp, ST_OVER_TOLD, v, 1);
 }
 
 int ras_db_rows_crossed(struct ras_db_row_pages *rp, void (*fn)(void *ctx, const char *row),

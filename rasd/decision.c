@@ -72,27 +72,20 @@ static void set_result(struct ras_db_action *act, const char *result, int err)
 	act->error = err;
 }
 
-bool ras_decision_go_ahead(struct ras_decisions *d, struct ras_db_actions *dba,
-			   enum ras_subject_kind kind, struct ras_db_action *act, int probed,
-			   bool synthetic)
+/*
+ * Whether a write may be made at all, the result set when not: a record
+ * naming something no path may be made of (a device name with "../") is
+ * refused; a dry run writes nothing whatever the kernel offers (it is one,
+ * with the write it would have made, act->target, filled by the probe, and
+ * the kernel's lack of the interface kept as its error); else the kernel
+ * must have the interface.
+ */
+static bool may_write(const struct ras_decisions *d, struct ras_db_action *act, int probed, bool synthetic)
 {
-	struct timespec now;
-	const char *why;
-
-	/* A record naming something no path may be made of (a device name with "../"). */
 	if (probed == -EINVAL) {
 		set_result(act, "refused", EINVAL);
 		return false;
 	}
-	if (!strcmp(act->action, "account")) {
-		set_result(act, "done", 0);
-		return false;
-	}
-	/*
-	 * A dry run writes nothing whatever the kernel offers: it is one, with the
-	 * write it would have made (act->target, filled by the probe), and the
-	 * kernel's lack of the interface kept as its error.
-	 */
 	if (d->cfg->dry_run || (synthetic && !d->cfg->synthetic_actions)) {
 		set_result(act, "dry-run", probed == -EOPNOTSUPP ? EOPNOTSUPP : 0);
 		return false;
@@ -101,6 +94,22 @@ bool ras_decision_go_ahead(struct ras_decisions *d, struct ras_db_actions *dba,
 		set_result(act, "unsupported", EOPNOTSUPP);
 		return false;
 	}
+	return true;
+}
+
+bool ras_decision_go_ahead(struct ras_decisions *d, struct ras_db_actions *dba,
+			   enum ras_subject_kind kind, struct ras_db_action *act, int probed,
+			   bool synthetic)
+{
+	struct timespec now;
+	const char *why;
+
+	if (probed != -EINVAL && !strcmp(act->action, "account")) {
+		set_result(act, "done", 0);
+		return false;
+	}
+	if (!may_write(d, act, probed, synthetic))
+		return false;
 	clock_gettime(CLOCK_REALTIME, &now);
 	why = limited(d, dba, kind, (int64_t)now.tv_sec * 1000000000 + now.tv_nsec);
 	if (why) {
@@ -114,19 +123,7 @@ bool ras_decision_go_ahead(struct ras_decisions *d, struct ras_db_actions *dba,
 bool ras_decision_row_page(struct ras_decisions *d, struct ras_db_action *act, int probed,
 			   bool synthetic)
 {
-	if (probed == -EINVAL) {
-		set_result(act, "refused", EINVAL);
-		return false;
-	}
-	if (d->cfg->dry_run || (synthetic && !d->cfg->synthetic_actions)) {
-		set_result(act, "dry-run", probed == -EOPNOTSUPP ? EOPNOTSUPP : 0);
-		return false;
-	}
-	if (probed == -EOPNOTSUPP) {
-		set_result(act, "unsupported", EOPNOTSUPP);
-		return false;
-	}
-	return true;
+	return may_write(d, act, probed, synthetic);
 }
 
 void ras_decision_performed(struct ras_db_action *act, int r)
