@@ -237,6 +237,22 @@ static struct held *held_copy(const struct ras_db_fold_plan *plan, const struct 
 	return c;
 }
 
+/* A free slot at the end of ht's list, grown by doubling. */
+static int room_for_one(struct held_table *ht)
+{
+	size_t cap;
+	struct held_slot *grown;
+
+	if (ht->n < ht->cap)
+		return 0;
+	cap = ht->cap ? 2 * ht->cap : 256;
+	if (!(grown = realloc(ht->slot, cap * sizeof(*grown))))
+		return -ENOMEM;
+	ht->slot = grown;
+	ht->cap = cap;
+	return 0;
+}
+
 int ras_db_hold_add(struct ras_db_hold *h, const struct ras_db_event *ev, int64_t id, int64_t dec)
 {
 	struct held_table *ht = h ? &h->t[ev->type_idx] : NULL;
@@ -245,15 +261,8 @@ int ras_db_hold_add(struct ras_db_hold *h, const struct ras_db_event *ev, int64_
 	/* A source too long for the copy (none is) stays unheld rather than cut. */
 	if (!ht || !ht->eval || strlen(ev->source) >= sizeof(((struct held *)0)->source))
 		return 0;
-	if (ht->n == ht->cap) {
-		size_t cap = ht->cap ? 2 * ht->cap : 256;
-		struct held_slot *grown = realloc(ht->slot, cap * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		ht->slot = grown;
-		ht->cap = cap;
-	}
+	if (room_for_one(ht) < 0)
+		return -ENOMEM;
 	if (!(c = held_copy(&ht->plan, ev, dec)))
 		return -ENOMEM;
 	ht->slot[ht->n++] = (struct held_slot){ .id = id, .rec = c };
@@ -464,15 +473,8 @@ int ras_db_hold_put_packed(struct ras_db_hold *h, unsigned idx, int64_t id, int6
 
 	if (!ht || !ht->eval)
 		return 0;
-	if (ht->n == ht->cap) {
-		size_t cap = ht->cap ? 2 * ht->cap : 256;
-		struct held_slot *grown = realloc(ht->slot, cap * sizeof(*grown));
-
-		if (!grown)
-			return -ENOMEM;
-		ht->slot = grown;
-		ht->cap = cap;
-	}
+	if (room_for_one(ht) < 0)
+		return -ENOMEM;
 	if (!(c = held_unpack(idx, dec, packed, bytes)))
 		return -ENOMEM;
 	ht->slot[ht->n++] = (struct held_slot){ .id = id, .rec = c };
