@@ -400,6 +400,8 @@ void ras_db_close(struct ras_db *db)
 		sqlite3_finalize(db->insert[i]);
 		sqlite3_finalize(db->insert_rows[i]);
 		free(db->bound[i]);
+		free(db->row_bound[i]);
+		free(db->dec_bound[i]);
 		sqlite3_finalize(db->dec_insert[i]);
 		sqlite3_finalize(db->dec_find[i]);
 		free(db->dec_cache[i]);

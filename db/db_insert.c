@@ -48,6 +48,50 @@ static uint64_t decoded_sig(const struct ras_event_type *type, const struct ras_
 }
 
 /*
+ * What an INSERT (a row, rows, a decoding) has bound to each parameter, where
+ * it was an integer or NULL: bound again with the same, it is left as it is
+ * (SQLite keeps a binding across a reset). A storm's rows repeat most of
+ * their integers (boot, CPU, bank, layers, flags) and a decoding most of its
+ * NULLs, and each bind is some 70 to 100 instructions of SQLite's. Text and
+ * blobs are bound every time: SQLite keeps a pointer to them, into a record
+ * or a job that goes away. A statement with such a record is bound only
+ * through bind_kept (a parameter bound otherwise is never passed to it).
+ */
+struct ras_db_bound {
+	unsigned n;
+	struct {
+		int type;               /* SQLITE_INTEGER or SQLITE_NULL; 0: anything else, or not yet */
+		int64_t i;
+	} v[];
+};
+
+static void bind_kept(struct ras_db_bound *b, sqlite3_stmt *st, int col, const struct ras_db_col_val *v)
+{
+	bool keep = v->type == SQLITE_INTEGER || v->type == SQLITE_NULL;
+
+	if (b && (unsigned)col <= b->n) {
+		if (keep && b->v[col - 1].type == v->type && (v->type == SQLITE_NULL || b->v[col - 1].i == v->i))
+			return;
+		b->v[col - 1].type = keep ? v->type : 0;
+		b->v[col - 1].i = v->i;
+	}
+	ras_db_bind_value(st, col, v);
+}
+
+/* What st has bound, allocated at its first use; NULL without memory (then every value is bound). */
+static struct ras_db_bound *bound_of(struct ras_db_bound **b, sqlite3_stmt *st)
+{
+	unsigned n;
+
+	if (*b || !st)
+		return *b;
+	n = (unsigned)sqlite3_bind_parameter_count(st);
+	if ((*b = calloc(1, sizeof(**b) + n * sizeof((*b)->v[0]))))
+		(*b)->n = n;
+	return *b;
+}
+
+/*
  * Looked up before it is inserted: in a varied storm most decodings the
  * cache misses are already stored, and an INSERT OR IGNORE would bind every
  * decoded column only to be ignored.
@@ -90,10 +134,11 @@ static int64_t store_decoded(struct ras_db *db, unsigned idx, uint64_t sig,
 {
 	const struct ras_db_table *t = ras_db_table_of(idx);
 	sqlite3_stmt *st = db->dec_insert[idx];
+	struct ras_db_bound *b = bound_of(&db->dec_bound[idx], st);
 
 	sqlite3_bind_int64(st, 1, (int64_t)sig);
 	for (unsigned i = 0; i < t->ndcols; i++)
-		ras_db_bind_value(st, (int)i + 2, &vals[i]);
+		bind_kept(b, st, (int)i + 2, &vals[i]);
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		sqlite3_reset(st);
 		return -1;
@@ -230,15 +275,20 @@ void ras_db_bind_row(struct ras_db *db, sqlite3_stmt *st, const struct ras_db_ev
 int ras_db_insert_row(struct ras_db *db, const struct ras_db_event *ev, int64_t dec, int64_t *id)
 {
 	sqlite3_stmt *st = db->insert[ev->type_idx];
+	struct ras_db_bound *b = bound_of(&db->row_bound[ev->type_idx], st);
+	const struct ras_db_table *t = ras_db_table_of(ev->type_idx);
+	struct ras_db_col_val v[RAS_DB_MAX_COLS];
 	int r;
 
-	ras_db_bind_row(db, st, ev, dec);
+	row_values(db, ev, dec, v);
+	for (unsigned i = 0; i < t->ncols; i++)
+		bind_kept(b, st, (int)i + 1, &v[i]);
 	if (*id)
-		sqlite3_bind_int64(st, (int)ras_db_table_of(ev->type_idx)->ncols + 1, *id);
+		sqlite3_bind_int64(st, (int)t->ncols + 1, *id);
 	else
-		sqlite3_bind_null(st, (int)ras_db_table_of(ev->type_idx)->ncols + 1);
+		sqlite3_bind_null(st, (int)t->ncols + 1);
 	r = sqlite3_step(st);
-	/* Every parameter is bound on each insert, so no clear_bindings. */
+	/* Every parameter is bound (or kept) on each insert, so no clear_bindings. */
 	sqlite3_reset(st);
 	if (r != SQLITE_DONE)
 		return -EIO;
@@ -246,34 +296,6 @@ int ras_db_insert_row(struct ras_db *db, const struct ras_db_event *ev, int64_t 
 		return 0;
 	*id = sqlite3_last_insert_rowid(db->h);
 	return 1;
-}
-
-/*
- * What a multi-row INSERT has bound to each parameter, where it was an
- * integer or NULL: bound again with the same, it is left as it is. A storm's
- * rows repeat most of their integers (boot, CPU, bank, layers, flags), and
- * each bind is some 100 instructions of SQLite's. Text and blobs are bound
- * every time: SQLite keeps a pointer to them, into a job that goes away.
- */
-struct ras_db_bound {
-	unsigned n;
-	struct {
-		int type;               /* SQLITE_INTEGER or SQLITE_NULL; 0: anything else, or not yet */
-		int64_t i;
-	} v[];
-};
-
-static void bind_kept(struct ras_db_bound *b, sqlite3_stmt *st, int col, const struct ras_db_col_val *v)
-{
-	bool keep = v->type == SQLITE_INTEGER || v->type == SQLITE_NULL;
-
-	if (b && (unsigned)col <= b->n) {
-		if (keep && b->v[col - 1].type == v->type && (v->type == SQLITE_NULL || b->v[col - 1].i == v->i))
-			return;
-		b->v[col - 1].type = keep ? v->type : 0;
-		b->v[col - 1].i = v->i;
-	}
-	ras_db_bind_value(st, col, v);
 }
 
 /* Binds a deferred row as row k of st (the k-th ras_db_table ncols + 1 parameters), b what st has. */
@@ -298,17 +320,11 @@ static int bind_row_job(struct ras_db *db, sqlite3_stmt *st, struct ras_db_bound
 /* The multi-row INSERT of table idx, prepared at its first use, with what it has bound. */
 static sqlite3_stmt *rows_stmt(struct ras_db *db, unsigned idx)
 {
-	unsigned n;
-
 	if (db->insert_rows[idx])
 		return db->insert_rows[idx];
 	if (ras_db_prepare_insert(db, idx, RAS_DB_ROWS_PER_INSERT, &db->insert_rows[idx]) < 0)
 		return NULL;
-	n = (unsigned)sqlite3_bind_parameter_count(db->insert_rows[idx]);
-	/* Without it every value is bound each time: slower, the same. */
-	db->bound[idx] = calloc(1, sizeof(*db->bound[idx]) + n * sizeof(db->bound[idx]->v[0]));
-	if (db->bound[idx])
-		db->bound[idx]->n = n;
+	bound_of(&db->bound[idx], db->insert_rows[idx]);
 	return db->insert_rows[idx];
 }
 
@@ -335,7 +351,8 @@ int ras_db_rows_store(struct ras_db *db, unsigned idx, unsigned n, const struct 
 		return r == SQLITE_OK ? step_rows(db, st, n) : r;
 	}
 	for (unsigned k = 0; k < n && r == SQLITE_OK; k++) {
-		r = bind_row_job(db, db->insert[idx], NULL, idx, 0, &rows[k]);
+		r = bind_row_job(db, db->insert[idx], bound_of(&db->row_bound[idx], db->insert[idx]), idx, 0,
+				 &rows[k]);
 		if (r == SQLITE_OK)
 			r = step_rows(db, db->insert[idx], 1);
 	}

@@ -74,6 +74,8 @@ struct ras_db {
 	sqlite3_stmt *insert[RAS_MAX_EVENT_TYPES];        /* per event type */
 	sqlite3_stmt *insert_rows[RAS_MAX_EVENT_TYPES];   /* RAS_DB_ROWS_PER_INSERT at once (db_writer.c) */
 	struct ras_db_bound *bound[RAS_MAX_EVENT_TYPES];  /* what insert_rows has bound (db_insert.c) */
+	struct ras_db_bound *row_bound[RAS_MAX_EVENT_TYPES]; /* what insert has bound (db_insert.c) */
+	struct ras_db_bound *dec_bound[RAS_MAX_EVENT_TYPES]; /* what dec_insert has bound */
 	sqlite3_stmt *dec_insert[RAS_MAX_EVENT_TYPES], *dec_find[RAS_MAX_EVENT_TYPES];
 	struct ras_db_dec_slot *dec_cache[RAS_MAX_EVENT_TYPES]; /* recent decodings, by hash */
 	struct ras_db_rollup *rollup;       /* the open batch's hourly counts (db_rollup.c) */
