@@ -104,15 +104,20 @@ void ras_text_write(FILE *f, const char *s, size_t len)
 	uint32_t cp;
 
 	for (size_t i = 0; i < len; i += n) {
-		if (ras_text_next(s + i, len - i, &n, &cp) == RAS_TEXT_PLAIN) {
-			run += n;
+		unsigned char c = (unsigned char)s[i];
+
+		/* Printable ASCII, nearly all of a logged record's line: plain without decoding it. */
+		if (c >= 0x20 && c < 0x7f) {
+			n = 1;
+		} else if (ras_text_next(s + i, len - i, &n, &cp) != RAS_TEXT_PLAIN) {
+			if (run)
+				fwrite(s + i - run, 1, run, f);
+			run = 0;
+			for (size_t b = 0; b < n; b++)
+				fprintf(f, "\\x%02x", (unsigned char)s[i + b]);
 			continue;
 		}
-		if (run)
-			fwrite(s + i - run, 1, run, f);
-		run = 0;
-		for (size_t b = 0; b < n; b++)
-			fprintf(f, "\\x%02x", (unsigned char)s[i + b]);
+		run += n;
 	}
 	if (run)
 		fwrite(s + len - run, 1, run, f);

@@ -19,10 +19,16 @@
 
 static void check_safe(const char *s, size_t len, const char *want, const char *what)
 {
-	char got[256];
-	size_t need = ras_text_safe(got, sizeof(got), s, len);
+	char got[256], *written = NULL;
+	size_t need = ras_text_safe(got, sizeof(got), s, len), n = 0;
+	FILE *f = open_memstream(&written, &n);
 
 	tap_is_str(got, want, "text %s", what);
+	/* What the log writes (ras_text_write, with its fast path for printable ASCII) is the same. */
+	ras_text_write(f, s, len);
+	fclose(f);
+	tap_is_str(written, want, "text %s: written", what);
+	free(written);
 	tap_is_int(need, strlen(want), "text %s: length", what);
 	tap_is_int(ras_text_plain(s, len), !strcmp(want, s) && strlen(s) == len, "text %s: plain", what);
 }
