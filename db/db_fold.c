@@ -419,6 +419,7 @@ static int entries_room(struct ras_db_fold *f)
 		if (!at)
 			return -ENOMEM;
 		f->at = at;
+		ras_db_fold_count_bytes(f);
 	}
 	if (f->used == f->cap) {
 		cap = f->cap ? 2 * f->cap : 16;
@@ -426,8 +427,8 @@ static int entries_room(struct ras_db_fold *f)
 			return -ENOMEM;
 		f->e = e;
 		f->cap = cap;
+		ras_db_fold_count_bytes(f);
 	}
-	ras_db_fold_count_bytes(f);
 	return 0;
 }
 

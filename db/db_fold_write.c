@@ -382,9 +382,11 @@ int ras_db_fold_write_entries(struct ras_db *db)
 		return 0;
 	if (prepare_writes(db) < 0)
 		return -EIO;
-	if (!f->known_at && !(f->known_at = calloc(FOLD_KNOWN, sizeof(*f->known_at))))
-		return -ENOMEM;
-	ras_db_fold_count_bytes(f);
+	if (!f->known_at) {
+		if (!(f->known_at = calloc(FOLD_KNOWN, sizeof(*f->known_at))))
+			return -ENOMEM;
+		ras_db_fold_count_bytes(f);
+	}
 	/* The batch's entries only, by their list (a failure is rolled back: ras_db_fold_discard). */
 	for (unsigned i = 0; i < f->used; i++)
 		if (write_entry(db, &f->e[i]) < 0)
