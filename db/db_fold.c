@@ -335,38 +335,42 @@ void ras_db_fold_add_detail(uint64_t *set, unsigned *n, bool *more, uint64_t v)
  * A committed row's id and errors, beside its second: export tells the rows
  * it delivered from the others (fold_growth.ids).
  */
-static int entry_add_id(struct fold_entry *e, const struct folded_row *r)
+static int entry_add_id(struct ras_db_fold *f, struct fold_entry *e, const struct folded_row *r)
 {
 	if (e->key.fresh)
 		return 0;
 	if (e->nsecs >= e->cap_ids) {
-		size_t cap = e->cap_ids ? e->cap_ids * 2 : 64;
+		size_t cap = e->cap_ids ? e->cap_ids * 2 : 8;
 		int64_t *ids;
 
 		while (cap <= e->nsecs)
 			cap *= 2;
 		if (!(ids = realloc(e->ids, 2 * cap * sizeof(*ids))))
 			return -ENOMEM;
+		f->buf_bytes += 2 * (cap - e->cap_ids) * sizeof(*ids);
 		e->ids = ids;
 		e->cap_ids = cap;
+		ras_db_fold_count_bytes(f);
 	}
 	e->ids[2 * e->nsecs] = r->id;
 	e->ids[2 * e->nsecs + 1] = r->weight;
 	return 0;
 }
 
-static int entry_add(struct fold_entry *e, const struct folded_row *r)
+static int entry_add(struct ras_db_fold *f, struct fold_entry *e, const struct folded_row *r)
 {
-	if (entry_add_id(e, r) < 0)
+	if (entry_add_id(f, e, r) < 0)
 		return -ENOMEM;
 	if (e->nsecs == e->cap) {
-		size_t cap = e->cap ? e->cap * 2 : 64;
+		size_t cap = e->cap ? e->cap * 2 : 8;
 		int64_t *s = realloc(e->secs, cap * sizeof(*s));
 
 		if (!s)
 			return -ENOMEM;
+		f->buf_bytes += (cap - e->cap) * sizeof(*s);
 		e->secs = s;
 		e->cap = cap;
+		ras_db_fold_count_bytes(f);
 	}
 	e->secs[e->nsecs++] = floor_div(r->wall_ns, SEC_NS);
 	e->first_ns = !e->records || r->wall_ns < e->first_ns ? r->wall_ns : e->first_ns;
@@ -403,6 +407,54 @@ static void fold_key(unsigned idx, struct folded_row *r)
 		*cut = 0;
 }
 
+/* Room for one more entry in the batch's list (at most FOLD_SLOTS * 3 / 4 + 1): 0 or -ENOMEM. */
+static int entries_room(struct ras_db_fold *f)
+{
+	struct fold_entry *e;
+	unsigned cap;
+
+	if (!f->at) {
+		uint16_t *at = calloc(FOLD_SLOTS, sizeof(*at));
+
+		if (!at)
+			return -ENOMEM;
+		f->at = at;
+		ras_db_fold_count_bytes(f);
+	}
+	if (f->used == f->cap) {
+		cap = f->cap ? 2 * f->cap : 16;
+		if (!(e = realloc(f->e, cap * sizeof(*e))))
+			return -ENOMEM;
+		f->e = e;
+		f->cap = cap;
+		ras_db_fold_count_bytes(f);
+	}
+	return 0;
+}
+
+/* Takes the next entry of the list for r's key at hash place; an entry written before keeps its buffers. */
+static struct fold_entry *entry_take(struct ras_db_fold *f, unsigned place, unsigned idx, uint64_t hash,
+				     int64_t hour, const char *subject, const struct folded_row *r)
+{
+	struct fold_entry *e = &f->e[f->used];
+	int64_t *secs = NULL, *ids = NULL;
+	size_t cap = 0, cap_ids = 0;
+
+	if (f->used < f->made) {
+		secs = e->secs, ids = e->ids;
+		cap = e->cap, cap_ids = e->cap_ids;
+	} else {
+		f->made++;
+	}
+	memset(e, 0, sizeof(*e));
+	*e = (struct fold_entry){ .place = place, .idx = idx, .hash = hash, .hour = hour, .key = *r,
+				  .secs = secs, .cap = cap, .ids = ids, .cap_ids = cap_ids };
+	snprintf(e->subject, sizeof(e->subject), "%s", subject);
+	f->at[place] = (uint16_t)++f->used;
+	f->taken++;
+	return e;
+}
+
 static int accumulate(struct ras_db *db, unsigned idx, const char *subject, struct folded_row *r)
 {
 	struct ras_db_fold *f = db->fold;
@@ -410,36 +462,20 @@ static int accumulate(struct ras_db *db, unsigned idx, const char *subject, stru
 	uint64_t hash;
 
 	fold_key(idx, r);
-	if (!f->e) {
-		struct fold_entry *e = calloc(FOLD_SLOTS, sizeof(*e));
-
-		if (!e)
-			return -ENOMEM;
-		/* Read by ras_db_fold_slot_bytes on the event loop's thread. */
-		__atomic_store_n(&f->e, e, __ATOMIC_RELAXED);
-	}
 	/* A batch with more keys than slots writes what it has and goes on. */
 	if (f->used >= FOLD_SLOTS * 3 / 4 && ras_db_fold_write_entries(db) < 0)
 		return -EIO;
+	if (entries_room(f) < 0)
+		return -ENOMEM;
 	hash = entry_hash(idx, hour, subject, r);
-	for (unsigned slot = hash % FOLD_SLOTS;; slot = (slot + 1) % FOLD_SLOTS) {
-		struct fold_entry *e = &f->e[slot];
+	for (unsigned place = hash % FOLD_SLOTS;; place = (place + 1) % FOLD_SLOTS) {
+		struct fold_entry *e;
 
-		if (!e->used) {
-			int64_t *secs = e->secs, *ids = e->ids;
-			size_t cap = e->cap, cap_ids = e->cap_ids;
-
-			memset(e, 0, sizeof(*e));
-			*e = (struct fold_entry){ .used = true, .idx = idx, .hash = hash, .hour = hour,
-						  .key = *r, .secs = secs, .cap = cap, .ids = ids,
-						  .cap_ids = cap_ids };
-			snprintf(e->subject, sizeof(e->subject), "%s", subject);
-			f->used++;
-			f->taken++;
-		} else if (e->hash != hash || !same_entry(e, idx, hour, subject, r)) {
-			continue;
-		}
-		return entry_add(e, r);
+		if (!f->at[place])
+			return entry_add(f, entry_take(f, place, idx, hash, hour, subject, r), r);
+		e = &f->e[f->at[place] - 1];
+		if (e->hash == hash && same_entry(e, idx, hour, subject, r))
+			return entry_add(f, e, r);
 	}
 }
 
@@ -718,49 +754,61 @@ void ras_db_fold_discard(struct ras_db *db)
 	/* Held ids may name rows the rollback took away: every storm starts again. */
 	for (unsigned i = 0; i < FOLD_SUBJECTS; i++)
 		subject_clear(&f->subj[i]);
-	for (unsigned i = 0; f->e && i < FOLD_SLOTS; i++) {
-		f->e[i].used = false;
-		f->e[i].nsecs = 0;
-	}
+	ras_db_fold_entries_empty(f);
 	/* What the rollback took back must be read again. */
 	free(f->known);
+	free(f->known_at);
 	f->known = NULL;
-	f->used = 0;
+	f->known_at = NULL;
+	f->nknown = f->cap_known = 0;
+	ras_db_fold_count_bytes(f);
 	f->npending = 0;
 	ras_db_hold_clear(f->hold);
 	memset(f->txn_first, 0, sizeof(f->txn_first));
 }
 
+/* Every entry's buffers, the list, the places and the known rows given back. */
+static void entries_free(struct ras_db_fold *f)
+{
+	for (unsigned i = 0; i < f->made; i++) {
+		free(f->e[i].secs);
+		free(f->e[i].ids);
+	}
+	free(f->e);
+	free(f->at);
+	free(f->known);
+	free(f->known_at);
+	f->e = NULL;
+	f->at = f->known_at = NULL;
+	f->known = NULL;
+	f->used = f->cap = f->made = f->nknown = f->cap_known = 0;
+	f->buf_bytes = 0;
+	ras_db_fold_count_bytes(f);
+}
+
 /*
- * The batch's slots (6.5 MiB once a storm touched them all), when none is in
- * use and few were taken since the last trim (as ras_db_rollup_trim).
+ * The batch's entries, when none is in use and few were taken since the last
+ * trim (as ras_db_rollup_trim). They are what the batches used, not the
+ * whole table: a storm of a few keys takes back a few entries at its next
+ * commit (the places, 16 KiB, and the known rows with them).
  */
 void ras_db_fold_trim(struct ras_db *db)
 {
 	struct ras_db_fold *f = db->fold;
 
-	if (!f || !f->e || f->used)
+	if (!f || f->used)
 		return;
-	if (f->taken < FOLD_SLOTS / 16) {
-		for (unsigned i = 0; i < FOLD_SLOTS; i++) {
-			free(f->e[i].secs);
-			free(f->e[i].ids);
-		}
-		free(f->e);
-		__atomic_store_n(&f->e, NULL, __ATOMIC_RELAXED);
-		free(f->known);
-		__atomic_store_n(&f->known, NULL, __ATOMIC_RELAXED);
-	}
+	if (f->taken < FOLD_SLOTS / 16)
+		entries_free(f);
 	f->taken = 0;
 }
 
-/* On the event loop's thread, while the writer thread may be folding: its slots' pointers are atomic. */
+/* On the event loop's thread, while the writer thread may be folding: the count is atomic. */
 size_t ras_db_fold_slot_bytes(const struct ras_db *db)
 {
 	const struct ras_db_fold *f = db->fold;
 
-	return (f && __atomic_load_n(&f->e, __ATOMIC_RELAXED) ? FOLD_SLOTS * sizeof(*f->e) : 0) +
-	       (f && __atomic_load_n(&f->known, __ATOMIC_RELAXED) ? FOLD_KNOWN * sizeof(*f->known) : 0);
+	return f ? __atomic_load_n(&f->bytes, __ATOMIC_RELAXED) : 0;
 }
 
 void ras_db_fold_free(struct ras_db *db)
@@ -771,11 +819,7 @@ void ras_db_fold_free(struct ras_db *db)
 		return;
 	for (unsigned i = 0; i < FOLD_SUBJECTS; i++)
 		subject_clear(&f->subj[i]);
-	for (unsigned i = 0; f->e && i < FOLD_SLOTS; i++) {
-		free(f->e[i].secs);
-		free(f->e[i].ids);
-	}
-	free(f->e);
+	entries_free(f);
 	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++) {
 		sqlite3_finalize(f->t[i].sel);
 		sqlite3_finalize(f->t[i].del);
@@ -787,7 +831,6 @@ void ras_db_fold_free(struct ras_db *db)
 	sqlite3_finalize(f->upd_known);
 	sqlite3_finalize(f->crossed);
 	sqlite3_finalize(f->grow);
-	free(f->known);
 	free(f->pending);
 	ras_db_hold_free(f->hold);
 	free(f);

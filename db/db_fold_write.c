@@ -318,14 +318,41 @@ static int write_read(struct ras_db *db, const struct fold_entry *e, struct fold
 }
 
 /*
- * The row last written for e's key, if that is the one kept in its place
- * (a key whose hash another one's displaced is read as before).
+ * The row last written for a key of this hash's place: a new one (id 0) the
+ * first time the place is asked for. The places name a list grown as keys
+ * come, so a storm of a few keys keeps a few rows, not FOLD_KNOWN of them.
  */
+static struct fold_stored *known_of(struct ras_db_fold *f, uint64_t hash)
+{
+	unsigned place = hash % FOLD_KNOWN;
+	struct fold_stored *k;
+
+	if (f->known_at[place])
+		return &f->known[f->known_at[place] - 1];
+	if (f->nknown == f->cap_known) {
+		unsigned cap = f->cap_known ? 2 * f->cap_known : 16;
+
+		if (!(k = realloc(f->known, cap * sizeof(*k))))
+			return NULL;
+		f->known = k;
+		f->cap_known = cap;
+		ras_db_fold_count_bytes(f);
+	}
+	k = &f->known[f->nknown];
+	*k = (struct fold_stored){ 0 };
+	f->known_at[place] = (uint16_t)++f->nknown;
+	return k;
+}
+
+/* The row last written for e's key, if that is the one kept in its place (else read as before). */
 static int write_entry(struct ras_db *db, const struct fold_entry *e)
 {
-	struct fold_stored *k = &db->fold->known[e->hash % FOLD_KNOWN];
-	int r = k->id && k->hash == e->hash ? write_known(db, e, k) : 1;
+	struct fold_stored *k = known_of(db->fold, e->hash);
+	int r;
 
+	if (!k)
+		return -ENOMEM;
+	r = k->id && k->hash == e->hash ? write_known(db, e, k) : 1;
 	return r == 1 ? write_read(db, e, k) : r;
 }
 
@@ -355,21 +382,15 @@ int ras_db_fold_write_entries(struct ras_db *db)
 		return 0;
 	if (prepare_writes(db) < 0)
 		return -EIO;
-	/* Atomic: read by ras_db_fold_slot_bytes on the event loop's thread. */
-	if (!f->known)
-		__atomic_store_n(&f->known, calloc(FOLD_KNOWN, sizeof(*f->known)), __ATOMIC_RELAXED);
-	if (!f->known)
-		return -ENOMEM;
-	for (unsigned i = 0; i < FOLD_SLOTS; i++) {
-		struct fold_entry *e = &f->e[i];
-
-		if (!e->used)
-			continue;
-		if (write_entry(db, e) < 0)
-			return -EIO;
-		e->used = false;
-		e->nsecs = 0;
+	if (!f->known_at) {
+		if (!(f->known_at = calloc(FOLD_KNOWN, sizeof(*f->known_at))))
+			return -ENOMEM;
+		ras_db_fold_count_bytes(f);
 	}
-	f->used = 0;
+	/* The batch's entries only, by their list (a failure is rolled back: ras_db_fold_discard). */
+	for (unsigned i = 0; i < f->used; i++)
+		if (write_entry(db, &f->e[i]) < 0)
+			return -EIO;
+	ras_db_fold_entries_empty(f);
 	return 0;
 }
