@@ -32,6 +32,7 @@ struct ras_reader {
 	unsigned ncpus;
 	bool replay;
 	struct cpu_buf *cpus;
+	uint64_t delivered; /* records delivered since the reader opened */
 };
 
 /*
@@ -430,7 +431,13 @@ int ras_reader_drain(struct ras_reader *r, unsigned max_pages,
 			c->pending--;
 		next_record(c, r->page_size, ops, ctx);
 	}
+	r->delivered += (unsigned)delivered;
 	return delivered;
+}
+
+uint64_t ras_reader_delivered(const struct ras_reader *r)
+{
+	return r->delivered;
 }
 
 uint64_t ras_reader_pending(const struct ras_reader *r, unsigned i)

@@ -97,6 +97,9 @@ int ras_reader_drain(struct ras_reader *r, unsigned max_pages,
  */
 uint64_t ras_reader_pending(const struct ras_reader *r, unsigned i);
 
+/* Records delivered (and malformed ones met) since the reader was opened. */
+uint64_t ras_reader_delivered(const struct ras_reader *r);
+
 unsigned ras_reader_ncpus(const struct ras_reader *r);
 /* The CPU number of the i-th per-CPU buffer. */
 int ras_reader_cpu_at(const struct ras_reader *r, unsigned i);

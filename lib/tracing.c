@@ -387,9 +387,17 @@ int ras_tracing_disable_all(struct ras_tracing *t)
 	return t->inst && tracefs_event_disable(t->inst, NULL, NULL) == 0 ? 0 : -EIO;
 }
 
+int ras_tracing_set_watermark(struct ras_tracing *t, unsigned percent)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%u", percent);
+	return t->inst && tracefs_instance_file_write(t->inst, "buffer_percent", buf) > 0 ? 0 : -EIO;
+}
+
 int ras_tracing_set_watermark_zero(struct ras_tracing *t)
 {
-	return t->inst && tracefs_instance_file_write(t->inst, "buffer_percent", "0") > 0 ? 0 : -EIO;
+	return ras_tracing_set_watermark(t, 0);
 }
 
 int ras_tracing_header_page(struct tep_handle *tep, const char *tracing_dir,

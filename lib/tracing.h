@@ -46,6 +46,12 @@ int ras_tracing_clear(struct ras_tracing *t);
 /* Turns off every event of the instance. */
 int ras_tracing_disable_all(struct ras_tracing *t);
 int ras_tracing_set_watermark_zero(struct ras_tracing *t);
+/*
+ * The instance's buffer_percent: a reader's poll is woken when a CPU's buffer
+ * is that full (0: at every record). -EIO when the kernel has no such file.
+ * The kernel takes it when the waiter registers: watch the per-CPU files again.
+ */
+int ras_tracing_set_watermark(struct ras_tracing *t, unsigned percent);
 /* Sets buffer size, overwrite off, buffer_percent 0 and the boot clock (real tracefs only). */
 int ras_tracing_configure(struct ras_tracing *t, unsigned buffer_size_kb, char *err, size_t errlen);
 int ras_tracing_enable(struct ras_tracing *t, const char *system, const char *event);

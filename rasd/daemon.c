@@ -35,6 +35,7 @@
 #include "instance.h"
 #include "lastwords.h"
 #include "reload.h"
+#include "reader_burst.h"
 #include "register_labels.h"
 
 #define TAG_SIGNAL 1
@@ -74,6 +75,7 @@ struct rasd {
 	int sel_rows;                 /* SEL outcomes written since the last commit */
 	struct rasd_storage storage;  /* failing or not, as last reported */
 	bool paused;                  /* per-CPU fds out of epoll: records wait in the kernel */
+	struct rasd_burst burst;      /* under a storm, read by a tick, not at every record */
 	bool recording;               /* the instance's events are on */
 	unsigned enabled;             /* how many: said once rasd is ready */
 	int64_t checked_ns;           /* the last instance check (all was right): monotonic */
@@ -111,8 +113,10 @@ static int drain_reader(struct ras_tracing *tr, struct ras_reader *reader, struc
 	}
 	if (tr->real)
 		ras_pipeline_check_stats(pipe, reader);
-	if (force || ras_pipeline_commit_due(pipe, ras_clock_ns(CLOCK_REALTIME)))
+	if (force)
 		ras_pipeline_commit(pipe);
+	else if (ras_pipeline_commit_due(pipe, ras_clock_ns(CLOCK_REALTIME)))
+		ras_pipeline_commit_group(pipe);
 	return 0;
 }
 
@@ -747,10 +751,13 @@ static int loop_timeout_ms(struct rasd *d)
 	int give_back = give_back_timeout_ms(d);
 	int health = rasd_health_timeout_ms(d->health);
 	int sel = rasd_bmc_sel_timeout_ms(d->sel);
+	int burst = rasd_burst_timeout_ms(&d->burst, ras_clock_ns(CLOCK_MONOTONIC));
 	int check = left <= 0 ? 0 : (int)(left / 1000000) + 1;
 
 	if (group >= 0 && group < check)
 		check = group;
+	if (burst >= 0 && burst < check)
+		check = burst;
 	if (health >= 0 && health < check)
 		check = health;
 	if (sel >= 0 && sel < check)
@@ -801,8 +808,13 @@ static int loop(struct rasd *d)
 			} else
 				data = true;
 		}
+		if (rasd_burst_tick_due(&d->burst, ras_clock_ns(CLOCK_MONOTONIC)))
+			data = true;
 		if (data && drain(d, false) < 0)
 			return -EIO;
+		if (data)
+			rasd_burst_after_read(&d->burst, &d->tr, d->reader, d->epfd, TAG_CPU, d->paused,
+					      ras_clock_ns(CLOCK_MONOTONIC));
 		d->sel_rows += rasd_bmc_sel_expire(d->sel, ras_actions_dba(d->actions));
 		committed = ras_pipeline_commit_if_due(&d->pipe, ras_clock_ns(CLOCK_REALTIME));
 		/* The diagnosis's changes and the BMC's answers after the last batch: a commit of their own. */

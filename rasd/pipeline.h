@@ -102,12 +102,24 @@ extern const struct ras_reader_ops ras_pipeline_ops;
  */
 int ras_pipeline_commit(struct ras_pipeline *p);
 /*
+ * Commits the open group as its size says: behind (ras_db_commit_behind, its
+ * records held until it is made) when ras_pipeline_commit_goes_behind, else
+ * as ras_pipeline_commit. Stops and forced commits use ras_pipeline_commit.
+ */
+int ras_pipeline_commit_group(struct ras_pipeline *p);
+/*
  * Whether the open group should be committed now (now_ns: wall clock): it
  * holds nothing waiting for a group, or its oldest record arrived
- * cfg->commit_delay_ms ago, or it is large enough that waiting saves nothing.
+ * cfg->commit_delay_ms ago. Its size is bounded by the full batch
+ * (batch_max_records, hold_max_kb), committed as soon as it is reached.
  */
 bool ras_pipeline_commit_due(const struct ras_pipeline *p, int64_t now_ns);
-/* Commits an open group that is due; true when it tried (a failure is held as usual). */
+/* A due group large enough to be a storm's is committed behind, on the writer thread. */
+bool ras_pipeline_commit_goes_behind(const struct ras_pipeline *p);
+/*
+ * Commits an open group that is due, behind when ras_pipeline_commit_goes_behind;
+ * true when it tried (a failure is held as usual).
+ */
 bool ras_pipeline_commit_if_due(struct ras_pipeline *p, int64_t now_ns);
 /* Milliseconds until the open group is due (0: now), -1 when nothing waits. */
 int ras_pipeline_commit_timeout_ms(const struct ras_pipeline *p, int64_t now_ns);

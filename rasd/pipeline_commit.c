@@ -19,14 +19,30 @@
 #include "metrics_file.h"
 #include "pipeline_internal.h"
 
-/* Larger groups gain nothing from waiting: the commit's cost is already shared. */
-#define GROUP_LARGE_RECORDS 256
+/*
+ * A due group this large is a storm's: committed behind, the writer thread
+ * syncing it (and flushing folding's work) while this thread reads on.
+ * A smaller one (a trickle, a lone record) is committed here, at once.
+ */
+#define GROUP_BEHIND_RECORDS 256
 
+/*
+ * A group grows until its oldest record is commit_delay_ms old: under a
+ * storm a commit then holds commit_delay_ms of records, not a fixed few
+ * hundred (a commit's cost is mostly per commit: the sync, the roll-ups' and
+ * folds' flush). Its size is bounded by batch_max_records and hold_max_kb,
+ * which commit a full batch at once (ras_pipeline_commit_batch).
+ */
 bool ras_pipeline_commit_due(const struct ras_pipeline *p, int64_t now_ns)
 {
-	if (!p->group_first_ns || p->in_txn >= GROUP_LARGE_RECORDS)
+	if (!p->group_first_ns)
 		return true;
 	return now_ns - p->group_first_ns >= (int64_t)p->cfg->commit_delay_ms * 1000000;
+}
+
+bool ras_pipeline_commit_goes_behind(const struct ras_pipeline *p)
+{
+	return p->in_txn >= GROUP_BEHIND_RECORDS;
 }
 
 static void confirm_behind(struct ras_pipeline *p);
@@ -45,7 +61,7 @@ bool ras_pipeline_commit_if_due(struct ras_pipeline *p, int64_t now_ns)
 	}
 	if (!p->group_first_ns || p->failing || !ras_pipeline_commit_due(p, now_ns))
 		return false;
-	ras_pipeline_commit(p);
+	ras_pipeline_commit_group(p);
 	return true;
 }
 
@@ -270,6 +286,11 @@ static int commit(struct ras_pipeline *p, bool behind)
 int ras_pipeline_commit(struct ras_pipeline *p)
 {
 	return commit(p, false);
+}
+
+int ras_pipeline_commit_group(struct ras_pipeline *p)
+{
+	return commit(p, ras_pipeline_commit_goes_behind(p));
 }
 
 int ras_pipeline_commit_batch(struct ras_pipeline *p)
