@@ -33,8 +33,6 @@ same() {
 	local rs=$?
 	RAS_FDR_REPORT_SCAN=1 ctl report --json "$@" > "$WORK/scan.json" 2> "$WORK/scan.err"
 	local rc=$?
-	ctl report -o "$WORK/sel.html" "$@" 2>/dev/null
-	RAS_FDR_REPORT_SCAN=1 ctl report -o "$WORK/scan.html" "$@" 2>/dev/null
 	$PY - "$WORK/sel.json" "$WORK/scan.json" "$min" "$rs" "$rc" <<'PYEOF'
 import json, sys
 a, b = (json.load(open(p)) for p in sys.argv[1:3])
@@ -44,6 +42,10 @@ recs = len(a["records"] or [])
 sys.exit(0 if a == b and recs >= int(sys.argv[3]) and sys.argv[4] == sys.argv[5] == "0" else 1)
 PYEOF
 	ok $? "$what: the JSON bundle is the full scan's ($($PY -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["records"] or []))' "$WORK/sel.json") records)"
+	# The HTML (the same model written otherwise) where several parts are kept.
+	[ "${HTML:-}" = 1 ] || return
+	ctl report -o "$WORK/sel.html" "$@" 2>/dev/null
+	RAS_FDR_REPORT_SCAN=1 ctl report -o "$WORK/scan.html" "$@" 2>/dev/null
 	cmp -s <(sed 's/[0-9-]*T[0-9:.]*Z\. Window/GENERATED. Window/' "$WORK/sel.html") \
 		<(sed 's/[0-9-]*T[0-9:.]*Z\. Window/GENERATED. Window/' "$WORK/scan.html")
 	ok $? "$what: the HTML is the full scan's"
@@ -57,9 +59,9 @@ while IFS= read -r part; do
 	same "--part '$part'" 1 --part "$part"
 done < "$WORK/parts"
 # Names that hold several parts, of one type and of several.
-same "--part DIMM_A1 (two parts, folded storm and imported)" 38 --part DIMM_A1
+HTML=1 same "--part DIMM_A1 (two parts, folded storm and imported)" 38 --part DIMM_A1
 same "--part 'layers' (every DIMM)" 300 --part layers
-same "--part 'e' (parts of three types)" 300 --part e
+HTML=1 same "--part 'e' (parts of three types)" 300 --part e
 # A window, and one boot's records with synthetic records asked for.
 same "--part DIMM_A1 in a window" 1 --part DIMM_A1 --since 2026-01-01T00:00:00Z --until 2026-01-01T00:10:00Z
 same "--part DIMM_B1 with synthetic records" 1 --part DIMM_B1 --include-synthetic
