@@ -5,6 +5,7 @@
 #include <string.h>
 #include "db_internal.h"
 #include "db_fold.h"
+#include "db_locations.h"
 #include "db_query.h"
 #include "db_rollup.h"
 
@@ -53,33 +54,67 @@ static const char fold_filter_sql[] =
 	" (?3 OR (source <> 'synthetic' AND synthetic = 0))"
 	" AND (?4 IS NULL OR boot = (SELECT id FROM boots WHERE boot_id = ?4))";
 
-/* Builds "SELECT 'i', id, wall_ns FROM t WHERE ... UNION ALL ..." over existing tables. */
-static char *ordering_sql(struct ras_db *db, const struct ras_db_filter *f)
+/* Whether "" is among the filter's locations (rows without a decoding read so). */
+static bool has_empty(const struct ras_db_filter *f)
+{
+	for (unsigned i = 0; i < f->nlocations; i++)
+		if (!f->locations[i][0])
+			return true;
+	return false;
+}
+
+/* Appends a piece of SQL (its length, or -1 if it did not fit) to sql[*n]. */
+static void append(char *sql, size_t cap, size_t *n, int len)
+{
+	*n = len < 0 ? cap : *n + (size_t)len;
+}
+
+/*
+ * Builds "SELECT 'i', id, wall_ns FROM t WHERE ... UNION ALL ..." over
+ * existing tables. NULL with *r 0: no table; with *r -errno: out of memory
+ * or room, or too many locations.
+ */
+static char *ordering_sql(struct ras_db *db, const struct ras_db_filter *f, int *r)
 {
 	size_t cap = 65536, n = 0;
 	char *sql = malloc(cap);
 
+	*r = -ENOMEM;
 	if (!sql)
 		return NULL;
 	sql[0] = 0;
 	bool folds = f->with_folds && ras_db_table_exists(db, "folds");
+	size_t first;
+	int w = 0;
 
-	for (unsigned i = 0; i < ras_n_event_types; i++) {
+	if (f->locations && (f->nlocations > RAS_DB_LOCATIONS_MAX ||
+			     (w = ras_db_locations_with(sql, cap, f->nlocations)) < 0)) {
+		free(sql);
+		*r = -E2BIG;
+		return NULL;
+	}
+	first = n = (size_t)w;
+	for (unsigned i = 0; i < ras_n_event_types && n < cap; i++) {
 		if (!wanted(db, f, i))
 			continue;
 		n += (size_t)snprintf(sql + n, cap - n, "%sSELECT %u AS t, id, wall_ns FROM %s WHERE%s%s%s%s",
-				      n ? " UNION ALL " : "", i, ras_event_types[i].table, filter_sql,
+				      n > first ? " UNION ALL " : "", i, ras_event_types[i].table, filter_sql,
 				      f->several_errors ? " AND \"" : "",
 				      f->several_errors ? ras_event_types[i].errors->name : "",
 				      f->several_errors ? "\" > 1" : "");
+		if (f->locations && n < cap)
+			append(sql, cap, &n, ras_db_locations_rows(sql + n, cap - n, i, has_empty(f)));
 		/* A folded period is listed at its last record, when it overlaps the window. */
-		if (folds && !f->several_errors)
+		if (folds && !f->several_errors && n < cap)
 			n += (size_t)snprintf(sql + n, cap - n, " UNION ALL SELECT %u, id, last_ns FROM folds"
 					      " WHERE tbl = '%s' AND (?1 = 0 OR last_ns >= ?1)"
 					      " AND (?2 = 0 OR first_ns < ?2) AND%s",
 					      FOLD_ROW_BASE + i, ras_event_types[i].table, fold_filter_sql);
+		if (folds && !f->several_errors && f->locations && n < cap)
+			append(sql, cap, &n, ras_db_locations_folds(sql + n, cap - n));
 	}
-	if (!n) {
+	*r = n >= cap ? -E2BIG : 0;
+	if (n == first || n >= cap) {
 		free(sql);
 		return NULL;
 	}
@@ -344,10 +379,10 @@ int ras_db_errors(struct ras_db *db, const struct ras_db_filter *f, ras_db_row_f
 
 	if (ras_db_sync(db) < 0)
 		return -EIO;
-	sql = ordering_sql(db, f);
+	sql = ordering_sql(db, f, &r);
 
 	if (!sql)
-		return 0;
+		return r;
 	cols = calloc(RAS_MAX_EVENT_TYPES, sizeof(*cols));
 	decoded = aligned_alloc(16, RAS_DECODED_MAX);
 	if (!cols || !decoded) {
@@ -366,6 +401,8 @@ int ras_db_errors(struct ras_db *db, const struct ras_db_filter *f, ras_db_row_f
 	free(sql);
 	bind_filter(order, f);
 	sqlite3_bind_int64(order, 5, f->limit ? (int64_t)f->limit : -1);
+	if (f->locations)
+		ras_db_locations_bind(order, f->locations, f->nlocations);
 	int step = SQLITE_DONE;
 
 	while (r == 0 && (step = sqlite3_step(order)) == SQLITE_ROW) {

@@ -14,7 +14,15 @@ struct ras_db_filter {
 	const char *boot_id;          /* NULL: every boot */
 	bool with_folds;              /* errors: folded storm periods too, one row each */
 	bool several_errors;          /* only records of more than one error (type->errors > 1) */
+	/*
+	 * errors: only the rows whose summary location (the one summary counts
+	 * by) is one of these, and the folded periods listed with one of them
+	 * (found in SQL by the rows' decodings: report --part). NULL: any.
+	 */
+	const char *const *locations;
+	unsigned nlocations;          /* at most RAS_DB_LOCATIONS_MAX */
 };
+#define RAS_DB_LOCATIONS_MAX 1000
 
 #define RAS_DB_FOLD_DETAILS 8
 

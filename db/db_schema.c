@@ -205,12 +205,15 @@ static int sync_event_table(struct ras_db *db, unsigned idx)
 	 * storm case, do not pay for it. trace_ts leads: it grows, inserts append.
 	 */
 	ras_db_identity_sources_sql(sources, sizeof(sources));
+	/* _by_dec (step 22): a part's rows by their decodings (db_locations.c). */
 	snprintf(sql, sizeof(sql),
 		 "CREATE INDEX IF NOT EXISTS %s_time ON %s (wall_ns);"
+		 "CREATE INDEX IF NOT EXISTS %s_by_dec ON %s (dec);"
 		 "DROP INDEX IF EXISTS %s_identity;"
 		 "CREATE UNIQUE INDEX IF NOT EXISTS %s_identity_kept ON %s"
 		 " (trace_ts, trace_cpu, boot, rec_hash) WHERE source IN %s;",
-		 type->table, type->table, type->table, type->table, type->table, sources);
+		 type->table, type->table, type->table, type->table, type->table, type->table,
+		 type->table, sources);
 	return ras_db_exec(db, sql);
 }
 

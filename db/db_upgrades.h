@@ -328,6 +328,13 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	  "CREATE TABLE IF NOT EXISTS row_state ("
 	  " row TEXT PRIMARY KEY, crossed_ns INTEGER, over INTEGER NOT NULL DEFAULT 0,"
 	  " over_told INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;" },
+	/*
+	 * Each event table's rows by their decoding (<table>_by_dec), for
+	 * report --part to read one part's rows only (db_locations.c). An
+	 * event table is made after the steps run (db_schema.c), so the index
+	 * is made there with the table's others; this step marks it.
+	 */
+	{ 22, "each event table's rows by their decoding, for one part's records", NULL },
 };
 
 #define RAS_DB_N_UPGRADES (sizeof(ras_db_upgrades) / sizeof(ras_db_upgrades[0]))

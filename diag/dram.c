@@ -6,7 +6,7 @@
 #define NO_FIELD ((size_t)-1)
 
 /* Which spelling a name belongs to (a bit each), to tell them apart. */
-enum { T_EARLY = 1, T_SKX = 2, T_ADXL = 4, T_GHES = 8, T_AMD = 16 };
+enum { T_EARLY = 1, T_SKX = 2, T_ADXL = 4, T_GHES = 8, T_AMD = 16, T_SB = 32 };
 
 /*
  * Each name a driver writes and the member it fills. A member takes the
@@ -31,6 +31,16 @@ static const struct name {
 	NAME("ba", bank, 2, false, T_EARLY),
 	NAME("row", row, 2, true, T_EARLY),
 	NAME("col", column, 2, true, T_EARLY),
+	/*
+	 * sb_edac (Sandy Bridge to Broadwell, Knights Landing): "socket:%d ha:%d
+	 * channel_mask:%ld rank:%d", then on Broadwell DDR4 "row:0x%x col:0x%x
+	 * bank_addr:%d bank_group:%d"; its home agent is the controller within
+	 * the socket, its rank the channel's (the DIMM is rank / 4).
+	 */
+	NAME("ha", mc, 2, false, T_SB),
+	NAME("bank_addr", bank, 2, false, T_SB),
+	NAME("bank_group", bank_group, 2, false, T_SB),
+	SKIP("channel_mask", T_SB),
 	NAME("ProcessorSocketId", socket, 2, true, T_SKX),
 	NAME("MemoryControllerId", mc, 2, true, T_SKX),
 	NAME("PhysicalRankId", rank, 3, true, T_SKX),
@@ -73,7 +83,7 @@ static const struct name ghes_names[] = {
 
 static const char *const spelling_names[DIAG_SP_N] = {
 	[DIAG_SP_NONE] = "none", [DIAG_SP_SKX_EARLY] = "skx-early", [DIAG_SP_SKX] = "skx",
-	[DIAG_SP_ADXL] = "adxl", [DIAG_SP_GHES] = "ghes", [DIAG_SP_AMD] = "amd",
+	[DIAG_SP_ADXL] = "adxl", [DIAG_SP_GHES] = "ghes", [DIAG_SP_AMD] = "amd", [DIAG_SP_SB] = "sb",
 };
 
 const char *diag_spelling_name(enum diag_spelling sp)
@@ -249,6 +259,8 @@ enum diag_spelling diag_dram_from_edac_detail(const char *detail, size_t len,
 		return DIAG_SP_GHES;
 	if (ps.tags & T_AMD)
 		return DIAG_SP_AMD;
+	if (ps.tags & T_SB)
+		return DIAG_SP_SB;
 	if (ps.tags & T_ADXL)
 		return DIAG_SP_ADXL;
 	return ps.tags & T_SKX ? DIAG_SP_SKX : DIAG_SP_SKX_EARLY;

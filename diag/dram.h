@@ -55,10 +55,11 @@ enum diag_spelling {
 	DIAG_SP_ADXL,          /* the firmware's component list */
 	DIAG_SP_GHES,          /* APEI location: node: card: module: rank: bank: ... */
 	DIAG_SP_AMD,           /* Cs: Bank Grp: Bank Addr: Row: Column: RankMul: SubChannel: */
+	DIAG_SP_SB,            /* sb_edac: socket: ha: channel_mask: rank: row: col: bank_addr: bank_group: */
 	DIAG_SP_N
 };
 
-/* "skx-early", "skx", "adxl", "ghes", "amd", "none". */
+/* "skx-early", "skx", "adxl", "ghes", "amd", "sb", "none". */
 const char *diag_spelling_name(enum diag_spelling sp);
 
 void diag_dram_clear(struct diag_dram *d);

@@ -2,7 +2,7 @@
 # (pure: a model in, text out), db/db_report.c holds its own reads, and
 # ctl/report.c fills the model and runs ras-fdr-ctl report. Its strings follow
 # lib/text.h's rule: JSON through lib/json.c, HTML through report/html_text.c.
-db_libdb_a_SOURCES += db/db_report.c db/db_report.h
+db_libdb_a_SOURCES += db/db_report.c db/db_report.h db/db_locations.c db/db_locations.h
 noinst_LIBRARIES += report/libreport.a
 report_libreport_a_SOURCES = report/report.h report/model.c report/redact.c report/json.c \
 	report/html.c report/html_text.c report/timeline.c report/dimm_map.c
@@ -13,7 +13,8 @@ EXTRA_DIST += report/report.mk
 # Its tests: the counts against summary and crashes, the schema, --redact; the
 # real browser (network cut). Both build their database with tests/report/report-db.sh.
 REPORT_TESTS = tests/report/test-report.sh tests/report/test-report-browser.sh \
-	tests/report/test-report-verdicts.sh tests/report/test-report-scenarios.sh
+	tests/report/test-report-verdicts.sh tests/report/test-report-scenarios.sh \
+	tests/report/test-report-part.sh
 TESTS += $(REPORT_TESTS)
 EXTRA_DIST += $(REPORT_TESTS) tests/report/report-db.sh tests/report/check-report.py \
 	tests/report/check-png.py doc/schema/report.schema.json tests/report/check-scenario.py \

@@ -160,6 +160,43 @@ static void test_ghes_rows(void)
 	       "node, card, module and device are read (as socket, controller, DIMM, device)");
 }
 
+/*
+ * sb_edac's records as drivers/edac/sb_edac.c writes them: the layers are
+ * channel and slot, the label "CPU_SrcID#%u_Ha#%u_Chan#%u_DIMM#%u", the
+ * detail its "socket: ha: channel_mask: rank:" and, on Broadwell DDR4, the
+ * row, column, bank_addr and bank_group: a row subject, as skx's records give.
+ */
+static void test_sb_rows(void)
+{
+	static const char detail[] = " area:DRAM err_code:0001:0090 socket:0 ha:1 channel_mask:4 rank:5"
+				     " row:0x1a2b col:0x3f8 bank_addr:2 bank_group:1";
+	static const char older[] = " area:DRAM err_code:0001:0090 socket:0 ha:1 channel_mask:4 rank:5 ";
+	struct edac_in in = {
+		.error_type = EDAC_ERR_CORRECTED, .msg = "memory read error", .msg_len = 17,
+		.label = "CPU_SrcID#0_Ha#1_Chan#2_DIMM#1", .label_len = 30, .error_count = 1,
+		.mc_index = 1, .top_layer = 2, .middle_layer = 1, .lower_layer = -1,
+		.address = 0x12b4c0c0, .grain_bits = 5, .driver_detail = detail,
+		.driver_detail_len = sizeof(detail) - 1,
+	};
+	static struct edac_decoded d;
+	const struct ras_subject *s;
+
+	edac_decode(&in, &d);
+	nsubj = ras_subjects_of(ras_event_type_find("ras:mc_event"), NULL, &d, 4096, ~0u, subj);
+	s = find(RAS_SUBJ_ROW);
+	tap_ok(s && !strcmp(s->key, "mc1 2:1:-1 rank 5 bank group 1 bank 2 row 0x1a2b"),
+	       "sb_edac Broadwell DDR4: a row of its channel and slot, rank, bank group, bank (%s)",
+	       s ? s->key : "none");
+	tap_ok(s && s->dram.column == 0x3f8 && s->dram.mc == 1 && s->dram.socket == 0,
+	       "  its column, home agent and socket");
+	in.driver_detail = older;
+	in.driver_detail_len = sizeof(older) - 1;
+	edac_decode(&in, &d);
+	nsubj = ras_subjects_of(ras_event_type_find("ras:mc_event"), NULL, &d, 4096, ~0u, subj);
+	tap_ok(!find(RAS_SUBJ_ROW) && find(RAS_SUBJ_DIMM),
+	       "sb_edac before Broadwell's decoding (rank only): the DIMM, no row");
+}
+
 #define VAL   (1ULL << 63)
 #define EN    (1ULL << 60)
 #define MISCV (1ULL << 59)
@@ -372,6 +409,7 @@ int main(void)
 	test_vendor_parts();
 	test_edac_rows();
 	test_ghes_rows();
+	test_sb_rows();
 	test_amd_umc();
 	test_amd_hbm();
 	test_intel_address();

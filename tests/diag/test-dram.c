@@ -61,6 +61,19 @@ static const struct {
 	  "APEI location: node: 0 card: 0 module: 1 rank: 0 bank_group: 1 bank_address: 2 device: 5 "
 	  "row: 6699 column: 1016 bit_position: 17",
 	  DIAG_SP_GHES, 0, 0, 0, RAS_DF_NONE, 1, 5, 17 },
+	/*
+	 * sb_edac's own (drivers/edac/sb_edac.c, sbridge_mce_output_error's
+	 * format and, since 5.0, Broadwell DDR4's sb_decode_ddr4 after it):
+	 * socket, home agent, channel mask, the channel's rank, then the row.
+	 */
+	{ "sb_edac Broadwell DDR4 (ha, channel_mask, bank_addr, bank_group)",
+	  " area:DRAM err_code:0001:0090 socket:1 ha:1 channel_mask:4 rank:0 row:0x1a2b col:0x3f8"
+	  " bank_addr:2 bank_group:1",
+	  DIAG_SP_SB, 0, 1, 1, RAS_DF_NONE, RAS_DF_NONE, RAS_DF_NONE, RAS_DF_NONE },
+	{ "sb_edac OVERFLOW recoverable, a second DIMM's rank (5: DIMM 1)",
+	  " OVERFLOW recoverable area:DRAM err_code:0001:0091 socket:0 ha:0 channel_mask:1 rank:5"
+	  " row:0x1a2b col:0x3f8 bank_addr:2 bank_group:1",
+	  DIAG_SP_SB, 5, 0, 0, RAS_DF_NONE, RAS_DF_NONE, RAS_DF_NONE, RAS_DF_NONE },
 	{ "amd64_edac's DRAM address from the AMD address translation (the 2025 patch, v3: "
 	  "\"Cs: 0x%x Bank Grp: 0x%x Bank Addr: 0x%x Row: 0x%x Column: 0x%x RankMul: 0x%x SubChannel: 0x%x\")",
 	  "Cs: 0x1 Bank Grp: 0x1 Bank Addr: 0x2 Row: 0x1a2b Column: 0x3f8 RankMul: 0x0 SubChannel: 0x1",
@@ -119,6 +132,11 @@ static void edges(void)
 	tap_is_int(diag_dram_from_edac_detail("APEI location: node:0 bank:5", 28, &d), DIAG_SP_GHES,
 		   "a CPER bank not split into group and address");
 	tap_ok(d.bank == 5 && d.bank_group == RAS_DF_NONE, "is the bank, group unknown");
+	/* sb_edac before Broadwell DDR4's decoding: the rank alone (no row for a row's threshold). */
+	s = " area:DRAM err_code:0001:0090 socket:0 ha:1 channel_mask:2 rank:4 ";
+	tap_is_int(diag_dram_from_edac_detail(s, strlen(s), &d), DIAG_SP_SB, "sb_edac without a row: sb");
+	tap_ok(d.rank == 4 && d.mc == 1 && d.socket == 0 && d.row == RAS_DF_NONE && d.bank == RAS_DF_NONE,
+	       "its rank 4, home agent 1 as the controller, socket 0; no row, no bank");
 	/* A NUL inside the length ends the text. */
 	tap_is_int(diag_dram_from_edac_detail("rank:1\0row:5", 12, &d), DIAG_SP_SKX_EARLY, "NUL ends it");
 	tap_is_int(d.row, RAS_DF_NONE, "nothing read past the NUL");

@@ -131,6 +131,28 @@ jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load
 		"$top_srcdir/doc/schema/report.schema.json" "$WORK/m.json"
 	ok $? "the bundle with a DIMM map is valid against doc/schema/report.schema.json"
 fi
+# sb_edac's names (drivers/edac/sb_edac.c): a controller per home agent,
+# "<family> SrcID#N_Ha#M", its slots "CPU_SrcID#N_Ha#M_Chan#C_DIMM#D"; a newer
+# snapshot of a Broadwell machine with two sockets of two home agents each.
+$PY - "$DB" <<'PYEOF'
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("INSERT INTO edac_snapshots (boot, taken_ns, digest) VALUES ((SELECT min(id) FROM boots), 2, 2)")
+snap = db.execute("SELECT max(id) FROM edac_snapshots").fetchone()[0]
+for mc in range(4):
+    db.execute("INSERT INTO edac_mcs VALUES (?, ?, 'Broadwell SrcID#%d_Ha#%d', 196608, 'channel 2 slot 1')" % (mc // 2, mc % 2), (snap, mc))
+    for ch in range(3):
+        for d in range(2):
+            db.execute("INSERT INTO edac_dimms VALUES (?, ?, ?, 0, ?, ?, -1, ?, ?, '', 32768, 'Registered-DDR4', 'x4', 'S4ECD4ED', -1, -1)",
+                       (snap, mc, ch * 2 + d, ch, d, "channel %d slot %d" % (ch, d),
+                        "CPU_SrcID#%d_Ha#%d_Chan#%d_DIMM#%d" % (mc // 2, mc % 2, ch, d)))
+db.commit()
+PYEOF
+ctl report --json > "$WORK/sb.json"
+$PY -c 'import json,sys
+c = json.load(sys.stdin)["dimm_map"]["controllers"]
+sys.exit(0 if [(x["mc"], x["socket"]) for x in c] == [(0, 0), (1, 0), (2, 1), (3, 1)] else 1)' < "$WORK/sb.json"
+ok $? "DIMM map of sb_edac's controllers (Broadwell SrcID#N_Ha#M): each on the socket its SrcID says"
 label=$($PY -c 'import json,sys; print([p["label"] for p in json.load(sys.stdin)["verdicts"] if p["verdict"] == "replace" and p["label"]][0])' < "$WORK/r.json")
 ctl report --json --part "$label" > "$WORK/p.json"; ok $? "report --part $label exits 0"
 $PY -c 'import json,sys
