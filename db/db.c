@@ -44,31 +44,6 @@ const char *ras_db_errmsg(struct ras_db *db)
 	return db->h ? sqlite3_errmsg(db->h) : "out of memory";
 }
 
-int ras_db_prepare_insert(struct ras_db *db, unsigned idx, unsigned rows, sqlite3_stmt **st)
-{
-	const struct ras_db_table *t = ras_db_table_of(idx);
-	size_t cap = 4096 + (size_t)rows * (2 * t->ncols + 8), n;
-	char *sql = malloc(cap);
-	int r;
-
-	if (!sql)
-		return -1;
-	n = (size_t)snprintf(sql, cap, "INSERT OR IGNORE INTO %s (", ras_event_types[idx].table);
-	for (unsigned i = 0; i < t->ncols && n < cap; i++)
-		n += (size_t)snprintf(sql + n, cap - n, "%s\"%s\"", i ? "," : "", t->cols[i].name);
-	/* The id last: reserved by the writer (ras_db_insert_event), or NULL for SQLite to pick. */
-	n += (size_t)snprintf(sql + n, cap - n, ",id) VALUES ");
-	for (unsigned k = 0; k < rows && n < cap; k++) {
-		n += (size_t)snprintf(sql + n, cap - n, "%s(", k ? "," : "");
-		for (unsigned i = 0; i < t->ncols && n < cap; i++)
-			n += (size_t)snprintf(sql + n, cap - n, "?,");
-		n += (size_t)snprintf(sql + n, cap - n, "?)");
-	}
-	r = n < cap ? sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) : SQLITE_TOOBIG;
-	free(sql);
-	return r == SQLITE_OK ? 0 : -1;
-}
-
 static int prepare_decoded(struct ras_db *db, unsigned idx)
 {
 	const struct ras_db_table *t = ras_db_table_of(idx);
@@ -162,6 +137,7 @@ static int open_common(struct ras_db **out, const char *path, int flags, const c
 
 	if (!db)
 		return -ENOMEM;
+	db->rows_store = ras_db_rows_store;
 	/*
 	 * No allocation statistics: they take a global mutex around every
 	 * malloc SQLite makes, a few percent of a storm's CPU time. Refused
@@ -453,22 +429,6 @@ int ras_db_begin(struct ras_db *db)
 	return 0;
 }
 
-int ras_db_errno_of(int code)
-{
-	switch (code) {
-	case SQLITE_BUSY:
-	case SQLITE_LOCKED:
-		return -EBUSY;
-	case SQLITE_FULL:
-		return -ENOSPC;
-	case SQLITE_CORRUPT:
-	case SQLITE_NOTADB:
-		return -EBADMSG;
-	default:
-		return -EIO;
-	}
-}
-
 /*
  * Whether the database's path still names the file SQLite has open. Removed
  * (a clean-up that deletes it) or replaced, every commit would go on into a
@@ -702,4 +662,30 @@ void ras_db_release_memory(struct ras_db *db)
 		ras_db_write_behind_trim(db);
 	}
 	sqlite3_db_release_memory(db->h);
+}
+
+/*
+ * Folds the committed rows that wait for their subject's (fold_or_queue,
+ * db_fold.c), in a transaction of its own: here, with the transaction's
+ * other steps, so that folding calls no commit of its own.
+ */
+int ras_db_fold_settle(struct ras_db *db)
+{
+	int r;
+
+	/* The writer thread's until it is idle. */
+	if (ras_db_sync(db) < 0)
+		return -EIO;
+	if (!ras_db_fold_waiting(db))
+		return 0;
+	if (db->in_txn)
+		return -EBUSY;
+	if (ras_db_begin(db) < 0)
+		return -EIO;
+	r = ras_db_fold_release_waiting(db);
+	if (r == 0)
+		r = ras_db_commit(db);
+	if (r < 0)
+		ras_db_rollback(db);
+	return r;
 }

@@ -194,60 +194,6 @@ static bool decoding_sent(struct ras_db *db, unsigned idx, uint64_t sig)
 	return false;
 }
 
-/* The values the event INSERT binds, in its parameters' order (t->ncols; the id apart). */
-static void row_values(struct ras_db *db, const struct ras_db_event *ev, int64_t dec,
-		       struct ras_db_col_val *v)
-{
-	const struct ras_event_type *type = &ras_event_types[ev->type_idx];
-	const struct ras_db_table *t = ras_db_table_of(ev->type_idx);
-	const char *sev = ras_severity_name(((const struct ras_decoded_head *)ev->decoded)->severity);
-
-	v[0] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = ev->wall_ns };
-	v[1] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = (int64_t)ev->trace_ts };
-	v[2] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = ev->trace_cpu };
-	v[3] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = ev->boot ? ev->boot : db->boot };
-	v[4] = (struct ras_db_col_val){ .type = SQLITE_TEXT, .p = ev->source, .len = strlen(ev->source) };
-	v[5] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = (int64_t)ev->rec_hash };
-	v[6] = (struct ras_db_col_val){ .type = SQLITE_TEXT, .p = sev, .len = strlen(sev) };
-	v[7] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = ev->synthetic };
-	for (unsigned i = 0; i < type->n_fields; i++)
-		v[t->first_raw + i] = ras_db_raw_value(&type->fields[i], &ev->values[i]);
-	v[t->dec_col] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = dec };
-	for (unsigned i = 0; i < t->nrec; i++)
-		v[t->first_rec + i] = ras_db_decoded_value(&type->dfields[t->rfield[i]], ev->decoded);
-}
-
-void ras_db_bind_row(struct ras_db *db, sqlite3_stmt *st, const struct ras_db_event *ev, int64_t dec)
-{
-	const struct ras_db_table *t = ras_db_table_of(ev->type_idx);
-	struct ras_db_col_val v[RAS_DB_MAX_COLS];
-
-	row_values(db, ev, dec, v);
-	for (unsigned i = 0; i < t->ncols; i++)
-		ras_db_bind_value(st, (int)i + 1, &v[i]);
-}
-
-int ras_db_insert_row(struct ras_db *db, const struct ras_db_event *ev, int64_t dec, int64_t *id)
-{
-	sqlite3_stmt *st = db->insert[ev->type_idx];
-	int r;
-
-	ras_db_bind_row(db, st, ev, dec);
-	if (*id)
-		sqlite3_bind_int64(st, (int)ras_db_table_of(ev->type_idx)->ncols + 1, *id);
-	else
-		sqlite3_bind_null(st, (int)ras_db_table_of(ev->type_idx)->ncols + 1);
-	r = sqlite3_step(st);
-	/* Every parameter is bound on each insert, so no clear_bindings. */
-	sqlite3_reset(st);
-	if (r != SQLITE_DONE)
-		return -EIO;
-	if (sqlite3_changes(db->h) == 0)
-		return 0;
-	*id = sqlite3_last_insert_rowid(db->h);
-	return 1;
-}
-
 /*
  * What a multi-row INSERT has bound to each parameter, where it was an
  * integer or NULL: bound again with the same, it is left as it is. A storm's
@@ -370,47 +316,6 @@ static int64_t next_row_id(struct ras_db *db, unsigned idx)
 	return db->next_id[idx] > 0 ? db->next_id[idx] : -1;
 }
 
-int ras_db_raise_id_floor(struct ras_db *db, unsigned idx, int64_t id)
-{
-	char sql[256];
-
-	if (!ras_db_table_exists(db, "meta"))
-		return 0;
-	snprintf(sql, sizeof(sql), "INSERT INTO meta (key, value) VALUES ('id_floor:%s', %lld)"
-		 " ON CONFLICT (key) DO UPDATE SET value = max(value, excluded.value)",
-		 ras_event_types[idx].table, (long long)id);
-	return ras_db_exec(db, sql);
-}
-
-/*
- * The sources the identity index covers (db_schema.c): buffers rasd did not
- * consume itself, which can be read again. Changing them needs a schema step
- * that rebuilds the index.
- */
-static const char *const identity_sources[] = { "boot", "previous-boot" };
-
-bool ras_db_may_be_duplicate(const struct ras_db_event *ev)
-{
-	for (size_t i = 0; i < sizeof(identity_sources) / sizeof(identity_sources[0]); i++)
-		if (!strcmp(ev->source, identity_sources[i]))
-			return true;
-	return false;
-}
-
-void ras_db_identity_sources_sql(char *out, size_t len)
-{
-	size_t used = 0;
-
-	for (size_t i = 0; i < sizeof(identity_sources) / sizeof(identity_sources[0]); i++) {
-		int n = snprintf(out + used, len - used, "%s'%s'", i ? ", " : "(", identity_sources[i]);
-
-		if (n < 0 || (size_t)n >= len - used)
-			break;
-		used += (size_t)n;
-	}
-	snprintf(out + used, len - used, ")");
-}
-
 /* Stores ev, or holds it for folding (db_fold_hold.c); 1 stored, 0 a duplicate, -EIO. */
 static int store_or_hold(struct ras_db *db, const struct ras_db_event *ev, int64_t dec, int64_t *id)
 {
@@ -485,7 +390,7 @@ static int defer_event(struct ras_db *db, const struct ras_db_event *ev, int64_t
 	struct ras_db_col_val row[RAS_DB_MAX_COLS], dec[RAS_DB_MAX_COLS];
 	bool sent = decoding_sent(db, ev->type_idx, sig);
 
-	row_values(db, ev, 0, row);
+	ras_db_row_values(db, ev, 0, row);
 	if (!sent)
 		decoded_values(ev->type_idx, ev->decoded, dec);
 	if (ras_db_defer_row(db, ev->type_idx, id, sig, row, t->ncols, dec, sent ? 0 : t->ndcols) < 0)

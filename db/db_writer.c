@@ -157,7 +157,7 @@ static int store_gathered(struct ras_db_wb *wb, unsigned idx)
 						   .dec = h.ndec ? wb->dec[k] : NULL };
 	}
 	wb->gathered[idx].n = 0;
-	return n ? ras_db_rows_store(wb->db, idx, n, jobs) : SQLITE_OK;
+	return n ? wb->db->rows_store(wb->db, idx, n, jobs) : SQLITE_OK;
 }
 
 /* After a failure the rows gathered are dropped with the rest of the transaction. */
