@@ -40,12 +40,11 @@ ok() { n=$((n+1)); if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n
 
 tmp=$(mktemp -d) || exit 99
 trap 'rm -rf "$tmp"' EXIT
-# "caller callee symbol", one a line.
-for o in "$@"; do
-	f=${o##*/libdb_a-}; f=${f%.o}
-	"$NM" -P --defined-only "$o" | awk -v f="$f" '$2 ~ /^[TDRBVWC]$/ { print "D", f, $1 }'
-	"$NM" -P -u "$o" | awk -v f="$f" '{ print "U", f, $1 }'
-done | awk '$1 == "D" { def[$3] = $2; next } { use[++n] = $2 " " $3 }
+# "caller callee symbol", one a line. One nm for every object: a process per
+# object was a minute on a loaded machine.
+"$NM" -A -P "$@" | awk '{ f = $1; sub(/:$/, "", f); sub(/.*libdb_a-/, "", f); sub(/\.o$/, "", f)
+		if ($3 == "U") print "U", f, $2; else if ($3 ~ /^[TDRBVWC]$/) print "D", f, $2 }' |
+	awk '$1 == "D" { def[$3] = $2; next } { use[++n] = $2 " " $3 }
 	END { for (i = 1; i <= n; i++) { split(use[i], u, " ")
 		if ((u[2] in def) && def[u[2]] != u[1]) print u[1], def[u[2]], u[2] } }' > "$tmp/edges"
 awk '{ print $1, $2 }' "$tmp/edges" | sort -u > "$tmp/calls"
