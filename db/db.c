@@ -44,31 +44,6 @@ const char *ras_db_errmsg(struct ras_db *db)
 	return db->h ? sqlite3_errmsg(db->h) : "out of memory";
 }
 
-int ras_db_prepare_insert(struct ras_db *db, unsigned idx, unsigned rows, sqlite3_stmt **st)
-{
-	const struct ras_db_table *t = ras_db_table_of(idx);
-	size_t cap = 4096 + (size_t)rows * (2 * t->ncols + 8), n;
-	char *sql = malloc(cap);
-	int r;
-
-	if (!sql)
-		return -1;
-	n = (size_t)snprintf(sql, cap, "INSERT OR IGNORE INTO %s (", ras_event_types[idx].table);
-	for (unsigned i = 0; i < t->ncols && n < cap; i++)
-		n += (size_t)snprintf(sql + n, cap - n, "%s\"%s\"", i ? "," : "", t->cols[i].name);
-	/* The id last: reserved by the writer (ras_db_insert_event), or NULL for SQLite to pick. */
-	n += (size_t)snprintf(sql + n, cap - n, ",id) VALUES ");
-	for (unsigned k = 0; k < rows && n < cap; k++) {
-		n += (size_t)snprintf(sql + n, cap - n, "%s(", k ? "," : "");
-		for (unsigned i = 0; i < t->ncols && n < cap; i++)
-			n += (size_t)snprintf(sql + n, cap - n, "?,");
-		n += (size_t)snprintf(sql + n, cap - n, "?)");
-	}
-	r = n < cap ? sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) : SQLITE_TOOBIG;
-	free(sql);
-	return r == SQLITE_OK ? 0 : -1;
-}
-
 static int prepare_decoded(struct ras_db *db, unsigned idx)
 {
 	const struct ras_db_table *t = ras_db_table_of(idx);
@@ -155,6 +130,33 @@ static int check_directory(const char *path, char *err, size_t errlen)
 	return r;
 }
 
+/*
+ * The write path's stages after the raw rows (db_insert.c writes those as
+ * records come, through the writer thread), run in this order from here and
+ * from nowhere else: at commit the roll-ups count the transaction's rows,
+ * then folding takes rows away (held records stored, rows folded, the
+ * limits, the folds rows); after COMMIT folding may fold them later; a
+ * rollback gives back each stage's share of the transaction; between
+ * transactions each frees its batch's slots. Each stage is one module behind
+ * its own header (db_rollup.h, db_fold.h) and calls no other's internals
+ * (tests/test-db-calls.sh). A commit behind (ras_db_commit_behind) runs the
+ * same two flushes, folding's as a job on the writer thread.
+ */
+static const struct ras_db_stage {
+	int (*flush)(struct ras_db *db);              /* before COMMIT: 0 or -1 */
+	void (*committed)(struct ras_db *db);         /* after COMMIT, or NULL */
+	void (*discard)(struct ras_db *db);           /* after ROLLBACK */
+	void (*trim)(struct ras_db *db);              /* between transactions */
+	void (*free)(struct ras_db *db);              /* at close */
+	size_t (*slot_bytes)(const struct ras_db *db);
+} stages[] = {
+	{ ras_db_rollup_flush, NULL, ras_db_rollup_discard, ras_db_rollup_trim, ras_db_rollup_free,
+	  ras_db_rollup_slot_bytes },
+	{ ras_db_fold_flush, ras_db_fold_committed, ras_db_fold_discard, ras_db_fold_trim, ras_db_fold_free,
+	  ras_db_fold_slot_bytes },
+};
+#define N_STAGES (sizeof(stages) / sizeof(stages[0]))
+
 static int open_common(struct ras_db **out, const char *path, int flags, const char *vfs,
 		       char *err, size_t errlen)
 {
@@ -162,6 +164,7 @@ static int open_common(struct ras_db **out, const char *path, int flags, const c
 
 	if (!db)
 		return -ENOMEM;
+	db->rows_store = ras_db_rows_store;
 	/*
 	 * No allocation statistics: they take a global mutex around every
 	 * malloc SQLite makes, a few percent of a storm's CPU time. Refused
@@ -407,8 +410,8 @@ void ras_db_close(struct ras_db *db)
 		free(db->dec_cache[i]);
 		free(db->dec_sent[i]);
 	}
-	ras_db_rollup_free(db);
-	ras_db_fold_free(db);
+	for (size_t i = 0; i < N_STAGES; i++)
+		stages[i].free(db);
 	free(db->fold_pack);
 	/* First: the writer's handle, closed last, makes the final checkpoint. */
 	ras_db_checkpointer_stop(db);
@@ -453,22 +456,6 @@ int ras_db_begin(struct ras_db *db)
 	db->in_txn = true;
 	memset(db->next_id, 0, sizeof(db->next_id));
 	return 0;
-}
-
-int ras_db_errno_of(int code)
-{
-	switch (code) {
-	case SQLITE_BUSY:
-	case SQLITE_LOCKED:
-		return -EBUSY;
-	case SQLITE_FULL:
-		return -ENOSPC;
-	case SQLITE_CORRUPT:
-	case SQLITE_NOTADB:
-		return -EBADMSG;
-	default:
-		return -EIO;
-	}
 }
 
 /*
@@ -521,9 +508,9 @@ int ras_db_commit(struct ras_db *db)
 	 * Roll-ups first: they count the rows the folds then take away. Folding's
 	 * state is the writer thread's until it is idle (db->fold_out).
 	 */
-	if (ras_db_rollup_flush(db) < 0 || ras_db_sync(db) < 0 || ras_db_fold_flush(db) < 0 ||
-	    ras_db_sync(db) < 0)
-		return ras_db_last_errno(db);
+	for (size_t i = 0; i < N_STAGES; i++)
+		if (stages[i].flush(db) < 0 || ras_db_sync(db) < 0)
+			return ras_db_last_errno(db);
 	/* The busy timeout has already waited; the caller backs off and tries again. */
 	r = sqlite3_step(db->stmt[STMT_COMMIT]);
 	sqlite3_reset(db->stmt[STMT_COMMIT]);
@@ -531,7 +518,9 @@ int ras_db_commit(struct ras_db *db)
 		return ras_db_errno_of(r);
 	db->in_txn = false;
 	memset(db->next_id, 0, sizeof(db->next_id));
-	ras_db_fold_committed(db);
+	for (size_t i = 0; i < N_STAGES; i++)
+		if (stages[i].committed)
+			stages[i].committed(db);
 	/* The fold flush applied the limits. */
 	db->age_checked_ns = monotonic_ns();
 	ras_db_note_committed(db);
@@ -630,8 +619,8 @@ void ras_db_rollback(struct ras_db *db)
 		step_reset(db->stmt[STMT_ROLLBACK]);
 	db->in_txn = false;
 	memset(db->next_id, 0, sizeof(db->next_id));
-	ras_db_rollup_discard(db);
-	ras_db_fold_discard(db);
+	for (size_t i = 0; i < N_STAGES; i++)
+		stages[i].discard(db);
 	/* Decodings stored in the abandoned transaction are gone with it. */
 	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++) {
 		if (db->dec_cache[i])
@@ -690,7 +679,11 @@ int ras_db_previous_boot(struct ras_db *db, int64_t *boot)
 
 size_t ras_db_slot_bytes(const struct ras_db *db)
 {
-	return db ? ras_db_rollup_slot_bytes(db) + ras_db_fold_slot_bytes(db) : 0;
+	size_t n = 0;
+
+	for (size_t i = 0; db && i < N_STAGES; i++)
+		n += stages[i].slot_bytes(db);
+	return n;
 }
 
 void ras_db_release_memory(struct ras_db *db)
@@ -699,9 +692,35 @@ void ras_db_release_memory(struct ras_db *db)
 		return;
 	/* A storm's batch slots, touched whole by a varied storm, stay resident otherwise. */
 	if (!db->in_txn) {
-		ras_db_rollup_trim(db);
-		ras_db_fold_trim(db);
+		for (size_t i = 0; i < N_STAGES; i++)
+			stages[i].trim(db);
 		ras_db_write_behind_trim(db);
 	}
 	sqlite3_db_release_memory(db->h);
+}
+
+/*
+ * Folds the committed rows that wait for their subject's (fold_or_queue,
+ * db_fold.c), in a transaction of its own: here, with the transaction's
+ * other steps, so that folding calls no commit of its own.
+ */
+int ras_db_fold_settle(struct ras_db *db)
+{
+	int r;
+
+	/* The writer thread's until it is idle. */
+	if (ras_db_sync(db) < 0)
+		return -EIO;
+	if (!ras_db_fold_waiting(db))
+		return 0;
+	if (db->in_txn)
+		return -EBUSY;
+	if (ras_db_begin(db) < 0)
+		return -EIO;
+	r = ras_db_fold_release_waiting(db);
+	if (r == 0)
+		r = ras_db_commit(db);
+	if (r < 0)
+		ras_db_rollback(db);
+	return r;
 }

@@ -260,36 +260,6 @@ static struct fold_table *table_sql(struct ras_db *db, unsigned idx)
 	return t;
 }
 
-/* The column's text, cut to fit out (as "%s" would be, without printf's cost per row). */
-static void text_col(sqlite3_stmt *st, int col, char *out, size_t len)
-{
-	const char *s = (const char *)sqlite3_column_text(st, col);
-	size_t n = s ? strnlen(s, len - 1) : 0;
-
-	if (n)
-		memcpy(out, s, n);
-	out[n] = 0;
-}
-
-void ras_db_fold_read_row(sqlite3_stmt *st, struct folded_row *r)
-{
-	memset(r, 0, sizeof(*r));
-	r->wall_ns = sqlite3_column_int64(st, 0);
-	r->boot = sqlite3_column_int64(st, 1);
-	text_col(st, 2, r->source, sizeof(r->source));
-	r->synthetic = sqlite3_column_int(st, 3);
-	text_col(st, 4, r->severity, sizeof(r->severity));
-	text_col(st, 5, r->location, sizeof(r->location));
-	r->dec = sqlite3_column_int64(st, 6);
-	r->have_addr = sqlite3_column_type(st, 7) == SQLITE_INTEGER;
-	r->addr = (uint64_t)sqlite3_column_int64(st, 7);
-	r->have_detail = sqlite3_column_type(st, 8) == SQLITE_INTEGER;
-	r->detail = (uint64_t)sqlite3_column_int64(st, 8);
-	r->weight = sqlite3_column_int64(st, 9);
-	text_col(st, 10, r->dims, sizeof(r->dims));
-	text_col(st, 11, r->ekey, sizeof(r->ekey));
-}
-
 /* ---- the batch's folds ---- */
 
 static uint64_t entry_hash(unsigned idx, int64_t hour, const char *subject, const struct folded_row *r)
@@ -318,17 +288,6 @@ static bool same_entry(const struct fold_entry *e, unsigned idx, int64_t hour, c
 	       !strcmp(k->source, r->source) && !strcmp(k->severity, r->severity) &&
 	       !strcmp(k->location, r->location) && !strcmp(k->dims, r->dims) &&
 	       !strcmp(k->ekey, r->ekey);
-}
-
-void ras_db_fold_add_detail(uint64_t *set, unsigned *n, bool *more, uint64_t v)
-{
-	for (unsigned i = 0; i < *n; i++)
-		if (set[i] == v)
-			return;
-	if (*n < FOLD_DETAILS)
-		set[(*n)++] = v;
-	else
-		*more = true;
 }
 
 /*
@@ -696,34 +655,29 @@ int ras_db_fold_flush(struct ras_db *db)
 	/* The records still held become rows first: the limits and next batches see them. */
 	if (ras_db_hold_store(db, db->fold->hold) < 0 || fold_pending_rows(db) < 0 ||
 	    (db->fold->have_limits &&
-	     ras_db_fold_apply_limits(db, &db->fold->limits, db->fold->newest_ns) < 0))
+	     ras_db_fold_apply_limits(db, &db->fold->limits, db->fold->newest_ns,
+				      ras_db_fold_oldest) < 0))
 		return -EIO;
 	return ras_db_fold_write_entries(db);
 }
 
-int ras_db_fold_settle(struct ras_db *db)
+bool ras_db_fold_waiting(const struct ras_db *db)
 {
 	struct ras_db_fold *f = db->fold;
 	bool waiting = false;
-	int r = 0;
 
-	/* The writer thread's until it is idle. */
-	if (ras_db_sync(db) < 0)
-		return -EIO;
 	for (unsigned i = 0; f && i < FOLD_SUBJECTS && !waiting; i++)
 		waiting = f->subj[i].ndeferred > 0;
-	if (!waiting)
-		return 0;
-	if (db->in_txn)
-		return -EBUSY;
-	if (ras_db_begin(db) < 0)
-		return -EIO;
+	return waiting;
+}
+
+int ras_db_fold_release_waiting(struct ras_db *db)
+{
+	struct ras_db_fold *f = db->fold;
+	int r = 0;
+
 	for (unsigned i = 0; i < FOLD_SUBJECTS && r == 0; i++)
 		r = release_deferred(f, &f->subj[i]);
-	if (r == 0)
-		r = ras_db_commit(db);
-	if (r < 0)
-		ras_db_rollback(db);
 	return r;
 }
 

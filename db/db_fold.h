@@ -38,10 +38,21 @@ void ras_db_fold_free(struct ras_db *db);
 /* Between transactions: frees the batch's slots (allocated again by the next fold). */
 void ras_db_fold_trim(struct ras_db *db);
 size_t ras_db_fold_slot_bytes(const struct ras_db *db);
+/*
+ * Rows committed earlier that wait for their subject's to fold together, and
+ * their folding, inside the caller's transaction (ras_db_fold_settle, db.c).
+ */
+bool ras_db_fold_waiting(const struct ras_db *db);
+int ras_db_fold_release_waiting(struct ras_db *db);
 /* Folds up to a batch of the oldest raw rows of table idx stored before before_ns (committed ones). */
 int ras_db_fold_oldest(struct ras_db *db, unsigned idx, int64_t before_ns);
-/* Inside the transaction: folds what the age and size limits l say must go (db_fold_limits.c). */
-int ras_db_fold_apply_limits(struct ras_db *db, const struct ras_db_limits *l, int64_t newest_ns);
+typedef int (*ras_db_fold_oldest_fn)(struct ras_db *db, unsigned idx, int64_t before_ns);
+/*
+ * Inside the transaction: folds what the age and size limits l say must go
+ * (db_fold_limits.c), with fold_oldest (ras_db_fold_oldest).
+ */
+int ras_db_fold_apply_limits(struct ras_db *db, const struct ras_db_limits *l, int64_t newest_ns,
+			     ras_db_fold_oldest_fn fold_oldest);
 /* ---- held records (db_fold_hold.c) ---- */
 struct ras_db_hold;
 /* Whether ev may be held: folding is on and it can never be a duplicate (no identity index). */

@@ -521,3 +521,33 @@ void ras_db_hold_free(struct ras_db_hold *h)
 	}
 	free(h);
 }
+
+/* The column's text, cut to fit out (as "%s" would be, without printf's cost per row). */
+static void text_col(sqlite3_stmt *st, int col, char *out, size_t len)
+{
+	const char *s = (const char *)sqlite3_column_text(st, col);
+	size_t n = s ? strnlen(s, len - 1) : 0;
+
+	if (n)
+		memcpy(out, s, n);
+	out[n] = 0;
+}
+
+void ras_db_fold_read_row(sqlite3_stmt *st, struct folded_row *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->wall_ns = sqlite3_column_int64(st, 0);
+	r->boot = sqlite3_column_int64(st, 1);
+	text_col(st, 2, r->source, sizeof(r->source));
+	r->synthetic = sqlite3_column_int(st, 3);
+	text_col(st, 4, r->severity, sizeof(r->severity));
+	text_col(st, 5, r->location, sizeof(r->location));
+	r->dec = sqlite3_column_int64(st, 6);
+	r->have_addr = sqlite3_column_type(st, 7) == SQLITE_INTEGER;
+	r->addr = (uint64_t)sqlite3_column_int64(st, 7);
+	r->have_detail = sqlite3_column_type(st, 8) == SQLITE_INTEGER;
+	r->detail = (uint64_t)sqlite3_column_int64(st, 8);
+	r->weight = sqlite3_column_int64(st, 9);
+	text_col(st, 10, r->dims, sizeof(r->dims));
+	text_col(st, 11, r->ekey, sizeof(r->ekey));
+}

@@ -2,7 +2,8 @@
 /*
  * The size and age limits: when raw rows are older than keep_raw or the
  * database's used pages pass max_db_size, the oldest raw rows are folded
- * (db_fold.c does the folding: counted, then deleted). Counts are never
+ * (db_fold.c does the folding: counted, then deleted; it hands its
+ * ras_db_fold_oldest in, so that this file calls nothing of folding's). Counts are never
  * deleted, so the file stops growing with raw records.
  */
 #include <errno.h>
@@ -31,7 +32,8 @@ static int oldest_table(struct ras_db *db, int64_t *oldest)
 	return best;
 }
 
-int ras_db_fold_apply_limits(struct ras_db *db, const struct ras_db_limits *l, int64_t newest_ns)
+int ras_db_fold_apply_limits(struct ras_db *db, const struct ras_db_limits *l, int64_t newest_ns,
+			      ras_db_fold_oldest_fn fold_oldest)
 {
 	struct timespec now;
 	int64_t oldest = 0, pages = 0, free_pages = 0, page_size = 0;
@@ -46,7 +48,7 @@ int ras_db_fold_apply_limits(struct ras_db *db, const struct ras_db_limits *l, i
 		if (newest_ns > newest)
 			newest = newest_ns;
 		for (unsigned i = 0; i < ras_n_event_types; i++)
-			if (ras_db_fold_oldest(db, i, newest - l->keep_raw_ns) < 0)
+			if (fold_oldest(db, i, newest - l->keep_raw_ns) < 0)
 				return -EIO;
 	}
 	if (l->max_db_bytes <= 0)
@@ -55,6 +57,6 @@ int ras_db_fold_apply_limits(struct ras_db *db, const struct ras_db_limits *l, i
 	ras_db_int(db, "PRAGMA freelist_count", &free_pages);
 	ras_db_int(db, "PRAGMA page_size", &page_size);
 	if ((pages - free_pages) * page_size > l->max_db_bytes && (idx = oldest_table(db, &oldest)) >= 0)
-		return ras_db_fold_oldest(db, (unsigned)idx, INT64_MAX);
+		return fold_oldest(db, (unsigned)idx, INT64_MAX);
 	return 0;
 }

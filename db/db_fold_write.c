@@ -394,3 +394,14 @@ int ras_db_fold_write_entries(struct ras_db *db)
 	ras_db_fold_entries_empty(f);
 	return 0;
 }
+
+void ras_db_fold_add_detail(uint64_t *set, unsigned *n, bool *more, uint64_t v)
+{
+	for (unsigned i = 0; i < *n; i++)
+		if (set[i] == v)
+			return;
+	if (*n < FOLD_DETAILS)
+		set[(*n)++] = v;
+	else
+		*more = true;
+}

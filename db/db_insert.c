@@ -48,50 +48,6 @@ static uint64_t decoded_sig(const struct ras_event_type *type, const struct ras_
 }
 
 /*
- * What an INSERT (a row, rows, a decoding) has bound to each parameter, where
- * it was an integer or NULL: bound again with the same, it is left as it is
- * (SQLite keeps a binding across a reset). A storm's rows repeat most of
- * their integers (boot, CPU, bank, layers, flags) and a decoding most of its
- * NULLs, and each bind is some 70 to 100 instructions of SQLite's. Text and
- * blobs are bound every time: SQLite keeps a pointer to them, into a record
- * or a job that goes away. A statement with such a record is bound only
- * through bind_kept (a parameter bound otherwise is never passed to it).
- */
-struct ras_db_bound {
-	unsigned n;
-	struct {
-		int type;               /* SQLITE_INTEGER or SQLITE_NULL; 0: anything else, or not yet */
-		int64_t i;
-	} v[];
-};
-
-static void bind_kept(struct ras_db_bound *b, sqlite3_stmt *st, int col, const struct ras_db_col_val *v)
-{
-	bool keep = v->type == SQLITE_INTEGER || v->type == SQLITE_NULL;
-
-	if (b && (unsigned)col <= b->n) {
-		if (keep && b->v[col - 1].type == v->type && (v->type == SQLITE_NULL || b->v[col - 1].i == v->i))
-			return;
-		b->v[col - 1].type = keep ? v->type : 0;
-		b->v[col - 1].i = v->i;
-	}
-	ras_db_bind_value(st, col, v);
-}
-
-/* What st has bound, allocated at its first use; NULL without memory (then every value is bound). */
-static struct ras_db_bound *bound_of(struct ras_db_bound **b, sqlite3_stmt *st)
-{
-	unsigned n;
-
-	if (*b || !st)
-		return *b;
-	n = (unsigned)sqlite3_bind_parameter_count(st);
-	if ((*b = calloc(1, sizeof(**b) + n * sizeof((*b)->v[0]))))
-		(*b)->n = n;
-	return *b;
-}
-
-/*
  * Looked up before it is inserted: in a varied storm most decodings the
  * cache misses are already stored, and an INSERT OR IGNORE would bind every
  * decoded column only to be ignored.
@@ -134,11 +90,11 @@ static int64_t store_decoded(struct ras_db *db, unsigned idx, uint64_t sig,
 {
 	const struct ras_db_table *t = ras_db_table_of(idx);
 	sqlite3_stmt *st = db->dec_insert[idx];
-	struct ras_db_bound *b = bound_of(&db->dec_bound[idx], st);
+	struct ras_db_bound *b = ras_db_bound_of(&db->dec_bound[idx], st);
 
 	sqlite3_bind_int64(st, 1, (int64_t)sig);
 	for (unsigned i = 0; i < t->ndcols; i++)
-		bind_kept(b, st, (int)i + 2, &vals[i]);
+		ras_db_bind_kept(b, st, (int)i + 2, &vals[i]);
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		sqlite3_reset(st);
 		return -1;
@@ -239,63 +195,6 @@ static bool decoding_sent(struct ras_db *db, unsigned idx, uint64_t sig)
 	return false;
 }
 
-/* The values the event INSERT binds, in its parameters' order (t->ncols; the id apart). */
-static void row_values(struct ras_db *db, const struct ras_db_event *ev, int64_t dec,
-		       struct ras_db_col_val *v)
-{
-	const struct ras_event_type *type = &ras_event_types[ev->type_idx];
-	const struct ras_db_table *t = ras_db_table_of(ev->type_idx);
-	const char *sev = ras_severity_name(((const struct ras_decoded_head *)ev->decoded)->severity);
-
-	v[0] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = ev->wall_ns };
-	v[1] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = (int64_t)ev->trace_ts };
-	v[2] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = ev->trace_cpu };
-	v[3] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = ev->boot ? ev->boot : db->boot };
-	v[4] = (struct ras_db_col_val){ .type = SQLITE_TEXT, .p = ev->source, .len = strlen(ev->source) };
-	v[5] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = (int64_t)ev->rec_hash };
-	v[6] = (struct ras_db_col_val){ .type = SQLITE_TEXT, .p = sev, .len = strlen(sev) };
-	v[7] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = ev->synthetic };
-	for (unsigned i = 0; i < type->n_fields; i++)
-		v[t->first_raw + i] = ras_db_raw_value(&type->fields[i], &ev->values[i]);
-	v[t->dec_col] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = dec };
-	for (unsigned i = 0; i < t->nrec; i++)
-		v[t->first_rec + i] = ras_db_decoded_value(&type->dfields[t->rfield[i]], ev->decoded);
-}
-
-void ras_db_bind_row(struct ras_db *db, sqlite3_stmt *st, const struct ras_db_event *ev, int64_t dec)
-{
-	const struct ras_db_table *t = ras_db_table_of(ev->type_idx);
-	struct ras_db_col_val v[RAS_DB_MAX_COLS];
-
-	row_values(db, ev, dec, v);
-	for (unsigned i = 0; i < t->ncols; i++)
-		ras_db_bind_value(st, (int)i + 1, &v[i]);
-}
-
-int ras_db_insert_row(struct ras_db *db, const struct ras_db_event *ev, int64_t dec, int64_t *id)
-{
-	sqlite3_stmt *st = db->insert[ev->type_idx];
-	struct ras_db_bound *b = bound_of(&db->row_bound[ev->type_idx], st);
-	const struct ras_db_table *t = ras_db_table_of(ev->type_idx);
-	struct ras_db_col_val v[RAS_DB_MAX_COLS];
-	int r;
-
-	row_values(db, ev, dec, v);
-	for (unsigned i = 0; i < t->ncols; i++)
-		bind_kept(b, st, (int)i + 1, &v[i]);
-	if (*id)
-		sqlite3_bind_int64(st, (int)t->ncols + 1, *id);
-	else
-		sqlite3_bind_null(st, (int)t->ncols + 1);
-	r = sqlite3_step(st);
-	/* Every parameter is bound (or kept) on each insert, so no clear_bindings. */
-	sqlite3_reset(st);
-	if (r != SQLITE_DONE)
-		return -EIO;
-	if (sqlite3_changes(db->h) == 0)
-		return 0;
-	*id = sqlite3_last_insert_rowid(db->h);
-	return 1;
 }
 
 /* Binds a deferred row as row k of st (the k-th ras_db_table ncols + 1 parameters), b what st has. */
@@ -312,7 +211,7 @@ static int bind_row_job(struct ras_db *db, sqlite3_stmt *st, struct ras_db_bound
 	}
 	j->row[t->dec_col] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = dec_id };
 	for (unsigned i = 0; i < t->ncols; i++)
-		bind_kept(b, st, base + (int)i + 1, &j->row[i]);
+		ras_db_bind_kept(b, st, base + (int)i + 1, &j->row[i]);
 	sqlite3_bind_int64(st, base + (int)t->ncols + 1, j->id);
 	return SQLITE_OK;
 }
@@ -324,7 +223,7 @@ static sqlite3_stmt *rows_stmt(struct ras_db *db, unsigned idx)
 		return db->insert_rows[idx];
 	if (ras_db_prepare_insert(db, idx, RAS_DB_ROWS_PER_INSERT, &db->insert_rows[idx]) < 0)
 		return NULL;
-	bound_of(&db->bound[idx], db->insert_rows[idx]);
+	ras_db_bound_of(&db->bound[idx], db->insert_rows[idx]);
 	return db->insert_rows[idx];
 }
 
@@ -351,7 +250,7 @@ int ras_db_rows_store(struct ras_db *db, unsigned idx, unsigned n, const struct 
 		return r == SQLITE_OK ? step_rows(db, st, n) : r;
 	}
 	for (unsigned k = 0; k < n && r == SQLITE_OK; k++) {
-		r = bind_row_job(db, db->insert[idx], bound_of(&db->row_bound[idx], db->insert[idx]), idx, 0,
+		r = bind_row_job(db, db->insert[idx], ras_db_bound_of(&db->row_bound[idx], db->insert[idx]), idx, 0,
 				 &rows[k]);
 		if (r == SQLITE_OK)
 			r = step_rows(db, db->insert[idx], 1);
@@ -385,47 +284,6 @@ static int64_t next_row_id(struct ras_db *db, unsigned idx)
 	if (ras_db_int(db, sql, &db->next_id[idx]) < 0)
 		return -1;
 	return db->next_id[idx] > 0 ? db->next_id[idx] : -1;
-}
-
-int ras_db_raise_id_floor(struct ras_db *db, unsigned idx, int64_t id)
-{
-	char sql[256];
-
-	if (!ras_db_table_exists(db, "meta"))
-		return 0;
-	snprintf(sql, sizeof(sql), "INSERT INTO meta (key, value) VALUES ('id_floor:%s', %lld)"
-		 " ON CONFLICT (key) DO UPDATE SET value = max(value, excluded.value)",
-		 ras_event_types[idx].table, (long long)id);
-	return ras_db_exec(db, sql);
-}
-
-/*
- * The sources the identity index covers (db_schema.c): buffers rasd did not
- * consume itself, which can be read again. Changing them needs a schema step
- * that rebuilds the index.
- */
-static const char *const identity_sources[] = { "boot", "previous-boot" };
-
-bool ras_db_may_be_duplicate(const struct ras_db_event *ev)
-{
-	for (size_t i = 0; i < sizeof(identity_sources) / sizeof(identity_sources[0]); i++)
-		if (!strcmp(ev->source, identity_sources[i]))
-			return true;
-	return false;
-}
-
-void ras_db_identity_sources_sql(char *out, size_t len)
-{
-	size_t used = 0;
-
-	for (size_t i = 0; i < sizeof(identity_sources) / sizeof(identity_sources[0]); i++) {
-		int n = snprintf(out + used, len - used, "%s'%s'", i ? ", " : "(", identity_sources[i]);
-
-		if (n < 0 || (size_t)n >= len - used)
-			break;
-		used += (size_t)n;
-	}
-	snprintf(out + used, len - used, ")");
 }
 
 /* Stores ev, or holds it for folding (db_fold_hold.c); 1 stored, 0 a duplicate, -EIO. */
@@ -502,7 +360,7 @@ static int defer_event(struct ras_db *db, const struct ras_db_event *ev, int64_t
 	struct ras_db_col_val row[RAS_DB_MAX_COLS], dec[RAS_DB_MAX_COLS];
 	bool sent = decoding_sent(db, ev->type_idx, sig);
 
-	row_values(db, ev, 0, row);
+	ras_db_row_values(db, ev, 0, row);
 	if (!sent)
 		decoded_values(ev->type_idx, ev->decoded, dec);
 	if (ras_db_defer_row(db, ev->type_idx, id, sig, row, t->ncols, dec, sent ? 0 : t->ndcols) < 0)

@@ -65,6 +65,7 @@ enum ras_db_stmt {
 	STMT_STATS_SET, STMT_COUNTER_ADD, STMT_MARK_GET, STMT_MARK_SET, STMT_COUNT_
 };
 
+struct ras_db_row_job;
 struct ras_db {
 	sqlite3 *h;
 	bool readonly;
@@ -89,6 +90,12 @@ struct ras_db {
 	int64_t next_id[RAS_MAX_EVENT_TYPES];
 	bool moved;                         /* the path no longer names the open file */
 	struct ras_db_wb *wb;               /* the writer thread (db_writer.c), or NULL */
+	/*
+	 * The raw-rows stage's store of a table's deferred rows (db_insert.c),
+	 * which the writer thread runs: set at open, so that the writer calls up
+	 * into no stage (tests/test-db-calls.sh).
+	 */
+	int (*rows_store)(struct ras_db *db, unsigned idx, unsigned n, const struct ras_db_row_job *rows);
 	int wb_failed;                      /* SQLite code of a deferred write that failed, as last synced */
 	bool wb_engaged;                    /* the last record went to the writer thread: so do its writes */
 	uint64_t *dec_sent[RAS_MAX_EVENT_TYPES]; /* signatures whose decodings went to the writer thread */
@@ -166,6 +173,20 @@ void ras_db_metrics_subject_text(const struct ras_db_subject_cols *c, const stru
 /* The raw field a decoded field restates (read back from its column), or -1. */
 int ras_db_restated_raw(const struct ras_event_type *type, const struct ras_dfield *d);
 
+/*
+ * An event row (db_rows.c, below db_insert.c and db_fold_hold.c, which both
+ * store rows): the values its INSERT binds (t->ncols of them, the id apart).
+ */
+void ras_db_row_values(struct ras_db *db, const struct ras_db_event *ev, int64_t dec,
+		       struct ras_db_col_val *v);
+/*
+ * A statement's record of what it has bound (db_rows.c): ras_db_bind_kept binds v
+ * as parameter col unless the same integer or NULL is bound there already.
+ */
+struct ras_db_bound;
+void ras_db_bind_kept(struct ras_db_bound *b, sqlite3_stmt *st, int col, const struct ras_db_col_val *v);
+/* st's record, allocated at its first use; NULL without memory (then every value is bound). */
+struct ras_db_bound *ras_db_bound_of(struct ras_db_bound **b, sqlite3_stmt *st);
 /* Binds ev's row (decoding dec) to st's parameters 1.., numbered as the event INSERT's. */
 void ras_db_bind_row(struct ras_db *db, sqlite3_stmt *st, const struct ras_db_event *ev, int64_t dec);
 /*
@@ -186,7 +207,7 @@ void ras_db_identity_sources_sql(char *out, size_t len);
 int ras_db_raise_id_floor(struct ras_db *db, unsigned idx, int64_t id);
 
 int ras_db_migrate(struct ras_db *db);
-/* SQLite's result code as -errno: -EBUSY, -ENOSPC, -EBADMSG or -EIO. */
+/* SQLite's result code as -errno: -EBUSY, -ENOSPC, -EBADMSG or -EIO (db_base.c, the leaf). */
 int ras_db_errno_of(int code);
 
 /*

@@ -99,12 +99,6 @@ static int prepare_upsert(struct ras_db *db, unsigned rows, sqlite3_stmt **st)
 	return 0;
 }
 
-int64_t ras_db_hour_of(int64_t wall_ns)
-{
-	/* Floor division: times before 1970 fall in the hour before, not after. */
-	return wall_ns >= 0 ? wall_ns / HOUR_NS : -((-wall_ns + HOUR_NS - 1) / HOUR_NS);
-}
-
 static uint64_t hash_str(uint64_t h, const char *s)
 {
 	for (; *s; s++)
@@ -639,16 +633,6 @@ int ras_db_rollup_rebuild(struct ras_db *db, unsigned idx)
 	if (mc && idx == (unsigned)(mc - ras_event_types))
 		return ras_db_edac_rollup_rebuild(db);
 	return 0;
-}
-
-int64_t ras_db_first_hour(int64_t since_ns)
-{
-	return since_ns ? ras_db_hour_of(since_ns) : INT64_MIN;
-}
-
-int64_t ras_db_last_hour(int64_t until_ns)
-{
-	return until_ns ? ras_db_hour_of(until_ns - 1) : INT64_MAX;
 }
 
 /*

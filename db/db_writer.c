@@ -31,72 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include "db_internal.h"
-
-#define WB_CHUNK_BYTES (256 * 1024)
-/*
- * 8 MiB of jobs (some 28,000 records of a varied storm) may wait for the
- * thread: enough for the event loop to go on reading through a batch's
- * commit (the roll-ups' upserts, the log's write and sync: some 60 ms on
- * make bench's stream). With 2 MiB the event loop waited at every commit and
- * the thread then idled while it caught up, 0.8 and 0.5 s of a 4 s run.
- * Freed when idle (ras_db_write_behind_trim).
- */
-#define WB_CHUNKS 32
-/* A partial chunk this full is handed over early when the writer thread waits for work. */
-#define WB_EAGER_BYTES (16 * 1024)
-
-struct wb_chunk {
-	uint8_t *buf;
-	size_t len;
-};
-
-struct ras_db_wb {
-	pthread_t thread;
-	pthread_mutex_t lock;
-	pthread_cond_t work, done;
-	struct ras_db *db;
-	struct wb_chunk chunk[WB_CHUNKS];
-	uint64_t submitted;          /* chunks handed over; written by the event loop's thread */
-	uint64_t finished;           /* chunks run; written by the writer thread, atomically */
-	bool writer_waits, caller_waits, stop;
-	bool running;                /* the writer thread is running jobs (atomic) */
-	int failed;                  /* SQLite code of the job that failed; 0: none (under lock) */
-	char why[256];
-	/* Written by the writer thread's commits, read by ras_db_commit_poll (atomic). */
-	uint64_t committed;          /* the ticket of the last commit that succeeded */
-	int64_t committed_ns;        /* when it was durable (CLOCK_REALTIME) */
-	int64_t used_bytes;          /* the database's pages in use then, in bytes */
-	sqlite3_stmt *page_count, *free_count;   /* the writer thread's own */
-	/* A table's rows gathered for one INSERT: their jobs, in the chunk being run. */
-	struct {
-		unsigned n;
-		const uint8_t *job[RAS_DB_ROWS_PER_INSERT];
-	} gathered[RAS_MAX_EVENT_TYPES];
-	struct ras_db_col_val row[RAS_DB_ROWS_PER_INSERT][RAS_DB_MAX_COLS];
-	struct ras_db_col_val dec[RAS_DB_ROWS_PER_INSERT][RAS_DB_MAX_COLS];
-	/* Rows gathered when their chunk goes back, copied out of it: two buffers, in turn. */
-	struct {
-		uint8_t *buf;
-		size_t cap;
-	} carry[2];
-	unsigned carry_now;
-};
-
-struct job_head {
-	uint32_t len;                /* of the whole job, a multiple of 8 */
-	uint16_t kind;
-	uint16_t idx;                /* JOB_ROW: the event type */
-	uint16_t ncols, ndec;        /* values that follow (JOB_ROW: the row's, then the decoding's) */
-	uint32_t arg_len;            /* JOB_CALLV: the bytes of its argument, before its ndec values */
-	int64_t id;                  /* JOB_ROW: the row's reserved id; JOB_COMMIT: the ticket */
-	uint64_t sig;                /* JOB_ROW: the decoding's signature */
-	ras_db_job_fn fn;            /* JOB_CALL */
-	ras_db_vals_job_fn vfn;      /* JOB_CALLV */
-	sqlite3_stmt *st;            /* JOB_STMT */
-};
-
-enum { JOB_ROW = 1, JOB_CALL, JOB_CALLV, JOB_STMT, JOB_BEGIN, JOB_COMMIT };
+#include "db_writer_internal.h"
 
 static bool on_writer_thread(const struct ras_db_wb *wb)
 {
@@ -120,120 +55,13 @@ static int trace_stmt(unsigned type, void *ctx, void *p, void *x)
 	return 0;
 }
 
-static const uint8_t *get_value(const uint8_t *p, struct ras_db_col_val *v)
-{
-	uint32_t n;
-
-	v->type = *p++;
-	if (v->type == SQLITE_INTEGER) {
-		memcpy(&v->i, p, sizeof(v->i));
-		return p + sizeof(v->i);
-	}
-	if (v->type != SQLITE_TEXT && v->type != SQLITE_BLOB)
-		return p;
-	memcpy(&n, p, sizeof(n));
-	v->p = (const char *)p + sizeof(n);
-	v->len = n;
-	return p + sizeof(n) + n;
-}
-
-/* Stores the rows gathered for table idx, in one INSERT when there are enough. */
-static int store_gathered(struct ras_db_wb *wb, unsigned idx)
-{
-	struct ras_db_row_job jobs[RAS_DB_ROWS_PER_INSERT];
-	unsigned n = wb->gathered[idx].n;
-
-	for (unsigned k = 0; k < n; k++) {
-		const uint8_t *p = wb->gathered[idx].job[k];
-		struct job_head h;
-
-		memcpy(&h, p, sizeof(h));
-		p += sizeof(h);
-		for (unsigned i = 0; i < h.ncols; i++)
-			p = get_value(p, &wb->row[k][i]);
-		for (unsigned i = 0; i < h.ndec; i++)
-			p = get_value(p, &wb->dec[k][i]);
-		jobs[k] = (struct ras_db_row_job){ .id = h.id, .sig = h.sig, .row = wb->row[k],
-						   .dec = h.ndec ? wb->dec[k] : NULL };
-	}
-	wb->gathered[idx].n = 0;
-	return n ? ras_db_rows_store(wb->db, idx, n, jobs) : SQLITE_OK;
-}
-
-/* After a failure the rows gathered are dropped with the rest of the transaction. */
-static void drop_gathered(struct ras_db_wb *wb)
-{
-	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++)
-		wb->gathered[i].n = 0;
-}
-
-static int store_all_gathered(struct ras_db_wb *wb)
-{
-	int r = SQLITE_OK;
-
-	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES && r == SQLITE_OK; i++)
-		r = store_gathered(wb, i);
-	drop_gathered(wb);
-	return r;
-}
-
-/*
- * A chunk is done with while rows of it are still gathered (more chunks are
- * queued): they are copied into the carry buffer not in use, and gathered
- * from there. ENOMEM: stored now instead.
- */
-static int carry_gathered(struct ras_db_wb *wb)
-{
-	unsigned next = !wb->carry_now;
-	size_t need = 0, off = 0;
-
-	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++)
-		for (unsigned k = 0; k < wb->gathered[i].n; k++)
-			need += ((const struct job_head *)(const void *)wb->gathered[i].job[k])->len;
-	if (need > wb->carry[next].cap) {
-		uint8_t *b = realloc(wb->carry[next].buf, need);
-
-		if (!b)
-			return store_all_gathered(wb);
-		wb->carry[next].buf = b;
-		wb->carry[next].cap = need;
-	}
-	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++) {
-		for (unsigned k = 0; k < wb->gathered[i].n; k++) {
-			struct job_head h;
-
-			memcpy(&h, wb->gathered[i].job[k], sizeof(h));
-			memcpy(wb->carry[next].buf + off, wb->gathered[i].job[k], h.len);
-			wb->gathered[i].job[k] = wb->carry[next].buf + off;
-			off += h.len;
-		}
-	}
-	wb->carry_now = next;
-	return SQLITE_OK;
-}
-
-/*
- * A row: gathered with its table's, stored once RAS_DB_ROWS_PER_INSERT are
- * (one statement: cursors opened and the statement run once for them all).
- * Nothing handed over reads a row before it, so the order between tables
- * does not matter; the transaction's BEGIN and COMMIT, and the thread going
- * idle (a sync may be waiting), store what is gathered first.
- */
-static int gather_row(struct ras_db_wb *wb, const struct job_head *h, const uint8_t *job)
-{
-	if (h->idx >= RAS_MAX_EVENT_TYPES || h->ncols > RAS_DB_MAX_COLS || h->ndec > RAS_DB_MAX_COLS)
-		return SQLITE_MISUSE;
-	wb->gathered[h->idx].job[wb->gathered[h->idx].n++] = job;
-	return wb->gathered[h->idx].n == RAS_DB_ROWS_PER_INSERT ? store_gathered(wb, h->idx) : SQLITE_OK;
-}
-
 static int run_stmt(const struct job_head *h, const uint8_t *p)
 {
 	struct ras_db_col_val v;
 	int r;
 
 	for (unsigned i = 0; i < h->ncols; i++) {
-		p = get_value(p, &v);
+		p = ras_db_wb_get_value(p, &v);
 		ras_db_bind_value(h->st, (int)i + 1, &v);
 	}
 	r = sqlite3_step(h->st);
@@ -306,12 +134,12 @@ static int run_call_vals(struct ras_db_wb *wb, const struct job_head *h, const u
 {
 	const uint8_t *v = p + round8(h->arg_len);
 	int r = h->idx < RAS_MAX_EVENT_TYPES && h->ndec <= RAS_DB_MAX_COLS ?
-		store_gathered(wb, h->idx) : SQLITE_MISUSE;
+		ras_db_wb_store_gathered(wb, h->idx) : SQLITE_MISUSE;
 
 	if (r != SQLITE_OK)
 		return r;
 	for (unsigned i = 0; i < h->ndec; i++)
-		v = get_value(v, &wb->dec[0][i]);
+		v = ras_db_wb_get_value(v, &wb->dec[0][i]);
 	return h->vfn(wb->db, p, wb->dec[0], h->ndec);
 }
 
@@ -326,20 +154,20 @@ static int run_chunk(struct ras_db_wb *wb, const struct wb_chunk *c)
 		memcpy(&h, c->buf + off, sizeof(h));
 		switch (h.kind) {
 		case JOB_ROW:
-			r = gather_row(wb, &h, c->buf + off);
+			r = ras_db_wb_gather_row(wb, &h, c->buf + off);
 			break;
 		case JOB_STMT:
 			r = run_stmt(&h, p);
 			break;
 		case JOB_BEGIN:
-			r = store_all_gathered(wb);
+			r = ras_db_wb_store_all_gathered(wb);
 			if (r == SQLITE_OK)
 				r = sqlite3_step(wb->db->stmt[STMT_BEGIN]);
 			sqlite3_reset(wb->db->stmt[STMT_BEGIN]);
 			r = r == SQLITE_DONE ? SQLITE_OK : r;
 			break;
 		case JOB_COMMIT:
-			r = store_all_gathered(wb);
+			r = ras_db_wb_store_all_gathered(wb);
 			if (r == SQLITE_OK)
 				r = run_commit(wb, (uint64_t)h.id);
 			break;
@@ -348,12 +176,12 @@ static int run_chunk(struct ras_db_wb *wb, const struct wb_chunk *c)
 			break;
 		default:
 			/* A call may read any row handed over before it (folding's flush does). */
-			r = store_all_gathered(wb);
+			r = ras_db_wb_store_all_gathered(wb);
 			if (r == SQLITE_OK)
 				r = h.fn(wb->db, p);
 		}
 		if (r != SQLITE_OK) {
-			drop_gathered(wb);
+			ras_db_wb_drop_gathered(wb);
 			return r;
 		}
 		off += h.len;
@@ -364,10 +192,10 @@ static int run_chunk(struct ras_db_wb *wb, const struct wb_chunk *c)
 /* After a chunk: its gathered rows carried on while more chunks wait, else stored now. */
 static int chunk_done(struct ras_db_wb *wb, bool more)
 {
-	int r = more ? carry_gathered(wb) : store_all_gathered(wb);
+	int r = more ? ras_db_wb_carry_gathered(wb) : ras_db_wb_store_all_gathered(wb);
 
 	if (r != SQLITE_OK)
-		drop_gathered(wb);
+		ras_db_wb_drop_gathered(wb);
 	return r;
 }
 
