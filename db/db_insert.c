@@ -195,8 +195,6 @@ static bool decoding_sent(struct ras_db *db, unsigned idx, uint64_t sig)
 	return false;
 }
 
-}
-
 /* Binds a deferred row as row k of st (the k-th ras_db_table ncols + 1 parameters), b what st has. */
 static int bind_row_job(struct ras_db *db, sqlite3_stmt *st, struct ras_db_bound *b, unsigned idx,
 			unsigned k, const struct ras_db_row_job *j)
