@@ -10,3 +10,6 @@ TESTS += tests/test-storage-moved-wal
 tests_test_storage_moved_wal_CFLAGS = $(RAS_CFLAGS)
 tests_test_storage_moved_wal_LDADD = $(TEST_LIBS)
 tests_test_storage_moved_wal_SOURCES = tests/test-storage-moved-wal.c rasd/storage.c rasd/storage.h
+
+# The daemon by job: the loop (daemon.c), start-up, storage failures, the instances from before it.
+rasd_rasd_SOURCES += rasd/daemon_internal.h rasd/daemon_setup.c rasd/daemon_storage.c rasd/daemon_boot.c
