@@ -141,6 +141,12 @@ int64_t ras_db_committed_ns(const struct ras_db *db);
 int ras_db_fold_settle(struct ras_db *db);
 /* Abandons the open transaction (if SQLite has not already) and whatever it cached from it. */
 void ras_db_rollback(struct ras_db *db);
+/*
+ * Whether a writer's path no longer names the file it has open (removed or
+ * replaced since it was opened). Then any failure of it is "moved" (-ESTALE),
+ * never corrupt: what is at the path now is another file.
+ */
+bool ras_db_moved(struct ras_db *db);
 /* -EBUSY, -ENOSPC, -EBADMSG (corrupt), -ESTALE (moved) or -EIO: the kind of the last failure. */
 int ras_db_last_errno(struct ras_db *db);
 /* Adds a storage_events row (what happened to the database itself), in its own transaction. */

@@ -4,6 +4,7 @@
 
 #include <sqlite3.h>
 #include <string.h>
+#include <sys/types.h>
 #include "db.h"
 
 #define RAS_DB_N_COMMON 8
@@ -89,6 +90,9 @@ struct ras_db {
 	 */
 	int64_t next_id[RAS_MAX_EVENT_TYPES];
 	bool moved;                         /* the path no longer names the open file */
+	/* The writer's -wal and -shm as opened (st_dev, st_ino): told from another file's at that path. */
+	dev_t log_dev, shm_dev;
+	ino_t log_ino, shm_ino;
 	struct ras_db_wb *wb;               /* the writer thread (db_writer.c), or NULL */
 	/*
 	 * The raw-rows stage's store of a table's deferred rows (db_insert.c),

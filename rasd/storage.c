@@ -246,6 +246,14 @@ int rasd_storage_replace_corrupt(struct rasd_storage *s, const char *boot_id, st
 	enum ras_db_state st;
 	int r;
 
+	/*
+	 * Only the file found corrupt is moved aside: when the path names another
+	 * one now (a restored backup renamed over it), that one is opened instead.
+	 */
+	if (ras_db_moved(*db)) {
+		snprintf(err, sizeof(err), "%s", ras_db_errmsg(*db));
+		return rasd_storage_reopen_moved(s, boot_id, db, err);
+	}
 	ras_db_close(*db);
 	*db = NULL;
 	if (move_aside(s->db_path, aside, sizeof(aside)) < 0) {
