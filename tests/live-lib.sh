@@ -31,9 +31,13 @@ notify_listen() {
 	python3 -c 'import socket, sys
 s = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.bind(sys.argv[1])
 with open(sys.argv[2], "a") as f:
+    f.write("LISTENING\n"); f.flush()
     while True:
         f.write(s.recv(4096).decode(errors="replace") + "\n"); f.flush()' "$NS" "$1" & LISTENER=$!
-	wait_for 5 test -S "$NS"
+	# Bound before rasd starts, or its first messages go nowhere: at a load of 15 or more
+	# python3 took longer than the 5 s this used to wait, and the first STATUS= was lost.
+	wait_for 60 grep -q '^LISTENING$' "$1" ||
+		{ echo "Bail out! the notify listener did not start in 60 s"; exit 1; }
 }
 # Under AddressSanitizer a preloaded fault shim comes before its runtime: allow that.
 shim_allow_asan() {
