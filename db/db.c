@@ -273,24 +273,6 @@ static int set_up_writer(struct ras_db *db, const char *boot_id)
 	return 0;
 }
 
-/* The writer's -wal and -shm as SQLite opened them, to tell them from others at the path later. */
-static void note_log_files(struct ras_db *db, const char *path)
-{
-	char p[PATH_MAX + 8];
-	struct stat st;
-
-	snprintf(p, sizeof(p), "%s-wal", path);
-	if (stat(p, &st) == 0) {
-		db->log_dev = st.st_dev;
-		db->log_ino = st.st_ino;
-	}
-	snprintf(p, sizeof(p), "%s-shm", path);
-	if (stat(p, &st) == 0) {
-		db->shm_dev = st.st_dev;
-		db->shm_ino = st.st_ino;
-	}
-}
-
 int ras_db_open_writer_state(struct ras_db **out, const char *path, const char *boot_id,
 			     enum ras_db_state *state, char *err, size_t errlen)
 {
@@ -338,7 +320,7 @@ int ras_db_open_writer_state(struct ras_db **out, const char *path, const char *
 		ras_db_close(db);
 		return *s == RAS_DB_CORRUPT ? -EPROTO : -EIO;
 	}
-	note_log_files(db, path);
+	ras_db_note_log_files(db, path);
 	*out = db;
 	return 0;
 }
@@ -406,76 +388,6 @@ int ras_db_open_reader(struct ras_db **out, const char *path, char *err, size_t 
 	return 0;
 }
 
-static bool file_moved(struct ras_db *db);
-
-/*
- * The file was moved or removed (found now or at a commit). SQLite neither
- * checkpoints such a file at close nor removes its log, and the log and its
- * index (-wal, -shm) are still named after the path: whatever is opened
- * there next (a restored backup, a fresh database) would read this file's
- * pages through them as its own, and look corrupt or be corrupted. Its
- * frames go into the file they belong to first: a passive pass, which waits
- * for nobody; only when a reader of an older snapshot kept some back, a
- * TRUNCATE that waits for it (the busy timeout). With every frame copied a
- * reader is no reason to wait: it reads the new file through this log,
- * whatever it sees is wrong anyway. True when every frame is in the file.
- */
-static bool empty_moved_log(struct ras_db *db)
-{
-	int log = -1, copied = -1, r;
-
-	r = sqlite3_wal_checkpoint_v2(db->h, "main", SQLITE_CHECKPOINT_PASSIVE, &log, &copied);
-	if (r == SQLITE_OK && log >= 0 && copied >= log) {
-		sqlite3_busy_timeout(db->h, 0);
-		sqlite3_wal_checkpoint_v2(db->h, "main", SQLITE_CHECKPOINT_TRUNCATE, NULL, NULL);
-		return true;
-	}
-	r = sqlite3_wal_checkpoint_v2(db->h, "main", SQLITE_CHECKPOINT_TRUNCATE, &log, &copied);
-	return r == SQLITE_OK || (log >= 0 && copied >= log);
-}
-
-/* Whether path+suffix is still the file noted at open (never another's put there since). */
-static bool same_file(const char *path, const char *suffix, dev_t dev, ino_t ino, char *p, size_t len)
-{
-	struct stat st;
-
-	snprintf(p, len, "%s%s", path, suffix);
-	return ino && stat(p, &st) == 0 && st.st_dev == dev && st.st_ino == ino;
-}
-
-/*
- * After the moved file's connection is closed: its -wal and -shm, if still
- * at the path and not empty, go, so the next open there starts a log of its
- * own. The log first: an index without its log is rebuilt, a log without its
- * index would be replayed. A log whose frames did not all reach the file
- * (an I/O error, a reader that held on) is kept beside, for a person to put
- * back next to the file it belongs to.
- */
-static void forget_moved_log(const struct ras_db *db, const char *path, bool copied)
-{
-	char p[PATH_MAX + 8], aside[PATH_MAX + 64], stamp[32];
-	time_t now = time(NULL);
-	struct stat st;
-	struct tm tm;
-
-	if (!same_file(path, "-wal", db->log_dev, db->log_ino, p, sizeof(p)))
-		return;
-	if (stat(p, &st) == 0 && st.st_size == 0)
-		return;  /* emptied by the TRUNCATE: its index says so, the next open may share both */
-	if (copied) {
-		unlink(p);
-	} else {
-		gmtime_r(&now, &tm);
-		strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-		snprintf(aside, sizeof(aside), "%s-wal.moved-%s", path, stamp);
-		/* Left as found when it cannot be: never removed with records in it. */
-		if (rename(p, aside) != 0)
-			return;
-	}
-	if (same_file(path, "-shm", db->shm_dev, db->shm_ino, p, sizeof(p)))
-		unlink(p);
-}
-
 void ras_db_close(struct ras_db *db)
 {
 	char path[PATH_MAX] = "";
@@ -506,14 +418,14 @@ void ras_db_close(struct ras_db *db)
 	free(db->fold_pack);
 	/* First: the writer's handle, closed last, makes the final checkpoint. */
 	ras_db_checkpointer_stop(db);
-	moved = !db->readonly && file_moved(db);
+	moved = !db->readonly && ras_db_file_moved(db);
 	if (moved) {
 		snprintf(path, sizeof(path), "%s", sqlite3_db_filename(db->h, "main"));
-		copied = empty_moved_log(db);
+		copied = ras_db_empty_moved_log(db);
 	}
 	sqlite3_close(db->h);
 	if (moved && path[0])
-		forget_moved_log(db, path, copied);
+		ras_db_forget_moved_log(db, path, copied);
 	free(db);
 }
 
@@ -548,33 +460,10 @@ int ras_db_begin(struct ras_db *db)
 	return 0;
 }
 
-/*
- * Whether the database's path still names the file SQLite has open. Removed
- * (a clean-up that deletes it) or replaced, every commit would go on into a
- * file nobody can open again: records lost without a word.
- */
-static bool file_moved(struct ras_db *db)
-{
-	int moved = 0;
-
-	if (db->moved)
-		return true;
-	if (sqlite3_file_control(db->h, "main", SQLITE_FCNTL_HAS_MOVED, &moved) != SQLITE_OK || !moved)
-		return false;
-	snprintf(db->err, sizeof(db->err), "database file %s was removed or replaced while in use",
-		 sqlite3_db_filename(db->h, "main"));
-	return db->moved = true;
-}
-
-bool ras_db_moved(struct ras_db *db)
-{
-	return db && !db->readonly && file_moved(db);
-}
-
 /* A failure on a file that has gone (SQLite may say "read-only") is told as such. */
 int ras_db_last_errno(struct ras_db *db)
 {
-	if (file_moved(db))
+	if (ras_db_file_moved(db))
 		return -ESTALE;
 	/* A deferred write's failure: the connection may have run nothing since, or a rollback. */
 	return ras_db_errno_of(db->wb_failed ? db->wb_failed : sqlite3_errcode(db->h));
@@ -597,7 +486,7 @@ int ras_db_commit(struct ras_db *db)
 
 	if (!db->in_txn)
 		return 0;
-	if (file_moved(db))
+	if (ras_db_file_moved(db))
 		return -ESTALE;
 	/*
 	 * Roll-ups first: they count the rows the folds then take away. Folding's
@@ -611,7 +500,7 @@ int ras_db_commit(struct ras_db *db)
 	sqlite3_reset(db->stmt[STMT_COMMIT]);
 	/* The file replaced while committing: "moved", whatever the log read as. */
 	if (r != SQLITE_DONE)
-		return file_moved(db) ? -ESTALE : ras_db_errno_of(r);
+		return ras_db_file_moved(db) ? -ESTALE : ras_db_errno_of(r);
 	db->in_txn = false;
 	memset(db->next_id, 0, sizeof(db->next_id));
 	for (size_t i = 0; i < N_STAGES; i++)
@@ -683,7 +572,7 @@ int ras_db_commit_behind(struct ras_db *db, uint64_t *ticket)
 		return 0;
 	if (!ras_db_deferring(db))
 		return ras_db_commit(db);
-	if (file_moved(db))
+	if (ras_db_file_moved(db))
 		return -ESTALE;
 	/* A limit due is applied by folding's flush, on the writer thread too. */
 	due = limit_due(db);

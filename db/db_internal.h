@@ -184,6 +184,16 @@ int ras_db_restated_raw(const struct ras_event_type *type, const struct ras_dfie
 void ras_db_row_values(struct ras_db *db, const struct ras_db_event *ev, int64_t dec,
 		       struct ras_db_col_val *v);
 /*
+ * db_moved.c: the writer's -wal and -shm noted at open; whether the file at the
+ * path is still the one open (false once told: db->err says so); at close, the
+ * moved file's frames copied into it (true when all were) and, once closed, its
+ * log and index at the path removed or, with frames not copied, put aside.
+ */
+void ras_db_note_log_files(struct ras_db *db, const char *path);
+bool ras_db_file_moved(struct ras_db *db);
+bool ras_db_empty_moved_log(struct ras_db *db);
+void ras_db_forget_moved_log(const struct ras_db *db, const char *path, bool copied);
+/*
  * A statement's record of what it has bound (db_rows.c): ras_db_bind_kept binds v
  * as parameter col unless the same integer or NULL is bound there already.
  */
