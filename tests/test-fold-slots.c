@@ -77,17 +77,6 @@ static void insert(struct ras_db *db, unsigned i, bool fold)
 	ras_db_insert_event(db, &ev);
 }
 
-static struct ras_db *open_db(const char *name)
-{
-	char path[512], err[512];
-	struct ras_db *db = NULL;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (ras_db_open_writer(&db, path, "test-boot", err, sizeof(err)) < 0)
-		tap_diag("open %s: %s", path, err);
-	return db;
-}
-
 /* Records [from, to) into both; the folded one's batch rolled back first and given again when asked. */
 static int batch(struct ras_db **folded, struct ras_db *plain, unsigned from, unsigned to, bool rollback)
 {
@@ -125,7 +114,7 @@ static int store(struct ras_db **folded, struct ras_db *plain, size_t *kept)
 		if (n == 6) {                        /* a restart: the storms go on from the folds rows */
 			failed += ras_db_fold_settle(*folded) < 0;
 			ras_db_close(*folded);
-			*folded = open_db("folded.db");
+			*folded = test_db_open(dir, "folded.db");
 		}
 		from = to;
 		n++;
@@ -201,8 +190,8 @@ int main(void)
 
 	test_tmpdir(dir, sizeof(dir));
 	ras_decode_ctx_init(&dctx);
-	folded = open_db("folded.db");
-	plain = open_db("plain.db");
+	folded = test_db_open(dir, "folded.db");
+	plain = test_db_open(dir, "plain.db");
 	if (!tap_ok(folded && plain, "databases opened"))
 		return tap_done();
 	tap_is_int(store(&folded, plain, &kept), 0, "every batch committed");

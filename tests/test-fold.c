@@ -157,17 +157,6 @@ static void insert_mce(struct ras_db *db, unsigned i, bool fold)
 	ras_db_insert_event(db, &ev);
 }
 
-static struct ras_db *open_db(const char *name)
-{
-	char path[512], err[512];
-	struct ras_db *db = NULL;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	if (ras_db_open_writer(&db, path, "test-boot", err, sizeof(err)) < 0)
-		tap_diag("open %s: %s", path, err);
-	return db;
-}
-
 /* Summary groups as "severity|location" with count, first and last. */
 struct groups {
 	char key[128][224];
@@ -443,7 +432,7 @@ static void store_stream(struct ras_db **folded, struct ras_db *plain, struct ra
 		if (i == RESTART) {
 			ras_db_fold_settle(*folded);   /* as rasd does before it stops */
 			ras_db_close(*folded);
-			*folded = open_db("folded.db");
+			*folded = test_db_open(dir, "folded.db");
 			ras_metrics_reset_counts(live);   /* a new rasd reads from zero */
 		}
 	}
@@ -526,7 +515,7 @@ static int64_t bytes_written(void)
  */
 static void check_times_in_place(void)
 {
-	struct ras_db *db = open_db("times.db");
+	struct ras_db *db = test_db_open(dir, "times.db");
 	int64_t hour = (T0 / HOUR + 12) * HOUR, early = 0, late = 0;
 	unsigned i = 0;
 
@@ -577,8 +566,8 @@ int main(void)
 	ras_metrics_init(&live);
 	ras_metrics_init(&fresh);
 	ras_metrics_init(&want);
-	folded = open_db("folded.db");
-	plain = open_db("plain.db");
+	folded = test_db_open(dir, "folded.db");
+	plain = test_db_open(dir, "plain.db");
 	if (!tap_ok(folded && plain, "databases opened"))
 		return tap_done();
 	record_at(RESTART, &r);

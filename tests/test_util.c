@@ -9,6 +9,8 @@
 #include <unistd.h>
 #include <sqlite3.h>
 #include "lib/event_table.h"
+#include "db/db.h"
+#include "tap.h"
 #include "test_util.h"
 
 const char *test_srcdir(void)
@@ -128,4 +130,15 @@ const char *test_line_with(const char *text, const char *needle)
 	e = strchr(p, '\n');
 	snprintf(line, sizeof(line), "%.*s", (int)(e ? e - b : (long)strlen(b)), b);
 	return line;
+}
+
+struct ras_db *test_db_open(const char *dir, const char *name)
+{
+	char path[512], err[512];
+	struct ras_db *db = NULL;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (ras_db_open_writer(&db, path, "test-boot", err, sizeof(err)) < 0)
+		tap_diag("open %s: %s", path, err);
+	return db;
 }

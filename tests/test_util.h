@@ -28,4 +28,8 @@ struct ras_value;
 void test_set_field(const struct ras_event_type *t, struct ras_value *v, const char *name, int64_t i,
 		    const char *text);
 
+struct ras_db;
+/* A writer opened on dir/name with boot "test-boot"; NULL (said with tap_diag) when it cannot be. */
+struct ras_db *test_db_open(const char *dir, const char *name);
+
 #endif
