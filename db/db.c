@@ -131,30 +131,47 @@ static int check_directory(const char *path, char *err, size_t errlen)
 	return r;
 }
 
+/* Whether folding's flush has work at a commit behind (defined with it, below). */
+static bool fold_behind(struct ras_db *db, bool limit_due);
+
 /*
  * The write path's stages after the raw rows (db_insert.c writes those as
  * records come, through the writer thread), run in this order from here and
- * from nowhere else: at commit the roll-ups count the transaction's rows,
+ * from nowhere else: at commit the roll-ups count the transaction's rows
+ * (the totals and hourly counts, the EDAC counts, the metrics' subjects),
  * then folding takes rows away (held records stored, rows folded, the
  * limits, the folds rows); after COMMIT folding may fold them later; a
  * rollback gives back each stage's share of the transaction; between
- * transactions each frees its batch's slots. Each stage is one module behind
- * its own header (db_rollup.h, db_fold.h) and calls no other's internals
- * (tests/test-db-calls.sh). A commit behind (ras_db_commit_behind) runs the
- * same two flushes, folding's as a job on the writer thread.
+ * transactions each frees its batch's slots (trim, NULL: kept until close),
+ * and says what they hold (slot_bytes, NULL: none counted). Each stage is
+ * one module behind its own header (db_rollup.h, db_fold.h) and calls no
+ * other's internals (tests/test-db-calls.sh).
+ *
+ * Where a flush runs. With a writer thread (rasd) every flush, the COMMIT
+ * and every stage's end of it are jobs of that thread: a commit made here
+ * (ras_db_commit) waits for them, a commit behind (ras_db_commit_behind)
+ * does not. A commit behind hands over only a stage whose state it can hand
+ * over (behind: folding's, which the writer thread already owns until the
+ * next sync); the roll-ups' counts are the next transaction's meanwhile, so
+ * their flush runs here and hands its upserts over (ras_db_run).
  */
 static const struct ras_db_stage {
 	int (*flush)(struct ras_db *db);              /* before COMMIT: 0 or -1 */
 	void (*committed)(struct ras_db *db);         /* after COMMIT, or NULL */
 	void (*discard)(struct ras_db *db);           /* after ROLLBACK */
-	void (*trim)(struct ras_db *db);              /* between transactions */
+	void (*trim)(struct ras_db *db);              /* between transactions, or NULL */
 	void (*free)(struct ras_db *db);              /* at close */
-	size_t (*slot_bytes)(const struct ras_db *db);
+	size_t (*slot_bytes)(const struct ras_db *db);   /* or NULL */
+	/* A commit behind: NULL, flushed here; else whether its flush is a job now. */
+	bool (*behind)(struct ras_db *db, bool limit_due);
 } stages[] = {
 	{ ras_db_rollup_flush, NULL, ras_db_rollup_discard, ras_db_rollup_trim, ras_db_rollup_free,
-	  ras_db_rollup_slot_bytes },
+	  ras_db_rollup_slot_bytes, NULL },
+	{ ras_db_edac_acc_flush, NULL, ras_db_edac_acc_discard, NULL, ras_db_edac_acc_free, NULL, NULL },
+	{ ras_db_metrics_acc_flush, NULL, ras_db_metrics_acc_discard, NULL, ras_db_metrics_acc_free, NULL,
+	  NULL },
 	{ ras_db_fold_flush, ras_db_fold_committed, ras_db_fold_discard, ras_db_fold_trim, ras_db_fold_free,
-	  ras_db_fold_slot_bytes },
+	  ras_db_fold_slot_bytes, fold_behind },
 };
 #define N_STAGES (sizeof(stages) / sizeof(stages[0]))
 
@@ -480,36 +497,121 @@ static int64_t monotonic_ns(void)
 	return (int64_t)ts.tv_sec * 1000000000 + ts.tv_nsec;
 }
 
+/* The SQLite code of a failure on the writer thread (a job's): SQLITE_ERROR when SQLite had none. */
+static int job_code(struct ras_db *db)
+{
+	int r = sqlite3_errcode(db->h);
+
+	return r != SQLITE_OK && r != SQLITE_DONE && r != SQLITE_ROW ? r : SQLITE_ERROR;
+}
+
+/* Stage *arg's flush, on the writer thread, before its COMMIT. */
+static int stage_flush_job(struct ras_db *db, const void *arg)
+{
+	size_t i;
+
+	memcpy(&i, arg, sizeof(i));
+	return stages[i].flush(db) < 0 ? job_code(db) : SQLITE_OK;
+}
+
+/* After its COMMIT (a job run only when the COMMIT was made): stage *arg's end of it. */
+static int stage_committed_job(struct ras_db *db, const void *arg)
+{
+	size_t i;
+
+	memcpy(&i, arg, sizeof(i));
+	stages[i].committed(db);
+	return SQLITE_OK;
+}
+
+/*
+ * Hands the writer thread the flushes of the stages handed[] names, the
+ * COMMIT of ticket, then those stages' ends of it: ended[i] says whether
+ * stage i's end is handed over (or it has none). An end not handed over
+ * (a stage flushed here, or no memory for the job) is the caller's to run
+ * once the COMMIT is made.
+ */
+static int hand_commit(struct ras_db *db, uint64_t ticket, const bool *handed, bool *ended)
+{
+	for (size_t i = 0; i < N_STAGES; i++)
+		if (handed[i] && ras_db_defer_call(db, stage_flush_job, &i, sizeof(i)) < 0)
+			return -ENOMEM;
+	if (ras_db_defer_commit(db, ticket) < 0)
+		return -ENOMEM;
+	for (size_t i = 0; i < N_STAGES; i++)
+		ended[i] = !stages[i].committed ||
+			   (handed[i] && ras_db_defer_call(db, stage_committed_job, &i, sizeof(i)) == 0);
+	return 0;
+}
+
+/*
+ * The transaction is over: the stages' ends of it not run on the writer
+ * thread, here. Made here, the next transaction reads its row ids again;
+ * behind, they go on from where they are (the next follows this one).
+ */
+static void txn_committed(struct ras_db *db, const bool *ended, bool behind)
+{
+	db->in_txn = false;
+	if (!behind)
+		memset(db->next_id, 0, sizeof(db->next_id));
+	for (size_t i = 0; i < N_STAGES; i++)
+		if (!ended[i] && stages[i].committed)
+			stages[i].committed(db);
+}
+
+/*
+ * With a writer thread: every stage's flush, the COMMIT and the stages' ends
+ * of it are its jobs, and this thread waits for them. A failure leaves the
+ * transaction open, as a failed COMMIT here does: the caller rolls it back.
+ */
+static int commit_on_writer(struct ras_db *db)
+{
+	bool all[N_STAGES], ended[N_STAGES];
+	uint64_t ticket = db->commit_ticket + 1;
+	int r;
+
+	for (size_t i = 0; i < N_STAGES; i++)
+		all[i] = true;
+	r = hand_commit(db, ticket, all, ended);
+	if (r == 0)
+		db->commit_ticket = ticket;
+	/* The jobs handed over before a refusal run; the caller rolls the transaction back. */
+	if (ras_db_sync(db) < 0 || r < 0 || ras_db_commit_poll(db, ticket) != 1)
+		return r < 0 ? r : ras_db_last_errno(db);
+	txn_committed(db, ended, false);
+	return 0;
+}
+
 int ras_db_commit(struct ras_db *db)
 {
+	bool ended[N_STAGES] = { false };
 	int r;
 
 	if (!db->in_txn)
 		return 0;
 	if (ras_db_file_moved(db))
 		return -ESTALE;
-	/*
-	 * Roll-ups first: they count the rows the folds then take away. Folding's
-	 * state is the writer thread's until it is idle (db->fold_out).
-	 */
-	for (size_t i = 0; i < N_STAGES; i++)
-		if (stages[i].flush(db) < 0 || ras_db_sync(db) < 0)
-			return ras_db_last_errno(db);
-	/* The busy timeout has already waited; the caller backs off and tries again. */
-	r = sqlite3_step(db->stmt[STMT_COMMIT]);
-	sqlite3_reset(db->stmt[STMT_COMMIT]);
-	/* The file replaced while committing: "moved", whatever the log read as. */
-	if (r != SQLITE_DONE)
-		return ras_db_file_moved(db) ? -ESTALE : ras_db_errno_of(r);
-	db->in_txn = false;
-	memset(db->next_id, 0, sizeof(db->next_id));
-	for (size_t i = 0; i < N_STAGES; i++)
-		if (stages[i].committed)
-			stages[i].committed(db);
+	if (db->wb && !db->wb_failed) {
+		r = commit_on_writer(db);
+	} else {
+		/* No writer thread: here, in the table's order (roll-ups first: they count what folds take away). */
+		for (size_t i = 0; i < N_STAGES; i++)
+			if (stages[i].flush(db) < 0 || ras_db_sync(db) < 0)
+				return ras_db_last_errno(db);
+		/* The busy timeout has already waited; the caller backs off and tries again. */
+		r = sqlite3_step(db->stmt[STMT_COMMIT]);
+		sqlite3_reset(db->stmt[STMT_COMMIT]);
+		/* The file replaced while committing: "moved", whatever the log read as. */
+		if (r != SQLITE_DONE)
+			return ras_db_file_moved(db) ? -ESTALE : ras_db_errno_of(r);
+		txn_committed(db, ended, false);
+		ras_db_note_committed(db);
+		r = 0;
+	}
 	/* The fold flush applied the limits. */
-	db->age_checked_ns = monotonic_ns();
-	ras_db_note_committed(db);
-	return 0;
+	if (r == 0)
+		db->age_checked_ns = monotonic_ns();
+	return r;
 }
 
 /*
@@ -530,42 +632,20 @@ static bool limit_due(struct ras_db *db)
 	return l->max_db_bytes > 0 && (used < 0 || used >= l->max_db_bytes - l->max_db_bytes / 16);
 }
 
-/* The SQLite code of a failure on the writer thread (a job's): SQLITE_ERROR when SQLite had none. */
-static int job_code(struct ras_db *db)
-{
-	int r = sqlite3_errcode(db->h);
-
-	return r != SQLITE_OK && r != SQLITE_DONE && r != SQLITE_ROW ? r : SQLITE_ERROR;
-}
-
-/* Folding's flush on the writer thread, before its COMMIT: held records stored, rows folded, limits. */
-static int fold_flush_job(struct ras_db *db, const void *arg)
-{
-	(void)arg;
-	return ras_db_fold_flush(db) < 0 ? job_code(db) : SQLITE_OK;
-}
-
-/* After its COMMIT: the transaction's rows may be folded from now on. */
-static int fold_committed_job(struct ras_db *db, const void *arg)
-{
-	(void)arg;
-	ras_db_fold_committed(db);
-	return SQLITE_OK;
-}
-
 /*
- * Whether folding has work at this commit: records handed over for it, or
- * (read only while it is not the writer thread's) rows to fold or folding on.
- * Its flush is then a job before the COMMIT.
+ * Folding's flush at a commit behind: a job when it has work (records handed
+ * over for it, or, read only while it is not the writer thread's, rows to
+ * fold or folding on) or a limit is due, which its flush applies. Its state
+ * is then the writer thread's until the next sync.
  */
-static bool fold_work(struct ras_db *db)
+static bool fold_behind(struct ras_db *db, bool due)
 {
-	return db->fold_out || ras_db_fold_busy(db);
+	return due || db->fold_out || ras_db_fold_busy(db);
 }
 
 int ras_db_commit_behind(struct ras_db *db, uint64_t *ticket)
 {
-	bool due, fold;
+	bool handed[N_STAGES], ended[N_STAGES], due, fold = false;
 
 	*ticket = 0;
 	if (!db->in_txn)
@@ -574,24 +654,28 @@ int ras_db_commit_behind(struct ras_db *db, uint64_t *ticket)
 		return ras_db_commit(db);
 	if (ras_db_file_moved(db))
 		return -ESTALE;
-	/* A limit due is applied by folding's flush, on the writer thread too. */
 	due = limit_due(db);
-	fold = due || fold_work(db);
-	/* The roll-ups' upserts go first, then folding's flush, then the COMMIT and folding's end of it. */
-	if (ras_db_rollup_flush(db) < 0 || (fold && ras_db_defer_call(db, fold_flush_job, NULL, 0) < 0) ||
-	    ras_db_defer_commit(db, db->commit_ticket + 1) < 0 ||
-	    (fold && ras_db_defer_call(db, fold_committed_job, NULL, 0) < 0))
+	/* In the table's order: a stage flushed here hands its statements over before the next one's job. */
+	for (size_t i = 0; i < N_STAGES; i++) {
+		handed[i] = stages[i].behind && stages[i].behind(db, due);
+		fold = fold || handed[i];
+		if (!handed[i] && !stages[i].behind && stages[i].flush(db) < 0)
+			return ras_db_last_errno(db);
+	}
+	if (hand_commit(db, db->commit_ticket + 1, handed, ended) < 0)
 		return ras_db_last_errno(db);
 	*ticket = ++db->commit_ticket;
 	db->commit_behind = true;
-	db->in_txn = false;
+	for (size_t i = 0; i < N_STAGES; i++)
+		/* A handed stage whose end found no memory for its job: ended here, once the thread is idle. */
+		if (handed[i] && !ended[i] && ras_db_sync(db) < 0)
+			return ras_db_last_errno(db);
+	/* A stage not handed over ends here now: its state is this thread's. */
+	txn_committed(db, ended, true);
 	if (fold)
 		db->fold_out = true;
-	else
-		ras_db_fold_committed(db);
 	if (due)
 		db->age_checked_ns = monotonic_ns();
-	/* The row ids go on from where they are: the next transaction follows this one. */
 	return 0;
 }
 
@@ -667,7 +751,8 @@ size_t ras_db_slot_bytes(const struct ras_db *db)
 	size_t n = 0;
 
 	for (size_t i = 0; db && i < N_STAGES; i++)
-		n += stages[i].slot_bytes(db);
+		if (stages[i].slot_bytes)
+			n += stages[i].slot_bytes(db);
 	return n;
 }
 
@@ -678,10 +763,17 @@ void ras_db_release_memory(struct ras_db *db)
 	/* A storm's batch slots, touched whole by a varied storm, stay resident otherwise. */
 	if (!db->in_txn) {
 		for (size_t i = 0; i < N_STAGES; i++)
-			stages[i].trim(db);
+			if (stages[i].trim)
+				stages[i].trim(db);
 		ras_db_write_behind_trim(db);
 	}
 	sqlite3_db_release_memory(db->h);
+}
+
+static int release_waiting_job(struct ras_db *db, const void *arg)
+{
+	(void)arg;
+	return ras_db_fold_release_waiting(db) < 0 ? job_code(db) : SQLITE_OK;
 }
 
 /*
@@ -702,7 +794,11 @@ int ras_db_fold_settle(struct ras_db *db)
 		return -EBUSY;
 	if (ras_db_begin(db) < 0)
 		return -EIO;
-	r = ras_db_fold_release_waiting(db);
+	/* With a writer thread, there (and its commit: ras_db_commit): this thread waits. */
+	if (db->wb && !db->wb_failed)
+		r = ras_db_defer_call(db, release_waiting_job, NULL, 0) < 0 ? -ENOMEM : 0;
+	else
+		r = ras_db_fold_release_waiting(db);
 	if (r == 0)
 		r = ras_db_commit(db);
 	if (r < 0)

@@ -111,15 +111,17 @@ int ras_db_begin(struct ras_db *db);
  * -ENOSPC when the disk is full, -ESTALE when the file was removed or
  * replaced since it was opened (nothing is written to it then), -EIO
  * otherwise; the transaction is then still open: the caller rolls it back
- * and tries again later (after -ESTALE, on a database opened again).
+ * and tries again later (after -ESTALE, on a database opened again). With a
+ * writer thread the stages' work at commit (roll-ups, folding) and the COMMIT
+ * run on it, and this waits for them.
  */
 int ras_db_commit(struct ras_db *db);
 /*
  * Commits without waiting, where it can: with a writer thread that stores the
- * transaction's records, the roll-ups and the COMMIT are handed to it, *ticket
- * names that commit, and the next transaction may begin at once (it follows it
- * on the thread). Where it cannot (no thread, storm folding at work, the size
- * or age limits due), it commits here as ras_db_commit does: *ticket 0.
+ * transaction's records, the roll-ups' upserts, folding's flush and the COMMIT
+ * are handed to it, *ticket names that commit, and the next transaction may
+ * begin at once (it follows it on the thread). Where it cannot (no thread, the
+ * last record stored here, a failure), it commits as ras_db_commit does: *ticket 0.
  * 0 or -errno (as ras_db_commit).
  */
 int ras_db_commit_behind(struct ras_db *db, uint64_t *ticket);

@@ -89,12 +89,14 @@ static int acc_write(struct ras_db *db, sqlite3_stmt *st, const struct edac_entr
 	return ras_db_run(db, st, v, 13);
 }
 
-int ras_db_edac_acc_flush(struct ras_db *db, struct ras_db_edac_acc *acc)
+int ras_db_edac_acc_flush(struct ras_db *db)
 {
+	struct ras_db_edac_acc *acc = db->edac_acc;
+
 	if (!acc || !acc->used)
 		return 0;
 	if (!ras_db_table_exists(db, "rollup_edac")) {
-		ras_db_edac_acc_discard(acc);
+		ras_db_edac_acc_discard(db);
 		return 0;
 	}
 	/* Prepared once, here: the writer thread may be using the connection. */
@@ -115,8 +117,10 @@ int ras_db_edac_acc_flush(struct ras_db *db, struct ras_db_edac_acc *acc)
 	return 0;
 }
 
-void ras_db_edac_acc_discard(struct ras_db_edac_acc *acc)
+void ras_db_edac_acc_discard(struct ras_db *db)
 {
+	struct ras_db_edac_acc *acc = db->edac_acc;
+
 	if (!acc)
 		return;
 	for (unsigned i = 0; i < EDAC_ACC_SLOTS; i++)
@@ -124,12 +128,15 @@ void ras_db_edac_acc_discard(struct ras_db_edac_acc *acc)
 	acc->used = 0;
 }
 
-void ras_db_edac_acc_free(struct ras_db_edac_acc *acc)
+void ras_db_edac_acc_free(struct ras_db *db)
 {
+	struct ras_db_edac_acc *acc = db->edac_acc;
+
 	if (!acc)
 		return;
 	sqlite3_finalize(acc->upsert);
 	free(acc);
+	db->edac_acc = NULL;
 }
 
 static int64_t raw_or(const struct ras_value *v, int64_t none)
@@ -157,20 +164,19 @@ static bool acc_same(const struct edac_entry *a, const struct edac_entry *b)
 	       !strcmp(a->source, b->source);
 }
 
-int ras_db_edac_acc_add(struct ras_db *db, struct ras_db_edac_acc **accp,
-			const struct ras_db_event *ev, int64_t boot, int64_t hour)
+int ras_db_edac_acc_add(struct ras_db *db, const struct ras_db_event *ev, int64_t boot, int64_t hour)
 {
 	const struct ras_value *v = ev->values;
 	struct edac_entry k = { .used = true, .synthetic = ev->synthetic ? 1 : 0, .hour = hour,
 				.boot = boot };
-	struct ras_db_edac_acc *acc = *accp;
+	struct ras_db_edac_acc *acc = db->edac_acc;
 	unsigned slot;
 
 	if (strcmp(ras_event_types[ev->type_idx].table, "mc_event"))
 		return 0;
-	if (!acc && !(acc = *accp = calloc(1, sizeof(*acc))))
+	if (!acc && !(acc = db->edac_acc = calloc(1, sizeof(*acc))))
 		return -ENOMEM;
-	if (acc->used >= EDAC_ACC_SLOTS * 3 / 4 && ras_db_edac_acc_flush(db, acc) < 0)
+	if (acc->used >= EDAC_ACC_SLOTS * 3 / 4 && ras_db_edac_acc_flush(db) < 0)
 		return -EIO;
 	k.key[0] = raw_or(&v[MC_F_MC_INDEX], -1);
 	k.key[1] = raw_or(&v[MC_F_TOP_LAYER], -1);

@@ -81,6 +81,8 @@ struct ras_db {
 	sqlite3_stmt *dec_insert[RAS_MAX_EVENT_TYPES], *dec_find[RAS_MAX_EVENT_TYPES];
 	struct ras_db_dec_slot *dec_cache[RAS_MAX_EVENT_TYPES]; /* recent decodings, by hash */
 	struct ras_db_rollup *rollup;       /* the open batch's hourly counts (db_rollup.c) */
+	struct ras_db_edac_acc *edac_acc;   /* its rollup_edac counts (db_edac_rollup.c) */
+	struct ras_db_metrics_acc *subjects_acc;  /* its rollup_subjects counts (db_metrics.c) */
 	struct ras_db_ckpt *ckpt;           /* the checkpoint thread (db_checkpoint.c), or NULL */
 	struct ras_db_fold *fold;           /* storms being folded, the batch's folds (db_fold.c) */
 	/*
@@ -114,7 +116,7 @@ struct ras_db {
 	 * loop's thread touches it again only after ras_db_sync, which clears this.
 	 */
 	bool fold_out;
-	/* The limits the last record brought, the event loop's copy (commit_needs_here). */
+	/* The limits the last record brought, the event loop's copy (limit_due, db.c). */
 	struct ras_db_limits limits;
 	bool have_limits;
 	uint8_t *fold_pack;                 /* a record's fold job being packed (db_insert.c) */

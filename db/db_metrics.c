@@ -213,12 +213,14 @@ static int subj_write(struct ras_db *db, struct ras_db_metrics_acc *acc, const s
 	return ras_db_run(db, acc->upsert, v, 7);
 }
 
-int ras_db_metrics_acc_flush(struct ras_db *db, struct ras_db_metrics_acc *acc)
+int ras_db_metrics_acc_flush(struct ras_db *db)
 {
+	struct ras_db_metrics_acc *acc = db->subjects_acc;
+
 	if (!acc || !acc->used)
 		return 0;
 	if (!ras_db_table_exists(db, "rollup_subjects")) {
-		ras_db_metrics_acc_discard(acc);
+		ras_db_metrics_acc_discard(db);
 		return 0;
 	}
 	for (unsigned i = 0; i < SUBJ_ACC_SLOTS; i++) {
@@ -232,8 +234,10 @@ int ras_db_metrics_acc_flush(struct ras_db *db, struct ras_db_metrics_acc *acc)
 	return 0;
 }
 
-void ras_db_metrics_acc_discard(struct ras_db_metrics_acc *acc)
+void ras_db_metrics_acc_discard(struct ras_db *db)
 {
+	struct ras_db_metrics_acc *acc = db->subjects_acc;
+
 	if (!acc)
 		return;
 	for (unsigned i = 0; i < SUBJ_ACC_SLOTS; i++)
@@ -241,12 +245,15 @@ void ras_db_metrics_acc_discard(struct ras_db_metrics_acc *acc)
 	acc->used = 0;
 }
 
-void ras_db_metrics_acc_free(struct ras_db_metrics_acc *acc)
+void ras_db_metrics_acc_free(struct ras_db *db)
 {
+	struct ras_db_metrics_acc *acc = db->subjects_acc;
+
 	if (!acc)
 		return;
 	sqlite3_finalize(acc->upsert);
 	free(acc);
+	db->subjects_acc = NULL;
 }
 
 static void cols_resolve(unsigned s, int idx, struct ras_db_subject_cols *c)
@@ -377,10 +384,9 @@ static struct subj_entry *acc_slot(struct ras_db_metrics_acc *acc, const struct 
 	return NULL;
 }
 
-int ras_db_metrics_acc_add(struct ras_db *db, struct ras_db_metrics_acc **accp,
-			   const struct ras_db_event *ev)
+int ras_db_metrics_acc_add(struct ras_db *db, const struct ras_db_event *ev)
 {
-	struct ras_db_metrics_acc *acc = *accp;
+	struct ras_db_metrics_acc *acc = db->subjects_acc;
 	struct subj_entry k = { .used = true };
 	struct subj_entry *e;
 	unsigned s;
@@ -390,7 +396,7 @@ int ras_db_metrics_acc_add(struct ras_db *db, struct ras_db_metrics_acc **accp,
 			break;
 	if (s == sizeof(subject_sources) / sizeof(subject_sources[0]))
 		return 0;
-	if (!acc && !(acc = *accp = calloc(1, sizeof(*acc))))
+	if (!acc && !(acc = db->subjects_acc = calloc(1, sizeof(*acc))))
 		return -ENOMEM;
 	if (!acc->resolved)
 		acc_resolve(acc);
@@ -410,7 +416,7 @@ int ras_db_metrics_acc_add(struct ras_db *db, struct ras_db_metrics_acc **accp,
 	k.hash = val_hash(val_hash(0xcbf29ce484222325ULL ^ s ^ (uintptr_t)k.severity ^
 				   ((uint64_t)k.synthetic << 40) ^ ((uint64_t)(unsigned char)k.source[0] << 48),
 				   &k.key), &k.key2);
-	if (acc->used >= SUBJ_ACC_SLOTS * 3 / 4 && ras_db_metrics_acc_flush(db, acc) < 0)
+	if (acc->used >= SUBJ_ACC_SLOTS * 3 / 4 && ras_db_metrics_acc_flush(db) < 0)
 		return -EIO;
 	e = acc_slot(acc, &k);
 	if (!e)

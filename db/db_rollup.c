@@ -6,7 +6,9 @@
  * thousand rows however long the history. Counts are gathered in memory
  * while a batch is inserted and written once per key when it commits; so
  * are the totals, the EDAC roll-up (db_edac_rollup.c) and the metrics'
- * subjects (db_metrics.c). Reading the batch's rows back with GROUP BY
+ * subjects (db_metrics.c): a record is counted in all four here; the EDAC
+ * and subject counts are stages of db.c's table of their own (written at
+ * commit, given back at rollback, freed at close), after this one. Reading the batch's rows back with GROUP BY
  * cost more than inserting them (callgrind, make bench's stream).
  */
 #include <errno.h>
@@ -73,8 +75,6 @@ struct ras_db_rollup {
 	struct totals_entry totals[TOTALS_SLOTS];
 	unsigned n_totals;
 	sqlite3_stmt *totals_upsert;
-	struct ras_db_edac_acc *edac;
-	struct ras_db_metrics_acc *subjects;
 };
 
 /* The upsert of rows keys at once (their parameters 10 a key, in order). */
@@ -336,12 +336,12 @@ static int flush_slots(struct ras_db *db)
 	return 0;
 }
 
+/* The totals and the hourly counts; the EDAC and subject counts are stages of their own (db.c). */
 int ras_db_rollup_flush(struct ras_db *db)
 {
 	if (!db->rollup)
 		return 0;
-	if (flush_totals(db) < 0 || ras_db_edac_acc_flush(db, db->rollup->edac) < 0 ||
-	    ras_db_metrics_acc_flush(db, db->rollup->subjects) < 0)
+	if (flush_totals(db) < 0)
 		return -EIO;
 	return flush_slots(db);
 }
@@ -352,8 +352,6 @@ void ras_db_rollup_discard(struct ras_db *db)
 		return;
 	empty_slots(db->rollup);
 	db->rollup->n_totals = 0;
-	ras_db_edac_acc_discard(db->rollup->edac);
-	ras_db_metrics_acc_discard(db->rollup->subjects);
 }
 
 static void count_in(struct rollup_entry *e, int64_t wall_ns)
@@ -440,8 +438,7 @@ int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t 
 		return -EIO;
 	if (totals_add(db, ev->type_idx, ev->source, ev->synthetic ? 1 : 0, ras_severity_name(h->severity),
 		       ev->wall_ns) < 0 ||
-	    ras_db_edac_acc_add(db, &ru->edac, ev, boot, hour) < 0 ||
-	    ras_db_metrics_acc_add(db, &ru->subjects, ev) < 0)
+	    ras_db_edac_acc_add(db, ev, boot, hour) < 0 || ras_db_metrics_acc_add(db, ev) < 0)
 		return -EIO;
 	k = recent_of(ru, ev, sig, hour, boot);
 	if (k && recent_is(k, ru, ev, sig, hour, boot) && ru->e[k->slot].used) {
@@ -495,8 +492,6 @@ void ras_db_rollup_free(struct ras_db *db)
 	sqlite3_finalize(db->rollup->upsert);
 	sqlite3_finalize(db->rollup->upsert_rows);
 	sqlite3_finalize(db->rollup->totals_upsert);
-	ras_db_edac_acc_free(db->rollup->edac);
-	ras_db_metrics_acc_free(db->rollup->subjects);
 	free(db->rollup);
 	db->rollup = NULL;
 }

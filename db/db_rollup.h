@@ -106,25 +106,23 @@ int ras_db_edac_raw_rows_sql(char *sql, size_t cap, bool folds);           /* ro
 	" AND g.lo < f.hour * 3600000000000 + 3600000000000"
 
 /*
- * The batch's mc_event records by rollup_edac key, counted in memory at each
- * insert (*acc made at the first) and upserted once per key at the commit.
+ * The batch's mc_event records by rollup_edac key (db->edac_acc), counted in
+ * memory at each insert (ras_db_rollup_add calls it; made at the first) and
+ * upserted once per key at the commit: a stage of db.c's table (flush,
+ * discard, free), as is the next.
  */
-struct ras_db_edac_acc;
-int ras_db_edac_acc_add(struct ras_db *db, struct ras_db_edac_acc **acc,
-			const struct ras_db_event *ev, int64_t boot, int64_t hour);
-int ras_db_edac_acc_flush(struct ras_db *db, struct ras_db_edac_acc *acc);
-void ras_db_edac_acc_discard(struct ras_db_edac_acc *acc);
-void ras_db_edac_acc_free(struct ras_db_edac_acc *acc);
+int ras_db_edac_acc_add(struct ras_db *db, const struct ras_db_event *ev, int64_t boot, int64_t hour);
+int ras_db_edac_acc_flush(struct ras_db *db);
+void ras_db_edac_acc_discard(struct ras_db *db);
+void ras_db_edac_acc_free(struct ras_db *db);
 /*
- * The batch's rollup_subjects counts (db_metrics.c), gathered the same way
- * by the rules of the metrics' subject table.
+ * The batch's rollup_subjects counts (db_metrics.c, db->subjects_acc),
+ * gathered the same way by the rules of the metrics' subject table.
  */
-struct ras_db_metrics_acc;
-int ras_db_metrics_acc_add(struct ras_db *db, struct ras_db_metrics_acc **acc,
-			   const struct ras_db_event *ev);
-int ras_db_metrics_acc_flush(struct ras_db *db, struct ras_db_metrics_acc *acc);
-void ras_db_metrics_acc_discard(struct ras_db_metrics_acc *acc);
-void ras_db_metrics_acc_free(struct ras_db_metrics_acc *acc);
+int ras_db_metrics_acc_add(struct ras_db *db, const struct ras_db_event *ev);
+int ras_db_metrics_acc_flush(struct ras_db *db);
+void ras_db_metrics_acc_discard(struct ras_db *db);
+void ras_db_metrics_acc_free(struct ras_db *db);
 /* The mc_event rows from row id first_id on, added to rollup_edac (a rebuild). */
 int ras_db_edac_rollup_rows(struct ras_db *db, int64_t first_id);
 /* The rows of table idx from first_id on, added to rollup_subjects (a rebuild; db_metrics.c). */

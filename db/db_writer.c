@@ -560,9 +560,10 @@ int64_t ras_db_used_bytes(const struct ras_db *db)
 	return db->wb ? __atomic_load_n(&db->wb->used_bytes, __ATOMIC_RELAXED) : -1;
 }
 
+/* Never on the writer thread: a stage's flush it runs (db.c) runs its statements there and then. */
 bool ras_db_deferring(const struct ras_db *db)
 {
-	return db->wb && db->in_txn && !db->wb_failed && db->wb_engaged;
+	return db->wb && !on_writer_thread(db->wb) && db->in_txn && !db->wb_failed && db->wb_engaged;
 }
 
 int ras_db_write_behind_start(struct ras_db *db)

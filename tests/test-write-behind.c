@@ -13,10 +13,13 @@
  * commit keeps none.
  * With storm folding on, the same again: the records, folding's decision
  * and its flush go to the writer thread, committed behind, and give the same
- * raw rows, folds and roll-ups as folding on the event loop's thread.
+ * raw rows, folds and roll-ups as folding on the event loop's thread; and
+ * with commits made by ras_db_commit (rasd's small groups), every stage's
+ * flush runs on the writer thread, none on the caller's.
  * A statement run beside the writer thread without syncing aborts.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <sqlite3.h>
 #include <stdalign.h>
@@ -290,6 +293,82 @@ static void check_full_rolls_back(void)
 	tap_is_int(rows_in(path), 4000, "4000 records, each once");
 }
 
+/* Rows changed by commits made here (ras_db_commit), on the caller's thread and on the writer thread. */
+static pthread_t caller;
+static unsigned long changed_here, changed_there;
+static bool committing;
+
+static void note_change(void *ctx, int op, const char *db, const char *table, sqlite3_int64 id)
+{
+	(void)ctx, (void)op, (void)db, (void)table, (void)id;
+	if (!__atomic_load_n(&committing, __ATOMIC_ACQUIRE))
+		return;
+	if (pthread_equal(pthread_self(), caller))
+		__atomic_add_fetch(&changed_here, 1, __ATOMIC_RELAXED);
+	else
+		__atomic_add_fetch(&changed_there, 1, __ATOMIC_RELAXED);
+}
+
+/* A commit made here (a small group, a trickle, the stop, a settle), its row changes noted by thread. */
+static int commit_noted(struct ras_db *db, bool settle)
+{
+	int r;
+
+	__atomic_store_n(&committing, true, __ATOMIC_RELEASE);
+	r = settle ? ras_db_fold_settle(db) : ras_db_commit(db);
+	__atomic_store_n(&committing, false, __ATOMIC_RELEASE);
+	return r;
+}
+
+/*
+ * Folding on, every batch committed by ras_db_commit (as rasd's small groups,
+ * trickles and stop are): with a writer thread every stage's flush (folding's
+ * held records stored, rows folded, folds rows written; the roll-ups'
+ * upserts) and the COMMIT run on it, none on the caller's thread, and the
+ * database is the one made without a writer thread.
+ */
+static void check_flush_on_writer(void)
+{
+	static const struct ras_db_limits fold = { .fold_threshold = 20, .fold_period_ns = 3600 * SEC,
+						   .fold_keep = 5, .page_size = 4096 };
+	static const char *const tables[] = {
+		"mc_event", "mce_record", "folds", "rollup_hourly", "rollup_totals", "rollup_edac",
+		"rollup_subjects",
+	};
+	char path[2][600];
+	int failed = 0;
+
+	limits = &fold;
+	caller = pthread_self();
+	for (int behind = 0; behind < 2; behind++) {
+		struct ras_db *db;
+
+		snprintf(path[behind], sizeof(path[behind]), "%s/%s-here.db", dir, behind ? "behind" : "inline");
+		if (!(db = open_db(path[behind], behind)))
+			return;
+		if (behind)
+			sqlite3_update_hook(db->h, note_change, NULL);
+		for (unsigned i = 0; i < VARIED / 4; i++) {
+			failed += store(db, i, ~0u) != 1;
+			if (i % 300 == 299)
+				failed += commit_noted(db, false) < 0;
+		}
+		failed += commit_noted(db, false) < 0 || commit_noted(db, true) < 0;
+		ras_db_close(db);
+	}
+	limits = NULL;
+	tap_is_int(failed, 0, "%d varied records folded, committed by ras_db_commit, with the writer"
+		   " thread and without", VARIED / 4);
+	tap_ok(changed_here == 0 && changed_there > 0, "the commits' flushes ran on the writer thread:"
+	       " %lu rows changed there, %lu on the caller's thread", changed_there, changed_here);
+	tap_ok(test_sql_int(path[1], "SELECT sum(records) FROM folds") > VARIED / 8,
+	       "the storm folded (%lld records in folds)",
+	       (long long)test_sql_int(path[1], "SELECT sum(records) FROM folds"));
+	for (size_t i = 0; i < sizeof(tables) / sizeof(tables[0]); i++)
+		tap_is_int(differing(path[0], path[1], tables[i]), 0,
+			   "committed here, %s: the same rows, ids included", tables[i]);
+}
+
 /* Records first..first+n-1 (poison: the one a trigger refuses), then a commit behind: its ticket. */
 /* Folding on: records stored and folded inline, and on the writer thread with commits behind. */
 static void check_same_folds(void)
@@ -482,6 +561,7 @@ int main(void)
 	test_tmpdir(dir, sizeof(dir));
 	check_same_rows();
 	check_same_folds();
+	check_flush_on_writer();
 	check_read_sees_deferred();
 	check_refused_insert();
 	check_full_rolls_back();
