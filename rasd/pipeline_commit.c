@@ -22,7 +22,9 @@
 /*
  * A due group this large is a storm's: committed behind, the writer thread
  * syncing it (and flushing folding's work) while this thread reads on.
- * A smaller one (a trickle, a lone record) is committed here, at once.
+ * A smaller one (a trickle, a lone record) is committed at once, and this
+ * thread waits for it: the writer thread still makes it (the stages' flushes
+ * and the COMMIT, ras_db_commit), so its work is never the event loop's.
  */
 #define GROUP_BEHIND_RECORDS 256
 
