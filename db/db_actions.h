@@ -10,6 +10,7 @@
 #define RAS_DB_ACTIONS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include "db.h"
 
@@ -83,6 +84,18 @@ int ras_db_once_spill_prune(struct ras_db_actions *a, int kind, int64_t leaked_b
 int ras_db_once_spill_empty(struct ras_db_actions *a);
 int ras_db_once_spill_keys(struct ras_db_actions *a, void (*fn)(void *ctx, uint64_t key),
 			   void *ctx);
+/*
+ * The spilled keys are also kept in memory, 4 bytes each (db_actions.c), so
+ * that a take of a key never spilled asks nothing of the database. While a
+ * writer thread takes the transaction's writes (ras_db_deferring), an add is
+ * handed to it and returns 0 at once; if it then fails, the transaction
+ * fails with it (the commit fails: the batch comes again), and trouble tells
+ * how, once: -EIO, -ECANCELED (SQLite rolled it back), or 0 when no add
+ * handed over has failed. bound: at most max_keys in memory (tests; past it
+ * every take asks the database, as without the index).
+ */
+int ras_db_once_spill_trouble(struct ras_db_actions *a);
+void ras_db_once_spill_bound(struct ras_db_actions *a, size_t max_keys);
 /*
  * Stores a decision. With fold, a decision identical to the subject's latest
  * row (same boot, threshold, action, target, result, errno, synthetic, event

@@ -304,6 +304,19 @@ static void spill_trouble(struct ras_actions *a, int r)
 }
 
 /*
+ * A spill add handed to the writer thread that failed (db_actions.h): its
+ * transaction is lost already, and the batch comes again; the spill is
+ * given up, with the same warning, before it does.
+ */
+void actions_spill_check(struct ras_actions *a)
+{
+	int r = ras_db_once_spill_trouble(a->dba);
+
+	if (r < 0)
+		spill_trouble(a, r);
+}
+
+/*
  * Removes the rows of subjects whose one error has leaked out. Such a row is
  * what a subject seen once leaves when the once-seen memory is full (lookup):
  * for the thresholds it is the same as no row, and a storm over new pages
@@ -409,8 +422,11 @@ static bool hold_once(struct ras_actions *a, enum ras_subject_kind kind, uint64_
 {
 	int r = ras_once_seen_add(a->once, kind, h, wall_ns, n, a->newest_ns);
 
-	if (r != -ENOSPC || a->spill_off)
+	if (r != -ENOSPC)
 		return r == 0;
+	actions_spill_check(a);
+	if (a->spill_off)
+		return false;
 	r = ras_db_once_spill_add(a->dba, kind, h, wall_ns, n);
 	if (r == 0) {
 		known_add(a, h);

@@ -152,6 +152,8 @@ void actions_rows_later(struct ras_actions *a, const struct ras_subject *s,
 			const struct ras_event_type *type, const struct ras_db_event *ev);
 int actions_rows_prune(struct ras_actions *a, int64_t now);
 
+/* A spill add the writer thread failed: the spill given up and the warning logged (actions.c). */
+void actions_spill_check(struct ras_actions *a);
 /* At start: the subjects seen once, found again in the stored records (actions_replay.c). */
 void actions_hold_recent_once(struct ras_actions *a, struct ras_db *db);
 

@@ -155,6 +155,8 @@ void ras_actions_rolled_back(struct ras_actions *a)
 	if (!a)
 		return;
 	l = &a->log;
+	/* Told after the rollback's sync: the batch given again goes without the spill. */
+	actions_spill_check(a);
 	a->spill_failed = false;
 	ras_db_actions_discard(a->dba);
 	undo_buckets(a);

@@ -1,0 +1,407 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Subjects seen once spilled while a writer thread takes the writes, as in
+ * rasd under a storm (issue 39): with the once-seen set shrunk to a few
+ * hundred, a storm over fresh pages spills thousands, and neither the spill
+ * nor the look-up of a page never spilled waits for the writer thread. That
+ * is shown with the writer thread held inside a job until the storm is
+ * counted: a wait for it (ras_db_sync) would never return while it is held.
+ * A stream of fresh and returning pages then ends with the same buckets and
+ * crossings as with a set big enough for every page and no writer thread;
+ * so it does with the spill's index in memory bounded to a few keys (every
+ * take asks the table). With the temporary storage full, a spill handed to
+ * the writer thread fails its transaction: the spill is given up with its
+ * warning, the batch is given again, and each page is counted once.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "db/db.h"
+#include "db/db_actions.h"
+#include "db/db_internal.h"
+#include "lib/config.h"
+#include "rasd/actions_internal.h"
+#include "tap.h"
+#include "test_util.h"
+
+#define SEC 1000000000LL
+#define MS 1000000LL
+#define HELD 300
+#define STORM 5000
+#define BATCH 1000
+
+static char dir[512];
+
+static struct ras_subject page(unsigned i)
+{
+	struct ras_subject s = { .kind = RAS_SUBJ_PAGE, .n = 1, .have_addr = true, .cpu = -1 };
+
+	s.addr = 0x100000000ULL + (uint64_t)i * 4096;
+	snprintf(s.key, sizeof(s.key), "0x%llx", (unsigned long long)s.addr);
+	return s;
+}
+
+static void count_key(void *ctx, uint64_t key)
+{
+	(void)key;
+	(*(int *)ctx)++;
+}
+
+static int spilled(struct ras_actions *a)
+{
+	int n = 0;
+
+	return ras_db_once_spill_keys(a->dba, count_key, &n) < 0 ? -1 : n;
+}
+
+/* Opens path with actions at 3/24h on pages; a once-seen set for held subjects (0: rasd's). */
+static int open_all(const char *name, struct rasd_config *cfg, size_t held, bool behind,
+		    struct ras_db **db, struct ras_actions **a)
+{
+	char path[700], err[256] = "";
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	rasd_config_defaults(cfg);
+	snprintf(cfg->page_ce_action, sizeof(cfg->page_ce_action), "account");
+	snprintf(cfg->page_ce_threshold, sizeof(cfg->page_ce_threshold), "3/24h");
+	if (ras_db_open_writer(db, path, "boot-spill", err, sizeof(err)) < 0 ||
+	    ras_actions_open(a, cfg, *db, NULL) < 0) {
+		tap_diag("open %s: %s", path, err);
+		return -1;
+	}
+	if (behind && ras_db_write_behind_start(*db) < 0)
+		return -1;
+	if (!held)
+		return 0;
+	ras_once_seen_free((*a)->once);
+	if (ras_once_seen_new(&(*a)->once, held) < 0)
+		return -1;
+	for (int k = 0; k < RAS_SUBJ_KINDS; k++)
+		ras_once_seen_set_leak((*a)->once, (unsigned)k, actions_once_leak_ns(&(*a)->th[k]));
+	return 0;
+}
+
+static void close_all(struct ras_db *db, struct ras_actions *a)
+{
+	ras_actions_close(a);
+	ras_db_close(db);
+}
+
+/* A transaction as rasd's pipeline opens one: its records' writes go to the writer thread. */
+static int begin(struct ras_db *db)
+{
+	if (ras_db_begin(db) < 0)
+		return -1;
+	db->wb_engaged = db->wb != NULL;
+	return 0;
+}
+
+/* The pipeline's commit: on any failure rolled back, for the batch to be given again. */
+static int commit(struct ras_actions *a, struct ras_db *db)
+{
+	if (ras_actions_flush(a) < 0 || ras_db_commit(db) < 0) {
+		ras_db_rollback(db);
+		ras_actions_rolled_back(a);
+		return -1;
+	}
+	ras_actions_committed(a);
+	return 0;
+}
+
+/* ---- the writer thread held inside a job ---- */
+
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool started, released, gave_up;
+} hold = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false, false };
+
+/*
+ * Runs on the writer thread until released. The deadline only ends a test
+ * that would otherwise hang (a wait for the writer thread, the failure this
+ * test looks for); a passing run never meets it.
+ */
+static int hold_writer(struct ras_db *db, const void *arg)
+{
+	struct timespec until;
+
+	(void)db, (void)arg;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 60;
+	pthread_mutex_lock(&hold.lock);
+	hold.started = true;
+	pthread_cond_broadcast(&hold.cond);
+	while (!hold.released && !hold.gave_up)
+		hold.gave_up = pthread_cond_timedwait(&hold.cond, &hold.lock, &until) == ETIMEDOUT;
+	pthread_mutex_unlock(&hold.lock);
+	return SQLITE_OK;
+}
+
+static int filler(struct ras_db *db, const void *arg)
+{
+	(void)db, (void)arg;
+	return SQLITE_OK;
+}
+
+/*
+ * Hands the holding job over and waits until it runs: a job of 250 KB after
+ * it does not fit in the chunk being filled, which goes to the writer thread.
+ */
+static int hold_start(struct ras_db *db)
+{
+	static char big[250000];
+
+	if (ras_db_defer_call(db, hold_writer, NULL, 0) < 0 ||
+	    ras_db_defer_call(db, filler, big, sizeof(big)) < 0)
+		return -1;
+	pthread_mutex_lock(&hold.lock);
+	while (!hold.started)
+		pthread_cond_wait(&hold.cond, &hold.lock);
+	pthread_mutex_unlock(&hold.lock);
+	return 0;
+}
+
+static bool hold_release(void)
+{
+	bool gave_up;
+
+	pthread_mutex_lock(&hold.lock);
+	hold.released = true;
+	gave_up = hold.gave_up;
+	pthread_cond_broadcast(&hold.cond);
+	pthread_mutex_unlock(&hold.lock);
+	return !gave_up;
+}
+
+static void test_no_wait(void)
+{
+	struct rasd_config cfg;
+	struct ras_actions *a = NULL;
+	struct ras_db *db = NULL;
+	int64_t t0 = (int64_t)1795000000 * SEC;
+	int crossed = 0;
+
+	if (!tap_ok(open_all("nowait.db", &cfg, HELD, true, &db, &a) == 0 && begin(db) == 0,
+		    "a database with a writer thread, a once-seen set for %d", HELD))
+		return;
+	if (!tap_ok(hold_start(db) == 0, "the writer thread is held inside a job"))
+		return;
+	for (unsigned i = 0; i < STORM; i++) {
+		struct ras_subject s = page(i);
+
+		crossed += actions_count_errors(a, &s, t0 + (int64_t)i * MS, COUNT_LIVE) != NULL;
+	}
+	tap_ok(hold_release(), "%d fresh pages counted while it was held: none waited for it", STORM);
+	tap_is_int(crossed, 0, "none crosses");
+	tap_is_int(commit(a, db), 0, "the batch commits");
+	tap_is_int((int)ras_once_seen_count(a->once) + spilled(a), STORM,
+		   "memory and spill hold every page once");
+	tap_ok(spilled(a) > STORM / 2, "most in the spill (%d)", spilled(a));
+	close_all(db, a);
+}
+
+/*
+ * The stream: STORM fresh pages, then every third again and every ninth a
+ * third time (3/24h: it crosses), in batches of BATCH records. The buckets
+ * left and the crossings, as "crossings:rows:sum(level):sum(total)", and the
+ * pages still held (memory and spill).
+ */
+static int run_stream(struct ras_actions *a, struct ras_db *db, int64_t t0, int *crossed)
+{
+	unsigned n = 0;
+
+	*crossed = 0;
+	for (unsigned pass = 0; pass < 3; pass++) {
+		for (unsigned i = 0; i < STORM; i++) {
+			struct ras_subject s = page(i);
+			struct entry *e;
+
+			if ((pass == 1 && i % 3) || (pass == 2 && i % 9))
+				continue;
+			if (n % BATCH == 0 && begin(db) < 0)
+				return -1;
+			e = actions_count_errors(a, &s, t0 + (int64_t)(pass * STORM + i) * MS, COUNT_LIVE);
+			if (e) {
+				e->b.level = 0;
+				(*crossed)++;
+			}
+			if (++n % BATCH == 0 && commit(a, db) < 0)
+				return -1;
+		}
+	}
+	return n % BATCH ? commit(a, db) : 0;
+}
+
+/* Rows of one database's buckets not in the other's, both ways (every column but the label). */
+static int64_t buckets_differ(const char *x, const char *y)
+{
+	char path[700], sql[1800];
+	sqlite3 *h = NULL;
+	sqlite3_stmt *st = NULL;
+	int64_t n = -1;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, x);
+	snprintf(sql, sizeof(sql), "ATTACH '%s/%s' AS y", dir, y);
+	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+	    sqlite3_exec(h, sql, NULL, NULL, NULL) != SQLITE_OK)
+		goto out;
+	snprintf(sql, sizeof(sql),
+		 "SELECT (SELECT count(*) FROM (SELECT kind, subject, level, last_ns, total FROM main.buckets"
+		 " EXCEPT SELECT kind, subject, level, last_ns, total FROM y.buckets))"
+		 " + (SELECT count(*) FROM (SELECT kind, subject, level, last_ns, total FROM y.buckets"
+		 " EXCEPT SELECT kind, subject, level, last_ns, total FROM main.buckets))");
+	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	return n;
+}
+
+static void test_same_counts(void)
+{
+	struct rasd_config cfg[3];
+	struct ras_actions *a = NULL;
+	struct ras_db *db = NULL;
+	int64_t t0 = (int64_t)1795000000 * SEC;
+	int crossed[3], held[3];
+	char path[700];
+
+	if (!tap_ok(open_all("big.db", &cfg[0], 0, false, &db, &a) == 0 &&
+		    run_stream(a, db, t0, &crossed[0]) == 0, "the stream with rasd's set, no writer thread"))
+		return;
+	held[0] = (int)ras_once_seen_count(a->once) + spilled(a);
+	tap_is_int(spilled(a), 0, "nothing spilled");
+	close_all(db, a);
+	if (!tap_ok(open_all("small.db", &cfg[1], HELD, true, &db, &a) == 0 &&
+		    run_stream(a, db, t0, &crossed[1]) == 0,
+		    "the same stream with a set for %d and a writer thread", HELD))
+		return;
+	held[1] = (int)ras_once_seen_count(a->once) + spilled(a);
+	tap_ok(spilled(a) > 0, "spilled (%d still)", spilled(a));
+	close_all(db, a);
+	if (!tap_ok(open_all("bound.db", &cfg[2], HELD, true, &db, &a) == 0, "once more"))
+		return;
+	ras_db_once_spill_bound(a->dba, 16);
+	tap_ok(run_stream(a, db, t0, &crossed[2]) == 0,
+	       "with the spill's index in memory bounded to 16 keys");
+	held[2] = (int)ras_once_seen_count(a->once) + spilled(a);
+	close_all(db, a);
+	tap_ok(crossed[0] > 0, "pages cross (%d)", crossed[0]);
+	for (int i = 1; i < 3; i++) {
+		tap_is_int(crossed[i], crossed[0], "the same crossings (%s)", i == 1 ? "spilled" : "bounded");
+		tap_is_int(held[i], held[0], "the same pages held seen once");
+		tap_is_int((int)buckets_differ("big.db", i == 1 ? "small.db" : "bound.db"), 0,
+			   "the same bucket rows, levels, times and totals");
+	}
+	snprintf(path, sizeof(path), "%s/big.db", dir);
+	tap_ok(test_sql_int(path, "SELECT count(*) FROM buckets") > 0, "(there are bucket rows: %lld)",
+	       (long long)test_sql_int(path, "SELECT count(*) FROM buckets"));
+}
+
+/* The batch of the spill-full test: given once, rolled back, given again. */
+struct full_run {
+	struct ras_actions *a;
+	struct ras_db *db;
+	int64_t t0;
+	int first, second;
+};
+
+static void count_batch(struct full_run *r, unsigned from)
+{
+	for (unsigned i = 0; i < STORM; i++) {
+		struct ras_subject s = page(from + i);
+
+		actions_count_errors(r->a, &s, r->t0 + (int64_t)i * MS, COUNT_LIVE);
+	}
+}
+
+static void full_batch(struct full_run *r)
+{
+	r->first = begin(r->db) < 0 ? -2 : (count_batch(r, 10 * STORM), commit(r->a, r->db));
+	r->second = begin(r->db) < 0 ? -2 : (count_batch(r, 10 * STORM), commit(r->a, r->db));
+}
+
+/* stderr into path while r's batch runs; what it wrote there. */
+static void with_stderr(const char *path, struct full_run *r, char *out, size_t len)
+{
+	int saved = dup(2), fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	size_t n = 0;
+	FILE *f;
+
+	fflush(stderr);
+	if (fd >= 0) {
+		dup2(fd, 2);
+		close(fd);
+	}
+	full_batch(r);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	if ((f = fopen(path, "r"))) {
+		n = fread(out, 1, len - 1, f);
+		fclose(f);
+	}
+	out[n] = 0;
+}
+
+static int count_in(const char *text, const char *what)
+{
+	int n = 0;
+
+	for (const char *p = text; (p = strstr(p, what)); p += strlen(what))
+		n++;
+	return n;
+}
+
+/*
+ * The temporary storage full (temp.max_page_count): the spill handed to the
+ * writer thread fails there, and SQLite rolls the transaction back, so the
+ * commit fails and the batch is rolled back; the spill is given up with its
+ * one warning, and the batch given again commits, each page counted once.
+ */
+static void test_spill_full(void)
+{
+	struct rasd_config cfg;
+	struct full_run r = { .t0 = (int64_t)1795000000 * SEC };
+	char sql[80], log[700], text[4096];
+	int64_t pages = 0;
+	int held;
+
+	if (!tap_ok(open_all("full.db", &cfg, HELD, true, &r.db, &r.a) == 0, "a database for the full spill"))
+		return;
+	ras_db_int(r.db, "PRAGMA temp.page_count", &pages);
+	snprintf(sql, sizeof(sql), "PRAGMA temp.max_page_count = %lld", (long long)pages);
+	ras_db_exec(r.db, sql);
+	snprintf(log, sizeof(log), "%s/full.log", dir);
+	with_stderr(log, &r, text, sizeof(text));
+	tap_ok(r.first == -1, "the spill fails on the writer thread: the batch is rolled back (%d)", r.first);
+	tap_is_int(count_in(text, "cannot hold subjects seen once"), 1, "the spill's warning, once");
+	tap_ok(r.a->spill_off, "the spill is given up");
+	tap_is_int(r.second, 0, "the batch given again commits, without the spill");
+	held = (int)ras_once_seen_count(r.a->once) + spilled(r.a);
+	snprintf(log, sizeof(log), "%s/full.db", dir);
+	tap_is_int(held + (int)test_sql_int(log, "SELECT count(*) FROM buckets WHERE total = 1"), STORM,
+		   "memory holds %d, the rest have bucket rows: each page counted once", held);
+	tap_is_int(spilled(r.a), 0, "nothing in the spill");
+	close_all(r.db, r.a);
+}
+
+int main(void)
+{
+	if (test_tmpdir(dir, sizeof(dir)) < 0) {
+		tap_ok(0, "a temporary directory");
+		return tap_done();
+	}
+	test_no_wait();
+	test_same_counts();
+	test_spill_full();
+	test_rmtree(dir);
+	return tap_done();
+}
