@@ -388,28 +388,87 @@ int ras_db_hold_take(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int
 	return err < 0 ? err : 1;
 }
 
-int ras_db_hold_store(struct ras_db *db, struct ras_db_hold *h)
+/*
+ * The values held record c's row binds, as ras_db_row_values gives them,
+ * at v: its per-record text made to point into c, not into the scratch
+ * decoding held_event builds, so that rows made one after another may be
+ * bound together. -ENOMEM without room for the scratch.
+ */
+static int held_row_values(struct ras_db *db, struct held_table *ht, const struct held *c, unsigned idx,
+			   struct ras_db_col_val *v)
 {
-	for (unsigned i = 0; h && i < RAS_MAX_EVENT_TYPES; i++) {
-		struct held_table *ht = &h->t[i];
+	const struct ras_db_table *t = ras_db_table_of(idx);
+	unsigned first = ras_event_types[idx].n_fields;
+	struct ras_db_event ev;
 
-		for (size_t k = ht->first; k < ht->n; k++) {
-			struct ras_db_event ev;
-			int64_t id = ht->slot[k].id;
+	if (held_event(ht, c, idx, &ev) < 0)
+		return -ENOMEM;
+	ras_db_row_values(db, &ev, c->dec, v);
+	for (unsigned k = 0; k < t->nrec; k++)
+		if (v[t->first_rec + k].type == SQLITE_TEXT)
+			v[t->first_rec + k].p = c->values[first + k].p;
+	return 0;
+}
 
-			if (!ht->slot[k].rec)
-				continue;
-			if (held_event(ht, ht->slot[k].rec, i, &ev) < 0)
-				return -ENOMEM;
-			/* Its id was reserved for it: anything but a new row is an error. */
-			if (ras_db_insert_row(db, &ev, ht->slot[k].rec->dec, &id) != 1)
-				return -EIO;
-			free(ht->slot[k].rec);
-			ht->slot[k].rec = NULL;
-		}
-		ht->n = ht->first = 0;
+/*
+ * Stores the n records of ht gathered in rows (their slots in which):
+ * RAS_DB_ROWS_PER_INSERT in one INSERT, as the writer thread stores rows
+ * (ras_db_store_rows), fewer one by one; then frees them. -EIO when a row is
+ * not stored (its reserved id was taken, or SQLite failed): they stay held
+ * until the rollback, as the transaction goes with them.
+ */
+static int store_gathered(struct ras_db *db, struct held_table *ht, unsigned idx, const size_t *which,
+			  unsigned n, const struct ras_db_row_job *rows)
+{
+	if (ras_db_store_rows(db, idx, n, rows) != SQLITE_OK)
+		return -EIO;
+	for (unsigned k = 0; k < n; k++) {
+		free(ht->slot[which[k]].rec);
+		ht->slot[which[k]].rec = NULL;
 	}
 	return 0;
+}
+
+/* Stores the records ht still holds, in order, RAS_DB_ROWS_PER_INSERT at a time (vals: room for their values). */
+static int store_table(struct ras_db *db, struct held_table *ht, unsigned idx, struct ras_db_col_val *vals)
+{
+	struct ras_db_row_job rows[RAS_DB_ROWS_PER_INSERT];
+	size_t which[RAS_DB_ROWS_PER_INSERT];
+	unsigned n = 0;
+
+	for (size_t k = ht->first; k < ht->n; k++) {
+		if (!ht->slot[k].rec)
+			continue;
+		rows[n] = (struct ras_db_row_job){ .id = ht->slot[k].id, .row = &vals[n * RAS_DB_MAX_COLS] };
+		if (held_row_values(db, ht, ht->slot[k].rec, idx, rows[n].row) < 0)
+			return -ENOMEM;
+		which[n++] = k;
+		if (n == RAS_DB_ROWS_PER_INSERT) {
+			if (store_gathered(db, ht, idx, which, n, rows) < 0)
+				return -EIO;
+			n = 0;
+		}
+	}
+	return n ? store_gathered(db, ht, idx, which, n, rows) : 0;
+}
+
+int ras_db_hold_store(struct ras_db *db, struct ras_db_hold *h)
+{
+	struct ras_db_col_val *vals = NULL;
+	int r = 0;
+
+	for (unsigned i = 0; h && i < RAS_MAX_EVENT_TYPES && r == 0; i++) {
+		struct held_table *ht = &h->t[i];
+
+		if (ht->first < ht->n && !vals &&
+		    !(vals = malloc(RAS_DB_ROWS_PER_INSERT * RAS_DB_MAX_COLS * sizeof(*vals))))
+			return -ENOMEM;
+		if (ht->first < ht->n && (r = store_table(db, ht, i, vals)) < 0)
+			break;
+		ht->n = ht->first = 0;
+	}
+	free(vals);
+	return r;
 }
 
 int ras_db_hold_pack(const struct ras_db_hold *h, const struct ras_db_event *ev, uint8_t **buf,
