@@ -139,33 +139,48 @@ static void per_record_values(const struct ras_db_event *ev, struct ras_value *o
 	}
 }
 
-/* The fold columns computed now, their text after the values: false to leave them to SQL. */
-static bool fold_cols(const struct ras_db_fold_plan *plan, const struct ras_db_event *ev,
-		      struct ras_db_fold_cols *fc, size_t *bytes)
-{
-	const char *loc = ((const struct ras_decoded_head *)ev->decoded)->location;
+/*
+ * A record's fold columns, computed once when it is held (ras_db_fold_plan_cols)
+ * and kept in its copy, their text after the values: location, dims, ekey.
+ */
+struct fold_text {
+	bool computed;              /* false: left to the statement when taken */
+	struct ras_db_fold_cols fc;
+	const char *loc;
+	size_t loc_len, dims_len, ekey_len;
+};
 
-	if (ras_db_fold_plan_cols(plan, ev, fc) < 0)
-		return false;
-	*bytes += strlen(loc) + strlen(fc->dims) + strlen(fc->ekey) + 3;
-	return true;
+static void fold_text_of(const struct ras_db_fold_plan *plan, const struct ras_db_event *ev,
+			 struct fold_text *ft)
+{
+	ft->computed = plan && ras_db_fold_plan_cols(plan, ev, &ft->fc) == 0;
+	if (!ft->computed)
+		return;
+	ft->loc = ((const struct ras_decoded_head *)ev->decoded)->location;
+	ft->loc_len = strlen(ft->loc);
+	ft->dims_len = strlen(ft->fc.dims);
+	ft->ekey_len = strlen(ft->fc.ekey);
 }
 
-static void put_fold_cols(struct held *c, const struct ras_db_event *ev,
-			  const struct ras_db_fold_cols *fc, char *text)
+/* The bytes of the fold columns' text in the copy, NULs included. */
+static size_t fold_text_bytes(const struct fold_text *ft)
 {
-	const char *loc = ((const struct ras_decoded_head *)ev->decoded)->location;
-	size_t n = strlen(loc) + 1, d = strlen(fc->dims) + 1;
+	return ft->computed ? ft->loc_len + ft->dims_len + ft->ekey_len + 3 : 0;
+}
 
-	memcpy(text, loc, n);
-	memcpy(text + n, fc->dims, d);
-	memcpy(text + n + d, fc->ekey, strlen(fc->ekey) + 1);
+static void put_fold_cols(struct held *c, const struct fold_text *ft, char *text)
+{
 	c->fold_text = text;
-	c->weight = fc->weight;
-	c->have_addr = fc->have_addr;
-	c->addr = fc->addr;
-	c->have_detail = fc->have_detail;
-	c->detail = fc->detail;
+	memcpy(text, ft->loc, ft->loc_len + 1);
+	text += ft->loc_len + 1;
+	memcpy(text, ft->fc.dims, ft->dims_len + 1);
+	text += ft->dims_len + 1;
+	memcpy(text, ft->fc.ekey, ft->ekey_len + 1);
+	c->weight = ft->fc.weight;
+	c->have_addr = ft->fc.have_addr;
+	c->addr = ft->fc.addr;
+	c->have_detail = ft->fc.have_detail;
+	c->detail = ft->fc.detail;
 }
 
 /* The values a held copy keeps: ev's raw values, then its per-record decoded ones. */
@@ -183,25 +198,23 @@ static bool has_bytes(unsigned idx, unsigned i, const struct ras_value *v)
 {
 	const struct ras_event_type *type = &ras_event_types[idx];
 
-	return v->present && (i >= type->n_fields || type->fields[i].type != RAS_FT_INT) && v->p;
+	return v->present && v->p && (i >= type->n_fields || type->fields[i].type != RAS_FT_INT);
 }
 
-/* The bytes of ev's copy: the struct, its values, their bytes and the fold columns' text. */
-static size_t held_size(const struct ras_db_fold_plan *plan, const struct ras_db_event *ev,
-			const struct ras_value *all, unsigned n, struct ras_db_fold_cols *fc, bool *computed)
+/* The bytes of a copy of table idx: the struct, its values, their bytes and the fold columns' text. */
+static size_t held_size(unsigned idx, const struct ras_value *all, unsigned n, const struct fold_text *ft)
 {
-	size_t bytes = sizeof(struct held) + n * sizeof(struct ras_value);
+	size_t bytes = sizeof(struct held) + n * sizeof(struct ras_value) + fold_text_bytes(ft);
 
-	*computed = plan && fold_cols(plan, ev, fc, &bytes);
 	for (unsigned i = 0; i < n; i++)
-		if (has_bytes(ev->type_idx, i, &all[i]))
+		if (has_bytes(idx, i, &all[i]))
 			bytes += all[i].len;
 	return bytes;
 }
 
 /* Writes ev's copy at c (held_size bytes). */
 static void held_fill(struct held *c, const struct ras_db_event *ev, int64_t dec, const struct ras_value *all,
-		      unsigned n, const struct ras_db_fold_cols *fc, bool computed)
+		      unsigned n, const struct fold_text *ft)
 {
 	uint8_t *data;
 
@@ -219,21 +232,21 @@ static void held_fill(struct held *c, const struct ras_db_event *ev, int64_t dec
 		c->values[i].p = data;
 		data += all[i].len;
 	}
-	if (computed)
-		put_fold_cols(c, ev, fc, (char *)data);
+	if (ft->computed)
+		put_fold_cols(c, ft, (char *)data);
 }
 
 static struct held *held_copy(const struct ras_db_fold_plan *plan, const struct ras_db_event *ev,
 			      int64_t dec)
 {
 	struct ras_value all[RAS_MAX_FIELDS + RAS_DB_MAX_COLS];
-	struct ras_db_fold_cols fc;
+	struct fold_text ft;
 	unsigned n = held_values(ev, all);
-	bool computed;
-	struct held *c = malloc(held_size(plan, ev, all, n, &fc, &computed));
+	struct held *c;
 
-	if (c)
-		held_fill(c, ev, dec, all, n, &fc, computed);
+	fold_text_of(plan, ev, &ft);
+	if ((c = malloc(held_size(ev->type_idx, all, n, &ft))))
+		held_fill(c, ev, dec, all, n, &ft);
 	return c;
 }
 
@@ -388,28 +401,87 @@ int ras_db_hold_take(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int
 	return err < 0 ? err : 1;
 }
 
-int ras_db_hold_store(struct ras_db *db, struct ras_db_hold *h)
+/*
+ * The values held record c's row binds, as ras_db_row_values gives them,
+ * at v: its per-record text made to point into c, not into the scratch
+ * decoding held_event builds, so that rows made one after another may be
+ * bound together. -ENOMEM without room for the scratch.
+ */
+static int held_row_values(struct ras_db *db, struct held_table *ht, const struct held *c, unsigned idx,
+			   struct ras_db_col_val *v)
 {
-	for (unsigned i = 0; h && i < RAS_MAX_EVENT_TYPES; i++) {
-		struct held_table *ht = &h->t[i];
+	const struct ras_db_table *t = ras_db_table_of(idx);
+	unsigned first = ras_event_types[idx].n_fields;
+	struct ras_db_event ev;
 
-		for (size_t k = ht->first; k < ht->n; k++) {
-			struct ras_db_event ev;
-			int64_t id = ht->slot[k].id;
+	if (held_event(ht, c, idx, &ev) < 0)
+		return -ENOMEM;
+	ras_db_row_values(db, &ev, c->dec, v);
+	for (unsigned k = 0; k < t->nrec; k++)
+		if (v[t->first_rec + k].type == SQLITE_TEXT)
+			v[t->first_rec + k].p = c->values[first + k].p;
+	return 0;
+}
 
-			if (!ht->slot[k].rec)
-				continue;
-			if (held_event(ht, ht->slot[k].rec, i, &ev) < 0)
-				return -ENOMEM;
-			/* Its id was reserved for it: anything but a new row is an error. */
-			if (ras_db_insert_row(db, &ev, ht->slot[k].rec->dec, &id) != 1)
-				return -EIO;
-			free(ht->slot[k].rec);
-			ht->slot[k].rec = NULL;
-		}
-		ht->n = ht->first = 0;
+/*
+ * Stores the n records of ht gathered in rows (their slots in which):
+ * RAS_DB_ROWS_PER_INSERT in one INSERT, as the writer thread stores rows
+ * (ras_db_store_rows), fewer one by one; then frees them. -EIO when a row is
+ * not stored (its reserved id was taken, or SQLite failed): they stay held
+ * until the rollback, as the transaction goes with them.
+ */
+static int store_gathered(struct ras_db *db, struct held_table *ht, unsigned idx, const size_t *which,
+			  unsigned n, const struct ras_db_row_job *rows)
+{
+	if (ras_db_store_rows(db, idx, n, rows) != SQLITE_OK)
+		return -EIO;
+	for (unsigned k = 0; k < n; k++) {
+		free(ht->slot[which[k]].rec);
+		ht->slot[which[k]].rec = NULL;
 	}
 	return 0;
+}
+
+/* Stores the records ht still holds, in order, RAS_DB_ROWS_PER_INSERT at a time (vals: room for their values). */
+static int store_table(struct ras_db *db, struct held_table *ht, unsigned idx, struct ras_db_col_val *vals)
+{
+	struct ras_db_row_job rows[RAS_DB_ROWS_PER_INSERT];
+	size_t which[RAS_DB_ROWS_PER_INSERT];
+	unsigned n = 0;
+
+	for (size_t k = ht->first; k < ht->n; k++) {
+		if (!ht->slot[k].rec)
+			continue;
+		rows[n] = (struct ras_db_row_job){ .id = ht->slot[k].id, .row = &vals[n * RAS_DB_MAX_COLS] };
+		if (held_row_values(db, ht, ht->slot[k].rec, idx, rows[n].row) < 0)
+			return -ENOMEM;
+		which[n++] = k;
+		if (n == RAS_DB_ROWS_PER_INSERT) {
+			if (store_gathered(db, ht, idx, which, n, rows) < 0)
+				return -EIO;
+			n = 0;
+		}
+	}
+	return n ? store_gathered(db, ht, idx, which, n, rows) : 0;
+}
+
+int ras_db_hold_store(struct ras_db *db, struct ras_db_hold *h)
+{
+	struct ras_db_col_val *vals = NULL;
+	int r = 0;
+
+	for (unsigned i = 0; h && i < RAS_MAX_EVENT_TYPES && r == 0; i++) {
+		struct held_table *ht = &h->t[i];
+
+		if (ht->first < ht->n && !vals &&
+		    !(vals = malloc(RAS_DB_ROWS_PER_INSERT * RAS_DB_MAX_COLS * sizeof(*vals))))
+			return -ENOMEM;
+		if (ht->first < ht->n && (r = store_table(db, ht, i, vals)) < 0)
+			break;
+		ht->n = ht->first = 0;
+	}
+	free(vals);
+	return r;
 }
 
 int ras_db_hold_pack(const struct ras_db_hold *h, const struct ras_db_event *ev, uint8_t **buf,
@@ -417,14 +489,15 @@ int ras_db_hold_pack(const struct ras_db_hold *h, const struct ras_db_event *ev,
 {
 	const struct held_table *ht = h ? &h->t[ev->type_idx] : NULL;
 	struct ras_value all[RAS_MAX_FIELDS + RAS_DB_MAX_COLS];
-	struct ras_db_fold_cols fc;
-	unsigned n = held_values(ev, all);
-	bool computed;
+	struct fold_text ft;
+	unsigned n;
 	size_t need;
 
 	if (strlen(ev->source) >= sizeof(((struct held *)0)->source))
 		return -ENAMETOOLONG;
-	*bytes = held_size(ht && ht->eval ? &ht->plan : NULL, ev, all, n, &fc, &computed);
+	n = held_values(ev, all);
+	fold_text_of(ht && ht->eval ? &ht->plan : NULL, ev, &ft);
+	*bytes = held_size(ev->type_idx, all, n, &ft);
 	need = at + *bytes;
 	if (need > *cap) {
 		uint8_t *grown = realloc(*buf, need + 4096);
@@ -435,7 +508,7 @@ int ras_db_hold_pack(const struct ras_db_hold *h, const struct ras_db_event *ev,
 		*cap = need + 4096;
 	}
 	/* At an offset of 8: the struct is aligned as malloc's would be, for the writer thread's copy. */
-	held_fill((struct held *)(void *)(*buf + at), ev, 0, all, n, &fc, computed);
+	held_fill((struct held *)(void *)(*buf + at), ev, 0, all, n, &ft);
 	return 0;
 }
 

@@ -195,65 +195,27 @@ static bool decoding_sent(struct ras_db *db, unsigned idx, uint64_t sig)
 	return false;
 }
 
-/* Binds a deferred row as row k of st (the k-th ras_db_table ncols + 1 parameters), b what st has. */
-static int bind_row_job(struct ras_db *db, sqlite3_stmt *st, struct ras_db_bound *b, unsigned idx,
-			unsigned k, const struct ras_db_row_job *j)
+/* The decoding of a deferred row found or stored, and named in its dec column: SQLITE_OK or SQLite's code. */
+static int resolve_row_job(struct ras_db *db, unsigned idx, const struct ras_db_row_job *j)
 {
-	const struct ras_db_table *t = ras_db_table_of(idx);
-	int base = (int)(k * (t->ncols + 1)), r;
 	int64_t dec_id = resolve_decoded(db, idx, j->sig, j->dec);
+	int r;
 
 	if (dec_id < 0) {
 		r = sqlite3_errcode(db->h);
 		return r != SQLITE_OK && r != SQLITE_DONE && r != SQLITE_ROW ? r : SQLITE_NOTFOUND;
 	}
-	j->row[t->dec_col] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = dec_id };
-	for (unsigned i = 0; i < t->ncols; i++)
-		ras_db_bind_kept(b, st, base + (int)i + 1, &j->row[i]);
-	sqlite3_bind_int64(st, base + (int)t->ncols + 1, j->id);
+	j->row[ras_db_table_of(idx)->dec_col] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = dec_id };
 	return SQLITE_OK;
-}
-
-/* The multi-row INSERT of table idx, prepared at its first use, with what it has bound. */
-static sqlite3_stmt *rows_stmt(struct ras_db *db, unsigned idx)
-{
-	if (db->insert_rows[idx])
-		return db->insert_rows[idx];
-	if (ras_db_prepare_insert(db, idx, RAS_DB_ROWS_PER_INSERT, &db->insert_rows[idx]) < 0)
-		return NULL;
-	ras_db_bound_of(&db->bound[idx], db->insert_rows[idx]);
-	return db->insert_rows[idx];
-}
-
-/* Steps st, which inserts n rows: all of them, or (not a duplicate: those are never deferred) an error. */
-static int step_rows(struct ras_db *db, sqlite3_stmt *st, unsigned n)
-{
-	int r = sqlite3_step(st);
-
-	sqlite3_reset(st);
-	if (r != SQLITE_DONE)
-		return r;
-	/* A row not inserted: its reserved id was taken. */
-	return sqlite3_changes(db->h) == (int)n ? SQLITE_OK : SQLITE_CONSTRAINT;
 }
 
 int ras_db_rows_store(struct ras_db *db, unsigned idx, unsigned n, const struct ras_db_row_job *rows)
 {
-	sqlite3_stmt *st;
 	int r = SQLITE_OK;
 
-	if (n == RAS_DB_ROWS_PER_INSERT && (st = rows_stmt(db, idx))) {
-		for (unsigned k = 0; k < n && r == SQLITE_OK; k++)
-			r = bind_row_job(db, st, db->bound[idx], idx, k, &rows[k]);
-		return r == SQLITE_OK ? step_rows(db, st, n) : r;
-	}
-	for (unsigned k = 0; k < n && r == SQLITE_OK; k++) {
-		r = bind_row_job(db, db->insert[idx], ras_db_bound_of(&db->row_bound[idx], db->insert[idx]), idx, 0,
-				 &rows[k]);
-		if (r == SQLITE_OK)
-			r = step_rows(db, db->insert[idx], 1);
-	}
-	return r;
+	for (unsigned k = 0; k < n && r == SQLITE_OK; k++)
+		r = resolve_row_job(db, idx, &rows[k]);
+	return r == SQLITE_OK ? ras_db_store_rows(db, idx, n, rows) : r;
 }
 
 /*

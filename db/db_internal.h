@@ -295,6 +295,14 @@ struct ras_db_row_job {
  * or SQLite's code (a row not inserted: SQLITE_CONSTRAINT).
  */
 int ras_db_rows_store(struct ras_db *db, unsigned idx, unsigned n, const struct ras_db_row_job *rows);
+/*
+ * Inserts n rows of table idx whose values are complete (the dec column's
+ * too) under their ids (db_rows.c): in one statement when n is
+ * RAS_DB_ROWS_PER_INSERT, else one by one. SQLITE_OK or SQLite's code (a row
+ * not inserted: SQLITE_CONSTRAINT); then some of them may be stored, and the
+ * transaction is the caller's to roll back.
+ */
+int ras_db_store_rows(struct ras_db *db, unsigned idx, unsigned n, const struct ras_db_row_job *rows);
 void ras_db_write_behind_stop(struct ras_db *db);
 void ras_db_write_behind_trim(struct ras_db *db);
 /*

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * An event row: its INSERT statements, the values they bind, one row
- * inserted now (db_insert.c's records, db_fold_hold.c's held records at
- * commit), the identity sources, the id floor. Below the stages that store
+ * inserted now (db_insert.c's records), rows with their ids inserted
+ * RAS_DB_ROWS_PER_INSERT at a time (the writer thread's, db_insert.c, and
+ * the held records at commit, db_fold_hold.c), the identity sources, the id
+ * floor. Below the stages that store
  * rows (raw rows, folding), above only the statement helpers (db_sql.c), so
  * both may call it without calling each other.
  */
@@ -120,6 +122,58 @@ void ras_db_bind_row(struct ras_db *db, sqlite3_stmt *st, const struct ras_db_ev
 	ras_db_row_values(db, ev, dec, v);
 	for (unsigned i = 0; i < t->ncols; i++)
 		ras_db_bind_value(st, (int)i + 1, &v[i]);
+}
+
+/* The INSERT of RAS_DB_ROWS_PER_INSERT rows of table idx, prepared at its first use, with what it has bound. */
+static sqlite3_stmt *rows_stmt(struct ras_db *db, unsigned idx)
+{
+	if (db->insert_rows[idx])
+		return db->insert_rows[idx];
+	if (ras_db_prepare_insert(db, idx, RAS_DB_ROWS_PER_INSERT, &db->insert_rows[idx]) < 0)
+		return NULL;
+	ras_db_bound_of(&db->bound[idx], db->insert_rows[idx]);
+	return db->insert_rows[idx];
+}
+
+/* Binds row j as row k of st (the k-th ncols + 1 parameters, its id last), b what st has. */
+static void bind_row_at(sqlite3_stmt *st, struct ras_db_bound *b, const struct ras_db_table *t, unsigned k,
+			const struct ras_db_row_job *j)
+{
+	int base = (int)(k * (t->ncols + 1));
+
+	for (unsigned i = 0; i < t->ncols; i++)
+		ras_db_bind_kept(b, st, base + (int)i + 1, &j->row[i]);
+	sqlite3_bind_int64(st, base + (int)t->ncols + 1, j->id);
+}
+
+/* Steps st, which inserts n rows: all of them, or an error (a row ignored: its id was taken). */
+static int step_rows(struct ras_db *db, sqlite3_stmt *st, unsigned n)
+{
+	int r = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	if (r != SQLITE_DONE)
+		return r;
+	return sqlite3_changes(db->h) == (int)n ? SQLITE_OK : SQLITE_CONSTRAINT;
+}
+
+int ras_db_store_rows(struct ras_db *db, unsigned idx, unsigned n, const struct ras_db_row_job *rows)
+{
+	const struct ras_db_table *t = ras_db_table_of(idx);
+	sqlite3_stmt *st;
+	int r = SQLITE_OK;
+
+	if (n == RAS_DB_ROWS_PER_INSERT && (st = rows_stmt(db, idx))) {
+		for (unsigned k = 0; k < n; k++)
+			bind_row_at(st, db->bound[idx], t, k, &rows[k]);
+		return step_rows(db, st, n);
+	}
+	st = db->insert[idx];
+	for (unsigned k = 0; k < n && r == SQLITE_OK; k++) {
+		bind_row_at(st, ras_db_bound_of(&db->row_bound[idx], st), t, 0, &rows[k]);
+		r = step_rows(db, st, 1);
+	}
+	return r;
 }
 
 int ras_db_insert_row(struct ras_db *db, const struct ras_db_event *ev, int64_t dec, int64_t *id)
