@@ -14,10 +14,19 @@ live_setup foldlive "fold_threshold = 5/1h" "fold_keep = $KEEP"
 wait_for 10 grep -q 'RAS tracepoints in instance' "$WORK/rasd.log"; ok $? "rasd starts"
 raw() { q "SELECT count(*) FROM mc_event WHERE msg LIKE 'fl-%'"; }
 folded() { q "SELECT coalesce(sum(records), 0) FROM folds WHERE tbl = 'mc_event'"; }
-all_counted() { [ $(( $(raw) + $(folded) )) = $N ]; }
 
-acc=$("$top_builddir/tests/synth-writer" "$T" "$INST" "$FORMATS" fl 0 $N 100 corrected)
-ok "$([ "$acc" = $N ] && echo 0 || echo 1)" "$N corrected records of one DIMM written at 100/s ($acc accepted)"
+# Written in two halves, the second once the first is committed: at least two
+# commits however slowly rasd runs (one commit of all 200 would fold its
+# middle at once and leave nothing waiting).
+H=$((N / 2))
+counted() { [ $(( $(raw) + $(folded) )) = "$1" ]; }
+all_counted() { counted $N; }
+acc=$("$top_builddir/tests/synth-writer" "$T" "$INST" "$FORMATS" fl 0 $H 100 corrected)
+wait_for 20 counted $H; first=$?
+acc2=$("$top_builddir/tests/synth-writer" "$T" "$INST" "$FORMATS" fl $H $H 100 corrected)
+acc=$((acc + acc2))
+ok "$([ "$acc" = $N ] && [ $first = 0 ] && echo 0 || echo 1)" \
+	"$N corrected records of one DIMM written at 100/s in two halves ($acc accepted)"
 wait_for 20 all_counted; ok $? "each is a raw row or folded ($(raw) raw, $(folded) folded)"
 before=$(raw)
 ok "$([ "$before" -gt $((2 * KEEP)) ] && [ "$before" -lt $((2 * KEEP + 64)) ] && echo 0 || echo 1)" \
