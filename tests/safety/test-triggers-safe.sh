@@ -105,10 +105,10 @@ uncorrected good2; wait_for 10 test -s "$WORK/ran-good"; ok $? "and the trigger 
 grep -q "passes the path rule again" "$WORK/rasd.log"; ok $? "rasd says the refusal is over"
 # Issue 39: an answer is kept for one read of the buffers, and a changed directory is checked again.
 runs() { grep -c "running trigger $WORK/good/uncorrected" "$WORK/rasd.log"; }
-n=$(runs)
+before=$(runs)
 mv "$WORK/good/uncorrected" "$WORK/uncorrected.away"
 uncorrected gone; ok $? "the trigger taken away while rasd runs: an uncorrected record is stored"
-ok "$([ "$(runs)" = "$n" ] && echo 0 || echo 1)" "  and no trigger is run"
+ok "$([ "$(runs)" = "$before" ] && echo 0 || echo 1)" "  and no trigger is run"
 rm -f "$WORK/ran-good"
 mv "$WORK/uncorrected.away" "$WORK/good/uncorrected"
 uncorrected back; wait_for 10 test -s "$WORK/ran-good"
