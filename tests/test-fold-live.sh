@@ -8,8 +8,11 @@
 set -u
 . "${top_srcdir:-.}/tests/live-lib.sh"
 
-KEEP=2 N=200
-live_setup foldlive "fold_threshold = 5/1h" "fold_keep = $KEEP"
+# Each record committed on its own (commit_delay_ms = 0): how many a group holds
+# would decide how many rows fold in their own transaction rather than wait,
+# and N puts the rows waiting at the end near 32, never at a multiple of 64.
+KEEP=2 N=230
+live_setup foldlive "fold_threshold = 5/1h" "fold_keep = $KEEP" "commit_delay_ms = 0"
 "$RASD" --config "$WORK/rasd.conf" 2>"$WORK/rasd.log" & PID=$!
 wait_for 10 grep -q 'RAS tracepoints in instance' "$WORK/rasd.log"; ok $? "rasd starts"
 raw() { q "SELECT count(*) FROM mc_event WHERE msg LIKE 'fl-%'"; }
