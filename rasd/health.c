@@ -202,7 +202,7 @@ static void add_action(void *ctx, const char *action, const char *result, int64_
 	t->len += w > 0 ? (size_t)w : 0;
 }
 
-static void run_trigger(struct rasd_health *h, const struct part_entry *e,
+static void run_trigger(struct rasd_health *h, struct part_entry *e,
 			const struct ras_db_verdict_change *c)
 {
 	struct ras_trigger_env env;

@@ -35,6 +35,13 @@ struct part_entry {
 	bool touched;                  /* counted in the batch being applied */
 	bool link_read;                /* pcie: its link was read (live records only) */
 	int64_t classified_ns;         /* CLOCK_MONOTONIC of its cells' last classification */
+	/*
+	 * Rows, banks and ranks its cells touch, counted when it had touched_n - 1
+	 * cells (0: not yet). Cells are only ever appended, so the same number is
+	 * the same cells: a flush does not count them again (O(n^2) in the cells).
+	 */
+	uint32_t touched_n;
+	unsigned touched_rows, touched_banks, touched_ranks;
 };
 
 /* A record's observation of one part, held until its transaction commits. */
@@ -112,7 +119,7 @@ int health_attribute(const struct rasd_health *h, const struct ras_event_type *t
 void health_read_link(const char *sysfs_root, const char *dev, struct diag_link *out, int64_t now_ns);
 
 /* health_store.c */
-void health_entry_row(const struct part_entry *e, struct ras_db_part *row, uint8_t *state);
+void health_entry_row(struct part_entry *e, struct ras_db_part *row, uint8_t *state);
 int health_load(struct rasd_health *h);
 int health_catch_up(struct rasd_health *h);
 

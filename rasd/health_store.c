@@ -26,12 +26,28 @@
 /* Held observations of replayed rows are counted in chunks of this many. */
 #define HEALTH_REPLAY_CHUNK 4096
 
+/* As snprintf(dst, len, "%s", src), without the format: a flush copies a dozen per part. */
 static void copy(char *dst, size_t len, const char *src)
 {
-	snprintf(dst, len, "%s", src);
+	size_t n = strnlen(src, len - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
 }
 
-void health_entry_row(const struct part_entry *e, struct ras_db_part *row, uint8_t *state)
+/* The rows, banks and ranks e's cells touch, counted again only when a cell was added. */
+static void touched(struct part_entry *e, unsigned *rows, unsigned *banks, unsigned *ranks)
+{
+	if (e->touched_n != e->cells->n + 1) {
+		diag_cells_touched(e->cells, &e->touched_rows, &e->touched_banks, &e->touched_ranks);
+		e->touched_n = e->cells->n + 1;
+	}
+	*rows = e->touched_rows;
+	*banks = e->touched_banks;
+	*ranks = e->touched_ranks;
+}
+
+void health_entry_row(struct part_entry *e, struct ras_db_part *row, uint8_t *state)
 {
 	const struct diag_link *l = &e->st.link;
 	const struct diag_fault *worst = e->cells ? diag_cells_worst(e->cells) : NULL;
@@ -52,7 +68,7 @@ void health_entry_row(const struct part_entry *e, struct ras_db_part *row, uint8
 	row->cells = row->beyond = row->rows = row->banks = row->ranks = RAS_DF_NONE;
 	row->permanent = -1;
 	if (e->cells) {
-		diag_cells_touched(e->cells, &rows, &banks, &ranks);
+		touched(e, &rows, &banks, &ranks);
 		row->cells = e->cells->n;
 		row->beyond = e->cells->beyond;
 		row->rows = rows;
@@ -197,6 +213,7 @@ static int load_one(void *ctx, const struct ras_db_part *r)
 		return 0;
 	e = h->slot[slot];
 	e->st = st;
+	e->touched_n = 0;
 	if (got == 1 && e->cells)
 		*e->cells = *ld->cells;
 	snprintf(e->label, sizeof(e->label), "%s", r->label);

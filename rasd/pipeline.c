@@ -598,22 +598,57 @@ void ras_pipeline_free(struct ras_pipeline *p)
 	p->replay_seen = p->replay_skip = NULL;
 }
 
-static int check_cpu(struct ras_pipeline *p, int cpu, int64_t now)
+static bool cpu_bit(const uint64_t *map, int cpu)
+{
+	return cpu >= 0 && cpu < RAS_PIPELINE_STATS_CPUS && (map[cpu / 64] >> (cpu % 64) & 1);
+}
+
+static void cpu_bit_set(uint64_t *map, int cpu)
+{
+	if (cpu >= 0 && cpu < RAS_PIPELINE_STATS_CPUS)
+		map[cpu / 64] |= 1ULL << (cpu % 64);
+}
+
+/*
+ * A CPU found quiet (0 dropped, 0 overrun, and 0 stored) stays so while the
+ * kernel's figures stay 0: they only grow within an instance, and the stored
+ * ones change only here. A CPU written outside a fresh start is never taken
+ * as quiet again: that write may be rolled back, leaving other figures
+ * stored. A fresh start's write is checked again while stats_fresh lasts (a
+ * failed commit puts it back).
+ */
+static bool known_quiet(const struct ras_pipeline *p, int cpu, const struct ras_cpu_stats *st)
+{
+	return !st->overrun && !st->dropped && !p->stats_fresh && cpu_bit(p->stats_quiet, cpu) &&
+	       !cpu_bit(p->stats_written, cpu);
+}
+
+int ras_pipeline_check_cpu(struct ras_pipeline *p, int cpu, int64_t now)
 {
 	struct ras_cpu_stats st;
 	uint64_t old_overrun, old_dropped, lost;
+	bool stored_zero;
 
 	if (ras_tracing_cpu_stats(p->tr->instance_dir, cpu, &st) < 0)
 		return 0;
+	if (known_quiet(p, cpu, &st))
+		return 0;
+	p->stats_reads++;
 	if (ras_db_cpu_stats_get(p->db, p->tr->name, cpu, &old_overrun, &old_dropped) < 0)
 		return -EIO;
+	stored_zero = !old_overrun && !old_dropped;
 	/* Counters going backwards mean a new instance: count from zero. */
 	if (p->stats_fresh || st.overrun < old_overrun || st.dropped < old_dropped)
 		old_overrun = old_dropped = 0;
 	lost = (st.overrun - old_overrun) + (st.dropped - old_dropped);
 	/* Fresh: the old instance's figures are replaced even when nothing was lost. */
-	if (!lost && !p->stats_fresh && st.overrun == old_overrun && st.dropped == old_dropped)
+	if (!lost && !p->stats_fresh && st.overrun == old_overrun && st.dropped == old_dropped) {
+		if (!st.overrun && !st.dropped && stored_zero)
+			cpu_bit_set(p->stats_quiet, cpu);
 		return 0;
+	}
+	if (!p->stats_fresh)
+		cpu_bit_set(p->stats_written, cpu);
 	if (lost)
 		record_loss(p, cpu, (long long)lost, p->last_stats_ns, now, "stats");
 	if (ras_db_begin(p->db) < 0 ||
@@ -630,7 +665,7 @@ int ras_pipeline_check_stats(struct ras_pipeline *p, const struct ras_reader *r)
 	if (p->failing)
 		return 0;
 	for (unsigned i = 0; i < ras_reader_ncpus(r); i++) {
-		if (check_cpu(p, ras_reader_cpu_at(r, i), now) < 0) {
+		if (ras_pipeline_check_cpu(p, ras_reader_cpu_at(r, i), now) < 0) {
 			ras_pipeline_note_db_error(p);
 			return -EIO;
 		}

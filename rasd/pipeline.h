@@ -36,6 +36,9 @@ struct ras_pipeline_behind {
 	size_t health_mark;              /* the diagnosis's held observations it covers */
 };
 
+/* CPUs whose quiet drop counters are kept in memory (ras_pipeline.stats_quiet); above: always read. */
+#define RAS_PIPELINE_STATS_CPUS 1024
+
 /* The kinds of item a replayed tree is resumed by (see pipeline.c). */
 enum { RAS_REPLAY_RECORD, RAS_REPLAY_MISSED, RAS_REPLAY_MALFORMED, RAS_REPLAY_KINDS };
 
@@ -63,6 +66,15 @@ struct ras_pipeline {
 	int64_t last_stats_ns;
 	/* A new instance: its drop counters start at zero, whatever an old one of its name left. */
 	bool stats_fresh, stats_in_txn;
+	/*
+	 * CPUs (bits) whose kernel drop counters and stored ones were both 0, and
+	 * CPUs whose stored ones this pipeline changed outside a fresh start: a
+	 * quiet CPU that never was written is checked from the kernel's figures
+	 * alone while they stay 0, without reading the database (which waits for
+	 * the writer thread, a commit behind included) at every read.
+	 */
+	uint64_t stats_quiet[RAS_PIPELINE_STATS_CPUS / 64], stats_written[RAS_PIPELINE_STATS_CPUS / 64];
+	uint64_t stats_reads;            /* the stored counters read (tests count them) */
 	int db_error;                    /* the last database error (-errno), 0 once committed */
 	/* Storage failures: see ras_pipeline_retry. */
 	struct ras_pending pending;      /* read since the last commit, kept until it succeeds */
@@ -147,5 +159,11 @@ int ras_pipeline_account_crash(struct ras_pipeline *p);
 int ras_pipeline_resume_replay(struct ras_pipeline *p, const struct ras_reader *r);
 /* Compares the kernel's per-CPU loss counters with the last seen and stores the difference. */
 int ras_pipeline_check_stats(struct ras_pipeline *p, const struct ras_reader *r);
+/*
+ * The same for one CPU (now: the wall clock, the loss's end): the stored
+ * counters are read only when the CPU is not known quiet (stats_quiet).
+ * 0, or -EIO (the caller notes the database's error).
+ */
+int ras_pipeline_check_cpu(struct ras_pipeline *p, int cpu, int64_t now);
 
 #endif

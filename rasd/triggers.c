@@ -19,6 +19,10 @@
 #include "lib/safe_path.h"
 
 #define MAX_CHILDREN 64
+/* Conditions whose answer ras_triggers_installed keeps (rasd_trigger_conditions). */
+#define MAX_CONDITIONS 32
+
+enum known { UNKNOWN, ABSENT, INSTALLED };
 
 struct child {
 	pid_t pid;                  /* 0: free slot */
@@ -36,6 +40,14 @@ struct ras_triggers {
 	uint64_t tag;
 	unsigned long refused;      /* runs refused at the cap */
 	struct child kids[MAX_CHILDREN];
+	/*
+	 * What the last full check of each condition found, until ras_triggers_recheck:
+	 * a storm's records ask at every uncorrected record and crossing, and walking
+	 * trigger_dir from / each time cost 9 % of ras_actions_record.
+	 */
+	unsigned char known[MAX_CONDITIONS];
+	struct stat dir_st;         /* trigger_dir at the last check that passed it */
+	unsigned long checks;       /* full checks made (open_trigger) */
 };
 
 static int64_t now_ns(void)
@@ -218,6 +230,7 @@ static int open_trigger(struct ras_triggers *t, const char *condition)
 	int dirfd, fd;
 
 	snprintf(what, sizeof(what), "trigger %s", condition);
+	t->checks++;
 	dirfd = ras_safe_dir_open(t->cfg->trigger_dir, 0, why, sizeof(why));
 	if (dirfd == -ENOENT) {
 		rasd_refusal_clear("trigger_dir");
@@ -229,6 +242,8 @@ static int open_trigger(struct ras_triggers *t, const char *condition)
 		return dirfd;
 	}
 	rasd_refusal_clear("trigger_dir");
+	if (fstat(dirfd, &t->dir_st) != 0)
+		memset(&t->dir_st, 0, sizeof(t->dir_st));
 	fd = ras_safe_file_openat(dirfd, t->cfg->trigger_dir, condition, O_PATH, why, sizeof(why));
 	close(dirfd);
 	if (fd == -ENOENT || (fd >= 0 && (fstat(fd, &st) != 0 || !(st.st_mode & S_IXUSR)))) {
@@ -245,6 +260,23 @@ static int open_trigger(struct ras_triggers *t, const char *condition)
 	return fd;
 }
 
+static int condition_index(const char *condition)
+{
+	for (size_t i = 0; i < rasd_n_trigger_conditions && i < MAX_CONDITIONS; i++)
+		if (!strcmp(condition, rasd_trigger_conditions[i]))
+			return (int)i;
+	return -1;
+}
+
+/* What a full check found: kept for the conditions we know. */
+static void remember(struct ras_triggers *t, const char *condition, int fd)
+{
+	int i = condition_index(condition);
+
+	if (i >= 0)
+		t->known[i] = fd >= 0 ? INSTALLED : ABSENT;
+}
+
 void ras_triggers_check_all(struct ras_triggers *t)
 {
 	char what[64];
@@ -257,6 +289,7 @@ void ras_triggers_check_all(struct ras_triggers *t)
 			fd = open_trigger(t, rasd_trigger_conditions[i]);
 		else
 			rasd_refusal_clear(what);
+		remember(t, rasd_trigger_conditions[i], fd);
 		if (fd >= 0)
 			close(fd);
 	}
@@ -264,17 +297,51 @@ void ras_triggers_check_all(struct ras_triggers *t)
 		rasd_refusal_clear("trigger_dir");
 }
 
+void ras_triggers_recheck(struct ras_triggers *t)
+{
+	if (t)
+		memset(t->known, UNKNOWN, sizeof(t->known));
+}
+
+/*
+ * trigger_dir is still the directory the last check passed, with the same
+ * owner, group and mode: its inode and ctime (which chmod, chown and a new
+ * name in it change) as they were. One lstat, not a walk from /.
+ */
+static bool dir_unchanged(const struct ras_triggers *t)
+{
+	struct stat st;
+
+	return lstat(t->cfg->trigger_dir, &st) == 0 && st.st_dev == t->dir_st.st_dev &&
+	       st.st_ino == t->dir_st.st_ino && st.st_uid == t->dir_st.st_uid &&
+	       st.st_gid == t->dir_st.st_gid && st.st_mode == t->dir_st.st_mode &&
+	       st.st_ctim.tv_sec == t->dir_st.st_ctim.tv_sec &&
+	       st.st_ctim.tv_nsec == t->dir_st.st_ctim.tv_nsec;
+}
+
 bool ras_triggers_installed(struct ras_triggers *t, const char *condition)
 {
-	int fd;
+	int i, fd;
 
 	if (!t || !t->cfg->trigger_dir[0])
 		return false;
+	i = condition_index(condition);
+	if (i >= 0 && t->known[i] == ABSENT)
+		return false;
+	/* Never a kept "installed" for a directory that changed: checked in full again. */
+	if (i >= 0 && t->known[i] == INSTALLED && dir_unchanged(t))
+		return true;
 	fd = open_trigger(t, condition);
+	remember(t, condition, fd);
 	if (fd < 0)
 		return false;
 	close(fd);
 	return true;
+}
+
+unsigned long ras_triggers_checks(const struct ras_triggers *t)
+{
+	return t ? t->checks : 0;
 }
 
 int ras_triggers_run(struct ras_triggers *t, const char *condition, char *const env[])
@@ -286,7 +353,9 @@ int ras_triggers_run(struct ras_triggers *t, const char *condition, char *const 
 
 	if (!t || !t->cfg->trigger_dir[0])
 		return -ENOENT;
-	if ((exe = open_trigger(t, condition)) < 0)
+	exe = open_trigger(t, condition);
+	remember(t, condition, exe);
+	if (exe < 0)
 		return exe;
 	snprintf(path, sizeof(path), "%s/%s", t->cfg->trigger_dir, condition);
 	c = free_slot(t);

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
-# A corrected trickle that folds, on the live kernel (root and tracefs, else
+# A corrected storm that folds in several commits, on the live kernel (root and tracefs, else
 # exit 77). Rows committed past the storm's last fold_keep wait to be folded
 # 64 at a time, so a trickle's commit deletes none (rasd.conf(5)
 # fold_threshold); rasd's stop folds the ones still waiting. Before the stop
@@ -8,25 +8,32 @@
 set -u
 . "${top_srcdir:-.}/tests/live-lib.sh"
 
-KEEP=2 N=200
-live_setup foldlive "fold_threshold = 5/1h" "fold_keep = $KEEP"
+# Written in three bursts of 40, each once the one before is counted, with
+# commit_delay_ms = 1000: a burst is one group, so there are three commits (a
+# few more if rasd reads a burst in pieces) however slowly rasd runs. Each
+# commit's last fold_keep rows wait once the next commits: 2 per commit, far
+# from the 64 that would fold them. (One commit of everything would fold its
+# middle at once and leave nothing waiting; with the group sizes left to the
+# machine's speed the rows waiting could reach a multiple of 64.)
+KEEP=2 BURST=40 N=120
+# Fold periods are clock hours: start well inside one.
+s=$(( $(date +%s) % 3600 )); [ $s -lt 3570 ] || sleep $((3601 - s))
+live_setup foldlive "fold_threshold = 5/1h" "fold_keep = $KEEP" "commit_delay_ms = 1000"
 "$RASD" --config "$WORK/rasd.conf" 2>"$WORK/rasd.log" & PID=$!
 wait_for 10 grep -q 'RAS tracepoints in instance' "$WORK/rasd.log"; ok $? "rasd starts"
 raw() { q "SELECT count(*) FROM mc_event WHERE msg LIKE 'fl-%'"; }
 folded() { q "SELECT coalesce(sum(records), 0) FROM folds WHERE tbl = 'mc_event'"; }
-
-# Written in two halves, the second once the first is committed: at least two
-# commits however slowly rasd runs (one commit of all 200 would fold its
-# middle at once and leave nothing waiting).
-H=$((N / 2))
 counted() { [ $(( $(raw) + $(folded) )) = "$1" ]; }
 all_counted() { counted $N; }
-acc=$("$top_builddir/tests/synth-writer" "$T" "$INST" "$FORMATS" fl 0 $H 100 corrected)
-wait_for 20 counted $H; first=$?
-acc2=$("$top_builddir/tests/synth-writer" "$T" "$INST" "$FORMATS" fl $H $H 100 corrected)
-acc=$((acc + acc2))
-ok "$([ "$acc" = $N ] && [ $first = 0 ] && echo 0 || echo 1)" \
-	"$N corrected records of one DIMM written at 100/s in two halves ($acc accepted)"
+
+acc=0 fail=0
+for first in 0 $BURST $((2 * BURST)); do
+	a=$("$top_builddir/tests/synth-writer" "$T" "$INST" "$FORMATS" fl $first $BURST 0 corrected)
+	acc=$((acc + a))
+	wait_for 20 counted $((first + BURST)) || fail=1
+done
+ok "$([ "$acc" = $N ] && [ $fail = 0 ] && echo 0 || echo 1)" \
+	"$N corrected records of one DIMM written in three bursts, each counted before the next ($acc accepted)"
 wait_for 20 all_counted; ok $? "each is a raw row or folded ($(raw) raw, $(folded) folded)"
 before=$(raw)
 ok "$([ "$before" -gt $((2 * KEEP)) ] && [ "$before" -lt $((2 * KEEP + 64)) ] && echo 0 || echo 1)" \

@@ -32,3 +32,9 @@ contrib/rasd-trigger@.service: $(srcdir)/contrib/rasd-trigger@.service.in Makefi
 	$(MKDIR_P) contrib
 	sed -e 's|@bindir[@]|$(bindir)|g' -e 's|@sysconfdir[@]|$(sysconfdir)|g' \
 		'$(srcdir)/contrib/rasd-trigger@.service.in' > '$@'
+
+# ras_triggers_installed's kept answers (issue 39): counted full checks, a change of mode refused.
+check_PROGRAMS += tests/safety/test-triggers-cache
+TESTS += tests/safety/test-triggers-cache
+tests_safety_test_triggers_cache_CFLAGS = $(RAS_CFLAGS) -I$(srcdir)/tests
+tests_safety_test_triggers_cache_LDADD = $(TEST_LIBS)

@@ -7,7 +7,8 @@
 # trigger_dir that is a link. Each time an uncorrected record is stored and
 # its trigger is not run; the refusal is logged once, shown by ras-fdr-ctl
 # status (exit 3), and gone once trigger_dir passes again. A trigger on a
-# good path still runs, and its $0 is still its path.
+# good path still runs, and its $0 is still its path; taken away and put back
+# while rasd runs (no reload), the next record sees each.
 set -u
 . "${top_srcdir:-.}/tests/live-lib.sh"
 command -v runuser >/dev/null || { echo "1..0 # SKIP no runuser"; exit 77; }
@@ -102,6 +103,16 @@ use_dir "$WORK/good"; ok $? "trigger_dir good again"
 wait_for 10 status_clean; ok $? "status shows no refusal any more"
 uncorrected good2; wait_for 10 test -s "$WORK/ran-good"; ok $? "and the trigger runs"
 grep -q "passes the path rule again" "$WORK/rasd.log"; ok $? "rasd says the refusal is over"
+# Issue 39: an answer is kept for one read of the buffers, and a changed directory is checked again.
+runs() { grep -c "running trigger $WORK/good/uncorrected" "$WORK/rasd.log"; }
+before=$(runs)
+mv "$WORK/good/uncorrected" "$WORK/uncorrected.away"
+uncorrected gone; ok $? "the trigger taken away while rasd runs: an uncorrected record is stored"
+ok "$([ "$(runs)" = "$before" ] && echo 0 || echo 1)" "  and no trigger is run"
+rm -f "$WORK/ran-good"
+mv "$WORK/uncorrected.away" "$WORK/good/uncorrected"
+uncorrected back; wait_for 10 test -s "$WORK/ran-good"
+ok $? "put back without a reload: the next uncorrected record runs it"
 kill "$PID"; wait "$PID"; PID=
 rm -rf "$EVIL"
 done_testing
