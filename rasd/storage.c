@@ -278,12 +278,18 @@ int rasd_storage_replace_corrupt(struct rasd_storage *s, const char *boot_id, st
 int rasd_storage_reopen_moved(struct rasd_storage *s, const char *boot_id, struct ras_db **db,
 			      const char *reason)
 {
-	char err[PATH_MAX + 600];
+	char err[PATH_MAX + 600], kept[PATH_MAX + 64], detail[PATH_MAX + 200];
 	enum ras_db_state st;
 	int r;
 
-	ras_db_close(*db);
+	ras_db_close_keep(*db, kept, sizeof(kept));
 	*db = NULL;
+	/* Its log's frames that did not reach the moved file: where they went, told at once. */
+	if (kept[0]) {
+		snprintf(detail, sizeof(detail), "%s: the moved database's log, frames not copied"
+			 " into it; put it back beside that file as its -wal", kept);
+		ras_log(LOG_CRIT, "%s", detail);
+	}
 	r = open_once(s, s->db_path, boot_id, db, &st, err, sizeof(err));
 	if (r < 0) {
 		ras_log(LOG_ERR, "%s (%s); the records stay held", err, reason);
@@ -293,6 +299,8 @@ int rasd_storage_reopen_moved(struct rasd_storage *s, const char *boot_id, struc
 	ras_log(LOG_CRIT, "%s; recording into %s again, %s", reason, s->db_path,
 		st == RAS_DB_EMPTY ? "a fresh database" : "the file now there");
 	note(*db, "moved-reopened", reason);
+	if (kept[0])
+		note(*db, "moved-log-kept", detail);
 	return 0;
 }
 
