@@ -17,7 +17,8 @@
  * found corrupt: a backup renamed over it meanwhile is opened, not moved.
  * A log whose frames a reader of an old snapshot kept from the moved file is
  * renamed <path>-wal.moved-TIME, and rasd's reopen records where it went as
- * a storage event (moved-log-kept) in the file now at the path.
+ * a storage event (moved-log-kept) in the file now at the path, and in the
+ * state file that ras-fdr-ctl status reads (moved_log).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -30,6 +31,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "db/db.h"
+#include "lib/rasd_state.h"
 #include "rasd/storage.h"
 #include "tap.h"
 
@@ -289,6 +291,7 @@ static void log_kept_aside(void)
 	       "a reader holds an old snapshot of the file in use, a backup renamed over it %s", err);
 	r = rasd_storage_reopen_moved(&s, boot, &db, "test: moved");
 	tap_ok(r == 0 && db, "rasd opens the path again");
+	rasd_storage_note_db(&s, db);
 	ras_db_close(db);
 	if (reader > 0)
 		release_reader(reader, go);
@@ -297,6 +300,15 @@ static void log_kept_aside(void)
 	event_detail(p, "moved-log-kept", detail, sizeof(detail));
 	tap_ok(aside[0] && !strncmp(detail, aside, strlen(aside)),
 	       "a moved-log-kept storage event names it: %s", detail);
+	{
+		struct ras_rasd_state *st = calloc(1, sizeof(*st));
+
+		if (st)
+			ras_rasd_state_parse(dir, "test", st);
+		tap_ok(st && aside[0] && !strcmp(st->moved_log, aside),
+		       "the state file (ras-fdr-ctl status) names it: %s", st ? st->moved_log : "");
+		free(st);
+	}
 }
 
 int main(void)
@@ -308,7 +320,7 @@ int main(void)
 	int go = -1, r;
 	pid_t reader;
 
-	tap_plan(19);
+	tap_plan(20);
 	if (!mkdtemp(dir))
 		return 1;
 	snprintf(path, sizeof(path), "%s/ras.db", dir);
