@@ -2,8 +2,8 @@
 /*
  * A crossed DRAM row acts on every page recorded in it (issue 36,
  * rasd/actions_rows.c), through rasd --once on recorded mc_event pages of one
- * i10nm-style row: soft_offline_page in the fake sysfs tree is a FIFO read by
- * a child of this test, so every write rasd makes is seen, not only the last.
+ * i10nm-style row: soft_offline_page in the fake sysfs tree is a FIFO this
+ * test holds open, so every write rasd makes is seen, not only the last.
  * Checked: N pages then a crossing write N offlines, none held back by
  * action_min_interval_s; a restart acts on none again; a later record of a
  * new page of the crossed row acts on it at once, of an old one not; the
@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include "actions_fixture.h"
 #include "fake_tree.h"
@@ -31,71 +30,55 @@
 #define ROW "mc0 2:0:-1 rank 1 bank group 2 bank 3 row 0x1a2b"
 #define CTL(out, ...) ctl_run(out, sizeof(out), (const char *const[]){ __VA_ARGS__, NULL })
 
-static char writes[600];
-static pid_t reader = -1;
+static int fifo = -1;
+static char writes[8192];      /* every byte written to the FIFO since start_reader */
+static size_t n_writes;
 static char out[65536];
 
-/* soft_offline_page as a FIFO: the child appends each writer's bytes, and a newline, to writes. */
+/*
+ * soft_offline_page as a FIFO, held open for reading and writing by this
+ * process: a writer's open never blocks, and its bytes stay in the pipe
+ * (64 KiB, far more than a run writes) until written() reads them, after
+ * rasd --once has exited, so every write rasd made is there, whatever the
+ * machine's speed. (A child reading it and closing it at each writer's end
+ * lost a writer that opened just before that close: its bytes went with the
+ * last reader.)
+ */
 static void start_reader(void)
 {
-	char fifo[700];
+	char path[700];
 
-	snprintf(fifo, sizeof(fifo), "%s/devices/system/memory/soft_offline_page", sysfs);
-	snprintf(writes, sizeof(writes), "%s/writes", tmp);
-	unlink(fifo);
-	unlink(writes);
-	if (mkfifo(fifo, 0600) < 0) {
-		tap_diag("mkfifo: %s", strerror(errno));
-		return;
-	}
-	reader = fork();
-	if (reader != 0)
-		return;
-	for (;;) {
-		char buf[256];
-		int fd = open(fifo, O_RDONLY | O_CLOEXEC), w;
-		ssize_t n;
-
-		if (fd < 0)
-			_exit(1);
-		w = open(writes, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-		while ((n = read(fd, buf, sizeof(buf))) > 0)
-			if (w < 0 || write(w, buf, (size_t)n) != n)
-				_exit(1);
-		if (w < 0 || write(w, "\n", 1) != 1)
-			_exit(1);
-		close(w);
-		close(fd);
-	}
+	snprintf(path, sizeof(path), "%s/devices/system/memory/soft_offline_page", sysfs);
+	unlink(path);
+	n_writes = 0;
+	writes[0] = 0;
+	if (mkfifo(path, 0600) < 0 || (fifo = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)) < 0)
+		tap_diag("fifo %s: %s", path, strerror(errno));
 }
 
 static void stop_reader(void)
 {
-	if (reader > 0) {
-		kill(reader, SIGKILL);
-		waitpid(reader, NULL, 0);
-	}
-	reader = -1;
+	if (fifo >= 0)
+		close(fifo);
+	fifo = -1;
 }
 
 /*
- * The addresses written so far, "0x1000 0x2000 ". Writers that come before
- * the child reads run together: each value starts with 0x, so they split there.
+ * The addresses written so far, "0x1000 0x2000 ". Writes are not delimited
+ * in the pipe: each value starts with 0x, so they split there.
  */
 static int written(char *list, size_t len)
 {
-	char all[8192];
-	size_t got = 0, used = 0;
+	size_t used = 0;
+	ssize_t got;
 	int n = 0;
-	FILE *f = fopen(writes, "re");
 
 	list[0] = 0;
-	if (!f)
-		return 0;
-	got = fread(all, 1, sizeof(all) - 1, f);
-	fclose(f);
-	all[got] = 0;
-	for (char *p = strstr(all, "0x"); p; n++) {
+	while (fifo >= 0 && n_writes < sizeof(writes) - 1 &&
+	       (got = read(fifo, writes + n_writes, sizeof(writes) - 1 - n_writes)) > 0)
+		n_writes += (size_t)got;
+	writes[n_writes] = 0;
+	for (char *p = strstr(writes, "0x"); p; n++) {
 		char *next = strstr(p + 2, "0x");
 		size_t l = next ? (size_t)(next - p) : strlen(p);
 
