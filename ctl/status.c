@@ -278,11 +278,20 @@ static void print_replaced(struct status *st)
 	if (st->json) {
 		printf(",\"replaced\":{\"at\":\"%s\",\"was\":", when);
 		ctl_print_json_string(st->rasd.replaced_from, strlen(st->rasd.replaced_from));
-		printf(",\"acknowledged\":%s}", st->rasd.replaced_ns > st->ack.replaced_ns ? "false" : "true");
+		printf(",\"acknowledged\":%s,\"moved_log\":",
+		       st->rasd.replaced_ns > st->ack.replaced_ns ? "false" : "true");
+		if (st->rasd.moved_log[0])
+			ctl_print_json_string(st->rasd.moved_log, strlen(st->rasd.moved_log));
+		else
+			printf("null");
+		printf("}");
 	} else {
 		printf("  replaced at %s: rasd records into another database than before (it was %s)%s\n",
 		       when, st->rasd.replaced_from[0] ? st->rasd.replaced_from : "unknown",
 		       st->rasd.replaced_ns > st->ack.replaced_ns ? "" : "; acknowledged");
+		if (st->rasd.moved_log[0])
+			printf("  the replaced database's log, with records not copied into it, is kept as %s:"
+			       " put it back beside that file as its -wal\n", ctl_text(st->rasd.moved_log));
 	}
 }
 

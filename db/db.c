@@ -407,8 +407,16 @@ int ras_db_open_reader(struct ras_db **out, const char *path, char *err, size_t 
 
 void ras_db_close(struct ras_db *db)
 {
+	ras_db_close_keep(db, NULL, 0);
+}
+
+void ras_db_close_keep(struct ras_db *db, char *kept, size_t len)
+{
 	char path[PATH_MAX] = "";
 	bool moved, copied = false;
+
+	if (kept && len)
+		kept[0] = '\0';
 
 	if (!db)
 		return;
@@ -442,7 +450,7 @@ void ras_db_close(struct ras_db *db)
 	}
 	sqlite3_close(db->h);
 	if (moved && path[0])
-		ras_db_forget_moved_log(db, path, copied);
+		ras_db_forget_moved_log(db, path, copied, kept, len);
 	free(db);
 }
 

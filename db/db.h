@@ -103,6 +103,12 @@ int ras_db_open_reader(struct ras_db **out, const char *path, char *err, size_t 
  */
 int ras_db_write_behind_start(struct ras_db *db);
 void ras_db_close(struct ras_db *db);
+/*
+ * ras_db_close, and when the file had been moved and its log's frames could
+ * not all be copied into it, the name that log was kept under
+ * (<path>-wal.moved-TIME, db_moved.c) in kept; else kept is "".
+ */
+void ras_db_close_keep(struct ras_db *db, char *kept, size_t len);
 const char *ras_db_errmsg(struct ras_db *db);
 
 int ras_db_begin(struct ras_db *db);

@@ -45,7 +45,8 @@ static const char *const sql[ST_N] = {
 		    " AND event_table IS ?12",
 	/* By time (actions_last): a day's rows, not every row of the kind (+kind). */
 	[ST_COUNT] = "SELECT count(*) FROM actions WHERE +kind = ? AND last_ns >= ?"
-		     " AND result IN ('done', 'failed') AND action <> 'account'",
+		     " AND result IN ('done', 'failed') AND action <> 'account'"
+		     " AND threshold IS NOT '" RAS_DB_ROW_PAGE_THRESHOLD "'",
 	[ST_EMPTY] = "UPDATE buckets SET level = 0, last_ns = 0",
 	/* A kind's rows only: the primary key (kind, subject) walks just those. */
 	[ST_PRUNE] = "DELETE FROM buckets WHERE kind = ?1 AND total = 1 AND (level <= 0 OR last_ns <= ?2)",

@@ -114,7 +114,16 @@ int ras_db_action_insert(struct ras_db_actions *a, const struct ras_db_action *a
  */
 int ras_db_actions_flush(struct ras_db_actions *a);
 void ras_db_actions_discard(struct ras_db_actions *a);
-/* Actions of a kind that touched the machine (done or failed, not "account") since since_ns. */
+/*
+ * The threshold of a crossed row's page action (rasd/actions_rows.c): one
+ * page of a decision taken for the whole row, not a decision of its own.
+ */
+#define RAS_DB_ROW_PAGE_THRESHOLD "crossed row"
+/*
+ * Decisions of a kind that touched the machine (done or failed, not
+ * "account") since since_ns: a crossed row's page actions are not counted,
+ * its decision is.
+ */
 int ras_db_action_count_since(struct ras_db_actions *a, const char *kind, int64_t since_ns,
 			      int64_t *n);
 

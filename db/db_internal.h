@@ -194,7 +194,8 @@ void ras_db_row_values(struct ras_db *db, const struct ras_db_event *ev, int64_t
 void ras_db_note_log_files(struct ras_db *db, const char *path);
 bool ras_db_file_moved(struct ras_db *db);
 bool ras_db_empty_moved_log(struct ras_db *db);
-void ras_db_forget_moved_log(const struct ras_db *db, const char *path, bool copied);
+void ras_db_forget_moved_log(const struct ras_db *db, const char *path, bool copied,
+			     char *kept, size_t len);
 /*
  * A statement's record of what it has bound (db_rows.c): ras_db_bind_kept binds v
  * as parameter col unless the same integer or NULL is bound there already.

@@ -94,9 +94,11 @@ static bool same_file(const char *path, const char *suffix, dev_t dev, ino_t ino
  * own. The log first: an index without its log is rebuilt, a log without its
  * index would be replayed. A log whose frames did not all reach the file
  * (an I/O error, a reader that held on) is kept beside, for a person to put
- * back next to the file it belongs to.
+ * back next to the file it belongs to; its name goes to kept (len > 0), for
+ * the caller to tell (a storage event in the next file, and the log).
  */
-void ras_db_forget_moved_log(const struct ras_db *db, const char *path, bool copied)
+void ras_db_forget_moved_log(const struct ras_db *db, const char *path, bool copied,
+			     char *kept, size_t len)
 {
 	char p[PATH_MAX + 8], aside[PATH_MAX + 64], stamp[32];
 	time_t now = time(NULL);
@@ -116,6 +118,8 @@ void ras_db_forget_moved_log(const struct ras_db *db, const char *path, bool cop
 		/* Left as found when it cannot be: never removed with records in it. */
 		if (rename(p, aside) != 0)
 			return;
+		if (kept && len)
+			snprintf(kept, len, "%s", aside);
 	}
 	if (same_file(path, "-shm", db->shm_dev, db->shm_ino, p, sizeof(p)))
 		unlink(p);

@@ -9,7 +9,7 @@
 
 enum {
 	ST_SEEN, ST_ADD, ST_OVER, ST_CROSSED, ST_ACTED, ST_PENDING, ST_OVER_GET, ST_OVER_TOLD,
-	ST_CROSSED_LIST, ST_PRUNE, ST_N
+	ST_CROSSED_LIST, ST_PRUNE, ST_OFFLINED, ST_N
 };
 
 static const char *const sql[ST_N] = {
@@ -30,6 +30,9 @@ static const char *const sql[ST_N] = {
 	[ST_CROSSED_LIST] = "SELECT row FROM row_state WHERE crossed_ns IS NOT NULL",
 	[ST_PRUNE] = "DELETE FROM row_pages WHERE seen_ns < ?1 AND acted IS NULL AND row NOT IN"
 		     " (SELECT row FROM row_state WHERE crossed_ns IS NOT NULL)",
+	/* The page's own threshold offlined it (actions_subject walks the page's rows). */
+	[ST_OFFLINED] = "SELECT EXISTS (SELECT 1 FROM actions WHERE kind = 'page' AND subject = ?1"
+			" AND result = 'done' AND action <> 'account')",
 };
 
 struct ras_db_row_pages {
@@ -235,4 +238,22 @@ int ras_db_row_pages_prune(struct ras_db_row_pages *rp, int64_t seen_before_ns)
 	if (sqlite3_step(st) != SQLITE_DONE)
 		return finish(st, -EIO);
 	return finish(st, sqlite3_changes(rp->db->h));
+}
+
+int ras_db_page_offlined(struct ras_db_row_pages *rp, uint64_t page)
+{
+	char key[24];
+	sqlite3_stmt *st;
+	int r;
+
+	if (!rp)
+		return -ENODEV;
+	if (ras_db_sync(rp->db) < 0)
+		return -EIO;
+	/* The page subject's key, as lib/subject.c writes it. */
+	snprintf(key, sizeof(key), "0x%llx", (unsigned long long)page);
+	st = rp->st[ST_OFFLINED];
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
+	r = sqlite3_step(st);
+	return finish(st, r == SQLITE_ROW ? sqlite3_column_int(st, 0) != 0 : -EIO);
 }

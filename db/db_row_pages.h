@@ -48,6 +48,12 @@ int ras_db_row_over_take(struct ras_db_row_pages *rp, const char *row, int64_t *
 int ras_db_rows_crossed(struct ras_db_row_pages *rp, void (*fn)(void *ctx, const char *row),
 			void *ctx);
 /*
+ * Whether the page's own threshold offlined the page (a page decision done,
+ * in the actions table): a crossed row does not offline it again. 1, 0 or
+ * -EIO.
+ */
+int ras_db_page_offlined(struct ras_db_row_pages *rp, uint64_t page);
+/*
  * Forgets the pages last seen before seen_before_ns of rows that have not
  * crossed: their errors have leaked out of the row's bucket. The pages
  * removed, or -EIO.

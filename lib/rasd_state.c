@@ -124,6 +124,7 @@ void ras_rasd_state_parse(const char *lock_dir, const char *instance, struct ras
 	value(text, "database", st->database, sizeof(st->database));
 	value(text, "database_id", st->database_id, sizeof(st->database_id));
 	value(text, "replaced_from", st->replaced_from, sizeof(st->replaced_from));
+	value(text, "moved_log", st->moved_log, sizeof(st->moved_log));
 	st->durable_records = number(text, "durable_records");
 	st->durable_p50_us = number(text, "durable_p50_us");
 	st->durable_p99_us = number(text, "durable_p99_us");

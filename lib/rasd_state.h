@@ -29,6 +29,7 @@ struct ras_rasd_state {
 	char exit_reason[512];        /* why a stopped rasd stopped; "" after a clean stop */
 	char database[PATH_MAX];      /* the file rasd records into */
 	char database_id[48], replaced_from[48];
+	char moved_log[PATH_MAX + 64];  /* the replaced (moved) database's log kept aside, "" none */
 	long long durable_records, durable_p50_us, durable_p99_us, durable_max_us;
 	/* What the path rule refused (rasd/refusals.c): "WHAT: WHY" lines, "" when none. */
 	char refused[8192];

@@ -561,8 +561,7 @@ static int perform(struct ras_actions *a, const struct ras_subject *s, struct ra
 		return 0;
 	}
 	snprintf(act->action, sizeof(act->action), "%s", page_how);
-	return actions_page_action(a, page_how, s->addr & ~(a->page_size - 1), probe, act->target,
-			   sizeof(act->target));
+	return actions_rows_own_page(a, s, page_how, probe, act->target, sizeof(act->target));
 }
 
 /*

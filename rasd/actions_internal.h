@@ -151,6 +151,12 @@ void actions_rows_crossed(struct ras_actions *a, const struct ras_subject *s,
 void actions_rows_later(struct ras_actions *a, const struct ras_subject *s,
 			const struct ras_event_type *type, const struct ras_db_event *ev);
 int actions_rows_prune(struct ras_actions *a, int64_t now);
+/*
+ * The page action of a crossed row's decision on its crossing record's page:
+ * nothing written (0, said in target) when its own threshold offlined it.
+ */
+int actions_rows_own_page(const struct ras_actions *a, const struct ras_subject *s,
+			  const char *how, bool probe, char *target, size_t len);
 
 /* A spill add the writer thread failed: the spill given up and the warning logged (actions.c). */
 void actions_spill_check(struct ras_actions *a);

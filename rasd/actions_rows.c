@@ -20,7 +20,14 @@
  * record naming a new page of a crossed row acts on that page at once. A page
  * offlined ("done") is never acted on again, across restarts too; one whose
  * action failed, was a dry run or unsupported is tried again when the row
- * crosses again.
+ * crosses again. Nor is a page its own threshold offlined (a page decision
+ * done): the kernel would take the write as a no-op, and a second action on
+ * record would be false; the row's decision on such a page writes nothing
+ * and says so in its target.
+ *
+ * The pages' actions are stored with threshold "crossed row"
+ * (RAS_DB_ROW_PAGE_THRESHOLD): the daily cap counts the row's decision once,
+ * not its pages, which row_pages_max bounds.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -129,7 +136,7 @@ struct row_act {
 	const struct ras_db_event *ev;
 	struct ras_db_action tmpl;
 	uint64_t skip;          /* the crossing record's page, decided with the row */
-	unsigned done, failed, other;
+	unsigned done, failed, other, offline;
 };
 
 /* Stores a page's decision; new (not given back by a rolled-back transaction): counted for the log. */
@@ -163,10 +170,18 @@ static void act_on_page(struct row_act *r, uint64_t page, const char *event_tabl
 	if (page == r->skip)
 		return;
 	snprintf(act.event_table, sizeof(act.event_table), "%s", event_table);
+	snprintf(act.threshold, sizeof(act.threshold), "%s", RAS_DB_ROW_PAGE_THRESHOLD);
 	act.event_id = event_id;
 	/* Acted on already, in a transaction that was rolled back: only stored now. */
 	if (ras_decisions_given_back_page(&a->decisions, r->s, r->ev, page, &act)) {
 		store_page(r, page, &act, false);
+		return;
+	}
+	/* Offlined by its own threshold: never written again, nor on record twice. */
+	if (ras_db_page_offlined(a->rows.db, page) > 0) {
+		if (ras_db_row_page_acted(a->rows.db, r->s->key, page, "done") < 0)
+			ras_log(LOG_ERR, "cannot store the action on a page of row %s", act.subject);
+		r->offline++;
 		return;
 	}
 	snprintf(act.action, sizeof(act.action), "%s", a->cfg->page_ce_action);
@@ -241,6 +256,22 @@ static void act_on_pages(struct row_act *r, bool again)
 		ras_log(LOG_WARNING, "row %s: %s on %u more pages of the row: %u done, %u failed,"
 			" %u %s", r->s->key, r->tmpl.action, r->done + r->failed + r->other, r->done,
 			r->failed, r->other, r->other ? "not performed (see ras-fdr-ctl actions)" : "other");
+	if (r->offline)
+		ras_log(LOG_INFO, "row %s: %u more pages of the row offlined already by their own"
+			" threshold", r->s->key, r->offline);
+}
+
+int actions_rows_own_page(const struct ras_actions *a, const struct ras_subject *s,
+			  const char *how, bool probe, char *target, size_t len)
+{
+	uint64_t page = s->addr & ~(a->page_size - 1);
+
+	if (a->rows.db && ras_db_page_offlined(a->rows.db, page) > 0) {
+		snprintf(target, len, "0x%llx offline already (page threshold): nothing written",
+			 (unsigned long long)page);
+		return 0;
+	}
+	return actions_page_action(a, how, page, probe, target, len);
 }
 
 void actions_rows_crossed(struct ras_actions *a, const struct ras_subject *s,

@@ -43,6 +43,7 @@ void rasd_storage_init(struct rasd_storage *s, const char *state_dir, const char
 	snprintf(s->database_id, sizeof(s->database_id), "%s", prev->database_id);
 	s->replaced_ns = prev->replaced_ns;
 	snprintf(s->replaced_from, sizeof(s->replaced_from), "%s", prev->replaced_from);
+	snprintf(s->moved_log, sizeof(s->moved_log), "%s", prev->moved_log);
 	free(prev);
 }
 
@@ -58,7 +59,11 @@ void rasd_storage_note_db(struct rasd_storage *s, struct ras_db *db)
 			"what the other one holds is not in it", s->db_path, id, s->database_id);
 		s->replaced_ns = ras_clock_ns(CLOCK_REALTIME);
 		snprintf(s->replaced_from, sizeof(s->replaced_from), "%s", s->database_id);
+		/* A log kept aside belongs to the replacement found with it, not to a later one. */
+		if (!s->moved_log_now)
+			s->moved_log[0] = '\0';
 	}
+	s->moved_log_now = false;
 	if (id[0])
 		snprintf(s->database_id, sizeof(s->database_id), "%s", id);
 	rasd_storage_write(s);
@@ -119,12 +124,12 @@ void rasd_storage_write(struct rasd_storage *s)
 	 * reasons are last, they may hold anything but a newline.
 	 */
 	snprintf(text, sizeof(text), "pid=%ld\nstate=%s\nstart_ns=%lld\nstop_ns=%lld\nunstored=%llu\n"
-		 "database=%s\ndatabase_id=%s\nreplaced_ns=%lld\nreplaced_from=%s\nstorage=%s\n"
-		 "since_ns=%lld\nwaiting=%llu\n%s%s%sexit=%s\nreason=%s\n", (long)getpid(),
+		 "database=%s\ndatabase_id=%s\nreplaced_ns=%lld\nreplaced_from=%s\nmoved_log=%s\n"
+		 "storage=%s\nsince_ns=%lld\nwaiting=%llu\n%s%s%sexit=%s\nreason=%s\n", (long)getpid(),
 		 s->stopped ? "stopped" : "running", (long long)s->start_ns,
 		 (long long)(s->stopped ? ras_clock_ns(CLOCK_REALTIME) : 0),
 		 (unsigned long long)s->unstored, s->db_path, s->database_id,
-		 (long long)s->replaced_ns, s->replaced_from, s->failing ? "failing" : "ok",
+		 (long long)s->replaced_ns, s->replaced_from, s->moved_log, s->failing ? "failing" : "ok",
 		 (long long)s->since_ns, (unsigned long long)s->waiting, dur, sel, refused, s->exit_reason,
 		 s->failing ? s->reason : "");
 
@@ -278,12 +283,22 @@ int rasd_storage_replace_corrupt(struct rasd_storage *s, const char *boot_id, st
 int rasd_storage_reopen_moved(struct rasd_storage *s, const char *boot_id, struct ras_db **db,
 			      const char *reason)
 {
-	char err[PATH_MAX + 600];
+	char err[PATH_MAX + 600], kept[PATH_MAX + 64], detail[PATH_MAX + 200];
 	enum ras_db_state st;
 	int r;
 
-	ras_db_close(*db);
+	ras_db_close_keep(*db, kept, sizeof(kept));
 	*db = NULL;
+	if (kept[0]) {
+		snprintf(s->moved_log, sizeof(s->moved_log), "%s", kept);
+		s->moved_log_now = true;
+	}
+	/* Its log's frames that did not reach the moved file: where they went, told at once. */
+	if (kept[0]) {
+		snprintf(detail, sizeof(detail), "%s: the moved database's log, frames not copied"
+			 " into it; put it back beside that file as its -wal", kept);
+		ras_log(LOG_CRIT, "%s", detail);
+	}
 	r = open_once(s, s->db_path, boot_id, db, &st, err, sizeof(err));
 	if (r < 0) {
 		ras_log(LOG_ERR, "%s (%s); the records stay held", err, reason);
@@ -293,6 +308,8 @@ int rasd_storage_reopen_moved(struct rasd_storage *s, const char *boot_id, struc
 	ras_log(LOG_CRIT, "%s; recording into %s again, %s", reason, s->db_path,
 		st == RAS_DB_EMPTY ? "a fresh database" : "the file now there");
 	note(*db, "moved-reopened", reason);
+	if (kept[0])
+		note(*db, "moved-log-kept", detail);
 	return 0;
 }
 

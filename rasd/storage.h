@@ -36,6 +36,8 @@ struct rasd_storage {
 	char database_id[48];          /* the identity of the database rasd records into */
 	int64_t replaced_ns;           /* when it found another database than before; 0 never */
 	char replaced_from[48];        /* the identity it had before */
+	char moved_log[PATH_MAX + 64]; /* the moved database's log kept aside then ("" none) */
+	bool moved_log_now;            /* set by this reopen: the replacement found next is its */
 	bool stopped;                  /* rasd is stopping: the state file says so */
 	char exit_reason[512];         /* why it stops, when on an error */
 	bool previous_killed;          /* the last rasd's state file says it runs: it did not stop */

@@ -21,13 +21,11 @@
  * deleting it: the later batches add to what the row then says.
  */
 #include <sqlite3.h>
-#include <stdalign.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include "db/db.h"
 #include "lib/decode.h"
-#include "lib/event_fields.h"
 #include "tap.h"
 #include "test_util.h"
 
@@ -47,31 +45,18 @@ static struct ras_db_limits limits = {
 /* Record i: mostly DIMM_A0's storm, every 9th another DIMM, the first and every 50th from the boot buffer. */
 static int insert(struct ras_db *db, unsigned i, bool fold)
 {
-	const struct ras_event_type *type = ras_event_type_find("mc_event");
-	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
-	struct ras_value v[RAS_MAX_FIELDS] = { 0 };
 	unsigned layer = i % 9 == 4 ? 1 + i % 4 : 0;
 	char label[32];
-	int64_t ints[][2] = {
-		{ MC_F_ERROR_TYPE, 0 }, { MC_F_ERROR_COUNT, 1 + i % 3 }, { MC_F_MC_INDEX, 0 },
-		{ MC_F_TOP_LAYER, layer }, { MC_F_MIDDLE_LAYER, 0 }, { MC_F_LOWER_LAYER, -1 },
-		{ MC_F_ADDRESS, 0x4000 + 0x40 * (int64_t)i }, { MC_F_GRAIN_BITS, 6 },
-		{ MC_F_SYNDROME, i % 5 },
-	};
-	struct ras_db_event ev = {
-		.type_idx = (unsigned)(type - ras_event_types), .wall_ns = T0 + (int64_t)i * SEC,
-		.trace_ts = i, .source = i % 50 == 25 || !i ? "boot" : "live", .rec_hash = i, .values = v,
-		.decoded = decoded, .limits = fold ? &limits : NULL,
+	struct test_mc_rec r = {
+		.error_count = 1 + i % 3, .top_layer = layer, .address = 0x4000 + 0x40 * (int64_t)i,
+		.syndrome = i % 5, .label = label,
 	};
 
 	snprintf(label, sizeof(label), "DIMM_A%u", layer);
-	for (size_t k = 0; k < sizeof(ints) / sizeof(ints[0]); k++)
-		v[ints[k][0]] = (struct ras_value){ .present = true, .i = ints[k][1] };
-	v[MC_F_MSG] = (struct ras_value){ .present = true, .p = "memory read error", .len = 17 };
-	v[MC_F_LABEL] = (struct ras_value){ .present = true, .p = label, .len = (uint32_t)strlen(label) };
-	v[MC_F_DRIVER_DETAIL] = (struct ras_value){ .present = true, .p = "", .len = 0 };
-	ras_decode_values(type, v, &dctx, decoded);
-	return ras_db_insert_event(db, &ev);
+	return test_mc_insert(db, &dctx, &r, (struct ras_db_event){
+		.wall_ns = T0 + (int64_t)i * SEC, .trace_ts = i,
+		.source = i % 50 == 25 || !i ? "boot" : "live", .rec_hash = i,
+		.limits = fold ? &limits : NULL });
 }
 
 /* Deletes the newest raw row of the storm from another connection; its error count, or -1. */

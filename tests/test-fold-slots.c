@@ -11,13 +11,11 @@
  * a few entries' memory, not the whole table's, and an idle gives it back.
  */
 #include <sqlite3.h>
-#include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "db/db_fold.h"
 #include "lib/decode.h"
-#include "lib/event_fields.h"
 #include "tap.h"
 #include "test_util.h"
 
@@ -48,33 +46,19 @@ static int64_t round_ns(unsigned round)
 /* Record i: DIMM i % SUBJECTS, its count (a key of its own) changing with the first rounds. */
 static void insert(struct ras_db *db, unsigned i, bool fold)
 {
-	const struct ras_event_type *type = ras_event_type_find("mc_event");
 	unsigned s = i % SUBJECTS, round = i / SUBJECTS;
-	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
-	struct ras_value v[RAS_MAX_FIELDS] = { 0 };
 	char label[64];
-	int64_t ints[][2] = {
-		{ MC_F_ERROR_TYPE, 0 }, { MC_F_ERROR_COUNT, round < ROUNDS / 2 ? 1 + round % 4 : 1 }, { MC_F_MC_INDEX, s / 8 },
-		{ MC_F_TOP_LAYER, s % 8 }, { MC_F_MIDDLE_LAYER, 0 }, { MC_F_LOWER_LAYER, -1 },
-		{ MC_F_ADDRESS, 0x10000000 + 0x40 * (int64_t)i }, { MC_F_GRAIN_BITS, 6 },
-		{ MC_F_SYNDROME, i % 5 },
-	};
-	struct ras_db_event ev = {
-		.type_idx = (unsigned)(type - ras_event_types),
-		.wall_ns = T0 + round_ns(round) + (int64_t)s * 100000, .trace_ts = i,
-		.source = "live", .rec_hash = i, .values = v, .decoded = decoded,
-		.limits = fold ? &limits : NULL,
+	struct test_mc_rec r = {
+		.error_count = round < ROUNDS / 2 ? 1 + round % 4 : 1, .mc_index = s / 8,
+		.top_layer = s % 8, .address = 0x10000000 + 0x40 * (int64_t)i, .syndrome = i % 5,
+		.label = label,
 	};
 
 	snprintf(label, sizeof(label), "DIMM_%u_%u", s / 8, s % 8);
-	for (size_t k = 0; k < sizeof(ints) / sizeof(ints[0]); k++)
-		v[ints[k][0]] = (struct ras_value){ .present = true, .i = ints[k][1] };
-	v[MC_F_MSG] = (struct ras_value){ .present = true, .p = "memory read error", .len = 17 };
-	v[MC_F_LABEL] = (struct ras_value){ .present = true, .p = label, .len = (uint32_t)strlen(label) };
-	v[MC_F_DRIVER_DETAIL] = (struct ras_value){ .present = true, .p = "", .len = 0 };
-	ras_decode_values(type, v, &dctx, decoded);
 	ras_db_begin(db);
-	ras_db_insert_event(db, &ev);
+	test_mc_insert(db, &dctx, &r, (struct ras_db_event){
+		.wall_ns = T0 + round_ns(round) + (int64_t)s * 100000, .trace_ts = i,
+		.source = "live", .rec_hash = i, .limits = fold ? &limits : NULL });
 }
 
 /* Records [from, to) into both; the folded one's batch rolled back first and given again when asked. */

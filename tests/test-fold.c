@@ -66,31 +66,18 @@ static void record_at(unsigned i, struct rec *r)
 
 static void insert(struct ras_db *db, const struct rec *r, unsigned i, bool fold)
 {
-	const struct ras_event_type *type = ras_event_type_find("mc_event");
-	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
-	struct ras_value v[RAS_MAX_FIELDS] = { 0 };
 	char label[64];
-	int64_t ints[][2] = {
-		{ MC_F_ERROR_TYPE, r->error_type }, { MC_F_ERROR_COUNT, r->count },
-		{ MC_F_MC_INDEX, r->mc }, { MC_F_TOP_LAYER, r->layer }, { MC_F_MIDDLE_LAYER, 0 },
-		{ MC_F_LOWER_LAYER, -1 }, { MC_F_ADDRESS, (int64_t)r->address },
-		{ MC_F_GRAIN_BITS, 6 }, { MC_F_SYNDROME, (int64_t)r->syndrome },
-	};
-	struct ras_db_event ev = {
-		.type_idx = (unsigned)(type - ras_event_types), .wall_ns = r->wall_ns, .trace_ts = i,
-		.source = r->synthetic ? "synthetic" : "live", .synthetic = r->synthetic,
-		.rec_hash = i, .values = v, .decoded = decoded, .limits = fold ? &limits : NULL,
+	struct test_mc_rec m = {
+		.error_type = r->error_type, .error_count = r->count, .mc_index = r->mc,
+		.top_layer = r->layer, .address = (int64_t)r->address, .syndrome = (int64_t)r->syndrome,
+		.label = label,
 	};
 
 	snprintf(label, sizeof(label), "DIMM_%c%u", 'A' + r->mc, r->layer);
-	for (size_t k = 0; k < sizeof(ints) / sizeof(ints[0]); k++)
-		v[ints[k][0]] = (struct ras_value){ .present = true, .i = ints[k][1] };
-	v[MC_F_MSG] = (struct ras_value){ .present = true, .p = "memory read error", .len = 17 };
-	v[MC_F_LABEL] = (struct ras_value){ .present = true, .p = label, .len = (uint32_t)strlen(label) };
-	v[MC_F_DRIVER_DETAIL] = (struct ras_value){ .present = true, .p = "", .len = 0 };
-	ras_decode_values(type, v, &dctx, decoded);
 	ras_db_begin(db);
-	ras_db_insert_event(db, &ev);
+	test_mc_insert(db, &dctx, &m, (struct ras_db_event){
+		.wall_ns = r->wall_ns, .trace_ts = i, .source = r->synthetic ? "synthetic" : "live",
+		.synthetic = r->synthetic, .rec_hash = i, .limits = fold ? &limits : NULL });
 }
 
 /*

@@ -2,14 +2,17 @@
 /*
  * A crossed DRAM row acts on every page recorded in it (issue 36,
  * rasd/actions_rows.c), through rasd --once on recorded mc_event pages of one
- * i10nm-style row: soft_offline_page in the fake sysfs tree is a FIFO read by
- * a child of this test, so every write rasd makes is seen, not only the last.
+ * i10nm-style row: soft_offline_page in the fake sysfs tree is a FIFO this
+ * test holds open, so every write rasd makes is seen, not only the last.
  * Checked: N pages then a crossing write N offlines, none held back by
  * action_min_interval_s; a restart acts on none again; a later record of a
  * new page of the crossed row acts on it at once, of an old one not; the
  * bound row_pages_max keeps the pages past it out and says so; a dry run
  * records every page as dry-run and writes nothing; actions, status, summary
- * and metrics count the same decisions.
+ * and metrics count the same decisions; a page its own threshold offlined is
+ * not written again nor acted on twice on record (another page crossing the
+ * row, or the same record crossing both); the daily cap counts a row's
+ * crossing once, not its pages.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -19,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 #include "actions_fixture.h"
 #include "fake_tree.h"
@@ -28,71 +30,55 @@
 #define ROW "mc0 2:0:-1 rank 1 bank group 2 bank 3 row 0x1a2b"
 #define CTL(out, ...) ctl_run(out, sizeof(out), (const char *const[]){ __VA_ARGS__, NULL })
 
-static char writes[600];
-static pid_t reader = -1;
+static int fifo = -1;
+static char writes[8192];      /* every byte written to the FIFO since start_reader */
+static size_t n_writes;
 static char out[65536];
 
-/* soft_offline_page as a FIFO: the child appends each writer's bytes, and a newline, to writes. */
+/*
+ * soft_offline_page as a FIFO, held open for reading and writing by this
+ * process: a writer's open never blocks, and its bytes stay in the pipe
+ * (64 KiB, far more than a run writes) until written() reads them, after
+ * rasd --once has exited, so every write rasd made is there, whatever the
+ * machine's speed. (A child reading it and closing it at each writer's end
+ * lost a writer that opened just before that close: its bytes went with the
+ * last reader.)
+ */
 static void start_reader(void)
 {
-	char fifo[700];
+	char path[700];
 
-	snprintf(fifo, sizeof(fifo), "%s/devices/system/memory/soft_offline_page", sysfs);
-	snprintf(writes, sizeof(writes), "%s/writes", tmp);
-	unlink(fifo);
-	unlink(writes);
-	if (mkfifo(fifo, 0600) < 0) {
-		tap_diag("mkfifo: %s", strerror(errno));
-		return;
-	}
-	reader = fork();
-	if (reader != 0)
-		return;
-	for (;;) {
-		char buf[256];
-		int fd = open(fifo, O_RDONLY | O_CLOEXEC), w;
-		ssize_t n;
-
-		if (fd < 0)
-			_exit(1);
-		w = open(writes, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-		while ((n = read(fd, buf, sizeof(buf))) > 0)
-			if (w < 0 || write(w, buf, (size_t)n) != n)
-				_exit(1);
-		if (w < 0 || write(w, "\n", 1) != 1)
-			_exit(1);
-		close(w);
-		close(fd);
-	}
+	snprintf(path, sizeof(path), "%s/devices/system/memory/soft_offline_page", sysfs);
+	unlink(path);
+	n_writes = 0;
+	writes[0] = 0;
+	if (mkfifo(path, 0600) < 0 || (fifo = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)) < 0)
+		tap_diag("fifo %s: %s", path, strerror(errno));
 }
 
 static void stop_reader(void)
 {
-	if (reader > 0) {
-		kill(reader, SIGKILL);
-		waitpid(reader, NULL, 0);
-	}
-	reader = -1;
+	if (fifo >= 0)
+		close(fifo);
+	fifo = -1;
 }
 
 /*
- * The addresses written so far, "0x1000 0x2000 ". Writers that come before
- * the child reads run together: each value starts with 0x, so they split there.
+ * The addresses written so far, "0x1000 0x2000 ". Writes are not delimited
+ * in the pipe: each value starts with 0x, so they split there.
  */
 static int written(char *list, size_t len)
 {
-	char all[8192];
-	size_t got = 0, used = 0;
+	size_t used = 0;
+	ssize_t got;
 	int n = 0;
-	FILE *f = fopen(writes, "re");
 
 	list[0] = 0;
-	if (!f)
-		return 0;
-	got = fread(all, 1, sizeof(all) - 1, f);
-	fclose(f);
-	all[got] = 0;
-	for (char *p = strstr(all, "0x"); p; n++) {
+	while (fifo >= 0 && n_writes < sizeof(writes) - 1 &&
+	       (got = read(fifo, writes + n_writes, sizeof(writes) - 1 - n_writes)) > 0)
+		n_writes += (size_t)got;
+	writes[n_writes] = 0;
+	for (char *p = strstr(writes, "0x"); p; n++) {
 		char *next = strstr(p + 2, "0x");
 		size_t l = next ? (size_t)(next - p) : strlen(p);
 
@@ -291,6 +277,98 @@ static void test_rate_limited_row(void)
 	stop_reader();
 }
 
+/* The count of addr in the list of writes. */
+static int times_written(const char *list, const char *addr)
+{
+	int n = 0;
+
+	for (const char *p = list; (p = strstr(p, addr)); p += strlen(addr))
+		n++;
+	return n;
+}
+
+/*
+ * A page its own threshold offlined is not offlined again by its row: the
+ * kernel would take the write as a no-op, but a second "done" in actions is
+ * false. First a page that crossed before the row, then a record crossing both.
+ */
+static void test_page_offlined_first(void)
+{
+	static const unsigned long pages[] = { 0x2468000, 0x2468000, 0x2469000, 0x246a000, 0x3468000 };
+	static const unsigned long same[] = { 0x2468000, 0x2468000, 0x2468000, 0x2468000, 0x2468000 };
+	char list[1024];
+
+	fresh_db();
+	make_sysfs(false);
+	start_reader();
+	write_conf("row_ce_threshold = 5/1h\npage_ce_threshold = 2/1h\n"
+		   "action_min_interval_s = 3600\naction_max_per_day = 100\n");
+	tap_is_int(run_pages(pages, 5, base_ts), 0,
+		   "a page crosses its threshold, then the row crosses on another page");
+	tap_is_int(written(list, sizeof(list)), 4, "four page offlines written (%s)", list);
+	tap_is_int(times_written(list, "0x2468000"), 1, "the page offlined once, by its own threshold");
+	tap_is_int(q("SELECT count(*) FROM actions WHERE target LIKE '0x2468000 >%'"), 1,
+		   "one action on record for it");
+	tap_is_int(q("SELECT count(*) FROM actions WHERE kind = 'page' AND subject = '0x2468000'"
+		     " AND result = 'done'"), 1, "the page's own decision");
+	tap_is_int(q("SELECT count(*) FROM row_pages WHERE row = '" ROW "' AND acted = 'done'"), 4,
+		   "row_pages: all four pages offline, the page's own counted");
+	tap_is_int(run_pages(NULL, 0, base_ts), 0, "a restart");
+	tap_is_int(written(list, sizeof(list)), 4, "nothing written again (%s)", list);
+	stop_reader();
+
+	fresh_db();
+	make_sysfs(false);
+	start_reader();
+	write_conf("row_ce_threshold = 5/1h\npage_ce_threshold = 5/1h\n"
+		   "action_min_interval_s = 3600\naction_max_per_day = 100\n");
+	tap_is_int(run_pages(same, 5, base_ts), 0, "five errors on one page: page and row cross at once");
+	tap_is_int(written(list, sizeof(list)), 1, "one page offline written (%s)", list);
+	tap_is_int(q("SELECT count(*) FROM actions WHERE kind = 'page' AND result = 'done'"
+		     " AND target LIKE '0x2468000 >%'"), 1, "by the page's decision");
+	tap_is_int(q("SELECT count(*) FROM actions WHERE kind = 'row' AND result = 'done' AND target ="
+		     " '0x2468000 offline already (page threshold): nothing written'"), 1,
+		   "the row's decision says it wrote nothing");
+	tap_is_int(q("SELECT count(*) FROM actions WHERE target LIKE '%>%'"), 1,
+		   "no other write on record");
+	stop_reader();
+}
+
+/*
+ * action_max_per_day counts decisions: a row's crossing is one, whatever
+ * number of pages it offlines (row_pages_max bounds those). Three rows of
+ * five pages, a cap of two: two rows offline their ten pages, the third is
+ * capped and its pages wait.
+ */
+static void test_cap_counts_rows(void)
+{
+	static const char *const rows[] = { "0x1a2b", "0x1a2c", "0x1a2d" };
+	char list[1024];
+	struct fake_tree t;
+
+	fresh_db();
+	make_sysfs(false);
+	start_reader();
+	write_conf("row_ce_threshold = 5/1h\npage_ce_threshold = 100/1h\n"
+		   "action_min_interval_s = 0\naction_max_per_day = 2\n");
+	tree(&t);
+	for (int r = 0; r < 3; r++)
+		for (int i = 0; i < 5; i++)
+			add_row_page_of(&t, rows[r], five[i] + (unsigned long)r * 0x100000,
+					base_ts + (uint64_t)(r * 5 + i) * MS);
+	fake_tree_finish(&t);
+	tap_is_int(run_rasd(t.root, false), 0, "three rows of five pages cross, action_max_per_day = 2");
+	fake_tree_destroy(&t);
+	tap_is_int(written(list, sizeof(list)), 10, "two rows' ten pages written (%s)", list);
+	tap_is_int(q("SELECT count(*) FROM actions WHERE kind = 'row' AND result = 'done'"
+		     " AND threshold = 'crossed row'"), 8, "eight pages stored as a crossed row's");
+	tap_is_int(q("SELECT count(*) FROM actions WHERE kind = 'row' AND result = 'capped'"
+		     " AND subject LIKE '% row 0x1a2d'"), 1, "the third row's crossing capped");
+	tap_is_int(q("SELECT count(*) FROM row_pages WHERE row LIKE '% row 0x1a2d' AND acted IS NULL"), 5,
+		   "its pages wait for its next crossing");
+	stop_reader();
+}
+
 int main(void)
 {
 	signal(SIGPIPE, SIG_IGN);
@@ -299,6 +377,8 @@ int main(void)
 	test_bound();
 	test_dry_run();
 	test_rate_limited_row();
+	test_page_offlined_first();
+	test_cap_counts_rows();
 	actions_fixture_done();
 	return tap_done();
 }

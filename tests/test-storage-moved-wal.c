@@ -15,6 +15,10 @@
  * the reader) and the new file was opened through it. And rasd's answer to a
  * corrupt database (rasd_storage_replace_corrupt) moves aside only the file
  * found corrupt: a backup renamed over it meanwhile is opened, not moved.
+ * A log whose frames a reader of an old snapshot kept from the moved file is
+ * renamed <path>-wal.moved-TIME, and rasd's reopen records where it went as
+ * a storage event (moved-log-kept) in the file now at the path, and in the
+ * state file that ras-fdr-ctl status reads (moved_log).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -27,6 +31,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 #include "db/db.h"
+#include "lib/rasd_state.h"
 #include "rasd/storage.h"
 #include "tap.h"
 
@@ -222,6 +227,90 @@ static void corrupt_then_replaced(void)
 	       "it keeps its 5 rows and takes the new one");
 }
 
+/* The name of the file in d that starts with prefix, in out ("" when none). */
+static void find_file(const char *d, const char *prefix, char *out, size_t len)
+{
+	DIR *dp = opendir(d);
+	struct dirent *e;
+
+	out[0] = 0;
+	while (dp && (e = readdir(dp)))
+		if (!strncmp(e->d_name, prefix, strlen(prefix)))
+			snprintf(out, len, "%s/%s", d, e->d_name);
+	if (dp)
+		closedir(dp);
+}
+
+/* The detail of the newest storage event named what in the file at p (read here: no lock held). */
+static void event_detail(const char *p, const char *what, char *out, size_t len)
+{
+	sqlite3 *h;
+	sqlite3_stmt *st;
+
+	out[0] = 0;
+	if (sqlite3_open_v2(p, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(h, "SELECT detail FROM storage_events WHERE what = ? ORDER BY rowid DESC",
+			       -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, what, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+			snprintf(out, len, "%s", (const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(h);
+}
+
+/*
+ * A reader holds a snapshot of the old file, older than its last commits:
+ * those frames cannot reach it before the reader lets go, so its log is
+ * renamed aside at close (after the busy timeout), and rasd's reopen says
+ * where, in the log and as a storage event of the file now at the path.
+ */
+static void log_kept_aside(void)
+{
+	char p[300], backup[300], aside[600], detail[1200];
+	struct rasd_storage s;
+	struct ras_db *db = NULL;
+	char err[1024] = "";
+	int go = -1, r;
+	pid_t reader = -1;
+
+	snprintf(p, sizeof(p), "%s/kept.db", dir);
+	snprintf(backup, sizeof(backup), "%s/kept-backup.db", dir);
+	rasd_storage_init(&s, dir, "test");
+	snprintf(s.db_path, sizeof(s.db_path), "%s", p);
+	r = make_db(backup, "backup", 3);
+	if (r == 0)
+		r = ras_db_open_writer(&db, p, boot, err, sizeof(err));
+	if (r == 0)
+		r = fill(db, "early", 10);
+	if (r == 0 && (reader = hold_reader(p, &go)) < 0)
+		r = -1;
+	if (r == 0)
+		r = fill(db, "late", 50);
+	tap_ok(r == 0 && rename(backup, p) == 0,
+	       "a reader holds an old snapshot of the file in use, a backup renamed over it %s", err);
+	r = rasd_storage_reopen_moved(&s, boot, &db, "test: moved");
+	tap_ok(r == 0 && db, "rasd opens the path again");
+	rasd_storage_note_db(&s, db);
+	ras_db_close(db);
+	if (reader > 0)
+		release_reader(reader, go);
+	find_file(dir, "kept.db-wal.moved-", aside, sizeof(aside));
+	tap_ok(aside[0] != 0, "the old log, frames not copied, kept aside (%s)", aside);
+	event_detail(p, "moved-log-kept", detail, sizeof(detail));
+	tap_ok(aside[0] && !strncmp(detail, aside, strlen(aside)),
+	       "a moved-log-kept storage event names it: %s", detail);
+	{
+		struct ras_rasd_state *st = calloc(1, sizeof(*st));
+
+		if (st)
+			ras_rasd_state_parse(dir, "test", st);
+		tap_ok(st && aside[0] && !strcmp(st->moved_log, aside),
+		       "the state file (ras-fdr-ctl status) names it: %s", st ? st->moved_log : "");
+		free(st);
+	}
+}
+
 int main(void)
 {
 	struct ras_db *db = NULL, *again = NULL;
@@ -231,7 +320,7 @@ int main(void)
 	int go = -1, r;
 	pid_t reader;
 
-	tap_plan(15);
+	tap_plan(20);
 	if (!mkdtemp(dir))
 		return 1;
 	snprintf(path, sizeof(path), "%s/ras.db", dir);
@@ -282,6 +371,7 @@ int main(void)
 	}
 	tap_is_int(count_rows(archive, "old"), 300, "the old file (the archive) holds its 300 rows");
 	corrupt_then_replaced();
+	log_kept_aside();
 	if (!tap_failed)
 		remove_dir(dir);
 	return tap_failed ? 1 : 0;

@@ -8,6 +8,9 @@
 #include <time.h>
 #include <unistd.h>
 #include <sqlite3.h>
+#include <stdalign.h>
+#include "lib/decode.h"
+#include "lib/event_fields.h"
 #include "lib/event_table.h"
 #include "db/db.h"
 #include "tap.h"
@@ -141,4 +144,30 @@ struct ras_db *test_db_open(const char *dir, const char *name)
 	if (ras_db_open_writer(&db, path, "test-boot", err, sizeof(err)) < 0)
 		tap_diag("open %s: %s", path, err);
 	return db;
+}
+
+int test_mc_insert(struct ras_db *db, struct ras_decode_ctx *ctx, const struct test_mc_rec *r,
+		   struct ras_db_event ev)
+{
+	const struct ras_event_type *type = ras_event_type_find("mc_event");
+	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
+	struct ras_value v[RAS_MAX_FIELDS] = { 0 };
+	const char *label = r->label ? r->label : "";
+	int64_t ints[][2] = {
+		{ MC_F_ERROR_TYPE, r->error_type }, { MC_F_ERROR_COUNT, r->error_count },
+		{ MC_F_MC_INDEX, r->mc_index }, { MC_F_TOP_LAYER, r->top_layer },
+		{ MC_F_MIDDLE_LAYER, 0 }, { MC_F_LOWER_LAYER, -1 }, { MC_F_ADDRESS, r->address },
+		{ MC_F_GRAIN_BITS, 6 }, { MC_F_SYNDROME, r->syndrome },
+	};
+
+	for (size_t k = 0; k < sizeof(ints) / sizeof(ints[0]); k++)
+		v[ints[k][0]] = (struct ras_value){ .present = true, .i = ints[k][1] };
+	v[MC_F_MSG] = (struct ras_value){ .present = true, .p = "memory read error", .len = 17 };
+	v[MC_F_LABEL] = (struct ras_value){ .present = true, .p = label, .len = (uint32_t)strlen(label) };
+	v[MC_F_DRIVER_DETAIL] = (struct ras_value){ .present = true, .p = "", .len = 0 };
+	ras_decode_values(type, v, ctx, decoded);
+	ev.type_idx = (unsigned)(type - ras_event_types);
+	ev.values = v;
+	ev.decoded = decoded;
+	return ras_db_insert_event(db, &ev);
 }

@@ -32,4 +32,23 @@ struct ras_db;
 /* A writer opened on dir/name with boot "test-boot"; NULL (said with tap_diag) when it cannot be. */
 struct ras_db *test_db_open(const char *dir, const char *name);
 
+/*
+ * An EDAC record (ras:mc_event) as the fold tests make them: these fields,
+ * and msg "memory read error", middle layer 0, lower layer -1, 6 grain bits,
+ * an empty driver_detail.
+ */
+struct test_mc_rec {
+	int64_t error_type, error_count, mc_index, top_layer, address, syndrome;
+	const char *label;
+};
+struct ras_db_event;
+struct ras_decode_ctx;
+/*
+ * Decodes r (ctx as ras_decode_values takes it) and inserts it with ev's
+ * time, source, hash and limits (its type, values and decoding are set
+ * here). ras_db_insert_event's result.
+ */
+int test_mc_insert(struct ras_db *db, struct ras_decode_ctx *ctx, const struct test_mc_rec *r,
+		   struct ras_db_event ev);
+
 #endif
