@@ -171,7 +171,12 @@ static int add_record(void *ctx, const struct ras_db_row *row)
 	struct action_ctx *k = ctx;
 	const struct ras_event_type *t = &ras_event_types[row->type_idx];
 	char buf[RAS_SUMLOC_LEN], *line, **slot;
-	const char *loc = row->fold ? row->location : ras_summary_location(t, row->decoded, buf, sizeof(buf));
+	/*
+	 * A folded period's too: its location is its first record's, and a memory
+	 * failure's names the page its part does not (the roll-ups count it by
+	 * ras_db_sumloc_sql over its location and decoding, as this does).
+	 */
+	const char *loc = ras_summary_location(t, row->decoded, buf, sizeof(buf));
 	FILE *f = k->line;
 
 	if (!report_find_part(k->m, row->type_idx, loc))
