@@ -264,6 +264,7 @@ static int write_out(const struct report_args *a, const struct rpt_model *m)
 			close(fd);
 		return r;
 	}
+	setvbuf(f, NULL, _IOFBF, 1 << 18);
 	errno = 0;
 	r = a->json ? rpt_write_json(f, m) : rpt_write_html(f, m);
 	if (r < 0)

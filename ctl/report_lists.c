@@ -245,6 +245,9 @@ static FILE *spool_open(void)
 
 	if (!f && fd >= 0)
 		close(fd);
+	/* Written in 256 KiB, not stdio's 4 KiB: 35,000 writes for one DIMM's 130 MB. */
+	if (f)
+		setvbuf(f, NULL, _IOFBF, 1 << 18);
 	return f;
 }
 
@@ -273,6 +276,8 @@ static int records(struct action_ctx *k)
 
 	if (r == 0 && !(k->line = open_memstream(&k->line_buf, &k->line_len)))
 		r = -ENOMEM;
+	if (r == 0)
+		r = ras_db_report_for_rows(k->db);
 	if (r == 0)
 		r = ras_db_errors(k->db, &f, add_record, k);
 	if (k->line)
