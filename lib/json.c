@@ -29,7 +29,8 @@ static bool plain_quoted(FILE *f, const char *s, size_t len, const char *suffix)
 	if (len + sl + 2 > sizeof(buf) || !plain_ascii(s, len))
 		return false;
 	buf[0] = '"';
-	memcpy(buf + 1, s, len);
+	if (len)  /* s may be NULL, the empty string */
+		memcpy(buf + 1, s, len);
 	buf[len + 1] = '"';
 	memcpy(buf + len + 2, suffix, sl);
 	fwrite(buf, 1, len + 2 + sl, f);
