@@ -264,7 +264,10 @@ static int write_out(const struct report_args *a, const struct rpt_model *m)
 			close(fd);
 		return r;
 	}
-	setvbuf(f, NULL, _IOFBF, 1 << 18);
+	/* 256 KiB writes (glibc sizes a NULL buffer by st_blksize, 4 KiB); f is closed here. */
+	static char buf[1 << 18];
+
+	setvbuf(f, buf, _IOFBF, sizeof(buf));
 	errno = 0;
 	r = a->json ? rpt_write_json(f, m) : rpt_write_html(f, m);
 	if (r < 0)
