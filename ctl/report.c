@@ -223,7 +223,7 @@ static int redact(struct rpt_model *m)
 	/* The part's own addresses stay: its names and its records are the evidence. */
 	for (size_t i = 0; m->part_filter && i < m->nparts; i++)
 		rpt_addresses_in(m->parts[i].name, keep_address, &s);
-	for (size_t i = 0; i < m->nrecords; i++)
+	for (size_t i = 0; m->records && i < m->nrecords; i++)
 		rpt_addresses_in(m->records[i], keep_address, &s);
 	/* And those of the decisions its records led to (the page offlined). */
 	for (size_t i = 0; m->part_filter && i < m->nactions; i++)
@@ -245,38 +245,35 @@ static int redact(struct rpt_model *m)
 	return r;
 }
 
-/* The whole report in memory first: a failure leaves no half-written file. */
-static int render(const struct report_args *a, const struct rpt_model *m, char **text, size_t *len)
-{
-	FILE *f = open_memstream(text, len);
-	int r;
-
-	if (!f)
-		return -ENOMEM;
-	r = a->json ? rpt_write_json(f, m) : rpt_write_html(f, m);
-	if (fclose(f) && r == 0)
-		r = -ENOMEM;
-	return r;
-}
-
-static int write_out(const char *path, const char *text, size_t len)
+/*
+ * The model is whole before the file is opened, so a database that cannot be
+ * read leaves no file; the report is then written straight to it (--part's
+ * records copied from their spool), never built in memory first.
+ */
+static int write_out(const struct report_args *a, const struct rpt_model *m)
 {
 	/* Never through a symbolic link: as root, -o in a shared directory must not be turned. */
-	int fd = path ? open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644) : 1;
-	int r = 0;
+	int fd = a->output ? open(a->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644)
+			   : dup(1);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	int r;
 
-	if (fd < 0)
-		return -errno;
-	for (size_t off = 0; off < len && r == 0; ) {
-		ssize_t n = write(fd, text + off, len - off);
-
-		if (n < 0 && errno != EINTR)
-			r = -errno;
-		else if (n > 0)
-			off += (size_t)n;
-	}
-	if (path && close(fd) < 0 && r == 0)
+	if (!f) {
 		r = -errno;
+		if (fd >= 0)
+			close(fd);
+		return r;
+	}
+	/* 256 KiB writes (glibc sizes a NULL buffer by st_blksize, 4 KiB); f is closed here. */
+	static char buf[1 << 18];
+
+	setvbuf(f, buf, _IOFBF, sizeof(buf));
+	errno = 0;
+	r = a->json ? rpt_write_json(f, m) : rpt_write_html(f, m);
+	if (r < 0)
+		r = errno ? -errno : -EIO;
+	if (fclose(f) && r == 0)
+		r = errno ? -errno : -EIO;
 	return r;
 }
 
@@ -299,8 +296,6 @@ int ctl_report(struct ctl *c, int argc, char **argv)
 	struct report_args a = { .c = c, .f = { .type_idx = -1 } };
 	struct rpt_model m = { 0 };
 	struct ras_db *db;
-	char *text = NULL;
-	size_t len = 0;
 	int first, r = ctl_parse(&ctl_report_spec, argc, argv, report_opt, &a, &first);
 
 	if (r != CTL_GO_ON)
@@ -322,11 +317,9 @@ int ctl_report(struct ctl *c, int argc, char **argv)
 		return 1;
 	}
 	ras_db_close(db);
-	r = render(&a, &m, &text, &len);
-	rpt_model_free(&m);
-	if (r == 0 && (r = write_out(a.output, text, len)) < 0)
+	if ((r = write_out(&a, &m)) < 0)
 		fprintf(stderr, "ras-fdr-ctl report: %s: %s\n", a.output ? a.output : "standard output",
 			strerror(-r));
-	free(text);
+	rpt_model_free(&m);
 	return r < 0 ? 1 : 0;
 }

@@ -327,7 +327,7 @@ int ras_db_int(struct ras_db *db, const char *sql, int64_t *out);
 bool ras_db_table_exists(struct ras_db *db, const char *table);
 /*
  * One event table's row by id, with its raw fields and its stored decoding
- * rebuilt (db_query.c). The statement's columns are found once per table.
+ * rebuilt (db_row_read.c). The statement's columns are found once per table.
  */
 struct ras_db_row;
 struct ras_db_row_cols {
@@ -336,8 +336,19 @@ struct ras_db_row_cols {
 	int location;
 };
 sqlite3_stmt *ras_db_row_stmt(struct ras_db *db, unsigned idx, struct ras_db_row_cols *rc);
+/*
+ * The row statement's SELECT list appended at sql[n] (the row's id is column
+ * 7), for a caller's own FROM and WHERE. Returns the length, or -1.
+ */
+int ras_db_row_select(struct ras_db *db, unsigned idx, struct ras_db_row_cols *rc, char *sql,
+		      size_t cap, size_t n);
 /* decoded: a buffer of RAS_DECODED_MAX bytes that row->decoded will point to. */
 int ras_db_deliver_row(sqlite3_stmt *st, unsigned idx, int64_t id, const struct ras_db_row_cols *rc,
 		       void *decoded, int (*fn)(void *ctx, const struct ras_db_row *row), void *ctx);
+/* The same for the row st (of ras_db_row_select's columns) stands on. */
+int ras_db_row_read(sqlite3_stmt *st, unsigned idx, const struct ras_db_row_cols *rc, void *decoded,
+		    int (*fn)(void *ctx, const struct ras_db_row *row), void *ctx);
+/* The decoded fields of table idx's stored decoding dec into out (a folded period's). */
+void ras_db_dec_read(struct ras_db *db, unsigned idx, int64_t dec, void *out);
 
 #endif

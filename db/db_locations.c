@@ -16,7 +16,7 @@ int ras_db_locations_with(char *out, size_t cap, unsigned n)
 	return n && len < cap ? (int)len : -1;
 }
 
-int ras_db_locations_rows(char *out, size_t cap, unsigned idx, bool has_empty)
+int ras_db_locations_rows(char *out, size_t cap, unsigned idx, bool has_empty, const char *alias)
 {
 	const char *table = ras_event_types[idx].table;
 	char loc[1024];
@@ -30,16 +30,25 @@ int ras_db_locations_rows(char *out, size_t cap, unsigned idx, bool has_empty)
 	/* A row without a decoding (or whose decoding is gone) reads as location "". */
 	if (has_empty && len < cap)
 		len += (size_t)snprintf(out + len, cap - len, " OR dec IS NULL OR NOT EXISTS"
-					" (SELECT 1 FROM %s_dec x WHERE x.id = %s.dec)", table, table);
+					" (SELECT 1 FROM %s_dec x WHERE x.id = %s.dec)", table, alias);
 	if (len < cap)
 		len += (size_t)snprintf(out + len, cap - len, ")");
 	return len < cap ? (int)len : -1;
 }
 
-int ras_db_locations_folds(char *out, size_t cap)
+int ras_db_locations_folds(char *out, size_t cap, unsigned idx, const char *alias)
 {
-	size_t len = (size_t)snprintf(out, cap, " AND location IN want");
+	char loc[2048];
+	size_t len;
 
+	/*
+	 * The summary location of the period, as the roll-ups count it (its
+	 * stored location cut, the parts from its decoding): a memory failure's
+	 * period is stored at its first page, its part names none.
+	 */
+	if (ras_db_sumloc_sql(loc, sizeof(loc), idx, alias, true) < 0)
+		return -1;
+	len = (size_t)snprintf(out, cap, " AND %s IN want", loc);
 	return len < cap ? (int)len : -1;
 }
 

@@ -22,13 +22,17 @@
  */
 int ras_db_locations_with(char *out, size_t cap, unsigned n);
 /*
- * " AND (...)": table idx's rows whose summary location is in want, its
- * rows without a decoding too when has_empty (their location is "").
- * Returns the length, or -1 if cap is short.
+ * " AND (...)": table idx's rows (aliased alias) whose summary location is
+ * in want, its rows without a decoding too when has_empty (their location
+ * is ""). Returns the length, or -1 if cap is short.
  */
-int ras_db_locations_rows(char *out, size_t cap, unsigned idx, bool has_empty);
-/* " AND location IN want": folded periods by the location they are listed with. */
-int ras_db_locations_folds(char *out, size_t cap);
+int ras_db_locations_rows(char *out, size_t cap, unsigned idx, bool has_empty, const char *alias);
+/*
+ * " AND ... IN want": table idx's folded periods (folds rows aliased alias)
+ * whose summary location is in want, by ras_db_sumloc_sql over the period's
+ * location and decoding, as the roll-ups count them.
+ */
+int ras_db_locations_folds(char *out, size_t cap, unsigned idx, const char *alias);
 /* Binds the n locations from ?20 on. */
 void ras_db_locations_bind(sqlite3_stmt *st, const char *const *locs, unsigned n);
 

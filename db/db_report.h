@@ -26,5 +26,11 @@ int ras_db_report_boots(struct ras_db *db, ras_db_boot_fn fn, void *ctx);
  * -errno.
  */
 int ras_db_report_record_place(struct ras_db *db, unsigned idx, int64_t id, char *out, size_t len);
+/*
+ * Readies the connection for --part's rows, which lie all over their table
+ * (each a page of its own): a page cache of 32 MiB, so the table's inner
+ * pages are read once and the rows' sort (ras_db_errors) stays in memory.
+ */
+int ras_db_report_for_rows(struct ras_db *db);
 
 #endif

@@ -4,11 +4,46 @@
 #include "json.h"
 #include "text.h"
 
+/* Whether s[0..len) is printable ASCII a JSON string holds as it is. */
+static bool plain_ascii(const char *s, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char u = (unsigned char)s[i];
+
+		if (u < 0x20 || u >= 0x7f || u == '"' || u == '\\')
+			return false;
+	}
+	return true;
+}
+
+/*
+ * A short plain string quoted, and its suffix ("" or ":"), in one write: a
+ * report's attachment writes 25 keys and 13 values a record, 100,000 records.
+ * Returns false (nothing written) when it is not one.
+ */
+static bool plain_quoted(FILE *f, const char *s, size_t len, const char *suffix)
+{
+	char buf[256];
+	size_t sl = strlen(suffix);
+
+	if (len + sl + 2 > sizeof(buf) || !plain_ascii(s, len))
+		return false;
+	buf[0] = '"';
+	if (len)  /* s may be NULL, the empty string */
+		memcpy(buf + 1, s, len);
+	buf[len + 1] = '"';
+	memcpy(buf + len + 2, suffix, sl);
+	fwrite(buf, 1, len + 2 + sl, f);
+	return true;
+}
+
 void ras_json_string(FILE *f, const char *s, size_t len)
 {
 	size_t n, run = 0;
 	uint32_t cp;
 
+	if (plain_quoted(f, s, len, ""))
+		return;
 	putc('"', f);
 	for (size_t i = 0; i < len; i += n) {
 		unsigned char u = (unsigned char)s[i];
@@ -43,7 +78,11 @@ void ras_json_string(FILE *f, const char *s, size_t len)
 
 void ras_json_key(FILE *f, const char *name)
 {
-	ras_json_string(f, name, strlen(name));
+	size_t len = strlen(name);
+
+	if (plain_quoted(f, name, len, ":"))
+		return;
+	ras_json_string(f, name, len);
 	putc(':', f);
 }
 

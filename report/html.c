@@ -493,7 +493,8 @@ static void losses(FILE *f, const struct rpt_model *m)
 	fputs("</table></section>\n", f);
 }
 
-static void tail(FILE *f, const struct rpt_model *m)
+/* The configuration, --part's records and what --redact took out. 0 or -EIO. */
+static int tail(FILE *f, const struct rpt_model *m)
 {
 	fputs("<section id=\"config\"><h2>Configuration</h2><p>", f);
 	if (m->nconfig) {
@@ -517,8 +518,8 @@ static void tail(FILE *f, const struct rpt_model *m)
 	if (m->part_filter) {
 		fprintf(f, "<section id=\"records\"><h2>Records of the part</h2><details open><summary>"
 			"%zu lines, each as <code>errors --json</code> writes it</summary><pre>", m->nrecords);
-		for (size_t i = 0; i < m->nrecords; i++)
-			h(f, m->records[i]);
+		if (rpt_write_records(f, m, true) < 0)
+			return -EIO;
 		fputs("</pre></details></section>\n", f);
 	}
 	if (m->redacted) {
@@ -530,6 +531,7 @@ static void tail(FILE *f, const struct rpt_model *m)
 		}
 		fputs("</ul></section>\n", f);
 	}
+	return 0;
 }
 
 int rpt_write_html(FILE *f, const struct rpt_model *m)
@@ -544,7 +546,8 @@ int rpt_write_html(FILE *f, const struct rpt_model *m)
 	actions(f, m);
 	crashes(f, m);
 	losses(f, m);
-	tail(f, m);
+	if (tail(f, m) < 0)
+		return -EIO;
 	fputs("</body></html>\n", f);
 	return ferror(f) ? -EIO : 0;
 }

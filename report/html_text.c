@@ -29,12 +29,18 @@ static void plain(FILE *f, const char *s, size_t len)
 	}
 }
 
+/* Printable ASCII that HTML reads as text, by byte. */
+static bool text_byte(unsigned char c)
+{
+	return c >= 0x20 && c < 0x7f && c != '&' && c != '<' && c != '>' && c != '"' && c != '\'';
+}
+
 /* How many bytes from s are printable ASCII that HTML reads as text (written as they are). */
 static size_t ascii_run(const char *s, size_t len)
 {
 	size_t n = 0;
 
-	while (n < len && s[n] >= 0x20 && s[n] < 0x7f && !strchr("&<>\"'", s[n]))
+	while (n < len && text_byte((unsigned char)s[n]))
 		n++;
 	return n;
 }

@@ -387,7 +387,8 @@ static void losses(FILE *f, const struct rpt_model *m)
 	fputs("]}", f);
 }
 
-static void tail(FILE *f, const struct rpt_model *m)
+/* The configuration, --part's records and what --redact took out. 0 or -EIO. */
+static int tail(FILE *f, const struct rpt_model *m)
 {
 	fputs(",\"config_file\":", f);
 	jstr(f, m->config_path);
@@ -398,10 +399,8 @@ static void tail(FILE *f, const struct rpt_model *m)
 		fputs("null", f);
 	} else {
 		fputc('[', f);
-		/* Each is an errors --json line, JSON already: the bundle holds it as an object. */
-		for (size_t i = 0; i < m->nrecords; i++)
-			fprintf(f, "%s%.*s", i ? "," : "", (int)strcspn(m->records[i], "\n"),
-				m->records[i]);
+		if (rpt_write_records(f, m, false) < 0)
+			return -EIO;
 		fputc(']', f);
 	}
 	fputs(",\"redacted\":", f);
@@ -416,6 +415,7 @@ static void tail(FILE *f, const struct rpt_model *m)
 		}
 		fputc(']', f);
 	}
+	return 0;
 }
 
 int rpt_write_json(FILE *f, const struct rpt_model *m)
@@ -451,7 +451,8 @@ int rpt_write_json(FILE *f, const struct rpt_model *m)
 	actions(f, m);
 	crashes(f, m);
 	losses(f, m);
-	tail(f, m);
+	if (tail(f, m) < 0)
+		return -EIO;
 	fputs("}\n", f);
 	return ferror(f) ? -EIO : 0;
 }

@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* The report's model: part kinds, timeline columns, walking and freeing its strings. */
 #include <ctype.h>
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include "report.h"
@@ -146,7 +148,8 @@ void rpt_each_string(struct rpt_model *m, rpt_text_fn fn, void *ctx)
 		fn(ctx, &c->summary);
 	}
 	each_kv(m->config, m->nconfig, fn, ctx);
-	for (size_t i = 0; i < m->nrecords; i++)
+	/* A spooled attachment (records_file) is not walked: --redact keeps the records here. */
+	for (size_t i = 0; m->records && i < m->nrecords; i++)
 		fn(ctx, &m->records[i]);
 }
 
@@ -284,9 +287,11 @@ void rpt_model_free(struct rpt_model *m)
 		free(m->losses[i].origin);
 	free(m->losses);
 	free_kv(m->config, m->nconfig);
-	for (size_t i = 0; i < m->nrecords; i++)
+	for (size_t i = 0; m->records && i < m->nrecords; i++)
 		free(m->records[i]);
 	free(m->records);
+	if (m->records_file)
+		fclose(m->records_file);
 	for (size_t i = 0; i < m->nredactions; i++)
 		free(m->redactions[i].what);
 	free(m->redactions);
@@ -298,4 +303,38 @@ void rpt_model_free(struct rpt_model *m)
 	free(m->config_path);
 	free(m->part_index);
 	memset(m, 0, sizeof(*m));
+}
+
+void rpt_write_record(FILE *f, bool html, size_t i, const char *line, size_t len)
+{
+	const char *nl;
+
+	if (html) {
+		rpt_html_text(f, line, len);
+		return;
+	}
+	/* An errors --json line is JSON already: the bundle holds it as an object. */
+	if (i)
+		fputc(',', f);
+	len = strnlen(line, len);
+	fwrite(line, 1, (nl = memchr(line, '\n', len)) ? (size_t)(nl - line) : len, f);
+}
+
+int rpt_write_records(FILE *f, const struct rpt_model *m, bool html)
+{
+	char buf[65536];
+	size_t n;
+
+	if (!m->records_file) {
+		for (size_t i = 0; i < m->nrecords; i++)
+			rpt_write_record(f, html, i, m->records[i], strlen(m->records[i]));
+		return 0;
+	}
+	/* Written in this output's format when they were read (report_build knows which). */
+	if (m->records_html != html || fflush(m->records_file) || fseeko(m->records_file, 0, SEEK_SET))
+		return -EIO;
+	while ((n = fread(buf, 1, sizeof(buf), m->records_file)) > 0)
+		if (fwrite(buf, 1, n, f) != n)
+			return -EIO;
+	return ferror(m->records_file) ? -EIO : 0;
 }

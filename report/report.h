@@ -192,6 +192,13 @@ struct rpt_model {
 	size_t nconfig;
 	char **records;              /* --part: each record as an errors --json line */
 	size_t nrecords;
+	/*
+	 * Or, when set, the nrecords records already written as the output
+	 * writes them (rpt_write_record: without --redact, --part's 100,000
+	 * lines are not kept in memory); records[] is then empty.
+	 */
+	FILE *records_file;
+	bool records_html;           /* records_file holds them as HTML text, else as JSON */
 	struct rpt_redaction *redactions;
 	size_t nredactions;
 	bool redacted;
@@ -215,6 +222,13 @@ void rpt_html_text(FILE *f, const char *s, size_t len);
 /* Frees everything the model holds (not m itself). */
 void rpt_model_free(struct rpt_model *m);
 
+/*
+ * Record i (an errors --json line of len bytes) as the attachment holds it: in the JSON
+ * bundle as an object of its array, in the HTML as text of its <pre>.
+ */
+void rpt_write_record(FILE *f, bool html, size_t i, const char *line, size_t len);
+/* The attachment's records, from records_file or records[], as rpt_write_record writes them. 0 or -EIO. */
+int rpt_write_records(FILE *f, const struct rpt_model *m, bool html);
 /* The whole bundle (doc/schema/report.schema.json), and the whole HTML page. 0 or -EIO. */
 int rpt_write_json(FILE *f, const struct rpt_model *m);
 int rpt_write_html(FILE *f, const struct rpt_model *m);

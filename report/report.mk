@@ -2,7 +2,10 @@
 # (pure: a model in, text out), db/db_report.c holds its own reads, and
 # ctl/report.c fills the model and runs ras-fdr-ctl report. Its strings follow
 # lib/text.h's rule: JSON through lib/json.c, HTML through report/html_text.c.
-db_libdb_a_SOURCES += db/db_report.c db/db_report.h db/db_locations.c db/db_locations.h
+# --part's rows are read by db/db_errors.c (ras_db_errors, split from
+# db/db_query.c with db/db_row_read.c and db/db_filter.c).
+db_libdb_a_SOURCES += db/db_report.c db/db_report.h db/db_locations.c db/db_locations.h \
+	db/db_errors.c db/db_row_read.c db/db_filter.c db/db_filter.h
 noinst_LIBRARIES += report/libreport.a
 report_libreport_a_SOURCES = report/report.h report/model.c report/redact.c report/json.c \
 	report/html.c report/html_text.c report/timeline.c report/dimm_map.c

@@ -23,6 +23,17 @@ ctl() { "$CTL" --config /dev/null --db "$DB" "$@"; }
 
 . "$top_srcdir/tests/report/report-db.sh"
 make_report_db "$WORK" "$DB" || { echo "Bail out! cannot build the database"; exit 99; }
+# A folded period of memory failures, as rasd stores one: at its first page's
+# location ("memory page pfn 0x5678"), keyed by its decoding, whose summary
+# location (the part) names no page; counted in the roll-ups as rasd does.
+sqlite3 "$DB" "
+INSERT INTO folds (tbl, subject, hour, boot, source, synthetic, severity, location, dec, dims, fresh,
+  records, errors, first_ns, last_ns, times, last_s)
+ SELECT 'memory_failure_event', 'page 0x5678', 474840, boot, source, 0, severity, 'memory page pfn 0x5678',
+  dec, '', 1, 5, 5, 1709424006000000000, 1709424009000000000, x'', 1709424009
+ FROM memory_failure_event;
+UPDATE rollup_hourly SET records = records + 5, last_ns = 1709424009000000000
+ WHERE tbl = 'memory_failure_event';" || { echo "Bail out! cannot add the folded period"; exit 99; }
 
 # Both reports of the same arguments, the selected and the scanned, equal but
 # for the time they were made; at least min_records records attached.
@@ -58,6 +69,19 @@ for p in json.load(sys.stdin)["parts"]: print(p["name"])' < <(ctl report --json)
 while IFS= read -r part; do
 	same "--part '$part'" 1 --part "$part"
 done < "$WORK/parts"
+# The folded memory failures are the part's records (its summary location is
+# the period's cut location and decoding, not the location it is stored at).
+ctl report --json --part 'memory page, type -1, recovery Recovered' > "$WORK/mf.json"
+$PY - "$WORK/mf.json" <<'PYEOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+recs = d["records"] or []
+folded = [r for r in recs if r.get("kind") == "folded"]
+part = [p for p in d["parts"] if p["name"] == "memory page, type -1, recovery Recovered"]
+sys.exit(0 if len(folded) == 1 and folded[0]["records"] == 5 and len(recs) == 2
+         and part and part[0]["records"] == 6 else 1)
+PYEOF
+ok $? "the memory failures' folded period (stored at its page) is attached to its part"
 # Names that hold several parts, of one type and of several.
 HTML=1 same "--part DIMM_A1 (two parts, folded storm and imported)" 38 --part DIMM_A1
 same "--part 'layers' (every DIMM)" 300 --part layers

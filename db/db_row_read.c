@@ -1,0 +1,218 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One event table's row read back (db_internal.h): its common and raw
+ * columns, and its stored decoding rebuilt as the decoder's output struct.
+ * No decoder runs: the row reads the same on any machine. A leaf of db/'s
+ * read side: it calls only db.c and db_columns.c.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include "db_internal.h"
+#include "db_query.h"
+
+/* Appends ", <alias>.\"name\"" when the view has that column (older databases may not). */
+static int add_column(struct ras_db *db, const char *view, const char *name, char *sql,
+		      size_t cap, size_t *n, int *col)
+{
+	char probe[256];
+	sqlite3_stmt *st;
+
+	/* Qualified: SQLite reads an unknown "name" alone as a string, not an error. */
+	snprintf(probe, sizeof(probe), "SELECT e.\"%s\" FROM %s e LIMIT 0", name, view);
+	if (sqlite3_prepare_v2(db->h, probe, -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_finalize(st);
+	*n += (size_t)snprintf(sql + *n, *n < cap ? cap - *n : 0, ", e.\"%s\"", name);
+	return (*col)++;
+}
+
+/*
+ * Appends at sql[n] the SELECT of table idx's row: the common columns (the
+ * row's id 7th), then the raw and decoded columns its view really has (the
+ * rest read as NULL); rc says where each is. The caller adds
+ * " FROM <table>_decoded e ...". Returns the new length, or -1 if cap is short.
+ */
+int ras_db_row_select(struct ras_db *db, unsigned idx, struct ras_db_row_cols *rc, char *sql,
+		      size_t cap, size_t n)
+{
+	const struct ras_event_type *type = &ras_event_types[idx];
+	const struct ras_db_table *t = ras_db_table_of(idx);
+	char view[96];
+	int col = 8;
+
+	snprintf(view, sizeof(view), "%s_decoded", type->table);
+	n += (size_t)snprintf(sql + n, n < cap ? cap - n : 0, "SELECT e.wall_ns, e.trace_ts, e.trace_cpu,"
+			      " (SELECT boot_id FROM boots WHERE id = e.boot), e.source, e.severity,"
+			      " e.synthetic, e.id");
+	for (unsigned i = 0; i < type->n_fields; i++)
+		rc->raw[i] = add_column(db, view, ras_db_column_name(idx, t->first_raw + i), sql,
+					cap, &n, &col);
+	for (size_t i = 0; i < *type->n_dfields && i < RAS_DB_MAX_COLS; i++)
+		rc->dec[i] = -1;
+	rc->location = -1;
+	for (unsigned k = 0; k < t->ndcols; k++) {
+		int c = add_column(db, view, t->dcols[k].name, sql, cap, &n, &col);
+
+		if (t->dfield[k] < 0)
+			rc->location = c;
+		else
+			rc->dec[t->dfield[k]] = c;
+	}
+	for (unsigned k = 0; k < t->nrec; k++)
+		rc->dec[t->rfield[k]] = add_column(db, view, t->cols[t->first_rec + k].name, sql,
+						   cap, &n, &col);
+	return n < cap ? (int)n : -1;
+}
+
+sqlite3_stmt *ras_db_row_stmt(struct ras_db *db, unsigned idx, struct ras_db_row_cols *rc)
+{
+	char sql[16384];
+	int n = ras_db_row_select(db, idx, rc, sql, sizeof(sql), 0);
+	sqlite3_stmt *st;
+
+	if (n < 0 || snprintf(sql + n, sizeof(sql) - (size_t)n, " FROM %s_decoded e WHERE e.id = ?",
+			      ras_event_types[idx].table) >= (int)(sizeof(sql) - (size_t)n) ||
+	    sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return NULL;
+	return st;
+}
+
+static void read_value(sqlite3_stmt *st, int col, struct ras_value *v)
+{
+	int t = col >= 0 ? sqlite3_column_type(st, col) : SQLITE_NULL;
+
+	memset(v, 0, sizeof(*v));
+	if (t == SQLITE_NULL)
+		return;
+	v->present = true;
+	if (t == SQLITE_INTEGER || t == SQLITE_FLOAT) {
+		v->i = sqlite3_column_int64(st, col);
+		return;
+	}
+	v->p = t == SQLITE_BLOB ? sqlite3_column_blob(st, col) : (const void *)sqlite3_column_text(st, col);
+	v->len = (uint32_t)sqlite3_column_bytes(st, col);
+}
+
+/* Sets one decoded member from a value; absent is RAS_DF_NONE or "". */
+static void set_member(void *out, const struct ras_dfield *f, const struct ras_value *v)
+{
+	char *m = (char *)out + f->offset;
+
+	if (f->type == RAS_DF_INT) {
+		*(int64_t *)m = v->present && !v->p ? v->i : RAS_DF_NONE;
+		return;
+	}
+	m[0] = 0;
+	if (v->present && v->p && f->size)
+		snprintf(m, f->size, "%.*s", (int)v->len, (const char *)v->p);
+}
+
+/*
+ * Rebuilds the decoder's output struct from what was stored: severity,
+ * location and every decoded field, those that restate a raw field from its
+ * column. No decoder runs: the row reads the same on any machine.
+ */
+static void load_decoded(sqlite3_stmt *st, unsigned idx, const struct ras_db_row_cols *rc,
+			 const struct ras_db_row *row, void *out)
+{
+	const struct ras_event_type *type = &ras_event_types[idx];
+	struct ras_decoded_head *h = out;
+	enum ras_severity sev = RAS_SEV_UNKNOWN;
+	struct ras_value v;
+
+	memset(out, 0, RAS_DECODED_MAX);
+	if (row->severity)
+		ras_severity_parse(row->severity, &sev);
+	h->severity = sev;
+	read_value(st, rc->location, &v);
+	if (v.present && v.p)
+		snprintf(h->location, sizeof(h->location), "%.*s", (int)v.len, (const char *)v.p);
+	for (size_t i = 0; i < *type->n_dfields && i < RAS_DB_MAX_COLS; i++) {
+		const struct ras_dfield *f = &type->dfields[i];
+		int raw = ras_db_restated_raw(type, f);
+
+		if (rc->dec[i] >= 0)
+			read_value(st, rc->dec[i], &v);
+		else if (raw >= 0)
+			v = row->values[raw];
+		else
+			memset(&v, 0, sizeof(v));
+		set_member(out, f, &v);
+	}
+}
+
+int ras_db_row_read(sqlite3_stmt *st, unsigned idx, const struct ras_db_row_cols *rc,
+		    void *decoded, ras_db_row_fn fn, void *ctx)
+{
+	const struct ras_event_type *type = &ras_event_types[idx];
+	struct ras_db_row row = { .type_idx = idx, .id = sqlite3_column_int64(st, 7), .decoded = decoded };
+
+	row.wall_ns = sqlite3_column_int64(st, 0);
+	row.trace_ts = sqlite3_column_int64(st, 1);
+	row.trace_cpu = sqlite3_column_int(st, 2);
+	row.boot_id = (const char *)sqlite3_column_text(st, 3);
+	row.source = (const char *)sqlite3_column_text(st, 4);
+	row.severity = (const char *)sqlite3_column_text(st, 5);
+	row.synthetic = sqlite3_column_int(st, 6) != 0 ||
+			(row.source && !strcmp(row.source, "synthetic"));
+	for (unsigned i = 0; i < type->n_fields; i++)
+		read_value(st, rc->raw[i], &row.values[i]);
+	load_decoded(st, idx, rc, &row, decoded);
+	row.location = ((const struct ras_decoded_head *)decoded)->location;
+	return fn(ctx, &row);
+}
+
+int ras_db_deliver_row(sqlite3_stmt *st, unsigned idx, int64_t id, const struct ras_db_row_cols *rc,
+		       void *decoded, ras_db_row_fn fn, void *ctx)
+{
+	int r;
+
+	sqlite3_bind_int64(st, 1, id);
+	int step = sqlite3_step(st);
+
+	if (step != SQLITE_ROW) {
+		sqlite3_reset(st);
+		/* Gone since the ordering query: skip it. A damaged page: say so. */
+		return step == SQLITE_DONE ? 0 : -EIO;
+	}
+	r = ras_db_row_read(st, idx, rc, decoded, fn, ctx);
+	sqlite3_reset(st);
+	return r;
+}
+
+/*
+ * A folded period's decoded fields: its first record's stored decoding (the
+ * dec row the folds row keeps), for views that group by them (summary --by
+ * vendor). The per-record fields and those restating a raw field stay unknown.
+ */
+void ras_db_dec_read(struct ras_db *db, unsigned idx, int64_t dec, void *out)
+{
+	const struct ras_event_type *type = &ras_event_types[idx];
+	const struct ras_db_table *t = ras_db_table_of(idx);
+	char sql[16384];
+	size_t n = (size_t)snprintf(sql, sizeof(sql), "SELECT id");
+	sqlite3_stmt *st;
+	struct ras_value v;
+	int col = 1;
+
+	for (size_t i = 0; i < *type->n_dfields; i++)
+		if (type->dfields[i].type == RAS_DF_INT)
+			*(int64_t *)((char *)out + type->dfields[i].offset) = RAS_DF_NONE;
+	for (unsigned k = 0; k < t->ndcols && n < sizeof(sql); k++)
+		if (t->dfield[k] >= 0)
+			n += (size_t)snprintf(sql + n, sizeof(sql) - n, ", \"%s\"", t->dcols[k].name);
+	if (n < sizeof(sql))
+		snprintf(sql + n, sizeof(sql) - n, " FROM %s_dec WHERE id = ?", type->table);
+	/* An older database's table may lack columns: the period keeps its head only. */
+	if (n >= sizeof(sql) || sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
+		return;
+	sqlite3_bind_int64(st, 1, dec);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		for (unsigned k = 0; k < t->ndcols; k++)
+			if (t->dfield[k] >= 0) {
+				read_value(st, col++, &v);
+				set_member(out, &type->dfields[t->dfield[k]], &v);
+			}
+	sqlite3_finalize(st);
+}
