@@ -62,8 +62,11 @@ int daemon_drain_reader(struct ras_tracing *tr, struct ras_reader *reader, struc
 static int drain(struct rasd *d, bool force)
 {
 	uint64_t before = d->pipe.stored;
-	int r = daemon_drain_reader(&d->tr, d->reader, &d->pipe, force || d->boot);
+	int r;
 
+	/* A trigger installed since the last read is found by this one's records (rasd/triggers.h). */
+	ras_triggers_recheck(d->trig);
+	r = daemon_drain_reader(&d->tr, d->reader, &d->pipe, force || d->boot);
 	if (r == 0 && d->boot)
 		r = daemon_drain_reader(&d->boot->tr, d->boot->reader, &d->boot->pipe, true);
 	/* A memory error may follow a DIMM swap or a driver reload: keep the topology current. */
