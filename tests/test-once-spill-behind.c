@@ -25,6 +25,7 @@
 #include "db/db.h"
 #include "db/db_actions.h"
 #include "db/db_internal.h"
+#include "db/db_writer_internal.h"
 #include "lib/config.h"
 #include "rasd/actions_internal.h"
 #include "tap.h"
@@ -150,12 +151,14 @@ static int filler(struct ras_db *db, const void *arg)
 }
 
 /*
- * Hands the holding job over and waits until it runs: a job of 250 KB after
- * it does not fit in the chunk being filled, which goes to the writer thread.
+ * Hands the holding job over and waits until it runs: a job the size of a
+ * whole chunk after it never fits beside it, so the chunk holding it goes to
+ * the writer thread (a job of 250 KB did only when the chunk already held
+ * 6 KB, which depended on what was queued before: CI once hung here).
  */
 static int hold_start(struct ras_db *db)
 {
-	static char big[250000];
+	static char big[WB_CHUNK_BYTES - sizeof(struct job_head)];
 
 	if (ras_db_defer_call(db, hold_writer, NULL, 0) < 0 ||
 	    ras_db_defer_call(db, filler, big, sizeof(big)) < 0)
