@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <errno.h>
+#include <stdbool.h>
 #include <string.h>
 #include "record.h"
 
@@ -23,15 +24,42 @@ static int extract_dynamic(const struct tep_format_field *f, const uint8_t *d,
 	return 0;
 }
 
-static int extract_int(struct tep_handle *tep, const struct tep_format_field *f,
-		       const uint8_t *d, struct ras_value *v)
+/*
+ * What tep_read_number() returns, inline: it is called for every integer
+ * field of every record. Sizes other than 1, 2, 4 and 8 read as 0, as there.
+ */
+static unsigned long long read_number(const uint8_t *p, int size, bool swap)
+{
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
+
+	switch (size) {
+	case 1:
+		return *p;
+	case 2:
+		memcpy(&v16, p, 2);
+		return swap ? __builtin_bswap16(v16) : v16;
+	case 4:
+		memcpy(&v32, p, 4);
+		return swap ? __builtin_bswap32(v32) : v32;
+	case 8:
+		memcpy(&v64, p, 8);
+		return swap ? __builtin_bswap64(v64) : v64;
+	default:
+		return 0;
+	}
+}
+
+static int extract_int(const struct tep_format_field *f, const uint8_t *d, bool swap,
+		       struct ras_value *v)
 {
 	unsigned long long raw;
 	unsigned bits;
 
 	if (f->size <= 0 || f->size > 8)
 		return -EBADMSG;
-	raw = tep_read_number(tep, d + f->offset, f->size);
+	raw = read_number(d + f->offset, f->size, swap);
 	bits = (unsigned)f->size * 8;
 	if ((f->flags & TEP_FIELD_IS_SIGNED) && bits < 64 && (raw >> (bits - 1)) & 1)
 		raw |= ~0ULL << bits;
@@ -39,7 +67,7 @@ static int extract_int(struct tep_handle *tep, const struct tep_format_field *f,
 	return 0;
 }
 
-static int extract_one(struct tep_handle *tep, const struct ras_field *rf,
+static int extract_one(bool swap, const struct ras_field *rf,
 		       const struct tep_format_field *f, const uint8_t *d,
 		       uint32_t size, struct ras_value *v)
 {
@@ -50,7 +78,7 @@ static int extract_one(struct tep_handle *tep, const struct ras_field *rf,
 	if (f->flags & TEP_FIELD_IS_DYNAMIC)
 		r = extract_dynamic(f, d, size, v);
 	else if (rf->type == RAS_FT_INT)
-		r = extract_int(tep, f, d, v);
+		r = extract_int(f, d, swap, v);
 	else {
 		v->p = d + f->offset;
 		v->len = (uint32_t)f->size;
@@ -69,6 +97,9 @@ int ras_record_extract(struct tep_handle *tep, const struct ras_event_type *type
 		       const struct ras_type_format *tf, const void *data,
 		       uint32_t size, struct ras_value *values)
 {
+	/* The file's byte order against the host's, asked once a record, not once a field. */
+	bool swap = tep && tep_is_file_bigendian(tep) != tep_is_local_bigendian(tep);
+
 	for (unsigned i = 0; i < type->n_fields; i++) {
 		struct ras_value *v = &values[i];
 
@@ -78,7 +109,7 @@ int ras_record_extract(struct tep_handle *tep, const struct ras_event_type *type
 		v->len = 0;
 		if (!tf->field[i])
 			continue;
-		if (extract_one(tep, &type->fields[i], tf->field[i], data, size, v) < 0)
+		if (extract_one(swap, &type->fields[i], tf->field[i], data, size, v) < 0)
 			return -EBADMSG;
 	}
 	return 0;
