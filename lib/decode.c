@@ -114,16 +114,11 @@ const char *ras_decode_layer_name(const struct ras_decode_ctx *ctx, int mc, int 
 int ras_decode_values(const struct ras_event_type *type, const struct ras_value *values,
 		      struct ras_decode_ctx *ctx, void *out)
 {
-	/* Only what the decoder might leave unset is cleared: the head and each field. */
-	memset(out, 0, sizeof(struct ras_decoded_head));
-	for (size_t i = 0; i < *type->n_dfields; i++) {
-		char *m = (char *)out + type->dfields[i].offset;
-
-		if (type->dfields[i].type == RAS_DF_INT)
-			*(int64_t *)m = RAS_DF_NONE;
-		else
-			*m = 0;
-	}
+	/*
+	 * Nothing is cleared here: every decoder clears its whole output struct
+	 * first (ou_reset, mce's init_out), and every adapter calls its decoder.
+	 * tests/test-render checks that a decoding does not depend on what out held.
+	 */
 	return type->decode(type, values, ctx, out);
 }
 
@@ -211,15 +206,18 @@ int adapt_edac(const struct ras_event_type *type, const struct ras_value *v,
 		in.layer_name[l] = ras_decode_layer_name(ctx, in.mc_index, l);
 	if (!ctx || !ctx->labels)
 		return edac_decode(&in, out);
+	/* Asked first: where no label is configured for the slot, the kernel's is not looked at. */
+	configured = dimm_labels_lookup(ctx->labels, NULL, in.mc_index, in.top_layer,
+					in.middle_layer, in.lower_layer);
+	if (!configured)
+		return edac_decode(&in, out);
 	/* snprintf's "%.*s", at a fraction of its cost. */
 	label_len = in.label ? strnlen(in.label, in.label_len < sizeof(kernel_label) - 1 ?
 					       in.label_len : sizeof(kernel_label) - 1) : 0;
 	memcpy(kernel_label, in.label ? in.label : "", label_len);
 	kernel_label[label_len] = '\0';
 	/* The kernel often says "any memory" or a driver default; the label files know the slot. */
-	if (dimm_label_is_placeholder(kernel_label) &&
-	    (configured = dimm_labels_lookup(ctx->labels, NULL, in.mc_index, in.top_layer,
-					     in.middle_layer, in.lower_layer))) {
+	if (dimm_label_is_placeholder(kernel_label)) {
 		in.label = configured;
 		in.label_len = strlen(configured);
 	}

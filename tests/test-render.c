@@ -163,17 +163,36 @@ static void test_restated_types(const struct ras_event_type *t)
 	tap_is_int(bad, 0, "%s: every restated dfield has its raw field's type", t->table);
 }
 
+/* The end of the last member a type's dfields name: the bytes a decoding must fill. */
+static size_t decoded_end(const struct ras_event_type *t)
+{
+	size_t end = sizeof(struct ras_decoded_head);
+
+	for (size_t i = 0; i < *t->n_dfields; i++)
+		if (t->dfields[i].offset + t->dfields[i].size > end)
+			end = t->dfields[i].offset + t->dfields[i].size;
+	return end;
+}
+
 static void test_type(const struct ras_event_type *t, const struct ras_type_format *tf)
 {
 	static _Alignas(16) uint8_t decoded[RAS_DECODED_MAX], rebuilt[RAS_DECODED_MAX];
+	static _Alignas(16) uint8_t dirty[RAS_DECODED_MAX];
 	struct ras_value v[RAS_MAX_FIELDS];
 	char a[RAS_SUMMARY_LEN], b[RAS_SUMMARY_LEN], empty[RAS_SUMMARY_LEN + 64];
-	int differ = 0, said = 0;
+	int differ = 0, said = 0, stale = 0;
 
 	for (int round = 0; round < ROUNDS; round++) {
 		for (unsigned i = 0; i < t->n_fields; i++)
 			random_value(t, i, tf->field[i], &v[i]);
 		ras_decode_values(t, v, NULL, decoded);
+		/* ras_decode_values clears nothing: each decoder clears its whole struct first. */
+		/* Junk, or (every third round) the previous record's decoding, as rasd reuses it. */
+		if (round % 3)
+			memset(dirty, round & 1 ? 0xa5 : 0xff, sizeof(dirty));
+		ras_decode_values(t, v, NULL, dirty);
+		if (memcmp(decoded, dirty, decoded_end(t)) && stale++ == 0)
+			tap_diag("%s: a decoding kept bytes of what its buffer held", t->table);
 		rebuild(t, v, decoded, rebuilt);
 		ras_render(t, decoded, a, sizeof(a));
 		ras_render(t, rebuilt, b, sizeof(b));
@@ -184,6 +203,7 @@ static void test_type(const struct ras_event_type *t, const struct ras_type_form
 	tap_is_int(differ, 0, "%s: %d records render the same from the stored fields", t->table,
 		   ROUNDS);
 	tap_is_int(said, ROUNDS, "%s: every decoded record has its own sentence", t->table);
+	tap_is_int(stale, 0, "%s: a decoding does not depend on what its buffer held", t->table);
 
 	/* A head with nothing known: what ras_decode_values leaves before decoding. */
 	memset(rebuilt, 0, sizeof(rebuilt));
