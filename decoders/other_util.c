@@ -32,29 +32,82 @@ void ou_put(struct ou_buf *b, const char *s)
 	ou_put_n(b, s, strnlen(s, b->len - 1 - b->at));
 }
 
+/* "00".."99": numbers are written two digits at a time. */
+static const char two_digits[201] =
+	"00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	"8081828384858687888990919293949596979899";
+
+/* The decimal digits of u, written backwards ending at end; returns where they start. */
+static char *decimal_digits(char *end, unsigned long long u)
+{
+	char *d = end;
+
+	while (u >= 100) {
+		unsigned r = (unsigned)(u % 100);
+
+		u /= 100;
+		d -= 2;
+		d[0] = two_digits[2 * r];
+		d[1] = two_digits[2 * r + 1];
+	}
+	if (u >= 10) {
+		d -= 2;
+		d[0] = two_digits[2 * u];
+		d[1] = two_digits[2 * u + 1];
+	} else {
+		*--d = (char)('0' + u);
+	}
+	return d;
+}
+
 void ou_put_int(struct ou_buf *b, long long v)
 {
-	char digits[24], *end = digits + sizeof(digits), *d = end;
+	char digits[24], *end = digits + sizeof(digits), *d;
 	/* Negated as unsigned so LLONG_MIN works too. */
 	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
 
-	do
-		*--d = (char)('0' + u % 10);
-	while (u /= 10);
+	d = decimal_digits(end, u);
 	if (v < 0)
 		*--d = '-';
 	ou_put_n(b, d, (size_t)(end - d));
 }
 
-void ou_put_hex(struct ou_buf *b, unsigned long long v)
+void ou_put_uint(struct ou_buf *b, unsigned long long v)
 {
-	char digits[24], *end = digits + sizeof(digits), *d = end;
+	char digits[24], *end = digits + sizeof(digits), *d = decimal_digits(end, v);
 
+	ou_put_n(b, d, (size_t)(end - d));
+}
+
+/* The lower-case hex digits of v, at least width of them, ending at end (room for 64). */
+static char *hex_digits(char *end, unsigned long long v, unsigned width)
+{
+	char *d = end;
+
+	if (width > 32)
+		width = 32;
 	do
 		*--d = "0123456789abcdef"[v & 0xf];
 	while (v >>= 4);
+	while ((unsigned)(end - d) < width)
+		*--d = '0';
+	return d;
+}
+
+void ou_put_hex(struct ou_buf *b, unsigned long long v)
+{
+	char digits[40], *end = digits + sizeof(digits), *d = hex_digits(end, v, 0);
+
 	*--d = 'x';
 	*--d = '0';
+	ou_put_n(b, d, (size_t)(end - d));
+}
+
+void ou_put_hex_pad(struct ou_buf *b, unsigned long long v, unsigned width)
+{
+	char digits[40], *end = digits + sizeof(digits), *d = hex_digits(end, v, width);
+
 	ou_put_n(b, d, (size_t)(end - d));
 }
 
@@ -69,17 +122,42 @@ void ou_append(char *buf, size_t len, const char *s)
 		ou_put(&b, s);
 }
 
+/* Whether any of the 8 bytes of w is a control byte (< 0x20) or not ASCII (>= 0x7f). */
+static inline int word_has_unsafe(uint64_t w)
+{
+	const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
+	/* A byte below 0x20 borrows into its own top bit, where its own top bit was clear. */
+	uint64_t below = (w - 0x20 * ones) & ~w & high;
+	/* Adding 1 sets the top bit of 0x7f; bytes at 0x80 or above have it already. */
+	uint64_t above = ((w + ones) | w) & high;
+
+	return (below | above) != 0;
+}
+
 void ou_copy(char *dst, size_t len, const char *src, size_t src_len)
 {
-	size_t n = 0;
+	size_t n = 0, i = 0;
 
 	if (!dst || len == 0)
 		return;
-	/* The bytes up to a NUL copied whole, then the unsafe ones replaced: a loop the compiler vectorizes. */
+	/* The bytes up to a NUL copied whole, then the unsafe ones replaced. */
 	if (src)
 		n = strnlen(src, src_len < len - 1 ? src_len : len - 1);
 	memcpy(dst, src ? src : "", n);
-	for (size_t i = 0; i < n; i++) {
+	/* Eight at a time: a word of printable ASCII, nearly all kernel text, stays as copied. */
+	for (; i + 8 <= n; i += 8) {
+		uint64_t w;
+
+		memcpy(&w, dst + i, 8);
+		if (!word_has_unsafe(w))
+			continue;
+		for (size_t j = i; j < i + 8; j++) {
+			unsigned char c = (unsigned char)dst[j];
+
+			dst[j] = (c < 0x20 || c >= 0x7f) ? '?' : (char)c;
+		}
+	}
+	for (; i < n; i++) {
 		unsigned char c = (unsigned char)dst[i];
 
 		dst[i] = (c < 0x20 || c >= 0x7f) ? '?' : (char)c;
@@ -120,9 +198,10 @@ void ou_bit_names(char *dst, size_t len, uint64_t bits,
 	if (!dst || len == 0)
 		return;
 	dst[0] = '\0';
-	for (unsigned b = 0; b < 64; b++) {
-		if (!(bits & (UINT64_C(1) << b)))
-			continue;
+	/* The set bits only, lowest first. */
+	for (uint64_t rest = bits; rest; rest &= rest - 1) {
+		unsigned b = (unsigned)__builtin_ctzll(rest);
+
 		if (!first)
 			ou_append(dst, len, sep);
 		first = 0;

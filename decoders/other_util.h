@@ -48,19 +48,31 @@ static inline void ou_put_n(struct ou_buf *b, const char *s, size_t n)
 	if (n > b->len - 1 - b->at)
 		n = b->len - 1 - b->at;
 	d = b->p + b->at;
-	if (n <= 16)
+	/* Two overlapping words read and write only the n bytes, and cost no loop. */
+	if (n >= 8 && n <= 16) {
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else if (n < 4) {
 		for (size_t i = 0; i < n; i++)
 			d[i] = s[i];
-	else
+	} else {
 		memcpy(d, s, n);
+	}
 	b->at += n;
 	b->p[b->at] = '\0';
 }
 /* A string literal, its length known. */
 #define ou_put_lit(b, lit) ou_put_n((b), (lit), sizeof(lit) - 1)
+/* As "%lld" and "%llu" write them. */
 void ou_put_int(struct ou_buf *b, long long v);
+void ou_put_uint(struct ou_buf *b, unsigned long long v);
 /* "0x" and lower-case hex digits, as "0x%llx" writes them. */
 void ou_put_hex(struct ou_buf *b, unsigned long long v);
+/* Lower-case hex digits, at least width (at most 32) of them, as "%0<width>llx" writes them. */
+void ou_put_hex_pad(struct ou_buf *b, unsigned long long v, unsigned width);
 /*
  * Copies at most src_len bytes of src (stopping at a NUL) into dst, replacing
  * control and non-ASCII bytes with '?' so kernel-supplied text is log-safe.

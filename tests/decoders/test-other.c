@@ -302,9 +302,227 @@ static void test_put(void)
 	tap_is_int(bad, 0, "ou_put, ou_put_int, ou_put_hex write and truncate as snprintf does");
 }
 
+/* Every decimal width: 0, 9 and 10, 99 and 100, ... both signs, and the ends of the range. */
+static void test_put_numbers(void)
+{
+	unsigned long long p10 = 1;
+	int bad = 0, checked = 0;
+
+	for (int e = 0; e <= 19; e++, p10 *= 10) {
+		const unsigned long long us[] = { p10 - 1, p10, p10 + 1, p10 * 7 / 3 };
+
+		for (size_t i = 0; i < sizeof(us) / sizeof(us[0]); i++) {
+			unsigned long long u = us[i];
+			long long vs[] = { (long long)u, -(long long)(u & 0x7fffffffffffffffULL) };
+
+			for (size_t len = 0; len <= 24; len++) {
+				char got[32] = "x", want[32] = "x";
+				struct ou_buf b = ou_start(got, len);
+
+				ou_put_uint(&b, u);
+				if (len)
+					snprintf(want, len, "%llu", u);
+				bad += strcmp(got, want) != 0;
+				for (int s = 0; s < 2; s++) {
+					b = ou_start(got, len);
+					ou_put_int(&b, vs[s]);
+					if (len)
+						snprintf(want, len, "%lld", vs[s]);
+					bad += strcmp(got, want) != 0;
+				}
+				checked += 3;
+			}
+		}
+	}
+	{
+		static const long long ends[] = { 0, -1, 1, -9223372036854775807LL - 1,
+						  9223372036854775807LL, -10, -100, -99 };
+		static const unsigned long long uends[] = { 0, 18446744073709551615ULL,
+							    10000000000000000000ULL, 9999999999999999999ULL };
+
+		for (size_t i = 0; i < sizeof(ends) / sizeof(ends[0]); i++) {
+			char got[32], want[32];
+			struct ou_buf b = ou_start(got, sizeof(got));
+
+			ou_put_int(&b, ends[i]);
+			snprintf(want, sizeof(want), "%lld", ends[i]);
+			bad += strcmp(got, want) != 0 || b.at != strlen(want);
+			b = ou_start(got, sizeof(got));
+			ou_put_uint(&b, uends[i % 4]);
+			snprintf(want, sizeof(want), "%llu", uends[i % 4]);
+			bad += strcmp(got, want) != 0 || b.at != strlen(want);
+			checked += 2;
+		}
+	}
+	tap_is_int(bad, 0, "ou_put_int and ou_put_uint write %d numbers as %%lld and %%llu do", checked);
+}
+
+/* "%0<w>llx" at every width from none to past 16 digits, at every buffer size. */
+static void test_put_hex_pad(void)
+{
+	static const unsigned long long vs[] = { 0, 1, 0xf, 0x10, 0xffff, 0x10000, 0xdeadbeef,
+						 0x100000000ULL, 0x7fffffffffffffffULL,
+						 0xffffffffffffffffULL };
+	int bad = 0;
+
+	for (size_t i = 0; i < sizeof(vs) / sizeof(vs[0]); i++) {
+		for (unsigned w = 0; w <= 20; w++) {
+			for (size_t len = 0; len <= 24; len++) {
+				char got[32] = "x", want[32] = "x";
+				struct ou_buf b = ou_start(got, len);
+
+				ou_put_hex_pad(&b, vs[i], w);
+				if (len)
+					snprintf(want, len, "%0*llx", (int)w, vs[i]);
+				bad += strcmp(got, want) != 0;
+			}
+			{
+				char got[48], want[48];
+				struct ou_buf b = ou_start(got, sizeof(got));
+
+				ou_put_lit(&b, "0x");
+				ou_put_hex_pad(&b, vs[i], w);
+				ou_put_hex(&b, vs[i]);
+				snprintf(want, sizeof(want), "0x%0*llx0x%llx", (int)w, vs[i], vs[i]);
+				bad += strcmp(got, want) != 0 || b.at != strlen(want);
+			}
+		}
+	}
+	tap_is_int(bad, 0, "ou_put_hex_pad writes as %%0*llx does, ou_put_hex as 0x%%llx");
+}
+
+/* ou_put_n: strings of every length up to 40 into buffers of every size, as "%s" would. */
+static void test_put_lengths(void)
+{
+	const char *text = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGH";
+	int bad = 0;
+
+	for (size_t n = 0; n <= 40; n++) {
+		for (size_t len = 0; len <= 48; len++) {
+			char got[64] = "x", want[64] = "x", s[48];
+			struct ou_buf b = ou_start(got, len);
+
+			memcpy(s, text, n);
+			s[n] = '\0';
+			ou_put_lit(&b, "<");
+			ou_put_n(&b, s, n);
+			ou_put(&b, s);
+			if (len)
+				snprintf(want, len, "<%s%s", s, s);
+			/* Nothing written at or past len (got[len] is still as initialized). */
+			bad += strcmp(got, want) != 0 || (len && b.at != strlen(want)) ||
+			       (len >= 2 && got[len] != '\0');
+		}
+	}
+	tap_is_int(bad, 0, "ou_put_n and ou_put copy strings of 0 to 40 bytes as %%s does");
+}
+
+/* What ou_copy did byte by byte before it read words: the reference it must match. */
+static void copy_reference(char *dst, size_t len, const char *src, size_t src_len)
+{
+	size_t n = 0;
+
+	if (src)
+		while (n < src_len && n < len - 1 && src[n])
+			n++;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)src[i];
+
+		dst[i] = (c < 0x20 || c >= 0x7f) ? '?' : (char)c;
+	}
+	dst[n] = '\0';
+}
+
+static uint64_t rng = 0x2545f4914f6cdd1dULL;
+
+static unsigned rnd_byte(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (unsigned)(rng >> 24) & 0xff;
+}
+
+/* Every byte value, at every position of a word, in texts of every length and alignment. */
+static void test_copy(void)
+{
+	int bad = 0, rounds = 0;
+
+	for (int round = 0; round < 4000; round++) {
+		char src[100], got[110], want[110];
+		size_t src_len = (size_t)round % 90, len = 1 + rnd_byte() % 100;
+		size_t at = (size_t)round % 7;
+
+		/* Mostly printable text, a byte of anything here and there, sometimes a NUL. */
+		for (size_t i = 0; i < sizeof(src); i++) {
+			unsigned r = rnd_byte();
+
+			src[i] = (char)(r < 200 ? 0x20 + r % 95 : rnd_byte());
+		}
+		if (round % 5 == 0)
+			src[rnd_byte() % sizeof(src)] = '\0';
+		memset(got, 'z', sizeof(got));
+		memset(want, 'z', sizeof(want));
+		ou_copy(got + at, len, src, src_len);
+		copy_reference(want + at, len, src, src_len);
+		bad += memcmp(got, want, sizeof(got)) != 0;
+		rounds++;
+	}
+	for (unsigned c = 0; c < 256; c++) {
+		for (size_t pos = 0; pos < 16; pos++) {
+			char src[24], got[32], want[32];
+
+			memset(src, 'a', sizeof(src));
+			src[pos] = (char)c;
+			ou_copy(got, sizeof(got), src, sizeof(src));
+			copy_reference(want, sizeof(want), src, sizeof(src));
+			bad += strcmp(got, want) != 0;
+			rounds++;
+		}
+	}
+	tap_is_int(bad, 0, "ou_copy writes what a byte-by-byte copy writes (%d texts)", rounds);
+}
+
+/* Set bits named lowest first, "bit N" where the table has no name. */
+static void test_bit_names(void)
+{
+	static const char *const names[] = { "zero", NULL, "two", "three" };
+	int bad = 0;
+
+	for (int round = 0; round < 2000; round++) {
+		uint64_t bits = 0;
+		char got[200], want[200] = "";
+
+		for (int i = 0; i < 8; i++)
+			bits = bits << 8 | rnd_byte();
+		if (round < 64)
+			bits = 1ULL << round;
+		bits &= round % 3 ? ~0ULL : 0xfULL;
+		ou_bit_names(got, sizeof(got), bits, names, 4, ", ");
+		for (unsigned b = 0, first = 1; b < 64; b++) {
+			if (!(bits >> b & 1))
+				continue;
+			if (!first)
+				ou_appendf(want, sizeof(want), ", ");
+			first = 0;
+			if (b < 4 && names[b])
+				ou_appendf(want, sizeof(want), "%s", names[b]);
+			else
+				ou_appendf(want, sizeof(want), "bit %u", b);
+		}
+		bad += strcmp(got, want) != 0;
+	}
+	tap_is_int(bad, 0, "ou_bit_names names every set bit in order");
+}
+
 int main(void)
 {
 	test_put();
+	test_put_numbers();
+	test_put_hex_pad();
+	test_put_lengths();
+	test_copy();
+	test_bit_names();
 	test_memfail();
 	test_devlink();
 	test_block();
