@@ -330,27 +330,38 @@ static void tlp_describe(const struct aer_tlp *t, struct aer_decoded *out)
 		ou_appendf(d, dl, " length %u DW", t->length_dw);
 }
 
+static void set_class(struct aer_decoded *out, const char *name)
+{
+	struct ou_buf c = ou_start(out->error_class, sizeof(out->error_class));
+
+	ou_put(&c, name);
+}
+
 static void decode_class(const struct aer_in *in, struct aer_decoded *out, int *correctable)
 {
+	struct ou_buf class;
+
 	*correctable = 0;
 	switch (in->severity) {
 	case AER_TP_CORRECTED:
 		*correctable = 1;
 		out->severity = RAS_SEV_CORRECTED;
-		snprintf(out->error_class, sizeof(out->error_class), "corrected");
+		set_class(out, "corrected");
 		break;
 	case AER_TP_NONFATAL:
 		out->severity = RAS_SEV_UNCORRECTED;
-		snprintf(out->error_class, sizeof(out->error_class), "uncorrected non-fatal");
+		set_class(out, "uncorrected non-fatal");
 		break;
 	case AER_TP_FATAL:
 		out->severity = RAS_SEV_FATAL;
-		snprintf(out->error_class, sizeof(out->error_class), "uncorrected fatal");
+		set_class(out, "uncorrected fatal");
 		break;
 	default:
 		out->severity = RAS_SEV_UNKNOWN;
-		snprintf(out->error_class, sizeof(out->error_class), "severity %u",
-			 in->severity);
+		set_class(out, "severity ");
+		class = (struct ou_buf){ .p = out->error_class, .len = sizeof(out->error_class),
+					 .at = strlen(out->error_class) };
+		ou_put_uint(&class, in->severity);
 		break;
 	}
 }
@@ -406,6 +417,7 @@ void aer_render(const struct aer_decoded *d, char *buf, size_t len)
 
 int aer_decode(const struct aer_in *in, struct aer_decoded *out)
 {
+	struct ou_buf loc;
 	int correctable;
 
 	if (!out)
@@ -422,14 +434,21 @@ int aer_decode(const struct aer_in *in, struct aer_decoded *out)
 	if (in->tlp_header_valid) {
 		struct aer_tlp t;
 
-		snprintf(out->tlp_header_text, sizeof(out->tlp_header_text), "%08x %08x %08x %08x",
-			 in->tlp_header[0], in->tlp_header[1], in->tlp_header[2],
-			 in->tlp_header[3]);
+		/* "%08x %08x %08x %08x" */
+		struct ou_buf h = ou_start(out->tlp_header_text, sizeof(out->tlp_header_text));
+
+		for (int i = 0; i < 4; i++) {
+			if (i)
+				ou_put_lit(&h, " ");
+			ou_put_hex_pad(&h, in->tlp_header[i], 8);
+		}
 		aer_tlp_decode(in->tlp_header, &t);
 		tlp_describe(&t, out);
 	}
-	snprintf(out->location, sizeof(out->location), "%s %s",
-		 out->bus_type[0] ? out->bus_type : "PCIe",
-		 out->dev_name[0] ? out->dev_name : "unknown device");
+	/* "%s %s", at every record */
+	loc = ou_start(out->location, sizeof(out->location));
+	ou_put(&loc, out->bus_type[0] ? out->bus_type : "PCIe");
+	ou_put_lit(&loc, " ");
+	ou_put(&loc, out->dev_name[0] ? out->dev_name : "unknown device");
 	return 0;
 }

@@ -67,23 +67,31 @@ static void write_location(const struct edac_in *in, struct edac_decoded *out)
 		return;
 	}
 	/* Built at every record, so without printf. */
-	ou_put(&loc, "mc");
+	ou_put_lit(&loc, "mc");
 	ou_put_int(&loc, in->mc_index);
 	for (int i = 0; i <= last; i++) {
 		if (named && layer[i] < 0)
 			continue;
-		ou_put(&loc, named ? ", " : i ? ":" : ", layers ");
 		if (named) {
+			ou_put_lit(&loc, ", ");
 			ou_put(&loc, in->layer_name[i] ? in->layer_name[i] : "layer");
-			ou_put(&loc, " ");
+			ou_put_lit(&loc, " ");
+		} else if (i) {
+			ou_put_lit(&loc, ":");
+		} else {
+			ou_put_lit(&loc, ", layers ");
 		}
 		ou_put_int(&loc, layer[i]);
 	}
 	/* The label whole or not at all: the sentence names one too long for the location. */
-	if (edac_label_is_specific(out->label) && loc.at + strlen(out->label) + 3 < sizeof(out->location)) {
-		ou_put(&loc, " (");
-		ou_put(&loc, out->label);
-		ou_put(&loc, ")");
+	if (edac_label_is_specific(out->label)) {
+		size_t n = strlen(out->label);
+
+		if (loc.at + n + 3 < sizeof(out->location)) {
+			ou_put_lit(&loc, " (");
+			ou_put_n(&loc, out->label, n);
+			ou_put_lit(&loc, ")");
+		}
 	}
 }
 

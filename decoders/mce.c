@@ -112,27 +112,29 @@ uint32_t mce_cpuid_signature(unsigned family, unsigned model, unsigned stepping)
 	return eax;
 }
 
+/* A decoding before anything is known: every number unknown, every string empty. */
+#define NONE RAS_DF_NONE
+static const struct mce_decoded blank = {
+	.severity = RAS_SEV_UNKNOWN,
+	.family = NONE, .model = NONE, .stepping = NONE, .cpu = NONE, .socket = NONE,
+	.apicid = NONE, .bank = NONE, .mcacod = NONE, .mscod = NONE, .cache_level = NONE,
+	.filtered = NONE, .mem_ctrl = NONE, .channel = NONE, .dimm = NONE, .rank = NONE,
+	.chip_select = NONE, .addr_valid = NONE, .addr = NONE, .addr_lsb = NONE,
+	.addr_mode = NONE, .addr_usable = NONE, .misc_valid = NONE, .corrected_count = NONE,
+	.overflow = NONE, .pcc = NONE, .uc = NONE, .en = NONE, .s = NONE, .ar = NONE,
+	.poison = NONE, .deferred = NONE, .mcg_ripv = NONE, .mcg_eipv = NONE, .mcg_mcip = NONE,
+	.mcg_lmce = NONE, .smca_hwid = NONE, .smca_mcatype = NONE, .smca_instance = NONE,
+	.smca_instance_hi = NONE,
+	.xec = NONE, .raw_status = NONE, .raw_addr = NONE, .raw_misc = NONE,
+	.raw_synd = NONE, .raw_ipid = NONE, .raw_mcgstatus = NONE, .raw_mcgcap = NONE,
+	.raw_synd1 = NONE, .raw_synd2 = NONE,
+};
+#undef NONE
+
+/* One copy of the blank decoding (padding included: a static object's is zero), at every record. */
 static void init_out(struct mce_decoded *out)
 {
-	int64_t *ints[] = {
-		&out->family, &out->model, &out->stepping, &out->cpu, &out->socket,
-		&out->apicid, &out->bank, &out->mcacod, &out->mscod, &out->cache_level,
-		&out->filtered, &out->mem_ctrl, &out->channel, &out->dimm, &out->rank,
-		&out->chip_select, &out->addr_valid, &out->addr, &out->addr_lsb,
-		&out->addr_mode, &out->addr_usable, &out->misc_valid, &out->corrected_count, &out->overflow,
-		&out->pcc, &out->uc, &out->en, &out->s, &out->ar, &out->poison,
-		&out->deferred, &out->mcg_ripv, &out->mcg_eipv, &out->mcg_mcip,
-		&out->mcg_lmce, &out->smca_hwid, &out->smca_mcatype, &out->smca_instance,
-		&out->smca_instance_hi,
-		&out->xec, &out->raw_status, &out->raw_addr, &out->raw_misc,
-		&out->raw_synd, &out->raw_ipid, &out->raw_mcgstatus, &out->raw_mcgcap,
-		&out->raw_synd1, &out->raw_synd2,
-	};
-
-	memset(out, 0, sizeof(*out));
-	out->severity = RAS_SEV_UNKNOWN;
-	for (size_t i = 0; i < MCE_ARRAY_SIZE(ints); i++)
-		*ints[i] = RAS_DF_NONE;
+	memcpy(out, &blank, sizeof(*out));
 }
 
 static void fill_raw_and_identity(const struct mce_in *in, struct mce_decoded *out)
@@ -214,12 +216,13 @@ static vendor_decode_fn pick_decoder(const struct mce_in *in, struct mce_decoded
 	return mce_intel_decode;
 }
 
-/* ", <what> <n>" when n is known. */
-static void put_known(struct ou_buf *b, const char *what, int64_t n)
+/* ", <what> <n>" when n is known; what is a string literal. */
+#define put_known(b, what, n) put_known_n((b), (what), sizeof(what) - 1, (n))
+static void put_known_n(struct ou_buf *b, const char *what, size_t what_len, int64_t n)
 {
 	if (n == RAS_DF_NONE)
 		return;
-	ou_put(b, what);
+	ou_put_n(b, what, what_len);
 	ou_put_int(b, (long long)n);
 }
 
@@ -228,16 +231,20 @@ static void build_location(struct mce_decoded *out)
 {
 	struct ou_buf loc = ou_start(out->location, sizeof(out->location));
 	char name[24];
+	size_t n;
 
 	put_known(&loc, "socket ", out->socket);
-	ou_put(&loc, loc.at ? ", CPU " : "CPU ");
+	if (loc.at)
+		ou_put_lit(&loc, ", CPU ");
+	else
+		ou_put_lit(&loc, "CPU ");
 	ou_put_int(&loc, (long long)out->cpu);
-	ou_put(&loc, ", bank ");
+	ou_put_lit(&loc, ", bank ");
 	ou_put_int(&loc, (long long)out->bank);
 	if (out->bank_name[0]) {
-		ou_put(&loc, " (");
+		ou_put_lit(&loc, " (");
 		ou_put(&loc, out->bank_name);
-		ou_put(&loc, ")");
+		ou_put_lit(&loc, ")");
 	}
 	put_known(&loc, ", memory controller ", out->mem_ctrl);
 	put_known(&loc, ", channel ", out->channel);
@@ -245,12 +252,12 @@ static void build_location(struct mce_decoded *out)
 	put_known(&loc, ", rank ", out->rank);
 	put_known(&loc, ", chip select ", out->chip_select);
 	if (out->pcie_device[0]) {
-		ou_put(&loc, ", PCIe device ");
+		ou_put_lit(&loc, ", PCIe device ");
 		ou_put(&loc, out->pcie_device);
 	}
-	if (mce_cache_name(out, name, sizeof(name))) {
-		ou_put(&loc, ", ");
-		ou_put(&loc, name);
+	if ((n = mce_cache_name(out, name, sizeof(name)))) {
+		ou_put_lit(&loc, ", ");
+		ou_put_n(&loc, name, n);
 	}
 }
 

@@ -416,7 +416,7 @@ static const struct model_row *find_model(unsigned vendor, int64_t family, int64
 	for (size_t i = 0; i < MCE_ARRAY_SIZE(cpu_models); i++) {
 		const struct model_row *m = &cpu_models[i];
 
-		if (m->vendor == vendor && m->family == family && m->model == model &&
+		if (m->model == model && m->family == family && m->vendor == vendor &&
 		    stepping >= m->step_lo && stepping <= m->step_hi)
 			return m;
 	}
@@ -501,11 +501,19 @@ static void apply_bank(const struct bank_row *b, const struct mce_in *in, struct
 		mscod = NULL; /* the MLC's own MSCOD: the PCU table does not apply */
 	decode_mscod(in->status, mscod, out);
 	if (mscod && strnlen(out->model_text, sizeof(out->model_text)) == before &&
-	    mce_bits(in->status, 16, 31))
-		ou_appendf(out->model_text, sizeof(out->model_text), "%sMSCOD 0x%04llx %s",
-			    before ? "; " : "", (unsigned long long)mce_bits(in->status, 16, 31),
-			    mscod == mscod_unpublished ? "has no public meaning for this bank"
-						       : "not in the documented table");
+	    mce_bits(in->status, 16, 31)) {
+		/* "%sMSCOD 0x%04llx %s" without printf: a storm's records of such a bank all say it. */
+		struct ou_buf t = { .p = out->model_text, .len = sizeof(out->model_text), .at = before };
+
+		if (before)
+			ou_put_lit(&t, "; ");
+		ou_put_lit(&t, "MSCOD 0x");
+		ou_put_hex_pad(&t, mce_bits(in->status, 16, 31), 4);
+		if (mscod == mscod_unpublished)
+			ou_put_lit(&t, " has no public meaning for this bank");
+		else
+			ou_put_lit(&t, " not in the documented table");
+	}
 	if (b->mcacod)
 		add_model_text(out, mce_code_lookup(b->mcacod, (uint32_t)mce_bits(in->status, 0, 15)));
 	if (b->misc)
