@@ -11,6 +11,7 @@
 #include "lib/clock.h"
 #include "lib/decode.h"
 #include "lib/text.h"
+#include "decoders/other_util.h"
 
 /*
  * Record lines are limited per event type and per class: corrected or lower,
@@ -167,14 +168,29 @@ void ras_log_record(const struct ras_event_type *type, int cpu, const char *sour
 	unsigned idx = (unsigned)(type - ras_event_types);
 	unsigned cls = d->severity > RAS_SEV_CORRECTED ? CLASS_WORSE : CLASS_CORRECTED;
 	char line[RAS_SUMMARY_LEN + 256];
+	struct ou_buf b;
 
 	if (!ras_log_limit_allows(&rates[idx][cls], rate_limit[cls], record_words(idx), class_words[cls]))
 		return;
 	ras_format_time(wall_ns, when, sizeof(when));
 	ras_render(type, decoded, sentence, sizeof(sentence));
-	snprintf(line, sizeof(line), "%s %s cpu %d%s%s: %s%s%s", when, ras_severity_name(d->severity),
-		 cpu, strcmp(source, "live") ? " " : "", strcmp(source, "live") ? source : "",
-		 sentence, d->location[0] ? " @ " : "", d->location);
+	/* "%s %s cpu %d%s%s: %s%s%s" without printf, cut where snprintf would cut it. */
+	b = ou_start(line, sizeof(line));
+	ou_put(&b, when);
+	ou_put_lit(&b, " ");
+	ou_put(&b, ras_severity_name(d->severity));
+	ou_put_lit(&b, " cpu ");
+	ou_put_int(&b, cpu);
+	if (strcmp(source, "live")) {
+		ou_put_lit(&b, " ");
+		ou_put(&b, source);
+	}
+	ou_put_lit(&b, ": ");
+	ou_put(&b, sentence);
+	if (d->location[0]) {
+		ou_put_lit(&b, " @ ");
+		ou_put(&b, d->location);
+	}
 	if (!use_journal) {
 		stderr_line("", line);
 		return;
