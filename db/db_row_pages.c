@@ -74,6 +74,20 @@ static int finish(sqlite3_stmt *st, int r)
 	return r;
 }
 
+/*
+ * Statement `which`, once the writer thread has run what it was given, so that
+ * it reads every row written so far: 0, -ENODEV without the tables, -EIO.
+ */
+static int read_stmt(struct ras_db_row_pages *rp, int which, sqlite3_stmt **st)
+{
+	if (!rp)
+		return -ENODEV;
+	if (ras_db_sync(rp->db) < 0)
+		return -EIO;
+	*st = rp->st[which];
+	return 0;
+}
+
 /* A page noted, as the writer thread runs it (or this thread, after a sync). */
 struct note_job {
 	struct ras_db_row_pages *rp;
@@ -162,11 +176,8 @@ int ras_db_row_pages_pending(struct ras_db_row_pages *rp, const char *row, bool 
 	sqlite3_stmt *st;
 	int r, n = 0;
 
-	if (!rp)
-		return -ENODEV;
-	if (ras_db_sync(rp->db) < 0)
-		return -EIO;
-	st = rp->st[ST_PENDING];
+	if ((r = read_stmt(rp, ST_PENDING, &st)) < 0)
+		return r;
 	sqlite3_bind_text(st, 1, row, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 2, again);
 	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
@@ -187,11 +198,8 @@ int ras_db_row_over_take(struct ras_db_row_pages *rp, const char *row, int64_t *
 	int r;
 
 	*n = 0;
-	if (!rp)
-		return -ENODEV;
-	if (ras_db_sync(rp->db) < 0)
-		return -EIO;
-	st = rp->st[ST_OVER_GET];
+	if ((r = read_stmt(rp, ST_OVER_GET, &st)) < 0)
+		return r;
 	sqlite3_bind_text(st, 1, row, -1, SQLITE_STATIC);
 	r = sqlite3_step(st);
 	if (r == SQLITE_ROW)
@@ -210,11 +218,8 @@ int ras_db_rows_crossed(struct ras_db_row_pages *rp, void (*fn)(void *ctx, const
 	sqlite3_stmt *st;
 	int r, n = 0;
 
-	if (!rp)
-		return -ENODEV;
-	if (ras_db_sync(rp->db) < 0)
-		return -EIO;
-	st = rp->st[ST_CROSSED_LIST];
+	if ((r = read_stmt(rp, ST_CROSSED_LIST, &st)) < 0)
+		return r;
 	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *row = (const char *)sqlite3_column_text(st, 0);
 
@@ -246,13 +251,10 @@ int ras_db_page_offlined(struct ras_db_row_pages *rp, uint64_t page)
 	sqlite3_stmt *st;
 	int r;
 
-	if (!rp)
-		return -ENODEV;
-	if (ras_db_sync(rp->db) < 0)
-		return -EIO;
+	if ((r = read_stmt(rp, ST_OFFLINED, &st)) < 0)
+		return r;
 	/* The page subject's key, as lib/subject.c writes it. */
 	snprintf(key, sizeof(key), "0x%llx", (unsigned long long)page);
-	st = rp->st[ST_OFFLINED];
 	sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
 	r = sqlite3_step(st);
 	return finish(st, r == SQLITE_ROW ? sqlite3_column_int(st, 0) != 0 : -EIO);
