@@ -370,3 +370,23 @@ void diag_cells_classify(struct diag_cells *c, unsigned wide_cells, int64_t perm
 	keep_worst(c, &w);
 	c->dirty = 0;
 }
+
+void diag_cells_touched_since(const struct diag_cells *c, unsigned from, unsigned *rows,
+			      unsigned *banks, unsigned *ranks)
+{
+	for (unsigned i = from; i < c->n; i++) {
+		const struct diag_cell *a = &c->cell[i];
+		bool row = a->row >= 0, bank = a->bank >= 0, rank = a->rank >= 0;
+
+		for (unsigned j = 0; j < i && (row || bank || rank); j++) {
+			const struct diag_cell *b = &c->cell[j];
+
+			row = row && !same_row(a, b);
+			bank = bank && !same_bank(a, b);
+			rank = rank && a->rank != b->rank;
+		}
+		*rows += row;
+		*banks += bank;
+		*ranks += rank;
+	}
+}
