@@ -64,7 +64,7 @@ static struct rasd_health *open_health(struct rasd_config *cfg)
 	return h;
 }
 
-/* What a flush writes of part k (the time its verdict came aside: it depends on the commits). */
+/* What a flush writes of part k (its verdict's time aside: it depends on the commits). */
 static void row_of(struct rasd_health *h, int k, struct ras_db_part *row)
 {
 	int slot = health_part(h, parts[k].kind, parts[k].key, false, false);
@@ -75,36 +75,64 @@ static void row_of(struct rasd_health *h, int k, struct ras_db_part *row)
 	row->since_ns = 0;
 }
 
+/* Observations [0, n) of the stream: WARM_COMMITS of every part, then the cache's and the device's. */
+static void hold_stream(struct rasd_health *h, int from, int to)
+{
+	for (int j = from; j < to && j < WARM_COMMITS; j++) {
+		for (int k = 0; k < N_PARTS; k++)
+			hold(h, k, j);
+		hold(h, CACHE, 1000 + j);
+	}
+	for (int j = from > WARM_COMMITS ? from : WARM_COMMITS; j < to; j++) {
+		hold(h, CACHE, j);
+		hold(h, PCIE, j);
+	}
+}
+
+/* Each part as h1 (many commits) and h2 (at once) would write it. */
+static void compare(struct rasd_health *h1, struct rasd_health *h2)
+{
+	for (int k = 0; k < N_PARTS; k++) {
+		struct ras_db_part r1, r2;
+
+		row_of(h1, k, &r1);
+		row_of(h2, k, &r2);
+		tap_is_str(r1.verdict, r2.verdict, "%s: the verdict over many commits is the one judged at once",
+			   parts[k].key);
+		tap_is_str(r1.rule, r2.rule, "%s: the rule too", parts[k].key);
+		tap_is_str(r1.why, r2.why, "%s: and the why", parts[k].key);
+		tap_ok(r1.records && !strcmp(r1.mode, r2.mode) && r1.records == r2.records &&
+		       r1.cells == r2.cells && r1.rows == r2.rows && r1.banks == r2.banks &&
+		       r1.ranks == r2.ranks && r1.permanent == r2.permanent &&
+		       r1.corrected == r2.corrected && r1.uncorrected == r2.uncorrected,
+		       "%s: and its row (%lld records, mode '%s')", parts[k].key, (long long)r1.records,
+		       r1.mode);
+	}
+}
+
 int main(void)
 {
 	struct rasd_config cfg1, cfg2;
 	struct rasd_health *h1 = open_health(&cfg1), *h2 = open_health(&cfg2);
 	struct rasd_health_work w0, w1, w2;
-	int i = 0;
+	struct ras_db_part row;
+	const int n = WARM_COMMITS + QUIET_COMMITS;
 
 	if (!tap_ok(h1 && h2, "the diagnosis opens without a database"))
 		return tap_done();
-
 	/* Many commits, as a storm's small groups: new cells, a cache past its rate, a device's errors. */
-	for (int c = 0; c < WARM_COMMITS; c++, i++) {
-		for (int k = 0; k < N_PARTS; k++)
-			hold(h1, k, i);
-		hold(h1, CACHE, 1000 + i);
+	for (int c = 0; c < WARM_COMMITS; c++) {
+		hold_stream(h1, c, c + 1);
 		rasd_health_committed(h1);
 	}
 	/* A flush classifies what waits and reads every why. */
 	health_judge_pending(h1);
-	for (int k = 0; k < N_PARTS; k++) {
-		struct ras_db_part row;
-
+	for (int k = 0; k < N_PARTS; k++)
 		row_of(h1, k, &row);
-	}
 	rasd_health_work(h1, &w0);
-
 	/* Commits that add no cell and change no verdict: judged, nothing classified, no words. */
-	for (int c = 0; c < QUIET_COMMITS; c++, i++) {
-		hold(h1, CACHE, i);
-		hold(h1, PCIE, i);
+	for (int c = WARM_COMMITS; c < n; c++) {
+		hold_stream(h1, c, c + 1);
 		rasd_health_committed(h1);
 	}
 	rasd_health_work(h1, &w1);
@@ -116,44 +144,11 @@ int main(void)
 	       (unsigned long long)(w1.worded - w0.worded), 2 * QUIET_COMMITS);
 
 	/* The same observations, counted and judged at once. */
-	for (int j = 0; j < WARM_COMMITS; j++) {
-		for (int k = 0; k < N_PARTS; k++)
-			hold(h2, k, j);
-		hold(h2, CACHE, 1000 + j);
-	}
-	for (int j = WARM_COMMITS; j < i; j++) {
-		hold(h2, CACHE, j);
-		hold(h2, PCIE, j);
-	}
+	hold_stream(h2, 0, n);
 	rasd_health_committed(h2);
 	health_judge_pending(h1);
 	health_judge_pending(h2);
-
-	for (int k = 0; k < N_PARTS; k++) {
-		struct ras_db_part r1, r2;
-		int s1 = health_part(h1, parts[k].kind, parts[k].key, false, false);
-		int s2 = health_part(h2, parts[k].kind, parts[k].key, false, false);
-
-		if (s1 < 0 || s2 < 0) {
-			tap_ok(0, "%s is kept", parts[k].key);
-			tap_ok(0, "-");
-			tap_ok(0, "-");
-			tap_ok(0, "-");
-			continue;
-		}
-		row_of(h1, k, &r1);
-		row_of(h2, k, &r2);
-		tap_is_str(r1.verdict, r2.verdict, "%s: the verdict over many commits is the one judged at once",
-			   parts[k].key);
-		tap_is_str(r1.rule, r2.rule, "%s: the rule too", parts[k].key);
-		tap_is_str(r1.why, r2.why, "%s: and the why", parts[k].key);
-		tap_ok(!strcmp(r1.mode, r2.mode) && r1.records == r2.records && r1.cells == r2.cells &&
-		       r1.rows == r2.rows && r1.banks == r2.banks && r1.ranks == r2.ranks &&
-		       r1.permanent == r2.permanent && r1.corrected == r2.corrected &&
-		       r1.uncorrected == r2.uncorrected,
-		       "%s: and its row (%lld records, mode '%s')", parts[k].key, (long long)r1.records,
-		       r1.mode);
-	}
+	compare(h1, h2);
 	rasd_health_work(h1, &w1);
 	rasd_health_work(h2, &w2);
 	tap_ok(w1.worded - w0.worded == N_PARTS - 1,
