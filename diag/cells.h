@@ -109,6 +109,12 @@ const struct diag_fault *diag_cells_worst(const struct diag_cells *c);
 /* Distinct rows, banks and ranks among the kept cells. */
 void diag_cells_touched(const struct diag_cells *c, unsigned *rows, unsigned *banks, unsigned *ranks);
 /*
+ * As diag_cells_touched, for cells appended since: adds to *rows, *banks and
+ * *ranks what cells [from, n) add to the counts of cells [0, from).
+ */
+void diag_cells_touched_since(const struct diag_cells *c, unsigned from, unsigned *rows,
+			      unsigned *banks, unsigned *ranks);
+/*
  * One fault in words: "permanent single-row fault at rank 1, bank group 2,
  * bank 3, row 0x1a2b: 40 errors at 8 cells". Always NUL-terminates.
  */

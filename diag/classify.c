@@ -238,25 +238,61 @@ static int32_t shared(int32_t have, int32_t v, bool first)
 	return first || have == v ? v : -1;
 }
 
-/* How many of the cells idx[0..k) differ from every earlier one by same(). */
-static uint16_t distinct(const struct diag_cell *cell, const uint8_t *idx, unsigned k,
-			 bool (*same)(const struct diag_cell *, const struct diag_cell *))
+/* The places distinct() counts: a rank; a bank; a row or a column of a bank. */
+enum place { P_RANK, P_BANK, P_ROW, P_COLUMN, P_N };
+
+static bool same_at(const struct diag_cell *a, const struct diag_cell *b, enum place p)
 {
-	unsigned n = 0;
-
-	for (unsigned i = 0; i < k; i++) {
-		bool seen = false;
-
-		for (unsigned j = 0; j < i && !seen; j++)
-			seen = same(&cell[idx[i]], &cell[idx[j]]);
-		n += !seen;
+	switch (p) {
+	case P_RANK: return a->rank == b->rank;
+	case P_BANK: return same_bank(a, b);
+	case P_ROW: return same_row(a, b);
+	default: return same_column(a, b);
 	}
-	return (uint16_t)n;
 }
 
-static bool same_rank_only(const struct diag_cell *a, const struct diag_cell *b)
+/* Of a place: the same place hashes the same (its slot of 2 * DIAG_CELLS). */
+static unsigned place_slot(const struct diag_cell *a, enum place p)
 {
-	return a->rank == b->rank;
+	uint64_t h = (uint64_t)(uint32_t)a->rank * 0x9e3779b97f4a7c15ULL;
+
+	if (p != P_RANK)
+		h ^= ((uint64_t)(uint32_t)a->bank_group << 32 | (uint32_t)a->bank) * 0xbf58476d1ce4e5b9ULL;
+	if (p == P_ROW)
+		h ^= (uint64_t)(uint32_t)a->row * 0x94d049bb133111ebULL;
+	else if (p == P_COLUMN)
+		h ^= (uint64_t)(uint32_t)a->column * 0x2545f4914f6cdd1dULL;
+	return (unsigned)(h >> 57) % (2 * DIAG_CELLS);
+}
+
+/*
+ * How many distinct ranks, banks, rows and columns the cells idx[0..k) lie
+ * in: each cell looked up in a set of the places seen (at most DIAG_CELLS in
+ * twice as many slots), O(k), where comparing each with every earlier one
+ * was O(k^2) and a storm's fault holds all DIAG_CELLS.
+ */
+static void distinct(const struct diag_cell *cell, const uint8_t *idx, unsigned k, uint16_t *out)
+{
+	uint8_t seen[2 * DIAG_CELLS];
+
+	for (unsigned p = 0; p < P_N; p++) {
+		unsigned n = 0;
+
+		if (k > 1)
+			memset(seen, 0, sizeof(seen));
+		for (unsigned i = 0; i < k && k > 1; i++) {
+			const struct diag_cell *a = &cell[idx[i]];
+			unsigned s = place_slot(a, (enum place)p);
+
+			while (seen[s] && !same_at(a, &cell[seen[s] - 1], (enum place)p))
+				s = (s + 1) % (2 * DIAG_CELLS);
+			if (!seen[s]) {
+				seen[s] = (uint8_t)(idx[i] + 1);
+				n++;
+			}
+		}
+		out[p] = (uint16_t)(k > 1 ? n : k);
+	}
 }
 
 /* A fault's counts, times and shared coordinates, from its cells. */
@@ -265,6 +301,7 @@ static void summarize(struct work *w, unsigned f, int64_t gap)
 	const struct diag_cell *cell = w->c->cell;
 	struct diag_fault *ft = &w->faults[f];
 	uint8_t idx[DIAG_CELLS];
+	uint16_t n[P_N];
 	unsigned k = 0;
 
 	for (unsigned i = 0; i < w->n; i++) {
@@ -288,10 +325,11 @@ static void summarize(struct work *w, unsigned f, int64_t gap)
 			ft->last_ns = a->last_ns;
 	}
 	ft->cells = (uint16_t)k;
-	ft->ranks = distinct(cell, idx, k, same_rank_only);
-	ft->banks = distinct(cell, idx, k, same_bank);
-	ft->rows = distinct(cell, idx, k, same_row);
-	ft->columns = distinct(cell, idx, k, same_column);
+	distinct(cell, idx, k, n);
+	ft->ranks = n[P_RANK];
+	ft->banks = n[P_BANK];
+	ft->rows = n[P_ROW];
+	ft->columns = n[P_COLUMN];
 	ft->permanent = ft->last_ns - ft->first_ns >= gap;
 }
 
@@ -369,4 +407,24 @@ void diag_cells_classify(struct diag_cells *c, unsigned wide_cells, int64_t perm
 		summarize(&w, f, permanent_after_ns);
 	keep_worst(c, &w);
 	c->dirty = 0;
+}
+
+void diag_cells_touched_since(const struct diag_cells *c, unsigned from, unsigned *rows,
+			      unsigned *banks, unsigned *ranks)
+{
+	for (unsigned i = from; i < c->n; i++) {
+		const struct diag_cell *a = &c->cell[i];
+		bool row = a->row >= 0, bank = a->bank >= 0, rank = a->rank >= 0;
+
+		for (unsigned j = 0; j < i && (row || bank || rank); j++) {
+			const struct diag_cell *b = &c->cell[j];
+
+			row = row && !same_row(a, b);
+			bank = bank && !same_bank(a, b);
+			rank = rank && a->rank != b->rank;
+		}
+		*rows += row;
+		*banks += bank;
+		*ranks += rank;
+	}
 }

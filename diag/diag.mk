@@ -31,6 +31,13 @@ tests_diag_test_health_replay_SOURCES = tests/diag/test-health-replay.c bench/fa
 tests_diag_test_health_replay_CFLAGS = $(RAS_CFLAGS)
 tests_diag_test_health_replay_LDADD = $(TEST_LIBS)
 
+# The diagnosis's work at a commit is what the commit changed (issue 39): counted, never timed.
+check_PROGRAMS += tests/diag/test-health-work
+TESTS += tests/diag/test-health-work
+tests_diag_test_health_work_SOURCES = tests/diag/test-health-work.c tests/tap.h
+tests_diag_test_health_work_CFLAGS = $(RAS_CFLAGS)
+tests_diag_test_health_work_LDADD = $(TEST_LIBS)
+
 # The alerting rules (contrib/prometheus) against promtool, over a real metrics run.
 check_PROGRAMS += tests/diag/fault-tree
 tests_diag_fault_tree_SOURCES = tests/diag/fault-tree.c bench/fault_stream.c bench/fault_stream.h

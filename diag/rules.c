@@ -164,16 +164,17 @@ void diag_rules_observe(const struct diag_rules *r, struct diag_part *p, const s
 	}
 }
 
-/* What judging found so far: the best candidate and its evidence. */
+/* What judging found so far: the best candidate, without its words. */
 struct judging {
 	const struct diag_rules *rules;
 	const struct diag_part *p;
-	struct diag_judgement *out;
+	struct diag_decision *out;
+	int fault;              /* the best candidate's fault (a fault rule), else -1 */
 	bool any;
 };
 
-/* Rule r fires with evidence why: taken when it gives more than the best so far. */
-static void fire(struct judging *j, enum diag_rule r, const char *why)
+/* Rule r fires (of fault, or -1): taken when it gives more than the best so far. */
+static void fire(struct judging *j, enum diag_rule r, int fault)
 {
 	int v = j->rules->r[r].verdict;
 
@@ -184,35 +185,36 @@ static void fire(struct judging *j, enum diag_rule r, const char *why)
 	j->any = true;
 	j->out->verdict = (enum diag_verdict)v;
 	j->out->rule = r;
-	snprintf(j->out->why, sizeof(j->out->why), "%s", why);
+	j->fault = fault;
+}
+
+/* The rule a fault's mode fires, DIAG_R_NONE when none. */
+static enum diag_rule fault_rule(const struct diag_fault *f)
+{
+	if (f->mode == DIAG_M_BIT || f->mode == DIAG_M_WORD)
+		return DIAG_R_MEM_CELL;
+	if (f->mode != DIAG_M_NONE && !f->permanent)
+		return DIAG_R_MEM_TRANSIENT;
+	if (f->mode == DIAG_M_MULTI_RANK)
+		return DIAG_R_MEM_MULTI_RANK;
+	if (f->mode == DIAG_M_MULTI_BANK)
+		return DIAG_R_MEM_MULTI_BANK;
+	if (f->mode == DIAG_M_BANK)
+		return DIAG_R_MEM_BANK;
+	if (f->mode == DIAG_M_LANE)
+		return DIAG_R_MEM_LANE;
+	if (f->mode == DIAG_M_ROW || f->mode == DIAG_M_COLUMN)
+		return DIAG_R_MEM_ROW_COLUMN;
+	return DIAG_R_NONE;
 }
 
 static void judge_faults(struct judging *j, const struct diag_cells *c)
 {
-	char text[200];
-
 	for (unsigned i = 0; c && i < c->n_faults; i++) {
-		const struct diag_fault *f = &c->fault[i];
-		enum diag_rule r = DIAG_R_NONE;
+		enum diag_rule r = fault_rule(&c->fault[i]);
 
-		if (f->mode == DIAG_M_BIT || f->mode == DIAG_M_WORD)
-			r = DIAG_R_MEM_CELL;
-		else if (f->mode != DIAG_M_NONE && !f->permanent)
-			r = DIAG_R_MEM_TRANSIENT;
-		else if (f->mode == DIAG_M_MULTI_RANK)
-			r = DIAG_R_MEM_MULTI_RANK;
-		else if (f->mode == DIAG_M_MULTI_BANK)
-			r = DIAG_R_MEM_MULTI_BANK;
-		else if (f->mode == DIAG_M_BANK)
-			r = DIAG_R_MEM_BANK;
-		else if (f->mode == DIAG_M_LANE)
-			r = DIAG_R_MEM_LANE;
-		else if (f->mode == DIAG_M_ROW || f->mode == DIAG_M_COLUMN)
-			r = DIAG_R_MEM_ROW_COLUMN;
-		if (r == DIAG_R_NONE)
-			continue;
-		diag_fault_describe(f, text, sizeof(text));
-		fire(j, r, text);
+		if (r != DIAG_R_NONE)
+			fire(j, r, (int)i);
 	}
 }
 
@@ -233,52 +235,34 @@ static void threshold_text(const struct diag_rule_conf *c, char *out, size_t len
 
 static void judge_rates(struct judging *j)
 {
-	char text[160], th[32];
+	for (int i = 1; i < DIAG_R_N; i++)
+		if (rules[i].count && (j->p->fired & (1u << i)))
+			fire(j, (enum diag_rule)i, -1);
+}
 
-	for (int i = 1; i < DIAG_R_N; i++) {
-		if (!rules[i].count || !(j->p->fired & (1u << i)))
-			continue;
-		threshold_text(&j->rules->r[i], th, sizeof(th));
-		snprintf(text, sizeof(text), "%s: %s (%lld errors in all)", rules[i].when, th,
-			 (long long)(j->p->corrected + j->p->uncorrected));
-		fire(j, (enum diag_rule)i, text);
-	}
+/* The link trained below what it can (speeds and widths known). */
+static bool link_short(const struct diag_link *l)
+{
+	return l->speed && l->max_speed && l->width && l->max_width &&
+	       (l->speed < l->max_speed || l->width < l->max_width);
 }
 
 static void judge_counts(struct judging *j)
 {
 	const struct diag_part *p = j->p;
-	const struct diag_link *l = &p->link;
-	char text[160];
 
-	if (p->uncorrected && diag_kind_dram(p->kind)) {
-		snprintf(text, sizeof(text), "%lld uncorrected error%s", (long long)p->uncorrected,
-			 p->uncorrected == 1 ? "" : "s");
-		fire(j, DIAG_R_MEM_UNCORRECTED, text);
-	}
-	if (p->replace_events) {
-		snprintf(text, sizeof(text), "the device reported it needs replacing (%lld event%s)",
-			 (long long)p->replace_events, p->replace_events == 1 ? "" : "s");
-		fire(j, DIAG_R_CXL_REPLACE, text);
-	}
+	if (p->uncorrected && diag_kind_dram(p->kind))
+		fire(j, DIAG_R_MEM_UNCORRECTED, -1);
+	if (p->replace_events)
+		fire(j, DIAG_R_CXL_REPLACE, -1);
 	if (p->fatal) {
-		snprintf(text, sizeof(text), "%lld fatal error%s", (long long)p->fatal,
-			 p->fatal == 1 ? "" : "s");
-		fire(j, DIAG_R_CPU_FATAL, text);
-		fire(j, DIAG_R_PCIE_FATAL, text);
+		fire(j, DIAG_R_CPU_FATAL, -1);
+		fire(j, DIAG_R_PCIE_FATAL, -1);
 	}
-	if (p->uncorrected > p->fatal) {
-		snprintf(text, sizeof(text), "%lld uncorrectable non-fatal error%s",
-			 (long long)(p->uncorrected - p->fatal), p->uncorrected - p->fatal == 1 ? "" : "s");
-		fire(j, DIAG_R_PCIE_UNCORRECTED, text);
-	}
-	if (l->speed && l->max_speed && l->width && l->max_width &&
-	    (l->speed < l->max_speed || l->width < l->max_width)) {
-		snprintf(text, sizeof(text), "link at %d.%d GT/s x%d, capable of %d.%d GT/s x%d",
-			 l->speed / 10, l->speed % 10, l->width, l->max_speed / 10, l->max_speed % 10,
-			 l->max_width);
-		fire(j, DIAG_R_PCIE_LINK, text);
-	}
+	if (p->uncorrected > p->fatal)
+		fire(j, DIAG_R_PCIE_UNCORRECTED, -1);
+	if (link_short(&p->link))
+		fire(j, DIAG_R_PCIE_LINK, -1);
 }
 
 /* Whether any fault has a mode (its cells named a row and a column). */
@@ -290,22 +274,26 @@ static bool any_cell(const struct diag_cells *c)
 	return false;
 }
 
-/* "bank, row and column not reported by this driver": the coordinates no cell named. */
-static void not_reported(const struct diag_cells *c, char *out, size_t len)
+/* The coordinates no cell named: bit 0 rank, 1 bank, 2 row, 3 column. */
+static uint8_t missing_of(const struct diag_cells *c)
 {
-	bool has[4] = { false };
+	uint8_t has = 0;
+
+	for (unsigned i = 0; i < c->n && has != 0xf; i++)
+		has |= (uint8_t)((c->cell[i].rank >= 0) | (c->cell[i].bank >= 0) << 1 |
+				 (c->cell[i].row >= 0) << 2 | (c->cell[i].column >= 0) << 3);
+	return (uint8_t)(~has & 0xf);
+}
+
+/* "bank, row and column not reported by this driver": the coordinates no cell named. */
+static void not_reported(uint8_t mask, char *out, size_t len)
+{
 	static const char *const names[4] = { "rank", "bank", "row", "column" };
 	const char *missing[4];
 	unsigned k = 0;
 
-	for (unsigned i = 0; i < c->n; i++) {
-		has[0] |= c->cell[i].rank >= 0;
-		has[1] |= c->cell[i].bank >= 0;
-		has[2] |= c->cell[i].row >= 0;
-		has[3] |= c->cell[i].column >= 0;
-	}
 	for (unsigned i = 0; i < 4; i++)
-		if (!has[i])
+		if (mask & (1u << i))
 			missing[k++] = names[i];
 	if (!k) {
 		snprintf(out, len, "no fault mode told");
@@ -317,32 +305,110 @@ static void not_reported(const struct diag_cells *c, char *out, size_t len)
 		 k == 4 ? " and " : "", k > 3 ? missing[3] : "");
 }
 
-void diag_judge(const struct diag_rules *rules_conf, const struct diag_part *p,
-		const struct diag_cells *cells, struct diag_judgement *out)
+void diag_decide(const struct diag_rules *rules_conf, const struct diag_part *p,
+		 const struct diag_cells *cells, struct diag_decision *out)
 {
-	struct judging j = { .rules = rules_conf, .p = p, .out = out };
-	size_t n;
+	struct judging j = { .rules = rules_conf, .p = p, .out = out, .fault = -1 };
+	bool dram = diag_kind_dram(p->kind);
 
 	out->verdict = DIAG_OK;
 	out->rule = DIAG_R_NONE;
-	out->why[0] = '\0';
+	out->note = DIAG_NOTE_NONE;
+	out->missing = 0;
 	judge_counts(&j);
-	judge_faults(&j, diag_kind_dram(p->kind) ? cells : NULL);
+	judge_faults(&j, dram ? cells : NULL);
 	judge_rates(&j);
+	out->has_fault = j.fault >= 0;
+	if (out->has_fault)
+		out->fault = cells->fault[j.fault];
 	/* Memory whose records never named a cell: the verdict stands on counts alone. */
-	if (diag_kind_dram(p->kind) && p->records && !p->coord_records) {
-		n = strlen(out->why);
-		snprintf(out->why + n, sizeof(out->why) - n, "%scoordinates not reported by this driver",
-			 n ? "; " : "");
-	} else if (diag_kind_dram(p->kind) && p->records && cells && !any_cell(cells)) {
+	if (dram && p->records && !p->coord_records) {
+		out->note = DIAG_NOTE_NO_COORDS;
+	} else if (dram && p->records && cells && !any_cell(cells)) {
 		/* A rank (amd64_edac's chip select) at most: no mode can be told; it says what is missing. */
-		n = strlen(out->why);
-		snprintf(out->why + n, sizeof(out->why) - n, "%s", n ? "; " : "");
-		n = strlen(out->why);
-		not_reported(cells, out->why + n, sizeof(out->why) - n);
+		out->note = DIAG_NOTE_MISSING;
+		out->missing = missing_of(cells);
 	}
-	if (!out->why[0])
-		snprintf(out->why, sizeof(out->why), "%lld error%s, no rule fired",
+	out->p = *p;
+}
+
+/* The evidence of the rule that decided, in words. */
+static void rule_text(const struct diag_rules *rules_conf, const struct diag_decision *d,
+		      char *out, size_t len)
+{
+	const struct diag_part *p = &d->p;
+	const struct diag_link *l = &p->link;
+	char th[32];
+
+	out[0] = '\0';
+	if (d->has_fault) {
+		diag_fault_describe(&d->fault, out, len);
+		return;
+	}
+	switch (d->rule) {
+	case DIAG_R_NONE:
+		return;
+	case DIAG_R_MEM_UNCORRECTED:
+		snprintf(out, len, "%lld uncorrected error%s", (long long)p->uncorrected,
+			 p->uncorrected == 1 ? "" : "s");
+		return;
+	case DIAG_R_CXL_REPLACE:
+		snprintf(out, len, "the device reported it needs replacing (%lld event%s)",
+			 (long long)p->replace_events, p->replace_events == 1 ? "" : "s");
+		return;
+	case DIAG_R_CPU_FATAL:
+	case DIAG_R_PCIE_FATAL:
+		snprintf(out, len, "%lld fatal error%s", (long long)p->fatal, p->fatal == 1 ? "" : "s");
+		return;
+	case DIAG_R_PCIE_UNCORRECTED:
+		snprintf(out, len, "%lld uncorrectable non-fatal error%s",
+			 (long long)(p->uncorrected - p->fatal), p->uncorrected - p->fatal == 1 ? "" : "s");
+		return;
+	case DIAG_R_PCIE_LINK:
+		snprintf(out, len, "link at %d.%d GT/s x%d, capable of %d.%d GT/s x%d",
+			 l->speed / 10, l->speed % 10, l->width, l->max_speed / 10, l->max_speed % 10,
+			 l->max_width);
+		return;
+	default:
+		/* A rate rule (the only others that fire without a fault). */
+		threshold_text(&rules_conf->r[d->rule], th, sizeof(th));
+		snprintf(out, len, "%s: %s (%lld errors in all)", rules[d->rule].when, th,
+			 (long long)(p->corrected + p->uncorrected));
+	}
+}
+
+void diag_why(const struct diag_rules *rules_conf, const struct diag_decision *d, char *why,
+	      size_t len)
+{
+	const struct diag_part *p = &d->p;
+	size_t n;
+	/* Each piece is cut at the size diag_judge always gave it. */
+	char text[200];
+
+	rule_text(rules_conf, d, text, d->has_fault ? 200 : 160);
+	snprintf(why, len, "%s", text);
+	if (d->note == DIAG_NOTE_NO_COORDS) {
+		n = strlen(why);
+		snprintf(why + n, len - n, "%scoordinates not reported by this driver", n ? "; " : "");
+	} else if (d->note == DIAG_NOTE_MISSING) {
+		n = strlen(why);
+		snprintf(why + n, len - n, "%s", n ? "; " : "");
+		n = strlen(why);
+		not_reported(d->missing, why + n, len - n);
+	}
+	if (!why[0])
+		snprintf(why, len, "%lld error%s, no rule fired",
 			 (long long)(p->corrected + p->uncorrected),
 			 p->corrected + p->uncorrected == 1 ? "" : "s");
+}
+
+void diag_judge(const struct diag_rules *rules_conf, const struct diag_part *p,
+		const struct diag_cells *cells, struct diag_judgement *out)
+{
+	struct diag_decision d;
+
+	diag_decide(rules_conf, p, cells, &d);
+	out->verdict = d.verdict;
+	out->rule = d.rule;
+	diag_why(rules_conf, &d, out->why, sizeof(out->why));
 }

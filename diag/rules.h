@@ -11,6 +11,7 @@
 #ifndef RAS_DIAG_RULES_H
 #define RAS_DIAG_RULES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "cells.h"
@@ -98,8 +99,34 @@ struct diag_judgement {
  * The part's verdict now, from its counters, fired rules, link and (memory)
  * its classified cells (may be NULL). The rule and why say what decided it;
  * an ok part names the rule that found nothing worse (mem-cell) or none.
+ * diag_decide then diag_why.
  */
 void diag_judge(const struct diag_rules *rules, const struct diag_part *p,
 		const struct diag_cells *cells, struct diag_judgement *out);
+
+/* What a why adds after the deciding rule's evidence. */
+enum diag_note { DIAG_NOTE_NONE, DIAG_NOTE_NO_COORDS, DIAG_NOTE_MISSING };
+
+/*
+ * A judgement without its words: the verdict and rule, and a copy of all the
+ * words are made of (the part's counts, the deciding fault), so that they
+ * can be written later, only when read (rasd judges every part a batch
+ * touched at each commit and writes its row at most once a second).
+ */
+struct diag_decision {
+	enum diag_verdict verdict;
+	enum diag_rule rule;
+	enum diag_note note;
+	uint8_t missing;           /* DIAG_NOTE_MISSING: bit 0 rank, 1 bank, 2 row, 3 column */
+	bool has_fault;            /* a fault's rule decided: fault is it */
+	struct diag_fault fault;
+	struct diag_part p;        /* the part as decided */
+};
+
+/* As diag_judge, without the words: no formatting, O(faults + rules) (O(cells) without a mode). */
+void diag_decide(const struct diag_rules *rules, const struct diag_part *p,
+		 const struct diag_cells *cells, struct diag_decision *out);
+/* The words of a decision (rules: as decided; only a rate's count/period is read). */
+void diag_why(const struct diag_rules *rules, const struct diag_decision *d, char *why, size_t len);
 
 #endif

@@ -45,7 +45,7 @@ static struct part_entry *new_entry(struct rasd_health *h, enum diag_kind kind, 
 	e->synthetic = synthetic;
 	copy_str(e->key, sizeof(e->key), key);
 	diag_part_init(&e->st, kind);
-	e->judged.verdict = DIAG_OK;
+	e->decided.verdict = DIAG_OK;
 	/* Memory keeps its cells, as far as the bound allows; past it, its counts alone. */
 	if (diag_kind_dram(kind) && h->n_dram < HEALTH_DRAM_MAX && (e->cells = malloc(sizeof(*e->cells)))) {
 		diag_cells_init(e->cells);
@@ -214,7 +214,7 @@ static void run_trigger(struct rasd_health *h, struct part_entry *e,
 	acts.buf[0] = '\0';
 	if (h->db)
 		ras_db_part_actions(h->db, e->key, add_action, &acts);
-	health_entry_row(e, &row, NULL);
+	health_entry_row(h, e, &row, NULL);
 	ras_trigger_env_verdict(&env, &row, c, acts.buf);
 	ras_triggers_run(h->trig, "verdict-change", env.ptr);
 }
@@ -256,7 +256,8 @@ int health_history_push(struct history_list *l, const struct ras_db_verdict_chan
 }
 
 /* The part's verdict changed: kept for the history, logged, and the trigger told. */
-static void change(struct rasd_health *h, struct part_entry *e, const struct diag_judgement *j)
+static void change(struct rasd_health *h, struct part_entry *e, const struct diag_decision *d,
+		   const char *why)
 {
 	const struct diag_fault *worst = e->cells ? diag_cells_worst(e->cells) : NULL;
 	struct ras_db_verdict_change c = { .synthetic = e->synthetic, .at_ns = e->st.last_ns,
@@ -265,28 +266,45 @@ static void change(struct rasd_health *h, struct part_entry *e, const struct dia
 	copy_str(c.kind, sizeof(c.kind), diag_kind_name((enum diag_kind)e->st.kind));
 	copy_str(c.part, sizeof(c.part), e->key);
 	copy_str(c.was, sizeof(c.was), diag_verdict_name((enum diag_verdict)e->st.verdict));
-	copy_str(c.verdict, sizeof(c.verdict), diag_verdict_name(j->verdict));
-	copy_str(c.rule, sizeof(c.rule), diag_rule_info(j->rule)->name);
+	copy_str(c.verdict, sizeof(c.verdict), diag_verdict_name(d->verdict));
+	copy_str(c.rule, sizeof(c.rule), diag_rule_info(d->rule)->name);
 	copy_str(c.mode, sizeof(c.mode), worst ? diag_mode_name((enum diag_mode)worst->mode) : "");
-	copy_str(c.why, sizeof(c.why), j->why);
-	e->st.verdict = j->verdict;
+	copy_str(c.why, sizeof(c.why), why);
+	e->st.verdict = d->verdict;
 	e->st.since_ns = c.at_ns;
 	e->changed = ++h->change_seq;
 	if (health_history_push(&h->history, &c) < 0)
 		ras_log(LOG_WARNING, "out of memory: the change of %s %s is not kept", c.kind, c.part);
-	log_change(e, &c, j->verdict);
-	e->judged = *j;
+	log_change(e, &c, d->verdict);
+	e->decided = *d;
+	e->why_due = false;
+	copy_str(e->why, sizeof(e->why), why);
 	run_trigger(h, e, &c);
+}
+
+const char *health_why(struct rasd_health *h, struct part_entry *e)
+{
+	if (e->why_due) {
+		diag_why(&h->rules, &e->decided, e->why, sizeof(e->why));
+		h->work.worded++;
+		e->why_due = false;
+	}
+	return e->why;
 }
 
 /*
  * Judges the part now. Its cells are classified again when they changed, at
  * most once a second a part unless forced (a storm adds a cell a record):
  * until then the part waits, and the next due flush classifies it.
+ * counted: the part was counted in this batch, so its row is written at the
+ * next flush anyway; unless its verdict changed, the words of its why wait
+ * until something reads them (a flush, a trigger): a storm's commit judges
+ * every part it touched, and words are most of what judging costs.
  */
-static void judge(struct rasd_health *h, struct part_entry *e, bool force)
+static void judge(struct rasd_health *h, struct part_entry *e, bool force, bool counted)
 {
-	struct diag_judgement j;
+	struct diag_decision d;
+	char why[sizeof(e->why)];
 	int64_t now;
 
 	if (e->cells && e->cells->dirty) {
@@ -296,16 +314,28 @@ static void judge(struct rasd_health *h, struct part_entry *e, bool force)
 			return;
 		}
 		diag_cells_classify(e->cells, h->rules.wide_cells, h->rules.permanent_after_ns);
+		h->work.classified++;
 		e->classified_ns = now;
 		e->faults_changed = true;
 	}
-	diag_judge(&h->rules, &e->st, e->cells, &j);
-	e->st.rule = j.rule;
-	if (j.verdict != e->st.verdict)
-		change(h, e, &j);
-	if (strcmp(e->judged.why, j.why) || e->judged.rule != j.rule)
+	diag_decide(&h->rules, &e->st, e->cells, &d);
+	h->work.decided++;
+	e->st.rule = d.rule;
+	if (counted && d.verdict == e->st.verdict) {
+		/* Its count already marked it changed (count()): nothing to compare. */
+		e->decided = d;
+		e->why_due = true;
+		return;
+	}
+	diag_why(&h->rules, &d, why, sizeof(why));
+	h->work.worded++;
+	if (d.verdict != e->st.verdict)
+		change(h, e, &d, why);
+	if (strcmp(health_why(h, e), why) || e->decided.rule != d.rule)
 		e->changed = ++h->change_seq;
-	e->judged = j;
+	e->decided = d;
+	e->why_due = false;
+	copy_str(e->why, sizeof(e->why), why);
 }
 
 void health_judge_pending(struct rasd_health *h)
@@ -317,7 +347,7 @@ void health_judge_pending(struct rasd_health *h)
 		struct part_entry *e = h->slot[h->order[i]];
 
 		if (e->cells && e->cells->dirty)
-			judge(h, e, true);
+			judge(h, e, true, false);
 	}
 }
 
@@ -342,7 +372,7 @@ void health_apply(struct rasd_health *h, size_t upto)
 		struct part_entry *e = h->slot[h->touched[i]];
 
 		e->touched = false;
-		judge(h, e, false);
+		judge(h, e, false, true);
 	}
 	h->n_touched = 0;
 }
@@ -424,8 +454,15 @@ void rasd_health_reload(struct rasd_health *h)
 		if (e->cells)
 			e->cells->dirty = 1;
 		if (e->st.records)
-			judge(h, e, true);
+			judge(h, e, true, false);
 	}
+}
+
+void rasd_health_work(const struct rasd_health *h, struct rasd_health_work *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (h)
+		*out = h->work;
 }
 
 int rasd_health_open(struct rasd_health **out, const struct rasd_config *cfg, struct ras_db *db,

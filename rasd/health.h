@@ -55,4 +55,13 @@ void rasd_health_committed_to(struct rasd_health *h, size_t mark);
 void rasd_health_committed(struct rasd_health *h);
 void rasd_health_rolled_back(struct rasd_health *h);
 
+/* What the diagnosis did since it opened: tests count its work through it, never time. */
+struct rasd_health_work {
+	uint64_t decided;      /* parts judged (diag_decide) */
+	uint64_t worded;       /* whys written (diag_why) */
+	uint64_t classified;   /* cells classified (diag_cells_classify) */
+	uint64_t written;      /* part rows written */
+};
+void rasd_health_work(const struct rasd_health *h, struct rasd_health_work *out);
+
 #endif

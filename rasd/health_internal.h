@@ -27,7 +27,13 @@ struct part_entry {
 	char label[EDAC_LABEL_MAX];     /* the subject's, whole (decoders/edac.h) */
 	struct diag_part st;
 	struct diag_cells *cells;      /* memory parts: their cells, NULL past HEALTH_DRAM_MAX */
-	struct diag_judgement judged;  /* the last judgement (the stored row's why) */
+	/*
+	 * The last judgement (the stored row's rule and why): its words are
+	 * written from it only when read (why_due), not at every commit.
+	 */
+	struct diag_decision decided;
+	bool why_due;
+	char why[sizeof(((struct diag_judgement *)0)->why)];
 	/* Change counts (rasd_health.change_seq): last changed, as last written, as last committed. */
 	uint64_t changed, written, stored;
 	bool faults_changed;           /* the classification changed since its faults were written */
@@ -37,8 +43,8 @@ struct part_entry {
 	int64_t classified_ns;         /* CLOCK_MONOTONIC of its cells' last classification */
 	/*
 	 * Rows, banks and ranks its cells touch, counted when it had touched_n - 1
-	 * cells (0: not yet). Cells are only ever appended, so the same number is
-	 * the same cells: a flush does not count them again (O(n^2) in the cells).
+	 * cells (0: not yet). Cells are only ever appended and keep their place,
+	 * so a flush counts only the cells added since, each against those before.
 	 */
 	uint32_t touched_n;
 	unsigned touched_rows, touched_banks, touched_ranks;
@@ -91,6 +97,7 @@ struct rasd_health {
 	bool classify_pending;             /* a part's cells wait for their classification */
 	uint64_t seq_at_flush;             /* change_seq when last flushed */
 	uint8_t state[DIAG_STATE_MAX];     /* a part's state as it is written */
+	struct rasd_health_work work;      /* what it did, for tests (rasd_health_work) */
 };
 
 /* health.c */
@@ -103,6 +110,8 @@ int health_hold(struct rasd_health *h, const struct held_obs *o);
 int health_history_push(struct history_list *l, const struct ras_db_verdict_change *c);
 /* Classifies and judges the parts whose classification waits (at a flush). */
 void health_judge_pending(struct rasd_health *h);
+/* The part's why as last judged (its words written now when they wait). */
+const char *health_why(struct rasd_health *h, struct part_entry *e);
 
 /* health_attr.c: the parts a record names and what it says of each. */
 struct health_attr {
@@ -119,7 +128,8 @@ int health_attribute(const struct rasd_health *h, const struct ras_event_type *t
 void health_read_link(const char *sysfs_root, const char *dev, struct diag_link *out, int64_t now_ns);
 
 /* health_store.c */
-void health_entry_row(struct part_entry *e, struct ras_db_part *row, uint8_t *state);
+void health_entry_row(struct rasd_health *h, struct part_entry *e, struct ras_db_part *row,
+		      uint8_t *state);
 int health_load(struct rasd_health *h);
 int health_catch_up(struct rasd_health *h);
 

@@ -35,19 +35,28 @@ static void copy(char *dst, size_t len, const char *src)
 	dst[n] = '\0';
 }
 
-/* The rows, banks and ranks e's cells touch, counted again only when a cell was added. */
+/*
+ * The rows, banks and ranks e's cells touch: only the cells added since it
+ * was last counted are counted (cells are only appended, and keep their
+ * place), each against the cells before it.
+ */
 static void touched(struct part_entry *e, unsigned *rows, unsigned *banks, unsigned *ranks)
 {
-	if (e->touched_n != e->cells->n + 1) {
-		diag_cells_touched(e->cells, &e->touched_rows, &e->touched_banks, &e->touched_ranks);
-		e->touched_n = e->cells->n + 1;
-	}
+	unsigned from = e->touched_n ? e->touched_n - 1 : 0;
+
+	if (!e->touched_n || from > e->cells->n)
+		from = e->touched_rows = e->touched_banks = e->touched_ranks = 0;
+	if (from < e->cells->n)
+		diag_cells_touched_since(e->cells, from, &e->touched_rows, &e->touched_banks,
+					 &e->touched_ranks);
+	e->touched_n = e->cells->n + 1;
 	*rows = e->touched_rows;
 	*banks = e->touched_banks;
 	*ranks = e->touched_ranks;
 }
 
-void health_entry_row(struct part_entry *e, struct ras_db_part *row, uint8_t *state)
+void health_entry_row(struct rasd_health *h, struct part_entry *e, struct ras_db_part *row,
+		      uint8_t *state)
 {
 	const struct diag_link *l = &e->st.link;
 	const struct diag_fault *worst = e->cells ? diag_cells_worst(e->cells) : NULL;
@@ -86,7 +95,7 @@ void health_entry_row(struct part_entry *e, struct ras_db_part *row, uint8_t *st
 	copy(row->verdict, sizeof(row->verdict), diag_verdict_name((enum diag_verdict)e->st.verdict));
 	copy(row->rule, sizeof(row->rule), diag_rule_info((enum diag_rule)e->st.rule)->name);
 	row->since_ns = e->st.since_ns ? e->st.since_ns : RAS_DF_NONE;
-	copy(row->why, sizeof(row->why), e->judged.why);
+	copy(row->why, sizeof(row->why), health_why(h, e));
 	if (state) {
 		row->state = state;
 		row->state_len = diag_state_pack(&e->st, e->cells, state);
@@ -132,9 +141,10 @@ static int write_parts(struct rasd_health *h)
 
 		if (e->changed == e->stored || e->changed == e->written || !e->st.records)
 			continue;
-		health_entry_row(e, &row, h->state);
+		health_entry_row(h, e, &row, h->state);
 		if (ras_db_part_put(h->dbp, &row) < 0)
 			return -1;
+		h->work.written++;
 		if (e->faults_changed && write_faults(h, e, &row) < 0)
 			return -1;
 		e->faults_in_flush |= e->faults_changed;
@@ -217,9 +227,10 @@ static int load_one(void *ctx, const struct ras_db_part *r)
 	if (got == 1 && e->cells)
 		*e->cells = *ld->cells;
 	snprintf(e->label, sizeof(e->label), "%s", r->label);
-	e->judged.verdict = (enum diag_verdict)st.verdict;
-	e->judged.rule = (enum diag_rule)st.rule;
-	snprintf(e->judged.why, sizeof(e->judged.why), "%s", r->why);
+	e->decided.verdict = (enum diag_verdict)st.verdict;
+	e->decided.rule = (enum diag_rule)st.rule;
+	e->why_due = false;
+	snprintf(e->why, sizeof(e->why), "%s", r->why);
 	return 0;
 }
 
