@@ -23,10 +23,12 @@
 
 struct rollup_entry {
 	bool used;
+	uint8_t table_rank;              /* of its table's name among the tables' (entry_cmp) */
 	unsigned type_idx;
 	int synthetic;
 	int64_t hour, boot, count, first_ns, last_ns;
 	uint64_t hash;
+	/* Zero after the text (made from a zeroed entry): equal texts are equal fields. */
 	char source[16];
 	char severity[16];
 	char location[RAS_SUMLOC_LEN];   /* the summary location (struct ras_sumloc) */
@@ -75,6 +77,7 @@ struct ras_db_rollup {
 	struct totals_entry totals[TOTALS_SLOTS];
 	unsigned n_totals;
 	sqlite3_stmt *totals_upsert;
+	uint8_t table_rank[RAS_MAX_EVENT_TYPES];   /* each type's table name's place among them */
 };
 
 /* The upsert of rows keys at once (their parameters 10 a key, in order). */
@@ -140,24 +143,37 @@ static void entry_values(const struct rollup_entry *e, struct ras_db_col_val *v)
 	v[9] = ras_db_val_int(e->last_ns);
 }
 
-/* In the table's key order (tbl, hour, boot, source, synthetic, severity, location). */
+/* Each type's table name's place among the tables' names, as the key orders them. */
+static void rank_tables(struct ras_db_rollup *ru)
+{
+	for (unsigned i = 0; i < ras_n_event_types && i < RAS_MAX_EVENT_TYPES; i++)
+		for (unsigned j = 0; j < ras_n_event_types; j++)
+			ru->table_rank[i] += strcmp(ras_event_types[j].table, ras_event_types[i].table) < 0;
+}
+
+/*
+ * In the table's key order (tbl, hour, boot, source, synthetic, severity,
+ * location), called some n log n times a flush: the table by its rank, and
+ * the source and severity, nearly always the same within a batch, found
+ * equal by comparing their zero-padded fields whole (inlined) before strcmp.
+ */
 static int entry_cmp(const void *pa, const void *pb)
 {
 	const struct rollup_entry *a = *(const struct rollup_entry *const *)pa;
 	const struct rollup_entry *b = *(const struct rollup_entry *const *)pb;
-	int c = strcmp(ras_event_types[a->type_idx].table, ras_event_types[b->type_idx].table);
+	int c;
 
-	if (c)
-		return c;
+	if (a->table_rank != b->table_rank)
+		return a->table_rank < b->table_rank ? -1 : 1;
 	if (a->hour != b->hour)
 		return a->hour < b->hour ? -1 : 1;
 	if (a->boot != b->boot)
 		return a->boot < b->boot ? -1 : 1;
-	if ((c = strcmp(a->source, b->source)))
+	if (memcmp(a->source, b->source, sizeof(a->source)) && (c = strcmp(a->source, b->source)))
 		return c;
 	if (a->synthetic != b->synthetic)
 		return a->synthetic < b->synthetic ? -1 : 1;
-	if ((c = strcmp(a->severity, b->severity)))
+	if (memcmp(a->severity, b->severity, sizeof(a->severity)) && (c = strcmp(a->severity, b->severity)))
 		return c;
 	return strcmp(a->location, b->location);
 }
@@ -419,6 +435,7 @@ static unsigned slot_of(struct ras_db_rollup *ru, const struct ras_db_event *ev,
 
 		if (!e->used) {
 			*e = (struct rollup_entry){ .used = true, .type_idx = ev->type_idx,
+						    .table_rank = ru->table_rank[ev->type_idx],
 						    .synthetic = synthetic, .hour = hour, .boot = boot,
 						    .first_ns = ev->wall_ns, .last_ns = ev->wall_ns,
 						    .hash = hash };
@@ -442,8 +459,11 @@ int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t 
 	struct recent_key *k;
 	unsigned slot;
 
-	if (!ru && !(ru = db->rollup = calloc(1, sizeof(*db->rollup))))
-		return -ENOMEM;
+	if (!ru) {
+		if (!(ru = db->rollup = calloc(1, sizeof(*db->rollup))))
+			return -ENOMEM;
+		rank_tables(ru);
+	}
 	if (!ru->e && !(ru->e = calloc(RAS_DB_ROLLUP_SLOTS, sizeof(*ru->e))))
 		return -ENOMEM;
 	if (!ru->in_use && !(ru->in_use = malloc(RAS_DB_ROLLUP_SLOTS * sizeof(*ru->in_use))))
