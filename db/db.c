@@ -150,10 +150,11 @@ static bool fold_behind(struct ras_db *db, bool limit_due);
  * Where a flush runs. With a writer thread (rasd) every flush, the COMMIT
  * and every stage's end of it are jobs of that thread: a commit made here
  * (ras_db_commit) waits for them, a commit behind (ras_db_commit_behind)
- * does not. A commit behind hands over only a stage whose state it can hand
- * over (behind: folding's, which the writer thread already owns until the
- * next sync); the roll-ups' counts are the next transaction's meanwhile, so
- * their flush runs here and hands its upserts over (ras_db_run).
+ * does not. A commit behind hands a stage's state over with it: folding's
+ * (behind), which the writer thread already owns until the next sync, and
+ * the roll-ups' counts (hand), swapped for a second set that the next
+ * transaction's records count into while the writer thread writes the
+ * first (flush_out). A rollback empties both sets.
  */
 static const struct ras_db_stage {
 	int (*flush)(struct ras_db *db);              /* before COMMIT: 0 or -1 */
@@ -162,16 +163,20 @@ static const struct ras_db_stage {
 	void (*trim)(struct ras_db *db);              /* between transactions, or NULL */
 	void (*free)(struct ras_db *db);              /* at close */
 	size_t (*slot_bytes)(const struct ras_db *db);   /* or NULL */
-	/* A commit behind: NULL, flushed here; else whether its flush is a job now. */
+	/* A commit behind: whether its flush is a job now (NULL: see hand). */
 	bool (*behind)(struct ras_db *db, bool limit_due);
+	/* A commit behind: the state handed over, and its flush, a job (NULL: see behind). */
+	void (*hand)(struct ras_db *db);
+	int (*flush_out)(struct ras_db *db);
 } stages[] = {
 	{ ras_db_rollup_flush, NULL, ras_db_rollup_discard, ras_db_rollup_trim, ras_db_rollup_free,
-	  ras_db_rollup_slot_bytes, NULL },
-	{ ras_db_edac_acc_flush, NULL, ras_db_edac_acc_discard, NULL, ras_db_edac_acc_free, NULL, NULL },
+	  ras_db_rollup_slot_bytes, NULL, ras_db_rollup_hand, ras_db_rollup_flush_out },
+	{ ras_db_edac_acc_flush, NULL, ras_db_edac_acc_discard, NULL, ras_db_edac_acc_free, NULL, NULL,
+	  ras_db_edac_acc_hand, ras_db_edac_acc_flush_out },
 	{ ras_db_metrics_acc_flush, NULL, ras_db_metrics_acc_discard, NULL, ras_db_metrics_acc_free, NULL,
-	  NULL },
+	  NULL, ras_db_metrics_acc_hand, ras_db_metrics_acc_flush_out },
 	{ ras_db_fold_flush, ras_db_fold_committed, ras_db_fold_discard, ras_db_fold_trim, ras_db_fold_free,
-	  ras_db_fold_slot_bytes, fold_behind },
+	  ras_db_fold_slot_bytes, fold_behind, NULL, NULL },
 };
 #define N_STAGES (sizeof(stages) / sizeof(stages[0]))
 
@@ -513,13 +518,19 @@ static int job_code(struct ras_db *db)
 	return r != SQLITE_OK && r != SQLITE_DONE && r != SQLITE_ROW ? r : SQLITE_ERROR;
 }
 
+/* A stage's flush job: which stage, and whether of the state a commit behind handed over. */
+struct flush_arg {
+	size_t i;
+	bool out;
+};
+
 /* Stage *arg's flush, on the writer thread, before its COMMIT. */
 static int stage_flush_job(struct ras_db *db, const void *arg)
 {
-	size_t i;
+	struct flush_arg a;
 
-	memcpy(&i, arg, sizeof(i));
-	return stages[i].flush(db) < 0 ? job_code(db) : SQLITE_OK;
+	memcpy(&a, arg, sizeof(a));
+	return (a.out ? stages[a.i].flush_out(db) : stages[a.i].flush(db)) < 0 ? job_code(db) : SQLITE_OK;
 }
 
 /* After its COMMIT (a job run only when the COMMIT was made): stage *arg's end of it. */
@@ -539,11 +550,14 @@ static int stage_committed_job(struct ras_db *db, const void *arg)
  * (a stage flushed here, or no memory for the job) is the caller's to run
  * once the COMMIT is made.
  */
-static int hand_commit(struct ras_db *db, uint64_t ticket, const bool *handed, bool *ended)
+static int hand_commit(struct ras_db *db, uint64_t ticket, const bool *handed, bool *ended, bool behind)
 {
-	for (size_t i = 0; i < N_STAGES; i++)
-		if (handed[i] && ras_db_defer_call(db, stage_flush_job, &i, sizeof(i)) < 0)
+	for (size_t i = 0; i < N_STAGES; i++) {
+		struct flush_arg a = { .i = i, .out = behind && stages[i].flush_out };
+
+		if (handed[i] && ras_db_defer_call(db, stage_flush_job, &a, sizeof(a)) < 0)
 			return -ENOMEM;
+	}
 	if (ras_db_defer_commit(db, ticket) < 0)
 		return -ENOMEM;
 	for (size_t i = 0; i < N_STAGES; i++)
@@ -580,7 +594,7 @@ static int commit_on_writer(struct ras_db *db)
 
 	for (size_t i = 0; i < N_STAGES; i++)
 		all[i] = true;
-	r = hand_commit(db, ticket, all, ended);
+	r = hand_commit(db, ticket, all, ended, false);
 	if (r == 0)
 		db->commit_ticket = ticket;
 	/* The jobs handed over before a refusal run; the caller rolls the transaction back. */
@@ -651,9 +665,24 @@ static bool fold_behind(struct ras_db *db, bool due)
 	return due || db->fold_out || ras_db_fold_busy(db);
 }
 
+/*
+ * The roll-ups' counts a commit behind handed over are flushed before its
+ * COMMIT: once it is made their set is empty and this thread's again (rasd
+ * has waited for it before the next commit behind; a caller that has not,
+ * waits here). Not made, the writer thread has failed: it drops every job
+ * until the rollback, which empties both sets, so what either holds is
+ * never written.
+ */
+static void rollups_back(struct ras_db *db)
+{
+	if (db->rollups_ticket && ras_db_commit_poll(db, db->rollups_ticket) == 0)
+		ras_db_commit_wait(db, db->rollups_ticket);
+	db->rollups_ticket = 0;
+}
+
 int ras_db_commit_behind(struct ras_db *db, uint64_t *ticket)
 {
-	bool handed[N_STAGES], ended[N_STAGES], due, fold = false;
+	bool handed[N_STAGES], ended[N_STAGES], due, fold = false, rollups = false;
 
 	*ticket = 0;
 	if (!db->in_txn)
@@ -662,17 +691,25 @@ int ras_db_commit_behind(struct ras_db *db, uint64_t *ticket)
 		return ras_db_commit(db);
 	if (ras_db_file_moved(db))
 		return -ESTALE;
+	rollups_back(db);
 	due = limit_due(db);
-	/* In the table's order: a stage flushed here hands its statements over before the next one's job. */
+	/* In the table's order: the writer thread runs the flushes in it. */
 	for (size_t i = 0; i < N_STAGES; i++) {
+		if (stages[i].hand) {
+			stages[i].hand(db);
+			handed[i] = rollups = true;
+			continue;
+		}
 		handed[i] = stages[i].behind && stages[i].behind(db, due);
 		fold = fold || handed[i];
 		if (!handed[i] && !stages[i].behind && stages[i].flush(db) < 0)
 			return ras_db_last_errno(db);
 	}
-	if (hand_commit(db, db->commit_ticket + 1, handed, ended) < 0)
+	if (hand_commit(db, db->commit_ticket + 1, handed, ended, true) < 0)
 		return ras_db_last_errno(db);
 	*ticket = ++db->commit_ticket;
+	if (rollups)
+		db->rollups_ticket = *ticket;
 	db->commit_behind = true;
 	for (size_t i = 0; i < N_STAGES; i++)
 		/* A handed stage whose end found no memory for its job: ended here, once the thread is idle. */
@@ -696,6 +733,8 @@ void ras_db_rollback(struct ras_db *db)
 		step_reset(db->stmt[STMT_ROLLBACK]);
 	db->in_txn = false;
 	memset(db->next_id, 0, sizeof(db->next_id));
+	/* The writer thread is idle: the roll-ups handed over are this thread's to empty. */
+	db->rollups_ticket = 0;
 	for (size_t i = 0; i < N_STAGES; i++)
 		stages[i].discard(db);
 	/* Decodings stored in the abandoned transaction are gone with it. */

@@ -89,14 +89,22 @@ static int acc_write(struct ras_db *db, sqlite3_stmt *st, const struct edac_entr
 	return ras_db_run(db, st, v, 13);
 }
 
-int ras_db_edac_acc_flush(struct ras_db *db)
+static void acc_discard(struct ras_db_edac_acc *acc)
 {
-	struct ras_db_edac_acc *acc = db->edac_acc;
+	if (!acc)
+		return;
+	for (unsigned i = 0; i < EDAC_ACC_SLOTS; i++)
+		acc->e[i].used = false;
+	acc->used = 0;
+}
 
+/* One set's counts (the open batch's, or those a commit behind handed to the writer thread). */
+static int acc_flush(struct ras_db *db, struct ras_db_edac_acc *acc)
+{
 	if (!acc || !acc->used)
 		return 0;
 	if (!ras_db_table_exists(db, "rollup_edac")) {
-		ras_db_edac_acc_discard(db);
+		acc_discard(acc);
 		return 0;
 	}
 	/* Prepared once, here: the writer thread may be using the connection. */
@@ -117,26 +125,44 @@ int ras_db_edac_acc_flush(struct ras_db *db)
 	return 0;
 }
 
-void ras_db_edac_acc_discard(struct ras_db *db)
+int ras_db_edac_acc_flush(struct ras_db *db)
 {
-	struct ras_db_edac_acc *acc = db->edac_acc;
-
-	if (!acc)
-		return;
-	for (unsigned i = 0; i < EDAC_ACC_SLOTS; i++)
-		acc->e[i].used = false;
-	acc->used = 0;
+	return acc_flush(db, db->edac_acc);
 }
 
-void ras_db_edac_acc_free(struct ras_db *db)
+int ras_db_edac_acc_flush_out(struct ras_db *db)
 {
-	struct ras_db_edac_acc *acc = db->edac_acc;
+	return acc_flush(db, db->edac_acc_out);
+}
 
+void ras_db_edac_acc_hand(struct ras_db *db)
+{
+	struct ras_db_edac_acc *acc = db->edac_acc_out;
+
+	db->edac_acc_out = db->edac_acc;
+	db->edac_acc = acc;
+}
+
+/* Both sets: a rollback comes after ras_db_sync, the set handed over is this thread's again. */
+void ras_db_edac_acc_discard(struct ras_db *db)
+{
+	acc_discard(db->edac_acc);
+	acc_discard(db->edac_acc_out);
+}
+
+static void acc_free(struct ras_db_edac_acc *acc)
+{
 	if (!acc)
 		return;
 	sqlite3_finalize(acc->upsert);
 	free(acc);
-	db->edac_acc = NULL;
+}
+
+void ras_db_edac_acc_free(struct ras_db *db)
+{
+	acc_free(db->edac_acc);
+	acc_free(db->edac_acc_out);
+	db->edac_acc = db->edac_acc_out = NULL;
 }
 
 static int64_t raw_or(const struct ras_value *v, int64_t none)
@@ -176,7 +202,7 @@ int ras_db_edac_acc_add(struct ras_db *db, const struct ras_db_event *ev, int64_
 		return 0;
 	if (!acc && !(acc = db->edac_acc = calloc(1, sizeof(*acc))))
 		return -ENOMEM;
-	if (acc->used >= EDAC_ACC_SLOTS * 3 / 4 && ras_db_edac_acc_flush(db) < 0)
+	if (acc->used >= EDAC_ACC_SLOTS * 3 / 4 && acc_flush(db, acc) < 0)
 		return -EIO;
 	k.key[0] = raw_or(&v[MC_F_MC_INDEX], -1);
 	k.key[1] = raw_or(&v[MC_F_TOP_LAYER], -1);

@@ -83,6 +83,17 @@ struct ras_db {
 	struct ras_db_rollup *rollup;       /* the open batch's hourly counts (db_rollup.c) */
 	struct ras_db_edac_acc *edac_acc;   /* its rollup_edac counts (db_edac_rollup.c) */
 	struct ras_db_metrics_acc *subjects_acc;  /* its rollup_subjects counts (db_metrics.c) */
+	/*
+	 * The three roll-ups' counts of a commit behind, handed to the writer
+	 * thread with it (ras_db_commit_behind swaps them with the open batch's,
+	 * the writer flushes and empties them before that COMMIT): the event
+	 * loop's thread touches them again only once commit rollups_ticket is
+	 * made, or after ras_db_sync.
+	 */
+	struct ras_db_rollup *rollup_out;
+	struct ras_db_edac_acc *edac_acc_out;
+	struct ras_db_metrics_acc *subjects_acc_out;
+	uint64_t rollups_ticket;
 	struct ras_db_ckpt *ckpt;           /* the checkpoint thread (db_checkpoint.c), or NULL */
 	struct ras_db_fold *fold;           /* storms being folded, the batch's folds (db_fold.c) */
 	/*

@@ -213,14 +213,22 @@ static int subj_write(struct ras_db *db, struct ras_db_metrics_acc *acc, const s
 	return ras_db_run(db, acc->upsert, v, 7);
 }
 
-int ras_db_metrics_acc_flush(struct ras_db *db)
+static void acc_discard(struct ras_db_metrics_acc *acc)
 {
-	struct ras_db_metrics_acc *acc = db->subjects_acc;
+	if (!acc)
+		return;
+	for (unsigned i = 0; i < SUBJ_ACC_SLOTS; i++)
+		acc->e[i].used = false;
+	acc->used = 0;
+}
 
+/* One set's counts (the open batch's, or those a commit behind handed to the writer thread). */
+static int acc_flush(struct ras_db *db, struct ras_db_metrics_acc *acc)
+{
 	if (!acc || !acc->used)
 		return 0;
 	if (!ras_db_table_exists(db, "rollup_subjects")) {
-		ras_db_metrics_acc_discard(db);
+		acc_discard(acc);
 		return 0;
 	}
 	for (unsigned i = 0; i < SUBJ_ACC_SLOTS; i++) {
@@ -234,26 +242,44 @@ int ras_db_metrics_acc_flush(struct ras_db *db)
 	return 0;
 }
 
-void ras_db_metrics_acc_discard(struct ras_db *db)
+int ras_db_metrics_acc_flush(struct ras_db *db)
 {
-	struct ras_db_metrics_acc *acc = db->subjects_acc;
-
-	if (!acc)
-		return;
-	for (unsigned i = 0; i < SUBJ_ACC_SLOTS; i++)
-		acc->e[i].used = false;
-	acc->used = 0;
+	return acc_flush(db, db->subjects_acc);
 }
 
-void ras_db_metrics_acc_free(struct ras_db *db)
+int ras_db_metrics_acc_flush_out(struct ras_db *db)
 {
-	struct ras_db_metrics_acc *acc = db->subjects_acc;
+	return acc_flush(db, db->subjects_acc_out);
+}
 
+void ras_db_metrics_acc_hand(struct ras_db *db)
+{
+	struct ras_db_metrics_acc *acc = db->subjects_acc_out;
+
+	db->subjects_acc_out = db->subjects_acc;
+	db->subjects_acc = acc;
+}
+
+/* Both sets: a rollback comes after ras_db_sync, the set handed over is this thread's again. */
+void ras_db_metrics_acc_discard(struct ras_db *db)
+{
+	acc_discard(db->subjects_acc);
+	acc_discard(db->subjects_acc_out);
+}
+
+static void acc_free(struct ras_db_metrics_acc *acc)
+{
 	if (!acc)
 		return;
 	sqlite3_finalize(acc->upsert);
 	free(acc);
-	db->subjects_acc = NULL;
+}
+
+void ras_db_metrics_acc_free(struct ras_db *db)
+{
+	acc_free(db->subjects_acc);
+	acc_free(db->subjects_acc_out);
+	db->subjects_acc = db->subjects_acc_out = NULL;
 }
 
 static void cols_resolve(unsigned s, int idx, struct ras_db_subject_cols *c)
@@ -416,7 +442,7 @@ int ras_db_metrics_acc_add(struct ras_db *db, const struct ras_db_event *ev)
 	k.hash = val_hash(val_hash(0xcbf29ce484222325ULL ^ s ^ (uintptr_t)k.severity ^
 				   ((uint64_t)k.synthetic << 40) ^ ((uint64_t)(unsigned char)k.source[0] << 48),
 				   &k.key), &k.key2);
-	if (acc->used >= SUBJ_ACC_SLOTS * 3 / 4 && ras_db_metrics_acc_flush(db) < 0)
+	if (acc->used >= SUBJ_ACC_SLOTS * 3 / 4 && acc_flush(db, acc) < 0)
 		return -EIO;
 	e = acc_slot(acc, &k);
 	if (!e)

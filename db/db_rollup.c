@@ -23,10 +23,12 @@
 
 struct rollup_entry {
 	bool used;
+	uint8_t table_rank;              /* of its table's name among the tables' (entry_cmp) */
 	unsigned type_idx;
 	int synthetic;
 	int64_t hour, boot, count, first_ns, last_ns;
 	uint64_t hash;
+	/* Zero after the text (made from a zeroed entry): equal texts are equal fields. */
 	char source[16];
 	char severity[16];
 	char location[RAS_SUMLOC_LEN];   /* the summary location (struct ras_sumloc) */
@@ -75,6 +77,7 @@ struct ras_db_rollup {
 	struct totals_entry totals[TOTALS_SLOTS];
 	unsigned n_totals;
 	sqlite3_stmt *totals_upsert;
+	uint8_t table_rank[RAS_MAX_EVENT_TYPES];   /* each type's table name's place among them */
 };
 
 /* The upsert of rows keys at once (their parameters 10 a key, in order). */
@@ -140,32 +143,44 @@ static void entry_values(const struct rollup_entry *e, struct ras_db_col_val *v)
 	v[9] = ras_db_val_int(e->last_ns);
 }
 
-/* In the table's key order (tbl, hour, boot, source, synthetic, severity, location). */
+/* Each type's table name's place among the tables' names, as the key orders them. */
+static void rank_tables(struct ras_db_rollup *ru)
+{
+	for (unsigned i = 0; i < ras_n_event_types && i < RAS_MAX_EVENT_TYPES; i++)
+		for (unsigned j = 0; j < ras_n_event_types; j++)
+			ru->table_rank[i] += strcmp(ras_event_types[j].table, ras_event_types[i].table) < 0;
+}
+
+/*
+ * In the table's key order (tbl, hour, boot, source, synthetic, severity,
+ * location), called some n log n times a flush: the table by its rank, and
+ * the source and severity, nearly always the same within a batch, found
+ * equal by comparing their zero-padded fields whole (inlined) before strcmp.
+ */
 static int entry_cmp(const void *pa, const void *pb)
 {
 	const struct rollup_entry *a = *(const struct rollup_entry *const *)pa;
 	const struct rollup_entry *b = *(const struct rollup_entry *const *)pb;
-	int c = strcmp(ras_event_types[a->type_idx].table, ras_event_types[b->type_idx].table);
+	int c;
 
-	if (c)
-		return c;
+	if (a->table_rank != b->table_rank)
+		return a->table_rank < b->table_rank ? -1 : 1;
 	if (a->hour != b->hour)
 		return a->hour < b->hour ? -1 : 1;
 	if (a->boot != b->boot)
 		return a->boot < b->boot ? -1 : 1;
-	if ((c = strcmp(a->source, b->source)))
+	if (memcmp(a->source, b->source, sizeof(a->source)) && (c = strcmp(a->source, b->source)))
 		return c;
 	if (a->synthetic != b->synthetic)
 		return a->synthetic < b->synthetic ? -1 : 1;
-	if ((c = strcmp(a->severity, b->severity)))
+	if (memcmp(a->severity, b->severity, sizeof(a->severity)) && (c = strcmp(a->severity, b->severity)))
 		return c;
 	return strcmp(a->location, b->location);
 }
 
 /* Writes n keys: UPSERT_ROWS at a time in one statement, the rest one by one. */
-static int flush_entries(struct ras_db *db, struct rollup_entry **e, size_t n)
+static int flush_entries(struct ras_db *db, struct ras_db_rollup *ru, struct rollup_entry **e, size_t n)
 {
-	struct ras_db_rollup *ru = db->rollup;
 	struct ras_db_col_val v[UPSERT_ROWS * 10];
 	size_t i = 0;
 
@@ -195,9 +210,8 @@ static const char totals_upsert_sql[] =
  * the batch's counts, gathered in memory, one upsert per key. The keys are
  * the hourly roll-up's, less the hour and location, as the rows store them.
  */
-static int flush_totals(struct ras_db *db)
+static int flush_totals(struct ras_db *db, struct ras_db_rollup *ru)
 {
-	struct ras_db_rollup *ru = db->rollup;
 	int r = 0;
 
 	if (!ru->n_totals)
@@ -243,7 +257,7 @@ static int totals_add(struct ras_db *db, unsigned idx, const char *source, int s
 			t->last_ns = wall_ns;
 		return 0;
 	}
-	if (ru->n_totals == TOTALS_SLOTS && flush_totals(db) < 0)
+	if (ru->n_totals == TOTALS_SLOTS && flush_totals(db, ru) < 0)
 		return -EIO;
 	t = &ru->totals[ru->n_totals++];
 	*t = (struct totals_entry){ .type_idx = idx, .synthetic = synthetic, .count = 1,
@@ -307,10 +321,8 @@ static void empty_slots(struct ras_db_rollup *ru)
 	ru->gen++;
 }
 
-static int flush_slots(struct ras_db *db)
+static int flush_slots(struct ras_db *db, struct ras_db_rollup *ru)
 {
-	struct ras_db_rollup *ru = db->rollup;
-
 	struct rollup_entry **order;
 	size_t n = 0;
 	int r;
@@ -328,7 +340,7 @@ static int flush_slots(struct ras_db *db)
 	for (unsigned i = 0; i < ru->used; i++)
 		order[n++] = &ru->e[ru->in_use[i]];
 	qsort(order, n, sizeof(*order), entry_cmp);
-	r = flush_entries(db, order, n);
+	r = flush_entries(db, ru, order, n);
 	free(order);
 	if (r < 0)
 		return r;
@@ -336,22 +348,47 @@ static int flush_slots(struct ras_db *db)
 	return 0;
 }
 
-/* The totals and the hourly counts; the EDAC and subject counts are stages of their own (db.c). */
-int ras_db_rollup_flush(struct ras_db *db)
+/* The totals and the hourly counts of one set; the EDAC and subject counts are stages of their own (db.c). */
+static int flush_set(struct ras_db *db, struct ras_db_rollup *ru)
 {
-	if (!db->rollup)
+	if (!ru)
 		return 0;
-	if (flush_totals(db) < 0)
+	if (flush_totals(db, ru) < 0)
 		return -EIO;
-	return flush_slots(db);
+	return flush_slots(db, ru);
 }
 
+int ras_db_rollup_flush(struct ras_db *db)
+{
+	return flush_set(db, db->rollup);
+}
+
+int ras_db_rollup_flush_out(struct ras_db *db)
+{
+	return flush_set(db, db->rollup_out);
+}
+
+void ras_db_rollup_hand(struct ras_db *db)
+{
+	struct ras_db_rollup *ru = db->rollup_out;
+
+	db->rollup_out = db->rollup;
+	db->rollup = ru;
+}
+
+static void discard_set(struct ras_db_rollup *ru)
+{
+	if (!ru)
+		return;
+	empty_slots(ru);
+	ru->n_totals = 0;
+}
+
+/* Both sets: a rollback comes after ras_db_sync, the set handed over is this thread's again. */
 void ras_db_rollup_discard(struct ras_db *db)
 {
-	if (!db->rollup)
-		return;
-	empty_slots(db->rollup);
-	db->rollup->n_totals = 0;
+	discard_set(db->rollup);
+	discard_set(db->rollup_out);
 }
 
 static void count_in(struct rollup_entry *e, int64_t wall_ns)
@@ -398,6 +435,7 @@ static unsigned slot_of(struct ras_db_rollup *ru, const struct ras_db_event *ev,
 
 		if (!e->used) {
 			*e = (struct rollup_entry){ .used = true, .type_idx = ev->type_idx,
+						    .table_rank = ru->table_rank[ev->type_idx],
 						    .synthetic = synthetic, .hour = hour, .boot = boot,
 						    .first_ns = ev->wall_ns, .last_ns = ev->wall_ns,
 						    .hash = hash };
@@ -421,8 +459,11 @@ int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t 
 	struct recent_key *k;
 	unsigned slot;
 
-	if (!ru && !(ru = db->rollup = calloc(1, sizeof(*db->rollup))))
-		return -ENOMEM;
+	if (!ru) {
+		if (!(ru = db->rollup = calloc(1, sizeof(*db->rollup))))
+			return -ENOMEM;
+		rank_tables(ru);
+	}
 	if (!ru->e && !(ru->e = calloc(RAS_DB_ROLLUP_SLOTS, sizeof(*ru->e))))
 		return -ENOMEM;
 	if (!ru->in_use && !(ru->in_use = malloc(RAS_DB_ROLLUP_SLOTS * sizeof(*ru->in_use))))
@@ -434,7 +475,7 @@ int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t 
 	 * A batch with more keys than slots writes its hourly counts and goes on
 	 * (upserts add up); so do the other roll-ups' own tables.
 	 */
-	if (ru->used >= RAS_DB_ROLLUP_SLOTS * 3 / 4 && flush_slots(db) < 0)
+	if (ru->used >= RAS_DB_ROLLUP_SLOTS * 3 / 4 && flush_slots(db, ru) < 0)
 		return -EIO;
 	if (totals_add(db, ev->type_idx, ev->source, ev->synthetic ? 1 : 0, ras_severity_name(h->severity),
 		       ev->wall_ns) < 0 ||
@@ -459,10 +500,8 @@ int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t 
  * is in use and few were taken since the last trim: a storm's batches keep
  * them, a trickle's take a page or two again.
  */
-void ras_db_rollup_trim(struct ras_db *db)
+static void trim_set(struct ras_db_rollup *ru)
 {
-	struct ras_db_rollup *ru = db->rollup;
-
 	if (!ru || ru->used)
 		return;
 	if (ru->taken < RAS_DB_ROLLUP_SLOTS / 16) {
@@ -476,24 +515,40 @@ void ras_db_rollup_trim(struct ras_db *db)
 	ru->taken = 0;
 }
 
+void ras_db_rollup_trim(struct ras_db *db)
+{
+	trim_set(db->rollup);
+	trim_set(db->rollup_out);
+}
+
+static size_t set_bytes(const struct ras_db_rollup *ru)
+{
+	return ru && ru->e ? RAS_DB_ROLLUP_SLOTS * (sizeof(*ru->e) + sizeof(*ru->in_use)) : 0;
+}
+
 size_t ras_db_rollup_slot_bytes(const struct ras_db *db)
 {
-	return db->rollup && db->rollup->e ?
-		       RAS_DB_ROLLUP_SLOTS * (sizeof(*db->rollup->e) + sizeof(*db->rollup->in_use)) : 0;
+	return set_bytes(db->rollup) + set_bytes(db->rollup_out);
+}
+
+static void free_set(struct ras_db_rollup *ru)
+{
+	if (!ru)
+		return;
+	free(ru->e);
+	free(ru->in_use);
+	free(ru->recent);
+	sqlite3_finalize(ru->upsert);
+	sqlite3_finalize(ru->upsert_rows);
+	sqlite3_finalize(ru->totals_upsert);
+	free(ru);
 }
 
 void ras_db_rollup_free(struct ras_db *db)
 {
-	if (!db->rollup)
-		return;
-	free(db->rollup->e);
-	free(db->rollup->in_use);
-	free(db->rollup->recent);
-	sqlite3_finalize(db->rollup->upsert);
-	sqlite3_finalize(db->rollup->upsert_rows);
-	sqlite3_finalize(db->rollup->totals_upsert);
-	free(db->rollup);
-	db->rollup = NULL;
+	free_set(db->rollup);
+	free_set(db->rollup_out);
+	db->rollup = db->rollup_out = NULL;
 }
 
 /* Appends a string literal (quotes doubled); returns the new length. */

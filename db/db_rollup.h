@@ -34,7 +34,16 @@ int64_t ras_db_hour_of(int64_t wall_ns);
 int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t boot, uint64_t sig);
 /* Writes the batch's roll-ups; called inside the transaction, before COMMIT. */
 int ras_db_rollup_flush(struct ras_db *db);
-/* Forgets the batch's roll-ups (the transaction was rolled back). */
+/*
+ * A commit behind (db.c): hand swaps the open batch's counts with the set
+ * handed over before (flushed and empty by then: db->rollups_ticket), so
+ * that the next records count into a set of their own; flush_out writes the
+ * set handed over, on the writer thread, before that commit's COMMIT. The
+ * same for the EDAC and subject counts below.
+ */
+void ras_db_rollup_hand(struct ras_db *db);
+int ras_db_rollup_flush_out(struct ras_db *db);
+/* Forgets the batch's roll-ups and those handed over (the transaction was rolled back). */
 void ras_db_rollup_discard(struct ras_db *db);
 void ras_db_rollup_free(struct ras_db *db);
 /* Between transactions: frees the batch's slots (allocated again by the next record). */
@@ -113,6 +122,8 @@ int ras_db_edac_raw_rows_sql(char *sql, size_t cap, bool folds);           /* ro
  */
 int ras_db_edac_acc_add(struct ras_db *db, const struct ras_db_event *ev, int64_t boot, int64_t hour);
 int ras_db_edac_acc_flush(struct ras_db *db);
+void ras_db_edac_acc_hand(struct ras_db *db);
+int ras_db_edac_acc_flush_out(struct ras_db *db);
 void ras_db_edac_acc_discard(struct ras_db *db);
 void ras_db_edac_acc_free(struct ras_db *db);
 /*
@@ -121,6 +132,8 @@ void ras_db_edac_acc_free(struct ras_db *db);
  */
 int ras_db_metrics_acc_add(struct ras_db *db, const struct ras_db_event *ev);
 int ras_db_metrics_acc_flush(struct ras_db *db);
+void ras_db_metrics_acc_hand(struct ras_db *db);
+int ras_db_metrics_acc_flush_out(struct ras_db *db);
 void ras_db_metrics_acc_discard(struct ras_db *db);
 void ras_db_metrics_acc_free(struct ras_db *db);
 /* The mc_event rows from row id first_id on, added to rollup_edac (a rebuild). */
