@@ -415,7 +415,7 @@ int ras_db_metrics_acc_add(struct ras_db *db, const struct ras_db_event *ev)
 	struct ras_db_metrics_acc *acc = db->subjects_acc;
 	struct subj_entry k = { .used = true };
 	struct subj_entry *e;
-	unsigned s;
+	unsigned s, sev;
 
 	for (s = 0; s < sizeof(subject_sources) / sizeof(subject_sources[0]); s++)
 		if (!strcmp(subject_sources[s].table, ras_event_types[ev->type_idx].table))
@@ -430,7 +430,8 @@ int ras_db_metrics_acc_add(struct ras_db *db, const struct ras_db_event *ev)
 	if (acc->cols[s].key[0].kind == RAS_DB_COL_NONE)
 		return 0;
 	k.src = s;
-	k.severity = ras_severity_name(((const struct ras_decoded_head *)ev->decoded)->severity);
+	sev = ((const struct ras_decoded_head *)ev->decoded)->severity;
+	k.severity = ras_severity_name(sev);
 	/* Cut as snprintf would, without it: once per record. */
 	if (ev->source)
 		memcpy(k.source, ev->source, strnlen(ev->source, sizeof(k.source) - 1));
@@ -439,7 +440,12 @@ int ras_db_metrics_acc_add(struct ras_db *db, const struct ras_db_event *ev)
 	/* Too long to keep (or a key2 that would need a copy): written at once; upserts add up. */
 	if (k.key.len > SUBJ_KEY_MAX || k.key2.len)
 		return ras_db_table_exists(db, "rollup_subjects") ? subj_write(db, acc, &k) : 0;
-	k.hash = val_hash(val_hash(0xcbf29ce484222325ULL ^ s ^ (uintptr_t)k.severity ^
+	/*
+	 * The severity's number, not its name's address: the slots' order is the
+	 * order of first flush, which decides for good which subjects get a series
+	 * of their own, and an address would change it with every build.
+	 */
+	k.hash = val_hash(val_hash(0xcbf29ce484222325ULL ^ s ^ ((uint64_t)sev << 8) ^
 				   ((uint64_t)k.synthetic << 40) ^ ((uint64_t)(unsigned char)k.source[0] << 48),
 				   &k.key), &k.key2);
 	if (acc->used >= SUBJ_ACC_SLOTS * 3 / 4 && acc_flush(db, acc) < 0)
