@@ -14,12 +14,15 @@ enum { T_EARLY = 1, T_SKX = 2, T_ADXL = 4, T_GHES = 8, T_AMD = 16, T_SB = 32 };
  * DIMM's rank; CPER the raw bank and its split), else the first word.
  * hex: the number is hexadecimal even without "0x" (skx's row and col).
  * Each table is sorted by the name's length, then its bytes (memcmp's
- * order): find_name halves it. tests/diag/test-dram-golden reads every name.
+ * order, so by key too): find_name halves it. tests/diag/test-dram-golden
+ * reads every name.
  */
-#define NAME(n, member, prio, hex, tag) { n, sizeof(n) - 1, M(member), prio, hex, tag }
-#define SKIP(n, tag) { n, sizeof(n) - 1, NO_FIELD, 0, false, tag }
+#define KEY(n) ((uint16_t)((sizeof(n) - 1) << 8 | (unsigned char)(n)[0]))
+#define NAME(n, member, prio, hex, tag) { n, KEY(n), sizeof(n) - 1, M(member), prio, hex, tag }
+#define SKIP(n, tag) { n, KEY(n), sizeof(n) - 1, NO_FIELD, 0, false, tag }
 struct name {
 	const char *name;
+	uint16_t key;           /* the length and the first byte: most names differ in these */
 	size_t len;
 	size_t off;
 	unsigned char prio;
@@ -150,15 +153,19 @@ struct parse {
 	unsigned tags;
 };
 
-/* The name w[0, len) in the table, by halves (sorted by length, then bytes); NULL when none. */
+/* The name w[0, len) in the table, by halves (sorted by key, then bytes); NULL when none. */
 static const struct name *find_name(const struct parse *ps, const char *w, size_t len)
 {
 	size_t lo = 0, hi = ps->n_names;
+	unsigned key;
 
+	if (!len || len > 255)
+		return NULL;
+	key = (unsigned)len << 8 | (unsigned char)w[0];
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 		const struct name *nm = &ps->names[mid];
-		int c = len != nm->len ? (len < nm->len ? -1 : 1) : memcmp(w, nm->name, len);
+		int c = key != nm->key ? (key < nm->key ? -1 : 1) : memcmp(w + 1, nm->name + 1, len - 1);
 
 		if (!c)
 			return nm;
@@ -185,13 +192,15 @@ static void take(struct parse *ps, const struct name *nm, const char *v, const c
 	*(int64_t *)((char *)ps->out + nm->off) = value;
 }
 
-/* ' ', '\t', ',' and '\n' end a word, one bit each of a 64-bit mask. */
-#define SEPARATORS ((UINT64_C(1) << ' ') | (UINT64_C(1) << '\t') | (UINT64_C(1) << ',') | \
-		    (UINT64_C(1) << '\n'))
+/* What a byte is to the reader: ' ', '\t', ',' and '\n' end a word; ':' ends a name. */
+enum { B_WORD, B_SEP, B_COLON };
+static const unsigned char byte_class[256] = {
+	[' '] = B_SEP, ['\t'] = B_SEP, [','] = B_SEP, ['\n'] = B_SEP, [':'] = B_COLON,
+};
 
-static bool separator(char c)
+static unsigned char class_of(char c)
 {
-	return (unsigned char)c < 64 && ((SEPARATORS >> (unsigned char)c) & 1);
+	return byte_class[(unsigned char)c];
 }
 
 /*
@@ -203,13 +212,14 @@ static bool next_word(const char **p, const char *end, const char **w, const cha
 {
 	const char *q = *p;
 
-	while (q < end && separator(*q))
+	while (q < end && class_of(*q) == B_SEP)
 		q++;
 	*w = q;
-	*colon = NULL;
-	for (; q < end && !separator(*q); q++)
-		if (*q == ':' && !*colon)
-			*colon = q;
+	while (q < end && class_of(*q) == B_WORD)
+		q++;
+	*colon = q < end && class_of(*q) == B_COLON ? q : NULL;
+	while (q < end && class_of(*q) != B_SEP)
+		q++;
 	*we = *p = q;
 	return *we > *w;
 }
