@@ -116,7 +116,7 @@ bool diag_dram_known(const struct diag_dram *d)
 }
 
 /* A number filling all of [p, end): decimal, or hex with "0x" (or always, with hex). No more than 2^40. */
-static bool number(const char *p, const char *end, bool hex, int64_t *out)
+static inline bool number(const char *p, const char *end, bool hex, int64_t *out)
 {
 	int64_t v = 0;
 
@@ -127,17 +127,16 @@ static bool number(const char *p, const char *end, bool hex, int64_t *out)
 	if (p == end)
 		return false;
 	for (; p < end; p++) {
-		int d;
+		unsigned d = (unsigned)(unsigned char)*p - '0';
 
-		if (*p >= '0' && *p <= '9')
-			d = *p - '0';
-		else if (hex && *p >= 'a' && *p <= 'f')
-			d = *p - 'a' + 10;
-		else if (hex && *p >= 'A' && *p <= 'F')
-			d = *p - 'A' + 10;
-		else
-			return false;
-		v = v * (hex ? 16 : 10) + d;
+		if (d > 9) {
+			/* 'a' to 'f' or 'A' to 'F': one bit apart. */
+			d = (unsigned)((unsigned char)*p | 0x20) - 'a';
+			if (!hex || d > 5)
+				return false;
+			d += 10;
+		}
+		v = hex ? v * 16 + d : v * 10 + d;
 		if (v > (INT64_C(1) << 40))
 			return false;
 	}
@@ -154,7 +153,7 @@ struct parse {
 };
 
 /* The name w[0, len) in the table, by halves (sorted by key, then bytes); NULL when none. */
-static const struct name *find_name(const struct parse *ps, const char *w, size_t len)
+static inline const struct name *find_name(const struct parse *ps, const char *w, size_t len)
 {
 	size_t lo = 0, hi = ps->n_names;
 	unsigned key;
@@ -177,7 +176,7 @@ static const struct name *find_name(const struct parse *ps, const char *w, size_
 	return NULL;
 }
 
-static void take(struct parse *ps, const struct name *nm, const char *v, const char *end)
+static inline void take(struct parse *ps, const struct name *nm, const char *v, const char *end)
 {
 	int64_t value;
 	size_t slot;
@@ -198,7 +197,7 @@ static const unsigned char byte_class[256] = {
 	[' '] = B_SEP, ['\t'] = B_SEP, [','] = B_SEP, ['\n'] = B_SEP, [':'] = B_COLON,
 };
 
-static unsigned char class_of(char c)
+static inline unsigned char class_of(char c)
 {
 	return byte_class[(unsigned char)c];
 }
@@ -207,7 +206,7 @@ static unsigned char class_of(char c)
  * The next word of [*p, end) in [*w, *we), and its first colon in *colon
  * (NULL: none); false at the end. The caller's end is before any NUL.
  */
-static bool next_word(const char **p, const char *end, const char **w, const char **we,
+static inline bool next_word(const char **p, const char *end, const char **w, const char **we,
 		      const char **colon)
 {
 	const char *q = *p;
