@@ -18,6 +18,11 @@ tests_diag_test_dram_SOURCES = tests/diag/test-dram.c tests/tap.h
 tests_diag_test_dram_LDADD = diag/libdiag.a
 tests_diag_test_cells_SOURCES = tests/diag/test-cells.c tests/tap.h
 tests_diag_test_cells_LDADD = diag/libdiag.a
+# The EDAC text reader on odd text, against what its first version returned.
+check_PROGRAMS += tests/diag/test-dram-golden
+TESTS += tests/diag/test-dram-golden
+tests_diag_test_dram_golden_SOURCES = tests/diag/test-dram-golden.c tests/tap.h
+tests_diag_test_dram_golden_LDADD = diag/libdiag.a
 EXTRA_DIST += diag/diag.mk
 ctl_ras_fdr_ctl_SOURCES += ctl/health.c
 rasd_librasd_a_SOURCES += rasd/health.c rasd/health.h rasd/health_internal.h rasd/health_attr.c \

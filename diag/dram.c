@@ -13,72 +13,83 @@ enum { T_EARLY = 1, T_SKX = 2, T_ADXL = 4, T_GHES = 8, T_AMD = 16, T_SB = 32 };
  * value of its highest-priority name (ADXL lists a channel's rank and the
  * DIMM's rank; CPER the raw bank and its split), else the first word.
  * hex: the number is hexadecimal even without "0x" (skx's row and col).
+ * Each table is sorted by the name's length, then its bytes (memcmp's
+ * order, so by key too): find_name halves it. tests/diag/test-dram-golden
+ * reads every name.
  */
-#define NAME(n, member, prio, hex, tag) { n, sizeof(n) - 1, M(member), prio, hex, tag }
-#define SKIP(n, tag) { n, sizeof(n) - 1, NO_FIELD, 0, false, tag }
-static const struct name {
+#define KEY(n) ((uint16_t)((sizeof(n) - 1) << 8 | (unsigned char)(n)[0]))
+#define NAME(n, member, prio, hex, tag) { n, KEY(n), sizeof(n) - 1, M(member), prio, hex, tag }
+#define SKIP(n, tag) { n, KEY(n), sizeof(n) - 1, NO_FIELD, 0, false, tag }
+struct name {
 	const char *name;
+	uint16_t key;           /* the length and the first byte: most names differ in these */
 	size_t len;
 	size_t off;
 	unsigned char prio;
 	bool hex;
 	unsigned char tag;
-} edac_names[] = {
-	NAME("socket", socket, 2, false, T_EARLY),
-	NAME("imc", mc, 2, false, T_EARLY),
-	NAME("rank", rank, 3, false, T_EARLY),
-	NAME("bg", bank_group, 2, false, T_EARLY),
-	NAME("ba", bank, 2, false, T_EARLY),
-	NAME("row", row, 2, true, T_EARLY),
-	NAME("col", column, 2, true, T_EARLY),
-	/*
-	 * sb_edac (Sandy Bridge to Broadwell, Knights Landing): "socket:%d ha:%d
-	 * channel_mask:%ld rank:%d", then on Broadwell DDR4 "row:0x%x col:0x%x
-	 * bank_addr:%d bank_group:%d"; its home agent is the controller within
-	 * the socket, its rank the channel's (the DIMM is rank / 4).
-	 */
-	NAME("ha", mc, 2, false, T_SB),
-	NAME("bank_addr", bank, 2, false, T_SB),
-	NAME("bank_group", bank_group, 2, false, T_SB),
-	SKIP("channel_mask", T_SB),
-	NAME("ProcessorSocketId", socket, 2, true, T_SKX),
-	NAME("MemoryControllerId", mc, 2, true, T_SKX),
-	NAME("PhysicalRankId", rank, 3, true, T_SKX),
-	NAME("Row", row, 2, true, T_SKX),
-	NAME("Column", column, 2, true, T_SKX),
-	NAME("Bank", bank, 2, true, T_SKX),
-	NAME("BankGroup", bank_group, 2, true, T_SKX),
-	NAME("ChannelId", channel, 2, true, T_ADXL),
-	NAME("DimmSlotId", dimm, 2, true, T_ADXL),
-	NAME("DimmRankId", rank, 2, true, T_ADXL),
-	NAME("ChipSelect", rank, 1, true, T_ADXL),
-	NAME("ChipId", chip_id, 2, true, T_ADXL),
-	SKIP("SystemAddress", T_ADXL), SKIP("ChannelAddress", T_ADXL), SKIP("RankAddress", T_ADXL),
-	/* amd64_edac's DRAM address: the chip select is the rank; two names are two words. */
+};
+
+/*
+ * skx before 2022 (T_EARLY), skx/i10nm since (T_SKX), ADXL's component list
+ * (T_ADXL), amd64_edac's DRAM address (T_AMD: the chip select is the rank;
+ * "Bank Grp" and "Bank Addr" are names of two words), and sb_edac (Sandy
+ * Bridge to Broadwell, Knights Landing: "socket:%d ha:%d channel_mask:%ld
+ * rank:%d", then on Broadwell DDR4 "row:0x%x col:0x%x bank_addr:%d
+ * bank_group:%d"; its home agent is the controller within the socket, its
+ * rank the channel's, the DIMM is rank / 4).
+ */
+static const struct name edac_names[] = {
 	NAME("Cs", rank, 2, true, T_AMD),
+	NAME("ba", bank, 2, false, T_EARLY),
+	NAME("bg", bank_group, 2, false, T_EARLY),
+	NAME("ha", mc, 2, false, T_SB),
+	NAME("Row", row, 2, true, T_SKX),
+	NAME("col", column, 2, true, T_EARLY),
+	NAME("imc", mc, 2, false, T_EARLY),
+	NAME("row", row, 2, true, T_EARLY),
+	NAME("Bank", bank, 2, true, T_SKX),
+	NAME("rank", rank, 3, false, T_EARLY),
+	NAME("ChipId", chip_id, 2, true, T_ADXL),
+	NAME("Column", column, 2, true, T_SKX),
+	NAME("socket", socket, 2, false, T_EARLY),
+	NAME("RankMul", chip_id, 2, true, T_AMD),
 	NAME("Bank Grp", bank_group, 2, true, T_AMD),
 	NAME("Bank Addr", bank, 2, true, T_AMD),
+	NAME("BankGroup", bank_group, 2, true, T_SKX),
+	NAME("ChannelId", channel, 2, true, T_ADXL),
+	NAME("bank_addr", bank, 2, false, T_SB),
+	NAME("ChipSelect", rank, 1, true, T_ADXL),
+	NAME("DimmRankId", rank, 2, true, T_ADXL),
+	NAME("DimmSlotId", dimm, 2, true, T_ADXL),
 	NAME("SubChannel", sub_channel, 2, true, T_AMD),
-	NAME("RankMul", chip_id, 2, true, T_AMD),
+	NAME("bank_group", bank_group, 2, false, T_SB),
+	SKIP("RankAddress", T_ADXL),
+	SKIP("channel_mask", T_SB),
+	SKIP("SystemAddress", T_ADXL),
+	SKIP("ChannelAddress", T_ADXL),
+	NAME("PhysicalRankId", rank, 3, true, T_SKX),
+	NAME("ProcessorSocketId", socket, 2, true, T_SKX),
+	NAME("MemoryControllerId", mc, 2, true, T_SKX),
 };
 
 /* ghes_edac's "APEI location:" text: CPER's names, in decimal. */
 static const struct name ghes_names[] = {
-	NAME("node", socket, 2, false, T_GHES),
-	NAME("card", mc, 2, false, T_GHES),
-	NAME("module", dimm, 2, false, T_GHES),
-	NAME("rank", rank, 2, false, T_GHES),
-	NAME("bank", bank, 1, false, T_GHES),
-	NAME("bank_address", bank, 2, false, T_GHES),
-	NAME("bank_group", bank_group, 2, false, T_GHES),
-	NAME("device", device, 2, false, T_GHES),
-	NAME("row", row, 2, false, T_GHES),
-	NAME("column", column, 2, false, T_GHES),
 	NAME("col", column, 2, false, T_GHES),
-	NAME("bit_position", bit, 2, false, T_GHES),
+	NAME("row", row, 2, false, T_GHES),
+	NAME("bank", bank, 1, false, T_GHES),
+	NAME("card", mc, 2, false, T_GHES),
+	NAME("node", socket, 2, false, T_GHES),
+	NAME("rank", rank, 2, false, T_GHES),
+	NAME("chipID", chip_id, 2, false, T_GHES),
+	NAME("column", column, 2, false, T_GHES),
+	NAME("device", device, 2, false, T_GHES),
+	NAME("module", dimm, 2, false, T_GHES),
 	NAME("bit_pos", bit, 2, false, T_GHES),
 	NAME("chip_id", chip_id, 2, false, T_GHES),
-	NAME("chipID", chip_id, 2, false, T_GHES),
+	NAME("bank_group", bank_group, 2, false, T_GHES),
+	NAME("bank_address", bank, 2, false, T_GHES),
+	NAME("bit_position", bit, 2, false, T_GHES),
 };
 
 static const char *const spelling_names[DIAG_SP_N] = {
@@ -105,7 +116,7 @@ bool diag_dram_known(const struct diag_dram *d)
 }
 
 /* A number filling all of [p, end): decimal, or hex with "0x" (or always, with hex). No more than 2^40. */
-static bool number(const char *p, const char *end, bool hex, int64_t *out)
+static inline bool number(const char *p, const char *end, bool hex, int64_t *out)
 {
 	int64_t v = 0;
 
@@ -116,17 +127,16 @@ static bool number(const char *p, const char *end, bool hex, int64_t *out)
 	if (p == end)
 		return false;
 	for (; p < end; p++) {
-		int d;
+		unsigned d = (unsigned)(unsigned char)*p - '0';
 
-		if (*p >= '0' && *p <= '9')
-			d = *p - '0';
-		else if (hex && *p >= 'a' && *p <= 'f')
-			d = *p - 'a' + 10;
-		else if (hex && *p >= 'A' && *p <= 'F')
-			d = *p - 'A' + 10;
-		else
-			return false;
-		v = v * (hex ? 16 : 10) + d;
+		if (d > 9) {
+			/* 'a' to 'f' or 'A' to 'F': one bit apart. */
+			d = (unsigned)((unsigned char)*p | 0x20) - 'a';
+			if (!hex || d > 5)
+				return false;
+			d += 10;
+		}
+		v = hex ? v * 16 + d : v * 10 + d;
 		if (v > (INT64_C(1) << 40))
 			return false;
 	}
@@ -142,16 +152,31 @@ struct parse {
 	unsigned tags;
 };
 
-static const struct name *find_name(const struct parse *ps, const char *w, size_t len)
+/* The name w[0, len) in the table, by halves (sorted by key, then bytes); NULL when none. */
+static inline const struct name *find_name(const struct parse *ps, const char *w, size_t len)
 {
-	for (size_t i = 0; i < ps->n_names; i++)
-		/* The length first: most names are told apart by it alone. */
-		if (ps->names[i].len == len && !memcmp(w, ps->names[i].name, len))
-			return &ps->names[i];
+	size_t lo = 0, hi = ps->n_names;
+	unsigned key;
+
+	if (!len || len > 255)
+		return NULL;
+	key = (unsigned)len << 8 | (unsigned char)w[0];
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const struct name *nm = &ps->names[mid];
+		int c = key != nm->key ? (key < nm->key ? -1 : 1) : memcmp(w + 1, nm->name + 1, len - 1);
+
+		if (!c)
+			return nm;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
 	return NULL;
 }
 
-static void take(struct parse *ps, const struct name *nm, const char *v, const char *end)
+static inline void take(struct parse *ps, const struct name *nm, const char *v, const char *end)
 {
 	int64_t value;
 	size_t slot;
@@ -166,20 +191,35 @@ static void take(struct parse *ps, const struct name *nm, const char *v, const c
 	*(int64_t *)((char *)ps->out + nm->off) = value;
 }
 
-static bool separator(char c)
+/* What a byte is to the reader: ' ', '\t', ',' and '\n' end a word; ':' ends a name. */
+enum { B_WORD, B_SEP, B_COLON };
+static const unsigned char byte_class[256] = {
+	[' '] = B_SEP, ['\t'] = B_SEP, [','] = B_SEP, ['\n'] = B_SEP, [':'] = B_COLON,
+};
+
+static inline unsigned char class_of(char c)
 {
-	return c == ' ' || c == '\t' || c == ',' || c == '\n';
+	return byte_class[(unsigned char)c];
 }
 
-/* The next word of [*p, end) in [*w, *we); false at the end. */
-static bool next_word(const char **p, const char *end, const char **w, const char **we)
+/*
+ * The next word of [*p, end) in [*w, *we), and its first colon in *colon
+ * (NULL: none); false at the end. The caller's end is before any NUL.
+ */
+static inline bool next_word(const char **p, const char *end, const char **w, const char **we,
+		      const char **colon)
 {
-	while (*p < end && **p && separator(**p))
-		(*p)++;
-	*w = *p;
-	while (*p < end && **p && !separator(**p))
-		(*p)++;
-	*we = *p;
+	const char *q = *p;
+
+	while (q < end && class_of(*q) == B_SEP)
+		q++;
+	*w = q;
+	while (q < end && class_of(*q) == B_WORD)
+		q++;
+	*colon = q < end && class_of(*q) == B_COLON ? q : NULL;
+	while (q < end && class_of(*q) != B_SEP)
+		q++;
+	*we = *p = q;
 	return *we > *w;
 }
 
@@ -197,13 +237,16 @@ static const struct name *find_pair(const struct parse *ps, const char *prev, si
 	return find_name(ps, both, prev_len + 1 + len);
 }
 
+/*
+ * One pass over the words: "name:value", CPER's older "name: value", and a
+ * word without a colon kept as the first half of a two-word name.
+ */
 static void parse_words(struct parse *ps, const char *p, const char *end)
 {
-	const char *w, *we, *prev = NULL;
+	const char *w, *we, *colon, *prev = NULL;
 	size_t prev_len = 0;
 
-	while (next_word(&p, end, &w, &we)) {
-		const char *colon = memchr(w, ':', (size_t)(we - w));
+	while (next_word(&p, end, &w, &we, &colon)) {
 		const struct name *nm;
 
 		if (!colon) {
@@ -215,13 +258,13 @@ static void parse_words(struct parse *ps, const char *p, const char *end)
 		prev = NULL;
 		if (!nm && !(nm = find_name(ps, w, (size_t)(colon - w))))
 			continue;
-		/* "name:value", or CPER's older "name: value". */
 		if (colon + 1 < we) {
 			take(ps, nm, colon + 1, we);
 		} else {
 			const char *save = p;
 
-			if (next_word(&p, end, &w, &we) && !memchr(w, ':', (size_t)(we - w)))
+			/* The value is the next word, unless that is a name of its own. */
+			if (next_word(&p, end, &w, &we, &colon) && !colon)
 				take(ps, nm, w, we);
 			else
 				p = save;
@@ -229,13 +272,21 @@ static void parse_words(struct parse *ps, const char *p, const char *end)
 	}
 }
 
-static bool contains(const char *s, size_t len, const char *what)
+/* Whether [s, end) holds "APEI location:": ghes_edac's text, read with CPER's names. */
+static bool apei_location(const char *s, const char *end)
 {
-	size_t n = strlen(what);
+	static const char what[] = "APEI location:";
+	const size_t n = sizeof(what) - 1;
 
-	for (size_t i = 0; i + n <= len && s[i]; i++)
-		if (!memcmp(s + i, what, n))
+	while ((size_t)(end - s) >= n) {
+		const char *a = memchr(s, 'A', (size_t)(end - s) - n + 1);
+
+		if (!a)
+			return false;
+		if (!memcmp(a, what, n))
 			return true;
+		s = a + 1;
+	}
 	return false;
 }
 
@@ -243,14 +294,17 @@ enum diag_spelling diag_dram_from_edac_detail(const char *detail, size_t len,
 					      struct diag_dram *out)
 {
 	struct parse ps = { .out = out };
-	bool ghes = contains(detail, len, "APEI location:");
+	/* The text ends at its first NUL within len: nothing past it is read. */
+	const char *nul = len ? memchr(detail, '\0', len) : NULL;
+	const char *end = nul ? nul : detail + len;
+	bool ghes = apei_location(detail, end);
 
 	diag_dram_clear(out);
 	memset(ps.prio, 0, sizeof(ps.prio));
 	ps.names = ghes ? ghes_names : edac_names;
 	ps.n_names = ghes ? sizeof(ghes_names) / sizeof(ghes_names[0])
 			  : sizeof(edac_names) / sizeof(edac_names[0]);
-	parse_words(&ps, detail, detail + len);
+	parse_words(&ps, detail, end);
 	if (!diag_dram_known(out)) {
 		diag_dram_clear(out);
 		return DIAG_SP_NONE;

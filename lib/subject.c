@@ -14,12 +14,26 @@
 
 #define KNOWN(v) ((v) != RAS_DF_NONE)
 
-/* What a feed reads: the decoded record, its raw fields (NULL in some callers) and the page size. */
+/*
+ * An EDAC record's place, "mc<index> <top>:<middle>:<lower>" (-1 for a
+ * layer not known): the DIMM's key and the start of its row's, built once
+ * for both. Its longest, every number 20 characters, fits.
+ */
+struct edac_place {
+	char text[96];
+	size_t len;             /* 0: not built yet */
+};
+
+/*
+ * What a feed reads: the decoded record, its raw fields (NULL in some
+ * callers) and the page size; and what the record's feeds share.
+ */
 struct feed_in {
 	const struct ras_event_type *type;
 	const struct ras_value *values;
 	const void *decoded;
 	uint64_t ps;
+	struct edac_place *place;
 };
 
 /* Fills s for one kind from one decoded record; false when the record does not say. */
@@ -99,27 +113,43 @@ static bool page_of_cxl(const struct feed_in *in, struct ras_subject *s)
 	return KNOWN(c->hpa) && page_at(s, (uint64_t)c->hpa, 0, ps);
 }
 
+static long long or_minus1(int64_t v)
+{
+	return KNOWN(v) ? (long long)v : -1LL;
+}
+
+/* The record's place (struct edac_place), built at its first use: in key, which it starts. */
+static struct ou_buf edac_key(const struct feed_in *in, const struct edac_decoded *e, char *key,
+			      size_t len)
+{
+	struct edac_place *pl = in->place;
+	struct ou_buf b;
+
+	if (!pl->len) {
+		b = ou_start(pl->text, sizeof(pl->text));
+		ou_put_lit(&b, "mc");
+		ou_put_int(&b, (long long)e->mc_index);
+		ou_put_lit(&b, " ");
+		ou_put_int(&b, or_minus1(e->top_layer));
+		ou_put_lit(&b, ":");
+		ou_put_int(&b, or_minus1(e->middle_layer));
+		ou_put_lit(&b, ":");
+		ou_put_int(&b, or_minus1(e->lower_layer));
+		pl->len = b.at;
+	}
+	b = ou_start(key, len);
+	ou_put_n(&b, pl->text, pl->len);
+	return b;
+}
+
 static bool dimm_of_edac(const struct feed_in *in, struct ras_subject *s)
 {
-	const void *d = in->decoded;
-	uint64_t ps = in->ps;
-	const struct edac_decoded *e = d;
+	const struct edac_decoded *e = in->decoded;
 
-	struct ou_buf key;
-
-	(void)ps;
 	if (!KNOWN(e->mc_index) || (!KNOWN(e->top_layer) && !e->label[0]))
 		return false;
 	/* "mc<index> <top>:<middle>:<lower>", -1 for a layer not known. */
-	key = ou_start(s->key, sizeof(s->key));
-	ou_put_lit(&key, "mc");
-	ou_put_int(&key, (long long)e->mc_index);
-	ou_put_lit(&key, " ");
-	ou_put_int(&key, KNOWN(e->top_layer) ? (long long)e->top_layer : -1LL);
-	ou_put_lit(&key, ":");
-	ou_put_int(&key, KNOWN(e->middle_layer) ? (long long)e->middle_layer : -1LL);
-	ou_put_lit(&key, ":");
-	ou_put_int(&key, KNOWN(e->lower_layer) ? (long long)e->lower_layer : -1LL);
+	edac_key(in, e, s->key, sizeof(s->key));
 	set_label(s, e->label);
 	return true;
 }
@@ -309,11 +339,6 @@ static bool row_of_cxl(const struct feed_in *in, struct ras_subject *s)
 	return true;
 }
 
-static long long or_minus1(int64_t v)
-{
-	return KNOWN(v) ? (long long)v : -1LL;
-}
-
 /*
  * The row an EDAC driver named in driver_detail, in any kernel's spelling
  * (skx, i10nm, ADXL, ghes_edac: diag/dram.h), read once here for the row
@@ -344,15 +369,7 @@ static bool row_of_edac(const struct feed_in *in, struct ras_subject *s)
 	 * The layers place the DIMM (as the DIMM subject does); the detail, the row
 	 * within it: "mc0 1:0:-1 rank 2 bank group 1 bank 3 row 0x1a2b", without printf.
 	 */
-	key = ou_start(s->key, sizeof(s->key));
-	ou_put_lit(&key, "mc");
-	ou_put_int(&key, (long long)e->mc_index);
-	ou_put_lit(&key, " ");
-	ou_put_int(&key, or_minus1(e->top_layer));
-	ou_put_lit(&key, ":");
-	ou_put_int(&key, or_minus1(e->middle_layer));
-	ou_put_lit(&key, ":");
-	ou_put_int(&key, or_minus1(e->lower_layer));
+	key = edac_key(in, e, s->key, sizeof(s->key));
 	/* Firmware first: ghes_edac's one controller; the CPER location places the DIMM. */
 	if (sp == DIAG_SP_GHES) {
 		ou_put_lit(&key, " node ");
@@ -563,7 +580,8 @@ static int subjects(const struct ras_event_type *type, const struct ras_value *v
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	const struct ras_decoded_head *h = decoded;
 	unsigned t = (unsigned)(type - ras_event_types);
-	struct feed_in in = { type, values, decoded, page_size };
+	struct edac_place place = { .len = 0 };
+	struct feed_in in = { type, values, decoded, page_size, &place };
 	int n = 0;
 
 	if ((corrected_only && h->severity != RAS_SEV_CORRECTED) || !page_size ||

@@ -378,10 +378,10 @@ int ras_actions_flush(struct ras_actions *a)
 	return prune_leaked_once(a);
 }
 
-/* The slot holding kind/key, or the free slot where it would go; NULL when none is free. */
-struct entry *actions_slot_for(struct ras_actions *a, enum ras_subject_kind kind, const char *key)
+/* actions_slot_for with the key's hash_key already computed (h). */
+static struct entry *slot_for_hash(struct ras_actions *a, enum ras_subject_kind kind,
+				   const char *key, uint64_t h)
 {
-	uint64_t h = hash_key(kind, key);
 	unsigned i = (unsigned)(h % CACHE_SLOTS);
 
 	for (unsigned n = 0; n < CACHE_SLOTS; n++, i = (i + 1) % CACHE_SLOTS) {
@@ -391,6 +391,12 @@ struct entry *actions_slot_for(struct ras_actions *a, enum ras_subject_kind kind
 			return e;
 	}
 	return NULL;
+}
+
+/* The slot holding kind/key, or the free slot where it would go; NULL when none is free. */
+struct entry *actions_slot_for(struct ras_actions *a, enum ras_subject_kind kind, const char *key)
+{
+	return slot_for_hash(a, kind, key, hash_key(kind, key));
 }
 
 static struct entry *new_entry(struct ras_actions *a, struct entry *e,
@@ -449,8 +455,9 @@ static bool hold_once(struct ras_actions *a, enum ras_subject_kind kind, uint64_
 static struct entry *lookup(struct ras_actions *a, const struct ras_subject *s, int64_t wall_ns,
 			    enum counting how, int64_t *first_ns, unsigned *first_n)
 {
+	/* Hashed once: the slot, the seen-once set, the filter and the spill all take it. */
 	uint64_t h = hash_key(s->kind, s->key);
-	struct entry *e = actions_slot_for(a, s->kind, s->key);
+	struct entry *e = slot_for_hash(a, s->kind, s->key, h);
 	struct ras_db_bucket b;
 	int r = 0;
 

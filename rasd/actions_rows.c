@@ -295,7 +295,7 @@ void actions_rows_crossed(struct ras_actions *a, const struct ras_subject *s,
 void actions_rows_later(struct ras_actions *a, const struct ras_subject *s,
 			const struct ras_event_type *type, const struct ras_db_event *ev)
 {
-	struct row_act r = { .a = a, .s = s, .ev = ev, .skip = 0 };
+	struct row_act r;
 
 	if (!rows_take_pages(a, s))
 		return;
@@ -303,6 +303,8 @@ void actions_rows_later(struct ras_actions *a, const struct ras_subject *s,
 		ras_log(LOG_ERR, "cannot read the crossed rows");
 	if (!row_is_crossed(a, s->key))
 		return;
+	/* Filled only for a crossed row: it holds a whole decision, cleared at every record before. */
+	r = (struct row_act){ .a = a, .s = s, .ev = ev, .skip = 0 };
 	r.tmpl = (struct ras_db_action){ .count = s->n, .synthetic = ev->synthetic };
 	snprintf(r.tmpl.kind, sizeof(r.tmpl.kind), "%s", ras_subject_kind_name(s->kind));
 	snprintf(r.tmpl.subject, sizeof(r.tmpl.subject), "%s", s->key);
