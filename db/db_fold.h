@@ -16,12 +16,17 @@ int ras_db_fold_note(struct ras_db *db, const struct ras_db_event *ev, int64_t i
 /*
  * A record folding decides on, handed to the writer thread (db_fold_job.c,
  * on the event loop's): packed into *buf (grown as needed) with its row id
- * and decoding signature sig; its length, or -errno.
+ * and decoding signature sig, its length in *len; 0 or -errno (a source too
+ * long for a copy: -ENAMETOOLONG). The fold columns are not computed here:
+ * the writer thread computes them from the copy if it folds the record.
  */
 int ras_db_fold_pack(struct ras_db *db, const struct ras_db_event *ev, int64_t id, uint64_t sig,
 		     uint8_t **buf, size_t *cap, size_t *len);
-/* The table and decoding signature of a packed record. */
-void ras_db_fold_packed_of(const void *packed, unsigned *idx, uint64_t *sig);
+/* Adds ev's decoded struct to the record packed in *buf (its decoding's values not sent lately). */
+int ras_db_fold_pack_decoded(struct ras_db *db, const struct ras_db_event *ev, uint8_t **buf,
+			     size_t *cap, size_t *len);
+/* The table, decoding signature and decoded struct (NULL: not carried) of a packed record. */
+void ras_db_fold_packed_of(const void *packed, unsigned *idx, uint64_t *sig, const void **decoded);
 /* On the writer thread: the packed record, of decoding dec, held, folded or stored. 0 or -errno. */
 int ras_db_fold_run(struct ras_db *db, const void *packed, int64_t dec);
 /* Inside the transaction, before COMMIT: applies the size and age limits, writes the folds. */
@@ -61,9 +66,10 @@ bool ras_db_hold_possible(const struct ras_db_event *ev);
 int ras_db_hold_add(struct ras_db_hold *h, const struct ras_db_event *ev, int64_t id, int64_t dec);
 /*
  * The event loop's side of a record folding decides on the writer thread
- * (db_fold_job.c): ev's held copy packed at *buf + at (at a multiple of 8;
- * *buf grown as needed), its length in *bytes. 0, or -errno (a source too
- * long for a copy: -ENAMETOOLONG).
+ * (db_fold_job.c): ev's held copy packed at *buf + at (*buf grown as
+ * needed), its length in *bytes: its columns and values, and what its fold
+ * columns read, not the columns themselves. 0, or -errno (a source too long
+ * for a copy: -ENAMETOOLONG).
  */
 int ras_db_hold_pack(const struct ras_db_hold *h, const struct ras_db_event *ev, uint8_t **buf,
 		     size_t *cap, size_t at, size_t *bytes);

@@ -9,12 +9,17 @@
  * under their reserved ids, before COMMIT. Either way the transaction commits
  * the same rows and counts as if each record had been inserted and folded.
  *
- * The folded columns are computed when the record is held, in C from the
- * values its INSERT binds (db_fold_row.c), as a stored row's are by SQL
- * (db_fold.c table_sql). A table or value the C does not render is folded by
- * SQLite from the same expressions, over a one-row subquery shaped like the
- * table's <table>_decoded view: either way a held record folds exactly as
- * its row would have.
+ * The folded columns are computed when the record is folded, in C from the
+ * values its INSERT binds and the few of its decoding they read, kept in its
+ * copy (db_fold_row.c), as a stored row's are by SQL (db_fold.c table_sql).
+ * A table or value the C does not render is folded by SQLite from the same
+ * expressions, over a one-row subquery shaped like the table's
+ * <table>_decoded view: either way a held record folds exactly as its row
+ * would have. A record held but stored at commit never has them computed.
+ *
+ * A copy is packed first (ras_db_hold_pack: what the event loop hands the
+ * writer thread, a few bytes per value), then unpacked by the thread that
+ * holds or stores it.
  *
  * Only records that can never be duplicates are held: those whose source the
  * identity index (db_schema.c) does not cover, so INSERT OR IGNORE could not
@@ -28,10 +33,12 @@
 #include "db_fold_internal.h"
 
 /*
- * One held record: the event's columns, its raw values, then its per-record
- * decoded values (db_internal.h: the event row holds them), their bytes
- * after the struct, then the text of its fold columns when they were
- * computed in C.
+ * One held record: the event's columns and its values: the raw ones, its
+ * per-record decoded ones (db_internal.h: the event row holds them), the
+ * decoded ones its fold columns read from its decoding (plan.dec) and its
+ * location; their bytes after the struct. The fold columns are computed
+ * from them when the record is folded (ras_db_hold_take), on the thread
+ * that folds, never when it is packed.
  */
 struct held {
 	int64_t dec, wall_ns, boot;
@@ -39,13 +46,28 @@ struct held {
 	int trace_cpu, severity;
 	bool synthetic;
 	char source[24];
-	/* Computed in C when held (NULL: by the statement when taken): location, dims, ekey. */
-	const char *fold_text;
-	int64_t weight;
-	bool have_addr, have_detail;
-	uint64_t addr, detail;
+	unsigned nvals;
 	struct ras_value values[];
 };
+
+/*
+ * A held record packed (ras_db_hold_pack, the event loop's side): this head,
+ * then each value as a tag and what it says, integers in 8 bytes, text and
+ * blobs as their length and bytes. The writer thread unpacks it into a
+ * struct held (held_unpack) when it holds or stores it.
+ */
+struct held_head {
+	int64_t wall_ns, boot;
+	uint64_t trace_ts, rec_hash;
+	int32_t trace_cpu, severity;
+	uint32_t data;              /* the values' bytes (text and blobs) */
+	uint16_t nvals;
+	bool synthetic;
+	char source[24];
+};
+
+/* A value's tag: absent; an integer; bytes (p); present without bytes (p NULL, len kept). */
+enum { V_ABSENT, V_INT, V_BYTES, V_NOBYTES };
 
 struct held_slot {
 	int64_t id;
@@ -57,13 +79,18 @@ struct held_table {
 	size_t n, cap, first;       /* first: no record before it is still held */
 	sqlite3_stmt *eval;
 	struct ras_db_fold_plan plan;
-	/* A decoded struct holding only the per-record values, as bound (tables that have them). */
+	/* A decoded struct holding only the values a copy keeps, as bound (tables that have them). */
 	void *scratch;
 	bool tried;
 };
 
 struct ras_db_hold {
 	struct held_table t[RAS_MAX_EVENT_TYPES];
+	/* The holding thread's: a record packed by ras_db_hold_add, one unpacked to be stored. */
+	uint8_t *pack;
+	size_t pack_cap;
+	struct held *one;
+	size_t one_cap;
 };
 
 bool ras_db_hold_possible(const struct ras_db_event *ev)
@@ -119,135 +146,196 @@ bool ras_db_hold_prepare(struct ras_db *db, struct ras_db_hold **hp, unsigned id
 	return ht->eval != NULL;
 }
 
-/* The per-record decoded values of ev as values: integers, or strings with their bytes. */
-static void per_record_values(const struct ras_db_event *ev, struct ras_value *out)
+/*
+ * Packing into *buf from at, grown as needed: the first failure to grow
+ * stays in err. Every room taken also keeps slack bytes free after it, room
+ * for every value's tag and integer, so that those are written unchecked.
+ */
+struct packer {
+	uint8_t **buf;
+	size_t *cap, at, slack;
+	uint32_t data;
+	int err;
+};
+
+/* Room for n more bytes at pk->at and the slack after them, or NULL (-ENOMEM kept). */
+static uint8_t *room(struct packer *pk, size_t n)
 {
-	const struct ras_event_type *type = &ras_event_types[ev->type_idx];
-	const struct ras_db_table *t = ras_db_table_of(ev->type_idx);
+	size_t need = pk->at + n + pk->slack, cap;
+	uint8_t *grown;
 
-	for (unsigned k = 0; k < t->nrec; k++) {
-		const struct ras_dfield *f = &type->dfields[t->rfield[k]];
-
-		if (f->type == RAS_DF_INT) {
-			int64_t v = ras_dfield_int(ev->decoded, f);
-
-			out[k] = (struct ras_value){ .present = v != RAS_DF_NONE, .i = v };
-			continue;
-		}
-		out[k] = (struct ras_value){ .present = true, .p = ras_dfield_str(ev->decoded, f),
-					     .len = (uint32_t)strnlen(ras_dfield_str(ev->decoded, f), f->size - 1) };
+	if (need <= *pk->cap)
+		return *pk->buf + pk->at;
+	cap = 2 * *pk->cap > need + 4096 ? 2 * *pk->cap : need + 4096;
+	if (pk->err || !(grown = realloc(*pk->buf, cap))) {
+		pk->err = -ENOMEM;
+		return NULL;
 	}
+	*pk->buf = grown;
+	*pk->cap = cap;
+	return grown + pk->at;
+}
+
+/* An integer (within the slack: unchecked). */
+static void put_int(struct packer *pk, int64_t i)
+{
+	uint8_t *p = *pk->buf + pk->at;
+
+	*p = V_INT;
+	memcpy(p + 1, &i, sizeof(i));
+	pk->at += 1 + sizeof(i);
+}
+
+/* Bytes at s (V_BYTES), or present without any (s NULL: V_NOBYTES, len kept). */
+static void put_bytes(struct packer *pk, const void *s, uint32_t len)
+{
+	size_t n = 1 + sizeof(len) + (s ? len : 0);
+	uint8_t *p = room(pk, n);
+
+	if (!p)
+		return;
+	*p = s ? V_BYTES : V_NOBYTES;
+	memcpy(p + 1, &len, sizeof(len));
+	if (s && len)
+		memcpy(p + 1 + sizeof(len), s, len);
+	pk->data += s ? len : 0;
+	pk->at += n;
+}
+
+static void put_absent(struct packer *pk)
+{
+	(*pk->buf)[pk->at++] = V_ABSENT;
+}
+
+/* A decoded field of ev: an integer (RAS_DF_NONE absent) or its text, as the row binds it. */
+static void put_dfield(struct packer *pk, const struct ras_dfield *f, const void *decoded)
+{
+	if (f->type == RAS_DF_INT) {
+		int64_t v = ras_dfield_int(decoded, f);
+
+		if (v == RAS_DF_NONE)
+			put_absent(pk);
+		else
+			put_int(pk, v);
+		return;
+	}
+	put_bytes(pk, ras_dfield_str(decoded, f), (uint32_t)strnlen(ras_dfield_str(decoded, f), f->size - 1));
 }
 
 /*
- * A record's fold columns, computed once when it is held (ras_db_fold_plan_cols)
- * and kept in its copy, their text after the values: location, dims, ekey.
+ * ev packed at pk->at: its columns, its raw values, its per-record decoded
+ * ones, the decoded ones plan's columns read, its location. 0 or -errno.
  */
-struct fold_text {
-	bool computed;              /* false: left to the statement when taken */
-	struct ras_db_fold_cols fc;
-	const char *loc;
-	size_t loc_len, dims_len, ekey_len;
-};
-
-static void fold_text_of(const struct ras_db_fold_plan *plan, const struct ras_db_event *ev,
-			 struct fold_text *ft)
-{
-	ft->computed = plan && ras_db_fold_plan_cols(plan, ev, &ft->fc) == 0;
-	if (!ft->computed)
-		return;
-	ft->loc = ((const struct ras_decoded_head *)ev->decoded)->location;
-	ft->loc_len = strlen(ft->loc);
-	ft->dims_len = strlen(ft->fc.dims);
-	ft->ekey_len = strlen(ft->fc.ekey);
-}
-
-/* The bytes of the fold columns' text in the copy, NULs included. */
-static size_t fold_text_bytes(const struct fold_text *ft)
-{
-	return ft->computed ? ft->loc_len + ft->dims_len + ft->ekey_len + 3 : 0;
-}
-
-static void put_fold_cols(struct held *c, const struct fold_text *ft, char *text)
-{
-	c->fold_text = text;
-	memcpy(text, ft->loc, ft->loc_len + 1);
-	text += ft->loc_len + 1;
-	memcpy(text, ft->fc.dims, ft->dims_len + 1);
-	text += ft->dims_len + 1;
-	memcpy(text, ft->fc.ekey, ft->ekey_len + 1);
-	c->weight = ft->fc.weight;
-	c->have_addr = ft->fc.have_addr;
-	c->addr = ft->fc.addr;
-	c->have_detail = ft->fc.have_detail;
-	c->detail = ft->fc.detail;
-}
-
-/* The values a held copy keeps: ev's raw values, then its per-record decoded ones. */
-static unsigned held_values(const struct ras_db_event *ev, struct ras_value *all)
+static int pack_record(struct packer *pk, const struct ras_db_fold_plan *plan, const struct ras_db_event *ev)
 {
 	const struct ras_event_type *type = &ras_event_types[ev->type_idx];
+	const struct ras_db_table *t = ras_db_table_of(ev->type_idx);
+	const struct ras_decoded_head *head = ev->decoded;
+	size_t at = pk->at;
+	struct held_head hh;
 
-	memcpy(all, ev->values, type->n_fields * sizeof(*all));
-	per_record_values(ev, &all[type->n_fields]);
-	return type->n_fields + ras_db_table_of(ev->type_idx)->nrec;
+	/* An integer's tag and value are the most a value takes besides its bytes. */
+	pk->slack = (type->n_fields + t->nrec + plan->ndec + 1) * (1 + sizeof(int64_t));
+	if (!room(pk, sizeof(hh)))
+		return pk->err;
+	pk->at += sizeof(hh);
+	for (unsigned i = 0; i < type->n_fields; i++) {
+		const struct ras_value *v = &ev->values[i];
+
+		if (!v->present)
+			put_absent(pk);
+		else if (type->fields[i].type == RAS_FT_INT)
+			put_int(pk, v->i);
+		else
+			put_bytes(pk, v->p, v->len);
+		if (pk->err)
+			return pk->err;
+	}
+	for (unsigned k = 0; k < t->nrec && !pk->err; k++)
+		put_dfield(pk, &type->dfields[t->rfield[k]], ev->decoded);
+	for (unsigned k = 0; k < plan->ndec && !pk->err; k++)
+		put_dfield(pk, &type->dfields[plan->dec[k]], ev->decoded);
+	put_bytes(pk, head->location, (uint32_t)strnlen(head->location, sizeof(head->location) - 1));
+	if (pk->err)
+		return pk->err;
+	hh = (struct held_head){ .wall_ns = ev->wall_ns, .boot = ev->boot, .trace_ts = ev->trace_ts,
+				 .rec_hash = ev->rec_hash, .trace_cpu = ev->trace_cpu,
+				 .severity = (int32_t)head->severity, .data = pk->data,
+				 .nvals = (uint16_t)(type->n_fields + t->nrec + plan->ndec + 1),
+				 .synthetic = ev->synthetic };
+	ras_str_copy(hh.source, sizeof(hh.source), ev->source);
+	memcpy(*pk->buf + at, &hh, sizeof(hh));
+	return 0;
 }
 
-/* Whether value i of a copy of table idx has bytes of its own, after the values. */
-static bool has_bytes(unsigned idx, unsigned i, const struct ras_value *v)
+/* The bytes of the struct held a packed record unpacks into. */
+static size_t held_bytes(const void *packed)
 {
-	const struct ras_event_type *type = &ras_event_types[idx];
+	struct held_head hh;
 
-	return v->present && v->p && (i >= type->n_fields || type->fields[i].type != RAS_FT_INT);
+	memcpy(&hh, packed, sizeof(hh));
+	return sizeof(struct held) + hh.nvals * sizeof(struct ras_value) + hh.data;
 }
 
-/* The bytes of a copy of table idx: the struct, its values, their bytes and the fold columns' text. */
-static size_t held_size(unsigned idx, const struct ras_value *all, unsigned n, const struct fold_text *ft)
+/* Unpacks a packed record into c (held_bytes of it), its values' bytes after them. */
+static void held_read(struct held *c, int64_t dec, const uint8_t *packed)
 {
-	size_t bytes = sizeof(struct held) + n * sizeof(struct ras_value) + fold_text_bytes(ft);
-
-	for (unsigned i = 0; i < n; i++)
-		if (has_bytes(idx, i, &all[i]))
-			bytes += all[i].len;
-	return bytes;
-}
-
-/* Writes ev's copy at c (held_size bytes). */
-static void held_fill(struct held *c, const struct ras_db_event *ev, int64_t dec, const struct ras_value *all,
-		      unsigned n, const struct fold_text *ft)
-{
+	const uint8_t *p = packed + sizeof(struct held_head);
+	struct held_head hh;
 	uint8_t *data;
 
-	*c = (struct held){ .dec = dec, .wall_ns = ev->wall_ns, .boot = ev->boot,
-			    .trace_ts = ev->trace_ts, .rec_hash = ev->rec_hash,
-			    .trace_cpu = ev->trace_cpu, .synthetic = ev->synthetic,
-			    .severity = ((const struct ras_decoded_head *)ev->decoded)->severity };
-	ras_str_copy(c->source, sizeof(c->source), ev->source);
-	data = (uint8_t *)&c->values[n];
-	for (unsigned i = 0; i < n; i++) {
-		c->values[i] = all[i];
-		if (!has_bytes(ev->type_idx, i, &all[i]))
-			continue;
-		memcpy(data, all[i].p, all[i].len);
-		c->values[i].p = data;
-		data += all[i].len;
+	memcpy(&hh, packed, sizeof(hh));
+	*c = (struct held){ .dec = dec, .wall_ns = hh.wall_ns, .boot = hh.boot, .trace_ts = hh.trace_ts,
+			    .rec_hash = hh.rec_hash, .trace_cpu = hh.trace_cpu, .severity = hh.severity,
+			    .synthetic = hh.synthetic, .nvals = hh.nvals };
+	memcpy(c->source, hh.source, sizeof(c->source));
+	data = (uint8_t *)&c->values[hh.nvals];
+	for (unsigned i = 0; i < hh.nvals; i++) {
+		struct ras_value *v = &c->values[i];
+		uint8_t tag = *p++;
+
+		*v = (struct ras_value){ .present = tag != V_ABSENT };
+		if (tag == V_INT) {
+			memcpy(&v->i, p, sizeof(v->i));
+			p += sizeof(v->i);
+		} else if (tag == V_BYTES || tag == V_NOBYTES) {
+			memcpy(&v->len, p, sizeof(v->len));
+			p += sizeof(v->len);
+			if (tag == V_NOBYTES)
+				continue;
+			memcpy(data, p, v->len);
+			v->p = data;
+			data += v->len;
+			p += v->len;
+		}
 	}
-	if (ft->computed)
-		put_fold_cols(c, ft, (char *)data);
 }
 
-static struct held *held_copy(const struct ras_db_fold_plan *plan, const struct ras_db_event *ev,
-			      int64_t dec)
+/* A packed record unpacked into a copy of its own (malloc'd), or NULL. */
+static struct held *held_unpack(int64_t dec, const void *packed)
 {
-	struct ras_value all[RAS_MAX_FIELDS + RAS_DB_MAX_COLS];
-	struct fold_text ft;
-	unsigned n = held_values(ev, all);
-	struct held *c;
+	struct held *c = malloc(held_bytes(packed));
 
-	fold_text_of(plan, ev, &ft);
-	if ((c = malloc(held_size(ev->type_idx, all, n, &ft))))
-		held_fill(c, ev, dec, all, n, &ft);
+	if (c)
+		held_read(c, dec, packed);
 	return c;
+}
+
+int ras_db_hold_pack(const struct ras_db_hold *h, const struct ras_db_event *ev, uint8_t **buf,
+		     size_t *cap, size_t at, size_t *bytes)
+{
+	static const struct ras_db_fold_plan none;
+	const struct held_table *ht = h ? &h->t[ev->type_idx] : NULL;
+	struct packer pk = { .buf = buf, .cap = cap, .at = at };
+	int r;
+
+	if (strlen(ev->source) >= sizeof(((struct held_head *)0)->source))
+		return -ENAMETOOLONG;
+	/* The plan is made once, with the table's statements, before its first record is packed. */
+	if ((r = pack_record(&pk, ht ? &ht->plan : &none, ev)) < 0)
+		return r;
+	*bytes = pk.at - at;
+	return 0;
 }
 
 /* A free slot at the end of ht's list, grown by doubling. */
@@ -269,52 +357,66 @@ static int room_for_one(struct held_table *ht)
 int ras_db_hold_add(struct ras_db_hold *h, const struct ras_db_event *ev, int64_t id, int64_t dec)
 {
 	struct held_table *ht = h ? &h->t[ev->type_idx] : NULL;
-	struct held *c;
+	size_t bytes;
+	int r;
 
-	/* A source too long for the copy (none is) stays unheld rather than cut. */
-	if (!ht || !ht->eval || strlen(ev->source) >= sizeof(((struct held *)0)->source))
+	if (!ht || !ht->eval)
 		return 0;
-	if (room_for_one(ht) < 0)
-		return -ENOMEM;
-	if (!(c = held_copy(&ht->plan, ev, dec)))
-		return -ENOMEM;
-	ht->slot[ht->n++] = (struct held_slot){ .id = id, .rec = c };
-	return 1;
+	/* Packed as the event loop packs one for the writer thread, then held the same way. */
+	r = ras_db_hold_pack(h, ev, &h->pack, &h->pack_cap, 0, &bytes);
+	/* A source too long for the copy (none is) stays unheld rather than cut. */
+	if (r == -ENAMETOOLONG)
+		return 0;
+	return r < 0 ? r : ras_db_hold_put_packed(h, ev->type_idx, id, dec, h->pack, bytes);
+}
+
+/* Writes value v into the scratch decoding d as decoded field f holds it. */
+static void scratch_put(void *d, const struct ras_dfield *f, const struct ras_value *v)
+{
+	char *at = (char *)d + f->offset;
+
+	if (f->type == RAS_DF_INT) {
+		int64_t i = v->present ? v->i : RAS_DF_NONE;
+
+		memcpy(at, &i, sizeof(i));
+	} else {
+		size_t n = v->len < f->size ? v->len : f->size - 1;
+
+		if (n)
+			memcpy(at, v->p, n);
+		at[n] = '\0';
+	}
 }
 
 /*
- * The event a held record stands for, to bind as the INSERT does: its
- * decoding is a head with the severity and the per-record values, all that
- * the INSERT reads (the rest is the <table>_dec row). -ENOMEM without room.
+ * The event a held record stands for, to bind as the INSERT does and to
+ * compute its fold columns: its decoding is a head with the severity and the
+ * location, the per-record values and the decoded values the plan reads, all
+ * that the INSERT and the columns read (the rest is the <table>_dec row).
+ * -ENOMEM without room.
  */
 static int held_event(struct held_table *ht, const struct held *c, unsigned idx,
 		      struct ras_db_event *ev)
 {
 	const struct ras_event_type *type = &ras_event_types[idx];
 	const struct ras_db_table *t = ras_db_table_of(idx);
+	const struct ras_value *loc = &c->values[c->nvals - 1];
+	unsigned first_dec = type->n_fields + t->nrec;
 	struct ras_decoded_head *head;
+	size_t n;
 
 	if (!ht->scratch && !(ht->scratch = aligned_alloc(16, RAS_DECODED_MAX)))
 		return -ENOMEM;
 	head = ht->scratch;
-	memset(head, 0, sizeof(*head));
 	head->severity = c->severity;
-	for (unsigned k = 0; k < t->nrec; k++) {
-		const struct ras_dfield *f = &type->dfields[t->rfield[k]];
-		const struct ras_value *v = &c->values[type->n_fields + k];
-		char *at = (char *)ht->scratch + f->offset;
-
-		if (f->type == RAS_DF_INT) {
-			int64_t i = v->present ? v->i : RAS_DF_NONE;
-
-			memcpy(at, &i, sizeof(i));
-		} else {
-			size_t n = v->len < f->size ? v->len : f->size - 1;
-
-			memcpy(at, v->p, n);
-			at[n] = '\0';
-		}
-	}
+	n = loc->len < sizeof(head->location) ? loc->len : sizeof(head->location) - 1;
+	if (n)
+		memcpy(head->location, loc->p, n);
+	head->location[n] = '\0';
+	for (unsigned k = 0; k < t->nrec; k++)
+		scratch_put(ht->scratch, &type->dfields[t->rfield[k]], &c->values[type->n_fields + k]);
+	for (unsigned k = 0; k < ht->plan.ndec && first_dec + k + 1 < c->nvals; k++)
+		scratch_put(ht->scratch, &type->dfields[ht->plan.dec[k]], &c->values[first_dec + k]);
 	*ev = (struct ras_db_event){ .type_idx = idx, .wall_ns = c->wall_ns, .trace_ts = c->trace_ts,
 				     .trace_cpu = c->trace_cpu, .source = c->source,
 				     .synthetic = c->synthetic, .boot = c->boot,
@@ -340,37 +442,44 @@ static struct held_slot *held_find(struct held_table *ht, int64_t id)
 	return NULL;
 }
 
-/* A held record's fold columns as the list's statement would read them back (text cut alike). */
-static void computed_row(const struct ras_db *db, const struct held *c, struct folded_row *r)
+/* A held record's fold columns fc as the list's statement would read them back (text cut alike). */
+static void computed_row(const struct ras_db *db, const struct held *c, const struct ras_db_event *ev,
+			 const struct ras_db_fold_cols *fc, struct folded_row *r)
 {
-	const char *dims = c->fold_text + strlen(c->fold_text) + 1;
-
 	memset(r, 0, sizeof(*r));
 	r->wall_ns = c->wall_ns;
 	r->boot = c->boot ? c->boot : db->boot;
 	ras_str_copy(r->source, sizeof(r->source), c->source);
 	r->synthetic = c->synthetic;
 	ras_str_copy(r->severity, sizeof(r->severity), ras_severity_name(c->severity));
-	ras_str_copy(r->location, sizeof(r->location), c->fold_text);
+	ras_str_copy(r->location, sizeof(r->location), ((const struct ras_decoded_head *)ev->decoded)->location);
 	r->dec = c->dec;
-	r->have_addr = c->have_addr;
-	r->addr = c->addr;
-	r->have_detail = c->have_detail;
-	r->detail = c->detail;
-	r->weight = c->weight;
-	ras_str_copy(r->dims, sizeof(r->dims), dims);
-	ras_str_copy(r->ekey, sizeof(r->ekey), dims + strlen(dims) + 1);
+	r->have_addr = fc->have_addr;
+	r->addr = fc->addr;
+	r->have_detail = fc->have_detail;
+	r->detail = fc->detail;
+	r->weight = fc->weight;
+	ras_str_copy(r->dims, sizeof(r->dims), fc->dims);
+	ras_str_copy(r->ekey, sizeof(r->ekey), fc->ekey);
 }
 
-/* The same by the statement over the values its INSERT would bind. */
-static int evaluated_row(struct ras_db *db, struct held_table *ht, const struct held *c,
-			 unsigned idx, struct folded_row *r)
+/*
+ * A held record's fold columns: computed in C from its values (db_fold_row.c),
+ * else by the statement over the values its INSERT would bind.
+ */
+static int folded_of(struct ras_db *db, struct held_table *ht, const struct held *c, unsigned idx,
+		     struct folded_row *r)
 {
+	struct ras_db_fold_cols fc;
 	struct ras_db_event ev;
 	int step;
 
 	if (held_event(ht, c, idx, &ev) < 0)
 		return -ENOMEM;
+	if (ras_db_fold_plan_cols(&ht->plan, &ev, &fc) == 0) {
+		computed_row(db, c, &ev, &fc, r);
+		return 0;
+	}
 	ras_db_bind_row(db, ht->eval, &ev, c->dec);
 	step = sqlite3_step(ht->eval);
 	if (step == SQLITE_ROW)
@@ -393,10 +502,7 @@ int ras_db_hold_take(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int
 	slot->rec = NULL;
 	while (ht->first < ht->n && !ht->slot[ht->first].rec)
 		ht->first++;
-	if (c->fold_text)
-		computed_row(db, c, r);
-	else
-		err = evaluated_row(db, ht, c, idx, r);
+	err = folded_of(db, ht, c, idx, r);
 	free(c);
 	return err < 0 ? err : 1;
 }
@@ -484,71 +590,18 @@ int ras_db_hold_store(struct ras_db *db, struct ras_db_hold *h)
 	return r;
 }
 
-int ras_db_hold_pack(const struct ras_db_hold *h, const struct ras_db_event *ev, uint8_t **buf,
-		     size_t *cap, size_t at, size_t *bytes)
-{
-	const struct held_table *ht = h ? &h->t[ev->type_idx] : NULL;
-	struct ras_value all[RAS_MAX_FIELDS + RAS_DB_MAX_COLS];
-	struct fold_text ft;
-	unsigned n;
-	size_t need;
-
-	if (strlen(ev->source) >= sizeof(((struct held *)0)->source))
-		return -ENAMETOOLONG;
-	n = held_values(ev, all);
-	fold_text_of(ht && ht->eval ? &ht->plan : NULL, ev, &ft);
-	*bytes = held_size(ev->type_idx, all, n, &ft);
-	need = at + *bytes;
-	if (need > *cap) {
-		uint8_t *grown = realloc(*buf, need + 4096);
-
-		if (!grown)
-			return -ENOMEM;
-		*buf = grown;
-		*cap = need + 4096;
-	}
-	/* At an offset of 8: the struct is aligned as malloc's would be, for the writer thread's copy. */
-	held_fill((struct held *)(void *)(*buf + at), ev, 0, all, n, &ft);
-	return 0;
-}
-
-/*
- * The writer thread's own copy of a packed one, its pointers made to point
- * into it: the values' bytes follow them in order, then the fold columns' text.
- */
-static struct held *held_unpack(unsigned idx, int64_t dec, const void *packed, size_t bytes)
-{
-	unsigned n = ras_event_types[idx].n_fields + ras_db_table_of(idx)->nrec;
-	struct held *c = malloc(bytes);
-	uint8_t *data;
-
-	if (!c)
-		return NULL;
-	memcpy(c, packed, bytes);
-	c->dec = dec;
-	data = (uint8_t *)&c->values[n];
-	for (unsigned i = 0; i < n; i++) {
-		if (!has_bytes(idx, i, &c->values[i]))
-			continue;
-		c->values[i].p = data;
-		data += c->values[i].len;
-	}
-	if (c->fold_text)
-		c->fold_text = (const char *)data;
-	return c;
-}
-
 int ras_db_hold_put_packed(struct ras_db_hold *h, unsigned idx, int64_t id, int64_t dec,
 			   const void *packed, size_t bytes)
 {
 	struct held_table *ht = h ? &h->t[idx] : NULL;
 	struct held *c;
 
+	(void)bytes;
 	if (!ht || !ht->eval)
 		return 0;
 	if (room_for_one(ht) < 0)
 		return -ENOMEM;
-	if (!(c = held_unpack(idx, dec, packed, bytes)))
+	if (!(c = held_unpack(dec, packed)))
 		return -ENOMEM;
 	ht->slot[ht->n++] = (struct held_slot){ .id = id, .rec = c };
 	return 1;
@@ -562,15 +615,26 @@ int ras_db_hold_state(struct ras_db_hold **hp)
 int ras_db_hold_insert_packed(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int64_t id,
 			      int64_t dec, const void *packed, size_t bytes)
 {
-	struct held *c = held_unpack(idx, dec, packed, bytes);
+	size_t need = held_bytes(packed);
 	struct ras_db_event ev;
-	int r = -ENOMEM;
 
-	if (h && c && held_event(&h->t[idx], c, idx, &ev) == 0)
-		/* Its id was reserved for it: anything but a new row is an error. */
-		r = ras_db_insert_row(db, &ev, dec, &id) == 1 ? 0 : -EIO;
-	free(c);
-	return r;
+	(void)bytes;
+	if (!h)
+		return -ENOMEM;
+	/* Unpacked into the one copy kept for it: it is stored at once, not held. */
+	if (need > h->one_cap) {
+		struct held *grown = realloc(h->one, need + 4096);
+
+		if (!grown)
+			return -ENOMEM;
+		h->one = grown;
+		h->one_cap = need + 4096;
+	}
+	held_read(h->one, dec, packed);
+	if (held_event(&h->t[idx], h->one, idx, &ev) < 0)
+		return -ENOMEM;
+	/* Its id was reserved for it: anything but a new row is an error. */
+	return ras_db_insert_row(db, &ev, dec, &id) == 1 ? 0 : -EIO;
 }
 
 void ras_db_hold_clear(struct ras_db_hold *h)
@@ -592,6 +656,8 @@ void ras_db_hold_free(struct ras_db_hold *h)
 		free(h->t[i].scratch);
 		sqlite3_finalize(h->t[i].eval);
 	}
+	free(h->pack);
+	free(h->one);
 	free(h);
 }
 

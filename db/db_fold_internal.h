@@ -124,6 +124,8 @@ struct ras_db_fold {
 	size_t npending, cap_pending;
 	struct ras_db_hold *hold;   /* records held for folding (db_fold_hold.c) */
 	bool ready[RAS_MAX_EVENT_TYPES];  /* the event loop's: ras_db_fold_ready done */
+	/* The event loop's: the bytes of each table's decoded struct a fold job carries (0: not sized yet). */
+	uint32_t decoded_bytes[RAS_MAX_EVENT_TYPES];
 };
 
 /* The bytes the batch's folds hold, published for the event loop's thread (ras_db_fold_slot_bytes). */
@@ -192,6 +194,7 @@ int ras_db_hold_take(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int
  * the list's SQL over its row: what a held record is folded with, instead
  * of a statement per record.
  */
+#define RAS_DB_FOLD_PLAN_DEC 16
 struct ras_db_fold_plan {
 	bool ok;                        /* false: the SQL computes them */
 	struct ras_db_col_ref addr, detail;
@@ -199,6 +202,13 @@ struct ras_db_fold_plan {
 	struct ras_db_subject_cols subj;
 	bool ekey;                      /* mc_event's EDAC key */
 	struct ras_db_col_ref ek[6];
+	/*
+	 * The decoded fields the columns read that a record's row does not hold
+	 * (they are its <table>_dec row's): a held copy keeps them, with the
+	 * location, so that its columns are computed when it is folded.
+	 */
+	short dec[RAS_DB_FOLD_PLAN_DEC];
+	unsigned ndec;
 };
 /* The columns a record of ev's table folds with, beyond its own wall_ns, boot, source, ... */
 struct ras_db_fold_cols {

@@ -26,9 +26,27 @@ static bool resolve(unsigned idx, const char *name, struct ras_db_col_ref *c)
 	return !name || c->kind != RAS_DB_COL_NONE;
 }
 
+/* Notes the decoded field c reads when its value is the decoding's (not in the row), once. */
+static void note_dec(struct ras_db_fold_plan *p, const struct ras_db_col_ref *c)
+{
+	if (c->kind != RAS_DB_COL_DEC)
+		return;
+	for (unsigned k = 0; k < p->ndec; k++)
+		if (p->dec[k] == c->i)
+			return;
+	p->dec[p->ndec++] = (short)c->i;
+}
+
 void ras_db_fold_plan_make(unsigned idx, const char *addr, const char *detail,
 			   struct ras_db_fold_plan *p)
 {
+	const struct ras_db_col_ref *refs[] = {
+		&p->addr, &p->detail, &p->subj.key[0], &p->subj.key[1], &p->subj.key[2],
+		&p->subj.key2, &p->subj.weight, &p->ek[0], &p->ek[1], &p->ek[2], &p->ek[3],
+		&p->ek[4], &p->ek[5],
+	};
+
+	_Static_assert(sizeof(refs) / sizeof(refs[0]) <= RAS_DB_FOLD_PLAN_DEC, "room for every column read");
 	memset(p, 0, sizeof(*p));
 	p->ok = resolve(idx, addr, &p->addr) && resolve(idx, detail, &p->detail);
 	p->subjects = ras_db_metrics_subject_cols(idx, &p->subj);
@@ -37,6 +55,9 @@ void ras_db_fold_plan_make(unsigned idx, const char *addr, const char *detail,
 	p->ekey = !strcmp(ras_event_types[idx].table, "mc_event");
 	for (int k = 0; p->ekey && k < 6; k++)
 		p->ok &= resolve(idx, ekey_cols[k], &p->ek[k]);
+	/* Unused references are RAS_DB_COL_NONE (memset, or resolved to none). */
+	for (size_t k = 0; p->ok && k < sizeof(refs) / sizeof(refs[0]); k++)
+		note_dec(p, refs[k]);
 }
 
 /* An integer column as the list reads it: have is false for anything but an integer. */

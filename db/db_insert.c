@@ -328,16 +328,26 @@ static int defer_event(struct ras_db *db, const struct ras_db_event *ev, int64_t
 	return note_unfolded(db, ev, id) < 0 ? -EIO : 1;
 }
 
-/* A record folding decides on, on the writer thread: its decoding's row, then held, folded or stored. */
+/*
+ * A record folding decides on, on the writer thread: its decoding's row
+ * (its values read here from the decoded struct the job carries, when it
+ * does), then held, folded or stored.
+ */
 static int fold_job(struct ras_db *db, const void *arg, const struct ras_db_col_val *vals, unsigned n)
 {
+	struct ras_db_col_val dec_vals[RAS_DB_MAX_COLS];
+	const void *decoded;
 	unsigned idx;
 	uint64_t sig;
 	int64_t dec;
 	int r;
 
-	ras_db_fold_packed_of(arg, &idx, &sig);
-	dec = resolve_decoded(db, idx, sig, n ? vals : NULL);
+	(void)vals;
+	(void)n;
+	ras_db_fold_packed_of(arg, &idx, &sig, &decoded);
+	if (decoded)
+		decoded_values(idx, decoded, dec_vals);
+	dec = resolve_decoded(db, idx, sig, decoded ? dec_vals : NULL);
 	if (dec > 0 && ras_db_fold_run(db, arg, dec) == 0)
 		return SQLITE_OK;
 	r = sqlite3_errcode(db->h);
@@ -346,15 +356,13 @@ static int fold_job(struct ras_db *db, const void *arg, const struct ras_db_col_
 
 /*
  * ev (storm folding on) handed to the writer thread as folding's job: its
- * copy, the decoding's values unless sent lately. A source too long for the
- * copy (none is) goes the way of a record stored here: 0.
+ * copy, and its decoded struct unless its decoding was sent lately (the
+ * writer thread reads the decoding's values from it). A source too long for
+ * the copy (none is) goes the way of a record stored here: 0.
  */
 static int defer_folded(struct ras_db *db, const struct ras_db_event *ev, int64_t id, uint64_t sig)
 {
-	const struct ras_db_table *t = ras_db_table_of(ev->type_idx);
-	struct ras_db_col_val dec[RAS_DB_MAX_COLS];
 	size_t len;
-	bool sent;
 	int r = ras_db_fold_pack(db, ev, id, sig, &db->fold_pack, &db->fold_pack_cap, &len);
 
 	if (r == -ENAMETOOLONG) {
@@ -364,10 +372,11 @@ static int defer_folded(struct ras_db *db, const struct ras_db_event *ev, int64_
 	}
 	if (r < 0)
 		return -EIO;
-	sent = decoding_sent(db, ev->type_idx, sig);
-	if (!sent)
-		decoded_values(ev->type_idx, ev->decoded, dec);
-	if (ras_db_defer_call_vals(db, ev->type_idx, fold_job, db->fold_pack, len, dec, sent ? 0 : t->ndcols) < 0)
+	if (!decoding_sent(db, ev->type_idx, sig) &&
+	    ras_db_fold_pack_decoded(db, ev, &db->fold_pack, &db->fold_pack_cap, &len) < 0)
+		return -EIO;
+	/* Its table's rows handed over before it are stored first: it may name their decoding. */
+	if (ras_db_defer_call_vals(db, ev->type_idx, fold_job, db->fold_pack, len, NULL, 0) < 0)
 		return -EIO;
 	db->fold_out = true;
 	return 1;
