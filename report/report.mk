@@ -11,6 +11,9 @@ report_libreport_a_SOURCES = report/report.h report/model.c report/redact.c repo
 	report/html.c report/html_text.c report/timeline.c report/dimm_map.c
 ctl_ras_fdr_ctl_SOURCES += ctl/report.c ctl/report_machine.c ctl/report_model.c ctl/report_lists.c ctl/report_verdicts.c ctl/report_map.c ctl/report.h
 ctl_ras_fdr_ctl_LDADD += report/libreport.a lib/libras.a -lm
+# errors --json's record lines, built in memory: errors --json, export and
+# --part's attachment share it (ctl/json_line.h).
+ctl_ras_fdr_ctl_SOURCES += ctl/json_line.c ctl/json_line.h
 EXTRA_DIST += report/report.mk
 
 # Its tests: the counts against summary and crashes, the schema, --redact; the
