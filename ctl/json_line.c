@@ -9,25 +9,31 @@
 #include "lib/json.h"
 #include "lib/text.h"
 
-/* Room for n more bytes; NULL (and failed set) when there is none. */
-static char *room(struct ctl_jbuf *b, size_t n)
+/* The slow side of room(): the buffer doubled until n more bytes fit. */
+static char *grow(struct ctl_jbuf *b, size_t n)
 {
+	size_t cap = b->cap ? b->cap : 4096;
+	char *p;
+
 	if (b->failed)
 		return NULL;
-	if (b->cap - b->len < n) {
-		size_t cap = b->cap ? b->cap : 4096;
-		char *p;
-
-		while (cap - b->len < n)
-			cap *= 2;
-		if (!(p = realloc(b->p, cap))) {
-			b->failed = true;
-			return NULL;
-		}
-		b->p = p;
-		b->cap = cap;
+	while (cap - b->len < n)
+		cap *= 2;
+	if (!(p = realloc(b->p, cap))) {
+		b->failed = true;
+		return NULL;
 	}
+	b->p = p;
+	b->cap = cap;
 	return b->p + b->len;
+}
+
+/* Room for n more bytes; NULL (and failed set) when there is none. */
+static inline char *room(struct ctl_jbuf *b, size_t n)
+{
+	if (__builtin_expect(!b->failed && b->cap - b->len >= n, 1))
+		return b->p + b->len;
+	return grow(b, n);
 }
 
 void ctl_jbuf_reset(struct ctl_jbuf *b)
@@ -54,7 +60,7 @@ void ctl_jbuf_raw(struct ctl_jbuf *b, const char *s, size_t len)
 
 #define LIT(b, s) ctl_jbuf_raw(b, s, sizeof(s) - 1)
 
-static void put_char(struct ctl_jbuf *b, char c)
+static inline void put_char(struct ctl_jbuf *b, char c)
 {
 	char *d = room(b, 1);
 
@@ -81,22 +87,35 @@ static void put_u_escape(struct ctl_jbuf *b, uint32_t cp)
 		put_char(b, tmp[--n]);
 }
 
-static bool plain_byte(unsigned char u)
+/* Printable ASCII but '"' and '\\', a bit per byte: 0x20..0x7e less 0x22 and 0x5c. */
+static const uint64_t plain_bits[2] = { 0xfffffffb00000000ull, 0x7fffffffefffffffull };
+
+static inline bool plain_byte(unsigned char u)
 {
-	return u >= 0x20 && u < 0x7f && u != '"' && u != '\\';
+	return u < 128 && (plain_bits[u >> 6] >> (u & 63) & 1);
 }
 
-void ctl_jbuf_string(struct ctl_jbuf *b, const char *s, size_t len)
+/* How many bytes from s[i] are plain ASCII. */
+static inline size_t plain_run(const char *s, size_t i, size_t len)
 {
-	size_t i = 0, n, start;
+	size_t start = i;
+
+	while (i < len && plain_byte((unsigned char)s[i]))
+		i++;
+	return i - start;
+}
+
+/* The escaping string, from its first byte that is not plain ASCII at s[i]. */
+static void string_rest(struct ctl_jbuf *b, const char *s, size_t i, size_t len)
+{
+	size_t n, start;
 	uint32_t cp;
 
-	put_char(b, '"');
 	while (i < len) {
 		/* Plain characters go out in runs, as ras_json_string writes them. */
 		for (start = i; i < len; i += n) {
-			n = 1;
-			if (plain_byte((unsigned char)s[i]))
+			n = plain_run(s, i, len);
+			if (n)
 				continue;
 			if ((unsigned char)s[i] < 0x80 ||
 			    ras_text_next(s + i, len - i, &n, &cp) != RAS_TEXT_PLAIN)
@@ -115,6 +134,27 @@ void ctl_jbuf_string(struct ctl_jbuf *b, const char *s, size_t len)
 		}
 		i += n;
 	}
+}
+
+void ctl_jbuf_string(struct ctl_jbuf *b, const char *s, size_t len)
+{
+	size_t i = plain_run(s, 0, len);
+	char *d;
+
+	/* The common case, plain ASCII throughout: one copy between its quotes. */
+	if (i == len) {
+		if ((d = room(b, len + 2))) {
+			d[0] = '"';
+			if (len)  /* s may be NULL, the empty string */
+				memcpy(d + 1, s, len);
+			d[len + 1] = '"';
+			b->len += len + 2;
+		}
+		return;
+	}
+	put_char(b, '"');
+	ctl_jbuf_raw(b, s, i);
+	string_rest(b, s, i, len);
 	put_char(b, '"');
 }
 
