@@ -95,11 +95,31 @@ static inline bool plain_byte(unsigned char u)
 	return u < 128 && (plain_bits[u >> 6] >> (u & 63) & 1);
 }
 
-/* How many bytes from s[i] are plain ASCII. */
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/* Whether any byte of w is below n (n <= 128), or zero. */
+static inline uint64_t any_below(uint64_t w, uint64_t n)
+{
+	return (w - ONES * n) & ~w & HIGHS;
+}
+
+/*
+ * How many bytes from s[i] are plain ASCII: eight at a time while a word has
+ * none to escape (a control, DEL, a quote, a backslash or a byte of UTF-8).
+ */
 static inline size_t plain_run(const char *s, size_t i, size_t len)
 {
 	size_t start = i;
+	uint64_t w;
 
+	while (len - i >= 8) {
+		memcpy(&w, s + i, 8);
+		if ((w & HIGHS) || any_below(w, 0x20) || any_below(w ^ (ONES * 0x7f), 1) ||
+		    any_below(w ^ (ONES * '"'), 1) || any_below(w ^ (ONES * '\\'), 1))
+			break;
+		i += 8;
+	}
 	while (i < len && plain_byte((unsigned char)s[i]))
 		i++;
 	return i - start;

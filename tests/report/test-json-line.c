@@ -234,6 +234,28 @@ static void primitives(void)
 	ctl_jbuf_reset(&b);
 	ctl_jbuf_string(&b, longs, sizeof(longs));
 	same(&o, &b, "a 5,000-byte string with escapes");
+	/* Each byte to escape at each place of a word and past it. */
+	static const char special[] = { '"', '\\', '\n', 0x1f, 0x7f, 0x01, (char)0x80, (char)0xc3, 0 };
+	int bad_run = 0;
+
+	for (size_t c = 0; c < sizeof(special); c++) {
+		for (size_t at = 0; at < 20; at++) {
+			char s[24];
+
+			memset(s, 'a' + (char)at, sizeof(s));
+			s[at] = special[c];
+			if (special[c] == (char)0xc3)
+				s[at + 1] = (char)0xa9;   /* é across a word's edge */
+			out_open(&o);
+			ras_json_string(o.f, s, sizeof(s));
+			out_close(&o);
+			ctl_jbuf_reset(&b);
+			ctl_jbuf_string(&b, s, sizeof(s));
+			bad_run += o.len != b.len || memcmp(o.p, b.p, o.len);
+			free(o.p);
+		}
+	}
+	tap_ok(!bad_run, "each byte to escape at each place of a 24-byte string");
 	out_open(&o);
 	ras_json_key(o.f, "key\"1");
 	ctl_jbuf_reset(&b);
