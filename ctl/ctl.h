@@ -112,13 +112,15 @@ void ctl_row_link(struct ras_db *db, const struct ras_db_row *row, struct ctl_li
 /* The row's sentence, with its link where it has one (l may be NULL). */
 void ctl_render_row(const struct ras_db_row *row, const void *decoded, const struct ctl_link *l,
 		    char *buf, size_t len);
-/* errors --json (query.c): one record and its decoding as a JSON line; l as above. */
-struct ras_decode_ctx;
-void ctl_print_json_row(const struct ras_db_row *row, const void *decoded, const struct ctl_link *l);
-/* The same line written to o (the report's attachment), and a folded period's line. */
-void ctl_fprint_json_row(FILE *o, const struct ras_db_row *row, const void *decoded,
-			 const struct ctl_link *l);
-void ctl_fprint_json_fold(FILE *o, const struct ras_db_row *row);
+/*
+ * errors --json's line of a record (its sentence rendered here) or of a
+ * folded period, built in b (json_line.h) and written to o (NULL: only
+ * built). 0, -ENOMEM or -EIO.
+ */
+struct ctl_jbuf;
+int ctl_fprint_json_row(FILE *o, struct ctl_jbuf *b, const struct ras_db_row *row,
+			const void *decoded, const struct ctl_link *l);
+int ctl_fprint_json_fold(FILE *o, struct ctl_jbuf *b, const struct ras_db_row *row);
 /*
  * A decoding context for records decoded here (--redecode, import): nothing
  * looked up on this machine, the memory-failure names from the shipped format.

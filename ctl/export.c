@@ -36,6 +36,7 @@
 #include "lib/clock.h"
 #include "lib/safe_path.h"
 #include "lib/decode.h"
+#include "json_line.h"
 
 struct export {
 	struct ctl *c;
@@ -49,6 +50,7 @@ struct export {
 	int error;
 	int64_t delivered[RAS_MAX_EVENT_TYPES];   /* row ids delivered before this run's snapshot */
 	int64_t actions_before;                   /* decisions delivered before it */
+	struct ctl_jbuf line;                     /* a record's line (json_line.h) */
 };
 
 /*
@@ -249,7 +251,8 @@ static int export_event(void *ctx, const struct ras_db_row *row)
 
 	/* The decoding rasd stored, as errors --json prints it. */
 	ctl_row_link(e->db, row, &link);
-	ctl_print_json_row(row, row->decoded, &link);
+	if (ctl_fprint_json_row(stdout, &e->line, row, row->decoded, &link) == -ENOMEM)
+		return e->error = -ENOMEM;
 	return after_line(e, row->type_idx, row->id);
 }
 
@@ -601,6 +604,7 @@ int ctl_export(struct ctl *c, int argc, char **argv)
 			strerror(-r));
 	if (e->cursor_fd >= 0)
 		close(e->cursor_fd);
+	ctl_jbuf_free(&e->line);
 	free(e);
 	return r < 0 ? 1 : 0;
 }

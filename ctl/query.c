@@ -11,6 +11,7 @@
 #include "decoders/cper.h"
 #include "lib/decode.h"
 #include "ctl.h"
+#include "json_line.h"
 #include "lib/formats.h"
 #include "lib/clock.h"
 #include "db/db_actions.h"
@@ -241,51 +242,9 @@ struct errors_ctx {
 	bool vendor_only;             /* --vendor given: vendor rows only, with their registers */
 	unsigned limit, shown;        /* --vendor: the limit counts the rows shown */
 	struct ras_decode_ctx dctx;   /* for --redecode: the record's own fields only */
+	struct ctl_jbuf line;         /* --json: each line built here, written with one fwrite */
 	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
 };
-
-/* A raw field by its event-table flags: one JSON type per key, whatever the row holds. */
-static void print_json_value(FILE *o, const struct ras_field *f, const struct ras_value *v)
-{
-	if (!v->present) {
-		fprintf(o, "null");
-	} else if (f->type == RAS_FT_INT && (f->flags & RAS_F_HEX)) {
-		ras_json_hex(o, (uint64_t)v->i);
-	} else if (f->type == RAS_FT_INT && (f->flags & RAS_F_WIDE)) {
-		ras_json_u64(o, (uint64_t)v->i);
-	} else if (f->type == RAS_FT_INT) {
-		fprintf(o, "%lld", (long long)v->i);
-	} else if (f->type == RAS_FT_TEXT) {
-		ras_json_string(o, v->p, v->p ? v->len : 0);
-	} else {
-		fputc('"', o);
-		for (uint32_t i = 0; v->p && i < v->len; i++)
-			fprintf(o, "%02x", ((const uint8_t *)v->p)[i]);
-		fputc('"', o);
-	}
-}
-
-static void print_json_decoded(FILE *o, const struct ras_event_type *t, const void *d)
-{
-	fprintf(o, ",\"decoded\":{");
-	for (size_t i = 0; i < *t->n_dfields; i++) {
-		if (i)
-			fputc(',', o);
-		ras_json_key(o, t->dfields[i].name);
-		ras_json_dfield(o, &t->dfields[i], d);
-	}
-	fprintf(o, "}");
-}
-
-/* The keys every record line and folded-period line shares after its time. */
-static void print_json_origin(FILE *o, const struct ras_db_row *row)
-{
-	fprintf(o, ",\"boot_id\":");
-	ras_json_string(o, row->boot_id, row->boot_id ? strlen(row->boot_id) : 0);
-	fprintf(o, ",\"source\":");
-	ras_json_string(o, row->source, row->source ? strlen(row->source) : 0);
-	fprintf(o, ",\"synthetic\":%s", row->synthetic ? "true" : "false");
-}
 
 void ctl_row_link(struct ras_db *db, const struct ras_db_row *row, struct ctl_link *l)
 {
@@ -313,103 +272,38 @@ void ctl_render_row(const struct ras_db_row *row, const void *decoded, const str
 		ras_render(t, decoded, buf, len);
 }
 
-/* "memory_failure": the linked record, or null when none was found. */
-static void print_json_link(FILE *o, const struct ctl_link *l)
+/* ctl_link as json_line.h's writer takes it. */
+static struct ctl_json_link json_link(const struct ctl_link *l)
 {
-	if (!l || !l->applies)
-		return;
-	fprintf(o, ",\"memory_failure\":");
-	if (!l->found) {
-		fprintf(o, "null");
-		return;
-	}
-	fprintf(o, "{\"id\":%lld,", (long long)l->mf.id);
-	ctl_fprint_json_wall(o, l->mf.wall_ns);
-	fprintf(o, ",\"pfn\":\"0x%llx\",\"page_type\":", (unsigned long long)l->mf.pfn);
-	ras_json_string(o, l->mf.page_type, strlen(l->mf.page_type));
-	fprintf(o, ",\"recovery\":");
-	ras_json_string(o, l->mf.recovery, strlen(l->mf.recovery));
-	fprintf(o, "}");
+	return l ? (struct ctl_json_link){ .applies = l->applies, .found = l->found, .mf = &l->mf }
+		 : (struct ctl_json_link){ 0 };
 }
 
-void ctl_fprint_json_row(FILE *o, const struct ras_db_row *row, const void *decoded,
-			 const struct ctl_link *l)
+int ctl_fprint_json_row(FILE *o, struct ctl_jbuf *b, const struct ras_db_row *row,
+			const void *decoded, const struct ctl_link *l)
 {
-	const struct ras_event_type *t = &ras_event_types[row->type_idx];
-	const struct ras_decoded_head *h = decoded;
+	struct ctl_json_link jl = json_link(l);
 	char text[RAS_SUMMARY_LEN];
 
 	ctl_render_row(row, decoded, l, text, sizeof(text));
-	fprintf(o, "{\"version\":%d,\"type\":\"%s\",\"id\":%lld,", CTL_JSON_VERSION, t->table,
-	       (long long)row->id);
-	ctl_fprint_json_wall(o, row->wall_ns);
-	fprintf(o, ",\"trace_ts\":\"%llu\",\"trace_cpu\":%d", (unsigned long long)row->trace_ts,
-	       row->trace_cpu);
-	print_json_origin(o, row);
-	fprintf(o, ",\"severity\":\"%s\",\"location\":", ras_severity_name(h->severity));
-	ras_json_string(o, h->location, strnlen(h->location, sizeof(h->location)));
-	fprintf(o, ",\"summary\":");
-	ras_json_string(o, text, strlen(text));
-	print_json_link(o, l);
-	fprintf(o, ",\"fields\":{");
-	for (unsigned i = 0; i < t->n_fields; i++) {
-		if (i)
-			fputc(',', o);
-		ras_json_key(o, t->fields[i].name);
-		print_json_value(o, &t->fields[i], &row->values[i]);
-	}
-	fprintf(o, "}");
-	print_json_decoded(o, t, h);
-	fprintf(o, "}\n");
+	ctl_jbuf_reset(b);
+	ctl_json_row(b, row, decoded, text, &jl);
+	if (b->failed)
+		return -ENOMEM;
+	return o && fwrite(b->p, 1, b->len, o) != b->len ? -EIO : 0;
 }
 
-void ctl_print_json_row(const struct ras_db_row *row, const void *decoded, const struct ctl_link *l)
+int ctl_fprint_json_fold(FILE *o, struct ctl_jbuf *b, const struct ras_db_row *row)
 {
-	ctl_fprint_json_row(stdout, row, decoded, l);
-}
-
-/* A folded storm period as a JSON line (errors --json, the report's attachment). */
-void ctl_fprint_json_fold(FILE *o, const struct ras_db_row *row)
-{
-	const struct ras_db_fold_info *fi = row->fold;
-	const char *table = ras_event_types[row->type_idx].table;
-	char first[40], last[40];
-
-	ras_format_time(fi->first_ns, first, sizeof(first));
-	ras_format_time(fi->last_ns, last, sizeof(last));
-	fprintf(o, "{\"version\":%d,\"kind\":\"folded\",\"type\":\"%s\",\"id\":%lld,\"subject\":",
-	       CTL_JSON_VERSION, table, (long long)row->id);
-	ras_json_string(o, fi->subject, strlen(fi->subject));
-	fprintf(o, ",\"records\":%lld,\"errors\":%lld,\"first\":\"%s\",\"last\":\"%s\","
-	       "\"first_ns\":", (long long)fi->records, (long long)fi->errors, first, last);
-	ras_json_i64(o, fi->first_ns);
-	fprintf(o, ",\"last_ns\":");
-	ras_json_i64(o, fi->last_ns);
-	print_json_origin(o, row);
-	fprintf(o, ",\"severity\":");
-	ras_json_string(o, row->severity ? row->severity : "unknown",
-			      strlen(row->severity ? row->severity : "unknown"));
-	fprintf(o, ",\"location\":");
-	ras_json_string(o, row->location, strlen(row->location));
-	if (fi->have_addr) {
-		fprintf(o, ",\"address_min\":");
-		ras_json_hex(o, fi->addr_lo);
-		fprintf(o, ",\"address_max\":");
-		ras_json_hex(o, fi->addr_hi);
-	}
-	fprintf(o, ",\"detail\":");
-	ras_json_string(o, fi->detail_name, strlen(fi->detail_name));
-	fprintf(o, ",\"distinct\":[");
-	for (unsigned i = 0; i < fi->ndetails; i++) {
-		if (i)
-			fputc(',', o);
-		ras_json_hex(o, fi->details[i]);
-	}
-	fprintf(o, "],\"more_distinct\":%s}\n", fi->details_more ? "true" : "false");
+	ctl_jbuf_reset(b);
+	ctl_json_fold(b, row);
+	if (b->failed)
+		return -ENOMEM;
+	return o && fwrite(b->p, 1, b->len, o) != b->len ? -EIO : 0;
 }
 
 /* A folded storm period: one line (or object) saying how many records it stands for. */
-static void print_fold(const struct ras_db_row *row, bool json)
+static int print_fold(struct errors_ctx *e, const struct ras_db_row *row)
 {
 	const struct ras_db_fold_info *fi = row->fold;
 	const char *table = ras_event_types[row->type_idx].table;
@@ -417,10 +311,8 @@ static void print_fold(const struct ras_db_row *row, bool json)
 
 	ras_format_time(fi->first_ns, first, sizeof(first));
 	ras_format_time(fi->last_ns, last, sizeof(last));
-	if (json) {
-		ctl_fprint_json_fold(stdout, row);
-		return;
-	}
+	if (e->json)
+		return ctl_fprint_json_fold(stdout, &e->line, row) == -ENOMEM ? -ENOMEM : 0;
 	printf("%.19sZ %s %s: %lld records folded (%lld errors) from %.19sZ", last,
 	       row->severity ? ctl_text(row->severity) : "unknown", table, (long long)fi->records,
 	       (long long)fi->errors, first);
@@ -435,6 +327,7 @@ static void print_fold(const struct ras_db_row *row, bool json)
 	if (row->location[0])
 		printf(" @ %s", ctl_text(row->location));
 	putchar('\n');
+	return 0;
 }
 
 /* --vendor: whether the row (decoded as d) is one to show; counts it for the limit. */
@@ -473,8 +366,8 @@ static int print_row(void *ctx, const struct ras_db_row *row)
 	struct ctl_link link;
 
 	if (row->fold) {
-		if (vendor_pick(e, row, d))
-			print_fold(row, e->json);
+		if (vendor_pick(e, row, d) && print_fold(e, row) < 0)
+			return -ENOMEM;
 		return e->limit && e->shown >= e->limit;
 	}
 	if (e->redecode) {
@@ -487,7 +380,13 @@ static int print_row(void *ctx, const struct ras_db_row *row)
 	ctl_row_link(e->db, row, &link);
 	ctl_render_row(row, d, &link, text, sizeof(text));
 	if (e->json) {
-		ctl_print_json_row(row, d, &link);
+		struct ctl_json_link jl = json_link(&link);
+
+		ctl_jbuf_reset(&e->line);
+		ctl_json_row(&e->line, row, d, text, &jl);
+		if (e->line.failed)
+			return -ENOMEM;
+		fwrite(e->line.p, 1, e->line.len, stdout);
 		return e->limit && e->shown >= e->limit;
 	}
 	ras_format_time(row->wall_ns, when, sizeof(when));
@@ -567,6 +466,7 @@ int ctl_errors(struct ctl *c, int argc, char **argv)
 	else if ((e->vendor_only ? e->shown : (unsigned)n) == 0 && !e->json)
 		printf("No records.\n");
 	ras_db_close(db);
+	ctl_jbuf_free(&e->line);
 	free(e);
 	return n < 0 ? 1 : 0;
 }

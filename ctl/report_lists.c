@@ -16,6 +16,7 @@
 #include "db/db_report.h"
 #include "lib/event_table.h"
 #include "lib/fileio.h"
+#include "json_line.h"
 
 static int add_boot(void *ctx, const char *boot_id, int64_t first_seen_ns)
 {
@@ -33,9 +34,7 @@ struct action_ctx {
 	struct rpt_model *m;
 	const struct report_args *a;
 	int error;
-	FILE *line;                   /* --part's records: one line at a time, the stream reused */
-	char *line_buf;
-	size_t line_len;
+	struct ctl_jbuf line;         /* --part's records: one line at a time, the buffer reused */
 };
 
 /* The part of the record that crossed: its summary location, as its part is named. */
@@ -177,29 +176,25 @@ static int add_record(void *ctx, const struct ras_db_row *row)
 	 * ras_db_sumloc_sql over its location and decoding, as this does).
 	 */
 	const char *loc = ras_summary_location(t, row->decoded, buf, sizeof(buf));
-	FILE *f = k->line;
+	struct ctl_link link;
+	int r;
 
 	if (!report_find_part(k->m, row->type_idx, loc))
 		return 0;
-	/* One stream for every line (opening one per record cost a fifth of a --part). */
-	if (fseeko(f, 0, SEEK_SET) < 0)
-		return -ENOMEM;
 	if (row->fold) {
-		ctl_fprint_json_fold(f, row);
+		r = ctl_fprint_json_fold(NULL, &k->line, row);
 	} else {
-		struct ctl_link link;
-
 		ctl_row_link(k->db, row, &link);
-		ctl_fprint_json_row(f, row, row->decoded, &link);
+		r = ctl_fprint_json_row(NULL, &k->line, row, row->decoded, &link);
 	}
-	if (fflush(f))
-		return -ENOMEM;
+	if (r < 0)
+		return r;
 	if (k->m->records_file) {
-		rpt_write_record(k->m->records_file, k->m->records_html, k->m->nrecords++, k->line_buf,
-				 k->line_len);
+		rpt_write_record(k->m->records_file, k->m->records_html, k->m->nrecords++, k->line.p,
+				 k->line.len);
 		return ferror(k->m->records_file) ? -EIO : 0;
 	}
-	if (!(line = strndup(k->line_buf, k->line_len)))
+	if (!(line = strndup(k->line.p, k->line.len)))
 		return -ENOMEM;
 	if (!(slot = report_grow(&k->m->records, &k->m->nrecords, sizeof(*slot)))) {
 		free(line);
@@ -280,15 +275,11 @@ static int records(struct action_ctx *k)
 		k->m->records_html = !k->a->json;
 	}
 
-	if (r == 0 && !(k->line = open_memstream(&k->line_buf, &k->line_len)))
-		r = -ENOMEM;
 	if (r == 0)
 		r = ras_db_report_for_rows(k->db);
 	if (r == 0)
 		r = ras_db_errors(k->db, &f, add_record, k);
-	if (k->line)
-		fclose(k->line);
-	free(k->line_buf);
+	ctl_jbuf_free(&k->line);
 	free((void *)f.locations);
 	return r < 0 ? r : 0;
 }

@@ -11,6 +11,9 @@ report_libreport_a_SOURCES = report/report.h report/model.c report/redact.c repo
 	report/html.c report/html_text.c report/timeline.c report/dimm_map.c
 ctl_ras_fdr_ctl_SOURCES += ctl/report.c ctl/report_machine.c ctl/report_model.c ctl/report_lists.c ctl/report_verdicts.c ctl/report_map.c ctl/report.h
 ctl_ras_fdr_ctl_LDADD += report/libreport.a lib/libras.a -lm
+# errors --json's record lines, built in memory: errors --json, export and
+# --part's attachment share it (ctl/json_line.h).
+ctl_ras_fdr_ctl_SOURCES += ctl/json_line.c ctl/json_line.h
 EXTRA_DIST += report/report.mk
 
 # Its tests: the counts against summary and crashes, the schema, --redact; the
@@ -33,6 +36,13 @@ check_PROGRAMS += tests/report/test-html-text
 TESTS += tests/report/test-html-text
 tests_report_test_html_text_SOURCES = tests/report/test-html-text.c tests/tap.h
 tests_report_test_html_text_LDADD = report/libreport.a lib/libras.a
+
+# ctl/json_line.c against the fprintf writer it replaced (kept in the test) on edge values.
+check_PROGRAMS += tests/report/test-json-line
+TESTS += tests/report/test-json-line
+tests_report_test_json_line_SOURCES = tests/report/test-json-line.c ctl/json_line.c tests/tap.h
+tests_report_test_json_line_CFLAGS = $(RAS_CFLAGS)
+tests_report_test_json_line_LDADD = $(TEST_LIBS)
 
 # Realistic reports kept as test data (tests/report/scenarios/): record text
 # replayed by rasd --once through scenario-tree, or SQL, each with its facts.

@@ -1,0 +1,494 @@
+/* SPDX-License-Identifier: MIT */
+/* errors --json's lines built in memory (json_line.h). */
+#include <stdlib.h>
+#include <string.h>
+#include "json_line.h"
+#include "decoders/severity.h"
+#include "lib/clock.h"
+#include "lib/event_table.h"
+#include "lib/json.h"
+#include "lib/text.h"
+
+/* The slow side of room(): the buffer doubled until n more bytes fit. */
+static char *grow(struct ctl_jbuf *b, size_t n)
+{
+	size_t cap = b->cap ? b->cap : 4096;
+	char *p;
+
+	if (b->failed)
+		return NULL;
+	while (cap - b->len < n)
+		cap *= 2;
+	if (!(p = realloc(b->p, cap))) {
+		b->failed = true;
+		return NULL;
+	}
+	b->p = p;
+	b->cap = cap;
+	return b->p + b->len;
+}
+
+/* Room for n more bytes; NULL (and failed set) when there is none. */
+static inline char *room(struct ctl_jbuf *b, size_t n)
+{
+	if (__builtin_expect(!b->failed && b->cap - b->len >= n, 1))
+		return b->p + b->len;
+	return grow(b, n);
+}
+
+void ctl_jbuf_reset(struct ctl_jbuf *b)
+{
+	b->len = 0;
+	b->failed = false;
+}
+
+void ctl_jbuf_free(struct ctl_jbuf *b)
+{
+	free(b->p);
+	*b = (struct ctl_jbuf){ 0 };
+}
+
+void ctl_jbuf_raw(struct ctl_jbuf *b, const char *s, size_t len)
+{
+	char *d = room(b, len);
+
+	if (d && len) {  /* s may be NULL when len is 0 */
+		memcpy(d, s, len);
+		b->len += len;
+	}
+}
+
+#define LIT(b, s) ctl_jbuf_raw(b, s, sizeof(s) - 1)
+
+static inline void put_char(struct ctl_jbuf *b, char c)
+{
+	char *d = room(b, 1);
+
+	if (d) {
+		*d = c;
+		b->len++;
+	}
+}
+
+static const char hexdig[] = "0123456789abcdef";
+
+/* "\u" and at least four lowercase hex digits, as "\\u%04x" prints cp. */
+static void put_u_escape(struct ctl_jbuf *b, uint32_t cp)
+{
+	char tmp[16];
+	int n = 0;
+
+	do {
+		tmp[n++] = hexdig[cp & 0xf];
+		cp >>= 4;
+	} while (cp || n < 4);
+	LIT(b, "\\u");
+	while (n)
+		put_char(b, tmp[--n]);
+}
+
+/* Printable ASCII but '"' and '\\', a bit per byte: 0x20..0x7e less 0x22 and 0x5c. */
+static const uint64_t plain_bits[2] = { 0xfffffffb00000000ull, 0x7fffffffefffffffull };
+
+static inline bool plain_byte(unsigned char u)
+{
+	return u < 128 && (plain_bits[u >> 6] >> (u & 63) & 1);
+}
+
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/* Whether any byte of w is below n (n <= 128), or zero. */
+static inline uint64_t any_below(uint64_t w, uint64_t n)
+{
+	return (w - ONES * n) & ~w & HIGHS;
+}
+
+/*
+ * How many bytes from s[i] are plain ASCII: eight at a time while a word has
+ * none to escape (a control, DEL, a quote, a backslash or a byte of UTF-8).
+ */
+static inline size_t plain_run(const char *s, size_t i, size_t len)
+{
+	size_t start = i;
+	uint64_t w;
+
+	while (len - i >= 8) {
+		memcpy(&w, s + i, 8);
+		if ((w & HIGHS) || any_below(w, 0x20) || any_below(w ^ (ONES * 0x7f), 1) ||
+		    any_below(w ^ (ONES * '"'), 1) || any_below(w ^ (ONES * '\\'), 1))
+			break;
+		i += 8;
+	}
+	while (i < len && plain_byte((unsigned char)s[i]))
+		i++;
+	return i - start;
+}
+
+/* The escaping string, from its first byte that is not plain ASCII at s[i]. */
+static void string_rest(struct ctl_jbuf *b, const char *s, size_t i, size_t len)
+{
+	size_t n, start;
+	uint32_t cp;
+
+	while (i < len) {
+		/* Plain characters go out in runs, as ras_json_string writes them. */
+		for (start = i; i < len; i += n) {
+			n = plain_run(s, i, len);
+			if (n)
+				continue;
+			if ((unsigned char)s[i] < 0x80 ||
+			    ras_text_next(s + i, len - i, &n, &cp) != RAS_TEXT_PLAIN)
+				break;
+		}
+		ctl_jbuf_raw(b, s + start, i - start);
+		if (i == len)
+			break;
+		if (ras_text_next(s + i, len - i, &n, &cp) == RAS_TEXT_PLAIN) {
+			char esc[2] = { '\\', s[i] };   /* '"' or '\\' */
+
+			ctl_jbuf_raw(b, esc, 2);
+		} else {
+			/* A control character is in the BMP, an invalid byte a value: one \u escape. */
+			put_u_escape(b, cp);
+		}
+		i += n;
+	}
+}
+
+void ctl_jbuf_string(struct ctl_jbuf *b, const char *s, size_t len)
+{
+	size_t i = plain_run(s, 0, len);
+	char *d;
+
+	/* The common case, plain ASCII throughout: one copy between its quotes. */
+	if (i == len) {
+		if ((d = room(b, len + 2))) {
+			d[0] = '"';
+			if (len)  /* s may be NULL, the empty string */
+				memcpy(d + 1, s, len);
+			d[len + 1] = '"';
+			b->len += len + 2;
+		}
+		return;
+	}
+	put_char(b, '"');
+	ctl_jbuf_raw(b, s, i);
+	string_rest(b, s, i, len);
+	put_char(b, '"');
+}
+
+void ctl_jbuf_key(struct ctl_jbuf *b, const char *name)
+{
+	ctl_jbuf_string(b, name, strlen(name));
+	put_char(b, ':');
+}
+
+/* v in decimal at the end of tmp (21 bytes); returns where it starts. */
+static char *decimal(char *end, uint64_t v)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+
+static void put_signed(struct ctl_jbuf *b, int64_t v, bool quoted)
+{
+	char tmp[24], *end = tmp + sizeof(tmp), *s;
+	/* The magnitude without negating INT64_MIN. */
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+
+	if (quoted)
+		*--end = '"';
+	s = decimal(end, u);
+	if (v < 0)
+		*--s = '-';
+	if (quoted)
+		*--s = '"';
+	ctl_jbuf_raw(b, s, (size_t)(tmp + sizeof(tmp) - s));
+}
+
+void ctl_jbuf_int(struct ctl_jbuf *b, int64_t v)
+{
+	put_signed(b, v, false);
+}
+
+void ctl_jbuf_i64(struct ctl_jbuf *b, int64_t v)
+{
+	put_signed(b, v, true);
+}
+
+void ctl_jbuf_u64(struct ctl_jbuf *b, uint64_t v)
+{
+	char tmp[24], *end = tmp + sizeof(tmp) - 1, *s;
+
+	*end = '"';
+	s = decimal(end, v);
+	*--s = '"';
+	ctl_jbuf_raw(b, s, (size_t)(tmp + sizeof(tmp) - s));
+}
+
+void ctl_jbuf_hex(struct ctl_jbuf *b, uint64_t v)
+{
+	char tmp[24], *s = tmp + sizeof(tmp) - 1;
+
+	*s = '"';
+	do {
+		*--s = hexdig[v & 0xf];
+		v >>= 4;
+	} while (v);
+	*--s = 'x';
+	*--s = '0';
+	*--s = '"';
+	ctl_jbuf_raw(b, s, (size_t)(tmp + sizeof(tmp) - s));
+}
+
+void ctl_jbuf_dfield(struct ctl_jbuf *b, const struct ras_dfield *df, const void *decoded)
+{
+	int64_t v;
+
+	if (df->type == RAS_DF_STR) {
+		const char *s = ras_dfield_str(decoded, df);
+
+		ctl_jbuf_string(b, s, strnlen(s, df->size));
+		return;
+	}
+	v = ras_dfield_int(decoded, df);
+	if (v == RAS_DF_NONE)
+		LIT(b, "null");
+	else if (df->json == RAS_DJ_HEX)
+		ctl_jbuf_hex(b, (uint64_t)v);
+	else if (df->json == RAS_DJ_U64)
+		ctl_jbuf_u64(b, (uint64_t)v);
+	else
+		ctl_jbuf_int(b, v);
+}
+
+static void two(char *d, unsigned v)
+{
+	d[0] = (char)('0' + v / 10 % 10);
+	d[1] = (char)('0' + v % 10);
+}
+
+void ctl_jbuf_time(struct ctl_jbuf *b, int64_t wall_ns)
+{
+	char t[40];
+
+	if (wall_ns < 0) {
+		/* Before 1970: gmtime_r's way, as ras_format_time prints it. */
+		ras_format_time(wall_ns, t, sizeof(t));
+		ctl_jbuf_raw(b, t, strlen(t));
+		return;
+	}
+	/* The civil date of a day count (proleptic Gregorian, eras of 400 years). */
+	int64_t sec = wall_ns / 1000000000, days = sec / 86400, rem = sec % 86400;
+	uint32_t usec = (uint32_t)(wall_ns % 1000000000 / 1000);
+	int64_t z = days + 719468, era = z / 146097;
+	unsigned doe = (unsigned)(z - era * 146097);
+	unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	unsigned doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153;
+	unsigned day = doy - (153 * mp + 2) / 5 + 1, month = mp < 10 ? mp + 3 : mp - 9;
+	unsigned year = (unsigned)(yoe + era * 400) + (month <= 2);
+
+	/* Every int64_t of nanoseconds from 0 is before the year 2263: four digits. */
+	two(t, year / 100);
+	two(t + 2, year % 100);
+	t[4] = '-';
+	two(t + 5, month);
+	t[7] = '-';
+	two(t + 8, day);
+	t[10] = 'T';
+	two(t + 11, (unsigned)(rem / 3600));
+	t[13] = ':';
+	two(t + 14, (unsigned)(rem / 60 % 60));
+	t[16] = ':';
+	two(t + 17, (unsigned)(rem % 60));
+	t[19] = '.';
+	for (int i = 25; i > 19; i--, usec /= 10)
+		t[i] = (char)('0' + usec % 10);
+	t[26] = 'Z';
+	ctl_jbuf_raw(b, t, 27);
+}
+
+/* "time", "wall_s" and "wall_ns", as ctl_fprint_json_wall writes them. */
+static void put_wall(struct ctl_jbuf *b, int64_t wall_ns)
+{
+	LIT(b, "\"time\":\"");
+	ctl_jbuf_time(b, wall_ns);
+	LIT(b, "\",\"wall_s\":");
+	ctl_jbuf_int(b, wall_ns / 1000000000);
+	LIT(b, ",\"wall_ns\":");
+	ctl_jbuf_i64(b, wall_ns);
+}
+
+static void put_cstr(struct ctl_jbuf *b, const char *s)
+{
+	ctl_jbuf_raw(b, s, strlen(s));
+}
+
+/* A NULL string as "", else the string. */
+static void put_string0(struct ctl_jbuf *b, const char *s)
+{
+	ctl_jbuf_string(b, s, s ? strlen(s) : 0);
+}
+
+/* A raw field by its event-table flags: one JSON type per key, whatever the row holds. */
+static void put_value(struct ctl_jbuf *b, const struct ras_field *f, const struct ras_value *v)
+{
+	if (!v->present) {
+		LIT(b, "null");
+	} else if (f->type == RAS_FT_INT && (f->flags & RAS_F_HEX)) {
+		ctl_jbuf_hex(b, (uint64_t)v->i);
+	} else if (f->type == RAS_FT_INT && (f->flags & RAS_F_WIDE)) {
+		ctl_jbuf_u64(b, (uint64_t)v->i);
+	} else if (f->type == RAS_FT_INT) {
+		ctl_jbuf_int(b, v->i);
+	} else if (f->type == RAS_FT_TEXT) {
+		ctl_jbuf_string(b, v->p, v->p ? v->len : 0);
+	} else {
+		const uint8_t *p = v->p;
+		char *d;
+
+		put_char(b, '"');
+		if (p && (d = room(b, 2 * (size_t)v->len))) {
+			for (uint32_t i = 0; i < v->len; i++) {
+				d[2 * i] = hexdig[p[i] >> 4];
+				d[2 * i + 1] = hexdig[p[i] & 0xf];
+			}
+			b->len += 2 * (size_t)v->len;
+		}
+		put_char(b, '"');
+	}
+}
+
+/* The keys every record line and folded-period line shares after its time. */
+static void put_origin(struct ctl_jbuf *b, const struct ras_db_row *row)
+{
+	LIT(b, ",\"boot_id\":");
+	put_string0(b, row->boot_id);
+	LIT(b, ",\"source\":");
+	put_string0(b, row->source);
+	if (row->synthetic)
+		LIT(b, ",\"synthetic\":true");
+	else
+		LIT(b, ",\"synthetic\":false");
+}
+
+/* "memory_failure": the linked record, or null when none was found. */
+static void put_link(struct ctl_jbuf *b, const struct ctl_json_link *l)
+{
+	if (!l || !l->applies)
+		return;
+	LIT(b, ",\"memory_failure\":");
+	if (!l->found) {
+		LIT(b, "null");
+		return;
+	}
+	LIT(b, "{\"id\":");
+	ctl_jbuf_int(b, l->mf->id);
+	put_char(b, ',');
+	put_wall(b, l->mf->wall_ns);
+	LIT(b, ",\"pfn\":");
+	ctl_jbuf_hex(b, (uint64_t)l->mf->pfn);
+	LIT(b, ",\"page_type\":");
+	put_string0(b, l->mf->page_type);
+	LIT(b, ",\"recovery\":");
+	put_string0(b, l->mf->recovery);
+	put_char(b, '}');
+}
+
+/* The line's start: the version, the type (a table name: plain) and the id. */
+static void put_head(struct ctl_jbuf *b, const char *kind, const char *table, int64_t id)
+{
+	LIT(b, "{\"version\":");
+	ctl_jbuf_int(b, RAS_JSON_VERSION);
+	put_cstr(b, kind);
+	LIT(b, ",\"type\":\"");
+	put_cstr(b, table);
+	LIT(b, "\",\"id\":");
+	ctl_jbuf_int(b, id);
+}
+
+void ctl_json_row(struct ctl_jbuf *b, const struct ras_db_row *row, const void *decoded,
+		  const char *summary, const struct ctl_json_link *l)
+{
+	const struct ras_event_type *t = &ras_event_types[row->type_idx];
+	const struct ras_decoded_head *h = decoded;
+
+	put_head(b, "", t->table, row->id);
+	put_char(b, ',');
+	put_wall(b, row->wall_ns);
+	LIT(b, ",\"trace_ts\":");
+	ctl_jbuf_u64(b, (uint64_t)row->trace_ts);
+	LIT(b, ",\"trace_cpu\":");
+	ctl_jbuf_int(b, row->trace_cpu);
+	put_origin(b, row);
+	LIT(b, ",\"severity\":\"");
+	put_cstr(b, ras_severity_name(h->severity));
+	LIT(b, "\",\"location\":");
+	ctl_jbuf_string(b, h->location, strnlen(h->location, sizeof(h->location)));
+	LIT(b, ",\"summary\":");
+	put_string0(b, summary);
+	put_link(b, l);
+	LIT(b, ",\"fields\":{");
+	for (unsigned i = 0; i < t->n_fields; i++) {
+		if (i)
+			put_char(b, ',');
+		ctl_jbuf_key(b, t->fields[i].name);
+		put_value(b, &t->fields[i], &row->values[i]);
+	}
+	LIT(b, "},\"decoded\":{");
+	for (size_t i = 0; i < *t->n_dfields; i++) {
+		if (i)
+			put_char(b, ',');
+		ctl_jbuf_key(b, t->dfields[i].name);
+		ctl_jbuf_dfield(b, &t->dfields[i], h);
+	}
+	LIT(b, "}}\n");
+}
+
+void ctl_json_fold(struct ctl_jbuf *b, const struct ras_db_row *row)
+{
+	const struct ras_db_fold_info *fi = row->fold;
+
+	put_head(b, ",\"kind\":\"folded\"", ras_event_types[row->type_idx].table, row->id);
+	LIT(b, ",\"subject\":");
+	put_string0(b, fi->subject);
+	LIT(b, ",\"records\":");
+	ctl_jbuf_int(b, fi->records);
+	LIT(b, ",\"errors\":");
+	ctl_jbuf_int(b, fi->errors);
+	LIT(b, ",\"first\":\"");
+	ctl_jbuf_time(b, fi->first_ns);
+	LIT(b, "\",\"last\":\"");
+	ctl_jbuf_time(b, fi->last_ns);
+	LIT(b, "\",\"first_ns\":");
+	ctl_jbuf_i64(b, fi->first_ns);
+	LIT(b, ",\"last_ns\":");
+	ctl_jbuf_i64(b, fi->last_ns);
+	put_origin(b, row);
+	LIT(b, ",\"severity\":");
+	put_string0(b, row->severity ? row->severity : "unknown");
+	LIT(b, ",\"location\":");
+	put_string0(b, row->location);
+	if (fi->have_addr) {
+		LIT(b, ",\"address_min\":");
+		ctl_jbuf_hex(b, fi->addr_lo);
+		LIT(b, ",\"address_max\":");
+		ctl_jbuf_hex(b, fi->addr_hi);
+	}
+	LIT(b, ",\"detail\":");
+	put_string0(b, fi->detail_name);
+	LIT(b, ",\"distinct\":[");
+	for (unsigned i = 0; i < fi->ndetails; i++) {
+		if (i)
+			put_char(b, ',');
+		ctl_jbuf_hex(b, fi->details[i]);
+	}
+	if (fi->details_more)
+		LIT(b, "],\"more_distinct\":true}\n");
+	else
+		LIT(b, "],\"more_distinct\":false}\n");
+}
