@@ -142,7 +142,58 @@ static void from_obs(const struct diag_obs *o, struct diag_cell *a)
 	a->first_ns = a->last_ns = o->wall_ns;
 }
 
-void diag_cells_add(struct diag_cells *c, const struct diag_obs *o, int64_t permanent_after_ns)
+/*
+ * More errors at a kept cell whose grouping they cannot change: its fault's
+ * errors and times as classifying again would count them, and the fault moved
+ * up to where sorting again would put it (only its errors grew). A cell of a
+ * fault past the kept ones (NO_FAULT) may now outweigh a kept one: classified
+ * again. False when the faults did not change here.
+ */
+static bool recount(struct diag_cells *c, const struct diag_cell *cell, const struct diag_cell *was)
+{
+	unsigned k = cell->fault;
+	struct diag_fault *f;
+
+	if (k >= c->n_faults) {
+		c->dirty = 1;
+		return false;
+	}
+	f = &c->fault[k];
+	f->errors += (int64_t)cell->count - was->count;
+	if (cell->first_ns < f->first_ns)
+		f->first_ns = cell->first_ns;
+	if (cell->last_ns > f->last_ns)
+		f->last_ns = cell->last_ns;
+	for (; k > 0 && diag_fault_worse(&c->fault[k], &c->fault[k - 1]); k--) {
+		struct diag_fault t = c->fault[k];
+
+		c->fault[k] = c->fault[k - 1];
+		c->fault[k - 1] = t;
+		for (unsigned i = 0; i < c->n; i++)
+			if (c->cell[i].fault == k || c->cell[i].fault == k - 1)
+				c->cell[i].fault = (uint8_t)(c->cell[i].fault == k ? k - 1 : k);
+	}
+	return true;
+}
+
+/* An error at kept cell i: dirty when its fault's mode or permanence may change, else recounted. */
+static bool add_to_cell(struct diag_cells *c, unsigned i, const struct diag_obs *o,
+			const struct diag_cell *a, int64_t permanent_after_ns)
+{
+	struct diag_cell *cell = &c->cell[i];
+	struct diag_cell was = *cell;
+
+	if (turns_permanent(c, cell, o->wall_ns, permanent_after_ns))
+		c->dirty = 1;
+	cell->line |= !same_place(cell, a);
+	note_error(cell, o, a);
+	/* Its bit, bits and device are what a lane and a word are told by. */
+	if (cell->bit != was.bit || cell->several_bits != was.several_bits || cell->device != was.device)
+		c->dirty = 1;
+	return !c->dirty && recount(c, cell, &was);
+}
+
+bool diag_cells_add(struct diag_cells *c, const struct diag_obs *o, int64_t permanent_after_ns)
 {
 	struct diag_cell a;
 	unsigned slot;
@@ -156,18 +207,11 @@ void diag_cells_add(struct diag_cells *c, const struct diag_obs *o, int64_t perm
 	i = lookup(c, &a, &slot);
 	if (i < 0)
 		i = saturated_line(c, &a);
-	if (i >= 0) {
-		struct diag_cell *cell = &c->cell[i];
-
-		if (turns_permanent(c, cell, o->wall_ns, permanent_after_ns))
-			c->dirty = 1;
-		cell->line |= !same_place(cell, &a);
-		note_error(cell, o, &a);
-		return;
-	}
+	if (i >= 0)
+		return add_to_cell(c, (unsigned)i, o, &a, permanent_after_ns);
 	if (c->n >= DIAG_CELLS || slot >= DIAG_INDEX) {
 		c->beyond += o->n > 0 ? o->n : 1;
-		return;
+		return false;
 	}
 	a.count = o->n > 0 && o->n < UINT32_MAX ? (uint32_t)o->n : 1;
 	c->cell[c->n] = a;
@@ -175,6 +219,7 @@ void diag_cells_add(struct diag_cells *c, const struct diag_obs *o, int64_t perm
 	c->n++;
 	note_lines(c, c->n - 1);
 	c->dirty = 1;
+	return false;
 }
 
 const struct diag_fault *diag_cells_worst(const struct diag_cells *c)

@@ -99,9 +99,13 @@ void diag_cells_init(struct diag_cells *c);
 /*
  * Counts an observation with coordinates into the cells; sets c->dirty when
  * the classification may have changed (a new cell, or a transient fault's
- * place seen again permanent_after_ns after it started).
+ * place seen again permanent_after_ns after it started, or a cell's bit or
+ * device changed, or a cell of a fault not kept). More errors at a kept cell
+ * change no grouping: unless dirty, its fault's errors, times and rank among
+ * the faults are updated here as diag_cells_classify would make them, and it
+ * returns true (the faults changed without a classification).
  */
-void diag_cells_add(struct diag_cells *c, const struct diag_obs *o, int64_t permanent_after_ns);
+bool diag_cells_add(struct diag_cells *c, const struct diag_obs *o, int64_t permanent_after_ns);
 /* Groups the cells into faults, worst first (mode, then permanent, then errors); clears dirty. */
 void diag_cells_classify(struct diag_cells *c, unsigned wide_cells, int64_t permanent_after_ns);
 /* The worst fault, or NULL when none. */

@@ -33,4 +33,8 @@ static inline bool full(const struct diag_cell *a)
 	return a->rank >= 0 && a->bank >= 0 && a->row >= 0 && a->column >= 0;
 }
 
+/* Whether fault a goes before b, worst first (classify.c): a total order, so a fault whose
+   errors grew can be moved up to where sorting all of them again would put it. */
+bool diag_fault_worse(const struct diag_fault *a, const struct diag_fault *b);
+
 #endif

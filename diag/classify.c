@@ -340,7 +340,7 @@ static unsigned width(uint32_t mode)
 }
 
 /* Worst first: the widest mode, permanent before transient, more errors, then by place. */
-static bool worse(const struct diag_fault *a, const struct diag_fault *b)
+bool diag_fault_worse(const struct diag_fault *a, const struct diag_fault *b)
 {
 	if (a->mode != b->mode)
 		return width(a->mode) > width(b->mode);
@@ -352,6 +352,9 @@ static bool worse(const struct diag_fault *a, const struct diag_fault *b)
 		return a->rank < b->rank;
 	if (a->bank != b->bank)
 		return a->bank < b->bank;
+	/* Two faults differ in their place: with the bank group, no two tie. */
+	if (a->bank_group != b->bank_group)
+		return a->bank_group < b->bank_group;
 	if (a->row != b->row)
 		return a->row < b->row;
 	return a->column < b->column;
@@ -366,7 +369,8 @@ static void keep_worst(struct diag_cells *c, struct work *w)
 		order[f] = (uint8_t)f;
 	/* Insertion sort: at most DIAG_CELLS faults. */
 	for (unsigned i = 1; i < w->n_faults; i++)
-		for (unsigned j = i; j > 0 && worse(&w->faults[order[j]], &w->faults[order[j - 1]]); j--) {
+		for (unsigned j = i;
+		     j > 0 && diag_fault_worse(&w->faults[order[j]], &w->faults[order[j - 1]]); j--) {
 			uint8_t t = order[j];
 
 			order[j] = order[j - 1];

@@ -173,7 +173,7 @@ static void count(struct rasd_health *h, uint32_t slot, const struct diag_obs *o
 	diag_part_count(&e->st, o);
 	diag_rules_observe(&h->rules, &e->st, o);
 	if (e->cells && (o->flags & DIAG_OBS_COORDS))
-		diag_cells_add(e->cells, o, h->rules.permanent_after_ns);
+		e->faults_changed |= diag_cells_add(e->cells, o, h->rules.permanent_after_ns);
 	e->changed = ++h->change_seq;
 	if (!e->touched) {
 		e->touched = true;

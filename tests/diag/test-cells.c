@@ -271,6 +271,79 @@ static void bounds(void)
 	       PERM(false, false));
 }
 
+static bool same_fault(const struct diag_fault *a, const struct diag_fault *b)
+{
+	return a->mode == b->mode && a->permanent == b->permanent && a->rank == b->rank &&
+	       a->bank_group == b->bank_group && a->bank == b->bank && a->row == b->row &&
+	       a->column == b->column && a->cells == b->cells && a->ranks == b->ranks &&
+	       a->banks == b->banks && a->rows == b->rows && a->columns == b->columns &&
+	       a->bit == b->bit && a->device == b->device && a->errors == b->errors &&
+	       a->first_ns == b->first_ns && a->last_ns == b->last_ns;
+}
+
+/* The faults as kept are those a classification of the same cells gives now. */
+static bool as_classified(const struct diag_cells *c, const struct diag_rules *r)
+{
+	static struct diag_cells again;
+
+	again = *c;
+	diag_cells_classify(&again, r->wide_cells, r->permanent_after_ns);
+	if (again.n_faults != c->n_faults || again.faults_more != c->faults_more)
+		return false;
+	for (unsigned i = 0; i < c->n_faults; i++)
+		if (!same_fault(&again.fault[i], &c->fault[i]))
+			return false;
+	for (unsigned i = 0; i < c->n; i++)
+		if (again.cell[i].fault != c->cell[i].fault)
+			return false;
+	return true;
+}
+
+/*
+ * More errors at known cells leave the cells clean (no classification) and
+ * update the faults themselves: errors, times, their order. On random
+ * streams over few places (so most errors land on known cells, faults swap
+ * places, some turn permanent, bits differ), whenever the cells are clean the
+ * faults are those a classification gives; classified at random moments, as
+ * rasd's flushes do.
+ */
+static void recounted(void)
+{
+	struct fixture f;
+	unsigned checked = 0, recounts = 0, bad = 0;
+
+	for (int trial = 0; trial < 300; trial++) {
+		int64_t t = T0;
+
+		start(&f);
+		for (int i = 0; i < 200; i++) {
+			struct diag_obs o = { .n = 1 + (int)rnd(3), .sev = RAS_SEV_CORRECTED,
+					      .flags = DIAG_OBS_COORDS };
+
+			t += rnd(50) ? 1000000LL : f.rules.permanent_after_ns / 3;
+			o.wall_ns = t - (int64_t)rnd(4) * 1000000LL;
+			diag_dram_clear(&o.dram);
+			o.dram.rank = (int)rnd(trial % 3 + 1);
+			o.dram.bank_group = 0;
+			o.dram.bank = (int)rnd(trial % 4 + 1);
+			o.dram.row = (int)rnd(3);
+			o.dram.column = (int)rnd(5) * 8;
+			o.dram.bit = rnd(8) ? 7 : (int)rnd(64);
+			if (diag_cells_add(&f.cells, &o, f.rules.permanent_after_ns))
+				recounts++;
+			if (!f.cells.dirty) {
+				checked++;
+				bad += !as_classified(&f.cells, &f.rules);
+			} else if (!rnd(4)) {
+				diag_cells_classify(&f.cells, f.rules.wide_cells, f.rules.permanent_after_ns);
+			}
+		}
+	}
+	tap_ok(bad == 0 && checked > 10000 && recounts > 10000,
+	       "errors at known cells: the faults kept without classifying are those classifying gives "
+	       "(%u of %u clean moments differ; %u recounted)", bad, checked, recounts);
+}
+
 static void memory_rules(void)
 {
 	struct fixture f;
@@ -398,6 +471,7 @@ int main(void)
 	lanes();
 	two_faults();
 	bounds();
+	recounted();
 	memory_rules();
 	other_parts();
 	state();

@@ -110,6 +110,108 @@ static void compare(struct rasd_health *h1, struct rasd_health *h2)
 	}
 }
 
+/*
+ * Errors at cells that are kept already (issue 39's follow-up): a commit that
+ * adds no cell still changes the faults' errors and times, the order of the
+ * faults (more errors is worse) and so the fault the why describes. Two row
+ * faults: bank 0's leads with 5 errors to bank 1's 4; then bank 1's cells
+ * take 12 more, bank 0's one.
+ */
+#define MEM_KEY "mc1 0:0:-1"
+
+static void hold_cell(struct rasd_health *h, int bank, int column, int t, int n)
+{
+	struct held_obs o;
+
+	memset(&o, 0, sizeof(o));
+	o.part = (uint32_t)health_part(h, DIAG_K_DIMM, MEM_KEY, false, true);
+	o.type_idx = RAS_MAX_EVENT_TYPES;
+	o.obs.wall_ns = T0 + (int64_t)t * 1000000;
+	o.obs.n = n;
+	o.obs.sev = RAS_SEV_CORRECTED;
+	o.obs.flags = DIAG_OBS_COORDS;
+	diag_dram_clear(&o.obs.dram);
+	o.obs.dram.rank = 0;
+	o.obs.dram.bank_group = 0;
+	o.obs.dram.bank = bank;
+	o.obs.dram.row = 0x40;
+	o.obs.dram.column = 8 * column;
+	o.obs.dram.bit = 5;
+	health_hold(h, &o);
+}
+
+static void hold_new_cells(struct rasd_health *h)
+{
+	for (int col = 0; col < 4; col++) {
+		hold_cell(h, 0, col, col, 1);
+		hold_cell(h, 1, col, 10 + col, 1);
+	}
+	hold_cell(h, 0, 0, 20, 1);
+}
+
+static void hold_known_cells(struct rasd_health *h)
+{
+	for (int col = 0; col < 4; col++)
+		hold_cell(h, 1, col, 30 + col, 3);
+	hold_cell(h, 0, 1, 40, 1);
+}
+
+static struct part_entry *mem_entry(struct rasd_health *h)
+{
+	int slot = health_part(h, DIAG_K_DIMM, MEM_KEY, false, false);
+
+	return slot >= 0 ? h->slot[slot] : NULL;
+}
+
+static void known_cells(void)
+{
+	struct rasd_config cfg3, cfg4;
+	struct rasd_health *h3 = open_health(&cfg3), *h4 = open_health(&cfg4);
+	struct rasd_health_work w0, w1;
+	struct part_entry *e3, *e4;
+	char why3[sizeof(e3->why)];
+	bool same = true;
+
+	if (!tap_ok(h3 && h4, "two more diagnoses open"))
+		return;
+	hold_new_cells(h3);
+	rasd_health_committed(h3);
+	health_judge_pending(h3);
+	e3 = mem_entry(h3);
+	snprintf(why3, sizeof(why3), "%s", health_why(h3, e3));
+	e3->faults_changed = false;    /* as the flush's write of its faults leaves it */
+	rasd_health_work(h3, &w0);
+	hold_known_cells(h3);
+	rasd_health_committed(h3);
+	health_judge_pending(h3);
+	rasd_health_work(h3, &w1);
+	hold_new_cells(h4);
+	hold_known_cells(h4);
+	rasd_health_committed(h4);
+	e4 = mem_entry(h4);
+	tap_ok(e3->cells->n == 8 && e4->cells->n == 8 && e3->cells->n_faults == e4->cells->n_faults,
+	       "errors at known cells: %u faults over commits, %u at once", e3->cells->n_faults,
+	       e4->cells->n_faults);
+	for (unsigned i = 0; i < e3->cells->n_faults && i < e4->cells->n_faults; i++) {
+		const struct diag_fault *a = &e3->cells->fault[i], *b = &e4->cells->fault[i];
+
+		same = same && a->mode == b->mode && a->bank == b->bank && a->errors == b->errors &&
+		       a->first_ns == b->first_ns && a->last_ns == b->last_ns && a->cells == b->cells;
+		tap_diag("fault %u: bank %d, %lld errors, last %lld (at once: bank %d, %lld errors, last %lld)",
+			 i, a->bank, (long long)a->errors, (long long)a->last_ns, b->bank,
+			 (long long)b->errors, (long long)b->last_ns);
+	}
+	tap_ok(same, "the stored faults (part_faults: errors, times, order) are those judged at once");
+	tap_ok(e3->faults_changed, "and they are marked to be written again");
+	tap_is_str(health_why(h3, e3), health_why(h4, e4), "the why is the one judged at once");
+	tap_ok(strcmp(why3, health_why(h3, e3)), "and it changed from the first commit's");
+	tap_ok(w1.classified == w0.classified,
+	       "a commit adding errors at known cells classified %llu times (want 0)",
+	       (unsigned long long)(w1.classified - w0.classified));
+	rasd_health_close(h3, false);
+	rasd_health_close(h4, false);
+}
+
 int main(void)
 {
 	struct rasd_config cfg1, cfg2;
@@ -159,5 +261,6 @@ int main(void)
 	       (unsigned long long)w2.decided, (unsigned long long)w2.classified, N_PARTS);
 	rasd_health_close(h1, false);
 	rasd_health_close(h2, false);
+	known_cells();
 	return tap_done();
 }
