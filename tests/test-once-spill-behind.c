@@ -28,6 +28,7 @@
 #include "db/db_writer_internal.h"
 #include "lib/config.h"
 #include "rasd/actions_internal.h"
+#include "spill_fixture.h"
 #include "tap.h"
 #include "test_util.h"
 
@@ -38,28 +39,6 @@
 #define BATCH 1000
 
 static char dir[512];
-
-static struct ras_subject page(unsigned i)
-{
-	struct ras_subject s = { .kind = RAS_SUBJ_PAGE, .n = 1, .have_addr = true, .cpu = -1 };
-
-	s.addr = 0x100000000ULL + (uint64_t)i * 4096;
-	snprintf(s.key, sizeof(s.key), "0x%llx", (unsigned long long)s.addr);
-	return s;
-}
-
-static void count_key(void *ctx, uint64_t key)
-{
-	(void)key;
-	(*(int *)ctx)++;
-}
-
-static int spilled(struct ras_actions *a)
-{
-	int n = 0;
-
-	return ras_db_once_spill_keys(a->dba, count_key, &n) < 0 ? -1 : n;
-}
 
 /* Opens path with actions at 3/24h on pages; a once-seen set for held subjects (0: rasd's). */
 static int open_all(const char *name, struct rasd_config *cfg, size_t held, bool behind,

@@ -20,6 +20,7 @@
 #include "db/db_internal.h"
 #include "lib/config.h"
 #include "rasd/actions_internal.h"
+#include "spill_fixture.h"
 #include "tap.h"
 #include "test_util.h"
 
@@ -30,28 +31,6 @@
 #define FULL_PAGES 30000
 
 static char dbpath[600];
-
-static struct ras_subject page(unsigned i)
-{
-	struct ras_subject s = { .kind = RAS_SUBJ_PAGE, .n = 1, .have_addr = true, .cpu = -1 };
-
-	s.addr = 0x100000000ULL + (uint64_t)i * 4096;
-	snprintf(s.key, sizeof(s.key), "0x%llx", (unsigned long long)s.addr);
-	return s;
-}
-
-static void count_key(void *ctx, uint64_t key)
-{
-	(void)key;
-	(*(int *)ctx)++;
-}
-
-static int spilled(struct ras_actions *a)
-{
-	int n = 0;
-
-	return ras_db_once_spill_keys(a->dba, count_key, &n) < 0 ? -1 : n;
-}
 
 /* Counts each page's error at t0 + i ms (none leaks out meanwhile), in one transaction committed. */
 static int count_pages(struct ras_actions *a, struct ras_db *db, unsigned from, unsigned to,
