@@ -8,5 +8,6 @@ tests_test_fold_slots_LDADD = $(TEST_LIBS)
 # Held records stored at commit, 16 to an INSERT, failing part-way (tests/test-fold-hold-fail.c).
 check_PROGRAMS += tests/test-fold-hold-fail
 TESTS += tests/test-fold-hold-fail
+tests_test_fold_hold_fail_SOURCES = tests/test-fold-hold-fail.c $(WRITER_FIXTURE)
 tests_test_fold_hold_fail_CFLAGS = $(RAS_CFLAGS)
 tests_test_fold_hold_fail_LDADD = $(TEST_LIBS)

@@ -24,6 +24,7 @@
 #include "lib/event_fields.h"
 #include "tap.h"
 #include "test_util.h"
+#include "writer_fixture.h"
 
 #define SEC 1000000000LL
 #define HOUR (3600 * SEC)
@@ -76,22 +77,6 @@ static int exec_in(const char *path, const char *sql)
 
 	sqlite3_close(h);
 	return r == SQLITE_OK ? 0 : -1;
-}
-
-static struct ras_db *open_db(const char *path, bool behind)
-{
-	char err[512];
-	struct ras_db *db = NULL;
-
-	if (ras_db_open_writer(&db, path, "test-boot", err, sizeof(err)) < 0) {
-		tap_diag("open %s: %s", path, err);
-		return NULL;
-	}
-	if (behind && ras_db_write_behind_start(db) < 0) {
-		ras_db_close(db);
-		return NULL;
-	}
-	return db;
 }
 
 static int store_batch(struct ras_db *db, unsigned b)
@@ -158,17 +143,6 @@ static int64_t sql_both(const char *a, const char *b, const char *sql)
 	}
 	sqlite3_close(h);
 	return n;
-}
-
-/* Rows of table in database a and not in b, and the other way. */
-static int64_t differing(const char *a, const char *b, const char *table)
-{
-	char sql[1024];
-
-	snprintf(sql, sizeof(sql), "SELECT count(*) FROM (SELECT * FROM (SELECT * FROM main.%s EXCEPT"
-		 " SELECT * FROM o.%s) UNION ALL SELECT * FROM (SELECT * FROM o.%s EXCEPT SELECT * FROM"
-		 " main.%s))", table, table, table, table);
-	return sql_both(a, b, sql);
 }
 
 /*

@@ -35,6 +35,7 @@
 #include "lib/decode.h"
 #include "tap.h"
 #include "test_util.h"
+#include "writer_fixture.h"
 
 #define SEC 1000000000LL
 #define VARIED 20000
@@ -102,23 +103,6 @@ static int store(struct ras_db *db, unsigned i, unsigned poison_cpu)
 	return ras_db_insert_event(db, &ev);
 }
 
-static struct ras_db *open_db(const char *path, bool behind)
-{
-	struct ras_db *db = NULL;
-	char err[512];
-
-	if (ras_db_open_writer(&db, path, "test-boot", err, sizeof(err)) < 0) {
-		tap_diag("open %s: %s", path, err);
-		return NULL;
-	}
-	if (behind && ras_db_write_behind_start(db) < 0) {
-		ras_db_close(db);
-		return NULL;
-	}
-	return db;
-}
-
-/* Rows of sql in one database and not the other, both ways. */
 /* Rows in both event tables the stream fills, read by another connection. */
 static int64_t rows_in(const char *path)
 {
@@ -131,27 +115,6 @@ static int64_t records_twice(const char *path)
 {
 	return test_sql_int(path, "SELECT count(*) FROM (SELECT 1 FROM mce_record GROUP BY rec_hash"
 			    " HAVING count(*) > 1)");
-}
-
-static int64_t differing(const char *a, const char *b, const char *table)
-{
-	char sql[1024];
-	sqlite3 *h;
-	sqlite3_stmt *st;
-	int64_t n = -1;
-
-	if (sqlite3_open_v2(a, &h, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
-		return -1;
-	snprintf(sql, sizeof(sql), "ATTACH '%s' AS b", b);
-	sqlite3_exec(h, sql, NULL, NULL, NULL);
-	snprintf(sql, sizeof(sql), "SELECT (SELECT count(*) FROM (SELECT * FROM main.%s EXCEPT SELECT * FROM b.%s))"
-		 " + (SELECT count(*) FROM (SELECT * FROM b.%s EXCEPT SELECT * FROM main.%s))",
-		 table, table, table, table);
-	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
-	sqlite3_close(h);
-	return n;
 }
 
 static void check_same_rows(void)

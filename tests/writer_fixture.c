@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/* The writer tests' fixture: see writer_fixture.h. */
+#include <sqlite3.h>
+#include <stdio.h>
+#include "tap.h"
+#include "writer_fixture.h"
+
+struct ras_db *open_db(const char *path, bool behind)
+{
+	struct ras_db *db = NULL;
+	char err[512];
+
+	if (ras_db_open_writer(&db, path, "test-boot", err, sizeof(err)) < 0) {
+		tap_diag("open %s: %s", path, err);
+		return NULL;
+	}
+	if (behind && ras_db_write_behind_start(db) < 0) {
+		ras_db_close(db);
+		return NULL;
+	}
+	return db;
+}
+
+int64_t differing(const char *a, const char *b, const char *table)
+{
+	char sql[1024];
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	int64_t n = -1;
+
+	if (sqlite3_open_v2(a, &h, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+		return -1;
+	snprintf(sql, sizeof(sql), "ATTACH '%s' AS b", b);
+	sqlite3_exec(h, sql, NULL, NULL, NULL);
+	snprintf(sql, sizeof(sql), "SELECT (SELECT count(*) FROM (SELECT * FROM main.%s EXCEPT SELECT * FROM b.%s))"
+		 " + (SELECT count(*) FROM (SELECT * FROM b.%s EXCEPT SELECT * FROM main.%s))",
+		 table, table, table, table);
+	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	return n;
+}
