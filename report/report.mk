@@ -17,10 +17,11 @@ ctl_ras_fdr_ctl_SOURCES += ctl/json_line.c ctl/json_line.h
 EXTRA_DIST += report/report.mk
 
 # Its tests: the counts against summary and crashes, the schema, --redact; the
-# real browser (network cut). Both build their database with tests/report/report-db.sh.
+# real browser (network cut); a full disk (/dev/full). They build their database
+# with tests/report/report-db.sh.
 REPORT_TESTS = tests/report/test-report.sh tests/report/test-report-browser.sh \
 	tests/report/test-report-verdicts.sh tests/report/test-report-scenarios.sh \
-	tests/report/test-report-part.sh
+	tests/report/test-report-part.sh tests/report/test-report-full.sh
 TESTS += $(REPORT_TESTS)
 EXTRA_DIST += $(REPORT_TESTS) tests/report/report-db.sh tests/report/check-report.py \
 	tests/report/check-png.py doc/schema/report.schema.json tests/report/check-scenario.py \
