@@ -45,7 +45,7 @@ void ras_db_fold_trim(struct ras_db *db);
 size_t ras_db_fold_slot_bytes(const struct ras_db *db);
 /*
  * Rows committed earlier that wait for their subject's to fold together, and
- * their folding, inside the caller's transaction (ras_db_fold_settle, db.c).
+ * their folding, inside the caller's transaction (ras_db_fold_settle, db_txn.c).
  */
 bool ras_db_fold_waiting(const struct ras_db *db);
 int ras_db_fold_release_waiting(struct ras_db *db);

@@ -48,7 +48,7 @@ struct folded_row {
 	char ekey[96];              /* mc_event: [mc, top, mid, low, error_type, error_count] */
 };
 
-/* A row to fold at commit, once the roll-ups counted it (db.c flushes them first). */
+/* A row to fold at commit, once the roll-ups counted it (db_txn.c flushes them first). */
 struct fold_pending {
 	unsigned idx;
 	char subject[160];

@@ -15,7 +15,7 @@
  * roll-ups count the record on the event loop as before, and folding's
  * state (db->fold) is the writer thread's until the next ras_db_sync
  * (db->fold_out). The fold flush before COMMIT and the end of the
- * transaction after it are jobs too, at every commit (db.c's stages).
+ * transaction after it are jobs too, at every commit (db_txn.c's stages).
  */
 #include <errno.h>
 #include <stdio.h>

@@ -127,7 +127,7 @@ struct ras_db {
 	 * loop's thread touches it again only after ras_db_sync, which clears this.
 	 */
 	bool fold_out;
-	/* The limits the last record brought, the event loop's copy (limit_due, db.c). */
+	/* The limits the last record brought, the event loop's copy (limit_due, db_txn.c). */
 	struct ras_db_limits limits;
 	bool have_limits;
 	uint8_t *fold_pack;                 /* a record's fold job being packed (db_insert.c) */

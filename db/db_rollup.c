@@ -7,7 +7,7 @@
  * while a batch is inserted and written once per key when it commits; so
  * are the totals, the EDAC roll-up (db_edac_rollup.c) and the metrics'
  * subjects (db_metrics.c): a record is counted in all four here; the EDAC
- * and subject counts are stages of db.c's table of their own (written at
+ * and subject counts are stages of db_txn.c's table of their own (written at
  * commit, given back at rollback, freed at close), after this one. Reading the batch's rows back with GROUP BY
  * cost more than inserting them (callgrind, make bench's stream).
  */
@@ -348,7 +348,7 @@ static int flush_slots(struct ras_db *db, struct ras_db_rollup *ru)
 	return 0;
 }
 
-/* The totals and the hourly counts of one set; the EDAC and subject counts are stages of their own (db.c). */
+/* The totals and the hourly counts of one set; the EDAC and subject counts are stages of their own (db_txn.c). */
 static int flush_set(struct ras_db *db, struct ras_db_rollup *ru)
 {
 	if (!ru)

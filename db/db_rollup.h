@@ -35,7 +35,7 @@ int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t 
 /* Writes the batch's roll-ups; called inside the transaction, before COMMIT. */
 int ras_db_rollup_flush(struct ras_db *db);
 /*
- * A commit behind (db.c): hand swaps the open batch's counts with the set
+ * A commit behind (db_txn.c): hand swaps the open batch's counts with the set
  * handed over before (flushed and empty by then: db->rollups_ticket), so
  * that the next records count into a set of their own; flush_out writes the
  * set handed over, on the writer thread, before that commit's COMMIT. The
@@ -117,7 +117,7 @@ int ras_db_edac_raw_rows_sql(char *sql, size_t cap, bool folds);           /* ro
 /*
  * The batch's mc_event records by rollup_edac key (db->edac_acc), counted in
  * memory at each insert (ras_db_rollup_add calls it; made at the first) and
- * upserted once per key at the commit: a stage of db.c's table (flush,
+ * upserted once per key at the commit: a stage of db_txn.c's table (flush,
  * discard, free), as is the next.
  */
 int ras_db_edac_acc_add(struct ras_db *db, const struct ras_db_event *ev, int64_t boot, int64_t hour);

@@ -89,7 +89,7 @@ static int64_t pragma_int(sqlite3 *h, sqlite3_stmt **st, const char *sql)
 	return v;
 }
 
-/* The pages in use, for the size limit (limit_due, db.c): on the thread that commits. */
+/* The pages in use, for the size limit (limit_due, db_txn.c): on the thread that commits. */
 static void note_used(struct ras_db_wb *wb)
 {
 	struct ras_db *db = wb->db;
@@ -560,7 +560,7 @@ int64_t ras_db_used_bytes(const struct ras_db *db)
 	return db->wb ? __atomic_load_n(&db->wb->used_bytes, __ATOMIC_RELAXED) : -1;
 }
 
-/* Never on the writer thread: a stage's flush it runs (db.c) runs its statements there and then. */
+/* Never on the writer thread: a stage's flush it runs (db_txn.c) runs its statements there and then. */
 bool ras_db_deferring(const struct ras_db *db)
 {
 	return db->wb && !on_writer_thread(db->wb) && db->in_txn && !db->wb_failed && db->wb_engaged;
