@@ -107,8 +107,13 @@ def main():
     names, notes = read(sys.argv[1])
     binary = sys.argv[2] if len(sys.argv) > 2 else None
     sp = spans(notes)
-    loop = next(t for t, n in names.items() if n == "rasd")
-    writer = [t for t, n in names.items() if n == "rasd-writer"]
+    # Roles by the spans noted (a thread's name may be set after its first note).
+    for tid, s, *_ in sp:
+        if s == "setup":
+            names[tid] = "event-loop"
+        elif s == "writer_idle":
+            names[tid] = "writer"
+    writer = [t for t, n in names.items() if n == "writer"]
     phase = {s: (a, b, cpu, q) for tid, s, a, b, cpu, _, q in sp if s in PHASES}
     end = phase["teardown"][1]
     print("event loop phases (wall; the event loop's CPU, and its time runnable but not running):")
@@ -155,6 +160,17 @@ def main():
         wb = length(intersect(w_busy, win))
         print("  %-10s both busy %s  event loop alone %s  writer alone %s  neither %s" %
               (label, ms(b), ms(lb - b), ms(wb - b), ms(hi - lo - lb - wb + b)))
+    work = [phase[p] for p in ("taken_back", "run") if p in phase]
+    lo, hi = min(x[0] for x in work), max(x[1] for x in work)
+    win = [[lo, hi]]
+    b, lb, wb = (length(intersect(x, win)) for x in (both, loop_busy, w_busy))
+    last_wait = max([b_ - a_ for a_, b_, *_ in waits.get("wait_sync", []) if lo <= a_ < hi] or [0])
+    brief = [("wall", end), ("before", lo), ("work", hi - lo), ("both", b), ("loop_alone", lb - b),
+             ("writer_alone", wb - b), ("neither", hi - lo - lb - wb + b), ("longest_sync", last_wait),
+             ("after", end - hi)]
+    brief += [(s, phase[s][1] - phase[s][0]) for s in ("open_db", "stop", "teardown", "db_close") if s in phase]
+    counts = " ".join("%s=%d/%.0f" % (s, len(waits[s]), sum(y - x for x, y, *_ in waits[s]) / 1e6)
+                      for s in ("wait_room", "wait_sync", "writer_idle", "writer_commit") if s in waits)
     first, last = {}, {}
     for begin, tid, span, t, cpu, q, _ in notes:
         first.setdefault(tid, (t, cpu, q))
@@ -176,6 +192,9 @@ def main():
         if b - a < 1000000:
             continue
         print("  checkpoint on %s: %.1f-%.1f ms, cpu %s" % (names.get(tid, tid), a / 1e6, b / 1e6, ms(cpu).strip()))
+    cpu = {names.get(t): last[t][1] - first[t][1] for t in first}
+    brief += [("cpu_loop", cpu.get("event-loop", 0)), ("cpu_writer", cpu.get("writer", 0))]
+    print("brief (ms): " + " ".join("%s=%.0f" % (k, v / 1e6) for k, v in brief) + " " + counts)
 
 
 if __name__ == "__main__":
