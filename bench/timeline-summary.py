@@ -115,7 +115,8 @@ def main():
             names[tid] = "writer"
     writer = [t for t, n in names.items() if n == "writer"]
     phase = {s: (a, b, cpu, q) for tid, s, a, b, cpu, _, q in sp if s in PHASES}
-    end = phase["teardown"][1]
+    # A run that failed may lack the teardown's end: its last note then.
+    end = phase["teardown"][1] if "teardown" in phase else max(n[3] for n in notes)
     print("event loop phases (wall; the event loop's CPU, and its time runnable but not running):")
     for s in PHASES:
         if s in phase:
@@ -136,7 +137,7 @@ def main():
         if s in EL_WAITS:
             by = collections.defaultdict(lambda: [0, 0])
             for a, b, cpu, callers, _ in w:
-                # The nearest caller outside db/db_writer.c's own helpers names the wait.
+                # The three frames above the waiting function (db/db_writer.c's) name the wait.
                 chain = " < ".join(where.get(c, "%#x" % c) for c in callers[:3])
                 by[chain][0] += 1
                 by[chain][1] += b - a
@@ -168,30 +169,31 @@ def main():
     brief = [("wall", end), ("before", lo), ("work", hi - lo), ("both", b), ("loop_alone", lb - b),
              ("writer_alone", wb - b), ("neither", hi - lo - lb - wb + b), ("longest_sync", last_wait),
              ("after", end - hi)]
-    brief += [(s, phase[s][1] - phase[s][0]) for s in ("open_db", "stop", "teardown", "db_close") if s in phase]
+    brief += [(s, phase[s][1] - phase[s][0]) for s in ("open_db", "stop", "teardown", "db_close")
+              if s in phase]
     counts = " ".join("%s=%d/%.0f" % (s, len(waits[s]), sum(y - x for x, y, *_ in waits[s]) / 1e6)
-                      for s in ("wait_room", "wait_sync", "writer_idle", "writer_commit") if s in waits)
+                      for s in ("wait_room", "wait_sync", "wait_commit", "writer_idle", "writer_commit")
+                      if s in waits)
     first, last = {}, {}
     for begin, tid, span, t, cpu, q, _ in notes:
         first.setdefault(tid, (t, cpu, q))
         last[tid] = (t, cpu, q)
-    print("by thread, from its first note to its last: wall = waits noted + busy; busy = CPU +"
-          " off the CPU (runnable on a loaded machine, or blocked: I/O, faults); 'queued' is"
-          " schedstat's runnable time, which on this VM overlaps the CPU time (compare runs, not sums):")
+    print("by thread, from its first note to its last: wall = waits noted + busy; busy = CPU +\n"
+          "off the CPU (runnable on a loaded machine, or blocked: I/O, faults); 'queued' is\n"
+          "schedstat's runnable time, which on a VM may overlap the CPU time (compare runs, not sums);\n"
+          "then the five longest checkpoint passes:")
     for tid in sorted(first):
         t0, c0, q0 = first[tid]
         t1, c1, q1 = last[tid]
         mine = [x for x in sp if x[0] == tid and (x[1] in EL_WAITS or x[1] == "writer_idle")]
         waited = sum(b - a for x, s, a, b, *_ in mine)
-        woken = sum(x[6] for x in mine)
-        busy_q = q1 - q0 - woken
         print("  %-16s wall %s  waits %s  busy %s = cpu %s + off %s  (queued %s)" %
               (names.get(tid, tid), ms(t1 - t0), ms(waited), ms(t1 - t0 - waited), ms(c1 - c0),
-               ms(t1 - t0 - waited - (c1 - c0)), ms(busy_q + woken).strip()))
-    for a, b, cpu, _, tid in waits.get("checkpoint", []):
-        if b - a < 1000000:
-            continue
-        print("  checkpoint on %s: %.1f-%.1f ms, cpu %s" % (names.get(tid, tid), a / 1e6, b / 1e6, ms(cpu).strip()))
+               ms(t1 - t0 - waited - (c1 - c0)), ms(q1 - q0).strip()))
+    passes = sorted(waits.get("checkpoint", []), key=lambda x: x[0] - x[1])[:5]
+    for a, b, cpu, _, tid in sorted(passes):
+        print("  checkpoint on %s: %.1f-%.1f ms, cpu %s" %
+              (names.get(tid, tid), a / 1e6, b / 1e6, ms(cpu).strip()))
     cpu = {names.get(t): last[t][1] - first[t][1] for t in first}
     brief += [("cpu_loop", cpu.get("event-loop", 0)), ("cpu_writer", cpu.get("writer", 0))]
     print("brief (ms): " + " ".join("%s=%.0f" % (k, v / 1e6) for k, v in brief) + " " + counts)
