@@ -15,8 +15,8 @@ enum ras_tl_span {
 	RAS_TL_SETUP,         /* event loop: daemon_setup (lock, instance, database, modules) */
 	RAS_TL_OPEN_DB,       /* event loop: the database opened, schema and migrations */
 	RAS_TL_TAKEN_BACK,    /* event loop, in the set-up: a taken-back instance's records stored */
-	RAS_TL_RUN,           /* event loop: reading and storing the records */
-	RAS_TL_STOP,          /* event loop: the stop (BMC, storage settle, folds settle, summary) */
+	RAS_TL_RUN,           /* event loop: reading and storing the records, the last drain, the BMC's */
+	RAS_TL_STOP,          /* event loop: the stop (storage settled, folds settled, summary) */
 	RAS_TL_SETTLE_FOLDS,  /* event loop, in the stop: ras_db_fold_settle */
 	RAS_TL_TEARDOWN,      /* event loop: closing the modules and the database */
 	RAS_TL_DB_CLOSE,      /* event loop, in the teardown: ras_db_close (the writer joined) */

@@ -313,8 +313,6 @@ int rasd_run(struct rasd_config *cfg, const struct rasd_options *opt)
 	ras_tl_begin(RAS_TL_RUN);
 	if (r == 0 && opt->once) {
 		r = run_once(&d);
-		ras_tl_end(RAS_TL_RUN);
-		ras_tl_begin(RAS_TL_STOP);
 		/* No loop to hear the BMC: its answers are waited for here, each up to its deadline. */
 		if (rasd_bmc_sel_finish(d.sel, ras_actions_dba(d.actions)) && r == 0 && !daemon_failing_pipe(&d))
 			ras_pipeline_commit(&d.pipe);
@@ -323,8 +321,6 @@ int rasd_run(struct rasd_config *cfg, const struct rasd_options *opt)
 		sd_notify(0, "READY=1");
 		r = loop(&d);
 		sd_notify(0, "STOPPING=1");
-		ras_tl_end(RAS_TL_RUN);
-		ras_tl_begin(RAS_TL_STOP);
 		/* Whatever arrived before the signal is stored before we go. */
 		if (r == 0)
 			r = drain(&d, true);
@@ -333,6 +329,8 @@ int rasd_run(struct rasd_config *cfg, const struct rasd_options *opt)
 		    !daemon_failing_pipe(&d))
 			ras_pipeline_commit(&d.pipe);
 	}
+	ras_tl_end(RAS_TL_RUN);
+	ras_tl_begin(RAS_TL_STOP);
 	daemon_settle_storage_at_exit(&d);
 	settle_folds(&d, r);
 	ras_log_flush_suppressed();
