@@ -17,6 +17,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "db_internal.h"
+#include "lib/timeline.h"
 
 struct ras_db_ckpt {
 	pthread_t thread;
@@ -73,7 +74,9 @@ static void *checkpointer(void *arg)
 		 * (busy, or frames left uncopied) leaves records in the log: tried again
 		 * shortly, so the log is copied even when no further commit wakes us.
 		 */
+		ras_tl_begin(RAS_TL_CHECKPOINT);
 		r = sqlite3_wal_checkpoint_v2(c->h, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &copied);
+		ras_tl_end(RAS_TL_CHECKPOINT);
 		retry = r != SQLITE_OK || copied < log;
 		pthread_mutex_lock(&c->lock);
 	}
@@ -87,7 +90,9 @@ static int after_commit(void *ctx, sqlite3 *h, const char *name, int frames)
 	struct ras_db_ckpt *c = ctx;
 
 	if (frames >= 4 * c->frames) {
+		ras_tl_begin(RAS_TL_CHECKPOINT);
 		sqlite3_wal_checkpoint_v2(h, name, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+		ras_tl_end(RAS_TL_CHECKPOINT);
 	} else if (frames >= c->frames) {
 		pthread_mutex_lock(&c->lock);
 		c->due = true;
@@ -150,7 +155,9 @@ void ras_db_checkpointer_stop(struct ras_db *db)
 	c->stop = true;
 	pthread_cond_signal(&c->wake);
 	pthread_mutex_unlock(&c->lock);
+	ras_tl_begin(RAS_TL_CKPT_JOIN);
 	pthread_join(c->thread, NULL);
+	ras_tl_end(RAS_TL_CKPT_JOIN);
 	free_ckpt(c);
 	db->ckpt = NULL;
 }

@@ -32,6 +32,7 @@
 #include <string.h>
 #include <time.h>
 #include "db_writer_internal.h"
+#include "lib/timeline.h"
 
 static bool on_writer_thread(const struct ras_db_wb *wb)
 {
@@ -110,9 +111,12 @@ void ras_db_note_committed(struct ras_db *db)
 static int run_commit(struct ras_db_wb *wb, uint64_t ticket)
 {
 	struct ras_db *db = wb->db;
-	int r = sqlite3_step(db->stmt[STMT_COMMIT]);
+	int r;
 
+	ras_tl_begin(RAS_TL_WRITER_COMMIT);
+	r = sqlite3_step(db->stmt[STMT_COMMIT]);
 	sqlite3_reset(db->stmt[STMT_COMMIT]);
+	ras_tl_end(RAS_TL_WRITER_COMMIT);
 	if (r != SQLITE_DONE)
 		return r;
 	note_used(wb);
@@ -218,9 +222,13 @@ static void *writer_thread(void *arg)
 		int failed, r = 0;
 
 		/* Read without the lock by job_done: atomic. */
-		while (wb->finished == wb->submitted && !wb->stop) {
-			__atomic_store_n(&wb->writer_waits, true, __ATOMIC_RELAXED);
-			pthread_cond_wait(&wb->work, &wb->lock);
+		if (wb->finished == wb->submitted && !wb->stop) {
+			ras_tl_begin(RAS_TL_WRITER_IDLE);
+			while (wb->finished == wb->submitted && !wb->stop) {
+				__atomic_store_n(&wb->writer_waits, true, __ATOMIC_RELAXED);
+				pthread_cond_wait(&wb->work, &wb->lock);
+			}
+			ras_tl_end(RAS_TL_WRITER_IDLE);
 		}
 		__atomic_store_n(&wb->writer_waits, false, __ATOMIC_RELAXED);
 		if (wb->finished == wb->submitted)
@@ -279,6 +287,7 @@ int ras_db_sync(struct ras_db *db)
 	}
 	if (filling(wb)->len)
 		submit(wb);
+	ras_tl_begin(RAS_TL_WAIT_SYNC);
 	pthread_mutex_lock(&wb->lock);
 	while (wb->finished != wb->submitted) {
 		wb->caller_waits = true;
@@ -289,6 +298,7 @@ int ras_db_sync(struct ras_db *db)
 	if (failed && !db->err[0])
 		snprintf(db->err, sizeof(db->err), "%s", wb->why);
 	pthread_mutex_unlock(&wb->lock);
+	ras_tl_end(RAS_TL_WAIT_SYNC);
 	db->wb_failed = failed;
 	/* Idle: a commit handed over has been made, or has failed; folding is the caller's again. */
 	db->commit_behind = false;
@@ -322,6 +332,7 @@ static uint8_t *job_room(struct ras_db_wb *wb, size_t len)
 	if (filling(wb)->len + len > WB_CHUNK_BYTES)
 		submit(wb);
 	if (wb->submitted - __atomic_load_n(&wb->finished, __ATOMIC_ACQUIRE) >= WB_CHUNKS) {
+		ras_tl_begin(RAS_TL_WAIT_ROOM);
 		pthread_mutex_lock(&wb->lock);
 		while (wb->submitted - wb->finished >= WB_CHUNKS) {
 			wb->caller_waits = true;
@@ -329,6 +340,7 @@ static uint8_t *job_room(struct ras_db_wb *wb, size_t len)
 		}
 		wb->caller_waits = false;
 		pthread_mutex_unlock(&wb->lock);
+		ras_tl_end(RAS_TL_WAIT_ROOM);
 	}
 	c = filling(wb);
 	if (!c->buf && !(c->buf = malloc(WB_CHUNK_BYTES)))
@@ -532,6 +544,7 @@ int ras_db_commit_wait(struct ras_db *db, uint64_t ticket)
 		/* The COMMIT may still be in the chunk being filled. */
 		if (filling(wb)->len)
 			submit(wb);
+		ras_tl_begin(RAS_TL_WAIT_COMMIT);
 		pthread_mutex_lock(&wb->lock);
 		while (__atomic_load_n(&wb->committed, __ATOMIC_ACQUIRE) < ticket &&
 		       wb->finished != wb->submitted) {
@@ -540,6 +553,7 @@ int ras_db_commit_wait(struct ras_db *db, uint64_t ticket)
 		}
 		wb->caller_waits = false;
 		pthread_mutex_unlock(&wb->lock);
+		ras_tl_end(RAS_TL_WAIT_COMMIT);
 	}
 	polled = ras_db_commit_poll(db, ticket);
 	if (polled == 1)
@@ -606,6 +620,7 @@ void ras_db_write_behind_stop(struct ras_db *db)
 
 	if (!wb)
 		return;
+	ras_tl_begin(RAS_TL_WRITER_JOIN);
 	ras_db_sync(db);
 	sqlite3_trace_v2(db->h, 0, NULL, NULL);
 	pthread_mutex_lock(&wb->lock);
@@ -613,6 +628,7 @@ void ras_db_write_behind_stop(struct ras_db *db)
 	pthread_cond_signal(&wb->work);
 	pthread_mutex_unlock(&wb->lock);
 	pthread_join(wb->thread, NULL);
+	ras_tl_end(RAS_TL_WRITER_JOIN);
 	for (int i = 0; i < WB_CHUNKS; i++)
 		free(wb->chunk[i].buf);
 	free(wb->carry[0].buf);

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <systemd/sd-daemon.h>
 #include "lib/clock.h"
+#include "lib/timeline.h"
 #include "daemon_internal.h"
 #include "edac_daemon.h"
 #include "instance.h"
@@ -264,7 +265,9 @@ static void teardown(struct rasd *d, bool clean)
 	ras_tracing_close(&d->tr, d->tr.real && !d->cfg->keep_instance && clean);
 	ras_formats_free(d->fmt);
 	ras_decode_ctx_release(&d->dctx);
+	ras_tl_begin(RAS_TL_DB_CLOSE);
 	ras_db_close(d->db);
+	ras_tl_end(RAS_TL_DB_CLOSE);
 	if (d->sigfd >= 0)
 		close(d->sigfd);
 	if (d->wdfd >= 0)
@@ -282,7 +285,9 @@ static void settle_folds(struct rasd *d, int r)
 
 	if (r < 0 || !d->db || daemon_failing_pipe(d) || d->pipe.in_txn)
 		return;
+	ras_tl_begin(RAS_TL_SETTLE_FOLDS);
 	f = ras_db_fold_settle(d->db);
+	ras_tl_end(RAS_TL_SETTLE_FOLDS);
 	if (f < 0)
 		ras_log(LOG_WARNING, "storm rows waiting to be folded stay in full: %s", strerror(-f));
 }
@@ -300,8 +305,12 @@ static void log_summary(struct rasd *d)
 int rasd_run(struct rasd_config *cfg, const struct rasd_options *opt)
 {
 	struct rasd d = { .cfg = cfg, .opt = opt, .epfd = -1, .sigfd = -1, .wdfd = -1, .lockfd = -1 };
-	int r = daemon_setup(&d);
+	int r;
 
+	ras_tl_begin(RAS_TL_SETUP);
+	r = daemon_setup(&d);
+	ras_tl_end(RAS_TL_SETUP);
+	ras_tl_begin(RAS_TL_RUN);
 	if (r == 0 && opt->once) {
 		r = run_once(&d);
 		/* No loop to hear the BMC: its answers are waited for here, each up to its deadline. */
@@ -320,6 +329,8 @@ int rasd_run(struct rasd_config *cfg, const struct rasd_options *opt)
 		    !daemon_failing_pipe(&d))
 			ras_pipeline_commit(&d.pipe);
 	}
+	ras_tl_end(RAS_TL_RUN);
+	ras_tl_begin(RAS_TL_STOP);
 	daemon_settle_storage_at_exit(&d);
 	settle_folds(&d, r);
 	ras_log_flush_suppressed();
@@ -333,6 +344,9 @@ int rasd_run(struct rasd_config *cfg, const struct rasd_options *opt)
 	if (r < 0 && d.recording && !cfg->keep_instance)
 		ras_log(LOG_WARNING, "instance %s is kept, recording: the next rasd stores what it "
 			"holds", d.tr.instance_dir);
+	ras_tl_end(RAS_TL_STOP);
+	ras_tl_begin(RAS_TL_TEARDOWN);
 	teardown(&d, r == 0 && !daemon_failing_pipe(&d));
+	ras_tl_end(RAS_TL_TEARDOWN);
 	return r < 0 ? 1 : 0;
 }

@@ -17,6 +17,7 @@
 #include "lib/clock.h"
 #include "lib/hidden.h"
 #include "lib/safe_path.h"
+#include "lib/timeline.h"
 #include "daemon_internal.h"
 #include "edac_daemon.h"
 #include "instance.h"
@@ -236,7 +237,10 @@ int daemon_setup(struct rasd *d)
 	/* A new instance records before the database opens: a failing open loses nothing. */
 	if (d->tr.real && d->tr.created && (r = start_recording(d)) < 0)
 		return r;
-	if ((r = daemon_open_db(d)) < 0 || (r = open_modules(d)) < 0 || (r = open_live_pipeline(d)) < 0)
+	ras_tl_begin(RAS_TL_OPEN_DB);
+	r = daemon_open_db(d);
+	ras_tl_end(RAS_TL_OPEN_DB);
+	if (r < 0 || (r = open_modules(d)) < 0 || (r = open_live_pipeline(d)) < 0)
 		return r;
 	/* Errors from before rasd started come first: the previous boot's, then this boot's. */
 	if ((r = daemon_harvest(d, d->cfg->persistent_instance, "previous-boot", true)) < 0 ||
@@ -246,7 +250,10 @@ int daemon_setup(struct rasd *d)
 	if ((r = account_crash(d)) < 0)
 		return r;
 	/* A taken-back instance may hold records: store them before changing anything. */
-	if (!d->tr.created && (r = daemon_drain_reader(&d->tr, d->reader, &d->pipe, true)) < 0)
+	ras_tl_begin(RAS_TL_TAKEN_BACK);
+	r = d->tr.created ? 0 : daemon_drain_reader(&d->tr, d->reader, &d->pipe, true);
+	ras_tl_end(RAS_TL_TAKEN_BACK);
+	if (r < 0)
 		return r;
 	if (!d->recording && (r = start_recording(d)) < 0)
 		return r;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "lib/timeline.h"
 #include "daemon.h"
 #include "actions.h"
 #include "log.h"
@@ -144,6 +145,7 @@ int main(int argc, char **argv)
 	struct rasd_config cfg;
 	bool check = false;
 	sigset_t mask;
+	int r;
 
 	/*
 	 * Buffers of 256 KiB and more (the records held until commit, a storm's
@@ -181,5 +183,9 @@ int main(int argc, char **argv)
 		cfg.log_corrected_per_minute, cfg.log_uncorrected_per_minute });
 	if (opt.rebuild_buckets)
 		return ras_actions_rebuild_database(&cfg) < 0 ? 1 : 0;
-	return rasd_run(&cfg, &opt);
+	/* Profiling only: RAS_FDR_TIMELINE=path notes when each thread waits (HACKING.md). */
+	ras_tl_open();
+	r = rasd_run(&cfg, &opt);
+	ras_tl_close();
+	return r;
 }
