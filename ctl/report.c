@@ -8,11 +8,11 @@
  */
 #include <ctype.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
 #include <unistd.h>
+#include "out_file.h"
 #include "report.h"
 #include "lib/clock.h"
 
@@ -247,34 +247,26 @@ static int redact(struct rpt_model *m)
 
 /*
  * The model is whole before the file is opened, so a database that cannot be
- * read leaves no file; the report is then written straight to it (--part's
- * records copied from their spool), never built in memory first.
+ * read leaves no file; the report is then written straight to the output
+ * (--part's records copied from their spool), never built in memory first.
+ * -o's file appears whole or not at all (out_file.h).
  */
 static int write_out(const struct report_args *a, const struct rpt_model *m)
 {
-	/* Never through a symbolic link: as root, -o in a shared directory must not be turned. */
-	int fd = a->output ? open(a->output, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0644)
-			   : dup(1);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	int r;
+	struct ctl_out o;
+	int r = ctl_out_open(&o, a->output, 0644);
 
-	if (!f) {
-		r = -errno;
-		if (fd >= 0)
-			close(fd);
+	if (r < 0)
 		return r;
-	}
-	/* 256 KiB writes (glibc sizes a NULL buffer by st_blksize, 4 KiB); f is closed here. */
+	/* 256 KiB writes (glibc sizes a NULL buffer by st_blksize, 4 KiB); o.f is closed here. */
 	static char buf[1 << 18];
 
-	setvbuf(f, buf, _IOFBF, sizeof(buf));
+	setvbuf(o.f, buf, _IOFBF, sizeof(buf));
 	errno = 0;
-	r = a->json ? rpt_write_json(f, m) : rpt_write_html(f, m);
+	r = a->json ? rpt_write_json(o.f, m) : rpt_write_html(o.f, m);
 	if (r < 0)
 		r = errno ? -errno : -EIO;
-	if (fclose(f) && r == 0)
-		r = errno ? -errno : -EIO;
-	return r;
+	return ctl_out_close(&o, r);
 }
 
 static int make(struct report_args *a, struct ras_db *db, struct rpt_model *m)

@@ -11,6 +11,9 @@ report_libreport_a_SOURCES = report/report.h report/model.c report/redact.c repo
 	report/html.c report/html_text.c report/timeline.c report/dimm_map.c
 ctl_ras_fdr_ctl_SOURCES += ctl/report.c ctl/report_machine.c ctl/report_model.c ctl/report_lists.c ctl/report_verdicts.c ctl/report_map.c ctl/report.h
 ctl_ras_fdr_ctl_LDADD += report/libreport.a lib/libras.a -lm
+# -o's file written aside in its directory and renamed over FILE once whole
+# (ctl/out_file.h): a failed run leaves no half report and keeps the old one.
+ctl_ras_fdr_ctl_SOURCES += ctl/out_file.c ctl/out_file.h
 # errors --json's record lines, built in memory: errors --json, export and
 # --part's attachment share it (ctl/json_line.h).
 ctl_ras_fdr_ctl_SOURCES += ctl/json_line.c ctl/json_line.h
@@ -31,6 +34,9 @@ EXTRA_DIST += $(REPORT_TESTS) tests/report/report-db.sh tests/report/check-repor
 	tests/report/scenarios/row-dimm.expect tests/report/scenarios/multi-rank.expect \
 	tests/report/scenarios/pcie-storm.expect tests/report/scenarios/fatal-mce.expect \
 	tests/report/scenarios/rasdaemon.expect
+# -o's file whole or not at all (ctl/out_file.h): a write cut by ulimit -f, a
+# previous file kept, a symbolic link refused, /proc hidden (the named temporary).
+REPORT_TESTS += tests/report/test-report-atomic.sh
 
 # The HTML writer's vectors (report/html_text.c on lib/text.h's rule).
 check_PROGRAMS += tests/report/test-html-text
