@@ -45,6 +45,7 @@ void ctl_jbuf_reset(struct ctl_jbuf *b)
 void ctl_jbuf_free(struct ctl_jbuf *b)
 {
 	free(b->p);
+	free(b->keys);
 	*b = (struct ctl_jbuf){ 0 };
 }
 
@@ -104,15 +105,42 @@ static inline uint64_t any_below(uint64_t w, uint64_t n)
 	return (w - ONES * n) & ~w & HIGHS;
 }
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* A bit for each of the 16 bytes at p to escape (plain_byte false). */
+static inline unsigned escapes16(const char *p)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+	/* Signed: the bytes of UTF-8 (0x80 and above) are below 0x20 too. */
+	__m128i m = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
+
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+	return (unsigned)_mm_movemask_epi8(m);
+}
+#endif
+
 /*
- * How many bytes from s[i] are plain ASCII: eight at a time while a word has
- * none to escape (a control, DEL, a quote, a backslash or a byte of UTF-8).
+ * How many bytes from s[i] are plain ASCII: sixteen (SSE2) or eight at a
+ * time while a block has none to escape (a control, DEL, a quote, a
+ * backslash or a byte of UTF-8).
  */
 static inline size_t plain_run(const char *s, size_t i, size_t len)
 {
 	size_t start = i;
 	uint64_t w;
 
+#if defined(__SSE2__)
+	while (len - i >= 16) {
+		unsigned m = escapes16(s + i);
+
+		if (m)
+			return i + (unsigned)__builtin_ctz(m) - start;
+		i += 16;
+	}
+#endif
 	while (len - i >= 8) {
 		memcpy(&w, s + i, 8);
 		if ((w & HIGHS) || any_below(w, 0x20) || any_below(w ^ (ONES * 0x7f), 1) ||
@@ -411,6 +439,43 @@ static void put_head(struct ctl_jbuf *b, const char *kind, const char *table, in
 	ctl_jbuf_int(b, id);
 }
 
+/*
+ * A record line's keys are its type's field names, the same 25 or so at each
+ * of 100,000 lines (--part): each is escaped once and kept by its name's
+ * address, in a table of JKEY_SLOTS. Only names of the event table come
+ * here (static, never changed), so the address says which name it is.
+ */
+#define JKEY_SLOTS 256
+#define JKEY_MAX 56
+
+struct ctl_jkey {
+	const char *name;
+	size_t len;
+	char text[JKEY_MAX];   /* "name": */
+};
+
+static void put_table_key(struct ctl_jbuf *b, const char *name)
+{
+	struct ctl_jkey *k = NULL;
+	size_t at = b->len;
+
+	if (!b->keys && !b->failed)
+		b->keys = calloc(JKEY_SLOTS, sizeof(*b->keys));   /* NULL: written every time */
+	if (b->keys) {
+		k = &b->keys[(uintptr_t)name * 0x9e3779b97f4a7c15ull >> 56];
+		if (k->name == name) {
+			ctl_jbuf_raw(b, k->text, k->len);
+			return;
+		}
+	}
+	ctl_jbuf_key(b, name);
+	if (k && !b->failed && b->len - at <= JKEY_MAX) {
+		k->name = name;
+		k->len = b->len - at;
+		memcpy(k->text, b->p + at, k->len);
+	}
+}
+
 void ctl_json_row(struct ctl_jbuf *b, const struct ras_db_row *row, const void *decoded,
 		  const char *summary, const struct ctl_json_link *l)
 {
@@ -436,14 +501,14 @@ void ctl_json_row(struct ctl_jbuf *b, const struct ras_db_row *row, const void *
 	for (unsigned i = 0; i < t->n_fields; i++) {
 		if (i)
 			put_char(b, ',');
-		ctl_jbuf_key(b, t->fields[i].name);
+		put_table_key(b, t->fields[i].name);
 		put_value(b, &t->fields[i], &row->values[i]);
 	}
 	LIT(b, "},\"decoded\":{");
 	for (size_t i = 0; i < *t->n_dfields; i++) {
 		if (i)
 			put_char(b, ',');
-		ctl_jbuf_key(b, t->dfields[i].name);
+		put_table_key(b, t->dfields[i].name);
 		ctl_jbuf_dfield(b, &t->dfields[i], h);
 	}
 	LIT(b, "}}\n");

@@ -22,9 +22,10 @@ struct ctl_jbuf {
 	char *p;
 	size_t len, cap;
 	bool failed;
+	struct ctl_jkey *keys;   /* the event table's keys as written, kept by ctl_json_row */
 };
 
-/* Empties the buffer (its memory kept) and clears failed. */
+/* Empties the buffer (its memory and keys kept) and clears failed. */
 void ctl_jbuf_reset(struct ctl_jbuf *b);
 void ctl_jbuf_free(struct ctl_jbuf *b);
 
