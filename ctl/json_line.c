@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "json_line.h"
+#include "decoders/other_util.h"
 #include "decoders/severity.h"
 #include "lib/clock.h"
 #include "lib/event_table.h"
@@ -76,16 +77,11 @@ static const char hexdig[] = "0123456789abcdef";
 /* "\u" and at least four lowercase hex digits, as "\\u%04x" prints cp. */
 static void put_u_escape(struct ctl_jbuf *b, uint32_t cp)
 {
-	char tmp[16];
-	int n = 0;
+	char tmp[16], *end = tmp + sizeof(tmp), *s = ou_hex_digits(end, cp, 4);
 
-	do {
-		tmp[n++] = hexdig[cp & 0xf];
-		cp >>= 4;
-	} while (cp || n < 4);
-	LIT(b, "\\u");
-	while (n)
-		put_char(b, tmp[--n]);
+	*--s = 'u';
+	*--s = '\\';
+	ctl_jbuf_raw(b, s, (size_t)(end - s));
 }
 
 /* Printable ASCII but '"' and '\\', a bit per byte: 0x20..0x7e less 0x22 and 0x5c. */
@@ -212,16 +208,6 @@ void ctl_jbuf_key(struct ctl_jbuf *b, const char *name)
 	put_char(b, ':');
 }
 
-/* v in decimal at the end of tmp (21 bytes); returns where it starts. */
-static char *decimal(char *end, uint64_t v)
-{
-	do {
-		*--end = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	return end;
-}
-
 static void put_signed(struct ctl_jbuf *b, int64_t v, bool quoted)
 {
 	char tmp[24], *end = tmp + sizeof(tmp), *s;
@@ -230,7 +216,7 @@ static void put_signed(struct ctl_jbuf *b, int64_t v, bool quoted)
 
 	if (quoted)
 		*--end = '"';
-	s = decimal(end, u);
+	s = ou_decimal_digits(end, u);
 	if (v < 0)
 		*--s = '-';
 	if (quoted)
@@ -253,7 +239,7 @@ void ctl_jbuf_u64(struct ctl_jbuf *b, uint64_t v)
 	char tmp[24], *end = tmp + sizeof(tmp) - 1, *s;
 
 	*end = '"';
-	s = decimal(end, v);
+	s = ou_decimal_digits(end, v);
 	*--s = '"';
 	ctl_jbuf_raw(b, s, (size_t)(tmp + sizeof(tmp) - s));
 }
@@ -263,10 +249,7 @@ void ctl_jbuf_hex(struct ctl_jbuf *b, uint64_t v)
 	char tmp[24], *s = tmp + sizeof(tmp) - 1;
 
 	*s = '"';
-	do {
-		*--s = hexdig[v & 0xf];
-		v >>= 4;
-	} while (v);
+	s = ou_hex_digits(s, v, 0);
 	*--s = 'x';
 	*--s = '0';
 	*--s = '"';
@@ -300,19 +283,11 @@ static void two(char *d, unsigned v)
 	d[1] = (char)('0' + v % 10);
 }
 
-void ctl_jbuf_time(struct ctl_jbuf *b, int64_t wall_ns)
+/* The second sec (>= 0) as "2026-11-29T14:03:40" in t[0..19). */
+static void civil_second(char *t, int64_t sec)
 {
-	char t[40];
-
-	if (wall_ns < 0) {
-		/* Before 1970: gmtime_r's way, as ras_format_time prints it. */
-		ras_format_time(wall_ns, t, sizeof(t));
-		ctl_jbuf_raw(b, t, strlen(t));
-		return;
-	}
 	/* The civil date of a day count (proleptic Gregorian, eras of 400 years). */
-	int64_t sec = wall_ns / 1000000000, days = sec / 86400, rem = sec % 86400;
-	uint32_t usec = (uint32_t)(wall_ns % 1000000000 / 1000);
+	int64_t days = sec / 86400, rem = sec % 86400;
 	int64_t z = days + 719468, era = z / 146097;
 	unsigned doe = (unsigned)(z - era * 146097);
 	unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
@@ -333,6 +308,27 @@ void ctl_jbuf_time(struct ctl_jbuf *b, int64_t wall_ns)
 	two(t + 14, (unsigned)(rem / 60 % 60));
 	t[16] = ':';
 	two(t + 17, (unsigned)(rem % 60));
+}
+
+void ctl_jbuf_time(struct ctl_jbuf *b, int64_t wall_ns)
+{
+	char t[40];
+	int64_t sec = wall_ns / 1000000000;
+	uint32_t usec = (uint32_t)(wall_ns % 1000000000 / 1000);
+
+	if (wall_ns < 0) {
+		/* Before 1970: gmtime_r's way, as ras_format_time prints it. */
+		ras_format_time(wall_ns, t, sizeof(t));
+		ctl_jbuf_raw(b, t, strlen(t));
+		return;
+	}
+	/* The date and time of day kept for the next line: a storm's lines share the second. */
+	if (!b->second_kept || b->second != sec) {
+		civil_second(b->second_text, sec);
+		b->second = sec;
+		b->second_kept = true;
+	}
+	memcpy(t, b->second_text, 19);
 	t[19] = '.';
 	for (int i = 25; i > 19; i--, usec /= 10)
 		t[i] = (char)('0' + usec % 10);
