@@ -50,17 +50,40 @@ void ctl_jbuf_free(struct ctl_jbuf *b)
 	*b = (struct ctl_jbuf){ 0 };
 }
 
-void ctl_jbuf_raw(struct ctl_jbuf *b, const char *s, size_t len)
+/* n bytes from s to d: a key, a number or a short word (most of a line) without a call. */
+static inline void copy_short(char *d, const char *s, size_t n)
+{
+	if (n >= 8 && n <= 16) {
+		/* Two overlapping words copy 8 to 16 bytes. */
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else if (n < 4) {
+		for (size_t i = 0; i < n; i++)
+			d[i] = s[i];
+	} else {
+		memcpy(d, s, n);
+	}
+}
+
+static inline void put_raw(struct ctl_jbuf *b, const char *s, size_t len)
 {
 	char *d = room(b, len);
 
-	if (d && len) {  /* s may be NULL when len is 0 */
-		memcpy(d, s, len);
+	if (d) {  /* s may be NULL when len is 0: nothing is read */
+		copy_short(d, s, len);
 		b->len += len;
 	}
 }
 
-#define LIT(b, s) ctl_jbuf_raw(b, s, sizeof(s) - 1)
+void ctl_jbuf_raw(struct ctl_jbuf *b, const char *s, size_t len)
+{
+	put_raw(b, s, len);
+}
+
+#define LIT(b, s) put_raw(b, s, sizeof(s) - 1)
 
 static inline void put_char(struct ctl_jbuf *b, char c)
 {
@@ -81,7 +104,7 @@ static void put_u_escape(struct ctl_jbuf *b, uint32_t cp)
 
 	*--s = 'u';
 	*--s = '\\';
-	ctl_jbuf_raw(b, s, (size_t)(end - s));
+	put_raw(b, s, (size_t)(end - s));
 }
 
 /* Printable ASCII but '"' and '\\', a bit per byte: 0x20..0x7e less 0x22 and 0x5c. */
@@ -119,24 +142,39 @@ static inline unsigned escapes16(const char *p)
 #endif
 
 /*
- * How many bytes from s[i] are plain ASCII: sixteen (SSE2) or eight at a
- * time while a block has none to escape (a control, DEL, a quote, a
+ * How many bytes from s[i] are plain ASCII, tested sixteen (SSE2) or eight
+ * at a time while a block has none to escape (a control, DEL, a quote, a
  * backslash or a byte of UTF-8).
  */
+#if defined(__SSE2__)
+static inline size_t plain_run(const char *s, size_t i, size_t len)
+{
+	size_t start = i;
+	unsigned m;
+
+	if (len - i < 16) {
+		/* A short string (a key, a word) padded to one block, the padding masked off. */
+		char blk[16] = { 0 };
+
+		copy_short(blk, s + i, len - i);
+		m = escapes16(blk) & ((1u << (len - i)) - 1);
+		return m ? (unsigned)__builtin_ctz(m) : len - i;
+	}
+	for (; len - i >= 16; i += 16)
+		if ((m = escapes16(s + i)))
+			return i + (unsigned)__builtin_ctz(m) - start;
+	if (i == len)
+		return i - start;
+	/* The last 16 bytes, overlapping some found plain: the first to escape is at i or after. */
+	m = escapes16(s + len - 16);
+	return m ? len - 16 + (unsigned)__builtin_ctz(m) - start : len - start;
+}
+#else
 static inline size_t plain_run(const char *s, size_t i, size_t len)
 {
 	size_t start = i;
 	uint64_t w;
 
-#if defined(__SSE2__)
-	while (len - i >= 16) {
-		unsigned m = escapes16(s + i);
-
-		if (m)
-			return i + (unsigned)__builtin_ctz(m) - start;
-		i += 16;
-	}
-#endif
 	while (len - i >= 8) {
 		memcpy(&w, s + i, 8);
 		if ((w & HIGHS) || any_below(w, 0x20) || any_below(w ^ (ONES * 0x7f), 1) ||
@@ -148,6 +186,7 @@ static inline size_t plain_run(const char *s, size_t i, size_t len)
 		i++;
 	return i - start;
 }
+#endif
 
 /* The escaping string, from its first byte that is not plain ASCII at s[i]. */
 static void string_rest(struct ctl_jbuf *b, const char *s, size_t i, size_t len)
@@ -165,13 +204,13 @@ static void string_rest(struct ctl_jbuf *b, const char *s, size_t i, size_t len)
 			    ras_text_next(s + i, len - i, &n, &cp) != RAS_TEXT_PLAIN)
 				break;
 		}
-		ctl_jbuf_raw(b, s + start, i - start);
+		put_raw(b, s + start, i - start);
 		if (i == len)
 			break;
 		if (ras_text_next(s + i, len - i, &n, &cp) == RAS_TEXT_PLAIN) {
 			char esc[2] = { '\\', s[i] };   /* '"' or '\\' */
 
-			ctl_jbuf_raw(b, esc, 2);
+			put_raw(b, esc, 2);
 		} else {
 			/* A control character is in the BMP, an invalid byte a value: one \u escape. */
 			put_u_escape(b, cp);
@@ -189,15 +228,14 @@ void ctl_jbuf_string(struct ctl_jbuf *b, const char *s, size_t len)
 	if (i == len) {
 		if ((d = room(b, len + 2))) {
 			d[0] = '"';
-			if (len)  /* s may be NULL, the empty string */
-				memcpy(d + 1, s, len);
+			copy_short(d + 1, s, len);   /* s may be NULL, the empty string */
 			d[len + 1] = '"';
 			b->len += len + 2;
 		}
 		return;
 	}
 	put_char(b, '"');
-	ctl_jbuf_raw(b, s, i);
+	put_raw(b, s, i);
 	string_rest(b, s, i, len);
 	put_char(b, '"');
 }
@@ -221,7 +259,7 @@ static void put_signed(struct ctl_jbuf *b, int64_t v, bool quoted)
 		*--s = '-';
 	if (quoted)
 		*--s = '"';
-	ctl_jbuf_raw(b, s, (size_t)(tmp + sizeof(tmp) - s));
+	put_raw(b, s, (size_t)(tmp + sizeof(tmp) - s));
 }
 
 void ctl_jbuf_int(struct ctl_jbuf *b, int64_t v)
@@ -241,7 +279,7 @@ void ctl_jbuf_u64(struct ctl_jbuf *b, uint64_t v)
 	*end = '"';
 	s = ou_decimal_digits(end, v);
 	*--s = '"';
-	ctl_jbuf_raw(b, s, (size_t)(tmp + sizeof(tmp) - s));
+	put_raw(b, s, (size_t)(tmp + sizeof(tmp) - s));
 }
 
 void ctl_jbuf_hex(struct ctl_jbuf *b, uint64_t v)
@@ -253,7 +291,7 @@ void ctl_jbuf_hex(struct ctl_jbuf *b, uint64_t v)
 	*--s = 'x';
 	*--s = '0';
 	*--s = '"';
-	ctl_jbuf_raw(b, s, (size_t)(tmp + sizeof(tmp) - s));
+	put_raw(b, s, (size_t)(tmp + sizeof(tmp) - s));
 }
 
 void ctl_jbuf_dfield(struct ctl_jbuf *b, const struct ras_dfield *df, const void *decoded)
@@ -319,7 +357,7 @@ void ctl_jbuf_time(struct ctl_jbuf *b, int64_t wall_ns)
 	if (wall_ns < 0) {
 		/* Before 1970: gmtime_r's way, as ras_format_time prints it. */
 		ras_format_time(wall_ns, t, sizeof(t));
-		ctl_jbuf_raw(b, t, strlen(t));
+		put_raw(b, t, strlen(t));
 		return;
 	}
 	/* The date and time of day kept for the next line: a storm's lines share the second. */
@@ -333,7 +371,7 @@ void ctl_jbuf_time(struct ctl_jbuf *b, int64_t wall_ns)
 	for (int i = 25; i > 19; i--, usec /= 10)
 		t[i] = (char)('0' + usec % 10);
 	t[26] = 'Z';
-	ctl_jbuf_raw(b, t, 27);
+	put_raw(b, t, 27);
 }
 
 /* "time", "wall_s" and "wall_ns", as ctl_fprint_json_wall writes them. */
@@ -349,7 +387,7 @@ static void put_wall(struct ctl_jbuf *b, int64_t wall_ns)
 
 static void put_cstr(struct ctl_jbuf *b, const char *s)
 {
-	ctl_jbuf_raw(b, s, strlen(s));
+	put_raw(b, s, strlen(s));
 }
 
 /* A NULL string as "", else the string. */
@@ -460,7 +498,7 @@ static void put_table_key(struct ctl_jbuf *b, const char *name)
 	if (b->keys) {
 		k = &b->keys[(uintptr_t)name * 0x9e3779b97f4a7c15ull >> 56];
 		if (k->name == name) {
-			ctl_jbuf_raw(b, k->text, k->len);
+			put_raw(b, k->text, k->len);
 			return;
 		}
 	}
