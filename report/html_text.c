@@ -54,19 +54,26 @@ static void put_ref(struct out *o, uint32_t cp)
 	o->n += (size_t)(e - p);
 }
 
-#define PUT_LIT(o, s) (memcpy((o)->b + (o)->n, s, sizeof(s) - 1), (o)->n += sizeof(s) - 1)
+/* The five characters HTML reads as markup, by byte: their entities, padded to 8 bytes. */
+static const struct {
+	char text[8];
+	size_t len;
+} entities[128] = {
+	['&'] = { "&amp;", 5 }, ['<'] = { "&lt;", 4 }, ['>'] = { "&gt;", 4 },
+	['"'] = { "&quot;", 6 }, ['\''] = { "&#39;", 5 },
+};
 
 /* One of the five characters HTML reads as markup, as its entity; false for any other byte. */
 static inline bool put_entity(struct out *o, char c)
 {
-	switch (c) {
-	case '&': PUT_LIT(o, "&amp;"); return true;
-	case '<': PUT_LIT(o, "&lt;"); return true;
-	case '>': PUT_LIT(o, "&gt;"); return true;
-	case '"': PUT_LIT(o, "&quot;"); return true;
-	case '\'': PUT_LIT(o, "&#39;"); return true;
-	default: return false;
-	}
+	unsigned char u = (unsigned char)c;
+
+	if (u >= 128 || !entities[u].len)
+		return false;
+	/* Eight bytes stored whatever the length: OUT_SLACK has room past the end. */
+	memcpy(o->b + o->n, entities[u].text, 8);
+	o->n += entities[u].len;
+	return true;
 }
 
 /* Printable ASCII that HTML reads as text, by byte. */
