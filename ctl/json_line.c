@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "json_line.h"
+#include "decoders/other_util.h"
 #include "decoders/severity.h"
 #include "lib/clock.h"
 #include "lib/event_table.h"
@@ -45,20 +46,44 @@ void ctl_jbuf_reset(struct ctl_jbuf *b)
 void ctl_jbuf_free(struct ctl_jbuf *b)
 {
 	free(b->p);
+	free(b->keys);
 	*b = (struct ctl_jbuf){ 0 };
 }
 
-void ctl_jbuf_raw(struct ctl_jbuf *b, const char *s, size_t len)
+/* n bytes from s to d: a key, a number or a short word (most of a line) without a call. */
+static inline void copy_short(char *d, const char *s, size_t n)
+{
+	if (n >= 8 && n <= 16) {
+		/* Two overlapping words copy 8 to 16 bytes. */
+		memcpy(d, s, 8);
+		memcpy(d + n - 8, s + n - 8, 8);
+	} else if (n >= 4 && n < 8) {
+		memcpy(d, s, 4);
+		memcpy(d + n - 4, s + n - 4, 4);
+	} else if (n < 4) {
+		for (size_t i = 0; i < n; i++)
+			d[i] = s[i];
+	} else {
+		memcpy(d, s, n);
+	}
+}
+
+static inline void put_raw(struct ctl_jbuf *b, const char *s, size_t len)
 {
 	char *d = room(b, len);
 
-	if (d && len) {  /* s may be NULL when len is 0 */
-		memcpy(d, s, len);
+	if (d) {  /* s may be NULL when len is 0: nothing is read */
+		copy_short(d, s, len);
 		b->len += len;
 	}
 }
 
-#define LIT(b, s) ctl_jbuf_raw(b, s, sizeof(s) - 1)
+void ctl_jbuf_raw(struct ctl_jbuf *b, const char *s, size_t len)
+{
+	put_raw(b, s, len);
+}
+
+#define LIT(b, s) put_raw(b, s, sizeof(s) - 1)
 
 static inline void put_char(struct ctl_jbuf *b, char c)
 {
@@ -75,16 +100,11 @@ static const char hexdig[] = "0123456789abcdef";
 /* "\u" and at least four lowercase hex digits, as "\\u%04x" prints cp. */
 static void put_u_escape(struct ctl_jbuf *b, uint32_t cp)
 {
-	char tmp[16];
-	int n = 0;
+	char tmp[16], *end = tmp + sizeof(tmp), *s = ou_hex_digits(end, cp, 4);
 
-	do {
-		tmp[n++] = hexdig[cp & 0xf];
-		cp >>= 4;
-	} while (cp || n < 4);
-	LIT(b, "\\u");
-	while (n)
-		put_char(b, tmp[--n]);
+	*--s = 'u';
+	*--s = '\\';
+	put_raw(b, s, (size_t)(end - s));
 }
 
 /* Printable ASCII but '"' and '\\', a bit per byte: 0x20..0x7e less 0x22 and 0x5c. */
@@ -104,10 +124,52 @@ static inline uint64_t any_below(uint64_t w, uint64_t n)
 	return (w - ONES * n) & ~w & HIGHS;
 }
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* A bit for each of the 16 bytes at p to escape (plain_byte false). */
+static inline unsigned escapes16(const char *p)
+{
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+	/* Signed: the bytes of UTF-8 (0x80 and above) are below 0x20 too. */
+	__m128i m = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
+
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+	return (unsigned)_mm_movemask_epi8(m);
+}
+#endif
+
 /*
- * How many bytes from s[i] are plain ASCII: eight at a time while a word has
- * none to escape (a control, DEL, a quote, a backslash or a byte of UTF-8).
+ * How many bytes from s[i] are plain ASCII, tested sixteen (SSE2) or eight
+ * at a time while a block has none to escape (a control, DEL, a quote, a
+ * backslash or a byte of UTF-8).
  */
+#if defined(__SSE2__)
+static inline size_t plain_run(const char *s, size_t i, size_t len)
+{
+	size_t start = i;
+	unsigned m;
+
+	if (len - i < 16) {
+		/* A short string (a key, a word) padded to one block, the padding masked off. */
+		char blk[16] = { 0 };
+
+		copy_short(blk, s + i, len - i);
+		m = escapes16(blk) & ((1u << (len - i)) - 1);
+		return m ? (unsigned)__builtin_ctz(m) : len - i;
+	}
+	for (; len - i >= 16; i += 16)
+		if ((m = escapes16(s + i)))
+			return i + (unsigned)__builtin_ctz(m) - start;
+	if (i == len)
+		return i - start;
+	/* The last 16 bytes, overlapping some found plain: the first to escape is at i or after. */
+	m = escapes16(s + len - 16);
+	return m ? len - 16 + (unsigned)__builtin_ctz(m) - start : len - start;
+}
+#else
 static inline size_t plain_run(const char *s, size_t i, size_t len)
 {
 	size_t start = i;
@@ -124,6 +186,7 @@ static inline size_t plain_run(const char *s, size_t i, size_t len)
 		i++;
 	return i - start;
 }
+#endif
 
 /* The escaping string, from its first byte that is not plain ASCII at s[i]. */
 static void string_rest(struct ctl_jbuf *b, const char *s, size_t i, size_t len)
@@ -141,13 +204,13 @@ static void string_rest(struct ctl_jbuf *b, const char *s, size_t i, size_t len)
 			    ras_text_next(s + i, len - i, &n, &cp) != RAS_TEXT_PLAIN)
 				break;
 		}
-		ctl_jbuf_raw(b, s + start, i - start);
+		put_raw(b, s + start, i - start);
 		if (i == len)
 			break;
 		if (ras_text_next(s + i, len - i, &n, &cp) == RAS_TEXT_PLAIN) {
 			char esc[2] = { '\\', s[i] };   /* '"' or '\\' */
 
-			ctl_jbuf_raw(b, esc, 2);
+			put_raw(b, esc, 2);
 		} else {
 			/* A control character is in the BMP, an invalid byte a value: one \u escape. */
 			put_u_escape(b, cp);
@@ -165,15 +228,14 @@ void ctl_jbuf_string(struct ctl_jbuf *b, const char *s, size_t len)
 	if (i == len) {
 		if ((d = room(b, len + 2))) {
 			d[0] = '"';
-			if (len)  /* s may be NULL, the empty string */
-				memcpy(d + 1, s, len);
+			copy_short(d + 1, s, len);   /* s may be NULL, the empty string */
 			d[len + 1] = '"';
 			b->len += len + 2;
 		}
 		return;
 	}
 	put_char(b, '"');
-	ctl_jbuf_raw(b, s, i);
+	put_raw(b, s, i);
 	string_rest(b, s, i, len);
 	put_char(b, '"');
 }
@@ -184,16 +246,6 @@ void ctl_jbuf_key(struct ctl_jbuf *b, const char *name)
 	put_char(b, ':');
 }
 
-/* v in decimal at the end of tmp (21 bytes); returns where it starts. */
-static char *decimal(char *end, uint64_t v)
-{
-	do {
-		*--end = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	return end;
-}
-
 static void put_signed(struct ctl_jbuf *b, int64_t v, bool quoted)
 {
 	char tmp[24], *end = tmp + sizeof(tmp), *s;
@@ -202,12 +254,12 @@ static void put_signed(struct ctl_jbuf *b, int64_t v, bool quoted)
 
 	if (quoted)
 		*--end = '"';
-	s = decimal(end, u);
+	s = ou_decimal_digits(end, u);
 	if (v < 0)
 		*--s = '-';
 	if (quoted)
 		*--s = '"';
-	ctl_jbuf_raw(b, s, (size_t)(tmp + sizeof(tmp) - s));
+	put_raw(b, s, (size_t)(tmp + sizeof(tmp) - s));
 }
 
 void ctl_jbuf_int(struct ctl_jbuf *b, int64_t v)
@@ -225,9 +277,9 @@ void ctl_jbuf_u64(struct ctl_jbuf *b, uint64_t v)
 	char tmp[24], *end = tmp + sizeof(tmp) - 1, *s;
 
 	*end = '"';
-	s = decimal(end, v);
+	s = ou_decimal_digits(end, v);
 	*--s = '"';
-	ctl_jbuf_raw(b, s, (size_t)(tmp + sizeof(tmp) - s));
+	put_raw(b, s, (size_t)(tmp + sizeof(tmp) - s));
 }
 
 void ctl_jbuf_hex(struct ctl_jbuf *b, uint64_t v)
@@ -235,14 +287,11 @@ void ctl_jbuf_hex(struct ctl_jbuf *b, uint64_t v)
 	char tmp[24], *s = tmp + sizeof(tmp) - 1;
 
 	*s = '"';
-	do {
-		*--s = hexdig[v & 0xf];
-		v >>= 4;
-	} while (v);
+	s = ou_hex_digits(s, v, 0);
 	*--s = 'x';
 	*--s = '0';
 	*--s = '"';
-	ctl_jbuf_raw(b, s, (size_t)(tmp + sizeof(tmp) - s));
+	put_raw(b, s, (size_t)(tmp + sizeof(tmp) - s));
 }
 
 void ctl_jbuf_dfield(struct ctl_jbuf *b, const struct ras_dfield *df, const void *decoded)
@@ -272,19 +321,11 @@ static void two(char *d, unsigned v)
 	d[1] = (char)('0' + v % 10);
 }
 
-void ctl_jbuf_time(struct ctl_jbuf *b, int64_t wall_ns)
+/* The second sec (>= 0) as "2026-11-29T14:03:40" in t[0..19). */
+static void civil_second(char *t, int64_t sec)
 {
-	char t[40];
-
-	if (wall_ns < 0) {
-		/* Before 1970: gmtime_r's way, as ras_format_time prints it. */
-		ras_format_time(wall_ns, t, sizeof(t));
-		ctl_jbuf_raw(b, t, strlen(t));
-		return;
-	}
 	/* The civil date of a day count (proleptic Gregorian, eras of 400 years). */
-	int64_t sec = wall_ns / 1000000000, days = sec / 86400, rem = sec % 86400;
-	uint32_t usec = (uint32_t)(wall_ns % 1000000000 / 1000);
+	int64_t days = sec / 86400, rem = sec % 86400;
 	int64_t z = days + 719468, era = z / 146097;
 	unsigned doe = (unsigned)(z - era * 146097);
 	unsigned yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
@@ -305,11 +346,32 @@ void ctl_jbuf_time(struct ctl_jbuf *b, int64_t wall_ns)
 	two(t + 14, (unsigned)(rem / 60 % 60));
 	t[16] = ':';
 	two(t + 17, (unsigned)(rem % 60));
+}
+
+void ctl_jbuf_time(struct ctl_jbuf *b, int64_t wall_ns)
+{
+	char t[40];
+	int64_t sec = wall_ns / 1000000000;
+	uint32_t usec = (uint32_t)(wall_ns % 1000000000 / 1000);
+
+	if (wall_ns < 0) {
+		/* Before 1970: gmtime_r's way, as ras_format_time prints it. */
+		ras_format_time(wall_ns, t, sizeof(t));
+		put_raw(b, t, strlen(t));
+		return;
+	}
+	/* The date and time of day kept for the next line: a storm's lines share the second. */
+	if (!b->second_kept || b->second != sec) {
+		civil_second(b->second_text, sec);
+		b->second = sec;
+		b->second_kept = true;
+	}
+	memcpy(t, b->second_text, 19);
 	t[19] = '.';
 	for (int i = 25; i > 19; i--, usec /= 10)
 		t[i] = (char)('0' + usec % 10);
 	t[26] = 'Z';
-	ctl_jbuf_raw(b, t, 27);
+	put_raw(b, t, 27);
 }
 
 /* "time", "wall_s" and "wall_ns", as ctl_fprint_json_wall writes them. */
@@ -325,7 +387,7 @@ static void put_wall(struct ctl_jbuf *b, int64_t wall_ns)
 
 static void put_cstr(struct ctl_jbuf *b, const char *s)
 {
-	ctl_jbuf_raw(b, s, strlen(s));
+	put_raw(b, s, strlen(s));
 }
 
 /* A NULL string as "", else the string. */
@@ -411,6 +473,43 @@ static void put_head(struct ctl_jbuf *b, const char *kind, const char *table, in
 	ctl_jbuf_int(b, id);
 }
 
+/*
+ * A record line's keys are its type's field names, the same 25 or so at each
+ * of 100,000 lines (--part): each is escaped once and kept by its name's
+ * address, in a table of JKEY_SLOTS. Only names of the event table come
+ * here (static, never changed), so the address says which name it is.
+ */
+#define JKEY_SLOTS 256
+#define JKEY_MAX 56
+
+struct ctl_jkey {
+	const char *name;
+	size_t len;
+	char text[JKEY_MAX];   /* "name": */
+};
+
+static void put_table_key(struct ctl_jbuf *b, const char *name)
+{
+	struct ctl_jkey *k = NULL;
+	size_t at = b->len;
+
+	if (!b->keys && !b->failed)
+		b->keys = calloc(JKEY_SLOTS, sizeof(*b->keys));   /* NULL: written every time */
+	if (b->keys) {
+		k = &b->keys[(uintptr_t)name * 0x9e3779b97f4a7c15ull >> 56];
+		if (k->name == name) {
+			put_raw(b, k->text, k->len);
+			return;
+		}
+	}
+	ctl_jbuf_key(b, name);
+	if (k && !b->failed && b->len - at <= JKEY_MAX) {
+		k->name = name;
+		k->len = b->len - at;
+		memcpy(k->text, b->p + at, k->len);
+	}
+}
+
 void ctl_json_row(struct ctl_jbuf *b, const struct ras_db_row *row, const void *decoded,
 		  const char *summary, const struct ctl_json_link *l)
 {
@@ -436,14 +535,14 @@ void ctl_json_row(struct ctl_jbuf *b, const struct ras_db_row *row, const void *
 	for (unsigned i = 0; i < t->n_fields; i++) {
 		if (i)
 			put_char(b, ',');
-		ctl_jbuf_key(b, t->fields[i].name);
+		put_table_key(b, t->fields[i].name);
 		put_value(b, &t->fields[i], &row->values[i]);
 	}
 	LIT(b, "},\"decoded\":{");
 	for (size_t i = 0; i < *t->n_dfields; i++) {
 		if (i)
 			put_char(b, ',');
-		ctl_jbuf_key(b, t->dfields[i].name);
+		put_table_key(b, t->dfields[i].name);
 		ctl_jbuf_dfield(b, &t->dfields[i], h);
 	}
 	LIT(b, "}}\n");

@@ -22,9 +22,14 @@ struct ctl_jbuf {
 	char *p;
 	size_t len, cap;
 	bool failed;
+	struct ctl_jkey *keys;   /* the event table's keys as written, kept by ctl_json_row */
+	/* ctl_jbuf_time's last second, "2026-11-29T14:03:40" (a storm's records share it) */
+	bool second_kept;
+	int64_t second;
+	char second_text[19];
 };
 
-/* Empties the buffer (its memory kept) and clears failed. */
+/* Empties the buffer (its memory and keys kept) and clears failed. */
 void ctl_jbuf_reset(struct ctl_jbuf *b);
 void ctl_jbuf_free(struct ctl_jbuf *b);
 

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 #include <ctype.h>
 #include <errno.h>
-#include <stdio.h>
 #include <string.h>
 #include "edac.h"
 #include "other_util.h"
@@ -115,43 +114,73 @@ void edac_render(const struct edac_decoded *d, char *buf, size_t len)
 {
 	char msg[sizeof(d->msg)], detail[sizeof(d->driver_detail)], label[sizeof(d->label)];
 	const char *advice = NULL;
+	struct ou_buf b;
 
 	if (!buf || !len)
 		return;
-	buf[0] = '\0';
+	b = ou_start(buf, len);
 	/* Nothing known (no record): the caller says it could not be decoded. */
 	if (!d || d->error_type == RAS_DF_NONE)
 		return;
 	if (d->error_type >= 0 && d->error_type < (int64_t)OU_ARRAY_SIZE(edac_types))
 		advice = edac_types[d->error_type].advice;
-	if (d->error_type_name[0])
-		snprintf(buf, len, "%c%s memory error", toupper((unsigned char)d->error_type_name[0]),
-			 d->error_type_name + 1);
-	else
-		snprintf(buf, len, "Memory error of type %u", (unsigned)d->error_type);
+	/* Rendered for every record --part attaches (100,000 of them): without printf. */
+	if (d->error_type_name[0]) {
+		char first = (char)toupper((unsigned char)d->error_type_name[0]);
+
+		ou_put_n(&b, &first, 1);
+		ou_put(&b, d->error_type_name + 1);
+		ou_put_lit(&b, " memory error");
+	} else {
+		ou_put_lit(&b, "Memory error of type ");
+		ou_put_uint(&b, (unsigned)d->error_type);
+	}
+	ou_put_lit(&b, " at ");
+	ou_put(&b, d->location);
 	/* A count of 0 is one error the driver did not count (edac_errors_of). */
-	if (d->error_count == 0)
-		ou_appendf(buf, len, " at %s: 1 error (the driver gave no count)", d->location);
-	else
-		ou_appendf(buf, len, " at %s: %u error%s", d->location, (unsigned)d->error_count,
-			   d->error_count == 1 ? "" : "s");
+	if (d->error_count == 0) {
+		ou_put_lit(&b, ": 1 error (the driver gave no count)");
+	} else {
+		ou_put_lit(&b, ": ");
+		ou_put_uint(&b, (unsigned)d->error_count);
+		if (d->error_count == 1)
+			ou_put_lit(&b, " error");
+		else
+			ou_put_lit(&b, " errors");
+	}
 	ou_copy(label, sizeof(label), d->label, sizeof(d->label));
-	if (edac_label_is_specific(label) && !location_has_label(d, label))
-		ou_appendf(buf, len, ", DIMM %s", label);
-	if (d->address != RAS_DF_NONE)
-		ou_appendf(buf, len, ", address 0x%llx", (unsigned long long)d->address);
-	if (d->grain != RAS_DF_NONE)
-		ou_appendf(buf, len, ", grain %lld bytes", (long long)d->grain);
-	if (d->syndrome != RAS_DF_NONE)
-		ou_appendf(buf, len, ", syndrome 0x%llx", (unsigned long long)d->syndrome);
+	if (edac_label_is_specific(label) && !location_has_label(d, label)) {
+		ou_put_lit(&b, ", DIMM ");
+		ou_put(&b, label);
+	}
+	if (d->address != RAS_DF_NONE) {
+		ou_put_lit(&b, ", address ");
+		ou_put_hex(&b, (unsigned long long)d->address);
+	}
+	if (d->grain != RAS_DF_NONE) {
+		ou_put_lit(&b, ", grain ");
+		ou_put_int(&b, (long long)d->grain);
+		ou_put_lit(&b, " bytes");
+	}
+	if (d->syndrome != RAS_DF_NONE) {
+		ou_put_lit(&b, ", syndrome ");
+		ou_put_hex(&b, (unsigned long long)d->syndrome);
+	}
 	ou_copy(msg, sizeof(msg), d->msg, sizeof(d->msg));
 	ou_copy(detail, sizeof(detail), d->driver_detail, sizeof(d->driver_detail));
-	if (msg[0])
-		ou_appendf(buf, len, ", %s", msg);
-	if (detail[0])
-		ou_appendf(buf, len, " [%s]", detail);
-	if (advice)
-		ou_appendf(buf, len, "; %s", advice);
+	if (msg[0]) {
+		ou_put_lit(&b, ", ");
+		ou_put(&b, msg);
+	}
+	if (detail[0]) {
+		ou_put_lit(&b, " [");
+		ou_put(&b, detail);
+		ou_put_lit(&b, "]");
+	}
+	if (advice) {
+		ou_put_lit(&b, "; ");
+		ou_put(&b, advice);
+	}
 }
 
 int edac_decode(const struct edac_in *in, struct edac_decoded *out)

@@ -38,8 +38,7 @@ static const char two_digits[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-/* The decimal digits of u, written backwards ending at end; returns where they start. */
-static char *decimal_digits(char *end, unsigned long long u)
+char *ou_decimal_digits(char *end, unsigned long long u)
 {
 	char *d = end;
 
@@ -67,7 +66,7 @@ void ou_put_int(struct ou_buf *b, long long v)
 	/* Negated as unsigned so LLONG_MIN works too. */
 	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
 
-	d = decimal_digits(end, u);
+	d = ou_decimal_digits(end, u);
 	if (v < 0)
 		*--d = '-';
 	ou_put_n(b, d, (size_t)(end - d));
@@ -75,13 +74,12 @@ void ou_put_int(struct ou_buf *b, long long v)
 
 void ou_put_uint(struct ou_buf *b, unsigned long long v)
 {
-	char digits[24], *end = digits + sizeof(digits), *d = decimal_digits(end, v);
+	char digits[24], *end = digits + sizeof(digits), *d = ou_decimal_digits(end, v);
 
 	ou_put_n(b, d, (size_t)(end - d));
 }
 
-/* The lower-case hex digits of v, at least width of them, ending at end (room for 64). */
-static char *hex_digits(char *end, unsigned long long v, unsigned width)
+char *ou_hex_digits(char *end, unsigned long long v, unsigned width)
 {
 	char *d = end;
 
@@ -97,7 +95,7 @@ static char *hex_digits(char *end, unsigned long long v, unsigned width)
 
 void ou_put_hex(struct ou_buf *b, unsigned long long v)
 {
-	char digits[40], *end = digits + sizeof(digits), *d = hex_digits(end, v, 0);
+	char digits[40], *end = digits + sizeof(digits), *d = ou_hex_digits(end, v, 0);
 
 	*--d = 'x';
 	*--d = '0';
@@ -106,7 +104,7 @@ void ou_put_hex(struct ou_buf *b, unsigned long long v)
 
 void ou_put_hex_pad(struct ou_buf *b, unsigned long long v, unsigned width)
 {
-	char digits[40], *end = digits + sizeof(digits), *d = hex_digits(end, v, width);
+	char digits[40], *end = digits + sizeof(digits), *d = ou_hex_digits(end, v, width);
 
 	ou_put_n(b, d, (size_t)(end - d));
 }

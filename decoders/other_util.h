@@ -66,6 +66,14 @@ static inline void ou_put_n(struct ou_buf *b, const char *s, size_t n)
 }
 /* A string literal, its length known. */
 #define ou_put_lit(b, lit) ou_put_n((b), (lit), sizeof(lit) - 1)
+/*
+ * The digits alone, written backwards ending at end (room for 20 decimal,
+ * or 32 hex digits); each returns where they start. For writers of their
+ * own buffers (ctl/json_line.c); the ou_put_* below use them.
+ */
+char *ou_decimal_digits(char *end, unsigned long long u);
+/* Lower-case hex, at least width (at most 32) digits. */
+char *ou_hex_digits(char *end, unsigned long long v, unsigned width);
 /* As "%lld" and "%llu" write them. */
 void ou_put_int(struct ou_buf *b, long long v);
 void ou_put_uint(struct ou_buf *b, unsigned long long v);

@@ -276,15 +276,21 @@ static void primitives(void)
 	}
 	/* Times: every day from 1970 to 2262 at a moving time of day, and before 1970. */
 	for (int64_t s = -86400LL * 800; s < 9223372036LL; s += 86400 * 3 + 3607) {
-		int64_t ns = s * 1000000000 + (s % 1000000) * 997;
-		char t[40];
+		/* And later in the same second, or the next (the buffer keeps its last second). */
+		static const int64_t after[] = { 0, 1000, 999999, 1000000000, 86400000000000LL };
 
-		ras_format_time(ns, t, sizeof(t));
-		ctl_jbuf_reset(&b);
-		ctl_jbuf_time(&b, ns);
-		if (b.len != strlen(t) || memcmp(b.p, t, b.len)) {
-			if (!bad++)
-				tap_diag("time %lld: '%s' against '%.*s'", (long long)ns, t, (int)b.len, b.p);
+		for (size_t k = 0; k < N(after); k++) {
+			int64_t ns = s * 1000000000 + (s % 1000000) * 997 + after[k];
+			char t[40];
+
+			ras_format_time(ns, t, sizeof(t));
+			ctl_jbuf_reset(&b);
+			ctl_jbuf_time(&b, ns);
+			if (b.len != strlen(t) || memcmp(b.p, t, b.len)) {
+				if (!bad++)
+					tap_diag("time %lld: '%s' against '%.*s'", (long long)ns, t,
+						 (int)b.len, b.p);
+			}
 		}
 	}
 	const int64_t edges[] = { 0, 1, 999, 1000, -1, -1000, INT64_MAX, 951782400000000000LL,
