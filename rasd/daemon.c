@@ -17,6 +17,7 @@
 #include "edac_daemon.h"
 #include "instance.h"
 #include "log.h"
+#include "loop_wait.h"
 #include "metrics_file.h"
 #include "reload.h"
 
@@ -152,43 +153,29 @@ static void after_wake(struct rasd *d, bool busy)
 		go_idle(d);
 }
 
-/* The sooner of two timeouts in ms, -1 meaning none. */
-static int sooner(int a, int b)
-{
-	return b >= 0 && (a < 0 || b < a) ? b : a;
-}
-
 /*
- * What only a quiet loop does (after_wake, loop): memory given back, the
- * subjects seen once trimmed, the diagnosis's commit of its own. While a
- * group is open or a commit is behind their "now" would be met by nothing,
- * and epoll_wait with a 0 timeout returned at once, over and over: under a
- * storm a million empty wakes a second (issue 39). The group's timeout or the
- * commit behind's poll wakes the loop; once it is quiet, theirs count again.
+ * Idle costs nothing; a group waiting for its commit, a failing database or a
+ * storm's memory wakes rasd. What only a quiet loop does counts only then
+ * (rasd/loop_wait.h): a due "now" met by nothing made the loop spin.
  */
-static int quiet_timeout_ms(struct rasd *d)
-{
-	int64_t now = ras_clock_ns(CLOCK_MONOTONIC);
-	int t;
-
-	if (!quiet(d))
-		return -1;
-	t = sooner(rasd_give_back_timeout_ms(&d->give_back, held_ns(d), now),
-		   ras_actions_trim_timeout_ms(d->actions));
-	return daemon_failing_pipe(d) ? t : sooner(t, rasd_health_timeout_ms(d->health));
-}
-
-/* Idle costs nothing; a group waiting for its commit, a failing database or a storm's memory wakes rasd. */
 static int loop_timeout_ms(struct rasd *d)
 {
-	int64_t left = d->checked_ns + INSTANCE_CHECK_NS - ras_clock_ns(CLOCK_MONOTONIC);
-	int check = left <= 0 ? 0 : (int)(left / 1000000) + 1;
+	int64_t mono = ras_clock_ns(CLOCK_MONOTONIC);
+	int64_t left = d->checked_ns + INSTANCE_CHECK_NS - mono;
+	struct rasd_loop_waits w = {
+		.check = left <= 0 ? 0 : (int)(left / 1000000) + 1,
+		.group = ras_pipeline_commit_timeout_ms(&d->pipe, ras_clock_ns(CLOCK_REALTIME)),
+		.burst = rasd_burst_timeout_ms(&d->burst, mono),
+		.sel = rasd_bmc_sel_timeout_ms(d->sel),
+		.retry = rasd_storage_timeout_ms(&d->storage),
+		.give_back = rasd_give_back_timeout_ms(&d->give_back, held_ns(d), mono),
+		.trim = ras_actions_trim_timeout_ms(d->actions),
+		.health = rasd_health_timeout_ms(d->health),
+		.quiet = quiet(d),
+		.failing = daemon_failing_pipe(d) != NULL,
+	};
 
-	check = sooner(check, ras_pipeline_commit_timeout_ms(&d->pipe, ras_clock_ns(CLOCK_REALTIME)));
-	check = sooner(check, rasd_burst_timeout_ms(&d->burst, ras_clock_ns(CLOCK_MONOTONIC)));
-	check = sooner(check, rasd_bmc_sel_timeout_ms(d->sel));
-	check = sooner(check, quiet_timeout_ms(d));
-	return sooner(check, rasd_storage_timeout_ms(&d->storage));
+	return rasd_loop_timeout_ms(&w);
 }
 
 /* Every INSTANCE_CHECK_NS: what someone else turned off in the instance is turned on again. */
