@@ -18,6 +18,7 @@
 #include "edac_daemon.h"
 #include "instance.h"
 #include "log.h"
+#include "loop_wait.h"
 #include "metrics_file.h"
 #include "reload.h"
 
@@ -105,11 +106,13 @@ static void handle_signal(struct rasd *d)
 	}
 }
 
-/* Before sleeping: return the page cache and freed heap, so idle costs little memory. */
+/*
+ * After a real idle (rasd/give_back.h): the page cache, a storm's batch slots,
+ * the pending list and freed heap go back, so idle costs little memory.
+ */
 static void go_idle(struct rasd *d)
 {
-	d->idled_ns = ras_clock_ns(CLOCK_MONOTONIC);
-	ras_actions_trim(d->actions);
+	rasd_give_back_done(&d->give_back, ras_clock_ns(CLOCK_MONOTONIC));
 	ras_db_release_memory(d->db);
 	ras_pipeline_trim(&d->pipe);
 	if (d->boot)
@@ -118,45 +121,62 @@ static void go_idle(struct rasd *d)
 }
 
 /*
- * After a storm: memory to give back once rasd is idle (a batch's slots, the
- * subjects seen once), in ms (0: now), or -1 when it holds none. The slots of
- * a storm-sized batch are kept at the idle that follows it (the next batch
- * would take them again) and freed at the next: a second later.
+ * When what the last give-back kept can go, or -1: the slots of a storm-sized
+ * batch are kept at the idle that follows it (the next batch would take them
+ * again) and freed at the next, a second later.
  */
-static int give_back_timeout_ms(struct rasd *d)
+static int64_t held_ns(struct rasd *d)
 {
-	int trim = ras_actions_trim_timeout_ms(d->actions);
-	int64_t left = d->idled_ns + 1000000000LL - ras_clock_ns(CLOCK_MONOTONIC);
-	int slots = left <= 0 ? 0 : (int)(left / 1000000) + 1;
-
-	if (!ras_db_slot_bytes(d->db))
-		return trim;
-	return trim >= 0 && trim < slots ? trim : slots;
+	return ras_db_slot_bytes(d->db) ? d->give_back.given_ns + RASD_GIVE_BACK_IDLE_NS : -1;
 }
 
-/* Idle costs nothing; a group waiting for its commit, a failing database or a storm's memory wakes rasd. */
+static bool quiet(const struct rasd *d)
+{
+	return !d->pipe.group_first_ns && !d->pipe.behind.ticket;
+}
+
+/*
+ * After a wake: subjects seen once a minute ago are forgotten (at most once
+ * a minute, rasd/actions_txn.c) between groups, as before; memory goes back
+ * only after a real idle, never between a storm's groups.
+ */
+static void after_wake(struct rasd *d, bool busy)
+{
+	int64_t now = ras_clock_ns(CLOCK_MONOTONIC);
+
+	if (busy || !quiet(d))
+		rasd_give_back_busy(&d->give_back, now);
+	if (!quiet(d))
+		return;
+	if (busy || ras_actions_trim_timeout_ms(d->actions) == 0)
+		ras_actions_trim(d->actions);
+	if (!busy && rasd_give_back_due(&d->give_back, held_ns(d), now))
+		go_idle(d);
+}
+
+/*
+ * Idle costs nothing; a group waiting for its commit, a failing database or a
+ * storm's memory wakes rasd. What only a quiet loop does counts only then
+ * (rasd/loop_wait.h): a due "now" met by nothing made the loop spin.
+ */
 static int loop_timeout_ms(struct rasd *d)
 {
-	int64_t left = d->checked_ns + INSTANCE_CHECK_NS - ras_clock_ns(CLOCK_MONOTONIC);
-	int group = ras_pipeline_commit_timeout_ms(&d->pipe, ras_clock_ns(CLOCK_REALTIME));
-	int retry = rasd_storage_timeout_ms(&d->storage);
-	int give_back = give_back_timeout_ms(d);
-	int health = rasd_health_timeout_ms(d->health);
-	int sel = rasd_bmc_sel_timeout_ms(d->sel);
-	int burst = rasd_burst_timeout_ms(&d->burst, ras_clock_ns(CLOCK_MONOTONIC));
-	int check = left <= 0 ? 0 : (int)(left / 1000000) + 1;
+	int64_t mono = ras_clock_ns(CLOCK_MONOTONIC);
+	int64_t left = d->checked_ns + INSTANCE_CHECK_NS - mono;
+	struct rasd_loop_waits w = {
+		.check = left <= 0 ? 0 : (int)(left / 1000000) + 1,
+		.group = ras_pipeline_commit_timeout_ms(&d->pipe, ras_clock_ns(CLOCK_REALTIME)),
+		.burst = rasd_burst_timeout_ms(&d->burst, mono),
+		.sel = rasd_bmc_sel_timeout_ms(d->sel),
+		.retry = rasd_storage_timeout_ms(&d->storage),
+		.give_back = rasd_give_back_timeout_ms(&d->give_back, held_ns(d), mono),
+		.trim = ras_actions_trim_timeout_ms(d->actions),
+		.health = rasd_health_timeout_ms(d->health),
+		.quiet = quiet(d),
+		.failing = daemon_failing_pipe(d) != NULL,
+	};
 
-	if (group >= 0 && group < check)
-		check = group;
-	if (burst >= 0 && burst < check)
-		check = burst;
-	if (health >= 0 && health < check)
-		check = health;
-	if (sel >= 0 && sel < check)
-		check = sel;
-	if (give_back >= 0 && give_back < check)
-		check = give_back;
-	return retry >= 0 && retry < check ? retry : check;
+	return rasd_loop_timeout_ms(&w);
 }
 
 /* Every INSTANCE_CHECK_NS: what someone else turned off in the instance is turned on again. */
@@ -223,9 +243,7 @@ static int loop(struct rasd *d)
 		if (!d->pipe.group_first_ns && !d->pipe.behind.ticket)
 			rasd_metrics_file_heartbeat(daemon_failing_pipe(d) ? NULL : d->db, d->cfg);
 		/* Not while a group is open (its pages are written at the commit) or a commit is behind. */
-		if ((data || committed || give_back_timeout_ms(d) == 0) && !d->pipe.group_first_ns &&
-		    !d->pipe.behind.ticket)
-			go_idle(d);
+		after_wake(d, data || committed);
 	}
 	return 0;
 }

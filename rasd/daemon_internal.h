@@ -17,6 +17,7 @@
 #include "actions.h"
 #include "bmc_sel.h"
 #include "durability.h"
+#include "give_back.h"
 #include "health.h"
 #include "pipeline.h"
 #include "reader_burst.h"
@@ -64,7 +65,7 @@ struct rasd {
 	bool recording;               /* the instance's events are on */
 	unsigned enabled;             /* how many: said once rasd is ready */
 	int64_t checked_ns;           /* the last instance check (all was right): monotonic */
-	int64_t idled_ns;             /* the last go_idle: monotonic */
+	struct rasd_give_back give_back; /* memory given back after a real idle: monotonic */
 	int64_t checked_wall_ns;      /* the same, on the wall clock, to say since when */
 	struct rasd_durability durability; /* live records: commit − arrival */
 	struct rasd_durability commit_cost; /* the part of it spent committing */

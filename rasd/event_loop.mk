@@ -1,9 +1,24 @@
 # SPDX-License-Identifier: MIT
-# Issue 39's event loop per record: the kernel's drop
-# counters of a quiet CPU checked without the database, and their tests.
+# Issue 39's event loop per record: memory given back after a real idle,
+# never between a storm's groups (rasd/give_back.c), the loop's timeout
+# (rasd/loop_wait.c: what waits for a quiet loop never makes it spin), the
+# kernel's drop counters of a quiet CPU checked without the database, and
+# their tests.
 # Included by the top Makefile.am; only appends.
 
+rasd_librasd_a_SOURCES += rasd/give_back.c rasd/give_back.h \
+	rasd/loop_wait.c rasd/loop_wait.h
 EXTRA_DIST += rasd/event_loop.mk
+
+check_PROGRAMS += tests/test-give-back
+TESTS += tests/test-give-back
+tests_test_give_back_CFLAGS = $(RAS_CFLAGS)
+tests_test_give_back_LDADD = $(TEST_LIBS)
+
+check_PROGRAMS += tests/test-loop-wait
+TESTS += tests/test-loop-wait
+tests_test_loop_wait_CFLAGS = $(RAS_CFLAGS)
+tests_test_loop_wait_LDADD = $(TEST_LIBS)
 
 check_PROGRAMS += tests/test-stats-quiet
 TESTS += tests/test-stats-quiet
