@@ -31,6 +31,8 @@ struct ras_db_table {
 	struct ras_db_col dcols[RAS_DB_MAX_COLS];
 	short dfield[RAS_DB_MAX_COLS];      /* index into type->dfields; -1: the location */
 	unsigned ndcols;
+	/* By index into type->dfields: the raw field it restates (ras_db_restated_raw), or -1. */
+	short restated[RAS_DB_MAX_COLS];
 };
 
 struct ras_db_dec_slot {

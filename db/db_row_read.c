@@ -117,6 +117,7 @@ static void load_decoded(sqlite3_stmt *st, unsigned idx, const struct ras_db_row
 			 const struct ras_db_row *row, void *out)
 {
 	const struct ras_event_type *type = &ras_event_types[idx];
+	const struct ras_db_table *t = ras_db_table_of(idx);
 	struct ras_decoded_head *h = out;
 	enum ras_severity sev = RAS_SEV_UNKNOWN;
 	struct ras_value v;
@@ -130,7 +131,7 @@ static void load_decoded(sqlite3_stmt *st, unsigned idx, const struct ras_db_row
 		snprintf(h->location, sizeof(h->location), "%.*s", (int)v.len, (const char *)v.p);
 	for (size_t i = 0; i < *type->n_dfields && i < RAS_DB_MAX_COLS; i++) {
 		const struct ras_dfield *f = &type->dfields[i];
-		int raw = ras_db_restated_raw(type, f);
+		int raw = t->restated[i];
 
 		if (rc->dec[i] >= 0)
 			read_value(st, rc->dec[i], &v);
