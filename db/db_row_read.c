@@ -94,6 +94,20 @@ static void read_value(sqlite3_stmt *st, int col, struct ras_value *v)
 	v->len = (uint32_t)sqlite3_column_bytes(st, col);
 }
 
+/*
+ * snprintf(m, size, "%.*s", v->len, v->p) without the formatter (a dozen
+ * members of each row): up to the first NUL or len bytes, cut to fit.
+ */
+static void copy_text(char *m, size_t size, const struct ras_value *v)
+{
+	size_t n = strnlen(v->p, v->len);
+
+	if (n >= size)
+		n = size - 1;
+	memcpy(m, v->p, n);
+	m[n] = 0;
+}
+
 /* Sets one decoded member from a value; absent is RAS_DF_NONE or "". */
 static void set_member(void *out, const struct ras_dfield *f, const struct ras_value *v)
 {
@@ -105,7 +119,7 @@ static void set_member(void *out, const struct ras_dfield *f, const struct ras_v
 	}
 	m[0] = 0;
 	if (v->present && v->p && f->size)
-		snprintf(m, f->size, "%.*s", (int)v->len, (const char *)v->p);
+		copy_text(m, f->size, v);
 }
 
 /*
@@ -128,7 +142,7 @@ static void load_decoded(sqlite3_stmt *st, unsigned idx, const struct ras_db_row
 	h->severity = sev;
 	read_value(st, rc->location, &v);
 	if (v.present && v.p)
-		snprintf(h->location, sizeof(h->location), "%.*s", (int)v.len, (const char *)v.p);
+		copy_text(h->location, sizeof(h->location), &v);
 	for (size_t i = 0; i < *type->n_dfields && i < RAS_DB_MAX_COLS; i++) {
 		const struct ras_dfield *f = &type->dfields[i];
 		int raw = t->restated[i];
