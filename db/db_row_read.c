@@ -78,20 +78,27 @@ sqlite3_stmt *ras_db_row_stmt(struct ras_db *db, unsigned idx, struct ras_db_row
 	return st;
 }
 
+/*
+ * One column of st's row. Read through its sqlite3_value: one call that
+ * takes the connection's mutex instead of two or three (a part's report
+ * reads some 16 columns of each of 100,000 rows). The value is used at once,
+ * by the one thread that steps st, as sqlite3_column_value allows.
+ */
 static void read_value(sqlite3_stmt *st, int col, struct ras_value *v)
 {
-	int t = col >= 0 ? sqlite3_column_type(st, col) : SQLITE_NULL;
+	sqlite3_value *x = col >= 0 ? sqlite3_column_value(st, col) : NULL;
+	int t = x ? sqlite3_value_type(x) : SQLITE_NULL;
 
 	memset(v, 0, sizeof(*v));
 	if (t == SQLITE_NULL)
 		return;
 	v->present = true;
 	if (t == SQLITE_INTEGER || t == SQLITE_FLOAT) {
-		v->i = sqlite3_column_int64(st, col);
+		v->i = sqlite3_value_int64(x);
 		return;
 	}
-	v->p = t == SQLITE_BLOB ? sqlite3_column_blob(st, col) : (const void *)sqlite3_column_text(st, col);
-	v->len = (uint32_t)sqlite3_column_bytes(st, col);
+	v->p = t == SQLITE_BLOB ? sqlite3_value_blob(x) : (const void *)sqlite3_value_text(x);
+	v->len = (uint32_t)sqlite3_value_bytes(x);
 }
 
 /*
