@@ -114,8 +114,12 @@ static void build_table(unsigned idx)
 	t->ndcols = 1;
 	for (size_t i = 0; i < *type->n_dfields; i++) {
 		const struct ras_dfield *f = &type->dfields[i];
+		int raw = ras_db_restated_raw(type, f);
 
-		if (ras_db_restated_raw(type, f) >= 0)
+		/* Found once per type here: a row read back asks it of every field. */
+		if (i < RAS_DB_MAX_COLS)
+			t->restated[i] = (short)raw;
+		if (raw >= 0)
 			continue;
 		if (!f->per_record) {
 			add_dcol(t, type, i);

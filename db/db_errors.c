@@ -5,7 +5,9 @@
  * ordering query over every wanted table (type, id, time: the time index
  * finds the newest) and each row then read by its id. Narrowed to summary
  * locations (report --part), each table's rows are one ordered query reading
- * every column a row needs, found by <table>_by_dec (db_locations.c), and
+ * every column a row needs, found by <table>_by_dec (db_locations.c), from
+ * the table itself: each boot id and decoding is looked up once, not joined
+ * to every row (db_row_read.c, ras_db_row_cols.by_key), and
  * each table's folded periods another; they are merged here, newest first,
  * as the ordering query's ORDER BY would: a part's 100,000 rows spread over
  * a 1.6 GB table cost a page read each when looked up one by one.
@@ -250,12 +252,14 @@ static sqlite3_stmt *source_stmt(struct ras_db *db, const struct ras_db_filter *
 		if (n < cap)
 			n += (size_t)snprintf(sql + n, cap - n, " ORDER BY last_ns DESC, id DESC");
 	} else {
+		/* From the table: its rows' boots and decodings are looked up once each, not joined. */
+		rc->by_key = true;
 		if ((w = ras_db_row_select(db, idx, rc, sql, cap, n)) < 0)
 			n = cap;
 		else
 			n = (size_t)w;
 		if (n < cap)
-			n += (size_t)snprintf(sql + n, cap - n, " FROM %s_decoded e WHERE" RAS_DB_FILTER_SQL
+			n += (size_t)snprintf(sql + n, cap - n, " FROM %s e WHERE" RAS_DB_FILTER_SQL
 					      "%s%s%s", t->table, f->several_errors ? " AND e.\"" : "",
 					      f->several_errors ? t->errors->name : "",
 					      f->several_errors ? "\" > 1" : "");
@@ -364,6 +368,8 @@ int ras_db_errors(struct ras_db *db, const struct ras_db_filter *f, ras_db_row_f
 		r = errors_merged(db, f, cols, decoded, fn, ctx);
 	else
 		r = errors_by_order(db, f, cols, decoded, fn, ctx);
+	for (unsigned i = 0; cols && i < RAS_MAX_EVENT_TYPES; i++)
+		ras_db_row_cols_release(&cols[i]);
 	free(cols);
 	free(decoded);
 	return r;

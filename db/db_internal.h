@@ -31,6 +31,8 @@ struct ras_db_table {
 	struct ras_db_col dcols[RAS_DB_MAX_COLS];
 	short dfield[RAS_DB_MAX_COLS];      /* index into type->dfields; -1: the location */
 	unsigned ndcols;
+	/* By index into type->dfields: the raw field it restates (ras_db_restated_raw), or -1. */
+	short restated[RAS_DB_MAX_COLS];
 };
 
 struct ras_db_dec_slot {
@@ -341,11 +343,23 @@ bool ras_db_table_exists(struct ras_db *db, const char *table);
  * rebuilt (db_row_read.c). The statement's columns are found once per table.
  */
 struct ras_db_row;
+struct ras_db_row_keys;
 struct ras_db_row_cols {
 	int raw[RAS_MAX_FIELDS];
 	int dec[RAS_DB_MAX_COLS];   /* by index into the type's dfields; -1: absent */
 	int location;
+	/*
+	 * Set by the caller before ras_db_row_select: the SELECT reads the
+	 * table, not its view, with the row's boot and dec numbers; each boot id
+	 * and each decoding is then looked up once (keys), not joined to every
+	 * row. Released by ras_db_row_cols_release.
+	 */
+	bool by_key;
+	int dec_key;                /* the dec column, when by_key */
+	struct ras_db_row_keys *keys;
 };
+/* Frees what by_key's reads kept (rc->keys). */
+void ras_db_row_cols_release(struct ras_db_row_cols *rc);
 sqlite3_stmt *ras_db_row_stmt(struct ras_db *db, unsigned idx, struct ras_db_row_cols *rc);
 /*
  * The row statement's SELECT list appended at sql[n] (the row's id is column

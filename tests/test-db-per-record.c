@@ -5,7 +5,9 @@
  * row; every record still reads back its own value, through ras_db_errors
  * and the <table>_decoded view. A database of schema 13, where each machine
  * check had a decoding row of its own holding the count, is upgraded: the
- * counts move to the event rows and read back the same.
+ * counts move to the event rows and read back the same. A part's rows
+ * (ras_db_errors with locations), read from the table with each decoding
+ * looked up once, read as the view gives them.
  */
 #include <sqlite3.h>
 #include <stdalign.h>
@@ -210,6 +212,156 @@ static void check_many_decodings(void)
 		   DISTINCT * ROUNDS, "every record names its own CPU and bank's decoding");
 }
 
+/*
+ * A part's rows (ras_db_errors with locations, report --part) are read from
+ * the table, each decoding looked up once and kept (db_row_read.c): every
+ * row must read as the view gives it to the walk without locations. Rows
+ * of many decodings in turn (more than it keeps), and rows without a
+ * decoding or whose decoding is gone (location "").
+ */
+struct ref_row {
+	bool seen;
+	int64_t wall;
+	uint64_t hash;                 /* of the raw values, decoded struct, boot and location */
+};
+struct by_key {
+	struct ref_row *ref;
+	int64_t nref, last_wall, last_id;
+	const char *const *locs;
+	unsigned nlocs, rows, wrong, wanted;
+	bool located;
+};
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ ((const uint8_t *)p)[i]) * 0x100000001b3ULL;
+	return h;
+}
+
+static uint64_t row_hash(const struct ras_db_row *row)
+{
+	const struct ras_event_type *t = &ras_event_types[row->type_idx];
+	uint64_t h = fnv(0xcbf29ce484222325ULL, row->decoded, RAS_DECODED_MAX);
+
+	for (unsigned k = 0; k < t->n_fields; k++) {
+		const struct ras_value *v = &row->values[k];
+
+		h = fnv(h, &v->present, sizeof(v->present));
+		h = v->p ? fnv(h, v->p, v->len) : fnv(h, &v->i, sizeof(v->i));
+	}
+	h = fnv(h, row->boot_id ? row->boot_id : "(null)", strlen(row->boot_id ? row->boot_id : "(null)"));
+	return fnv(h, row->location, strlen(row->location) + 1);
+}
+
+static bool wanted(const struct by_key *bk, const char *loc)
+{
+	for (unsigned i = 0; i < bk->nlocs; i++)
+		if (!strcmp(bk->locs[i], loc))
+			return true;
+	return false;
+}
+
+static int by_key_row(void *ctx, const struct ras_db_row *row)
+{
+	struct by_key *bk = ctx;
+	struct ref_row *r = row->id > 0 && row->id < bk->nref ? &bk->ref[row->id] : NULL;
+
+	bk->rows++;
+	if (!bk->located) {
+		if (r)
+			*r = (struct ref_row){ true, row->wall_ns, row_hash(row) };
+		bk->wanted += wanted(bk, row->location);
+		return 0;
+	}
+	/* Its reference row, in the walk's order (newest first), of a wanted location. */
+	bk->wrong += !r || !r->seen || r->wall != row->wall_ns || r->hash != row_hash(row) ||
+		     !wanted(bk, row->location) || row->wall_ns > bk->last_wall ||
+		     (row->wall_ns == bk->last_wall && row->id >= bk->last_id);
+	bk->last_wall = row->wall_ns;
+	bk->last_id = row->id;
+	return 0;
+}
+
+static void check_by_key(const char *file, const char *const *locs, unsigned nlocs, const char *what)
+{
+	struct ras_db_filter f = { .include_synthetic = true };
+	struct by_key bk = { .locs = locs, .nlocs = nlocs, .last_wall = INT64_MAX };
+	struct ras_db *db = NULL;
+	char err[512];
+
+	bk.nref = test_sql_int(file, "SELECT max(id) + 1 FROM mce_record");
+	bk.ref = calloc((size_t)bk.nref, sizeof(*bk.ref));
+	if (!bk.ref || ras_db_open_reader(&db, file, err, sizeof(err)) < 0) {
+		tap_ok(0, "%s: open for reading: %s", what, err);
+		free(bk.ref);
+		return;
+	}
+	f.type_idx = (int)(ras_event_type_find("mce_record") - ras_event_types);
+	ras_db_errors(db, &f, by_key_row, &bk);
+	unsigned want = bk.wanted;
+
+	bk.located = true;
+	bk.rows = 0;
+	f.locations = locs;
+	f.nlocations = nlocs;
+	ras_db_errors(db, &f, by_key_row, &bk);
+	ras_db_close(db);
+	tap_ok(want > 0 && bk.rows == want && !bk.wrong,
+	       "%s: %u rows of %u locations, %u of them unlike the view's", what, bk.rows, nlocs,
+	       bk.wrong);
+	free(bk.ref);
+}
+
+/* Rows without a decoding (dec NULL) and whose decoding is gone: location "". */
+static void drop_decodings(const char *file)
+{
+	sqlite3 *h;
+
+	if (sqlite3_open(file, &h) == SQLITE_OK)
+		sqlite3_exec(h, "UPDATE mce_record SET dec = NULL WHERE id % 97 = 1;"
+			     " UPDATE mce_record SET dec = 99999999 WHERE id % 89 = 2", NULL, NULL, NULL);
+	sqlite3_close(h);
+}
+
+/* Up to n stored locations of file's machine-check decodings, the first ones, then "". */
+static unsigned some_locations(const char *file, char (*out)[128], const char **locs, unsigned n)
+{
+	sqlite3 *h;
+	sqlite3_stmt *st;
+	unsigned k = 0;
+
+	if (sqlite3_open(file, &h) == SQLITE_OK &&
+	    sqlite3_prepare_v2(h, "SELECT location FROM mce_record_dec ORDER BY id LIMIT ?", -1, &st,
+			       NULL) == SQLITE_OK) {
+		sqlite3_bind_int(st, 1, (int)n);
+		while (k < n && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0)) {
+			snprintf(out[k], sizeof(out[k]), "%s", (const char *)sqlite3_column_text(st, 0));
+			locs[k] = out[k];
+			k++;
+		}
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(h);
+	locs[k] = "";
+	return k + 1;
+}
+
+static void check_located(void)
+{
+	char many[700], out[40][128];
+	const char *locs[41];
+	unsigned n;
+
+	n = some_locations(path, out, locs, 40);
+	check_by_key(path, locs, n - 1, "the stored machine checks, read by location");
+	snprintf(many, sizeof(many), "%s/many.db", dir);
+	n = some_locations(many, out, locs, 40);
+	check_by_key(many, locs, n - 1, "40 of 20480 decodings in turn (more than are kept), read by location");
+	drop_decodings(many);
+	check_by_key(many, locs, n, "and with rows whose decoding is none or gone");
+}
+
 int main(void)
 {
 	const struct ras_event_type *t = ras_event_type_find("mce_record");
@@ -245,6 +397,7 @@ int main(void)
 	check_readback("upgraded");
 	check_held();
 	check_many_decodings();
+	check_located();
 	if (!getenv("RAS_TEST_KEEP"))
 		test_rmtree(dir);
 	return tap_done();
