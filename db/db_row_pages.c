@@ -9,7 +9,7 @@
 
 enum {
 	ST_SEEN, ST_ADD, ST_OVER, ST_CROSSED, ST_ACTED, ST_PENDING, ST_OVER_GET, ST_OVER_TOLD,
-	ST_CROSSED_LIST, ST_PRUNE, ST_OFFLINED, ST_N
+	ST_CROSSED_LIST, ST_PRUNE, ST_OFFLINED, ST_ROW_OFFLINED, ST_N
 };
 
 static const char *const sql[ST_N] = {
@@ -22,17 +22,22 @@ static const char *const sql[ST_N] = {
 		    " ON CONFLICT (row) DO UPDATE SET over = over + 1",
 	[ST_CROSSED] = "INSERT INTO row_state (row, crossed_ns) VALUES (?1, ?2)"
 		       " ON CONFLICT (row) DO UPDATE SET crossed_ns = excluded.crossed_ns",
-	[ST_ACTED] = "UPDATE row_pages SET acted = ?3 WHERE row = ?1 AND page = ?2",
+	[ST_ACTED] = "UPDATE row_pages SET acted = ?3, acted_boot = ?4 WHERE row = ?1 AND page = ?2",
+	/* Offlined in an earlier boot: in use again since, as a page never acted on. */
 	[ST_PENDING] = "SELECT page, event_table, event_id FROM row_pages WHERE row = ?1"
-		       " AND (acted IS NULL OR (?2 AND acted <> 'done')) ORDER BY page",
+		       " AND (acted IS NULL OR (acted = 'done' AND acted_boot IS NOT ?3)"
+		       " OR (?2 AND acted <> 'done')) ORDER BY page",
 	[ST_OVER_GET] = "SELECT over - over_told FROM row_state WHERE row = ?1",
 	[ST_OVER_TOLD] = "UPDATE row_state SET over_told = over WHERE row = ?1",
 	[ST_CROSSED_LIST] = "SELECT row FROM row_state WHERE crossed_ns IS NOT NULL",
 	[ST_PRUNE] = "DELETE FROM row_pages WHERE seen_ns < ?1 AND acted IS NULL AND row NOT IN"
 		     " (SELECT row FROM row_state WHERE crossed_ns IS NOT NULL)",
-	/* The page's own threshold offlined it (actions_subject walks the page's rows). */
+	/* The page's own threshold offlined it in this boot (actions_subject walks the page's rows). */
 	[ST_OFFLINED] = "SELECT EXISTS (SELECT 1 FROM actions WHERE kind = 'page' AND subject = ?1"
-			" AND result = 'done' AND action <> 'account')",
+			" AND result = 'done' AND action <> 'account' AND boot = ?2)",
+	/* A row's page action offlined it in this boot (row_pages_done). */
+	[ST_ROW_OFFLINED] = "SELECT EXISTS (SELECT 1 FROM row_pages WHERE page = ?1"
+			    " AND acted = 'done' AND acted_boot = ?2)",
 };
 
 struct ras_db_row_pages {
@@ -164,10 +169,10 @@ int ras_db_row_crossed(struct ras_db_row_pages *rp, const char *row, int64_t whe
 int ras_db_row_page_acted(struct ras_db_row_pages *rp, const char *row, uint64_t page,
 			  const char *result)
 {
-	struct ras_db_col_val v[3] = { ras_db_val_text(row), ras_db_val_int((int64_t)page),
-				       ras_db_val_text(result) };
+	struct ras_db_col_val v[4] = { ras_db_val_text(row), ras_db_val_int((int64_t)page),
+				       ras_db_val_text(result), ras_db_val_int(rp ? rp->db->boot : 0) };
 
-	return rp ? write_in_txn(rp, ST_ACTED, v, 3) : -ENODEV;
+	return rp ? write_in_txn(rp, ST_ACTED, v, 4) : -ENODEV;
 }
 
 int ras_db_row_pages_pending(struct ras_db_row_pages *rp, const char *row, bool again,
@@ -180,6 +185,7 @@ int ras_db_row_pages_pending(struct ras_db_row_pages *rp, const char *row, bool 
 		return r;
 	sqlite3_bind_text(st, 1, row, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 2, again);
+	sqlite3_bind_int64(st, 3, rp->db->boot);
 	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *t = (const char *)sqlite3_column_text(st, 1);
 
@@ -256,6 +262,20 @@ int ras_db_page_offlined(struct ras_db_row_pages *rp, uint64_t page)
 	/* The page subject's key, as lib/subject.c writes it. */
 	snprintf(key, sizeof(key), "0x%llx", (unsigned long long)page);
 	sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(st, 2, rp->db->boot);
+	r = sqlite3_step(st);
+	return finish(st, r == SQLITE_ROW ? sqlite3_column_int(st, 0) != 0 : -EIO);
+}
+
+int ras_db_page_row_offlined(struct ras_db_row_pages *rp, uint64_t page)
+{
+	sqlite3_stmt *st;
+	int r;
+
+	if ((r = read_stmt(rp, ST_ROW_OFFLINED, &st)) < 0)
+		return r;
+	sqlite3_bind_int64(st, 1, (int64_t)page);
+	sqlite3_bind_int64(st, 2, rp->db->boot);
 	r = sqlite3_step(st);
 	return finish(st, r == SQLITE_ROW ? sqlite3_column_int(st, 0) != 0 : -EIO);
 }

@@ -30,12 +30,13 @@ int ras_db_row_page_note(struct ras_db_row_pages *rp, const char *row, uint64_t 
 			 int64_t seen_ns, const char *event_table, int64_t event_id, unsigned max);
 /* The row crossed at when_ns: its later new pages act too. 0 or -errno. */
 int ras_db_row_crossed(struct ras_db_row_pages *rp, const char *row, int64_t when_ns);
-/* The result of the page action taken on the row's page ("done": never acted on again). */
+/* The result of the page action taken on the row's page in this boot ("done": not acted on again in it). */
 int ras_db_row_page_acted(struct ras_db_row_pages *rp, const char *row, uint64_t page,
 			  const char *result);
 /*
- * The row's pages to act on, in address order: never acted on, or with
- * again, every one not offlined ("done"). fn returns non-zero to stop.
+ * The row's pages to act on, in address order: never acted on or offlined
+ * in an earlier boot (in use again since), or with again, every one not
+ * offlined in this boot. fn returns non-zero to stop.
  * The pages seen, or -EIO.
  */
 typedef int (*ras_db_row_page_fn)(void *ctx, uint64_t page, const char *event_table,
@@ -48,11 +49,14 @@ int ras_db_row_over_take(struct ras_db_row_pages *rp, const char *row, int64_t *
 int ras_db_rows_crossed(struct ras_db_row_pages *rp, void (*fn)(void *ctx, const char *row),
 			void *ctx);
 /*
- * Whether the page's own threshold offlined the page (a page decision done,
- * in the actions table): a crossed row does not offline it again. 1, 0 or
- * -EIO.
+ * Whether the page's own threshold offlined the page in this boot (a page
+ * decision done, in the actions table): a crossed row does not offline it
+ * again. Offlining is not kept across a reboot: an earlier boot's decision
+ * is no answer. 1, 0 or -EIO.
  */
 int ras_db_page_offlined(struct ras_db_row_pages *rp, uint64_t page);
+/* Whether a row's page action offlined the page in this boot (its own threshold does not again). 1, 0 or -EIO. */
+int ras_db_page_row_offlined(struct ras_db_row_pages *rp, uint64_t page);
 /*
  * Forgets the pages last seen before seen_before_ns of rows that have not
  * crossed: their errors have leaked out of the row's bucket. The pages

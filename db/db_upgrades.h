@@ -335,6 +335,26 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	 * is made there with the table's others; this step marks it.
 	 */
 	{ 22, "each event table's rows by their decoding, for one part's records", NULL },
+	/*
+	 * The boot a row's page was acted on in (row_pages.acted_boot, added
+	 * below): page offlining is not kept across a reboot, so a "done" of
+	 * an earlier boot is as no action (db_row_pages.c); and the pages done,
+	 * by page, for a page's own decision to find a row's offline. A page
+	 * done before takes the boot of the write on record for it: the row's
+	 * action naming it, else its own decision (a page marked done as its
+	 * own threshold's). Neither: NULL, an earlier boot.
+	 */
+	{ 23, "the boot of each row page's action",
+	  "UPDATE row_pages SET acted_boot = coalesce("
+	  " (SELECT a.boot FROM actions a WHERE a.kind = 'row' AND a.subject = row_pages.row"
+	  "  AND a.result = 'done' AND substr(a.target, 1, length(printf('0x%x ', row_pages.page)))"
+	  "  = printf('0x%x ', row_pages.page) ORDER BY a.id DESC LIMIT 1),"
+	  " (SELECT a.boot FROM actions a WHERE a.kind = 'page'"
+	  "  AND a.subject = printf('0x%x', row_pages.page) AND a.result = 'done'"
+	  "  AND a.action <> 'account' ORDER BY a.id DESC LIMIT 1))"
+	  " WHERE acted = 'done' AND acted_boot IS NULL;"
+	  "CREATE INDEX IF NOT EXISTS row_pages_done ON row_pages (page, acted_boot)"
+	  " WHERE acted = 'done';" },
 };
 
 #define RAS_DB_N_UPGRADES (sizeof(ras_db_upgrades) / sizeof(ras_db_upgrades[0]))
@@ -356,8 +376,14 @@ static const struct ras_db_col ras_db_actions_fold_cols[] = {
 	{ "last_event_id", "INTEGER" }, { NULL, NULL },
 };
 
+/* Step 23: the boot of a row page's action (db_row_pages.c). */
+static const struct ras_db_col ras_db_row_pages_boot_cols[] = {
+	{ "acted_boot", "INTEGER" }, { NULL, NULL },
+};
+
 static const struct ras_db_upgrade_columns ras_db_upgrade_columns[] = {
 	{ 13, "actions", ras_db_actions_fold_cols },
+	{ 23, "row_pages", ras_db_row_pages_boot_cols },
 };
 
 #define RAS_DB_N_UPGRADE_COLUMNS (sizeof(ras_db_upgrade_columns) / sizeof(ras_db_upgrade_columns[0]))

@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +60,31 @@ int act_offline_page(const char *root, const char *how, uint64_t addr, bool dry_
 	if (access(path, F_OK) != 0)
 		return -EOPNOTSUPP;
 	return dry_run ? 0 : act_write_sysfs(path, value);
+}
+
+#define KPF_HWPOISON 19
+
+int act_page_hwpoison(const char *proc_root, uint64_t addr, uint64_t page_size)
+{
+	char path[4200];
+	uint64_t flags;
+	ssize_t n;
+	int fd, e;
+
+	if (!page_size || addr / page_size > (uint64_t)INT64_MAX / sizeof(flags))
+		return -EINVAL;
+	snprintf(path, sizeof(path), "%s/kpageflags", proc_root);
+	/* Opened each time: asked only when a page would be offlined, and never held open. */
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return -errno;
+	n = pread(fd, &flags, sizeof(flags), (off_t)(addr / page_size * sizeof(flags)));
+	e = errno;
+	close(fd);
+	if (n < 0)
+		return -e;
+	if (n != (ssize_t)sizeof(flags))
+		return -ENXIO;
+	return (int)((flags >> KPF_HWPOISON) & 1);
 }
 
 int act_parse_cpu_list(const char *text, uint8_t *bits, unsigned max)

@@ -21,6 +21,13 @@ int act_write_sysfs(const char *path, const char *value);
 /* how: "soft" or "hard". */
 int act_offline_page(const char *root, const char *how, uint64_t addr, bool dry_run,
 		     char *target, size_t len);
+/*
+ * Whether the kernel holds the page of addr poisoned (offline, soft or hard):
+ * KPF_HWPOISON (bit 19) of its page frame's 8 bytes in proc_root/kpageflags
+ * (Documentation/admin-guide/mm/pagemap.rst; root only, CONFIG_PROC_PAGE_MONITOR).
+ * 1, 0, or -errno when the kernel cannot tell (-ENXIO: no such page frame).
+ */
+int act_page_hwpoison(const char *proc_root, uint64_t addr, uint64_t page_size);
 /* Offlines the subject's CPU, or every CPU sharing its cache; never the last online one. */
 int act_offline_cpus(const char *root, const struct ras_subject *s, bool dry_run,
 		     char *target, size_t len);

@@ -556,7 +556,7 @@ static int perform(struct ras_actions *a, const struct ras_subject *s, struct ra
 	if (s->kind == RAS_SUBJ_CPU)
 		return act_offline_cpus(a->cfg->sysfs_root, s, probe, act->target, sizeof(act->target));
 	if (s->kind == RAS_SUBJ_PAGE)
-		return actions_page_action(a, act->action, s->addr, probe, act->target, sizeof(act->target));
+		return actions_page_unless_row(a, s, act->action, probe, act->target, sizeof(act->target));
 	/* A row: repair where the kernel can, else the page action on its address. */
 	if (!strcmp(act->action, "repair")) {
 		r = act_repair_row(a->cfg->sysfs_root, s, probe, act->target, sizeof(act->target));

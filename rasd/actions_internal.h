@@ -153,10 +153,17 @@ void actions_rows_later(struct ras_actions *a, const struct ras_subject *s,
 int actions_rows_prune(struct ras_actions *a, int64_t now);
 /*
  * The page action of a crossed row's decision on its crossing record's page:
- * nothing written (0, said in target) when its own threshold offlined it.
+ * nothing written (0, said in target) when it is offline now (its own
+ * threshold or a row in this boot, or the kernel's page flags).
  */
 int actions_rows_own_page(const struct ras_actions *a, const struct ras_subject *s,
 			  const char *how, bool probe, char *target, size_t len);
+/*
+ * A page subject's own page action: nothing written (0, said in target) on a
+ * page a row's action offlined in this boot, or the kernel holds poisoned.
+ */
+int actions_page_unless_row(const struct ras_actions *a, const struct ras_subject *s,
+			    const char *how, bool probe, char *target, size_t len);
 
 /* A spill add the writer thread failed: the spill given up and the warning logged (actions.c). */
 void actions_spill_check(struct ras_actions *a);

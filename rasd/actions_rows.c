@@ -18,12 +18,16 @@
  * offlined gets the same page action, each a row of its own in actions, none
  * held back by action_min_interval_s: the row was one decision. A later
  * record naming a new page of a crossed row acts on that page at once. A page
- * offlined ("done") is never acted on again, across restarts too; one whose
+ * offlined ("done") is not acted on again in that boot, across restarts too; one whose
  * action failed, was a dry run or unsupported is tried again when the row
  * crosses again. Nor is a page its own threshold offlined (a page decision
  * done): the kernel would take the write as a no-op, and a second action on
  * record would be false; the row's decision on such a page writes nothing
- * and says so in its target.
+ * and says so in its target. The reverse too: a page's own decision on a
+ * page a row offlined writes nothing. Offlining is not kept across a
+ * reboot: "offline" is the kernel's page flags when they can be read, else
+ * this boot's actions, and a page offlined in an earlier boot is acted on
+ * as one never acted on.
  *
  * The pages' actions are stored with threshold "crossed row"
  * (RAS_DB_ROW_PAGE_THRESHOLD): the daily cap counts the row's decision once,
@@ -33,6 +37,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "act_sysfs.h"
 #include "actions_internal.h"
 #include "db/db_row_pages.h"
 #include "lib/threshold.h"
@@ -160,6 +165,36 @@ static void store_page(struct row_act *r, uint64_t page, const struct ras_db_act
 		r->other++;
 }
 
+/* Who holds a page offline now: nobody, its own threshold, a row's page action, the kernel. */
+enum offline_by { OFF_NONE, OFF_PAGE, OFF_ROW, OFF_KERNEL };
+
+static const char *const offline_by_name[] = {
+	[OFF_NONE] = "", [OFF_PAGE] = "page threshold", [OFF_ROW] = "row action",
+	[OFF_KERNEL] = "kernel: hwpoison",
+};
+
+/*
+ * Whether the page is offline now, and by whom. Offlining is not kept across
+ * a reboot, so the kernel's page flags answer when they can be read (root,
+ * CONFIG_PROC_PAGE_MONITOR; a test's proc_root), else this boot's actions;
+ * the actions name who did it. own: the page's own decisions count (a row's
+ * action; the page's own second crossing writes again, as any subject's).
+ */
+static enum offline_by offline_now(const struct ras_actions *a, uint64_t page, bool own)
+{
+	int k = act_page_hwpoison(a->cfg->proc_root, page, a->page_size);
+
+	if (k == 0)
+		return OFF_NONE;
+	if (a->rows.db && own && ras_db_page_offlined(a->rows.db, page) > 0)
+		return OFF_PAGE;
+	/* No row ever crossed, none offlined a page: a page's crossing in a storm asks nothing. */
+	if (a->rows.db && (a->rows.n_crossed || a->rows.stale) &&
+	    ras_db_page_row_offlined(a->rows.db, page) > 0)
+		return OFF_ROW;
+	return k > 0 ? OFF_KERNEL : OFF_NONE;
+}
+
 /* The row's page action on one of its pages: probed, decided (no rate limit), performed. */
 static void act_on_page(struct row_act *r, uint64_t page, const char *event_table, int64_t event_id)
 {
@@ -177,8 +212,8 @@ static void act_on_page(struct row_act *r, uint64_t page, const char *event_tabl
 		store_page(r, page, &act, false);
 		return;
 	}
-	/* Offlined by its own threshold: never written again, nor on record twice. */
-	if (ras_db_page_offlined(a->rows.db, page) > 0) {
+	/* Offline now (its own threshold, the kernel): not written again, nor on record twice. */
+	if (offline_now(a, page, true) != OFF_NONE) {
 		if (ras_db_row_page_acted(a->rows.db, r->s->key, page, "done") < 0)
 			ras_log(LOG_ERR, "cannot store the action on a page of row %s", act.subject);
 		r->offline++;
@@ -257,21 +292,35 @@ static void act_on_pages(struct row_act *r, bool again)
 			" %u %s", r->s->key, r->tmpl.action, r->done + r->failed + r->other, r->done,
 			r->failed, r->other, r->other ? "not performed (see ras-fdr-ctl actions)" : "other");
 	if (r->offline)
-		ras_log(LOG_INFO, "row %s: %u more pages of the row offlined already by their own"
-			" threshold", r->s->key, r->offline);
+		ras_log(LOG_INFO, "row %s: %u more pages of the row offline already (their own"
+			" threshold or the kernel's)", r->s->key, r->offline);
+}
+
+/* The page action on the subject's page, unless it is offline now (said in target, 0). */
+static int page_unless_offline(const struct ras_actions *a, const struct ras_subject *s,
+			       bool own, const char *how, bool probe, char *target, size_t len)
+{
+	uint64_t page = s->addr & ~(a->page_size - 1);
+	enum offline_by by = offline_now(a, page, own);
+
+	if (by != OFF_NONE) {
+		snprintf(target, len, "0x%llx offline already (%s): nothing written",
+			 (unsigned long long)page, offline_by_name[by]);
+		return 0;
+	}
+	return actions_page_action(a, how, own ? page : s->addr, probe, target, len);
 }
 
 int actions_rows_own_page(const struct ras_actions *a, const struct ras_subject *s,
 			  const char *how, bool probe, char *target, size_t len)
 {
-	uint64_t page = s->addr & ~(a->page_size - 1);
+	return page_unless_offline(a, s, true, how, probe, target, len);
+}
 
-	if (a->rows.db && ras_db_page_offlined(a->rows.db, page) > 0) {
-		snprintf(target, len, "0x%llx offline already (page threshold): nothing written",
-			 (unsigned long long)page);
-		return 0;
-	}
-	return actions_page_action(a, how, page, probe, target, len);
+int actions_page_unless_row(const struct ras_actions *a, const struct ras_subject *s,
+			    const char *how, bool probe, char *target, size_t len)
+{
+	return page_unless_offline(a, s, false, how, probe, target, len);
 }
 
 void actions_rows_crossed(struct ras_actions *a, const struct ras_subject *s,

@@ -96,12 +96,14 @@ void write_conf(const char *extra)
 
 	snprintf(path, sizeof(path), "%s/rasd.conf", tmp);
 	f = fopen(path, "we");
-	fprintf(f, "sysfs_root = %s\ntrigger_dir = %s\n"
+	/* proc_root first (a test's own line comes later and wins): never the machine's kpageflags. */
+	fprintf(f, "proc_root = %s/proc\nsysfs_root = %s\ntrigger_dir = %s\n"
 		"page_ce_threshold = 3/1h\npage_ce_action = soft\n"
 		"cpu_ce_threshold = 2/1h\ncpu_ce_action = offline\n"
 		"dimm_ce_threshold = 8/1h\nrow_ce_threshold = 2/1h\nmemory_repair = yes\n"
 		"device_ce_threshold = 2/1h\n"
-		"action_min_interval_s = 0\naction_max_per_day = 10\ntrigger_max_children = 8\n%s", sysfs, trig, extra);
+		"action_min_interval_s = 0\naction_max_per_day = 10\ntrigger_max_children = 8\n%s", tmp, sysfs,
+		trig, extra);
 	fclose(f);
 }
 

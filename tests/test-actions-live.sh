@@ -35,6 +35,7 @@ formats_dir = $(cd "$top_srcdir" && pwd)/formats
 allow_synthetic = yes
 synthetic_actions = yes
 sysfs_root = $SYS
+proc_root = $WORK/proc
 trigger_dir = $TRIG
 trigger_timeout_s = 1
 page_ce_threshold = 4/1h

@@ -11,8 +11,11 @@
  * records every page as dry-run and writes nothing; actions, status, summary
  * and metrics count the same decisions; a page its own threshold offlined is
  * not written again nor acted on twice on record (another page crossing the
- * row, or the same record crossing both); the daily cap counts a row's
- * crossing once, not its pages.
+ * row, or the same record crossing both), nor a page its row offlined when
+ * its own threshold crosses later; a page offlined in an earlier boot is
+ * offlined again (offlining is not kept across a reboot); the kernel's page
+ * flags (a fake proc_root/kpageflags) are the answer when they can be read;
+ * the daily cap counts a row's crossing once, not its pages.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -335,6 +338,125 @@ static void test_page_offlined_first(void)
 }
 
 /*
+ * The reverse order: a page its row offlined is not offlined again when its
+ * own threshold crosses later; the page's decision writes nothing and says
+ * so, as the row's does on a page its own threshold offlined.
+ */
+static void test_row_offlined_first(void)
+{
+	static const unsigned long again[] = { 0x2469000, 0x2469000 };
+	char list[1024];
+
+	fresh_db();
+	make_sysfs(false);
+	start_reader();
+	write_conf("row_ce_threshold = 5/1h\npage_ce_threshold = 3/1h\n"
+		   "action_min_interval_s = 0\naction_max_per_day = 100\n");
+	tap_is_int(run_pages(five, 5, base_ts), 0, "the row crosses on five pages");
+	tap_is_int(written(list, sizeof(list)), 5, "five page offlines written (%s)", list);
+	tap_is_int(run_pages(again, 2, base_ts + MIN), 0, "then one of its pages crosses its own threshold");
+	tap_is_int(written(list, sizeof(list)), 5, "nothing written again (%s)", list);
+	tap_is_int(times_written(list, "0x2469000"), 1, "the page offlined once, by its row");
+	tap_is_int(q("SELECT count(*) FROM actions WHERE kind = 'page' AND subject = '0x2469000'"
+		     " AND result = 'done' AND target ="
+		     " '0x2469000 offline already (row action): nothing written'"), 1,
+		   "the page's decision says it wrote nothing");
+	tap_is_int(q("SELECT count(*) FROM actions WHERE target LIKE '0x2469000 >%'"), 1,
+		   "one write on record for it");
+
+	/* A database of schema 22 kept no boot per page: the upgrade takes its write's. */
+	static const unsigned long one[] = { 0x2468000 };
+	exec_sql("UPDATE row_pages SET acted_boot = NULL; PRAGMA user_version = 22");
+	tap_is_int(run_pages(one, 1, base_ts + 2 * MIN), 0,
+		   "upgraded from schema 22 in the same boot, a record of the row");
+	tap_is_int(written(list, sizeof(list)), 5, "nothing written again (%s)", list);
+	tap_is_int(q("SELECT count(*) FROM row_pages WHERE acted = 'done' AND acted_boot ="
+		     " (SELECT max(id) FROM boots)"), 5, "each page has the boot of its write");
+	stop_reader();
+}
+
+/*
+ * Page offlining is not kept across a reboot: a page offlined in an earlier
+ * boot is in use again, so that boot's "done" says nothing of now. The
+ * stored boot renamed, the next run is another boot: the crossed row's
+ * record offlines its pages again (the earlier boot's as new ones), and the
+ * page its own threshold offlined then is written too.
+ */
+static void test_offline_across_boots(void)
+{
+	static const unsigned long first[] = { 0x2468000, 0x2468000, 0x2468000, 0x2469000, 0x246a000 };
+	static const unsigned long second[] = { 0x3468000, 0x3469000, 0x2469000, 0x246a000, 0x2468000 };
+	static const char *const each[] = { "0x2468000", "0x2469000", "0x246a000", "0x3468000", "0x3469000" };
+	static const int times[] = { 2, 2, 2, 1, 1 };
+	char list[1024];
+
+	fresh_db();
+	make_sysfs(false);
+	start_reader();
+	write_conf("row_ce_threshold = 5/1h\npage_ce_threshold = 3/1h\n"
+		   "action_min_interval_s = 0\naction_max_per_day = 100\n");
+	tap_is_int(run_pages(first, 5, base_ts), 0, "boot 1: a page crosses its threshold, then its row");
+	tap_is_int(written(list, sizeof(list)), 3, "three pages offlined (%s)", list);
+	exec_sql("UPDATE boots SET boot_id = 'an earlier boot'");
+	tap_is_int(run_pages(second, 5, base_ts + MIN), 0, "boot 2: five more records of the row");
+	tap_is_int(written(list, sizeof(list)), 8, "every page of the row offlined in this boot (%s)", list);
+	for (int i = 0; i < 5; i++)
+		tap_is_int(times_written(list, each[i]), times[i], "%s written %d times", each[i], times[i]);
+	tap_is_int(q("SELECT count(*) FROM actions a JOIN boots b ON b.id = a.boot"
+		     " WHERE b.boot_id <> 'an earlier boot' AND a.target LIKE '%(page threshold)%'"), 0,
+		   "no page called offline for its own threshold of the earlier boot");
+	stop_reader();
+}
+
+/* kpageflags as the kernel lays it out: 8 bytes a page frame, host order; bit 19 KPF_HWPOISON. */
+static void kpageflags(unsigned long poisoned)
+{
+	char path[600];
+	uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE), flags = 1ULL << 19, zero = 0;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/proc", tmp);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/proc/kpageflags", tmp);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0400);
+	/* Past the last page of the test: a page frame beyond the file would be unknown. */
+	if (fd < 0 || pwrite(fd, &zero, 8, (off_t)(0x5000000 / page * 8)) != 8 ||
+	    (poisoned && pwrite(fd, &flags, 8, (off_t)(poisoned / page * 8)) != 8))
+		tap_diag("kpageflags %s: %s", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
+/*
+ * When the kernel's page flags can be read they are the answer: a page it
+ * holds poisoned is not written by the row; a page the row offlined that
+ * the kernel holds in use (unpoisoned) is written by its own threshold.
+ */
+static void test_kernel_page_flags(void)
+{
+	static const unsigned long again[] = { 0x246a000, 0x246a000 };
+	char list[1024], path[600];
+
+	fresh_db();
+	make_sysfs(false);
+	start_reader();
+	kpageflags(0x2469000);
+	write_conf("row_ce_threshold = 5/1h\npage_ce_threshold = 3/1h\n"
+		   "action_min_interval_s = 0\naction_max_per_day = 100\n");
+	tap_is_int(run_pages(five, 5, base_ts), 0, "the row crosses on five pages, one poisoned");
+	tap_is_int(written(list, sizeof(list)), 4, "four page offlines written (%s)", list);
+	tap_is_int(times_written(list, "0x2469000"), 0, "none for the page the kernel holds poisoned");
+	tap_is_int(q("SELECT count(*) FROM row_pages WHERE acted = 'done'"), 5, "all five offline");
+	kpageflags(0);
+	tap_is_int(run_pages(again, 2, base_ts + MIN), 0, "then a page crosses its own threshold");
+	tap_is_int(written(list, sizeof(list)), 5, "it is written: the kernel has it in use (%s)", list);
+	tap_is_int(times_written(list, "0x246a000"), 2, "the page written by its row and its own threshold");
+	snprintf(path, sizeof(path), "%s/proc/kpageflags", tmp);
+	unlink(path);
+	stop_reader();
+}
+
+/*
  * action_max_per_day counts decisions: a row's crossing is one, whatever
  * number of pages it offlines (row_pages_max bounds those). Three rows of
  * five pages, a cap of two: two rows offline their ten pages, the third is
@@ -378,6 +500,9 @@ int main(void)
 	test_dry_run();
 	test_rate_limited_row();
 	test_page_offlined_first();
+	test_row_offlined_first();
+	test_offline_across_boots();
+	test_kernel_page_flags();
 	test_cap_counts_rows();
 	actions_fixture_done();
 	return tap_done();
