@@ -636,9 +636,10 @@ static uint64_t instance_ident(struct ras_pipeline *p)
  * (removed and made again, its counters from 0: RESET_OTHER), or this one's
  * reset (its buffer cleared or its clock changed: counters back to 0,
  * RESET_BACK). Subtracting the stored figures would under-count once the new
- * ones grow past them.
+ * ones grow past them. At a fresh start after a killed rasd, another identity
+ * stored in this boot is the instance it left, removed by someone (RESET_GONE).
  */
-enum { RESET_NONE, RESET_BACK, RESET_OTHER };
+enum { RESET_NONE, RESET_BACK, RESET_OTHER, RESET_GONE };
 
 static int counters_reset(const struct ras_db_cpu_stats *old, const struct ras_db_cpu_stats *now)
 {
@@ -659,7 +660,9 @@ static void note_reset(struct ras_pipeline *p, int cpu, int reset, int64_t now)
 	if (!p->replaying)
 		ras_log(LOG_WARNING, "the drop counters of cpu %d of %s started again (%s): "
 			"its losses before are unknown, stored as a gap", cpu, p->tr->instance_dir,
-			reset == RESET_OTHER ? "the instance was made again" : "its buffer was reset");
+			reset == RESET_OTHER ? "the instance was made again" :
+			reset == RESET_GONE ? "the instance a killed rasd left was removed" :
+					      "its buffer was reset");
 	insert_loss(p, cpu, -1, p->last_stats_ns, now, "stats");
 	ras_actions_lost(p->actions, cpu, -1);
 }
@@ -681,7 +684,9 @@ int ras_pipeline_check_cpu(struct ras_pipeline *p, int cpu, int64_t now)
 		return -EIO;
 	cur = (struct ras_db_cpu_stats){ st.overrun, st.dropped, instance_ident(p) };
 	stored_zero = !old.overrun && !old.dropped;
-	reset = p->stats_fresh ? RESET_NONE : counters_reset(&old, &cur);
+	reset = counters_reset(&old, &cur);
+	if (p->stats_fresh)
+		reset = p->stats_left_gone && reset == RESET_OTHER ? RESET_GONE : RESET_NONE;
 	/* A new instance, or new counters: count from zero. */
 	if (p->stats_fresh || reset)
 		old.overrun = old.dropped = 0;

@@ -11,7 +11,10 @@
  * them new, and a gap of unknown size for what went with the old instance.
  * Counters going back in rasd's own instance (its buffer cleared) are such a
  * gap too; in an adopted one they are rasd's own clear after storing it.
+ * And an instance a killed rasd left, removed by a cleanup and made by the
+ * next rasd, went with what it held: a gap, where a clean stop's is none.
  */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,21 +59,40 @@ static int64_t gaps(void)
 	return test_sql_int(dbpath, "SELECT count(*) FROM lost_events WHERE count IS NULL");
 }
 
-/* One rasd run: a pipeline that took the instance back (not fresh), one check of cpu 0, committed. */
-static void run_as(struct ras_db *db, int64_t now, const char *source)
+/*
+ * One rasd run: a pipeline that took the instance back (not fresh) or made it
+ * (fresh, after a killed rasd or not), one check of cpu 0, committed.
+ */
+static void run_fresh(struct ras_db *db, int64_t now, const char *source, bool fresh, bool killed)
 {
 	static struct ras_pipeline p;
 
 	ras_pipeline_init(&p, NULL, db, &tr, &cfg, NULL, source);
+	p.stats_fresh = fresh;
+	p.stats_left_gone = fresh && killed;   /* as daemon_setup.c sets them */
 	if (ras_pipeline_check_cpu(&p, 0, now) < 0)
 		tap_diag("the check failed");
 	ras_db_commit(db);
 	ras_pipeline_free(&p);
 }
 
+static void run_as(struct ras_db *db, int64_t now, const char *source)
+{
+	run_fresh(db, now, source, false, false);
+}
+
 static void run(struct ras_db *db, int64_t now)
 {
 	run_as(db, now, "live");
+}
+
+/* The instance removed and made again beside it: another inode. */
+static void remake(const char *inst, const char *made, const char *gone)
+{
+	test_rmtree(gone);
+	set_stats(made, 0, 0, 0);
+	if (rename(inst, gone) < 0 || rename(made, inst) < 0)
+		tap_diag("cannot swap the instance directories");
 }
 
 int main(void)
@@ -100,9 +122,7 @@ int main(void)
 	tap_is_int(gaps(), 0, "and no gap");
 
 	/* Removed and made again between runs (made beside it first: another inode). */
-	set_stats(made, 0, 0, 0);
-	if (rename(inst, gone) < 0 || rename(made, inst) < 0)
-		tap_diag("cannot swap the instance directories");
+	remake(inst, made, gone);
 	set_stats(inst, 0, 3, 9);
 	run(db, 3000);
 	tap_is_int(known(), 7 + 12, "made again, its counters past the old ones: all 12 counted");
@@ -125,6 +145,21 @@ int main(void)
 	run_as(db, 7000, "previous-boot");
 	tap_is_int(known(), 7 + 13 + 2 + 4 + 1, "an adopted instance emptied by rasd: counted from 0");
 	tap_is_int(gaps(), 2, "without a gap");
+
+	/* rasd stopped and removed its instance; the next one makes it: nothing went with it. */
+	remake(inst, made, gone);
+	set_stats(inst, 0, 0, 4);
+	run_fresh(db, 8000, "live", true, false);
+	tap_is_int(known(), 27 + 4, "made by the next rasd after a clean stop: counted from 0");
+	tap_is_int(gaps(), 2, "without a gap");
+	/* rasd was killed, a cleanup removed what it left, the next rasd makes it anew. */
+	remake(inst, made, gone);
+	set_stats(inst, 0, 0, 1);
+	run_fresh(db, 9000, "live", true, true);
+	tap_is_int(known(), 27 + 4 + 1, "made after a killed rasd's instance was removed: counted from 0");
+	tap_is_int(gaps(), 3, "and what the removed one held is a gap of unknown size");
+	run_fresh(db, 9500, "live", true, true);
+	tap_is_int(gaps(), 3, "once: the next fresh check finds its own instance stored");
 
 	ras_db_close(db);
 	test_rmtree(dir);
