@@ -23,9 +23,10 @@ static const char *const stmt_sql[STMT_COUNT_] = {
 	[STMT_ROLLBACK] = "ROLLBACK",
 	[STMT_LOST] = "INSERT INTO lost_events (boot, instance, cpu, count, from_ns, to_ns, origin)"
 		      " VALUES (?, ?, ?, ?, ?, ?, ?)",
-	[STMT_STATS_GET] = "SELECT overrun, dropped FROM cpu_stats WHERE boot = ? AND instance = ? AND cpu = ?",
-	[STMT_STATS_SET] = "INSERT OR REPLACE INTO cpu_stats (boot, instance, cpu, overrun, dropped)"
-			   " VALUES (?, ?, ?, ?, ?)",
+	[STMT_STATS_GET] = "SELECT overrun, dropped, ident FROM cpu_stats"
+			   " WHERE boot = ? AND instance = ? AND cpu = ?",
+	[STMT_STATS_SET] = "INSERT OR REPLACE INTO cpu_stats (boot, instance, cpu, overrun, dropped, ident)"
+			   " VALUES (?, ?, ?, ?, ?, ?)",
 	[STMT_COUNTER_ADD] = "INSERT INTO counters (name, value) VALUES (?, ?)"
 			     " ON CONFLICT(name) DO UPDATE SET value = value + excluded.value",
 	[STMT_MARK_GET] = "SELECT read_events FROM read_marks WHERE boot = ? AND instance = ? AND cpu = ?",

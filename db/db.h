@@ -13,7 +13,7 @@
 #include "lib/event_table.h"
 #include "lib/subject.h"
 
-#define RAS_DB_SCHEMA_VERSION 23
+#define RAS_DB_SCHEMA_VERSION 24
 
 struct ras_db;
 
@@ -163,11 +163,19 @@ int ras_db_storage_event(struct ras_db *db, const char *what, const char *detail
 int ras_db_insert_event(struct ras_db *db, const struct ras_db_event *ev);
 int ras_db_insert_lost(struct ras_db *db, const struct ras_db_lost *lost);
 
-/* Last seen per-CPU loss counters of an instance in this boot (0 if none). */
+/*
+ * Last seen per-CPU loss counters of an instance in this boot (0 if none),
+ * with the identity of the instance they were read from (0 unknown: none
+ * stored, or stored by a ras-fdr before schema 24).
+ */
+struct ras_db_cpu_stats {
+	uint64_t overrun, dropped;
+	uint64_t ident;
+};
 int ras_db_cpu_stats_get(struct ras_db *db, const char *instance, int cpu,
-			 uint64_t *overrun, uint64_t *dropped);
+			 struct ras_db_cpu_stats *out);
 int ras_db_cpu_stats_set(struct ras_db *db, const char *instance, int cpu,
-			 uint64_t overrun, uint64_t dropped);
+			 const struct ras_db_cpu_stats *in);
 /*
  * The kernel's "read events" figure of a CPU of an instance (per_cpu/cpuN/stats)
  * that matches what is committed: kept in the same transaction as the records,

@@ -436,36 +436,38 @@ int ras_db_insert_lost(struct ras_db *db, const struct ras_db_lost *lost)
 }
 
 int ras_db_cpu_stats_get(struct ras_db *db, const char *instance, int cpu,
-			 uint64_t *overrun, uint64_t *dropped)
+			 struct ras_db_cpu_stats *out)
 {
 	sqlite3_stmt *st = db->stmt[STMT_STATS_GET];
 	int r;
 
 	if (ras_db_sync(db) < 0)
 		return -EIO;
-	*overrun = *dropped = 0;
+	memset(out, 0, sizeof(*out));
 	sqlite3_bind_int64(st, 1, db->boot);
 	sqlite3_bind_text(st, 2, instance, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 3, cpu);
 	r = sqlite3_step(st);
 	if (r == SQLITE_ROW) {
-		*overrun = (uint64_t)sqlite3_column_int64(st, 0);
-		*dropped = (uint64_t)sqlite3_column_int64(st, 1);
+		out->overrun = (uint64_t)sqlite3_column_int64(st, 0);
+		out->dropped = (uint64_t)sqlite3_column_int64(st, 1);
+		out->ident = (uint64_t)sqlite3_column_int64(st, 2);
 	}
 	sqlite3_reset(st);
 	return r == SQLITE_ROW || r == SQLITE_DONE ? 0 : -EIO;
 }
 
 int ras_db_cpu_stats_set(struct ras_db *db, const char *instance, int cpu,
-			 uint64_t overrun, uint64_t dropped)
+			 const struct ras_db_cpu_stats *in)
 {
-	struct ras_db_col_val v[5] = {
+	struct ras_db_col_val v[6] = {
 		ras_db_val_int(db->boot), ras_db_val_text(instance), ras_db_val_int(cpu),
-		ras_db_val_int((int64_t)overrun),
-		ras_db_val_int((int64_t)dropped),
+		ras_db_val_int((int64_t)in->overrun),
+		ras_db_val_int((int64_t)in->dropped),
+		ras_db_val_int((int64_t)in->ident),
 	};
 
-	return ras_db_run(db, db->stmt[STMT_STATS_SET], v, 5) < 0 ? -EIO : 0;
+	return ras_db_run(db, db->stmt[STMT_STATS_SET], v, 6) < 0 ? -EIO : 0;
 }
 
 int ras_db_read_mark_get(struct ras_db *db, const char *instance, int cpu, uint64_t *read)

@@ -355,6 +355,13 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	  " WHERE acted = 'done' AND acted_boot IS NULL;"
 	  "CREATE INDEX IF NOT EXISTS row_pages_done ON row_pages (page, acted_boot)"
 	  " WHERE acted = 'done';" },
+	/*
+	 * The identity of the instance whose drop counters cpu_stats holds (its
+	 * tracefs directory's inode; 0 unknown): an instance made again starts
+	 * its counters at 0, and must not have the old one's subtracted
+	 * (rasd/pipeline.c). The column is added by ras_db_upgrade_columns.
+	 */
+	{ 24, "the identity of the instance behind each CPU's stored drop counters", NULL },
 };
 
 #define RAS_DB_N_UPGRADES (sizeof(ras_db_upgrades) / sizeof(ras_db_upgrades[0]))
@@ -381,9 +388,15 @@ static const struct ras_db_col ras_db_row_pages_boot_cols[] = {
 	{ "acted_boot", "INTEGER" }, { NULL, NULL },
 };
 
+/* Step 24: the instance behind the stored drop counters. */
+static const struct ras_db_col ras_db_cpu_stats_ident_cols[] = {
+	{ "ident", "INTEGER NOT NULL DEFAULT 0" }, { NULL, NULL },
+};
+
 static const struct ras_db_upgrade_columns ras_db_upgrade_columns[] = {
 	{ 13, "actions", ras_db_actions_fold_cols },
 	{ 23, "row_pages", ras_db_row_pages_boot_cols },
+	{ 24, "cpu_stats", ras_db_cpu_stats_ident_cols },
 };
 
 #define RAS_DB_N_UPGRADE_COLUMNS (sizeof(ras_db_upgrade_columns) / sizeof(ras_db_upgrade_columns[0]))

@@ -264,6 +264,16 @@ int ras_tracing_cpu_stats(const char *instance_dir, int cpu, struct ras_cpu_stat
 	return 0;
 }
 
+int ras_tracing_instance_ident(const char *instance_dir, uint64_t *ident)
+{
+	struct stat sb;
+
+	if (stat(instance_dir, &sb) < 0)
+		return -errno;
+	*ident = (uint64_t)sb.st_ino;
+	return 0;
+}
+
 /*
  * Which userspace clock reads the same time base as each trace clock. Only
  * "boot" is exact and keeps counting through suspend, which is why rasd sets

@@ -78,6 +78,12 @@ int ras_tracing_keep_overwrite_off(struct ras_tracing *t);
 /* Disables what we enabled and removes the instance if we own it and may. */
 void ras_tracing_close(struct ras_tracing *t, bool remove);
 int ras_tracing_cpu_stats(const char *instance_dir, int cpu, struct ras_cpu_stats *st);
+/*
+ * The identity of an instance's ring buffers: its directory's inode number,
+ * which tracefs gives anew at every mkdir of an instance and keeps while it
+ * exists (its counters start at 0 with it). 0, or -errno.
+ */
+int ras_tracing_instance_ident(const char *instance_dir, uint64_t *ident);
 /* Reads the instance's trace_clock and picks the matching clock for conversion. */
 int ras_tracing_read_clock(struct ras_tracing *t);
 /* Samples realtime against the trace clock; call once per batch. */

@@ -224,6 +224,7 @@ static int open_live_pipeline(struct rasd *d)
 	d->pipe.actions = d->actions;
 	d->pipe.health = d->health;
 	d->pipe.stats_fresh = d->tr.real && d->tr.created;
+	d->pipe.stats_left_gone = d->pipe.stats_fresh && d->storage.previous_killed;
 	return 0;
 }
 

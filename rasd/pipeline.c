@@ -623,36 +623,91 @@ static bool known_quiet(const struct ras_pipeline *p, int cpu, const struct ras_
 	       !cpu_bit(p->stats_written, cpu);
 }
 
+/* The instance's identity, read at the first check of a run (it cannot change under open files). */
+static uint64_t instance_ident(struct ras_pipeline *p)
+{
+	if (!p->stats_ident && ras_tracing_instance_ident(p->tr->instance_dir, &p->stats_ident) < 0)
+		p->stats_ident = 0;
+	return p->stats_ident;
+}
+
+/*
+ * The kernel's counters are not the ones stored: another instance of the name
+ * (removed and made again, its counters from 0: RESET_OTHER), or this one's
+ * reset (its buffer cleared or its clock changed: counters back to 0,
+ * RESET_BACK). Subtracting the stored figures would under-count once the new
+ * ones grow past them. At a fresh start after a killed rasd, another identity
+ * stored in this boot is the instance it left, removed by someone (RESET_GONE).
+ */
+enum { RESET_NONE, RESET_BACK, RESET_OTHER, RESET_GONE };
+
+static int counters_reset(const struct ras_db_cpu_stats *old, const struct ras_db_cpu_stats *now)
+{
+	if (old->ident && now->ident && old->ident != now->ident)
+		return RESET_OTHER;
+	return now->overrun < old->overrun || now->dropped < old->dropped ? RESET_BACK : RESET_NONE;
+}
+
+/*
+ * What went with the old buffer after the last look is not known: a gap of
+ * unknown size. Not for an adopted instance going back: rasd clears the
+ * persistent one itself once it has stored its records (daemon_boot.c).
+ */
+static void note_reset(struct ras_pipeline *p, int cpu, int reset, int64_t now)
+{
+	if (reset == RESET_BACK && strcmp(p->source, "live"))
+		return;
+	if (!p->replaying)
+		ras_log(LOG_WARNING, "the drop counters of cpu %d of %s started again (%s): "
+			"its losses before are unknown, stored as a gap", cpu, p->tr->instance_dir,
+			reset == RESET_OTHER ? "the instance was made again" :
+			reset == RESET_GONE ? "the instance a killed rasd left was removed" :
+					      "its buffer was reset");
+	insert_loss(p, cpu, -1, p->last_stats_ns, now, "stats");
+	ras_actions_lost(p->actions, cpu, -1);
+}
+
 int ras_pipeline_check_cpu(struct ras_pipeline *p, int cpu, int64_t now)
 {
 	struct ras_cpu_stats st;
-	uint64_t old_overrun, old_dropped, lost;
+	struct ras_db_cpu_stats old, cur;
+	uint64_t lost;
 	bool stored_zero;
+	int reset;
 
 	if (ras_tracing_cpu_stats(p->tr->instance_dir, cpu, &st) < 0)
 		return 0;
 	if (known_quiet(p, cpu, &st))
 		return 0;
 	p->stats_reads++;
-	if (ras_db_cpu_stats_get(p->db, p->tr->name, cpu, &old_overrun, &old_dropped) < 0)
+	if (ras_db_cpu_stats_get(p->db, p->tr->name, cpu, &old) < 0)
 		return -EIO;
-	stored_zero = !old_overrun && !old_dropped;
-	/* Counters going backwards mean a new instance: count from zero. */
-	if (p->stats_fresh || st.overrun < old_overrun || st.dropped < old_dropped)
-		old_overrun = old_dropped = 0;
-	lost = (st.overrun - old_overrun) + (st.dropped - old_dropped);
-	/* Fresh: the old instance's figures are replaced even when nothing was lost. */
-	if (!lost && !p->stats_fresh && st.overrun == old_overrun && st.dropped == old_dropped) {
+	cur = (struct ras_db_cpu_stats){ st.overrun, st.dropped, instance_ident(p) };
+	stored_zero = !old.overrun && !old.dropped;
+	reset = counters_reset(&old, &cur);
+	if (p->stats_fresh)
+		reset = p->stats_left_gone && reset == RESET_OTHER ? RESET_GONE : RESET_NONE;
+	/* A new instance, or new counters: count from zero. */
+	if (p->stats_fresh || reset)
+		old.overrun = old.dropped = 0;
+	lost = (st.overrun - old.overrun) + (st.dropped - old.dropped);
+	/*
+	 * Fresh: the old instance's figures are replaced even when nothing was
+	 * lost. Counters stored without an identity get it once.
+	 */
+	if (!lost && !p->stats_fresh && !reset && st.overrun == old.overrun &&
+	    st.dropped == old.dropped && (stored_zero || old.ident || !cur.ident)) {
 		if (!st.overrun && !st.dropped && stored_zero)
 			cpu_bit_set(p->stats_quiet, cpu);
 		return 0;
 	}
 	if (!p->stats_fresh)
 		cpu_bit_set(p->stats_written, cpu);
+	if (reset)
+		note_reset(p, cpu, reset, now);
 	if (lost)
 		record_loss(p, cpu, (long long)lost, p->last_stats_ns, now, "stats");
-	if (ras_db_begin(p->db) < 0 ||
-	    ras_db_cpu_stats_set(p->db, p->tr->name, cpu, st.overrun, st.dropped) < 0)
+	if (ras_db_begin(p->db) < 0 || ras_db_cpu_stats_set(p->db, p->tr->name, cpu, &cur) < 0)
 		return -EIO;
 	return 0;
 }

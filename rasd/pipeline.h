@@ -75,6 +75,13 @@ struct ras_pipeline {
 	 */
 	uint64_t stats_quiet[RAS_PIPELINE_STATS_CPUS / 64], stats_written[RAS_PIPELINE_STATS_CPUS / 64];
 	uint64_t stats_reads;            /* the stored counters read (tests count them) */
+	/* The instance's identity (ras_tracing_instance_ident), read once a run; 0: not yet. */
+	uint64_t stats_ident;
+	/*
+	 * The last rasd was killed and left its instance; a fresh one now means
+	 * someone removed that (a cleanup after the crash) with what it held.
+	 */
+	bool stats_left_gone;
 	int db_error;                    /* the last database error (-errno), 0 once committed */
 	/* Storage failures: see ras_pipeline_retry. */
 	struct ras_pending pending;      /* read since the last commit, kept until it succeeds */
