@@ -91,7 +91,8 @@ int ras_db_open_writer(struct ras_db **out, const char *path, const char *boot_i
 /*
  * Opens read-only. A missing table or column of an older ras-fdr is not an
  * error; a missing, empty, corrupt, truncated, foreign or newer file is
- * (-ENOENT, -EBADMSG, -EPROTO, -EACCES), with err saying which.
+ * (-ENOENT, -EBADMSG, -EPROTO, -EACCES), with err saying which. The handle
+ * is for the opening thread only (no mutex).
  */
 int ras_db_open_reader(struct ras_db **out, const char *path, char *err, size_t errlen);
 /*
