@@ -52,7 +52,27 @@ int ras_db_summary_scan(struct ras_db *db, const struct ras_db_filter *f, ras_db
  * full scan's (the window is the hours', not RAS_DB_FILTER_SQL's).
  */
 
-static sqlite3_stmt *summary_stmt(struct ras_db *db, unsigned idx, const struct ras_db_filter *f)
+/*
+ * f->location_holds, bound as ?8: the roll-up rows of other locations are
+ * left out before the cut hours are found, so --part reads only its own
+ * (a raw row's location is known only once read: tested again outside).
+ */
+#define HOLDS_SQL(col) " (?8 IS NULL OR instr(" col ", ?8) > 0)"
+#define ROLLUP_ROWS_SQL \
+	" r AS (SELECT * FROM rollup_hourly WHERE tbl = ?5 AND hour >= ?6 AND hour <= ?7 AND" \
+	HOLDS_SQL("location") "),"
+
+static void bind_holds(sqlite3_stmt *st, const char *holds)
+{
+	if (holds)
+		sqlite3_bind_text(st, 8, holds, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, 8);
+}
+
+/* The summary's lines, or (records) each roll-up and raw row's records alone, ungrouped. */
+static sqlite3_stmt *summary_stmt(struct ras_db *db, unsigned idx, const struct ras_db_filter *f,
+				  bool records)
 {
 	const char *table = ras_event_types[idx].table;
 	char sql[8192], raw[5120];
@@ -62,20 +82,22 @@ static sqlite3_stmt *summary_stmt(struct ras_db *db, unsigned idx, const struct 
 		return NULL;
 	snprintf(sql, sizeof(sql),
 		 "WITH points(t) AS (SELECT ?1 WHERE ?1 <> 0 UNION ALL SELECT ?2 WHERE ?2 <> 0),"
-		 " r AS (SELECT * FROM rollup_hourly WHERE tbl = ?5 AND hour >= ?6 AND hour <= ?7),"
+		 ROLLUP_ROWS_SQL
 		 RAS_DB_CUT_SQL
-		 " SELECT severity, location, sum(records), min(first_ns), max(last_ns) FROM ("
+		 " SELECT %s FROM ("
 		 " SELECT boot, source, synthetic, severity, location, records, first_ns, last_ns"
 		 " FROM r WHERE" RAS_DB_UNCUT_SQL
 		 " UNION ALL SELECT boot, source, synthetic, severity, location, records, first_ns,"
-		 " last_ns FROM (%s)) WHERE%s GROUP BY 1, 2 ORDER BY 3 DESC",
-		 raw, RAS_DB_FILTER_NO_WINDOW_SQL);
+		 " last_ns FROM (%s)) WHERE%s AND" HOLDS_SQL("location") "%s",
+		 records ? "records" : "severity, location, sum(records), min(first_ns), max(last_ns)",
+		 raw, RAS_DB_FILTER_NO_WINDOW_SQL, records ? "" : " GROUP BY 1, 2 ORDER BY 3 DESC");
 	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
 		return NULL;
 	ras_db_bind_filter(st, f);
 	sqlite3_bind_text(st, 5, table, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 6, ras_db_first_hour(f->since_ns));
 	sqlite3_bind_int64(st, 7, ras_db_last_hour(f->until_ns));
+	bind_holds(st, records ? NULL : f->location_holds);
 	return st;
 }
 
@@ -120,7 +142,7 @@ int ras_db_summary(struct ras_db *db, const struct ras_db_filter *f, ras_db_coun
 			r = ras_db_summary_scan(db, &one, fn, ctx);
 			continue;
 		}
-		if (!(st = summary_stmt(db, i, f)))
+		if (!(st = summary_stmt(db, i, f, false)))
 			continue;
 		while (r == 0 && sqlite3_step(st) == SQLITE_ROW)
 			r = fn(ctx, i, or_null(sqlite3_column_text(st, 0)),
@@ -129,6 +151,51 @@ int ras_db_summary(struct ras_db *db, const struct ras_db_filter *f, ras_db_coun
 		sqlite3_finalize(st);
 	}
 	return r;
+}
+
+/* A scan's lines summed (databases without keyed roll-ups); 1 stops it once past the limit. */
+struct records_sum {
+	int64_t n, stop_above;
+};
+
+static int sum_line(void *ctx, unsigned idx, const char *sev, const char *loc, int64_t count,
+		    int64_t first_ns, int64_t last_ns)
+{
+	struct records_sum *s = ctx;
+
+	(void)idx, (void)sev, (void)loc, (void)first_ns, (void)last_ns;
+	s->n += count;
+	return s->stop_above && s->n > s->stop_above ? 1 : 0;
+}
+
+int ras_db_summary_records(struct ras_db *db, const struct ras_db_filter *f, int64_t stop_above,
+			   int64_t *records)
+{
+	struct records_sum s = { .stop_above = stop_above };
+	bool rollups = ras_db_table_exists(db, "rollup_hourly");
+	int r = 0;
+
+	for (unsigned i = 0; i < ras_n_event_types && r == 0; i++) {
+		struct ras_db_filter one = *f;
+		sqlite3_stmt *st;
+
+		if (!ras_db_filter_wants(db, f, i))
+			continue;
+		if (!rollups || !rollup_keyed(db, i)) {
+			one.type_idx = (int)i;
+			r = ras_db_summary_scan(db, &one, sum_line, &s);
+			continue;
+		}
+		if (!(st = summary_stmt(db, i, f, true)))
+			continue;
+		while (sqlite3_step(st) == SQLITE_ROW && r == 0) {
+			s.n += sqlite3_column_int64(st, 0);
+			r = stop_above && s.n > stop_above ? 1 : 0;
+		}
+		sqlite3_finalize(st);
+	}
+	*records = s.n;
+	return r < 0 ? r : 0;
 }
 
 /*
@@ -161,13 +228,13 @@ static sqlite3_stmt *columns_rollup_stmt(struct ras_db *db, unsigned idx, const 
 	snprintf(sql, sizeof(sql),
 		 "WITH %s, points(t) AS (SELECT ?1 WHERE ?1 <> 0 UNION ALL SELECT ?2 WHERE ?2 <> 0"
 		 " UNION ALL SELECT t FROM cols),"
-		 " r AS (SELECT * FROM rollup_hourly WHERE tbl = ?5 AND hour >= ?6 AND hour <= ?7),"
+		 ROLLUP_ROWS_SQL
 		 RAS_DB_CUT_SQL
 		 " SELECT severity, location," COLUMN_OF("first_ns") ", sum(records) FROM ("
 		 " SELECT boot, source, synthetic, severity, location, records, first_ns"
 		 " FROM r WHERE" RAS_DB_UNCUT_SQL
 		 " UNION ALL SELECT boot, source, synthetic, severity, location, records, first_ns"
-		 " FROM (%s)) WHERE%s GROUP BY 1, 2, 3",
+		 " FROM (%s)) WHERE%s AND" HOLDS_SQL("location") " GROUP BY 1, 2, 3",
 		 cols, raw, RAS_DB_FILTER_NO_WINDOW_SQL);
 	if (sqlite3_prepare_v2(db->h, sql, -1, &st, NULL) != SQLITE_OK)
 		return NULL;
@@ -211,6 +278,8 @@ int ras_db_summary_columns(struct ras_db *db, const struct ras_db_filter *f, con
 		ras_db_bind_filter(st, f);
 		sqlite3_bind_int64(st, 6, ras_db_first_hour(f->since_ns));
 		sqlite3_bind_int64(st, 7, ras_db_last_hour(f->until_ns));
+		if (!scan)
+			bind_holds(st, f->location_holds);
 		for (unsigned c = 0; c <= n; c++)
 			sqlite3_bind_int64(st, (int)(COL_PARAM + c), starts[c]);
 		while (r == 0 && (step = sqlite3_step(st)) == SQLITE_ROW) {
