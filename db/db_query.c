@@ -101,6 +101,35 @@ static sqlite3_stmt *summary_stmt(struct ras_db *db, unsigned idx, const struct 
 	return st;
 }
 
+/*
+ * Each table's roll-up rows of the window's hours that f lets through, its
+ * ends aside (a row of an hour the window cuts is still listed whole): one
+ * statement for every table (?5 bound to each in turn), cheap to prepare
+ * where the summary's costs 4 M instructions. With holds, only the rows whose
+ * location holds it.
+ */
+static sqlite3_stmt *rollup_rows_stmt(struct ras_db *db, const struct ras_db_filter *f,
+				      const char *holds)
+{
+	sqlite3_stmt *st;
+
+	if (sqlite3_prepare_v2(db->h, "SELECT records FROM rollup_hourly WHERE tbl = ?5 AND hour >= ?6"
+			       " AND hour <= ?7 AND" HOLDS_SQL("location") " AND"
+			       RAS_DB_FILTER_NO_WINDOW_SQL, -1, &st, NULL) != SQLITE_OK)
+		return NULL;
+	ras_db_bind_filter(st, f);
+	sqlite3_bind_int64(st, 6, ras_db_first_hour(f->since_ns));
+	sqlite3_bind_int64(st, 7, ras_db_last_hour(f->until_ns));
+	bind_holds(st, holds);
+	return st;
+}
+
+static void rollup_rows_of(sqlite3_stmt *st, unsigned idx)
+{
+	sqlite3_reset(st);
+	sqlite3_bind_text(st, 5, ras_event_types[idx].table, -1, SQLITE_STATIC);
+}
+
 static const char *or_null(const unsigned char *s)
 {
 	return s && *s ? (const char *)s : NULL;
@@ -127,10 +156,17 @@ static bool rollup_keyed(struct ras_db *db, unsigned idx)
 
 int ras_db_summary(struct ras_db *db, const struct ras_db_filter *f, ras_db_count_fn fn, void *ctx)
 {
+	sqlite3_stmt *holding = NULL;
 	int r = 0;
 
 	if (!ras_db_table_exists(db, "rollup_hourly"))
 		return ras_db_summary_scan(db, f, fn, ctx);  /* an older database, read-only */
+	/*
+	 * A location's records, cut hours' too, are all in its roll-up rows: a
+	 * table with no row holding location_holds has no line to give.
+	 */
+	if (f->location_holds)
+		holding = rollup_rows_stmt(db, f, f->location_holds);
 	for (unsigned i = 0; i < ras_n_event_types && r == 0; i++) {
 		struct ras_db_filter one = *f;
 		sqlite3_stmt *st;
@@ -142,6 +178,11 @@ int ras_db_summary(struct ras_db *db, const struct ras_db_filter *f, ras_db_coun
 			r = ras_db_summary_scan(db, &one, fn, ctx);
 			continue;
 		}
+		if (holding) {
+			rollup_rows_of(holding, i);
+			if (sqlite3_step(holding) != SQLITE_ROW)
+				continue;
+		}
 		if (!(st = summary_stmt(db, i, f, false)))
 			continue;
 		while (r == 0 && sqlite3_step(st) == SQLITE_ROW)
@@ -150,6 +191,7 @@ int ras_db_summary(struct ras_db *db, const struct ras_db_filter *f, ras_db_coun
 			       sqlite3_column_int64(st, 3), sqlite3_column_int64(st, 4));
 		sqlite3_finalize(st);
 	}
+	sqlite3_finalize(holding);
 	return r;
 }
 
@@ -173,6 +215,8 @@ int ras_db_summary_records(struct ras_db *db, const struct ras_db_filter *f, int
 {
 	struct records_sum s = { .stop_above = stop_above };
 	bool rollups = ras_db_table_exists(db, "rollup_hourly");
+	/* No end to the window, no hour cut: the summary is the roll-up rows alone. */
+	sqlite3_stmt *whole = rollups && !f->since_ns && !f->until_ns ? rollup_rows_stmt(db, f, NULL) : NULL;
 	int r = 0;
 
 	for (unsigned i = 0; i < ras_n_event_types && r == 0; i++) {
@@ -186,14 +230,18 @@ int ras_db_summary_records(struct ras_db *db, const struct ras_db_filter *f, int
 			r = ras_db_summary_scan(db, &one, sum_line, &s);
 			continue;
 		}
-		if (!(st = summary_stmt(db, i, f, true)))
+		if (whole)
+			rollup_rows_of(st = whole, i);
+		else if (!(st = summary_stmt(db, i, f, true)))
 			continue;
-		while (sqlite3_step(st) == SQLITE_ROW && r == 0) {
+		while (r == 0 && sqlite3_step(st) == SQLITE_ROW) {
 			s.n += sqlite3_column_int64(st, 0);
 			r = stop_above && s.n > stop_above ? 1 : 0;
 		}
-		sqlite3_finalize(st);
+		if (st != whole)
+			sqlite3_finalize(st);
 	}
+	sqlite3_finalize(whole);
 	*records = s.n;
 	return r < 0 ? r : 0;
 }
