@@ -21,6 +21,12 @@ struct ras_db_filter {
 	 */
 	const char *const *locations;
 	unsigned nlocations;          /* at most RAS_DB_LOCATIONS_MAX */
+	/*
+	 * summary and its columns: only the summary locations that hold this
+	 * piece (report --part's parts, named exactly or by a piece), from the
+	 * roll-ups; a scan may still deliver others. NULL: any.
+	 */
+	const char *location_holds;
 };
 #define RAS_DB_LOCATIONS_MAX 1000
 
@@ -76,6 +82,13 @@ typedef int (*ras_db_column_fn)(void *ctx, unsigned type_idx, const char *severi
 				const char *location, unsigned column, int64_t count);
 int ras_db_summary_columns(struct ras_db *db, const struct ras_db_filter *f, const int64_t *starts,
 			   unsigned n, ras_db_column_fn fn, void *ctx);
+/*
+ * The window's records as ras_db_summary counts them (location_holds aside),
+ * summed only until they pass stop_above (0: to the end): report --part asks
+ * whether its window is a large one without counting every other part.
+ */
+int ras_db_summary_records(struct ras_db *db, const struct ras_db_filter *f, int64_t stop_above,
+			   int64_t *records);
 /* The same counted by scanning every row: for databases without roll-ups, and tests. */
 int ras_db_summary_scan(struct ras_db *db, const struct ras_db_filter *f, ras_db_count_fn fn,
 			void *ctx);

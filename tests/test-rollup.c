@@ -55,6 +55,66 @@ static void lines_free(struct lines *l)
 	*l = (struct lines){ 0 };
 }
 
+/* ras_db_summary_records: the summary's total, and past a limit once it passes it. */
+static bool same_records(struct ras_db *db, const struct ras_db_filter *f, int64_t total)
+{
+	int64_t n = -1, part = -1;
+
+	ras_db_summary_records(db, f, 0, &n);
+	ras_db_summary_records(db, f, total / 2, &part);
+	if (n == total && (total == 0 || (part > total / 2 && part <= total)))
+		return true;
+	tap_diag("records %lld (stopped past %lld: %lld), the scan's %lld", (long long)n,
+		 (long long)(total / 2), (long long)part, (long long)total);
+	return false;
+}
+
+/* The lines of l whose location (the third field) holds piece. */
+static void keep_holding(struct lines *l, const char *piece)
+{
+	size_t kept = 0;
+
+	for (size_t i = 0; i < l->n; i++) {
+		char *loc = strchr(strchr(l->v[i], '|') + 1, '|') + 1;
+		char *end = strchr(loc, '|');
+
+		*end = 0;
+		if (strstr(loc, piece)) {
+			*end = '|';
+			l->v[kept++] = l->v[i];
+		} else {
+			free(l->v[i]);
+		}
+	}
+	l->n = kept;
+}
+
+/* location_holds: the roll-up answer's lines of the locations holding piece are the scan's. */
+static bool same_holding(struct ras_db *db, const struct ras_db_filter *f, const char *piece)
+{
+	struct ras_db_filter held = *f;
+	struct lines a = { 0 }, b = { 0 };
+	bool same;
+
+	held.location_holds = piece;
+	ras_db_summary(db, &held, collect, &a);
+	ras_db_summary_scan(db, f, collect, &b);
+	keep_holding(&a, piece);
+	keep_holding(&b, piece);
+	if (a.n)
+		qsort(a.v, a.n, sizeof(*a.v), cmp_str);
+	if (b.n)
+		qsort(b.v, b.n, sizeof(*b.v), cmp_str);
+	same = a.n == b.n;
+	for (size_t i = 0; same && i < a.n; i++)
+		same = !strcmp(a.v[i], b.v[i]);
+	if (!same)
+		tap_diag("holding '%s': roll-up %zu lines, scan %zu", piece, a.n, b.n);
+	lines_free(&a);
+	lines_free(&b);
+	return same;
+}
+
 /* Whether the roll-up answer equals the scan's; says what differs first when not. */
 static bool same_answer(struct ras_db *db, const struct ras_db_filter *f, int64_t *total)
 {
@@ -80,7 +140,7 @@ static bool same_answer(struct ras_db *db, const struct ras_db_filter *f, int64_
 		*total += atoll(strchr(strchr(strchr(b.v[i], '|') + 1, '|') + 1, '|') + 1);
 	lines_free(&a);
 	lines_free(&b);
-	return same;
+	return same && same_records(db, f, *total) && same_holding(db, f, "channel 1");
 }
 
 /* n mc_event and mce_record records at random times over 48 hours, in batches. */
@@ -225,6 +285,112 @@ static void check_windows(struct ras_db *db, const char *when, uint64_t *seed)
 		   " equal a full scan", when);
 }
 
+/* Column lines "column|type|severity|location|count", of the columns or of each column's summary. */
+struct col_lines {
+	struct lines l;
+	unsigned column;
+};
+
+static void col_line(struct col_lines *c, unsigned column, unsigned idx, const char *sev,
+		     const char *loc, int64_t count)
+{
+	char buf[512];
+
+	snprintf(buf, sizeof(buf), "%u|%s|%s|%s|%lld", column, ras_event_types[idx].table,
+		 sev ? sev : "", loc ? loc : "", (long long)count);
+	c->l.v = realloc(c->l.v, (c->l.n + 1) * sizeof(*c->l.v));
+	c->l.v[c->l.n++] = strdup(buf);
+}
+
+static int by_column(void *ctx, unsigned idx, const char *sev, const char *loc, unsigned column,
+		     int64_t count)
+{
+	col_line(ctx, column, idx, sev, loc, count);
+	return 0;
+}
+
+static int by_summary(void *ctx, unsigned idx, const char *sev, const char *loc, int64_t count,
+		      int64_t first, int64_t last)
+{
+	struct col_lines *c = ctx;
+
+	(void)first, (void)last;
+	col_line(c, c->column, idx, sev, loc, count);
+	return 0;
+}
+
+/*
+ * ras_db_summary_columns equals ras_db_summary of each column's window:
+ * columns that cut hours or are whole hours, of the locations holding a
+ * piece or of all.
+ */
+static unsigned columns_differ(struct ras_db *db, const struct ras_db_filter *f,
+			       const int64_t *starts, unsigned n)
+{
+	struct col_lines a = { 0 }, b = { 0 };
+	unsigned differ = 0;
+
+	ras_db_summary_columns(db, f, starts, n, by_column, &a);
+	for (b.column = 0; b.column < n; b.column++) {
+		struct ras_db_filter one = *f;
+
+		one.since_ns = starts[b.column];
+		one.until_ns = starts[b.column + 1];
+		ras_db_summary(db, &one, by_summary, &b);
+	}
+	if (f->location_holds) {
+		/* a line's location is its fourth field here: compare only the held ones */
+		for (struct lines *l = &a.l; l; l = l == &a.l ? &b.l : NULL) {
+			size_t kept = 0;
+
+			for (size_t i = 0; i < l->n; i++) {
+				char *loc = strchr(strchr(strchr(l->v[i], '|') + 1, '|') + 1, '|') + 1;
+
+				if (memmem(loc, strcspn(loc, "|"), f->location_holds,
+					   strlen(f->location_holds)))
+					l->v[kept++] = l->v[i];
+				else
+					free(l->v[i]);
+			}
+			l->n = kept;
+		}
+	}
+	if (a.l.n)
+		qsort(a.l.v, a.l.n, sizeof(*a.l.v), cmp_str);
+	if (b.l.n)
+		qsort(b.l.v, b.l.n, sizeof(*b.l.v), cmp_str);
+	differ = a.l.n != b.l.n || !b.l.n;
+	for (size_t i = 0; !differ && i < a.l.n; i++)
+		differ = strcmp(a.l.v[i], b.l.v[i]) != 0;
+	if (differ)
+		tap_diag("columns: %zu lines, the summaries of their windows %zu", a.l.n, b.l.n);
+	lines_free(&a.l);
+	lines_free(&b.l);
+	return differ;
+}
+
+static void check_columns(struct ras_db *db, uint64_t *seed)
+{
+	unsigned bad = 0;
+
+	for (unsigned i = 0; i < 12; i++) {
+		struct ras_db_filter f = { .type_idx = -1, .include_synthetic = i % 2,
+					   .location_holds = i % 3 ? NULL : "channel 1" };
+		int64_t starts[9];
+
+		*seed = *seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		starts[0] = T0 - HOUR + (int64_t)((*seed >> 11) % (10 * HOUR));
+		for (unsigned c = 1; c < 9; c++)
+			starts[c] = starts[c - 1] + 1 + (int64_t)((*seed >> (c * 3)) % (6 * HOUR));
+		if (i >= 6)                     /* whole hours */
+			for (unsigned c = 0; c < 9; c++)
+				starts[c] = (starts[0] / HOUR + (int64_t)c * (1 + i % 3)) * HOUR;
+		bad += columns_differ(db, &f, starts, 8);
+	}
+	tap_is_int(bad, 0, "12 sets of columns (cutting hours, whole hours; a part's locations or"
+		   " all) equal the summaries of their windows");
+}
+
 struct keys {
 	unsigned groups, pages, dpas;
 	bool delayed, unnamed, device;
@@ -351,6 +517,7 @@ int main(void)
 	fill(db, 6000, &seed);
 	fill_addresses(db, 1500, &seed);
 	check_windows(db, "live roll-ups", &seed);
+	check_columns(db, &seed);
 	check_address_keys(db);
 	ras_db_close(db);
 

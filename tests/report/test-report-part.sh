@@ -3,7 +3,9 @@
 # report --part reads only the part's rows, selected in SQL by their
 # decodings (db/db_locations.c): its report must be the one the full scan
 # gives, where every row was decoded and tested against the kept parts
-# (RAS_FDR_REPORT_SCAN=1 keeps that path as the reference). Compared on the
+# (RAS_FDR_REPORT_SCAN=1 keeps that path as the reference; it also counts
+# every part and its timeline and narrows them in C, where --part reads only
+# the roll-ups of the locations holding its name). Compared on the
 # report tests' database (a folded storm, several boots, an imported
 # rasdaemon database, no EDAC topology): every part alone, names that hold
 # several parts, a window, a boot's records, JSON and HTML.
