@@ -234,19 +234,14 @@ int adapt_aer(const struct ras_event_type *type, const struct ras_value *v,
 	};
 
 	copy_bytes((uint8_t *)in.tlp_header, sizeof(in.tlp_header), &v[AER_F_TLP_HEADER]);
-	/* Device names come from pci.ids and sysfs; one cached answer covers a burst. */
-	if (ctx && ctx->pci_sysfs_root && in.dev_name && in.dev_name_len < sizeof(ctx->pci_cache.bdf)) {
-		char bdf[sizeof(ctx->pci_cache.bdf)];
+	/* Device names come from pci.ids and sysfs, asked once per device for a while (pci_names.h). */
+	if (ctx && ctx->pci_sysfs_root && in.dev_name) {
+		const char *desc;
 
-		memcpy(bdf, in.dev_name, in.dev_name_len);
-		bdf[in.dev_name_len] = 0;
-		if (strcmp(bdf, ctx->pci_cache.bdf) &&
-		    pci_describe_at(ctx->pci_sysfs_root, bdf, ctx->pci_cache.desc,
-				    sizeof(ctx->pci_cache.desc)) == 0)
-			memcpy(ctx->pci_cache.bdf, bdf, sizeof(bdf));
-		if (!strcmp(bdf, ctx->pci_cache.bdf)) {
-			in.dev_desc = ctx->pci_cache.desc;
-			in.dev_desc_len = strlen(ctx->pci_cache.desc);
+		if (pci_describe_cached(&ctx->pci_cache, ctx->pci_sysfs_root, in.dev_name,
+					in.dev_name_len, ctx->now_ns, &desc) == 0) {
+			in.dev_desc = desc;
+			in.dev_desc_len = strlen(desc);
 		}
 	}
 	return aer_decode(&in, out);

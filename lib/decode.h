@@ -13,6 +13,7 @@
 #include "event_table.h"
 #include "decoders/memfail.h"
 #include "edac_sysfs.h"
+#include "pci_names.h"
 
 struct dimm_labels;
 struct ras_formats;
@@ -36,9 +37,8 @@ struct ras_decode_ctx {
 	struct ras_edac_layer_names layers;
 	bool have_memfail;
 	struct memfail_symtab memfail;         /* the running kernel's page types */
-	struct {                               /* one cached PCI answer covers a burst */
-		char bdf[64], desc[256];
-	} pci_cache;
+	struct pci_name_cache pci_cache;       /* PCI answers per device (pci_names.h) */
+	int64_t now_ns;                        /* the caller's monotonic clock, 0: none (ages the cache) */
 	char soc_id[64];                       /* /sys/devices/soc0/soc_id: whose ARM vendor data */
 	/* ARM MPIDR -> logical CPU (lib/cpu_map.h) under this root, read at the first need; NULL: none. */
 	const char *cpu_sysfs_root;

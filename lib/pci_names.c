@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -205,4 +206,54 @@ int pci_describe_at(const char *sysfs_root, const char *bdf, char *out, size_t l
 int pci_describe(const char *bdf, char *out, size_t len)
 {
 	return pci_describe_at("/sys", bdf, out, len);
+}
+
+static bool answer_fresh(const struct pci_name_answer *a, int64_t now_ns)
+{
+	if (a->uses >= PCI_NAME_CACHE_USES)
+		return false;
+	/* A clock that went back (or a first answer without one) is not trusted to age it. */
+	return !now_ns || (now_ns >= a->asked_ns && now_ns - a->asked_ns < PCI_NAME_CACHE_NS);
+}
+
+static struct pci_name_answer *answer_of(struct pci_name_cache *c, const char *bdf, size_t len)
+{
+	for (unsigned i = 0; i < PCI_NAME_CACHE_SLOTS; i++) {
+		struct pci_name_answer *a = &c->slot[i];
+
+		if (a->bdf[0] && !strncmp(a->bdf, bdf, len) && a->bdf[len] == '\0')
+			return a;
+	}
+	return NULL;
+}
+
+int pci_describe_cached(struct pci_name_cache *c, const char *sysfs_root, const char *bdf,
+			size_t len, int64_t now_ns, const char **desc)
+{
+	struct pci_name_answer *a;
+
+	if (!c || !bdf || !desc)
+		return -EINVAL;
+	/* A record's string field may carry its terminator in its length. */
+	if (len >= sizeof(c->slot[0].bdf))
+		return -ENAMETOOLONG;
+	len = strnlen(bdf, len);
+	if (len == 0)
+		return -EINVAL;
+	a = answer_of(c, bdf, len);
+	if (!a || !answer_fresh(a, now_ns)) {
+		if (!a) {
+			a = &c->slot[c->next];
+			c->next = (c->next + 1) % PCI_NAME_CACHE_SLOTS;
+			memcpy(a->bdf, bdf, len);
+			a->bdf[len] = '\0';
+		}
+		a->rc = pci_describe_at(sysfs_root, a->bdf, a->desc, sizeof(a->desc));
+		a->uses = 0;
+		a->asked_ns = now_ns;
+		c->asked++;
+	}
+	a->uses++;
+	*desc = a->desc;
+	return a->rc;
 }

@@ -10,6 +10,7 @@
 #define RAS_PCI_NAMES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 /*
  * Writes e.g. "Intel Corporation Sunrise Point-LP PCI Express Root Port #5
@@ -32,6 +33,39 @@ int pci_describe_ids(const char *sysfs_root, const char *bdf, int vendor_id,
  * Returns 0 or -ENOMEM.
  */
 int pci_names_set_ids_file(const char *path);
+/*
+ * pci_describe_at's answers kept per device, so that a storm of AER records
+ * does not ask sysfs again for every record (issue 39). Bounded: the slots
+ * are reused in turn. An answer is asked again after PCI_NAME_CACHE_USES
+ * uses or PCI_NAME_CACHE_NS on the caller's monotonic clock, so a device
+ * hot-plugged in or out is seen within that: the uncached answer is already
+ * the one at decoding, not at the error (a record is read a tick or a whole
+ * boot later), and the name is only a reader's aid next to the bdf.
+ */
+#define PCI_NAME_CACHE_SLOTS 16
+#define PCI_NAME_CACHE_USES 1024
+#define PCI_NAME_CACHE_NS (10 * 1000000000LL)
+
+struct pci_name_cache {
+	struct pci_name_answer {
+		char bdf[64];            /* as the record gave it; "" an unused slot */
+		char desc[256];
+		int rc;                  /* pci_describe_at's return */
+		uint32_t uses;
+		int64_t asked_ns;        /* the caller's clock when asked */
+	} slot[PCI_NAME_CACHE_SLOTS];
+	unsigned next;               /* the slot reused next */
+	uint64_t asked;              /* pci_describe_at calls made (tests count them) */
+};
+
+/*
+ * pci_describe_at's answer for bdf (len bytes, or up to a NUL), from the cache
+ * while fresh. now_ns: a monotonic clock the caller already read, or 0 to age
+ * answers by uses alone. Returns pci_describe_at's value; on 0, *desc is the
+ * description (valid until the next call). -ENAMETOOLONG: bdf too long to be one.
+ */
+int pci_describe_cached(struct pci_name_cache *c, const char *sysfs_root, const char *bdf,
+			size_t len, int64_t now_ns, const char **desc);
 /* Frees the cached ID database. */
 void pci_names_cleanup(void);
 

@@ -199,6 +199,7 @@ static int loop(struct rasd *d)
 
 	while (!d->stop) {
 		bool data = false, committed;
+		int64_t mono;
 		int n = epoll_wait(d->epfd, evs, 64, loop_timeout_ms(d));
 
 		if (n < 0 && errno == EINTR)
@@ -220,8 +221,11 @@ static int loop(struct rasd *d)
 			} else
 				data = true;
 		}
-		if (rasd_burst_tick_due(&d->burst, ras_clock_ns(CLOCK_MONOTONIC)))
+		mono = ras_clock_ns(CLOCK_MONOTONIC);
+		if (rasd_burst_tick_due(&d->burst, mono))
 			data = true;
+		/* Ages the decoding's cached PCI names (lib/pci_names.h): this read's time is near enough. */
+		d->dctx.now_ns = mono;
 		if (data && drain(d, false) < 0)
 			return -EIO;
 		if (data)

@@ -22,8 +22,25 @@ struct ras_tracing;
 struct ras_reader;
 
 #define RASD_BURST_TICK_NS (4 * 1000000LL)
-#define RASD_BURST_START 64
-#define RASD_BURST_STOP 16
+/*
+ * Enter at 6 records a tick (1,500/s), leave below 2 (500/s): a wake and a
+ * tick cost the same (each reads every CPU's file), so the tick is cheaper
+ * from about one record a tick on, and the gap of three keeps a steady rate
+ * from flapping (a switch writes buffer_percent and registers every CPU's
+ * file again). Entered at 64 (16,000/s) before: at 2,000-8,000/s rasd was
+ * woken for every record or two. A record waits at most one tick (4 ms)
+ * more to be read; its group is timed from its arrival in the kernel, so its
+ * commit is not delayed. No loss risk: the rates newly read by the tick
+ * (1,500-16,000/s) leave at most 64 records in the buffers at a tick; all on
+ * one CPU and 256 bytes each (the bench's stream: 148 on average) that is
+ * 16 KiB, 6 % of the default buffer_size_kb (256 per CPU, 64 sub-buffers of
+ * 4 KiB). Faster, the watermark (RASD_BURST_PERCENT) wakes rasd at once when
+ * a CPU's buffer is a quarter full (64 KiB, 256 such records, which a tick
+ * holds only past 64,000/s on one CPU), as before. A buffer_size_kb under
+ * 64 relies on that wake-up at these rates too, as it did above 16,000/s.
+ */
+#define RASD_BURST_START 6
+#define RASD_BURST_STOP 2
 /* A quarter full leaves three quarters of the buffer for the wake-up's latency. */
 #define RASD_BURST_PERCENT 25
 

@@ -42,6 +42,29 @@ static void burst_ends(void)
 	       "the watermark leaves at least half the buffer for the wake-up");
 }
 
+/* Per tick: 2,000/s is 8 records, 4,000/s 16, 1,000/s 4, 250/s 1. */
+static void burst_hysteresis(void)
+{
+	tap_is_int(rasd_burst_rule(false, 8, RASD_BURST_TICK_NS), RASD_BURST_BEGIN,
+		   "2,000/s is read by the tick");
+	tap_is_int(rasd_burst_rule(true, 16, RASD_BURST_TICK_NS), RASD_BURST_NEXT_WINDOW,
+		   "and 4,000/s stays so");
+	tap_is_int(rasd_burst_rule(false, 4, RASD_BURST_TICK_NS), RASD_BURST_NEXT_WINDOW,
+		   "1,000/s does not begin reading by the tick");
+	tap_is_int(rasd_burst_rule(true, 4, RASD_BURST_TICK_NS), RASD_BURST_NEXT_WINDOW,
+		   "but does not end it either: no flapping in the gap");
+	tap_is_int(rasd_burst_rule(true, 1, RASD_BURST_TICK_NS), RASD_BURST_END,
+		   "a record a tick (250/s): woken at every record again");
+	tap_ok(RASD_BURST_START >= 3 * RASD_BURST_STOP, "a gap of three between entering and leaving");
+	/*
+	 * The fill at a tick for the rates the tick now reads below the old
+	 * entry (64 a tick): 64 records of 256 bytes on one CPU, against the
+	 * default 256 KiB a CPU, stays far under the watermark that wakes rasd.
+	 */
+	tap_ok(64 * 256 * 100 * 4 <= RASD_BURST_PERCENT * 256 * 1024,
+	       "the tick's fill below the old entry: at most a quarter of the watermark's");
+}
+
 static void burst_tick(void)
 {
 	struct rasd_burst b = { 0 };
@@ -83,6 +106,7 @@ int main(void)
 {
 	burst_begins();
 	burst_ends();
+	burst_hysteresis();
 	burst_tick();
 	group_grows();
 	tap_done();

@@ -79,6 +79,62 @@ static void cleanup_tree(void)
 		tap_diag("could not remove %s", root);
 }
 
+#define SEC (1000000000LL)
+
+/* The cache gives what pci_describe_at gives, asks sysfs once per device for a while, and sees hot-plug. */
+static void cached(void)
+{
+	static struct pci_name_cache c;
+	const char *desc = NULL;
+	char out[256], name[32];
+	int64_t t = 1000 * SEC;
+
+	pci_describe_at(root, "0000:03:00.0", out, sizeof(out));
+	tap_is_int(pci_describe_cached(&c, root, "0000:03:00.0", 12, t, &desc), 0, "cached: present device");
+	tap_is_str(desc, out, "cached: the uncached answer");
+	for (int i = 0; i < 100; i++)
+		pci_describe_cached(&c, root, "0000:03:00.0", 12, t + i, &desc);
+	tap_is_int((int)c.asked, 1, "cached: 101 records of one device, sysfs asked once");
+	tap_is_int(pci_describe_cached(&c, root, "0000:05:00.0", 13, t, &desc), -ENODEV,
+		   "cached: an absent device's answer, terminator in the length");
+	pci_describe_cached(&c, root, "0000:05:00.0", 12, t, &desc);
+	tap_is_int((int)c.asked, 2, "cached: an absence is kept too");
+	pci_describe_cached(&c, root, "0000:03:00.0", 12, t, &desc);
+	tap_is_str(desc, out, "cached: another device's answer does not spoil the first");
+	tap_is_int(pci_describe_cached(&c, root, "0000:03:00.0/..", 15, t, &desc), -EINVAL,
+		   "cached: a malformed name, as uncached");
+	tap_is_int(pci_describe_cached(&c, root, "", 0, t, &desc), -EINVAL, "cached: an empty name");
+
+	/* Hot-plug: seen when the answer ages, by the clock or by uses. */
+	mkdirs("bus/pci/devices/0000:05:00.0");
+	put_file("bus/pci/devices/0000:05:00.0/vendor", "0x8086\n");
+	put_file("bus/pci/devices/0000:05:00.0/device", "0xa110\n");
+	tap_is_int(pci_describe_cached(&c, root, "0000:05:00.0", 12, t + PCI_NAME_CACHE_NS - 1, &desc),
+		   -ENODEV, "cached: a device plugged in is not seen before the answer ages");
+	tap_is_int(pci_describe_cached(&c, root, "0000:05:00.0", 12, t + PCI_NAME_CACHE_NS, &desc), 0,
+		   "cached: it is once the answer is PCI_NAME_CACHE_NS old");
+	tap_is_str(desc, "Intel Corporation Fake Root Port [8086:a110]", "cached: its names");
+	tap_is_int(pci_describe_cached(&c, root, "0000:05:00.0", 12, t - SEC, &desc), 0,
+		   "cached: a clock that went back asks again");
+	put_file("bus/pci/devices/0000:05:00.0/vendor", "garbage\n");
+	for (int i = 0; i < PCI_NAME_CACHE_USES - 1; i++)
+		pci_describe_cached(&c, root, "0000:05:00.0", 12, 0, &desc);
+	tap_is_str(desc, "Intel Corporation Fake Root Port [8086:a110]", "cached: without a clock, kept for its uses");
+	tap_is_int(pci_describe_cached(&c, root, "0000:05:00.0", 12, 0, &desc), -ENODEV,
+		   "cached: then asked again (the device changed)");
+
+	/* Bounded: more devices than slots reuse them, each answer still right. */
+	c.asked = 0;
+	for (int i = 0; i < 2 * PCI_NAME_CACHE_SLOTS; i++) {
+		snprintf(name, sizeof(name), "0000:%02x:00.0", 0x40 + i);
+		pci_describe_cached(&c, root, name, strlen(name), t, &desc);
+	}
+	tap_is_int(pci_describe_cached(&c, root, "0000:03:00.0", 12, t, &desc), 0,
+		   "cached: after the slots were reused");
+	tap_is_str(desc, out, "cached: the device asked again gives the same answer");
+	tap_is_int((int)c.asked, 2 * PCI_NAME_CACHE_SLOTS + 1, "cached: every new device asked once");
+}
+
 int main(void)
 {
 	char out[256], path[512];
@@ -115,6 +171,7 @@ int main(void)
 	tap_is_int(pci_describe_at(root, "0000:03:00.0", out, 0), -EINVAL, "zero-length buffer");
 	tap_is_int(pci_describe_at(root, "0000:03:00.0", out, 12), 0, "short buffer");
 	tap_is_str(out, "Samsung Ele", "truncated, terminated");
+	cached();
 	tap_is_int(pci_names_set_ids_file(NULL), 0, "back to the default database");
 	pci_names_cleanup();
 	cleanup_tree();
