@@ -51,8 +51,20 @@ stop
 ok "$(is_gaps "$before" && echo 0 || echo 1)" "no gap after rasd removed its own instance ($(gaps))"
 grep -q "is gone" "$LOG"; ok "$([ $? != 0 ] && echo 0 || echo 1)" "and nothing logged"
 
+# Kept, removed and made again by someone else before the next rasd: another inode, a gap.
+start --keep-instance; stop
+rmdir $T/instances/$INST && mkdir $T/instances/$INST
+start; ok $? "rasd takes back an instance made again"
+wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM lost_events WHERE count IS NULL AND instance = '$INST'\")\" -gt $before ]"
+ok $? "the kept instance made again is a gap ($(gaps), was $before)"
+grep -q "is gone (made again since)" "$LOG"; ok $? "and the log says so"
+stop
+before=$(gaps)
+
 # Kept in another boot (its buffer is the previous boot's, harvested otherwise): no gap.
 start --keep-instance; stop
+grep -q "^instance_boot=$(cat /proc/sys/kernel/random/boot_id)$" "$STATE"
+ok $? "the state file says in which boot the instance was kept"
 rmdir $T/instances/$INST
 sed -i 's/^instance_boot=.*/instance_boot=00000000-0000-0000-0000-000000000000/' "$STATE"
 start; stop
@@ -65,5 +77,28 @@ start; ok $? "rasd after a killed one"
 wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM lost_events WHERE count IS NULL AND instance = '$INST'\")\" -gt $before ]"
 ok $? "a killed rasd's instance removed is a gap too ($(gaps), was $before)"
 stop
+before=$(gaps)
+
+# The database failing at the stop: the instance is kept with what it holds for the next
+# rasd; removed before it starts, that is a gap too.
+SHIM=$(cd "$top_builddir" && pwd)/tests/fault-shim.so
+if [ -f "$SHIM" ]; then
+	shim_allow_asan
+	CTLF=$WORK/fault
+	: > "$CTLF"
+	RAS_FAULT_CTL=$CTLF LD_PRELOAD=$SHIM start; ok $? "rasd under the fault shim"
+	echo "pwrite -wal 28" > "$CTLF"
+	"$top_builddir/tests/synth-writer" "$T" "$INST" "$FORMATS" held 0 20 >/dev/null
+	wait_for 10 grep -q "storage failing since" "$LOG"; ok $? "its database fails"
+	stop
+	ok "$([ -d $T/instances/$INST ] && echo 0 || echo 1)" "stopped failing: its instance is kept"
+	: > "$CTLF"
+	rmdir $T/instances/$INST
+	start; ok $? "the next rasd, the database working again"
+	wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM lost_events WHERE count IS NULL AND instance = '$INST'\")\" -gt $before ]"
+	ok $? "the instance kept for the failed records, removed, is a gap ($(gaps), was $before)"
+	grep -q "kept at its stop .* is gone" "$LOG"; ok $? "and the log says so"
+	stop
+fi
 
 done_testing
