@@ -100,7 +100,7 @@ void ras_rasd_state_read(const char *lock_dir, const char *instance, struct ras_
 
 void ras_rasd_state_parse(const char *lock_dir, const char *instance, struct ras_rasd_state *st)
 {
-	char *text, v[16], state[16];
+	char *text, v[24], state[16];
 
 	memset(st, 0, sizeof(*st));
 	if (!(text = read_keyed(lock_dir, instance, "state")))
@@ -131,6 +131,11 @@ void ras_rasd_state_parse(const char *lock_dir, const char *instance, struct ras
 	st->durable_max_us = number(text, "durable_max_us");
 	refusals(text, st->refused, sizeof(st->refused));
 	value(text, "bmc_sel", st->bmc_sel, sizeof(st->bmc_sel));
+	st->instance_kept = !strcmp(value(text, "instance", v, sizeof(v)), "kept");
+	st->instance_removed = !strcmp(v, "removed");
+	value(text, "instance_boot", st->instance_boot, sizeof(st->instance_boot));
+	st->instance_ident = strtoull(value(text, "instance_ident", v, sizeof(v)), NULL, 10);
+	st->instance_unread = strtoull(value(text, "instance_unread", v, sizeof(v)), NULL, 10);
 	free(text);
 }
 

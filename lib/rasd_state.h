@@ -35,6 +35,14 @@ struct ras_rasd_state {
 	char refused[8192];
 	/* bmc_sel= (rasd/bmc_sel.h): "off", the IPMI device and its counts, or why there is none. */
 	char bmc_sel[PATH_MAX + 200];
+	/*
+	 * The live instance at the stop: kept (left in tracefs with what it
+	 * holds, in boot instance_boot, its inode instance_ident, unread records
+	 * then) or removed; neither when the file does not say.
+	 */
+	bool instance_kept, instance_removed;
+	char instance_boot[40];
+	uint64_t instance_ident, instance_unread;
 };
 
 /* The pid holding rasd's lock for instance in lock_dir (F_GETLK), 0 when none. */

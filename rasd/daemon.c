@@ -267,6 +267,10 @@ static int run_once(struct rasd *d)
 /* clean: stopped as asked with everything stored; otherwise the instance keeps what it holds. */
 static void teardown(struct rasd *d, bool clean)
 {
+	bool remove = d->tr.real && !d->cfg->keep_instance && clean;
+	/* What the next rasd must know to tell a kept instance removed from its own clean stop. */
+	struct rasd_instance_stop at_stop = daemon_instance_at_stop(d, remove);
+
 	if (d->reader)
 		ras_reader_close(d->reader);
 	ras_pipeline_free(&d->pipe);
@@ -284,7 +288,8 @@ static void teardown(struct rasd *d, bool clean)
 	 * Remove the instance only when it is ours, we were not told to keep it,
 	 * and nothing in it is unstored: after a failure the next rasd takes it back.
 	 */
-	ras_tracing_close(&d->tr, d->tr.real && !d->cfg->keep_instance && clean);
+	ras_tracing_close(&d->tr, remove);
+	daemon_instance_stopped(d, &at_stop);
 	ras_formats_free(d->fmt);
 	ras_decode_ctx_release(&d->dctx);
 	ras_tl_begin(RAS_TL_DB_CLOSE);

@@ -200,6 +200,77 @@ static int open_modules(struct rasd *d)
 	return 0;
 }
 
+/* This rasd's instance, kept should it stop without removing it (teardown in daemon.c says). */
+static void note_instance(struct rasd *d)
+{
+	struct rasd_instance_stop *in = &d->storage.instance;
+
+	if (!d->tr.real)
+		return;
+	*in = (struct rasd_instance_stop){ .fate = RASD_INSTANCE_KEPT };
+	if (ras_boot_id(in->boot_id, sizeof(in->boot_id)) < 0)
+		in->boot_id[0] = 0;
+	if (ras_tracing_instance_ident(d->tr.instance_dir, &in->ident) < 0)
+		in->ident = 0;
+}
+
+/*
+ * The last rasd stopped and kept its instance in this boot, and it is gone
+ * (made here, or another identity: removed and made again): what it held
+ * then and since went with it, a gap as after a killed rasd. One kept in
+ * another boot is not this buffer (the persistent instance, daemon_boot.c,
+ * holds that boot's records); one killed rasd's is stats_left_gone already.
+ */
+static bool kept_instance_gone(struct rasd *d)
+{
+	const struct rasd_instance_stop *prev = &d->storage.previous_instance;
+	const struct rasd_instance_stop *now = &d->storage.instance;
+
+	if (!d->tr.real || d->storage.previous_killed || prev->fate != RASD_INSTANCE_KEPT ||
+	    !prev->boot_id[0] || strcmp(prev->boot_id, now->boot_id))
+		return false;
+	if (!d->tr.created && (!prev->ident || !now->ident || prev->ident == now->ident))
+		return false;
+	ras_log(LOG_WARNING, "instance %s, kept at its stop by the last rasd (inode %llu, %llu "
+		"records unread then), is gone%s: what it held then and since is lost, stored as "
+		"a gap of unknown size", d->tr.instance_dir, (unsigned long long)prev->ident,
+		(unsigned long long)prev->unread, d->tr.created ? "" : " (made again since)");
+	return true;
+}
+
+struct rasd_instance_stop daemon_instance_at_stop(struct rasd *d, bool remove)
+{
+	struct rasd_instance_stop in = d->storage.instance;
+
+	if (!d->tr.real || !d->tr.inst)
+		return (struct rasd_instance_stop){ .fate = RASD_INSTANCE_UNSAID };
+	in.unread = 0;
+	for (unsigned i = 0; !remove && d->reader && i < ras_reader_ncpus(d->reader); i++) {
+		struct ras_cpu_stats st;
+
+		if (ras_tracing_cpu_stats(d->tr.instance_dir, ras_reader_cpu_at(d->reader, i), &st) == 0)
+			in.unread += st.entries;
+	}
+	return in;
+}
+
+void daemon_instance_stopped(struct rasd *d, struct rasd_instance_stop *in)
+{
+	uint64_t ident;
+
+	if (in->fate == RASD_INSTANCE_UNSAID)
+		return;
+	/* What is there now, whatever was asked: a removal that failed left it. */
+	if (ras_tracing_instance_ident(d->tr.instance_dir, &ident) == 0)
+		in->ident = ident;
+	else
+		in->fate = RASD_INSTANCE_REMOVED;
+	d->storage.instance = *in;
+	/* Only a stopping rasd's own state file: rasd_storage_stop wrote state=stopped. */
+	if (d->storage.stopped && d->storage.state_dir[0] && d->lockfd >= 0)
+		rasd_storage_write(&d->storage);
+}
+
 /* The live instance's reader and pipeline, and the flight recorder beside it. */
 static int open_live_pipeline(struct rasd *d)
 {
@@ -225,6 +296,9 @@ static int open_live_pipeline(struct rasd *d)
 	d->pipe.health = d->health;
 	d->pipe.stats_fresh = d->tr.real && d->tr.created;
 	d->pipe.stats_left_gone = d->pipe.stats_fresh && d->storage.previous_killed;
+	/* Made again while a kept one's counters are stored: the same gap (taken back: RESET_OTHER). */
+	if (kept_instance_gone(d))
+		d->pipe.stats_left_gone = d->pipe.stats_fresh;
 	return 0;
 }
 
@@ -235,6 +309,7 @@ int daemon_setup(struct rasd *d)
 	if ((r = take_lock(d)) < 0 || (r = rasd_instance_open(&d->tr, &d->fmt, &d->dctx, d->cfg)) < 0 ||
 	    (r = setup_loop(d)) < 0)
 		return r;
+	note_instance(d);
 	/* A new instance records before the database opens: a failing open loses nothing. */
 	if (d->tr.real && d->tr.created && (r = start_recording(d)) < 0)
 		return r;

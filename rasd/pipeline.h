@@ -78,8 +78,9 @@ struct ras_pipeline {
 	/* The instance's identity (ras_tracing_instance_ident), read once a run; 0: not yet. */
 	uint64_t stats_ident;
 	/*
-	 * The last rasd was killed and left its instance; a fresh one now means
-	 * someone removed that (a cleanup after the crash) with what it held.
+	 * The last rasd left its instance (killed, or it kept it at its stop in
+	 * this boot: daemon_setup.c); a fresh one now means someone removed that
+	 * (a cleanup) with what it held.
 	 */
 	bool stats_left_gone;
 	int db_error;                    /* the last database error (-errno), 0 once committed */

@@ -40,6 +40,14 @@ void rasd_storage_init(struct rasd_storage *s, const char *state_dir, const char
 	 */
 	ras_rasd_state_parse(state_dir, instance, prev);
 	s->previous_killed = prev->killed;
+	s->previous_instance.fate = prev->instance_kept ? RASD_INSTANCE_KEPT :
+				    prev->instance_removed ? RASD_INSTANCE_REMOVED : RASD_INSTANCE_UNSAID;
+	snprintf(s->previous_instance.boot_id, sizeof(s->previous_instance.boot_id), "%s",
+		 prev->instance_boot);
+	s->previous_instance.ident = prev->instance_ident;
+	s->previous_instance.unread = prev->instance_unread;
+	/* A rasd that stops before it has an instance leaves the last one's as it was. */
+	s->instance = s->previous_instance;
 	snprintf(s->database_id, sizeof(s->database_id), "%s", prev->database_id);
 	s->replaced_ns = prev->replaced_ns;
 	snprintf(s->replaced_from, sizeof(s->replaced_from), "%s", prev->replaced_from);
@@ -102,9 +110,22 @@ uint64_t rasd_storage_previous_unstored(const struct rasd_storage *s)
 	return n;
 }
 
+/* instance= lines: what the next rasd of this boot needs to tell a kept instance removed. */
+static void instance_lines(const struct rasd_instance_stop *in, char *out, size_t len)
+{
+	out[0] = 0;
+	if (in->fate == RASD_INSTANCE_KEPT)
+		snprintf(out, len, "instance=kept\ninstance_boot=%s\ninstance_ident=%llu\n"
+			 "instance_unread=%llu\n", in->boot_id, (unsigned long long)in->ident,
+			 (unsigned long long)in->unread);
+	else if (in->fate == RASD_INSTANCE_REMOVED)
+		snprintf(out, len, "instance=removed\n");
+}
+
 void rasd_storage_write(struct rasd_storage *s)
 {
 	char text[12288 + 2 * PATH_MAX], dur[160] = "", refused[8192], sel[PATH_MAX + 200] = "";
+	char inst[160];
 	const struct rasd_durability *h = s->durability;
 	int r;
 
@@ -118,6 +139,7 @@ void rasd_storage_write(struct rasd_storage *s)
 	/* Whether the BMC hears of errors, and how that goes: one bmc_sel= line. */
 	if (s->bmc_sel)
 		snprintf(sel, sizeof(sel), "bmc_sel=%s\n", s->bmc_sel(s->bmc_sel_ctx));
+	instance_lines(&s->instance, inst, sizeof(inst));
 	/*
 	 * Key = value lines, read by ras-fdr-ctl status and metrics
 	 * (lib/rasd_state.c), believed only while this pid holds the lock; the
@@ -125,13 +147,13 @@ void rasd_storage_write(struct rasd_storage *s)
 	 */
 	snprintf(text, sizeof(text), "pid=%ld\nstate=%s\nstart_ns=%lld\nstop_ns=%lld\nunstored=%llu\n"
 		 "database=%s\ndatabase_id=%s\nreplaced_ns=%lld\nreplaced_from=%s\nmoved_log=%s\n"
-		 "storage=%s\nsince_ns=%lld\nwaiting=%llu\n%s%s%sexit=%s\nreason=%s\n", (long)getpid(),
+		 "storage=%s\nsince_ns=%lld\nwaiting=%llu\n%s%s%s%sexit=%s\nreason=%s\n", (long)getpid(),
 		 s->stopped ? "stopped" : "running", (long long)s->start_ns,
 		 (long long)(s->stopped ? ras_clock_ns(CLOCK_REALTIME) : 0),
 		 (unsigned long long)s->unstored, s->db_path, s->database_id,
 		 (long long)s->replaced_ns, s->replaced_from, s->moved_log, s->failing ? "failing" : "ok",
-		 (long long)s->since_ns, (unsigned long long)s->waiting, dur, sel, refused, s->exit_reason,
-		 s->failing ? s->reason : "");
+		 (long long)s->since_ns, (unsigned long long)s->waiting, dur, sel, inst, refused,
+		 s->exit_reason, s->failing ? s->reason : "");
 
 	s->written_ms = mono_ms();
 	s->durability_written = h ? h->count : 0;

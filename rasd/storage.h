@@ -20,6 +20,19 @@
 
 struct rasd_bmc_sel;
 
+/*
+ * What became of the live instance at a stop (the state file's instance=
+ * lines): kept in tracefs with what it holds (keep_instance, a failing
+ * database), in a boot, with its identity (ras_tracing_instance_ident) and
+ * the records it held unread then; or removed. UNSAID: nothing is known.
+ */
+enum rasd_instance_fate { RASD_INSTANCE_UNSAID, RASD_INSTANCE_KEPT, RASD_INSTANCE_REMOVED };
+struct rasd_instance_stop {
+	enum rasd_instance_fate fate;
+	char boot_id[40];
+	uint64_t ident, unread;
+};
+
 struct rasd_storage {
 	char state_dir[PATH_MAX];
 	char state_name[128];          /* rasd-<instance>.state */
@@ -41,6 +54,8 @@ struct rasd_storage {
 	bool stopped;                  /* rasd is stopping: the state file says so */
 	char exit_reason[512];         /* why it stops, when on an error */
 	bool previous_killed;          /* the last rasd's state file says it runs: it did not stop */
+	/* The last rasd's instance at its stop, and this one's (the last one's until it has its own). */
+	struct rasd_instance_stop previous_instance, instance;
 	uint64_t durability_written;   /* its count when the state file was last written */
 	int64_t written_ms;            /* CLOCK_MONOTONIC of that write */
 	/* The BMC's SEL line of the state file (rasd/bmc_sel.h), or NULL: none. */

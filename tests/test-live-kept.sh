@@ -1,0 +1,104 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+# Live test on the running kernel's tracefs (root only; exit 77 otherwise):
+# an instance rasd left behind, removed before the next rasd of the same boot
+# starts, went with what it held. rasd says at its stop whether it removed its
+# instance or kept it (keep_instance, a failing database); the next rasd that
+# finds a kept instance gone stores a gap of unknown size and logs it, as for
+# a killed rasd's. A clean removal, an instance taken back, or a kept one of
+# another boot are no gap.
+set -u
+. "${top_srcdir:-.}/tests/live-lib.sh"
+[ -r /proc/sys/kernel/random/boot_id ] || { echo "1..0 # SKIP no boot id"; exit 77; }
+
+live_setup kept
+STATE=$WORK/lock/rasd-$INST.state
+gaps() { q "SELECT count(*) FROM lost_events WHERE count IS NULL AND instance = '$INST'"; }
+# One rasd run: started (its options the arguments), recording, then stopped (SIGTERM).
+start() {
+	LOG=$WORK/rasd.$((++runs)).log
+	"$RASD" --config "$WORK/rasd.conf" "$@" 2>"$LOG" &
+	PID=$!
+	wait_for 20 grep -q "recording" "$LOG"
+}
+stop() { kill -TERM "$PID"; wait "$PID"; local rc=$?; PID=; return $rc; }
+runs=0
+
+start --keep-instance; ok $? "rasd records (keep_instance)"
+stop; ok $? "and stops"
+ok "$([ -d $T/instances/$INST ] && echo 0 || echo 1)" "its instance is kept"
+before=$(gaps)
+
+# Taken back by the next rasd: nothing went with it.
+start --keep-instance; ok $? "the next rasd takes the kept instance back"
+stop
+is_gaps() { [ "$(gaps)" = "$1" ]; }
+ok "$(is_gaps "$before" && echo 0 || echo 1)" "no gap for an instance taken back ($(gaps))"
+
+# Removed (a cleanup) before the next rasd: what it held went with it.
+rmdir $T/instances/$INST
+start; ok $? "the next rasd makes the instance anew"
+wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM lost_events WHERE count IS NULL AND instance = '$INST'\")\" -gt $before ]"
+ok $? "the kept instance removed is a gap of unknown size ($(gaps), was $before)"
+grep -q "kept at its stop .* is gone" "$LOG"; ok $? "and the log says so"
+stop; ok $? "rasd stops and removes its instance"
+ok "$([ ! -d $T/instances/$INST ] && echo 0 || echo 1)" "its instance is removed"
+before=$(gaps)
+
+# Removed cleanly by rasd itself: the next one's new instance is no gap.
+start; ok $? "rasd after a clean stop"
+stop
+ok "$(is_gaps "$before" && echo 0 || echo 1)" "no gap after rasd removed its own instance ($(gaps))"
+grep -q "is gone" "$LOG"; ok "$([ $? != 0 ] && echo 0 || echo 1)" "and nothing logged"
+
+# Kept, removed and made again by someone else before the next rasd: another inode, a gap.
+start --keep-instance; stop
+rmdir $T/instances/$INST && mkdir $T/instances/$INST
+start; ok $? "rasd takes back an instance made again"
+wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM lost_events WHERE count IS NULL AND instance = '$INST'\")\" -gt $before ]"
+ok $? "the kept instance made again is a gap ($(gaps), was $before)"
+grep -q "is gone (made again since)" "$LOG"; ok $? "and the log says so"
+stop
+before=$(gaps)
+
+# Kept in another boot (its buffer is the previous boot's, harvested otherwise): no gap.
+start --keep-instance; stop
+grep -q "^instance_boot=$(cat /proc/sys/kernel/random/boot_id)$" "$STATE"
+ok $? "the state file says in which boot the instance was kept"
+rmdir $T/instances/$INST
+sed -i 's/^instance_boot=.*/instance_boot=00000000-0000-0000-0000-000000000000/' "$STATE"
+start; stop
+ok "$(is_gaps "$before" && echo 0 || echo 1)" "no gap for an instance kept in another boot ($(gaps))"
+
+# Killed (it never said), its instance removed by a cleanup: a gap, as before.
+start; kill -KILL "$PID"; wait "$PID" 2>/dev/null; PID=
+rmdir $T/instances/$INST
+start; ok $? "rasd after a killed one"
+wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM lost_events WHERE count IS NULL AND instance = '$INST'\")\" -gt $before ]"
+ok $? "a killed rasd's instance removed is a gap too ($(gaps), was $before)"
+stop
+before=$(gaps)
+
+# The database failing at the stop: the instance is kept with what it holds for the next
+# rasd; removed before it starts, that is a gap too.
+SHIM=$(cd "$top_builddir" && pwd)/tests/fault-shim.so
+if [ -f "$SHIM" ]; then
+	shim_allow_asan
+	CTLF=$WORK/fault
+	: > "$CTLF"
+	RAS_FAULT_CTL=$CTLF LD_PRELOAD=$SHIM start; ok $? "rasd under the fault shim"
+	echo "pwrite -wal 28" > "$CTLF"
+	"$top_builddir/tests/synth-writer" "$T" "$INST" "$FORMATS" held 0 20 >/dev/null
+	wait_for 10 grep -q "storage failing since" "$LOG"; ok $? "its database fails"
+	stop
+	ok "$([ -d $T/instances/$INST ] && echo 0 || echo 1)" "stopped failing: its instance is kept"
+	: > "$CTLF"
+	rmdir $T/instances/$INST
+	start; ok $? "the next rasd, the database working again"
+	wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM lost_events WHERE count IS NULL AND instance = '$INST'\")\" -gt $before ]"
+	ok $? "the instance kept for the failed records, removed, is a gap ($(gaps), was $before)"
+	grep -q "kept at its stop .* is gone" "$LOG"; ok $? "and the log says so"
+	stop
+fi
+
+done_testing
