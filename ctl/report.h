@@ -35,8 +35,10 @@ int report_verdicts(struct ras_db *db, const struct report_args *a, struct rpt_m
  * part it names: by the verdict's label standing as a word of the location,
  * else by its key (an EDAC "mcN a:b:c" as summary writes it, or the key as a
  * word). The first in health's order, worst first; -1 when none names it.
+ * report_join.c: each verdict's strings read once into hash tables, each
+ * part's pieces looked up. 0 or -ENOMEM.
  */
-void report_join(struct rpt_model *m);
+int report_join(struct rpt_model *m);
 /* report_map.c: the DIMM map from the stored EDAC topology, else the slots the parts name. */
 int report_map(struct ras_db *db, struct rpt_model *m);
 /* report_model.c: the parts (summary's counts, --part) and their timelines. */

@@ -300,8 +300,7 @@ int report_build(struct ras_db *db, const struct report_args *a, struct rpt_mode
 	if ((r = ras_db_report_boots(db, add_boot, m)) < 0 || (r = report_parts(db, a, m)) < 0 ||
 	    (r = report_verdicts(db, a, m)) < 0)
 		return r;
-	report_join(m);
-	if ((r = report_map(db, m)) < 0)
+	if ((r = report_join(m)) < 0 || (r = report_map(db, m)) < 0)
 		return r;
 	r = ras_db_action_list(db, a->f.since_ns, add_action, &k);
 	if (r < 0 && r != -ENOENT)

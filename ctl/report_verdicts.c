@@ -7,7 +7,6 @@
  * (dimm_where_of_part on the live machine), read only with --machine: the
  * report may be made on another machine than the database's.
  */
-#include <ctype.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,54 +157,4 @@ int report_verdicts(struct ras_db *db, const struct report_args *a, struct rpt_m
 		return r;
 	m->verdicts_known = true;
 	return k.error;
-}
-
-/* Whether w (len bytes) stands in s as a word of its own: no letter, digit, '_' or '#' beside it. */
-static bool word_in(const char *s, const char *w, size_t len)
-{
-	for (const char *at = s; len && (at = strstr(at, w)); at++) {
-		bool before = at > s && (isalnum((unsigned char)at[-1]) || at[-1] == '_' || at[-1] == '#');
-		bool after = isalnum((unsigned char)at[len]) || at[len] == '_' || at[len] == '#';
-
-		if (!before && !after)
-			return true;
-	}
-	return false;
-}
-
-/* An EDAC key "mcN a:b:c" as summary's location begins: "mcN, layers a:b" (":c" unless -1). */
-static bool edac_key_in(const char *name, const char *key)
-{
-	char want[96];
-	unsigned mc;
-	int a, b, c, n;
-
-	if (sscanf(key, "mc%u %d:%d:%d%n", &mc, &a, &b, &c, &n) != 4 || key[n])
-		return false;
-	if (c < 0)
-		snprintf(want, sizeof(want), "mc%u, layers %d:%d", mc, a, b);
-	else
-		snprintf(want, sizeof(want), "mc%u, layers %d:%d:%d", mc, a, b, c);
-	return !strncmp(name, want, strlen(want)) && (!name[strlen(want)] || name[strlen(want)] == ' ');
-}
-
-static bool names(const struct rpt_part *p, const struct rpt_verdict *v)
-{
-	const char *key = v->part;
-
-	if (!p->name[0])
-		return false;
-	if (strlen(v->label) >= 2 && word_in(p->name, v->label, strlen(v->label)))
-		return true;
-	return edac_key_in(p->name, key) || (strlen(key) >= 2 && word_in(p->name, key, strlen(key)));
-}
-
-void report_join(struct rpt_model *m)
-{
-	for (size_t i = 0; i < m->nparts; i++) {
-		m->parts[i].verdict = -1;
-		for (size_t k = 0; k < m->nverdicts && m->parts[i].verdict < 0; k++)
-			if (names(&m->parts[i], &m->verdicts[k]))
-				m->parts[i].verdict = (int)k;
-	}
 }

@@ -2,6 +2,7 @@
 /* The report as a JSON bundle: doc/schema/report.schema.json describes every member. */
 #include <errno.h>
 #include <string.h>
+#include "decoders/other_util.h"
 #include "lib/clock.h"
 #include "lib/json.h"
 #include "report.h"
@@ -92,12 +93,30 @@ static void machine(FILE *f, const struct rpt_machine *mc)
 	fputs("]}", f);
 }
 
-static void bins(FILE *f, const char *name, const int64_t *b)
+/*
+ * A timeline's counts, `key` then "n,n,...]": built in one buffer by the
+ * decoders' digit writer and written at once (an fprintf per number was a
+ * fifth of the whole machine's report: 3 x 40 numbers a part).
+ */
+static void bins(FILE *f, const char *key, const int64_t *b)
 {
-	fprintf(f, ",\"%s\":[", name);
-	for (unsigned i = 0; i < RPT_BINS; i++)
-		fprintf(f, "%s%lld", i ? "," : "", (long long)b[i]);
-	fputc(']', f);
+	char line[RPT_BINS * 22 + 2], digits[24], *at = line, *end = digits + sizeof(digits);
+
+	fputs(key, f);
+	for (unsigned i = 0; i < RPT_BINS; i++) {
+		/* Negated as unsigned so INT64_MIN works too, as "%lld" writes it. */
+		unsigned long long u = b[i] < 0 ? 0ULL - (unsigned long long)b[i] : (unsigned long long)b[i];
+		char *d = ou_decimal_digits(end, u);
+
+		if (i)
+			*at++ = ',';
+		if (b[i] < 0)
+			*at++ = '-';
+		memcpy(at, d, (size_t)(end - d));
+		at += end - d;
+	}
+	*at++ = ']';
+	fwrite(line, 1, (size_t)(at - line), f);
 }
 
 /* A DIMM's SMBIOS device as health --json writes it ("smbios"), null when not a DIMM. */
@@ -186,9 +205,9 @@ static void parts(FILE *f, const struct rpt_model *m)
 			fprintf(f, ":%s", p->by_severity[s].value);
 		}
 		fputc('}', f);
-		bins(f, "timeline_corrected", p->bins[0]);
-		bins(f, "timeline_uncorrected", p->bins[1]);
-		bins(f, "timeline_other", p->bins[2]);
+		bins(f, ",\"timeline_corrected\":[", p->bins[0]);
+		bins(f, ",\"timeline_uncorrected\":[", p->bins[1]);
+		bins(f, ",\"timeline_other\":[", p->bins[2]);
 		part_verdict(f, m, p);
 		smbios(f, rpt_part_locator(m, p));
 		fputc('}', f);

@@ -9,8 +9,8 @@ db_libdb_a_SOURCES += db/db_report.c db/db_report.h db/db_locations.c db/db_loca
 noinst_LIBRARIES += report/libreport.a
 report_libreport_a_SOURCES = report/report.h report/model.c report/redact.c report/json.c \
 	report/html.c report/html_text.c report/timeline.c report/dimm_map.c
-ctl_ras_fdr_ctl_SOURCES += ctl/report.c ctl/report_machine.c ctl/report_model.c ctl/report_lists.c ctl/report_verdicts.c ctl/report_map.c ctl/report.h
-ctl_ras_fdr_ctl_LDADD += report/libreport.a lib/libras.a -lm
+ctl_ras_fdr_ctl_SOURCES += ctl/report.c ctl/report_machine.c ctl/report_model.c ctl/report_lists.c ctl/report_verdicts.c ctl/report_join.c ctl/report_map.c ctl/report.h
+ctl_ras_fdr_ctl_LDADD += report/libreport.a lib/libras.a decoders/libdecoders.a -lm
 # -o's file written aside in its directory and renamed over FILE once whole
 # (ctl/out_file.h): a failed run leaves no half report and keeps the old one.
 ctl_ras_fdr_ctl_SOURCES += ctl/out_file.c ctl/out_file.h
@@ -50,6 +50,13 @@ TESTS += tests/report/test-json-line
 tests_report_test_json_line_SOURCES = tests/report/test-json-line.c ctl/json_line.c tests/tap.h
 tests_report_test_json_line_CFLAGS = $(RAS_CFLAGS)
 tests_report_test_json_line_LDADD = $(TEST_LIBS)
+
+# ctl/report_join.c against the part x verdict join it replaced (kept in the test).
+check_PROGRAMS += tests/report/test-report-join
+TESTS += tests/report/test-report-join
+tests_report_test_report_join_SOURCES = tests/report/test-report-join.c ctl/report_join.c tests/tap.h
+tests_report_test_report_join_CFLAGS = $(RAS_CFLAGS)
+tests_report_test_report_join_LDADD = $(TEST_LIBS)
 
 # Realistic reports kept as test data (tests/report/scenarios/): record text
 # replayed by rasd --once through scenario-tree, or SQL, each with its facts.

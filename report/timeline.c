@@ -7,15 +7,19 @@
  * column's <title> gives the exact counts (a tooltip, no script).
  */
 #include <math.h>
+#include <string.h>
+#include "decoders/other_util.h"
 #include "lib/clock.h"
 #include "report.h"
 
 #define W 640
 #define H 96
+#define SVG_H 110            /* H + 14: the times below the axis */
 #define AXIS 52               /* y of the axis */
 #define HALF 36               /* tallest bar each way */
 #define LEFT 4
 #define COLW ((W - 2 * LEFT) / RPT_BINS)
+_Static_assert(SVG_H == H + 14, "the SVG's height holds the times below it");
 
 static int64_t max_of(const struct rpt_part *p)
 {
@@ -37,37 +41,99 @@ static int height(int64_t n, int64_t max)
 	return h < 3 ? 3 : h;
 }
 
+/*
+ * The window's times as text, the same in every part's timeline: its two
+ * ends and its columns' starts, each formatted once per window instead of at
+ * every part (a machine's report draws thousands of timelines). Keyed by the
+ * window, so never stale; ras-fdr-ctl writes a report from one thread.
+ */
+static struct {
+	int64_t t0, t1;
+	bool valid, have[RPT_BINS];
+	char from[40], until[40], start[RPT_BINS][40];
+} texts;
+
+static void window_texts(const struct rpt_model *m)
+{
+	if (texts.valid && texts.t0 == m->t0 && texts.t1 == m->t1)
+		return;
+	memset(texts.have, 0, sizeof(texts.have));
+	texts.t0 = m->t0;
+	texts.t1 = m->t1;
+	texts.valid = true;
+	ras_format_time(m->t0, texts.from, sizeof(texts.from));
+	ras_format_time(m->t1, texts.until, sizeof(texts.until));
+}
+
+static const char *column_start(const struct rpt_model *m, unsigned i)
+{
+	int64_t span = (m->t1 - m->t0) / RPT_BINS;
+
+	if (!texts.have[i]) {
+		ras_format_time(m->t0 + span * i, texts.start[i], sizeof(texts.start[i]));
+		texts.have[i] = true;
+	}
+	return texts.start[i];
+}
+
+/* The first n bytes of s at most, as "%.<n>s" writes them. */
+static void put_prefix(struct ou_buf *b, const char *s, size_t n)
+{
+	ou_put_n(b, s, strnlen(s, n));
+}
+
+/* <rect class="CLASS" x="X" y="Y" width="W" height="H"/> */
+static void put_rect(struct ou_buf *b, const char *open, int x, int y, int w, int h)
+{
+	ou_put(b, open);
+	ou_put_int(b, x);
+	ou_put_lit(b, "\" y=\"");
+	ou_put_int(b, y);
+	ou_put_lit(b, "\" width=\"");
+	ou_put_int(b, w);
+	ou_put_lit(b, "\" height=\"");
+	ou_put_int(b, h);
+	ou_put_lit(b, "\"/>");
+}
+
+/* A column's bars and counts, built in a buffer (no printf: one a part at least). */
 static void column(FILE *f, const struct rpt_model *m, const struct rpt_part *p, unsigned i,
 		   int64_t max)
 {
 	int64_t ce = p->bins[0][i], ue = p->bins[1][i], other = p->bins[2][i];
-	int64_t span = (m->t1 - m->t0) / RPT_BINS;
-	char from[40];
+	char line[512];
+	struct ou_buf b = ou_start(line, sizeof(line));
 	int x = LEFT + (int)i * COLW, h;
 
 	if (!ce && !ue && !other)
 		return;
-	ras_format_time(m->t0 + span * i, from, sizeof(from));
-	fprintf(f, "<g class=\"col\"><title>from %.19sZ: %lld corrected, %lld uncorrected, %lld other</title>",
-		from, (long long)ce, (long long)ue, (long long)other);
+	ou_put_lit(&b, "<g class=\"col\"><title>from ");
+	put_prefix(&b, column_start(m, i), 19);
+	ou_put_lit(&b, "Z: ");
+	ou_put_int(&b, ce);
+	ou_put_lit(&b, " corrected, ");
+	ou_put_int(&b, ue);
+	ou_put_lit(&b, " uncorrected, ");
+	ou_put_int(&b, other);
+	ou_put_lit(&b, " other</title>");
 	if ((h = height(ce + other, max)))
-		fprintf(f, "<rect class=\"ce\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", x,
-			AXIS - h, COLW - 2, h);
+		put_rect(&b, "<rect class=\"ce\" x=\"", x, AXIS - h, COLW - 2, h);
 	if ((h = height(ue, max)))
-		fprintf(f, "<rect class=\"ue\" x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\"/>", x,
-			AXIS + 1, COLW - 2, h);
-	fputs("</g>", f);
+		put_rect(&b, "<rect class=\"ue\" x=\"", x, AXIS + 1, COLW - 2, h);
+	ou_put_lit(&b, "</g>");
+	fwrite(line, 1, b.at, f);
 }
 
 static void action_marks(FILE *f, const struct rpt_model *m, size_t part)
 {
 	for (size_t i = 0; i < m->nactions; i++) {
 		const struct rpt_action *a = &m->actions[i];
-		int b = rpt_bin_of(m, a->wall_ns);
-		int x = LEFT + b * COLW + COLW / 2 - 1;
+		int b, x;
 
-		if (a->part != (int)part || b < 0)
+		/* The part first: every part's timeline walks every action. */
+		if (a->part != (int)part || (b = rpt_bin_of(m, a->wall_ns)) < 0)
 			continue;
+		x = LEFT + b * COLW + COLW / 2 - 1;
 		fprintf(f, "<path class=\"act\" d=\"M%d 2 l4 8 l-8 0 z\"><title>", x);
 		rpt_html_text(f, a->action, SIZE_MAX);
 		fputs(": ", f);
@@ -76,27 +142,52 @@ static void action_marks(FILE *f, const struct rpt_model *m, size_t part)
 	}
 }
 
+/* Its opening and axis: the same for every part, but for its name. */
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define SVG_OPEN "<svg class=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " STR(W) " " \
+	STR(SVG_H) "\" width=\"" STR(W) "\" height=\"" STR(SVG_H) "\" role=\"img\" aria-label=\"timeline of "
+
 void rpt_write_timeline(FILE *f, const struct rpt_model *m, size_t part)
 {
 	const struct rpt_part *p = &m->parts[part];
 	int64_t max = max_of(p);
-	char from[40], until[40];
+	char line[256];
+	struct ou_buf b = ou_start(line, sizeof(line));
 
-	fprintf(f, "<svg class=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 %d %d\""
-		" width=\"%d\" height=\"%d\" role=\"img\" aria-label=\"timeline of ", W, H + 14, W, H + 14);
+	fputs(SVG_OPEN, f);
 	rpt_html_text(f, p->name, SIZE_MAX);
-	fputs("\">", f);
-	fprintf(f, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>", LEFT, AXIS,
-		W - LEFT, AXIS);
+	ou_put_lit(&b, "\">");
+	ou_put_lit(&b, "<line class=\"axis\" x1=\"");
+	ou_put_int(&b, LEFT);
+	ou_put_lit(&b, "\" y1=\"");
+	ou_put_int(&b, AXIS);
+	ou_put_lit(&b, "\" x2=\"");
+	ou_put_int(&b, W - LEFT);
+	ou_put_lit(&b, "\" y2=\"");
+	ou_put_int(&b, AXIS);
+	ou_put_lit(&b, "\"/>");
+	fwrite(line, 1, b.at, f);
 	if (m->t1 > m->t0) {
+		window_texts(m);
 		for (unsigned i = 0; i < RPT_BINS; i++)
 			column(f, m, p, i, max);
 		action_marks(f, m, part);
-		ras_format_time(m->t0, from, sizeof(from));
-		ras_format_time(m->t1, until, sizeof(until));
-		fprintf(f, "<text x=\"%d\" y=\"%d\">%.16sZ</text>", LEFT, H + 10, from);
-		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"end\">%.16sZ</text>", W - LEFT,
-			H + 10, until);
+		b = ou_start(line, sizeof(line));
+		ou_put_lit(&b, "<text x=\"");
+		ou_put_int(&b, LEFT);
+		ou_put_lit(&b, "\" y=\"");
+		ou_put_int(&b, H + 10);
+		ou_put_lit(&b, "\">");
+		put_prefix(&b, texts.from, 16);
+		ou_put_lit(&b, "Z</text><text x=\"");
+		ou_put_int(&b, W - LEFT);
+		ou_put_lit(&b, "\" y=\"");
+		ou_put_int(&b, H + 10);
+		ou_put_lit(&b, "\" text-anchor=\"end\">");
+		put_prefix(&b, texts.until, 16);
+		ou_put_lit(&b, "Z</text>");
+		fwrite(line, 1, b.at, f);
 	}
 	fputs("</svg>", f);
 }
