@@ -37,3 +37,9 @@ check_PROGRAMS += tests/test-stats-due
 TESTS += tests/test-stats-due
 tests_test_stats_due_CFLAGS = $(RAS_CFLAGS)
 tests_test_stats_due_LDADD = $(TEST_LIBS)
+
+# And in the pipeline: a loss left to the commit is in that commit.
+check_PROGRAMS += tests/test-stats-commit
+TESTS += tests/test-stats-commit
+tests_test_stats_commit_CFLAGS = $(RAS_CFLAGS) -I$(srcdir)/tests
+tests_test_stats_commit_LDADD = $(TEST_LIBS)
