@@ -48,8 +48,9 @@ int daemon_drain_reader(struct ras_tracing *tr, struct ras_reader *reader, struc
 			return r;
 		}
 	}
+	/* The drop counters now, or before the group's commit (rasd/stats_due.h). */
 	if (tr->real)
-		ras_pipeline_check_stats(pipe, reader);
+		ras_pipeline_after_read(pipe, reader);
 	if (force)
 		ras_pipeline_commit(pipe);
 	else if (ras_pipeline_commit_due(pipe, ras_clock_ns(CLOCK_REALTIME)))

@@ -7,7 +7,8 @@
 # Included by the top Makefile.am; only appends.
 
 rasd_librasd_a_SOURCES += rasd/give_back.c rasd/give_back.h \
-	rasd/loop_wait.c rasd/loop_wait.h
+	rasd/loop_wait.c rasd/loop_wait.h \
+	rasd/stats_due.c rasd/stats_due.h
 EXTRA_DIST += rasd/event_loop.mk
 
 check_PROGRAMS += tests/test-give-back
@@ -30,3 +31,15 @@ check_PROGRAMS += tests/test-stats-recreated
 TESTS += tests/test-stats-recreated
 tests_test_stats_recreated_CFLAGS = $(RAS_CFLAGS) -I$(srcdir)/tests
 tests_test_stats_recreated_LDADD = $(TEST_LIBS)
+
+# When the drop counters are read: before every commit, not at every wake (rasd/stats_due.c).
+check_PROGRAMS += tests/test-stats-due
+TESTS += tests/test-stats-due
+tests_test_stats_due_CFLAGS = $(RAS_CFLAGS)
+tests_test_stats_due_LDADD = $(TEST_LIBS)
+
+# And in the pipeline: a loss left to the commit is in that commit.
+check_PROGRAMS += tests/test-stats-commit
+TESTS += tests/test-stats-commit
+tests_test_stats_commit_CFLAGS = $(RAS_CFLAGS) -I$(srcdir)/tests
+tests_test_stats_commit_LDADD = $(TEST_LIBS)

@@ -13,6 +13,8 @@
 #include "pipeline_internal.h"
 #include "actions.h"
 #include "lib/record.h"
+#include "lib/clock.h"
+#include "stats_due.h"
 
 /* The fold hook: the storm and size limits the database applies to what is stored. */
 void ras_pipeline_set_limits(struct ras_pipeline *p)
@@ -82,6 +84,7 @@ void ras_pipeline_note_db_error(struct ras_pipeline *p)
 	ras_actions_rolled_back(p->actions);
 	rasd_health_rolled_back(p->health);
 	p->stats_in_txn = false;
+	p->stats_unchecked = true;   /* what was checked is rolled back: the retry checks again */
 	p->in_txn = 0;
 	p->stored = p->committed_stored;
 	p->duplicates = p->committed_duplicates;
@@ -441,6 +444,7 @@ static void on_missed(void *ctx, int cpu, long long count, uint64_t prev_ts, uin
 	if (replay_pass_over(p, RAS_REPLAY_MISSED, cpu))
 		return;
 	missed_item(p, cpu, count, prev_ts, ts);
+	p->stats_missed = true;
 	replay_count(p, RAS_REPLAY_MISSED, cpu);
 }
 
@@ -596,6 +600,7 @@ void ras_pipeline_free(struct ras_pipeline *p)
 	free(p->replay_seen);
 	free(p->replay_skip);
 	p->replay_seen = p->replay_skip = NULL;
+	p->stats_reader = NULL;   /* closed with it */
 }
 
 static bool cpu_bit(const uint64_t *map, int cpu)
@@ -727,5 +732,29 @@ int ras_pipeline_check_stats(struct ras_pipeline *p, const struct ras_reader *r)
 	}
 	p->last_stats_ns = now;
 	p->stats_in_txn = true;
+	p->stats_unchecked = p->stats_missed = false;
+	p->stats_checked_mono = ras_clock_ns(CLOCK_MONOTONIC);
+	p->stats_checks++;
 	return 0;
+}
+
+int ras_pipeline_after_read(struct ras_pipeline *p, const struct ras_reader *r)
+{
+	struct rasd_stats_due due = {
+		.now_ns = ras_clock_ns(CLOCK_MONOTONIC),
+		.checked_ns = p->stats_checked_mono,
+		.missed = p->stats_missed,
+		.group_open = p->group_first_ns != 0,
+	};
+
+	p->stats_unchecked = true;
+	p->stats_reader = r;
+	return rasd_stats_due_now(&due) ? ras_pipeline_check_stats(p, r) : 0;
+}
+
+int ras_pipeline_stats_before_commit(struct ras_pipeline *p)
+{
+	if (!p->stats_unchecked || !p->stats_reader || !p->tr->real)
+		return 0;
+	return ras_pipeline_check_stats(p, p->stats_reader);
 }

@@ -75,6 +75,15 @@ struct ras_pipeline {
 	 */
 	uint64_t stats_quiet[RAS_PIPELINE_STATS_CPUS / 64], stats_written[RAS_PIPELINE_STATS_CPUS / 64];
 	uint64_t stats_reads;            /* the stored counters read (tests count them) */
+	/*
+	 * When the kernel's counters are read (rasd/stats_due.h): a read since
+	 * the last check (the next commit checks first), a lost page met since,
+	 * and the last check's CLOCK_MONOTONIC (0: none this run).
+	 */
+	bool stats_unchecked, stats_missed;
+	int64_t stats_checked_mono;
+	const struct ras_reader *stats_reader; /* the reader of that read */
+	uint64_t stats_checks;           /* the kernel's counters read, all CPUs at once (tests count them) */
 	/* The instance's identity (ras_tracing_instance_ident), read once a run; 0: not yet. */
 	uint64_t stats_ident;
 	/*
@@ -167,6 +176,14 @@ int ras_pipeline_account_crash(struct ras_pipeline *p);
 int ras_pipeline_resume_replay(struct ras_pipeline *p, const struct ras_reader *r);
 /* Compares the kernel's per-CPU loss counters with the last seen and stores the difference. */
 int ras_pipeline_check_stats(struct ras_pipeline *p, const struct ras_reader *r);
+/*
+ * After a read of a live instance: the counters are checked now when
+ * rasd/stats_due.h says so, else before the next commit
+ * (ras_pipeline_stats_before_commit).
+ */
+int ras_pipeline_after_read(struct ras_pipeline *p, const struct ras_reader *r);
+/* Before a commit: the counters checked if a read came since the last check. 0 or -EIO. */
+int ras_pipeline_stats_before_commit(struct ras_pipeline *p);
 /*
  * The same for one CPU (now: the wall clock, the loss's end): the stored
  * counters are read only when the CPU is not known quiet (stats_quiet).

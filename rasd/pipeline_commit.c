@@ -260,6 +260,9 @@ static int commit(struct ras_pipeline *p, bool behind)
 {
 	int64_t start = ras_pipeline_wall_now();
 
+	/* A loss the kernel counted before the last read goes in this commit (rasd/stats_due.h). */
+	if (!p->failing)
+		ras_pipeline_stats_before_commit(p);
 	if (p->failing)
 		return -EIO;
 	/* The one behind first: made, or its failure takes this batch back with it. */
