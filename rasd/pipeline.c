@@ -666,7 +666,7 @@ static void note_reset(struct ras_pipeline *p, int cpu, int reset, int64_t now)
 		ras_log(LOG_WARNING, "the drop counters of cpu %d of %s started again (%s): "
 			"its losses before are unknown, stored as a gap", cpu, p->tr->instance_dir,
 			reset == RESET_OTHER ? "the instance was made again" :
-			reset == RESET_GONE ? "the instance a killed rasd left was removed" :
+			reset == RESET_GONE ? "the instance the last rasd left was removed" :
 					      "its buffer was reset");
 	insert_loss(p, cpu, -1, p->last_stats_ns, now, "stats");
 	ras_actions_lost(p->actions, cpu, -1);
