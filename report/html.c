@@ -232,6 +232,8 @@ static void part_verdict(FILE *f, const struct rpt_model *m, const struct rpt_pa
 
 static void parts(FILE *f, const struct rpt_model *m)
 {
+	struct rpt_timeline_texts texts;
+
 	fprintf(f, "<section id=\"parts\"><h2>Parts with errors and their verdicts</h2><p>%zu parts, %lld records in all"
 		" (folded storm records counted, as <code>summary</code> counts them).</p>",
 		m->nparts, (long long)m->total);
@@ -275,13 +277,14 @@ static void parts(FILE *f, const struct rpt_model *m)
 			" roll-ups, not placed record by record.</p>",
 			(long long)((m->t1 - m->t0) / RPT_BINS / 3600000000000LL),
 			(m->t1 - m->t0) / RPT_BINS == 3600000000000LL ? "" : "s");
+	rpt_timeline_texts(m, &texts);
 	for (size_t i = 0; i < m->nparts; i++) {
 		fputs("<div class=\"part\"><b>", f);
 		h(f, m->parts[i].name[0] ? m->parts[i].name : "(no location)");
 		fputs("</b> <span class=\"muted\">", f);
 		h(f, m->parts[i].type);
 		fputs("</span><br>", f);
-		rpt_write_timeline(f, m, i);
+		rpt_write_timeline(f, m, &texts, i);
 		fputs("</div>", f);
 	}
 	fputs("</section>\n", f);

@@ -2,9 +2,9 @@
 /* The report as a JSON bundle: doc/schema/report.schema.json describes every member. */
 #include <errno.h>
 #include <string.h>
-#include "decoders/other_util.h"
 #include "lib/clock.h"
 #include "lib/json.h"
+#include "lib/str.h"
 #include "report.h"
 
 static void jstr(FILE *f, const char *s)
@@ -94,26 +94,19 @@ static void machine(FILE *f, const struct rpt_machine *mc)
 }
 
 /*
- * A timeline's counts, `key` then "n,n,...]": built in one buffer by the
- * decoders' digit writer and written at once (an fprintf per number was a
- * fifth of the whole machine's report: 3 x 40 numbers a part).
+ * A timeline's counts, `key` then "n,n,...]": built in one buffer and written
+ * at once (an fprintf per number was a fifth of the whole machine's report:
+ * 3 x 40 numbers a part).
  */
 static void bins(FILE *f, const char *key, const int64_t *b)
 {
-	char line[RPT_BINS * 22 + 2], digits[24], *at = line, *end = digits + sizeof(digits);
+	char line[RPT_BINS * 22 + 2], *at = line;
 
 	fputs(key, f);
 	for (unsigned i = 0; i < RPT_BINS; i++) {
-		/* Negated as unsigned so INT64_MIN works too, as "%lld" writes it. */
-		unsigned long long u = b[i] < 0 ? 0ULL - (unsigned long long)b[i] : (unsigned long long)b[i];
-		char *d = ou_decimal_digits(end, u);
-
 		if (i)
 			*at++ = ',';
-		if (b[i] < 0)
-			*at++ = '-';
-		memcpy(at, d, (size_t)(end - d));
-		at += end - d;
+		at += ras_str_int(at, b[i]);
 	}
 	*at++ = ']';
 	fwrite(line, 1, (size_t)(at - line), f);

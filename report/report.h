@@ -236,8 +236,18 @@ int rpt_write_html(FILE *f, const struct rpt_model *m);
 void rpt_write_dimm_map(FILE *f, const struct rpt_model *m);
 /* The slot's verdict ("replace", "watch", "ok"), "errors" when not judged, "" without errors. */
 const char *rpt_slot_state(const struct rpt_model *m, const struct rpt_slot *s);
+/*
+ * The window's times as text, the same in every part's timeline (its ends and
+ * its columns' starts): formatted once a report by rpt_timeline_texts, not at
+ * every part (a machine's report draws thousands of timelines).
+ */
+struct rpt_timeline_texts {
+	char from[40], until[40], start[RPT_BINS][40];
+};
+void rpt_timeline_texts(const struct rpt_model *m, struct rpt_timeline_texts *t);
 /* One part's timeline as an inline <svg> (report/timeline.c). */
-void rpt_write_timeline(FILE *f, const struct rpt_model *m, size_t part);
+void rpt_write_timeline(FILE *f, const struct rpt_model *m, const struct rpt_timeline_texts *t,
+			size_t part);
 
 /*
  * --redact (report/redact.c): every string of the model loses each secret

@@ -10,7 +10,7 @@ noinst_LIBRARIES += report/libreport.a
 report_libreport_a_SOURCES = report/report.h report/model.c report/redact.c report/json.c \
 	report/html.c report/html_text.c report/timeline.c report/dimm_map.c
 ctl_ras_fdr_ctl_SOURCES += ctl/report.c ctl/report_machine.c ctl/report_model.c ctl/report_lists.c ctl/report_verdicts.c ctl/report_join.c ctl/report_map.c ctl/report.h
-ctl_ras_fdr_ctl_LDADD += report/libreport.a lib/libras.a decoders/libdecoders.a -lm
+ctl_ras_fdr_ctl_LDADD += report/libreport.a lib/libras.a -lm
 # -o's file written aside in its directory and renamed over FILE once whole
 # (ctl/out_file.h): a failed run leaves no half report and keeps the old one.
 ctl_ras_fdr_ctl_SOURCES += ctl/out_file.c ctl/out_file.h

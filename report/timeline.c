@@ -8,8 +8,8 @@
  */
 #include <math.h>
 #include <string.h>
-#include "decoders/other_util.h"
 #include "lib/clock.h"
+#include "lib/str.h"
 #include "report.h"
 
 #define W 640
@@ -42,85 +42,87 @@ static int height(int64_t n, int64_t max)
 }
 
 /*
- * The window's times as text, the same in every part's timeline: its two
- * ends and its columns' starts, each formatted once per window instead of at
- * every part (a machine's report draws thousands of timelines). Keyed by the
- * window, so never stale; ras-fdr-ctl writes a report from one thread.
+ * Appending to a line of fixed room without printf (a machine's report draws
+ * thousands of timelines, 40 columns each); cut at the room, as snprintf
+ * would, though every line here is far shorter.
  */
-static struct {
-	int64_t t0, t1;
-	bool valid, have[RPT_BINS];
-	char from[40], until[40], start[RPT_BINS][40];
-} texts;
+struct line {
+	char *p;
+	size_t at, cap;
+};
 
-static void window_texts(const struct rpt_model *m)
+static void put_n(struct line *l, const char *s, size_t n)
 {
-	if (texts.valid && texts.t0 == m->t0 && texts.t1 == m->t1)
-		return;
-	memset(texts.have, 0, sizeof(texts.have));
-	texts.t0 = m->t0;
-	texts.t1 = m->t1;
-	texts.valid = true;
-	ras_format_time(m->t0, texts.from, sizeof(texts.from));
-	ras_format_time(m->t1, texts.until, sizeof(texts.until));
+	if (n > l->cap - l->at)
+		n = l->cap - l->at;
+	memcpy(l->p + l->at, s, n);
+	l->at += n;
 }
 
-static const char *column_start(const struct rpt_model *m, unsigned i)
+#define put_lit(l, lit) put_n((l), (lit), sizeof(lit) - 1)
+
+static void put_int(struct line *l, long long v)
+{
+	char d[24];
+
+	put_n(l, d, ras_str_int(d, v));
+}
+
+void rpt_timeline_texts(const struct rpt_model *m, struct rpt_timeline_texts *t)
 {
 	int64_t span = (m->t1 - m->t0) / RPT_BINS;
 
-	if (!texts.have[i]) {
-		ras_format_time(m->t0 + span * i, texts.start[i], sizeof(texts.start[i]));
-		texts.have[i] = true;
-	}
-	return texts.start[i];
+	ras_format_time(m->t0, t->from, sizeof(t->from));
+	ras_format_time(m->t1, t->until, sizeof(t->until));
+	for (unsigned i = 0; i < RPT_BINS; i++)
+		ras_format_time(m->t0 + span * i, t->start[i], sizeof(t->start[i]));
 }
 
 /* The first n bytes of s at most, as "%.<n>s" writes them. */
-static void put_prefix(struct ou_buf *b, const char *s, size_t n)
+static void put_prefix(struct line *b, const char *s, size_t n)
 {
-	ou_put_n(b, s, strnlen(s, n));
+	put_n(b, s, strnlen(s, n));
 }
 
 /* <rect class="CLASS" x="X" y="Y" width="W" height="H"/> */
-static void put_rect(struct ou_buf *b, const char *open, int x, int y, int w, int h)
+static void put_rect(struct line *b, const char *open, int x, int y, int w, int h)
 {
-	ou_put(b, open);
-	ou_put_int(b, x);
-	ou_put_lit(b, "\" y=\"");
-	ou_put_int(b, y);
-	ou_put_lit(b, "\" width=\"");
-	ou_put_int(b, w);
-	ou_put_lit(b, "\" height=\"");
-	ou_put_int(b, h);
-	ou_put_lit(b, "\"/>");
+	put_n(b, open, strlen(open));
+	put_int(b, x);
+	put_lit(b, "\" y=\"");
+	put_int(b, y);
+	put_lit(b, "\" width=\"");
+	put_int(b, w);
+	put_lit(b, "\" height=\"");
+	put_int(b, h);
+	put_lit(b, "\"/>");
 }
 
 /* A column's bars and counts, built in a buffer (no printf: one a part at least). */
-static void column(FILE *f, const struct rpt_model *m, const struct rpt_part *p, unsigned i,
+static void column(FILE *f, const struct rpt_timeline_texts *t, const struct rpt_part *p, unsigned i,
 		   int64_t max)
 {
 	int64_t ce = p->bins[0][i], ue = p->bins[1][i], other = p->bins[2][i];
 	char line[512];
-	struct ou_buf b = ou_start(line, sizeof(line));
+	struct line b = { line, 0, sizeof(line) };
 	int x = LEFT + (int)i * COLW, h;
 
 	if (!ce && !ue && !other)
 		return;
-	ou_put_lit(&b, "<g class=\"col\"><title>from ");
-	put_prefix(&b, column_start(m, i), 19);
-	ou_put_lit(&b, "Z: ");
-	ou_put_int(&b, ce);
-	ou_put_lit(&b, " corrected, ");
-	ou_put_int(&b, ue);
-	ou_put_lit(&b, " uncorrected, ");
-	ou_put_int(&b, other);
-	ou_put_lit(&b, " other</title>");
+	put_lit(&b, "<g class=\"col\"><title>from ");
+	put_prefix(&b, t->start[i], 19);
+	put_lit(&b, "Z: ");
+	put_int(&b, ce);
+	put_lit(&b, " corrected, ");
+	put_int(&b, ue);
+	put_lit(&b, " uncorrected, ");
+	put_int(&b, other);
+	put_lit(&b, " other</title>");
 	if ((h = height(ce + other, max)))
 		put_rect(&b, "<rect class=\"ce\" x=\"", x, AXIS - h, COLW - 2, h);
 	if ((h = height(ue, max)))
 		put_rect(&b, "<rect class=\"ue\" x=\"", x, AXIS + 1, COLW - 2, h);
-	ou_put_lit(&b, "</g>");
+	put_lit(&b, "</g>");
 	fwrite(line, 1, b.at, f);
 }
 
@@ -148,45 +150,45 @@ static void action_marks(FILE *f, const struct rpt_model *m, size_t part)
 #define SVG_OPEN "<svg class=\"timeline\" xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 " STR(W) " " \
 	STR(SVG_H) "\" width=\"" STR(W) "\" height=\"" STR(SVG_H) "\" role=\"img\" aria-label=\"timeline of "
 
-void rpt_write_timeline(FILE *f, const struct rpt_model *m, size_t part)
+void rpt_write_timeline(FILE *f, const struct rpt_model *m, const struct rpt_timeline_texts *t,
+			size_t part)
 {
 	const struct rpt_part *p = &m->parts[part];
 	int64_t max = max_of(p);
 	char line[256];
-	struct ou_buf b = ou_start(line, sizeof(line));
+	struct line b = { line, 0, sizeof(line) };
 
 	fputs(SVG_OPEN, f);
 	rpt_html_text(f, p->name, SIZE_MAX);
-	ou_put_lit(&b, "\">");
-	ou_put_lit(&b, "<line class=\"axis\" x1=\"");
-	ou_put_int(&b, LEFT);
-	ou_put_lit(&b, "\" y1=\"");
-	ou_put_int(&b, AXIS);
-	ou_put_lit(&b, "\" x2=\"");
-	ou_put_int(&b, W - LEFT);
-	ou_put_lit(&b, "\" y2=\"");
-	ou_put_int(&b, AXIS);
-	ou_put_lit(&b, "\"/>");
+	put_lit(&b, "\">");
+	put_lit(&b, "<line class=\"axis\" x1=\"");
+	put_int(&b, LEFT);
+	put_lit(&b, "\" y1=\"");
+	put_int(&b, AXIS);
+	put_lit(&b, "\" x2=\"");
+	put_int(&b, W - LEFT);
+	put_lit(&b, "\" y2=\"");
+	put_int(&b, AXIS);
+	put_lit(&b, "\"/>");
 	fwrite(line, 1, b.at, f);
 	if (m->t1 > m->t0) {
-		window_texts(m);
 		for (unsigned i = 0; i < RPT_BINS; i++)
-			column(f, m, p, i, max);
+			column(f, t, p, i, max);
 		action_marks(f, m, part);
-		b = ou_start(line, sizeof(line));
-		ou_put_lit(&b, "<text x=\"");
-		ou_put_int(&b, LEFT);
-		ou_put_lit(&b, "\" y=\"");
-		ou_put_int(&b, H + 10);
-		ou_put_lit(&b, "\">");
-		put_prefix(&b, texts.from, 16);
-		ou_put_lit(&b, "Z</text><text x=\"");
-		ou_put_int(&b, W - LEFT);
-		ou_put_lit(&b, "\" y=\"");
-		ou_put_int(&b, H + 10);
-		ou_put_lit(&b, "\" text-anchor=\"end\">");
-		put_prefix(&b, texts.until, 16);
-		ou_put_lit(&b, "Z</text>");
+		b = (struct line){ line, 0, sizeof(line) };
+		put_lit(&b, "<text x=\"");
+		put_int(&b, LEFT);
+		put_lit(&b, "\" y=\"");
+		put_int(&b, H + 10);
+		put_lit(&b, "\">");
+		put_prefix(&b, t->from, 16);
+		put_lit(&b, "Z</text><text x=\"");
+		put_int(&b, W - LEFT);
+		put_lit(&b, "\" y=\"");
+		put_int(&b, H + 10);
+		put_lit(&b, "\" text-anchor=\"end\">");
+		put_prefix(&b, t->until, 16);
+		put_lit(&b, "Z</text>");
 		fwrite(line, 1, b.at, f);
 	}
 	fputs("</svg>", f);
