@@ -83,8 +83,6 @@ void ctl_jbuf_raw(struct ctl_jbuf *b, const char *s, size_t len)
 	put_raw(b, s, len);
 }
 
-#define LIT(b, s) put_raw(b, s, sizeof(s) - 1)
-
 static inline void put_char(struct ctl_jbuf *b, char c)
 {
 	char *d = room(b, 1);
@@ -93,6 +91,53 @@ static inline void put_char(struct ctl_jbuf *b, char c)
 		*d = c;
 		b->len++;
 	}
+}
+
+static void put_lit_html(struct ctl_jbuf *b, const char *s, size_t len);
+
+/*
+ * A literal of this file (static, never changed: its address says which), in
+ * HTML mode as HTML text: its quotes as entities, kept by its address.
+ */
+static inline void put_lit(struct ctl_jbuf *b, const char *s, size_t len)
+{
+	if (__builtin_expect(b->html, 0))
+		put_lit_html(b, s, len);
+	else
+		put_raw(b, s, len);
+}
+
+#define LIT(b, s) put_lit(b, s, sizeof(s) - 1)
+
+/* A JSON string's quote: in HTML mode its entity. */
+static inline void put_quote(struct ctl_jbuf *b)
+{
+	if (b->html)
+		put_raw(b, "&quot;", 6);
+	else
+		put_char(b, '"');
+}
+
+/* s[0..n) (plain: digits, hex, a string without markup) between quotes' entities. */
+static __attribute__((noinline)) void put_quoted_html(struct ctl_jbuf *b, const char *s, size_t n)
+{
+	char *d = room(b, n + 12);
+
+	if (d) {
+		memcpy(d, "&quot;", 6);
+		copy_short(d + 6, s, n);   /* s may be NULL, the empty string */
+		memcpy(d + 6 + n, "&quot;", 6);
+		b->len += n + 12;
+	}
+}
+
+/* s[0..n), quoted already ("0x1f", "-5"): in HTML mode its quotes as entities. */
+static inline void put_quoted(struct ctl_jbuf *b, const char *s, size_t n)
+{
+	if (__builtin_expect(b->html, 0))
+		put_quoted_html(b, s + 1, n - 2);
+	else
+		put_raw(b, s, n);
 }
 
 static const char hexdig[] = "0123456789abcdef";
@@ -107,12 +152,19 @@ static void put_u_escape(struct ctl_jbuf *b, uint32_t cp)
 	put_raw(b, s, (size_t)(end - s));
 }
 
-/* Printable ASCII but '"' and '\\', a bit per byte: 0x20..0x7e less 0x22 and 0x5c. */
-static const uint64_t plain_bits[2] = { 0xfffffffb00000000ull, 0x7fffffffefffffffull };
+/*
+ * Printable ASCII a JSON string holds as it is, a bit per byte: 0x20..0x7e
+ * less '"' (0x22) and '\\' (0x5c); [1] in HTML mode, less '&', '\'', '<' and
+ * '>' (0x26, 0x27, 0x3c, 0x3e) too, the markup rpt_html_text writes as entities.
+ */
+static const uint64_t plain_bits[2][2] = {
+	{ 0xfffffffb00000000ull, 0x7fffffffefffffffull },
+	{ 0xafffff3b00000000ull, 0x7fffffffefffffffull },
+};
 
-static inline bool plain_byte(unsigned char u)
+static inline bool plain_byte(unsigned char u, bool html)
 {
-	return u < 128 && (plain_bits[u >> 6] >> (u & 63) & 1);
+	return u < 128 && (plain_bits[html][u >> 6] >> (u & 63) & 1);
 }
 
 #define ONES 0x0101010101010101ull
@@ -128,7 +180,7 @@ static inline uint64_t any_below(uint64_t w, uint64_t n)
 #include <emmintrin.h>
 
 /* A bit for each of the 16 bytes at p to escape (plain_byte false). */
-static inline unsigned escapes16(const char *p)
+static inline unsigned escapes16(const char *p, bool html)
 {
 	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
 	/* Signed: the bytes of UTF-8 (0x80 and above) are below 0x20 too. */
@@ -137,6 +189,12 @@ static inline unsigned escapes16(const char *p)
 	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)));
 	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('"')));
 	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')));
+	if (html) {
+		m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('&')));
+		m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('\'')));
+		m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('<')));
+		m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8('>')));
+	}
 	return (unsigned)_mm_movemask_epi8(m);
 }
 #endif
@@ -144,10 +202,10 @@ static inline unsigned escapes16(const char *p)
 /*
  * How many bytes from s[i] are plain ASCII, tested sixteen (SSE2) or eight
  * at a time while a block has none to escape (a control, DEL, a quote, a
- * backslash or a byte of UTF-8).
+ * backslash or a byte of UTF-8; in HTML mode the markup too).
  */
 #if defined(__SSE2__)
-static inline size_t plain_run(const char *s, size_t i, size_t len)
+static inline __attribute__((always_inline)) size_t plain_run(const char *s, size_t i, size_t len, bool html)
 {
 	size_t start = i;
 	unsigned m;
@@ -157,39 +215,68 @@ static inline size_t plain_run(const char *s, size_t i, size_t len)
 		char blk[16] = { 0 };
 
 		copy_short(blk, s + i, len - i);
-		m = escapes16(blk) & ((1u << (len - i)) - 1);
+		m = escapes16(blk, html) & ((1u << (len - i)) - 1);
 		return m ? (unsigned)__builtin_ctz(m) : len - i;
 	}
 	for (; len - i >= 16; i += 16)
-		if ((m = escapes16(s + i)))
+		if ((m = escapes16(s + i, html)))
 			return i + (unsigned)__builtin_ctz(m) - start;
 	if (i == len)
 		return i - start;
 	/* The last 16 bytes, overlapping some found plain: the first to escape is at i or after. */
-	m = escapes16(s + len - 16);
+	m = escapes16(s + len - 16, html);
 	return m ? len - 16 + (unsigned)__builtin_ctz(m) - start : len - start;
 }
 #else
-static inline size_t plain_run(const char *s, size_t i, size_t len)
+static inline size_t plain_run(const char *s, size_t i, size_t len, bool html)
 {
 	size_t start = i;
 	uint64_t w;
 
-	while (len - i >= 8) {
+	while (!html && len - i >= 8) {
 		memcpy(&w, s + i, 8);
 		if ((w & HIGHS) || any_below(w, 0x20) || any_below(w ^ (ONES * 0x7f), 1) ||
 		    any_below(w ^ (ONES * '"'), 1) || any_below(w ^ (ONES * '\\'), 1))
 			break;
 		i += 8;
 	}
-	while (i < len && plain_byte((unsigned char)s[i]))
+	while (i < len && plain_byte((unsigned char)s[i], html))
 		i++;
 	return i - start;
 }
 #endif
 
+/* The five characters HTML reads as markup, by byte: rpt_html_text's entities, padded to 8 bytes. */
+static const struct {
+	char text[8];
+	size_t len;
+} entities[128] = {
+	['&'] = { "&amp;", 5 }, ['<'] = { "&lt;", 4 }, ['>'] = { "&gt;", 4 },
+	['"'] = { "&quot;", 6 }, ['\''] = { "&#39;", 5 },
+};
+
+/* s[0..len) (ASCII or plain UTF-8: a literal) as HTML text, its markup as entities. */
+static void put_html_plain(struct ctl_jbuf *b, const char *s, size_t len)
+{
+	char *d = room(b, 6 * len + 8), *start = d;
+
+	if (!d)
+		return;
+	for (size_t i = 0; i < len; i++) {
+		unsigned char u = (unsigned char)s[i];
+
+		if (u < 128 && entities[u].len) {
+			memcpy(d, entities[u].text, 8);   /* room has 8 to spare */
+			d += entities[u].len;
+		} else {
+			*d++ = s[i];
+		}
+	}
+	b->len += (size_t)(d - start);
+}
+
 /* The escaping string, from its first byte that is not plain ASCII at s[i]. */
-static void string_rest(struct ctl_jbuf *b, const char *s, size_t i, size_t len)
+static void string_rest(struct ctl_jbuf *b, const char *s, size_t i, size_t len, bool html)
 {
 	size_t n, start;
 	uint32_t cp;
@@ -197,7 +284,7 @@ static void string_rest(struct ctl_jbuf *b, const char *s, size_t i, size_t len)
 	while (i < len) {
 		/* Plain characters go out in runs, as ras_json_string writes them. */
 		for (start = i; i < len; i += n) {
-			n = plain_run(s, i, len);
+			n = plain_run(s, i, len, html);
 			if (n)
 				continue;
 			if ((unsigned char)s[i] < 0x80 ||
@@ -208,9 +295,14 @@ static void string_rest(struct ctl_jbuf *b, const char *s, size_t i, size_t len)
 		if (i == len)
 			break;
 		if (ras_text_next(s + i, len - i, &n, &cp) == RAS_TEXT_PLAIN) {
-			char esc[2] = { '\\', s[i] };   /* '"' or '\\' */
+			char esc[2] = { '\\', s[i] };   /* '"' or '\\'; in HTML mode the markup too */
 
-			put_raw(b, esc, 2);
+			if (!html)
+				put_raw(b, esc, 2);
+			else if (s[i] == '"' || s[i] == '\\')
+				put_html_plain(b, esc, 2);   /* \&quot; and \\ */
+			else
+				put_html_plain(b, s + i, 1);   /* JSON keeps it, HTML writes its entity */
 		} else {
 			/* A control character is in the BMP, an invalid byte a value: one \u escape. */
 			put_u_escape(b, cp);
@@ -219,11 +311,31 @@ static void string_rest(struct ctl_jbuf *b, const char *s, size_t i, size_t len)
 	}
 }
 
+/* ctl_jbuf_string in HTML mode: the same string, its quotes and markup as entities. */
+static void html_string(struct ctl_jbuf *b, const char *s, size_t len)
+{
+	size_t i = plain_run(s, 0, len, true);
+
+	if (i == len) {
+		put_quoted_html(b, s, len);
+		return;
+	}
+	put_quote(b);
+	put_raw(b, s, i);
+	string_rest(b, s, i, len, true);
+	put_quote(b);
+}
+
 void ctl_jbuf_string(struct ctl_jbuf *b, const char *s, size_t len)
 {
-	size_t i = plain_run(s, 0, len);
+	size_t i;
 	char *d;
 
+	if (__builtin_expect(b->html, 0)) {
+		html_string(b, s, len);
+		return;
+	}
+	i = plain_run(s, 0, len, false);
 	/* The common case, plain ASCII throughout: one copy between its quotes. */
 	if (i == len) {
 		if ((d = room(b, len + 2))) {
@@ -236,7 +348,7 @@ void ctl_jbuf_string(struct ctl_jbuf *b, const char *s, size_t len)
 	}
 	put_char(b, '"');
 	put_raw(b, s, i);
-	string_rest(b, s, i, len);
+	string_rest(b, s, i, len, false);
 	put_char(b, '"');
 }
 
@@ -257,9 +369,12 @@ static void put_signed(struct ctl_jbuf *b, int64_t v, bool quoted)
 	s = ou_decimal_digits(end, u);
 	if (v < 0)
 		*--s = '-';
-	if (quoted)
-		*--s = '"';
-	put_raw(b, s, (size_t)(tmp + sizeof(tmp) - s));
+	if (!quoted) {
+		put_raw(b, s, (size_t)(tmp + sizeof(tmp) - s));
+		return;
+	}
+	*--s = '"';
+	put_quoted(b, s, (size_t)(tmp + sizeof(tmp) - s));
 }
 
 void ctl_jbuf_int(struct ctl_jbuf *b, int64_t v)
@@ -279,7 +394,7 @@ void ctl_jbuf_u64(struct ctl_jbuf *b, uint64_t v)
 	*end = '"';
 	s = ou_decimal_digits(end, v);
 	*--s = '"';
-	put_raw(b, s, (size_t)(tmp + sizeof(tmp) - s));
+	put_quoted(b, s, (size_t)(tmp + sizeof(tmp) - s));
 }
 
 void ctl_jbuf_hex(struct ctl_jbuf *b, uint64_t v)
@@ -291,7 +406,7 @@ void ctl_jbuf_hex(struct ctl_jbuf *b, uint64_t v)
 	*--s = 'x';
 	*--s = '0';
 	*--s = '"';
-	put_raw(b, s, (size_t)(tmp + sizeof(tmp) - s));
+	put_quoted(b, s, (size_t)(tmp + sizeof(tmp) - s));
 }
 
 void ctl_jbuf_dfield(struct ctl_jbuf *b, const struct ras_dfield *df, const void *decoded)
@@ -413,7 +528,7 @@ static void put_value(struct ctl_jbuf *b, const struct ras_field *f, const struc
 		const uint8_t *p = v->p;
 		char *d;
 
-		put_char(b, '"');
+		put_quote(b);
 		if (p && (d = room(b, 2 * (size_t)v->len))) {
 			for (uint32_t i = 0; i < v->len; i++) {
 				d[2 * i] = hexdig[p[i] >> 4];
@@ -421,7 +536,7 @@ static void put_value(struct ctl_jbuf *b, const struct ras_field *f, const struc
 			}
 			b->len += 2 * (size_t)v->len;
 		}
-		put_char(b, '"');
+		put_quote(b);
 	}
 }
 
@@ -466,7 +581,7 @@ static void put_head(struct ctl_jbuf *b, const char *kind, const char *table, in
 {
 	LIT(b, "{\"version\":");
 	ctl_jbuf_int(b, RAS_JSON_VERSION);
-	put_cstr(b, kind);
+	put_lit(b, kind, strlen(kind));   /* a literal */
 	LIT(b, ",\"type\":\"");
 	put_cstr(b, table);
 	LIT(b, "\",\"id\":");
@@ -477,36 +592,90 @@ static void put_head(struct ctl_jbuf *b, const char *kind, const char *table, in
  * A record line's keys are its type's field names, the same 25 or so at each
  * of 100,000 lines (--part): each is escaped once and kept by its name's
  * address, in a table of JKEY_SLOTS. Only names of the event table come
- * here (static, never changed), so the address says which name it is.
+ * here (static, never changed), so the address says which name it is. In
+ * HTML mode this file's literals are kept the same way, in a second table.
  */
 #define JKEY_SLOTS 256
 #define JKEY_MAX 56
 
+enum { KEPT_KEY, KEPT_LITERAL };
+
 struct ctl_jkey {
 	const char *name;
 	size_t len;
-	char text[JKEY_MAX];   /* "name": */
+	char text[JKEY_MAX];   /* "name": (a literal: as HTML text) */
 };
 
-static void put_table_key(struct ctl_jbuf *b, const char *name)
+static inline struct ctl_jkey *slot_of(struct ctl_jkey *keys, const char *src, unsigned kind)
 {
-	struct ctl_jkey *k = NULL;
-	size_t at = b->len;
+	return &keys[kind * JKEY_SLOTS + ((uintptr_t)src * 0x9e3779b97f4a7c15ull >> 56)];
+}
+
+/* What was written for src kept in its table: written again, true; else false. */
+static inline bool put_kept(struct ctl_jbuf *b, const char *src, unsigned kind)
+{
+	struct ctl_jkey *k;
+	char *d;
+
+	if (__builtin_expect(!b->keys, 0))
+		return false;
+	k = slot_of(b->keys, src, kind);
+	if (k->name != src)
+		return false;
+	/* All JKEY_MAX bytes stored, a copy of fixed size without a call; k->len of them kept. */
+	if ((d = room(b, JKEY_MAX))) {
+		memcpy(d, k->text, JKEY_MAX);
+		b->len += k->len;
+	}
+	return true;
+}
+
+/* What was written for src from at, kept in its slot if it fits (the tables made first). */
+static void keep(struct ctl_jbuf *b, const char *src, unsigned kind, size_t at)
+{
+	struct ctl_jkey *k;
 
 	if (!b->keys && !b->failed)
-		b->keys = calloc(JKEY_SLOTS, sizeof(*b->keys));   /* NULL: written every time */
-	if (b->keys) {
-		k = &b->keys[(uintptr_t)name * 0x9e3779b97f4a7c15ull >> 56];
-		if (k->name == name) {
-			put_raw(b, k->text, k->len);
-			return;
-		}
-	}
-	ctl_jbuf_key(b, name);
-	if (k && !b->failed && b->len - at <= JKEY_MAX) {
-		k->name = name;
+		b->keys = calloc(2 * JKEY_SLOTS, sizeof(*b->keys));   /* NULL: written every time */
+	if (b->keys && !b->failed && b->len - at <= JKEY_MAX) {
+		k = slot_of(b->keys, src, kind);
+		k->name = src;
 		k->len = b->len - at;
 		memcpy(k->text, b->p + at, k->len);
+	}
+}
+
+/* The slow side of put_table_key: escaped and kept. */
+static void put_key_once(struct ctl_jbuf *b, const char *name)
+{
+	size_t at = b->len;
+
+	ctl_jbuf_key(b, name);
+	keep(b, name, KEPT_KEY, at);
+}
+
+static inline void put_table_key(struct ctl_jbuf *b, const char *name)
+{
+	if (!put_kept(b, name, KEPT_KEY))
+		put_key_once(b, name);
+}
+
+static void put_lit_html(struct ctl_jbuf *b, const char *s, size_t len)
+{
+	size_t at = b->len;
+
+	if (put_kept(b, s, KEPT_LITERAL))
+		return;
+	put_html_plain(b, s, len);
+	keep(b, s, KEPT_LITERAL, at);
+}
+
+void ctl_jbuf_html(struct ctl_jbuf *b, bool html)
+{
+	if (b->html != html) {
+		free(b->keys);   /* kept as the other mode wrote them */
+		b->keys = NULL;
+		b->html = html;
 	}
 }
 

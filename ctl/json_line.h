@@ -22,13 +22,25 @@ struct ctl_jbuf {
 	char *p;
 	size_t len, cap;
 	bool failed;
-	struct ctl_jkey *keys;   /* the event table's keys as written, kept by ctl_json_row */
+	/*
+	 * HTML mode (ctl_jbuf_html): every byte as rpt_html_text would write the
+	 * JSON's, written so at once (markup as entities: the JSON's quotes are
+	 * most of them), so the report's HTML does not scan each line again.
+	 */
+	bool html;
+	struct ctl_jkey *keys;   /* keys (and HTML literals) as written, kept by ctl_json_row */
 	/* ctl_jbuf_time's last second, "2026-11-29T14:03:40" (a storm's records share it) */
 	bool second_kept;
 	int64_t second;
 	char second_text[19];
 };
 
+/*
+ * Sets HTML mode (or JSON, as a zeroed buffer starts). The JSON lines are
+ * valid UTF-8 without control characters but their newline, so their HTML
+ * text differs only by the entities of & < > " and '.
+ */
+void ctl_jbuf_html(struct ctl_jbuf *b, bool html);
 /* Empties the buffer (its memory and keys kept) and clears failed. */
 void ctl_jbuf_reset(struct ctl_jbuf *b);
 void ctl_jbuf_free(struct ctl_jbuf *b);

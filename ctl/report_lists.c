@@ -189,6 +189,12 @@ static int add_record(void *ctx, const struct ras_db_row *row)
 	}
 	if (r < 0)
 		return r;
+	if (k->line.html) {
+		/* Already as rpt_write_record would write it: the line's HTML text. */
+		fwrite(k->line.p, 1, k->line.len, k->m->records_file);
+		k->m->nrecords++;
+		return ferror(k->m->records_file) ? -EIO : 0;
+	}
 	if (k->m->records_file) {
 		rpt_write_record(k->m->records_file, k->m->records_html, k->m->nrecords++, k->line.p,
 				 k->line.len);
@@ -273,6 +279,8 @@ static int records(struct action_ctx *k)
 	if (r == 0 && !k->a->redact) {
 		k->m->records_file = spool_open();
 		k->m->records_html = !k->a->json;
+		/* The HTML's lines written as its text at once (json_line.h), not escaped after. */
+		ctl_jbuf_html(&k->line, k->m->records_file && k->m->records_html);
 	}
 
 	if (r == 0)

@@ -44,12 +44,13 @@ TESTS += tests/report/test-html-text
 tests_report_test_html_text_SOURCES = tests/report/test-html-text.c tests/tap.h
 tests_report_test_html_text_LDADD = report/libreport.a lib/libras.a
 
-# ctl/json_line.c against the fprintf writer it replaced (kept in the test) on edge values.
+# ctl/json_line.c against the fprintf writer it replaced (kept in the test) on edge values,
+# and its HTML mode against rpt_html_text of the JSON line.
 check_PROGRAMS += tests/report/test-json-line
 TESTS += tests/report/test-json-line
 tests_report_test_json_line_SOURCES = tests/report/test-json-line.c ctl/json_line.c tests/tap.h
 tests_report_test_json_line_CFLAGS = $(RAS_CFLAGS)
-tests_report_test_json_line_LDADD = $(TEST_LIBS)
+tests_report_test_json_line_LDADD = report/libreport.a $(TEST_LIBS)
 
 # ctl/report_join.c against the part x verdict join it replaced (kept in the test).
 check_PROGRAMS += tests/report/test-report-join

@@ -6,7 +6,8 @@
  * edge values: empty and NULL strings, control characters, invalid and valid
  * UTF-8, quotes and backslashes, 0 and UINT64_MAX registers, negative
  * integers, absent fields, times from 1970 to 2262 and before 1970, every
- * event type's fields and decoding.
+ * event type's fields and decoding. And its HTML mode against the reference,
+ * report/html_text.c's rpt_html_text of the JSON line, on all of them.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -18,6 +19,7 @@
 #include "lib/clock.h"
 #include "lib/event_table.h"
 #include "lib/json.h"
+#include "report/report.h"
 
 /* ---- the oracle: the writer before json_line.c (ctl/query.c, ctl/ctl.c) ---- */
 
@@ -172,21 +174,63 @@ static void out_close(struct out *o)
 	fclose(o->f);
 }
 
-/* The old bytes (o, closed) and the new (b) the same; says where they part. */
-static int same(struct out *o, const struct ctl_jbuf *b, const char *what)
+/* want[0..len) and b's bytes the same; says where they part (quiet: false, no diagnosis). */
+static bool same_bytes(const char *want, size_t len, const struct ctl_jbuf *b, const char *what,
+		       bool quiet)
 {
 	size_t i = 0;
-	int ok;
+	bool ok;
+
+	while (i < len && i < b->len && want[i] == b->p[i])
+		i++;
+	ok = !b->failed && len == b->len && i == len;
+	if (!ok && !quiet)
+		tap_diag("%s: want %zu bytes, got %zu, first difference at %zu: want '%.60s' got '%.60s'",
+			 what, len, b->len, i, want + (i < len ? i : len),
+			 b->p ? b->p + (i < b->len ? i : b->len) : "");
+	return ok;
+}
+
+/*
+ * h (HTML mode) holds the HTML text of the JSON json[0..len): what
+ * rpt_html_text writes of it, the reference.
+ */
+static bool same_html(const char *json, size_t len, const struct ctl_jbuf *h, const char *what,
+		      bool quiet)
+{
+	char *ref = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&ref, &n);
+	bool ok;
+
+	rpt_html_text(f, json, len);
+	fclose(f);
+	ok = h->html && same_bytes(ref, n, h, what, quiet);
+	free(ref);
+	return ok;
+}
+
+/* The HTML-mode buffer, built by each call as b is (BOTH). */
+static struct ctl_jbuf hb;
+
+/* The call fn(buffer, ...) into b (JSON) and hb (HTML mode), both emptied first. */
+#define BOTH(b, fn, ...)                                                                         \
+	do {                                                                                     \
+		ctl_jbuf_reset(b);                                                               \
+		fn(b, __VA_ARGS__);                                                              \
+		ctl_jbuf_reset(&hb);                                                             \
+		fn(&hb, __VA_ARGS__);                                                            \
+	} while (0)
+
+/* The old bytes (o, closed) and the new (b) the same, and hb their HTML text. */
+static int same(struct out *o, const struct ctl_jbuf *b, const char *what)
+{
+	bool ok;
 
 	out_close(o);
-	while (i < o->len && i < b->len && o->p[i] == b->p[i])
-		i++;
-	ok = !b->failed && o->len == b->len && i == o->len;
-	tap_ok(ok, "%s", what);
-	if (!ok)
-		tap_diag("old %zu bytes, new %zu, first difference at %zu: old '%.60s' new '%.60s'",
-			 o->len, b->len, i, o->p + (i < o->len ? i : o->len),
-			 b->p ? b->p + (i < b->len ? i : b->len) : "");
+	ok = same_bytes(o->p, o->len, b, what, false);
+	ok = same_html(o->p, o->len, &hb, what, false) && ok;
+	tap_ok(ok, "%s (and as HTML text)", what);
 	free(o->p);
 	return ok;
 }
@@ -201,6 +245,7 @@ static const struct { const char *s; size_t len; } strings[] = {
 	{ "\xff\xfe bad \xc3", 9 },            /* invalid bytes, a cut sequence */
 	{ "\xed\xa0\x80", 3 },                  /* a surrogate */
 	{ "\xc0\xaf", 2 },                      /* overlong */
+	{ "<b>&amp;'x'</b> \"<\\>\"", 24 },      /* HTML's markup */
 };
 
 static const uint64_t numbers[] = {
@@ -219,8 +264,7 @@ static void primitives(void)
 	for (size_t i = 0; i < N(strings); i++) {
 		out_open(&o);
 		ras_json_string(o.f, strings[i].s, strings[i].len);
-		ctl_jbuf_reset(&b);
-		ctl_jbuf_string(&b, strings[i].s, strings[i].len);
+		BOTH(&b, ctl_jbuf_string, strings[i].s, strings[i].len);
 		same(&o, &b, "a string as ras_json_string writes it");
 	}
 	/* A long string: runs longer than any small buffer, an escape near its end. */
@@ -229,13 +273,15 @@ static void primitives(void)
 	memset(longs, 'x', sizeof(longs));
 	longs[4990] = '\n';
 	longs[10] = '"';
+	longs[2000] = '<';
+	longs[4000] = '&';
 	out_open(&o);
 	ras_json_string(o.f, longs, sizeof(longs));
-	ctl_jbuf_reset(&b);
-	ctl_jbuf_string(&b, longs, sizeof(longs));
+	BOTH(&b, ctl_jbuf_string, longs, sizeof(longs));
 	same(&o, &b, "a 5,000-byte string with escapes");
 	/* Each byte to escape at each place of a word and past it. */
-	static const char special[] = { '"', '\\', '\n', 0x1f, 0x7f, 0x01, (char)0x80, (char)0xc3, 0 };
+	static const char special[] = { '"', '\\', '\n', 0x1f, 0x7f, 0x01, (char)0x80, (char)0xc3, 0,
+					'&', '<', '>', '\'' };
 	int bad_run = 0;
 
 	for (size_t c = 0; c < sizeof(special); c++) {
@@ -249,17 +295,16 @@ static void primitives(void)
 			out_open(&o);
 			ras_json_string(o.f, s, sizeof(s));
 			out_close(&o);
-			ctl_jbuf_reset(&b);
-			ctl_jbuf_string(&b, s, sizeof(s));
-			bad_run += o.len != b.len || memcmp(o.p, b.p, o.len);
+			BOTH(&b, ctl_jbuf_string, s, sizeof(s));
+			bad_run += !same_bytes(o.p, o.len, &b, "", true) ||
+				   !same_html(o.p, o.len, &hb, "", true);
 			free(o.p);
 		}
 	}
-	tap_ok(!bad_run, "each byte to escape at each place of a 24-byte string");
+	tap_ok(!bad_run, "each byte to escape at each place of a 24-byte string (and as HTML text)");
 	out_open(&o);
 	ras_json_key(o.f, "key\"1");
-	ctl_jbuf_reset(&b);
-	ctl_jbuf_key(&b, "key\"1");
+	BOTH(&b, ctl_jbuf_key, "key\"1");
 	same(&o, &b, "a key with a quote");
 	for (size_t i = 0; i < N(numbers); i++) {
 		out_open(&o);
@@ -268,10 +313,15 @@ static void primitives(void)
 		ras_json_i64(o.f, (int64_t)numbers[i]);
 		fprintf(o.f, "%lld", (long long)numbers[i]);
 		ctl_jbuf_reset(&b);
-		ctl_jbuf_hex(&b, numbers[i]);
-		ctl_jbuf_u64(&b, numbers[i]);
-		ctl_jbuf_i64(&b, (int64_t)numbers[i]);
-		ctl_jbuf_int(&b, (int64_t)numbers[i]);
+		ctl_jbuf_reset(&hb);
+		for (int k = 0; k < 2; k++) {
+			struct ctl_jbuf *x = k ? &hb : &b;
+
+			ctl_jbuf_hex(x, numbers[i]);
+			ctl_jbuf_u64(x, numbers[i]);
+			ctl_jbuf_i64(x, (int64_t)numbers[i]);
+			ctl_jbuf_int(x, (int64_t)numbers[i]);
+		}
 		bad += !same(&o, &b, "a number as hex, unsigned, signed string and JSON number");
 	}
 	/* Times: every day from 1970 to 2262 at a moving time of day, and before 1970. */
@@ -284,9 +334,9 @@ static void primitives(void)
 			char t[40];
 
 			ras_format_time(ns, t, sizeof(t));
-			ctl_jbuf_reset(&b);
-			ctl_jbuf_time(&b, ns);
-			if (b.len != strlen(t) || memcmp(b.p, t, b.len)) {
+			BOTH(&b, ctl_jbuf_time, ns);
+			if (!same_bytes(t, strlen(t), &b, "", true) ||
+			    !same_html(t, strlen(t), &hb, "", true)) {
 				if (!bad++)
 					tap_diag("time %lld: '%s' against '%.*s'", (long long)ns, t,
 						 (int)b.len, b.p);
@@ -300,9 +350,9 @@ static void primitives(void)
 		char t[40];
 
 		ras_format_time(edges[i], t, sizeof(t));
-		ctl_jbuf_reset(&b);
-		ctl_jbuf_time(&b, edges[i]);
-		if (b.len != strlen(t) || memcmp(b.p, t, b.len)) {
+		BOTH(&b, ctl_jbuf_time, edges[i]);
+		if (!same_bytes(t, strlen(t), &b, "", true) ||
+		    !same_html(t, strlen(t), &hb, "", true)) {
 			if (!bad++)
 				tap_diag("time %lld: '%s' against '%.*s'", (long long)edges[i], t, (int)b.len, b.p);
 		}
@@ -380,7 +430,7 @@ static void lines(void)
 				.source = strings[round % N(strings)].s, .synthetic = round % 2,
 			};
 			struct ctl_json_link l = { .applies = round % 3 != 0, .found = round % 2, .mf = &mf };
-			const char *summary = round % 4 ? "Corrected \"error\"\x1b[0m caf\xc3\xa9" : "";
+			const char *summary = round % 4 ? "Corrected \"error\"\x1b[0m caf\xc3\xa9 <&>'" : "";
 
 			if (row.source && strlen(row.source) != strings[round % N(strings)].len)
 				row.source = "live";   /* a C string: no NUL inside */
@@ -388,8 +438,7 @@ static void lines(void)
 			fill_decoded(t, round, decoded);
 			out_open(&o);
 			old_row(o.f, &row, decoded, summary, round == 7 ? NULL : &l);
-			ctl_jbuf_reset(&b);
-			ctl_json_row(&b, &row, decoded, summary, round == 7 ? NULL : &l);
+			BOTH(&b, ctl_json_row, &row, decoded, summary, round == 7 ? NULL : &l);
 			n++;
 			if (!same(&o, &b, t->table))
 				bad++;
@@ -420,8 +469,7 @@ static void lines(void)
 		memcpy(fi.details, details, sizeof(details));
 		out_open(&o);
 		old_fold(o.f, &row);
-		ctl_jbuf_reset(&b);
-		ctl_json_fold(&b, &row);
+		BOTH(&b, ctl_json_fold, &row);
 		same(&o, &b, "a folded period's line");
 	}
 	ctl_jbuf_free(&b);
@@ -429,7 +477,9 @@ static void lines(void)
 
 int main(void)
 {
+	ctl_jbuf_html(&hb, true);
 	primitives();
 	lines();
+	ctl_jbuf_free(&hb);
 	return tap_done();
 }
