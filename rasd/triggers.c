@@ -19,8 +19,12 @@
 #include "lib/safe_path.h"
 
 #define MAX_CHILDREN 64
-/* Conditions whose answer ras_triggers_installed keeps (rasd_trigger_conditions). */
+/*
+ * Conditions whose answer ras_triggers_installed keeps: rasd_trigger_conditions,
+ * then any other asked (verdict-change is not in that list).
+ */
 #define MAX_CONDITIONS 32
+#define CONDITION_NAME 40
 
 /* REFUSED: the rule refused it; kept as "not installed" for one read only. */
 enum known { UNKNOWN, ABSENT, INSTALLED, REFUSED };
@@ -70,6 +74,7 @@ struct ras_triggers {
 	 * hundreds of times a second, so a walk per read is too much as well.
 	 */
 	struct kept kept[MAX_CONDITIONS];
+	char names[MAX_CONDITIONS][CONDITION_NAME]; /* kept[i]'s condition; "" free */
 	unsigned long read;         /* reads of the buffers (ras_triggers_new_read) */
 	unsigned long checks;       /* full checks made (open_trigger) */
 };
@@ -309,19 +314,25 @@ static int open_trigger(struct ras_triggers *t, const char *condition, struct id
 	return fd;
 }
 
-static int condition_index(const char *condition)
+/* condition's slot of kept answers (a free one taken for a new name), or -1. */
+static int condition_index(struct ras_triggers *t, const char *condition)
 {
-	for (size_t i = 0; i < rasd_n_trigger_conditions && i < MAX_CONDITIONS; i++)
-		if (!strcmp(condition, rasd_trigger_conditions[i]))
-			return (int)i;
-	return -1;
+	int i;
+
+	for (i = 0; i < MAX_CONDITIONS && t->names[i][0]; i++)
+		if (!strcmp(condition, t->names[i]))
+			return i;
+	if (i == MAX_CONDITIONS || strlen(condition) >= CONDITION_NAME)
+		return -1;
+	strcpy(t->names[i], condition);
+	return i;
 }
 
 /* What a full check found (r: its descriptor or -errno): kept for the conditions we know. */
 static void remember(struct ras_triggers *t, const char *condition, int r, const struct ident *dir,
 		     const struct ident *file)
 {
-	int i = condition_index(condition);
+	int i = condition_index(t, condition);
 
 	if (i < 0)
 		return;
@@ -334,14 +345,15 @@ void ras_triggers_check_all(struct ras_triggers *t)
 	struct ident dir, file;
 	char what[64];
 
+	/* A reload may name another trigger_dir: nothing kept from before is kept. */
+	for (int i = 0; t && i < MAX_CONDITIONS; i++)
+		t->kept[i].known = UNKNOWN;
 	for (size_t i = 0; t && i < rasd_n_trigger_conditions; i++) {
 		int fd;
 
 		snprintf(what, sizeof(what), "trigger %s", rasd_trigger_conditions[i]);
 		if (!t->cfg->trigger_dir[0]) {
 			rasd_refusal_clear(what);
-			if (i < MAX_CONDITIONS)
-				t->kept[i].known = UNKNOWN;
 			continue;
 		}
 		fd = open_trigger(t, rasd_trigger_conditions[i], &dir, &file);
@@ -402,6 +414,10 @@ static bool still_holds(const struct ras_triggers *t, const struct kept *k, cons
  * chown'd, or trigger_dir replaced, chmod or chown'd, changes one of them.
  * What they do not see, a directory above trigger_dir made unsafe, is refused
  * by that full check before anything runs (and a refusal is kept one read).
+ * The identities are those of the descriptors the check passed, read just
+ * after it: in between only root (or rasd's user), who owns what passed, can
+ * chmod or chown it, and another file or directory put in its place is
+ * another inode.
  */
 bool ras_triggers_installed(struct ras_triggers *t, const char *condition)
 {
@@ -411,7 +427,7 @@ bool ras_triggers_installed(struct ras_triggers *t, const char *condition)
 
 	if (!t || !t->cfg->trigger_dir[0])
 		return false;
-	i = condition_index(condition);
+	i = condition_index(t, condition);
 	k = i >= 0 ? &t->kept[i] : NULL;
 	if (k && k->known != UNKNOWN && k->read == t->read) {
 		/* Found in this read: never a kept "installed" for a directory that changed. */
