@@ -174,6 +174,14 @@ static void between_reads(struct ras_triggers *t)
 	checks = reads(t, "page-threshold", 100, &all, &none);
 	tap_ok(none && checks == 0, "  then kept absent: %lu walks in 100 reads", checks);
 	tap_ok(!ran("uncorrected", false) && !ran("page-threshold", false), "nothing refused or removed ran");
+
+	test_rmtree(trig);
+	checks = reads(t, "uncorrected", 100, &all, &none);
+	tap_ok(none && checks == 1, "trigger_dir gone between two reads: not installed, %lu walk in 100 reads", checks);
+	mkdir(trig, 0755);
+	make_trigger("uncorrected");
+	ras_triggers_new_read(t);
+	tap_ok(ras_triggers_installed(t, "uncorrected"), "trigger_dir and its trigger back between two reads: installed");
 }
 
 int main(void)
