@@ -68,7 +68,7 @@ static int drain(struct rasd *d, bool force)
 	int r;
 
 	/* A trigger installed since the last read is found by this one's records (rasd/triggers.h). */
-	ras_triggers_recheck(d->trig);
+	ras_triggers_new_read(d->trig);
 	r = daemon_drain_reader(&d->tr, d->reader, &d->pipe, force || d->boot);
 	if (r == 0 && d->boot)
 		r = daemon_drain_reader(&d->boot->tr, d->boot->reader, &d->boot->pipe, true);

@@ -19,10 +19,37 @@
 #include "lib/safe_path.h"
 
 #define MAX_CHILDREN 64
-/* Conditions whose answer ras_triggers_installed keeps (rasd_trigger_conditions). */
+/*
+ * Conditions whose answer ras_triggers_installed keeps: rasd_trigger_conditions,
+ * then any other asked (verdict-change is not in that list).
+ */
 #define MAX_CONDITIONS 32
+#define CONDITION_NAME 40
 
-enum known { UNKNOWN, ABSENT, INSTALLED };
+/* REFUSED: the rule refused it; kept as "not installed" for one read only. */
+enum known { UNKNOWN, ABSENT, INSTALLED, REFUSED };
+
+/* What lstat says of a path: absent, or an inode with its owner, mode and ctime. */
+struct ident {
+	bool exists;
+	dev_t dev;
+	ino_t ino;
+	mode_t mode;
+	uid_t uid;
+	gid_t gid;
+	struct timespec ctime;
+};
+
+/*
+ * A condition's answer and what it was found on: trigger_dir and
+ * trigger_dir/condition as the full check saw them. read: the read of the
+ * buffers in which it was last found still true.
+ */
+struct kept {
+	unsigned char known;
+	unsigned long read;
+	struct ident dir, file;
+};
 
 struct child {
 	pid_t pid;                  /* 0: free slot */
@@ -41,12 +68,14 @@ struct ras_triggers {
 	unsigned long refused;      /* runs refused at the cap */
 	struct child kids[MAX_CHILDREN];
 	/*
-	 * What the last full check of each condition found, until ras_triggers_recheck:
-	 * a storm's records ask at every uncorrected record and crossing, and walking
-	 * trigger_dir from / each time cost 9 % of ras_actions_record.
+	 * What the last full check of each condition found: a storm's records ask at
+	 * every uncorrected record and crossing, and walking trigger_dir from / each
+	 * time cost 9 % of ras_actions_record; the live path reads the buffers
+	 * hundreds of times a second, so a walk per read is too much as well.
 	 */
-	unsigned char known[MAX_CONDITIONS];
-	struct stat dir_st;         /* trigger_dir at the last check that passed it */
+	struct kept kept[MAX_CONDITIONS];
+	char names[MAX_CONDITIONS][CONDITION_NAME]; /* kept[i]'s condition; "" free */
+	unsigned long read;         /* reads of the buffers (ras_triggers_new_read) */
 	unsigned long checks;       /* full checks made (open_trigger) */
 };
 
@@ -217,13 +246,34 @@ static struct child *free_slot(struct ras_triggers *t)
 	return running < t->cfg->trigger_max_children ? slot : NULL;
 }
 
+static void ident_of(struct ident *id, const struct stat *st)
+{
+	*id = (struct ident){ .exists = true, .dev = st->st_dev, .ino = st->st_ino,
+			      .mode = st->st_mode, .uid = st->st_uid, .gid = st->st_gid,
+			      .ctime = st->st_ctim };
+}
+
+/* What the checked descriptor is; an fstat that fails leaves an identity no lstat matches. */
+static void ident_of_fd(struct ident *id, int fd)
+{
+	struct stat st;
+
+	if (fstat(fd, &st) == 0)
+		ident_of(id, &st);
+	else
+		*id = (struct ident){ .exists = true, .mode = (mode_t)-1 };
+}
+
 /*
  * trigger_dir/condition by the rule of lib/safe_path.h: an O_PATH descriptor
  * of the executable file to run, or -ENOENT when there is none (no directory,
  * no file, a file without an execute bit). What the rule refuses is recorded
  * (rasd/refusals.h) and returned as -EPERM or -ELOOP; what passes clears it.
+ * dir and file: trigger_dir and the file as this check found them (through
+ * the descriptors it checked), absent where there was none.
  */
-static int open_trigger(struct ras_triggers *t, const char *condition)
+static int open_trigger(struct ras_triggers *t, const char *condition, struct ident *dir,
+			struct ident *file)
 {
 	char why[PATH_MAX + 300], what[64];
 	struct stat st;
@@ -231,6 +281,8 @@ static int open_trigger(struct ras_triggers *t, const char *condition)
 
 	snprintf(what, sizeof(what), "trigger %s", condition);
 	t->checks++;
+	*dir = (struct ident){ .exists = false };
+	*file = (struct ident){ .exists = false };
 	dirfd = ras_safe_dir_open(t->cfg->trigger_dir, 0, why, sizeof(why));
 	if (dirfd == -ENOENT) {
 		rasd_refusal_clear("trigger_dir");
@@ -242,11 +294,13 @@ static int open_trigger(struct ras_triggers *t, const char *condition)
 		return dirfd;
 	}
 	rasd_refusal_clear("trigger_dir");
-	if (fstat(dirfd, &t->dir_st) != 0)
-		memset(&t->dir_st, 0, sizeof(t->dir_st));
+	ident_of_fd(dir, dirfd);
 	fd = ras_safe_file_openat(dirfd, t->cfg->trigger_dir, condition, O_PATH, why, sizeof(why));
 	close(dirfd);
-	if (fd == -ENOENT || (fd >= 0 && (fstat(fd, &st) != 0 || !(st.st_mode & S_IXUSR)))) {
+	/* A file fstat cannot read is not run, and kept as absent, which no lstat matches. */
+	if (fd >= 0 && fstat(fd, &st) == 0)
+		ident_of(file, &st);
+	if (fd == -ENOENT || (fd >= 0 && (!file->exists || !(st.st_mode & S_IXUSR)))) {
 		if (fd >= 0)
 			close(fd);
 		rasd_refusal_clear(what);
@@ -260,36 +314,50 @@ static int open_trigger(struct ras_triggers *t, const char *condition)
 	return fd;
 }
 
-static int condition_index(const char *condition)
+/* condition's slot of kept answers (a free one taken for a new name), or -1. */
+static int condition_index(struct ras_triggers *t, const char *condition)
 {
-	for (size_t i = 0; i < rasd_n_trigger_conditions && i < MAX_CONDITIONS; i++)
-		if (!strcmp(condition, rasd_trigger_conditions[i]))
-			return (int)i;
-	return -1;
+	int i;
+
+	for (i = 0; i < MAX_CONDITIONS && t->names[i][0]; i++)
+		if (!strcmp(condition, t->names[i]))
+			return i;
+	if (i == MAX_CONDITIONS || strlen(condition) >= CONDITION_NAME)
+		return -1;
+	strcpy(t->names[i], condition);
+	return i;
 }
 
-/* What a full check found: kept for the conditions we know. */
-static void remember(struct ras_triggers *t, const char *condition, int fd)
+/* What a full check found (r: its descriptor or -errno): kept for the conditions we know. */
+static void remember(struct ras_triggers *t, const char *condition, int r, const struct ident *dir,
+		     const struct ident *file)
 {
-	int i = condition_index(condition);
+	int i = condition_index(t, condition);
 
-	if (i >= 0)
-		t->known[i] = fd >= 0 ? INSTALLED : ABSENT;
+	if (i < 0)
+		return;
+	t->kept[i] = (struct kept){ .known = r >= 0 ? INSTALLED : r == -ENOENT ? ABSENT : REFUSED,
+				    .read = t->read, .dir = *dir, .file = *file };
 }
 
 void ras_triggers_check_all(struct ras_triggers *t)
 {
+	struct ident dir, file;
 	char what[64];
 
+	/* A reload may name another trigger_dir: nothing kept from before is kept. */
+	for (int i = 0; t && i < MAX_CONDITIONS; i++)
+		t->kept[i].known = UNKNOWN;
 	for (size_t i = 0; t && i < rasd_n_trigger_conditions; i++) {
-		int fd = -ENOENT;
+		int fd;
 
 		snprintf(what, sizeof(what), "trigger %s", rasd_trigger_conditions[i]);
-		if (t->cfg->trigger_dir[0])
-			fd = open_trigger(t, rasd_trigger_conditions[i]);
-		else
+		if (!t->cfg->trigger_dir[0]) {
 			rasd_refusal_clear(what);
-		remember(t, rasd_trigger_conditions[i], fd);
+			continue;
+		}
+		fd = open_trigger(t, rasd_trigger_conditions[i], &dir, &file);
+		remember(t, rasd_trigger_conditions[i], fd, &dir, &file);
 		if (fd >= 0)
 			close(fd);
 	}
@@ -297,42 +365,82 @@ void ras_triggers_check_all(struct ras_triggers *t)
 		rasd_refusal_clear("trigger_dir");
 }
 
-void ras_triggers_recheck(struct ras_triggers *t)
+void ras_triggers_new_read(struct ras_triggers *t)
 {
 	if (t)
-		memset(t->known, UNKNOWN, sizeof(t->known));
+		t->read++;
 }
 
 /*
- * trigger_dir is still the directory the last check passed, with the same
- * owner, group and mode: its inode and ctime (which chmod, chown and a new
- * name in it change) as they were. One lstat, not a walk from /.
+ * path is what id says: absent both, or the same inode with the same owner,
+ * group, mode and ctime (which chmod, chown, a new name in a directory, a
+ * new link to a file change). One lstat, not a walk from /.
  */
-static bool dir_unchanged(const struct ras_triggers *t)
+static bool still(const struct ident *id, const char *path)
 {
 	struct stat st;
 
-	return lstat(t->cfg->trigger_dir, &st) == 0 && st.st_dev == t->dir_st.st_dev &&
-	       st.st_ino == t->dir_st.st_ino && st.st_uid == t->dir_st.st_uid &&
-	       st.st_gid == t->dir_st.st_gid && st.st_mode == t->dir_st.st_mode &&
-	       st.st_ctim.tv_sec == t->dir_st.st_ctim.tv_sec &&
-	       st.st_ctim.tv_nsec == t->dir_st.st_ctim.tv_nsec;
+	if (lstat(path, &st) != 0)
+		return errno == ENOENT && !id->exists;
+	return id->exists && st.st_dev == id->dev && st.st_ino == id->ino &&
+	       st.st_mode == id->mode && st.st_uid == id->uid && st.st_gid == id->gid &&
+	       st.st_ctim.tv_sec == id->ctime.tv_sec && st.st_ctim.tv_nsec == id->ctime.tv_nsec;
 }
 
+/*
+ * A kept answer of an earlier read still holds: trigger_dir and its file are
+ * what the full check found (two lstats). A REFUSED one is never carried to
+ * another read: the rule also reads the directories above trigger_dir, and
+ * one of them made safe again changes neither lstat here.
+ */
+static bool still_holds(const struct ras_triggers *t, const struct kept *k, const char *condition)
+{
+	char path[PATH_MAX + 64];
+
+	if (k->known != ABSENT && k->known != INSTALLED)
+		return false;
+	if (!still(&k->dir, t->cfg->trigger_dir))
+		return false;
+	snprintf(path, sizeof(path), "%s/%s", t->cfg->trigger_dir, condition);
+	return still(&k->file, path);
+}
+
+/*
+ * Why a kept answer cannot run an unsafe trigger: "installed" only makes the
+ * caller build the environment and call ras_triggers_run, which walks
+ * trigger_dir from / again (open_trigger) and runs the very file it checked
+ * (ras_safe_execve); a kept "not installed" can only skip a run. The lstats
+ * keep the answer true otherwise: a trigger added, removed, replaced, chmod or
+ * chown'd, or trigger_dir replaced, chmod or chown'd, changes one of them.
+ * What they do not see, a directory above trigger_dir made unsafe, is refused
+ * by that full check before anything runs (and a refusal is kept one read).
+ * The identities are those of the descriptors the check passed, read just
+ * after it: in between only root (or rasd's user), who owns what passed, can
+ * chmod or chown it, and another file or directory put in its place is
+ * another inode.
+ */
 bool ras_triggers_installed(struct ras_triggers *t, const char *condition)
 {
+	struct ident dir, file;
+	struct kept *k;
 	int i, fd;
 
 	if (!t || !t->cfg->trigger_dir[0])
 		return false;
-	i = condition_index(condition);
-	if (i >= 0 && t->known[i] == ABSENT)
-		return false;
-	/* Never a kept "installed" for a directory that changed: checked in full again. */
-	if (i >= 0 && t->known[i] == INSTALLED && dir_unchanged(t))
-		return true;
-	fd = open_trigger(t, condition);
-	remember(t, condition, fd);
+	i = condition_index(t, condition);
+	k = i >= 0 ? &t->kept[i] : NULL;
+	if (k && k->known != UNKNOWN && k->read == t->read) {
+		/* Found in this read: never a kept "installed" for a directory that changed. */
+		if (k->known != INSTALLED)
+			return false;
+		if (still(&k->dir, t->cfg->trigger_dir))
+			return true;
+	} else if (k && still_holds(t, k, condition)) {
+		k->read = t->read;
+		return k->known == INSTALLED;
+	}
+	fd = open_trigger(t, condition, &dir, &file);
+	remember(t, condition, fd, &dir, &file);
 	if (fd < 0)
 		return false;
 	close(fd);
@@ -347,14 +455,16 @@ unsigned long ras_triggers_checks(const struct ras_triggers *t)
 int ras_triggers_run(struct ras_triggers *t, const char *condition, char *const env[])
 {
 	char path[PATH_MAX + 64];
+	struct ident dir, file;
 	struct child *c;
 	int pipefd[2], exe;
 	pid_t pid;
 
 	if (!t || !t->cfg->trigger_dir[0])
 		return -ENOENT;
-	exe = open_trigger(t, condition);
-	remember(t, condition, exe);
+	/* Always the full check, whatever is kept: the file checked is the file run. */
+	exe = open_trigger(t, condition, &dir, &file);
+	remember(t, condition, exe, &dir, &file);
 	if (exe < 0)
 		return exe;
 	snprintf(path, sizeof(path), "%s/%s", t->cfg->trigger_dir, condition);

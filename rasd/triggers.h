@@ -32,15 +32,19 @@ int ras_triggers_open(struct ras_triggers **out, const struct rasd_config *cfg, 
  * directory above it belong to root (or rasd's user), no one else can write
  * them, and none is a symbolic link. What the rule refuses is logged once
  * and kept for ras-fdr-ctl status (rasd/refusals.h), never run.
- * The answer of each condition is kept until ras_triggers_recheck (rasd
- * calls it at each read of the buffers) or a reload; a kept "installed" holds
- * only while trigger_dir is the same directory with the same owner, group,
- * mode and ctime (one lstat), else the file is checked in full again.
- * ras_triggers_run always checks in full.
+ * The answer of each condition is kept: within one read of the buffers
+ * (ras_triggers_new_read), "not installed" as it is and "installed" while
+ * trigger_dir is the same directory with the same owner, group, mode and
+ * ctime (one lstat); into the next read while lstat shows trigger_dir and
+ * trigger_dir/condition as the full check found them (inode, owner, group,
+ * mode, ctime; or absent), so a trigger added, removed, replaced, chmod or
+ * chown'd since the last read is seen by the next one's records. A refusal
+ * is kept one read. ras_triggers_run always checks in full: a kept answer
+ * only decides whether a run is prepared.
  */
 bool ras_triggers_installed(struct ras_triggers *t, const char *condition);
-/* The next ras_triggers_installed of each condition checks its file again. */
-void ras_triggers_recheck(struct ras_triggers *t);
+/* A new read of the buffers: each kept answer is confirmed (two lstats) at its next question. */
+void ras_triggers_new_read(struct ras_triggers *t);
 /* Full checks by the rule made so far (each a walk of trigger_dir from /). */
 unsigned long ras_triggers_checks(const struct ras_triggers *t);
 /*

@@ -7,8 +7,9 @@
 # trigger_dir that is a link. Each time an uncorrected record is stored and
 # its trigger is not run; the refusal is logged once, shown by ras-fdr-ctl
 # status (exit 3), and gone once trigger_dir passes again. A trigger on a
-# good path still runs, and its $0 is still its path; taken away and put back
-# while rasd runs (no reload), the next record sees each.
+# good path still runs, and its $0 is still its path; taken away and put back,
+# made group-writable, its directory made writable, and made safe again while
+# rasd runs (no reload), the next record sees each.
 set -u
 . "${top_srcdir:-.}/tests/live-lib.sh"
 command -v runuser >/dev/null || { echo "1..0 # SKIP no runuser"; exit 77; }
@@ -113,6 +114,24 @@ rm -f "$WORK/ran-good"
 mv "$WORK/uncorrected.away" "$WORK/good/uncorrected"
 uncorrected back; wait_for 10 test -s "$WORK/ran-good"
 ok $? "put back without a reload: the next uncorrected record runs it"
+# Kept answers hold across reads only while trigger_dir and the file are unchanged (issue 39).
+unsafe_now() { # TAG WHY-TEXT WHAT
+	before=$(runs)
+	uncorrected "$1"; ok $? "$3 while rasd runs: an uncorrected record is stored"
+	wait_for 10 status_refuses "$2"; ok $? "  refused at once, without a reload: \"$2\""
+	ok "$([ "$(runs)" = "$before" ] && echo 0 || echo 1)" "  and not run"
+}
+chown root:nogroup "$WORK/good/uncorrected"; chmod 0775 "$WORK/good/uncorrected"
+unsafe_now gwfile "trigger uncorrected: $WORK/good/uncorrected is writable by other users (mode 0775)" \
+	"the trigger made group-writable (group nogroup)"
+chown root:root "$WORK/good/uncorrected"; chmod 0755 "$WORK/good/uncorrected"
+chmod 0777 "$WORK/good"
+unsafe_now wwdir "trigger_dir: directory $WORK/good is writable by other users (mode 0777)" \
+	"trigger_dir made writable by others"
+chmod 0755 "$WORK/good"
+rm -f "$WORK/ran-good"
+uncorrected safe; wait_for 10 test -s "$WORK/ran-good"
+ok $? "safe again without a reload: the next uncorrected record runs it"
 kill "$PID"; wait "$PID"; PID=
 rm -rf "$EVIL"
 done_testing
