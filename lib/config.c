@@ -34,6 +34,7 @@ struct key_desc {
 const char *const rasd_trigger_conditions[] = {
 	"page-threshold", "dimm-threshold", "cpu-threshold", "device-threshold",
 	"row-threshold", "ce-rate-threshold", "poison-threshold", "uncorrected", "lost-records", "crash",
+	"verdict-change",
 };
 const size_t rasd_n_trigger_conditions = sizeof(rasd_trigger_conditions) / sizeof(rasd_trigger_conditions[0]);
 

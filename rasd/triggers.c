@@ -21,7 +21,7 @@
 #define MAX_CHILDREN 64
 /*
  * Conditions whose answer ras_triggers_installed keeps: rasd_trigger_conditions,
- * then any other asked (verdict-change is not in that list).
+ * then any other asked.
  */
 #define MAX_CONDITIONS 32
 #define CONDITION_NAME 40

@@ -48,6 +48,11 @@ cp "$W/relayed/uncorrected" "$W/relayed/crash"
 printf 'RAS_CONDITION=crash\nRAS_CAUSE=mce\n' | serve; rc=$?
 ok "$([ $rc = 0 ] && grep -q "^relayed $W/relayed/crash as uid" "$W/out" && grep -qx "RAS_CAUSE=mce" "$W/out" && echo 0 || echo 1)" \
 	"RAS_CONDITION=crash is relayed: $(head -1 "$W/out")"
+# verdict-change (rasd/health.c) too: the relay once refused it as unknown.
+cp "$W/relayed/uncorrected" "$W/relayed/verdict-change"
+printf 'RAS_CONDITION=verdict-change\nRAS_VERDICT=replace\n' | serve; rc=$?
+ok "$([ $rc = 0 ] && grep -q "^relayed $W/relayed/verdict-change as uid" "$W/out" && grep -qx "RAS_VERDICT=replace" "$W/out" && echo 0 || echo 1)" \
+	"RAS_CONDITION=verdict-change is relayed: $(head -1 "$W/out")"
 
 # The trigger's side over a socket, each connection served as systemd's Accept=yes would.
 if command -v python3 >/dev/null; then

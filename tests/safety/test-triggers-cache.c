@@ -111,7 +111,7 @@ static void between_reads(struct ras_triggers *t)
 	tap_ok(none, "absent, nothing changed: not installed in each of 1,000 reads");
 	tap_is_int(checks, 0, "1,000 records over 1,000 reads, absent: no walk of trigger_dir");
 	checks = reads(t, "verdict-change", 1000, &all, &none);
-	tap_ok(none && checks == 1, "verdict-change (not in rasd_trigger_conditions): %lu walks in 1,000 reads",
+	tap_ok(none && checks == 1, "verdict-change: %lu walks in 1,000 reads",
 	       checks);
 
 	make_trigger("page-threshold");
