@@ -133,6 +133,28 @@ if [ -f "$SHIM" ]; then
 	ok "$([ "$views" = "1 1 1" ] && echo 0 || echo 1)" "summary, status and metrics count that gap ($views)"
 	ctlq summary | grep -q "by origin: .*stats .*1 gap of unknown size"
 	ok $? "summary's text names it"
+
+	# The same, the next rasd's first commit failing (its WAL writes fail once it has read
+	# a drop counter): the gap is rolled back with it and stored once by the retry.
+	DB=$WORK/retry.db
+	sed -i "s|^database = .*|database = $DB|" "$WORK/rasd.conf"
+	echo "pwrite -wal 28" > "$CTLF"
+	LOG=$WORK/rasd.$((++runs)).log
+	RAS_FAULT_CTL=$CTLF LD_PRELOAD=$SHIM "$RASD" --config "$WORK/rasd.conf" 2>"$LOG" &
+	PID=$!
+	wait_for 10 grep -q "storage failing since" "$LOG"; ok $? "again a rasd whose database never opens"
+	stop
+	rmdir $T/instances/$INST
+	echo "pwrite -wal 28 /stats" > "$CTLF"
+	LOG=$WORK/rasd.$((++runs)).log
+	RAS_FAULT_CTL=$CTLF LD_PRELOAD=$SHIM "$RASD" --config "$WORK/rasd.conf" 2>"$LOG" &
+	PID=$!
+	wait_for 10 grep -q "storage failing since" "$LOG"; ok $? "the next rasd's first commit fails"
+	: > "$CTLF"
+	wait_for 20 grep -q "storage works again" "$LOG"; ok $? "and is made once the fault clears"
+	stop
+	ok "$([ "$(q "SELECT count(*) || ' ' || min(cpu) FROM lost_events WHERE count IS NULL AND instance = '$INST'")" = "1 -1" ] && echo 0 || echo 1)" \
+		"the whole instance's gap stored once ($(q "SELECT count(*), min(cpu) FROM lost_events WHERE count IS NULL"))"
 fi
 
 done_testing
