@@ -219,7 +219,9 @@ static void note_instance(struct rasd *d)
  * (made here, or another identity: removed and made again): what it held
  * then and since went with it, a gap as after a killed rasd. One kept in
  * another boot is not this buffer (the persistent instance, daemon_boot.c,
- * holds that boot's records); one killed rasd's is stats_left_gone already.
+ * holds that boot's records); one killed rasd's is stats_left_gone already
+ * (but with no counters stored in this boot, a killed rasd's instance cannot
+ * be told from another boot's: no gap).
  */
 static bool kept_instance_gone(struct rasd *d)
 {
@@ -296,9 +298,14 @@ static int open_live_pipeline(struct rasd *d)
 	d->pipe.health = d->health;
 	d->pipe.stats_fresh = d->tr.real && d->tr.created;
 	d->pipe.stats_left_gone = d->pipe.stats_fresh && d->storage.previous_killed;
-	/* Made again while a kept one's counters are stored: the same gap (taken back: RESET_OTHER). */
+	/*
+	 * The kept one gone: the same gap. One made again and taken back counts
+	 * from 0 too (its counters started after the kept one went), and with no
+	 * counters of this boot stored to judge each CPU by (its rasd's database
+	 * never opened), the gap is the whole instance's (pipeline.c).
+	 */
 	if (kept_instance_gone(d))
-		d->pipe.stats_left_gone = d->pipe.stats_fresh;
+		d->pipe.stats_fresh = d->pipe.stats_left_gone = d->pipe.stats_kept_gone = true;
 	return 0;
 }
 

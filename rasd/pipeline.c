@@ -670,6 +670,21 @@ static void note_reset(struct ras_pipeline *p, int cpu, int reset, int64_t now)
 					      "its buffer was reset");
 	insert_loss(p, cpu, -1, p->last_stats_ns, now, "stats");
 	ras_actions_lost(p->actions, cpu, -1);
+	p->stats_gaps++;
+}
+
+/*
+ * The instance kept at the last stop is gone, and no CPU's stored counters
+ * told (none stored in this boot): the loss is certain, its CPUs unknown.
+ */
+static void note_kept_gone(struct ras_pipeline *p, int64_t now)
+{
+	if (!p->replaying)
+		ras_log(LOG_WARNING, "no drop counters of %s stored in this boot to judge each cpu by: "
+			"what the kept instance held is one gap for the whole instance",
+			p->tr->instance_dir);
+	insert_loss(p, -1, -1, p->last_stats_ns, now, "stats");
+	ras_actions_lost(p->actions, -1, -1);
 }
 
 int ras_pipeline_check_cpu(struct ras_pipeline *p, int cpu, int64_t now)
@@ -720,6 +735,9 @@ int ras_pipeline_check_cpu(struct ras_pipeline *p, int cpu, int64_t now)
 int ras_pipeline_check_stats(struct ras_pipeline *p, const struct ras_reader *r)
 {
 	int64_t now = ras_pipeline_wall_now();
+	/* The fresh figures' first check in this transaction (a failed commit checks again). */
+	bool first = p->stats_fresh && !p->stats_in_txn;
+	uint64_t gaps = p->stats_gaps;
 
 	/* While the database fails they stay in the kernel: the retry compares them. */
 	if (p->failing)
@@ -729,6 +747,11 @@ int ras_pipeline_check_stats(struct ras_pipeline *p, const struct ras_reader *r)
 			ras_pipeline_note_db_error(p);
 			return -EIO;
 		}
+	}
+	if (first && p->stats_kept_gone && p->stats_gaps == gaps) {
+		note_kept_gone(p, now);
+		if (p->failing)
+			return -EIO;
 	}
 	p->last_stats_ns = now;
 	p->stats_in_txn = true;

@@ -92,6 +92,14 @@ struct ras_pipeline {
 	 * (a cleanup) with what it held.
 	 */
 	bool stats_left_gone;
+	/*
+	 * That instance was one the last rasd kept at its stop in this boot: a
+	 * fresh check that stores no gap for any CPU (no counters of this boot
+	 * to judge by: the last rasd's database never opened) stores one for the
+	 * whole instance (cpu -1). stats_gaps: the per-CPU gaps stored so far.
+	 */
+	bool stats_kept_gone;
+	uint64_t stats_gaps;
 	int db_error;                    /* the last database error (-errno), 0 once committed */
 	/* Storage failures: see ras_pipeline_retry. */
 	struct ras_pending pending;      /* read since the last commit, kept until it succeeds */

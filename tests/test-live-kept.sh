@@ -6,7 +6,9 @@
 # instance or kept it (keep_instance, a failing database); the next rasd that
 # finds a kept instance gone stores a gap of unknown size and logs it, as for
 # a killed rasd's. A clean removal, an instance taken back, or a kept one of
-# another boot are no gap.
+# another boot are no gap. A kept instance of a rasd whose database never
+# opened (no drop counters of this boot to judge by) is one gap for the whole
+# instance.
 set -u
 . "${top_srcdir:-.}/tests/live-lib.sh"
 [ -r /proc/sys/kernel/random/boot_id ] || { echo "1..0 # SKIP no boot id"; exit 77; }
@@ -99,6 +101,60 @@ if [ -f "$SHIM" ]; then
 	ok $? "the instance kept for the failed records, removed, is a gap ($(gaps), was $before)"
 	grep -q "kept at its stop .* is gone" "$LOG"; ok $? "and the log says so"
 	stop
+
+	# The first rasd of the boot for a database whose open never succeeds: no drop
+	# counters of the instance stored in this boot to judge each CPU against. Kept,
+	# removed, the next rasd stores one gap of unknown size for the whole instance
+	# (cpu -1), and every view counts it.
+	DB=$WORK/first.db
+	sed -i "s|^database = .*|database = $DB|" "$WORK/rasd.conf"
+	echo "pwrite -wal 28" > "$CTLF"
+	LOG=$WORK/rasd.$((++runs)).log
+	RAS_FAULT_CTL=$CTLF LD_PRELOAD=$SHIM "$RASD" --config "$WORK/rasd.conf" 2>"$LOG" &
+	PID=$!
+	wait_for 10 grep -q "storage failing since" "$LOG"; ok $? "a rasd whose database never opens"
+	"$top_builddir/tests/synth-writer" "$T" "$INST" "$FORMATS" never 0 20 >/dev/null
+	stop
+	ok "$([ -d $T/instances/$INST ] && grep -q "^instance=kept$" "$STATE" && echo 0 || echo 1)" \
+		"stopped before its database opened: its instance is kept"
+	: > "$CTLF"
+	rmdir $T/instances/$INST
+	start; ok $? "the next rasd opens the database, no counters of this boot in it"
+	wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM lost_events WHERE count IS NULL AND instance = '$INST'\")\" = 1 ]"
+	ok $? "the instance kept, removed, is one gap of unknown size ($(gaps))"
+	is_one() { [ "$(q "SELECT cpu || ' ' || origin FROM lost_events WHERE count IS NULL AND instance = '$INST'")" = "-1 stats" ]; }
+	ok "$(is_one && echo 0 || echo 1)" "for the whole instance, origin stats ($(q "SELECT cpu, origin FROM lost_events WHERE count IS NULL"))"
+	grep -q "kept at its stop .* is gone" "$LOG"; ok $? "and the log says so"
+	stop
+	ctlq() { "$CTL" --config "$WORK/rasd.conf" "$@"; }
+	views=$(ctlq summary --json | python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["lost_unknown_gaps"])')
+	views="$views $(ctlq status --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["database"]["lost_unknown_gaps"])')"
+	views="$views $(ctlq metrics | sed -n 's/^ras_fdr_lost_gaps_total{origin="stats"} //p')"
+	ok "$([ "$views" = "1 1 1" ] && echo 0 || echo 1)" "summary, status and metrics count that gap ($views)"
+	ctlq summary | grep -q "by origin: .*stats .*1 gap of unknown size"
+	ok $? "summary's text names it"
+
+	# The same, the next rasd's first commit failing (its WAL writes fail once it has read
+	# a drop counter): the gap is rolled back with it and stored once by the retry.
+	DB=$WORK/retry.db
+	sed -i "s|^database = .*|database = $DB|" "$WORK/rasd.conf"
+	echo "pwrite -wal 28" > "$CTLF"
+	LOG=$WORK/rasd.$((++runs)).log
+	RAS_FAULT_CTL=$CTLF LD_PRELOAD=$SHIM "$RASD" --config "$WORK/rasd.conf" 2>"$LOG" &
+	PID=$!
+	wait_for 10 grep -q "storage failing since" "$LOG"; ok $? "again a rasd whose database never opens"
+	stop
+	rmdir $T/instances/$INST
+	echo "pwrite -wal 28 /stats" > "$CTLF"
+	LOG=$WORK/rasd.$((++runs)).log
+	RAS_FAULT_CTL=$CTLF LD_PRELOAD=$SHIM "$RASD" --config "$WORK/rasd.conf" 2>"$LOG" &
+	PID=$!
+	wait_for 10 grep -q "storage failing since" "$LOG"; ok $? "the next rasd's first commit fails"
+	: > "$CTLF"
+	wait_for 20 grep -q "storage works again" "$LOG"; ok $? "and is made once the fault clears"
+	stop
+	ok "$([ "$(q "SELECT count(*) || ' ' || min(cpu) FROM lost_events WHERE count IS NULL AND instance = '$INST'")" = "1 -1" ] && echo 0 || echo 1)" \
+		"the whole instance's gap stored once ($(q "SELECT count(*), min(cpu) FROM lost_events WHERE count IS NULL"))"
 fi
 
 done_testing
