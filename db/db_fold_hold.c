@@ -66,6 +66,9 @@ struct held_head {
 	char source[24];
 };
 
+/* The stored copies kept per table: a storm's last fold_keep per subject, and those waiting (FOLD_DEFER). */
+#define KEPT_MAX 16384
+
 /* A value's tag: absent; an integer; bytes (p); present without bytes (p NULL, len kept). */
 enum { V_ABSENT, V_INT, V_BYTES, V_NOBYTES };
 
@@ -77,6 +80,14 @@ struct held_slot {
 struct held_table {
 	struct held_slot *slot;     /* by reserved id, growing */
 	size_t n, cap, first;       /* first: no record before it is still held */
+	/*
+	 * The copies of records stored at a commit, by id (ras_db_hold_take_stored):
+	 * most of a storm's fall out of the last fold_keep a few commits later and
+	 * are folded from these, not read back through the view. At most
+	 * KEPT_MAX, the oldest dropped first; none after a rollback or at idle.
+	 */
+	struct held_slot *kept;
+	size_t nkept, cap_kept, first_kept;
 	sqlite3_stmt *eval;
 	struct ras_db_fold_plan plan;
 	/* A decoded struct holding only the values a copy keeps, as bound (tables that have them). */
@@ -507,6 +518,83 @@ int ras_db_hold_take(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int
 	return err < 0 ? err : 1;
 }
 
+/* ---- copies of the records stored at a commit ---- */
+
+static void kept_forget(struct held_table *ht)
+{
+	for (size_t k = ht->first_kept; k < ht->nkept; k++)
+		free(ht->kept[k].rec);
+	ht->nkept = ht->first_kept = 0;
+}
+
+/* Keeps slot's copy, stored under its id (it is freed when it cannot be kept: a cache only). */
+static void kept_push(struct held_table *ht, const struct held_slot *slot)
+{
+	/* Ids grow from commit to commit; one that does not (a rollback's ids again) starts afresh. */
+	if (ht->nkept > ht->first_kept && ht->kept[ht->nkept - 1].id >= slot->id)
+		kept_forget(ht);
+	while (ht->nkept - ht->first_kept >= KEPT_MAX) {
+		free(ht->kept[ht->first_kept].rec);
+		ht->kept[ht->first_kept++].rec = NULL;
+	}
+	if (ht->first_kept && ht->nkept == ht->cap_kept) {
+		memmove(ht->kept, ht->kept + ht->first_kept, (ht->nkept - ht->first_kept) * sizeof(*ht->kept));
+		ht->nkept -= ht->first_kept;
+		ht->first_kept = 0;
+	}
+	if (ht->nkept == ht->cap_kept) {
+		size_t cap = ht->cap_kept ? 2 * ht->cap_kept : 256;
+		struct held_slot *grown = realloc(ht->kept, cap * sizeof(*grown));
+
+		if (!grown) {
+			free(slot->rec);
+			return;
+		}
+		ht->kept = grown;
+		ht->cap_kept = cap;
+	}
+	ht->kept[ht->nkept++] = *slot;
+}
+
+int ras_db_hold_take_stored(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int64_t id,
+			    struct folded_row *r)
+{
+	struct held_table *ht = h ? &h->t[idx] : NULL;
+	size_t lo, hi;
+
+	if (!ht)
+		return 0;
+	for (lo = ht->first_kept, hi = ht->nkept; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+		struct held *c = ht->kept[mid].rec;
+		int err;
+
+		if (ht->kept[mid].id < id) {
+			lo = mid + 1;
+			continue;
+		}
+		if (ht->kept[mid].id > id) {
+			hi = mid;
+			continue;
+		}
+		if (!c)
+			return 0;
+		ht->kept[mid].rec = NULL;
+		while (ht->first_kept < ht->nkept && !ht->kept[ht->first_kept].rec)
+			ht->first_kept++;
+		err = folded_of(db, ht, c, idx, r);
+		free(c);
+		return err < 0 ? err : 1;
+	}
+	return 0;
+}
+
+void ras_db_hold_forget(struct ras_db_hold *h)
+{
+	for (unsigned i = 0; h && i < RAS_MAX_EVENT_TYPES; i++)
+		kept_forget(&h->t[i]);
+}
+
 /*
  * The values held record c's row binds, as ras_db_row_values gives them,
  * at v: its per-record text made to point into c, not into the scratch
@@ -542,7 +630,7 @@ static int store_gathered(struct ras_db *db, struct held_table *ht, unsigned idx
 	if (ras_db_store_rows(db, idx, n, rows) != SQLITE_OK)
 		return -EIO;
 	for (unsigned k = 0; k < n; k++) {
-		free(ht->slot[which[k]].rec);
+		kept_push(ht, &ht->slot[which[k]]);
 		ht->slot[which[k]].rec = NULL;
 	}
 	return 0;
@@ -643,6 +731,7 @@ void ras_db_hold_clear(struct ras_db_hold *h)
 		for (size_t k = h->t[i].first; k < h->t[i].n; k++)
 			free(h->t[i].slot[k].rec);
 		h->t[i].n = h->t[i].first = 0;
+		kept_forget(&h->t[i]);
 	}
 }
 
@@ -653,6 +742,7 @@ void ras_db_hold_free(struct ras_db_hold *h)
 	ras_db_hold_clear(h);
 	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++) {
 		free(h->t[i].slot);
+		free(h->t[i].kept);
 		free(h->t[i].scratch);
 		sqlite3_finalize(h->t[i].eval);
 	}
