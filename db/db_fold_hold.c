@@ -41,6 +41,7 @@
  * that folds, never when it is packed.
  */
 struct held {
+	size_t bytes;               /* of this copy, values' bytes included */
 	int64_t dec, wall_ns, boot;
 	uint64_t trace_ts, rec_hash;
 	int trace_cpu, severity;
@@ -66,8 +67,12 @@ struct held_head {
 	char source[24];
 };
 
-/* The stored copies kept per table: a storm's last fold_keep per subject, and those waiting (FOLD_DEFER). */
-#define KEPT_MAX 16384
+/*
+ * The bytes of stored copies kept, all tables together: a storm's last
+ * fold_keep per subject and those waiting (FOLD_DEFER), about 4,000 copies
+ * of 0.5-1 KiB on the bench's stream with live-sized batches.
+ */
+#define KEPT_MAX_BYTES (8u << 20)
 
 /* A value's tag: absent; an integer; bytes (p); present without bytes (p NULL, len kept). */
 enum { V_ABSENT, V_INT, V_BYTES, V_NOBYTES };
@@ -84,7 +89,8 @@ struct held_table {
 	 * The copies of records stored at a commit, by id (ras_db_hold_take_stored):
 	 * most of a storm's fall out of the last fold_keep a few commits later and
 	 * are folded from these, not read back through the view. At most
-	 * KEPT_MAX, the oldest dropped first; none after a rollback or at idle.
+	 * KEPT_MAX_BYTES of all tables', a table's oldest dropped first; none
+	 * after a rollback or at idle.
 	 */
 	struct held_slot *kept;
 	size_t nkept, cap_kept, first_kept;
@@ -102,6 +108,7 @@ struct ras_db_hold {
 	size_t pack_cap;
 	struct held *one;
 	size_t one_cap;
+	size_t kept_bytes;          /* the tables' kept copies */
 };
 
 bool ras_db_hold_possible(const struct ras_db_event *ev)
@@ -296,7 +303,7 @@ static void held_read(struct held *c, int64_t dec, const uint8_t *packed)
 	uint8_t *data;
 
 	memcpy(&hh, packed, sizeof(hh));
-	*c = (struct held){ .dec = dec, .wall_ns = hh.wall_ns, .boot = hh.boot, .trace_ts = hh.trace_ts,
+	*c = (struct held){ .bytes = held_bytes(packed), .dec = dec, .wall_ns = hh.wall_ns, .boot = hh.boot, .trace_ts = hh.trace_ts,
 			    .rec_hash = hh.rec_hash, .trace_cpu = hh.trace_cpu, .severity = hh.severity,
 			    .synthetic = hh.synthetic, .nvals = hh.nvals };
 	memcpy(c->source, hh.source, sizeof(c->source));
@@ -520,29 +527,58 @@ int ras_db_hold_take(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int
 
 /* ---- copies of the records stored at a commit ---- */
 
-static void kept_forget(struct held_table *ht)
+static void kept_drop(struct ras_db_hold *h, struct held_table *ht, size_t k)
+{
+	h->kept_bytes -= ht->kept[k].rec->bytes;
+	free(ht->kept[k].rec);
+	ht->kept[k].rec = NULL;
+}
+
+static void kept_forget(struct ras_db_hold *h, struct held_table *ht)
 {
 	for (size_t k = ht->first_kept; k < ht->nkept; k++)
-		free(ht->kept[k].rec);
+		if (ht->kept[k].rec)
+			kept_drop(h, ht, k);
 	ht->nkept = ht->first_kept = 0;
 }
 
-/* Keeps slot's copy, stored under its id (it is freed when it cannot be kept: a cache only). */
-static void kept_push(struct held_table *ht, const struct held_slot *slot)
+/*
+ * The copies kept moved to the front, those folded since left out (the
+ * order kept): the slots stay bounded by the copies, and so by their bytes.
+ * Returns how many there are.
+ */
+static size_t kept_squeeze(struct held_table *ht)
 {
+	size_t n = 0;
+
+	for (size_t k = ht->first_kept; k < ht->nkept; k++)
+		if (ht->kept[k].rec)
+			ht->kept[n++] = ht->kept[k];
+	ht->first_kept = 0;
+	ht->nkept = n;
+	return n;
+}
+
+/* Keeps slot's copy, stored under its id (freed when it cannot be kept: a cache only). */
+static void kept_push(struct ras_db_hold *h, struct held_table *ht, const struct held_slot *slot)
+{
+	size_t bytes = slot->rec->bytes;
+
 	/* Ids grow from commit to commit; one that does not (a rollback's ids again) starts afresh. */
 	if (ht->nkept > ht->first_kept && ht->kept[ht->nkept - 1].id >= slot->id)
-		kept_forget(ht);
-	while (ht->nkept - ht->first_kept >= KEPT_MAX) {
-		free(ht->kept[ht->first_kept].rec);
-		ht->kept[ht->first_kept++].rec = NULL;
+		kept_forget(h, ht);
+	while (h->kept_bytes + bytes > KEPT_MAX_BYTES && ht->first_kept < ht->nkept) {
+		if (ht->kept[ht->first_kept].rec)
+			kept_drop(h, ht, ht->first_kept);
+		ht->first_kept++;
 	}
-	if (ht->first_kept && ht->nkept == ht->cap_kept) {
-		memmove(ht->kept, ht->kept + ht->first_kept, (ht->nkept - ht->first_kept) * sizeof(*ht->kept));
-		ht->nkept -= ht->first_kept;
-		ht->first_kept = 0;
+	if (ht->first_kept == ht->nkept)
+		ht->first_kept = ht->nkept = 0;
+	if (h->kept_bytes + bytes > KEPT_MAX_BYTES) {
+		free(slot->rec);
+		return;
 	}
-	if (ht->nkept == ht->cap_kept) {
+	if (ht->nkept == ht->cap_kept && (!ht->cap_kept || kept_squeeze(ht) > ht->cap_kept / 2)) {
 		size_t cap = ht->cap_kept ? 2 * ht->cap_kept : 256;
 		struct held_slot *grown = realloc(ht->kept, cap * sizeof(*grown));
 
@@ -554,6 +590,7 @@ static void kept_push(struct held_table *ht, const struct held_slot *slot)
 		ht->cap_kept = cap;
 	}
 	ht->kept[ht->nkept++] = *slot;
+	h->kept_bytes += bytes;
 }
 
 int ras_db_hold_take_stored(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int64_t id,
@@ -580,6 +617,7 @@ int ras_db_hold_take_stored(struct ras_db *db, struct ras_db_hold *h, unsigned i
 		if (!c)
 			return 0;
 		ht->kept[mid].rec = NULL;
+		h->kept_bytes -= c->bytes;
 		while (ht->first_kept < ht->nkept && !ht->kept[ht->first_kept].rec)
 			ht->first_kept++;
 		err = folded_of(db, ht, c, idx, r);
@@ -592,7 +630,7 @@ int ras_db_hold_take_stored(struct ras_db *db, struct ras_db_hold *h, unsigned i
 void ras_db_hold_forget(struct ras_db_hold *h)
 {
 	for (unsigned i = 0; h && i < RAS_MAX_EVENT_TYPES; i++)
-		kept_forget(&h->t[i]);
+		kept_forget(h, &h->t[i]);
 }
 
 /*
@@ -624,21 +662,24 @@ static int held_row_values(struct ras_db *db, struct held_table *ht, const struc
  * not stored (its reserved id was taken, or SQLite failed): they stay held
  * until the rollback, as the transaction goes with them.
  */
-static int store_gathered(struct ras_db *db, struct held_table *ht, unsigned idx, const size_t *which,
+static int store_gathered(struct ras_db *db, struct ras_db_hold *h, unsigned idx, const size_t *which,
 			  unsigned n, const struct ras_db_row_job *rows)
 {
+	struct held_table *ht = &h->t[idx];
+
 	if (ras_db_store_rows(db, idx, n, rows) != SQLITE_OK)
 		return -EIO;
 	for (unsigned k = 0; k < n; k++) {
-		kept_push(ht, &ht->slot[which[k]]);
+		kept_push(h, ht, &ht->slot[which[k]]);
 		ht->slot[which[k]].rec = NULL;
 	}
 	return 0;
 }
 
 /* Stores the records ht still holds, in order, RAS_DB_ROWS_PER_INSERT at a time (vals: room for their values). */
-static int store_table(struct ras_db *db, struct held_table *ht, unsigned idx, struct ras_db_col_val *vals)
+static int store_table(struct ras_db *db, struct ras_db_hold *h, unsigned idx, struct ras_db_col_val *vals)
 {
+	struct held_table *ht = &h->t[idx];
 	struct ras_db_row_job rows[RAS_DB_ROWS_PER_INSERT];
 	size_t which[RAS_DB_ROWS_PER_INSERT];
 	unsigned n = 0;
@@ -651,12 +692,12 @@ static int store_table(struct ras_db *db, struct held_table *ht, unsigned idx, s
 			return -ENOMEM;
 		which[n++] = k;
 		if (n == RAS_DB_ROWS_PER_INSERT) {
-			if (store_gathered(db, ht, idx, which, n, rows) < 0)
+			if (store_gathered(db, h, idx, which, n, rows) < 0)
 				return -EIO;
 			n = 0;
 		}
 	}
-	return n ? store_gathered(db, ht, idx, which, n, rows) : 0;
+	return n ? store_gathered(db, h, idx, which, n, rows) : 0;
 }
 
 int ras_db_hold_store(struct ras_db *db, struct ras_db_hold *h)
@@ -670,7 +711,7 @@ int ras_db_hold_store(struct ras_db *db, struct ras_db_hold *h)
 		if (ht->first < ht->n && !vals &&
 		    !(vals = malloc(RAS_DB_ROWS_PER_INSERT * RAS_DB_MAX_COLS * sizeof(*vals))))
 			return -ENOMEM;
-		if (ht->first < ht->n && (r = store_table(db, ht, i, vals)) < 0)
+		if (ht->first < ht->n && (r = store_table(db, h, i, vals)) < 0)
 			break;
 		ht->n = ht->first = 0;
 	}
@@ -731,7 +772,7 @@ void ras_db_hold_clear(struct ras_db_hold *h)
 		for (size_t k = h->t[i].first; k < h->t[i].n; k++)
 			free(h->t[i].slot[k].rec);
 		h->t[i].n = h->t[i].first = 0;
-		kept_forget(&h->t[i]);
+		kept_forget(h, &h->t[i]);
 	}
 }
 
