@@ -253,6 +253,9 @@ static struct fold_table *table_sql(struct ras_db *db, unsigned idx)
 	snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE id = ?", table);
 	if (sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &t->del, NULL) != SQLITE_OK)
 		return NULL;
+	snprintf(sql, sizeof(sql), "DELETE FROM %s WHERE id = ?1 AND wall_ns = ?2", table);
+	if (sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &t->del_known, NULL) != SQLITE_OK)
+		return NULL;
 	snprintf(sql, sizeof(sql), "SELECT id FROM %s WHERE wall_ns < ?1 AND (?2 = 0 OR id < ?2)"
 		 " ORDER BY wall_ns LIMIT %d", table, LIMIT_BATCH);
 	if (sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, &t->oldest, NULL) != SQLITE_OK)
@@ -438,6 +441,32 @@ static int accumulate(struct ras_db *db, unsigned idx, const char *subject, stru
 	}
 }
 
+/*
+ * Folds row id from the copy kept when it was stored at a commit
+ * (ras_db_hold_take_stored): its fold columns computed from the copy as a
+ * held record's are, the row deleted if it is still there with the copy's
+ * time. 1 folded; 0 no copy, or the row gone or not the one stored (read
+ * back as before); -errno. A storm's records held at a commit, stored, then
+ * folded a few commits later were read back through the view one by one:
+ * that SELECT was most of the flush's work per commit with live batches.
+ */
+static int fold_stored_copy(struct ras_db *db, struct fold_table *t, unsigned idx, int64_t id,
+			    struct folded_row *r)
+{
+	int taken = ras_db_hold_take_stored(db, db->fold->hold, idx, id, r);
+	int step;
+
+	if (taken <= 0)
+		return taken;
+	sqlite3_bind_int64(t->del_known, 1, id);
+	sqlite3_bind_int64(t->del_known, 2, r->wall_ns);
+	step = sqlite3_step(t->del_known);
+	sqlite3_reset(t->del_known);
+	if (step != SQLITE_DONE)
+		return -EIO;
+	return sqlite3_changes(db->h) == 1;
+}
+
 /* Folds one committed row: read back, deleted, counted. A row already gone is left alone. */
 static int fold_row(struct ras_db *db, unsigned idx, const char *subject, int64_t id)
 {
@@ -447,6 +476,11 @@ static int fold_row(struct ras_db *db, unsigned idx, const char *subject, int64_
 
 	if (!t)
 		return -EIO;
+	if ((step = fold_stored_copy(db, t, idx, id, &r)) != 0) {
+		r.fresh = !committed(db->fold, idx, id);
+		r.id = id;
+		return step < 0 ? step : accumulate(db, idx, subject, &r);
+	}
 	sqlite3_bind_int64(t->sel, 1, id);
 	step = sqlite3_step(t->sel);
 	if (step == SQLITE_ROW)
@@ -750,7 +784,11 @@ void ras_db_fold_trim(struct ras_db *db)
 {
 	struct ras_db_fold *f = db->fold;
 
-	if (!f || f->used)
+	if (!f)
+		return;
+	/* The copies of stored records: a storm that goes on while rasd is idle is a trickle. */
+	ras_db_hold_forget(f->hold);
+	if (f->used)
 		return;
 	if (f->taken < FOLD_SLOTS / 16)
 		entries_free(f);
@@ -777,6 +815,7 @@ void ras_db_fold_free(struct ras_db *db)
 	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++) {
 		sqlite3_finalize(f->t[i].sel);
 		sqlite3_finalize(f->t[i].del);
+		sqlite3_finalize(f->t[i].del_known);
 		sqlite3_finalize(f->t[i].oldest);
 	}
 	sqlite3_finalize(f->get);

@@ -15,7 +15,8 @@
  * A table or value the C does not render is folded by SQLite from the same
  * expressions, over a one-row subquery shaped like the table's
  * <table>_decoded view: either way a held record folds exactly as its row
- * would have. A record held but stored at commit never has them computed.
+ * would have. A record held but stored at commit has them computed only if
+ * its row is folded later, from the copy kept when it was stored.
  *
  * A copy is packed first (ras_db_hold_pack: what the event loop hands the
  * writer thread, a few bytes per value), then unpacked by the thread that
@@ -41,6 +42,7 @@
  * that folds, never when it is packed.
  */
 struct held {
+	size_t bytes;               /* of this copy, values' bytes included */
 	int64_t dec, wall_ns, boot;
 	uint64_t trace_ts, rec_hash;
 	int trace_cpu, severity;
@@ -66,6 +68,14 @@ struct held_head {
 	char source[24];
 };
 
+/*
+ * The bytes of stored copies kept, all tables together: a storm's last
+ * fold_keep per subject and those waiting (FOLD_DEFER). The bench's stream
+ * (some 430 subjects) with live-sized batches needs 17 MiB at its peak; with
+ * 16, 98 % of its folds of stored rows are from copies, with 8, 47 %.
+ */
+#define KEPT_MAX_BYTES (16u << 20)
+
 /* A value's tag: absent; an integer; bytes (p); present without bytes (p NULL, len kept). */
 enum { V_ABSENT, V_INT, V_BYTES, V_NOBYTES };
 
@@ -77,6 +87,15 @@ struct held_slot {
 struct held_table {
 	struct held_slot *slot;     /* by reserved id, growing */
 	size_t n, cap, first;       /* first: no record before it is still held */
+	/*
+	 * The copies of records stored at a commit, by id (ras_db_hold_take_stored):
+	 * most of a storm's fall out of the last fold_keep a few commits later and
+	 * are folded from these, not read back through the view. At most
+	 * KEPT_MAX_BYTES of all tables', a table's oldest dropped first; none
+	 * after a rollback or at idle.
+	 */
+	struct held_slot *kept;
+	size_t nkept, cap_kept, first_kept;
 	sqlite3_stmt *eval;
 	struct ras_db_fold_plan plan;
 	/* A decoded struct holding only the values a copy keeps, as bound (tables that have them). */
@@ -91,6 +110,7 @@ struct ras_db_hold {
 	size_t pack_cap;
 	struct held *one;
 	size_t one_cap;
+	size_t kept_bytes;          /* the tables' kept copies */
 };
 
 bool ras_db_hold_possible(const struct ras_db_event *ev)
@@ -285,7 +305,7 @@ static void held_read(struct held *c, int64_t dec, const uint8_t *packed)
 	uint8_t *data;
 
 	memcpy(&hh, packed, sizeof(hh));
-	*c = (struct held){ .dec = dec, .wall_ns = hh.wall_ns, .boot = hh.boot, .trace_ts = hh.trace_ts,
+	*c = (struct held){ .bytes = held_bytes(packed), .dec = dec, .wall_ns = hh.wall_ns, .boot = hh.boot, .trace_ts = hh.trace_ts,
 			    .rec_hash = hh.rec_hash, .trace_cpu = hh.trace_cpu, .severity = hh.severity,
 			    .synthetic = hh.synthetic, .nvals = hh.nvals };
 	memcpy(c->source, hh.source, sizeof(c->source));
@@ -507,6 +527,114 @@ int ras_db_hold_take(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int
 	return err < 0 ? err : 1;
 }
 
+/* ---- copies of the records stored at a commit ---- */
+
+static void kept_drop(struct ras_db_hold *h, struct held_table *ht, size_t k)
+{
+	h->kept_bytes -= ht->kept[k].rec->bytes;
+	free(ht->kept[k].rec);
+	ht->kept[k].rec = NULL;
+}
+
+static void kept_forget(struct ras_db_hold *h, struct held_table *ht)
+{
+	for (size_t k = ht->first_kept; k < ht->nkept; k++)
+		if (ht->kept[k].rec)
+			kept_drop(h, ht, k);
+	ht->nkept = ht->first_kept = 0;
+}
+
+/*
+ * The copies kept moved to the front, those folded since left out (the
+ * order kept): the slots stay bounded by the copies, and so by their bytes.
+ * Returns how many there are.
+ */
+static size_t kept_squeeze(struct held_table *ht)
+{
+	size_t n = 0;
+
+	for (size_t k = ht->first_kept; k < ht->nkept; k++)
+		if (ht->kept[k].rec)
+			ht->kept[n++] = ht->kept[k];
+	ht->first_kept = 0;
+	ht->nkept = n;
+	return n;
+}
+
+/* Keeps slot's copy, stored under its id (freed when it cannot be kept: a cache only). */
+static void kept_push(struct ras_db_hold *h, struct held_table *ht, const struct held_slot *slot)
+{
+	size_t bytes = slot->rec->bytes;
+
+	/* Ids grow from commit to commit; one that does not (a rollback's ids again) starts afresh. */
+	if (ht->nkept > ht->first_kept && ht->kept[ht->nkept - 1].id >= slot->id)
+		kept_forget(h, ht);
+	while (h->kept_bytes + bytes > KEPT_MAX_BYTES && ht->first_kept < ht->nkept) {
+		if (ht->kept[ht->first_kept].rec)
+			kept_drop(h, ht, ht->first_kept);
+		ht->first_kept++;
+	}
+	if (ht->first_kept == ht->nkept)
+		ht->first_kept = ht->nkept = 0;
+	if (h->kept_bytes + bytes > KEPT_MAX_BYTES) {
+		free(slot->rec);
+		return;
+	}
+	if (ht->nkept == ht->cap_kept && (!ht->cap_kept || kept_squeeze(ht) > ht->cap_kept / 2)) {
+		size_t cap = ht->cap_kept ? 2 * ht->cap_kept : 256;
+		struct held_slot *grown = realloc(ht->kept, cap * sizeof(*grown));
+
+		if (!grown) {
+			free(slot->rec);
+			return;
+		}
+		ht->kept = grown;
+		ht->cap_kept = cap;
+	}
+	ht->kept[ht->nkept++] = *slot;
+	h->kept_bytes += bytes;
+}
+
+int ras_db_hold_take_stored(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int64_t id,
+			    struct folded_row *r)
+{
+	struct held_table *ht = h ? &h->t[idx] : NULL;
+	size_t lo, hi;
+
+	if (!ht)
+		return 0;
+	for (lo = ht->first_kept, hi = ht->nkept; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+		struct held *c = ht->kept[mid].rec;
+		int err;
+
+		if (ht->kept[mid].id < id) {
+			lo = mid + 1;
+			continue;
+		}
+		if (ht->kept[mid].id > id) {
+			hi = mid;
+			continue;
+		}
+		if (!c)
+			return 0;
+		ht->kept[mid].rec = NULL;
+		h->kept_bytes -= c->bytes;
+		while (ht->first_kept < ht->nkept && !ht->kept[ht->first_kept].rec)
+			ht->first_kept++;
+		err = folded_of(db, ht, c, idx, r);
+		free(c);
+		return err < 0 ? err : 1;
+	}
+	return 0;
+}
+
+void ras_db_hold_forget(struct ras_db_hold *h)
+{
+	for (unsigned i = 0; h && i < RAS_MAX_EVENT_TYPES; i++)
+		kept_forget(h, &h->t[i]);
+}
+
 /*
  * The values held record c's row binds, as ras_db_row_values gives them,
  * at v: its per-record text made to point into c, not into the scratch
@@ -536,21 +664,24 @@ static int held_row_values(struct ras_db *db, struct held_table *ht, const struc
  * not stored (its reserved id was taken, or SQLite failed): they stay held
  * until the rollback, as the transaction goes with them.
  */
-static int store_gathered(struct ras_db *db, struct held_table *ht, unsigned idx, const size_t *which,
+static int store_gathered(struct ras_db *db, struct ras_db_hold *h, unsigned idx, const size_t *which,
 			  unsigned n, const struct ras_db_row_job *rows)
 {
+	struct held_table *ht = &h->t[idx];
+
 	if (ras_db_store_rows(db, idx, n, rows) != SQLITE_OK)
 		return -EIO;
 	for (unsigned k = 0; k < n; k++) {
-		free(ht->slot[which[k]].rec);
+		kept_push(h, ht, &ht->slot[which[k]]);
 		ht->slot[which[k]].rec = NULL;
 	}
 	return 0;
 }
 
 /* Stores the records ht still holds, in order, RAS_DB_ROWS_PER_INSERT at a time (vals: room for their values). */
-static int store_table(struct ras_db *db, struct held_table *ht, unsigned idx, struct ras_db_col_val *vals)
+static int store_table(struct ras_db *db, struct ras_db_hold *h, unsigned idx, struct ras_db_col_val *vals)
 {
+	struct held_table *ht = &h->t[idx];
 	struct ras_db_row_job rows[RAS_DB_ROWS_PER_INSERT];
 	size_t which[RAS_DB_ROWS_PER_INSERT];
 	unsigned n = 0;
@@ -563,12 +694,12 @@ static int store_table(struct ras_db *db, struct held_table *ht, unsigned idx, s
 			return -ENOMEM;
 		which[n++] = k;
 		if (n == RAS_DB_ROWS_PER_INSERT) {
-			if (store_gathered(db, ht, idx, which, n, rows) < 0)
+			if (store_gathered(db, h, idx, which, n, rows) < 0)
 				return -EIO;
 			n = 0;
 		}
 	}
-	return n ? store_gathered(db, ht, idx, which, n, rows) : 0;
+	return n ? store_gathered(db, h, idx, which, n, rows) : 0;
 }
 
 int ras_db_hold_store(struct ras_db *db, struct ras_db_hold *h)
@@ -582,7 +713,7 @@ int ras_db_hold_store(struct ras_db *db, struct ras_db_hold *h)
 		if (ht->first < ht->n && !vals &&
 		    !(vals = malloc(RAS_DB_ROWS_PER_INSERT * RAS_DB_MAX_COLS * sizeof(*vals))))
 			return -ENOMEM;
-		if (ht->first < ht->n && (r = store_table(db, ht, i, vals)) < 0)
+		if (ht->first < ht->n && (r = store_table(db, h, i, vals)) < 0)
 			break;
 		ht->n = ht->first = 0;
 	}
@@ -643,6 +774,7 @@ void ras_db_hold_clear(struct ras_db_hold *h)
 		for (size_t k = h->t[i].first; k < h->t[i].n; k++)
 			free(h->t[i].slot[k].rec);
 		h->t[i].n = h->t[i].first = 0;
+		kept_forget(h, &h->t[i]);
 	}
 }
 
@@ -653,6 +785,7 @@ void ras_db_hold_free(struct ras_db_hold *h)
 	ras_db_hold_clear(h);
 	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++) {
 		free(h->t[i].slot);
+		free(h->t[i].kept);
 		free(h->t[i].scratch);
 		sqlite3_finalize(h->t[i].eval);
 	}

@@ -91,6 +91,7 @@ struct fold_entry {
 struct fold_table {
 	bool probed;
 	sqlite3_stmt *sel, *del, *oldest;
+	sqlite3_stmt *del_known;    /* the row of a kept copy, deleted if it is still the one stored */
 	char detail_name[32];
 };
 
@@ -188,6 +189,14 @@ bool ras_db_hold_prepare(struct ras_db *db, struct ras_db_hold **hp, unsigned id
  */
 int ras_db_hold_take(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int64_t id,
 		     struct folded_row *r);
+/*
+ * The same for the copy of a record stored as row id at a commit, kept since
+ * (its row may have gone or changed since: the caller checks): 1, 0 when no
+ * copy is kept, or -errno. ras_db_hold_forget drops every copy kept.
+ */
+int ras_db_hold_take_stored(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int64_t id,
+			    struct folded_row *r);
+void ras_db_hold_forget(struct ras_db_hold *h);
 
 /*
  * The fold columns of a record computed in C (db_fold_row.c), the same as
