@@ -135,7 +135,8 @@ void ras_rasd_state_parse(const char *lock_dir, const char *instance, struct ras
 	st->instance_removed = !strcmp(v, "removed");
 	value(text, "instance_boot", st->instance_boot, sizeof(st->instance_boot));
 	st->instance_ident = strtoull(value(text, "instance_ident", v, sizeof(v)), NULL, 10);
-	st->instance_unread = strtoull(value(text, "instance_unread", v, sizeof(v)), NULL, 10);
+	value(text, "instance_unread", v, sizeof(v));
+	st->instance_unread = !strcmp(v, "unknown") ? RAS_UNREAD_UNKNOWN : strtoull(v, NULL, 10);
 	free(text);
 }
 

@@ -14,6 +14,9 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* instance_unread when not known (a CPU's stats could not be read at the stop). */
+#define RAS_UNREAD_UNKNOWN UINT64_MAX
+
 struct ras_rasd_state {
 	bool present;                 /* the file exists */
 	int lock_pid;                 /* the pid holding rasd's lock; 0: none */
@@ -38,7 +41,9 @@ struct ras_rasd_state {
 	/*
 	 * The live instance at the stop: kept (left in tracefs with what it
 	 * holds, in boot instance_boot, its inode instance_ident, unread records
-	 * then) or removed; neither when the file does not say.
+	 * then, RAS_UNREAD_UNKNOWN when a CPU's count could not be read: the
+	 * file says instance_unread=unknown) or removed; neither when the file
+	 * does not say.
 	 */
 	bool instance_kept, instance_removed;
 	char instance_boot[40];

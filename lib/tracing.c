@@ -264,6 +264,42 @@ int ras_tracing_cpu_stats(const char *instance_dir, int cpu, struct ras_cpu_stat
 	return 0;
 }
 
+struct entries_sum {
+	const char *instance_dir;
+	uint64_t sum;
+};
+
+/* Adds one CPU's "entries:" line to the sum; a file unread or without it fails the whole. */
+static int add_entries(void *ctx, int cpu)
+{
+	struct entries_sum *e = ctx;
+	char path[PATH_MAX], *buf, *p;
+	int r;
+
+	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/stats", e->instance_dir, cpu);
+	r = ras_read_file(path, &buf, NULL);
+	if (r < 0)
+		return r;
+	p = !strncmp(buf, "entries:", 8) ? buf : strstr(buf, "\nentries:");
+	if (p)
+		e->sum += strtoull(p + (*p == '\n' ? 9 : 8), NULL, 10);
+	free(buf);
+	return p ? 0 : -EIO;
+}
+
+int ras_tracing_instance_entries(const char *instance_dir, uint64_t *entries)
+{
+	struct entries_sum e = { instance_dir, 0 };
+	int r = ras_tracing_for_each_cpu(instance_dir, add_entries, &e);
+
+	if (r < 0)
+		return r;
+	if (r == 0)
+		return -ENOENT;
+	*entries = e.sum;
+	return 0;
+}
+
 int ras_tracing_instance_ident(const char *instance_dir, uint64_t *ident)
 {
 	struct stat sb;

@@ -84,6 +84,12 @@ int ras_tracing_cpu_stats(const char *instance_dir, int cpu, struct ras_cpu_stat
  * exists (its counters start at 0 with it). 0, or -errno.
  */
 int ras_tracing_instance_ident(const char *instance_dir, uint64_t *ident);
+/*
+ * The records the instance holds unread: the sum of every per_cpu/cpuN/stats
+ * "entries" line. 0, or -errno when one CPU's cannot be read (the sum would
+ * be too small: unknown) or the instance has no CPU.
+ */
+int ras_tracing_instance_entries(const char *instance_dir, uint64_t *entries);
 /* Reads the instance's trace_clock and picks the matching clock for conversion. */
 int ras_tracing_read_clock(struct ras_tracing *t);
 /* Samples realtime against the trace clock; call once per batch. */

@@ -80,9 +80,10 @@ int daemon_setup(struct rasd *d);
 void daemon_refresh_edac(struct rasd *d, bool reload_labels);
 /*
  * At the stop, before the reader closes: this rasd's instance (fate KEPT, the
- * records it holds unread when it will not be removed), or UNSAID when it has
- * none. After ras_tracing_close, daemon_instance_stopped looks whether it is
- * still there and says so in the state file, for the next rasd of the boot.
+ * records it holds unread when it will not be removed, RAS_UNREAD_UNKNOWN when
+ * a CPU's count cannot be read), or UNSAID when it has none. After
+ * ras_tracing_close, daemon_instance_stopped looks whether it is still there
+ * and says so in the state file, for the next rasd of the boot.
  */
 struct rasd_instance_stop daemon_instance_at_stop(struct rasd *d, bool remove);
 void daemon_instance_stopped(struct rasd *d, struct rasd_instance_stop *in);

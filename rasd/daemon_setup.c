@@ -16,6 +16,7 @@
 #include <systemd/sd-daemon.h>
 #include "lib/clock.h"
 #include "lib/hidden.h"
+#include "lib/rasd_state.h"
 #include "lib/safe_path.h"
 #include "lib/timeline.h"
 #include "daemon_internal.h"
@@ -227,16 +228,19 @@ static bool kept_instance_gone(struct rasd *d)
 {
 	const struct rasd_instance_stop *prev = &d->storage.previous_instance;
 	const struct rasd_instance_stop *now = &d->storage.instance;
+	char unread[48] = "an unknown number of";
 
 	if (!d->tr.real || d->storage.previous_killed || prev->fate != RASD_INSTANCE_KEPT ||
 	    !prev->boot_id[0] || strcmp(prev->boot_id, now->boot_id))
 		return false;
 	if (!d->tr.created && (!prev->ident || !now->ident || prev->ident == now->ident))
 		return false;
-	ras_log(LOG_WARNING, "instance %s, kept at its stop by the last rasd (inode %llu, %llu "
+	if (prev->unread != RAS_UNREAD_UNKNOWN)
+		snprintf(unread, sizeof(unread), "%llu", (unsigned long long)prev->unread);
+	ras_log(LOG_WARNING, "instance %s, kept at its stop by the last rasd (inode %llu, %s "
 		"records unread then), is gone%s: what it held then and since is lost, stored as "
 		"a gap of unknown size", d->tr.instance_dir, (unsigned long long)prev->ident,
-		(unsigned long long)prev->unread, d->tr.created ? "" : " (made again since)");
+		unread, d->tr.created ? "" : " (made again since)");
 	return true;
 }
 
@@ -246,13 +250,14 @@ struct rasd_instance_stop daemon_instance_at_stop(struct rasd *d, bool remove)
 
 	if (!d->tr.real || !d->tr.inst)
 		return (struct rasd_instance_stop){ .fate = RASD_INSTANCE_UNSAID };
+	/*
+	 * Every CPU of the instance, read from tracefs, whether or not a reader
+	 * was opened (a rasd whose database never opened has none, and its
+	 * instance holds what the kernel logged meanwhile).
+	 */
 	in.unread = 0;
-	for (unsigned i = 0; !remove && d->reader && i < ras_reader_ncpus(d->reader); i++) {
-		struct ras_cpu_stats st;
-
-		if (ras_tracing_cpu_stats(d->tr.instance_dir, ras_reader_cpu_at(d->reader, i), &st) == 0)
-			in.unread += st.entries;
-	}
+	if (!remove && ras_tracing_instance_entries(d->tr.instance_dir, &in.unread) < 0)
+		in.unread = RAS_UNREAD_UNKNOWN;
 	return in;
 }
 

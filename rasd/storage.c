@@ -113,11 +113,14 @@ uint64_t rasd_storage_previous_unstored(const struct rasd_storage *s)
 /* instance= lines: what the next rasd of this boot needs to tell a kept instance removed. */
 static void instance_lines(const struct rasd_instance_stop *in, char *out, size_t len)
 {
+	char unread[24] = "unknown";
+
 	out[0] = 0;
+	if (in->unread != RAS_UNREAD_UNKNOWN)
+		snprintf(unread, sizeof(unread), "%llu", (unsigned long long)in->unread);
 	if (in->fate == RASD_INSTANCE_KEPT)
 		snprintf(out, len, "instance=kept\ninstance_boot=%s\ninstance_ident=%llu\n"
-			 "instance_unread=%llu\n", in->boot_id, (unsigned long long)in->ident,
-			 (unsigned long long)in->unread);
+			 "instance_unread=%s\n", in->boot_id, (unsigned long long)in->ident, unread);
 	else if (in->fate == RASD_INSTANCE_REMOVED)
 		snprintf(out, len, "instance=removed\n");
 }

@@ -24,7 +24,8 @@ struct rasd_bmc_sel;
  * What became of the live instance at a stop (the state file's instance=
  * lines): kept in tracefs with what it holds (keep_instance, a failing
  * database), in a boot, with its identity (ras_tracing_instance_ident) and
- * the records it held unread then; or removed. UNSAID: nothing is known.
+ * the records it held unread then (RAS_UNREAD_UNKNOWN: a CPU's count could
+ * not be read); or removed. UNSAID: nothing is known.
  */
 enum rasd_instance_fate { RASD_INSTANCE_UNSAID, RASD_INSTANCE_KEPT, RASD_INSTANCE_REMOVED };
 struct rasd_instance_stop {

@@ -113,10 +113,13 @@ if [ -f "$SHIM" ]; then
 	RAS_FAULT_CTL=$CTLF LD_PRELOAD=$SHIM "$RASD" --config "$WORK/rasd.conf" 2>"$LOG" &
 	PID=$!
 	wait_for 10 grep -q "storage failing since" "$LOG"; ok $? "a rasd whose database never opens"
-	"$top_builddir/tests/synth-writer" "$T" "$INST" "$FORMATS" never 0 20 >/dev/null
+	w=$("$top_builddir/tests/synth-writer" "$T" "$INST" "$FORMATS" never 0 20)
 	stop
 	ok "$([ -d $T/instances/$INST ] && grep -q "^instance=kept$" "$STATE" && echo 0 || echo 1)" \
 		"stopped before its database opened: its instance is kept"
+	# It has no reader: the records it left unread are counted from the instance's stats.
+	grep -q "^instance_unread=20$" "$STATE"
+	ok $? "the state file counts the 20 records it left unread ($w written, $(grep ^instance_unread= "$STATE"))"
 	: > "$CTLF"
 	rmdir $T/instances/$INST
 	start; ok $? "the next rasd opens the database, no counters of this boot in it"
@@ -125,6 +128,8 @@ if [ -f "$SHIM" ]; then
 	is_one() { [ "$(q "SELECT cpu || ' ' || origin FROM lost_events WHERE count IS NULL AND instance = '$INST'")" = "-1 stats" ]; }
 	ok "$(is_one && echo 0 || echo 1)" "for the whole instance, origin stats ($(q "SELECT cpu, origin FROM lost_events WHERE count IS NULL"))"
 	grep -q "kept at its stop .* is gone" "$LOG"; ok $? "and the log says so"
+	grep -q "kept at its stop .*, 20 records unread then), is gone" "$LOG"
+	ok $? "with the 20 records it held unread"
 	stop
 	ctlq() { "$CTL" --config "$WORK/rasd.conf" "$@"; }
 	views=$(ctlq summary --json | python3 -c 'import json, sys; d = json.load(sys.stdin); print(d["lost_unknown_gaps"])')
@@ -145,6 +150,8 @@ if [ -f "$SHIM" ]; then
 	wait_for 10 grep -q "storage failing since" "$LOG"; ok $? "again a rasd whose database never opens"
 	stop
 	rmdir $T/instances/$INST
+	# A count the stopping rasd could not read (a CPU's stats unreadable) is said as unknown.
+	sed -i 's/^instance_unread=.*/instance_unread=unknown/' "$STATE"
 	echo "pwrite -wal 28 /stats" > "$CTLF"
 	LOG=$WORK/rasd.$((++runs)).log
 	RAS_FAULT_CTL=$CTLF LD_PRELOAD=$SHIM "$RASD" --config "$WORK/rasd.conf" 2>"$LOG" &
@@ -152,6 +159,8 @@ if [ -f "$SHIM" ]; then
 	wait_for 10 grep -q "storage failing since" "$LOG"; ok $? "the next rasd's first commit fails"
 	: > "$CTLF"
 	wait_for 20 grep -q "storage works again" "$LOG"; ok $? "and is made once the fault clears"
+	grep -q "kept at its stop .*, an unknown number of records unread then), is gone" "$LOG"
+	ok $? "an unread count not known is logged as unknown"
 	stop
 	ok "$([ "$(q "SELECT count(*) || ' ' || min(cpu) FROM lost_events WHERE count IS NULL AND instance = '$INST'")" = "1 -1" ] && echo 0 || echo 1)" \
 		"the whole instance's gap stored once ($(q "SELECT count(*), min(cpu) FROM lost_events WHERE count IS NULL"))"
