@@ -129,7 +129,7 @@ def main():
     for tid, s, a, b, cpu, callers, _ in sp:
         if s in EL_WAITS or s in ("writer_idle", "writer_commit", "checkpoint"):
             waits[s].append((a, b, cpu, callers, tid))
-    where = resolve(binary, {c for w in waits.values() for x in w for c in x[3][:3]})
+    where = resolve(binary, {c for tid, s, a, b, cpu, cs, q in sp for c in cs[:3]})
     print("waits and spans (count, total, longest; event loop waits by caller):")
     for s, w in sorted(waits.items()):
         tot = sum(b - a for a, b, *_ in w)
@@ -197,6 +197,44 @@ def main():
     cpu = {names.get(t): last[t][1] - first[t][1] for t in first}
     brief += [("cpu_loop", cpu.get("event-loop", 0)), ("cpu_writer", cpu.get("writer", 0))]
     print("brief (ms): " + " ".join("%s=%.0f" % (k, v / 1e6) for k, v in brief) + " " + counts)
+    unread(sp, names, where)
+
+
+def overlap(a, b, spans_):
+    return sum(max(0, min(b, y) - max(a, x)) for x, y in spans_)
+
+
+def unread(sp, names, where):
+    """The gaps between two reads of the buffers (fill spans): the kernel's buffers fill unread."""
+    loop = [t for t, n in names.items() if n == "event-loop"]
+    fills = sorted((a, b) for tid, s, a, b, *_ in sp if s == "fill" and tid in loop)
+    if len(fills) < 2:
+        return
+    gaps = sorted(((fills[i + 1][0] - fills[i][1], fills[i][1], fills[i + 1][0])
+                   for i in range(len(fills) - 1)), reverse=True)
+    kinds = ("wait_commit", "wait_sync", "wait_room", "commit", "confirm", "poll", "give_back")
+    writer_kinds = ("writer_commit", "checkpoint", "writer_idle")
+    by = collections.defaultdict(list)
+    callers = collections.defaultdict(list)
+    for tid, s, a, b, cpu, c, _ in sp:
+        if s in kinds and tid in loop:
+            by[s].append((a, b))
+            if s.startswith("wait_"):
+                callers[s].append((a, b, c))
+        elif s in writer_kinds and tid not in loop:
+            by["w:" + s].append((a, b))
+    n = len(gaps)
+    print("reads of the buffers (fill): %d; unread between two, ms: median %.1f, 99th %.1f, longest %.1f;"
+          " over 20 ms %d, over 50 ms %d, over 80 ms %d" %
+          (len(fills), gaps[n // 2][0] / 1e6, gaps[n // 100][0] / 1e6, gaps[0][0] / 1e6,
+           sum(g > 20e6 for g, *_ in gaps), sum(g > 50e6 for g, *_ in gaps), sum(g > 80e6 for g, *_ in gaps)))
+    print("the ten longest, and what the event loop (and the writer, w:) did in them, ms:")
+    for g, a, b in gaps[:10]:
+        parts = ["%s %.1f" % (k, overlap(a, b, by[k]) / 1e6) for k in kinds + tuple("w:" + w for w in writer_kinds)
+                 if overlap(a, b, by[k])]
+        who = sorted({" < ".join(where.get(x, "%#x" % x) for x in c[:3])
+                      for k in callers for x0, x1, c in callers[k] if x0 < b and x1 > a})
+        print("  %.1f at %.1f: %s%s" % (g / 1e6, a / 1e6, ", ".join(parts), ("; waits from " + " | ".join(who)) if who else ""))
 
 
 if __name__ == "__main__":

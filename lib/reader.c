@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <traceevent/kbuffer.h>
 #include "reader.h"
+#include "timeline.h"
 #include "tracing.h"
 
 struct cpu_buf {
@@ -411,7 +412,11 @@ int ras_reader_drain(struct ras_reader *r, unsigned max_pages,
 		     const struct ras_reader_ops *ops, void *ctx, bool *more)
 {
 	struct cpu_buf *c;
-	int delivered = 0, ret = fill_all(r, max_pages, more, ops, ctx);
+	int delivered = 0, ret;
+
+	ras_tl_begin(RAS_TL_FILL);
+	ret = fill_all(r, max_pages, more, ops, ctx);
+	ras_tl_end(RAS_TL_FILL);
 
 	if (ret < 0)
 		return ret;

@@ -38,6 +38,7 @@ static const char *const span_names[RAS_TL_SPANS] = {
 	"setup", "open_db", "taken_back", "run", "stop", "settle_folds", "teardown", "db_close",
 	"wait_room", "wait_sync",
 	"wait_commit", "writer_idle", "writer_commit", "checkpoint", "ckpt_join", "writer_join",
+	"fill", "poll", "commit", "confirm", "give_back",
 };
 
 static void note_thread(void)
@@ -93,12 +94,27 @@ void ras_tl_note(enum ras_tl_span span, bool begin)
 	}
 }
 
+/* The file's name, "%p" in it replaced by the process id: one file per rasd a bench starts. */
+static char *path_of(const char *p)
+{
+	const char *at = strstr(p, "%p");
+	char *out;
+	size_t n;
+
+	if (!at)
+		return strdup(p);
+	n = strlen(p) + 24;
+	if ((out = malloc(n)))
+		snprintf(out, n, "%.*s%d%s", (int)(at - p), p, (int)getpid(), at + 2);
+	return out;
+}
+
 void ras_tl_open(void)
 {
 	const char *p = getenv("RAS_FDR_TIMELINE");
 	void *bt[1];
 
-	if (!p || !*p || !(tl_path = strdup(p)))
+	if (!p || !*p || !(tl_path = path_of(p)))
 		return;
 	if (!(tl_notes = calloc(TL_NOTES, sizeof(*tl_notes)))) {
 		free(tl_path);

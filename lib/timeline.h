@@ -28,6 +28,11 @@ enum ras_tl_span {
 	RAS_TL_CHECKPOINT,    /* a checkpoint pass (checkpointer thread, or the writer's own) */
 	RAS_TL_CKPT_JOIN,     /* event loop, closing: the checkpointer's pass ended and it joined */
 	RAS_TL_WRITER_JOIN,   /* event loop, closing: the writer's last jobs run and it joined */
+	RAS_TL_FILL,          /* event loop: the per-CPU buffers read (lib/reader.c); between two, they fill */
+	RAS_TL_POLL,          /* event loop: in epoll_wait */
+	RAS_TL_COMMIT,        /* event loop: a group's commit (rasd/pipeline_commit.c), behind or here */
+	RAS_TL_CONFIRM,       /* event loop: a commit behind taken as made (the diagnosis's counting) */
+	RAS_TL_GIVE_BACK,     /* event loop: memory given back after a real idle (go_idle) */
 	RAS_TL_SPANS
 };
 
@@ -47,7 +52,10 @@ static inline void ras_tl_end(enum ras_tl_span span)
 		ras_tl_note(span, false);
 }
 
-/* Reads RAS_FDR_TIMELINE once (the program's first thread, before any other starts). */
+/*
+ * Reads RAS_FDR_TIMELINE once (the program's first thread, before any other
+ * starts); a "%p" in it is the process id (one file per rasd make bench-live starts).
+ */
 void ras_tl_open(void);
 /* Writes the notes to the file and frees them; every other thread has ended. */
 void ras_tl_close(void);

@@ -113,12 +113,14 @@ static void handle_signal(struct rasd *d)
  */
 static void go_idle(struct rasd *d)
 {
+	ras_tl_begin(RAS_TL_GIVE_BACK);
 	rasd_give_back_done(&d->give_back, ras_clock_ns(CLOCK_MONOTONIC));
 	ras_db_release_memory(d->db);
 	ras_pipeline_trim(&d->pipe);
 	if (d->boot)
 		ras_pipeline_trim(&d->boot->pipe);
 	malloc_trim(0);
+	ras_tl_end(RAS_TL_GIVE_BACK);
 }
 
 /*
@@ -201,7 +203,11 @@ static int loop(struct rasd *d)
 	while (!d->stop) {
 		bool data = false, committed;
 		int64_t mono;
-		int n = epoll_wait(d->epfd, evs, 64, loop_timeout_ms(d));
+		int timeout = loop_timeout_ms(d), n;
+
+		ras_tl_begin(RAS_TL_POLL);
+		n = epoll_wait(d->epfd, evs, 64, timeout);
+		ras_tl_end(RAS_TL_POLL);
 
 		if (n < 0 && errno == EINTR)
 			continue;

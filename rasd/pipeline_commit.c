@@ -14,6 +14,7 @@
  * waits for it first.
  */
 #include <errno.h>
+#include "lib/timeline.h"
 #include "lib/tracing.h"
 #include "actions.h"
 #include "metrics_file.h"
@@ -185,6 +186,7 @@ static void confirm_behind(struct ras_pipeline *p)
 {
 	struct ras_pipeline_behind *b = &p->behind;
 
+	ras_tl_begin(RAS_TL_CONFIRM);
 	ras_actions_committed_to(p->actions, &b->mark);
 	rasd_health_committed_to(p->health, b->health_mark);
 	note_durable(p, b->pending_bytes, ras_db_committed_ns(p->db));
@@ -193,6 +195,7 @@ static void confirm_behind(struct ras_pipeline *p)
 	p->committed_duplicates = b->duplicates;
 	b->ticket = 0;
 	rasd_metrics_file_update(p->db, p->cfg);
+	ras_tl_end(RAS_TL_CONFIRM);
 }
 
 int ras_pipeline_behind_settle(struct ras_pipeline *p)
@@ -256,7 +259,20 @@ static void note_behind(struct ras_pipeline *p)
 	batch_saved(p);
 }
 
+static int commit_traced(struct ras_pipeline *p, bool behind);
+
+/* A group's commit, noted on the timeline (lib/timeline.h). */
 static int commit(struct ras_pipeline *p, bool behind)
+{
+	int r;
+
+	ras_tl_begin(RAS_TL_COMMIT);
+	r = commit_traced(p, behind);
+	ras_tl_end(RAS_TL_COMMIT);
+	return r;
+}
+
+static int commit_traced(struct ras_pipeline *p, bool behind)
 {
 	int64_t start = ras_pipeline_wall_now();
 
