@@ -245,7 +245,7 @@ static const struct { const char *s; size_t len; } strings[] = {
 	{ "\xff\xfe bad \xc3", 9 },            /* invalid bytes, a cut sequence */
 	{ "\xed\xa0\x80", 3 },                  /* a surrogate */
 	{ "\xc0\xaf", 2 },                      /* overlong */
-	{ "<b>&amp;'x'</b> \"<\\>\"", 24 },      /* HTML's markup */
+	{ "<b>&amp;'x'</b> \"<\\>\"", 21 },      /* HTML's markup */
 };
 
 static const uint64_t numbers[] = {
