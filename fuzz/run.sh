@@ -13,7 +13,7 @@ out=${2:-${TMPDIR:-/tmp}/ras-fdr-fuzz}
 only=${3:-}
 CC=${CC:-clang}
 # The page reader: sub-buffer checks, kbuffer, field extraction, synthetic unwrapping.
-page_srcs="reader record formats event_table synthetic decode pci_names dimm_labels edac_sysfs config health_config tracing fileio threshold safe_path cpu_map"
+page_srcs="reader record formats event_table synthetic decode pci_names dimm_labels edac_sysfs config health_config tracing fileio threshold safe_path cpu_map timeline"
 # Word-split unquoted below, so the double quotes reach the compiler (paths without spaces).
 page_defs='-DSYSCONFDIR="/etc" -DLOCALSTATEDIR="/var" -DRUNSTATEDIR="/run" -DPKGDATADIR="/usr/share/ras-fdr"'
 mkdir -p "$out"
