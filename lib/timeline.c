@@ -8,6 +8,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "clock.h"
+#include "safe_path.h"
 #include "timeline.h"
 
 #define TL_NOTES (1u << 20)
@@ -153,7 +154,16 @@ void ras_tl_close(void)
 	if (!ras_tl_on)
 		return;
 	ras_tl_on = false;
-	fd = open(tl_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/*
+	 * rasd runs as root and the path comes from the environment: no link
+	 * followed, no one else's file written (lib/safe_path.h); emptied only
+	 * once it passed.
+	 */
+	fd = ras_open_safe(tl_path, O_WRONLY | O_CREAT);
+	if (fd >= 0 && ftruncate(fd, 0) < 0) {
+		close(fd);
+		fd = -1;
+	}
 	if (fd >= 0 && (f = fdopen(fd, "w"))) {
 		write_notes(f, n);
 		fclose(f);
