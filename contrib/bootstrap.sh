@@ -76,7 +76,15 @@ tally() { # dir, what
 		if [ $k = PASS ]; then passed=$((passed + ${v:-0})); else failed=$((failed + ${v:-0})); fi
 	done
 	ran="$ran${ran:+, }$2"
+	# What failed, by name, kept for the last lines: CI shows a log's tail only.
+	for trs in $(find "$1" -name '*.trs' 2>/dev/null); do
+		grep -q '^:test-result: \(FAIL\|ERROR\|XPASS\)' "$trs" || continue
+		t=${trs%.trs}
+		bad_names="$bad_names
+  $2: ${t#"$1"/}: $(grep -m 3 '^not ok\|^Bail out\|^ERROR' "$t.log" 2>/dev/null | tr '\n' ' ')"
+	done
 }
+bad_names=""
 
 configure_build build
 case "$mode" in
@@ -95,6 +103,8 @@ install)
 	targets=$(ls fuzz/fuzz-*.c | wc -l)
 	FUZZ_SECONDS=${FUZZ_SECONDS:-15} sh fuzz/run.sh "${FUZZ_SECONDS:-15}" | tee build/fuzz.log || true
 	bad=$(grep -c '^!! ' build/fuzz.log || true)
+	[ "$bad" = 0 ] || bad_names="$bad_names
+$(grep '^!! ' build/fuzz.log | sed 's/^!! /  fuzz: /')"
 	passed=$((passed + targets - bad)) failed=$((failed + bad))
 	ran="$ran, $targets fuzz targets"
 	echo "bootstrap: arm64, cross-built, its tests under user-mode QEMU (tests/arm64/run.sh)"
@@ -105,7 +115,8 @@ install)
 		passed=$((passed + 1))
 	else
 		tail -n 40 build/deb.log
-		failed=$((failed + 1))
+		failed=$((failed + 1)) bad_names="$bad_names
+  the Debian package: build/deb.log"
 	fi
 	ran="$ran, the Debian package"
 	# rpm on Debian knows none of the build dependencies (--nodeps), and its brp-compress
@@ -117,9 +128,11 @@ install)
 		passed=$((passed + 1))
 	else
 		tail -n 40 build/rpm.log
-		failed=$((failed + 1))
+		failed=$((failed + 1)) bad_names="$bad_names
+  the RPM: build/rpm.log"
 	fi
 	ran="$ran, the RPM"
+	[ -n "$bad_names" ] && echo "bootstrap: what failed:$bad_names"
 	echo "bootstrap: $passed passed, $failed failed ($ran)"
 	[ "$failed" = 0 ]
 	;;
