@@ -203,7 +203,9 @@ bool diag_cells_add(struct diag_cells *c, const struct diag_obs *o, int64_t perm
 	if (a.rank >= 0)
 		c->rank_map |= 1ULL << (a.rank % 64);
 	if (a.bank >= 0)
-		c->bank_map |= 1ULL << (((a.bank_group >= 0 ? a.bank_group : 0) * 8 + a.bank) % 64);
+		/* Unsigned: a decoder's bank group may be any int (a fuzzed 888,309,016 overflowed int). */
+		c->bank_map |= 1ULL << (((uint64_t)(a.bank_group >= 0 ? a.bank_group : 0) * 8 +
+					 (uint64_t)a.bank) % 64);
 	i = lookup(c, &a, &slot);
 	if (i < 0)
 		i = saturated_line(c, &a);

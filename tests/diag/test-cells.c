@@ -4,6 +4,7 @@
  * every mode, permanent and transient, two faults on one part, the bounds,
  * the rules of the other kinds of part, and the state kept across restarts.
  */
+#include <limits.h>
 #include <string.h>
 #include "diag/cells.h"
 #include "diag/rules.h"
@@ -256,6 +257,14 @@ static void bounds(void)
 	       rows, banks, ranks);
 	expect(&f, "and it is a transient multi-rank fault", DIAG_WATCH, "mem-transient", 1,
 	       MODES(DIAG_M_MULTI_RANK), PERM(false));
+
+	/* A bank group near INT_MAX (fuzz-dram found it): its bank is group * 8 + bank, mod 64. */
+	start(&f);
+	error_at(&f, 0, 888309016, 3, 10, 8, -1, T0);
+	error_at(&f, 0, INT_MAX, 7, 10, 8, -1, T0 + 1);
+	tap_is_int((int)(f.cells.bank_map == ((1ULL << ((888309016ULL * 8 + 3) % 64)) |
+					    (1ULL << (((uint64_t)INT_MAX * 8 + 7) % 64)))), 1,
+		   "huge bank groups: banks marked modulo 64, no overflow");
 
 	start(&f);
 	for (int i = 0; i < 20; i++) {
