@@ -36,6 +36,13 @@ for k in $(sed -n 's/^\t\(STR\|UINT\|BOOL\)("\([a-z_]*\)".*/\2/p' "$top_srcdir/l
 	 $(grep -o 'RULE("[a-z_]*"' "$top_srcdir/lib/config.c" | sed 's/RULE("\(.*\)"/health_rule_\1/'); do
 	grep -q "^\.BR $k\b\|^\.BR \"$k\"\|^\.B $k\b\|^\.BR $k \"" "$top_srcdir/man/rasd.conf.5"; ok $? "rasd.conf(5) documents $k"
 done
+# every variable the programs read is in a man page's ENVIRONMENT section
+envs=$(awk '/^\.SH /{on = $2 == "ENVIRONMENT"} on' "$top_srcdir/man/rasd.8" "$top_srcdir/man/ras-fdr-ctl.8")
+vars=$(cd "$top_srcdir" && grep -rhoE 'getenv\("[A-Z_]+"\)' rasd ctl lib db report diag decoders | sed 's/getenv("\(.*\)")/\1/' | sort -u)
+ok $([ "$(wc -l <<<"$vars")" -ge 4 ] && echo 0 || echo 1) "the programs' getenv calls are found"
+for v in $vars; do
+	grep -q "^\.BR\? \(.* \)\?$v\b" <<<"$envs"; ok $? "an ENVIRONMENT section documents $v"
+done
 chelp=$("$CTL" help)
 for c in summary errors status inject decode edac layout labels reset snapshot boot-cmdline; do
 	grep -q "^  $c" <<<"$chelp"; ok $? "ras-fdr-ctl help lists $c"
