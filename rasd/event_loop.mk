@@ -21,14 +21,18 @@ TESTS += tests/test-loop-wait
 tests_test_loop_wait_CFLAGS = $(RAS_CFLAGS)
 tests_test_loop_wait_LDADD = $(TEST_LIBS)
 
+# A directory with a database and an instance whose drop counters a test sets: the three below share it.
+STATS_FIXTURE = tests/stats_fixture.c tests/stats_fixture.h
 check_PROGRAMS += tests/test-stats-quiet
 TESTS += tests/test-stats-quiet
+tests_test_stats_quiet_SOURCES = tests/test-stats-quiet.c $(STATS_FIXTURE)
 tests_test_stats_quiet_CFLAGS = $(RAS_CFLAGS) -I$(srcdir)/tests
 tests_test_stats_quiet_LDADD = $(TEST_LIBS)
 
 # An instance made again (or cleared) within one boot: its drop counters are new.
 check_PROGRAMS += tests/test-stats-recreated
 TESTS += tests/test-stats-recreated
+tests_test_stats_recreated_SOURCES = tests/test-stats-recreated.c $(STATS_FIXTURE)
 tests_test_stats_recreated_CFLAGS = $(RAS_CFLAGS) -I$(srcdir)/tests
 tests_test_stats_recreated_LDADD = $(TEST_LIBS)
 
@@ -41,5 +45,6 @@ tests_test_stats_due_LDADD = $(TEST_LIBS)
 # And in the pipeline: a loss left to the commit is in that commit.
 check_PROGRAMS += tests/test-stats-commit
 TESTS += tests/test-stats-commit
+tests_test_stats_commit_SOURCES = tests/test-stats-commit.c $(STATS_FIXTURE)
 tests_test_stats_commit_CFLAGS = $(RAS_CFLAGS) -I$(srcdir)/tests
 tests_test_stats_commit_LDADD = $(TEST_LIBS)

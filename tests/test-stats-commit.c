@@ -11,37 +11,16 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 #include <unistd.h>
 #include "tap.h"
 #include "test_util.h"
-#include "db/db.h"
+#include "stats_fixture.h"
 #include "lib/clock.h"
-#include "lib/config.h"
 #include "lib/reader.h"
-#include "lib/tracing.h"
 #include "rasd/pipeline.h"
 #include "rasd/stats_due.h"
 
-static char dir[256], dbpath[300];
-static struct ras_tracing tr;
-
-static void set_stats(int cpu, unsigned overrun, unsigned dropped)
-{
-	char path[600];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d", dir, cpu);
-	mkdir(path, 0755);
-	strcat(path, "/stats");
-	f = fopen(path, "w");
-	if (!f)
-		return;
-	fprintf(f, "entries: 0\noverrun: %u\ncommit overrun: 0\nbytes: 0\n"
-		"dropped events: %u\nread events: 0\n", overrun, dropped);
-	fclose(f);
-}
+static struct stats_fixture t;
 
 /* An empty buffer for the reader (a replayed tree's file: it only names the CPU). */
 static void add_buffer(int cpu)
@@ -49,7 +28,7 @@ static void add_buffer(int cpu)
 	char path[600];
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw", dir, cpu);
+	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d/trace_pipe_raw", t.dir, cpu);
 	fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
 	if (fd >= 0)
 		close(fd);
@@ -57,7 +36,7 @@ static void add_buffer(int cpu)
 
 static int64_t lost(void)
 {
-	return test_sql_int(dbpath, "SELECT coalesce(sum(count), 0) FROM lost_events "
+	return test_sql_int(t.dbpath, "SELECT coalesce(sum(count), 0) FROM lost_events "
 			    "WHERE origin = 'stats'");
 }
 
@@ -97,32 +76,24 @@ int main(void)
 {
 	static struct ras_pipeline p;
 	struct ras_reader *r = NULL;
-	struct rasd_config cfg;
-	struct ras_db *db;
 	uint64_t before;
 
-	if (test_tmpdir(dir, sizeof(dir)) < 0)
+	if (stats_fixture_open(&t, NULL, "due") < 0)
 		return tap_ok(0, "a directory"), tap_done();
-	mkdir(strcat(strcpy(dbpath, dir), "/per_cpu"), 0755);
-	snprintf(dbpath, sizeof(dbpath), "%s/ras.db", dir);
-	db = test_db_open(dir, "ras.db");
-	set_stats(0, 0, 0);
-	set_stats(1, 0, 0);
+	set_stats(t.dir, 0, 0, 0);
+	set_stats(t.dir, 1, 0, 0);
 	add_buffer(0);
 	add_buffer(1);
-	if (!tap_ok(db && ras_reader_open(&r, NULL, dir, 4096, true) == 0, "database and reader"))
+	if (!tap_ok(t.db && ras_reader_open(&r, NULL, t.dir, 4096, true) == 0, "database and reader"))
 		return tap_done();
-	rasd_config_defaults(&cfg);
-	snprintf(tr.instance_dir, sizeof(tr.instance_dir), "%s", dir);
-	snprintf(tr.name, sizeof(tr.name), "due");
-	tr.real = true;
-	ras_pipeline_init(&p, NULL, db, &tr, &cfg, NULL, "live");
+	t.tr.real = true;
+	ras_pipeline_init(&p, NULL, t.db, &t.tr, &t.cfg, NULL, "live");
 
 	ras_pipeline_after_read(&p, r);
 	tap_is_int(p.stats_checks, 1, "the run's first read: checked at once");
 	ras_pipeline_commit(&p);
 	storm(&p, r);
-	set_stats(1, 0, 4);
+	set_stats(t.dir, 1, 0, 4);
 	before = p.stats_checks;
 	if (!read_after_check(&p, r))
 		tap_diag("the machine stalled past the bound: that read checked, rightly");
@@ -135,7 +106,7 @@ int main(void)
 	tap_is_int(p.stats_checks - before, 0, "a commit with no read since: no check");
 
 	storm(&p, r);
-	set_stats(0, 2, 0);
+	set_stats(t.dir, 0, 2, 0);
 	p.stats_missed = true;   /* as a lost page met by the read sets it */
 	before = p.stats_checks;
 	read_after_check(&p, r);
@@ -144,7 +115,7 @@ int main(void)
 	tap_is_int(lost(), 6, "the 2 overrun counted");
 
 	storm(&p, r);
-	set_stats(0, 2, 1);
+	set_stats(t.dir, 0, 2, 1);
 	p.group_first_ns = 0;    /* the read opened no group: no commit is coming */
 	before = p.stats_checks;
 	read_after_check(&p, r);
@@ -154,7 +125,6 @@ int main(void)
 
 	ras_pipeline_free(&p);
 	ras_reader_close(r);
-	ras_db_close(db);
-	test_rmtree(dir);
+	stats_fixture_close(&t);
 	return tap_done();
 }

@@ -11,33 +11,12 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 #include "tap.h"
 #include "test_util.h"
-#include "db/db.h"
-#include "lib/config.h"
-#include "lib/tracing.h"
+#include "stats_fixture.h"
 #include "rasd/pipeline.h"
 
-static char dir[256], dbpath[300];
-static struct ras_tracing tr;
-
-static void set_stats(int cpu, unsigned overrun, unsigned dropped)
-{
-	char path[600];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d", dir, cpu);
-	mkdir(path, 0755);
-	strcat(path, "/stats");
-	f = fopen(path, "w");
-	if (!f)
-		return;
-	fprintf(f, "entries: 0\noverrun: %u\ncommit overrun: 0\nbytes: 0\n"
-		"dropped events: %u\nread events: 0\n", overrun, dropped);
-	fclose(f);
-}
+static struct stats_fixture t;
 
 /* n checks of cpu; the stored counters' reads they made. */
 static uint64_t checks(struct ras_pipeline *p, int cpu, int n)
@@ -57,31 +36,25 @@ static int64_t lost(int cpu)
 	char sql[128];
 
 	snprintf(sql, sizeof(sql), "SELECT coalesce(sum(count), 0) FROM lost_events WHERE cpu = %d", cpu);
-	return test_sql_int(dbpath, sql);
+	return test_sql_int(t.dbpath, sql);
 }
 
 int main(void)
 {
 	static struct ras_pipeline p;
-	struct rasd_config cfg;
 	struct ras_db *db;
 
-	if (test_tmpdir(dir, sizeof(dir)) < 0)
+	if (stats_fixture_open(&t, NULL, "quiet") < 0)
 		return tap_ok(0, "a directory"), tap_done();
-	mkdir(strcat(strcpy(dbpath, dir), "/per_cpu"), 0755);
-	snprintf(dbpath, sizeof(dbpath), "%s/ras.db", dir);
-	db = test_db_open(dir, "ras.db");
+	db = t.db;
 	if (!tap_ok(db != NULL, "database opened"))
 		return tap_done();
-	rasd_config_defaults(&cfg);
-	snprintf(tr.instance_dir, sizeof(tr.instance_dir), "%s", dir);
-	snprintf(tr.name, sizeof(tr.name), "quiet");
-	ras_pipeline_init(&p, NULL, db, &tr, &cfg, NULL, "live");
-	set_stats(0, 0, 0);
-	set_stats(1, 0, 0);
+	ras_pipeline_init(&p, NULL, db, &t.tr, &t.cfg, NULL, "live");
+	set_stats(t.dir, 0, 0, 0);
+	set_stats(t.dir, 1, 0, 0);
 
 	tap_is_int(checks(&p, 0, 1000), 1, "a quiet CPU: the stored counters read once in 1,000 reads");
-	set_stats(0, 0, 3);
+	set_stats(t.dir, 0, 0, 3);
 	tap_is_int(checks(&p, 0, 1), 1, "3 dropped: read again");
 	ras_db_commit(db);
 	tap_is_int(lost(0), 3, "the 3 counted as lost");
@@ -89,7 +62,7 @@ int main(void)
 	ras_db_commit(db);
 	tap_is_int(lost(0), 3, "and the loss counted once");
 
-	set_stats(0, 0, 5);
+	set_stats(t.dir, 0, 0, 5);
 	tap_is_int(checks(&p, 0, 1), 1, "2 more dropped: read");
 	ras_db_commit(db);
 	tap_is_int(lost(0), 5, "the 2 more counted: 5 in all");
@@ -101,11 +74,10 @@ int main(void)
 	p.stats_fresh = false;   /* as the commit of the fresh figures does (pipeline_commit.c) */
 	tap_is_int(checks(&p, 1, 1000), 1, "committed: read once more, then quiet");
 	tap_is_int(lost(1), 0, "nothing lost on cpu 1");
-	set_stats(1, 2, 0);
+	set_stats(t.dir, 1, 2, 0);
 	tap_is_int(checks(&p, 1, 1), 1, "2 overrun on a quiet CPU: read at once");
 	ras_db_commit(db);
 	tap_is_int(lost(1), 2, "and counted");
-	ras_db_close(db);
-	test_rmtree(dir);
+	stats_fixture_close(&t);
 	return tap_done();
 }

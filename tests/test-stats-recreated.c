@@ -17,46 +17,21 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
 #include "tap.h"
 #include "test_util.h"
-#include "db/db.h"
-#include "lib/config.h"
-#include "lib/tracing.h"
+#include "stats_fixture.h"
 #include "rasd/pipeline.h"
 
-static char dir[256], dbpath[300];
-static struct ras_tracing tr;
-static struct rasd_config cfg;
-
-static void set_stats(const char *inst, int cpu, unsigned overrun, unsigned dropped)
-{
-	char path[600];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/per_cpu", inst);
-	mkdir(inst, 0755);
-	mkdir(path, 0755);
-	snprintf(path, sizeof(path), "%s/per_cpu/cpu%d", inst, cpu);
-	mkdir(path, 0755);
-	strcat(path, "/stats");
-	f = fopen(path, "w");
-	if (!f)
-		return;
-	fprintf(f, "entries: 0\noverrun: %u\ncommit overrun: 0\nbytes: 0\n"
-		"dropped events: %u\nread events: 0\n", overrun, dropped);
-	fclose(f);
-}
+static struct stats_fixture t;
 
 static int64_t known(void)
 {
-	return test_sql_int(dbpath, "SELECT coalesce(sum(count), 0) FROM lost_events WHERE count >= 0");
+	return test_sql_int(t.dbpath, "SELECT coalesce(sum(count), 0) FROM lost_events WHERE count >= 0");
 }
 
 static int64_t gaps(void)
 {
-	return test_sql_int(dbpath, "SELECT count(*) FROM lost_events WHERE count IS NULL");
+	return test_sql_int(t.dbpath, "SELECT count(*) FROM lost_events WHERE count IS NULL");
 }
 
 /*
@@ -67,7 +42,7 @@ static void run_fresh(struct ras_db *db, int64_t now, const char *source, bool f
 {
 	static struct ras_pipeline p;
 
-	ras_pipeline_init(&p, NULL, db, &tr, &cfg, NULL, source);
+	ras_pipeline_init(&p, NULL, db, &t.tr, &t.cfg, NULL, source);
 	p.stats_fresh = fresh;
 	p.stats_left_gone = fresh && killed;   /* as daemon_setup.c sets them */
 	if (ras_pipeline_check_cpu(&p, 0, now) < 0)
@@ -97,21 +72,17 @@ static void remake(const char *inst, const char *made, const char *gone)
 
 int main(void)
 {
-	char inst[300], made[320], gone[320];
+	char made[320], gone[320];
+	const char *inst = t.tr.instance_dir;
 	struct ras_db *db;
 
-	if (test_tmpdir(dir, sizeof(dir)) < 0)
+	if (stats_fixture_open(&t, "rasd", "rasd") < 0)
 		return tap_ok(0, "a directory"), tap_done();
-	snprintf(dbpath, sizeof(dbpath), "%s/ras.db", dir);
-	snprintf(inst, sizeof(inst), "%s/rasd", dir);
-	snprintf(made, sizeof(made), "%s/rasd.new", dir);
-	snprintf(gone, sizeof(gone), "%s/rasd.gone", dir);
-	db = test_db_open(dir, "ras.db");
+	snprintf(made, sizeof(made), "%s/rasd.new", t.dir);
+	snprintf(gone, sizeof(gone), "%s/rasd.gone", t.dir);
+	db = t.db;
 	if (!tap_ok(db != NULL, "database opened"))
 		return tap_done();
-	rasd_config_defaults(&cfg);
-	snprintf(tr.instance_dir, sizeof(tr.instance_dir), "%s", inst);
-	snprintf(tr.name, sizeof(tr.name), "rasd");
 
 	set_stats(inst, 0, 0, 5);
 	run(db, 1000);
@@ -161,7 +132,6 @@ int main(void)
 	run_fresh(db, 9500, "live", true, true);
 	tap_is_int(gaps(), 3, "once: the next fresh check finds its own instance stored");
 
-	ras_db_close(db);
-	test_rmtree(dir);
+	stats_fixture_close(&t);
 	return tap_done();
 }
