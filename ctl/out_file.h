@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * An output file that appears whole or not at all (report -o FILE; export -o
- * could use it too). A report is evidence sent to a vendor: a truncated one
- * that looks whole is a wrong answer, and a failed run must not destroy the
- * good file already there.
+ * An output file that appears whole or not at all (report -o FILE). A report
+ * is evidence sent to a vendor: a truncated one that looks whole is a wrong
+ * answer, and a failed run must not destroy the good file already there.
+ * Not for export: it has no -o, and it appends to its standard output run
+ * after run, its cursor recording how far each got (ctl/export.c), which a
+ * file replaced whole would undo. metrics -o writes through lib/metrics.c,
+ * which rasd shares (written aside, fsynced, renamed in a checked directory).
  *
  * When FILE is a regular file or does not exist, the output is written aside
  * in FILE's directory: an unnamed O_TMPFILE, else (a file system or kernel
