@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "lib/tracing.h"
+#include "live_cpu.h"
 #include "live_pool.h"
 #include "live_search.h"
 #include "stream.h"
@@ -144,24 +145,6 @@ static void *writer_main(void *arg)
 	return NULL;
 }
 
-/*
- * Thresholds off, a diagnostic: the default configuration without the
- * per-subject buckets (what a varied storm's new pages and rows cost).
- */
-static int thresholds_off_conf(const char *dir, char *out, size_t len)
-{
-	FILE *f;
-
-	snprintf(out, len, "%s/thresholds-off.conf", dir);
-	if (!(f = fopen(out, "we")))
-		return -1;
-	fprintf(f, "page_ce_threshold = off\ncpu_ce_threshold = off\ndimm_ce_threshold = off\n"
-		"device_ce_threshold = off\nrow_ce_threshold = off\nce_rate_threshold = off\n");
-	if (getenv("BENCH_HEALTH"))
-		fprintf(f, "health = %s\n", getenv("BENCH_HEALTH"));
-	return fclose(f) == 0 ? 0 : -1;
-}
-
 /* The configurations measured, the default first, then make bench's other (bench/stream.c). */
 struct live_conf {
 	const char *label, *words;
@@ -173,7 +156,7 @@ static const struct live_conf confs[] = {
 	{ "fold-off", "storm folding off (fold_threshold = off, max_db_size_mb = 0)",
 	  bench_unfolded_conf },
 	{ "thresh-off", "the default with every threshold off (a diagnostic: no buckets)",
-	  thresholds_off_conf },
+	  bench_thresholds_off_conf },
 };
 #define N_CONFS (sizeof(confs) / sizeof(confs[0]))
 
@@ -277,66 +260,6 @@ static void run_end(struct run *r)
 	unlink(r->log);
 }
 
-/* CPU seconds (utime + stime) from a /proc stat file; its name in name when asked. */
-static double stat_cpu(const char *path, char *name, size_t len)
-{
-	char buf[1024], *open_, *close_;
-	unsigned long ut = 0, st = 0;
-	FILE *f;
-	size_t n;
-
-	if (!(f = fopen(path, "re")))
-		return -1;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	/* The name is in parentheses and may hold spaces: after the last ')', state(3) ... utime(14) stime(15). */
-	if (!(open_ = strchr(buf, '(')) || !(close_ = strrchr(buf, ')')) ||
-	    sscanf(close_ + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
-		return -1;
-	if (name)
-		snprintf(name, len, "%.*s", (int)(close_ - open_ - 1), open_ + 1);
-	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
-}
-
-static double proc_cpu(pid_t pid)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	return stat_cpu(path, NULL, 0);
-}
-
-/* rasd's threads by name: the event loop ("rasd"), "rasd-writer", "rasd-checkpoint". */
-#define THREAD_NAMES 3
-static const char *const thread_names[THREAD_NAMES] = { "rasd", "rasd-writer", "rasd-checkpoint" };
-
-/* Adds each named thread's CPU seconds times sign to cpu[] (a start sample is subtracted). */
-static void threads_cpu(pid_t pid, double sign, double cpu[THREAD_NAMES])
-{
-	char path[128];
-	struct dirent *de;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	if (!(d = opendir(path)))
-		return;
-	while ((de = readdir(d))) {
-		char name[32];
-		double c;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)pid, de->d_name);
-		if ((c = stat_cpu(path, name, sizeof(name))) < 0)
-			continue;
-		for (int i = 0; i < THREAD_NAMES; i++)
-			if (!strcmp(name, thread_names[i]))
-				cpu[i] += sign * c;
-	}
-	closedir(d);
-}
-
 /* Every stream record rasd stored: raw rows, and with folding the records counted in folds. */
 static long stored_count(const char *db)
 {
@@ -353,7 +276,8 @@ struct step {
 	double seconds, writer_cpu, rasd_cpu, drain;
 	double fill_peak, fill_end;   /* the fullest CPU buffer's share: at its peak, at the end */
 	long buffer_kb;               /* rasd's buffer per CPU */
-	double thread_cpu[THREAD_NAMES];
+	double record_bytes;          /* a record's bytes on average, as written */
+	double thread_cpu[LIVE_THREADS];
 	long written, refused, stored, lost, lost_unknown;
 	uint64_t kernel_lost;
 	int writers, err;
@@ -460,6 +384,7 @@ static int writers_run(struct step *s, struct writer *w, const struct live_pool 
 	for (int i = 0; i < n; i++)
 		if (pthread_create(&w[i].th, NULL, writer_main, &w[i]) != 0)
 			n = i;
+	s->record_bytes = (double)pool->bytes / (double)pool->n;
 	if (n > 0)
 		watch_buffers(s, inst_dir, w[0].start + s->seconds);
 	for (int i = 0; i < n; i++) {
@@ -523,14 +448,14 @@ static int step_run(struct step *s, const struct live_conf *c, const struct live
 		fprintf(stderr, "bench-live: the kernel took no record: %s\n", strerror((int)-s->written));
 		goto out;
 	}
-	cpu0 = proc_cpu(r.pid);
-	threads_cpu(r.pid, -1, s->thread_cpu);
+	cpu0 = live_proc_cpu(r.pid);
+	live_threads_cpu(r.pid, -1, s->thread_cpu);
 	if (writers_run(s, w, pool, r.inst_dir) < 0)
 		goto out;
 	t = now_s();
 	wait_drained(&r, s, t);
-	s->rasd_cpu = proc_cpu(r.pid) - cpu0;
-	threads_cpu(r.pid, 1, s->thread_cpu);
+	s->rasd_cpu = live_proc_cpu(r.pid) - cpu0;
+	live_threads_cpu(r.pid, 1, s->thread_cpu);
 	/* Before rasd stops: it removes the instance it made, and its stats with it. */
 	kernel_losses(&r, s);
 	kill(r.pid, SIGTERM);
@@ -546,6 +471,23 @@ out:
 	return rc;
 }
 
+/*
+ * The longest a CPU's buffer went unread, at least: its peak fill at the
+ * rate one writer gives it. A drop at a rate rasd keeps up with on average
+ * is such a stall, not a lack of CPU.
+ */
+static double buffer_ms(const struct step *s)
+{
+	double per_cpu = (double)s->target / s->writers * s->record_bytes;
+
+	return per_cpu > 0 ? 1e3 * (double)s->buffer_kb * 1024 / per_cpu : 0;
+}
+
+static double unread_ms(const struct step *s)
+{
+	return s->fill_peak * buffer_ms(s);
+}
+
 static void step_print(const struct step *s, const char *kind)
 {
 	double n = s->written ? (double)s->written : 1;
@@ -553,13 +495,13 @@ static void step_print(const struct step *s, const char *kind)
 
 	/* rasd's CPU per record stored; the writers' per write made (a refused one costs too). */
 	printf("  %-5s %7ld/s: wrote %8ld in %4.1f s%s, stored %8ld, kernel dropped %ld (writes "
-	       "refused %ld, rasd counted %ld%s); buffer %3.0f %% full at most, %3.0f %% at the end, "
-	       "drained in %.1f s; rasd %3.0f %% CPU %5.2f µs/record, writers %3.0f %% CPU %4.2f "
+	       "refused %ld, rasd counted %ld%s); buffer %3.0f %% full at most (%.0f ms unread), %3.0f %% "
+	       "at the end, drained in %.1f s; rasd %3.0f %% CPU %5.2f µs/record, writers %3.0f %% CPU %4.2f "
 	       "µs/write: %s\n",
 	       kind, s->target, s->written, s->seconds, s->writer_limited ? " (writer-limited)" : "",
 	       s->stored, (long)s->kernel_lost, s->refused, s->lost,
 	       s->lost_unknown ? ", and losses of unknown size" : "", 100.0 * s->fill_peak,
-	       100.0 * s->fill_end, s->drain, 100.0 * s->rasd_cpu / (s->seconds + s->drain),
+	       unread_ms(s), 100.0 * s->fill_end, s->drain, 100.0 * s->rasd_cpu / (s->seconds + s->drain),
 	       1e6 * s->rasd_cpu / n, 100.0 * s->writer_cpu / s->seconds, 1e6 * s->writer_cpu / tries,
 	       step_ok(s) ? "all stored" : s->err ? strerror(s->err) : "DROPS or MISSING");
 	fflush(stdout);
@@ -611,13 +553,13 @@ static void search_print(const struct conf_run *cr, const struct live_conf *c)
 		       cr->se.long_s, cr->fail.target);
 	} else {
 		printf("%ld records/s sustained for %.0f s with no kernel drop and every record stored "
-		       "(buffer %.0f %% full at most); rasd %.2f µs CPU per record (%.0f %% of a core), "
-		       "writers %.2f µs per record",
-		       b->target, b->seconds, 100.0 * b->fill_peak, 1e6 * b->rasd_cpu / n,
+		       "(buffers of %ld KiB per CPU, %.0f %% full at most); rasd %.2f µs CPU per record "
+		       "(%.0f %% of a core), writers %.2f µs per record",
+		       b->target, b->seconds, b->buffer_kb, 100.0 * b->fill_peak, 1e6 * b->rasd_cpu / n,
 		       100.0 * b->rasd_cpu / (b->seconds + b->drain), 1e6 * b->writer_cpu / n);
 		printf("\n            rasd's threads at that rate, µs CPU per record (%% of a core):");
-		for (int i = 0; i < THREAD_NAMES; i++)
-			printf(" %s %.2f (%.0f %%)", thread_names[i], 1e6 * b->thread_cpu[i] / n,
+		for (int i = 0; i < LIVE_THREADS; i++)
+			printf("%s%s %.2f (%.0f %%)", i ? ", " : " ", live_thread_words[i], 1e6 * b->thread_cpu[i] / n,
 			       100.0 * b->thread_cpu[i] / (b->seconds + b->drain));
 	}
 	if (cr->se.writer_limited)
@@ -625,9 +567,10 @@ static void search_print(const struct conf_run *cr, const struct live_conf *c)
 		       "for %d; rasd's ceiling is above it",
 		       (double)b->written / b->seconds, 100.0 * b->writer_cpu / b->seconds, cr->writers);
 	else if (cr->fail.target)
-		printf("\n            (%ld/s in a %.0f s step lost records: kernel dropped %ld, %ld not stored)",
+		printf("\n            (%ld/s in a %.0f s step lost records: kernel dropped %ld, %ld not stored; "
+		       "a CPU's buffer holds %.0f ms at that rate: rasd left one unread longer, or read slower)",
 		       cr->fail.target, cr->fail.seconds, (long)cr->fail.kernel_lost,
-		       cr->fail.written - cr->fail.stored);
+		       cr->fail.written - cr->fail.stored, buffer_ms(&cr->fail));
 	else
 		printf("\n            (the highest rate tried, BENCH_LIVE_MAX %ld/s)", cr->se.max);
 	printf("\n            %d steps (%d probes of %.0f s, %d long of %.0f s) in %.0f s, "

@@ -4,6 +4,7 @@
 # timed test. Built by make check for tests/test-bench-live.sh, which runs it
 # with --smoke (a few hundred records, no timing; skipped without root).
 BENCH_LIVE_SRC = bench/live_pool.c bench/live_pool.h bench/live_search.c bench/live_search.h \
+	bench/live_cpu.c bench/live_cpu.h \
 	bench/stream.c bench/stream.h
 check_PROGRAMS += bench/bench-live
 bench_bench_live_SOURCES = bench/bench-live.c $(BENCH_LIVE_SRC)
