@@ -3,16 +3,19 @@
  * make bench-live: the live path's ceiling. Starts the built rasd on its own
  * tracefs instance (allow_synthetic = yes, every other key at rasd's default:
  * the default ring-buffer size), writes the varied stream of make bench
- * (bench/stream.c) as synthetic records into the instance's trace_marker_raw
- * at a target rate for a fixed interval, one writer thread per CPU pinned to
- * it (a record lands in the buffer of the CPU its write ran on), then counts
- * what the kernel dropped and what rasd stored. The rate steps up (doubling,
- * then bisecting) to the highest one with no kernel drop and every record
- * stored, per configuration: the default (storm folding on) first, folding
- * off second. A fresh rasd, database and instance for every step.
+ * (bench/live_pool.c: fresh pages and rows, however long the step) as
+ * synthetic records into the instance's trace_marker_raw at a target rate,
+ * one writer thread per CPU pinned to it (a record lands in the buffer of the
+ * CPU its write ran on), then counts what the kernel dropped and what rasd
+ * stored. Short probes bracket the rate, long steps decide it
+ * (bench/live_search.c): the highest rate with no kernel drop and every
+ * record stored over a whole long step, per configuration: the default
+ * (storm folding on), folding off, and thresholds off (a diagnostic). A
+ * fresh rasd, database and instance for every step.
  * Prints measured figures only; root and a real tracefs, else exit 77.
- *   bench-live [SECONDS]      (BENCH_LIVE_START, _MAX, _BISECT, _WRITERS, _CONF)
- *   bench-live --smoke        (make check: a few hundred records, must all be stored)
+ *   bench-live [SECONDS]   (a long step; BENCH_LIVE_PROBE, _START, _MAX, _BISECT,
+ *                           _WRITERS, _CONF, _CONFIGS)
+ *   bench-live --smoke     (make check: a few hundred records, must all be stored)
  */
 #include <dirent.h>
 #include <errno.h>
@@ -30,16 +33,16 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-#include "lib/event_table.h"
-#include "lib/formats.h"
-#include "lib/synthetic.h"
 #include "lib/tracing.h"
+#include "live_cpu.h"
+#include "live_pool.h"
+#include "live_search.h"
 #include "stream.h"
 #include "tests/test_util.h"
 
 #define TRACING "/sys/kernel/tracing"
 #define MAX_WRITERS 64
-#define POOL_RECORDS 65536   /* distinct records written, cycled past that */
+#define POOL_RECORDS 65536   /* make bench's records; past them, varied copies (live_pool.c) */
 
 /* The shipped formats, absolute (rasd takes no relative path): set once by main. */
 static char shipped_formats[PATH_MAX];
@@ -71,86 +74,13 @@ static long env_long(const char *name, long def)
 	return v && *v ? strtol(v, NULL, 10) : def;
 }
 
-/* The stream's records, wrapped for trace_marker_raw ahead of time: writing costs one write(2). */
-struct pool {
-	uint8_t *data;
-	size_t *off;
-	uint16_t *len;
-	long n;
-	size_t bytes, max_len;
-};
-
-static int pool_add(struct pool *p, struct ras_formats *fmt, long i, uint64_t *seed, size_t *cap)
-{
-	struct bench_fields f;
-	const struct ras_event_type *t;
-	char err[256];
-	unsigned idx;
-	int len;
-
-	bench_stream_fields(&f, i, seed);
-	t = ras_event_type_find(f.name);
-	if (!t || !fmt->type[(idx = (unsigned)(t - ras_event_types))].event) {
-		fprintf(stderr, "bench-live: no format for %s\n", f.name);
-		return -1;
-	}
-	if (p->bytes + RAS_SYNTH_MAX > *cap) {
-		uint8_t *d = realloc(p->data, *cap * 2);
-
-		if (!d)
-			return -1;
-		p->data = d;
-		*cap *= 2;
-	}
-	len = ras_synth_build(fmt->type[idx].event, fmt->type[idx].system, f.assign, f.n,
-			      p->data + p->bytes, RAS_SYNTH_MAX, err, sizeof(err));
-	if (len < 0) {
-		fprintf(stderr, "bench-live: %s\n", err);
-		return -1;
-	}
-	p->off[i] = p->bytes;
-	p->len[i] = (uint16_t)len;
-	p->bytes += (size_t)len;
-	if ((size_t)len > p->max_len)
-		p->max_len = (size_t)len;
-	return 0;
-}
-
-static int pool_build(struct pool *p, long n, const char *formats_dir)
-{
-	uint64_t seed = 0x9e3779b97f4a7c15ULL;   /* make bench's seed: the same stream */
-	struct ras_formats *fmt;
-	size_t cap = 1 << 20;
-	int r = 0;
-
-	memset(p, 0, sizeof(*p));
-	if (ras_formats_load(&fmt, TRACING, NULL, formats_dir) < 0)
-		return -1;
-	p->data = malloc(cap);
-	p->off = calloc((size_t)n, sizeof(*p->off));
-	p->len = calloc((size_t)n, sizeof(*p->len));
-	if (!p->data || !p->off || !p->len)
-		r = -1;
-	for (long i = 0; i < n && r == 0; i++)
-		r = pool_add(p, fmt, i, &seed, &cap);
-	p->n = r == 0 ? n : 0;
-	ras_formats_free(fmt);
-	return r;
-}
-
-static void pool_free(struct pool *p)
-{
-	free(p->data);
-	free(p->off);
-	free(p->len);
-}
-
 /* One writer thread: its share of the rate, on its CPU. */
 struct writer {
 	pthread_t th;
-	const struct pool *pool;
+	const struct live_pool *pool;
 	int fd, cpu;          /* cpu -1: not pinned */
-	long next;            /* pool index */
+	long next, stride;    /* the next record's number; the writers' count (they interleave) */
+	uint8_t buf[RAS_SYNTH_MAX];
 	double rate, start, seconds;
 	long written, refused;
 	int err;
@@ -173,10 +103,12 @@ static void writer_pin(struct writer *w)
 static bool writer_catch_up(struct writer *w, long due, double end)
 {
 	while (w->written + w->refused < due) {
-		long i = w->next++ % w->pool->n;
-		ssize_t n = write(w->fd, w->pool->data + w->pool->off[i], w->pool->len[i]);
+		size_t len;
+		const uint8_t *rec = live_pool_record(w->pool, w->next, w->buf, &len);
+		ssize_t n = write(w->fd, rec, len);
 
-		if (n == (ssize_t)w->pool->len[i]) {
+		w->next += w->stride;
+		if (n == (ssize_t)len) {
 			w->written++;
 		} else if (n < 0 && errno == EBADF) {
 			/* The buffer is full (overwrite off): the kernel refused the record. */
@@ -213,7 +145,7 @@ static void *writer_main(void *arg)
 	return NULL;
 }
 
-/* The configurations measured, the default first: make bench's two (bench/stream.c). */
+/* The configurations measured, the default first, then make bench's other (bench/stream.c). */
 struct live_conf {
 	const char *label, *words;
 	int (*write_conf)(const char *dir, char *out, size_t len);
@@ -221,8 +153,10 @@ struct live_conf {
 
 static const struct live_conf confs[] = {
 	{ "default", "its default configuration (storm folding on)", bench_default_conf },
-	{ "fold off", "storm folding off (fold_threshold = off, max_db_size_mb = 0)",
+	{ "fold-off", "storm folding off (fold_threshold = off, max_db_size_mb = 0)",
 	  bench_unfolded_conf },
+	{ "thresh-off", "the default with every threshold off (a diagnostic: no buckets)",
+	  bench_thresholds_off_conf },
 };
 #define N_CONFS (sizeof(confs) / sizeof(confs[0]))
 
@@ -295,6 +229,9 @@ static int run_start(struct run *r, const struct live_conf *c, int step)
 
 		if (fd < 0 || dup2(fd, 2) < 0)
 			_exit(127);
+		/* BENCH_LIVE_NICE: rasd's nice value, to tell its own stalls from a busy machine's. */
+		if (getenv("BENCH_LIVE_NICE") && setpriority(PRIO_PROCESS, 0, (int)env_long("BENCH_LIVE_NICE", 0)) < 0)
+			_exit(126);
 		execv(rasd, argv);
 		_exit(127);
 	}
@@ -326,66 +263,6 @@ static void run_end(struct run *r)
 	unlink(r->log);
 }
 
-/* CPU seconds (utime + stime) from a /proc stat file; its name in name when asked. */
-static double stat_cpu(const char *path, char *name, size_t len)
-{
-	char buf[1024], *open_, *close_;
-	unsigned long ut = 0, st = 0;
-	FILE *f;
-	size_t n;
-
-	if (!(f = fopen(path, "re")))
-		return -1;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
-	buf[n] = 0;
-	/* The name is in parentheses and may hold spaces: after the last ')', state(3) ... utime(14) stime(15). */
-	if (!(open_ = strchr(buf, '(')) || !(close_ = strrchr(buf, ')')) ||
-	    sscanf(close_ + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
-		return -1;
-	if (name)
-		snprintf(name, len, "%.*s", (int)(close_ - open_ - 1), open_ + 1);
-	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
-}
-
-static double proc_cpu(pid_t pid)
-{
-	char path[64];
-
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	return stat_cpu(path, NULL, 0);
-}
-
-/* rasd's threads by name: the event loop ("rasd"), "rasd-writer", "rasd-checkpoint". */
-#define THREAD_NAMES 3
-static const char *const thread_names[THREAD_NAMES] = { "rasd", "rasd-writer", "rasd-checkpoint" };
-
-/* Adds each named thread's CPU seconds times sign to cpu[] (a start sample is subtracted). */
-static void threads_cpu(pid_t pid, double sign, double cpu[THREAD_NAMES])
-{
-	char path[128];
-	struct dirent *de;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", (int)pid);
-	if (!(d = opendir(path)))
-		return;
-	while ((de = readdir(d))) {
-		char name[32];
-		double c;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/task/%s/stat", (int)pid, de->d_name);
-		if ((c = stat_cpu(path, name, sizeof(name))) < 0)
-			continue;
-		for (int i = 0; i < THREAD_NAMES; i++)
-			if (!strcmp(name, thread_names[i]))
-				cpu[i] += sign * c;
-	}
-	closedir(d);
-}
-
 /* Every stream record rasd stored: raw rows, and with folding the records counted in folds. */
 static long stored_count(const char *db)
 {
@@ -400,7 +277,10 @@ static long stored_count(const char *db)
 struct step {
 	long target;
 	double seconds, writer_cpu, rasd_cpu, drain;
-	double thread_cpu[THREAD_NAMES];
+	double fill_peak, fill_end;   /* the fullest CPU buffer's share: at its peak, at the end */
+	long buffer_kb;               /* rasd's buffer per CPU */
+	double record_bytes;          /* a record's bytes on average, as written */
+	double thread_cpu[LIVE_THREADS];
 	long written, refused, stored, lost, lost_unknown;
 	uint64_t kernel_lost;
 	int writers, err;
@@ -418,19 +298,21 @@ static bool step_ok(const struct step *s)
  * returned (lib/tracing.c): the first record is written until the kernel
  * takes it, for at most 10 s. 1 (one record written) or -errno.
  */
-static int first_record(const struct pool *pool, const char *inst_dir)
+static int first_record(const struct live_pool *pool, const char *inst_dir)
 {
 	struct timespec nap = { 0, 10000000 };
 	char path[512];
+	size_t len;
+	const uint8_t *rec = live_pool_record(pool, 0, NULL, &len);
 	int fd, r = -ETIMEDOUT;
 
 	snprintf(path, sizeof(path), "%s/trace_marker_raw", inst_dir);
 	if ((fd = open(path, O_WRONLY | O_CLOEXEC)) < 0)
 		return -errno;
 	for (int i = 0; i < 1000 && r == -ETIMEDOUT && !interrupted; i++) {
-		ssize_t n = write(fd, pool->data + pool->off[0], pool->len[0]);
+		ssize_t n = write(fd, rec, len);
 
-		if (n == (ssize_t)pool->len[0])
+		if (n == (ssize_t)len)
 			r = 1;
 		else if (n >= 0 || errno != EBADF)
 			r = n < 0 ? -errno : -EIO;
@@ -441,7 +323,54 @@ static int first_record(const struct pool *pool, const char *inst_dir)
 	return r;
 }
 
-static int writers_run(struct step *s, struct writer *w, const struct pool *pool, const char *inst_dir)
+/* The fullest CPU buffer now, as a share of its size: the unread bytes of its stats. */
+static double buffer_fill(const char *inst_dir, long ncpu, double buffer_bytes)
+{
+	double most = 0;
+
+	for (long cpu = 0; cpu < ncpu; cpu++) {
+		char path[512], line[128];
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/per_cpu/cpu%ld/stats", inst_dir, cpu);
+		if (!(f = fopen(path, "re")))
+			continue;
+		while (fgets(line, sizeof(line), f))
+			if (!strncmp(line, "bytes: ", 7) && strtod(line + 7, NULL) / buffer_bytes > most)
+				most = strtod(line + 7, NULL) / buffer_bytes;
+		fclose(f);
+	}
+	return most;
+}
+
+/*
+ * While the writers write, the kernel's buffers are looked at every 250 ms:
+ * how close the step came to a drop (the peak), and where it ended (a fill
+ * that grows over a long step is a drift a short one would not show).
+ */
+static void watch_buffers(struct step *s, const char *inst_dir, double end)
+{
+	struct timespec nap = { 0, 250000000 };
+	long ncpu = sysconf(_SC_NPROCESSORS_CONF), kb = 0;
+	char path[512], line[64];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/buffer_size_kb", inst_dir);
+	if ((f = fopen(path, "re"))) {
+		if (fgets(line, sizeof(line), f))
+			kb = strtol(line, NULL, 10);
+		fclose(f);
+	}
+	s->buffer_kb = kb;
+	while (kb > 0 && now_s() < end - 0.1 && !interrupted) {
+		nanosleep(&nap, NULL);
+		s->fill_end = buffer_fill(inst_dir, ncpu, (double)kb * 1024);
+		if (s->fill_end > s->fill_peak)
+			s->fill_peak = s->fill_end;
+	}
+}
+
+static int writers_run(struct step *s, struct writer *w, const struct live_pool *pool, const char *inst_dir)
 {
 	char path[512];
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
@@ -452,12 +381,15 @@ static int writers_run(struct step *s, struct writer *w, const struct pool *pool
 		return -errno;
 	for (int i = 0; i < n; i++) {
 		w[i] = (struct writer){ .pool = pool, .fd = fd, .cpu = n > 1 ? (int)(i % ncpu) : -1,
-			.next = (long)i * (pool->n / n), .rate = (double)s->target / n,
+			.next = 1 + i, .stride = n, .rate = (double)s->target / n,
 			.start = now_s() + 0.02, .seconds = s->seconds };
 	}
 	for (int i = 0; i < n; i++)
 		if (pthread_create(&w[i].th, NULL, writer_main, &w[i]) != 0)
 			n = i;
+	s->record_bytes = (double)pool->bytes / (double)pool->n;
+	if (n > 0)
+		watch_buffers(s, inst_dir, w[0].start + s->seconds);
 	for (int i = 0; i < n; i++) {
 		pthread_join(w[i].th, NULL);
 		s->written += w[i].written;
@@ -501,7 +433,7 @@ static void kernel_losses(const struct run *r, struct step *s)
 }
 
 /* One step: a fresh rasd, TARGET records/s for the interval, then the counts. */
-static int step_run(struct step *s, const struct live_conf *c, const struct pool *pool,
+static int step_run(struct step *s, const struct live_conf *c, const struct live_pool *pool,
 		    const char *dir, int no)
 {
 	struct writer w[MAX_WRITERS];
@@ -519,14 +451,14 @@ static int step_run(struct step *s, const struct live_conf *c, const struct pool
 		fprintf(stderr, "bench-live: the kernel took no record: %s\n", strerror((int)-s->written));
 		goto out;
 	}
-	cpu0 = proc_cpu(r.pid);
-	threads_cpu(r.pid, -1, s->thread_cpu);
+	cpu0 = live_proc_cpu(r.pid);
+	live_threads_cpu(r.pid, -1, s->thread_cpu);
 	if (writers_run(s, w, pool, r.inst_dir) < 0)
 		goto out;
 	t = now_s();
 	wait_drained(&r, s, t);
-	s->rasd_cpu = proc_cpu(r.pid) - cpu0;
-	threads_cpu(r.pid, 1, s->thread_cpu);
+	s->rasd_cpu = live_proc_cpu(r.pid) - cpu0;
+	live_threads_cpu(r.pid, 1, s->thread_cpu);
 	/* Before rasd stops: it removes the instance it made, and its stats with it. */
 	kernel_losses(&r, s);
 	kill(r.pid, SIGTERM);
@@ -542,106 +474,156 @@ out:
 	return rc;
 }
 
-static void step_print(const struct step *s)
+/*
+ * The longest a CPU's buffer went unread, at least: its peak fill at the
+ * rate one writer gives it. A drop at a rate rasd keeps up with on average
+ * is such a stall, not a lack of CPU.
+ */
+static double buffer_ms(const struct step *s)
+{
+	double per_cpu = (double)s->target / s->writers * s->record_bytes;
+
+	return per_cpu > 0 ? 1e3 * (double)s->buffer_kb * 1024 / per_cpu : 0;
+}
+
+static double unread_ms(const struct step *s)
+{
+	return s->fill_peak * buffer_ms(s);
+}
+
+static void step_print(const struct step *s, const char *kind)
 {
 	double n = s->written ? (double)s->written : 1;
 	double tries = s->written + s->refused ? (double)(s->written + s->refused) : 1;
 
 	/* rasd's CPU per record stored; the writers' per write made (a refused one costs too). */
-	printf("  %7ld/s: wrote %8ld in %.1f s%s, stored %8ld, kernel dropped %ld (writes refused %ld, "
-	       "rasd counted %ld%s), rasd %3.0f %% CPU %5.2f µs/record, writers %3.0f %% CPU %4.2f "
+	printf("  %-5s %7ld/s: wrote %8ld in %4.1f s%s, stored %8ld, kernel dropped %ld (writes "
+	       "refused %ld, rasd counted %ld%s); buffer %3.0f %% full at most (%.0f ms unread), %3.0f %% "
+	       "at the end, drained in %.1f s; rasd %3.0f %% CPU %5.2f µs/record, writers %3.0f %% CPU %4.2f "
 	       "µs/write: %s\n",
-	       s->target, s->written, s->seconds, s->writer_limited ? " (writer-limited)" : "",
+	       kind, s->target, s->written, s->seconds, s->writer_limited ? " (writer-limited)" : "",
 	       s->stored, (long)s->kernel_lost, s->refused, s->lost,
-	       s->lost_unknown ? ", and losses of unknown size" : "",
-	       100.0 * s->rasd_cpu / (s->seconds + s->drain), 1e6 * s->rasd_cpu / n,
-	       100.0 * s->writer_cpu / s->seconds, 1e6 * s->writer_cpu / tries,
+	       s->lost_unknown ? ", and losses of unknown size" : "", 100.0 * s->fill_peak,
+	       unread_ms(s), 100.0 * s->fill_end, s->drain, 100.0 * s->rasd_cpu / (s->seconds + s->drain),
+	       1e6 * s->rasd_cpu / n, 100.0 * s->writer_cpu / s->seconds, 1e6 * s->writer_cpu / tries,
 	       step_ok(s) ? "all stored" : s->err ? strerror(s->err) : "DROPS or MISSING");
 	fflush(stdout);
 }
 
-struct search {
-	long start, max, bisect;
-	double seconds;
+/* One configuration's search: the settings, and the steps that decided it. */
+struct conf_run {
+	struct live_search se;
 	int writers;
-	struct step best, fail;
-	bool have_best, have_fail;
+	struct step best, fail;   /* the answer's long step; the lowest rate that lost records */
+	double seconds, load;     /* wall time of the search; load average at its start */
+	double pressure;          /* CPU pressure at its end: % of time a task waited for a CPU */
 };
 
-/* Runs one rate and files it as the best passing or the lowest failing one. */
-static int search_try(struct search *se, long rate, const struct live_conf *c,
-		      const struct pool *pool, const char *dir, int *no)
+/*
+ * The share of the last minute some task waited for a CPU (PSI's "some
+ * avg60"), or -1: on a shared machine, rasd's stalls are often that wait.
+ */
+static double cpu_pressure(void)
 {
-	struct step s = { .target = rate, .seconds = se->seconds, .writers = se->writers };
+	double v = -1;
+	FILE *f = fopen("/proc/pressure/cpu", "re");
 
-	if (step_run(&s, c, pool, dir, (*no)++) < 0 || interrupted)
-		return -1;
-	step_print(&s);
-	if (step_ok(&s)) {
-		se->best = s;
-		se->have_best = true;
-	} else {
-		se->fail = s;
-		se->have_fail = true;
-	}
-	return 0;
+	if (f && fscanf(f, "some avg10=%*f avg60=%lf", &v) != 1)
+		v = -1;
+	if (f)
+		fclose(f);
+	return v;
 }
 
-/* Doubles the rate until a step drops or loses a record, then bisects (to 1000/s). */
-static int search_conf(struct search *se, const struct live_conf *c, const struct pool *pool,
+/* Runs the search's steps for configuration c until it has its answer. */
+static int search_conf(struct conf_run *cr, const struct live_conf *c, const struct live_pool *pool,
 		       const char *dir, int *no)
 {
-	long rate = se->start;
+	double t0 = now_s(), load[1] = { 0 };
+	long rate;
+	double seconds;
 
-	se->have_best = se->have_fail = false;
-	while (rate <= se->max && !se->have_fail) {
-		if (search_try(se, rate, c, pool, dir, no) < 0)
-			return -1;
-		if (se->have_best && se->best.target == rate && se->best.writer_limited)
-			return 0;   /* rasd kept up with all the writers could give */
-		rate *= 2;
-	}
-	for (long k = 0; k < se->bisect && se->have_fail; k++) {
-		long lo = se->have_best ? se->best.target : 0, mid;
+	getloadavg(load, 1);
+	cr->load = load[0];
+	while (live_search_next(&cr->se, &rate, &seconds)) {
+		struct step s = { .target = rate, .seconds = seconds, .writers = cr->writers };
+		bool probe = cr->se.probing, bound, ok;
 
-		mid = (lo + se->fail.target) / 2 / 1000 * 1000;
-		if (mid <= lo || mid >= se->fail.target)
-			break;
-		if (search_try(se, mid, c, pool, dir, no) < 0)
+		if (step_run(&s, c, pool, dir, (*no)++) < 0 || interrupted)
 			return -1;
+		step_print(&s, probe ? "probe" : "long");
+		/*
+		 * Writers short of the rate though not busy (under 80 % of a core
+		 * each) were held off by the machine's other work: the rate was
+		 * not given, so it is not counted as kept (never an answer).
+		 */
+		bound = s.writer_cpu >= 0.8 * s.seconds * s.writers;
+		ok = step_ok(&s) && (!s.writer_limited || bound);
+		if (s.writer_limited && !bound)
+			printf("        (the writers fell short without being busy: not counted as kept)\n");
+		live_search_result(&cr->se, rate, ok, s.writer_limited && bound);
+		if (!probe && ok && rate == cr->se.pass)
+			cr->best = s;
+		if (!ok && (!cr->fail.target || rate < cr->fail.target))
+			cr->fail = s;
 	}
+	cr->seconds = now_s() - t0;
+	cr->pressure = cpu_pressure();
 	return 0;
 }
 
-static void search_print(const struct search *se, const struct live_conf *c)
+static void search_print(const struct conf_run *cr, const struct live_conf *c)
 {
-	const struct step *b = &se->best;
+	const struct step *b = &cr->best;
 	double n = b->written ? (double)b->written : 1;
 
-	printf("%-8s: ", c->label);
-	if (!se->have_best) {
-		printf("no rate tried kept every record (lowest tried %ld/s)\n", se->start);
-		return;
+	printf("%-10s: ", c->label);
+	if (!cr->se.pass) {
+		printf("no rate kept every record over a whole %.0f s step (lowest tried %ld/s)",
+		       cr->se.long_s, cr->fail.target);
+	} else {
+		printf("%ld records/s sustained for %.0f s with no kernel drop and every record stored "
+		       "(buffers of %ld KiB per CPU, %.0f %% full at most); rasd %.2f µs CPU per record "
+		       "(%.0f %% of a core), writers %.2f µs per record",
+		       b->target, b->seconds, b->buffer_kb, 100.0 * b->fill_peak, 1e6 * b->rasd_cpu / n,
+		       100.0 * b->rasd_cpu / (b->seconds + b->drain), 1e6 * b->writer_cpu / n);
+		printf("\n            rasd's threads at that rate, µs CPU per record (%% of a core):");
+		for (int i = 0; i < LIVE_THREADS; i++)
+			printf("%s%s %.2f (%.0f %%)", i ? ", " : " ", live_thread_words[i], 1e6 * b->thread_cpu[i] / n,
+			       100.0 * b->thread_cpu[i] / (b->seconds + b->drain));
 	}
-	printf("%ld records/s sustained for %.0f s with no kernel drop and every record stored; "
-	       "rasd %.2f µs CPU per record (%.0f %% of a core), writers %.2f µs per record",
-	       b->target, b->seconds, 1e6 * b->rasd_cpu / n,
-	       100.0 * b->rasd_cpu / (b->seconds + b->drain), 1e6 * b->writer_cpu / n);
-	printf("\n          rasd's threads, µs CPU per record:");
-	for (int i = 0; i < THREAD_NAMES; i++)
-		printf(" %s %.2f", thread_names[i], 1e6 * b->thread_cpu[i] / n);
-	if (b->writer_limited)
-		printf("\n          WRITER-LIMITED: the writers gave only %.0f/s, using %.0f %% of a core "
-		       "for %d (near 100 %% each: their own cost; below: the machine's other work); "
-		       "rasd's ceiling is above it",
-		       (double)b->written / b->seconds, 100.0 * b->writer_cpu / b->seconds, b->writers);
-	else if (se->have_fail)
-		printf("\n          (%ld/s lost records: kernel dropped %ld, %ld not stored)",
-		       se->fail.target, (long)se->fail.kernel_lost,
-		       se->fail.written - se->fail.stored);
+	if (cr->se.writer_limited)
+		printf("\n            WRITER-LIMITED: the writers gave only %.0f/s, using %.0f %% of a core "
+		       "for %d; rasd's ceiling is above it",
+		       (double)b->written / b->seconds, 100.0 * b->writer_cpu / b->seconds, cr->writers);
+	else if (cr->fail.target)
+		printf("\n            (%ld/s in a %.0f s step lost records: kernel dropped %ld, %ld not stored; "
+		       "a CPU's buffer holds %.0f ms at that rate: rasd left one unread longer, or read slower)",
+		       cr->fail.target, cr->fail.seconds, (long)cr->fail.kernel_lost,
+		       cr->fail.written - cr->fail.stored, buffer_ms(&cr->fail));
 	else
-		printf("\n          (the highest rate tried, BENCH_LIVE_MAX %ld/s)", se->max);
-	printf("\n");
+		printf("\n            (the highest rate tried, BENCH_LIVE_MAX %ld/s)", cr->se.max);
+	printf("\n            %d steps (%d probes of %.0f s, %d long of %.0f s) in %.0f s, "
+	       "load average %.1f at the start, CPU pressure %.0f %% at the end\n",
+	       cr->se.probes + cr->se.longs, cr->se.probes, cr->se.probe_s, cr->se.longs, cr->se.long_s,
+	       cr->seconds, cr->load, cr->pressure);
+}
+
+/* The kernel-side view, one line per configuration. */
+static void summary_print(const struct conf_run *cr, const struct live_conf *const *c, int n)
+{
+	printf("live path, highest rate with no kernel drop over a whole %.0f s step:\n",
+	       cr[0].se.long_s);
+	for (int i = 0; i < n; i++) {
+		const struct step *b = &cr[i].best;
+		double w = b->written ? (double)b->written : 1;
+
+		printf("  %-10s %7ld/s%s  event loop %.2f, writer %.2f, checkpointer %.2f µs CPU per "
+		       "record; %d steps, load %.1f, CPU pressure %.0f %%\n",
+		       c[i]->label, cr[i].se.pass, cr[i].se.writer_limited ? "+ (writer-limited)" : "",
+		       1e6 * b->thread_cpu[0] / w, 1e6 * b->thread_cpu[1] / w, 1e6 * b->thread_cpu[2] / w,
+		       cr[i].se.probes + cr[i].se.longs, cr[i].load, cr[i].pressure);
+	}
 }
 
 static int skip_unless_live(void)
@@ -660,7 +642,7 @@ static int skip_unless_live(void)
 }
 
 /* make check: a few hundred records, fewer than a buffer holds, so none may be dropped. */
-static int smoke(const struct pool *pool, const char *dir, int writers)
+static int smoke(const struct live_pool *pool, const char *dir, int writers)
 {
 	struct step s = { .target = 1000, .seconds = 0.2, .writers = writers };
 
@@ -669,14 +651,14 @@ static int smoke(const struct pool *pool, const char *dir, int writers)
 		return 1;
 	}
 	printf("# ");
-	step_print(&s);
+	step_print(&s, "smoke");
 	printf("%s 1 - %ld written through trace_marker_raw, %ld stored, %ld dropped\n",
 	       step_ok(&s) && s.written > 0 ? "ok" : "not ok", s.written, s.stored,
 	       (long)s.kernel_lost);
 	return step_ok(&s) && s.written > 0 ? 0 : 1;
 }
 
-static void print_header(const struct search *se, const struct pool *pool)
+static void print_header(const struct live_search *se, int writers, const struct live_pool *pool)
 {
 	char size[64] = "?";
 	FILE *f = fopen(TRACING "/buffer_size_kb", "re");
@@ -689,13 +671,15 @@ static void print_header(const struct search *se, const struct pool *pool)
 		fclose(f);
 	}
 	getloadavg(load, 3);
-	printf("bench-live: make bench's varied stream (%ld distinct records, %zu bytes at most, "
-	       "%.0f on average) as synthetic records through trace_marker_raw, %d writer%s%s,\n"
-	       "            %.0f s per rate; rasd's default buffer size; load average %.2f %.2f %.2f "
+	printf("bench-live: make bench's varied stream (its first %ld records, %zu bytes at most, "
+	       "%.0f on average; past them copies with fresh pages, rows, CPUs, banks and syndromes) as synthetic records\n"
+	       "            through trace_marker_raw, %d writer%s%s; probes of %.0f s from %ld/s "
+	       "doubling (at most %ld/s), then long steps of %.0f s (at most %d bisecting);\n"
+	       "            rasd's default buffer size; load average %.2f %.2f %.2f "
 	       "(top-level buffer_size_kb here: %s)\n",
-	       pool->n, pool->max_len, (double)pool->bytes / (double)pool->n, se->writers,
-	       se->writers > 1 ? "s" : "", se->writers > 1 ? " each pinned to a CPU" : " (not pinned)",
-	       se->seconds, load[0], load[1], load[2], size);
+	       pool->n, pool->max_len, (double)pool->bytes / (double)pool->n, writers,
+	       writers > 1 ? "s" : "", writers > 1 ? " each pinned to a CPU" : " (not pinned)",
+	       se->probe_s, se->start, se->max, se->long_s, se->bisect, load[0], load[1], load[2], size);
 }
 
 static void catch_signals(void)
@@ -706,48 +690,102 @@ static void catch_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
+}
+
+/*
+ * Every instance this run named (rasdb_live_<pid>_*) is gone at the end:
+ * rasd removes its own and run_end() any rasd left, but one a signal caught
+ * half-made is removed here. The number removed.
+ */
+static int sweep_instances(void)
+{
+	char prefix[64], path[512];
+	struct dirent *de;
+	DIR *d = opendir(TRACING "/instances");
+	int n = 0;
+
+	snprintf(prefix, sizeof(prefix), "rasdb_live_%d_", (int)getpid());
+	while (d && (de = readdir(d)))
+		if (!strncmp(de->d_name, prefix, strlen(prefix))) {
+			snprintf(path, sizeof(path), "%s/instances/%s", TRACING, de->d_name);
+			n += rmdir(path) == 0;
+		}
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* The configurations BENCH_LIVE_CONFIGS names (labels, comma-separated), else all. */
+static int pick_confs(const struct live_conf **out)
+{
+	const char *want = getenv("BENCH_LIVE_CONFIGS");
+	int n = 0;
+
+	for (size_t c = 0; c < N_CONFS; c++) {
+		const char *p = want ? strstr(want, confs[c].label) : NULL;
+		size_t len = strlen(confs[c].label);
+
+		if (!want || !*want ||
+		    (p && (p == want || p[-1] == ',') && (p[len] == ',' || !p[len])))
+			out[n++] = &confs[c];
+	}
+	return n;
+}
+
+static int run_confs(const struct live_search *se, int writers, const struct live_pool *pool,
+		     const char *dir)
+{
+	const struct live_conf *pick[N_CONFS];
+	struct conf_run cr[N_CONFS];
+	int n = pick_confs(pick), done = 0, no = 1;
+
+	print_header(se, writers, pool);
+	for (int c = 0; c < n; c++) {
+		cr[c] = (struct conf_run){ .se = *se, .writers = writers };
+		printf("rasd in %s:\n", pick[c]->words);
+		if (search_conf(&cr[c], pick[c], pool, dir, &no) < 0)
+			break;
+		search_print(&cr[c], pick[c]);
+		done++;
+	}
+	if (done)
+		summary_print(cr, pick, done);
+	return done == n ? 0 : 1;
 }
 
 int main(int argc, char **argv)
 {
 	bool is_smoke = argc > 1 && !strcmp(argv[1], "--smoke");
-	struct search se = {
-		.start = env_long("BENCH_LIVE_START", 2000), .max = env_long("BENCH_LIVE_MAX", 640000),
-		.bisect = env_long("BENCH_LIVE_BISECT", 3),
-		.seconds = argc > 1 && !is_smoke ? atof(argv[1]) : 5.0,
-		.writers = (int)env_long("BENCH_LIVE_WRITERS", sysconf(_SC_NPROCESSORS_ONLN)),
-	};
+	int writers = (int)env_long("BENCH_LIVE_WRITERS", sysconf(_SC_NPROCESSORS_ONLN));
+	double long_s = argc > 1 && !is_smoke ? atof(argv[1]) : 15.0;
 	char dir[256], formats[1200];
-	struct pool pool;
-	int rc = 0, no = 1;
+	struct live_search se;
+	struct live_pool pool;
+	int rc = 0, left;
 
 	if ((rc = skip_unless_live()) != 0)
 		return rc;
-	if (se.writers < 1 || se.writers > MAX_WRITERS || se.seconds <= 0 || se.start < 1)
+	live_search_init(&se, env_long("BENCH_LIVE_START", 8000), env_long("BENCH_LIVE_MAX", 512000),
+			 (double)env_long("BENCH_LIVE_PROBE", 3), long_s,
+			 (int)env_long("BENCH_LIVE_BISECT", 3));
+	if (writers < 1 || writers > MAX_WRITERS || long_s <= 0 || se.probe_s <= 0)
 		return 2;
 	signal(SIGPIPE, SIG_IGN);
 	catch_signals();
 	snprintf(formats, sizeof(formats), "%s/formats", test_srcdir());
 	if (!realpath(formats, shipped_formats) || test_tmpdir(dir, sizeof(dir)) < 0 ||
-	    pool_build(&pool, is_smoke ? 1024 : POOL_RECORDS, shipped_formats) < 0) {
+	    live_pool_build(&pool, is_smoke ? 1024 : POOL_RECORDS, TRACING, shipped_formats) < 0) {
 		fprintf(stderr, "bench-live: cannot build the records\n");
 		return 1;
 	}
-	if (is_smoke) {
-		rc = smoke(&pool, dir, se.writers);
-	} else {
-		print_header(&se, &pool);
-		for (size_t c = 0; c < N_CONFS && rc == 0; c++) {
-			printf("rasd in %s:\n", confs[c].words);
-			rc = search_conf(&se, &confs[c], &pool, dir, &no) < 0 ? 1 : 0;
-			if (rc == 0)
-				search_print(&se, &confs[c]);
-		}
-	}
-	pool_free(&pool);
+	rc = is_smoke ? smoke(&pool, dir, writers) : run_confs(&se, writers, &pool, dir);
+	live_pool_free(&pool);
 	test_rmtree(dir);
+	if ((left = sweep_instances()) > 0)
+		fprintf(stderr, "bench-live: removed %d instance%s rasd left\n", left, left > 1 ? "s" : "");
 	fflush(stdout);
 	if (interrupted)
-		fprintf(stderr, "bench-live: interrupted; rasd stopped, its instance and files removed\n");
+		fprintf(stderr, "bench-live: interrupted; rasd stopped, its instances and files removed\n");
 	return rc;
 }

@@ -187,3 +187,18 @@ int bench_default_conf(const char *dir, char *out, size_t len)
 		fprintf(f, "health = %s\n", getenv("BENCH_HEALTH"));
 	return fclose(f) == 0 ? 0 : -1;
 }
+
+/* Writes dir/thresholds-off.conf: the default with every threshold off (no buckets). */
+int bench_thresholds_off_conf(const char *dir, char *out, size_t len)
+{
+	FILE *f;
+
+	snprintf(out, len, "%s/thresholds-off.conf", dir);
+	if (!(f = fopen(out, "we")))
+		return -1;
+	fprintf(f, "page_ce_threshold = off\ncpu_ce_threshold = off\ndimm_ce_threshold = off\n"
+		"device_ce_threshold = off\nrow_ce_threshold = off\nce_rate_threshold = off\n");
+	if (getenv("BENCH_HEALTH"))
+		fprintf(f, "health = %s\n", getenv("BENCH_HEALTH"));
+	return fclose(f) == 0 ? 0 : -1;
+}

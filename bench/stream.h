@@ -29,5 +29,10 @@ int bench_stream_add(struct fake_tree *t, long i, uint64_t *seed);
 int bench_unfolded_conf(const char *dir, char *out, size_t len);
 /* Writes dir/default.conf, empty: every key at its default (storm folding on). */
 int bench_default_conf(const char *dir, char *out, size_t len);
+/*
+ * Writes dir/thresholds-off.conf: the default with every threshold off, a
+ * diagnostic of what the per-subject buckets cost (make bench-live).
+ */
+int bench_thresholds_off_conf(const char *dir, char *out, size_t len);
 
 #endif
