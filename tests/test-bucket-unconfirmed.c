@@ -9,7 +9,9 @@
  * is held): a bucket evicted from the cache and read back while the commit
  * holding it is still out comes from memory; a bucket committed and
  * confirmed comes from the committed rows; neither waits (no sync, none of
- * rasd's reads on the writer's connection). And a stream counted in
+ * rasd's reads on the writer's connection). A prune of committed rows in
+ * the open transaction, which the set cannot follow, sends a miss to the
+ * writer's connection until that commit is confirmed. And a stream counted in
  * batches committed behind, one batch rolled back while evicted buckets are
  * pending and given again, ends with the same buckets and crossings as the
  * stream counted without a writer thread.
@@ -315,6 +317,53 @@ static void test_no_wait(void)
 	close_all(db, a);
 }
 
+/*
+ * A prune in the open transaction removes committed rows the set never saw:
+ * until that commit is confirmed a miss asks the writer's connection (after
+ * its sync), which no longer holds the pruned row; once confirmed, no sync.
+ */
+static void test_pruned(void)
+{
+	struct rasd_config cfg;
+	struct ras_actions *a = NULL;
+	struct ras_db *db = NULL;
+	struct behind b = { 0 };
+	char path[700], sql[300];
+	unsigned long syncs, reads;
+	struct ras_db_bucket got;
+
+	snprintf(path, sizeof(path), "%s/pruned.db", dir);
+	if (!tap_ok(open_all("pruned.db", &cfg, false, &db, &a) == 0, "a database"))
+		return;
+	/* Page 7: one error, ten hours before the stream: leaked out at 5/24h. */
+	snprintf(sql, sizeof(sql), "INSERT INTO buckets (kind, subject, level, last_ns, total)"
+		 " VALUES ('page', '0x100007000', 1, %lld, 1)", (long long)(t0 - 10 * 3600 * SEC));
+	tap_ok(ras_db_exec(db, sql) == 0, "a committed bucket of one error, leaked out");
+	close_all(db, a);
+	if (!tap_ok(open_all("pruned.db", &cfg, true, &db, &a) == 0 && begin(db) == 0,
+		    "opened again with a writer thread"))
+		return;
+	fill_cache(a, 100, 0);
+	syncs = a->bucket_syncs;
+	tap_is_int(rasd_unconfirmed_get(a->written, RAS_SUBJ_PAGE, "0x100007000", &got), -EAGAIN,
+		   "the eviction's flush pruned rows: the set cannot tell");
+	count(a, 7, 10000);
+	tap_is_int((long)(a->bucket_syncs - syncs), 1, "page 7 read on the writer's connection");
+	tap_ok(commit_behind(a, db, &b) == 0 && settle(a, db, &b) == 0, "committed and confirmed");
+	tap_is_int(test_sql_int(path, "SELECT count(*) FROM buckets WHERE subject = '0x100007000'"), 0,
+		   "page 7's old row pruned, its new error held as seen once: no row");
+	tap_ok(begin(db) == 0, "the next transaction");
+	fill_cache(a, 10000, 20000);
+	syncs = a->bucket_syncs;
+	reads = ras_db_bucket_reader_reads(a->reader);
+	count(a, 100, 30000);
+	tap_is_int((long)(a->bucket_syncs - syncs), 0, "after the confirm, no read on the writer's connection");
+	tap_is_int((long)(ras_db_bucket_reader_reads(a->reader) - reads), 1,
+		   "an evicted page read from the committed rows");
+	tap_ok(commit_behind(a, db, &b) == 0 && settle(a, db, &b) == 0, "committed");
+	close_all(db, a);
+}
+
 /* ---- a batch rolled back while evicted buckets are pending ---- */
 
 #define PAGES 8000
@@ -446,6 +495,7 @@ int main(void)
 	}
 	test_set();
 	test_no_wait();
+	test_pruned();
 	test_rollback();
 	test_rmtree(dir);
 	return tap_done();
