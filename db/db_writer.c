@@ -287,6 +287,7 @@ int ras_db_sync(struct ras_db *db)
 	}
 	if (filling(wb)->len)
 		submit(wb);
+	db->sync_waits++;
 	ras_tl_begin(RAS_TL_WAIT_SYNC);
 	pthread_mutex_lock(&wb->lock);
 	while (wb->finished != wb->submitted) {

@@ -202,6 +202,8 @@ int ras_actions_open(struct ras_actions **out, const struct rasd_config *cfg, st
 		r = ras_db_actions_open(db, &a->dba);
 	}
 	if (r == 0)
+		r = actions_buckets_open(a, db);
+	if (r == 0)
 		r = actions_rows_open(a, db);
 	if (r == 0 && db)
 		actions_hold_recent_once(a, db);
@@ -230,6 +232,7 @@ void ras_actions_close(struct ras_actions *a)
 		return;
 	ras_log_limit_report(&a->decision_lines, "threshold decisions", "");
 	actions_rows_close(a);
+	actions_buckets_free(a);
 	ras_db_actions_close(a->dba);
 	ras_once_seen_free(a->once);
 	free(a->known);
@@ -264,6 +267,7 @@ int ras_actions_set_db(struct ras_actions *a, struct ras_db *db)
 {
 	if (!a)
 		return 0;
+	actions_buckets_close(a);
 	ras_db_actions_close(a->dba);
 	a->dba = NULL;
 	actions_rows_close(a);
@@ -278,7 +282,7 @@ int ras_actions_set_db(struct ras_actions *a, struct ras_db *db)
 	for (unsigned i = 0; i < CACHE_SLOTS; i++)
 		if (a->slots[i].used)
 			known_add(a, hash_key(a->slots[i].kind, a->slots[i].key));
-	if (actions_rows_open(a, db) < 0)
+	if (actions_rows_open(a, db) < 0 || actions_buckets_open(a, db) < 0)
 		return -EIO;
 	return ras_db_actions_open(db, &a->dba);
 }
@@ -327,7 +331,7 @@ void actions_spill_check(struct ras_actions *a)
 static int prune_leaked_once(struct ras_actions *a)
 {
 	int64_t now = actions_realtime_ns(), every = INT64_MAX;
-	int r;
+	int r, pruned;
 
 	if (a->newest_ns < now)
 		now = a->newest_ns;
@@ -341,10 +345,14 @@ static int prune_leaked_once(struct ras_actions *a)
 			continue;
 		/* One error leaks once (now - last) * count >= period: rounded up, never early. */
 		leak = t->period_ns / t->count + (t->period_ns % t->count != 0);
-		if (now > INT64_MIN + leak &&
-		    ras_db_buckets_prune_once(a->dba, ras_subject_kind_name((enum ras_subject_kind)k),
-					      now - leak) < 0)
+		pruned = now > INT64_MIN + leak ?
+			 ras_db_buckets_prune_once(a->dba, ras_subject_kind_name((enum ras_subject_kind)k),
+						   now - leak) : 0;
+		if (pruned < 0)
 			return -EIO;
+		/* Rows gone in the open transaction: read from the committed ones no more until it is made. */
+		if (pruned > 0)
+			actions_buckets_changed(a);
 		if (now > INT64_MIN + leak && (r = ras_db_once_spill_prune(a->dba, k, now - leak, leak)) < 0)
 			spill_trouble(a, r);
 		if (leak < every)
@@ -371,7 +379,8 @@ int ras_actions_flush(struct ras_actions *a)
 
 		if (!e->used || !e->dirty)
 			continue;
-		if (ras_db_bucket_put(a->dba, ras_subject_kind_name(e->kind), e->key, &b, e->label) < 0)
+		if (actions_bucket_put(a, (int)e->kind, ras_subject_kind_name(e->kind), e->key, &b,
+				       e->label) < 0)
 			return -EIO;
 		e->dirty = false;
 	}
@@ -476,7 +485,7 @@ static struct entry *lookup(struct ras_actions *a, const struct ras_subject *s, 
 	if (ras_once_seen_take(a->once, s->kind, h, first_ns, first_n) == 1)
 		return new_entry(a, e, s, h);
 	if (known_maybe(a, h) &&
-	    ras_db_bucket_get(a->dba, ras_subject_kind_name(s->kind), s->key, &b) == 1) {
+	    actions_bucket_get(a, (int)s->kind, ras_subject_kind_name(s->kind), s->key, &b) == 1) {
 		if (how == COUNT_RESUME)
 			return NULL;
 		new_entry(a, e, s, h);

@@ -55,6 +55,7 @@ void ras_actions_rolled_back(struct ras_actions *a);
  */
 struct ras_actions_mark {
 	size_t undo, once, made;
+	uint64_t buckets;             /* the buckets written up to here (actions_bucket.c) */
 	int64_t newest_ns;
 	/* The machine-wide warnings' state (rasd/actions_stats.c). */
 	struct { int64_t level, last_ns, total; uint64_t poison_kb; } stats;

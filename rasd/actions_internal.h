@@ -101,6 +101,15 @@ struct ras_actions {
 	unsigned known_count;
 	bool known_valid;
 	struct actions_stats stats;
+	/*
+	 * The buckets written since the last commit known made, and the
+	 * committed ones' reader (actions_bucket.c): a cache miss waits for no
+	 * writer thread. bucket_syncs: reads that still asked the writer's
+	 * connection (tests).
+	 */
+	struct rasd_unconfirmed *written;
+	struct ras_db_bucket_reader *reader;
+	unsigned long bucket_syncs;
 	/* The pages of each DRAM row (actions_rows.c), and the hashes of the rows that crossed. */
 	struct {
 		struct ras_db_row_pages *db;
@@ -169,6 +178,31 @@ int actions_page_unless_row(const struct ras_actions *a, const struct ras_subjec
 void actions_spill_check(struct ras_actions *a);
 /* At start: the subjects seen once, found again in the stored records (actions_replay.c). */
 void actions_hold_recent_once(struct ras_actions *a, struct ras_db *db);
+
+/*
+ * A bucket read back or written (actions_bucket.c). kind: the subject kind,
+ * or ACTIONS_RATE_KIND for the machine's ce-rate bucket; kind_name as
+ * stored. get: 1 and *out, 0 when none is stored, or -errno, the bucket the
+ * writer's connection would read, without waiting for the writer thread
+ * when it can tell (see bucket_unconfirmed.h). put: ras_db_bucket_put, kept
+ * until its commit is confirmed. changed: the table changed otherwise (a
+ * prune, an emptying). open: the reader on db (NULL: none), nothing kept.
+ * mark, confirmed_to, settled: a commit handed over, made, or every commit
+ * made or rolled back.
+ */
+#define ACTIONS_RATE_KIND RAS_SUBJ_KINDS
+struct ras_db_bucket;
+int actions_buckets_open(struct ras_actions *a, struct ras_db *db);
+void actions_buckets_close(struct ras_actions *a);
+void actions_buckets_free(struct ras_actions *a);
+int actions_bucket_get(struct ras_actions *a, int kind, const char *kind_name, const char *key,
+		       struct ras_db_bucket *out);
+int actions_bucket_put(struct ras_actions *a, int kind, const char *kind_name, const char *key,
+		       const struct ras_db_bucket *b, const char *label);
+void actions_buckets_changed(struct ras_actions *a);
+uint64_t actions_buckets_mark(const struct ras_actions *a);
+void actions_buckets_confirmed_to(struct ras_actions *a, uint64_t mark);
+void actions_buckets_settled(struct ras_actions *a);
 
 /* The machine-wide warnings (actions_stats.c): the ce-rate bucket and the poison limit. */
 void actions_stats_load(struct ras_actions *a);

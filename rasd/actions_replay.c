@@ -226,6 +226,7 @@ int ras_actions_rebuild(struct ras_actions *a, struct ras_db *db)
 	/* Before the buckets are emptied: the ce-rate total is a counter, kept. */
 	actions_stats_rebuild_begin(a);
 	r = ras_db_buckets_empty(a->dba);
+	actions_buckets_changed(a);
 	if (r == 0)
 		r = ras_db_once_spill_empty(a->dba);
 	if (r == 0 && longest)

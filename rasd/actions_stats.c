@@ -57,7 +57,7 @@ static void rate_load(struct ras_actions *a)
 	if (st->rate_loaded)
 		return;
 	st->rate_loaded = true;
-	if (a->dba && ras_db_bucket_get(a->dba, RATE_KIND, RATE_SUBJECT, &b) == 1) {
+	if (a->dba && actions_bucket_get(a, ACTIONS_RATE_KIND, RATE_KIND, RATE_SUBJECT, &b) == 1) {
 		st->rate = (struct ras_bucket){ b.level, b.last_ns };
 		st->rate_total = b.total;
 		st->committed = (struct actions_stats_mark){ st->rate, st->rate_total, st->poison_kb };
@@ -71,7 +71,7 @@ int actions_stats_flush(struct ras_actions *a)
 
 	if (!st->rate_dirty || !a->dba)
 		return 0;
-	if (ras_db_bucket_put(a->dba, RATE_KIND, RATE_SUBJECT, &b, "") < 0)
+	if (actions_bucket_put(a, ACTIONS_RATE_KIND, RATE_KIND, RATE_SUBJECT, &b, "") < 0)
 		return -EIO;
 	st->rate_dirty = false;
 	return 0;

@@ -21,6 +21,7 @@ void ras_actions_mark(struct ras_actions *a, struct ras_actions_mark *m)
 	m->once = ras_once_seen_mark(a->once);
 	m->made = ras_decisions_mark(&a->decisions);
 	m->newest_ns = a->newest_ns;
+	m->buckets = actions_buckets_mark(a);
 	actions_stats_mark(a, m);
 	/* An entry changed next is remembered again, as it is after this transaction. */
 	a->txn++;
@@ -40,6 +41,7 @@ void ras_actions_committed_to(struct ras_actions *a, const struct ras_actions_ma
 	}
 	a->committed_newest_ns = m->newest_ns;
 	a->committed_mono_ns = actions_monotonic_ns();
+	actions_buckets_confirmed_to(a, m->buckets);
 	ras_once_seen_committed_to(a->once, m->once);
 	ras_decisions_committed_to(&a->decisions, m->made);
 	actions_stats_committed_to(a, m);
@@ -54,6 +56,7 @@ void ras_actions_committed(struct ras_actions *a)
 	a->committed_mono_ns = actions_monotonic_ns();
 	a->log.n_undo = 0;
 	a->log.undo_incomplete = false;
+	actions_buckets_settled(a);
 	ras_once_seen_committed(a->once);
 	ras_decisions_committed(&a->decisions);
 	actions_stats_committed(a);
@@ -159,6 +162,8 @@ void ras_actions_rolled_back(struct ras_actions *a)
 	actions_spill_check(a);
 	a->spill_failed = false;
 	ras_db_actions_discard(a->dba);
+	/* The database is as of the last commit made, the cache holds what changed since. */
+	actions_buckets_settled(a);
 	undo_buckets(a);
 	actions_stats_rolled_back(a);
 	ras_once_seen_rolled_back(a->once);
