@@ -391,12 +391,16 @@ void ras_db_close_keep(struct ras_db *db, char *kept, size_t len)
 		sqlite3_finalize(db->stmt[i]);
 	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++) {
 		sqlite3_finalize(db->insert[i]);
-		sqlite3_finalize(db->insert_rows[i]);
-		free(db->bound[i]);
 		free(db->row_bound[i]);
 		free(db->dec_bound[i]);
 		sqlite3_finalize(db->dec_insert[i]);
 		sqlite3_finalize(db->dec_find[i]);
+		for (unsigned k = 0; k < RAS_DB_RUNS; k++) {
+			sqlite3_finalize(db->insert_rows[i][k]);
+			free(db->bound[i][k]);
+			sqlite3_finalize(db->dec_inserts[i][k]);
+			free(db->dec_runs_bound[i][k]);
+		}
 		free(db->dec_cache[i]);
 		free(db->dec_sent[i]);
 	}

@@ -195,26 +195,181 @@ static bool decoding_sent(struct ras_db *db, unsigned idx, uint64_t sig)
 	return false;
 }
 
-/* The decoding of a deferred row found or stored, and named in its dec column: SQLITE_OK or SQLite's code. */
-static int resolve_row_job(struct ras_db *db, unsigned idx, const struct ras_db_row_job *j)
+/* The INSERT of rows decodings of table idx at once, parameters row after row (sig, then t->ndcols). */
+static int prepare_decodings(struct ras_db *db, unsigned idx, unsigned rows, sqlite3_stmt **st)
 {
-	int64_t dec_id = resolve_decoded(db, idx, j->sig, j->dec);
+	const struct ras_db_table *t = ras_db_table_of(idx);
+	size_t cap = 4096 + (size_t)rows * (2 * t->ndcols + 8) + 32 * t->ndcols, n;
+	char *sql = malloc(cap);
 	int r;
 
-	if (dec_id < 0) {
-		r = sqlite3_errcode(db->h);
-		return r != SQLITE_OK && r != SQLITE_DONE && r != SQLITE_ROW ? r : SQLITE_NOTFOUND;
+	if (!sql)
+		return SQLITE_NOMEM;
+	n = (size_t)snprintf(sql, cap, "INSERT OR IGNORE INTO %s_dec (sig", ras_event_types[idx].table);
+	for (unsigned i = 0; i < t->ndcols && n < cap; i++)
+		n += (size_t)snprintf(sql + n, cap - n, ",\"%s\"", t->dcols[i].name);
+	n += (size_t)snprintf(sql + n, cap - n, ") VALUES ");
+	for (unsigned k = 0; k < rows && n < cap; k++) {
+		n += (size_t)snprintf(sql + n, cap - n, "%s(?", k ? "," : "");
+		for (unsigned i = 0; i < t->ndcols && n < cap; i++)
+			n += (size_t)snprintf(sql + n, cap - n, ",?");
+		n += (size_t)snprintf(sql + n, cap - n, ")");
 	}
-	j->row[ras_db_table_of(idx)->dec_col] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = dec_id };
+	r = n < cap ? sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) : SQLITE_TOOBIG;
+	free(sql);
+	return r;
+}
+
+/* SQLite's code for a decoding that could not be found or stored. */
+static int dec_error(struct ras_db *db)
+{
+	int r = sqlite3_errcode(db->h);
+
+	return r != SQLITE_OK && r != SQLITE_DONE && r != SQLITE_ROW ? r : SQLITE_NOTFOUND;
+}
+
+/* A decoding a gathered batch brings that the cache does not know: stored with the batch's others. */
+struct dec_new {
+	uint64_t sig;
+	const struct ras_db_col_val *vals;
+	int64_t id;
+};
+
+/* The INSERT of run k's decodings of table idx, prepared at its first use; NULL without it. */
+static sqlite3_stmt *dec_run_stmt(struct ras_db *db, unsigned idx, unsigned k)
+{
+	sqlite3_stmt **st = &db->dec_inserts[idx][k];
+
+	if (!*st && prepare_decodings(db, idx, ras_db_run_rows(k), st) != SQLITE_OK)
+		return NULL;
+	ras_db_bound_of(&db->dec_runs_bound[idx][k], *st);
+	return *st;
+}
+
+/*
+ * Stores the decodings d of run k in one INSERT, in their order. A
+ * multi-row INSERT gives the rows it inserts consecutive ids (max(id) + 1
+ * each, as one by one), so when all m are inserted the k-th is the last id
+ * less m - 1 - k; when some were already stored (ignored), each is looked up.
+ */
+static int store_dec_run(struct ras_db *db, unsigned idx, unsigned k, struct dec_new *d)
+{
+	const struct ras_db_table *t = ras_db_table_of(idx);
+	sqlite3_stmt *st = db->dec_inserts[idx][k];
+	struct ras_db_bound *b = db->dec_runs_bound[idx][k];
+	unsigned m = ras_db_run_rows(k);
+	int64_t last;
+	bool all;
+	int r;
+
+	for (unsigned j = 0; j < m; j++) {
+		int base = (int)(j * (t->ndcols + 1));
+		struct ras_db_col_val sig = { .type = SQLITE_INTEGER, .i = (int64_t)d[j].sig };
+
+		ras_db_bind_kept(b, st, base + 1, &sig);
+		for (unsigned i = 0; i < t->ndcols; i++)
+			ras_db_bind_kept(b, st, base + (int)i + 2, &d[j].vals[i]);
+	}
+	r = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (r != SQLITE_DONE)
+		return r;
+	last = sqlite3_last_insert_rowid(db->h);
+	all = sqlite3_changes(db->h) == (int)m;
+	for (unsigned j = 0; j < m; j++)
+		if ((d[j].id = all ? last - (int64_t)(m - 1 - j) : find_decoded(db, idx, d[j].sig)) <= 0)
+			return dec_error(db);
+	return SQLITE_OK;
+}
+
+/* The m new decodings d stored in order: a run to an INSERT, a last one alone. */
+static int store_dec_new(struct ras_db *db, unsigned idx, struct dec_new *d, unsigned m)
+{
+	unsigned done = 0;
+	int r = SQLITE_OK;
+
+	while (done < m && r == SQLITE_OK) {
+		unsigned k = ras_db_run_of(m - done);
+
+		/* A run's INSERT not prepared (no memory): one by one. */
+		if (k < RAS_DB_RUNS && !dec_run_stmt(db, idx, k))
+			k = RAS_DB_RUNS;
+		if (k < RAS_DB_RUNS)
+			r = store_dec_run(db, idx, k, d + done);
+		else if ((d[done].id = store_decoded(db, idx, d[done].sig, d[done].vals)) <= 0)
+			r = dec_error(db);
+		done += ras_db_run_rows(k);
+	}
+	return r;
+}
+
+static void set_dec(unsigned idx, const struct ras_db_row_job *j, int64_t id)
+{
+	j->row[ras_db_table_of(idx)->dec_col] = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = id };
+}
+
+/* The decoding row j names in the cache: its id, or 0. */
+static int64_t cached_decoding(struct ras_db *db, unsigned idx, const struct ras_db_row_job *j)
+{
+	struct ras_db_dec_slot *slot = cache_slot(db, idx, j->sig);
+
+	return slot && slot->id > 0 && slot->sig == j->sig ? slot->id : 0;
+}
+
+/*
+ * The decodings of n deferred rows found or stored, each named in its row's
+ * dec column: the ones sent with their values (the first time: most likely
+ * new) and not in the cache stored together, without a lookup before, in the
+ * rows' order (so with the ids one by one gave them), one brought twice
+ * stored once; one sent before and not in the cache looked up. SQLITE_OK or
+ * SQLite's code.
+ */
+static int resolve_rows(struct ras_db *db, unsigned idx, unsigned n, const struct ras_db_row_job *rows)
+{
+	struct dec_new fresh[RAS_DB_ROWS_PER_INSERT];
+	int of[RAS_DB_ROWS_PER_INSERT];
+	unsigned m = 0;
+	int r;
+
+	for (unsigned k = 0; k < n; k++) {
+		int64_t id = cached_decoding(db, idx, &rows[k]);
+
+		of[k] = -1;
+		for (unsigned f = 0; f < m && !id && of[k] < 0; f++)
+			if (fresh[f].sig == rows[k].sig)
+				of[k] = (int)f;
+		if (id || of[k] >= 0) {
+			if (id)
+				set_dec(idx, &rows[k], id);
+			continue;
+		}
+		if (!rows[k].dec) {
+			if ((id = resolve_decoded(db, idx, rows[k].sig, NULL)) < 0)
+				return dec_error(db);
+			set_dec(idx, &rows[k], id);
+			continue;
+		}
+		fresh[m] = (struct dec_new){ .sig = rows[k].sig, .vals = rows[k].dec };
+		of[k] = (int)m++;
+	}
+	if ((r = store_dec_new(db, idx, fresh, m)) != SQLITE_OK)
+		return r;
+	for (unsigned f = 0; f < m; f++) {
+		struct ras_db_dec_slot *slot = cache_slot(db, idx, fresh[f].sig);
+
+		if (slot)
+			*slot = (struct ras_db_dec_slot){ .sig = fresh[f].sig, .id = fresh[f].id };
+	}
+	for (unsigned k = 0; k < n; k++)
+		if (of[k] >= 0)
+			set_dec(idx, &rows[k], fresh[of[k]].id);
 	return SQLITE_OK;
 }
 
 int ras_db_rows_store(struct ras_db *db, unsigned idx, unsigned n, const struct ras_db_row_job *rows)
 {
-	int r = SQLITE_OK;
+	int r = n <= RAS_DB_ROWS_PER_INSERT ? resolve_rows(db, idx, n, rows) : SQLITE_MISUSE;
 
-	for (unsigned k = 0; k < n && r == SQLITE_OK; k++)
-		r = resolve_row_job(db, idx, &rows[k]);
 	return r == SQLITE_OK ? ras_db_store_rows(db, idx, n, rows) : r;
 }
 

@@ -48,6 +48,29 @@ struct ras_db_dec_slot {
  */
 #define RAS_DB_DEC_CACHE 65536
 #define RAS_DB_DEC_WAYS 4
+/*
+ * Rows stored together (a table's gathered rows, their new decodings, the
+ * held records at commit) go RAS_DB_ROWS_PER_INSERT, 8, 4 or 2 to an INSERT
+ * (run k: RAS_DB_ROWS_PER_INSERT >> k rows), a last one alone: a table's 13
+ * rows left when the writer thread goes idle are three statements, not 13.
+ */
+#define RAS_DB_RUNS 4
+#define RAS_DB_ROWS_PER_INSERT 16u
+/* The run for the next of left rows: the largest that fits; RAS_DB_RUNS when one row is left. */
+static inline unsigned ras_db_run_of(unsigned left)
+{
+	unsigned k = 0;
+
+	while (k < RAS_DB_RUNS && (RAS_DB_ROWS_PER_INSERT >> k) > left)
+		k++;
+	return k;
+}
+
+/* The rows of run k: RAS_DB_ROWS_PER_INSERT >> k, or 1 for RAS_DB_RUNS (the one-row INSERT). */
+static inline unsigned ras_db_run_rows(unsigned k)
+{
+	return k < RAS_DB_RUNS ? RAS_DB_ROWS_PER_INSERT >> k : 1;
+}
 
 #define RAS_DB_TABLES_SEEN 64
 
@@ -76,11 +99,15 @@ struct ras_db {
 	int64_t boot;                       /* boots.id of this boot */
 	sqlite3_stmt *stmt[STMT_COUNT_];
 	sqlite3_stmt *insert[RAS_MAX_EVENT_TYPES];        /* per event type */
-	sqlite3_stmt *insert_rows[RAS_MAX_EVENT_TYPES];   /* RAS_DB_ROWS_PER_INSERT at once (db_writer.c) */
-	struct ras_db_bound *bound[RAS_MAX_EVENT_TYPES];  /* what insert_rows has bound (db_insert.c) */
+	/* The INSERT of each run's rows at once (RAS_DB_ROWS_PER_INSERT >> k; db_rows.c), what each has bound. */
+	sqlite3_stmt *insert_rows[RAS_MAX_EVENT_TYPES][RAS_DB_RUNS];
+	struct ras_db_bound *bound[RAS_MAX_EVENT_TYPES][RAS_DB_RUNS];
 	struct ras_db_bound *row_bound[RAS_MAX_EVENT_TYPES]; /* what insert has bound (db_insert.c) */
 	struct ras_db_bound *dec_bound[RAS_MAX_EVENT_TYPES]; /* what dec_insert has bound */
 	sqlite3_stmt *dec_insert[RAS_MAX_EVENT_TYPES], *dec_find[RAS_MAX_EVENT_TYPES];
+	/* The same for the decodings (db_insert.c). */
+	sqlite3_stmt *dec_inserts[RAS_MAX_EVENT_TYPES][RAS_DB_RUNS];
+	struct ras_db_bound *dec_runs_bound[RAS_MAX_EVENT_TYPES][RAS_DB_RUNS];
 	struct ras_db_dec_slot *dec_cache[RAS_MAX_EVENT_TYPES]; /* recent decodings, by hash */
 	struct ras_db_rollup *rollup;       /* the open batch's hourly counts (db_rollup.c) */
 	struct ras_db_edac_acc *edac_acc;   /* its rollup_edac counts (db_edac_rollup.c) */
@@ -289,8 +316,6 @@ int ras_db_defer_commit(struct ras_db *db, uint64_t ticket);
 void ras_db_note_committed(struct ras_db *db);
 /* The pages in use after the writer thread's last commit, in bytes; -1 when not known. */
 int64_t ras_db_used_bytes(const struct ras_db *db);
-/* The writer thread inserts a storm's rows of one table this many at a time, in one statement. */
-#define RAS_DB_ROWS_PER_INSERT 16
 /* The INSERT of rows rows of table idx at once, parameters numbered as the one-row INSERT's, row after row. */
 int ras_db_prepare_insert(struct ras_db *db, unsigned idx, unsigned rows, sqlite3_stmt **st);
 /*

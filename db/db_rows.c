@@ -124,15 +124,15 @@ void ras_db_bind_row(struct ras_db *db, sqlite3_stmt *st, const struct ras_db_ev
 		ras_db_bind_value(st, (int)i + 1, &v[i]);
 }
 
-/* The INSERT of RAS_DB_ROWS_PER_INSERT rows of table idx, prepared at its first use, with what it has bound. */
-static sqlite3_stmt *rows_stmt(struct ras_db *db, unsigned idx)
+/* The INSERT of run k's rows of table idx (RAS_DB_ROWS_PER_INSERT >> k), prepared at its first use, with what it has bound. */
+static sqlite3_stmt *rows_stmt(struct ras_db *db, unsigned idx, unsigned k)
 {
-	if (db->insert_rows[idx])
-		return db->insert_rows[idx];
-	if (ras_db_prepare_insert(db, idx, RAS_DB_ROWS_PER_INSERT, &db->insert_rows[idx]) < 0)
+	if (db->insert_rows[idx][k])
+		return db->insert_rows[idx][k];
+	if (ras_db_prepare_insert(db, idx, RAS_DB_ROWS_PER_INSERT >> k, &db->insert_rows[idx][k]) < 0)
 		return NULL;
-	ras_db_bound_of(&db->bound[idx], db->insert_rows[idx]);
-	return db->insert_rows[idx];
+	ras_db_bound_of(&db->bound[idx][k], db->insert_rows[idx][k]);
+	return db->insert_rows[idx][k];
 }
 
 /* Binds row j as row k of st (the k-th ncols + 1 parameters, its id last), b what st has. */
@@ -157,21 +157,31 @@ static int step_rows(struct ras_db *db, sqlite3_stmt *st, unsigned n)
 	return sqlite3_changes(db->h) == (int)n ? SQLITE_OK : SQLITE_CONSTRAINT;
 }
 
-int ras_db_store_rows(struct ras_db *db, unsigned idx, unsigned n, const struct ras_db_row_job *rows)
+/* Stores the rows of run k in one INSERT (k RAS_DB_RUNS: one row, the one-row INSERT). */
+static int store_run(struct ras_db *db, unsigned idx, unsigned k, const struct ras_db_row_job *rows)
 {
 	const struct ras_db_table *t = ras_db_table_of(idx);
-	sqlite3_stmt *st;
+	sqlite3_stmt *st = k < RAS_DB_RUNS ? db->insert_rows[idx][k] : db->insert[idx];
+	struct ras_db_bound *b = k < RAS_DB_RUNS ? db->bound[idx][k] : ras_db_bound_of(&db->row_bound[idx], st);
+
+	for (unsigned r = 0; r < ras_db_run_rows(k); r++)
+		bind_row_at(st, b, t, r, &rows[r]);
+	return step_rows(db, st, ras_db_run_rows(k));
+}
+
+int ras_db_store_rows(struct ras_db *db, unsigned idx, unsigned n, const struct ras_db_row_job *rows)
+{
+	unsigned done = 0;
 	int r = SQLITE_OK;
 
-	if (n == RAS_DB_ROWS_PER_INSERT && (st = rows_stmt(db, idx))) {
-		for (unsigned k = 0; k < n; k++)
-			bind_row_at(st, db->bound[idx], t, k, &rows[k]);
-		return step_rows(db, st, n);
-	}
-	st = db->insert[idx];
-	for (unsigned k = 0; k < n && r == SQLITE_OK; k++) {
-		bind_row_at(st, ras_db_bound_of(&db->row_bound[idx], st), t, 0, &rows[k]);
-		r = step_rows(db, st, 1);
+	while (done < n && r == SQLITE_OK) {
+		unsigned k = ras_db_run_of(n - done);
+
+		/* A run's INSERT not prepared (no memory): its rows one by one. */
+		if (k < RAS_DB_RUNS && !rows_stmt(db, idx, k))
+			k = RAS_DB_RUNS;
+		r = store_run(db, idx, k, rows + done);
+		done += ras_db_run_rows(k);
 	}
 	return r;
 }

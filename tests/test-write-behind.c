@@ -7,9 +7,12 @@
  * after which SQLite rolls the whole transaction back) fails the commit, and
  * commits nothing, not even the records after it, row by row (126 were, before
  * the writer thread dropped its jobs after a failure); the batch given again
- * is stored once. Commits behind (ras_db_commit_behind) follow one another
- * without waiting; one that fails takes the batch after it along, one made
- * before a failure stays made. Closing with records handed over and no
+ * is stored once; so is one refused in the middle of a 16-row INSERT, of its
+ * rows or of its new decodings (the writer thread held at a gate while they
+ * are handed over), the same as a database that never failed. Commits
+ * behind (ras_db_commit_behind) follow one another without waiting; one
+ * that fails takes the batch after it along, one made before a failure
+ * stays made. Closing with records handed over and no
  * commit keeps none.
  * With storm folding on, the same again: the records, folding's decision
  * and its flush go to the writer thread, committed behind, and give the same
@@ -561,6 +564,109 @@ static void check_close_uncommitted(void)
 		   "closed with records handed over and no commit: none kept");
 }
 
+/*
+ * A statement of several rows refused part-way. The writer thread is held
+ * in a job (the gate) while 48 machine checks are handed over behind it, so
+ * that they are gathered as one run: three 16-row INSERTs, the poisoned
+ * record the 8th of the second, or (its decoding refused) in an INSERT of
+ * the new decodings of the second 16. The commit fails, the rollback keeps
+ * nothing, and the batch given again is stored once: the same rows and
+ * decodings, ids included, as a database that never failed.
+ */
+static bool gate_open, gate_entered;
+static unsigned last_rows;   /* VALUES tuples of the last INSERT into the table watched */
+static const char *watched;
+
+static int gate(struct ras_db *db, const void *arg)
+{
+	(void)db, (void)arg;
+	__atomic_store_n(&gate_entered, true, __ATOMIC_RELEASE);
+	while (!__atomic_load_n(&gate_open, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	return SQLITE_OK;
+}
+
+/* In place of the tripwire: the rows of each INSERT into the watched table as it starts. */
+static int note_insert(unsigned type, void *ctx, void *p, void *x)
+{
+	const char *sql = sqlite3_sql(p);
+	char head[128];
+	unsigned rows = 1;
+
+	(void)type, (void)ctx, (void)x;
+	snprintf(head, sizeof(head), "INSERT OR IGNORE INTO %s (", watched);
+	if (!sql || strncmp(sql, head, strlen(head)))
+		return 0;
+	for (const char *q = sql; (q = strstr(q, "),(")); q++)
+		rows++;
+	__atomic_store_n(&last_rows, rows, __ATOMIC_RELAXED);
+	return 0;
+}
+
+/* The n-th machine check of the stream (records i % 3 != 0 are machine checks). */
+static unsigned nth_mce(unsigned n)
+{
+	return n + n / 2 + 1;
+}
+
+/* Stores machine checks 0..48 (poison: the one refused), the first 48 behind a gate; commits. */
+static int store_gated(struct ras_db *db, unsigned poison)
+{
+	static char pad[20000];
+	int failed = store(db, nth_mce(0), poison) != 1;
+
+	__atomic_store_n(&gate_open, false, __ATOMIC_RELEASE);
+	__atomic_store_n(&gate_entered, false, __ATOMIC_RELEASE);
+	/* Past a chunk's 256 KiB: the chunk with the gate is handed over. */
+	for (int i = 0; i < 16; i++)
+		failed += ras_db_defer_call(db, gate, pad, sizeof(pad)) < 0;
+	while (!__atomic_load_n(&gate_entered, __ATOMIC_ACQUIRE))
+		usleep(1000);
+	for (unsigned n = 1; n <= 48; n++)
+		failed += store(db, nth_mce(n), poison) != 1;
+	__atomic_store_n(&gate_open, true, __ATOMIC_RELEASE);
+	return failed ? -1 : ras_db_commit(db);
+}
+
+static void check_refused_mid_statement(const char *table, const char *trigger)
+{
+	char path[2][600], sql[256];
+	unsigned poison = nth_mce(24);
+	struct ras_db *db;
+	sqlite3 *h;
+
+	snprintf(path[0], sizeof(path[0]), "%s/mid-%s-ref.db", dir, table);
+	snprintf(path[1], sizeof(path[1]), "%s/mid-%s.db", dir, table);
+	if (!(db = open_db(path[0], true)))
+		return;
+	tap_is_int(store_gated(db, ~0u), 0, "%s: 49 records, 48 gathered behind a gate, committed", table);
+	ras_db_close(db);
+	if (!(db = open_db(path[1], false)))
+		return;
+	ras_db_close(db);
+	sqlite3_open(path[1], &h);
+	snprintf(sql, sizeof(sql), "CREATE TRIGGER poison BEFORE INSERT ON %s WHEN %s"
+		 " BEGIN SELECT RAISE(ABORT, 'poisoned record'); END", table, trigger);
+	sqlite3_exec(h, sql, NULL, NULL, NULL);
+	sqlite3_close(h);
+	if (!(db = open_db(path[1], true)))
+		return;
+	watched = table;
+	sqlite3_trace_v2(db->h, SQLITE_TRACE_STMT, note_insert, NULL);
+	tap_is_int(store_gated(db, poison), -EIO, "%s: one refused mid-statement, the commit fails: %s",
+		   table, ras_db_errmsg(db));
+	tap_is_int(__atomic_load_n(&last_rows, __ATOMIC_RELAXED), 16, "%s: the INSERT refused had 16 rows", table);
+	ras_db_rollback(db);
+	tap_is_int(rows_in(path[1]), 0, "%s: nothing kept", table);
+	tap_is_int(store_gated(db, ~0u), 0, "%s: the batch given again commits", table);
+	ras_db_close(db);
+	tap_is_int(rows_in(path[1]), 49, "%s: 49 records", table);
+	tap_is_int(records_twice(path[1]), 0, "%s: none twice", table);
+	tap_is_int(differing(path[0], path[1], "mce_record"), 0, "%s: the rows of the reference, ids included",
+		   table);
+	tap_is_int(differing(path[0], path[1], "mce_record_dec"), 0, "%s: its decodings, ids included", table);
+}
+
 static int sleeper(struct ras_db *db, const void *arg)
 {
 	(void)db, (void)arg;
@@ -606,6 +712,8 @@ int main(void)
 	check_flush_on_writer();
 	check_read_sees_deferred();
 	check_refused_insert();
+	check_refused_mid_statement("mce_record", "NEW.cpu = 999");
+	check_refused_mid_statement("mce_record_dec", "NEW.location LIKE '%CPU 999,%'");
 	check_full_rolls_back();
 	check_commit_behind();
 	check_log_spills();
