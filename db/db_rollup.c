@@ -12,7 +12,6 @@
  * cost more than inserting them (callgrind, make bench's stream).
  */
 #include <errno.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,29 +21,18 @@
 
 #define HOUR_NS RAS_DB_HOUR_NS
 
-/*
- * A key's text, apart from its counts: a record counted in a slot already
- * taken reads only the slot's 64 bytes, so a storm's few thousand keys stay
- * in the CPU's caches; the text is read when a key is matched whole or
- * written. Zero after the text (cleared when its slot is taken): equal texts
- * are equal fields.
- */
-struct rollup_text {
+struct rollup_entry {
+	bool used;
+	uint8_t table_rank;              /* of its table's name among the tables' (entry_cmp) */
+	unsigned type_idx;
+	int synthetic;
+	int64_t hour, boot, count, first_ns, last_ns;
+	uint64_t hash;
+	/* Zero after the text (made from a zeroed entry): equal texts are equal fields. */
 	char source[16];
 	char severity[16];
 	char location[RAS_SUMLOC_LEN];   /* the summary location (struct ras_sumloc) */
 };
-
-struct rollup_entry {
-	bool used;
-	uint8_t table_rank;              /* of its table's name among the tables' (entry_cmp) */
-	int8_t synthetic;
-	unsigned type_idx;
-	int64_t hour, boot, count, first_ns, last_ns;
-	uint64_t hash;
-	struct rollup_text *t;           /* the slot's own, in ras_db_rollup.t */
-};
-_Static_assert(sizeof(struct rollup_entry) <= 64, "a slot in one cache line's bytes");
 
 /* A table's records per source, synthetic and severity (rollup_totals), for one batch. */
 struct totals_entry {
@@ -79,7 +67,6 @@ struct recent_key {
 
 struct ras_db_rollup {
 	struct rollup_entry *e;          /* RAS_DB_ROLLUP_SLOTS, allocated by the first record; freed when idle */
-	struct rollup_text *t;           /* their keys' text, allocated and freed with e */
 	unsigned *in_use;                /* the used slots' indices, in the order taken (allocated with e) */
 	unsigned used;
 	unsigned taken;                  /* slots taken since the last trim */
@@ -137,8 +124,8 @@ static bool same_key(const struct rollup_entry *e, unsigned idx, int64_t hour, i
 		     const char *source, int synthetic, const char *sev, const char *loc)
 {
 	return e->type_idx == idx && e->hour == hour && e->boot == boot &&
-	       e->synthetic == synthetic && !strcmp(e->t->source, source) &&
-	       !strcmp(e->t->severity, sev) && !strcmp(e->t->location, loc);
+	       e->synthetic == synthetic && !strcmp(e->source, source) &&
+	       !strcmp(e->severity, sev) && !strcmp(e->location, loc);
 }
 
 /* The upsert's 10 parameters of one key. */
@@ -147,10 +134,10 @@ static void entry_values(const struct rollup_entry *e, struct ras_db_col_val *v)
 	v[0] = ras_db_val_text(ras_event_types[e->type_idx].table);
 	v[1] = ras_db_val_int(e->hour);
 	v[2] = ras_db_val_int(e->boot);
-	v[3] = ras_db_val_text(e->t->source);
+	v[3] = ras_db_val_text(e->source);
 	v[4] = ras_db_val_int(e->synthetic);
-	v[5] = ras_db_val_text(e->t->severity);
-	v[6] = ras_db_val_text(e->t->location);
+	v[5] = ras_db_val_text(e->severity);
+	v[6] = ras_db_val_text(e->location);
 	v[7] = ras_db_val_int(e->count);
 	v[8] = ras_db_val_int(e->first_ns);
 	v[9] = ras_db_val_int(e->last_ns);
@@ -182,15 +169,13 @@ static int entry_cmp(const void *pa, const void *pb)
 		return a->hour < b->hour ? -1 : 1;
 	if (a->boot != b->boot)
 		return a->boot < b->boot ? -1 : 1;
-	if (memcmp(a->t->source, b->t->source, sizeof(a->t->source)) &&
-	    (c = strcmp(a->t->source, b->t->source)))
+	if (memcmp(a->source, b->source, sizeof(a->source)) && (c = strcmp(a->source, b->source)))
 		return c;
 	if (a->synthetic != b->synthetic)
 		return a->synthetic < b->synthetic ? -1 : 1;
-	if (memcmp(a->t->severity, b->t->severity, sizeof(a->t->severity)) &&
-	    (c = strcmp(a->t->severity, b->t->severity)))
+	if (memcmp(a->severity, b->severity, sizeof(a->severity)) && (c = strcmp(a->severity, b->severity)))
 		return c;
-	return strcmp(a->t->location, b->t->location);
+	return strcmp(a->location, b->location);
 }
 
 /* Writes n keys: UPSERT_ROWS at a time in one statement, the rest one by one. */
@@ -451,13 +436,12 @@ static unsigned slot_of(struct ras_db_rollup *ru, const struct ras_db_event *ev,
 		if (!e->used) {
 			*e = (struct rollup_entry){ .used = true, .type_idx = ev->type_idx,
 						    .table_rank = ru->table_rank[ev->type_idx],
-						    .synthetic = (int8_t)synthetic, .hour = hour, .boot = boot,
+						    .synthetic = synthetic, .hour = hour, .boot = boot,
 						    .first_ns = ev->wall_ns, .last_ns = ev->wall_ns,
-						    .hash = hash, .t = &ru->t[slot] };
-			memset(e->t, 0, offsetof(struct rollup_text, location));
-			ras_str_copy(e->t->source, sizeof(e->t->source), ev->source);
-			ras_str_copy(e->t->severity, sizeof(e->t->severity), sev);
-			ras_str_copy(e->t->location, sizeof(e->t->location), loc);
+						    .hash = hash };
+			ras_str_copy(e->source, sizeof(e->source), ev->source);
+			ras_str_copy(e->severity, sizeof(e->severity), sev);
+			ras_str_copy(e->location, sizeof(e->location), loc);
 			ru->in_use[ru->used++] = slot;
 			ru->taken++;
 			return slot;
@@ -489,8 +473,6 @@ int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t 
 		rank_tables(ru);
 	}
 	if (!ru->e && !(ru->e = calloc(RAS_DB_ROLLUP_SLOTS, sizeof(*ru->e))))
-		return -ENOMEM;
-	if (!ru->t && !(ru->t = malloc(RAS_DB_ROLLUP_SLOTS * sizeof(*ru->t))))
 		return -ENOMEM;
 	if (!ru->in_use && !(ru->in_use = malloc(RAS_DB_ROLLUP_SLOTS * sizeof(*ru->in_use))))
 		return -ENOMEM;
@@ -533,8 +515,6 @@ static void trim_set(struct ras_db_rollup *ru)
 	if (ru->taken < RAS_DB_ROLLUP_SLOTS / 16) {
 		free(ru->e);
 		ru->e = NULL;
-		free(ru->t);
-		ru->t = NULL;
 		free(ru->in_use);
 		ru->in_use = NULL;
 		free(ru->recent);
@@ -551,7 +531,7 @@ void ras_db_rollup_trim(struct ras_db *db)
 
 static size_t set_bytes(const struct ras_db_rollup *ru)
 {
-	return ru && ru->e ? RAS_DB_ROLLUP_SLOTS * (sizeof(*ru->e) + sizeof(*ru->t) + sizeof(*ru->in_use)) : 0;
+	return ru && ru->e ? RAS_DB_ROLLUP_SLOTS * (sizeof(*ru->e) + sizeof(*ru->in_use)) : 0;
 }
 
 size_t ras_db_rollup_slot_bytes(const struct ras_db *db)
@@ -564,7 +544,6 @@ static void free_set(struct ras_db_rollup *ru)
 	if (!ru)
 		return;
 	free(ru->e);
-	free(ru->t);
 	free(ru->in_use);
 	free(ru->recent);
 	sqlite3_finalize(ru->upsert);
