@@ -6,6 +6,7 @@
  * starts from zero and reads everything once.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -410,18 +411,31 @@ static struct subj_entry *acc_slot(struct ras_db_metrics_acc *acc, const struct 
 	return NULL;
 }
 
+/* Each event type's subject_sources row plus one (0: none), found once, not at every record. */
+static uint8_t source_of_type[RAS_MAX_EVENT_TYPES];
+static pthread_once_t source_of_type_once = PTHREAD_ONCE_INIT;
+
+static void find_sources_of_types(void)
+{
+	for (unsigned idx = 0; idx < ras_n_event_types && idx < RAS_MAX_EVENT_TYPES; idx++)
+		for (unsigned s = 0; s < sizeof(subject_sources) / sizeof(subject_sources[0]); s++)
+			if (!strcmp(subject_sources[s].table, ras_event_types[idx].table)) {
+				source_of_type[idx] = (uint8_t)(s + 1);
+				break;
+			}
+}
+
 int ras_db_metrics_acc_add(struct ras_db *db, const struct ras_db_event *ev)
 {
 	struct ras_db_metrics_acc *acc = db->subjects_acc;
-	struct subj_entry k = { .used = true };
+	struct subj_entry k;          /* its keybuf is filled only in a slot */
 	struct subj_entry *e;
 	unsigned s, sev;
 
-	for (s = 0; s < sizeof(subject_sources) / sizeof(subject_sources[0]); s++)
-		if (!strcmp(subject_sources[s].table, ras_event_types[ev->type_idx].table))
-			break;
-	if (s == sizeof(subject_sources) / sizeof(subject_sources[0]))
+	pthread_once(&source_of_type_once, find_sources_of_types);
+	if (ev->type_idx >= RAS_MAX_EVENT_TYPES || !source_of_type[ev->type_idx])
 		return 0;
+	s = source_of_type[ev->type_idx] - 1u;
 	if (!acc && !(acc = db->subjects_acc = calloc(1, sizeof(*acc))))
 		return -ENOMEM;
 	if (!acc->resolved)
@@ -429,13 +443,16 @@ int ras_db_metrics_acc_add(struct ras_db *db, const struct ras_db_event *ev)
 	/* A column the view lacks fails the SQL, which then counts nothing: the same here. */
 	if (acc->cols[s].key[0].kind == RAS_DB_COL_NONE)
 		return 0;
+	k.used = true;
 	k.src = s;
 	sev = ((const struct ras_decoded_head *)ev->decoded)->severity;
 	k.severity = ras_severity_name(sev);
 	/* Cut as snprintf would, without it: once per record. */
+	memset(k.source, 0, sizeof(k.source));
 	if (ev->source)
 		memcpy(k.source, ev->source, strnlen(ev->source, sizeof(k.source) - 1));
 	k.synthetic = ev->synthetic;
+	k.hash = 0;
 	subject_of(acc, s, ev, &k);
 	/* Too long to keep (or a key2 that would need a copy): written at once; upserts add up. */
 	if (k.key.len > SUBJ_KEY_MAX || k.key2.len)

@@ -451,6 +451,14 @@ static unsigned slot_of(struct ras_db_rollup *ru, const struct ras_db_event *ev,
 	}
 }
 
+void ras_db_rollup_prefetch(struct ras_db *db, const struct ras_db_event *ev, int64_t boot, uint64_t sig)
+{
+	struct ras_db_rollup *ru = db->rollup;
+
+	if (ru && ru->recent)
+		__builtin_prefetch(recent_of(ru, ev, sig, ras_db_hour_of(ev->wall_ns), boot));
+}
+
 int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t boot, uint64_t sig)
 {
 	const struct ras_decoded_head *h = ev->decoded;

@@ -30,6 +30,8 @@
 
 /* The hour (UTC, since the epoch) of a wall time, rounding down. */
 int64_t ras_db_hour_of(int64_t wall_ns);
+/* Asks the CPU early for the memory ras_db_rollup_add will read for this record (nothing else). */
+void ras_db_rollup_prefetch(struct ras_db *db, const struct ras_db_event *ev, int64_t boot, uint64_t sig);
 /* Counts an inserted record (row id) in the open batch's roll-ups. */
 int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t boot, uint64_t sig);
 /* Writes the batch's roll-ups; called inside the transaction, before COMMIT. */

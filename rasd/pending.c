@@ -12,33 +12,45 @@ static size_t entry_len(uint32_t size)
 	return (n + 15) & ~(size_t)15;
 }
 
+/* Room for need more bytes at the run's end; -ENOMEM leaves it as it was. */
+static int run_room(struct ras_pending_run *r, size_t need)
+{
+	size_t cap = r->cap ? r->cap : 64 * 1024;
+	uint8_t *nb;
+
+	if (r->len + need <= r->cap)
+		return 0;
+	while (cap < r->len + need)
+		cap *= 2;
+	nb = realloc(r->buf, cap);
+	if (!nb)
+		return -ENOMEM;
+	r->buf = nb;
+	r->cap = cap;
+	return 0;
+}
+
 int ras_pending_add(struct ras_pending *q, const struct ras_pending_entry *e)
 {
+	struct ras_pending_run *r = &q->run;
 	size_t need = entry_len(e->kind == RAS_PENDING_RECORD ? e->size : 0);
 	struct ras_pending_entry *dst;
 
-	if (q->len + need > q->cap) {
-		size_t cap = q->cap ? q->cap : 64 * 1024;
-		uint8_t *nb;
-
-		while (cap < q->len + need)
-			cap *= 2;
-		nb = realloc(q->buf, cap);
-		if (!nb)
-			return -ENOMEM;
-		q->buf = nb;
-		q->cap = cap;
-	}
-	dst = (struct ras_pending_entry *)(q->buf + q->len);
+	if (run_room(r, need) < 0)
+		return -ENOMEM;
+	dst = (struct ras_pending_entry *)(r->buf + r->len);
 	*dst = *e;
 	dst->data = NULL;
 	if (e->kind == RAS_PENDING_RECORD) {
 		memcpy(dst + 1, e->data, e->size);
+		r->records++;
 		q->records++;
 	} else {
 		dst->size = 0;
+		r->losses++;
 		q->losses++;
 	}
+	r->len += need;
 	q->len += need;
 	return 0;
 }
@@ -49,54 +61,138 @@ int ras_pending_each(const struct ras_pending *q,
 	return ras_pending_each_until(q, q->len, fn, ctx);
 }
 
-int ras_pending_each_until(const struct ras_pending *q, size_t bytes,
-			   int (*fn)(void *ctx, const struct ras_pending_entry *e), void *ctx)
+/* fn for the run's entries while *left bytes are left to visit. */
+static int run_each(const struct ras_pending_run *r, size_t *left,
+		    int (*fn)(void *ctx, const struct ras_pending_entry *e), void *ctx)
 {
-	for (size_t off = 0; off < bytes && off < q->len;) {
-		const struct ras_pending_entry *e = (const void *)(q->buf + off);
+	for (size_t off = 0; *left && off < r->len;) {
+		const struct ras_pending_entry *e = (const void *)(r->buf + off);
 		struct ras_pending_entry copy = *e;
-		int r;
+		size_t n = entry_len(e->size);
+		int rc;
 
 		copy.data = (const uint8_t *)(e + 1);
-		r = fn(ctx, &copy);
-		if (r)
-			return r;
-		off += entry_len(e->size);
+		rc = fn(ctx, &copy);
+		if (rc)
+			return rc;
+		off += n;
+		*left = *left > n ? *left - n : 0;
 	}
 	return 0;
 }
 
-void ras_pending_drop_front(struct ras_pending *q, size_t bytes)
+int ras_pending_each_until(const struct ras_pending *q, size_t bytes,
+			   int (*fn)(void *ctx, const struct ras_pending_entry *e), void *ctx)
+{
+	int rc = run_each(&q->sealed, &bytes, fn, ctx);
+
+	return rc ? rc : run_each(&q->run, &bytes, fn, ctx);
+}
+
+/*
+ * One run again, the sealed entries first (a drop other than of exactly the
+ * sealed ones, or a second seal before the first was dropped: a failed
+ * commit behind). Without the memory to join them they stay apart.
+ */
+static int unseal(struct ras_pending *q)
+{
+	struct ras_pending_run *s = &q->sealed, *r = &q->run, spare;
+
+	if (!s->len)
+		return 0;
+	if (run_room(s, r->len) < 0)
+		return -ENOMEM;
+	memcpy(s->buf + s->len, r->buf, r->len);
+	s->len += r->len;
+	s->records += r->records;
+	s->losses += r->losses;
+	spare = *r;
+	*r = *s;
+	*s = (struct ras_pending_run){ .buf = spare.buf, .cap = spare.cap };
+	return 0;
+}
+
+void ras_pending_seal(struct ras_pending *q)
+{
+	struct ras_pending_run spare;
+
+	if (unseal(q) < 0)
+		return;
+	spare = q->sealed;
+	q->sealed = q->run;
+	q->run = (struct ras_pending_run){ .buf = spare.buf, .cap = spare.cap };
+}
+
+/* Drops the first bytes of one run: counts what they held, moves the rest to the front. */
+static size_t run_drop_front(struct ras_pending_run *r, size_t bytes, uint64_t *records,
+			   uint64_t *losses)
 {
 	size_t off = 0;
+
+	while (off < bytes && off < r->len) {
+		const struct ras_pending_entry *e = (const void *)(r->buf + off);
+
+		if (e->kind == RAS_PENDING_RECORD)
+			(*records)++;
+		else
+			(*losses)++;
+		off += entry_len(e->size);
+	}
+	memmove(r->buf, r->buf + off, r->len - off);
+	r->len -= off;
+	r->records -= *records;
+	r->losses -= *losses;
+	return off;
+}
+
+void ras_pending_drop_front(struct ras_pending *q, size_t bytes)
+{
+	struct ras_pending_run *s = &q->sealed;
+	uint64_t records = 0, losses = 0;
 
 	if (bytes >= q->len) {
 		ras_pending_clear(q);
 		return;
 	}
-	while (off < bytes) {
-		const struct ras_pending_entry *e = (const void *)(q->buf + off);
-
-		if (e->kind == RAS_PENDING_RECORD)
-			q->records--;
-		else
-			q->losses--;
-		off += entry_len(e->size);
+	if (s->len && bytes == s->len) {
+		q->len -= s->len;
+		q->records -= s->records;
+		q->losses -= s->losses;
+		*s = (struct ras_pending_run){ .buf = s->buf, .cap = s->cap };
+		return;
 	}
-	memmove(q->buf, q->buf + off, q->len - off);
-	q->len -= off;
+	if (s->len && unseal(q) < 0) {
+		/* Apart: the sealed run's entries come first. */
+		size_t dropped = run_drop_front(s, bytes < s->len ? bytes : s->len, &records, &losses);
+
+		q->len -= dropped;
+		q->records -= records;
+		q->losses -= losses;
+		bytes -= dropped;
+		records = losses = 0;
+	}
+	q->len -= run_drop_front(&q->run, bytes, &records, &losses);
+	q->records -= records;
+	q->losses -= losses;
+}
+
+/* A storm's worth is given back; a normal batch's buffer is kept for the next. */
+static void run_clear(struct ras_pending_run *r)
+{
+	if (r->cap > 4 * 1024 * 1024) {
+		free(r->buf);
+		r->buf = NULL;
+		r->cap = 0;
+	}
+	*r = (struct ras_pending_run){ .buf = r->buf, .cap = r->cap };
 }
 
 void ras_pending_clear(struct ras_pending *q)
 {
+	run_clear(&q->run);
+	run_clear(&q->sealed);
 	q->len = 0;
 	q->records = q->losses = 0;
-	/* A storm's worth is given back; a normal batch's buffer is kept for the next. */
-	if (q->cap > 4 * 1024 * 1024) {
-		free(q->buf);
-		q->buf = NULL;
-		q->cap = 0;
-	}
 }
 
 bool ras_pending_full(const struct ras_pending *q, size_t max_bytes)
@@ -104,17 +200,23 @@ bool ras_pending_full(const struct ras_pending *q, size_t max_bytes)
 	return q->len >= max_bytes;
 }
 
+static void run_free(struct ras_pending_run *r)
+{
+	free(r->buf);
+	memset(r, 0, sizeof(*r));
+}
+
 void ras_pending_shrink(struct ras_pending *q)
 {
 	if (q->len)
 		return;
-	free(q->buf);
-	q->buf = NULL;
-	q->cap = 0;
+	run_free(&q->run);
+	run_free(&q->sealed);
 }
 
 void ras_pending_free(struct ras_pending *q)
 {
-	free(q->buf);
+	run_free(&q->run);
+	run_free(&q->sealed);
 	memset(q, 0, sizeof(*q));
 }

@@ -30,10 +30,23 @@ struct ras_pending_entry {
 	const uint8_t *data;         /* record: the raw record, valid until the next clear */
 };
 
-struct ras_pending {
+/*
+ * Two runs of entries, in order: the sealed ones (a commit handed to the
+ * writer thread) and those read since, appended to buf. Dropping the sealed
+ * run once its commit is made frees nothing and moves nothing: its buffer
+ * becomes the next run's.
+ */
+struct ras_pending_run {
 	uint8_t *buf;
 	size_t len, cap;
 	uint64_t records, losses;
+};
+
+struct ras_pending {
+	struct ras_pending_run run;    /* the entries after the sealed ones */
+	struct ras_pending_run sealed;
+	size_t len;                    /* bytes held in both */
+	uint64_t records, losses;      /* in both */
 	uint64_t nomem;              /* records that could not be kept: counted as lost */
 };
 
@@ -46,10 +59,13 @@ void ras_pending_clear(struct ras_pending *q);
 /*
  * A commit handed to the writer thread holds the first bytes of the queue
  * (q->len when it was handed over): each_until calls fn for those entries,
- * drop_front forgets them once it is made, the later ones move to the front.
+ * drop_front forgets them once it is made. ras_pending_seal at the hand-over
+ * keeps them apart, so that dropping exactly them is O(1); any other drop
+ * moves the later entries to the front.
  */
 int ras_pending_each_until(const struct ras_pending *q, size_t bytes,
 			   int (*fn)(void *ctx, const struct ras_pending_entry *e), void *ctx);
+void ras_pending_seal(struct ras_pending *q);
 void ras_pending_drop_front(struct ras_pending *q, size_t bytes);
 /* Past max_bytes held in memory, rasd stops reading: records wait in the kernel instead. */
 bool ras_pending_full(const struct ras_pending *q, size_t max_bytes);

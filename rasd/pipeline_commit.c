@@ -245,6 +245,8 @@ static void note_behind(struct ras_pipeline *p)
 	struct ras_pipeline_behind *b = &p->behind;
 
 	b->pending_bytes = p->pending.len;
+	/* Its records are dropped whole once it is made: kept apart, nothing moves then. */
+	ras_pending_seal(&p->pending);
 	b->stored = p->stored;
 	b->duplicates = p->duplicates;
 	b->saved_unknown = p->saved_unknown;
