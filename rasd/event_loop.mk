@@ -8,7 +8,8 @@
 
 rasd_librasd_a_SOURCES += rasd/give_back.c rasd/give_back.h \
 	rasd/loop_wait.c rasd/loop_wait.h \
-	rasd/stats_due.c rasd/stats_due.h
+	rasd/stats_due.c rasd/stats_due.h \
+	rasd/stats_stored.c rasd/stats_stored.h
 EXTRA_DIST += rasd/event_loop.mk
 
 check_PROGRAMS += tests/test-give-back
