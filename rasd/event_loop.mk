@@ -37,6 +37,13 @@ tests_test_stats_recreated_SOURCES = tests/test-stats-recreated.c $(STATS_FIXTUR
 tests_test_stats_recreated_CFLAGS = $(RAS_CFLAGS) -I$(srcdir)/tests
 tests_test_stats_recreated_LDADD = $(TEST_LIBS)
 
+# The stored drop counters kept in memory: a check reads no database (rasd/stats_stored.c).
+check_PROGRAMS += tests/test-stats-stored
+TESTS += tests/test-stats-stored
+tests_test_stats_stored_SOURCES = tests/test-stats-stored.c $(STATS_FIXTURE)
+tests_test_stats_stored_CFLAGS = $(RAS_CFLAGS) -I$(srcdir)/tests
+tests_test_stats_stored_LDADD = $(TEST_LIBS)
+
 # When the drop counters are read: before every commit, not at every wake (rasd/stats_due.c).
 check_PROGRAMS += tests/test-stats-due
 TESTS += tests/test-stats-due
