@@ -150,6 +150,8 @@ int64_t ras_db_committed_ns(const struct ras_db *db);
 int ras_db_fold_settle(struct ras_db *db);
 /* Abandons the open transaction (if SQLite has not already) and whatever it cached from it. */
 void ras_db_rollback(struct ras_db *db);
+/* How many rollbacks db has had: a copy of its rows kept since one is out of date (rasd/stats_stored.h). */
+unsigned long ras_db_rollbacks(const struct ras_db *db);
 /*
  * Whether a writer's path no longer names the file it has open (removed or
  * replaced since it was opened). Then any failure of it is "moved" (-ESTALE),

@@ -144,6 +144,7 @@ struct ras_db {
 	int (*rows_store)(struct ras_db *db, unsigned idx, unsigned n, const struct ras_db_row_job *rows);
 	int wb_failed;                      /* SQLite code of a deferred write that failed, as last synced */
 	unsigned long sync_waits;           /* ras_db_sync calls that waited for the writer thread (tests) */
+	unsigned long rollbacks;            /* ras_db_rollback calls: ras_db_rollbacks */
 	bool wb_engaged;                    /* the last record went to the writer thread: so do its writes */
 	uint64_t *dec_sent[RAS_MAX_EVENT_TYPES]; /* signatures whose decodings went to the writer thread */
 	int64_t last_event_id;              /* the last record's row id (ras_db_last_row_id) */

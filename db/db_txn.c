@@ -335,6 +335,7 @@ void ras_db_rollback(struct ras_db *db)
 	if (!sqlite3_get_autocommit(db->h))
 		step_reset(db->stmt[STMT_ROLLBACK]);
 	db->in_txn = false;
+	db->rollbacks++;
 	memset(db->next_id, 0, sizeof(db->next_id));
 	/* The writer thread is idle: the roll-ups handed over are this thread's to empty. */
 	db->rollups_ticket = 0;
@@ -347,6 +348,11 @@ void ras_db_rollback(struct ras_db *db)
 		if (db->dec_sent[i])
 			memset(db->dec_sent[i], 0, RAS_DB_DEC_CACHE * sizeof(*db->dec_sent[i]));
 	}
+}
+
+unsigned long ras_db_rollbacks(const struct ras_db *db)
+{
+	return db ? db->rollbacks : 0;
 }
 
 size_t ras_db_slot_bytes(const struct ras_db *db)

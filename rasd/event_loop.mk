@@ -8,7 +8,8 @@
 
 rasd_librasd_a_SOURCES += rasd/give_back.c rasd/give_back.h \
 	rasd/loop_wait.c rasd/loop_wait.h \
-	rasd/stats_due.c rasd/stats_due.h
+	rasd/stats_due.c rasd/stats_due.h \
+	rasd/stats_stored.c rasd/stats_stored.h
 EXTRA_DIST += rasd/event_loop.mk
 
 check_PROGRAMS += tests/test-give-back
@@ -35,6 +36,13 @@ TESTS += tests/test-stats-recreated
 tests_test_stats_recreated_SOURCES = tests/test-stats-recreated.c $(STATS_FIXTURE)
 tests_test_stats_recreated_CFLAGS = $(RAS_CFLAGS) -I$(srcdir)/tests
 tests_test_stats_recreated_LDADD = $(TEST_LIBS)
+
+# The stored drop counters kept in memory: a check reads no database (rasd/stats_stored.c).
+check_PROGRAMS += tests/test-stats-stored
+TESTS += tests/test-stats-stored
+tests_test_stats_stored_SOURCES = tests/test-stats-stored.c $(STATS_FIXTURE)
+tests_test_stats_stored_CFLAGS = $(RAS_CFLAGS) -I$(srcdir)/tests
+tests_test_stats_stored_LDADD = $(TEST_LIBS)
 
 # When the drop counters are read: before every commit, not at every wake (rasd/stats_due.c).
 check_PROGRAMS += tests/test-stats-due

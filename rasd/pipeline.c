@@ -81,6 +81,7 @@ void ras_pipeline_note_db_error(struct ras_pipeline *p)
 		p->fail_since_ns = ras_pipeline_wall_now();
 	p->failing = true;
 	ras_db_rollback(p->db);
+	rasd_stats_stored_drop(&p->stats_stored);
 	ras_actions_rolled_back(p->actions);
 	rasd_health_rolled_back(p->health);
 	p->stats_in_txn = false;
@@ -700,7 +701,7 @@ int ras_pipeline_check_cpu(struct ras_pipeline *p, int cpu, int64_t now)
 	if (known_quiet(p, cpu, &st))
 		return 0;
 	p->stats_reads++;
-	if (ras_db_cpu_stats_get(p->db, p->tr->name, cpu, &old) < 0)
+	if (rasd_stats_stored_get(&p->stats_stored, p->db, p->tr->name, cpu, &old) < 0)
 		return -EIO;
 	cur = (struct ras_db_cpu_stats){ st.overrun, st.dropped, instance_ident(p) };
 	stored_zero = !old.overrun && !old.dropped;
@@ -727,8 +728,11 @@ int ras_pipeline_check_cpu(struct ras_pipeline *p, int cpu, int64_t now)
 		note_reset(p, cpu, reset, now);
 	if (lost)
 		record_loss(p, cpu, (long long)lost, p->last_stats_ns, now, "stats");
-	if (ras_db_begin(p->db) < 0 || ras_db_cpu_stats_set(p->db, p->tr->name, cpu, &cur) < 0)
+	/* A loss row refused has rolled back: these figures must not go in a transaction of their own. */
+	if (p->failing || ras_db_begin(p->db) < 0 ||
+	    ras_db_cpu_stats_set(p->db, p->tr->name, cpu, &cur) < 0)
 		return -EIO;
+	rasd_stats_stored_set(&p->stats_stored, p->db, cpu, &cur);
 	return 0;
 }
 
@@ -744,7 +748,8 @@ int ras_pipeline_check_stats(struct ras_pipeline *p, const struct ras_reader *r)
 		return 0;
 	for (unsigned i = 0; i < ras_reader_ncpus(r); i++) {
 		if (ras_pipeline_check_cpu(p, ras_reader_cpu_at(r, i), now) < 0) {
-			ras_pipeline_note_db_error(p);
+			if (!p->failing)
+				ras_pipeline_note_db_error(p);
 			return -EIO;
 		}
 	}

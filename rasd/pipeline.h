@@ -18,6 +18,7 @@
 #include "durability.h"
 #include "health.h"
 #include "pending.h"
+#include "stats_stored.h"
 
 /*
  * A full batch's commit handed to the writer thread, not yet known made
@@ -75,6 +76,8 @@ struct ras_pipeline {
 	 */
 	uint64_t stats_quiet[RAS_PIPELINE_STATS_CPUS / 64], stats_written[RAS_PIPELINE_STATS_CPUS / 64];
 	uint64_t stats_reads;            /* the stored counters read (tests count them) */
+	/* What those stored counters are, kept as written: read from the database once (stats_stored.h). */
+	struct rasd_stats_stored stats_stored;
 	/*
 	 * When the kernel's counters are read (rasd/stats_due.h): a read since
 	 * the last check (the next commit checks first), a lost page met since,

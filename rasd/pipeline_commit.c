@@ -216,6 +216,7 @@ int ras_pipeline_behind_settle(struct ras_pipeline *p)
 	p->saved_refused = b->saved_refused;
 	p->pending.nomem += b->nomem;
 	p->stats_fresh = b->stats_fresh;
+	rasd_stats_stored_drop(&p->stats_stored);
 	b->ticket = 0;
 	return -EIO;
 }
