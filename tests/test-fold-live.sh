@@ -32,7 +32,7 @@ if [ -z "${RAS_FOLD_LIVE_TRY:-}" ]; then
 fi
 live_setup foldlive "fold_threshold = 5/1h" "fold_keep = $KEEP" "commit_delay_ms = 1000"
 "$RASD" --config "$WORK/rasd.conf" 2>"$WORK/rasd.log" & PID=$!
-wait_for 10 grep -q 'RAS tracepoints in instance' "$WORK/rasd.log"; ok $? "rasd starts"
+wait_for 30 grep -q 'RAS tracepoints in instance' "$WORK/rasd.log"; ok $? "rasd starts"
 # The hour of a record, as rasd's fold period (db_rollup.h RAS_DB_HOUR_SQL; times are positive).
 HOUR='wall_ns / 3600000000000'
 raw() { q "SELECT count(*) FROM mc_event WHERE msg LIKE 'fl-%'"; }
@@ -44,11 +44,11 @@ acc=0 fail=0
 for first in 0 $BURST $((2 * BURST)); do
 	a=$("$top_builddir/tests/synth-writer" "$T" "$INST" "$FORMATS" fl $first $BURST 0 corrected)
 	acc=$((acc + a))
-	wait_for 20 counted $((first + BURST)) || fail=1
+	wait_for 30 counted $((first + BURST)) || fail=1
 done
 ok "$([ "$acc" = $N ] && [ $fail = 0 ] && echo 0 || echo 1)" \
 	"$N corrected records of one DIMM written in three bursts, each counted before the next ($acc accepted)"
-wait_for 20 all_counted; ok $? "each is a raw row or folded ($(raw) raw, $(folded) folded)"
+wait_for 30 all_counted; ok $? "each is a raw row or folded ($(raw) raw, $(folded) folded)"
 before=$(raw)
 ok "$([ "$before" -gt $((2 * KEEP)) ] && [ "$before" -lt $((2 * KEEP + 64)) ] && echo 0 || echo 1)" \
 	"rasd running: the first and last $KEEP in full, and $((before - 2 * KEEP)) waiting to fold (at most 63)"
