@@ -22,7 +22,7 @@ KEEP=2 BURST=40 N=120
 if [ -z "${RAS_FOLD_LIVE_TRY:-}" ]; then
 	out=$(mktemp /tmp/ras-fdr-foldlive-out-XXXXXX)
 	for try in 1 2; do
-		RAS_FOLD_LIVE_TRY=$try "$BASH" "$0" > "$out"; rc=$?
+		RAS_FOLD_LIVE_TRY=$try "${BASH:-bash}" "$0" > "$out"; rc=$?
 		[ $rc = 3 ] && [ $try = 1 ] && continue
 		break
 	done
