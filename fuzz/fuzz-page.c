@@ -31,6 +31,23 @@ static struct ras_formats *fmt;
 static char tree[64], raw_path[128];
 static volatile uint64_t sink;
 
+/* The tree, removed when the fuzzer exits (each run left one in /tmp). */
+static void remove_tree(void)
+{
+	static const char *const parts[] = { "instances/fz/per_cpu/cpu0", "instances/fz/per_cpu",
+					     "instances/fz", "instances" };
+	char path[256];
+
+	unlink(raw_path);
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", tree, parts[i]);
+		rmdir(path);
+	}
+	snprintf(path, sizeof(path), "%s/events", tree);
+	unlink(path);
+	rmdir(tree);
+}
+
 /* A tree whose events/ is the format set and whose instance has one CPU. */
 static void setup(void)
 {
@@ -42,6 +59,7 @@ static void setup(void)
 	snprintf(tree, sizeof(tree), "/tmp/ras-fdr-fuzz-page-XXXXXX");
 	if (!mkdtemp(tree) || !realpath(formats, abs_formats))
 		abort();
+	atexit(remove_tree);
 	snprintf(path, sizeof(path), "%s/events", tree);
 	if (symlink(abs_formats, path) < 0)
 		abort();

@@ -58,15 +58,15 @@ bucket_is() { [ "$(bucket "$1")" = "$2" ]; }
 
 RAS_FAULT_CTL=$CTLF LD_PRELOAD=$SHIM "$RASD" --config "$WORK/rasd.conf" 2>"$WORK/rasd.log" &
 PID=$!
-wait_for 10 grep -q "recording" "$WORK/rasd.log"; ok $? "rasd records into $INST under the fault shim"
+wait_for 30 grep -q "recording" "$WORK/rasd.log"; ok $? "rasd records into $INST under the fault shim"
 
 # Two errors on a page while every commit fails: held, retried, then stored once.
 echo "fsync -wal 5" > "$CTLF"
 inject_mc 0x6100000; inject_mc 0x6100000
-wait_for 10 sh -c "[ \$(grep -c 'storage failing since' '$WORK/rasd.log') = 1 ]"; ok $? "the commit fails"
+wait_for 30 sh -c "[ \$(grep -c 'storage failing since' '$WORK/rasd.log') = 1 ]"; ok $? "the commit fails"
 sleep 1.5   # a few retries (0.25 s, 0.5 s, ...) fail too
 : > "$CTLF"
-wait_for 20 sh -c "[ \$(grep -c 'storage works again' '$WORK/rasd.log') = 1 ]"; ok $? "stored once the fault clears"
+wait_for 30 sh -c "[ \$(grep -c 'storage works again' '$WORK/rasd.log') = 1 ]"; ok $? "stored once the fault clears"
 ok "$([ "$(q "SELECT count(*) FROM mc_event WHERE msg = 'retry 0x6100000'")" = 2 ] && echo 0 || echo 1)" "both records stored once"
 ok "$([ "$(bucket 0x6100000)" = "2 2" ] && echo 0 || echo 1)" "the page's bucket holds 2 of 2 errors, not one per attempt ($(bucket 0x6100000))"
 ok "$([ "$(q "SELECT count(*) FROM actions")" = 0 ] && echo 0 || echo 1)" "so 3/1h is not crossed"
@@ -75,23 +75,23 @@ ok "$([ "$(q "SELECT count(*) FROM actions")" = 0 ] && echo 0 || echo 1)" "so 3/
 # each rolled-back attempt, so when its second error comes the bucket holds two, not one per attempt.
 echo "fsync -wal 5" > "$CTLF"
 inject_mc 0x6300000
-wait_for 10 sh -c "[ \$(grep -c 'storage failing since' '$WORK/rasd.log') = 2 ]"; ok $? "the commit fails for a page seen once"
+wait_for 30 sh -c "[ \$(grep -c 'storage failing since' '$WORK/rasd.log') = 2 ]"; ok $? "the commit fails for a page seen once"
 sleep 1.5
 : > "$CTLF"
-wait_for 20 sh -c "[ \$(grep -c 'storage works again' '$WORK/rasd.log') = 2 ]"; ok $? "stored once the fault clears"
+wait_for 30 sh -c "[ \$(grep -c 'storage works again' '$WORK/rasd.log') = 2 ]"; ok $? "stored once the fault clears"
 ok "$([ -z "$(bucket 0x6300000)" ] && echo 0 || echo 1)" "a page seen once has no bucket row ($(bucket 0x6300000))"
 inject_mc 0x6300000
-wait_for 10 bucket_is 0x6300000 "2 2"
+wait_for 30 bucket_is 0x6300000 "2 2"
 ok $? "its second error makes a bucket of 2 of 2 errors ($(bucket 0x6300000))"
 
 # Three errors on another page while commits fail: crossed in a failed attempt.
 echo "fsync -wal 5" > "$CTLF"
 inject_mc 0x6200000; inject_mc 0x6200000; inject_mc 0x6200000
-wait_for 10 sh -c "[ \$(grep -c 'storage failing since' '$WORK/rasd.log') = 3 ]"; ok $? "the commit fails again"
-wait_for 10 test -s "$TRIG/page-threshold.runs"; ok $? "the crossing acted in the failed attempt"
+wait_for 30 sh -c "[ \$(grep -c 'storage failing since' '$WORK/rasd.log') = 3 ]"; ok $? "the commit fails again"
+wait_for 30 test -s "$TRIG/page-threshold.runs"; ok $? "the crossing acted in the failed attempt"
 sleep 1.5
 : > "$CTLF"
-wait_for 20 sh -c "[ \$(grep -c 'storage works again' '$WORK/rasd.log') = 3 ]"; ok $? "stored once the fault clears"
+wait_for 30 sh -c "[ \$(grep -c 'storage works again' '$WORK/rasd.log') = 3 ]"; ok $? "stored once the fault clears"
 ok "$([ "$(cat "$SYS/devices/system/memory/soft_offline_page")" = 0x6200000 ] && echo 0 || echo 1)" "soft_offline_page holds 0x6200000"
 ok "$([ "$(q "SELECT count(*) || ' ' || min(count) || ' ' || min(result) FROM actions WHERE subject = '0x6200000'")" = "1 3 done" ] && echo 0 || echo 1)" \
 	"one actions row for 0x6200000: count 3, done ($(q "SELECT count(*) FROM actions WHERE subject = '0x6200000'") rows)"
@@ -107,11 +107,11 @@ inject_row() { ctl inject --synthetic ras:mc_event error_type=0 "msg=row $1" lab
 	"driver_detail= err_code:0x0000:0x009f ProcessorSocketId:0x0 MemoryControllerId:0x0 PhysicalRankId:0x1 Row:0x77 Column:0x8 Bank:0x1 BankGroup:0x1" >/dev/null; }
 echo "fsync -wal 5" > "$CTLF"
 inject_row 0x7100040; inject_row 0x7200040
-wait_for 10 sh -c "[ \$(grep -c 'storage failing since' '$WORK/rasd.log') = 4 ]"; ok $? "the commit fails for a crossing row"
-wait_for 10 grep -q "soft on 1 more pages of the row" "$WORK/rasd.log"; ok $? "the row acted on its other page in the failed attempt"
+wait_for 30 sh -c "[ \$(grep -c 'storage failing since' '$WORK/rasd.log') = 4 ]"; ok $? "the commit fails for a crossing row"
+wait_for 30 grep -q "soft on 1 more pages of the row" "$WORK/rasd.log"; ok $? "the row acted on its other page in the failed attempt"
 sleep 1.5
 : > "$CTLF"
-wait_for 20 sh -c "[ \$(grep -c 'storage works again' '$WORK/rasd.log') = 4 ]"; ok $? "stored once the fault clears"
+wait_for 30 sh -c "[ \$(grep -c 'storage works again' '$WORK/rasd.log') = 4 ]"; ok $? "stored once the fault clears"
 ok "$([ "$(grep -c 'more pages of the row' "$WORK/rasd.log")" = 1 ] && echo 0 || echo 1)" "the row's other page acted on once, not again at the retry"
 ok "$([ "$(q "SELECT count(*) FROM actions WHERE kind = 'row' AND result = 'done'")" = 2 ] && echo 0 || echo 1)" \
 	"two actions rows, one per page ($(q "SELECT group_concat(target, '; ') FROM actions WHERE kind = 'row'"))"

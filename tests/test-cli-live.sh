@@ -42,7 +42,7 @@ mkdir -p "$WORK/sys/devices/system/edac/mc"
 "$RASD" --config "$WORK/rasd.conf" 2>"$WORK/rasd.log" &
 PID=$!
 # Records written before rasd sizes its buffer would be cleared with it.
-wait_for 10 grep -q "recording .* RAS tracepoints" "$WORK/rasd.log"; ok $? "rasd runs"
+wait_for 30 grep -q "recording .* RAS tracepoints" "$WORK/rasd.log"; ok $? "rasd runs"
 
 out=$(ctl inject --synthetic ras:mc_event error_type=0 msg=$'caf\xc3\xa9 \xe2\x9c\x93 bad\xff' \
 	error_count=2 label=DIMM_A1 mc_index=7 top_layer=0 middle_layer=1 lower_layer=-1 address=0xfedcba9876543210); rc=$?
@@ -50,7 +50,7 @@ ok $([ $rc = 0 ] && grep -q "wrote a synthetic ras:mc_event record" <<<"$out" &&
 	"inject --synthetic says what it wrote ($out)"
 ctl inject --synthetic mce:mce_record status=0x8c00004000010090 bank=7 cpuvendor=0 >/dev/null
 ok $? "inject an mce_record"
-wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' 'SELECT count(*) FROM mce_record')\" -ge 1 ]"
+wait_for 30 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' 'SELECT count(*) FROM mce_record')\" -ge 1 ]"
 ok $? "both stored"
 
 # errors --json: one object per line, version 2, 64-bit values as strings.
@@ -77,7 +77,7 @@ grep -q '^20[0-9-]*T[0-9:]*Z corrected mc_event: ' <<<"$line"; ok $? "errors: ti
 
 # --limit: the text shows 50 by default, JSON all unless --limit is given.
 for i in $(seq 1 53); do ctl inject --synthetic ras:aer_event dev_name=0000:00:1c.0 status=1 >/dev/null; done
-wait_for 20 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' 'SELECT count(*) FROM aer_event')\" = 53 ]"
+wait_for 30 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' 'SELECT count(*) FROM aer_event')\" = 53 ]"
 ok $? "53 more records stored"
 ok $([ "$(ctl errors | wc -l)" = 50 ] && echo 0 || echo 1) "errors: the newest 50 by default"
 ok $([ "$(ctl errors --json | wc -l)" = 55 ] && echo 0 || echo 1) "errors --json: all 55 without --limit"

@@ -271,7 +271,7 @@ int main(void)
 		tap_skip_all("no temporary directory");
 	setup_files();
 	rasd = start_rasd();
-	if (!tap_ok(wait_path(inst_dir, 10) && wait_configured(10), "rasd made and configured "
+	if (!tap_ok(wait_path(inst_dir, 30) && wait_configured(30), "rasd made and configured "
 		    "instance %s", instance))
 		goto out;
 	wpid = fork();

@@ -29,12 +29,12 @@ allow_synthetic = yes
 CONF
 }
 start() { : > "$WORK/rasd.log"; (umask 022; exec "$RASD" --config "$WORK/rasd.conf" 2>"$WORK/rasd.log") & PID=$!
-	wait_for 10 grep -q "RAS tracepoints in instance" "$WORK/rasd.log"; }
+	wait_for 30 grep -q "RAS tracepoints in instance" "$WORK/rasd.log"; }
 stop() { kill -TERM $PID; wait $PID; PID=; }
 ctl() { "$CTL" --config "$WORK/rasd.conf" "$@"; }
 inject_and_find() { ctl inject --synthetic ras:mc_event "msg=$2" >/dev/null ||
 	{ echo "# instances: $(ls $T/instances | tr '\n' ' ')"; sed 's/^/# /' "$WORK/rasd.log"; ps -p ${PID:-0} >/dev/null && echo "# rasd alive"; false; } &&
-	wait_for 10 sh -c "[ \"\$(sqlite3 'file:$1?mode=ro' \"SELECT count(*) FROM mc_event WHERE msg='$2'\")\" = 1 ]"; }
+	wait_for 30 sh -c "[ \"\$(sqlite3 'file:$1?mode=ro' \"SELECT count(*) FROM mc_event WHERE msg='$2'\")\" = 1 ]"; }
 mkdir -p "$WORK/d" "$WORK/lock"
 
 # --- corrupt: page 1's b-tree header damaged, with a -wal beside it
@@ -101,17 +101,17 @@ done
 # --- SIGHUP with the file deleted, then broken: the running configuration stays
 mv "$WORK/rasd.conf" "$WORK/rasd.conf.away"
 kill -HUP $PID
-wait_for 5 grep -q "cannot be read.*keeping the running one" "$WORK/rasd.log"; ok $? "SIGHUP with the file deleted says why it keeps the running configuration"
+wait_for 30 grep -q "cannot be read.*keeping the running one" "$WORK/rasd.log"; ok $? "SIGHUP with the file deleted says why it keeps the running configuration"
 "$CTL" --config "$WORK/rasd.conf.away" inject --synthetic ras:mc_event msg=after-hup-deleted >/dev/null
-wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM mc_event WHERE msg='after-hup-deleted'\")\" = 1 ]"
+wait_for 30 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM mc_event WHERE msg='after-hup-deleted'\")\" = 1 ]"
 ok $? "allow_synthetic is still on (not reverted to its default)"
 cp "$WORK/rasd.conf.away" "$WORK/rasd.conf"; echo "this line is broken" >> "$WORK/rasd.conf"
 sed -i 's/allow_synthetic = yes/allow_synthetic = no/' "$WORK/rasd.conf"
 kill -HUP $PID
-wait_for 5 grep -q "has 1 error; keeping the running one" "$WORK/rasd.log"; ok $? "SIGHUP with a broken file keeps the running configuration"
+wait_for 30 grep -q "has 1 error; keeping the running one" "$WORK/rasd.log"; ok $? "SIGHUP with a broken file keeps the running configuration"
 grep -q "rasd.conf:7: expected key = value" "$WORK/rasd.log"; ok $? "and names the line"
 ctl inject --synthetic ras:mc_event msg=after-hup-broken >/dev/null
-wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM mc_event WHERE msg='after-hup-broken'\")\" = 1 ]"
+wait_for 30 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM mc_event WHERE msg='after-hup-broken'\")\" = 1 ]"
 ok $? "still on: the broken file's allow_synthetic = no was not applied"
 stop
 

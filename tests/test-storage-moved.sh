@@ -10,11 +10,11 @@ set -u
 
 live_setup moved
 "$RASD" --config "$WORK/rasd.conf" 2>"$WORK/rasd.log" & PID=$!
-wait_for 10 grep -q 'RAS tracepoints in instance' "$WORK/rasd.log"; ok $? "rasd starts"
+wait_for 30 grep -q 'RAS tracepoints in instance' "$WORK/rasd.log"; ok $? "rasd starts"
 emit() { "$top_builddir/tests/synth-writer" "$T" "$INST" "$FORMATS" "$1" 0 "$2" >/dev/null; }
 # TAG [FILE] -> "rows distinct" of that tag in FILE (default: the database's path)
 count() { sqlite3 "file:${2:-$DB}?mode=ro" "SELECT count(*) || ' ' || count(DISTINCT msg) FROM mc_event WHERE msg LIKE '$1-%'" 2>/dev/null; }
-wait_count() { wait_for 20 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM mc_event WHERE msg LIKE '$1-%'\" 2>/dev/null)\" = $2 ]"; }
+wait_count() { wait_for 30 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM mc_event WHERE msg LIKE '$1-%'\" 2>/dev/null)\" = $2 ]"; }
 
 emit a 100; wait_count a 100; ok $? "100 records stored"
 

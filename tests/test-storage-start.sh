@@ -38,12 +38,12 @@ for run in 1 2; do
 	echo "pwrite -wal 28" > "$CTLF"
 	r0=$(readies)
 	launch
-	wait_for 10 sh -c "[ \$(grep -c 'storage failing since' '$WORK/rasd.log') = $run ]"
+	wait_for 30 sh -c "[ \$(grep -c 'storage failing since' '$WORK/rasd.log') = $run ]"
 	ok $? "run $run: the failure is reported: $(grep 'storage failing since' "$WORK/rasd.log" | tail -1 | cut -c1-110)"
 	ok "$([ "$(cat "$T/instances/$INST/events/ras/mc_event/enable" 2>/dev/null)" = 1 ] && echo 0 || echo 1)" \
 		"run $run: the instance records (ras:mc_event on) although the database cannot be written"
 	if [ -n "${LISTENER:-}" ]; then
-		wait_for 10 sh -c "[ \$(grep -c '^READY=1' '$WORK/notify.log') -gt $r0 ]"
+		wait_for 30 sh -c "[ \$(grep -c '^READY=1' '$WORK/notify.log') -gt $r0 ]"
 		ok $? "run $run: READY=1 while the database fails ($(grep -m1 '^STATUS=storage failing' "$WORK/notify.log" | cut -c1-90))"
 	fi
 	accepted=$(emit r$run $burst)
@@ -52,14 +52,14 @@ for run in 1 2; do
 		"run $run: $burst records written while the database fails: $accepted kept by the kernel, the rest refused"
 	ok "$([ -d "$T/instances/$INST" ] && kill -0 $PID && echo 0 || echo 1)" "run $run: rasd and its instance stay"
 	: > "$CTLF"
-	wait_for 20 sh -c "[ \$(grep -c 'storage works again' '$WORK/rasd.log') = $run ]"
+	wait_for 30 sh -c "[ \$(grep -c 'storage works again' '$WORK/rasd.log') = $run ]"
 	ok $? "run $run: recovered once the fault clears"
-	wait_for 10 sh -c "[ \$(grep -c 'RAS tracepoints in instance' '$WORK/rasd.log') = $run ]"
+	wait_for 30 sh -c "[ \$(grep -c 'RAS tracepoints in instance' '$WORK/rasd.log') = $run ]"
 	ok $? "run $run: and only then says it is recording ($(ready_lines) such lines)"
-	wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM mc_event WHERE msg LIKE 'r$run-%'\")\" = $accepted ]"
+	wait_for 30 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM mc_event WHERE msg LIKE 'r$run-%'\")\" = $accepted ]"
 	ok "$([ "$(stored r$run)" = "$accepted $accepted" ] && echo 0 || echo 1)" \
 		"run $run: every record the kernel kept is stored once ($(stored r$run))"
-	wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT coalesce(sum(count), 0) FROM lost_events WHERE origin = 'stats'\")\" = $refused ]"
+	wait_for 30 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT coalesce(sum(count), 0) FROM lost_events WHERE origin = 'stats'\")\" = $refused ]"
 	ok $? "run $run: the kernel's drops are counted exactly: $(lost) counted, $refused refused so far"
 	ok "$([ "$(q "SELECT count(*) FROM storage_events WHERE what = 'recovered'")" = $run ] && echo 0 || echo 1)" \
 		"run $run: the recovery is recorded"
@@ -68,15 +68,15 @@ done
 
 # Stopped while the database still cannot be written: the instance keeps the records.
 echo "pwrite -wal 28" > "$CTLF"
-launch; wait_for 10 sh -c "[ \$(grep -c 'storage failing since' '$WORK/rasd.log') = 3 ]"
+launch; wait_for 30 sh -c "[ \$(grep -c 'storage failing since' '$WORK/rasd.log') = 3 ]"
 ok $? "a third start meets the fault"
 accepted=$(emit kept 100)
 stop
 ok "$([ -d "$T/instances/$INST" ] && echo 0 || echo 1)" "stopped while failing, rasd keeps its instance"
 : > "$CTLF"
-launch; wait_for 10 sh -c "[ \$(grep -c 'RAS tracepoints in instance' '$WORK/rasd.log') = 3 ]"
+launch; wait_for 30 sh -c "[ \$(grep -c 'RAS tracepoints in instance' '$WORK/rasd.log') = 3 ]"
 ok $? "the next rasd takes the instance back"
-wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM mc_event WHERE msg LIKE 'kept-%'\")\" = $accepted ]"
+wait_for 30 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM mc_event WHERE msg LIKE 'kept-%'\")\" = $accepted ]"
 ok "$([ "$(stored kept)" = "$accepted $accepted" ] && echo 0 || echo 1)" "and stores the $accepted records it held ($(stored kept))"
 stop
 
@@ -87,14 +87,14 @@ rows=$(q "SELECT count(*) FROM mc_event")
 version=$(q "PRAGMA user_version")
 sqlite3 "$DB" "DELETE FROM rollup_hourly; PRAGMA user_version = 9" && ok 0 "made the database schema 9 ($rows records)"
 echo "pwrite -wal 28" > "$CTLF"
-launch; wait_for 10 sh -c "[ \$(grep -c 'storage failing since' '$WORK/rasd.log') = 4 ]"
+launch; wait_for 30 sh -c "[ \$(grep -c 'storage failing since' '$WORK/rasd.log') = 4 ]"
 ok $? "the upgrade on a full disk is reported as a storage failure"
 ok "$([ "$(q "PRAGMA user_version")" = 9 ] && echo 0 || echo 1)" "and leaves the database as it was (schema $(q "PRAGMA user_version"))"
 accepted=$(emit upgrade 50)
 : > "$CTLF"
-wait_for 20 sh -c "[ \$(grep -c 'storage works again' '$WORK/rasd.log') = 3 ]"
+wait_for 30 sh -c "[ \$(grep -c 'storage works again' '$WORK/rasd.log') = 3 ]"
 ok $? "the upgrade completes once the fault clears"
-wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM mc_event WHERE msg LIKE 'upgrade-%'\")\" = $accepted ]"
+wait_for 30 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM mc_event WHERE msg LIKE 'upgrade-%'\")\" = $accepted ]"
 ok "$([ "$(q "PRAGMA user_version")" = "$version" ] && [ "$(stored upgrade)" = "$accepted $accepted" ] && echo 0 || echo 1)" \
 	"schema $(q "PRAGMA user_version"), and the $accepted records of the wait are stored ($(stored upgrade))"
 ok "$([ "$(q "SELECT sum(records) FROM rollup_hourly WHERE tbl = 'mc_event'")" = "$(q "SELECT count(*) FROM mc_event")" ] && echo 0 || echo 1)" \

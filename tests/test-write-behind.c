@@ -667,17 +667,19 @@ static void check_refused_mid_statement(const char *table, const char *trigger)
 	tap_is_int(differing(path[0], path[1], "mce_record_dec"), 0, "%s: its decodings, ids included", table);
 }
 
+/* Longer than the child lives: it ends (abort, or _exit) while the writer still sleeps. */
 static int sleeper(struct ras_db *db, const void *arg)
 {
 	(void)db, (void)arg;
-	usleep(300 * 1000);
+	sleep(60);
 	return SQLITE_OK;
 }
 
 /*
  * The tripwire: a statement beside the writer thread, without ras_db_sync,
  * aborts the process. Jobs that sleep keep the writer thread busy when the
- * statement runs.
+ * statement runs, however late it runs (16 jobs of 300 ms gave a loaded
+ * machine about 4 s to reach it before the jobs were done and it was allowed).
  */
 static void check_tripwire(void)
 {

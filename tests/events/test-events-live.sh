@@ -17,7 +17,7 @@ ctl() { "$CTL" --config "$WORK/rasd.conf" "$@"; }
 start() { # LOG
 	LOG=$WORK/$1.log
 	"$RASD" --config "$WORK/rasd.conf" 2>"$LOG" & PID=$!
-	wait_for 20 grep -q "RAS tracepoints in instance" "$LOG"
+	wait_for 30 grep -q "RAS tracepoints in instance" "$LOG"
 }
 stop() { kill "$PID"; wait "$PID"; PID=; }
 bus=$(kill -l BUS)
@@ -37,7 +37,7 @@ fi
 for k in ar ao adrerr usr1; do ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}handle_sigbus=0" "$SELFBUS" $k; echo "$k $?" >> "$WORK/selfbus.rc"; done
 grep -q "^ar 135$" "$WORK/selfbus.rc"; ok $? "selfbus died of SIGBUS (128 + 7)"
 stored() { [ "$(q "SELECT count(*) FROM signal_generate")" = "$1" ]; }
-wait_for 10 stored 2; ok $? "the two memory-failure SIGBUS are stored"
+wait_for 30 stored 2; ok $? "the two memory-failure SIGBUS are stored"
 ok "$([ "$(q "SELECT group_concat(code_name || '/' || severity || '/' || comm, ' ') FROM (SELECT * FROM signal_generate_decoded ORDER BY id)")" = \
 	"BUS_MCEERR_AR/srar/rasfdr-selfbus BUS_MCEERR_AO/srao/rasfdr-selfbus" ] && echo 0 || echo 1)" \
 	"as BUS_MCEERR_AR (srar) and BUS_MCEERR_AO (srao) of rasfdr-selfbus"
@@ -68,7 +68,7 @@ ok $? "status --json: signal_generate's filter is kernel, and it validates again
 # Something clears the filter; a reload sets it again.
 echo 0 > "$E/signal/signal_generate/filter"
 kill -HUP "$PID"
-wait_for 10 is_filter signal/signal_generate "$want"; ok $? "a reload sets the cleared filter again"
+wait_for 30 is_filter signal/signal_generate "$want"; ok $? "a reload sets the cleared filter again"
 stop
 
 # Tests only: block_rq_error treated as absent, block_rq_complete stands in.

@@ -18,7 +18,7 @@ live_setup fleet
 fault_shim_setup
 start() { "$@" "$RASD" --config "$WORK/rasd.conf" 2>>"$WORK/rasd.log" & PID=$!
 	starts=$((${starts:-0} + 1))
-	wait_for 20 sh -c "[ \$(grep -c 'RAS tracepoints in instance' '$WORK/rasd.log') = $starts ]"; }
+	wait_for 30 sh -c "[ \$(grep -c 'RAS tracepoints in instance' '$WORK/rasd.log') = $starts ]"; }
 ctl() { "$CTL" --config "$WORK/rasd.conf" "$@"; }
 emit() { "$top_builddir/tests/synth-writer" "$T" "$INST" "$FORMATS" "$1" 0 "$2" >/dev/null; }
 wait_count() { wait_for 30 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM mc_event WHERE msg LIKE '$1-%'\" 2>/dev/null)\" = $2 ]"; }
@@ -82,7 +82,7 @@ is "$(sj 'd["storage"]["state"]')" stopped "a clean stop: storage stopped"
 start env RAS_FAULT_CTL="$CTLF" LD_PRELOAD="$SHIM"; ok $? "rasd starts under the fault shim"
 echo "pwrite -wal 28" > "$CTLF"
 emit e 50
-wait_for 20 sh -c "'$CTL' --config '$WORK/rasd.conf' status | grep -q 'Storage: failing since .*(50 records held'"
+wait_for 30 sh -c "'$CTL' --config '$WORK/rasd.conf' status | grep -q 'Storage: failing since .*(50 records held'"
 ok $? "storage fails: 50 records read and held"
 kill -9 $PID; wait $PID 2>/dev/null; PID=
 : > "$CTLF"

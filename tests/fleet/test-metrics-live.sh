@@ -43,12 +43,12 @@ key='ras_fdr_records_total{type="mc_event",severity="corrected",source="syntheti
 "$RASD" --config "$WORK/rasd.conf" 2>"$WORK/rasd.log" &
 PID=$!
 # Ready when it says it records: the instance exists before its buffer is sized and its events enabled.
-wait_for 10 grep -q "recording .* RAS tracepoints" "$WORK/rasd.log"; ok $? "rasd runs with instance $INST"
+wait_for 30 grep -q "recording .* RAS tracepoints" "$WORK/rasd.log"; ok $? "rasd runs with instance $INST"
 for i in 1 2 3; do
 	ctl inject --synthetic ras:mc_event error_type=0 msg="read error" label=DIMM_A1 mc_index=0 \
 		top_layer=0 middle_layer=1 lower_layer=-1 >/dev/null
 done
-wait_for 10 grep -q "^$key 3$" "$TEXT"; ok $? "metrics_textfile counts the 3 records after their batch"
+wait_for 30 grep -q "^$key 3$" "$TEXT"; ok $? "metrics_textfile counts the 3 records after their batch"
 is_db=$(q "SELECT count(*) FROM mc_event WHERE severity = 'corrected' AND source = 'synthetic'")
 ok "$([ "$(sample "$key" "$TEXT")" = "$is_db" ] && echo 0 || echo 1)" "the file's count equals the database's ($is_db)"
 $PY "$top_srcdir/tests/fleet/parse-metrics.py" prometheus < "$TEXT" > /dev/null; ok $? "the file parses as the Prometheus text format"
@@ -57,7 +57,7 @@ grep -q 'ras_fdr_event_info{event="ras:mc_event",type="mc_event",state="enabled"
 ok $? "the info series says ras:mc_event is enabled in rasd's instance"
 ctl inject --synthetic ras:mc_event error_type=1 msg="scrub" label=DIMM_B2 mc_index=0 \
 	top_layer=0 middle_layer=2 lower_layer=-1 >/dev/null
-wait_for 10 grep -q '^ras_fdr_records_total{type="mc_event",severity="uncorrected",source="synthetic"} 1$' "$TEXT"
+wait_for 30 grep -q '^ras_fdr_records_total{type="mc_event",severity="uncorrected",source="synthetic"} 1$' "$TEXT"
 ok $? "a later batch rewrites the file"
 
 # A free port on 127.0.0.1 for the exporter.
@@ -67,7 +67,7 @@ PORT=$($PY -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); pri
 NE=$!
 fetch() { $PY -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=2).read().decode())' \
 	"http://127.0.0.1:$PORT/metrics" > "$WORK/scrape" 2>/dev/null; }
-wait_for 10 fetch; ok $? "node_exporter serves /metrics on 127.0.0.1:$PORT"
+wait_for 30 fetch; ok $? "node_exporter serves /metrics on 127.0.0.1:$PORT"
 # node_exporter prints the labels sorted by name.
 grep -q '^ras_fdr_records_total{severity="corrected",source="synthetic",type="mc_event"} 3$' "$WORK/scrape"
 ok $? "node_exporter serves ras_fdr_records_total from the textfile"
@@ -83,7 +83,7 @@ ok $? "synthetic records are in the DIMM series, source=\"synthetic\""
 # kill -9: the file rasd left is stale (its timestamp stops); the refresh says why.
 kill -9 "$PID"; wait "$PID" 2>/dev/null; PID=
 ctl metrics --format prometheus --output "$TEXT"; ok $? "ras-fdr-ctl metrics --output refreshes the textfile"
-wait_for 10 sh -c "fetch() { $PY -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=2).read().decode())' http://127.0.0.1:$PORT/metrics; }; fetch | grep -q '^ras_fdr_up 0\$'"
+wait_for 30 sh -c "fetch() { $PY -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=2).read().decode())' http://127.0.0.1:$PORT/metrics; }; fetch | grep -q '^ras_fdr_up 0\$'"
 fetch
 grep -q '^ras_fdr_up 0$' "$WORK/scrape" && grep -q '^ras_fdr_storage_state{state="killed"} 1$' "$WORK/scrape" &&
 	grep -q '^ras_fdr_storage_state{state="working"} 0$' "$WORK/scrape"
@@ -91,8 +91,8 @@ ok $? "after kill -9 node_exporter serves up 0 and storage state killed"
 
 # A stop: rasd writes the file once more itself.
 "$RASD" --config "$WORK/rasd.conf" 2>>"$WORK/rasd.log" & PID=$!
-wait_for 10 sh -c "[ \$(grep -c 'recording .* RAS tracepoints' '$WORK/rasd.log') = 2 ]"; ok $? "rasd starts again"
-wait_for 10 grep -q '^ras_fdr_up 1$' "$TEXT"; ok $? "its textfile says up 1"
+wait_for 30 sh -c "[ \$(grep -c 'recording .* RAS tracepoints' '$WORK/rasd.log') = 2 ]"; ok $? "rasd starts again"
+wait_for 30 grep -q '^ras_fdr_up 1$' "$TEXT"; ok $? "its textfile says up 1"
 kill -TERM "$PID"; wait "$PID"; PID=
 grep -q '^ras_fdr_up 0$' "$TEXT" && grep -q '^ras_fdr_storage_state{state="stopped"} 1$' "$TEXT"
 ok $? "stopped: the textfile says up 0, storage stopped"

@@ -35,8 +35,8 @@ ctl() { "$CTL" --config "$WORK/rasd.conf" "$@"; }
 
 "$RASD" --config "$WORK/rasd.conf" 2>"$WORK/rasd.log" &
 PID=$!
-wait_for 10 grep -q "recording .* RAS tracepoints" "$WORK/rasd.log"; ok $? "rasd runs"
-wait_for 10 test -d "$T/instances/${INST}_fdr"; ok $? "its flight recorder's instance is there"
+wait_for 30 grep -q "recording .* RAS tracepoints" "$WORK/rasd.log"; ok $? "rasd runs"
+wait_for 30 test -d "$T/instances/${INST}_fdr"; ok $? "its flight recorder's instance is there"
 
 # The name: ESC ] 0 ; t BEL, ESC [ 2 J, a newline, U+009B (15 bytes, what the kernel keeps).
 python3 - <<'PY'

@@ -24,14 +24,14 @@ status_refuses() { local out; out=$(ctl status 2>&1); [ $? = 3 ] && printf '%s\n
 record() { # TAG: a corrected record, stored (the textfile is written after its commit)
 	ctl inject --synthetic ras:mc_event error_type=0 "msg=m-$1" mc_index=0 top_layer=0 \
 		middle_layer=0 lower_layer=-1 >/dev/null &&
-	wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM mc_event WHERE msg='m-$1'\")\" = 1 ]"
+	wait_for 30 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM mc_event WHERE msg='m-$1'\")\" = 1 ]"
 }
 start() { # TEXTFILE
 	{ cat "$CONF.base"; echo "metrics_textfile = $1"; } > "$CONF"
 	: > "$WORK/rasd.log"
 	"$RASD" --config "$CONF" 2>"$WORK/rasd.log" &
 	PID=$!
-	wait_for 10 grep -q "recording" "$WORK/rasd.log"
+	wait_for 30 grep -q "recording" "$WORK/rasd.log"
 }
 stop() { kill "$PID"; wait "$PID"; PID=; }
 
@@ -40,7 +40,7 @@ mkdir -m 0777 "$WORK/open"
 start "$WORK/open/ras.prom"; ok $? "rasd runs, metrics_textfile in a world-writable directory"
 as_nobody "ln -s $WORK/victim $WORK/open/ras.prom.$PID.tmp; ln -s $WORK/victim $WORK/open/ras.prom"
 record open1; ok $? "a record is stored"
-wait_for 10 status_refuses "metrics_textfile: directory $WORK/open is writable by other users"
+wait_for 30 status_refuses "metrics_textfile: directory $WORK/open is writable by other users"
 ok $? "status says the textfile's directory is refused, exit 3"
 record open2
 ok "$(victim_intact && echo 0 || echo 1)" "the file linked from the temporary name is untouched (content, mode $(stat -c %a "$WORK/victim"))"
@@ -53,7 +53,7 @@ mkdir -m 0755 "$WORK/theirs"; chown nobody "$WORK/theirs"
 mkdir -m 0755 "$WORK/theirs/node-exporter"
 start "$WORK/theirs/node-exporter/ras.prom"; ok $? "rasd runs, the textfile's directory root's, in nobody's"
 record above1
-wait_for 10 grep -q "^ras_fdr_records_total" "$WORK/theirs/node-exporter/ras.prom"
+wait_for 30 grep -q "^ras_fdr_records_total" "$WORK/theirs/node-exporter/ras.prom"
 ok $? "the textfile is written"
 ok "$([ "$(stat -c %a "$WORK/theirs/node-exporter/ras.prom")" = 644 ] && echo 0 || echo 1)" "mode 0644"
 ok "$(ls -A "$WORK/theirs/node-exporter" | grep -qv '^ras.prom$' && echo 1 || echo 0)" "and no temporary file is left"
@@ -63,7 +63,7 @@ as_nobody "mv $WORK/theirs/node-exporter $WORK/theirs/old && mkdir $WORK/theirs/
 	ln -s $WORK/victim $WORK/theirs/node-exporter/ras.prom &&
 	ln -s $WORK/victim $WORK/theirs/node-exporter/ras.prom.$PID.tmp"
 record above2
-wait_for 10 status_refuses "metrics_textfile: directory $WORK/theirs/node-exporter belongs to another user (uid 65534)"
+wait_for 30 status_refuses "metrics_textfile: directory $WORK/theirs/node-exporter belongs to another user (uid 65534)"
 ok $? "nobody's directory put in its place is refused, status exit 3"
 ok "$(victim_intact && echo 0 || echo 1)" "the linked file is untouched (content, mode $(stat -c %a "$WORK/victim"))"
 stop

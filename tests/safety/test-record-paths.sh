@@ -30,10 +30,10 @@ decided() { [ "$(q "SELECT count(*) FROM actions WHERE kind = 'row' AND $1")" -g
 
 "$RASD" --config "$WORK/rasd.conf" 2>"$WORK/rasd.log" &
 PID=$!
-wait_for 10 grep -q "recording" "$WORK/rasd.log"; ok $? "rasd records into $INST"
+wait_for 30 grep -q "recording" "$WORK/rasd.log"; ok $? "rasd records into $INST"
 
 cxl ../../../../evil; cxl ../../../../evil
-wait_for 10 decided "subject LIKE '../../../../evil %'"; ok $? "two errors on the row of memdev ../../../../evil cross the threshold"
+wait_for 30 decided "subject LIKE '../../../../evil %'"; ok $? "two errors on the row of memdev ../../../../evil cross the threshold"
 ok "$(decided "subject LIKE '../../../../evil %' AND result = 'refused' AND errno = $(printf '%d' 22)" && echo 0 || echo 1)" \
 	"the decision is refused (EINVAL): $(q "SELECT action, result, errno FROM actions WHERE kind = 'row'")"
 ok "$(decided "target LIKE 'refused: device name \"../../../../evil\" from the record is not a plain file name'" && echo 0 || echo 1)" \
@@ -44,7 +44,7 @@ ctl actions 2>&1 | grep -q "refused"; ok $? "ras-fdr-ctl actions shows it refuse
 grep -q "repair: refused" "$WORK/rasd.log"; ok $? "and the log: $(grep -m1 "repair: refused" "$WORK/rasd.log")"
 
 cxl mem0; cxl mem0
-wait_for 10 decided "subject LIKE 'mem0 %' AND result = 'done'"; ok $? "a plain memdev's row is repaired"
+wait_for 30 decided "subject LIKE 'mem0 %' AND result = 'done'"; ok $? "a plain memdev's row is repaired"
 ok "$([ "$(cat "$SYS/bus/edac/devices/mem0/mem_repair0/row")" = 4660 ] && echo 0 || echo 1)" \
 	"  its row written under sysfs_root: $(cat "$SYS/bus/edac/devices/mem0/mem_repair0/row")"
 kill "$PID"; wait "$PID"; PID=

@@ -63,7 +63,8 @@ while True:
     c, _ = s.accept()
     subprocess.run(sys.argv[2:], stdin=c.fileno(), stdout=c.fileno()); c.close()' \
 		"$W/sock" "$CTL" trigger-relay --serve --dir "$W/relayed" & SRV=$!
-	i=0; while [ ! -e "$W/sock.ready" ] && [ $i -lt 100 ]; do sleep 0.05; i=$((i + 1)); done
+	# Up to 60 s: at a load of 15 python3 took more than 5 s to start (tests/live-lib.sh).
+	i=0; while [ ! -e "$W/sock.ready" ] && [ $i -lt 1200 ]; do sleep 0.05; i=$((i + 1)); done
 	out=$(env -i RAS_CONDITION=uncorrected RAS_SUBJECT=cpu1 "$CTL" trigger-relay --socket "$W/sock"); rc=$?
 	ok "$([ $rc = 0 ] && echo "$out" | grep -qx "RAS_SUBJECT=cpu1" && echo 0 || echo 1)" \
 		"trigger-relay sends its RAS_ variables and prints what came back (exit $rc)"

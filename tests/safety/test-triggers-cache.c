@@ -42,13 +42,13 @@ static void trigger_path(char *path, size_t len, const char *name)
 	snprintf(path, len, "%s/%s", trig, name);
 }
 
-/* Whether NAME's trigger ran (it is waited for up to 10 s: a child, not the clock, decides). */
+/* Whether NAME's trigger ran (it is waited for up to 30 s: a child, not the clock, decides). */
 static bool ran(const char *name, bool wait)
 {
 	char path[600];
 
 	snprintf(path, sizeof(path), "%s/ran-%s", dir, name);
-	for (int i = 0; wait && i < 1000 && access(path, F_OK) != 0; i++)
+	for (int i = 0; wait && i < 3000 && access(path, F_OK) != 0; i++)
 		usleep(10000);
 	return access(path, F_OK) == 0;
 }

@@ -26,13 +26,13 @@ use_dir() { # DIR: trigger_dir from now on (SIGHUP)
 	n=$(reloads)
 	{ cat "$CONF.base"; echo "trigger_dir = $1"; } > "$CONF"
 	kill -HUP "$PID"
-	wait_for 10 sh -c "[ \$(grep -c reloaded '$WORK/rasd.log') -gt $n ]"
+	wait_for 30 sh -c "[ \$(grep -c reloaded '$WORK/rasd.log') -gt $n ]"
 }
 # An uncorrected record, stored; its trigger was or was not started before the commit.
 uncorrected() { # TAG
 	ctl inject --synthetic ras:mc_event error_type=1 "msg=uc-$1" mc_index=0 top_layer=0 \
 		middle_layer=0 lower_layer=-1 >/dev/null &&
-	wait_for 10 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM mc_event WHERE msg='uc-$1'\")\" = 1 ]"
+	wait_for 30 sh -c "[ \"\$(sqlite3 'file:$DB?mode=ro' \"SELECT count(*) FROM mc_event WHERE msg='uc-$1'\")\" = 1 ]"
 }
 status_refuses() { # TEXT: status lists the refusal and exits 3
 	local out rc
@@ -48,9 +48,9 @@ chmod 0755 "$WORK/good/uncorrected"
 { cat "$CONF.base"; echo "trigger_dir = $WORK/good"; } > "$CONF"
 "$RASD" --config "$CONF" 2>"$WORK/rasd.log" &
 PID=$!
-wait_for 10 grep -q "recording" "$WORK/rasd.log"; ok $? "rasd records into $INST"
+wait_for 30 grep -q "recording" "$WORK/rasd.log"; ok $? "rasd records into $INST"
 uncorrected good; ok $? "an uncorrected record is stored"
-wait_for 10 test -s "$WORK/ran-good"; ok $? "its trigger from a good trigger_dir runs"
+wait_for 30 test -s "$WORK/ran-good"; ok $? "its trigger from a good trigger_dir runs"
 ok "$([ "$(cat "$WORK/ran-good" 2>/dev/null)" = "$WORK/good/uncorrected" ] && echo 0 || echo 1)" \
 	"and its \$0 is its path: $(cat "$WORK/ran-good" 2>/dev/null)"
 ok "$(status_clean && echo 0 || echo 1)" "status shows no refusal"
@@ -58,7 +58,7 @@ ok "$(status_clean && echo 0 || echo 1)" "status shows no refusal"
 # Each attack: the trigger nobody made (or made to point elsewhere) writes its uid here.
 refused() { # TAG DIR WHY-TEXT WHAT
 	use_dir "$2"; ok $? "$4: trigger_dir = $2, reloaded"
-	wait_for 10 status_refuses "$3"; ok $? "  status says \"Refused: $3\" and exits 3"
+	wait_for 30 status_refuses "$3"; ok $? "  status says \"Refused: $3\" and exits 3"
 	uncorrected "$1"; ok $? "  the uncorrected record is stored"
 	! grep -q "running trigger $2/uncorrected" "$WORK/rasd.log"; ok $? "  the trigger is not run"
 	ok "$([ ! -e "$WORK/pwned-$1" ] && echo 0 || echo 1)" "  nothing ran as root: $(cat "$WORK/pwned-$1" 2>/dev/null)"
@@ -101,8 +101,8 @@ refused dirlink "$WORK/dirlink" "trigger_dir: $WORK/dirlink is a symbolic link" 
 
 rm -f "$WORK/ran-good"
 use_dir "$WORK/good"; ok $? "trigger_dir good again"
-wait_for 10 status_clean; ok $? "status shows no refusal any more"
-uncorrected good2; wait_for 10 test -s "$WORK/ran-good"; ok $? "and the trigger runs"
+wait_for 30 status_clean; ok $? "status shows no refusal any more"
+uncorrected good2; wait_for 30 test -s "$WORK/ran-good"; ok $? "and the trigger runs"
 grep -q "passes the path rule again" "$WORK/rasd.log"; ok $? "rasd says the refusal is over"
 # Issue 39: an answer is kept for one read of the buffers, and a changed directory is checked again.
 runs() { grep -c "running trigger $WORK/good/uncorrected" "$WORK/rasd.log"; }
@@ -112,13 +112,13 @@ uncorrected gone; ok $? "the trigger taken away while rasd runs: an uncorrected 
 ok "$([ "$(runs)" = "$before" ] && echo 0 || echo 1)" "  and no trigger is run"
 rm -f "$WORK/ran-good"
 mv "$WORK/uncorrected.away" "$WORK/good/uncorrected"
-uncorrected back; wait_for 10 test -s "$WORK/ran-good"
+uncorrected back; wait_for 30 test -s "$WORK/ran-good"
 ok $? "put back without a reload: the next uncorrected record runs it"
 # Kept answers hold across reads only while trigger_dir and the file are unchanged (issue 39).
 unsafe_now() { # TAG WHY-TEXT WHAT
 	before=$(runs)
 	uncorrected "$1"; ok $? "$3 while rasd runs: an uncorrected record is stored"
-	wait_for 10 status_refuses "$2"; ok $? "  refused at once, without a reload: \"$2\""
+	wait_for 30 status_refuses "$2"; ok $? "  refused at once, without a reload: \"$2\""
 	ok "$([ "$(runs)" = "$before" ] && echo 0 || echo 1)" "  and not run"
 }
 chown root:nogroup "$WORK/good/uncorrected"; chmod 0775 "$WORK/good/uncorrected"
@@ -130,7 +130,7 @@ unsafe_now wwdir "trigger_dir: directory $WORK/good is writable by other users (
 	"trigger_dir made writable by others"
 chmod 0755 "$WORK/good"
 rm -f "$WORK/ran-good"
-uncorrected safe; wait_for 10 test -s "$WORK/ran-good"
+uncorrected safe; wait_for 30 test -s "$WORK/ran-good"
 ok $? "safe again without a reload: the next uncorrected record runs it"
 kill "$PID"; wait "$PID"; PID=
 rm -rf "$EVIL"
