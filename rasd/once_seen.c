@@ -66,12 +66,13 @@ static unsigned tag_of(uint64_t k)
 /* When the entry's errors have leaked out (n leak times); INT64_MAX when its tag never leaks. */
 static int64_t leaks_at(const struct ras_once_seen *o, const struct item *it)
 {
-	int64_t leak = o->leak_ns[tag_of(it->k)];
-	unsigned n = n_of(it->k);
+	int64_t leak = o->leak_ns[tag_of(it->k)], span, at;
 
-	if (leak <= 0 || leak > INT64_MAX / n || it->wall_ns > INT64_MAX - leak * n)
+	/* Overflow checked without a division: one per hold was the add's slowest instruction. */
+	if (leak <= 0 || __builtin_mul_overflow(leak, (int64_t)n_of(it->k), &span) ||
+	    __builtin_add_overflow(it->wall_ns, span, &at))
 		return INT64_MAX;
-	return it->wall_ns + leak * n;
+	return at;
 }
 
 int ras_once_seen_new(struct ras_once_seen **out, size_t max_entries)
