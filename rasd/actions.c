@@ -722,7 +722,8 @@ void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type
 	const struct ras_decoded_head *h = decoded;
 	struct ras_subject subj[RAS_SUBJECTS_MAX];
 	const struct ras_subject *all = subj;
-	uint64_t hash[RAS_SUBJECTS_MAX];
+	uint64_t buf[RAS_SUBJECTS_MAX];
+	const uint64_t *hash;
 	int n;
 
 	if (!a)
@@ -747,12 +748,8 @@ void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type
 	} else {
 		n = ras_subjects_of(type, ev->values, decoded, a->page_size, a->counted, subj);
 	}
-	/* Hashed once, and their slots on their way into the cache while the rows are noted. */
-	for (int i = 0; i < n; i++) {
-		hash[i] = actions_subject_hash(all[i].kind, all[i].key);
-		__builtin_prefetch(&a->slots[hash[i] % CACHE_SLOTS]);
-		ras_once_seen_prefetch(a->once, all[i].kind, hash[i]);
-	}
+	/* Hashed once, their slots fetched before the record was stored or now (actions_prefetch.c). */
+	hash = actions_subjects_hashed(a, ev, all, n, buf);
 	for (int i = 0; i < n; i++) {
 		struct entry *e;
 
