@@ -21,6 +21,11 @@ static void hash_and_fetch(struct ras_actions *a, const struct ras_subject *all,
 			continue;
 		__builtin_prefetch(&a->slots[hash[i] % CACHE_SLOTS]);
 		ras_once_seen_prefetch(a->once, all[i].kind, hash[i]);
+		/* The filter of stored buckets' two bits (actions.c known_maybe), asked next. */
+		if (a->known) {
+			__builtin_prefetch(&a->known[(uint32_t)hash[i] % KNOWN_BITS / 64]);
+			__builtin_prefetch(&a->known[(uint32_t)(hash[i] >> 32) % KNOWN_BITS / 64]);
+		}
 	}
 }
 
