@@ -6,6 +6,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "actions.h"
+#include "actions_hash.h"
 #include "actions_internal.h"
 #include "act_sysfs.h"
 #include "triggers.h"
@@ -55,15 +56,6 @@ static void load_thresholds(struct ras_actions *a)
 	}
 }
 
-static uint64_t hash_key(enum ras_subject_kind kind, const char *key)
-{
-	uint64_t h = 1469598103934665603ULL ^ (uint64_t)kind;
-
-	for (const char *p = key; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-	return h;
-}
-
 /* snprintf's "%s", without its cost at every record. */
 static void copy_str(char *dst, size_t len, const char *src)
 {
@@ -103,7 +95,7 @@ static int known_load_one(void *ctx, const char *kind, const char *subject,
 	(void)label;
 	for (int k = 0; k < RAS_SUBJ_KINDS; k++)
 		if (!strcmp(kind, ras_subject_kind_name((enum ras_subject_kind)k)))
-			known_add(a, hash_key((enum ras_subject_kind)k, subject));
+			known_add(a, actions_subject_hash((enum ras_subject_kind)k, subject));
 	return !a->known_valid;
 }
 
@@ -281,7 +273,7 @@ int ras_actions_set_db(struct ras_actions *a, struct ras_db *db)
 	/* The cached ones are written there at the next flush. */
 	for (unsigned i = 0; i < CACHE_SLOTS; i++)
 		if (a->slots[i].used)
-			known_add(a, hash_key(a->slots[i].kind, a->slots[i].key));
+			known_add(a, actions_subject_hash(a->slots[i].kind, a->slots[i].key));
 	if (actions_rows_open(a, db) < 0 || actions_buckets_open(a, db) < 0)
 		return -EIO;
 	return ras_db_actions_open(db, &a->dba);
@@ -387,7 +379,7 @@ int ras_actions_flush(struct ras_actions *a)
 	return prune_leaked_once(a);
 }
 
-/* actions_slot_for with the key's hash_key already computed (h). */
+/* actions_slot_for with the key's actions_subject_hash already computed (h). */
 static struct entry *slot_for_hash(struct ras_actions *a, enum ras_subject_kind kind,
 				   const char *key, uint64_t h)
 {
@@ -405,7 +397,7 @@ static struct entry *slot_for_hash(struct ras_actions *a, enum ras_subject_kind 
 /* The slot holding kind/key, or the free slot where it would go; NULL when none is free. */
 struct entry *actions_slot_for(struct ras_actions *a, enum ras_subject_kind kind, const char *key)
 {
-	return slot_for_hash(a, kind, key, hash_key(kind, key));
+	return slot_for_hash(a, kind, key, actions_subject_hash(kind, key));
 }
 
 static struct entry *new_entry(struct ras_actions *a, struct entry *e,
@@ -461,11 +453,9 @@ static bool hold_once(struct ras_actions *a, enum ras_subject_kind kind, uint64_
  * only single errors left a bucket row for every page and row of a varied
  * storm whose record counted two or more (86,000 of make bench's 1M).
  */
-static struct entry *lookup(struct ras_actions *a, const struct ras_subject *s, int64_t wall_ns,
-			    enum counting how, int64_t *first_ns, unsigned *first_n)
+static struct entry *lookup(struct ras_actions *a, const struct ras_subject *s, uint64_t h,
+			    int64_t wall_ns, enum counting how, int64_t *first_ns, unsigned *first_n)
 {
-	/* Hashed once: the slot, the seen-once set, the filter and the spill all take it. */
-	uint64_t h = hash_key(s->kind, s->key);
 	struct entry *e = slot_for_hash(a, s->kind, s->key, h);
 	struct ras_db_bucket b;
 	int r = 0;
@@ -478,7 +468,7 @@ static struct entry *lookup(struct ras_actions *a, const struct ras_subject *s, 
 			return NULL;
 		memset(a->slots, 0, sizeof(a->slots));
 		a->cached = 0;
-		return lookup(a, s, wall_ns, how, first_ns, first_n);
+		return lookup(a, s, h, wall_ns, how, first_ns, first_n);
 	}
 	if (!e)
 		return NULL;
@@ -506,9 +496,9 @@ static struct entry *lookup(struct ras_actions *a, const struct ras_subject *s, 
 	return new_entry(a, e, s, h);
 }
 
-/* Counts the subject's errors; the bucket when it crossed (the caller empties it), else NULL. */
-struct entry *actions_count_errors(struct ras_actions *a, const struct ras_subject *s,
-				   int64_t wall_ns, enum counting how)
+/* actions_count_errors with the subject's actions_subject_hash (h) computed. */
+static struct entry *count_hashed(struct ras_actions *a, const struct ras_subject *s, uint64_t h,
+				  int64_t wall_ns, enum counting how)
 {
 	const struct ras_threshold *th = &a->th[s->kind];
 	int64_t first_ns = INT64_MIN;
@@ -517,7 +507,7 @@ struct entry *actions_count_errors(struct ras_actions *a, const struct ras_subje
 
 	if (wall_ns > a->newest_ns)
 		a->newest_ns = wall_ns;
-	if (!th->count || !(e = lookup(a, s, wall_ns, how, &first_ns, &first_n)))
+	if (!th->count || !(e = lookup(a, s, h, wall_ns, how, &first_ns, &first_n)))
 		return NULL;
 	remember(a, e);
 	/* Seen once before: that record's errors first. */
@@ -532,6 +522,13 @@ struct entry *actions_count_errors(struct ras_actions *a, const struct ras_subje
 		copy_str(e->label, sizeof(e->label), s->label);
 	/* The device's own threshold (a CXL threshold event) acts at once. */
 	return ras_bucket_add(&e->b, th, wall_ns, s->n) || s->at_once ? e : NULL;
+}
+
+/* Counts the subject's errors; the bucket when it crossed (the caller empties it), else NULL. */
+struct entry *actions_count_errors(struct ras_actions *a, const struct ras_subject *s,
+				   int64_t wall_ns, enum counting how)
+{
+	return count_hashed(a, s, actions_subject_hash(s->kind, s->key), wall_ns, how);
 }
 
 /* A page action on the subject's address: soft, hard, or soft and then hard if soft failed. */
@@ -725,6 +722,8 @@ void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type
 	const struct ras_decoded_head *h = decoded;
 	struct ras_subject subj[RAS_SUBJECTS_MAX];
 	const struct ras_subject *all = subj;
+	uint64_t buf[RAS_SUBJECTS_MAX];
+	const uint64_t *hash;
 	int n;
 
 	if (!a)
@@ -749,11 +748,13 @@ void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type
 	} else {
 		n = ras_subjects_of(type, ev->values, decoded, a->page_size, a->counted, subj);
 	}
+	/* Hashed once, their slots fetched before the record was stored or now (actions_prefetch.c). */
+	hash = actions_subjects_hashed(a, ev, all, n, buf);
 	for (int i = 0; i < n; i++) {
 		struct entry *e;
 
 		actions_rows_note(a, &all[i], type, ev, row_id);
-		if (!(e = actions_count_errors(a, &all[i], ev->wall_ns, COUNT_LIVE))) {
+		if (!(e = count_hashed(a, &all[i], hash[i], ev->wall_ns, COUNT_LIVE))) {
 			actions_rows_later(a, &all[i], type, ev);
 			continue;
 		}

@@ -34,6 +34,12 @@ struct ras_db_actions *ras_actions_dba(const struct ras_actions *a);
  * a bucket in memory is leaked at its old rate up to the reload.
  */
 void ras_actions_reload(struct ras_actions *a);
+/*
+ * Before a record with its subjects (ev->subjects) is stored: their
+ * threshold slots are fetched into the CPU's cache while it is, and
+ * ras_actions_record of the same record takes their hashes.
+ */
+void ras_actions_prefetch(struct ras_actions *a, const struct ras_db_event *ev);
 /* After a record is stored (row_id its row): count it, and act when a threshold is crossed. */
 void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type,
 			const void *decoded, const struct ras_db_event *ev, int64_t row_id);

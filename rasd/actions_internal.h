@@ -110,6 +110,14 @@ struct ras_actions {
 	struct rasd_unconfirmed *written;
 	struct ras_db_bucket_reader *reader;
 	unsigned long bucket_syncs;
+	/* The last record's subjects hashed and fetched before it was stored (actions_prefetch.c). */
+	struct {
+		const struct ras_subject *subjects; /* NULL: none waiting */
+		int n;
+		uint64_t rec_hash;
+		int64_t wall_ns;
+		uint64_t hash[RAS_SUBJECTS_MAX];
+	} pre;
 	/* The pages of each DRAM row (actions_rows.c), and the hashes of the rows that crossed. */
 	struct {
 		struct ras_db_row_pages *db;
@@ -136,6 +144,13 @@ struct entry *actions_slot_for(struct ras_actions *a, enum ras_subject_kind kind
 /* Counts the subject's errors; the bucket when it crossed (the caller empties it), else NULL. */
 struct entry *actions_count_errors(struct ras_actions *a, const struct ras_subject *s,
 				   int64_t wall_ns, enum counting how);
+/*
+ * A record's n subjects' actions_subject_hash: the ones ras_actions_prefetch
+ * computed for it, else computed now into hash, their slots fetched
+ * (actions_prefetch.c).
+ */
+const uint64_t *actions_subjects_hashed(struct ras_actions *a, const struct ras_db_event *ev,
+					const struct ras_subject *all, int n, uint64_t *hash);
 /* The page action (soft, hard, soft-then-hard) on a page: performed, or with probe only checked. */
 int actions_page_action(const struct ras_actions *a, const char *how, uint64_t addr, bool probe,
 			char *target, size_t len);

@@ -37,6 +37,14 @@ struct ras_once_seen {
 	int64_t next_leak_ns;     /* no entry leaks out before this; INT64_MAX: none will */
 	struct change *log;
 	size_t n_log, cap_log;
+	/*
+	 * Where the last take that missed would put its key: a first record is
+	 * taken (missed) then held, and the hold goes there without probing
+	 * again. Any change to the slots forgets it.
+	 */
+	uint64_t miss_k;
+	size_t miss_i;
+	bool miss_ok;
 };
 
 /* The key part: tag and hash, the errors' bits clear. */
@@ -58,12 +66,13 @@ static unsigned tag_of(uint64_t k)
 /* When the entry's errors have leaked out (n leak times); INT64_MAX when its tag never leaks. */
 static int64_t leaks_at(const struct ras_once_seen *o, const struct item *it)
 {
-	int64_t leak = o->leak_ns[tag_of(it->k)];
-	unsigned n = n_of(it->k);
+	int64_t leak = o->leak_ns[tag_of(it->k)], span, at;
 
-	if (leak <= 0 || leak > INT64_MAX / n || it->wall_ns > INT64_MAX - leak * n)
+	/* Overflow checked without a division: one per hold was the add's slowest instruction. */
+	if (leak <= 0 || __builtin_mul_overflow(leak, (int64_t)n_of(it->k), &span) ||
+	    __builtin_add_overflow(it->wall_ns, span, &at))
 		return INT64_MAX;
-	return it->wall_ns + leak * n;
+	return at;
 }
 
 int ras_once_seen_new(struct ras_once_seen **out, size_t max_entries)
@@ -122,6 +131,7 @@ static int rehash(struct ras_once_seen *o, size_t cap, int64_t now_ns)
 	o->slots = m;
 	o->cap = cap;
 	o->count = 0;
+	o->miss_ok = false;
 	o->next_leak_ns = INT64_MAX;
 	for (size_t i = 0; i < old_cap; i++) {
 		int64_t at;
@@ -193,20 +203,34 @@ static void remove_at(struct ras_once_seen *o, size_t i)
 	}
 	o->slots[i].k = 0;
 	o->count--;
+	o->miss_ok = false;
+}
+
+/* Into the free slot i, where find put it. */
+static void insert_at(struct ras_once_seen *o, size_t i, const struct item *it)
+{
+	int64_t at;
+
+	o->slots[i] = *it;
+	o->count++;
+	o->miss_ok = false;
+	at = leaks_at(o, it);
+	if (at < o->next_leak_ns)
+		o->next_leak_ns = at;
 }
 
 static void insert(struct ras_once_seen *o, const struct item *it)
 {
 	size_t i = find(o, it->k);
-	int64_t at;
 
-	if (o->slots[i].k)
-		return;
-	o->slots[i] = *it;
-	o->count++;
-	at = leaks_at(o, it);
-	if (at < o->next_leak_ns)
-		o->next_leak_ns = at;
+	if (!o->slots[i].k)
+		insert_at(o, i, it);
+}
+
+void ras_once_seen_prefetch(const struct ras_once_seen *o, unsigned tag, uint64_t hash)
+{
+	if (o && o->slots)
+		__builtin_prefetch(&o->slots[(size_t)key_of(tag, hash) & (o->cap - 1)]);
 }
 
 int ras_once_seen_take(struct ras_once_seen *o, unsigned tag, uint64_t hash, int64_t *wall_ns,
@@ -218,7 +242,13 @@ int ras_once_seen_take(struct ras_once_seen *o, unsigned tag, uint64_t hash, int
 	if (!o->count)
 		return 0;
 	i = find(o, k);
-	if (!o->slots[i].k || log_change(o, &o->slots[i], false) < 0)
+	if (!o->slots[i].k) {
+		o->miss_k = k;
+		o->miss_i = i;
+		o->miss_ok = true;
+		return 0;
+	}
+	if (log_change(o, &o->slots[i], false) < 0)
 		return 0;
 	*wall_ns = o->slots[i].wall_ns;
 	*n = n_of(o->slots[i].k);
@@ -230,6 +260,7 @@ int ras_once_seen_add(struct ras_once_seen *o, unsigned tag, uint64_t hash, int6
 		      unsigned n, int64_t now_ns)
 {
 	struct item it = { key_of(tag, hash) | ((uint64_t)n << N_SHIFT), wall_ns };
+	size_t i;
 	int r;
 
 	if (!n)
@@ -238,11 +269,13 @@ int ras_once_seen_add(struct ras_once_seen *o, unsigned tag, uint64_t hash, int6
 		return -ENOSPC;
 	if ((r = make_room(o, now_ns)) < 0)
 		return r;
-	if (o->slots[find(o, it.k)].k)
+	/* Taken and missed just before (make_room moved nothing): its slot is known. */
+	i = o->miss_ok && o->miss_k == key_of(tag, hash) ? o->miss_i : find(o, it.k);
+	if (o->slots[i].k)
 		return 0;
 	if (log_change(o, &it, true) < 0)
 		return -ENOMEM;
-	insert(o, &it);
+	insert_at(o, i, &it);
 	return 0;
 }
 
@@ -320,6 +353,7 @@ void ras_once_seen_clear(struct ras_once_seen *o)
 	o->slots = NULL;
 	o->cap = 0;
 	o->count = 0;
+	o->miss_ok = false;
 	o->n_log = 0;
 	o->next_leak_ns = INT64_MAX;
 }

@@ -33,6 +33,8 @@ void ras_once_seen_set_leak(struct ras_once_seen *o, unsigned tag, int64_t leak_
 /* 1, the record's time and its errors when (tag, hash) is held (it is taken out), else 0. */
 int ras_once_seen_take(struct ras_once_seen *o, unsigned tag, uint64_t hash, int64_t *wall_ns,
 		       unsigned *n);
+/* Brings (tag, hash)'s first slot into the cache, for a take or an add soon after. */
+void ras_once_seen_prefetch(const struct ras_once_seen *o, unsigned tag, uint64_t hash);
 /*
  * Holds (tag, hash) with its record's time and n errors (at least 1). now_ns,
  * the newest time seen, decides what has leaked out when room is needed. 0;

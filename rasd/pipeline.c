@@ -184,6 +184,8 @@ static int insert_record(struct ras_pipeline *p, const struct ras_pending_entry 
 						RAS_DB_FOLD_KINDS, subj);
 		ev.subjects = subj;
 		ev.subject_kinds = RAS_DB_FOLD_KINDS;
+		/* The thresholds' slots on their way into the CPU's cache while the row is inserted. */
+		ras_actions_prefetch(p->actions, &ev);
 	}
 	r = ras_db_insert_event(p->db, &ev);
 	if (r < 0)
