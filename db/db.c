@@ -140,6 +140,7 @@ static int open_common(struct ras_db **out, const char *path, int flags, const c
 	if (!db)
 		return -ENOMEM;
 	db->rows_store = ras_db_rows_store;
+	db->unheld_store = ras_db_fold_store_unheld;
 	/*
 	 * No allocation statistics: they take a global mutex around every
 	 * malloc SQLite makes, a few percent of a storm's CPU time. Refused

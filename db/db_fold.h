@@ -76,9 +76,19 @@ int ras_db_hold_pack(const struct ras_db_hold *h, const struct ras_db_event *ev,
 /* The writer thread's: holds a copy of the packed record as row id, decoding dec: 1, 0 (its table holds none), -errno. */
 int ras_db_hold_put_packed(struct ras_db_hold *h, unsigned idx, int64_t id, int64_t dec,
 			   const void *packed, size_t bytes);
-/* Inserts the packed record as row id with decoding dec: 0 or -errno. */
+/*
+ * Stores the packed record as row id with decoding dec, not held: gathered
+ * with its table's next ones into one INSERT (ras_db_store_rows), stored by
+ * the RAS_DB_ROWS_PER_INSERT-th or by ras_db_fold_store_unheld. 0 or -errno.
+ */
 int ras_db_hold_insert_packed(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int64_t id,
 			      int64_t dec, const void *packed, size_t bytes);
+/*
+ * Stores the records gathered by ras_db_hold_insert_packed (the writer
+ * thread's db->unheld_store: before anything reads their tables, as its own
+ * gathered rows): SQLITE_OK or SQLite's code. They are dropped either way.
+ */
+int ras_db_fold_store_unheld(struct ras_db *db);
 /* *hp allocated if it is not: 0 or -ENOMEM. */
 int ras_db_hold_state(struct ras_db_hold **hp);
 /* Inserts every record still held under its reserved id (before COMMIT). */

@@ -31,42 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/str.h"
-#include "db_fold_internal.h"
-
-/*
- * One held record: the event's columns and its values: the raw ones, its
- * per-record decoded ones (db_internal.h: the event row holds them), the
- * decoded ones its fold columns read from its decoding (plan.dec) and its
- * location; their bytes after the struct. The fold columns are computed
- * from them when the record is folded (ras_db_hold_take), on the thread
- * that folds, never when it is packed.
- */
-struct held {
-	size_t bytes;               /* of this copy, values' bytes included */
-	int64_t dec, wall_ns, boot;
-	uint64_t trace_ts, rec_hash;
-	int trace_cpu, severity;
-	bool synthetic;
-	char source[24];
-	unsigned nvals;
-	struct ras_value values[];
-};
-
-/*
- * A held record packed (ras_db_hold_pack, the event loop's side): this head,
- * then each value as a tag and what it says, integers in 8 bytes, text and
- * blobs as their length and bytes. The writer thread unpacks it into a
- * struct held (held_unpack) when it holds or stores it.
- */
-struct held_head {
-	int64_t wall_ns, boot;
-	uint64_t trace_ts, rec_hash;
-	int32_t trace_cpu, severity;
-	uint32_t data;              /* the values' bytes (text and blobs) */
-	uint16_t nvals;
-	bool synthetic;
-	char source[24];
-};
+#include "db_hold_pack.h"
 
 /*
  * The bytes of stored copies kept, all tables together: a storm's last
@@ -75,9 +40,6 @@ struct held_head {
  * 16, 98 % of its folds of stored rows are from copies, with 8, 47 %.
  */
 #define KEPT_MAX_BYTES (16u << 20)
-
-/* A value's tag: absent; an integer; bytes (p); present without bytes (p NULL, len kept). */
-enum { V_ABSENT, V_INT, V_BYTES, V_NOBYTES };
 
 struct held_slot {
 	int64_t id;
@@ -101,15 +63,21 @@ struct held_table {
 	/* A decoded struct holding only the values a copy keeps, as bound (tables that have them). */
 	void *scratch;
 	bool tried;
+	/*
+	 * Records the writer thread stores, not held (ras_db_hold_insert_packed):
+	 * gathered RAS_DB_ROWS_PER_INSERT to an INSERT, their copies' buffers reused.
+	 */
+	struct held_slot unheld[RAS_DB_ROWS_PER_INSERT];
+	size_t unheld_cap[RAS_DB_ROWS_PER_INSERT];
+	unsigned nunheld;
 };
 
 struct ras_db_hold {
 	struct held_table t[RAS_MAX_EVENT_TYPES];
-	/* The holding thread's: a record packed by ras_db_hold_add, one unpacked to be stored. */
+	/* The holding thread's: a record packed by ras_db_hold_add; room for an INSERT's values. */
 	uint8_t *pack;
 	size_t pack_cap;
-	struct held *one;
-	size_t one_cap;
+	struct ras_db_col_val *vals;
 	size_t kept_bytes;          /* the tables' kept copies */
 };
 
@@ -166,196 +134,14 @@ bool ras_db_hold_prepare(struct ras_db *db, struct ras_db_hold **hp, unsigned id
 	return ht->eval != NULL;
 }
 
-/*
- * Packing into *buf from at, grown as needed: the first failure to grow
- * stays in err. Every room taken also keeps slack bytes free after it, room
- * for every value's tag and integer, so that those are written unchecked.
- */
-struct packer {
-	uint8_t **buf;
-	size_t *cap, at, slack;
-	uint32_t data;
-	int err;
-};
-
-/* Room for n more bytes at pk->at and the slack after them, or NULL (-ENOMEM kept). */
-static uint8_t *room(struct packer *pk, size_t n)
-{
-	size_t need = pk->at + n + pk->slack, cap;
-	uint8_t *grown;
-
-	if (need <= *pk->cap)
-		return *pk->buf + pk->at;
-	cap = 2 * *pk->cap > need + 4096 ? 2 * *pk->cap : need + 4096;
-	if (pk->err || !(grown = realloc(*pk->buf, cap))) {
-		pk->err = -ENOMEM;
-		return NULL;
-	}
-	*pk->buf = grown;
-	*pk->cap = cap;
-	return grown + pk->at;
-}
-
-/* An integer (within the slack: unchecked). */
-static void put_int(struct packer *pk, int64_t i)
-{
-	uint8_t *p = *pk->buf + pk->at;
-
-	*p = V_INT;
-	memcpy(p + 1, &i, sizeof(i));
-	pk->at += 1 + sizeof(i);
-}
-
-/* Bytes at s (V_BYTES), or present without any (s NULL: V_NOBYTES, len kept). */
-static void put_bytes(struct packer *pk, const void *s, uint32_t len)
-{
-	size_t n = 1 + sizeof(len) + (s ? len : 0);
-	uint8_t *p = room(pk, n);
-
-	if (!p)
-		return;
-	*p = s ? V_BYTES : V_NOBYTES;
-	memcpy(p + 1, &len, sizeof(len));
-	if (s && len)
-		memcpy(p + 1 + sizeof(len), s, len);
-	pk->data += s ? len : 0;
-	pk->at += n;
-}
-
-static void put_absent(struct packer *pk)
-{
-	(*pk->buf)[pk->at++] = V_ABSENT;
-}
-
-/* A decoded field of ev: an integer (RAS_DF_NONE absent) or its text, as the row binds it. */
-static void put_dfield(struct packer *pk, const struct ras_dfield *f, const void *decoded)
-{
-	if (f->type == RAS_DF_INT) {
-		int64_t v = ras_dfield_int(decoded, f);
-
-		if (v == RAS_DF_NONE)
-			put_absent(pk);
-		else
-			put_int(pk, v);
-		return;
-	}
-	put_bytes(pk, ras_dfield_str(decoded, f), (uint32_t)strnlen(ras_dfield_str(decoded, f), f->size - 1));
-}
-
-/*
- * ev packed at pk->at: its columns, its raw values, its per-record decoded
- * ones, the decoded ones plan's columns read, its location. 0 or -errno.
- */
-static int pack_record(struct packer *pk, const struct ras_db_fold_plan *plan, const struct ras_db_event *ev)
-{
-	const struct ras_event_type *type = &ras_event_types[ev->type_idx];
-	const struct ras_db_table *t = ras_db_table_of(ev->type_idx);
-	const struct ras_decoded_head *head = ev->decoded;
-	size_t at = pk->at;
-	struct held_head hh;
-
-	/* An integer's tag and value are the most a value takes besides its bytes. */
-	pk->slack = (type->n_fields + t->nrec + plan->ndec + 1) * (1 + sizeof(int64_t));
-	if (!room(pk, sizeof(hh)))
-		return pk->err;
-	pk->at += sizeof(hh);
-	for (unsigned i = 0; i < type->n_fields; i++) {
-		const struct ras_value *v = &ev->values[i];
-
-		if (!v->present)
-			put_absent(pk);
-		else if (type->fields[i].type == RAS_FT_INT)
-			put_int(pk, v->i);
-		else
-			put_bytes(pk, v->p, v->len);
-		if (pk->err)
-			return pk->err;
-	}
-	for (unsigned k = 0; k < t->nrec && !pk->err; k++)
-		put_dfield(pk, &type->dfields[t->rfield[k]], ev->decoded);
-	for (unsigned k = 0; k < plan->ndec && !pk->err; k++)
-		put_dfield(pk, &type->dfields[plan->dec[k]], ev->decoded);
-	put_bytes(pk, head->location, (uint32_t)strnlen(head->location, sizeof(head->location) - 1));
-	if (pk->err)
-		return pk->err;
-	hh = (struct held_head){ .wall_ns = ev->wall_ns, .boot = ev->boot, .trace_ts = ev->trace_ts,
-				 .rec_hash = ev->rec_hash, .trace_cpu = ev->trace_cpu,
-				 .severity = (int32_t)head->severity, .data = pk->data,
-				 .nvals = (uint16_t)(type->n_fields + t->nrec + plan->ndec + 1),
-				 .synthetic = ev->synthetic };
-	ras_str_copy(hh.source, sizeof(hh.source), ev->source);
-	memcpy(*pk->buf + at, &hh, sizeof(hh));
-	return 0;
-}
-
-/* The bytes of the struct held a packed record unpacks into. */
-static size_t held_bytes(const void *packed)
-{
-	struct held_head hh;
-
-	memcpy(&hh, packed, sizeof(hh));
-	return sizeof(struct held) + hh.nvals * sizeof(struct ras_value) + hh.data;
-}
-
-/* Unpacks a packed record into c (held_bytes of it), its values' bytes after them. */
-static void held_read(struct held *c, int64_t dec, const uint8_t *packed)
-{
-	const uint8_t *p = packed + sizeof(struct held_head);
-	struct held_head hh;
-	uint8_t *data;
-
-	memcpy(&hh, packed, sizeof(hh));
-	*c = (struct held){ .bytes = held_bytes(packed), .dec = dec, .wall_ns = hh.wall_ns, .boot = hh.boot, .trace_ts = hh.trace_ts,
-			    .rec_hash = hh.rec_hash, .trace_cpu = hh.trace_cpu, .severity = hh.severity,
-			    .synthetic = hh.synthetic, .nvals = hh.nvals };
-	memcpy(c->source, hh.source, sizeof(c->source));
-	data = (uint8_t *)&c->values[hh.nvals];
-	for (unsigned i = 0; i < hh.nvals; i++) {
-		struct ras_value *v = &c->values[i];
-		uint8_t tag = *p++;
-
-		*v = (struct ras_value){ .present = tag != V_ABSENT };
-		if (tag == V_INT) {
-			memcpy(&v->i, p, sizeof(v->i));
-			p += sizeof(v->i);
-		} else if (tag == V_BYTES || tag == V_NOBYTES) {
-			memcpy(&v->len, p, sizeof(v->len));
-			p += sizeof(v->len);
-			if (tag == V_NOBYTES)
-				continue;
-			memcpy(data, p, v->len);
-			v->p = data;
-			data += v->len;
-			p += v->len;
-		}
-	}
-}
-
-/* A packed record unpacked into a copy of its own (malloc'd), or NULL. */
-static struct held *held_unpack(int64_t dec, const void *packed)
-{
-	struct held *c = malloc(held_bytes(packed));
-
-	if (c)
-		held_read(c, dec, packed);
-	return c;
-}
-
 int ras_db_hold_pack(const struct ras_db_hold *h, const struct ras_db_event *ev, uint8_t **buf,
 		     size_t *cap, size_t at, size_t *bytes)
 {
 	static const struct ras_db_fold_plan none;
 	const struct held_table *ht = h ? &h->t[ev->type_idx] : NULL;
-	struct packer pk = { .buf = buf, .cap = cap, .at = at };
-	int r;
 
-	if (strlen(ev->source) >= sizeof(((struct held_head *)0)->source))
-		return -ENAMETOOLONG;
 	/* The plan is made once, with the table's statements, before its first record is packed. */
-	if ((r = pack_record(&pk, ht ? &ht->plan : &none, ev)) < 0)
-		return r;
-	*bytes = pk.at - at;
-	return 0;
+	return ras_db_held_pack(ht ? &ht->plan : &none, ev, buf, cap, at, bytes);
 }
 
 /* A free slot at the end of ht's list, grown by doubling. */
@@ -658,67 +444,94 @@ static int held_row_values(struct ras_db *db, struct held_table *ht, const struc
 }
 
 /*
- * Stores the n records of ht gathered in rows (their slots in which):
- * RAS_DB_ROWS_PER_INSERT in one INSERT, as the writer thread stores rows
- * (ras_db_store_rows), fewer one by one; then frees them. -EIO when a row is
- * not stored (its reserved id was taken, or SQLite failed): they stay held
- * until the rollback, as the transaction goes with them.
+ * Stores the n (at most RAS_DB_ROWS_PER_INSERT) records of slots s as rows
+ * under their ids, as the writer thread stores rows (ras_db_store_rows: one
+ * INSERT for them all, in runs). -EIO when a row is not stored (its reserved
+ * id was taken, or SQLite failed): the transaction goes with them.
  */
-static int store_gathered(struct ras_db *db, struct ras_db_hold *h, unsigned idx, const size_t *which,
-			  unsigned n, const struct ras_db_row_job *rows)
+static int store_slots(struct ras_db *db, struct ras_db_hold *h, unsigned idx, struct held_slot *const *s,
+		       unsigned n)
+{
+	struct ras_db_row_job rows[RAS_DB_ROWS_PER_INSERT];
+
+	if (!h->vals && !(h->vals = malloc(RAS_DB_ROWS_PER_INSERT * RAS_DB_MAX_COLS * sizeof(*h->vals))))
+		return -ENOMEM;
+	for (unsigned k = 0; k < n; k++) {
+		rows[k] = (struct ras_db_row_job){ .id = s[k]->id, .row = &h->vals[k * RAS_DB_MAX_COLS] };
+		if (held_row_values(db, &h->t[idx], s[k]->rec, idx, rows[k].row) < 0)
+			return -ENOMEM;
+	}
+	return ras_db_store_rows(db, idx, n, rows) == SQLITE_OK ? 0 : -EIO;
+}
+
+/*
+ * Stores the records ht still holds, in order, RAS_DB_ROWS_PER_INSERT at a
+ * time, their copies kept; on failure they stay held until the rollback.
+ */
+static int store_table(struct ras_db *db, struct ras_db_hold *h, unsigned idx)
 {
 	struct held_table *ht = &h->t[idx];
+	struct held_slot *s[RAS_DB_ROWS_PER_INSERT];
+	unsigned n = 0;
+	int r;
 
-	if (ras_db_store_rows(db, idx, n, rows) != SQLITE_OK)
-		return -EIO;
-	for (unsigned k = 0; k < n; k++) {
-		kept_push(h, ht, &ht->slot[which[k]]);
-		ht->slot[which[k]].rec = NULL;
+	for (size_t k = ht->first; k <= ht->n; k++) {
+		if (k < ht->n && ht->slot[k].rec)
+			s[n++] = &ht->slot[k];
+		if (!n || (n < RAS_DB_ROWS_PER_INSERT && k < ht->n))
+			continue;
+		if ((r = store_slots(db, h, idx, s, n)) < 0)
+			return r;
+		for (unsigned j = 0; j < n; j++) {
+			kept_push(h, ht, s[j]);
+			s[j]->rec = NULL;
+		}
+		n = 0;
 	}
 	return 0;
 }
 
-/* Stores the records ht still holds, in order, RAS_DB_ROWS_PER_INSERT at a time (vals: room for their values). */
-static int store_table(struct ras_db *db, struct ras_db_hold *h, unsigned idx, struct ras_db_col_val *vals)
-{
-	struct held_table *ht = &h->t[idx];
-	struct ras_db_row_job rows[RAS_DB_ROWS_PER_INSERT];
-	size_t which[RAS_DB_ROWS_PER_INSERT];
-	unsigned n = 0;
-
-	for (size_t k = ht->first; k < ht->n; k++) {
-		if (!ht->slot[k].rec)
-			continue;
-		rows[n] = (struct ras_db_row_job){ .id = ht->slot[k].id, .row = &vals[n * RAS_DB_MAX_COLS] };
-		if (held_row_values(db, ht, ht->slot[k].rec, idx, rows[n].row) < 0)
-			return -ENOMEM;
-		which[n++] = k;
-		if (n == RAS_DB_ROWS_PER_INSERT) {
-			if (store_gathered(db, h, idx, which, n, rows) < 0)
-				return -EIO;
-			n = 0;
-		}
-	}
-	return n ? store_gathered(db, h, idx, which, n, rows) : 0;
-}
-
 int ras_db_hold_store(struct ras_db *db, struct ras_db_hold *h)
 {
-	struct ras_db_col_val *vals = NULL;
 	int r = 0;
 
 	for (unsigned i = 0; h && i < RAS_MAX_EVENT_TYPES && r == 0; i++) {
 		struct held_table *ht = &h->t[i];
 
-		if (ht->first < ht->n && !vals &&
-		    !(vals = malloc(RAS_DB_ROWS_PER_INSERT * RAS_DB_MAX_COLS * sizeof(*vals))))
-			return -ENOMEM;
-		if (ht->first < ht->n && (r = store_table(db, h, i, vals)) < 0)
+		if (ht->first < ht->n && (r = store_table(db, h, i)) < 0)
 			break;
 		ht->n = ht->first = 0;
 	}
-	free(vals);
 	return r;
+}
+
+/* Stores table idx's records gathered not held, in order; dropped either way (a failure is the transaction's). */
+static int store_unheld(struct ras_db *db, struct ras_db_hold *h, unsigned idx)
+{
+	struct held_table *ht = &h->t[idx];
+	struct held_slot *s[RAS_DB_ROWS_PER_INSERT];
+	unsigned n = ht->nunheld;
+
+	for (unsigned k = 0; k < n; k++)
+		s[k] = &ht->unheld[k];
+	ht->nunheld = 0;
+	return n ? store_slots(db, h, idx, s, n) : 0;
+}
+
+int ras_db_fold_store_unheld(struct ras_db *db)
+{
+	struct ras_db_hold *h = db->fold ? db->fold->hold : NULL;
+	int r = 0;
+
+	for (unsigned i = 0; h && i < RAS_MAX_EVENT_TYPES; i++)
+		if (h->t[i].nunheld && r == 0)
+			r = store_unheld(db, h, i);
+		else
+			h->t[i].nunheld = 0;
+	if (r == 0)
+		return SQLITE_OK;
+	r = sqlite3_errcode(db->h);
+	return r != SQLITE_OK && r != SQLITE_DONE && r != SQLITE_ROW ? r : SQLITE_ERROR;
 }
 
 int ras_db_hold_put_packed(struct ras_db_hold *h, unsigned idx, int64_t id, int64_t dec,
@@ -732,7 +545,7 @@ int ras_db_hold_put_packed(struct ras_db_hold *h, unsigned idx, int64_t id, int6
 		return 0;
 	if (room_for_one(ht) < 0)
 		return -ENOMEM;
-	if (!(c = held_unpack(dec, packed)))
+	if (!(c = ras_db_held_unpack(dec, packed)))
 		return -ENOMEM;
 	ht->slot[ht->n++] = (struct held_slot){ .id = id, .rec = c };
 	return 1;
@@ -746,26 +559,26 @@ int ras_db_hold_state(struct ras_db_hold **hp)
 int ras_db_hold_insert_packed(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int64_t id,
 			      int64_t dec, const void *packed, size_t bytes)
 {
-	size_t need = held_bytes(packed);
-	struct ras_db_event ev;
+	size_t need = ras_db_held_bytes(packed);
+	struct held_table *ht = h ? &h->t[idx] : NULL;
+	struct held_slot *s;
 
 	(void)bytes;
-	if (!h)
+	if (!ht)
 		return -ENOMEM;
-	/* Unpacked into the one copy kept for it: it is stored at once, not held. */
-	if (need > h->one_cap) {
-		struct held *grown = realloc(h->one, need + 4096);
+	/* Unpacked into its place's copy, reused: stored with its table's next ones, not held. */
+	s = &ht->unheld[ht->nunheld];
+	if (need > ht->unheld_cap[ht->nunheld]) {
+		struct held *grown = realloc(s->rec, need + 1024);
 
 		if (!grown)
 			return -ENOMEM;
-		h->one = grown;
-		h->one_cap = need + 4096;
+		s->rec = grown;
+		ht->unheld_cap[ht->nunheld] = need + 1024;
 	}
-	held_read(h->one, dec, packed);
-	if (held_event(&h->t[idx], h->one, idx, &ev) < 0)
-		return -ENOMEM;
-	/* Its id was reserved for it: anything but a new row is an error. */
-	return ras_db_insert_row(db, &ev, dec, &id) == 1 ? 0 : -EIO;
+	ras_db_held_read(s->rec, dec, packed);
+	s->id = id;
+	return ++ht->nunheld < RAS_DB_ROWS_PER_INSERT ? 0 : store_unheld(db, h, idx);
 }
 
 void ras_db_hold_clear(struct ras_db_hold *h)
@@ -773,7 +586,7 @@ void ras_db_hold_clear(struct ras_db_hold *h)
 	for (unsigned i = 0; h && i < RAS_MAX_EVENT_TYPES; i++) {
 		for (size_t k = h->t[i].first; k < h->t[i].n; k++)
 			free(h->t[i].slot[k].rec);
-		h->t[i].n = h->t[i].first = 0;
+		h->t[i].n = h->t[i].first = h->t[i].nunheld = 0;
 		kept_forget(h, &h->t[i]);
 	}
 }
@@ -788,9 +601,11 @@ void ras_db_hold_free(struct ras_db_hold *h)
 		free(h->t[i].kept);
 		free(h->t[i].scratch);
 		sqlite3_finalize(h->t[i].eval);
+		for (unsigned k = 0; k < RAS_DB_ROWS_PER_INSERT; k++)
+			free(h->t[i].unheld[k].rec);
 	}
 	free(h->pack);
-	free(h->one);
+	free(h->vals);
 	free(h);
 }
 

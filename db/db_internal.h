@@ -142,6 +142,8 @@ struct ras_db {
 	 * into no stage (tests/test-db-calls.sh).
 	 */
 	int (*rows_store)(struct ras_db *db, unsigned idx, unsigned n, const struct ras_db_row_job *rows);
+	/* Folding's rows gathered not held (ras_db_fold_store_unheld), stored where rows_store's are. */
+	int (*unheld_store)(struct ras_db *db);
 	int wb_failed;                      /* SQLite code of a deferred write that failed, as last synced */
 	unsigned long sync_waits;           /* ras_db_sync calls that waited for the writer thread (tests) */
 	unsigned long rollbacks;            /* ras_db_rollback calls: ras_db_rollbacks */

@@ -63,6 +63,9 @@ int ras_db_wb_store_all_gathered(struct ras_db_wb *wb)
 	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES && r == SQLITE_OK; i++)
 		r = ras_db_wb_store_gathered(wb, i);
 	ras_db_wb_drop_gathered(wb);
+	/* Folding's records not held, gathered the same way: read by the same jobs (folding's flush). */
+	if (r == SQLITE_OK && wb->db->unheld_store)
+		r = wb->db->unheld_store(wb->db);
 	return r;
 }
 

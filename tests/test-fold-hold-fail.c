@@ -13,6 +13,12 @@
  * writer kept open) commits: every record is then counted once, raw or
  * folded, and the roll-ups are those stored without the failure. The same
  * with the writer thread, where folding's flush is a job before the COMMIT.
+ *
+ * Then a record not held refused: batch 0's 12 first fold_keep records are
+ * stored, not held; the writer thread gathers them into INSERTs of 8 and 4
+ * rows (db_fold_hold.c, ras_db_hold_insert_packed), inline each goes alone.
+ * The 6th is refused mid-statement: the commit fails, nothing of batch 0 is
+ * kept, and the batch given again is the database that never failed.
  */
 #include <sqlite3.h>
 #include <stdalign.h>
@@ -32,6 +38,8 @@
 #define BATCHES 12
 /* Record 95 (its trace_ts): batch 1's 36th, all 60 held at its commit, 16 to an INSERT. */
 #define POISON 95
+/* Record 5: the 6th of batch 0's first fold_keep per DIMM, stored not held. */
+#define POISON_UNHELD 5
 
 static char dir[256];
 static int64_t T0;
@@ -126,6 +134,37 @@ rest:
 	return r;
 }
 
+/* The stream stored in path, batch 0's commit refused once on record POISON_UNHELD (not held). */
+static int store_unheld_refused(const char *path, bool behind)
+{
+	struct ras_db *db = open_db(path, behind);
+	char sql[256];
+	int r;
+
+	if (!db)
+		return -1;
+	ras_db_close(db);
+	snprintf(sql, sizeof(sql), "CREATE TRIGGER poison BEFORE INSERT ON mc_event WHEN NEW.trace_ts = %d"
+		 " BEGIN SELECT RAISE(ABORT, 'poisoned record'); END", POISON_UNHELD);
+	exec_in(path, sql);
+	if (!(db = open_db(path, behind)))
+		return -1;
+	watch_inserts(db, "mc_event");
+	r = store_batch(db, 0);
+	tap_ok(r < 0 && strstr(ras_db_errmsg(db), "poisoned record"),
+	       "%s: batch 0's commit fails on a record not held refused: %s", path, ras_db_errmsg(db));
+	tap_is_int(watched_rows(), behind ? 8 : 1,
+		   "%s: refused in an INSERT of %u rows", path, behind ? 8 : 1);
+	ras_db_rollback(db);
+	tap_is_int(test_sql_int(path, "SELECT count(*) FROM mc_event"), 0, "%s: nothing of batch 0 kept", path);
+	tap_is_int(exec_in(path, "DROP TRIGGER poison"), 0, "%s: the trigger dropped", path);
+	r = 0;
+	for (unsigned b = 0; b < BATCHES && r == 0; b++)
+		r = store_batch(db, b);
+	ras_db_close(db);
+	return r;
+}
+
 /* The first column of sql's first row over database a with b attached as o, or -1. */
 static int64_t sql_both(const char *a, const char *b, const char *sql)
 {
@@ -191,6 +230,9 @@ static void check(bool behind)
 	       (long long)test_sql_int(failed, "SELECT count(*) FROM mc_event"),
 	       (long long)test_sql_int(failed, "SELECT sum(records) FROM folds"));
 	compare(failed, ref, behind ? "writer thread" : "inline");
+	snprintf(failed, sizeof(failed), "%s/unheld-%d.db", dir, behind);
+	tap_is_int(store_unheld_refused(failed, behind), 0, "%s: batch 0 given again, and the rest, stored", failed);
+	compare(failed, ref, behind ? "writer thread, a record not held refused" : "inline, a record not held refused");
 }
 
 int main(void)

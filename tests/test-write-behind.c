@@ -574,8 +574,6 @@ static void check_close_uncommitted(void)
  * decodings, ids included, as a database that never failed.
  */
 static bool gate_open, gate_entered;
-static unsigned last_rows;   /* VALUES tuples of the last INSERT into the table watched */
-static const char *watched;
 
 static int gate(struct ras_db *db, const void *arg)
 {
@@ -584,23 +582,6 @@ static int gate(struct ras_db *db, const void *arg)
 	while (!__atomic_load_n(&gate_open, __ATOMIC_ACQUIRE))
 		usleep(1000);
 	return SQLITE_OK;
-}
-
-/* In place of the tripwire: the rows of each INSERT into the watched table as it starts. */
-static int note_insert(unsigned type, void *ctx, void *p, void *x)
-{
-	const char *sql = sqlite3_sql(p);
-	char head[128];
-	unsigned rows = 1;
-
-	(void)type, (void)ctx, (void)x;
-	snprintf(head, sizeof(head), "INSERT OR IGNORE INTO %s (", watched);
-	if (!sql || strncmp(sql, head, strlen(head)))
-		return 0;
-	for (const char *q = sql; (q = strstr(q, "),(")); q++)
-		rows++;
-	__atomic_store_n(&last_rows, rows, __ATOMIC_RELAXED);
-	return 0;
 }
 
 /* The n-th machine check of the stream (records i % 3 != 0 are machine checks). */
@@ -651,11 +632,10 @@ static void check_refused_mid_statement(const char *table, const char *trigger)
 	sqlite3_close(h);
 	if (!(db = open_db(path[1], true)))
 		return;
-	watched = table;
-	sqlite3_trace_v2(db->h, SQLITE_TRACE_STMT, note_insert, NULL);
+	watch_inserts(db, table);
 	tap_is_int(store_gated(db, poison), -EIO, "%s: one refused mid-statement, the commit fails: %s",
 		   table, ras_db_errmsg(db));
-	tap_is_int(__atomic_load_n(&last_rows, __ATOMIC_RELAXED), 16, "%s: the INSERT refused had 16 rows", table);
+	tap_is_int(watched_rows(), 16, "%s: the INSERT refused had 16 rows", table);
 	ras_db_rollback(db);
 	tap_is_int(rows_in(path[1]), 0, "%s: nothing kept", table);
 	tap_is_int(store_gated(db, ~0u), 0, "%s: the batch given again commits", table);

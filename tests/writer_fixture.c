@@ -2,6 +2,8 @@
 /* The writer tests' fixture: see writer_fixture.h. */
 #include <sqlite3.h>
 #include <stdio.h>
+#include <string.h>
+#include "db/db_internal.h"
 #include "tap.h"
 #include "writer_fixture.h"
 
@@ -19,6 +21,36 @@ struct ras_db *open_db(const char *path, bool behind)
 		return NULL;
 	}
 	return db;
+}
+
+static unsigned last_rows;   /* VALUES tuples of the last INSERT into the table watched */
+static const char *watched;
+
+static int note_insert(unsigned type, void *ctx, void *p, void *x)
+{
+	const char *sql = sqlite3_sql(p);
+	char head[128];
+	unsigned rows = 1;
+
+	(void)type, (void)ctx, (void)x;
+	snprintf(head, sizeof(head), "INSERT OR IGNORE INTO %s (", watched);
+	if (!sql || strncmp(sql, head, strlen(head)))
+		return 0;
+	for (const char *q = sql; (q = strstr(q, "),(")); q++)
+		rows++;
+	__atomic_store_n(&last_rows, rows, __ATOMIC_RELAXED);
+	return 0;
+}
+
+void watch_inserts(struct ras_db *db, const char *table)
+{
+	watched = table;
+	sqlite3_trace_v2(db->h, SQLITE_TRACE_STMT, note_insert, NULL);
+}
+
+unsigned watched_rows(void)
+{
+	return __atomic_load_n(&last_rows, __ATOMIC_RELAXED);
 }
 
 int64_t differing(const char *a, const char *b, const char *table)

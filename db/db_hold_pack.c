@@ -1,0 +1,217 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A held record's copy packed and unpacked (db_hold_pack.h): what the event
+ * loop hands the writer thread for a record folding decides on, a few bytes
+ * per value, and the struct held the thread that holds or stores it unpacks
+ * it into (db_fold_hold.c). Moved out of db_fold_hold.c whole.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include "lib/str.h"
+#include "db_hold_pack.h"
+
+/*
+ * A held record packed (ras_db_hold_pack, the event loop's side): this head,
+ * then each value as a tag and what it says, integers in 8 bytes, text and
+ * blobs as their length and bytes. The writer thread unpacks it into a
+ * struct held (held_unpack) when it holds or stores it.
+ */
+struct held_head {
+	int64_t wall_ns, boot;
+	uint64_t trace_ts, rec_hash;
+	int32_t trace_cpu, severity;
+	uint32_t data;              /* the values' bytes (text and blobs) */
+	uint16_t nvals;
+	bool synthetic;
+	char source[24];
+};
+
+/* A value's tag: absent; an integer; bytes (p); present without bytes (p NULL, len kept). */
+enum { V_ABSENT, V_INT, V_BYTES, V_NOBYTES };
+
+/*
+ * Packing into *buf from at, grown as needed: the first failure to grow
+ * stays in err. Every room taken also keeps slack bytes free after it, room
+ * for every value's tag and integer, so that those are written unchecked.
+ */
+struct packer {
+	uint8_t **buf;
+	size_t *cap, at, slack;
+	uint32_t data;
+	int err;
+};
+
+/* Room for n more bytes at pk->at and the slack after them, or NULL (-ENOMEM kept). */
+static uint8_t *room(struct packer *pk, size_t n)
+{
+	size_t need = pk->at + n + pk->slack, cap;
+	uint8_t *grown;
+
+	if (need <= *pk->cap)
+		return *pk->buf + pk->at;
+	cap = 2 * *pk->cap > need + 4096 ? 2 * *pk->cap : need + 4096;
+	if (pk->err || !(grown = realloc(*pk->buf, cap))) {
+		pk->err = -ENOMEM;
+		return NULL;
+	}
+	*pk->buf = grown;
+	*pk->cap = cap;
+	return grown + pk->at;
+}
+
+/* An integer (within the slack: unchecked). */
+static void put_int(struct packer *pk, int64_t i)
+{
+	uint8_t *p = *pk->buf + pk->at;
+
+	*p = V_INT;
+	memcpy(p + 1, &i, sizeof(i));
+	pk->at += 1 + sizeof(i);
+}
+
+/* Bytes at s (V_BYTES), or present without any (s NULL: V_NOBYTES, len kept). */
+static void put_bytes(struct packer *pk, const void *s, uint32_t len)
+{
+	size_t n = 1 + sizeof(len) + (s ? len : 0);
+	uint8_t *p = room(pk, n);
+
+	if (!p)
+		return;
+	*p = s ? V_BYTES : V_NOBYTES;
+	memcpy(p + 1, &len, sizeof(len));
+	if (s && len)
+		memcpy(p + 1 + sizeof(len), s, len);
+	pk->data += s ? len : 0;
+	pk->at += n;
+}
+
+static void put_absent(struct packer *pk)
+{
+	(*pk->buf)[pk->at++] = V_ABSENT;
+}
+
+/* A decoded field of ev: an integer (RAS_DF_NONE absent) or its text, as the row binds it. */
+static void put_dfield(struct packer *pk, const struct ras_dfield *f, const void *decoded)
+{
+	if (f->type == RAS_DF_INT) {
+		int64_t v = ras_dfield_int(decoded, f);
+
+		if (v == RAS_DF_NONE)
+			put_absent(pk);
+		else
+			put_int(pk, v);
+		return;
+	}
+	put_bytes(pk, ras_dfield_str(decoded, f), (uint32_t)strnlen(ras_dfield_str(decoded, f), f->size - 1));
+}
+
+/*
+ * ev packed at pk->at: its columns, its raw values, its per-record decoded
+ * ones, the decoded ones plan's columns read, its location. 0 or -errno.
+ */
+static int pack_record(struct packer *pk, const struct ras_db_fold_plan *plan, const struct ras_db_event *ev)
+{
+	const struct ras_event_type *type = &ras_event_types[ev->type_idx];
+	const struct ras_db_table *t = ras_db_table_of(ev->type_idx);
+	const struct ras_decoded_head *head = ev->decoded;
+	size_t at = pk->at;
+	struct held_head hh;
+
+	/* An integer's tag and value are the most a value takes besides its bytes. */
+	pk->slack = (type->n_fields + t->nrec + plan->ndec + 1) * (1 + sizeof(int64_t));
+	if (!room(pk, sizeof(hh)))
+		return pk->err;
+	pk->at += sizeof(hh);
+	for (unsigned i = 0; i < type->n_fields; i++) {
+		const struct ras_value *v = &ev->values[i];
+
+		if (!v->present)
+			put_absent(pk);
+		else if (type->fields[i].type == RAS_FT_INT)
+			put_int(pk, v->i);
+		else
+			put_bytes(pk, v->p, v->len);
+		if (pk->err)
+			return pk->err;
+	}
+	for (unsigned k = 0; k < t->nrec && !pk->err; k++)
+		put_dfield(pk, &type->dfields[t->rfield[k]], ev->decoded);
+	for (unsigned k = 0; k < plan->ndec && !pk->err; k++)
+		put_dfield(pk, &type->dfields[plan->dec[k]], ev->decoded);
+	put_bytes(pk, head->location, (uint32_t)strnlen(head->location, sizeof(head->location) - 1));
+	if (pk->err)
+		return pk->err;
+	hh = (struct held_head){ .wall_ns = ev->wall_ns, .boot = ev->boot, .trace_ts = ev->trace_ts,
+				 .rec_hash = ev->rec_hash, .trace_cpu = ev->trace_cpu,
+				 .severity = (int32_t)head->severity, .data = pk->data,
+				 .nvals = (uint16_t)(type->n_fields + t->nrec + plan->ndec + 1),
+				 .synthetic = ev->synthetic };
+	ras_str_copy(hh.source, sizeof(hh.source), ev->source);
+	memcpy(*pk->buf + at, &hh, sizeof(hh));
+	return 0;
+}
+
+size_t ras_db_held_bytes(const void *packed)
+{
+	struct held_head hh;
+
+	memcpy(&hh, packed, sizeof(hh));
+	return sizeof(struct held) + hh.nvals * sizeof(struct ras_value) + hh.data;
+}
+
+void ras_db_held_read(struct held *c, int64_t dec, const void *packed)
+{
+	const uint8_t *p = (const uint8_t *)packed + sizeof(struct held_head);
+	struct held_head hh;
+	uint8_t *data;
+
+	memcpy(&hh, packed, sizeof(hh));
+	*c = (struct held){ .bytes = ras_db_held_bytes(packed), .dec = dec, .wall_ns = hh.wall_ns, .boot = hh.boot, .trace_ts = hh.trace_ts,
+			    .rec_hash = hh.rec_hash, .trace_cpu = hh.trace_cpu, .severity = hh.severity,
+			    .synthetic = hh.synthetic, .nvals = hh.nvals };
+	memcpy(c->source, hh.source, sizeof(c->source));
+	data = (uint8_t *)&c->values[hh.nvals];
+	for (unsigned i = 0; i < hh.nvals; i++) {
+		struct ras_value *v = &c->values[i];
+		uint8_t tag = *p++;
+
+		*v = (struct ras_value){ .present = tag != V_ABSENT };
+		if (tag == V_INT) {
+			memcpy(&v->i, p, sizeof(v->i));
+			p += sizeof(v->i);
+		} else if (tag == V_BYTES || tag == V_NOBYTES) {
+			memcpy(&v->len, p, sizeof(v->len));
+			p += sizeof(v->len);
+			if (tag == V_NOBYTES)
+				continue;
+			memcpy(data, p, v->len);
+			v->p = data;
+			data += v->len;
+			p += v->len;
+		}
+	}
+}
+
+struct held *ras_db_held_unpack(int64_t dec, const void *packed)
+{
+	struct held *c = malloc(ras_db_held_bytes(packed));
+
+	if (c)
+		ras_db_held_read(c, dec, packed);
+	return c;
+}
+
+int ras_db_held_pack(const struct ras_db_fold_plan *plan, const struct ras_db_event *ev, uint8_t **buf,
+		     size_t *cap, size_t at, size_t *bytes)
+{
+	struct packer pk = { .buf = buf, .cap = cap, .at = at };
+	int r;
+
+	if (strlen(ev->source) >= sizeof(((struct held_head *)0)->source))
+		return -ENAMETOOLONG;
+	if ((r = pack_record(&pk, plan, ev)) < 0)
+		return r;
+	*bytes = pk.at - at;
+	return 0;
+}
