@@ -7,6 +7,6 @@ EXTRA_DIST += rasd/bucket_read.mk
 
 check_PROGRAMS += tests/test-bucket-unconfirmed
 TESTS += tests/test-bucket-unconfirmed
-tests_test_bucket_unconfirmed_SOURCES = tests/test-bucket-unconfirmed.c $(SPILL_FIXTURE)
+tests_test_bucket_unconfirmed_SOURCES = tests/test-bucket-unconfirmed.c $(SPILL_FIXTURE) $(WRITER_FIXTURE)
 tests_test_bucket_unconfirmed_CFLAGS = $(RAS_CFLAGS)
 tests_test_bucket_unconfirmed_LDADD = $(TEST_LIBS)

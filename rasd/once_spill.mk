@@ -16,6 +16,6 @@ tests_test_key_set_LDADD = $(TEST_LIBS)
 # A storm spilled behind the writer thread: no wait per subject, same counts, failures.
 check_PROGRAMS += tests/test-once-spill-behind
 TESTS += tests/test-once-spill-behind
-tests_test_once_spill_behind_SOURCES = tests/test-once-spill-behind.c $(SPILL_FIXTURE)
+tests_test_once_spill_behind_SOURCES = tests/test-once-spill-behind.c $(SPILL_FIXTURE) $(WRITER_FIXTURE)
 tests_test_once_spill_behind_CFLAGS = $(RAS_CFLAGS)
 tests_test_once_spill_behind_LDADD = $(TEST_LIBS)

@@ -33,6 +33,7 @@
 #include "spill_fixture.h"
 #include "tap.h"
 #include "test_util.h"
+#include "writer_fixture.h"
 
 #define SEC 1000000000LL
 #define MS 1000000LL
@@ -93,65 +94,6 @@ static void test_set(void)
 	tap_ok(rasd_unconfirmed_count(u) == 0 && rasd_unconfirmed_get(u, 0, "d", &b) == 0,
 	       "cleared (a commit made at once, or a rollback): nothing kept");
 	rasd_unconfirmed_free(u);
-}
-
-/* ---- the writer thread held inside a job (as in test-once-spill-behind) ---- */
-
-static struct {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	bool started, released, gave_up;
-} hold = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false, false };
-
-/* Runs on the writer thread until released; the deadline only ends a test that would hang. */
-static int hold_writer(struct ras_db *db, const void *arg)
-{
-	struct timespec until;
-
-	(void)db, (void)arg;
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += 60;
-	pthread_mutex_lock(&hold.lock);
-	hold.started = true;
-	pthread_cond_broadcast(&hold.cond);
-	while (!hold.released && !hold.gave_up)
-		hold.gave_up = pthread_cond_timedwait(&hold.cond, &hold.lock, &until) == ETIMEDOUT;
-	pthread_mutex_unlock(&hold.lock);
-	return SQLITE_OK;
-}
-
-static int filler(struct ras_db *db, const void *arg)
-{
-	(void)db, (void)arg;
-	return SQLITE_OK;
-}
-
-/* A job the size of a whole chunk behind the holding one sends its chunk to the thread. */
-static int hold_start(struct ras_db *db)
-{
-	static char big[WB_CHUNK_BYTES - sizeof(struct job_head)];
-
-	hold.started = hold.released = hold.gave_up = false;
-	if (ras_db_defer_call(db, hold_writer, NULL, 0) < 0 ||
-	    ras_db_defer_call(db, filler, big, sizeof(big)) < 0)
-		return -1;
-	pthread_mutex_lock(&hold.lock);
-	while (!hold.started)
-		pthread_cond_wait(&hold.cond, &hold.lock);
-	pthread_mutex_unlock(&hold.lock);
-	return 0;
-}
-
-static bool hold_release(void)
-{
-	bool gave_up;
-
-	pthread_mutex_lock(&hold.lock);
-	hold.released = true;
-	gave_up = hold.gave_up;
-	pthread_cond_broadcast(&hold.cond);
-	pthread_mutex_unlock(&hold.lock);
-	return !gave_up;
 }
 
 /* ---- rasd's actions on a database, committed as the pipeline does ---- */
@@ -258,7 +200,7 @@ static struct entry *count_held(struct ras_actions *a, struct ras_db *db, int64_
 	tap_ok(!cached(a, 5), "%s: page 5 is not in the cache", what);
 	count(a, 5, ms);
 	e = actions_slot_for(a, RAS_SUBJ_PAGE, page(5).key);
-	tap_ok(hold_release(), "%s: page 5 counted while the writer thread was held", what);
+	tap_ok(writer_hold_release(), "%s: page 5 counted while the writer thread was held", what);
 	tap_is_int((long)(db->sync_waits - waits), 0, "%s: no wait for the writer thread", what);
 	tap_is_int((long)(a->bucket_syncs - syncs), 0, "%s: no read on the writer's connection", what);
 	return e && e->used ? e : NULL;
@@ -274,7 +216,7 @@ static void evicted_unconfirmed(struct ras_actions *a, struct ras_db *db, struct
 	count(a, 5, 1);
 	fill_cache(a, 100, 10);
 	/* The flush that evicted page 5 and the commit go behind the held job: none of it runs. */
-	if (!tap_ok(hold_start(db) == 0, "the writer thread is held inside a job"))
+	if (!tap_ok(writer_hold_start(db) == 0, "the writer thread is held inside a job"))
 		return;
 	tap_ok(commit_behind(a, db, b) == 0 && b->ticket, "the batch's commit is handed over, not made");
 	tap_ok(begin(db) == 0, "the next transaction");
@@ -305,7 +247,7 @@ static void test_no_wait(void)
 	tap_ok(begin(db) == 0, "a third transaction");
 	fill_cache(a, 10000, 30000);
 	reads = ras_db_bucket_reader_reads(a->reader);
-	if (!tap_ok(hold_start(db) == 0, "the writer thread is held again"))
+	if (!tap_ok(writer_hold_start(db) == 0, "the writer thread is held again"))
 		return;
 	e = count_held(a, db, 40000, "committed and confirmed");
 	tap_ok(e && e->b.level == 4 && e->total == 4, "its bucket from the committed rows: 4 errors");

@@ -31,6 +31,7 @@
 #include "spill_fixture.h"
 #include "tap.h"
 #include "test_util.h"
+#include "writer_fixture.h"
 
 #define SEC 1000000000LL
 #define MS 1000000LL
@@ -94,73 +95,6 @@ static int commit(struct ras_actions *a, struct ras_db *db)
 	return 0;
 }
 
-/* ---- the writer thread held inside a job ---- */
-
-static struct {
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	bool started, released, gave_up;
-} hold = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false, false };
-
-/*
- * Runs on the writer thread until released. The deadline only ends a test
- * that would otherwise hang (a wait for the writer thread, the failure this
- * test looks for); a passing run never meets it.
- */
-static int hold_writer(struct ras_db *db, const void *arg)
-{
-	struct timespec until;
-
-	(void)db, (void)arg;
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += 60;
-	pthread_mutex_lock(&hold.lock);
-	hold.started = true;
-	pthread_cond_broadcast(&hold.cond);
-	while (!hold.released && !hold.gave_up)
-		hold.gave_up = pthread_cond_timedwait(&hold.cond, &hold.lock, &until) == ETIMEDOUT;
-	pthread_mutex_unlock(&hold.lock);
-	return SQLITE_OK;
-}
-
-static int filler(struct ras_db *db, const void *arg)
-{
-	(void)db, (void)arg;
-	return SQLITE_OK;
-}
-
-/*
- * Hands the holding job over and waits until it runs: a job the size of a
- * whole chunk after it never fits beside it, so the chunk holding it goes to
- * the writer thread (a job of 250 KB did only when the chunk already held
- * 6 KB, which depended on what was queued before: CI once hung here).
- */
-static int hold_start(struct ras_db *db)
-{
-	static char big[WB_CHUNK_BYTES - sizeof(struct job_head)];
-
-	if (ras_db_defer_call(db, hold_writer, NULL, 0) < 0 ||
-	    ras_db_defer_call(db, filler, big, sizeof(big)) < 0)
-		return -1;
-	pthread_mutex_lock(&hold.lock);
-	while (!hold.started)
-		pthread_cond_wait(&hold.cond, &hold.lock);
-	pthread_mutex_unlock(&hold.lock);
-	return 0;
-}
-
-static bool hold_release(void)
-{
-	bool gave_up;
-
-	pthread_mutex_lock(&hold.lock);
-	hold.released = true;
-	gave_up = hold.gave_up;
-	pthread_cond_broadcast(&hold.cond);
-	pthread_mutex_unlock(&hold.lock);
-	return !gave_up;
-}
-
 static void test_no_wait(void)
 {
 	struct rasd_config cfg;
@@ -172,14 +106,14 @@ static void test_no_wait(void)
 	if (!tap_ok(open_all("nowait.db", &cfg, HELD, true, &db, &a) == 0 && begin(db) == 0,
 		    "a database with a writer thread, a once-seen set for %d", HELD))
 		return;
-	if (!tap_ok(hold_start(db) == 0, "the writer thread is held inside a job"))
+	if (!tap_ok(writer_hold_start(db) == 0, "the writer thread is held inside a job"))
 		return;
 	for (unsigned i = 0; i < STORM; i++) {
 		struct ras_subject s = page(i);
 
 		crossed += actions_count_errors(a, &s, t0 + (int64_t)i * MS, COUNT_LIVE) != NULL;
 	}
-	tap_ok(hold_release(), "%d fresh pages counted while it was held: none waited for it", STORM);
+	tap_ok(writer_hold_release(), "%d fresh pages counted while it was held: none waited for it", STORM);
 	tap_is_int(crossed, 0, "none crosses");
 	tap_is_int(commit(a, db), 0, "the batch commits");
 	tap_is_int((int)ras_once_seen_count(a->once) + spilled(a), STORM,

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* The writer tests' fixture: see writer_fixture.h. */
+#include <errno.h>
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include "db/db_internal.h"
+#include "db/db_writer_internal.h"
 #include "tap.h"
 #include "writer_fixture.h"
 
@@ -72,4 +76,66 @@ int64_t differing(const char *a, const char *b, const char *table)
 	sqlite3_finalize(st);
 	sqlite3_close(h);
 	return n;
+}
+
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool started, released, gave_up;
+} hold = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false, false };
+
+/* Runs on the writer thread until released; the deadline only ends a test that would hang. */
+static int hold_writer(struct ras_db *db, const void *arg)
+{
+	struct timespec until;
+
+	(void)db, (void)arg;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 60;
+	pthread_mutex_lock(&hold.lock);
+	hold.started = true;
+	pthread_cond_broadcast(&hold.cond);
+	while (!hold.released && !hold.gave_up)
+		hold.gave_up = pthread_cond_timedwait(&hold.cond, &hold.lock, &until) == ETIMEDOUT;
+	pthread_mutex_unlock(&hold.lock);
+	return SQLITE_OK;
+}
+
+static int filler(struct ras_db *db, const void *arg)
+{
+	(void)db, (void)arg;
+	return SQLITE_OK;
+}
+
+/*
+ * A job the size of a whole chunk after the holding one never fits beside
+ * it, so the chunk holding it goes to the writer thread (a job of 250 KB did
+ * only when the chunk already held 6 KB, which depended on what was queued
+ * before: CI once hung there).
+ */
+int writer_hold_start(struct ras_db *db)
+{
+	static char big[WB_CHUNK_BYTES - sizeof(struct job_head)];
+
+	hold.started = hold.released = hold.gave_up = false;
+	if (ras_db_defer_call(db, hold_writer, NULL, 0) < 0 ||
+	    ras_db_defer_call(db, filler, big, sizeof(big)) < 0)
+		return -1;
+	pthread_mutex_lock(&hold.lock);
+	while (!hold.started)
+		pthread_cond_wait(&hold.cond, &hold.lock);
+	pthread_mutex_unlock(&hold.lock);
+	return 0;
+}
+
+bool writer_hold_release(void)
+{
+	bool gave_up;
+
+	pthread_mutex_lock(&hold.lock);
+	hold.released = true;
+	gave_up = hold.gave_up;
+	pthread_cond_broadcast(&hold.cond);
+	pthread_mutex_unlock(&hold.lock);
+	return !gave_up;
 }
