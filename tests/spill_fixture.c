@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The once-spill tests' fixture: see spill_fixture.h. */
+#include <sqlite3.h>
 #include <stdint.h>
 #include <stdio.h>
 #include "db/db_actions.h"
@@ -25,4 +26,30 @@ int spilled(struct ras_actions *a)
 	int n = 0;
 
 	return ras_db_once_spill_keys(a->dba, count_key, &n) < 0 ? -1 : n;
+}
+
+/* Rows of one database's buckets not in the other's, both ways (every column but the label). */
+int64_t buckets_differ(const char *dir, const char *x, const char *y)
+{
+	char path[700], sql[1800];
+	sqlite3 *h = NULL;
+	sqlite3_stmt *st = NULL;
+	int64_t n = -1;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, x);
+	snprintf(sql, sizeof(sql), "ATTACH '%s/%s' AS y", dir, y);
+	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
+	    sqlite3_exec(h, sql, NULL, NULL, NULL) != SQLITE_OK)
+		goto out;
+	snprintf(sql, sizeof(sql),
+		 "SELECT (SELECT count(*) FROM (SELECT kind, subject, level, last_ns, total FROM main.buckets"
+		 " EXCEPT SELECT kind, subject, level, last_ns, total FROM y.buckets))"
+		 " + (SELECT count(*) FROM (SELECT kind, subject, level, last_ns, total FROM y.buckets"
+		 " EXCEPT SELECT kind, subject, level, last_ns, total FROM main.buckets))");
+	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(h);
+	return n;
 }

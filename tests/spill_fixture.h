@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the tests of subjects seen once spilled past memory share
- * (test-once-spill, test-once-spill-behind): fresh pages as subjects, and
- * how many the spill holds.
+ * (test-once-spill, test-once-spill-behind, test-bucket-unconfirmed): fresh
+ * pages as subjects, how many the spill holds, and two databases' buckets
+ * compared.
  */
 #ifndef RAS_SPILL_FIXTURE_H
 #define RAS_SPILL_FIXTURE_H
@@ -13,5 +14,7 @@
 struct ras_subject page(unsigned i);
 /* Subjects in the actions' spill (the writer's temporary table), or -1. */
 int spilled(struct ras_actions *a);
+/* Bucket rows of dir/x not in dir/y and the other way (every column but the label), or -1. */
+int64_t buckets_differ(const char *dir, const char *x, const char *y);
 
 #endif

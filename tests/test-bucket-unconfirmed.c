@@ -374,32 +374,6 @@ static int run_stream(struct run *r, int fails)
 	return settle(r->a, r->db, &r->b);
 }
 
-/* Rows of one database's buckets not in the other's, both ways (every column but the label). */
-static int64_t buckets_differ(const char *x, const char *y)
-{
-	char path[700], sql[1800];
-	sqlite3 *h = NULL;
-	sqlite3_stmt *st = NULL;
-	int64_t n = -1;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, x);
-	snprintf(sql, sizeof(sql), "ATTACH '%s/%s' AS y", dir, y);
-	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK ||
-	    sqlite3_exec(h, sql, NULL, NULL, NULL) != SQLITE_OK)
-		goto out;
-	snprintf(sql, sizeof(sql),
-		 "SELECT (SELECT count(*) FROM (SELECT kind, subject, level, last_ns, total FROM main.buckets"
-		 " EXCEPT SELECT kind, subject, level, last_ns, total FROM y.buckets))"
-		 " + (SELECT count(*) FROM (SELECT kind, subject, level, last_ns, total FROM y.buckets"
-		 " EXCEPT SELECT kind, subject, level, last_ns, total FROM main.buckets))");
-	if (sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
-out:
-	sqlite3_finalize(st);
-	sqlite3_close(h);
-	return n;
-}
-
 static void test_rollback(void)
 {
 	struct rasd_config cfg[2];
@@ -423,7 +397,7 @@ static void test_rollback(void)
 	close_all(r.db, r.a);
 	tap_ok(ref.crossed > 0, "pages cross (%d)", ref.crossed);
 	tap_is_int(r.crossed, ref.crossed, "the same crossings");
-	tap_is_int((int)buckets_differ("ref.db", "retry.db"), 0, "the same bucket rows, levels, times and totals");
+	tap_is_int((int)buckets_differ(dir, "ref.db", "retry.db"), 0, "the same bucket rows, levels, times and totals");
 	snprintf(path, sizeof(path), "%s/ref.db", dir);
 	tap_ok(test_sql_int(path, "SELECT count(*) FROM buckets") > FILL,
 	       "(bucket rows: %lld)", (long long)test_sql_int(path, "SELECT count(*) FROM buckets"));
