@@ -3,7 +3,7 @@
 # never between a storm's groups (rasd/give_back.c), the loop's timeout
 # (rasd/loop_wait.c: what waits for a quiet loop never makes it spin), the
 # kernel's drop counters of a quiet CPU checked without the database, and
-# their tests.
+# their tests; a due group reading on while the commit behind is made.
 # Included by the top Makefile.am; only appends.
 
 rasd_librasd_a_SOURCES += rasd/give_back.c rasd/give_back.h \
@@ -48,3 +48,10 @@ TESTS += tests/test-stats-commit
 tests_test_stats_commit_SOURCES = tests/test-stats-commit.c $(STATS_FIXTURE)
 tests_test_stats_commit_CFLAGS = $(RAS_CFLAGS) -I$(srcdir)/tests
 tests_test_stats_commit_LDADD = $(TEST_LIBS)
+
+# A group due while the commit behind is being made: the event loop reads on (rasd/pipeline_commit.c).
+check_PROGRAMS += tests/test-behind-reads-on
+TESTS += tests/test-behind-reads-on
+tests_test_behind_reads_on_SOURCES = tests/test-behind-reads-on.c $(WRITER_FIXTURE)
+tests_test_behind_reads_on_CFLAGS = $(RAS_CFLAGS) -I$(srcdir)/tests
+tests_test_behind_reads_on_LDADD = $(TEST_LIBS)
