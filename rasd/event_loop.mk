@@ -3,7 +3,7 @@
 # never between a storm's groups (rasd/give_back.c), the loop's timeout
 # (rasd/loop_wait.c: what waits for a quiet loop never makes it spin), the
 # kernel's drop counters of a quiet CPU checked without the database, and
-# their tests.
+# their tests; a due group reading on while the commit behind is made.
 # Included by the top Makefile.am; only appends.
 
 rasd_librasd_a_SOURCES += rasd/give_back.c rasd/give_back.h \
@@ -62,3 +62,10 @@ check_PROGRAMS += tests/test-pending
 TESTS += tests/test-pending
 tests_test_pending_CFLAGS = $(RAS_CFLAGS)
 tests_test_pending_LDADD = $(TEST_LIBS)
+
+# A group due while the commit behind is being made: the event loop reads on (rasd/pipeline_commit.c).
+check_PROGRAMS += tests/test-behind-reads-on
+TESTS += tests/test-behind-reads-on
+tests_test_behind_reads_on_SOURCES = tests/test-behind-reads-on.c $(WRITER_FIXTURE)
+tests_test_behind_reads_on_CFLAGS = $(RAS_CFLAGS) -I$(srcdir)/tests
+tests_test_behind_reads_on_LDADD = $(TEST_LIBS)

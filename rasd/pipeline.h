@@ -144,7 +144,9 @@ int ras_pipeline_commit(struct ras_pipeline *p);
 /*
  * Commits the open group as its size says: behind (ras_db_commit_behind, its
  * records held until it is made) when ras_pipeline_commit_goes_behind, else
- * as ras_pipeline_commit. Stops and forced commits use ras_pipeline_commit.
+ * as ras_pipeline_commit. -EAGAIN, nothing done, while the commit behind is
+ * still being made: the group stays open and grows (the caller reads on and
+ * tries again). Stops and forced commits use ras_pipeline_commit, which waits.
  */
 int ras_pipeline_commit_group(struct ras_pipeline *p);
 /*
@@ -158,7 +160,8 @@ bool ras_pipeline_commit_due(const struct ras_pipeline *p, int64_t now_ns);
 bool ras_pipeline_commit_goes_behind(const struct ras_pipeline *p);
 /*
  * Commits an open group that is due, behind when ras_pipeline_commit_goes_behind;
- * true when it tried (a failure is held as usual).
+ * true when it tried (a failure is held as usual), false when nothing was due
+ * or the commit behind is still being made (the group waits for it, open).
  */
 bool ras_pipeline_commit_if_due(struct ras_pipeline *p, int64_t now_ns);
 /* Milliseconds until the open group is due (0: now), -1 when nothing waits. */

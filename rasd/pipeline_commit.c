@@ -10,8 +10,13 @@
  * changed (buckets, the batch counters saved, the durability figures) is
  * taken as done only then (confirm); if it failed, everything since the last
  * commit made is rolled back and given again, as after any failed commit
- * (ras_pipeline_note_db_error). At most one such commit is out: the next
- * waits for it first.
+ * (ras_pipeline_note_db_error). At most one such commit is out. A group
+ * due while it is being made is not committed yet (behind_unmade): the event
+ * loop reads on, the group growing, and commits it at the first look after
+ * the commit behind is made (the loop looks every millisecond while one is
+ * out, ras_pipeline_commit_timeout_ms). Only a full hold, the stop and a
+ * forced commit (ras_pipeline_commit) wait for it: a wait here was the live
+ * path's longest gap in reading the kernel's buffers (issue 39).
  */
 #include <errno.h>
 #include "lib/timeline.h"
@@ -50,6 +55,16 @@ bool ras_pipeline_commit_goes_behind(const struct ras_pipeline *p)
 
 static void confirm_behind(struct ras_pipeline *p);
 
+/*
+ * The commit behind is out and not made yet (nor failed): a due group waits
+ * for it by growing, not by stopping the event loop's reads. Its failure is
+ * not met here: the commit that follows meets it (ras_pipeline_behind_settle).
+ */
+static bool behind_unmade(struct ras_pipeline *p)
+{
+	return p->behind.ticket && !p->failing && ras_db_commit_poll(p->db, p->behind.ticket) == 0;
+}
+
 bool ras_pipeline_commit_if_due(struct ras_pipeline *p, int64_t now_ns)
 {
 	int r;
@@ -64,8 +79,7 @@ bool ras_pipeline_commit_if_due(struct ras_pipeline *p, int64_t now_ns)
 	}
 	if (!p->group_first_ns || p->failing || !ras_pipeline_commit_due(p, now_ns))
 		return false;
-	ras_pipeline_commit_group(p);
-	return true;
+	return ras_pipeline_commit_group(p) != -EAGAIN;
 }
 
 int ras_pipeline_commit_timeout_ms(const struct ras_pipeline *p, int64_t now_ns)
@@ -314,6 +328,8 @@ int ras_pipeline_commit(struct ras_pipeline *p)
 
 int ras_pipeline_commit_group(struct ras_pipeline *p)
 {
+	if (behind_unmade(p))
+		return -EAGAIN;
 	return commit(p, ras_pipeline_commit_goes_behind(p));
 }
 
@@ -325,6 +341,9 @@ int ras_pipeline_commit_batch(struct ras_pipeline *p)
 		return -EIO;
 	}
 	if (p->failing || (p->in_txn < p->cfg->batch_max_records && !ras_pipeline_hold_full(p)))
+		return 0;
+	/* A full batch, with room in the hold: it grows on while the commit behind is made. */
+	if (!ras_pipeline_hold_full(p) && behind_unmade(p))
 		return 0;
 	return commit(p, true);
 }
