@@ -114,8 +114,12 @@ void rasd_unconfirmed_put(struct rasd_unconfirmed *u, int kind, const char *key,
 	struct written *w;
 	size_t len = strnlen(key, sizeof(w->key) - 1);
 
-	/* Not kept, not known: get cannot tell until this transaction is confirmed. */
-	if (room(u) < 0) {
+	/*
+	 * Not kept, not known: get cannot tell until this transaction is
+	 * confirmed. So for a key longer than a slot's: kept cut, a read of the
+	 * whole key would miss it and take the older committed bucket.
+	 */
+	if (key[len] != '\0' || room(u) < 0) {
 		rasd_unconfirmed_unknown(u);
 		return;
 	}

@@ -93,6 +93,17 @@ static void test_set(void)
 	rasd_unconfirmed_clear(u);
 	tap_ok(rasd_unconfirmed_count(u) == 0 && rasd_unconfirmed_get(u, 0, "d", &b) == 0,
 	       "cleared (a commit made at once, or a rollback): nothing kept");
+	{
+		char long_key[200];
+
+		memset(long_key, 'k', sizeof(long_key) - 1);
+		long_key[sizeof(long_key) - 1] = '\0';
+		x = bk(5, 50, 5);
+		rasd_unconfirmed_put(u, 0, long_key, &x);
+		tap_is_int(rasd_unconfirmed_get(u, 0, long_key, &b), -EAGAIN,
+			   "a key longer than a slot: not kept cut, cannot tell");
+		rasd_unconfirmed_clear(u);
+	}
 	rasd_unconfirmed_free(u);
 }
 
