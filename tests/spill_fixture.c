@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include "db/db_actions.h"
 #include "spill_fixture.h"
+#include "tap.h"
 
 struct ras_subject page(unsigned i)
 {
@@ -52,4 +53,27 @@ out:
 	sqlite3_finalize(st);
 	sqlite3_close(h);
 	return n;
+}
+
+int spill_open_actions(const char *dir, const char *name, const char *boot, const char *threshold,
+		       bool behind, struct rasd_config *cfg, struct ras_db **db, struct ras_actions **a)
+{
+	char path[700], err[256] = "";
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	rasd_config_defaults(cfg);
+	snprintf(cfg->page_ce_action, sizeof(cfg->page_ce_action), "account");
+	snprintf(cfg->page_ce_threshold, sizeof(cfg->page_ce_threshold), "%s", threshold);
+	if (ras_db_open_writer(db, path, boot, err, sizeof(err)) < 0 ||
+	    ras_actions_open(a, cfg, *db, NULL) < 0) {
+		tap_diag("open %s: %s", path, err);
+		return -1;
+	}
+	return behind ? ras_db_write_behind_start(*db) : 0;
+}
+
+void spill_close_actions(struct ras_db *db, struct ras_actions *a)
+{
+	ras_actions_close(a);
+	ras_db_close(db);
 }

@@ -8,12 +8,21 @@
 #ifndef RAS_SPILL_FIXTURE_H
 #define RAS_SPILL_FIXTURE_H
 
+#include <stdbool.h>
+#include "lib/config.h"
 #include "rasd/actions_internal.h"
 
 /* Page i's subject: one corrected error at 0x100000000 + i pages, as rasd keys it. */
 struct ras_subject page(unsigned i);
 /* Subjects in the actions' spill (the writer's temporary table), or -1. */
 int spilled(struct ras_actions *a);
+/*
+ * dir/name opened as rasd's writer (boot id boot) with actions on pages at
+ * threshold (accounted), its writer thread started when behind; -1 on failure.
+ */
+int spill_open_actions(const char *dir, const char *name, const char *boot, const char *threshold,
+		       bool behind, struct rasd_config *cfg, struct ras_db **db, struct ras_actions **a);
+void spill_close_actions(struct ras_db *db, struct ras_actions *a);
 /* Bucket rows of dir/x not in dir/y and the other way (every column but the label), or -1. */
 int64_t buckets_differ(const char *dir, const char *x, const char *y);
 

@@ -113,24 +113,7 @@ static void test_set(void)
 static int open_all(const char *name, struct rasd_config *cfg, bool behind, struct ras_db **db,
 		    struct ras_actions **a)
 {
-	char path[700], err[256] = "";
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	rasd_config_defaults(cfg);
-	snprintf(cfg->page_ce_action, sizeof(cfg->page_ce_action), "account");
-	snprintf(cfg->page_ce_threshold, sizeof(cfg->page_ce_threshold), "5/24h");
-	if (ras_db_open_writer(db, path, "boot-unconfirmed", err, sizeof(err)) < 0 ||
-	    ras_actions_open(a, cfg, *db, NULL) < 0) {
-		tap_diag("open %s: %s", path, err);
-		return -1;
-	}
-	return behind ? ras_db_write_behind_start(*db) : 0;
-}
-
-static void close_all(struct ras_db *db, struct ras_actions *a)
-{
-	ras_actions_close(a);
-	ras_db_close(db);
+	return spill_open_actions(dir, name, "boot-unconfirmed", "5/24h", behind, cfg, db, a);
 }
 
 /* A transaction as rasd's pipeline opens one: its records' writes go to the writer thread. */
@@ -267,7 +250,7 @@ static void test_no_wait(void)
 	tap_is_int(test_sql_int(sqlite3_db_filename(db->h, "main"),
 				"SELECT total FROM buckets WHERE kind = 'page' AND subject = '0x100005000'"), 4,
 		   "stored: 4 errors");
-	close_all(db, a);
+	spill_close_actions(db, a);
 }
 
 /*
@@ -292,7 +275,7 @@ static void test_pruned(void)
 	snprintf(sql, sizeof(sql), "INSERT INTO buckets (kind, subject, level, last_ns, total)"
 		 " VALUES ('page', '0x100007000', 1, %lld, 1)", (long long)(t0 - 10 * 3600 * SEC));
 	tap_ok(ras_db_exec(db, sql) == 0, "a committed bucket of one error, leaked out");
-	close_all(db, a);
+	spill_close_actions(db, a);
 	if (!tap_ok(open_all("pruned.db", &cfg, true, &db, &a) == 0 && begin(db) == 0,
 		    "opened again with a writer thread"))
 		return;
@@ -314,7 +297,7 @@ static void test_pruned(void)
 	tap_is_int((long)(ras_db_bucket_reader_reads(a->reader) - reads), 1,
 		   "an evicted page read from the committed rows");
 	tap_ok(commit_behind(a, db, &b) == 0 && settle(a, db, &b) == 0, "committed");
-	close_all(db, a);
+	spill_close_actions(db, a);
 }
 
 /* ---- a batch rolled back while evicted buckets are pending ---- */
@@ -396,7 +379,7 @@ static void test_rollback(void)
 	if (!tap_ok(open_all("ref.db", &cfg[0], false, &ref.db, &ref.a) == 0 && run_stream(&ref, -1) == 0,
 		    "the stream (%u records), no writer thread, no failure", stream_len))
 		return;
-	close_all(ref.db, ref.a);
+	spill_close_actions(ref.db, ref.a);
 	if (!tap_ok(open_all("retry.db", &cfg[1], true, &r.db, &r.a) == 0 && run_stream(&r, FAIL_BATCH) == 0,
 		    "the same stream with a writer thread, committed behind, batch %d rolled back and given again",
 		    FAIL_BATCH))
@@ -405,7 +388,7 @@ static void test_rollback(void)
 	tap_is_int((long)r.a->bucket_syncs, 0, "no bucket read waited for the writer thread");
 	reads = ras_db_bucket_reader_reads(r.a->reader);
 	tap_ok(reads > 0, "buckets read from the committed rows (%lu)", reads);
-	close_all(r.db, r.a);
+	spill_close_actions(r.db, r.a);
 	tap_ok(ref.crossed > 0, "pages cross (%d)", ref.crossed);
 	tap_is_int(r.crossed, ref.crossed, "the same crossings");
 	tap_is_int((int)buckets_differ(dir, "ref.db", "retry.db"), 0, "the same bucket rows, levels, times and totals");

@@ -45,18 +45,7 @@ static char dir[512];
 static int open_all(const char *name, struct rasd_config *cfg, size_t held, bool behind,
 		    struct ras_db **db, struct ras_actions **a)
 {
-	char path[700], err[256] = "";
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	rasd_config_defaults(cfg);
-	snprintf(cfg->page_ce_action, sizeof(cfg->page_ce_action), "account");
-	snprintf(cfg->page_ce_threshold, sizeof(cfg->page_ce_threshold), "3/24h");
-	if (ras_db_open_writer(db, path, "boot-spill", err, sizeof(err)) < 0 ||
-	    ras_actions_open(a, cfg, *db, NULL) < 0) {
-		tap_diag("open %s: %s", path, err);
-		return -1;
-	}
-	if (behind && ras_db_write_behind_start(*db) < 0)
+	if (spill_open_actions(dir, name, "boot-spill", "3/24h", behind, cfg, db, a) < 0)
 		return -1;
 	if (!held)
 		return 0;
@@ -66,12 +55,6 @@ static int open_all(const char *name, struct rasd_config *cfg, size_t held, bool
 	for (int k = 0; k < RAS_SUBJ_KINDS; k++)
 		ras_once_seen_set_leak((*a)->once, (unsigned)k, actions_once_leak_ns(&(*a)->th[k]));
 	return 0;
-}
-
-static void close_all(struct ras_db *db, struct ras_actions *a)
-{
-	ras_actions_close(a);
-	ras_db_close(db);
 }
 
 /* A transaction as rasd's pipeline opens one: its records' writes go to the writer thread. */
@@ -119,7 +102,7 @@ static void test_no_wait(void)
 	tap_is_int((int)ras_once_seen_count(a->once) + spilled(a), STORM,
 		   "memory and spill hold every page once");
 	tap_ok(spilled(a) > STORM / 2, "most in the spill (%d)", spilled(a));
-	close_all(db, a);
+	spill_close_actions(db, a);
 }
 
 /*
@@ -168,21 +151,21 @@ static void test_same_counts(void)
 		return;
 	held[0] = (int)ras_once_seen_count(a->once) + spilled(a);
 	tap_is_int(spilled(a), 0, "nothing spilled");
-	close_all(db, a);
+	spill_close_actions(db, a);
 	if (!tap_ok(open_all("small.db", &cfg[1], HELD, true, &db, &a) == 0 &&
 		    run_stream(a, db, t0, &crossed[1]) == 0,
 		    "the same stream with a set for %d and a writer thread", HELD))
 		return;
 	held[1] = (int)ras_once_seen_count(a->once) + spilled(a);
 	tap_ok(spilled(a) > 0, "spilled (%d still)", spilled(a));
-	close_all(db, a);
+	spill_close_actions(db, a);
 	if (!tap_ok(open_all("bound.db", &cfg[2], HELD, true, &db, &a) == 0, "once more"))
 		return;
 	ras_db_once_spill_bound(a->dba, 16);
 	tap_ok(run_stream(a, db, t0, &crossed[2]) == 0,
 	       "with the spill's index in memory bounded to 16 keys");
 	held[2] = (int)ras_once_seen_count(a->once) + spilled(a);
-	close_all(db, a);
+	spill_close_actions(db, a);
 	tap_ok(crossed[0] > 0, "pages cross (%d)", crossed[0]);
 	for (int i = 1; i < 3; i++) {
 		tap_is_int(crossed[i], crossed[0], "the same crossings (%s)", i == 1 ? "spilled" : "bounded");
@@ -280,7 +263,7 @@ static void test_spill_full(void)
 	tap_is_int(held + (int)test_sql_int(log, "SELECT count(*) FROM buckets WHERE total = 1"), STORM,
 		   "memory holds %d, the rest have bucket rows: each page counted once", held);
 	tap_is_int(spilled(r.a), 0, "nothing in the spill");
-	close_all(r.db, r.a);
+	spill_close_actions(r.db, r.a);
 }
 
 int main(void)
