@@ -150,9 +150,9 @@ static void keep_location(struct edac_line *l, const char *s, const char *end)
 static bool parse_body(struct edac_line *l, const char *s)
 {
 	const char *on = strncmp(s, "on ", 3) == 0 ? s : strstr(s, " on ");
-	const char *page, *open, *close = strrchr(s, ')'), *label;
+	const char *page, *open, *close, *label;
 
-	if (!on || !close)
+	if (!on || !strchr(s, ')'))
 		return !(l->reason = "EDAC error line without \"on <label> (...)\"");
 	l->rec.msg = s;
 	l->rec.msg_len = (size_t)(on - s);
@@ -162,6 +162,10 @@ static bool parse_body(struct edac_line *l, const char *s)
 		;
 	if (!page || !open || *open != '(' || open == label)
 		return !(l->reason = "EDAC error line without page:/offset: location");
+	/* The location's ')' follows page:; one only before it (a label's) ends nothing. */
+	close = strrchr(page, ')');
+	if (!close)
+		return !(l->reason = "EDAC error line without \"on <label> (...)\"");
 	l->rec.label = label;
 	l->rec.label_len = (size_t)(open - label);
 	while (l->rec.label_len && label[l->rec.label_len - 1] == ' ')

@@ -67,6 +67,8 @@ static const char lines[] =
 	"EDAC MC0: 1 CE memory read error on DIMM_A1 (channel:0 slot:0 page:0xZZ offset:0x0 grain:32 syndrome:0x0)\n"
 	/* 9: recognised, no location at all */
 	"EDAC MC0: 1 UE memory read error\n"
+	/* 10: recognised, its only ')' before page: (the location never closes) */
+	"EDAC MC0: 1 CE memory read error on CPU_SrcID#0 MC0: PROCESSOR )0 (channel:0 slot:0 page:0x1 offset:0x0 grain:32 syndrome:0x0 -  area:DRAM\n"
 	/* not records */
 	"EDAC MC: Ver: 3.0.0\n"
 	"EDAC MC0: Giving out device to module skx_edac controller Skylake Socket#0 IMC#0: DEV 0000:3a:0a.0 (INTERRUPT)\n"
@@ -80,9 +82,10 @@ int main(void)
 
 	memset(&g, 0, sizeof(g));
 	tap_is_int(edac_text_parse(lines, strlen(lines), on_rec, on_err, &g), 7, "seven records");
-	tap_is_int(g.t.n_err, 2, "two malformed lines");
+	tap_is_int(g.t.n_err, 3, "three malformed lines");
 	tap_is_int(g.t.err_line[0], 8, "bad page reported at its line");
 	tap_is_int(g.t.err_line[1], 9, "line without location reported");
+	tap_is_int(g.t.err_line[2], 10, "a ')' only before page: reported, no detail of negative length");
 
 	tap_is_int(g.rec[0].mc_index, 3, "sb_edac: MC3");
 	tap_is_int(g.rec[0].error_type, EDAC_ERR_CORRECTED, "sb_edac: CE");
