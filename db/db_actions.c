@@ -6,25 +6,11 @@
 #include <string.h>
 #include "db_internal.h"
 #include "db_actions.h"
-#include "lib/key_set.h"
+#include "db_once_spill.h"
 
 enum {
-	ST_GET, ST_PUT, ST_INSERT, ST_FOLD, ST_COUNT, ST_EMPTY, ST_PRUNE,
-	ST_SPILL_ADD, ST_SPILL_TAKE, ST_SPILL_PRUNE, ST_SPILL_EMPTY, ST_SPILL_KEYS, ST_N
+	ST_GET, ST_PUT, ST_INSERT, ST_FOLD, ST_COUNT, ST_EMPTY, ST_PRUNE, ST_N
 };
-
-/*
- * Subjects seen once that rasd's memory had no room for (db_actions.h): a
- * table of the connection's own temporary database, so it costs no WAL
- * frame or fsync and is gone with the connection, as the memory would be.
- * Its cache is 16 MiB, not SQLite's 2 MB, filled only as a storm spills:
- * make bench's 184,000 spilled subjects (about 6 MB of rows) went to the
- * temporary file and back, 3-4 % of rasd's time; 5 MiB more at the peak.
- */
-static const char spill_table_sql[] =
-	"CREATE TEMP TABLE IF NOT EXISTS once_spill (k INTEGER PRIMARY KEY,"
-	" kind INTEGER NOT NULL, wall_ns INTEGER NOT NULL, n INTEGER NOT NULL);"
-	" PRAGMA temp.cache_size = -16384";
 
 /*
  * ST_INSERT and ST_FOLD share their parameter numbers (bind_decision). The
@@ -50,12 +36,6 @@ static const char *const sql[ST_N] = {
 	[ST_EMPTY] = "UPDATE buckets SET level = 0, last_ns = 0",
 	/* A kind's rows only: the primary key (kind, subject) walks just those. */
 	[ST_PRUNE] = "DELETE FROM buckets WHERE kind = ?1 AND total = 1 AND (level <= 0 OR last_ns <= ?2)",
-	[ST_SPILL_ADD] = "INSERT OR REPLACE INTO temp.once_spill (k, kind, wall_ns, n) VALUES (?, ?, ?, ?)",
-	[ST_SPILL_TAKE] = "DELETE FROM temp.once_spill WHERE k = ? AND kind = ? RETURNING wall_ns, n",
-	/* n errors leak out n leak times after their record: wall_ns + n * leak <= now. */
-	[ST_SPILL_PRUNE] = "DELETE FROM temp.once_spill WHERE kind = ?1 AND wall_ns <= ?2 - (n - 1) * ?3",
-	[ST_SPILL_EMPTY] = "DELETE FROM temp.once_spill",
-	[ST_SPILL_KEYS] = "SELECT k, kind FROM temp.once_spill",
 };
 
 /*
@@ -74,25 +54,11 @@ struct kept_decision {
 	int64_t repeats, last_ns, last_event_id;
 };
 
-/*
- * The spilled subjects' keys, as fingerprints of 4 bytes (lib/key_set.h): a
- * take of a subject never spilled (a storm's fresh page) asks nothing of the
- * database, so the event loop does not wait for the writer thread to empty
- * its queue (ras_db_sync) first. It follows every add, take and empty; a
- * rollback or a prune, which it cannot follow, marks it stale, and it is
- * made again from the table at the next use. Past SPILL_KEYS_MAX (16 MiB of
- * slots) it answers "maybe" for every key, as if there were none: each take
- * asks the table again, until the next time it is made again.
- */
-#define SPILL_KEYS_MAX ((size_t)1 << 21)
-
 struct ras_db_actions {
 	struct ras_db *db;
 	sqlite3_stmt *st[ST_N];
 	struct kept_decision kept[KEPT_DECISIONS];
-	struct ras_key_set *spilled;
-	bool spilled_stale;
-	int spill_err;            /* a spill add the writer thread ran failed: -EIO, -ECANCELED (atomic) */
+	struct ras_db_spill *spill;   /* subjects seen once past rasd's memory (db_once_spill.c) */
 };
 
 int ras_db_actions_open(struct ras_db *db, struct ras_db_actions **out)
@@ -102,12 +68,7 @@ int ras_db_actions_open(struct ras_db *db, struct ras_db_actions **out)
 	if (!a)
 		return -ENOMEM;
 	a->db = db;
-	if (ras_key_set_new(&a->spilled, SPILL_KEYS_MAX) < 0) {
-		free(a);
-		return -ENOMEM;
-	}
-	if (ras_db_exec(db, spill_table_sql) < 0) {
-		ras_key_set_free(a->spilled);
+	if (ras_db_spill_open(db, &a->spill) < 0) {
 		free(a);
 		return -EIO;
 	}
@@ -128,13 +89,18 @@ void ras_db_actions_close(struct ras_db_actions *a)
 		return;
 	for (int i = 0; i < ST_N; i++)
 		sqlite3_finalize(a->st[i]);
-	ras_key_set_free(a->spilled);
+	ras_db_spill_close(a->spill);
 	free(a);
 }
 
 struct ras_db *ras_db_actions_db(const struct ras_db_actions *a)
 {
 	return a->db;
+}
+
+struct ras_db_spill *ras_db_actions_spill(struct ras_db_actions *a)
+{
+	return a->spill;
 }
 
 static int finish(sqlite3_stmt *st, int r)
@@ -206,244 +172,6 @@ int ras_db_buckets_prune_once(struct ras_db_actions *a, const char *kind, int64_
 	if (sqlite3_step(st) != SQLITE_DONE)
 		return finish(st, -EIO);
 	return finish(st, sqlite3_changes(a->db->h));
-}
-
-/*
- * A spill statement failed (its temporary file full, say). Usually SQLite
- * undid that statement only: -EIO, the transaction goes on. It may have
- * rolled the whole transaction back: -ECANCELED, and what follows is kept in
- * a new transaction all the same, for the caller to roll back, never
- * committed row by row.
- */
-static int spill_failed(struct ras_db_actions *a, sqlite3_stmt *st)
-{
-	finish(st, 0);
-	if (a->db->in_txn && sqlite3_get_autocommit(a->db->h)) {
-		ras_db_exec(a->db, "BEGIN");
-		/* The transaction's adds and takes are undone: the index is made again. */
-		a->spilled_stale = true;
-		return -ECANCELED;
-	}
-	return -EIO;
-}
-
-/*
- * Spill statement which, in the open transaction (begun if none); NULL when
- * none can be, *err saying why: -EPIPE when a write handed to the writer
- * thread failed (the transaction is lost: the caller's batch comes again, the
- * spill itself is fine), -EIO when no transaction can be begun.
- */
-static sqlite3_stmt *spill_stmt(struct ras_db_actions *a, int which, int *err)
-{
-	*err = ras_db_sync(a->db) < 0 ? -EPIPE : ras_db_begin(a->db) < 0 ? -EIO : 0;
-	return *err ? NULL : a->st[which];
-}
-
-/* The same, bound to one subject: its key hash (?1) and kind (?2). */
-static sqlite3_stmt *spill_subject(struct ras_db_actions *a, int which, int kind, uint64_t key,
-				   int *err)
-{
-	sqlite3_stmt *st = spill_stmt(a, which, err);
-
-	if (st) {
-		sqlite3_bind_int64(st, 1, (int64_t)key);
-		sqlite3_bind_int(st, 2, kind);
-	}
-	return st;
-}
-
-static uint64_t spill_key(int kind, uint64_t key)
-{
-	return key ^ (uint64_t)(unsigned)kind * 0x9e3779b97f4a7c15ULL;
-}
-
-/* The index made again from the table; the table unreadable, it answers "maybe" for every key. */
-static int spill_index_load(struct ras_db_actions *a)
-{
-	sqlite3_stmt *st = a->st[ST_SPILL_KEYS];
-	int r;
-
-	if (ras_db_sync(a->db) < 0)
-		return -EPIPE;
-	ras_key_set_clear(a->spilled);
-	while ((r = sqlite3_step(st)) == SQLITE_ROW)
-		ras_key_set_add(a->spilled, spill_key(sqlite3_column_int(st, 1),
-						      (uint64_t)sqlite3_column_int64(st, 0)));
-	finish(st, 0);
-	if (r != SQLITE_DONE)
-		ras_key_set_give_up(a->spilled);
-	a->spilled_stale = false;
-	return 0;
-}
-
-static int spill_index_ready(struct ras_db_actions *a)
-{
-	return a->spilled_stale ? spill_index_load(a) : 0;
-}
-
-struct spill_add_job {
-	struct ras_db_actions *a;
-	uint64_t key;
-	int64_t wall_ns;
-	int kind;
-	unsigned n;
-};
-
-/*
- * A spill add on the writer thread. Its failure fails the transaction (the
- * writer thread runs nothing more of it): the subject's first errors were in
- * no other place, so the batch is rolled back and given again, and the event
- * loop, told by ras_db_once_spill_trouble, gives the spill up before that.
- */
-static int run_spill_add(struct ras_db *db, const void *arg)
-{
-	struct spill_add_job j;
-	sqlite3_stmt *st;
-	int r;
-
-	memcpy(&j, arg, sizeof(j));
-	st = j.a->st[ST_SPILL_ADD];
-	sqlite3_bind_int64(st, 1, (int64_t)j.key);
-	sqlite3_bind_int(st, 2, j.kind);
-	sqlite3_bind_int64(st, 3, j.wall_ns);
-	sqlite3_bind_int64(st, 4, j.n);
-	r = finish(st, sqlite3_step(st));
-	if (r == SQLITE_DONE)
-		return SQLITE_OK;
-	__atomic_store_n(&j.a->spill_err, sqlite3_get_autocommit(db->h) ? -ECANCELED : -EIO,
-			 __ATOMIC_RELEASE);
-	return r;
-}
-
-int ras_db_once_spill_add(struct ras_db_actions *a, int kind, uint64_t key, int64_t wall_ns,
-			  unsigned n)
-{
-	sqlite3_stmt *st;
-	int err;
-
-	if (!a)
-		return -ENODEV;
-	if ((err = spill_index_ready(a)) < 0)
-		return err;
-	/* Handed to the writer thread, behind the records before it: nothing waits. */
-	if (ras_db_deferring(a->db)) {
-		struct spill_add_job j = { .a = a, .key = key, .wall_ns = wall_ns, .kind = kind, .n = n };
-
-		ras_key_set_add(a->spilled, spill_key(kind, key));
-		if (ras_db_defer_call(a->db, run_spill_add, &j, sizeof(j)) == 0)
-			return 0;
-		ras_key_set_remove(a->spilled, spill_key(kind, key));
-		return -EIO;
-	}
-	if (!(st = spill_subject(a, ST_SPILL_ADD, kind, key, &err)))
-		return err;
-	sqlite3_bind_int64(st, 3, wall_ns);
-	sqlite3_bind_int64(st, 4, n);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return spill_failed(a, st);
-	ras_key_set_add(a->spilled, spill_key(kind, key));
-	return finish(st, 0);
-}
-
-int ras_db_once_spill_trouble(struct ras_db_actions *a)
-{
-	return a ? __atomic_exchange_n(&a->spill_err, 0, __ATOMIC_ACQ_REL) : 0;
-}
-
-void ras_db_once_spill_bound(struct ras_db_actions *a, size_t max_keys)
-{
-	struct ras_key_set *s;
-
-	if (a && ras_key_set_new(&s, max_keys) == 0) {
-		ras_key_set_free(a->spilled);
-		a->spilled = s;
-		a->spilled_stale = true;
-	}
-}
-
-int ras_db_once_spill_take(struct ras_db_actions *a, int kind, uint64_t key, int64_t *wall_ns,
-			   unsigned *n)
-{
-	sqlite3_stmt *st;
-	int r;
-
-	if (!a)
-		return -ENODEV;
-	if ((r = spill_index_ready(a)) < 0)
-		return r;
-	/* Never spilled (a storm's fresh subject): nothing to ask, nothing to wait for. */
-	if (!ras_key_set_maybe(a->spilled, spill_key(kind, key)))
-		return 0;
-	if (!(st = spill_subject(a, ST_SPILL_TAKE, kind, key, &r)))
-		return r;
-	r = sqlite3_step(st);
-	if (r == SQLITE_ROW) {
-		*wall_ns = sqlite3_column_int64(st, 0);
-		*n = (unsigned)sqlite3_column_int64(st, 1);
-		r = sqlite3_step(st) == SQLITE_DONE ? 1 : -EIO;
-	} else {
-		r = r == SQLITE_DONE ? 0 : -EIO;
-	}
-	if (r < 0)
-		return spill_failed(a, st);
-	if (r == 1)
-		ras_key_set_remove(a->spilled, spill_key(kind, key));
-	return finish(st, r);
-}
-
-int ras_db_once_spill_prune(struct ras_db_actions *a, int kind, int64_t leaked_before_ns,
-			    int64_t leak_ns)
-{
-	sqlite3_stmt *st;
-	int err;
-
-	if (!a)
-		return 0;
-	if (!(st = spill_stmt(a, ST_SPILL_PRUNE, &err)))
-		return err;
-	sqlite3_bind_int(st, 1, kind);
-	sqlite3_bind_int64(st, 2, leaked_before_ns);
-	sqlite3_bind_int64(st, 3, leak_ns);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return spill_failed(a, st);
-	/* Which keys went the index cannot tell: made again at its next use. */
-	if (sqlite3_changes(a->db->h) > 0)
-		a->spilled_stale = true;
-	return finish(st, sqlite3_changes(a->db->h));
-}
-
-int ras_db_once_spill_empty(struct ras_db_actions *a)
-{
-	sqlite3_stmt *st;
-	int err;
-
-	if (!a)
-		return 0;
-	if (!(st = spill_stmt(a, ST_SPILL_EMPTY, &err)))
-		return err;
-	if (sqlite3_step(st) != SQLITE_DONE)
-		return spill_failed(a, st);
-	ras_key_set_clear(a->spilled);
-	a->spilled_stale = false;
-	return finish(st, 0);
-}
-
-int ras_db_once_spill_keys(struct ras_db_actions *a, void (*fn)(void *ctx, uint64_t key),
-			   void *ctx)
-{
-	sqlite3_stmt *st;
-	int r, n = 0;
-
-	if (!a)
-		return 0;
-	if (ras_db_sync(a->db) < 0)
-		return -EIO;
-	st = a->st[ST_SPILL_KEYS];
-	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
-		fn(ctx, (uint64_t)sqlite3_column_int64(st, 0));
-		n++;
-	}
-	return finish(st, r == SQLITE_DONE ? n : -EIO);
 }
 
 /* One decision, or (folded) the decisions it stands for: their repeats and the last one's time and record. */
@@ -572,9 +300,9 @@ void ras_db_actions_discard(struct ras_db_actions *a)
 {
 	for (unsigned i = 0; a && i < KEPT_DECISIONS; i++)
 		a->kept[i].used = false;
-	/* The transaction's spill adds and takes are undone: the index is made again. */
+	/* The transaction's spill adds and takes are undone: the copy is read again. */
 	if (a)
-		a->spilled_stale = true;
+		ras_db_spill_discard(a->spill);
 }
 
 int ras_db_action_insert(struct ras_db_actions *a, const struct ras_db_action *act, bool fold)

@@ -1,17 +1,20 @@
 # SPDX-License-Identifier: MIT
 # Issue 39: subjects seen once spilled past rasd's memory without making the
-# event loop wait. The spilled keys' index (lib/key_set.c, 4 bytes a key) and
-# the spill's adds handed to the writer thread (db/db_actions.c), and their
-# tests. Included by the top Makefile.am; only appends.
+# event loop wait. The spill (db/db_once_spill.c): its table on the writer's
+# connection, its adds and takes handed to the writer thread, and its rows
+# copied in memory (lib/spill_rows.c, 24 bytes a row) so that a take is
+# answered without the writer; and their tests. Included by the top
+# Makefile.am; only appends.
 
-lib_libras_a_SOURCES += lib/key_set.c lib/key_set.h
+lib_libras_a_SOURCES += lib/spill_rows.c lib/spill_rows.h
+db_libdb_a_SOURCES += db/db_once_spill.c db/db_once_spill.h
 EXTRA_DIST += rasd/once_spill.mk
 
-# The index: never "surely not" for a key held, its bound, and overflow.
-check_PROGRAMS += tests/test-key-set
-TESTS += tests/test-key-set
-tests_test_key_set_CFLAGS = $(RAS_CFLAGS)
-tests_test_key_set_LDADD = $(TEST_LIBS)
+# The copy: what a put, a take and a removal leave, its bound, and overflow.
+check_PROGRAMS += tests/test-spill-rows
+TESTS += tests/test-spill-rows
+tests_test_spill_rows_CFLAGS = $(RAS_CFLAGS)
+tests_test_spill_rows_LDADD = $(TEST_LIBS)
 
 # A storm spilled behind the writer thread: no wait per subject, same counts, failures.
 check_PROGRAMS += tests/test-once-spill-behind
