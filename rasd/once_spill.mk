@@ -22,3 +22,10 @@ TESTS += tests/test-once-spill-behind
 tests_test_once_spill_behind_SOURCES = tests/test-once-spill-behind.c $(SPILL_FIXTURE) $(WRITER_FIXTURE)
 tests_test_once_spill_behind_CFLAGS = $(RAS_CFLAGS)
 tests_test_once_spill_behind_LDADD = $(TEST_LIBS)
+
+# A spilled subject taken back while the writer thread is held (no sync), and rollbacks of unconfirmed spills.
+check_PROGRAMS += tests/test-once-spill-unconfirmed
+TESTS += tests/test-once-spill-unconfirmed
+tests_test_once_spill_unconfirmed_SOURCES = tests/test-once-spill-unconfirmed.c $(SPILL_FIXTURE) $(WRITER_FIXTURE)
+tests_test_once_spill_unconfirmed_CFLAGS = $(RAS_CFLAGS)
+tests_test_once_spill_unconfirmed_LDADD = $(TEST_LIBS)
