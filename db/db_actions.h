@@ -85,14 +85,14 @@ int ras_db_once_spill_empty(struct ras_db_actions *a);
 int ras_db_once_spill_keys(struct ras_db_actions *a, void (*fn)(void *ctx, uint64_t key),
 			   void *ctx);
 /*
- * The spilled keys are also kept in memory, 4 bytes each (db_actions.c), so
- * that a take of a key never spilled asks nothing of the database. While a
- * writer thread takes the transaction's writes (ras_db_deferring), an add is
- * handed to it and returns 0 at once; if it then fails, the transaction
- * fails with it (the commit fails: the batch comes again), and trouble tells
- * how, once: -EIO, -ECANCELED (SQLite rolled it back), or 0 when no add
- * handed over has failed. bound: at most max_keys in memory (tests; past it
- * every take asks the database, as without the index).
+ * The spilled rows are also kept in memory, 24 bytes each (db_once_spill.c),
+ * and a take is answered from there: it never waits for the writer thread.
+ * While a writer thread takes the transaction's writes (ras_db_deferring), an
+ * add and a take's removal are handed to it and return at once; if one then
+ * fails, the transaction fails with it (the commit fails: the batch comes
+ * again), and trouble tells how, once: -EIO, -ECANCELED (SQLite rolled it
+ * back), or 0 when none handed over has failed. bound: at most max_keys in
+ * memory (tests; past it every take asks the table after a sync).
  */
 int ras_db_once_spill_trouble(struct ras_db_actions *a);
 void ras_db_once_spill_bound(struct ras_db_actions *a, size_t max_keys);
