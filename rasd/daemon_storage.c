@@ -90,7 +90,8 @@ void daemon_storage_update(struct rasd *d)
 /*
  * The writer thread's eventfd in the loop's epoll: a commit behind wakes the
  * loop when it is made or fails, instead of a look every millisecond. A
- * database closed took its fd (and its epoll entry) with it.
+ * database closed took its fd (and its epoll entry) with it; one kept (a
+ * replacement that failed) is in the set already.
  */
 static void watch_commits(struct rasd *d)
 {
@@ -98,7 +99,7 @@ static void watch_commits(struct rasd *d)
 	int fd = d->db ? ras_db_commit_fd(d->db) : -1;
 
 	d->commit_fd = -1;
-	if (fd >= 0 && epoll_ctl(d->epfd, EPOLL_CTL_ADD, fd, &ee) == 0)
+	if (fd >= 0 && (epoll_ctl(d->epfd, EPOLL_CTL_ADD, fd, &ee) == 0 || errno == EEXIST))
 		d->commit_fd = fd;
 	d->pipe.commit_fd_polled = d->commit_fd >= 0;
 }
