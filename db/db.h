@@ -139,6 +139,18 @@ int ras_db_commit_behind(struct ras_db *db, uint64_t *ticket);
  */
 int ras_db_commit_poll(struct ras_db *db, uint64_t ticket);
 int ras_db_commit_wait(struct ras_db *db, uint64_t ticket);
+/*
+ * An event loop's wait for a commit handed over, without a timer. commit_fd
+ * is an eventfd (O_CLOEXEC, non-blocking; -1 without a writer thread or when
+ * none could be made) that the writer thread makes readable when a watched
+ * commit is made or has failed. commit_watch is commit_poll, and when it says
+ * 0 (not yet) the fd will become readable once the answer is known; a commit
+ * not watched writes nothing. The fd may be readable with nothing new (a
+ * watch answered meanwhile): poll again. commit_fd_drain empties it.
+ */
+int ras_db_commit_fd(const struct ras_db *db);
+int ras_db_commit_watch(struct ras_db *db, uint64_t ticket);
+void ras_db_commit_fd_drain(struct ras_db *db);
 /* When the writer thread's last commit was durable (CLOCK_REALTIME ns), 0 without one. */
 int64_t ras_db_committed_ns(const struct ras_db *db);
 /*

@@ -30,7 +30,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <time.h>
+#include <unistd.h>
 #include "db_writer_internal.h"
 #include "lib/timeline.h"
 
@@ -107,6 +109,25 @@ void ras_db_note_committed(struct ras_db *db)
 		note_used(db->wb);
 }
 
+/*
+ * The event loop sleeps on the eventfd while it waits for a commit
+ * (ras_db_commit_watch): told once, and only then, so that a commit nobody
+ * waits for costs no system call. Paired with the watch's store and load
+ * (both sequentially consistent): either it sees the commit published, or
+ * this sees it watching.
+ */
+static void wake_watcher(struct ras_db_wb *wb)
+{
+	static const uint64_t one = 1;
+
+	if (wb->wake_fd < 0 || !__atomic_load_n(&wb->watched, __ATOMIC_SEQ_CST) ||
+	    !__atomic_exchange_n(&wb->watched, false, __ATOMIC_SEQ_CST))
+		return;
+	/* Only EAGAIN (the counter full) can fail: it is readable then anyway. */
+	if (write(wb->wake_fd, &one, sizeof(one)) < 0)
+		return;
+}
+
 /* A commit handed over: once durable, its ticket, time and the pages in use are published. */
 static int run_commit(struct ras_db_wb *wb, uint64_t ticket)
 {
@@ -121,7 +142,8 @@ static int run_commit(struct ras_db_wb *wb, uint64_t ticket)
 		return r;
 	note_used(wb);
 	__atomic_store_n(&wb->committed_ns, realtime_ns(), __ATOMIC_RELAXED);
-	__atomic_store_n(&wb->committed, ticket, __ATOMIC_RELEASE);
+	__atomic_store_n(&wb->committed, ticket, __ATOMIC_SEQ_CST);
+	wake_watcher(wb);
 	return SQLITE_OK;
 }
 
@@ -251,6 +273,9 @@ static void *writer_thread(void *arg)
 		__atomic_store_n(&wb->finished, wb->finished + 1, __ATOMIC_RELEASE);
 		if (wb->caller_waits)
 			pthread_cond_signal(&wb->done);
+		/* Failed and idle: ras_db_commit_poll now says so (under the lock it reads this by). */
+		if (wb->failed && wb->finished == wb->submitted)
+			wake_watcher(wb);
 	}
 	pthread_mutex_unlock(&wb->lock);
 	return NULL;
@@ -529,6 +554,34 @@ int ras_db_commit_poll(struct ras_db *db, uint64_t ticket)
 	return ras_db_errno_of(failed ? failed : SQLITE_ERROR);
 }
 
+int ras_db_commit_watch(struct ras_db *db, uint64_t ticket)
+{
+	struct ras_db_wb *wb = db->wb;
+	int r;
+
+	if (!wb || !ticket || wb->wake_fd < 0)
+		return ras_db_commit_poll(db, ticket);
+	__atomic_store_n(&wb->watched, true, __ATOMIC_SEQ_CST);
+	r = __atomic_load_n(&wb->committed, __ATOMIC_SEQ_CST) >= ticket ? 1 : ras_db_commit_poll(db, ticket);
+	/* Known now: no write needed (one already made leaves the fd readable once, harmlessly). */
+	if (r != 0)
+		__atomic_store_n(&wb->watched, false, __ATOMIC_SEQ_CST);
+	return r;
+}
+
+int ras_db_commit_fd(const struct ras_db *db)
+{
+	return db->wb ? db->wb->wake_fd : -1;
+}
+
+void ras_db_commit_fd_drain(struct ras_db *db)
+{
+	uint64_t n;
+
+	if (db->wb && db->wb->wake_fd >= 0 && read(db->wb->wake_fd, &n, sizeof(n)) < 0)
+		return;   /* EAGAIN: already empty */
+}
+
 /*
  * Waits for the commit of ticket alone, not for the jobs handed over after it
  * (the next batch's rows): the event loop goes on reading while the thread
@@ -592,6 +645,8 @@ int ras_db_write_behind_start(struct ras_db *db)
 	if (!(wb = calloc(1, sizeof(*wb))))
 		return -ENOMEM;
 	wb->used_bytes = -1;
+	/* Without it the event loop looks for its commits on a timer, as before (rasd/pipeline_commit.c). */
+	wb->wake_fd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
 	pthread_mutex_init(&wb->lock, NULL);
 	pthread_cond_init(&wb->work, NULL);
 	pthread_cond_init(&wb->done, NULL);
@@ -605,6 +660,8 @@ int ras_db_write_behind_start(struct ras_db *db)
 		pthread_cond_destroy(&wb->done);
 		pthread_cond_destroy(&wb->work);
 		pthread_mutex_destroy(&wb->lock);
+		if (wb->wake_fd >= 0)
+			close(wb->wake_fd);
 		free(wb);
 		return -r;
 	}
@@ -639,6 +696,8 @@ void ras_db_write_behind_stop(struct ras_db *db)
 	pthread_cond_destroy(&wb->done);
 	pthread_cond_destroy(&wb->work);
 	pthread_mutex_destroy(&wb->lock);
+	if (wb->wake_fd >= 0)
+		close(wb->wake_fd);
 	free(wb);
 	db->wb = NULL;
 	db->wb_failed = 0;

@@ -44,6 +44,13 @@ struct ras_db_wb {
 	uint64_t committed;          /* the ticket of the last commit that succeeded */
 	int64_t committed_ns;        /* when it was durable (CLOCK_REALTIME) */
 	int64_t used_bytes;          /* the database's pages in use then, in bytes */
+	/*
+	 * The event loop's wake-up (ras_db_commit_fd): an eventfd written once
+	 * a commit is made or the thread goes idle failed, only while watched
+	 * (ras_db_commit_watch sets it, the write clears it; atomic).
+	 */
+	int wake_fd;
+	bool watched;
 	sqlite3_stmt *page_count, *free_count;   /* the writer thread's own */
 	/* A table's rows gathered for one INSERT: their jobs, in the chunk being run. */
 	struct {

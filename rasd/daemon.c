@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * rasd's one event loop: epoll over every per-CPU raw buffer, a signalfd
- * and, under a systemd watchdog, a timerfd. Nothing wakes it when idle.
+ * rasd's one event loop: epoll over every per-CPU raw buffer, a signalfd,
+ * the writer thread's eventfd (a commit behind made) and, under a systemd
+ * watchdog, a timerfd. Nothing wakes it when idle.
  * Start-up is daemon_setup.c's, storage failures daemon_storage.c's.
  */
 #include <errno.h>
@@ -220,7 +221,11 @@ static int loop(struct rasd *d)
 				d->sel_rows += rasd_bmc_sel_handle(d->sel, ras_actions_dba(d->actions));
 			else if ((evs[i].data.u64 & ~RAS_TRIGGER_TAG_MASK) == TAG_TRIGGER)
 				ras_triggers_handle(d->trig, evs[i].data.u64);
-			else if (evs[i].data.u64 == TAG_WATCHDOG) {
+			else if (evs[i].data.u64 == TAG_COMMIT) {
+				/* A commit behind made or failed: this turn's ras_pipeline_commit_if_due meets it. */
+				if (d->db)
+					ras_db_commit_fd_drain(d->db);
+			} else if (evs[i].data.u64 == TAG_WATCHDOG) {
 				uint64_t ticks;
 
 				if (read(d->wdfd, &ticks, sizeof(ticks)) > 0)
@@ -338,7 +343,8 @@ static void log_summary(struct rasd *d)
 
 int rasd_run(struct rasd_config *cfg, const struct rasd_options *opt)
 {
-	struct rasd d = { .cfg = cfg, .opt = opt, .epfd = -1, .sigfd = -1, .wdfd = -1, .lockfd = -1 };
+	struct rasd d = { .cfg = cfg, .opt = opt, .epfd = -1, .sigfd = -1, .wdfd = -1, .lockfd = -1,
+			.commit_fd = -1 };
 	int r;
 
 	ras_tl_begin(RAS_TL_SETUP);

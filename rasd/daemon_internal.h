@@ -27,6 +27,7 @@
 #define TAG_SIGNAL 1
 #define TAG_WATCHDOG 2
 #define TAG_BMC 3
+#define TAG_COMMIT 4
 #define TAG_CPU 0x100000000ULL
 #define TAG_BOOT_CPU 0x200000000ULL
 #define TAG_TRIGGER 0x400000000ULL
@@ -57,6 +58,7 @@ struct rasd {
 	struct rasd_health *health;   /* the diagnosis: every pipeline feeds it too */
 	struct ras_decode_ctx dctx;   /* the lookups every pipeline decodes with */
 	int epfd, sigfd, wdfd, lockfd;
+	int commit_fd;                   /* the database's ras_db_commit_fd in epfd, or -1 */
 	bool stop;
 	int sel_rows;                 /* SEL outcomes written since the last commit */
 	struct rasd_storage storage;  /* failing or not, as last reported */

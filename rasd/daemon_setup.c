@@ -292,6 +292,7 @@ static int open_live_pipeline(struct rasd *d)
 	open_flight_recorder(d);
 	daemon_refresh_edac(d, true);
 	ras_pipeline_init(&d->pipe, d->fmt, d->db, &d->tr, d->cfg, &d->dctx, "live");
+	d->pipe.commit_fd_polled = d->commit_fd >= 0;
 	/* A replayed tree's records arrived long ago: only a live kernel's are timed. */
 	if (d->tr.real) {
 		d->pipe.durability = &d->durability;

@@ -9,6 +9,7 @@
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <unistd.h>
 #include <systemd/sd-daemon.h>
 #include "lib/clock.h"
@@ -87,17 +88,35 @@ void daemon_storage_update(struct rasd *d)
 }
 
 /*
+ * The writer thread's eventfd in the loop's epoll: a commit behind wakes the
+ * loop when it is made or fails, instead of a look every millisecond. A
+ * database closed took its fd (and its epoll entry) with it; one kept (a
+ * replacement that failed) is in the set already.
+ */
+static void watch_commits(struct rasd *d)
+{
+	struct epoll_event ee = { .events = EPOLLIN, .data.u64 = TAG_COMMIT };
+	int fd = d->db ? ras_db_commit_fd(d->db) : -1;
+
+	d->commit_fd = -1;
+	if (fd >= 0 && (epoll_ctl(d->epfd, EPOLL_CTL_ADD, fd, &ee) == 0 || errno == EEXIST))
+		d->commit_fd = fd;
+	d->pipe.commit_fd_polled = d->commit_fd >= 0;
+}
+
+/*
  * A storm's inserts run on a thread of their own (db_writer.c), SQLite's work
  * on one core while this loop reads and decodes on the other. Without the
  * thread everything stays on this one, as correct, only slower.
  */
-static void start_write_behind(struct ras_db *db)
+static void start_write_behind(struct rasd *d)
 {
-	int r = db ? ras_db_write_behind_start(db) : 0;
+	int r = d->db ? ras_db_write_behind_start(d->db) : 0;
 
 	if (r < 0)
 		ras_log(LOG_WARNING, "records are stored on the event loop's thread: no writer thread: %s",
 			strerror(-r));
+	watch_commits(d);
 }
 
 /*
@@ -121,7 +140,7 @@ static void replace_lost_db(struct rasd *d)
 		rasd_storage_replace_corrupt(&d->storage, boot_id, &d->db, f->fail_reason);
 	else if (ras_db_open_writer(&d->db, d->storage.db_path, boot_id, err, sizeof(err)) < 0)
 		d->db = NULL;  /* still no database: the records stay held */
-	start_write_behind(d->db);
+	start_write_behind(d);
 	rasd_storage_note_db(&d->storage, d->db);
 	/* While failing the pipelines never touch it; they retry only once there is one. */
 	d->pipe.db = d->db;
@@ -237,7 +256,7 @@ int daemon_open_db(struct rasd *d)
 	r = rasd_storage_open(&d->storage, d->cfg->database, boot_id, &d->db, wait_for_storage, d);
 	if (r < 0)
 		return r;
-	start_write_behind(d->db);
+	start_write_behind(d);
 	count_previous_unstored(d);
 	rasd_storage_note_db(&d->storage, d->db);
 	return 0;

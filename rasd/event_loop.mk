@@ -69,3 +69,10 @@ TESTS += tests/test-behind-reads-on
 tests_test_behind_reads_on_SOURCES = tests/test-behind-reads-on.c $(WRITER_FIXTURE)
 tests_test_behind_reads_on_CFLAGS = $(RAS_CFLAGS) -I$(srcdir)/tests
 tests_test_behind_reads_on_LDADD = $(TEST_LIBS)
+
+# The event loop woken by the writer thread's eventfd when a commit behind is made (db/db_writer.c).
+check_PROGRAMS += tests/test-commit-fd
+TESTS += tests/test-commit-fd
+tests_test_commit_fd_SOURCES = tests/test-commit-fd.c $(WRITER_FIXTURE)
+tests_test_commit_fd_CFLAGS = $(RAS_CFLAGS) -I$(srcdir)/tests
+tests_test_commit_fd_LDADD = $(TEST_LIBS)

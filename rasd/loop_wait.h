@@ -5,7 +5,8 @@
  * commit behind (rasd/daemon.c): memory given back (rasd/give_back.h), the
  * subjects seen once trimmed, the diagnosis's commit of its own (never while
  * the database fails). While the loop is not quiet their timeouts do not
- * count: the group's commit or the commit behind's poll wakes it first, and a
+ * count: the group's commit or the commit behind (the writer thread's eventfd,
+ * or without it a look every millisecond) wakes it first, and a
  * "now" that nothing meets made epoll_wait return at once, over and over
  * (under a live storm millions of empty turns a second, most of rasd's CPU).
  * The rule is pure: rasd/daemon.c gives it the figures, tests/test-loop-wait
@@ -19,7 +20,7 @@
 /* Each in milliseconds, 0: now, -1: nothing due. */
 struct rasd_loop_waits {
 	int check;       /* the instance's check */
-	int group;       /* the open group's commit, or the commit behind's poll */
+	int group;       /* the open group's commit, or the commit behind's (made: now) */
 	int burst;       /* the next read by the tick under a storm */
 	int sel;         /* the BMC's answers expiring */
 	int retry;       /* the failing database's next try */

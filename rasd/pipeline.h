@@ -112,6 +112,7 @@ struct ras_pipeline {
 	char fail_reason[256];
 	uint64_t committed_stored, committed_duplicates;
 	struct ras_pipeline_behind behind;
+	bool commit_fd_polled;           /* the loop's epoll has ras_db_commit_fd: no timer for it */
 	bool malformed_logged[RAS_MAX_EVENT_TYPES];
 	/* Malformed pages, unknown ids, crash accounting (see pipeline.c). */
 	const struct ras_reader *reader; /* set: read marks are committed with the records */
@@ -164,7 +165,12 @@ bool ras_pipeline_commit_goes_behind(const struct ras_pipeline *p);
  * or the commit behind is still being made (the group waits for it, open).
  */
 bool ras_pipeline_commit_if_due(struct ras_pipeline *p, int64_t now_ns);
-/* Milliseconds until the open group is due (0: now), -1 when nothing waits. */
+/*
+ * Milliseconds until the open group is due (0: now), -1 when nothing waits.
+ * While a commit behind is out: 0 once it is made or failed; until then, with
+ * commit_fd_polled, the commit fd wakes the loop (ras_db_commit_watch) and a
+ * due group waits for it (-1), else 1 (looked at every millisecond).
+ */
 int ras_pipeline_commit_timeout_ms(const struct ras_pipeline *p, int64_t now_ns);
 /*
  * After a failure: stores every pending record and loss again in one

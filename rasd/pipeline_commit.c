@@ -12,9 +12,10 @@
  * commit made is rolled back and given again, as after any failed commit
  * (ras_pipeline_note_db_error). At most one such commit is out. A group
  * due while it is being made is not committed yet (behind_unmade): the event
- * loop reads on, the group growing, and commits it at the first look after
- * the commit behind is made (the loop looks every millisecond while one is
- * out, ras_pipeline_commit_timeout_ms). Only a full hold, the stop and a
+ * loop reads on, the group growing, and commits it at the first turn after
+ * the commit behind is made: the writer thread wakes the loop through an
+ * eventfd it polls (ras_db_commit_watch, ras_pipeline_commit_timeout_ms;
+ * without one the loop looks every millisecond). Only a full hold, the stop and a
  * forced commit (ras_pipeline_commit) wait for it: a wait here was the live
  * path's longest gap in reading the kernel's buffers (issue 39).
  */
@@ -89,9 +90,16 @@ int ras_pipeline_commit_timeout_ms(const struct ras_pipeline *p, int64_t now_ns)
 	/* While failing the storage back-off decides when to try again. */
 	if (p->failing)
 		return -1;
-	/* A commit behind is looked at again shortly: its records are held until it is made. */
-	if (p->behind.ticket)
-		return 1;
+	if (p->behind.ticket) {
+		/* Without the writer's eventfd in the loop's epoll: looked at again shortly. */
+		if (!p->commit_fd_polled)
+			return 1;
+		/* Made or failed already: now. Else its fd wakes the loop, and a due group waits for it. */
+		if (ras_db_commit_watch(p->db, p->behind.ticket) != 0)
+			return 0;
+		if (ras_pipeline_commit_due(p, now_ns))
+			return -1;
+	}
 	if (!p->group_first_ns)
 		return -1;
 	left = p->group_first_ns + delay - now_ns;
