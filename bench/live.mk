@@ -18,6 +18,13 @@ TESTS += tests/test-live-bench
 tests_test_live_bench_SOURCES = tests/test-live-bench.c $(BENCH_LIVE_SRC)
 tests_test_live_bench_CFLAGS = $(RAS_CFLAGS)
 tests_test_live_bench_LDADD = $(TEST_LIBS)
+# bench/live-tree N [FIRST]: the live stream's records as a replayed tree, for
+# callgrind on rasd --once (HACKING.md, "Profiling the storm path").
+EXTRA_PROGRAMS += bench/live-tree
+CLEANFILES += bench/live-tree
+bench_live_tree_SOURCES = bench/live-tree.c $(BENCH_LIVE_SRC)
+bench_live_tree_CFLAGS = $(RAS_CFLAGS)
+bench_live_tree_LDADD = $(TEST_LIBS)
 BENCH_LIVE_SECONDS = 15
 bench-live: bench/bench-live rasd/rasd
 	top_srcdir='$(abs_top_srcdir)' top_builddir='$(abs_top_builddir)' \
