@@ -97,6 +97,47 @@ static void head(FILE *f, const struct rpt_model *m)
 	fputs(".</p>\n", f);
 }
 
+/* The machine's CPUs, a row a socket. */
+static void machine_cpus(FILE *f, const struct rpt_machine *mc)
+{
+	fputs("<table><tr><th>socket</th><th>CPU model</th><th>stepping</th>"
+	      "<th>microcode</th><th>PPIN</th></tr>", f);
+	for (size_t i = 0; i < mc->ncpus; i++) {
+		fprintf(f, "<tr><td class=\"n\">%u</td>", mc->cpus[i].socket);
+		cell(f, mc->cpus[i].model);
+		cell(f, mc->cpus[i].stepping);
+		cell(f, mc->cpus[i].microcode);
+		cell(f, mc->cpus[i].ppin);
+		fputs("</tr>", f);
+	}
+	fputs("</table>", f);
+}
+
+/* The machine's DIMM inventory (SMBIOS), a row a DIMM. */
+static void machine_dimms(FILE *f, const struct rpt_machine *mc)
+{
+	fputs("<table><tr><th>locator</th><th>bank</th><th>manufacturer</th><th>part number"
+	      "</th><th>serial</th><th>size (MB)</th><th>speed (MT/s)</th><th>type</th></tr>", f);
+	for (size_t i = 0; i < mc->ndimms; i++) {
+		const struct rpt_dimm *d = &mc->dimms[i];
+
+		fputs("<tr>", f);
+		cell(f, d->locator);
+		cell(f, d->bank_locator);
+		cell(f, d->manufacturer);
+		cell(f, d->part_number);
+		cell(f, d->serial);
+		if (d->size_mb == UINT64_MAX)
+			cell(f, "unknown");
+		else
+			num(f, (int64_t)d->size_mb);
+		num(f, d->speed_mts);
+		cell(f, d->memory_type);
+		fputs("</tr>", f);
+	}
+	fputs("</table>", f);
+}
+
 static void machine(FILE *f, const struct rpt_model *m)
 {
 	const struct rpt_machine *mc = m->machine;
@@ -119,41 +160,10 @@ static void machine(FILE *f, const struct rpt_model *m)
 			fputs("</tr>", f);
 		}
 		fputs("</table>", f);
-		if (mc->ncpus) {
-			fputs("<table><tr><th>socket</th><th>CPU model</th><th>stepping</th>"
-			      "<th>microcode</th><th>PPIN</th></tr>", f);
-			for (size_t i = 0; i < mc->ncpus; i++) {
-				fprintf(f, "<tr><td class=\"n\">%u</td>", mc->cpus[i].socket);
-				cell(f, mc->cpus[i].model);
-				cell(f, mc->cpus[i].stepping);
-				cell(f, mc->cpus[i].microcode);
-				cell(f, mc->cpus[i].ppin);
-				fputs("</tr>", f);
-			}
-			fputs("</table>", f);
-		}
-		if (mc->ndimms) {
-			fputs("<table><tr><th>locator</th><th>bank</th><th>manufacturer</th><th>part number"
-			      "</th><th>serial</th><th>size (MB)</th><th>speed (MT/s)</th><th>type</th></tr>", f);
-			for (size_t i = 0; i < mc->ndimms; i++) {
-				const struct rpt_dimm *d = &mc->dimms[i];
-
-				fputs("<tr>", f);
-				cell(f, d->locator);
-				cell(f, d->bank_locator);
-				cell(f, d->manufacturer);
-				cell(f, d->part_number);
-				cell(f, d->serial);
-				if (d->size_mb == UINT64_MAX)
-					cell(f, "unknown");
-				else
-					num(f, (int64_t)d->size_mb);
-				num(f, d->speed_mts);
-				cell(f, d->memory_type);
-				fputs("</tr>", f);
-			}
-			fputs("</table>", f);
-		}
+		if (mc->ncpus)
+			machine_cpus(f, mc);
+		if (mc->ndimms)
+			machine_dimms(f, mc);
 	}
 	fprintf(f, "<p>Boots recorded: %zu.</p>", m->nboots);
 	if (m->nboots) {
