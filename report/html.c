@@ -300,6 +300,23 @@ static void parts(FILE *f, const struct rpt_model *m)
 	fputs("</section>\n", f);
 }
 
+/* How the part's verdict changed, a row a change. */
+static void verdict_history(FILE *f, const struct rpt_verdict *v)
+{
+	fputs("<table><tr><th>at (UTC)</th><th>was</th><th>became</th><th>rule</th><th>why</th></tr>", f);
+	for (size_t i = 0; i < v->nhistory; i++) {
+		fputs("<tr><td>", f);
+		when(f, v->history[i].at_ns);
+		fputs("</td>", f);
+		cell(f, v->history[i].was);
+		cell(f, v->history[i].verdict);
+		cell(f, v->history[i].rule);
+		cell(f, v->history[i].why);
+		fputs("</tr>", f);
+	}
+	fputs("</table>", f);
+}
+
 static void verdict(FILE *f, const struct rpt_verdict *v)
 {
 	bool bad = !strcmp(v->verdict, "replace");
@@ -354,20 +371,8 @@ static void verdict(FILE *f, const struct rpt_verdict *v)
 		}
 		fputs("</ul>", f);
 	}
-	if (v->nhistory) {
-		fputs("<table><tr><th>at (UTC)</th><th>was</th><th>became</th><th>rule</th><th>why</th></tr>", f);
-		for (size_t i = 0; i < v->nhistory; i++) {
-			fputs("<tr><td>", f);
-			when(f, v->history[i].at_ns);
-			fputs("</td>", f);
-			cell(f, v->history[i].was);
-			cell(f, v->history[i].verdict);
-			cell(f, v->history[i].rule);
-			cell(f, v->history[i].why);
-			fputs("</tr>", f);
-		}
-		fputs("</table>", f);
-	}
+	if (v->nhistory)
+		verdict_history(f, v);
 	fputs("</div>", f);
 }
 
