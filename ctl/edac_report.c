@@ -23,6 +23,13 @@ static void json_dimm_start(unsigned i, const struct edac_dimm *d)
 	json_str(edac_display_label(d->configured_label, d->label));
 }
 
+/* Channel c of csrow cs, the k-th of its controller, as json_dimm_start a DIMM: up to its label. */
+static void json_csrow_start(unsigned k, const struct edac_csrow *cs, unsigned c)
+{
+	printf("%s{\"csrow\":%u,\"channel\":%u,\"label\":", k ? "," : "", cs->index, c);
+	json_str(edac_display_label(cs->ch[c].configured_label, cs->ch[c].dimm_label));
+}
+
 static void report_mc_json(const struct edac_mc *mc, bool first)
 {
 	printf("%s{\"mc\":%u,\"mc_name\":", first ? "" : ",", mc->index);
@@ -43,8 +50,7 @@ static void report_mc_json(const struct edac_mc *mc, bool first)
 		const struct edac_csrow *cs = &mc->csrows[i];
 
 		for (unsigned c = 0; c < cs->n_channels; c++) {
-			printf("%s{\"csrow\":%u,\"channel\":%u,\"label\":", k++ ? "," : "", cs->index, c);
-			json_str(edac_display_label(cs->ch[c].configured_label, cs->ch[c].dimm_label));
+			json_csrow_start(k++, cs, c);
 			printf(",\"ce\":%llu,\"csrow_ue\":%llu}", (unsigned long long)cs->ch[c].ce_count,
 			       (unsigned long long)cs->ue_count);
 		}
@@ -249,8 +255,7 @@ static void layout_json_mc(const struct edac_mc *mc, bool first)
 		const struct edac_csrow *cs = &mc->csrows[i];
 
 		for (unsigned c = 0; c < cs->n_channels; c++) {
-			printf("%s{\"csrow\":%u,\"channel\":%u,\"label\":", k++ ? "," : "", cs->index, c);
-			json_str(edac_display_label(cs->ch[c].configured_label, cs->ch[c].dimm_label));
+			json_csrow_start(k++, cs, c);
 			printf(",\"size_mb\":%llu,\"mem_type\":",
 			       (unsigned long long)(cs->n_channels ? cs->size_mb / cs->n_channels : 0));
 			json_str(cs->mem_type);

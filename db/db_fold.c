@@ -29,18 +29,7 @@
 #include "db_rollup.h"
 
 #include "db_fold_internal.h"
-
-static uint64_t fnv(uint64_t h, const void *p, size_t n)
-{
-	for (const unsigned char *s = p; n--; s++)
-		h = (h ^ *s) * 0x100000001b3ULL;
-	return h;
-}
-
-static int64_t floor_div(int64_t a, int64_t b)
-{
-	return a >= 0 ? a / b : -((-a + b - 1) / b);
-}
+#include "db_fold_entries.h"
 
 /* ---- state ---- */
 
@@ -134,7 +123,7 @@ static int release_deferred(struct ras_db_fold *f, struct fold_subject *s)
 static struct fold_subject *subject_slot(struct ras_db_fold *f, unsigned idx, const char *key,
 					 int64_t period)
 {
-	uint64_t h = fnv(0xcbf29ce484222325ULL ^ idx, key, strlen(key));
+	uint64_t h = fold_fnv(0xcbf29ce484222325ULL ^ idx, key, strlen(key));
 	struct fold_subject *give_up = NULL;
 
 	for (unsigned i = 0; i < FOLD_SUBJECTS; i++) {
@@ -263,184 +252,6 @@ static struct fold_table *table_sql(struct ras_db *db, unsigned idx)
 	return t;
 }
 
-/* ---- the batch's folds ---- */
-
-static uint64_t entry_hash(unsigned idx, int64_t hour, const char *subject, const struct folded_row *r)
-{
-	uint64_t h = fnv(0xcbf29ce484222325ULL ^ idx, &hour, sizeof(hour));
-
-	h = fnv(h, &r->boot, sizeof(r->boot));
-	h = fnv(h, &r->key_dec, sizeof(r->key_dec));
-	h = fnv(h, &r->synthetic, sizeof(r->synthetic));
-	h = fnv(h, &r->fresh, sizeof(r->fresh));
-	h = fnv(h, subject, strlen(subject));
-	h = fnv(h, r->source, strlen(r->source));
-	h = fnv(h, r->severity, strlen(r->severity));
-	h = fnv(h, r->location, strlen(r->location));
-	h = fnv(h, r->ekey, strlen(r->ekey));
-	return fnv(h, r->dims, strlen(r->dims));
-}
-
-static bool same_entry(const struct fold_entry *e, unsigned idx, int64_t hour, const char *subject,
-		       const struct folded_row *r)
-{
-	const struct folded_row *k = &e->key;
-
-	return e->idx == idx && e->hour == hour && k->boot == r->boot && k->key_dec == r->key_dec &&
-	       k->synthetic == r->synthetic && k->fresh == r->fresh && !strcmp(e->subject, subject) &&
-	       !strcmp(k->source, r->source) && !strcmp(k->severity, r->severity) &&
-	       !strcmp(k->location, r->location) && !strcmp(k->dims, r->dims) &&
-	       !strcmp(k->ekey, r->ekey);
-}
-
-/*
- * A committed row's id and errors, beside its second: export tells the rows
- * it delivered from the others (fold_growth.ids).
- */
-static int entry_add_id(struct ras_db_fold *f, struct fold_entry *e, const struct folded_row *r)
-{
-	if (e->key.fresh)
-		return 0;
-	if (e->nsecs >= e->cap_ids) {
-		size_t cap = e->cap_ids ? e->cap_ids * 2 : 8;
-		int64_t *ids;
-
-		while (cap <= e->nsecs)
-			cap *= 2;
-		if (!(ids = realloc(e->ids, 2 * cap * sizeof(*ids))))
-			return -ENOMEM;
-		f->buf_bytes += 2 * (cap - e->cap_ids) * sizeof(*ids);
-		e->ids = ids;
-		e->cap_ids = cap;
-		ras_db_fold_count_bytes(f);
-	}
-	e->ids[2 * e->nsecs] = r->id;
-	e->ids[2 * e->nsecs + 1] = r->weight;
-	return 0;
-}
-
-static int entry_add(struct ras_db_fold *f, struct fold_entry *e, const struct folded_row *r)
-{
-	if (entry_add_id(f, e, r) < 0)
-		return -ENOMEM;
-	if (e->nsecs == e->cap) {
-		size_t cap = e->cap ? e->cap * 2 : 8;
-		int64_t *s = realloc(e->secs, cap * sizeof(*s));
-
-		if (!s)
-			return -ENOMEM;
-		f->buf_bytes += (cap - e->cap) * sizeof(*s);
-		e->secs = s;
-		e->cap = cap;
-		ras_db_fold_count_bytes(f);
-	}
-	e->secs[e->nsecs++] = floor_div(r->wall_ns, SEC_NS);
-	e->first_ns = !e->records || r->wall_ns < e->first_ns ? r->wall_ns : e->first_ns;
-	e->records++;
-	e->errors += r->weight;
-	e->last_ns = r->wall_ns > e->last_ns ? r->wall_ns : e->last_ns;
-	if (r->have_addr) {
-		e->addr_lo = !e->have_addr || r->addr < e->addr_lo ? r->addr : e->addr_lo;
-		e->addr_hi = !e->have_addr || r->addr > e->addr_hi ? r->addr : e->addr_hi;
-		e->have_addr = true;
-	}
-	if (r->have_detail)
-		ras_db_fold_add_detail(e->details, &e->ndetails, &e->details_more, r->detail);
-	return 0;
-}
-
-
-/*
- * What a folds row is keyed by besides subject, hour and source: where, only
- * as finely as the summary counts it, so a storm folds into one row an hour
- * however its records vary. A location ending in an address (a CXL DPA) is
- * cut there; the decoding is a key only when the summary location takes
- * parts from it (a memory failure's page type and result). Otherwise every
- * machine check, whose decoding differs with its count and address, would
- * be a folds row of its own; the row keeps its first record's decoding.
- */
-static void fold_key(unsigned idx, struct folded_row *r)
-{
-	const struct ras_sumloc *k = ras_event_types[idx].sumloc;
-	char *cut;
-
-	r->key_dec = k && k->parts[0].dfield ? r->dec : 0;
-	if (k && k->cut && !k->parts[0].dfield && (cut = strstr(r->location, k->cut)))
-		*cut = 0;
-}
-
-/* Room for one more entry in the batch's list (at most FOLD_SLOTS * 3 / 4 + 1): 0 or -ENOMEM. */
-static int entries_room(struct ras_db_fold *f)
-{
-	struct fold_entry *e;
-	unsigned cap;
-
-	if (!f->at) {
-		uint16_t *at = calloc(FOLD_SLOTS, sizeof(*at));
-
-		if (!at)
-			return -ENOMEM;
-		f->at = at;
-		ras_db_fold_count_bytes(f);
-	}
-	if (f->used == f->cap) {
-		cap = f->cap ? 2 * f->cap : 16;
-		if (!(e = realloc(f->e, cap * sizeof(*e))))
-			return -ENOMEM;
-		f->e = e;
-		f->cap = cap;
-		ras_db_fold_count_bytes(f);
-	}
-	return 0;
-}
-
-/* Takes the next entry of the list for r's key at hash place; an entry written before keeps its buffers. */
-static struct fold_entry *entry_take(struct ras_db_fold *f, unsigned place, unsigned idx, uint64_t hash,
-				     int64_t hour, const char *subject, const struct folded_row *r)
-{
-	struct fold_entry *e = &f->e[f->used];
-	int64_t *secs = NULL, *ids = NULL;
-	size_t cap = 0, cap_ids = 0;
-
-	if (f->used < f->made) {
-		secs = e->secs, ids = e->ids;
-		cap = e->cap, cap_ids = e->cap_ids;
-	} else {
-		f->made++;
-	}
-	memset(e, 0, sizeof(*e));
-	*e = (struct fold_entry){ .place = place, .idx = idx, .hash = hash, .hour = hour, .key = *r,
-				  .secs = secs, .cap = cap, .ids = ids, .cap_ids = cap_ids };
-	snprintf(e->subject, sizeof(e->subject), "%s", subject);
-	f->at[place] = (uint16_t)++f->used;
-	f->taken++;
-	return e;
-}
-
-static int accumulate(struct ras_db *db, unsigned idx, const char *subject, struct folded_row *r)
-{
-	struct ras_db_fold *f = db->fold;
-	int64_t hour = ras_db_hour_of(r->wall_ns);
-	uint64_t hash;
-
-	fold_key(idx, r);
-	/* A batch with more keys than slots writes what it has and goes on. */
-	if (f->used >= FOLD_SLOTS * 3 / 4 && ras_db_fold_write_entries(db) < 0)
-		return -EIO;
-	if (entries_room(f) < 0)
-		return -ENOMEM;
-	hash = entry_hash(idx, hour, subject, r);
-	for (unsigned place = hash % FOLD_SLOTS;; place = (place + 1) % FOLD_SLOTS) {
-		struct fold_entry *e;
-
-		if (!f->at[place])
-			return entry_add(f, entry_take(f, place, idx, hash, hour, subject, r), r);
-		e = &f->e[f->at[place] - 1];
-		if (e->hash == hash && same_entry(e, idx, hour, subject, r))
-			return entry_add(f, e, r);
-	}
-}
-
 /*
  * Folds row id from the copy kept when it was stored at a commit
  * (ras_db_hold_take_stored): its fold columns computed from the copy as a
@@ -479,7 +290,7 @@ static int fold_row(struct ras_db *db, unsigned idx, const char *subject, int64_
 	if ((step = fold_stored_copy(db, t, idx, id, &r)) != 0) {
 		r.fresh = !committed(db->fold, idx, id);
 		r.id = id;
-		return step < 0 ? step : accumulate(db, idx, subject, &r);
+		return step < 0 ? step : ras_db_fold_accumulate(db, idx, subject, &r);
 	}
 	sqlite3_bind_int64(t->sel, 1, id);
 	step = sqlite3_step(t->sel);
@@ -495,7 +306,7 @@ static int fold_row(struct ras_db *db, unsigned idx, const char *subject, int64_
 	sqlite3_reset(t->del);
 	if (step != SQLITE_DONE)
 		return -EIO;
-	return accumulate(db, idx, subject, &r);
+	return ras_db_fold_accumulate(db, idx, subject, &r);
 }
 
 /*
@@ -540,7 +351,7 @@ static int fold_or_queue(struct ras_db *db, struct fold_subject *s, int64_t id)
 		return taken;
 	if (taken) {
 		r.fresh = 1;
-		return accumulate(db, s->idx, s->key, &r);
+		return ras_db_fold_accumulate(db, s->idx, s->key, &r);
 	}
 	/* Stored in this transaction (a boot instance's records): its pages are written anyway. */
 	if (!committed(db->fold, s->idx, id))
@@ -580,7 +391,7 @@ int ras_db_fold_note_req(struct ras_db *db, unsigned idx, int64_t wall_ns, const
 		f->txn_first[idx] = id;
 	if (!l->fold_threshold || l->fold_period_ns <= 0 || !key)
 		return 0;
-	period = floor_div(wall_ns, l->fold_period_ns);
+	period = fold_floor_div(wall_ns, l->fold_period_ns);
 	s = subject_slot(f, idx, key, period);
 	if (s->period != period) {
 		/* The period's last rows are its last fold_keep: the ones waiting fold now. */
@@ -755,25 +566,6 @@ void ras_db_fold_discard(struct ras_db *db)
 	memset(f->txn_first, 0, sizeof(f->txn_first));
 }
 
-/* Every entry's buffers, the list, the places and the known rows given back. */
-static void entries_free(struct ras_db_fold *f)
-{
-	for (unsigned i = 0; i < f->made; i++) {
-		free(f->e[i].secs);
-		free(f->e[i].ids);
-	}
-	free(f->e);
-	free(f->at);
-	free(f->known);
-	free(f->known_at);
-	f->e = NULL;
-	f->at = f->known_at = NULL;
-	f->known = NULL;
-	f->used = f->cap = f->made = f->nknown = f->cap_known = 0;
-	f->buf_bytes = 0;
-	ras_db_fold_count_bytes(f);
-}
-
 /*
  * The batch's entries, when none is in use and few were taken since the last
  * trim (as ras_db_rollup_trim). They are what the batches used, not the
@@ -791,7 +583,7 @@ void ras_db_fold_trim(struct ras_db *db)
 	if (f->used)
 		return;
 	if (f->taken < FOLD_SLOTS / 16)
-		entries_free(f);
+		ras_db_fold_entries_free(f);
 	f->taken = 0;
 }
 
@@ -811,7 +603,7 @@ void ras_db_fold_free(struct ras_db *db)
 		return;
 	for (unsigned i = 0; i < FOLD_SUBJECTS; i++)
 		subject_clear(&f->subj[i]);
-	entries_free(f);
+	ras_db_fold_entries_free(f);
 	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++) {
 		sqlite3_finalize(f->t[i].sel);
 		sqlite3_finalize(f->t[i].del);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Storm folding's state, shared by db_fold.c (which rows fold, their reading
- * back) and db_fold_write.c (the batch's folds merged into the folds table).
+ * back), db_fold_entries.c (the batch's folds by key) and db_fold_write.c
+ * (the batch's folds merged into the folds table).
  * Internal to db/.
  */
 #ifndef RAS_DB_FOLD_INTERNAL_H
@@ -22,6 +23,20 @@ _Static_assert(FOLD_SLOTS <= 65535 && FOLD_KNOWN <= 65535, "fold places index 16
 #define FOLD_DEFER 64
 #define SEC_NS 1000000000LL
 #define HOUR_NS (3600LL * SEC_NS)
+
+/* FNV-1a over n bytes of p, from h: the subjects' and the batch's folds' hash places. */
+static inline uint64_t fold_fnv(uint64_t h, const void *p, size_t n)
+{
+	for (const unsigned char *s = p; n--; s++)
+		h = (h ^ *s) * 0x100000001b3ULL;
+	return h;
+}
+
+/* a / b rounded down (b > 0): a time before 1970 falls in the period or second it is in. */
+static inline int64_t fold_floor_div(int64_t a, int64_t b)
+{
+	return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
 
 /* A subject's storm in the current period: how many seen, the ids held after the first ones. */
 struct fold_subject {

@@ -209,12 +209,7 @@ static int prepare_decodings(struct ras_db *db, unsigned idx, unsigned rows, sql
 	for (unsigned i = 0; i < t->ndcols && n < cap; i++)
 		n += (size_t)snprintf(sql + n, cap - n, ",\"%s\"", t->dcols[i].name);
 	n += (size_t)snprintf(sql + n, cap - n, ") VALUES ");
-	for (unsigned k = 0; k < rows && n < cap; k++) {
-		n += (size_t)snprintf(sql + n, cap - n, "%s(?", k ? "," : "");
-		for (unsigned i = 0; i < t->ndcols && n < cap; i++)
-			n += (size_t)snprintf(sql + n, cap - n, ",?");
-		n += (size_t)snprintf(sql + n, cap - n, ")");
-	}
+	n = ras_db_sql_values(sql, cap, n, rows, t->ndcols + 1);
 	r = n < cap ? sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) : SQLITE_TOOBIG;
 	free(sql);
 	return r;

@@ -368,6 +368,12 @@ int ras_db_migrate_cache_levels(struct ras_db *db);
 int ras_db_int(struct ras_db *db, const char *sql, int64_t *out);
 bool ras_db_table_exists(struct ras_db *db, const char *table);
 /*
+ * Appends a multi-row INSERT's VALUES list, rows tuples of marks parameters
+ * ("(?,?),(?,?)"), to the sql of cap bytes whose first n are written: the
+ * new length, cap or more when it did not fit (db_sql.c).
+ */
+size_t ras_db_sql_values(char *sql, size_t cap, size_t n, unsigned rows, unsigned marks);
+/*
  * One event table's row by id, with its raw fields and its stored decoding
  * rebuilt (db_row_read.c). The statement's columns are found once per table.
  */

@@ -35,12 +35,7 @@ int ras_db_prepare_insert(struct ras_db *db, unsigned idx, unsigned rows, sqlite
 		n += (size_t)snprintf(sql + n, cap - n, "%s\"%s\"", i ? "," : "", t->cols[i].name);
 	/* The id last: reserved by the writer (ras_db_insert_event), or NULL for SQLite to pick. */
 	n += (size_t)snprintf(sql + n, cap - n, ",id) VALUES ");
-	for (unsigned k = 0; k < rows && n < cap; k++) {
-		n += (size_t)snprintf(sql + n, cap - n, "%s(", k ? "," : "");
-		for (unsigned i = 0; i < t->ncols && n < cap; i++)
-			n += (size_t)snprintf(sql + n, cap - n, "?,");
-		n += (size_t)snprintf(sql + n, cap - n, "?)");
-	}
+	n = ras_db_sql_values(sql, cap, n, rows, t->ncols + 1);
 	r = n < cap ? sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) : SQLITE_TOOBIG;
 	free(sql);
 	return r == SQLITE_OK ? 0 : -1;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The low-level statement helpers every db/ file may call: run a statement,
- * read one integer, ask whether a table exists. They call only the writer
- * (ras_db_sync, so a read sees every write before it) and SQLite, never a
- * stage or the schema: tests/test-db-calls.sh keeps db/'s calls one way.
+ * read one integer, ask whether a table exists, write a multi-row INSERT's
+ * parameters. They call only the writer (ras_db_sync, so a read sees every
+ * write before it) and SQLite, never a stage or the schema:
+ * tests/test-db-calls.sh keeps db/'s calls one way.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -72,4 +73,15 @@ bool ras_db_table_exists(struct ras_db *db, const char *table)
 		__atomic_store_n(&db->n_tables_seen, seen + 1, __ATOMIC_RELEASE);
 	}
 	return found;
+}
+
+size_t ras_db_sql_values(char *sql, size_t cap, size_t n, unsigned rows, unsigned marks)
+{
+	for (unsigned k = 0; k < rows && n < cap; k++) {
+		n += (size_t)snprintf(sql + n, cap - n, "%s(?", k ? "," : "");
+		for (unsigned i = 1; i < marks && n < cap; i++)
+			n += (size_t)snprintf(sql + n, cap - n, ",?");
+		n += (size_t)snprintf(sql + n, cap - n, ")");
+	}
+	return n;
 }

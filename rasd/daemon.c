@@ -197,12 +197,42 @@ static void check_instance(struct rasd *d)
 	d->checked_wall_ns = ras_clock_ns(CLOCK_REALTIME);
 }
 
+/*
+ * Handles the n events epoll gave: signals, the BMC, triggers, the watchdog.
+ * True when any other woke it: a ring buffer (rasd's or the boot one) to read.
+ */
+static bool handle_events(struct rasd *d, const struct epoll_event *evs, int n)
+{
+	bool data = false;
+
+	for (int i = 0; i < n; i++) {
+		if (evs[i].data.u64 == TAG_SIGNAL)
+			handle_signal(d);
+		else if (evs[i].data.u64 == TAG_BMC)
+			d->sel_rows += rasd_bmc_sel_handle(d->sel, ras_actions_dba(d->actions));
+		else if ((evs[i].data.u64 & ~RAS_TRIGGER_TAG_MASK) == TAG_TRIGGER)
+			ras_triggers_handle(d->trig, evs[i].data.u64);
+		else if (evs[i].data.u64 == TAG_COMMIT) {
+			/* A commit behind made or failed: this turn's ras_pipeline_commit_if_due meets it. */
+			if (d->db)
+				ras_db_commit_fd_drain(d->db);
+		} else if (evs[i].data.u64 == TAG_WATCHDOG) {
+			uint64_t ticks;
+
+			if (read(d->wdfd, &ticks, sizeof(ticks)) > 0)
+				sd_notify(0, "WATCHDOG=1");
+		} else
+			data = true;
+	}
+	return data;
+}
+
 static int loop(struct rasd *d)
 {
 	struct epoll_event evs[64];
 
 	while (!d->stop) {
-		bool data = false, committed;
+		bool data, committed;
 		int64_t mono;
 		int timeout = loop_timeout_ms(d), n;
 
@@ -214,25 +244,7 @@ static int loop(struct rasd *d)
 			continue;
 		if (n < 0)
 			return -errno;
-		for (int i = 0; i < n; i++) {
-			if (evs[i].data.u64 == TAG_SIGNAL)
-				handle_signal(d);
-			else if (evs[i].data.u64 == TAG_BMC)
-				d->sel_rows += rasd_bmc_sel_handle(d->sel, ras_actions_dba(d->actions));
-			else if ((evs[i].data.u64 & ~RAS_TRIGGER_TAG_MASK) == TAG_TRIGGER)
-				ras_triggers_handle(d->trig, evs[i].data.u64);
-			else if (evs[i].data.u64 == TAG_COMMIT) {
-				/* A commit behind made or failed: this turn's ras_pipeline_commit_if_due meets it. */
-				if (d->db)
-					ras_db_commit_fd_drain(d->db);
-			} else if (evs[i].data.u64 == TAG_WATCHDOG) {
-				uint64_t ticks;
-
-				if (read(d->wdfd, &ticks, sizeof(ticks)) > 0)
-					sd_notify(0, "WATCHDOG=1");
-			} else
-				data = true;
-		}
+		data = handle_events(d, evs, n);
 		mono = ras_clock_ns(CLOCK_MONOTONIC);
 		if (rasd_burst_tick_due(&d->burst, mono))
 			data = true;

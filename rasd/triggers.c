@@ -452,6 +452,29 @@ unsigned long ras_triggers_checks(const struct ras_triggers *t)
 	return t ? t->checks : 0;
 }
 
+/*
+ * A slot for condition's child, reaping the finished ones when none is free;
+ * NULL when trigger_max_children still run (the refusal counted and logged).
+ */
+static struct child *child_slot(struct ras_triggers *t, const char *condition)
+{
+	struct child *c = free_slot(t);
+
+	if (!c) {
+		reap_finished(t);
+		c = free_slot(t);
+	}
+	if (!c) {
+		/* A storm of uncorrected records would repeat this: log the 1st, 2nd, 4th, 8th... */
+		t->refused++;
+		if (!(t->refused & (t->refused - 1)))
+			ras_log(LOG_WARNING, "trigger %s not run: %u triggers already running "
+				"(%lu refused so far)", condition, t->cfg->trigger_max_children,
+				t->refused);
+	}
+	return c;
+}
+
 int ras_triggers_run(struct ras_triggers *t, const char *condition, char *const env[])
 {
 	char path[PATH_MAX + 64];
@@ -468,19 +491,9 @@ int ras_triggers_run(struct ras_triggers *t, const char *condition, char *const 
 	if (exe < 0)
 		return exe;
 	snprintf(path, sizeof(path), "%s/%s", t->cfg->trigger_dir, condition);
-	c = free_slot(t);
-	if (!c) {
-		reap_finished(t);
-		c = free_slot(t);
-	}
+	c = child_slot(t, condition);
 	if (!c) {
 		close(exe);
-		/* A storm of uncorrected records would repeat this: log the 1st, 2nd, 4th, 8th... */
-		t->refused++;
-		if (!(t->refused & (t->refused - 1)))
-			ras_log(LOG_WARNING, "trigger %s not run: %u triggers already running "
-				"(%lu refused so far)", condition, t->cfg->trigger_max_children,
-				t->refused);
 		return -EBUSY;
 	}
 	if (pipe2(pipefd, O_CLOEXEC | O_NONBLOCK) < 0) {

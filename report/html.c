@@ -97,6 +97,47 @@ static void head(FILE *f, const struct rpt_model *m)
 	fputs(".</p>\n", f);
 }
 
+/* The machine's CPUs, a row a socket. */
+static void machine_cpus(FILE *f, const struct rpt_machine *mc)
+{
+	fputs("<table><tr><th>socket</th><th>CPU model</th><th>stepping</th>"
+	      "<th>microcode</th><th>PPIN</th></tr>", f);
+	for (size_t i = 0; i < mc->ncpus; i++) {
+		fprintf(f, "<tr><td class=\"n\">%u</td>", mc->cpus[i].socket);
+		cell(f, mc->cpus[i].model);
+		cell(f, mc->cpus[i].stepping);
+		cell(f, mc->cpus[i].microcode);
+		cell(f, mc->cpus[i].ppin);
+		fputs("</tr>", f);
+	}
+	fputs("</table>", f);
+}
+
+/* The machine's DIMM inventory (SMBIOS), a row a DIMM. */
+static void machine_dimms(FILE *f, const struct rpt_machine *mc)
+{
+	fputs("<table><tr><th>locator</th><th>bank</th><th>manufacturer</th><th>part number"
+	      "</th><th>serial</th><th>size (MB)</th><th>speed (MT/s)</th><th>type</th></tr>", f);
+	for (size_t i = 0; i < mc->ndimms; i++) {
+		const struct rpt_dimm *d = &mc->dimms[i];
+
+		fputs("<tr>", f);
+		cell(f, d->locator);
+		cell(f, d->bank_locator);
+		cell(f, d->manufacturer);
+		cell(f, d->part_number);
+		cell(f, d->serial);
+		if (d->size_mb == UINT64_MAX)
+			cell(f, "unknown");
+		else
+			num(f, (int64_t)d->size_mb);
+		num(f, d->speed_mts);
+		cell(f, d->memory_type);
+		fputs("</tr>", f);
+	}
+	fputs("</table>", f);
+}
+
 static void machine(FILE *f, const struct rpt_model *m)
 {
 	const struct rpt_machine *mc = m->machine;
@@ -119,41 +160,10 @@ static void machine(FILE *f, const struct rpt_model *m)
 			fputs("</tr>", f);
 		}
 		fputs("</table>", f);
-		if (mc->ncpus) {
-			fputs("<table><tr><th>socket</th><th>CPU model</th><th>stepping</th>"
-			      "<th>microcode</th><th>PPIN</th></tr>", f);
-			for (size_t i = 0; i < mc->ncpus; i++) {
-				fprintf(f, "<tr><td class=\"n\">%u</td>", mc->cpus[i].socket);
-				cell(f, mc->cpus[i].model);
-				cell(f, mc->cpus[i].stepping);
-				cell(f, mc->cpus[i].microcode);
-				cell(f, mc->cpus[i].ppin);
-				fputs("</tr>", f);
-			}
-			fputs("</table>", f);
-		}
-		if (mc->ndimms) {
-			fputs("<table><tr><th>locator</th><th>bank</th><th>manufacturer</th><th>part number"
-			      "</th><th>serial</th><th>size (MB)</th><th>speed (MT/s)</th><th>type</th></tr>", f);
-			for (size_t i = 0; i < mc->ndimms; i++) {
-				const struct rpt_dimm *d = &mc->dimms[i];
-
-				fputs("<tr>", f);
-				cell(f, d->locator);
-				cell(f, d->bank_locator);
-				cell(f, d->manufacturer);
-				cell(f, d->part_number);
-				cell(f, d->serial);
-				if (d->size_mb == UINT64_MAX)
-					cell(f, "unknown");
-				else
-					num(f, (int64_t)d->size_mb);
-				num(f, d->speed_mts);
-				cell(f, d->memory_type);
-				fputs("</tr>", f);
-			}
-			fputs("</table>", f);
-		}
+		if (mc->ncpus)
+			machine_cpus(f, mc);
+		if (mc->ndimms)
+			machine_dimms(f, mc);
 	}
 	fprintf(f, "<p>Boots recorded: %zu.</p>", m->nboots);
 	if (m->nboots) {
@@ -290,6 +300,23 @@ static void parts(FILE *f, const struct rpt_model *m)
 	fputs("</section>\n", f);
 }
 
+/* How the part's verdict changed, a row a change. */
+static void verdict_history(FILE *f, const struct rpt_verdict *v)
+{
+	fputs("<table><tr><th>at (UTC)</th><th>was</th><th>became</th><th>rule</th><th>why</th></tr>", f);
+	for (size_t i = 0; i < v->nhistory; i++) {
+		fputs("<tr><td>", f);
+		when(f, v->history[i].at_ns);
+		fputs("</td>", f);
+		cell(f, v->history[i].was);
+		cell(f, v->history[i].verdict);
+		cell(f, v->history[i].rule);
+		cell(f, v->history[i].why);
+		fputs("</tr>", f);
+	}
+	fputs("</table>", f);
+}
+
 static void verdict(FILE *f, const struct rpt_verdict *v)
 {
 	bool bad = !strcmp(v->verdict, "replace");
@@ -344,20 +371,8 @@ static void verdict(FILE *f, const struct rpt_verdict *v)
 		}
 		fputs("</ul>", f);
 	}
-	if (v->nhistory) {
-		fputs("<table><tr><th>at (UTC)</th><th>was</th><th>became</th><th>rule</th><th>why</th></tr>", f);
-		for (size_t i = 0; i < v->nhistory; i++) {
-			fputs("<tr><td>", f);
-			when(f, v->history[i].at_ns);
-			fputs("</td>", f);
-			cell(f, v->history[i].was);
-			cell(f, v->history[i].verdict);
-			cell(f, v->history[i].rule);
-			cell(f, v->history[i].why);
-			fputs("</tr>", f);
-		}
-		fputs("</table>", f);
-	}
+	if (v->nhistory)
+		verdict_history(f, v);
 	fputs("</div>", f);
 }
 

@@ -30,7 +30,7 @@ command -v "$NM" >/dev/null || skip "no nm ($NM)"
 # rebuilds the stages, the
 # stages (raw rows, folding, roll-ups, metrics subjects), the rows they store,
 # then the writer thread and the leaf helpers.
-WRITE_PATH="db db_txn db_schema db_insert db_fold_job db_fold db_fold_limits db_fold_write
+WRITE_PATH="db db_txn db_schema db_insert db_fold_job db_fold db_fold_entries db_fold_limits db_fold_write
 	db_fold_hold db_rows db_fold_row db_fold_times db_rollup db_edac_rollup db_metrics
 	db_sql db_writer db_writer_rows db_columns db_base db_moved"
 # Mutual pairs still allowed, "a:b" (none: keep it empty; it may only shrink).

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * A batch's folds are written from the list of entries it took
- * (db/db_fold.c): an entry the list missed would never reach its folds row,
+ * (db/db_fold_entries.c): an entry the list missed would never reach its folds row,
  * one listed twice would count twice. Thousands of DIMMs storm at once, in
  * batches of many sizes (one with more keys than three quarters of the
  * places, written in the middle of the batch and taken again), a batch
