@@ -114,18 +114,13 @@ int fake_tree_create(struct fake_tree *t, const char *formats_dir, unsigned ncpu
 	return fake_tree_create_hp(t, formats_dir, hp, ncpus, instance, clock);
 }
 
-int fake_tree_create_hp(struct fake_tree *t, const char *formats_dir, const char *header_page,
-			unsigned ncpus, const char *instance, const char *clock)
+static int tree_fill(struct fake_tree *t, const char *formats_dir, const char *header_page,
+		     const char *instance, const char *clock)
 {
-	char tmpl[] = "/tmp/ras-fdr-tree-XXXXXX", line[64];
+	char line[64];
 	int r;
 
-	memset(t, 0, sizeof(*t));
-	if (ncpus > FAKE_MAX_CPUS || !mkdtemp(tmpl))
-		return -EINVAL;
-	snprintf(t->root, sizeof(t->root), "%s", tmpl);
 	snprintf(t->instance, sizeof(t->instance), "%s/instances/%s", t->root, instance);
-	t->ncpus = ncpus;
 	if ((r = mkdirs(t->instance)) < 0 || (r = copy_formats(t, formats_dir, header_page)) < 0)
 		return r;
 	snprintf(line, sizeof(line), "local [%s] mono\n", clock);
@@ -136,6 +131,23 @@ int fake_tree_create_hp(struct fake_tree *t, const char *formats_dir, const char
 	if (t->page_size > sizeof(t->cpu[0].page))
 		return -EFBIG;
 	return open_cpus(t);
+}
+
+int fake_tree_create_hp(struct fake_tree *t, const char *formats_dir, const char *header_page,
+			unsigned ncpus, const char *instance, const char *clock)
+{
+	char tmpl[] = "/tmp/ras-fdr-tree-XXXXXX";
+	int r;
+
+	memset(t, 0, sizeof(*t));
+	if (ncpus > FAKE_MAX_CPUS || !mkdtemp(tmpl))
+		return -EINVAL;
+	snprintf(t->root, sizeof(t->root), "%s", tmpl);
+	t->ncpus = ncpus;
+	/* A tree that cannot be made is not left behind in /tmp (a test refusing it goes on). */
+	if ((r = tree_fill(t, formats_dir, header_page, instance, clock)) < 0)
+		fake_tree_destroy(t);
+	return r;
 }
 
 int fake_tree_instance(struct fake_tree *t, const char *name, const char *clock)
