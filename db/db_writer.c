@@ -34,6 +34,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "db_writer_internal.h"
+#include "lib/nice.h"
 #include "lib/timeline.h"
 
 static bool on_writer_thread(const struct ras_db_wb *wb)
@@ -238,6 +239,8 @@ static void *writer_thread(void *arg)
 {
 	struct ras_db_wb *wb = arg;
 
+	/* Below the event loop that reads the kernel's buffers (lib/nice.h); a refusal changes nothing else. */
+	ras_nice_lower(RAS_NICE_BELOW_READER);
 	pthread_mutex_lock(&wb->lock);
 	for (;;) {
 		struct wb_chunk *c;

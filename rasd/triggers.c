@@ -16,6 +16,7 @@
 #include "triggers.h"
 #include "log.h"
 #include "refusals.h"
+#include "lib/nice.h"
 #include "lib/safe_path.h"
 
 #define MAX_CHILDREN 64
@@ -202,6 +203,8 @@ static void exec_child(int exe, const char *path, int out, char *const env[])
 	int null = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	char *argv[] = { (char *)path, NULL };
 
+	/* Below the reader, as rasd's writer thread is (lib/nice.h): at the machine's 0 under rasd.service. */
+	ras_nice_lower(RAS_NICE_BELOW_READER);
 	/* rasd blocks its signals for the signalfd: the child starts with none blocked. */
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);

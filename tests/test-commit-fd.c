@@ -19,9 +19,13 @@
 #include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 #include "db/db_internal.h"
 #include "fake_tree.h"
 #include "lib/clock.h"
+#include "lib/nice.h"
 #include "rasd/pipeline.h"
 #include "tap.h"
 #include "test_util.h"
@@ -213,6 +217,48 @@ static void run(struct fake_tree *t, struct ras_db *db)
 	ras_pipeline_free(&p);
 }
 
+/* A thread's nice value from /proc (field 19 of its stat), -100 when there is no such thread. */
+static int task_nice(const char *comm)
+{
+	char path[128], line[512];
+	int nice = -100;
+
+	for (int tid = getpid(); tid < getpid() + 64 && nice == -100; tid++) {
+		FILE *f;
+
+		snprintf(path, sizeof(path), "/proc/self/task/%d/comm", tid);
+		if (!(f = fopen(path, "re")))
+			continue;
+		if (fgets(line, sizeof(line), f) && strncmp(line, comm, strlen(comm)) == 0) {
+			FILE *st;
+			char *p;
+
+			snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+			if ((st = fopen(path, "re")) && fgets(line, sizeof(line), st) &&
+			    (p = strrchr(line, ')')))
+				/* after ") ": state, then fields 4..18; the nice is field 19 */
+				sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %d",
+				       &nice);
+			if (st)
+				fclose(st);
+		}
+		fclose(f);
+	}
+	return nice;
+}
+
+/* The writer thread runs below the thread that reads (lib/nice.h). */
+static void writer_below_reader(void)
+{
+	int mine, want;
+
+	errno = 0;
+	mine = getpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid));
+	want = mine + RAS_NICE_BELOW_READER > 19 ? 19 : mine + RAS_NICE_BELOW_READER;
+	tap_is_int(task_nice("rasd-writer"), want,
+		   "the writer thread runs %d nice levels below the thread that started it", RAS_NICE_BELOW_READER);
+}
+
 int main(void)
 {
 	static struct fake_tree t;
@@ -233,6 +279,7 @@ int main(void)
 	if (tap_ok(db != NULL, "a database with its writer thread")) {
 		sqlite3_commit_hook(db->h, on_commit, NULL);
 		run(&t, db);
+		writer_below_reader();   /* after its commits: it has long passed its first lines */
 		ras_db_close(db);
 	}
 	fake_tree_destroy(&t);

@@ -73,6 +73,11 @@ check_systemd() { # CPU-LABEL
         "severity = 'corrected'" "label = 'RASFDR_CH1_DIMM0'" || true
     verdict "systemd_errors_stored/$CPU"
 
+    # the reader first: the unit's Nice=-5 on the event loop, the writer thread at 0
+    WHY=""
+    sd_fact_is NICE_READER -5; sd_fact_is NICE_WRITER 0
+    verdict "systemd_reader_before_writer/$CPU"
+
     # the journal: MESSAGE_ID and the structured fields on every error's entry
     WHY=""
     read -r n f <<<"$(sd_journal_fields)"

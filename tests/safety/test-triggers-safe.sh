@@ -43,7 +43,7 @@ status_clean() { ! ctl status 2>&1 | grep -q "^Refused:"; }
 
 # A good trigger_dir: root's, 0755, the trigger root's, 0755.
 mkdir -m 0755 "$WORK/good"
-printf '#!/bin/sh\necho "$0" > %s/ran-good\n' "$WORK" > "$WORK/good/uncorrected"
+printf '#!/bin/sh\ncut -d" " -f19 /proc/$$/stat > %s/nice-good\necho "$0" > %s/ran-good\n' "$WORK" "$WORK" > "$WORK/good/uncorrected"
 chmod 0755 "$WORK/good/uncorrected"
 { cat "$CONF.base"; echo "trigger_dir = $WORK/good"; } > "$CONF"
 "$RASD" --config "$CONF" 2>"$WORK/rasd.log" &
@@ -53,6 +53,9 @@ uncorrected good; ok $? "an uncorrected record is stored"
 wait_for 30 test -s "$WORK/ran-good"; ok $? "its trigger from a good trigger_dir runs"
 ok "$([ "$(cat "$WORK/ran-good" 2>/dev/null)" = "$WORK/good/uncorrected" ] && echo 0 || echo 1)" \
 	"and its \$0 is its path: $(cat "$WORK/ran-good" 2>/dev/null)"
+rasd_nice=$(cut -d" " -f19 "/proc/$PID/stat"); want=$((rasd_nice + 5 > 19 ? 19 : rasd_nice + 5))
+ok "$([ "$(cat "$WORK/nice-good" 2>/dev/null)" = "$want" ] && echo 0 || echo 1)" \
+	"and it runs 5 nice levels below rasd's reader ($rasd_nice): $(cat "$WORK/nice-good" 2>/dev/null)"
 ok "$(status_clean && echo 0 || echo 1)" "status shows no refusal"
 
 # Each attack: the trigger nobody made (or made to point elsewhere) writes its uid here.

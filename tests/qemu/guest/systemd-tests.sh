@@ -77,8 +77,15 @@ start_ready() {
 }
 
 live_errors() {
+    local pid t
     inject live 3 0
     wait_stored live 3 20
+    # the reader first: rasd at the unit's Nice=-5, its writer thread 5 below
+    pid=$(show MainPID)
+    fact NICE_READER "$(cut -d' ' -f19 "/proc/$pid/stat" 2>/dev/null)"
+    for t in /proc/"$pid"/task/*; do
+        [ "$(cat "$t/comm" 2>/dev/null)" = rasd-writer ] && fact NICE_WRITER "$(cut -d' ' -f19 "$t/stat")"
+    done
 }
 
 journal() {
