@@ -160,6 +160,22 @@ static void test_other(void)
 	tap_is_str(g.memfail[10].result_name, "Ignored", "memory failure log line: result");
 }
 
+/* Lines that end where a parser looks past a word: nothing is read after the line's NUL. */
+static void test_line_ends(void)
+{
+	static const char mc_tail[] = " mc_event 2024-01-01 00:00:00 +0000 1 Corrected error";
+	char line[1100];
+	struct got g;
+
+	/* 1023 bytes, the most the reader keeps: " error" ends the kept line (ASan: read past it). */
+	memset(line, 'x', sizeof(line));
+	memcpy(line + 1023 - strlen(mc_tail), mc_tail, strlen(mc_tail));
+	line[1023] = '\n';
+	memset(&g, 0, sizeof(g));
+	tap_is_int(rasd_text_parse(line, 1024, on_rec, on_err, &g), 0, "mc_event line ending in \" error\": no record");
+	tap_is_int(g.t.n_err, 1, "mc_event line ending in \" error\": refused, nothing read past its end");
+}
+
 int main(void)
 {
 	struct got g;
@@ -226,5 +242,6 @@ int main(void)
 	tap_is_str(g.t.note[13][2], "rasdaemon_message=Corrected error", "mce_record line: message");
 	tap_is_int(rasd_text_parse(NULL, 1, on_rec, NULL, NULL), -EINVAL, "NULL buffer");
 	test_other();
+	test_line_ends();
 	return tap_done();
 }
