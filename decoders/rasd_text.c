@@ -336,11 +336,13 @@ static bool journal_mc(struct rasd_parser *p, const char *line)
 	colon = strstr(s, " error");
 	if (!colon || (t = mc_type(s, (size_t)(colon - s))) < 0)
 		return false;
-	colon += strncmp(colon, " errors:", 8) == 0 ? 8 : 7;
-	paren = strstr(colon, " (mc: ");
+	/* " error:" or " errors:"; a line that ends at " error" has nothing after it to read. */
+	colon += 6;
+	colon += *colon == 's';
+	paren = *colon == ':' ? strstr(++colon, " (mc: ") : NULL;
 	for (const char *q = paren; q && (q = strstr(q + 1, " (mc: "));)
 		paren = q;   /* the last one: a message may hold parentheses */
-	if (colon[-1] != ':' || !paren) {
+	if (!paren) {
 		rasd_refuse(p, "rasdaemon mc_event line without '(mc: ...)'");
 		return true;
 	}

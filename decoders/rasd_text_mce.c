@@ -29,7 +29,8 @@ static void mce_bank_name(struct mce_in *m, const char *s)
 {
 	const char *b = strstr(s, ", bank "), *paren;
 
-	if (!b || !(paren = strstr(b, " (bank=")))
+	/* paren may be b + 6, the name empty (", bank (bank=N)"): nothing to name the type by. */
+	if (!b || !(paren = strstr(b, " (bank=")) || paren < b + 7)
 		return;
 	if (mce_amd_bank_type_ipid(b + 7, (size_t)(paren - b - 7), &m->ipid))
 		m->ipid_type_only = 1;

@@ -244,8 +244,10 @@ static bool journal_extlog(struct rasd_parser *p, const char *line)
 	pa_at = e ? strstr(e, " physical addr: ") : NULL;
 	if (!e || !pa_at || !text_num_prefix(s, 10, &seq, &end) || *end != ' ' || seq > UINT32_MAX)
 		return false;
-	sev = word_index(extlog_sevs, 4, end + 1, (size_t)(e - end - 1));
-	type = word_index(extlog_types, sizeof(extlog_types) / sizeof(extlog_types[0]), e + 8,
+	/* Either word may be missing: e is then end itself, pa_at e + 7 (the spaces are shared). */
+	sev = e > end ? word_index(extlog_sevs, 4, end + 1, (size_t)(e - end - 1)) : -1;
+	type = pa_at <= e + 8 ? -1 :
+	       word_index(extlog_types, sizeof(extlog_types) / sizeof(extlog_types[0]), e + 8,
 			  (size_t)(pa_at - e - 8));
 	if (!text_num_prefix(pa_at + 16, 16, &pa, &end) || strncmp(end, " mask: ", 7) != 0 ||
 	    !text_num_prefix(end + 7, 16, &mask, &end) ||

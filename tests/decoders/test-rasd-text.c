@@ -160,6 +160,38 @@ static void test_other(void)
 	tap_is_str(g.memfail[10].result_name, "Ignored", "memory failure log line: result");
 }
 
+/* Lines that end where a parser looks past a word: nothing is read after the line's NUL. */
+static void test_line_ends(void)
+{
+	static const char mc_tail[] = " mc_event 2024-01-01 00:00:00 +0000 1 Corrected error";
+	char line[1100];
+	struct got g;
+
+	/* 1023 bytes, the most the reader keeps: " error" ends the kept line (ASan: read past it). */
+	memset(line, 'x', sizeof(line));
+	memcpy(line + 1023 - strlen(mc_tail), mc_tail, strlen(mc_tail));
+	line[1023] = '\n';
+	memset(&g, 0, sizeof(g));
+	tap_is_int(rasd_text_parse(line, 1024, on_rec, on_err, &g), 0, "mc_event line ending in \" error\": no record");
+	tap_is_int(g.t.n_err, 1, "mc_event line ending in \" error\": refused, nothing read past its end");
+}
+
+/* Words left empty, where the text around them shares its spaces: an empty word, never a negative length. */
+static void test_empty_words(void)
+{
+	static const char lines[] =
+		"1 2024-12-19 03:52:38 +0000 error: Corrected error, bank (bank=17), status=0x9c2040000000011b\n"
+		"extlog_mem_event 2014-06-01 10:00:00 +0200 3 error: physical addr: 0x4000 mask: 0xffffffffffffffff  01020304-0506-0708-090a-0b0c0d0e0f10\n";
+	struct got g;
+
+	memset(&g, 0, sizeof(g));
+	tap_is_int(rasd_text_parse(lines, strlen(lines), on_rec, on_err, &g), 2, "empty words: two records");
+	tap_is_int(g.mce_in[0].ipid_type_only, 0, "MCE row: an empty bank name names no bank type");
+	tap_is_int(g.extlog[1].cper_severity, 0xff, "extlog log line: no severity word, unknown (0xff)");
+	tap_is_int(g.extlog[1].etype, RAS_DF_NONE, "extlog log line: no type word, none claimed");
+	tap_is_int(g.extlog[1].pa, 0x4000, "extlog log line without severity and type: address");
+}
+
 int main(void)
 {
 	struct got g;
@@ -226,5 +258,7 @@ int main(void)
 	tap_is_str(g.t.note[13][2], "rasdaemon_message=Corrected error", "mce_record line: message");
 	tap_is_int(rasd_text_parse(NULL, 1, on_rec, NULL, NULL), -EINVAL, "NULL buffer");
 	test_other();
+	test_line_ends();
+	test_empty_words();
 	return tap_done();
 }
