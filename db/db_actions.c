@@ -98,9 +98,49 @@ struct ras_db *ras_db_actions_db(const struct ras_db_actions *a)
 	return a->db;
 }
 
-struct ras_db_spill *ras_db_actions_spill(struct ras_db_actions *a)
+/* The spill of subjects seen once is db_once_spill.c's, on the actions' spill (never a call back here). */
+static struct ras_db_spill *spill_of(struct ras_db_actions *a)
 {
-	return a->spill;
+	return a ? a->spill : NULL;
+}
+
+int ras_db_once_spill_add(struct ras_db_actions *a, int kind, uint64_t key, int64_t wall_ns,
+			  unsigned n)
+{
+	return ras_db_spill_add(spill_of(a), kind, key, wall_ns, n);
+}
+
+int ras_db_once_spill_take(struct ras_db_actions *a, int kind, uint64_t key, int64_t *wall_ns,
+			   unsigned *n)
+{
+	return ras_db_spill_take(spill_of(a), kind, key, wall_ns, n);
+}
+
+int ras_db_once_spill_prune(struct ras_db_actions *a, int kind, int64_t leaked_before_ns,
+			    int64_t leak_ns)
+{
+	return ras_db_spill_prune(spill_of(a), kind, leaked_before_ns, leak_ns);
+}
+
+int ras_db_once_spill_empty(struct ras_db_actions *a)
+{
+	return ras_db_spill_empty(spill_of(a));
+}
+
+int ras_db_once_spill_keys(struct ras_db_actions *a, void (*fn)(void *ctx, uint64_t key),
+			   void *ctx)
+{
+	return ras_db_spill_keys(spill_of(a), fn, ctx);
+}
+
+int ras_db_once_spill_trouble(struct ras_db_actions *a)
+{
+	return ras_db_spill_trouble(spill_of(a));
+}
+
+void ras_db_once_spill_bound(struct ras_db_actions *a, size_t max_keys)
+{
+	ras_db_spill_bound(spill_of(a), max_keys);
 }
 
 static int finish(sqlite3_stmt *st, int r)

@@ -232,16 +232,14 @@ static int spill_write(struct ras_db_spill *s, const struct spill_job *j)
 	return finish(st, 0);
 }
 
-int ras_db_once_spill_add(struct ras_db_actions *a, int kind, uint64_t key, int64_t wall_ns,
+int ras_db_spill_add(struct ras_db_spill *s, int kind, uint64_t key, int64_t wall_ns,
 			  unsigned n)
 {
-	struct ras_db_spill *s;
-	struct spill_job j = { .key = key, .wall_ns = wall_ns, .kind = kind, .n = n, .add = true };
+	struct spill_job j = { .s = s, .key = key, .wall_ns = wall_ns, .kind = kind, .n = n, .add = true };
 	int err;
 
-	if (!a)
+	if (!s)
 		return -ENODEV;
-	s = j.s = ras_db_actions_spill(a);
 	if ((err = rows_ready(s)) < 0)
 		return err;
 	/* Past its bound the copy cannot tell from now on: takes ask the table. */
@@ -249,18 +247,16 @@ int ras_db_once_spill_add(struct ras_db_actions *a, int kind, uint64_t key, int6
 	return spill_write(s, &j);
 }
 
-int ras_db_once_spill_trouble(struct ras_db_actions *a)
+int ras_db_spill_trouble(struct ras_db_spill *s)
 {
-	return a ? __atomic_exchange_n(&ras_db_actions_spill(a)->err, 0, __ATOMIC_ACQ_REL) : 0;
+	return s ? __atomic_exchange_n(&s->err, 0, __ATOMIC_ACQ_REL) : 0;
 }
 
-void ras_db_once_spill_bound(struct ras_db_actions *a, size_t max_keys)
+void ras_db_spill_bound(struct ras_db_spill *s, size_t max_keys)
 {
 	struct ras_spill_rows *r;
-	struct ras_db_spill *s;
 
-	if (a && ras_spill_rows_new(&r, max_keys) == 0) {
-		s = ras_db_actions_spill(a);
+	if (s && ras_spill_rows_new(&r, max_keys) == 0) {
 		ras_spill_rows_free(s->rows);
 		s->rows = r;
 		s->stale = true;
@@ -287,16 +283,14 @@ static int take_from_table(struct ras_db_spill *s, int kind, uint64_t key, int64
 	return r < 0 ? spill_failed(s, st) : finish(st, r);
 }
 
-int ras_db_once_spill_take(struct ras_db_actions *a, int kind, uint64_t key, int64_t *wall_ns,
+int ras_db_spill_take(struct ras_db_spill *s, int kind, uint64_t key, int64_t *wall_ns,
 			   unsigned *n)
 {
-	struct ras_db_spill *s;
-	struct spill_job j = { .key = key, .kind = kind };
+	struct spill_job j = { .s = s, .key = key, .kind = kind };
 	int r;
 
-	if (!a)
+	if (!s)
 		return -ENODEV;
-	s = j.s = ras_db_actions_spill(a);
 	if ((r = rows_ready(s)) < 0)
 		return r;
 	r = ras_spill_rows_take(s->rows, key, kind, wall_ns, n);
@@ -308,16 +302,14 @@ int ras_db_once_spill_take(struct ras_db_actions *a, int kind, uint64_t key, int
 	return (r = spill_write(s, &j)) < 0 ? r : 1;
 }
 
-int ras_db_once_spill_prune(struct ras_db_actions *a, int kind, int64_t leaked_before_ns,
+int ras_db_spill_prune(struct ras_db_spill *s, int kind, int64_t leaked_before_ns,
 			    int64_t leak_ns)
 {
-	struct ras_db_spill *s;
 	sqlite3_stmt *st;
 	int err, r, n = 0;
 
-	if (!a)
+	if (!s)
 		return 0;
-	s = ras_db_actions_spill(a);
 	if (!(st = spill_stmt(s, SP_PRUNE, -1, 0, &err)))
 		return err;
 	sqlite3_bind_int(st, 1, kind);
@@ -335,15 +327,13 @@ int ras_db_once_spill_prune(struct ras_db_actions *a, int kind, int64_t leaked_b
 	return finish(st, n);
 }
 
-int ras_db_once_spill_empty(struct ras_db_actions *a)
+int ras_db_spill_empty(struct ras_db_spill *s)
 {
-	struct ras_db_spill *s;
 	sqlite3_stmt *st;
 	int err;
 
-	if (!a)
+	if (!s)
 		return 0;
-	s = ras_db_actions_spill(a);
 	if (!(st = spill_stmt(s, SP_EMPTY, -1, 0, &err)))
 		return err;
 	if (sqlite3_step(st) != SQLITE_DONE)
@@ -353,16 +343,16 @@ int ras_db_once_spill_empty(struct ras_db_actions *a)
 	return finish(st, 0);
 }
 
-int ras_db_once_spill_keys(struct ras_db_actions *a, void (*fn)(void *ctx, uint64_t key),
+int ras_db_spill_keys(struct ras_db_spill *s, void (*fn)(void *ctx, uint64_t key),
 			   void *ctx)
 {
 	sqlite3_stmt *st;
 	int r, n = 0;
 
-	if (!a)
+	if (!s)
 		return 0;
-	st = ras_db_actions_spill(a)->st[SP_ROWS];
-	if (ras_db_sync(ras_db_actions_db(a)) < 0)
+	st = s->st[SP_ROWS];
+	if (ras_db_sync(s->db) < 0)
 		return -EIO;
 	while ((r = sqlite3_step(st)) == SQLITE_ROW) {
 		fn(ctx, (uint64_t)sqlite3_column_int64(st, 0));
