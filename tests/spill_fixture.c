@@ -4,6 +4,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "db/db_actions.h"
+#include "db/db_internal.h"
 #include "spill_fixture.h"
 #include "tap.h"
 
@@ -76,4 +77,52 @@ void spill_close_actions(struct ras_db *db, struct ras_actions *a)
 {
 	ras_actions_close(a);
 	ras_db_close(db);
+}
+
+int spill_open_held(const char *dir, const char *name, const char *boot, const char *threshold,
+		    size_t held, bool behind, struct rasd_config *cfg, struct ras_db **db,
+		    struct ras_actions **a)
+{
+	if (spill_open_actions(dir, name, boot, threshold, behind, cfg, db, a) < 0)
+		return -1;
+	if (!held)
+		return 0;
+	ras_once_seen_free((*a)->once);
+	if (ras_once_seen_new(&(*a)->once, held) < 0)
+		return -1;
+	for (int k = 0; k < RAS_SUBJ_KINDS; k++)
+		ras_once_seen_set_leak((*a)->once, (unsigned)k, actions_once_leak_ns(&(*a)->th[k]));
+	return 0;
+}
+
+int spill_begin(struct ras_db *db)
+{
+	if (ras_db_begin(db) < 0)
+		return -1;
+	db->wb_engaged = db->wb != NULL;
+	return 0;
+}
+
+int spill_commit_behind(struct ras_actions *a, struct ras_db *db, struct spill_behind *b)
+{
+	if (ras_actions_flush(a) < 0 || ras_db_commit_behind(db, &b->ticket) < 0)
+		return -1;
+	if (b->ticket)
+		ras_actions_mark(a, &b->mark);
+	else
+		ras_actions_committed(a);
+	return 0;
+}
+
+int spill_settle(struct ras_actions *a, struct ras_db *db, struct spill_behind *b)
+{
+	uint64_t ticket = b->ticket;
+
+	b->ticket = 0;
+	if (!ticket)
+		return 0;
+	if (ras_db_commit_wait(db, ticket) < 0)
+		return -1;
+	ras_actions_committed_to(a, &b->mark);
+	return 0;
 }

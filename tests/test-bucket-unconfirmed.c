@@ -116,47 +116,6 @@ static int open_all(const char *name, struct rasd_config *cfg, bool behind, stru
 	return spill_open_actions(dir, name, "boot-unconfirmed", "5/24h", behind, cfg, db, a);
 }
 
-/* A transaction as rasd's pipeline opens one: its records' writes go to the writer thread. */
-static int begin(struct ras_db *db)
-{
-	if (ras_db_begin(db) < 0)
-		return -1;
-	db->wb_engaged = db->wb != NULL;
-	return 0;
-}
-
-/* The commit out, as rasd/pipeline_commit.c keeps it until it is known made. */
-struct behind {
-	uint64_t ticket;
-	struct ras_actions_mark mark;
-};
-
-/* A batch's commit, behind when the writer thread takes it (else made at once). */
-static int commit_behind(struct ras_actions *a, struct ras_db *db, struct behind *b)
-{
-	if (ras_actions_flush(a) < 0 || ras_db_commit_behind(db, &b->ticket) < 0)
-		return -1;
-	if (b->ticket)
-		ras_actions_mark(a, &b->mark);
-	else
-		ras_actions_committed(a);
-	return 0;
-}
-
-/* The commit behind made (confirmed) or failed (-1). */
-static int settle(struct ras_actions *a, struct ras_db *db, struct behind *b)
-{
-	uint64_t ticket = b->ticket;
-
-	b->ticket = 0;
-	if (!ticket)
-		return 0;
-	if (ras_db_commit_wait(db, ticket) < 0)
-		return -1;
-	ras_actions_committed_to(a, &b->mark);
-	return 0;
-}
-
 /* Page i's error at ms; the bucket when it crossed (emptied, as rasd does). */
 static struct entry *count(struct ras_actions *a, unsigned i, int64_t ms)
 {
@@ -201,7 +160,7 @@ static struct entry *count_held(struct ras_actions *a, struct ras_db *db, int64_
 }
 
 /* Evicted while its commit is out: from memory. */
-static void evicted_unconfirmed(struct ras_actions *a, struct ras_db *db, struct behind *b)
+static void evicted_unconfirmed(struct ras_actions *a, struct ras_db *db, struct spill_behind *b)
 {
 	unsigned long reads;
 	struct entry *e;
@@ -212,15 +171,15 @@ static void evicted_unconfirmed(struct ras_actions *a, struct ras_db *db, struct
 	/* The flush that evicted page 5 and the commit go behind the held job: none of it runs. */
 	if (!tap_ok(writer_hold_start(db) == 0, "the writer thread is held inside a job"))
 		return;
-	tap_ok(commit_behind(a, db, b) == 0 && b->ticket, "the batch's commit is handed over, not made");
-	tap_ok(begin(db) == 0, "the next transaction");
+	tap_ok(spill_commit_behind(a, db, b) == 0 && b->ticket, "the batch's commit is handed over, not made");
+	tap_ok(spill_begin(db) == 0, "the next transaction");
 	reads = ras_db_bucket_reader_reads(a->reader);
 	e = count_held(a, db, 20000, "evicted, its commit out");
 	tap_ok(e && e->b.level == 3 && e->total == 3, "its bucket from memory: 3 errors (%lld, %lld)",
 	       e ? (long long)e->b.level : -1, e ? (long long)e->total : -1);
 	tap_is_int((long)(ras_db_bucket_reader_reads(a->reader) - reads), 0, "no read of the committed rows");
-	tap_ok(settle(a, db, b) == 0, "the commit behind is made and confirmed");
-	tap_ok(commit_behind(a, db, b) == 0 && settle(a, db, b) == 0, "the next one is made too");
+	tap_ok(spill_settle(a, db, b) == 0, "the commit behind is made and confirmed");
+	tap_ok(spill_commit_behind(a, db, b) == 0 && spill_settle(a, db, b) == 0, "the next one is made too");
 	tap_is_int((int)rasd_unconfirmed_count(a->written), 0, "nothing kept once confirmed");
 }
 
@@ -229,16 +188,16 @@ static void test_no_wait(void)
 	struct rasd_config cfg;
 	struct ras_actions *a = NULL;
 	struct ras_db *db = NULL;
-	struct behind b = { 0 };
+	struct spill_behind b = { 0 };
 	unsigned long reads;
 	struct entry *e;
 
-	if (!tap_ok(open_all("held.db", &cfg, true, &db, &a) == 0 && begin(db) == 0,
+	if (!tap_ok(open_all("held.db", &cfg, true, &db, &a) == 0 && spill_begin(db) == 0,
 		    "a database with a writer thread"))
 		return;
 	evicted_unconfirmed(a, db, &b);
 	/* Page 5 is clean now: the next eviction writes nothing of it. */
-	tap_ok(begin(db) == 0, "a third transaction");
+	tap_ok(spill_begin(db) == 0, "a third transaction");
 	fill_cache(a, 10000, 30000);
 	reads = ras_db_bucket_reader_reads(a->reader);
 	if (!tap_ok(writer_hold_start(db) == 0, "the writer thread is held again"))
@@ -246,7 +205,7 @@ static void test_no_wait(void)
 	e = count_held(a, db, 40000, "committed and confirmed");
 	tap_ok(e && e->b.level == 4 && e->total == 4, "its bucket from the committed rows: 4 errors");
 	tap_is_int((long)(ras_db_bucket_reader_reads(a->reader) - reads), 1, "one read of the committed rows");
-	tap_ok(commit_behind(a, db, &b) == 0 && settle(a, db, &b) == 0, "committed");
+	tap_ok(spill_commit_behind(a, db, &b) == 0 && spill_settle(a, db, &b) == 0, "committed");
 	tap_is_int(test_sql_int(sqlite3_db_filename(db->h, "main"),
 				"SELECT total FROM buckets WHERE kind = 'page' AND subject = '0x100005000'"), 4,
 		   "stored: 4 errors");
@@ -263,7 +222,7 @@ static void test_pruned(void)
 	struct rasd_config cfg;
 	struct ras_actions *a = NULL;
 	struct ras_db *db = NULL;
-	struct behind b = { 0 };
+	struct spill_behind b = { 0 };
 	char path[700], sql[300];
 	unsigned long syncs, reads;
 	struct ras_db_bucket got;
@@ -276,7 +235,7 @@ static void test_pruned(void)
 		 " VALUES ('page', '0x100007000', 1, %lld, 1)", (long long)(t0 - 10 * 3600 * SEC));
 	tap_ok(ras_db_exec(db, sql) == 0, "a committed bucket of one error, leaked out");
 	spill_close_actions(db, a);
-	if (!tap_ok(open_all("pruned.db", &cfg, true, &db, &a) == 0 && begin(db) == 0,
+	if (!tap_ok(open_all("pruned.db", &cfg, true, &db, &a) == 0 && spill_begin(db) == 0,
 		    "opened again with a writer thread"))
 		return;
 	fill_cache(a, 100, 0);
@@ -285,10 +244,10 @@ static void test_pruned(void)
 		   "the eviction's flush pruned rows: the set cannot tell");
 	count(a, 7, 10000);
 	tap_is_int((long)(a->bucket_syncs - syncs), 1, "page 7 read on the writer's connection");
-	tap_ok(commit_behind(a, db, &b) == 0 && settle(a, db, &b) == 0, "committed and confirmed");
+	tap_ok(spill_commit_behind(a, db, &b) == 0 && spill_settle(a, db, &b) == 0, "committed and confirmed");
 	tap_is_int(test_sql_int(path, "SELECT count(*) FROM buckets WHERE subject = '0x100007000'"), 0,
 		   "page 7's old row pruned, its new error held as seen once: no row");
-	tap_ok(begin(db) == 0, "the next transaction");
+	tap_ok(spill_begin(db) == 0, "the next transaction");
 	fill_cache(a, 10000, 20000);
 	syncs = a->bucket_syncs;
 	reads = ras_db_bucket_reader_reads(a->reader);
@@ -296,7 +255,7 @@ static void test_pruned(void)
 	tap_is_int((long)(a->bucket_syncs - syncs), 0, "after the confirm, no read on the writer's connection");
 	tap_is_int((long)(ras_db_bucket_reader_reads(a->reader) - reads), 1,
 		   "an evicted page read from the committed rows");
-	tap_ok(commit_behind(a, db, &b) == 0 && settle(a, db, &b) == 0, "committed");
+	tap_ok(spill_commit_behind(a, db, &b) == 0 && spill_settle(a, db, &b) == 0, "committed");
 	spill_close_actions(db, a);
 }
 
@@ -322,7 +281,7 @@ static void make_stream(void)
 struct run {
 	struct ras_actions *a;
 	struct ras_db *db;
-	struct behind b;
+	struct spill_behind b;
 	int crossed;
 	size_t pending;          /* buckets kept unconfirmed when the batch was rolled back */
 };
@@ -341,7 +300,7 @@ static int count_batch(struct run *r, unsigned k, bool fails)
 /* As rasd/pipeline.c's failure: the commit behind settled, then the open transaction rolled back. */
 static void fail_batch(struct run *r)
 {
-	settle(r->a, r->db, &r->b);
+	spill_settle(r->a, r->db, &r->b);
 	r->pending = rasd_unconfirmed_count(r->a->written);
 	ras_db_rollback(r->db);
 	ras_actions_rolled_back(r->a);
@@ -353,19 +312,19 @@ static int run_stream(struct run *r, int fails)
 		int crossed;
 
 		if ((int)k == fails) {
-			if (begin(r->db) < 0)
+			if (spill_begin(r->db) < 0)
 				return -1;
 			count_batch(r, k, true);
 			fail_batch(r);
 		}
-		if (begin(r->db) < 0)
+		if (spill_begin(r->db) < 0)
 			return -1;
 		crossed = count_batch(r, k, false);
-		if (settle(r->a, r->db, &r->b) < 0 || commit_behind(r->a, r->db, &r->b) < 0)
+		if (spill_settle(r->a, r->db, &r->b) < 0 || spill_commit_behind(r->a, r->db, &r->b) < 0)
 			return -1;
 		r->crossed += crossed;
 	}
-	return settle(r->a, r->db, &r->b);
+	return spill_settle(r->a, r->db, &r->b);
 }
 
 static void test_rollback(void)

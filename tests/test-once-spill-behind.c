@@ -45,25 +45,7 @@ static char dir[512];
 static int open_all(const char *name, struct rasd_config *cfg, size_t held, bool behind,
 		    struct ras_db **db, struct ras_actions **a)
 {
-	if (spill_open_actions(dir, name, "boot-spill", "3/24h", behind, cfg, db, a) < 0)
-		return -1;
-	if (!held)
-		return 0;
-	ras_once_seen_free((*a)->once);
-	if (ras_once_seen_new(&(*a)->once, held) < 0)
-		return -1;
-	for (int k = 0; k < RAS_SUBJ_KINDS; k++)
-		ras_once_seen_set_leak((*a)->once, (unsigned)k, actions_once_leak_ns(&(*a)->th[k]));
-	return 0;
-}
-
-/* A transaction as rasd's pipeline opens one: its records' writes go to the writer thread. */
-static int begin(struct ras_db *db)
-{
-	if (ras_db_begin(db) < 0)
-		return -1;
-	db->wb_engaged = db->wb != NULL;
-	return 0;
+	return spill_open_held(dir, name, "boot-spill", "3/24h", held, behind, cfg, db, a);
 }
 
 /* The pipeline's commit: on any failure rolled back, for the batch to be given again. */
@@ -86,7 +68,7 @@ static void test_no_wait(void)
 	int64_t t0 = (int64_t)1795000000 * SEC;
 	int crossed = 0;
 
-	if (!tap_ok(open_all("nowait.db", &cfg, HELD, true, &db, &a) == 0 && begin(db) == 0,
+	if (!tap_ok(open_all("nowait.db", &cfg, HELD, true, &db, &a) == 0 && spill_begin(db) == 0,
 		    "a database with a writer thread, a once-seen set for %d", HELD))
 		return;
 	if (!tap_ok(writer_hold_start(db) == 0, "the writer thread is held inside a job"))
@@ -123,7 +105,7 @@ static int run_stream(struct ras_actions *a, struct ras_db *db, int64_t t0, int 
 
 			if ((pass == 1 && i % 3) || (pass == 2 && i % 9))
 				continue;
-			if (n % BATCH == 0 && begin(db) < 0)
+			if (n % BATCH == 0 && spill_begin(db) < 0)
 				return -1;
 			e = actions_count_errors(a, &s, t0 + (int64_t)(pass * STORM + i) * MS, COUNT_LIVE);
 			if (e) {
@@ -197,8 +179,8 @@ static void count_batch(struct full_run *r, unsigned from)
 
 static void full_batch(struct full_run *r)
 {
-	r->first = begin(r->db) < 0 ? -2 : (count_batch(r, 10 * STORM), commit(r->a, r->db));
-	r->second = begin(r->db) < 0 ? -2 : (count_batch(r, 10 * STORM), commit(r->a, r->db));
+	r->first = spill_begin(r->db) < 0 ? -2 : (count_batch(r, 10 * STORM), commit(r->a, r->db));
+	r->second = spill_begin(r->db) < 0 ? -2 : (count_batch(r, 10 * STORM), commit(r->a, r->db));
 }
 
 /* stderr into path while r's batch runs; what it wrote there. */

@@ -35,56 +35,7 @@ static const int64_t t0 = (int64_t)1795000000 * SEC;
 static int open_all(const char *name, struct rasd_config *cfg, size_t held, bool behind,
 		    struct ras_db **db, struct ras_actions **a)
 {
-	if (spill_open_actions(dir, name, "boot-spill-unconfirmed", "3/24h", behind, cfg, db, a) < 0)
-		return -1;
-	if (!held)
-		return 0;
-	ras_once_seen_free((*a)->once);
-	if (ras_once_seen_new(&(*a)->once, held) < 0)
-		return -1;
-	for (int k = 0; k < RAS_SUBJ_KINDS; k++)
-		ras_once_seen_set_leak((*a)->once, (unsigned)k, actions_once_leak_ns(&(*a)->th[k]));
-	return 0;
-}
-
-/* A transaction as rasd's pipeline opens one: its records' writes go to the writer thread. */
-static int begin(struct ras_db *db)
-{
-	if (ras_db_begin(db) < 0)
-		return -1;
-	db->wb_engaged = db->wb != NULL;
-	return 0;
-}
-
-/* The commit out, as rasd/pipeline_commit.c keeps it until it is known made. */
-struct behind {
-	uint64_t ticket;
-	struct ras_actions_mark mark;
-};
-
-static int commit_behind(struct ras_actions *a, struct ras_db *db, struct behind *b)
-{
-	if (ras_actions_flush(a) < 0 || ras_db_commit_behind(db, &b->ticket) < 0)
-		return -1;
-	if (b->ticket)
-		ras_actions_mark(a, &b->mark);
-	else
-		ras_actions_committed(a);
-	return 0;
-}
-
-/* The commit behind made (confirmed) or failed (-1). */
-static int settle(struct ras_actions *a, struct ras_db *db, struct behind *b)
-{
-	uint64_t ticket = b->ticket;
-
-	b->ticket = 0;
-	if (!ticket)
-		return 0;
-	if (ras_db_commit_wait(db, ticket) < 0)
-		return -1;
-	ras_actions_committed_to(a, &b->mark);
-	return 0;
+	return spill_open_held(dir, name, "boot-spill-unconfirmed", "3/24h", held, behind, cfg, db, a);
 }
 
 /* Page i's error at ms; the bucket when it crossed (emptied, as rasd does). */
@@ -121,17 +72,17 @@ static void test_no_wait(void)
 	struct rasd_config cfg;
 	struct ras_actions *a = NULL;
 	struct ras_db *db = NULL;
-	struct behind b = { 0 };
+	struct spill_behind b = { 0 };
 	int before;
 
-	if (!tap_ok(open_all("held.db", &cfg, HELD, true, &db, &a) == 0 && begin(db) == 0,
+	if (!tap_ok(open_all("held.db", &cfg, HELD, true, &db, &a) == 0 && spill_begin(db) == 0,
 		    "a database with a writer thread, a once-seen set for %d", HELD))
 		return;
 	for (unsigned i = 0; i < STORM; i++)
 		count(a, i, i);
-	tap_ok(commit_behind(a, db, &b) == 0 && b.ticket && settle(a, db, &b) == 0,
+	tap_ok(spill_commit_behind(a, db, &b) == 0 && b.ticket && spill_settle(a, db, &b) == 0,
 	       "the storm's commit is made behind and confirmed");
-	tap_ok(begin(db) == 0, "the next transaction");
+	tap_ok(spill_begin(db) == 0, "the next transaction");
 	for (unsigned i = STORM; i < 2 * STORM; i++)
 		count(a, i, i);
 	before = spilled(a);
@@ -139,7 +90,7 @@ static void test_no_wait(void)
 	/* The last pages of each storm: memory was full long before them. */
 	count_held(a, db, STORM - 1, "spilled and confirmed");
 	count_held(a, db, 2 * STORM - 1, "spilled in the open transaction");
-	tap_ok(commit_behind(a, db, &b) == 0 && settle(a, db, &b) == 0, "committed");
+	tap_ok(spill_commit_behind(a, db, &b) == 0 && spill_settle(a, db, &b) == 0, "committed");
 	tap_is_int(spilled(a), before - 2, "both taken out of the spill's table");
 	spill_close_actions(db, a);
 }
@@ -164,7 +115,7 @@ static void make_stream(void)
 struct run {
 	struct ras_actions *a;
 	struct ras_db *db;
-	struct behind b;
+	struct spill_behind b;
 	int crossed;
 	int undone[2];           /* spilled pages the two rollbacks put back or took away */
 	unsigned fails;
@@ -185,7 +136,7 @@ static void fail_batch(struct run *r, unsigned k)
 {
 	int before;
 
-	settle(r->a, r->db, &r->b);
+	spill_settle(r->a, r->db, &r->b);
 	before = spilled(r->a);
 	ras_db_rollback(r->db);
 	ras_actions_rolled_back(r->a);
@@ -198,19 +149,19 @@ static int run_stream(struct run *r)
 		int crossed;
 
 		if (r->fails & (1u << k)) {
-			if (begin(r->db) < 0)
+			if (spill_begin(r->db) < 0)
 				return -1;
 			count_batch(r, k, true);
 			fail_batch(r, k);
 		}
-		if (begin(r->db) < 0)
+		if (spill_begin(r->db) < 0)
 			return -1;
 		crossed = count_batch(r, k, false);
-		if (settle(r->a, r->db, &r->b) < 0 || commit_behind(r->a, r->db, &r->b) < 0)
+		if (spill_settle(r->a, r->db, &r->b) < 0 || spill_commit_behind(r->a, r->db, &r->b) < 0)
 			return -1;
 		r->crossed += crossed;
 	}
-	return settle(r->a, r->db, &r->b);
+	return spill_settle(r->a, r->db, &r->b);
 }
 
 static void test_rollback(void)
