@@ -14,13 +14,9 @@
  * which lets the writer go after a minute so that the test fails, not hangs.
  */
 #include <errno.h>
-#include <pthread.h>
-#include <sqlite3.h>
 #include <stdio.h>
-#include <string.h>
-#include <time.h>
 #include <unistd.h>
-#include "db/db_internal.h"
+#include "db/db.h"
 #include "fake_tree.h"
 #include "lib/clock.h"
 #include "rasd/pipeline.h"
@@ -30,75 +26,6 @@
 
 #define FIRST 300         /* the group committed behind: over GROUP_BEHIND_RECORDS */
 #define GROWN 400         /* taken while it is held: past the full batch (FIRST) */
-
-static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t gate_cond = PTHREAD_COND_INITIALIZER;
-static bool hold_next, held, let_go, fail_held, through, watchdog_fired;
-
-/* On the writer thread, inside a COMMIT: the one asked for waits for the test; non-zero fails it. */
-static int on_commit(void *ctx)
-{
-	int fail = 0;
-
-	(void)ctx;
-	pthread_mutex_lock(&gate_lock);
-	if (hold_next) {
-		hold_next = false;
-		held = true;
-		pthread_cond_broadcast(&gate_cond);
-		while (!let_go)
-			pthread_cond_wait(&gate_cond, &gate_lock);
-		held = let_go = false;
-		fail = fail_held;
-	}
-	pthread_mutex_unlock(&gate_lock);
-	return fail;
-}
-
-static void wait_held(void)
-{
-	pthread_mutex_lock(&gate_lock);
-	while (!held)
-		pthread_cond_wait(&gate_cond, &gate_lock);
-	pthread_mutex_unlock(&gate_lock);
-}
-
-static void release(bool fail)
-{
-	pthread_mutex_lock(&gate_lock);
-	fail_held = fail;
-	let_go = true;
-	pthread_cond_broadcast(&gate_cond);
-	pthread_mutex_unlock(&gate_lock);
-}
-
-/* Lets a held writer go if the test does not get through a phase within a minute. */
-static void *watchdog(void *arg)
-{
-	struct timespec until;
-
-	(void)arg;
-	clock_gettime(CLOCK_REALTIME, &until);
-	until.tv_sec += 60;
-	pthread_mutex_lock(&gate_lock);
-	while (!through && pthread_cond_timedwait(&gate_cond, &gate_lock, &until) != ETIMEDOUT)
-		;
-	if (!through && held) {
-		watchdog_fired = true;
-		let_go = true;
-		pthread_cond_broadcast(&gate_cond);
-	}
-	pthread_mutex_unlock(&gate_lock);
-	return NULL;
-}
-
-static void got_through(void)
-{
-	pthread_mutex_lock(&gate_lock);
-	through = true;
-	pthread_cond_broadcast(&gate_cond);
-	pthread_mutex_unlock(&gate_lock);
-}
 
 static unsigned long seq;
 
@@ -146,32 +73,29 @@ static void turn_until_failing(struct ras_pipeline *p)
 static uint64_t hold_and_grow(struct fake_tree *t, struct ras_pipeline *p, const char *what)
 {
 	uint64_t ticket;
-	bool took, deferred;
-	pthread_t dog;
+	bool took, deferred, fired;
 
 	take(t, p, FIRST);
-	hold_next = true;
+	commit_gate_hold_next();
 	tap_is_int(ras_pipeline_commit_group(p), 0, "%s: %d records committed behind", what, FIRST);
 	ticket = p->behind.ticket;
 	if (!tap_ok(ticket != 0, "%s: a ticket out", what))
 		return 0;
-	wait_held();
-	through = false;
-	pthread_create(&dog, NULL, watchdog, NULL);
+	commit_gate_wait_held();
+	commit_gate_watchdog_start();
 	took = take(t, p, GROWN) == 0;
 	deferred = !ras_pipeline_commit_if_due(p, ras_clock_ns(CLOCK_REALTIME)) &&
 		   ras_pipeline_commit_group(p) == -EAGAIN;
-	got_through();
-	pthread_join(dog, NULL);
-	tap_ok(took && !watchdog_fired, "%s: %d more records taken, past a full batch, while the"
+	fired = commit_gate_watchdog_end();
+	tap_ok(took && !fired, "%s: %d more records taken, past a full batch, while the"
 	       " writer is held inside its commit", what, GROWN);
-	tap_ok(deferred && !watchdog_fired, "%s: the due group is not committed yet, and nothing"
+	tap_ok(deferred && !fired, "%s: the due group is not committed yet, and nothing"
 	       " waited for the writer", what);
 	tap_ok(p->behind.ticket == ticket && p->in_txn == GROWN && p->group_first_ns,
 	       "%s: the commit behind still out, the group open with %u records", what, p->in_txn);
 	tap_is_int((int64_t)p->pending.records, FIRST + GROWN, "%s: all %d held", what, FIRST + GROWN);
 	/* The loop waited for the held commit: what follows would only wait again. */
-	return watchdog_fired ? 0 : ticket;
+	return fired ? 0 : ticket;
 }
 
 static void run(struct fake_tree *t, struct ras_db *db)
@@ -192,7 +116,7 @@ static void run(struct fake_tree *t, struct ras_db *db)
 	if (!ticket)
 		goto out;
 	tap_is_int(rows(), 0, "nothing committed meanwhile");
-	release(false);
+	commit_gate_release(false);
 	tap_ok(turn_until_committed(&p) && p.behind.ticket != ticket,
 	       "let go: the commit made, the grown group committed at the next turn");
 	tap_is_int(ras_pipeline_commit(&p), 0, "the stop's commit waits for it");
@@ -201,7 +125,7 @@ static void run(struct fake_tree *t, struct ras_db *db)
 
 	if (!hold_and_grow(t, &p, "failing"))
 		goto out;
-	release(true);
+	commit_gate_release(true);
 	turn_until_failing(&p);
 	tap_ok(p.behind.ticket == 0 && p.in_txn == 0, "the held commit failed: everything since the"
 	       " last commit made taken back");
@@ -230,7 +154,7 @@ int main(void)
 	dbpath = path;
 	db = open_db(path, true);
 	if (tap_ok(db != NULL, "a database with its writer thread")) {
-		sqlite3_commit_hook(db->h, on_commit, NULL);
+		commit_gate_install(db);
 		run(&t, db);
 		ras_db_close(db);
 	}

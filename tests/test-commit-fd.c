@@ -15,14 +15,12 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <pthread.h>
-#include <sqlite3.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
-#include "db/db_internal.h"
+#include "db/db.h"
 #include "fake_tree.h"
 #include "lib/clock.h"
 #include "lib/nice.h"
@@ -34,47 +32,6 @@
 #define FIRST 300         /* a group committed behind: over GROUP_BEHIND_RECORDS */
 #define GROWN 40          /* taken while it is held: a due group waiting for it */
 #define LONG_MS 30000
-
-static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t gate_cond = PTHREAD_COND_INITIALIZER;
-static bool hold_next, held, let_go, fail_held;
-
-/* On the writer thread, inside a COMMIT: the one asked for waits for the test; non-zero fails it. */
-static int on_commit(void *ctx)
-{
-	int fail = 0;
-
-	(void)ctx;
-	pthread_mutex_lock(&gate_lock);
-	if (hold_next) {
-		hold_next = false;
-		held = true;
-		pthread_cond_broadcast(&gate_cond);
-		while (!let_go)
-			pthread_cond_wait(&gate_cond, &gate_lock);
-		held = let_go = false;
-		fail = fail_held;
-	}
-	pthread_mutex_unlock(&gate_lock);
-	return fail;
-}
-
-static void wait_held(void)
-{
-	pthread_mutex_lock(&gate_lock);
-	while (!held)
-		pthread_cond_wait(&gate_cond, &gate_lock);
-	pthread_mutex_unlock(&gate_lock);
-}
-
-static void release(bool fail)
-{
-	pthread_mutex_lock(&gate_lock);
-	fail_held = fail;
-	let_go = true;
-	pthread_cond_broadcast(&gate_cond);
-	pthread_mutex_unlock(&gate_lock);
-}
 
 static unsigned long seq;
 
@@ -120,11 +77,11 @@ static int64_t now(void)
 static uint64_t hold_behind(struct fake_tree *t, struct ras_pipeline *p, const char *what)
 {
 	take(t, p, FIRST);
-	hold_next = true;
+	commit_gate_hold_next();
 	tap_is_int(ras_pipeline_commit_group(p), 0, "%s: %d records committed behind", what, FIRST);
 	if (!tap_ok(p->behind.ticket != 0, "%s: a ticket out", what))
 		return 0;
-	wait_held();
+	commit_gate_wait_held();
 	return p->behind.ticket;
 }
 
@@ -144,7 +101,7 @@ static void made(struct fake_tree *t, struct ras_pipeline *p, int fd)
 	p->commit_fd_polled = true;
 	tap_ok(!readable(fd, 0) && !ras_pipeline_commit_if_due(p, now()),
 	       "still held: not readable, the due group waits");
-	release(false);
+	commit_gate_release(false);
 	tap_ok(readable(fd, LONG_MS), "let go: the fd becomes readable");
 	tap_is_int(ras_db_commit_poll(p->db, ticket), 1, "and the commit is made");
 	tap_is_int(ras_pipeline_commit_timeout_ms(p, now()), 0, "the loop looks now");
@@ -180,7 +137,7 @@ static void failed(struct fake_tree *t, struct ras_pipeline *p, int fd)
 		return;
 	tap_ok(!readable(fd, 0) && ras_db_commit_watch(p->db, ticket) == 0,
 	       "failing: held, watched, the fd not readable");
-	release(true);
+	commit_gate_release(true);
 	tap_ok(readable(fd, LONG_MS), "failed: the fd becomes readable");
 	tap_ok(ras_db_commit_poll(p->db, ticket) < 0, "the commit is known failed");
 	tap_is_int(ras_pipeline_commit_timeout_ms(p, now()), 0, "the loop looks now");
@@ -277,7 +234,7 @@ int main(void)
 	}
 	db = open_db(path, true);
 	if (tap_ok(db != NULL, "a database with its writer thread")) {
-		sqlite3_commit_hook(db->h, on_commit, NULL);
+		commit_gate_install(db);
 		run(&t, db);
 		writer_below_reader();   /* after its commits: it has long passed its first lines */
 		ras_db_close(db);

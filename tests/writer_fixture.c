@@ -139,3 +139,96 @@ bool writer_hold_release(void)
 	pthread_mutex_unlock(&hold.lock);
 	return !gave_up;
 }
+
+static struct {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool hold_next, held, let_go, fail_held, through, fired;
+	pthread_t dog;
+} gate = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false, false, false, false,
+	   false, 0 };
+
+/* On the writer thread, inside a COMMIT: the one asked for waits for the test; non-zero fails it. */
+static int on_commit(void *ctx)
+{
+	int fail = 0;
+
+	(void)ctx;
+	pthread_mutex_lock(&gate.lock);
+	if (gate.hold_next) {
+		gate.hold_next = false;
+		gate.held = true;
+		pthread_cond_broadcast(&gate.cond);
+		while (!gate.let_go)
+			pthread_cond_wait(&gate.cond, &gate.lock);
+		gate.held = gate.let_go = false;
+		fail = gate.fail_held;
+	}
+	pthread_mutex_unlock(&gate.lock);
+	return fail;
+}
+
+void commit_gate_install(struct ras_db *db)
+{
+	sqlite3_commit_hook(db->h, on_commit, NULL);
+}
+
+void commit_gate_hold_next(void)
+{
+	pthread_mutex_lock(&gate.lock);
+	gate.hold_next = true;
+	pthread_mutex_unlock(&gate.lock);
+}
+
+void commit_gate_wait_held(void)
+{
+	pthread_mutex_lock(&gate.lock);
+	while (!gate.held)
+		pthread_cond_wait(&gate.cond, &gate.lock);
+	pthread_mutex_unlock(&gate.lock);
+}
+
+void commit_gate_release(bool fail)
+{
+	pthread_mutex_lock(&gate.lock);
+	gate.fail_held = fail;
+	gate.let_go = true;
+	pthread_cond_broadcast(&gate.cond);
+	pthread_mutex_unlock(&gate.lock);
+}
+
+/* On its own thread: a minute's wait for the test to get through, then the held commit let go. */
+static void *watchdog(void *arg)
+{
+	struct timespec until;
+
+	(void)arg;
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 60;
+	pthread_mutex_lock(&gate.lock);
+	while (!gate.through && pthread_cond_timedwait(&gate.cond, &gate.lock, &until) != ETIMEDOUT)
+		;
+	if (!gate.through && gate.held) {
+		gate.fired = true;
+		gate.let_go = true;
+		pthread_cond_broadcast(&gate.cond);
+	}
+	pthread_mutex_unlock(&gate.lock);
+	return NULL;
+}
+
+void commit_gate_watchdog_start(void)
+{
+	gate.through = false;
+	pthread_create(&gate.dog, NULL, watchdog, NULL);
+}
+
+bool commit_gate_watchdog_end(void)
+{
+	pthread_mutex_lock(&gate.lock);
+	gate.through = true;
+	pthread_cond_broadcast(&gate.cond);
+	pthread_mutex_unlock(&gate.lock);
+	pthread_join(gate.dog, NULL);
+	return gate.fired;
+}
