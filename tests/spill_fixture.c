@@ -30,6 +30,64 @@ int spilled(struct ras_actions *a)
 	return ras_db_once_spill_keys(a->dba, count_key, &n) < 0 ? -1 : n;
 }
 
+int spill_held(struct ras_actions *a)
+{
+	return (int)ras_once_seen_count(a->once) + spilled(a);
+}
+
+struct entry *spill_count(struct ras_actions *a, unsigned i, int64_t ns)
+{
+	struct ras_subject s = page(i);
+	struct entry *e = actions_count_errors(a, &s, ns, COUNT_LIVE);
+
+	if (e)
+		e->b.level = 0;
+	return e;
+}
+
+/* Batch k's records, the failing one only up to 70 % of it; its crossings. */
+static int count_batch(struct spill_run *r, const unsigned *stream, unsigned len, unsigned k, bool fails)
+{
+	unsigned end = k * r->batch + (fails ? r->batch * 7 / 10 : r->batch);
+	int crossed = 0;
+
+	for (unsigned i = k * r->batch; i < end && i < len; i++)
+		crossed += spill_count(r->a, stream[i], r->t0 + (int64_t)i * 1000000) != NULL;
+	return crossed;
+}
+
+static void fail_batch(struct spill_run *r, unsigned k)
+{
+	spill_settle(r->a, r->db, &r->b);
+	if (r->noted)
+		r->noted(r, k, false);
+	ras_db_rollback(r->db);
+	ras_actions_rolled_back(r->a);
+	if (r->noted)
+		r->noted(r, k, true);
+}
+
+int spill_run_stream(struct spill_run *r, const unsigned *stream, unsigned len)
+{
+	for (unsigned k = 0; k * r->batch < len; k++) {
+		int crossed;
+
+		if (k < 32 && (r->fails & (1u << k))) {
+			if (spill_begin(r->db) < 0)
+				return -1;
+			count_batch(r, stream, len, k, true);
+			fail_batch(r, k);
+		}
+		if (spill_begin(r->db) < 0)
+			return -1;
+		crossed = count_batch(r, stream, len, k, false);
+		if (spill_settle(r->a, r->db, &r->b) < 0 || spill_commit_behind(r->a, r->db, &r->b) < 0)
+			return -1;
+		r->crossed += crossed;
+	}
+	return spill_settle(r->a, r->db, &r->b);
+}
+
 /* Rows of one database's buckets not in the other's, both ways (every column but the label). */
 int64_t buckets_differ(const char *dir, const char *x, const char *y)
 {

@@ -119,12 +119,7 @@ static int open_all(const char *name, struct rasd_config *cfg, bool behind, stru
 /* Page i's error at ms; the bucket when it crossed (emptied, as rasd does). */
 static struct entry *count(struct ras_actions *a, unsigned i, int64_t ms)
 {
-	struct ras_subject s = page(i);
-	struct entry *e = actions_count_errors(a, &s, t0 + ms * MS, COUNT_LIVE);
-
-	if (e)
-		e->b.level = 0;
-	return e;
+	return spill_count(a, i, t0 + ms * MS);
 }
 
 /* Pages from..from+FILL, two errors each, and one more page: the cache is flushed and emptied. */
@@ -278,72 +273,36 @@ static void make_stream(void)
 				stream[stream_len++] = i;
 }
 
-struct run {
-	struct ras_actions *a;
-	struct ras_db *db;
-	struct spill_behind b;
-	int crossed;
-	size_t pending;          /* buckets kept unconfirmed when the batch was rolled back */
-};
+/* Buckets kept unconfirmed when the batch was rolled back. */
+static size_t pending;
 
-/* Batch k's records, the failing one only up to 70 % of it; its crossings. */
-static int count_batch(struct run *r, unsigned k, bool fails)
+static void noted(struct spill_run *r, unsigned k, bool after)
 {
-	unsigned end = k * BATCH + (fails ? BATCH * 7 / 10 : BATCH);
-	int crossed = 0;
-
-	for (unsigned i = k * BATCH; i < end && i < stream_len; i++)
-		crossed += count(r->a, stream[i], (int64_t)i) != NULL;
-	return crossed;
-}
-
-/* As rasd/pipeline.c's failure: the commit behind settled, then the open transaction rolled back. */
-static void fail_batch(struct run *r)
-{
-	spill_settle(r->a, r->db, &r->b);
-	r->pending = rasd_unconfirmed_count(r->a->written);
-	ras_db_rollback(r->db);
-	ras_actions_rolled_back(r->a);
-}
-
-static int run_stream(struct run *r, int fails)
-{
-	for (unsigned k = 0; k * BATCH < stream_len; k++) {
-		int crossed;
-
-		if ((int)k == fails) {
-			if (spill_begin(r->db) < 0)
-				return -1;
-			count_batch(r, k, true);
-			fail_batch(r);
-		}
-		if (spill_begin(r->db) < 0)
-			return -1;
-		crossed = count_batch(r, k, false);
-		if (spill_settle(r->a, r->db, &r->b) < 0 || spill_commit_behind(r->a, r->db, &r->b) < 0)
-			return -1;
-		r->crossed += crossed;
-	}
-	return spill_settle(r->a, r->db, &r->b);
+	(void)k;
+	if (!after)
+		pending = rasd_unconfirmed_count(r->a->written);
 }
 
 static void test_rollback(void)
 {
 	struct rasd_config cfg[2];
-	struct run ref = { 0 }, r = { 0 };
+	struct spill_run ref = { .t0 = t0, .batch = BATCH },
+		r = { .t0 = t0, .batch = BATCH, .fails = 1u << FAIL_BATCH, .noted = noted };
 	char path[700];
 	unsigned long reads;
 
 	make_stream();
-	if (!tap_ok(open_all("ref.db", &cfg[0], false, &ref.db, &ref.a) == 0 && run_stream(&ref, -1) == 0,
+	if (!tap_ok(open_all("ref.db", &cfg[0], false, &ref.db, &ref.a) == 0 &&
+		    spill_run_stream(&ref, stream, stream_len) == 0,
 		    "the stream (%u records), no writer thread, no failure", stream_len))
 		return;
 	spill_close_actions(ref.db, ref.a);
-	if (!tap_ok(open_all("retry.db", &cfg[1], true, &r.db, &r.a) == 0 && run_stream(&r, FAIL_BATCH) == 0,
+	if (!tap_ok(open_all("retry.db", &cfg[1], true, &r.db, &r.a) == 0 &&
+		    spill_run_stream(&r, stream, stream_len) == 0,
 		    "the same stream with a writer thread, committed behind, batch %d rolled back and given again",
 		    FAIL_BATCH))
 		return;
-	tap_ok(r.pending > 0, "rolled back while %zu evicted buckets were unconfirmed", r.pending);
+	tap_ok(pending > 0, "rolled back while %zu evicted buckets were unconfirmed", pending);
 	tap_is_int((long)r.a->bucket_syncs, 0, "no bucket read waited for the writer thread");
 	reads = ras_db_bucket_reader_reads(r.a->reader);
 	tap_ok(reads > 0, "buckets read from the committed rows (%lu)", reads);

@@ -41,12 +41,7 @@ static int open_all(const char *name, struct rasd_config *cfg, size_t held, bool
 /* Page i's error at ms; the bucket when it crossed (emptied, as rasd does). */
 static struct entry *count(struct ras_actions *a, unsigned i, int64_t ms)
 {
-	struct ras_subject s = page(i);
-	struct entry *e = actions_count_errors(a, &s, t0 + ms * MS, COUNT_LIVE);
-
-	if (e)
-		e->b.level = 0;
-	return e;
+	return spill_count(a, i, t0 + ms * MS);
 }
 
 /* Page i counted again while the writer thread is held: its bucket, which must hold 2 errors. */
@@ -112,85 +107,46 @@ static void make_stream(void)
 /* Batch 3 spills fresh pages; batch 5 takes spilled ones back. */
 #define FAILS ((1u << 3) | (1u << 5))
 
-struct run {
-	struct ras_actions *a;
-	struct ras_db *db;
-	struct spill_behind b;
-	int crossed;
-	int undone[2];           /* spilled pages the two rollbacks put back or took away */
-	unsigned fails;
-};
+/* Spilled pages the two rollbacks put back or took away, and the count before the one under way. */
+static int undone[2], spilled_before;
 
-static int count_batch(struct run *r, unsigned k, bool fails)
+static void noted(struct spill_run *r, unsigned k, bool after)
 {
-	unsigned end = k * BATCH + (fails ? BATCH * 7 / 10 : BATCH);
-	int crossed = 0;
-
-	for (unsigned i = k * BATCH; i < end && i < stream_len; i++)
-		crossed += count(r->a, stream[i], (int64_t)i) != NULL;
-	return crossed;
-}
-
-/* As rasd/pipeline.c's failure: the commit behind settled, then the open transaction rolled back. */
-static void fail_batch(struct run *r, unsigned k)
-{
-	int before;
-
-	spill_settle(r->a, r->db, &r->b);
-	before = spilled(r->a);
-	ras_db_rollback(r->db);
-	ras_actions_rolled_back(r->a);
-	r->undone[k == 5] = spilled(r->a) - before;
-}
-
-static int run_stream(struct run *r)
-{
-	for (unsigned k = 0; k * BATCH < stream_len; k++) {
-		int crossed;
-
-		if (r->fails & (1u << k)) {
-			if (spill_begin(r->db) < 0)
-				return -1;
-			count_batch(r, k, true);
-			fail_batch(r, k);
-		}
-		if (spill_begin(r->db) < 0)
-			return -1;
-		crossed = count_batch(r, k, false);
-		if (spill_settle(r->a, r->db, &r->b) < 0 || spill_commit_behind(r->a, r->db, &r->b) < 0)
-			return -1;
-		r->crossed += crossed;
-	}
-	return spill_settle(r->a, r->db, &r->b);
+	if (!after)
+		spilled_before = spilled(r->a);
+	else
+		undone[k == 5] = spilled(r->a) - spilled_before;
 }
 
 static void test_rollback(void)
 {
 	struct rasd_config cfg[2];
-	struct run ref = { 0 }, r = { .fails = FAILS };
-	int held[2];
+	struct spill_run ref = { .t0 = t0, .batch = BATCH },
+		r = { .t0 = t0, .batch = BATCH, .fails = FAILS, .noted = noted };
+	struct spill_outcome ref_out = { .db = "ref.db" }, r_out = { .db = "retry.db" };
 
 	make_stream();
-	if (!tap_ok(open_all("ref.db", &cfg[0], 0, false, &ref.db, &ref.a) == 0 && run_stream(&ref) == 0,
+	if (!tap_ok(open_all("ref.db", &cfg[0], 0, false, &ref.db, &ref.a) == 0 &&
+		    spill_run_stream(&ref, stream, stream_len) == 0,
 		    "the stream (%u records), rasd's set, no writer thread, no failure", stream_len))
 		return;
-	held[0] = (int)ras_once_seen_count(ref.a->once) + spilled(ref.a);
+	ref_out.held = spill_held(ref.a);
 	tap_is_int(spilled(ref.a), 0, "nothing spilled");
 	spill_close_actions(ref.db, ref.a);
-	if (!tap_ok(open_all("retry.db", &cfg[1], HELD, true, &r.db, &r.a) == 0 && run_stream(&r) == 0,
+	if (!tap_ok(open_all("retry.db", &cfg[1], HELD, true, &r.db, &r.a) == 0 &&
+		    spill_run_stream(&r, stream, stream_len) == 0,
 		    "the same stream with a set for %d and a writer thread, committed behind,"
 		    " batches 3 and 5 rolled back and given again", HELD))
 		return;
-	held[1] = (int)ras_once_seen_count(r.a->once) + spilled(r.a);
-	tap_ok(r.undone[0] < 0, "batch 3's rollback took %d spilled pages away", -r.undone[0]);
-	tap_ok(r.undone[1] > 0, "batch 5's rollback put %d spilled pages back", r.undone[1]);
+	r_out.held = spill_held(r.a);
+	tap_ok(undone[0] < 0, "batch 3's rollback took %d spilled pages away", -undone[0]);
+	tap_ok(undone[1] > 0, "batch 5's rollback put %d spilled pages back", undone[1]);
 	tap_ok(spilled(r.a) > 0, "spilled (%d still)", spilled(r.a));
 	spill_close_actions(r.db, r.a);
+	ref_out.crossed = ref.crossed;
+	r_out.crossed = r.crossed;
 	tap_ok(ref.crossed > 0, "pages cross (%d)", ref.crossed);
-	tap_is_int(r.crossed, ref.crossed, "the same crossings");
-	tap_is_int(held[1], held[0], "the same pages held seen once");
-	tap_is_int((int)buckets_differ(dir, "ref.db", "retry.db"), 0,
-		   "the same bucket rows, levels, times and totals");
+	spill_same_as(dir, &ref_out, &r_out, NULL);
 }
 
 int main(void)

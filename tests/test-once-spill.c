@@ -77,7 +77,7 @@ static void test_spill(struct ras_actions *a, struct ras_db *db, int64_t t0)
 	tap_is_int(count_pages(a, db, 0, PAGES, t0), 0, "3,000 fresh pages, one error each: none crosses");
 	tap_ok(ras_once_seen_count(a->once) < 1024, "memory holds under 1,024 of them (%zu)",
 	       ras_once_seen_count(a->once));
-	tap_is_int((int)ras_once_seen_count(a->once) + spilled(a), PAGES,
+	tap_is_int(spill_held(a), PAGES,
 		   "the rest are spilled: memory and spill hold every page once");
 	tap_is_int(test_sql_int(dbpath, "SELECT count(*) FROM buckets"), 0, "no bucket row for a page seen once");
 	/* The last page is surely spilled: memory was full long before it. */
@@ -88,7 +88,7 @@ static void test_spill(struct ras_actions *a, struct ras_db *db, int64_t t0)
 	/* Rolled back: the take is undone with the transaction. */
 	ras_db_rollback(db);
 	ras_actions_rolled_back(a);
-	tap_is_int((int)ras_once_seen_count(a->once) + spilled(a), PAGES,
+	tap_is_int(spill_held(a), PAGES,
 		   "a rollback puts the spilled page back");
 	ras_db_begin(db);
 	actions_count_errors(a, &s, t0 + (PAGES + 1) * MS, COUNT_LIVE);
@@ -247,7 +247,7 @@ static void test_spill_full(struct ras_actions *a, struct ras_db *db, int64_t t0
 	tap_is_int(ras_actions_flush(a), 0, "the flush succeeds without the spill");
 	tap_is_int(ras_db_commit(db), 0, "and the batch commits");
 	ras_actions_committed(a);
-	held = (int)ras_once_seen_count(a->once) + spilled(a);
+	held = spill_held(a);
 	tap_is_int(held + (int)test_sql_int(dbpath, "SELECT count(*) FROM buckets WHERE total = 1"),
 		   FULL_PAGES, "memory and spill hold %d, the rest have bucket rows: each page counted once",
 		   held);
