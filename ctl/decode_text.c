@@ -82,7 +82,13 @@ static struct text_item *text_add(struct text_ctx *t, enum item_kind kind, unsig
 	return it;
 }
 
-/* Copies a parser string (not necessarily NUL-terminated, may be NULL) into slot i. */
+/*
+ * Copies a parser string (not necessarily NUL-terminated, may be NULL) into
+ * slot i. The copy is made as long as len, so it always holds it; no len is a
+ * number read from the text: each is a span of the parser's line (at most its
+ * line-length limit) or the strlen of its own buffer (tests/test-text-limits
+ * runs them at the limits under ASan).
+ */
 static void keep_string(struct text_item *it, unsigned i, const char *s, size_t len)
 {
 	size_t n = s ? len : 0;
