@@ -8,6 +8,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -63,17 +64,64 @@ static int report_opt(void *ctx, int key, const char *arg)
 struct secrets {
 	struct rpt_secret *v;
 	size_t n;
-	char **keep;                 /* addresses of the part: kept */
-	size_t nkeep;
+	char **keep;                 /* addresses of the part (address_key's): kept; a set */
+	size_t nkeep, keep_cap;
 	int error;
 };
 
-static bool known(char **v, size_t n, const char *s, size_t len)
+/*
+ * An address as the part's are kept: its hex digits lower case, without "0x" and
+ * leading zeros, so "ADDR 7e5a1000" in a log is the record's "0x7e5a1000".
+ * false: too long to be one (never kept, so taken out).
+ */
+#define KEY_MAX 40
+static bool address_key(const char *addr, size_t len, char k[KEY_MAX])
 {
-	for (size_t i = 0; i < n; i++)
-		if (strlen(v[i]) == len && !strncmp(v[i], s, len))
-			return true;
-	return false;
+	if (len >= 2 && addr[0] == '0' && (addr[1] == 'x' || addr[1] == 'X'))
+		addr += 2, len -= 2;
+	while (len > 1 && *addr == '0')
+		addr++, len--;
+	if (len >= KEY_MAX)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		k[i] = (char)tolower((unsigned char)addr[i]);
+	k[len] = '\0';
+	return true;
+}
+
+/* The part's addresses as a set (a part's 100,000 records hold a million, mostly repeats). */
+static size_t key_slot(char *const *keep, size_t cap, const char *k)
+{
+	uint64_t h = 14695981039346656037ULL;         /* FNV-1a */
+
+	for (const char *p = k; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	for (size_t i = h & (cap - 1);; i = (i + 1) & (cap - 1))
+		if (!keep[i] || !strcmp(keep[i], k))
+			return i;
+}
+
+static int keep_grow(struct secrets *s)
+{
+	size_t cap = s->keep_cap ? s->keep_cap * 2 : 1024;
+	char **v = calloc(cap, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->keep_cap; i++)
+		if (s->keep[i])
+			v[key_slot(v, cap, s->keep[i])] = s->keep[i];
+	free(s->keep);
+	s->keep = v;
+	s->keep_cap = cap;
+	return 0;
+}
+
+static bool kept(const struct secrets *s, const char *addr, size_t len)
+{
+	char k[KEY_MAX];
+
+	return s->keep_cap && address_key(addr, len, k) && s->keep[key_slot(s->keep, s->keep_cap, k)];
 }
 
 static void add_secret(struct secrets *s, const char *text, size_t len, const char *what)
@@ -161,23 +209,26 @@ static void machine_secrets(struct secrets *s, const struct rpt_model *m)
 static void keep_address(void *ctx, const char *addr, size_t len)
 {
 	struct secrets *s = ctx;
-	char *t, **slot;
+	char k[KEY_MAX];
+	size_t i;
 
-	if (known(s->keep, s->nkeep, addr, len))
+	if (!address_key(addr, len, k) || kept(s, addr, len))
 		return;
-	if (!(t = strndup(addr, len)) || !(slot = report_grow(&s->keep, &s->nkeep, sizeof(*slot)))) {
-		free(t);
+	if ((s->nkeep + 1) * 2 > s->keep_cap && (s->error = keep_grow(s)) < 0)
+		return;
+	i = key_slot(s->keep, s->keep_cap, k);
+	if (!(s->keep[i] = strdup(k))) {
 		s->error = -ENOMEM;
 		return;
 	}
-	*slot = t;
+	s->nkeep++;
 }
 
 static void secret_address(void *ctx, const char *addr, size_t len)
 {
 	struct secrets *s = ctx;
 
-	if (!known(s->keep, s->nkeep, addr, len))
+	if (!kept(s, addr, len))
 		add_secret(s, addr, len, "address");
 }
 
@@ -231,7 +282,12 @@ static int redact(struct rpt_model *m)
 			rpt_addresses_in(m->actions[i].subject, keep_address, &s);
 			rpt_addresses_in(m->actions[i].target, keep_address, &s);
 		}
+	/* The records' addresses are all kept: the other strings are looked through, not them again. */
+	char **records = m->records;
+
+	m->records = NULL;
 	rpt_each_string(m, addresses_of, &s);
+	m->records = records;
 	/* Longest first: a short host name inside a longer one must not cut it. */
 	if (s.n)
 		qsort(s.v, s.n, sizeof(*s.v), by_length);
@@ -239,7 +295,7 @@ static int redact(struct rpt_model *m)
 	for (size_t i = 0; i < s.n; i++)
 		free((char *)s.v[i].text);
 	free(s.v);
-	for (size_t i = 0; i < s.nkeep; i++)
+	for (size_t i = 0; i < s.keep_cap; i++)
 		free(s.keep[i]);
 	free(s.keep);
 	return r;

@@ -40,6 +40,35 @@ static bool hexdigit(char c)
 	return isxdigit((unsigned char)c);
 }
 
+/* A word of its own at p..p+n of s: not the tail of a longer name, not followed by more of one. */
+static bool lone_word(const char *s, const char *p, size_t n)
+{
+	return (p == s || !isalnum((unsigned char)p[-1])) && !isalnum((unsigned char)p[n]) && p[n] != '_';
+}
+
+/*
+ * The kernel prints a machine check's address register bare ("ADDR %llx"):
+ * at least 5 hex digits after the word ADDR (or addr), a blank, ':' or '='.
+ */
+static void bare_addresses_in(const char *s, void (*fn)(void *ctx, const char *addr, size_t len), void *ctx)
+{
+	for (const char *p = s; p && (p = strcasestr(p, "addr")); ) {
+		const char *q = p + 4;
+		size_t n = 0;
+
+		if (p != s && isalnum((unsigned char)p[-1])) {
+			p = q;
+			continue;
+		}
+		q += strspn(q, " :=");
+		while (hexdigit(q[n]))
+			n++;
+		if (q > p + 4 && n >= 5 && lone_word(s, q, n) && !(q[0] == '0' && (q[1] == 'x' || q[1] == 'X')))
+			fn(ctx, q, n);
+		p = q + n;
+	}
+}
+
 void rpt_addresses_in(const char *s, void (*fn)(void *ctx, const char *addr, size_t len), void *ctx)
 {
 	for (const char *p = s; p && (p = strstr(p, "0x")); ) {
@@ -47,12 +76,11 @@ void rpt_addresses_in(const char *s, void (*fn)(void *ctx, const char *addr, siz
 
 		while (hexdigit(p[n]))
 			n++;
-		/* A word of its own: not the tail of a longer name, not followed by more of one. */
-		if (n >= 7 && (p == s || !isalnum((unsigned char)p[-1])) &&
-		    !isalnum((unsigned char)p[n]) && p[n] != '_')
+		if (n >= 7 && lone_word(s, p, n))
 			fn(ctx, p, n);
 		p += n;
 	}
+	bare_addresses_in(s, fn, ctx);
 }
 
 static void each_kv(struct rpt_kv *kv, size_t n, rpt_text_fn fn, void *ctx)

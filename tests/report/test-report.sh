@@ -84,6 +84,18 @@ for fmt in json html; do
 done
 is "$($PY -c 'import json,sys; print(" ".join("%s:%d" % (r["what"], r["count"] > 0) for r in json.load(sys.stdin)["redacted"]))' < "$WORK/red.json")" \
 	"host name:1 serial:1 address:1" "--redact says what it took out, by kind"
+# The kernel prints a machine check's address as bare hex ("ADDR %llx"): a crash's log with
+# another part's address so, and the failing part's own (its records' 0x7e5a1000) so too.
+cp "$DB" "$WORK/addr.db"
+sqlite3 "$WORK/addr.db" "UPDATE crashes SET hw_lines = hw_lines || char(10) ||
+ 'mce: [Hardware Error]: TSC 0 ADDR 3c0ffee1000 MISC d012000100000086' || char(10) ||
+ 'mce: [Hardware Error]: TSC 0 ADDR 7e5a1000 MISC 86'"
+for fmt in json html; do
+	"$CTL" --config /dev/null --db "$WORK/addr.db" report --redact --part DIMM_A1 \
+		$([ $fmt = json ] && echo --json) -o "$WORK/addr.$fmt"
+	! grep -q 3c0ffee1000 "$WORK/addr.$fmt"; ok $? "$fmt: an out-of-part address printed as the kernel prints MCE's ADDR is redacted"
+	grep -q 'ADDR 7e5a1000' "$WORK/addr.$fmt"; ok $? "$fmt: the part's own address so printed stays"
+done
 # Without --redact the same report holds them all (the search above can find them).
 "$CTL" --config /dev/null --db "$DB" --sysfs-root "$WORK/sys" report --machine --part DIMM_A1 --json > "$WORK/plain.json"
 for secret in SYSSERIAL-4711 DIMMSER-B0-1234 DIMMSER-A1-9999 0xdead4b1d000 "\"$(uname -n)\""; do
