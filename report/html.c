@@ -27,7 +27,9 @@ static const char css[] =
 	"svg.dimm-map text{font-size:11px}.mc{break-inside:avoid;margin:.6em 0}"
 	".socket{border:1px solid #999;border-radius:6px;padding:0 .8em;margin:.8em 0}"
 	".socket h3{font-size:1.05em;margin:.4em 0}"
-	"@media print{body{margin:0;max-width:none}h2{break-after:avoid}tr,.part{break-inside:avoid}}";
+	/* Printed, the parts table's eleven columns fit the page's width: smaller, times wrapped. */
+	"@media print{body{margin:0;max-width:none}h2{break-after:avoid}tr,.part{break-inside:avoid}"
+	"table{font-size:10px}td.t{white-space:normal}svg{max-width:100%;height:auto}}";
 
 /* Text of the page: NULL is an empty string. */
 static void h(FILE *f, const char *s)

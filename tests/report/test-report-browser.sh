@@ -110,6 +110,14 @@ ok "$([ "${blue:-0}" -gt 50 ] && [ "${red:-0}" -gt 50 ] && echo 0 || echo 1)" "t
 
 browse --print-to-pdf="$WORK/all.pdf" --no-pdf-header-footer "file://$WORK/all.html" >/dev/null
 head -c 5 "$WORK/all.pdf" 2>/dev/null | grep -q '%PDF-'; ok $? "it prints to a PDF ($(stat -c %s "$WORK/all.pdf" 2>/dev/null) bytes)"
+# Nothing cut at the page's right edge: the parts table's last column is on the printed page.
+if command -v pdftotext >/dev/null; then
+	pdftotext "$WORK/all.pdf" "$WORK/all.txt"
+	grep -q '^evidence$' "$WORK/all.txt" && grep -q 'mem-uncorrected)' "$WORK/all.txt"
+	ok $? "the printed parts table keeps its last column (evidence) on the page"
+else
+	echo "# SKIP the printed page's width: no pdftotext (poppler-utils)"
+fi
 
 browse --dump-dom "file://$WORK/part.html" > "$WORK/part.dom"
 grep -q '<section id="records">' "$WORK/part.dom" && grep -q '"kind":"folded"' "$WORK/part.dom"
