@@ -113,7 +113,7 @@ head -c 5 "$WORK/all.pdf" 2>/dev/null | grep -q '%PDF-'; ok $? "it prints to a P
 # Nothing cut at the page's right edge: the parts table's last column is on the printed page.
 if command -v pdftotext >/dev/null; then
 	pdftotext "$WORK/all.pdf" "$WORK/all.txt"
-	grep -q '^evidence$' "$WORK/all.txt" && grep -q 'mem-uncorrected)' "$WORK/all.txt"
+	grep -q '^evidence$' "$WORK/all.txt" && grep -q '(rule' "$WORK/all.txt"
 	ok $? "the printed parts table keeps its last column (evidence) on the page"
 else
 	echo "# SKIP the printed page's width: no pdftotext (poppler-utils)"
