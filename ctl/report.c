@@ -274,7 +274,7 @@ static int redact(struct rpt_model *m)
 	/* The part's own addresses stay: its names and its records are the evidence. */
 	for (size_t i = 0; m->part_filter && i < m->nparts; i++)
 		rpt_addresses_in(m->parts[i].name, keep_address, &s);
-	for (size_t i = 0; m->records && i < m->nrecords; i++)
+	for (size_t i = 0; m->part_filter && m->records && i < m->nrecords; i++)
 		rpt_addresses_in(m->records[i], keep_address, &s);
 	/* And those of the decisions its records led to (the page offlined). */
 	for (size_t i = 0; m->part_filter && i < m->nactions; i++)
@@ -282,10 +282,14 @@ static int redact(struct rpt_model *m)
 			rpt_addresses_in(m->actions[i].subject, keep_address, &s);
 			rpt_addresses_in(m->actions[i].target, keep_address, &s);
 		}
-	/* The records' addresses are all kept: the other strings are looked through, not them again. */
+	/*
+	 * The part's records' addresses are all kept: the other strings are looked
+	 * through, not them again. The whole machine's records keep none.
+	 */
 	char **records = m->records;
 
-	m->records = NULL;
+	if (m->part_filter)
+		m->records = NULL;
 	rpt_each_string(m, addresses_of, &s);
 	m->records = records;
 	/* Longest first: a short host name inside a longer one must not cut it. */

@@ -263,7 +263,7 @@ static int records(struct action_ctx *k)
 	struct ras_db_filter f = k->a->f;
 
 	f.with_folds = true;
-	f.limit = 0;
+	f.limit = k->m->records_limit;
 	/* One type when every kept part is of it: the other tables are not read. */
 	f.type_idx = -1;
 	for (size_t i = 0; i < k->m->nparts; i++) {
@@ -273,7 +273,8 @@ static int records(struct action_ctx *k)
 	}
 	if (f.type_idx == -2)
 		f.type_idx = -1;
-	int r = part_locations(k->m, &f);
+	/* The whole machine's: its newest records, of every part, as errors lists them. */
+	int r = k->a->part ? part_locations(k->m, &f) : 0;
 
 	/* Redacted, the records stay in memory: the secrets are known only once all are read. */
 	if (r == 0 && !k->a->redact) {
@@ -321,5 +322,6 @@ int report_build(struct ras_db *db, const struct report_args *a, struct rpt_mode
 	m->crashes_known = r != -ENOENT;
 	if ((r = losses(db, &a->f, m)) < 0 || (r = config(a->c->config_path, m)) < 0)
 		return r;
-	return a->part ? records(&k) : 0;
+	m->records_limit = a->part ? 0 : RPT_MACHINE_RECORDS;
+	return records(&k);
 }

@@ -513,7 +513,7 @@ static void losses(FILE *f, const struct rpt_model *m)
 	fputs("</table></section>\n", f);
 }
 
-/* The configuration, --part's records and what --redact took out. 0 or -EIO. */
+/* The configuration, the records attached and what --redact took out. 0 or -EIO. */
 static int tail(FILE *f, const struct rpt_model *m)
 {
 	fputs("<section id=\"config\"><h2>Configuration</h2><p>", f);
@@ -535,13 +535,17 @@ static int tail(FILE *f, const struct rpt_model *m)
 		fputs("</code> sets none).</p>", f);
 	}
 	fputs("</section>\n", f);
-	if (m->part_filter) {
+	if (m->part_filter)
 		fprintf(f, "<section id=\"records\"><h2>Records of the part</h2><details open><summary>"
 			"%zu lines, each as <code>errors --json</code> writes it</summary><pre>", m->nrecords);
-		if (rpt_write_records(f, m, true) < 0)
-			return -EIO;
-		fputs("</pre></details></section>\n", f);
-	}
+	else
+		fprintf(f, "<section id=\"records\"><h2>Records</h2><details><summary>The newest %zu records"
+			" (at most %zu; a folded storm period is one line), each as <code>errors --json</code>"
+			" writes it; <code>report --part PART</code> attaches every one of a part's.</summary><pre>",
+			m->nrecords, m->records_limit);
+	if (rpt_write_records(f, m, true) < 0)
+		return -EIO;
+	fputs("</pre></details></section>\n", f);
 	if (m->redacted) {
 		fputs("<section id=\"redacted\"><h2>Redacted</h2><p>Taken out of this report:</p><ul>", f);
 		for (size_t i = 0; i < m->nredactions; i++) {

@@ -19,6 +19,11 @@
 
 /* The bundle's own format version (its schema's "const"). */
 #define RPT_FORMAT_VERSION 1
+/*
+ * The whole machine's report attaches its window's newest records, at most
+ * this many (errors --json --limit's); --part attaches every one of the part's.
+ */
+#define RPT_MACHINE_RECORDS 1000
 /* Columns of every part's timeline: equal spans of [t0, t1). */
 #define RPT_BINS 40
 
@@ -190,8 +195,9 @@ struct rpt_model {
 	char *config_path;
 	struct rpt_kv *config;
 	size_t nconfig;
-	char **records;              /* --part: each record as an errors --json line */
+	char **records;              /* each record as an errors --json line, newest first */
 	size_t nrecords;
+	size_t records_limit;        /* at most so many attached (the newest); 0: all (--part) */
 	/*
 	 * Or, when set, the nrecords records already written as the output
 	 * writes them (rpt_write_record: without --redact, --part's 100,000

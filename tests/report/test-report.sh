@@ -40,6 +40,21 @@ ctl report --json --since 2026-01-01T00:00:00Z --until 2026-01-01T00:10:00Z > "$
 ctl summary --json --since 2026-01-01T00:00:00Z --until 2026-01-01T00:10:00Z > "$WORK/sw.json"
 tap < <($PY "$top_srcdir/tests/report/check-report.py" "$WORK/rw.json" "$WORK/sw.json" /dev/null | grep -v crashes | sed 's/$/ (a window)/')
 
+# The whole machine's report attaches the newest records (at most 1000) as errors --json lists
+# them, folded periods as one line each, in the window too; the HTML says how many and that
+# --part attaches all of a part's.
+newest() { $PY -c 'import json, sys
+d = json.load(open(sys.argv[1])); e = [json.loads(l) for l in open(sys.argv[2])]
+print(d["records_limit"], d["records"] == e, len(e), sum(r.get("kind") == "folded" for r in e))' "$@"; }
+ctl errors --json --limit 1000 > "$WORK/newest.jsonl"
+is "$(newest "$WORK/r.json" "$WORK/newest.jsonl")" "1000 True 343 4" "the whole machine's bundle attaches errors --json --limit 1000's records"
+ctl errors --json --limit 1000 --since 2026-01-01T00:00:00Z --until 2026-01-01T00:10:00Z > "$WORK/newest-w.jsonl"
+is "$(newest "$WORK/rw.json" "$WORK/newest-w.jsonl")" "1000 True 140 4" "the window's bundle attaches the window's newest records"
+is "$($PY -c 'import json,sys; print(json.load(sys.stdin)["records_limit"])' < "$WORK/p.json")" None \
+	"--part: no limit on the records attached"
+grep -q '<section id="records"><h2>Records</h2>.*The newest 343 records.*--part' <(tr -d '\n' < "$WORK/r.html")
+ok $? "HTML: the whole machine's records attached, and how many"
+
 # Several boots, the imported one among them; the decisions, taken and refused.
 is "$($PY -c 'import json,sys; print(" ".join(b["boot_id"] for b in json.load(sys.stdin)["boots"][:2]))' < "$WORK/r.json")" \
 	"imported:rasdaemon test-boot" "boots in crashes' order, the imported one first (never seen start)"
