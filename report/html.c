@@ -392,9 +392,10 @@ static void verdicts(FILE *f, const struct rpt_model *m)
 	fputs("</section>\n", f);
 }
 
+/* Done, and not only counted: an account decision leaves the machine as it was (actions(8)). */
 static bool taken(const struct rpt_action *a)
 {
-	return !strcmp(a->result, "done");
+	return !strcmp(a->result, "done") && strcmp(a->action, "account") != 0;
 }
 
 static void action_rows(FILE *f, const struct rpt_model *m, bool done)

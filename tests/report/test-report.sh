@@ -63,6 +63,14 @@ is "$($PY -c 'import json,sys; print(" ".join(a["result"] for a in json.load(sys
 is "$($PY -c 'import json,sys; print(sum(1 for a in json.load(sys.stdin)["actions"]))' < "$WORK/p.json")" 1 \
 	"--part DIMM_A1: only the decision on its record"
 grep -q 'id="actions".*Taken.*0x7e5a1000.*Refused or not done.*0x7e5a2000' <(tr -d '\n' < "$WORK/r.html"); ok $? "HTML: the done decision under Taken, the dry run under Refused"
+# A threshold only counted (action account, result done) left the machine as it was (actions(8)).
+cp "$DB" "$WORK/account.db"
+sqlite3 "$WORK/account.db" "INSERT INTO actions (boot, wall_ns, kind, subject, count, threshold, action, target, result,
+ errno, synthetic, event_table, event_id) VALUES (1, 1767226300000000000, 'row', 'mc0 1:0:-1 rank 0 row 0x2b4c', 20, '20/1d',
+ 'account', '', 'done', 0, 0, 'mc_event', (SELECT min(id) FROM mc_event WHERE label = 'DIMM_A1' AND boot = 1))"
+"$CTL" --config /dev/null --db "$WORK/account.db" report -o "$WORK/account.html"
+grep -q 'id="actions".*Taken</h3><p>1 decisions.*0x7e5a1000.*Refused or not done</h3><p>2 decisions.*0x2b4c' <(tr -d '\n' < "$WORK/account.html")
+ok $? "HTML: a decision only counted (account, done) is not among those taken"
 grep -q '<svg class="timeline"' "$WORK/r.html"; ok $? "HTML: inline SVG timelines"
 grep -qF 'DIMM_&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;?&#39;x' "$WORK/r.html"
 ok $? "HTML: a hostile label is text (its control character was made '?' when decoded)"
