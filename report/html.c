@@ -29,7 +29,9 @@ static const char css[] =
 	".socket h3{font-size:1.05em;margin:.4em 0}"
 	/* Printed, the parts table's eleven columns fit the page's width: smaller, times wrapped. */
 	"@media print{body{margin:0;max-width:none}h2{break-after:avoid}tr,.part{break-inside:avoid}"
-	"table{font-size:10px}td.t{white-space:normal}svg{max-width:100%;height:auto}}";
+	"table{font-size:10px}td.t{white-space:normal}svg{max-width:100%;height:auto}"
+	/* A socket's box whole on a page when it fits, never its heading alone at a page's foot. */
+	".socket{break-inside:avoid}h3,.socket h3,.mc b{break-after:avoid}}";
 
 /* Text of the page: NULL is an empty string. */
 static void h(FILE *f, const char *s)

@@ -86,6 +86,23 @@ print(" ".join("%s:%s" % (s, ",".join(re.findall(r"<div class=\"mc\"><b>mc([0-9]
 ok "$([ "$boxes" = "0:1 1:0 unknown:2" ] && echo 0 || echo 1)" "DOM: the map's sockets hold their controllers, the one whose socket is not known apart (got '$boxes')"
 grep -q '<h3>socket 0</h3>.*<h3>socket 1</h3>.*<h3>socket not known</h3>' "$WORK/topo.dom"
 ok $? "DOM: socket 0, socket 1, then socket not known, as headings"
+# Printed, a socket's box is not left empty at a page's foot, its controllers on the next page.
+if command -v pdftotext >/dev/null; then
+	browse --print-to-pdf="$WORK/topo.pdf" --no-pdf-header-footer "file://$WORK/topo.html" >/dev/null
+	pages=$(pdfinfo "$WORK/topo.pdf" 2>/dev/null | awk '/^Pages:/ {print $2}')
+	split=""
+	for ((i = 1; i <= ${pages:-0}; i++)); do
+		pdftotext -f $i -l $i "$WORK/topo.pdf" - | $PY -c 'import sys
+t = sys.stdin.read().split("\n")
+for s in ("socket 0", "socket 1", "socket not known"):
+    if s in t and not any(l.startswith("mc") for l in t[t.index(s):]):
+        print(s)' >> "$WORK/split.txt"
+	done
+	split=$(tr '\n' ' ' < "$WORK/split.txt")
+	ok "$([ -n "$pages" ] && [ -z "$split" ] && echo 0 || echo 1)" "printed, each socket's heading shares its page with its controllers${split:+ (alone: $split)}"
+else
+	echo "# SKIP the printed DIMM map: no pdftotext (poppler-utils)"
+fi
 # The page's own requests: chromium's network log marks them with the page's
 # initiator ("null" for a file), its background ones with "not an origin".
 page_requests() { $PY -c 'import json, sys
