@@ -248,9 +248,9 @@ static void parts(FILE *f, const struct rpt_model *m)
 {
 	struct rpt_timeline_texts texts;
 
-	fprintf(f, "<section id=\"parts\"><h2>Parts with errors and their verdicts</h2><p>%zu parts, %lld records in all"
+	fprintf(f, "<section id=\"parts\"><h2>Parts with errors and their verdicts</h2><p>%zu part%s, %lld records in all"
 		" (folded storm records counted, as <code>summary</code> counts them).</p>",
-		m->nparts, (long long)m->total);
+		m->nparts, m->nparts == 1 ? "" : "s", (long long)m->total);
 	if (m->nparts) {
 		fputs("<table><tr><th>kind</th><th>part</th><th>type</th><th>corrected</th>"
 		      "<th>uncorrected</th><th>other</th><th>first (UTC)</th><th>last (UTC)</th>"
@@ -388,7 +388,8 @@ static void verdicts(FILE *f, const struct rpt_model *m)
 		      " parts).</p></section>\n", f);
 		return;
 	}
-	fprintf(f, "<p>%zu parts judged, as <code>ras-fdr-ctl health</code> shows them.</p>", m->nverdicts);
+	fprintf(f, "<p>%zu part%s judged, as <code>ras-fdr-ctl health</code> shows them.</p>", m->nverdicts,
+		m->nverdicts == 1 ? "" : "s");
 	for (size_t i = 0; i < m->nverdicts; i++)
 		verdict(f, &m->verdicts[i]);
 	fputs("</section>\n", f);
@@ -442,12 +443,13 @@ static void actions(FILE *f, const struct rpt_model *m)
 
 	for (size_t i = 0; i < m->nactions; i++)
 		ndone += taken(&m->actions[i]);
-	fprintf(f, "<section id=\"actions\"><h2>Actions</h2><h3>Taken</h3><p>%zu decisions changed"
-		" the machine.</p>", ndone);
+	fprintf(f, "<section id=\"actions\"><h2>Actions</h2><h3>Taken</h3><p>%zu decision%s changed"
+		" the machine.</p>", ndone, ndone == 1 ? "" : "s");
 	if (ndone)
 		action_rows(f, m, true);
-	fprintf(f, "<h3>Refused or not done</h3><p>%zu decisions changed nothing (dry run, account,"
-		" rate-limited, capped, unsupported, failed).</p>", m->nactions - ndone);
+	fprintf(f, "<h3>Refused or not done</h3><p>%zu decision%s changed nothing (dry run, account,"
+		" rate-limited, capped, unsupported, failed).</p>", m->nactions - ndone,
+		m->nactions - ndone == 1 ? "" : "s");
 	if (m->nactions > ndone)
 		action_rows(f, m, false);
 	fputs("</section>\n", f);
@@ -461,7 +463,8 @@ static void crashes(FILE *f, const struct rpt_model *m)
 		      " them).</p></section>\n", f);
 		return;
 	}
-	fprintf(f, "<p>%zu crashes of earlier boots.</p>", m->ncrashes);
+	fprintf(f, "<p>%zu %s.</p>", m->ncrashes, m->ncrashes == 1 ? "crash of an earlier boot" :
+		"crashes of earlier boots");
 	for (size_t i = 0; i < m->ncrashes; i++) {
 		const struct rpt_crash *c = &m->crashes[i];
 

@@ -33,6 +33,7 @@ ctl report -o "$WORK/r.html"; is $? 0 "report -o FILE exits 0"
 ctl summary --json > "$WORK/s.json"
 ctl crashes --json > "$WORK/c.jsonl"
 ctl report --json --part DIMM_A1 > "$WORK/p.json"; is $? 0 "report --part DIMM_A1 exits 0"
+ctl report --part 'mc1, layers 0:0' -o "$WORK/p2.html"
 tap < <($PY "$top_srcdir/tests/report/check-report.py" "$WORK/r.json" "$WORK/s.json" "$WORK/c.jsonl" "$WORK/p.json")
 
 # The same counts with a window: the part of the storm's first ten minutes.
@@ -69,8 +70,13 @@ sqlite3 "$WORK/account.db" "INSERT INTO actions (boot, wall_ns, kind, subject, c
  errno, synthetic, event_table, event_id) VALUES (1, 1767226300000000000, 'row', 'mc0 1:0:-1 rank 0 row 0x2b4c', 20, '20/1d',
  'account', '', 'done', 0, 0, 'mc_event', (SELECT min(id) FROM mc_event WHERE label = 'DIMM_A1' AND boot = 1))"
 "$CTL" --config /dev/null --db "$WORK/account.db" report -o "$WORK/account.html"
-grep -q 'id="actions".*Taken</h3><p>1 decisions.*0x7e5a1000.*Refused or not done</h3><p>2 decisions.*0x2b4c' <(tr -d '\n' < "$WORK/account.html")
+grep -q 'id="actions".*Taken</h3><p>1 decision .*0x7e5a1000.*Refused or not done</h3><p>2 decisions.*0x2b4c' <(tr -d '\n' < "$WORK/account.html")
 ok $? "HTML: a decision only counted (account, done) is not among those taken"
+# One of a thing is said as one: "1 decision", "1 crash", "1 part".
+grep -q 'Taken</h3><p>1 decision changed the machine.*Refused or not done</h3><p>1 decision changed nothing.*<p>1 crash of an earlier boot\.</p>' <(tr -d '\n' < "$WORK/r.html")
+ok $? "HTML: a single decision and crash said in the singular"
+grep -q '<p>1 part, [0-9]* records in all' <(tr -d '\n' < "$WORK/p2.html")
+ok $? "HTML: a single part said in the singular"
 grep -q '<svg class="timeline"' "$WORK/r.html"; ok $? "HTML: inline SVG timelines"
 grep -qF 'DIMM_&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;?&#39;x' "$WORK/r.html"
 ok $? "HTML: a hostile label is text (its control character was made '?' when decoded)"
