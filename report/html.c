@@ -291,6 +291,8 @@ static void parts(FILE *f, const struct rpt_model *m)
 			" roll-ups, not placed record by record.</p>",
 			(long long)((m->t1 - m->t0) / RPT_BINS / 3600000000000LL),
 			(m->t1 - m->t0) / RPT_BINS == 3600000000000LL ? "" : "s");
+	if (!m->nparts)
+		fputs("<p class=\"muted\" id=\"no-timeline\">No records in the window: no timeline to draw.</p>", f);
 	rpt_timeline_texts(m, &texts);
 	for (size_t i = 0; i < m->nparts; i++) {
 		fputs("<div class=\"part\"><b>", f);

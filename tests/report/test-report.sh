@@ -160,5 +160,8 @@ ctl report --part no-such-part > /dev/null 2>&1; is $? 1 "--part naming no part 
 "$CTL" --config /dev/null --db "$WORK/empty.db" report --json > "$WORK/e.json"; is $? 0 "an empty database's report exits 0"
 is "$($PY -c 'import json,sys; d = json.load(sys.stdin); print(len(d["parts"]), d["total"], d["timeline"]["from"])' < "$WORK/e.json")" \
 	"0 0 None" "an empty database: no parts, no records, no timeline"
+"$CTL" --config /dev/null --db "$WORK/empty.db" report -o "$WORK/e.html"
+grep -q '<section id="timelines"><h2>Timelines</h2>.*<p class="muted" id="no-timeline">No records in the window: no timeline to draw.</p></section>' "$WORK/e.html"
+ok $? "an empty database's HTML says there is no timeline, not an empty section"
 echo "1..$n"
 [ $failed = 0 ]
