@@ -179,6 +179,20 @@ static bool dimm_of_part(const struct rpt_model *m, const struct rpt_dimm *d)
 	return false;
 }
 
+/* A CPU's PPIN is the failing part's serial when the part is a CPU's on its socket ("socket 0, CPU 2, bank 7"). */
+static bool socket_of_part(const struct rpt_model *m, unsigned socket)
+{
+	for (size_t i = 0; m->part_filter && i < m->nparts; i++) {
+		unsigned n;
+		int end = 0;
+
+		if (!strcmp(m->parts[i].kind, "cpu") && sscanf(m->parts[i].name, "socket %u%n", &n, &end) == 1 &&
+		    n == socket && (m->parts[i].name[end] == ',' || m->parts[i].name[end] == '\0'))
+			return true;
+	}
+	return false;
+}
+
 static void machine_secrets(struct secrets *s, const struct rpt_model *m)
 {
 	const struct rpt_machine *mc = m->machine;
@@ -189,9 +203,9 @@ static void machine_secrets(struct secrets *s, const struct rpt_model *m)
 	for (size_t i = 0; mc && i < mc->ndimms; i++)
 		if (real_serial(mc->dimms[i].serial) && !dimm_of_part(m, &mc->dimms[i]))
 			add_secret(s, mc->dimms[i].serial, strlen(mc->dimms[i].serial), "serial");
-	/* A PPIN names one CPU as a serial does; a CPU part keeps none (sockets are not named alike). */
+	/* A PPIN names one CPU as a serial does: kept only for a part of that CPU's. */
 	for (size_t i = 0; mc && i < mc->ncpus; i++)
-		if (real_serial(mc->cpus[i].ppin))
+		if (real_serial(mc->cpus[i].ppin) && !socket_of_part(m, mc->cpus[i].socket))
 			add_secret(s, mc->cpus[i].ppin, strlen(mc->cpus[i].ppin), "serial");
 	/*
 	 * The serials of the SMBIOS devices the verdicts name (read from
@@ -271,6 +285,18 @@ static int redact(struct rpt_model *m)
 
 	host_secrets(&s, m);
 	machine_secrets(&s, m);
+	/*
+	 * The microcode revisions are versions, not addresses, and a kept PPIN
+	 * (the part's CPU's) a serial: neither is an address to take out.
+	 */
+	for (size_t i = 0; m->machine && i < m->machine->ncpus; i++) {
+		const struct rpt_cpu *c = &m->machine->cpus[i];
+
+		if (c->microcode)
+			keep_address(&s, c->microcode, strlen(c->microcode));
+		if (c->ppin && socket_of_part(m, c->socket))
+			keep_address(&s, c->ppin, strlen(c->ppin));
+	}
 	/* The part's own addresses stay: its names and its records are the evidence. */
 	for (size_t i = 0; m->part_filter && i < m->nparts; i++)
 		rpt_addresses_in(m->parts[i].name, keep_address, &s);

@@ -69,6 +69,36 @@ static void bare_addresses_in(const char *s, void (*fn)(void *ctx, const char *a
 	}
 }
 
+/*
+ * A value named as a register, not an address: by the JSON key before it
+ * ("status":"0x..") or the word ("STATUS 0x..", "syndrome:0x.."); raw_ as its
+ * name without. A machine check's status, a syndrome or a PPIN is evidence
+ * that names no place in memory.
+ */
+static bool register_named(const char *s, const char *p)
+{
+	static const char *const registers[] = {
+		"status", "mcgstatus", "mcgcap", "misc", "synd", "syndrome", "ipid", "ip", "midr",
+		"mpidr", "ppin", "microcode", "serial", "first_error", "cpuid", "tsc", "n",
+	};
+	const char *e = p, *b;
+	size_t len;
+
+	while (e > s && strchr("\": =", e[-1]))
+		e--;
+	for (b = e; b > s && (isalnum((unsigned char)b[-1]) || b[-1] == '_'); b--)
+		;
+	if (e - b > 4 && !strncasecmp(b, "raw_", 4))
+		b += 4;
+	len = (size_t)(e - b);
+	if (len >= 6 && !strncasecmp(e - 6, "status", 6))
+		return true;
+	for (size_t i = 0; i < sizeof(registers) / sizeof(registers[0]); i++)
+		if (strlen(registers[i]) == len && !strncasecmp(b, registers[i], len))
+			return true;
+	return false;
+}
+
 void rpt_addresses_in(const char *s, void (*fn)(void *ctx, const char *addr, size_t len), void *ctx)
 {
 	for (const char *p = s; p && (p = strstr(p, "0x")); ) {
@@ -76,7 +106,7 @@ void rpt_addresses_in(const char *s, void (*fn)(void *ctx, const char *addr, siz
 
 		while (hexdigit(p[n]))
 			n++;
-		if (n >= 7 && lone_word(s, p, n))
+		if (n >= 7 && lone_word(s, p, n) && !register_named(s, p))
 			fn(ctx, p, n);
 		p += n;
 	}

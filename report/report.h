@@ -271,7 +271,8 @@ struct rpt_secret {
 int rpt_redact(struct rpt_model *m, const struct rpt_secret *secrets, size_t n);
 /*
  * Addresses as --redact sees them: "0x" and at least 5 hex digits, not part of
- * a longer word. fn once per one found in s; rpt_each_string calls fn on every
+ * a longer word, nor named as a register (a JSON key or a word before it:
+ * status, misc, syndrome, PPIN...); or 5 hex digits after the word ADDR. fn once per one found in s; rpt_each_string calls fn on every
  * string the model holds (the caller finds the addresses to take out).
  */
 typedef void (*rpt_text_fn)(void *ctx, char **s);   /* *s may be NULL */

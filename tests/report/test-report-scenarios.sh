@@ -53,6 +53,29 @@ for s in row-dimm multi-rank pcie-storm fatal-mce rasdaemon; do
 	tap < <($PY "$top_srcdir/tests/report/check-scenario.py" "$SC/$s.expect" "$WORK/$s.json" "$WORK/$s.html")
 	tap < <($PY "$top_srcdir/tests/report/check-report.py" "$WORK/$s.json" "$WORK/$s.s.json" "$WORK/$s.c.jsonl" |
 		sed "s/\$/ ($s)/")
+	[ $s = fatal-mce ] || continue
+	# The failing CPU's PPIN is its serial: --redact --part of a part on socket 0 keeps socket
+	# 0's (the machine's CPUs from this machine's /proc/cpuinfo, their PPIN from a fake sysfs).
+	sock=$(awk -F': ' '/^physical id/ {print $2; exit}' /proc/cpuinfo)
+	cpu=$(awk -F': ' '/^processor/ {print $2; exit}' /proc/cpuinfo)
+	mkdir -p "$WORK/sys/devices/system/cpu/cpu${cpu:-0}/topology"
+	echo 0x5ec0ffee5ec0ffee > "$WORK/sys/devices/system/cpu/cpu${cpu:-0}/topology/ppin"
+	ctl --sysfs-root "$WORK/sys" report --machine --redact --json > "$WORK/ppin-all.json"
+	! grep -q 5ec0ffee5ec0ffee "$WORK/ppin-all.json"; ok $? "$s: --redact of the whole machine takes the PPIN out"
+	# Registers are evidence, not addresses: the records' status and capability stay, the
+	# machine's microcode too; the records' physical addresses go.
+	$PY -c 'import json, sys
+d = json.load(open(sys.argv[1]))
+f = [r["fields"] for r in d["records"] if r["type"] == "mce_record"]
+ok = f and all(x["status"].startswith("0x") and x["mcgcap"].startswith("0x") and "redacted" in x["addr"] for x in f)
+ok = ok and all(not c["microcode"] or "redacted" not in c["microcode"] for c in d["machine"]["cpus"])
+sys.exit(0 if ok else 1)' "$WORK/ppin-all.json"
+	ok $? "$s: --redact keeps the machine-check registers and the microcode, takes the addresses out"
+	ctl --sysfs-root "$WORK/sys" report --machine --redact --json --part "socket ${sock:-0}, CPU 2" > "$WORK/ppin-part.json"
+	if [ "${sock:-0}" = 0 ]; then
+		grep -q '"ppin":"0x5ec0ffee5ec0ffee"' "$WORK/ppin-part.json"
+		ok $? "$s: --redact --part of a part on socket 0 keeps that socket's PPIN (its serial)"
+	fi
 done
 echo "1..$n"
 [ $failed = 0 ]
