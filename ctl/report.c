@@ -193,9 +193,9 @@ static bool socket_of_part(const struct rpt_model *m, unsigned socket)
 	return false;
 }
 
-static void machine_secrets(struct secrets *s, const struct rpt_model *m)
+/* mc: the model's machine, or this machine read only to know its serials. */
+static void machine_secrets(struct secrets *s, const struct rpt_model *m, const struct rpt_machine *mc)
 {
-	const struct rpt_machine *mc = m->machine;
 
 	for (size_t i = 0; mc && i < mc->ndmi; i++)
 		if (strstr(mc->dmi[i].key, "serial") && real_serial(mc->dmi[i].value))
@@ -278,13 +278,21 @@ static int by_length(const void *a, const void *b)
 	return la < lb ? 1 : la > lb ? -1 : 0;
 }
 
-static int redact(struct rpt_model *m)
+static int redact(struct rpt_model *m, const char *sysfs_root)
 {
 	struct secrets s = { 0 };
+	/*
+	 * Without --machine the identity is not reported, but its serials are
+	 * still looked for: a record's or a crash's text may name one.
+	 */
+	struct rpt_machine *here = m->machine ? NULL : report_machine(sysfs_root);
 	int r;
 
+	if (!m->machine && !here)
+		return -ENOMEM;
 	host_secrets(&s, m);
-	machine_secrets(&s, m);
+	machine_secrets(&s, m, m->machine ? m->machine : here);
+	rpt_machine_free(here);
 	/*
 	 * The microcode revisions are versions, not addresses, and a kept PPIN
 	 * (the part's CPU's) a serial: neither is an address to take out.
@@ -366,7 +374,7 @@ static int make(struct report_args *a, struct ras_db *db, struct rpt_model *m)
 		return r;
 	if (a->machine && !(m->machine = report_machine(a->c->cfg.sysfs_root)))
 		return -ENOMEM;
-	return a->redact ? redact(m) : 0;
+	return a->redact ? redact(m, a->c->cfg.sysfs_root) : 0;
 }
 
 int ctl_report(struct ctl *c, int argc, char **argv)

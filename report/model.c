@@ -223,8 +223,10 @@ static void free_kv(struct rpt_kv *kv, size_t n)
 	free(kv);
 }
 
-static void free_machine(struct rpt_machine *mc)
+void rpt_machine_free(struct rpt_machine *mc)
 {
+	if (!mc)
+		return;
 	free(mc->hostname);
 	free(mc->kernel);
 	free_kv(mc->dmi, mc->ndmi);
@@ -356,8 +358,7 @@ void rpt_model_free(struct rpt_model *m)
 	for (size_t i = 0; i < m->nredactions; i++)
 		free(m->redactions[i].what);
 	free(m->redactions);
-	if (m->machine)
-		free_machine(m->machine);
+	rpt_machine_free(m->machine);
 	free(m->version);
 	free(m->database);
 	free(m->part_filter);

@@ -225,6 +225,8 @@ int rpt_bin_of(const struct rpt_model *m, int64_t t_ns);
  * character or a byte that is not UTF-8 as a visible numeric reference.
  */
 void rpt_html_text(FILE *f, const char *s, size_t len);
+/* Frees a machine's identity and mc itself (NULL: nothing). */
+void rpt_machine_free(struct rpt_machine *mc);
 /* Frees everything the model holds (not m itself). */
 void rpt_model_free(struct rpt_model *m);
 

@@ -125,6 +125,17 @@ for fmt in json html; do
 	! grep -q 3c0ffee1000 "$WORK/addr.$fmt"; ok $? "$fmt: an out-of-part address printed as the kernel prints MCE's ADDR is redacted"
 	grep -q 'ADDR 7e5a1000' "$WORK/addr.$fmt"; ok $? "$fmt: the part's own address so printed stays"
 done
+# A record's own text naming another DIMM's serial and the system's: taken out, with
+# --machine or without it (the serials to look for are read from the machine either way).
+cp "$DB" "$WORK/text.db"
+sqlite3 "$WORK/text.db" "UPDATE mc_event SET driver_detail = 'swapped with DIMMSER-B0-1234 of SYSSERIAL-4711'
+ WHERE id = (SELECT max(id) FROM mc_event WHERE label = 'DIMM_A1')"
+for m in --machine ""; do
+	"$CTL" --config /dev/null --db "$WORK/text.db" --sysfs-root "$WORK/sys" report $m --redact --part DIMM_A1 --json \
+		-o "$WORK/text.json"
+	grep -q 'swapped with \[redacted serial\] of \[redacted serial\]' "$WORK/text.json"
+	ok $? "a serial in the part's own record text is taken out (${m:-without --machine})"
+done
 # Without --redact the same report holds them all (the search above can find them).
 "$CTL" --config /dev/null --db "$DB" --sysfs-root "$WORK/sys" report --machine --part DIMM_A1 --json > "$WORK/plain.json"
 for secret in SYSSERIAL-4711 DIMMSER-B0-1234 DIMMSER-A1-9999 0xdead4b1d000 "\"$(uname -n)\""; do
