@@ -252,9 +252,10 @@ static void parts(FILE *f, const struct rpt_model *m)
 		" (folded storm records counted, as <code>summary</code> counts them).</p>",
 		m->nparts, m->nparts == 1 ? "" : "s", (long long)m->total);
 	if (m->nparts) {
-		fputs("<table><tr><th>kind</th><th>part</th><th>type</th><th>corrected</th>"
+		/* A head of its own: printed, it is repeated on each page the table runs on. */
+		fputs("<table><thead><tr><th>kind</th><th>part</th><th>type</th><th>corrected</th>"
 		      "<th>uncorrected</th><th>other</th><th>first (UTC)</th><th>last (UTC)</th>"
-		      "<th>verdict</th><th>fault mode</th><th>evidence</th></tr>", f);
+		      "<th>verdict</th><th>fault mode</th><th>evidence</th></tr></thead><tbody>", f);
 		for (size_t i = 0; i < m->nparts; i++) {
 			const struct rpt_part *p = &m->parts[i];
 
@@ -278,7 +279,7 @@ static void parts(FILE *f, const struct rpt_model *m)
 			part_verdict(f, m, p);
 			fputs("</tr>", f);
 		}
-		fputs("</table>", f);
+		fputs("</tbody></table>", f);
 	}
 	fputs("</section>\n<section id=\"timelines\"><h2>Timelines</h2>"
 	      "<p class=\"legend\"><span><i class=\"sw\" style=\"background:#2e6db4\"></i>corrected "

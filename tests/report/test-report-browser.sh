@@ -100,6 +100,17 @@ for s in ("socket 0", "socket 1", "socket not known"):
 	done
 	split=$(tr '\n' ' ' < "$WORK/split.txt")
 	ok "$([ -n "$pages" ] && [ -z "$split" ] && echo 0 || echo 1)" "printed, each socket's heading shares its page with its controllers${split:+ (alone: $split)}"
+	# Nor the parts table's head alone at a page's foot, its rows on the next.
+	orphan=""
+	for f in topo part all; do
+		[ -f "$WORK/$f.pdf" ] || browse --print-to-pdf="$WORK/$f.pdf" --no-pdf-header-footer "file://$WORK/$f.html" >/dev/null
+		pages=$(pdfinfo "$WORK/$f.pdf" 2>/dev/null | awk '/^Pages:/ {print $2}')
+		for ((i = 1; i <= ${pages:-0}; i++)); do
+			[ "$(pdftotext -f $i -l $i "$WORK/$f.pdf" - | grep -v '^[[:space:]]*$' | tail -1)" != evidence ] ||
+				orphan="$orphan $f:$i"
+		done
+	done
+	ok "$([ -z "$orphan" ] && echo 0 || echo 1)" "printed, the parts table's head is never alone at a page's foot${orphan:+ (page$orphan)}"
 else
 	echo "# SKIP the printed DIMM map: no pdftotext (poppler-utils)"
 fi
