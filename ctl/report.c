@@ -16,6 +16,7 @@
 #include "out_file.h"
 #include "report.h"
 #include "lib/clock.h"
+#include "lib/tracing.h"
 
 static const struct ctl_opt report_opts[] = {
 	{ "output", 'o', "FILE", CTL_C_FILE, "write the report to FILE (default: standard output)" },
@@ -25,7 +26,8 @@ static const struct ctl_opt report_opts[] = {
 	{ "redact", 'r', NULL, CTL_C_NONE,
 	  "take out the host name, the serials and the addresses but the part's, and say so" },
 	{ "machine", 'm', NULL, CTL_C_NONE,
-	  "add this machine's identity: DMI, BIOS, kernel, CPUs (microcode, PPIN), DIMM inventory" },
+	  "add this machine's identity: DMI, BIOS, kernel, CPUs (microcode, PPIN), DIMM inventory"
+	  " (added unasked when the database records this machine's running boot)" },
 	CTL_OPT_SINCE, CTL_OPT_UNTIL, CTL_OPT_SYNTHETIC,
 	{ NULL },
 };
@@ -35,7 +37,8 @@ const struct ctl_spec ctl_report_spec = {
 	.summary = "the machine's hardware story for a support case: one HTML file, or a JSON bundle",
 	.more = "The HTML is self-contained (inline CSS and SVG, no script, nothing fetched) and\n"
 		"prints to PDF. --json writes the same content (doc/schema/report.schema.json).\n"
-		"Counts are summary's; --machine reads this machine, so use it only where the\n"
+		"Counts are summary's. The machine's identity is read where the database records\n"
+		"the running boot; --machine reads this machine anyway, so use it only where the\n"
 		"database was recorded.\n",
 };
 
@@ -363,6 +366,23 @@ static int write_out(const struct report_args *a, const struct rpt_model *m)
 	return ctl_out_close(&o, r);
 }
 
+/*
+ * Made where the database was recorded: it holds the running kernel's boot
+ * (rasd records each boot it runs in). A copy read on another machine does
+ * not, and gets no identity but with --machine.
+ */
+static bool recorded_here(const struct rpt_model *m)
+{
+	char id[64];
+
+	if (ras_boot_id(id, sizeof(id)) < 0 || !id[0])
+		return false;
+	for (size_t i = 0; i < m->nboots; i++)
+		if (m->boots[i].boot_id && !strcmp(m->boots[i].boot_id, id))
+			return true;
+	return false;
+}
+
 static int make(struct report_args *a, struct ras_db *db, struct rpt_model *m)
 {
 	int r;
@@ -372,7 +392,8 @@ static int make(struct report_args *a, struct ras_db *db, struct rpt_model *m)
 	m->generated_ns = ras_clock_ns(CLOCK_REALTIME);
 	if ((r = report_build(db, a, m)) < 0)
 		return r;
-	if (a->machine && !(m->machine = report_machine(a->c->cfg.sysfs_root)))
+	m->machine_by_boot = !a->machine && recorded_here(m);
+	if ((a->machine || m->machine_by_boot) && !(m->machine = report_machine(a->c->cfg.sysfs_root)))
 		return -ENOMEM;
 	return a->redact ? redact(m, a->c->cfg.sysfs_root) : 0;
 }

@@ -149,8 +149,12 @@ static void machine(FILE *f, const struct rpt_model *m)
 	fputs("<section id=\"machine\"><h2>Machine</h2>", f);
 	if (!mc) {
 		fputs("<p class=\"muted\">The machine's identity was not read: the report was made "
-		      "without <code>--machine</code>, or away from the machine.</p>", f);
+		      "away from the machine (the database records none of its boots as running) and "
+		      "without <code>--machine</code>.</p>", f);
 	} else {
+		if (m->machine_by_boot)
+			fputs("<p class=\"muted\">Read from this machine: the database records its running boot"
+			      " (rasd recorded it here).</p>", f);
 		fputs("<table><tr><th>host name</th>", f);
 		cell(f, mc->hostname);
 		fputs("</tr><tr><th>kernel</th>", f);

@@ -171,6 +171,7 @@ struct rpt_model {
 	char *part_filter;           /* --part, NULL: every part */
 	bool synthetic_included;
 	struct rpt_machine *machine; /* NULL: not asked or not this machine */
+	bool machine_by_boot;        /* read unasked: the database records the running boot */
 	struct rpt_boot *boots;
 	size_t nboots;
 	struct rpt_part *parts;

@@ -41,6 +41,21 @@ ctl report --json --since 2026-01-01T00:00:00Z --until 2026-01-01T00:10:00Z > "$
 ctl summary --json --since 2026-01-01T00:00:00Z --until 2026-01-01T00:10:00Z > "$WORK/sw.json"
 tap < <($PY "$top_srcdir/tests/report/check-report.py" "$WORK/rw.json" "$WORK/sw.json" /dev/null | grep -v crashes | sed 's/$/ (a window)/')
 
+# Run where the database was recorded (it holds the running boot), the report holds the
+# machine's identity without --machine; a copy of another machine's database does not.
+cp "$DB" "$WORK/here.db"
+sqlite3 "$WORK/here.db" "DELETE FROM boots WHERE boot_id = '$(cat /proc/sys/kernel/random/boot_id)'"
+mkdir -p "$WORK/sys-here/class/dmi/id"; echo 'Here Computers' > "$WORK/sys-here/class/dmi/id/sys_vendor"
+away() { "$CTL" --config /dev/null --db "$WORK/here.db" --sysfs-root "$WORK/sys-here" report --json "$@" |
+	$PY -c 'import json,sys; m = json.load(sys.stdin)["machine"]; print(m and m["dmi"].get("sys_vendor"))'; }
+is "$(away)" None "a database without this machine's running boot: no identity unless asked"
+is "$(away --machine)" "Here Computers" "--machine reads the identity anyway"
+sqlite3 "$WORK/here.db" "INSERT INTO boots (boot_id, first_seen_ns) VALUES ('$(cat /proc/sys/kernel/random/boot_id)', 1)"
+is "$(away)" "Here Computers" "a database holding this machine's running boot: its identity without --machine"
+"$CTL" --config /dev/null --db "$WORK/here.db" --sysfs-root "$WORK/sys-here" report -o "$WORK/here.html"
+grep -q 'id="machine"><h2>Machine</h2><p class="muted">Read from this machine: the database records its running boot' "$WORK/here.html"
+ok $? "HTML: says why the identity was read"
+
 # The whole machine's report attaches the newest records (at most 1000) as errors --json lists
 # them, folded periods as one line each, in the window too; the HTML says how many and that
 # --part attaches all of a part's.
