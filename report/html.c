@@ -506,11 +506,28 @@ static void crashes(FILE *f, const struct rpt_model *m)
 	fputs("</section>\n", f);
 }
 
+/* Why records of an origin were lost, as ras-fdr-ctl(8)'s summary says. */
+static const char *loss_why(const char *origin)
+{
+	static const struct { const char *origin, *why; } whys[] = {
+		{ "stats", "the kernel's drop counters: its ring buffer was full" },
+		{ "subbuffer", "a ring buffer page the kernel marked as following lost records" },
+		{ "storage", "a stop of rasd could not store them" },
+		{ "crash", "a killed rasd had read them and not stored them" },
+		{ "malformed", "what followed a malformed page" },
+	};
+
+	for (size_t i = 0; i < sizeof(whys) / sizeof(whys[0]); i++)
+		if (!strcmp(origin, whys[i].origin))
+			return whys[i].why;
+	return "an origin this version does not know";
+}
+
 static void losses(FILE *f, const struct rpt_model *m)
 {
 	fprintf(f, "<section id=\"losses\"><h2>What was lost</h2><p>%lld records lost, and %lld gaps of"
 		" unknown size.</p><table><tr><th>origin</th><th>records</th><th>gaps of unknown size"
-		"</th><th>rows</th><th>in the total</th></tr>", (long long)m->lost_records,
+		"</th><th>rows</th><th>in the total</th><th>why</th></tr>", (long long)m->lost_records,
 		(long long)m->lost_gaps);
 	for (size_t i = 0; i < m->nlosses; i++) {
 		const struct rpt_loss *l = &m->losses[i];
@@ -521,6 +538,7 @@ static void losses(FILE *f, const struct rpt_model *m)
 		num(f, l->gaps);
 		num(f, l->rows);
 		cell(f, l->in_total ? "yes" : "no (the kernel's drop counters count them)");
+		cell(f, loss_why(l->origin));
 		fputs("</tr>", f);
 	}
 	fputs("</table></section>\n", f);

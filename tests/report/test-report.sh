@@ -92,6 +92,8 @@ grep -q 'Taken</h3><p>1 decision changed the machine.*Refused or not done</h3><p
 ok $? "HTML: a single decision and crash said in the singular"
 grep -q '<p>1 part, [0-9]* records in all' <(tr -d '\n' < "$WORK/p2.html")
 ok $? "HTML: a single part said in the singular"
+grep -q '<td>stats</td>.*<td>the kernel&#39;s drop counters: its ring buffer was full</td>.*<td>storage</td>.*<td>a stop of rasd could not store them</td>' "$WORK/r.html"
+ok $? "HTML: what was lost says why, origin by origin"
 grep -q '<svg class="timeline"' "$WORK/r.html"; ok $? "HTML: inline SVG timelines"
 grep -qF 'DIMM_&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;?&#39;x' "$WORK/r.html"
 ok $? "HTML: a hostile label is text (its control character was made '?' when decoded)"
