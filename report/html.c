@@ -23,7 +23,7 @@ static const char css[] =
 	"svg text{font:10px sans-serif;fill:#333}.muted{color:#666}.bad{color:#c0392b;font-weight:bold}"
 	"pre{white-space:pre-wrap;word-break:break-all;font-size:11px;background:#f6f6f6;padding:.5em}"
 	".part{break-inside:avoid;margin:.8em 0}.legend span{margin-right:1.5em}"
-	".smbios{font-size:11px;font-weight:normal;color:#333}.smbios .muted,.smbios.muted{color:#666}.sw{display:inline-block;width:.8em;height:.8em;margin-right:.3em}"
+	".peak{font-size:12px;color:#444;margin-left:.8em}.smbios{font-size:11px;font-weight:normal;color:#333}.smbios .muted,.smbios.muted{color:#666}.sw{display:inline-block;width:.8em;height:.8em;margin-right:.3em}"
 	"svg.dimm-map text{font-size:11px}.mc{break-inside:avoid;margin:.6em 0}"
 	".socket{border:1px solid #999;border-radius:6px;padding:0 .8em;margin:.8em 0}"
 	".socket h3{font-size:1.05em;margin:.4em 0}"
@@ -298,13 +298,16 @@ static void parts(FILE *f, const struct rpt_model *m)
 			(m->t1 - m->t0) / RPT_BINS == 3600000000000LL ? "" : "s");
 	if (!m->nparts)
 		fputs("<p class=\"muted\" id=\"no-timeline\">No records in the window: no timeline to draw.</p>", f);
+	rpt_write_timeline_scale(f, m);
 	rpt_timeline_texts(m, &texts);
 	for (size_t i = 0; i < m->nparts; i++) {
 		fputs("<div class=\"part\"><b>", f);
 		h(f, m->parts[i].name[0] ? m->parts[i].name : "(no location)");
 		fputs("</b> <span class=\"muted\">", f);
 		h(f, m->parts[i].type);
-		fputs("</span><br>", f);
+		fputs("</span> ", f);
+		rpt_write_timeline_peak(f, &m->parts[i]);
+		fputs("<br>", f);
 		rpt_write_timeline(f, m, &texts, i);
 		fputs("</div>", f);
 	}

@@ -254,6 +254,12 @@ struct rpt_timeline_texts {
 	char from[40], until[40], start[RPT_BINS][40];
 };
 void rpt_timeline_texts(const struct rpt_model *m, struct rpt_timeline_texts *t);
+/*
+ * Printed, no tooltip shows a count: the part's tallest column's counts, to
+ * stand beside its name, and the columns' span and scale, said once.
+ */
+void rpt_write_timeline_peak(FILE *f, const struct rpt_part *p);
+void rpt_write_timeline_scale(FILE *f, const struct rpt_model *m);
 /* One part's timeline as an inline <svg> (report/timeline.c). */
 void rpt_write_timeline(FILE *f, const struct rpt_model *m, const struct rpt_timeline_texts *t,
 			size_t part);

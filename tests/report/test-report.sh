@@ -95,6 +95,12 @@ ok $? "HTML: a single part said in the singular"
 grep -q '<td>stats</td>.*<td>the kernel&#39;s drop counters: its ring buffer was full</td>.*<td>storage</td>.*<td>a stop of rasd could not store them</td>' "$WORK/r.html"
 ok $? "HTML: what was lost says why, origin by origin"
 grep -q '<svg class="timeline"' "$WORK/r.html"; ok $? "HTML: inline SVG timelines"
+# Printed, no tooltip shows a count: the tallest column's counts stand beside each part's name,
+# and the section says how long a column is and that heights are logarithmic.
+grep -q 'mc0, layers 1:0 (DIMM_A1)</b> <span class="muted">mc_event</span> <span class="peak">tallest column: 1187 corrected, 13 uncorrected</span>' "$WORK/r.html"
+ok $? "HTML: each timeline says its tallest column's counts"
+grep -q '<p id="columns">Each column spans [0-9]* days; bar heights grow with the logarithm of the count' "$WORK/r.html"
+ok $? "HTML: the timelines' column span and scale are said"
 grep -qF 'DIMM_&lt;script&gt;alert(1)&lt;/script&gt;&amp;&quot;?&#39;x' "$WORK/r.html"
 ok $? "HTML: a hostile label is text (its control character was made '?' when decoded)"
 ! grep -Eqi '<script|<link|<img|@import|url\(' "$WORK/r.html"; ok $? "HTML: no script, no linked or fetched resource"
