@@ -16,7 +16,6 @@
 #include "out_file.h"
 #include "report.h"
 #include "lib/clock.h"
-#include "lib/tracing.h"
 
 static const struct ctl_opt report_opts[] = {
 	{ "output", 'o', "FILE", CTL_C_FILE, "write the report to FILE (default: standard output)" },
@@ -366,23 +365,6 @@ static int write_out(const struct report_args *a, const struct rpt_model *m)
 	return ctl_out_close(&o, r);
 }
 
-/*
- * Made where the database was recorded: it holds the running kernel's boot
- * (rasd records each boot it runs in). A copy read on another machine does
- * not, and gets no identity but with --machine.
- */
-static bool recorded_here(const struct rpt_model *m)
-{
-	char id[64];
-
-	if (ras_boot_id(id, sizeof(id)) < 0 || !id[0])
-		return false;
-	for (size_t i = 0; i < m->nboots; i++)
-		if (m->boots[i].boot_id && !strcmp(m->boots[i].boot_id, id))
-			return true;
-	return false;
-}
-
 static int make(struct report_args *a, struct ras_db *db, struct rpt_model *m)
 {
 	int r;
@@ -392,7 +374,6 @@ static int make(struct report_args *a, struct ras_db *db, struct rpt_model *m)
 	m->generated_ns = ras_clock_ns(CLOCK_REALTIME);
 	if ((r = report_build(db, a, m)) < 0)
 		return r;
-	m->machine_by_boot = !a->machine && recorded_here(m);
 	if ((a->machine || m->machine_by_boot) && !(m->machine = report_machine(a->c->cfg.sysfs_root)))
 		return -ENOMEM;
 	return a->redact ? redact(m, a->c->cfg.sysfs_root) : 0;

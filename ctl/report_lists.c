@@ -16,6 +16,7 @@
 #include "db/db_report.h"
 #include "lib/event_table.h"
 #include "lib/fileio.h"
+#include "lib/tracing.h"
 #include "json_line.h"
 
 static int add_boot(void *ctx, const char *boot_id, int64_t first_seen_ns)
@@ -293,6 +294,23 @@ static int records(struct action_ctx *k)
 	return r < 0 ? r : 0;
 }
 
+/*
+ * Made where the database was recorded: it holds the running kernel's boot
+ * (rasd records each boot it runs in). A copy read on another machine does
+ * not, and gets no identity but with --machine.
+ */
+static bool recorded_here(const struct rpt_model *m)
+{
+	char id[64];
+
+	if (ras_boot_id(id, sizeof(id)) < 0 || !id[0])
+		return false;
+	for (size_t i = 0; i < m->nboots; i++)
+		if (m->boots[i].boot_id && !strcmp(m->boots[i].boot_id, id))
+			return true;
+	return false;
+}
+
 int report_build(struct ras_db *db, const struct report_args *a, struct rpt_model *m)
 {
 	struct action_ctx k = { .db = db, .m = m, .a = a };
@@ -306,8 +324,11 @@ int report_build(struct ras_db *db, const struct report_args *a, struct rpt_mode
 	if ((r = ras_db_report_schema(db)) < 0)
 		return r;
 	m->schema_version = r;
-	if ((r = ras_db_report_boots(db, add_boot, m)) < 0 || (r = report_parts(db, a, m)) < 0 ||
-	    (r = report_verdicts(db, a, m)) < 0)
+	if ((r = ras_db_report_boots(db, add_boot, m)) < 0 || (r = report_parts(db, a, m)) < 0)
+		return r;
+	/* Before the verdicts: their DIMMs' SMBIOS devices are looked up where the machine is read. */
+	m->machine_by_boot = !a->machine && recorded_here(m);
+	if ((r = report_verdicts(db, a, m)) < 0)
 		return r;
 	if ((r = report_join(m)) < 0 || (r = report_map(db, m)) < 0)
 		return r;

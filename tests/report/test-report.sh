@@ -55,6 +55,8 @@ is "$(away)" "Here Computers" "a database holding this machine's running boot: i
 "$CTL" --config /dev/null --db "$WORK/here.db" --sysfs-root "$WORK/sys-here" report -o "$WORK/here.html"
 grep -q 'id="machine"><h2>Machine</h2><p class="muted">Read from this machine: the database records its running boot' "$WORK/here.html"
 ok $? "HTML: says why the identity was read"
+! grep -q 'this machine was not read' "$WORK/here.html"
+ok $? "HTML: and the DIMMs' SMBIOS devices are looked up on it too"
 
 # The whole machine's report attaches the newest records (at most 1000) as errors --json lists
 # them, folded periods as one line each, in the window too; the HTML says how many and that
