@@ -27,13 +27,7 @@ make_fake_dmi "$WORK/sys"
 "$CTL" --config /dev/null --db "$DB" --sysfs-root "$WORK/sys" report --machine --part DIMM_A1 --redact \
 	-o "$WORK/part.html" || exit 99
 
-# One headless run: its own profile, no network, at most 5 minutes on a loaded machine.
-browse() { # what-to-do-args... file
-	timeout 300 "$BROWSER" --headless --no-sandbox --disable-gpu --no-first-run \
-		--user-data-dir="$WORK/profile" --proxy-server=127.0.0.1:9 \
-		--host-resolver-rules='MAP * ~NOTFOUND' --disable-background-networking \
-		--disable-component-update --disable-sync --window-size=1000,4000 "$@" 2>>"$WORK/chromium.log"
-}
+. "$top_srcdir/tests/report/browse.sh"
 
 browse --dump-dom --log-net-log="$WORK/net.json" "file://$WORK/all.html" > "$WORK/all.dom"
 ok $? "chromium loads the report and dumps its DOM"
@@ -114,13 +108,6 @@ for s in ("socket 0", "socket 1", "socket not known"):
 else
 	echo "# SKIP the printed DIMM map: no pdftotext (poppler-utils)"
 fi
-# The page's own requests: chromium's network log marks them with the page's
-# initiator ("null" for a file), its background ones with "not an origin".
-page_requests() { $PY -c 'import json, sys
-for e in json.load(open(sys.argv[1]))["events"]:
-    p = e.get("params", {})
-    if "url" in p and p.get("initiator") not in (None, "not an origin"):
-        print(p["url"])' "$1" | sort -u; }
 got=$(page_requests "$WORK/net.json" 2>&1)
 ok "$([ -z "$got" ] && echo 0 || echo 1)" "no request left the page${got:+: $got}"
 # The check sees a request when there is one: the same page without its
