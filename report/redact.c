@@ -26,12 +26,13 @@ static bool word_char(char c)
 	return isalnum((unsigned char)c) || c == '_' || c == '-';
 }
 
-/* Where secret s next stands from p on. */
+/* Where secret s next stands from p on; a host name in any case (DNS knows none). */
 static const char *find(const char *start, const char *p, const struct rpt_secret *s)
 {
 	size_t len = strlen(s->text);
+	bool any_case = !strcmp(s->what, "host name");
 
-	while ((p = strstr(p, s->text))) {
+	while ((p = any_case ? strcasestr(p, s->text) : strstr(p, s->text))) {
 		if (!whole_word(s) || ((p == start || !word_char(p[-1])) && !word_char(p[len])))
 			return p;
 		p += len;

@@ -150,6 +150,11 @@ for fmt in json html; do
 	! grep -q 3c0ffee1000 "$WORK/addr.$fmt"; ok $? "$fmt: an out-of-part address printed as the kernel prints MCE's ADDR is redacted"
 	grep -q 'ADDR 7e5a1000' "$WORK/addr.$fmt"; ok $? "$fmt: the part's own address so printed stays"
 done
+# Host names know no case: a log line naming the host in capitals (a BMC's, a syslog's).
+host=$(uname -n)
+sqlite3 "$WORK/addr.db" "UPDATE crashes SET hw_lines = hw_lines || char(10) || '${host^^} kernel: Machine check'"
+"$CTL" --config /dev/null --db "$WORK/addr.db" report --redact -o "$WORK/host.html"
+! grep -qiwF -- "$host" "$WORK/host.html"; ok $? "the host name in capitals ($host) is redacted too"
 # A record's own text naming another DIMM's serial and the system's: taken out, with
 # --machine or without it (the serials to look for are read from the machine either way).
 cp "$DB" "$WORK/text.db"
