@@ -49,10 +49,12 @@ static bool lone_word(const char *s, const char *p, size_t n)
 /*
  * The kernel prints a machine check's address register bare ("ADDR %llx"):
  * at least 5 hex digits after the word ADDR (or addr), a blank, ':' or '='.
+ * Two strstr passes, not strcasestr: a part's records are 120 MB to look through.
  */
-static void bare_addresses_in(const char *s, void (*fn)(void *ctx, const char *addr, size_t len), void *ctx)
+static void bare_addresses_after(const char *s, const char *word,
+				 void (*fn)(void *ctx, const char *addr, size_t len), void *ctx)
 {
-	for (const char *p = s; p && (p = strcasestr(p, "addr")); ) {
+	for (const char *p = s; p && (p = strstr(p, word)); ) {
 		const char *q = p + 4;
 		size_t n = 0;
 
@@ -67,6 +69,12 @@ static void bare_addresses_in(const char *s, void (*fn)(void *ctx, const char *a
 			fn(ctx, q, n);
 		p = q + n;
 	}
+}
+
+static void bare_addresses_in(const char *s, void (*fn)(void *ctx, const char *addr, size_t len), void *ctx)
+{
+	bare_addresses_after(s, "ADDR", fn, ctx);
+	bare_addresses_after(s, "addr", fn, ctx);
 }
 
 /*
