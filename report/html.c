@@ -13,12 +13,12 @@
 #include "report.h"
 
 static const char css[] =
-	"body{font:14px/1.4 sans-serif;color:#111;margin:2em auto;max-width:60em;padding:0 1em}"
+	"body{font:14px/1.4 sans-serif;color:#111;margin:2em auto;max-width:72em;padding:0 1em}"
 	"h1{font-size:1.6em;margin-bottom:.2em}h2{font-size:1.25em;border-bottom:1px solid #999;"
 	"margin-top:1.6em}table{border-collapse:collapse;width:100%;margin:.5em 0}"
 	"th,td{border:1px solid #bbb;padding:2px 6px;text-align:left;vertical-align:top}"
 	"th{background:#eee}td.n{text-align:right;font-variant-numeric:tabular-nums}"
-	"table{font-size:13px}td.t{white-space:nowrap}"
+	"table{font-size:12px}"
 	".ue{fill:#c0392b}.ce{fill:#2e6db4}.act{fill:#e67e22}.axis{stroke:#555;stroke-width:1}"
 	"svg text{font:10px sans-serif;fill:#333}.muted{color:#666}.bad{color:#c0392b;font-weight:bold}"
 	"pre{white-space:pre-wrap;word-break:break-all;font-size:11px;background:#f6f6f6;padding:.5em}"
