@@ -193,6 +193,20 @@ if $PY -c 'import jsonschema' 2>/dev/null; then
 jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(json.load(open(sys.argv[2])))' \
 		"$top_srcdir/doc/schema/report.schema.json" "$WORK/loc.json"
 	ok $? "the bundle with known SMBIOS devices is valid against doc/schema/report.schema.json"
+	# The schema holds the records attached to their shape: one without its severity, or a
+	# folded period without its count, is refused.
+	for cut in 'r = next(x for x in d["records"] if "kind" not in x); del r["severity"]' \
+		'r = next(x for x in d["records"] if x.get("kind") == "folded"); del r["records"]'; do
+		$PY -c 'import json, sys, jsonschema
+d = json.load(open(sys.argv[2]))
+exec(sys.argv[3])
+try:
+    jsonschema.Draft202012Validator(json.load(open(sys.argv[1]))).validate(d)
+except jsonschema.ValidationError:
+    sys.exit(0)
+sys.exit(1)' "$top_srcdir/doc/schema/report.schema.json" "$WORK/p.json" "$cut"
+		ok $? "the schema refuses an attached record cut short ($cut)"
+	done
 fi
 
 ctl report --part no-such-part > /dev/null 2>&1; is $? 1 "--part naming no part exits 1"
