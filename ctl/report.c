@@ -8,6 +8,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -24,7 +25,8 @@ static const struct ctl_opt report_opts[] = {
 	{ "redact", 'r', NULL, CTL_C_NONE,
 	  "take out the host name, the serials and the addresses but the part's, and say so" },
 	{ "machine", 'm', NULL, CTL_C_NONE,
-	  "add this machine's identity: DMI, BIOS, kernel, CPUs (microcode, PPIN), DIMM inventory" },
+	  "add this machine's identity: DMI, BIOS, kernel, CPUs (microcode, PPIN), DIMM inventory"
+	  " (added unasked when the database records this machine's running boot)" },
 	CTL_OPT_SINCE, CTL_OPT_UNTIL, CTL_OPT_SYNTHETIC,
 	{ NULL },
 };
@@ -34,7 +36,8 @@ const struct ctl_spec ctl_report_spec = {
 	.summary = "the machine's hardware story for a support case: one HTML file, or a JSON bundle",
 	.more = "The HTML is self-contained (inline CSS and SVG, no script, nothing fetched) and\n"
 		"prints to PDF. --json writes the same content (doc/schema/report.schema.json).\n"
-		"Counts are summary's; --machine reads this machine, so use it only where the\n"
+		"Counts are summary's. The machine's identity is read where the database records\n"
+		"the running boot; --machine reads this machine anyway, so use it only where the\n"
 		"database was recorded.\n",
 };
 
@@ -63,17 +66,64 @@ static int report_opt(void *ctx, int key, const char *arg)
 struct secrets {
 	struct rpt_secret *v;
 	size_t n;
-	char **keep;                 /* addresses of the part: kept */
-	size_t nkeep;
+	char **keep;                 /* addresses of the part (address_key's): kept; a set */
+	size_t nkeep, keep_cap;
 	int error;
 };
 
-static bool known(char **v, size_t n, const char *s, size_t len)
+/*
+ * An address as the part's are kept: its hex digits lower case, without "0x" and
+ * leading zeros, so "ADDR 7e5a1000" in a log is the record's "0x7e5a1000".
+ * false: too long to be one (never kept, so taken out).
+ */
+#define KEY_MAX 40
+static bool address_key(const char *addr, size_t len, char k[KEY_MAX])
 {
-	for (size_t i = 0; i < n; i++)
-		if (strlen(v[i]) == len && !strncmp(v[i], s, len))
-			return true;
-	return false;
+	if (len >= 2 && addr[0] == '0' && (addr[1] == 'x' || addr[1] == 'X'))
+		addr += 2, len -= 2;
+	while (len > 1 && *addr == '0')
+		addr++, len--;
+	if (len >= KEY_MAX)
+		return false;
+	for (size_t i = 0; i < len; i++)
+		k[i] = (char)tolower((unsigned char)addr[i]);
+	k[len] = '\0';
+	return true;
+}
+
+/* The part's addresses as a set (a part's 100,000 records hold a million, mostly repeats). */
+static size_t key_slot(char *const *keep, size_t cap, const char *k)
+{
+	uint64_t h = 14695981039346656037ULL;         /* FNV-1a */
+
+	for (const char *p = k; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	for (size_t i = h & (cap - 1);; i = (i + 1) & (cap - 1))
+		if (!keep[i] || !strcmp(keep[i], k))
+			return i;
+}
+
+static int keep_grow(struct secrets *s)
+{
+	size_t cap = s->keep_cap ? s->keep_cap * 2 : 1024;
+	char **v = calloc(cap, sizeof(*v));
+
+	if (!v)
+		return -ENOMEM;
+	for (size_t i = 0; i < s->keep_cap; i++)
+		if (s->keep[i])
+			v[key_slot(v, cap, s->keep[i])] = s->keep[i];
+	free(s->keep);
+	s->keep = v;
+	s->keep_cap = cap;
+	return 0;
+}
+
+static bool kept(const struct secrets *s, const char *addr, size_t len)
+{
+	char k[KEY_MAX];
+
+	return s->keep_cap && address_key(addr, len, k) && s->keep[key_slot(s->keep, s->keep_cap, k)];
 }
 
 static void add_secret(struct secrets *s, const char *text, size_t len, const char *what)
@@ -131,9 +181,23 @@ static bool dimm_of_part(const struct rpt_model *m, const struct rpt_dimm *d)
 	return false;
 }
 
-static void machine_secrets(struct secrets *s, const struct rpt_model *m)
+/* A CPU's PPIN is the failing part's serial when the part is a CPU's on its socket ("socket 0, CPU 2, bank 7"). */
+static bool socket_of_part(const struct rpt_model *m, unsigned socket)
 {
-	const struct rpt_machine *mc = m->machine;
+	for (size_t i = 0; m->part_filter && i < m->nparts; i++) {
+		unsigned n;
+		int end = 0;
+
+		if (!strcmp(m->parts[i].kind, "cpu") && sscanf(m->parts[i].name, "socket %u%n", &n, &end) == 1 &&
+		    n == socket && (m->parts[i].name[end] == ',' || m->parts[i].name[end] == '\0'))
+			return true;
+	}
+	return false;
+}
+
+/* mc: the model's machine, or this machine read only to know its serials. */
+static void machine_secrets(struct secrets *s, const struct rpt_model *m, const struct rpt_machine *mc)
+{
 
 	for (size_t i = 0; mc && i < mc->ndmi; i++)
 		if (strstr(mc->dmi[i].key, "serial") && real_serial(mc->dmi[i].value))
@@ -141,9 +205,9 @@ static void machine_secrets(struct secrets *s, const struct rpt_model *m)
 	for (size_t i = 0; mc && i < mc->ndimms; i++)
 		if (real_serial(mc->dimms[i].serial) && !dimm_of_part(m, &mc->dimms[i]))
 			add_secret(s, mc->dimms[i].serial, strlen(mc->dimms[i].serial), "serial");
-	/* A PPIN names one CPU as a serial does; a CPU part keeps none (sockets are not named alike). */
+	/* A PPIN names one CPU as a serial does: kept only for a part of that CPU's. */
 	for (size_t i = 0; mc && i < mc->ncpus; i++)
-		if (real_serial(mc->cpus[i].ppin))
+		if (real_serial(mc->cpus[i].ppin) && !socket_of_part(m, mc->cpus[i].socket))
 			add_secret(s, mc->cpus[i].ppin, strlen(mc->cpus[i].ppin), "serial");
 	/*
 	 * The serials of the SMBIOS devices the verdicts name (read from
@@ -161,23 +225,26 @@ static void machine_secrets(struct secrets *s, const struct rpt_model *m)
 static void keep_address(void *ctx, const char *addr, size_t len)
 {
 	struct secrets *s = ctx;
-	char *t, **slot;
+	char k[KEY_MAX];
+	size_t i;
 
-	if (known(s->keep, s->nkeep, addr, len))
+	if (!address_key(addr, len, k) || kept(s, addr, len))
 		return;
-	if (!(t = strndup(addr, len)) || !(slot = report_grow(&s->keep, &s->nkeep, sizeof(*slot)))) {
-		free(t);
+	if ((s->nkeep + 1) * 2 > s->keep_cap && (s->error = keep_grow(s)) < 0)
+		return;
+	i = key_slot(s->keep, s->keep_cap, k);
+	if (!(s->keep[i] = strdup(k))) {
 		s->error = -ENOMEM;
 		return;
 	}
-	*slot = t;
+	s->nkeep++;
 }
 
 static void secret_address(void *ctx, const char *addr, size_t len)
 {
 	struct secrets *s = ctx;
 
-	if (!known(s->keep, s->nkeep, addr, len))
+	if (!kept(s, addr, len))
 		add_secret(s, addr, len, "address");
 }
 
@@ -213,17 +280,37 @@ static int by_length(const void *a, const void *b)
 	return la < lb ? 1 : la > lb ? -1 : 0;
 }
 
-static int redact(struct rpt_model *m)
+static int redact(struct rpt_model *m, const char *sysfs_root)
 {
 	struct secrets s = { 0 };
+	/*
+	 * Without --machine the identity is not reported, but its serials are
+	 * still looked for: a record's or a crash's text may name one.
+	 */
+	struct rpt_machine *here = m->machine ? NULL : report_machine(sysfs_root);
 	int r;
 
+	if (!m->machine && !here)
+		return -ENOMEM;
 	host_secrets(&s, m);
-	machine_secrets(&s, m);
+	machine_secrets(&s, m, m->machine ? m->machine : here);
+	rpt_machine_free(here);
+	/*
+	 * The microcode revisions are versions, not addresses, and a kept PPIN
+	 * (the part's CPU's) a serial: neither is an address to take out.
+	 */
+	for (size_t i = 0; m->machine && i < m->machine->ncpus; i++) {
+		const struct rpt_cpu *c = &m->machine->cpus[i];
+
+		if (c->microcode)
+			keep_address(&s, c->microcode, strlen(c->microcode));
+		if (c->ppin && socket_of_part(m, c->socket))
+			keep_address(&s, c->ppin, strlen(c->ppin));
+	}
 	/* The part's own addresses stay: its names and its records are the evidence. */
 	for (size_t i = 0; m->part_filter && i < m->nparts; i++)
 		rpt_addresses_in(m->parts[i].name, keep_address, &s);
-	for (size_t i = 0; m->records && i < m->nrecords; i++)
+	for (size_t i = 0; m->part_filter && m->records && i < m->nrecords; i++)
 		rpt_addresses_in(m->records[i], keep_address, &s);
 	/* And those of the decisions its records led to (the page offlined). */
 	for (size_t i = 0; m->part_filter && i < m->nactions; i++)
@@ -231,7 +318,16 @@ static int redact(struct rpt_model *m)
 			rpt_addresses_in(m->actions[i].subject, keep_address, &s);
 			rpt_addresses_in(m->actions[i].target, keep_address, &s);
 		}
+	/*
+	 * The part's records' addresses are all kept: the other strings are looked
+	 * through, not them again. The whole machine's records keep none.
+	 */
+	char **records = m->records;
+
+	if (m->part_filter)
+		m->records = NULL;
 	rpt_each_string(m, addresses_of, &s);
+	m->records = records;
 	/* Longest first: a short host name inside a longer one must not cut it. */
 	if (s.n)
 		qsort(s.v, s.n, sizeof(*s.v), by_length);
@@ -239,7 +335,7 @@ static int redact(struct rpt_model *m)
 	for (size_t i = 0; i < s.n; i++)
 		free((char *)s.v[i].text);
 	free(s.v);
-	for (size_t i = 0; i < s.nkeep; i++)
+	for (size_t i = 0; i < s.keep_cap; i++)
 		free(s.keep[i]);
 	free(s.keep);
 	return r;
@@ -278,9 +374,9 @@ static int make(struct report_args *a, struct ras_db *db, struct rpt_model *m)
 	m->generated_ns = ras_clock_ns(CLOCK_REALTIME);
 	if ((r = report_build(db, a, m)) < 0)
 		return r;
-	if (a->machine && !(m->machine = report_machine(a->c->cfg.sysfs_root)))
+	if ((a->machine || m->machine_by_boot) && !(m->machine = report_machine(a->c->cfg.sysfs_root)))
 		return -ENOMEM;
-	return a->redact ? redact(m) : 0;
+	return a->redact ? redact(m, a->c->cfg.sysfs_root) : 0;
 }
 
 int ctl_report(struct ctl *c, int argc, char **argv)

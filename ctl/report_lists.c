@@ -16,6 +16,7 @@
 #include "db/db_report.h"
 #include "lib/event_table.h"
 #include "lib/fileio.h"
+#include "lib/tracing.h"
 #include "json_line.h"
 
 static int add_boot(void *ctx, const char *boot_id, int64_t first_seen_ns)
@@ -263,7 +264,7 @@ static int records(struct action_ctx *k)
 	struct ras_db_filter f = k->a->f;
 
 	f.with_folds = true;
-	f.limit = 0;
+	f.limit = k->m->records_limit;
 	/* One type when every kept part is of it: the other tables are not read. */
 	f.type_idx = -1;
 	for (size_t i = 0; i < k->m->nparts; i++) {
@@ -273,7 +274,8 @@ static int records(struct action_ctx *k)
 	}
 	if (f.type_idx == -2)
 		f.type_idx = -1;
-	int r = part_locations(k->m, &f);
+	/* The whole machine's: its newest records, of every part, as errors lists them. */
+	int r = k->a->part ? part_locations(k->m, &f) : 0;
 
 	/* Redacted, the records stay in memory: the secrets are known only once all are read. */
 	if (r == 0 && !k->a->redact) {
@@ -292,6 +294,23 @@ static int records(struct action_ctx *k)
 	return r < 0 ? r : 0;
 }
 
+/*
+ * Made where the database was recorded: it holds the running kernel's boot
+ * (rasd records each boot it runs in). A copy read on another machine does
+ * not, and gets no identity but with --machine.
+ */
+static bool recorded_here(const struct rpt_model *m)
+{
+	char id[64];
+
+	if (ras_boot_id(id, sizeof(id)) < 0 || !id[0])
+		return false;
+	for (size_t i = 0; i < m->nboots; i++)
+		if (m->boots[i].boot_id && !strcmp(m->boots[i].boot_id, id))
+			return true;
+	return false;
+}
+
 int report_build(struct ras_db *db, const struct report_args *a, struct rpt_model *m)
 {
 	struct action_ctx k = { .db = db, .m = m, .a = a };
@@ -305,8 +324,11 @@ int report_build(struct ras_db *db, const struct report_args *a, struct rpt_mode
 	if ((r = ras_db_report_schema(db)) < 0)
 		return r;
 	m->schema_version = r;
-	if ((r = ras_db_report_boots(db, add_boot, m)) < 0 || (r = report_parts(db, a, m)) < 0 ||
-	    (r = report_verdicts(db, a, m)) < 0)
+	if ((r = ras_db_report_boots(db, add_boot, m)) < 0 || (r = report_parts(db, a, m)) < 0)
+		return r;
+	/* Before the verdicts: their DIMMs' SMBIOS devices are looked up where the machine is read. */
+	m->machine_by_boot = !a->machine && recorded_here(m);
+	if ((r = report_verdicts(db, a, m)) < 0)
 		return r;
 	if ((r = report_join(m)) < 0 || (r = report_map(db, m)) < 0)
 		return r;
@@ -321,5 +343,6 @@ int report_build(struct ras_db *db, const struct report_args *a, struct rpt_mode
 	m->crashes_known = r != -ENOENT;
 	if ((r = losses(db, &a->f, m)) < 0 || (r = config(a->c->config_path, m)) < 0)
 		return r;
-	return a->part ? records(&k) : 0;
+	m->records_limit = a->part ? 0 : RPT_MACHINE_RECORDS;
+	return records(&k);
 }

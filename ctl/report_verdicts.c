@@ -145,7 +145,7 @@ static int add_part(void *ctx, const struct ras_db_part *p)
 int report_verdicts(struct ras_db *db, const struct report_args *a, struct rpt_model *m)
 {
 	struct verdict_ctx k = { .db = db, .m = m, .want = a->part,
-				 .sysfs_root = a->machine ? a->c->cfg.sysfs_root : NULL };
+				 .sysfs_root = a->machine || m->machine_by_boot ? a->c->cfg.sysfs_root : NULL };
 	int r = ras_db_part_list(db, a->f.include_synthetic, false, add_part, &k);
 
 	dimm_locators_free(&k.loc);

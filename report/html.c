@@ -13,21 +13,25 @@
 #include "report.h"
 
 static const char css[] =
-	"body{font:14px/1.4 sans-serif;color:#111;margin:2em auto;max-width:60em;padding:0 1em}"
+	"body{font:14px/1.4 sans-serif;color:#111;margin:2em auto;max-width:72em;padding:0 1em}"
 	"h1{font-size:1.6em;margin-bottom:.2em}h2{font-size:1.25em;border-bottom:1px solid #999;"
 	"margin-top:1.6em}table{border-collapse:collapse;width:100%;margin:.5em 0}"
 	"th,td{border:1px solid #bbb;padding:2px 6px;text-align:left;vertical-align:top}"
 	"th{background:#eee}td.n{text-align:right;font-variant-numeric:tabular-nums}"
-	"table{font-size:13px}td.t{white-space:nowrap}"
+	"table{font-size:12px}"
 	".ue{fill:#c0392b}.ce{fill:#2e6db4}.act{fill:#e67e22}.axis{stroke:#555;stroke-width:1}"
 	"svg text{font:10px sans-serif;fill:#333}.muted{color:#666}.bad{color:#c0392b;font-weight:bold}"
 	"pre{white-space:pre-wrap;word-break:break-all;font-size:11px;background:#f6f6f6;padding:.5em}"
 	".part{break-inside:avoid;margin:.8em 0}.legend span{margin-right:1.5em}"
-	".smbios{font-size:11px;font-weight:normal;color:#333}.smbios .muted,.smbios.muted{color:#666}.sw{display:inline-block;width:.8em;height:.8em;margin-right:.3em}"
+	".peak{font-size:12px;color:#444;margin-left:.8em}.smbios{font-size:11px;font-weight:normal;color:#333}.smbios .muted,.smbios.muted{color:#666}.sw{display:inline-block;width:.8em;height:.8em;margin-right:.3em}"
 	"svg.dimm-map text{font-size:11px}.mc{break-inside:avoid;margin:.6em 0}"
 	".socket{border:1px solid #999;border-radius:6px;padding:0 .8em;margin:.8em 0}"
 	".socket h3{font-size:1.05em;margin:.4em 0}"
-	"@media print{body{margin:0;max-width:none}h2{break-after:avoid}tr,.part{break-inside:avoid}}";
+	/* Printed, the parts table's eleven columns fit the page's width: smaller, times wrapped. */
+	"@media print{body{margin:0;max-width:none}h2{break-after:avoid}tr,.part{break-inside:avoid}"
+	"table{font-size:10px}td.t{white-space:normal}svg{max-width:100%;height:auto}"
+	/* A socket's box whole on a page when it fits, never its heading alone at a page's foot. */
+	".socket{break-inside:avoid}h3,.socket h3,.mc b{break-after:avoid}}";
 
 /* Text of the page: NULL is an empty string. */
 static void h(FILE *f, const char *s)
@@ -145,8 +149,12 @@ static void machine(FILE *f, const struct rpt_model *m)
 	fputs("<section id=\"machine\"><h2>Machine</h2>", f);
 	if (!mc) {
 		fputs("<p class=\"muted\">The machine's identity was not read: the report was made "
-		      "without <code>--machine</code>, or away from the machine.</p>", f);
+		      "away from the machine (the database records none of its boots as running) and "
+		      "without <code>--machine</code>.</p>", f);
 	} else {
+		if (m->machine_by_boot)
+			fputs("<p class=\"muted\">Read from this machine: the database records its running boot"
+			      " (rasd recorded it here).</p>", f);
 		fputs("<table><tr><th>host name</th>", f);
 		cell(f, mc->hostname);
 		fputs("</tr><tr><th>kernel</th>", f);
@@ -244,13 +252,14 @@ static void parts(FILE *f, const struct rpt_model *m)
 {
 	struct rpt_timeline_texts texts;
 
-	fprintf(f, "<section id=\"parts\"><h2>Parts with errors and their verdicts</h2><p>%zu parts, %lld records in all"
+	fprintf(f, "<section id=\"parts\"><h2>Parts with errors and their verdicts</h2><p>%zu part%s, %lld records in all"
 		" (folded storm records counted, as <code>summary</code> counts them).</p>",
-		m->nparts, (long long)m->total);
+		m->nparts, m->nparts == 1 ? "" : "s", (long long)m->total);
 	if (m->nparts) {
-		fputs("<table><tr><th>kind</th><th>part</th><th>type</th><th>corrected</th>"
+		/* A head of its own: printed, it is repeated on each page the table runs on. */
+		fputs("<table><thead><tr><th>kind</th><th>part</th><th>type</th><th>corrected</th>"
 		      "<th>uncorrected</th><th>other</th><th>first (UTC)</th><th>last (UTC)</th>"
-		      "<th>verdict</th><th>fault mode</th><th>evidence</th></tr>", f);
+		      "<th>verdict</th><th>fault mode</th><th>evidence</th></tr></thead><tbody>", f);
 		for (size_t i = 0; i < m->nparts; i++) {
 			const struct rpt_part *p = &m->parts[i];
 
@@ -274,7 +283,7 @@ static void parts(FILE *f, const struct rpt_model *m)
 			part_verdict(f, m, p);
 			fputs("</tr>", f);
 		}
-		fputs("</table>", f);
+		fputs("</tbody></table>", f);
 	}
 	fputs("</section>\n<section id=\"timelines\"><h2>Timelines</h2>"
 	      "<p class=\"legend\"><span><i class=\"sw\" style=\"background:#2e6db4\"></i>corrected "
@@ -287,13 +296,18 @@ static void parts(FILE *f, const struct rpt_model *m)
 			" roll-ups, not placed record by record.</p>",
 			(long long)((m->t1 - m->t0) / RPT_BINS / 3600000000000LL),
 			(m->t1 - m->t0) / RPT_BINS == 3600000000000LL ? "" : "s");
+	if (!m->nparts)
+		fputs("<p class=\"muted\" id=\"no-timeline\">No records in the window: no timeline to draw.</p>", f);
+	rpt_write_timeline_scale(f, m);
 	rpt_timeline_texts(m, &texts);
 	for (size_t i = 0; i < m->nparts; i++) {
 		fputs("<div class=\"part\"><b>", f);
 		h(f, m->parts[i].name[0] ? m->parts[i].name : "(no location)");
 		fputs("</b> <span class=\"muted\">", f);
 		h(f, m->parts[i].type);
-		fputs("</span><br>", f);
+		fputs("</span> ", f);
+		rpt_write_timeline_peak(f, &m->parts[i]);
+		fputs("<br>", f);
 		rpt_write_timeline(f, m, &texts, i);
 		fputs("</div>", f);
 	}
@@ -384,15 +398,17 @@ static void verdicts(FILE *f, const struct rpt_model *m)
 		      " parts).</p></section>\n", f);
 		return;
 	}
-	fprintf(f, "<p>%zu parts judged, as <code>ras-fdr-ctl health</code> shows them.</p>", m->nverdicts);
+	fprintf(f, "<p>%zu part%s judged, as <code>ras-fdr-ctl health</code> shows them.</p>", m->nverdicts,
+		m->nverdicts == 1 ? "" : "s");
 	for (size_t i = 0; i < m->nverdicts; i++)
 		verdict(f, &m->verdicts[i]);
 	fputs("</section>\n", f);
 }
 
+/* Done, and not only counted: an account decision leaves the machine as it was (actions(8)). */
 static bool taken(const struct rpt_action *a)
 {
-	return !strcmp(a->result, "done");
+	return !strcmp(a->result, "done") && strcmp(a->action, "account") != 0;
 }
 
 static void action_rows(FILE *f, const struct rpt_model *m, bool done)
@@ -437,12 +453,13 @@ static void actions(FILE *f, const struct rpt_model *m)
 
 	for (size_t i = 0; i < m->nactions; i++)
 		ndone += taken(&m->actions[i]);
-	fprintf(f, "<section id=\"actions\"><h2>Actions</h2><h3>Taken</h3><p>%zu decisions changed"
-		" the machine.</p>", ndone);
+	fprintf(f, "<section id=\"actions\"><h2>Actions</h2><h3>Taken</h3><p>%zu decision%s changed"
+		" the machine.</p>", ndone, ndone == 1 ? "" : "s");
 	if (ndone)
 		action_rows(f, m, true);
-	fprintf(f, "<h3>Refused or not done</h3><p>%zu decisions changed nothing (dry run, account,"
-		" rate-limited, capped, unsupported, failed).</p>", m->nactions - ndone);
+	fprintf(f, "<h3>Refused or not done</h3><p>%zu decision%s changed nothing (dry run, account,"
+		" rate-limited, capped, unsupported, failed).</p>", m->nactions - ndone,
+		m->nactions - ndone == 1 ? "" : "s");
 	if (m->nactions > ndone)
 		action_rows(f, m, false);
 	fputs("</section>\n", f);
@@ -456,7 +473,8 @@ static void crashes(FILE *f, const struct rpt_model *m)
 		      " them).</p></section>\n", f);
 		return;
 	}
-	fprintf(f, "<p>%zu crashes of earlier boots.</p>", m->ncrashes);
+	fprintf(f, "<p>%zu %s.</p>", m->ncrashes, m->ncrashes == 1 ? "crash of an earlier boot" :
+		"crashes of earlier boots");
 	for (size_t i = 0; i < m->ncrashes; i++) {
 		const struct rpt_crash *c = &m->crashes[i];
 
@@ -491,11 +509,28 @@ static void crashes(FILE *f, const struct rpt_model *m)
 	fputs("</section>\n", f);
 }
 
+/* Why records of an origin were lost, as ras-fdr-ctl(8)'s summary says. */
+static const char *loss_why(const char *origin)
+{
+	static const struct { const char *origin, *why; } whys[] = {
+		{ "stats", "the kernel's drop counters: its ring buffer was full" },
+		{ "subbuffer", "a ring buffer page the kernel marked as following lost records" },
+		{ "storage", "a stop of rasd could not store them" },
+		{ "crash", "a killed rasd had read them and not stored them" },
+		{ "malformed", "what followed a malformed page" },
+	};
+
+	for (size_t i = 0; i < sizeof(whys) / sizeof(whys[0]); i++)
+		if (!strcmp(origin, whys[i].origin))
+			return whys[i].why;
+	return "an origin this version does not know";
+}
+
 static void losses(FILE *f, const struct rpt_model *m)
 {
 	fprintf(f, "<section id=\"losses\"><h2>What was lost</h2><p>%lld records lost, and %lld gaps of"
 		" unknown size.</p><table><tr><th>origin</th><th>records</th><th>gaps of unknown size"
-		"</th><th>rows</th><th>in the total</th></tr>", (long long)m->lost_records,
+		"</th><th>rows</th><th>in the total</th><th>why</th></tr>", (long long)m->lost_records,
 		(long long)m->lost_gaps);
 	for (size_t i = 0; i < m->nlosses; i++) {
 		const struct rpt_loss *l = &m->losses[i];
@@ -506,12 +541,13 @@ static void losses(FILE *f, const struct rpt_model *m)
 		num(f, l->gaps);
 		num(f, l->rows);
 		cell(f, l->in_total ? "yes" : "no (the kernel's drop counters count them)");
+		cell(f, loss_why(l->origin));
 		fputs("</tr>", f);
 	}
 	fputs("</table></section>\n", f);
 }
 
-/* The configuration, --part's records and what --redact took out. 0 or -EIO. */
+/* The configuration, the records attached and what --redact took out. 0 or -EIO. */
 static int tail(FILE *f, const struct rpt_model *m)
 {
 	fputs("<section id=\"config\"><h2>Configuration</h2><p>", f);
@@ -533,13 +569,17 @@ static int tail(FILE *f, const struct rpt_model *m)
 		fputs("</code> sets none).</p>", f);
 	}
 	fputs("</section>\n", f);
-	if (m->part_filter) {
+	if (m->part_filter)
 		fprintf(f, "<section id=\"records\"><h2>Records of the part</h2><details open><summary>"
 			"%zu lines, each as <code>errors --json</code> writes it</summary><pre>", m->nrecords);
-		if (rpt_write_records(f, m, true) < 0)
-			return -EIO;
-		fputs("</pre></details></section>\n", f);
-	}
+	else
+		fprintf(f, "<section id=\"records\"><h2>Records</h2><details><summary>The newest %zu records"
+			" (at most %zu; a folded storm period is one line), each as <code>errors --json</code>"
+			" writes it; <code>report --part PART</code> attaches every one of a part's.</summary><pre>",
+			m->nrecords, m->records_limit);
+	if (rpt_write_records(f, m, true) < 0)
+		return -EIO;
+	fputs("</pre></details></section>\n", f);
 	if (m->redacted) {
 		fputs("<section id=\"redacted\"><h2>Redacted</h2><p>Taken out of this report:</p><ul>", f);
 		for (size_t i = 0; i < m->nredactions; i++) {

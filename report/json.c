@@ -399,22 +399,22 @@ static void losses(FILE *f, const struct rpt_model *m)
 	fputs("]}", f);
 }
 
-/* The configuration, --part's records and what --redact took out. 0 or -EIO. */
+/* The configuration, the records attached and what --redact took out. 0 or -EIO. */
 static int tail(FILE *f, const struct rpt_model *m)
 {
 	fputs(",\"config_file\":", f);
 	jstr(f, m->config_path);
 	fputc(',', f);
 	jkv(f, "config", m->config, m->nconfig);
-	fputs(",\"records\":", f);
-	if (!m->part_filter) {
+	fputs(",\"records_limit\":", f);
+	if (m->records_limit)
+		fprintf(f, "%zu", m->records_limit);
+	else
 		fputs("null", f);
-	} else {
-		fputc('[', f);
-		if (rpt_write_records(f, m, false) < 0)
-			return -EIO;
-		fputc(']', f);
-	}
+	fputs(",\"records\":[", f);
+	if (rpt_write_records(f, m, false) < 0)
+		return -EIO;
+	fputc(']', f);
 	fputs(",\"redacted\":", f);
 	if (!m->redacted) {
 		fputs("null", f);

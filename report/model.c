@@ -40,6 +40,73 @@ static bool hexdigit(char c)
 	return isxdigit((unsigned char)c);
 }
 
+/* A word of its own at p..p+n of s: not the tail of a longer name, not followed by more of one. */
+static bool lone_word(const char *s, const char *p, size_t n)
+{
+	return (p == s || !isalnum((unsigned char)p[-1])) && !isalnum((unsigned char)p[n]) && p[n] != '_';
+}
+
+/*
+ * The kernel prints a machine check's address register bare ("ADDR %llx"):
+ * at least 5 hex digits after the word ADDR (or addr), a blank, ':' or '='.
+ * Two strstr passes, not strcasestr: a part's records are 120 MB to look through.
+ */
+static void bare_addresses_after(const char *s, const char *word,
+				 void (*fn)(void *ctx, const char *addr, size_t len), void *ctx)
+{
+	for (const char *p = s; p && (p = strstr(p, word)); ) {
+		const char *q = p + 4;
+		size_t n = 0;
+
+		if (p != s && isalnum((unsigned char)p[-1])) {
+			p = q;
+			continue;
+		}
+		q += strspn(q, " :=");
+		while (hexdigit(q[n]))
+			n++;
+		if (q > p + 4 && n >= 5 && lone_word(s, q, n) && !(q[0] == '0' && (q[1] == 'x' || q[1] == 'X')))
+			fn(ctx, q, n);
+		p = q + n;
+	}
+}
+
+static void bare_addresses_in(const char *s, void (*fn)(void *ctx, const char *addr, size_t len), void *ctx)
+{
+	bare_addresses_after(s, "ADDR", fn, ctx);
+	bare_addresses_after(s, "addr", fn, ctx);
+}
+
+/*
+ * A value named as a register, not an address: by the JSON key before it
+ * ("status":"0x..") or the word ("STATUS 0x..", "syndrome:0x.."); raw_ as its
+ * name without. A machine check's status, a syndrome or a PPIN is evidence
+ * that names no place in memory.
+ */
+static bool register_named(const char *s, const char *p)
+{
+	static const char *const registers[] = {
+		"status", "mcgstatus", "mcgcap", "misc", "synd", "syndrome", "ipid", "ip", "midr",
+		"mpidr", "ppin", "microcode", "serial", "first_error", "cpuid", "tsc", "n",
+	};
+	const char *e = p, *b;
+	size_t len;
+
+	while (e > s && strchr("\": =", e[-1]))
+		e--;
+	for (b = e; b > s && (isalnum((unsigned char)b[-1]) || b[-1] == '_'); b--)
+		;
+	if (e - b > 4 && !strncasecmp(b, "raw_", 4))
+		b += 4;
+	len = (size_t)(e - b);
+	if (len >= 6 && !strncasecmp(e - 6, "status", 6))
+		return true;
+	for (size_t i = 0; i < sizeof(registers) / sizeof(registers[0]); i++)
+		if (strlen(registers[i]) == len && !strncasecmp(b, registers[i], len))
+			return true;
+	return false;
+}
+
 void rpt_addresses_in(const char *s, void (*fn)(void *ctx, const char *addr, size_t len), void *ctx)
 {
 	for (const char *p = s; p && (p = strstr(p, "0x")); ) {
@@ -47,12 +114,11 @@ void rpt_addresses_in(const char *s, void (*fn)(void *ctx, const char *addr, siz
 
 		while (hexdigit(p[n]))
 			n++;
-		/* A word of its own: not the tail of a longer name, not followed by more of one. */
-		if (n >= 7 && (p == s || !isalnum((unsigned char)p[-1])) &&
-		    !isalnum((unsigned char)p[n]) && p[n] != '_')
+		if (n >= 7 && lone_word(s, p, n) && !register_named(s, p))
 			fn(ctx, p, n);
 		p += n;
 	}
+	bare_addresses_in(s, fn, ctx);
 }
 
 static void each_kv(struct rpt_kv *kv, size_t n, rpt_text_fn fn, void *ctx)
@@ -165,8 +231,10 @@ static void free_kv(struct rpt_kv *kv, size_t n)
 	free(kv);
 }
 
-static void free_machine(struct rpt_machine *mc)
+void rpt_machine_free(struct rpt_machine *mc)
 {
+	if (!mc)
+		return;
 	free(mc->hostname);
 	free(mc->kernel);
 	free_kv(mc->dmi, mc->ndmi);
@@ -298,8 +366,7 @@ void rpt_model_free(struct rpt_model *m)
 	for (size_t i = 0; i < m->nredactions; i++)
 		free(m->redactions[i].what);
 	free(m->redactions);
-	if (m->machine)
-		free_machine(m->machine);
+	rpt_machine_free(m->machine);
 	free(m->version);
 	free(m->database);
 	free(m->part_filter);

@@ -19,6 +19,11 @@
 
 /* The bundle's own format version (its schema's "const"). */
 #define RPT_FORMAT_VERSION 1
+/*
+ * The whole machine's report attaches its window's newest records, at most
+ * this many (errors --json --limit's); --part attaches every one of the part's.
+ */
+#define RPT_MACHINE_RECORDS 1000
 /* Columns of every part's timeline: equal spans of [t0, t1). */
 #define RPT_BINS 40
 
@@ -166,6 +171,7 @@ struct rpt_model {
 	char *part_filter;           /* --part, NULL: every part */
 	bool synthetic_included;
 	struct rpt_machine *machine; /* NULL: not asked or not this machine */
+	bool machine_by_boot;        /* read unasked: the database records the running boot */
 	struct rpt_boot *boots;
 	size_t nboots;
 	struct rpt_part *parts;
@@ -190,8 +196,9 @@ struct rpt_model {
 	char *config_path;
 	struct rpt_kv *config;
 	size_t nconfig;
-	char **records;              /* --part: each record as an errors --json line */
+	char **records;              /* each record as an errors --json line, newest first */
 	size_t nrecords;
+	size_t records_limit;        /* at most so many attached (the newest); 0: all (--part) */
 	/*
 	 * Or, when set, the nrecords records already written as the output
 	 * writes them (rpt_write_record: without --redact, --part's 100,000
@@ -219,6 +226,8 @@ int rpt_bin_of(const struct rpt_model *m, int64_t t_ns);
  * character or a byte that is not UTF-8 as a visible numeric reference.
  */
 void rpt_html_text(FILE *f, const char *s, size_t len);
+/* Frees a machine's identity and mc itself (NULL: nothing). */
+void rpt_machine_free(struct rpt_machine *mc);
 /* Frees everything the model holds (not m itself). */
 void rpt_model_free(struct rpt_model *m);
 
@@ -245,6 +254,12 @@ struct rpt_timeline_texts {
 	char from[40], until[40], start[RPT_BINS][40];
 };
 void rpt_timeline_texts(const struct rpt_model *m, struct rpt_timeline_texts *t);
+/*
+ * Printed, no tooltip shows a count: the part's tallest column's counts, to
+ * stand beside its name, and the columns' span and scale, said once.
+ */
+void rpt_write_timeline_peak(FILE *f, const struct rpt_part *p);
+void rpt_write_timeline_scale(FILE *f, const struct rpt_model *m);
 /* One part's timeline as an inline <svg> (report/timeline.c). */
 void rpt_write_timeline(FILE *f, const struct rpt_model *m, const struct rpt_timeline_texts *t,
 			size_t part);
@@ -265,7 +280,8 @@ struct rpt_secret {
 int rpt_redact(struct rpt_model *m, const struct rpt_secret *secrets, size_t n);
 /*
  * Addresses as --redact sees them: "0x" and at least 5 hex digits, not part of
- * a longer word. fn once per one found in s; rpt_each_string calls fn on every
+ * a longer word, nor named as a register (a JSON key or a word before it:
+ * status, misc, syndrome, PPIN...); or 5 hex digits after the word ADDR. fn once per one found in s; rpt_each_string calls fn on every
  * string the model holds (the caller finds the addresses to take out).
  */
 typedef void (*rpt_text_fn)(void *ctx, char **s);   /* *s may be NULL */

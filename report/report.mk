@@ -26,7 +26,7 @@ REPORT_TESTS = tests/report/test-report.sh tests/report/test-report-browser.sh \
 	tests/report/test-report-verdicts.sh tests/report/test-report-scenarios.sh \
 	tests/report/test-report-part.sh tests/report/test-report-full.sh
 TESTS += $(REPORT_TESTS)
-EXTRA_DIST += $(REPORT_TESTS) tests/report/report-db.sh tests/report/check-report.py \
+EXTRA_DIST += $(REPORT_TESTS) tests/report/report-db.sh tests/report/browse.sh tests/report/check-report.py \
 	tests/report/check-png.py doc/schema/report.schema.json tests/report/check-scenario.py \
 	tests/report/scenarios/row-dimm.records tests/report/scenarios/multi-rank.records \
 	tests/report/scenarios/pcie-storm.records tests/report/scenarios/fatal-mce.records \

@@ -193,3 +193,40 @@ void rpt_write_timeline(FILE *f, const struct rpt_model *m, const struct rpt_tim
 	}
 	fputs("</svg>", f);
 }
+
+void rpt_write_timeline_peak(FILE *f, const struct rpt_part *p)
+{
+	int64_t up = 0, down = 0;
+
+	for (unsigned i = 0; i < RPT_BINS; i++) {
+		if (p->bins[0][i] + p->bins[2][i] > up)
+			up = p->bins[0][i] + p->bins[2][i];
+		if (p->bins[1][i] > down)
+			down = p->bins[1][i];
+	}
+	fprintf(f, "<span class=\"peak\">tallest column: %lld corrected, %lld uncorrected</span>",
+		(long long)up, (long long)down);
+}
+
+void rpt_write_timeline_scale(FILE *f, const struct rpt_model *m)
+{
+	int64_t s = (m->t1 - m->t0) / RPT_BINS / 1000000000, n = s > 1 ? s : 1;
+	static const struct { int64_t unit; const char *one, *many; } units[] = {
+		{ 86400, "day", "days" }, { 3600, "hour", "hours" }, { 60, "minute", "minutes" },
+	};
+	const char *one = "second", *many = "seconds";
+
+	if (m->t1 <= m->t0)
+		return;
+	/* The largest unit it is a whole number of, or two at least (rounded: "17 days"). */
+	for (size_t i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (s >= 2 * units[i].unit || (s >= units[i].unit && s % units[i].unit == 0)) {
+			n = (s + units[i].unit / 2) / units[i].unit;
+			one = units[i].one;
+			many = units[i].many;
+			break;
+		}
+	fprintf(f, "<p id=\"columns\">Each column spans %lld %s; bar heights grow with the logarithm"
+		" of the count (each column's counts are in its tooltip, the tallest beside the part's"
+		" name).</p>", (long long)n, n == 1 ? one : many);
+}

@@ -27,6 +27,9 @@ ctl() { "$CTL" --config /dev/null --db "$DB" "$@"; }
 
 . "$top_srcdir/tests/report/report-db.sh"
 make_report_db "$WORK" "$DB" || { echo "Bail out! cannot build the database"; exit 99; }
+# Without the running boot: with /proc hidden the report cannot tell it runs where the
+# database was recorded, so the machine's identity would be read in one run and not the other.
+sqlite3 "$DB" "DELETE FROM boots WHERE boot_id = '$(cat /proc/sys/kernel/random/boot_id)'" || exit 99
 mkdir "$OUT"
 
 # --part's HTML (the records attached) is the biggest report of this database.

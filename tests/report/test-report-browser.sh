@@ -27,13 +27,7 @@ make_fake_dmi "$WORK/sys"
 "$CTL" --config /dev/null --db "$DB" --sysfs-root "$WORK/sys" report --machine --part DIMM_A1 --redact \
 	-o "$WORK/part.html" || exit 99
 
-# One headless run: its own profile, no network, at most 5 minutes on a loaded machine.
-browse() { # what-to-do-args... file
-	timeout 300 "$BROWSER" --headless --no-sandbox --disable-gpu --no-first-run \
-		--user-data-dir="$WORK/profile" --proxy-server=127.0.0.1:9 \
-		--host-resolver-rules='MAP * ~NOTFOUND' --disable-background-networking \
-		--disable-component-update --disable-sync --window-size=1000,4000 "$@" 2>>"$WORK/chromium.log"
-}
+. "$top_srcdir/tests/report/browse.sh"
 
 browse --dump-dom --log-net-log="$WORK/net.json" "file://$WORK/all.html" > "$WORK/all.dom"
 ok $? "chromium loads the report and dumps its DOM"
@@ -86,13 +80,34 @@ print(" ".join("%s:%s" % (s, ",".join(re.findall(r"<div class=\"mc\"><b>mc([0-9]
 ok "$([ "$boxes" = "0:1 1:0 unknown:2" ] && echo 0 || echo 1)" "DOM: the map's sockets hold their controllers, the one whose socket is not known apart (got '$boxes')"
 grep -q '<h3>socket 0</h3>.*<h3>socket 1</h3>.*<h3>socket not known</h3>' "$WORK/topo.dom"
 ok $? "DOM: socket 0, socket 1, then socket not known, as headings"
-# The page's own requests: chromium's network log marks them with the page's
-# initiator ("null" for a file), its background ones with "not an origin".
-page_requests() { $PY -c 'import json, sys
-for e in json.load(open(sys.argv[1]))["events"]:
-    p = e.get("params", {})
-    if "url" in p and p.get("initiator") not in (None, "not an origin"):
-        print(p["url"])' "$1" | sort -u; }
+# Printed, a socket's box is not left empty at a page's foot, its controllers on the next page.
+if command -v pdftotext >/dev/null; then
+	browse --print-to-pdf="$WORK/topo.pdf" --no-pdf-header-footer "file://$WORK/topo.html" >/dev/null
+	pages=$(pdfinfo "$WORK/topo.pdf" 2>/dev/null | awk '/^Pages:/ {print $2}')
+	split=""
+	for ((i = 1; i <= ${pages:-0}; i++)); do
+		pdftotext -f $i -l $i "$WORK/topo.pdf" - | $PY -c 'import sys
+t = sys.stdin.read().split("\n")
+for s in ("socket 0", "socket 1", "socket not known"):
+    if s in t and not any(l.startswith("mc") for l in t[t.index(s):]):
+        print(s)' >> "$WORK/split.txt"
+	done
+	split=$(tr '\n' ' ' < "$WORK/split.txt")
+	ok "$([ -n "$pages" ] && [ -z "$split" ] && echo 0 || echo 1)" "printed, each socket's heading shares its page with its controllers${split:+ (alone: $split)}"
+	# Nor the parts table's head alone at a page's foot, its rows on the next.
+	orphan=""
+	for f in topo part all; do
+		[ -f "$WORK/$f.pdf" ] || browse --print-to-pdf="$WORK/$f.pdf" --no-pdf-header-footer "file://$WORK/$f.html" >/dev/null
+		pages=$(pdfinfo "$WORK/$f.pdf" 2>/dev/null | awk '/^Pages:/ {print $2}')
+		for ((i = 1; i <= ${pages:-0}; i++)); do
+			[ "$(pdftotext -f $i -l $i "$WORK/$f.pdf" - | grep -v '^[[:space:]]*$' | tail -1)" != evidence ] ||
+				orphan="$orphan $f:$i"
+		done
+	done
+	ok "$([ -z "$orphan" ] && echo 0 || echo 1)" "printed, the parts table's head is never alone at a page's foot${orphan:+ (page$orphan)}"
+else
+	echo "# SKIP the printed DIMM map: no pdftotext (poppler-utils)"
+fi
 got=$(page_requests "$WORK/net.json" 2>&1)
 ok "$([ -z "$got" ] && echo 0 || echo 1)" "no request left the page${got:+: $got}"
 # The check sees a request when there is one: the same page without its
@@ -110,6 +125,14 @@ ok "$([ "${blue:-0}" -gt 50 ] && [ "${red:-0}" -gt 50 ] && echo 0 || echo 1)" "t
 
 browse --print-to-pdf="$WORK/all.pdf" --no-pdf-header-footer "file://$WORK/all.html" >/dev/null
 head -c 5 "$WORK/all.pdf" 2>/dev/null | grep -q '%PDF-'; ok $? "it prints to a PDF ($(stat -c %s "$WORK/all.pdf" 2>/dev/null) bytes)"
+# Nothing cut at the page's right edge: the parts table's last column is on the printed page.
+if command -v pdftotext >/dev/null; then
+	pdftotext "$WORK/all.pdf" "$WORK/all.txt"
+	grep -q '^evidence$' "$WORK/all.txt" && grep -q '(rule' "$WORK/all.txt"
+	ok $? "the printed parts table keeps its last column (evidence) on the page"
+else
+	echo "# SKIP the printed page's width: no pdftotext (poppler-utils)"
+fi
 
 browse --dump-dom "file://$WORK/part.html" > "$WORK/part.dom"
 grep -q '<section id="records">' "$WORK/part.dom" && grep -q '"kind":"folded"' "$WORK/part.dom"
