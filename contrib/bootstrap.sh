@@ -18,7 +18,8 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # the Prometheus parser, node_exporter and promtool for the metrics tests and the alerting
 # rules, python3-jsonschema for the JSON Schemas of every command's output, doc/schema/,
 # zsh for its completion, rpm and rpmlint, the arm64 cross toolchain, qemu-user and the
-# arm64 -dev libraries, chromium and a font for the report's real-browser test, ipmitool
+# arm64 -dev libraries, chromium, a font and poppler-utils (pdftotext: what a printed page holds)
+# for the report's real-browser test, ipmitool
 # for the QEMU events session, which reads rasd's entries back from the BMC's SEL).
 deps="build-essential autoconf automake pkg-config libtraceevent-dev libtracefs-dev
       libsqlite3-dev libpci-dev pci.ids libsystemd-dev zlib1g-dev"
@@ -26,7 +27,7 @@ deps="build-essential autoconf automake pkg-config libtraceevent-dev libtracefs-
 	python3-prometheus-client prometheus-node-exporter prometheus python3-jsonschema zsh rpm rpmlint file
 	gcc-aarch64-linux-gnu qemu-user qemu-user-binfmt libtraceevent-dev:arm64 libtracefs-dev:arm64
 	libsqlite3-dev:arm64 libpci-dev:arm64 libsystemd-dev:arm64 zlib1g-dev:arm64
-	chromium fonts-dejavu-core ipmitool"
+	chromium fonts-dejavu-core poppler-utils ipmitool"
 # The arm64 -dev libraries install beside the amd64 ones (Debian multiarch).
 if [ "$mode" = --test ] && ! dpkg --print-foreign-architectures | grep -qx arm64; then
 	dpkg --add-architecture arm64
