@@ -129,6 +129,14 @@ static void build_table(unsigned idx)
 		if (add_col(t, f->name, "dec_", f->type == RAS_DF_INT ? "INTEGER" : "TEXT") == 0)
 			t->rfield[t->nrec++] = (short)i;
 	}
+	for (unsigned d = 0; d < t->ndcols; d++) {
+		const struct ras_dfield *f = t->dfield[d] < 0 ? NULL : &type->dfields[t->dfield[d]];
+
+		t->sig[d] = f ? (struct ras_db_sig_col){ (uint32_t)f->offset, (uint32_t)f->size,
+							 f->type == RAS_DF_INT } :
+			       (struct ras_db_sig_col){ offsetof(struct ras_decoded_head, location),
+							RAS_LOCATION_LEN, false };
+	}
 }
 
 const struct ras_db_table *ras_db_table_of(unsigned type_idx)

@@ -22,6 +22,12 @@ struct ras_db_col {
  * rest of a decoding once (a storm of one error repeats one decoding), keyed
  * by a hash of its values; the view <table>_decoded joins the two.
  */
+/* Where decoded_sig (db/db_insert.c) reads a decoding column: the decoded struct's member. */
+struct ras_db_sig_col {
+	uint32_t offset, size;      /* the member: an int64_t, or a char array of size bytes */
+	bool is_int;
+};
+
 struct ras_db_table {
 	struct ras_db_col cols[RAS_DB_MAX_COLS];
 	unsigned ncols;
@@ -31,6 +37,7 @@ struct ras_db_table {
 	struct ras_db_col dcols[RAS_DB_MAX_COLS];
 	short dfield[RAS_DB_MAX_COLS];      /* index into type->dfields; -1: the location */
 	unsigned ndcols;
+	struct ras_db_sig_col sig[RAS_DB_MAX_COLS];   /* dcols' members, as dfield names them */
 	/* By index into type->dfields: the raw field it restates (ras_db_restated_raw), or -1. */
 	short restated[RAS_DB_MAX_COLS];
 };

@@ -396,21 +396,74 @@ static size_t value_size(const struct ras_db_col_val *v)
 	return 1;
 }
 
-static uint8_t *put_value(uint8_t *p, const struct ras_db_col_val *v)
+/*
+ * Inlined: a row's two dozen values are packed at every record with folding
+ * off, and a call each cost more than the packing (the registers saved and
+ * restored around it).
+ */
+static inline __attribute__((always_inline)) uint8_t *put_value(uint8_t *p,
+								 const struct ras_db_col_val *v)
 {
-	uint32_t n = (uint32_t)v->len;
+	int type = v->type;
+	uint32_t n;
 
-	*p++ = (uint8_t)v->type;
-	if (v->type == SQLITE_INTEGER) {
+	*p++ = (uint8_t)type;
+	if (type == SQLITE_INTEGER) {
 		memcpy(p, &v->i, sizeof(v->i));
 		return p + sizeof(v->i);
 	}
-	if (v->type != SQLITE_TEXT && v->type != SQLITE_BLOB)
+	if (type != SQLITE_TEXT && type != SQLITE_BLOB)
 		return p;
+	n = (uint32_t)v->len;
 	memcpy(p, &n, sizeof(n));
 	if (n)
 		memcpy(p + sizeof(n), v->p, n);
 	return p + sizeof(n) + n;
+}
+
+/* The values v[0..n) packed at p, none past lim; NULL when they do not fit. */
+static uint8_t *put_values_within(uint8_t *p, const uint8_t *lim, const struct ras_db_col_val *v,
+				  unsigned n)
+{
+	for (unsigned i = 0; i < n; i++) {
+		/* An integer's tag and value, or a text's tag, length and bytes, at most. */
+		size_t most = v[i].type == SQLITE_TEXT || v[i].type == SQLITE_BLOB ?
+			      1 + sizeof(uint32_t) + v[i].len : 1 + sizeof(int64_t);
+
+		if (most > (size_t)(lim - p))
+			return NULL;
+		p = put_value(p, &v[i]);
+	}
+	return p;
+}
+
+/*
+ * Packed in one pass where the job fits the chunk being filled (nearly
+ * always): the same bytes and the same chunk as sizing it first. 0, or 1
+ * when it does not fit (nothing handed over; put_job sizes it and moves on).
+ */
+static int put_job_in_place(struct ras_db *db, struct job_head *h, const struct ras_db_col_val *a,
+			    unsigned na, const struct ras_db_col_val *b, unsigned nb)
+{
+	struct ras_db_wb *wb = db->wb;
+	uint8_t *start = job_room(wb, 0), *p;
+	const uint8_t *lim;
+	size_t len;
+
+	if (!start)
+		return -ENOMEM;
+	lim = filling(wb)->buf + WB_CHUNK_BYTES;
+	if ((size_t)(lim - start) < sizeof(*h) ||
+	    !(p = put_values_within(start + sizeof(*h), lim, a, na)) ||
+	    !(p = put_values_within(p, lim, b, nb)))
+		return 1;
+	len = round8((size_t)(p - start));
+	if (len > (size_t)(lim - start))
+		return 1;
+	h->len = (uint32_t)len;
+	memcpy(start, h, sizeof(*h));
+	job_done(wb, len);
+	return 0;
 }
 
 /* Hands over a job of header h (its len set here) and the values a[0..na), then b[0..nb). */
@@ -419,6 +472,10 @@ static int put_job(struct ras_db *db, struct job_head *h, const struct ras_db_co
 {
 	size_t len = sizeof(*h);
 	uint8_t *p;
+	int r = put_job_in_place(db, h, a, na, b, nb);
+
+	if (r <= 0)
+		return r;
 
 	for (unsigned i = 0; i < na; i++)
 		len += value_size(&a[i]);

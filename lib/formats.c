@@ -85,10 +85,54 @@ static struct tep_event *load_kernel_event(struct tep_handle *tep, const char *t
 	return ev;
 }
 
+static enum ras_field_read int_read(int size, bool is_signed)
+{
+	switch (size) {
+	case 1: return is_signed ? RAS_FR_S8 : RAS_FR_U8;
+	case 2: return is_signed ? RAS_FR_S16 : RAS_FR_U16;
+	case 4: return is_signed ? RAS_FR_S32 : RAS_FR_U32;
+	case 8: return RAS_FR_U64;
+	default: return size <= 0 || size > 8 ? RAS_FR_BAD : RAS_FR_INT_ODD;
+	}
+}
+
+/* How ras_record_extract reads a field of type ftype described by f (NULL: absent). */
+static struct ras_field_plan plan_field(const struct tep_format_field *f, enum ras_ftype ftype)
+{
+	struct ras_field_plan p = { .read = RAS_FR_ABSENT };
+
+	if (!f)
+		return p;
+	p.text = ftype == RAS_FT_TEXT;
+	/* A negative offset or size fails every record's bounds check, as the field's own would. */
+	if (f->offset < 0 || f->size < 0) {
+		p.read = RAS_FR_BAD;
+		return p;
+	}
+	p.offset = (uint32_t)f->offset;
+	p.size = (uint32_t)f->size;
+	if (f->flags & TEP_FIELD_IS_DYNAMIC)
+		p.read = f->size < 4 ? RAS_FR_BAD :
+			 (f->flags & TEP_FIELD_IS_RELATIVE) ? RAS_FR_RELATIVE : RAS_FR_DYNAMIC;
+	else if (ftype == RAS_FT_INT)
+		p.read = int_read(f->size, (f->flags & TEP_FIELD_IS_SIGNED) != 0);
+	else
+		p.read = RAS_FR_FIXED;
+	p.is_signed = (f->flags & TEP_FIELD_IS_SIGNED) != 0;
+	return p;
+}
+
 static void resolve_fields(const struct ras_event_type *t, struct ras_type_format *tf)
 {
+	tf->plan_end = 0;
 	for (unsigned i = 0; i < t->n_fields; i++) {
 		tf->field[i] = tep_find_field(tf->event, t->fields[i].name);
+		tf->plan[i] = plan_field(tf->field[i], t->fields[i].type);
+		if (tf->plan[i].read == RAS_FR_BAD)
+			tf->plan_end = UINT32_MAX;
+		else if (tf->plan[i].read != RAS_FR_ABSENT &&
+			 tf->plan[i].offset + tf->plan[i].size > tf->plan_end)
+			tf->plan_end = tf->plan[i].offset + tf->plan[i].size;
 		if (!tf->field[i] && !(t->fields[i].flags & RAS_F_OPTIONAL) &&
 		    tf->state == RAS_FMT_KERNEL) {
 			tf->state = RAS_FMT_MALFORMED;
@@ -96,6 +140,7 @@ static void resolve_fields(const struct ras_event_type *t, struct ras_type_forma
 				 "required field '%s' missing", t->fields[i].name);
 		}
 	}
+	tf->planned = true;
 }
 
 static void load_type(struct ras_formats *f, unsigned idx, const char *tracing_dir,

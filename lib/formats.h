@@ -22,11 +22,38 @@ enum ras_fmt_state {
 /* Largest sub-buffer accepted: a sanity bound far above what kernels make. */
 #define RAS_MAX_PAGE_SIZE (64u << 20)
 
+/*
+ * How one field is read from a record (lib/record.c), taken from its
+ * tep_format_field once when the formats are loaded, so that extracting a
+ * record reads one small array instead of every field's libtraceevent struct.
+ */
+enum ras_field_read {
+	RAS_FR_ABSENT = 0,  /* no such field in the format */
+	RAS_FR_U8, RAS_FR_S8, RAS_FR_U16, RAS_FR_S16, RAS_FR_U32, RAS_FR_S32,
+	RAS_FR_U64,         /* integers of 1, 2, 4 or 8 bytes, unsigned or sign-extended */
+	RAS_FR_INT_ODD,     /* an integer of another size up to 8: reads as 0 */
+	RAS_FR_FIXED,       /* a fixed array at offset, size bytes */
+	RAS_FR_DYNAMIC,     /* a __data_loc word at offset */
+	RAS_FR_RELATIVE,    /* a __rel_loc word at offset, counted from offset + size */
+	RAS_FR_BAD,         /* a size the field cannot have: the record is malformed */
+};
+
+struct ras_field_plan {
+	uint32_t offset, size;
+	uint8_t read;       /* enum ras_field_read */
+	bool is_signed;     /* an integer: sign-extended from size bytes */
+	bool text;          /* the field is text (RAS_FT_TEXT): stored up to its first NUL */
+};
+
 struct ras_type_format {
 	enum ras_fmt_state state;
 	const char *system;            /* the system it was found under */
 	struct tep_event *event;
 	struct tep_format_field *field[RAS_MAX_FIELDS];
+	/* field[] as ras_record_extract reads it; planned false: read field[] itself. */
+	struct ras_field_plan plan[RAS_MAX_FIELDS];
+	uint32_t plan_end;             /* a record this long holds every field's offset + size */
+	bool planned;
 	char problem[128];             /* why it is malformed */
 	char path[320];                /* the format file it came from */
 };
