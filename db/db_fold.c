@@ -554,13 +554,7 @@ void ras_db_fold_discard(struct ras_db *db)
 	for (unsigned i = 0; i < FOLD_SUBJECTS; i++)
 		subject_clear(&f->subj[i]);
 	ras_db_fold_entries_empty(f);
-	/* What the rollback took back must be read again. */
-	free(f->known);
-	free(f->known_at);
-	f->known = NULL;
-	f->known_at = NULL;
-	f->nknown = f->cap_known = 0;
-	ras_db_fold_count_bytes(f);
+	ras_db_fold_known_free(f);
 	f->npending = 0;
 	ras_db_hold_clear(f->hold);
 	memset(f->txn_first, 0, sizeof(f->txn_first));
