@@ -109,6 +109,17 @@ struct fold_entry {
 	size_t cap_ids;
 };
 
+/*
+ * A fold_growth row waiting for its INSERT (db_fold_write.c): fold, records,
+ * errors, first_ns, last_ns, times_from, times_to, prev_s, and its ids at
+ * ids_at of the waiting rows' bytes (ids false: NULL).
+ */
+struct fold_grow_row {
+	int64_t v[8];
+	size_t ids_at, ids_len;
+	bool ids;
+};
+
 struct fold_table {
 	bool probed;
 	sqlite3_stmt *sel, *del, *oldest;
@@ -141,8 +152,18 @@ struct ras_db_fold {
 	size_t bytes;               /* all of the above: atomic, read by ras_db_fold_slot_bytes */
 	int64_t txn_first[RAS_MAX_EVENT_TYPES];     /* first row id of the open transaction; 0 none */
 	struct fold_table t[RAS_MAX_EVENT_TYPES];
-	sqlite3_stmt *get, *ins, *upd, *upd_known, *crossed, *grow;
+	sqlite3_stmt *get, *ins, *upd, *upd_known, *crossed;
 	int growth_log;             /* fold_growth exists: 1, not: -1, not asked yet: 0 */
+	/*
+	 * The growth rows of the writes so far, inserted RAS_DB_ROWS_PER_INSERT
+	 * at once (then 8, 4, 2, 1 at the end of a write): grow[k] the INSERT of
+	 * run k's rows; their ids' bytes in grow_ids (counted in buf_bytes).
+	 */
+	sqlite3_stmt *grow[RAS_DB_RUNS + 1];
+	struct fold_grow_row grows[RAS_DB_ROWS_PER_INSERT];
+	unsigned ngrows;
+	uint8_t *grow_ids;
+	size_t grow_ids_len, grow_ids_cap;
 	/* A copy: the pipeline that handed them over may be gone by the commit (an adopted one). */
 	struct ras_db_limits limits;
 	bool have_limits;
