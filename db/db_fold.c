@@ -554,13 +554,9 @@ void ras_db_fold_discard(struct ras_db *db)
 	for (unsigned i = 0; i < FOLD_SUBJECTS; i++)
 		subject_clear(&f->subj[i]);
 	ras_db_fold_entries_empty(f);
-	/* What the rollback took back must be read again. */
-	free(f->known);
-	free(f->known_at);
-	f->known = NULL;
-	f->known_at = NULL;
-	f->nknown = f->cap_known = 0;
-	ras_db_fold_count_bytes(f);
+	ras_db_fold_known_free(f);
+	f->ngrows = 0;
+	f->grow_ids_len = 0;
 	f->npending = 0;
 	ras_db_hold_clear(f->hold);
 	memset(f->txn_first, 0, sizeof(f->txn_first));
@@ -615,7 +611,8 @@ void ras_db_fold_free(struct ras_db *db)
 	sqlite3_finalize(f->upd);
 	sqlite3_finalize(f->upd_known);
 	sqlite3_finalize(f->crossed);
-	sqlite3_finalize(f->grow);
+	for (unsigned k = 0; k <= RAS_DB_RUNS; k++)
+		sqlite3_finalize(f->grow[k]);
 	free(f->pending);
 	ras_db_hold_free(f->hold);
 	free(f);

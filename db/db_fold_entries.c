@@ -199,12 +199,12 @@ void ras_db_fold_entries_free(struct ras_db_fold *f)
 	}
 	free(f->e);
 	free(f->at);
-	free(f->known);
-	free(f->known_at);
+	free(f->grow_ids);
 	f->e = NULL;
-	f->at = f->known_at = NULL;
-	f->known = NULL;
-	f->used = f->cap = f->made = f->nknown = f->cap_known = 0;
+	f->at = NULL;
+	f->grow_ids = NULL;
+	f->used = f->cap = f->made = f->ngrows = 0;
+	f->grow_ids_len = f->grow_ids_cap = 0;
 	f->buf_bytes = 0;
-	ras_db_fold_count_bytes(f);
+	ras_db_fold_known_free(f);
 }

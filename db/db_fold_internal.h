@@ -8,15 +8,21 @@
 #ifndef RAS_DB_FOLD_INTERNAL_H
 #define RAS_DB_FOLD_INTERNAL_H
 
+#include <stdlib.h>
 #include "db_fold.h"
 
 #define FOLD_SUBJECTS 1024
 /* The batch's folds' hash places (a batch writes its folds at three quarters full). */
 #define FOLD_SLOTS 8192
-/* Folds rows known from their last write, by key hash (db_fold_write.c). */
-#define FOLD_KNOWN 16384
+/*
+ * Folds rows known from their last write, by key hash (db_fold_write.c): at
+ * most this many keys, about 5.3 MiB of them (the bench's 1M-record storm
+ * writes 19,060 keys); the next key after that forgets them all, and each
+ * is read once again.
+ */
+#define FOLD_KNOWN_MAX 32768
 /* A place's entry as its index + 1 (0: free), in 16 bits: half the bytes to clear a batch. */
-_Static_assert(FOLD_SLOTS <= 65535 && FOLD_KNOWN <= 65535, "fold places index 16-bit entries");
+_Static_assert(FOLD_SLOTS <= 65535 && FOLD_KNOWN_MAX <= 65535, "fold places index 16-bit entries");
 #define FOLD_DETAILS 8
 #define LIMIT_BATCH 500
 /* Stored rows of a storm folded together (db_fold.c fold_or_queue). */
@@ -103,6 +109,17 @@ struct fold_entry {
 	size_t cap_ids;
 };
 
+/*
+ * A fold_growth row waiting for its INSERT (db_fold_write.c): fold, records,
+ * errors, first_ns, last_ns, times_from, times_to, prev_s, and its ids at
+ * ids_at of the waiting rows' bytes (ids false: NULL).
+ */
+struct fold_grow_row {
+	int64_t v[8];
+	size_t ids_at, ids_len;
+	bool ids;
+};
+
 struct fold_table {
 	bool probed;
 	sqlite3_stmt *sel, *del, *oldest;
@@ -123,15 +140,30 @@ struct ras_db_fold {
 	struct fold_entry *e;       /* the batch's entries, used of cap; the first made own buffers kept */
 	unsigned used, cap, made;
 	unsigned taken;             /* entries taken since the last trim */
-	uint16_t *known_at;         /* FOLD_KNOWN places: known index + 1; allocated by the first write */
-	struct fold_stored *known;  /* nknown of cap_known, freed with e (and at a rollback) */
-	unsigned nknown, cap_known;
+	/*
+	 * The known rows, nknown of cap_known, freed with e (and at a rollback),
+	 * and known_places places naming them by hash (open addressing, twice
+	 * cap_known, a power of two): known index + 1, 0 free.
+	 */
+	struct fold_stored *known;
+	uint16_t *known_at;
+	unsigned nknown, cap_known, known_places;
 	size_t buf_bytes;           /* the entries' secs and ids buffers */
 	size_t bytes;               /* all of the above: atomic, read by ras_db_fold_slot_bytes */
 	int64_t txn_first[RAS_MAX_EVENT_TYPES];     /* first row id of the open transaction; 0 none */
 	struct fold_table t[RAS_MAX_EVENT_TYPES];
-	sqlite3_stmt *get, *ins, *upd, *upd_known, *crossed, *grow;
+	sqlite3_stmt *get, *ins, *upd, *upd_known, *crossed;
 	int growth_log;             /* fold_growth exists: 1, not: -1, not asked yet: 0 */
+	/*
+	 * The growth rows of the writes so far, inserted RAS_DB_ROWS_PER_INSERT
+	 * at once (then 8, 4, 2, 1 at the end of a write): grow[k] the INSERT of
+	 * run k's rows; their ids' bytes in grow_ids (counted in buf_bytes).
+	 */
+	sqlite3_stmt *grow[RAS_DB_RUNS + 1];
+	struct fold_grow_row grows[RAS_DB_ROWS_PER_INSERT];
+	unsigned ngrows;
+	uint8_t *grow_ids;
+	size_t grow_ids_len, grow_ids_cap;
 	/* A copy: the pipeline that handed them over may be gone by the commit (an adopted one). */
 	struct ras_db_limits limits;
 	bool have_limits;
@@ -148,10 +180,21 @@ struct ras_db_fold {
 static inline void ras_db_fold_count_bytes(struct ras_db_fold *f)
 {
 	size_t n = (f->at ? FOLD_SLOTS * sizeof(*f->at) : 0) + f->cap * sizeof(*f->e) +
-		   (f->known_at ? FOLD_KNOWN * sizeof(*f->known_at) : 0) +
+		   f->known_places * sizeof(*f->known_at) +
 		   f->cap_known * sizeof(*f->known) + f->buf_bytes;
 
 	__atomic_store_n(&f->bytes, n, __ATOMIC_RELAXED);
+}
+
+/* The known rows forgotten and given back: what a rollback took back must be read again. */
+static inline void ras_db_fold_known_free(struct ras_db_fold *f)
+{
+	free(f->known);
+	free(f->known_at);
+	f->known = NULL;
+	f->known_at = NULL;
+	f->nknown = f->cap_known = f->known_places = 0;
+	ras_db_fold_count_bytes(f);
 }
 
 /* The batch's entries emptied, by their list (written, or rolled back); their buffers kept. */

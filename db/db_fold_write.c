@@ -6,6 +6,7 @@
  * delta-packed times), else inserted.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "db_fold_internal.h"
@@ -64,59 +65,110 @@ static const char upd_known_sql[] =
 	" AND records = ?32 AND last_s = ?33 AND length(times) = ?34";
 
 /*
- * The growth log (schema step 17, db_export.c reads it): what this write
- * added to folds row fold_id, its seconds at bytes from to to of the row's
- * times (deltas from prev_s) and, for records that were committed rows, their
- * row ids. Only a database without the table (none a writer opens) skips it.
+ * The growth log (schema step 17, db_export.c reads it): what each write
+ * added to folds row fold, its seconds at bytes times_from to times_to of
+ * the row's times (deltas from prev_s) and, for records that were committed
+ * rows, their row ids. Only a database without the table (none a writer
+ * opens) skips it. The rows wait and go RAS_DB_ROWS_PER_INSERT to an INSERT
+ * (a one-row INSERT a write was 6,000 instructions, 181,417 of them on the
+ * 1M-record bench), in the order written: the same seq each.
  */
-static const char grow_sql[] =
-	"INSERT INTO fold_growth (fold, records, errors, first_ns, last_ns, times_from, times_to,"
-	" prev_s, ids) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)";
+#define GROW_COLS 9
+
+static int grow_prepare(struct ras_db *db, unsigned k)
+{
+	char sql[2048];
+	size_t n = (size_t)snprintf(sql, sizeof(sql), "INSERT INTO fold_growth (fold, records, errors,"
+				    " first_ns, last_ns, times_from, times_to, prev_s, ids) VALUES ");
+
+	n = ras_db_sql_values(sql, sizeof(sql), n, ras_db_run_rows(k), GROW_COLS);
+	if (n >= sizeof(sql) || sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT,
+						   &db->fold->grow[k], NULL) != SQLITE_OK)
+		return -EIO;
+	return 0;
+}
+
+/* Inserts the waiting growth rows, as many at once as a run takes: 0 or -EIO (none wait after). */
+static int grow_flush(struct ras_db *db)
+{
+	struct ras_db_fold *f = db->fold;
+	int r = 0;
+
+	for (unsigned i = 0, k, rows; r == 0 && i < f->ngrows; i += rows) {
+		sqlite3_stmt *st;
+
+		k = ras_db_run_of(f->ngrows - i);
+		rows = ras_db_run_rows(k);
+		if (!f->grow[k] && grow_prepare(db, k) < 0) {
+			r = -EIO;
+			break;
+		}
+		st = f->grow[k];
+		for (unsigned j = 0; j < rows; j++) {
+			const struct fold_grow_row *g = &f->grows[i + j];
+			int col = (int)(j * GROW_COLS);
+
+			for (int c = 0; c < 8; c++)
+				sqlite3_bind_int64(st, col + c + 1, g->v[c]);
+			if (g->ids)
+				sqlite3_bind_blob(st, col + 9, f->grow_ids + g->ids_at, (int)g->ids_len,
+						  SQLITE_STATIC);
+			else
+				sqlite3_bind_null(st, col + 9);
+		}
+		r = sqlite3_step(st) == SQLITE_DONE ? 0 : -EIO;
+		sqlite3_reset(st);
+	}
+	f->ngrows = 0;
+	f->grow_ids_len = 0;
+	return r;
+}
+
+/* Room for n more bytes of ids: 0 or -ENOMEM. */
+static int grow_ids_room(struct ras_db_fold *f, size_t n)
+{
+	size_t cap = f->grow_ids_cap ? f->grow_ids_cap : 256;
+	uint8_t *b;
+
+	if (f->grow_ids_len + n <= f->grow_ids_cap)
+		return 0;
+	while (cap < f->grow_ids_len + n)
+		cap *= 2;
+	if (!(b = realloc(f->grow_ids, cap)))
+		return -ENOMEM;
+	f->buf_bytes += cap - f->grow_ids_cap;
+	f->grow_ids = b;
+	f->grow_ids_cap = cap;
+	ras_db_fold_count_bytes(f);
+	return 0;
+}
 
 static int log_growth(struct ras_db *db, const struct fold_entry *e, int64_t fold_id, size_t from,
 		      size_t to, int64_t prev_s)
 {
 	struct ras_db_fold *f = db->fold;
-	sqlite3_stmt *st;
-	uint8_t *ids = NULL;
-	size_t n = 0;
+	struct fold_grow_row *g;
 	int64_t prev = 0;
-	int r;
 
 	if (!f->growth_log)
 		f->growth_log = ras_db_table_exists(db, "fold_growth") ? 1 : -1;
 	if (f->growth_log < 0)
 		return 0;
-	if (!f->grow && sqlite3_prepare_v3(db->h, grow_sql, -1, SQLITE_PREPARE_PERSISTENT, &f->grow,
-					   NULL) != SQLITE_OK)
-		return -EIO;
-	st = f->grow;
-	if (!e->key.fresh) {
-		if (!(ids = malloc(e->nsecs * 20 + 1)))
-			return -ENOMEM;
-		for (size_t i = 0; i < e->nsecs; i++) {
-			n += ras_db_fold_put_delta(ids + n, e->ids[2 * i] - prev);
-			n += ras_db_fold_put_delta(ids + n, e->ids[2 * i + 1] - 1);
-			prev = e->ids[2 * i];
-		}
+	if (!e->key.fresh && grow_ids_room(f, e->nsecs * 20 + 1) < 0)
+		return -ENOMEM;
+	g = &f->grows[f->ngrows++];
+	*g = (struct fold_grow_row){ .v = { fold_id, e->records, e->errors, e->first_ns, e->last_ns,
+					    (int64_t)from, (int64_t)to, prev_s },
+				     .ids_at = f->grow_ids_len, .ids = !e->key.fresh };
+	for (size_t i = 0; g->ids && i < e->nsecs; i++) {
+		uint8_t *out = f->grow_ids + f->grow_ids_len;
+
+		f->grow_ids_len += ras_db_fold_put_delta(out, e->ids[2 * i] - prev);
+		f->grow_ids_len += ras_db_fold_put_delta(f->grow_ids + f->grow_ids_len, e->ids[2 * i + 1] - 1);
+		prev = e->ids[2 * i];
 	}
-	sqlite3_bind_int64(st, 1, fold_id);
-	sqlite3_bind_int64(st, 2, e->records);
-	sqlite3_bind_int64(st, 3, e->errors);
-	sqlite3_bind_int64(st, 4, e->first_ns);
-	sqlite3_bind_int64(st, 5, e->last_ns);
-	sqlite3_bind_int64(st, 6, (int64_t)from);
-	sqlite3_bind_int64(st, 7, (int64_t)to);
-	sqlite3_bind_int64(st, 8, prev_s);
-	if (ids)
-		sqlite3_bind_blob(st, 9, ids, (int)n, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, 9);
-	r = sqlite3_step(st);
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	free(ids);
-	return r == SQLITE_DONE ? 0 : -EIO;
+	g->ids_len = f->grow_ids_len - g->ids_at;
+	return f->ngrows == RAS_DB_ROWS_PER_INSERT ? grow_flush(db) : 0;
 }
 
 /* Merges what a folds row holds into m, the batch's entry (the row's details after the batch's). */
@@ -317,34 +369,83 @@ static int write_read(struct ras_db *db, const struct fold_entry *e, struct fold
 	return log_growth(db, e, k->id, s.used, used, s.last_s);
 }
 
+/* The first place of hash, the high bits folded into the low ones the mask keeps. */
+static unsigned known_home(const struct ras_db_fold *f, uint64_t hash)
+{
+	return (unsigned)(hash ^ hash >> 32) & (f->known_places - 1);
+}
+
+/* The place naming hash's row, or the free one it would take. */
+static unsigned known_place(const struct ras_db_fold *f, uint64_t hash)
+{
+	unsigned mask = f->known_places - 1, place = known_home(f, hash);
+
+	while (f->known_at[place] && f->known[f->known_at[place] - 1].hash != hash)
+		place = (place + 1) & mask;
+	return place;
+}
+
 /*
- * The row last written for a key of this hash's place: a new one (id 0) the
- * first time the place is asked for. The places name a list grown as keys
- * come, so a storm of a few keys keeps a few rows, not FOLD_KNOWN of them.
+ * Room for one more known row: the list doubled, and its places (twice as
+ * many, so a probe is short) made again from it. At FOLD_KNOWN_MAX rows
+ * every one is forgotten instead (read again when next written).
+ */
+static int known_room(struct ras_db_fold *f)
+{
+	struct fold_stored *k;
+	uint16_t *at;
+	unsigned cap;
+
+	if (f->nknown == FOLD_KNOWN_MAX) {
+		f->nknown = 0;
+		memset(f->known_at, 0, f->known_places * sizeof(*f->known_at));
+	}
+	if (f->nknown < f->cap_known)
+		return 0;
+	cap = f->cap_known ? 2 * f->cap_known : 16;
+	if (!(k = realloc(f->known, cap * sizeof(*k))))
+		return -ENOMEM;
+	f->known = k;
+	if (!(at = calloc(2 * cap, sizeof(*at))))
+		return -ENOMEM;
+	free(f->known_at);
+	f->known_at = at;
+	f->known_places = 2 * cap;
+	f->cap_known = cap;
+	for (unsigned i = 0; i < f->nknown; i++)
+		f->known_at[known_place(f, f->known[i].hash)] = (uint16_t)(i + 1);
+	ras_db_fold_count_bytes(f);
+	return 0;
+}
+
+/*
+ * The row last written for a key of this hash: a new one (id 0) the first
+ * time the hash is asked for. Every key written is kept (up to
+ * FOLD_KNOWN_MAX): a slot shared by hash places made about 62,000 of the
+ * 1M-record bench's 81,000 reads keys its connection had written (19,000
+ * keys in 16,384 places evicting each other). The list grows as keys come,
+ * so a storm of a few keys keeps a few rows.
  */
 static struct fold_stored *known_of(struct ras_db_fold *f, uint64_t hash)
 {
-	unsigned place = hash % FOLD_KNOWN;
 	struct fold_stored *k;
+	unsigned place;
 
-	if (f->known_at[place])
-		return &f->known[f->known_at[place] - 1];
-	if (f->nknown == f->cap_known) {
-		unsigned cap = f->cap_known ? 2 * f->cap_known : 16;
-
-		if (!(k = realloc(f->known, cap * sizeof(*k))))
-			return NULL;
-		f->known = k;
-		f->cap_known = cap;
-		ras_db_fold_count_bytes(f);
+	if (f->known_places) {
+		place = known_place(f, hash);
+		if (f->known_at[place])
+			return &f->known[f->known_at[place] - 1];
 	}
+	if (known_room(f) < 0)
+		return NULL;
+	place = known_place(f, hash);
 	k = &f->known[f->nknown];
-	*k = (struct fold_stored){ 0 };
+	*k = (struct fold_stored){ .hash = hash };
 	f->known_at[place] = (uint16_t)++f->nknown;
 	return k;
 }
 
-/* The row last written for e's key, if that is the one kept in its place (else read as before). */
+/* The row last written for e's key, if known (else read as before). */
 static int write_entry(struct ras_db *db, const struct fold_entry *e)
 {
 	struct fold_stored *k = known_of(db->fold, e->hash);
@@ -352,7 +453,7 @@ static int write_entry(struct ras_db *db, const struct fold_entry *e)
 
 	if (!k)
 		return -ENOMEM;
-	r = k->id && k->hash == e->hash ? write_known(db, e, k) : 1;
+	r = k->id ? write_known(db, e, k) : 1;
 	return r == 1 ? write_read(db, e, k) : r;
 }
 
@@ -382,15 +483,15 @@ int ras_db_fold_write_entries(struct ras_db *db)
 		return 0;
 	if (prepare_writes(db) < 0)
 		return -EIO;
-	if (!f->known_at) {
-		if (!(f->known_at = calloc(FOLD_KNOWN, sizeof(*f->known_at))))
-			return -ENOMEM;
-		ras_db_fold_count_bytes(f);
-	}
 	/* The batch's entries only, by their list (a failure is rolled back: ras_db_fold_discard). */
 	for (unsigned i = 0; i < f->used; i++)
-		if (write_entry(db, &f->e[i]) < 0)
+		if (write_entry(db, &f->e[i]) < 0) {
+			f->ngrows = 0;
+			f->grow_ids_len = 0;
 			return -EIO;
+		}
+	if (grow_flush(db) < 0)
+		return -EIO;
 	ras_db_fold_entries_empty(f);
 	return 0;
 }
