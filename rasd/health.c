@@ -78,9 +78,11 @@ int health_part(struct rasd_health *h, enum diag_kind kind, const char *key, boo
 	return -1;
 }
 
-int health_hold(struct rasd_health *h, const struct held_obs *o)
+int health_hold(struct rasd_health *h, uint32_t part, uint16_t type_idx, int64_t row_id,
+		const struct diag_obs *o)
 {
 	struct held_list *l = &h->held;
+	bool coords = o->flags & DIAG_OBS_COORDS;
 
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 256;
@@ -91,7 +93,19 @@ int health_hold(struct rasd_health *h, const struct held_obs *o)
 		l->v = v;
 		l->cap = cap;
 	}
-	l->v[l->n++] = *o;
+	if (coords && l->n_coords == l->cap_coords) {
+		size_t cap = l->cap_coords ? l->cap_coords * 2 : 256;
+		struct diag_dram *c = realloc(l->coords, cap * sizeof(*c));
+
+		if (!c)
+			return -ENOMEM;
+		l->coords = c;
+		l->cap_coords = cap;
+	}
+	if (coords)
+		l->coords[l->n_coords++] = o->dram;
+	l->v[l->n++] = (struct held_obs){ .row_id = row_id, .wall_ns = o->wall_ns, .n = o->n, .part = part,
+					  .flags = o->flags, .sev = (int32_t)o->sev, .type_idx = type_idx };
 	return 0;
 }
 
@@ -143,8 +157,7 @@ void rasd_health_record(struct rasd_health *h, const struct ras_event_type *type
 	n = health_attribute(h, type, ev->values, decoded, subj, n_subj, attr);
 	for (int i = 0; i < n; i++) {
 		int slot = health_part(h, attr[i].kind, attr[i].key, ev->synthetic, true);
-		struct held_obs o = { .type_idx = (uint16_t)(type - ras_event_types), .row_id = row_id,
-				      .obs = attr[i].obs };
+		struct diag_obs o = attr[i].obs;
 		struct part_entry *e;
 
 		if (slot < 0) {
@@ -156,11 +169,10 @@ void rasd_health_record(struct rasd_health *h, const struct ras_event_type *type
 			copy_str(e->label, sizeof(e->label), attr[i].label);
 		if (e->st.kind == DIAG_K_PCIE)
 			read_link(h, e, ev);
-		o.part = (uint32_t)slot;
-		o.obs.wall_ns = ev->wall_ns;
-		o.obs.n = errors_of(type, decoded);
-		o.obs.sev = head->severity;
-		if (health_hold(h, &o) < 0)
+		o.wall_ns = ev->wall_ns;
+		o.n = errors_of(type, decoded);
+		o.sev = head->severity;
+		if (health_hold(h, (uint32_t)slot, (uint16_t)(type - ras_event_types), row_id, &o) < 0)
 			untracked(h);
 	}
 }
@@ -354,19 +366,30 @@ void health_judge_pending(struct rasd_health *h)
 void health_apply(struct rasd_health *h, size_t upto)
 {
 	struct held_list *l = &h->held;
+	size_t c = 0;
 
 	if (upto > l->n)
 		upto = l->n;
 	for (size_t i = 0; i < upto; i++) {
 		const struct held_obs *o = &l->v[i];
+		struct diag_obs obs = { .wall_ns = o->wall_ns, .n = o->n, .sev = (enum ras_severity)o->sev,
+					.flags = o->flags };
 
-		count(h, o->part, &o->obs);
+		if (o->flags & DIAG_OBS_COORDS)
+			obs.dram = l->coords[c++];
+		else
+			diag_dram_clear(&obs.dram);
+		count(h, o->part, &obs);
 		if (o->type_idx < RAS_MAX_EVENT_TYPES && o->row_id > h->applied_id[o->type_idx])
 			h->applied_id[o->type_idx] = o->row_id;
 	}
 	if (upto) {
 		memmove(l->v, l->v + upto, (l->n - upto) * sizeof(*l->v));
 		l->n -= upto;
+		if (c) {
+			memmove(l->coords, l->coords + c, (l->n_coords - c) * sizeof(*l->coords));
+			l->n_coords -= c;
+		}
 	}
 	for (unsigned i = 0; i < h->n_touched; i++) {
 		struct part_entry *e = h->slot[h->touched[i]];
@@ -420,7 +443,7 @@ void rasd_health_rolled_back(struct rasd_health *h)
 
 	if (!h)
 		return;
-	h->held.n = 0;
+	h->held.n = h->held.n_coords = 0;
 	if (!h->flushed)
 		return;
 	/* The changes it wrote are written again, first. */
@@ -538,6 +561,7 @@ void rasd_health_close(struct rasd_health *h, bool write)
 		free(h->slot[h->order[i]]);
 	}
 	free(h->held.v);
+	free(h->held.coords);
 	free(h->history.v);
 	free(h->written.v);
 	free(h->touched);
