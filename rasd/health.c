@@ -366,20 +366,26 @@ void health_judge_pending(struct rasd_health *h)
 void health_apply(struct rasd_health *h, size_t upto)
 {
 	struct held_list *l = &h->held;
+	struct diag_obs obs;
 	size_t c = 0;
 
 	if (upto > l->n)
 		upto = l->n;
+	/* Without DIAG_OBS_COORDS an observation's coordinates are cleared, as health_attr.c makes them. */
+	diag_dram_clear(&obs.dram);
 	for (size_t i = 0; i < upto; i++) {
 		const struct held_obs *o = &l->v[i];
-		struct diag_obs obs = { .wall_ns = o->wall_ns, .n = o->n, .sev = (enum ras_severity)o->sev,
-					.flags = o->flags };
+		bool coords = o->flags & DIAG_OBS_COORDS;
 
-		if (o->flags & DIAG_OBS_COORDS)
+		obs.wall_ns = o->wall_ns;
+		obs.n = o->n;
+		obs.sev = (enum ras_severity)o->sev;
+		obs.flags = o->flags;
+		if (coords)
 			obs.dram = l->coords[c++];
-		else
-			diag_dram_clear(&obs.dram);
 		count(h, o->part, &obs);
+		if (coords)
+			diag_dram_clear(&obs.dram);
 		if (o->type_idx < RAS_MAX_EVENT_TYPES && o->row_id > h->applied_id[o->type_idx])
 			h->applied_id[o->type_idx] = o->row_id;
 	}

@@ -62,23 +62,25 @@ int ras_pending_add(struct ras_pending *q, const struct ras_pending_entry *e)
 	bool record = e->kind == RAS_PENDING_RECORD;
 	uint32_t size = record ? e->size : (uint32_t)sizeof(struct held_loss);
 	size_t need = entry_len(size);
-	struct held_entry h = {
-		.size = size, .cpu = e->cpu, .type_idx = (uint16_t)e->type_idx, .kind = (uint8_t)e->kind,
-		.synthetic = e->synthetic, .source = e->source, .ts = e->ts, .wall_ns = e->wall_ns,
-	};
+	struct held_entry *h;
 
 	if (run_room(r, need) < 0)
 		return -ENOMEM;
-	memcpy(r->buf + r->len, &h, sizeof(h));
+	/* Entries start 8-aligned: the buffer is malloc's, every entry's length a multiple of 8. */
+	h = (struct held_entry *)(void *)(r->buf + r->len);
+	*h = (struct held_entry){
+		.size = size, .cpu = e->cpu, .type_idx = (uint16_t)e->type_idx, .kind = (uint8_t)e->kind,
+		.synthetic = e->synthetic, .source = e->source, .ts = e->ts, .wall_ns = e->wall_ns,
+	};
 	if (record) {
-		memcpy(r->buf + r->len + sizeof(h), e->data, e->size);
+		memcpy(h + 1, e->data, e->size);
 		r->records++;
 		q->records++;
 	} else {
 		struct held_loss l = { .count = e->count, .from_ns = e->from_ns, .to_ns = e->to_ns,
 				       .origin = e->origin };
 
-		memcpy(r->buf + r->len + sizeof(h), &l, sizeof(l));
+		memcpy(h + 1, &l, sizeof(l));
 		r->losses++;
 		q->losses++;
 	}
