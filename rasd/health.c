@@ -78,6 +78,70 @@ int health_part(struct rasd_health *h, enum diag_kind kind, const char *key, boo
 	return -1;
 }
 
+/* A struct diag_dram is 16 coordinates, each RAS_DF_NONE when not known. */
+#define DRAM_COORDS 16
+_Static_assert(sizeof(struct diag_dram) == DRAM_COORDS * sizeof(int64_t), "coordinates");
+/* The most bytes one observation's coordinates pack into: two masks, then 16 of 8 bytes. */
+#define COORDS_MAX (4 + DRAM_COORDS * 8)
+
+/*
+ * d packed at out: a mask of the coordinates known and one of those wider
+ * than 32 bits, then each known one in 4 bytes or 8 (make bench's: 24 bytes,
+ * five coordinates, not 128). Returns its bytes.
+ */
+static size_t coords_put(uint8_t *out, const struct diag_dram *d)
+{
+	int64_t v[DRAM_COORDS];
+	uint16_t mask[2] = { 0, 0 };
+	size_t n = sizeof(mask);
+
+	memcpy(v, d, sizeof(v));
+	for (unsigned i = 0; i < DRAM_COORDS; i++) {
+		int32_t narrow = (int32_t)v[i];
+
+		if (v[i] == RAS_DF_NONE)
+			continue;
+		mask[0] |= (uint16_t)(1u << i);
+		if (narrow == v[i]) {
+			memcpy(out + n, &narrow, sizeof(narrow));
+			n += sizeof(narrow);
+		} else {
+			mask[1] |= (uint16_t)(1u << i);
+			memcpy(out + n, &v[i], sizeof(v[i]));
+			n += sizeof(v[i]);
+		}
+	}
+	memcpy(out, mask, sizeof(mask));
+	return n;
+}
+
+/* The coordinates packed at p into d (those not packed: RAS_DF_NONE); returns the bytes read. */
+static size_t coords_get(const uint8_t *p, struct diag_dram *d)
+{
+	int64_t v[DRAM_COORDS];
+	uint16_t mask[2];
+	size_t n = sizeof(mask);
+
+	memcpy(mask, p, sizeof(mask));
+	for (unsigned i = 0; i < DRAM_COORDS; i++)
+		v[i] = RAS_DF_NONE;
+	for (unsigned m = mask[0]; m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctz(m);
+		int32_t narrow;
+
+		if (mask[1] & (1u << i)) {
+			memcpy(&v[i], p + n, sizeof(v[i]));
+			n += sizeof(v[i]);
+		} else {
+			memcpy(&narrow, p + n, sizeof(narrow));
+			v[i] = narrow;
+			n += sizeof(narrow);
+		}
+	}
+	memcpy(d, v, sizeof(v));
+	return n;
+}
+
 int health_hold(struct rasd_health *h, uint32_t part, uint16_t type_idx, int64_t row_id,
 		const struct diag_obs *o)
 {
@@ -93,17 +157,17 @@ int health_hold(struct rasd_health *h, uint32_t part, uint16_t type_idx, int64_t
 		l->v = v;
 		l->cap = cap;
 	}
-	if (coords && l->n_coords == l->cap_coords) {
-		size_t cap = l->cap_coords ? l->cap_coords * 2 : 256;
-		struct diag_dram *c = realloc(l->coords, cap * sizeof(*c));
+	if (coords && l->coords_len + COORDS_MAX > l->coords_cap) {
+		size_t cap = l->coords_cap ? l->coords_cap * 2 : 16384;
+		uint8_t *c = realloc(l->coords, cap);
 
 		if (!c)
 			return -ENOMEM;
 		l->coords = c;
-		l->cap_coords = cap;
+		l->coords_cap = cap;
 	}
 	if (coords)
-		l->coords[l->n_coords++] = o->dram;
+		l->coords_len += coords_put(l->coords + l->coords_len, &o->dram);
 	l->v[l->n++] = (struct held_obs){ .row_id = row_id, .wall_ns = o->wall_ns, .n = o->n, .part = part,
 					  .flags = o->flags, .sev = (int32_t)o->sev, .type_idx = type_idx };
 	return 0;
@@ -382,7 +446,7 @@ void health_apply(struct rasd_health *h, size_t upto)
 		obs.sev = (enum ras_severity)o->sev;
 		obs.flags = o->flags;
 		if (coords)
-			obs.dram = l->coords[c++];
+			c += coords_get(l->coords + c, &obs.dram);
 		count(h, o->part, &obs);
 		if (coords)
 			diag_dram_clear(&obs.dram);
@@ -393,8 +457,8 @@ void health_apply(struct rasd_health *h, size_t upto)
 		memmove(l->v, l->v + upto, (l->n - upto) * sizeof(*l->v));
 		l->n -= upto;
 		if (c) {
-			memmove(l->coords, l->coords + c, (l->n_coords - c) * sizeof(*l->coords));
-			l->n_coords -= c;
+			memmove(l->coords, l->coords + c, l->coords_len - c);
+			l->coords_len -= c;
 		}
 	}
 	for (unsigned i = 0; i < h->n_touched; i++) {
@@ -449,7 +513,7 @@ void rasd_health_rolled_back(struct rasd_health *h)
 
 	if (!h)
 		return;
-	h->held.n = h->held.n_coords = 0;
+	h->held.n = h->held.coords_len = 0;
 	if (!h->flushed)
 		return;
 	/* The changes it wrote are written again, first. */

@@ -54,8 +54,10 @@ struct part_entry {
  * A record's observation of one part, held until its transaction commits:
  * a struct diag_obs without its DRAM coordinates (40 bytes, not 168), which
  * only an observation with DIAG_OBS_COORDS has and keeps in the list's
- * coords, in the same order. A storm's batch held one per part a record
- * names (make bench's 50,000-record batches: 11 MB at the peak).
+ * coords, in the same order, packed (coords_put, health.c: the known ones,
+ * 4 bytes each when they fit, not 128 bytes for 16). A storm's batch held one
+ * per part a record names (make bench's 50,000-record batches: 11 MB at the
+ * peak).
  */
 struct held_obs {
 	int64_t row_id, wall_ns, n;
@@ -68,8 +70,8 @@ struct held_obs {
 struct held_list {
 	struct held_obs *v;
 	size_t n, cap;
-	struct diag_dram *coords;          /* of the observations with DIAG_OBS_COORDS, in order */
-	size_t n_coords, cap_coords;
+	uint8_t *coords;                   /* of the observations with DIAG_OBS_COORDS, packed, in order */
+	size_t coords_len, coords_cap;
 };
 
 struct history_list {
