@@ -8,7 +8,7 @@
  * An entry as held: 40 bytes, not the 88 of a struct ras_pending_entry (most
  * of which only a loss uses), then the record's bytes or a loss's own
  * fields, padded to 8. A storm's records are most of what a batch holds
- * (make bench's varied ones 148 bytes on average: 248 held before, 192 now).
+ * (make bench's varied ones 148 bytes on average: about 244 held before, 192 now).
  */
 struct held_entry {
 	uint32_t size;               /* bytes after this header, before padding */
