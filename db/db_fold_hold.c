@@ -19,8 +19,10 @@
  * its row is folded later, from the copy kept when it was stored.
  *
  * A copy is packed first (ras_db_hold_pack: what the event loop hands the
- * writer thread, a few bytes per value), then unpacked by the thread that
- * holds or stores it.
+ * writer thread, a few bytes per value) and held or kept packed: unpacked
+ * (a struct ras_value of 32 bytes a value) only by the thread that folds or
+ * stores it, into buffers reused. Unpacked, make bench's copies took 728
+ * bytes on average, packed 302 (200,000 records: 19.8 MB at the peak).
  *
  * Only records that can never be duplicates are held: those whose source the
  * identity index (db_schema.c) does not cover, so INSERT OR IGNORE could not
@@ -36,14 +38,28 @@
 /*
  * The bytes of stored copies kept, all tables together: a storm's last
  * fold_keep per subject and those waiting (FOLD_DEFER). The bench's stream
- * (some 430 subjects) with live-sized batches needs 17 MiB at its peak; with
- * 16, 98 % of its folds of stored rows are from copies, with 8, 47 %.
+ * (some 430 subjects) with live-sized batches needed 17 MiB at its peak
+ * when copies were kept unpacked; with 16, 98 % of its folds of stored rows
+ * were from copies, with 8, 47 %. Packed, the same copies take about 7 MiB.
  */
 #define KEPT_MAX_BYTES (16u << 20)
 
+/* A record's copy as packed (ras_db_held_pack), with its decoding's id. */
+struct held_copy {
+	int64_t dec;
+	size_t bytes;               /* of this struct, the packed bytes included */
+	uint8_t packed[];
+};
+
 struct held_slot {
 	int64_t id;
-	struct held *rec;           /* NULL once folded */
+	struct held_copy *rec;      /* NULL once folded */
+};
+
+/* A record stored, not held: unpacked into its place's buffer, reused. */
+struct unheld_slot {
+	int64_t id;
+	struct held *rec;
 };
 
 struct held_table {
@@ -67,7 +83,7 @@ struct held_table {
 	 * Records the writer thread stores, not held (ras_db_hold_insert_packed):
 	 * gathered RAS_DB_ROWS_PER_INSERT to an INSERT, their copies' buffers reused.
 	 */
-	struct held_slot unheld[RAS_DB_ROWS_PER_INSERT];
+	struct unheld_slot unheld[RAS_DB_ROWS_PER_INSERT];
 	size_t unheld_cap[RAS_DB_ROWS_PER_INSERT];
 	unsigned nunheld;
 };
@@ -79,6 +95,9 @@ struct ras_db_hold {
 	size_t pack_cap;
 	struct ras_db_col_val *vals;
 	size_t kept_bytes;          /* the tables' kept copies */
+	/* Copies unpacked to be folded or stored (an INSERT's at most), reused. */
+	struct held *unpacked[RAS_DB_ROWS_PER_INSERT];
+	size_t unpacked_cap[RAS_DB_ROWS_PER_INSERT];
 };
 
 bool ras_db_hold_possible(const struct ras_db_event *ev)
@@ -158,6 +177,23 @@ static int room_for_one(struct held_table *ht)
 	ht->slot = grown;
 	ht->cap = cap;
 	return 0;
+}
+
+/* Copy c unpacked into the k-th reused buffer; NULL without room. */
+static struct held *unpack_copy(struct ras_db_hold *h, unsigned k, const struct held_copy *c)
+{
+	size_t need = ras_db_held_bytes(c->packed);
+
+	if (need > h->unpacked_cap[k]) {
+		struct held *grown = realloc(h->unpacked[k], need + 1024);
+
+		if (!grown)
+			return NULL;
+		h->unpacked[k] = grown;
+		h->unpacked_cap[k] = need + 1024;
+	}
+	ras_db_held_read(h->unpacked[k], c->dec, c->packed);
+	return h->unpacked[k];
 }
 
 int ras_db_hold_add(struct ras_db_hold *h, const struct ras_db_event *ev, int64_t id, int64_t dec)
@@ -299,7 +335,8 @@ int ras_db_hold_take(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int
 {
 	struct held_table *ht = h ? &h->t[idx] : NULL;
 	struct held_slot *slot = ht ? held_find(ht, id) : NULL;
-	struct held *c;
+	struct held_copy *c;
+	struct held *u;
 	int err = 0;
 
 	if (!slot)
@@ -308,7 +345,8 @@ int ras_db_hold_take(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int
 	slot->rec = NULL;
 	while (ht->first < ht->n && !ht->slot[ht->first].rec)
 		ht->first++;
-	err = folded_of(db, ht, c, idx, r);
+	u = unpack_copy(h, 0, c);
+	err = u ? folded_of(db, ht, u, idx, r) : -ENOMEM;
 	free(c);
 	return err < 0 ? err : 1;
 }
@@ -391,7 +429,8 @@ int ras_db_hold_take_stored(struct ras_db *db, struct ras_db_hold *h, unsigned i
 		return 0;
 	for (lo = ht->first_kept, hi = ht->nkept; lo < hi;) {
 		size_t mid = lo + (hi - lo) / 2;
-		struct held *c = ht->kept[mid].rec;
+		struct held_copy *c = ht->kept[mid].rec;
+		struct held *u;
 		int err;
 
 		if (ht->kept[mid].id < id) {
@@ -408,7 +447,8 @@ int ras_db_hold_take_stored(struct ras_db *db, struct ras_db_hold *h, unsigned i
 		h->kept_bytes -= c->bytes;
 		while (ht->first_kept < ht->nkept && !ht->kept[ht->first_kept].rec)
 			ht->first_kept++;
-		err = folded_of(db, ht, c, idx, r);
+		u = unpack_copy(h, 0, c);
+		err = u ? folded_of(db, ht, u, idx, r) : -ENOMEM;
 		free(c);
 		return err < 0 ? err : 1;
 	}
@@ -449,19 +489,34 @@ static int held_row_values(struct ras_db *db, struct held_table *ht, const struc
  * INSERT for them all, in runs). -EIO when a row is not stored (its reserved
  * id was taken, or SQLite failed): the transaction goes with them.
  */
-static int store_slots(struct ras_db *db, struct ras_db_hold *h, unsigned idx, struct held_slot *const *s,
-		       unsigned n)
+static int store_held(struct ras_db *db, struct ras_db_hold *h, unsigned idx, const int64_t *id,
+		      struct held *const *c, unsigned n)
 {
 	struct ras_db_row_job rows[RAS_DB_ROWS_PER_INSERT];
 
 	if (!h->vals && !(h->vals = malloc(RAS_DB_ROWS_PER_INSERT * RAS_DB_MAX_COLS * sizeof(*h->vals))))
 		return -ENOMEM;
 	for (unsigned k = 0; k < n; k++) {
-		rows[k] = (struct ras_db_row_job){ .id = s[k]->id, .row = &h->vals[k * RAS_DB_MAX_COLS] };
-		if (held_row_values(db, &h->t[idx], s[k]->rec, idx, rows[k].row) < 0)
+		rows[k] = (struct ras_db_row_job){ .id = id[k], .row = &h->vals[k * RAS_DB_MAX_COLS] };
+		if (held_row_values(db, &h->t[idx], c[k], idx, rows[k].row) < 0)
 			return -ENOMEM;
 	}
 	return ras_db_store_rows(db, idx, n, rows) == SQLITE_OK ? 0 : -EIO;
+}
+
+/* The held copies of slots s stored, unpacked one buffer each (store_held). */
+static int store_slots(struct ras_db *db, struct ras_db_hold *h, unsigned idx, struct held_slot *const *s,
+		       unsigned n)
+{
+	struct held *c[RAS_DB_ROWS_PER_INSERT];
+	int64_t id[RAS_DB_ROWS_PER_INSERT];
+
+	for (unsigned k = 0; k < n; k++) {
+		if (!(c[k] = unpack_copy(h, k, s[k]->rec)))
+			return -ENOMEM;
+		id[k] = s[k]->id;
+	}
+	return store_held(db, h, idx, id, c, n);
 }
 
 /*
@@ -509,13 +564,16 @@ int ras_db_hold_store(struct ras_db *db, struct ras_db_hold *h)
 static int store_unheld(struct ras_db *db, struct ras_db_hold *h, unsigned idx)
 {
 	struct held_table *ht = &h->t[idx];
-	struct held_slot *s[RAS_DB_ROWS_PER_INSERT];
+	struct held *c[RAS_DB_ROWS_PER_INSERT];
+	int64_t id[RAS_DB_ROWS_PER_INSERT];
 	unsigned n = ht->nunheld;
 
-	for (unsigned k = 0; k < n; k++)
-		s[k] = &ht->unheld[k];
+	for (unsigned k = 0; k < n; k++) {
+		c[k] = ht->unheld[k].rec;
+		id[k] = ht->unheld[k].id;
+	}
 	ht->nunheld = 0;
-	return n ? store_slots(db, h, idx, s, n) : 0;
+	return n ? store_held(db, h, idx, id, c, n) : 0;
 }
 
 int ras_db_fold_store_unheld(struct ras_db *db)
@@ -538,15 +596,17 @@ int ras_db_hold_put_packed(struct ras_db_hold *h, unsigned idx, int64_t id, int6
 			   const void *packed, size_t bytes)
 {
 	struct held_table *ht = h ? &h->t[idx] : NULL;
-	struct held *c;
+	struct held_copy *c;
 
-	(void)bytes;
 	if (!ht || !ht->eval)
 		return 0;
 	if (room_for_one(ht) < 0)
 		return -ENOMEM;
-	if (!(c = ras_db_held_unpack(dec, packed)))
+	if (!(c = malloc(sizeof(*c) + bytes)))
 		return -ENOMEM;
+	c->dec = dec;
+	c->bytes = sizeof(*c) + bytes;
+	memcpy(c->packed, packed, bytes);
 	ht->slot[ht->n++] = (struct held_slot){ .id = id, .rec = c };
 	return 1;
 }
@@ -561,7 +621,7 @@ int ras_db_hold_insert_packed(struct ras_db *db, struct ras_db_hold *h, unsigned
 {
 	size_t need = ras_db_held_bytes(packed);
 	struct held_table *ht = h ? &h->t[idx] : NULL;
-	struct held_slot *s;
+	struct unheld_slot *s;
 
 	(void)bytes;
 	if (!ht)
@@ -604,6 +664,8 @@ void ras_db_hold_free(struct ras_db_hold *h)
 		for (unsigned k = 0; k < RAS_DB_ROWS_PER_INSERT; k++)
 			free(h->t[i].unheld[k].rec);
 	}
+	for (unsigned k = 0; k < RAS_DB_ROWS_PER_INSERT; k++)
+		free(h->unpacked[k]);
 	free(h->pack);
 	free(h->vals);
 	free(h);

@@ -193,15 +193,6 @@ void ras_db_held_read(struct held *c, int64_t dec, const void *packed)
 	}
 }
 
-struct held *ras_db_held_unpack(int64_t dec, const void *packed)
-{
-	struct held *c = malloc(ras_db_held_bytes(packed));
-
-	if (c)
-		ras_db_held_read(c, dec, packed);
-	return c;
-}
-
 int ras_db_held_pack(const struct ras_db_fold_plan *plan, const struct ras_db_event *ev, uint8_t **buf,
 		     size_t *cap, size_t at, size_t *bytes)
 {

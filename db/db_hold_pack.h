@@ -39,7 +39,5 @@ int ras_db_held_pack(const struct ras_db_fold_plan *plan, const struct ras_db_ev
 size_t ras_db_held_bytes(const void *packed);
 /* Unpacks a packed record into c (ras_db_held_bytes of it), its values' bytes after them. */
 void ras_db_held_read(struct held *c, int64_t dec, const void *packed);
-/* A packed record unpacked into a copy of its own (malloc'd), or NULL. */
-struct held *ras_db_held_unpack(int64_t dec, const void *packed);
 
 #endif

@@ -31,7 +31,14 @@ struct rollup_entry {
 	/* Zero after the text (made from a zeroed entry): equal texts are equal fields. */
 	char source[16];
 	char severity[16];
-	char location[RAS_SUMLOC_LEN];   /* the summary location (struct ras_sumloc) */
+	/*
+	 * The summary location (struct ras_sumloc), in the set's text: most are
+	 * a few tens of bytes, and a slot of RAS_SUMLOC_LEN made the two sets'
+	 * slots 11.5 MB (352 bytes a slot, 112 now). loc points to it while the
+	 * set is written (flush_slots: nothing is added then).
+	 */
+	uint32_t loc_off;
+	const char *loc;
 };
 
 /* A table's records per source, synthetic and severity (rollup_totals), for one batch. */
@@ -72,6 +79,8 @@ struct ras_db_rollup {
 	unsigned taken;                  /* slots taken since the last trim */
 	sqlite3_stmt *upsert, *upsert_rows;   /* one key, UPSERT_ROWS keys */
 	struct recent_key *recent;       /* RECENT_KEYS, allocated with e */
+	char *text;                      /* the used slots' locations, each with its 0; emptied with them */
+	size_t text_len, text_cap;
 	unsigned gen;                    /* the slots' generation: bumped when they are emptied */
 	/* A handful of keys per batch: a short list, searched in order. */
 	struct totals_entry totals[TOTALS_SLOTS];
@@ -120,12 +129,13 @@ static uint64_t key_hash(unsigned idx, int64_t hour, int64_t boot, const char *s
 	return hash_str(hash_str(hash_str(h, source), sev), loc);
 }
 
-static bool same_key(const struct rollup_entry *e, unsigned idx, int64_t hour, int64_t boot,
-		     const char *source, int synthetic, const char *sev, const char *loc)
+static bool same_key(const struct ras_db_rollup *ru, const struct rollup_entry *e, unsigned idx,
+		     int64_t hour, int64_t boot, const char *source, int synthetic, const char *sev,
+		     const char *loc)
 {
 	return e->type_idx == idx && e->hour == hour && e->boot == boot &&
 	       e->synthetic == synthetic && !strcmp(e->source, source) &&
-	       !strcmp(e->severity, sev) && !strcmp(e->location, loc);
+	       !strcmp(e->severity, sev) && !strcmp(ru->text + e->loc_off, loc);
 }
 
 /* The upsert's 10 parameters of one key. */
@@ -137,7 +147,7 @@ static void entry_values(const struct rollup_entry *e, struct ras_db_col_val *v)
 	v[3] = ras_db_val_text(e->source);
 	v[4] = ras_db_val_int(e->synthetic);
 	v[5] = ras_db_val_text(e->severity);
-	v[6] = ras_db_val_text(e->location);
+	v[6] = ras_db_val_text(e->loc);
 	v[7] = ras_db_val_int(e->count);
 	v[8] = ras_db_val_int(e->first_ns);
 	v[9] = ras_db_val_int(e->last_ns);
@@ -175,7 +185,7 @@ static int entry_cmp(const void *pa, const void *pb)
 		return a->synthetic < b->synthetic ? -1 : 1;
 	if (memcmp(a->severity, b->severity, sizeof(a->severity)) && (c = strcmp(a->severity, b->severity)))
 		return c;
-	return strcmp(a->location, b->location);
+	return strcmp(a->loc, b->loc);
 }
 
 /* Writes n keys: UPSERT_ROWS at a time in one statement, the rest one by one. */
@@ -310,7 +320,7 @@ static int totals_rebuild(struct ras_db *db, unsigned idx)
 
 /* Writes the in-memory hourly counts. */
 /*
- * The used slots emptied, by their list: a storm's 16,384 slots (5.6 MiB) are
+ * The used slots emptied, by their list: a storm's 16,384 slots (1.8 MiB) are
  * not walked at each commit for the few a trickle's batch took.
  */
 static void empty_slots(struct ras_db_rollup *ru)
@@ -318,6 +328,7 @@ static void empty_slots(struct ras_db_rollup *ru)
 	for (unsigned i = 0; ru->e && i < ru->used; i++)
 		ru->e[ru->in_use[i]].used = false;
 	ru->used = 0;
+	ru->text_len = 0;
 	ru->gen++;
 }
 
@@ -337,8 +348,11 @@ static int flush_slots(struct ras_db *db, struct ras_db_rollup *ru)
 	 */
 	if (!(order = malloc(ru->used * sizeof(*order))))
 		return -ENOMEM;
-	for (unsigned i = 0; i < ru->used; i++)
-		order[n++] = &ru->e[ru->in_use[i]];
+	for (unsigned i = 0; i < ru->used; i++) {
+		order[n] = &ru->e[ru->in_use[i]];
+		order[n]->loc = ru->text + order[n]->loc_off;
+		n++;
+	}
 	qsort(order, n, sizeof(*order), entry_cmp);
 	r = flush_entries(db, ru, order, n);
 	free(order);
@@ -418,7 +432,7 @@ static bool recent_is(const struct recent_key *k, const struct ras_db_rollup *ru
 	       k->synthetic == (ev->synthetic ? 1 : 0) && k->severity == (int)h->severity;
 }
 
-/* The slot of the record's key, taken if free. */
+/* The slot of the record's key, taken if free (room for its location made first: text_room). */
 static unsigned slot_of(struct ras_db_rollup *ru, const struct ras_db_event *ev, int64_t hour,
 			int64_t boot)
 {
@@ -441,12 +455,14 @@ static unsigned slot_of(struct ras_db_rollup *ru, const struct ras_db_event *ev,
 						    .hash = hash };
 			ras_str_copy(e->source, sizeof(e->source), ev->source);
 			ras_str_copy(e->severity, sizeof(e->severity), sev);
-			ras_str_copy(e->location, sizeof(e->location), loc);
+			e->loc_off = (uint32_t)ru->text_len;
+			ras_str_copy(ru->text + ru->text_len, RAS_SUMLOC_LEN, loc);
+			ru->text_len += strlen(ru->text + ru->text_len) + 1;
 			ru->in_use[ru->used++] = slot;
 			ru->taken++;
 			return slot;
 		}
-		if (e->hash == hash && same_key(e, ev->type_idx, hour, boot, ev->source, synthetic, sev, loc))
+		if (e->hash == hash && same_key(ru, e, ev->type_idx, hour, boot, ev->source, synthetic, sev, loc))
 			return slot;
 	}
 }
@@ -457,6 +473,23 @@ void ras_db_rollup_prefetch(struct ras_db *db, const struct ras_db_event *ev, in
 
 	if (ru && ru->recent)
 		__builtin_prefetch(recent_of(ru, ev, sig, ras_db_hour_of(ev->wall_ns), boot));
+}
+
+/* Room in the set's text for one more location (at most RAS_SUMLOC_LEN bytes with its 0). */
+static int text_room(struct ras_db_rollup *ru)
+{
+	size_t cap = ru->text_cap ? ru->text_cap : 64 * 1024;
+	char *t;
+
+	if (ru->text_len + RAS_SUMLOC_LEN <= ru->text_cap)
+		return 0;
+	while (cap < ru->text_len + RAS_SUMLOC_LEN)
+		cap *= 2;
+	if (!(t = realloc(ru->text, cap)))
+		return -ENOMEM;
+	ru->text = t;
+	ru->text_cap = cap;
+	return 0;
 }
 
 int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t boot, uint64_t sig)
@@ -494,6 +527,8 @@ int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t 
 		count_in(&ru->e[k->slot], ev->wall_ns);
 		return 0;
 	}
+	if (text_room(ru) < 0)
+		return -ENOMEM;
 	slot = slot_of(ru, ev, hour, boot);
 	count_in(&ru->e[slot], ev->wall_ns);
 	if (k)
@@ -504,7 +539,7 @@ int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t 
 }
 
 /*
- * The batch's hourly slots (5.6 MiB once a storm touched them all), when none
+ * The batch's hourly slots (1.8 MiB once a storm touched them all), when none
  * is in use and few were taken since the last trim: a storm's batches keep
  * them, a trickle's take a page or two again.
  */
@@ -519,6 +554,9 @@ static void trim_set(struct ras_db_rollup *ru)
 		ru->in_use = NULL;
 		free(ru->recent);
 		ru->recent = NULL;
+		free(ru->text);
+		ru->text = NULL;
+		ru->text_cap = 0;
 	}
 	ru->taken = 0;
 }
@@ -531,7 +569,7 @@ void ras_db_rollup_trim(struct ras_db *db)
 
 static size_t set_bytes(const struct ras_db_rollup *ru)
 {
-	return ru && ru->e ? RAS_DB_ROLLUP_SLOTS * (sizeof(*ru->e) + sizeof(*ru->in_use)) : 0;
+	return ru && ru->e ? RAS_DB_ROLLUP_SLOTS * (sizeof(*ru->e) + sizeof(*ru->in_use)) + ru->text_cap : 0;
 }
 
 size_t ras_db_rollup_slot_bytes(const struct ras_db *db)
@@ -546,6 +584,7 @@ static void free_set(struct ras_db_rollup *ru)
 	free(ru->e);
 	free(ru->in_use);
 	free(ru->recent);
+	free(ru->text);
 	sqlite3_finalize(ru->upsert);
 	sqlite3_finalize(ru->upsert_rows);
 	sqlite3_finalize(ru->totals_upsert);

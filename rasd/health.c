@@ -78,9 +78,75 @@ int health_part(struct rasd_health *h, enum diag_kind kind, const char *key, boo
 	return -1;
 }
 
-int health_hold(struct rasd_health *h, const struct held_obs *o)
+/* A struct diag_dram is 16 coordinates, each RAS_DF_NONE when not known. */
+#define DRAM_COORDS 16
+_Static_assert(sizeof(struct diag_dram) == DRAM_COORDS * sizeof(int64_t), "coordinates");
+/* The most bytes one observation's coordinates pack into: two masks, then 16 of 8 bytes. */
+#define COORDS_MAX (4 + DRAM_COORDS * 8)
+
+/*
+ * d packed at out: a mask of the coordinates known and one of those wider
+ * than 32 bits, then each known one in 4 bytes or 8 (make bench's: 24 bytes,
+ * five coordinates, not 128). Returns its bytes.
+ */
+static size_t coords_put(uint8_t *out, const struct diag_dram *d)
+{
+	int64_t v[DRAM_COORDS];
+	uint16_t mask[2] = { 0, 0 };
+	size_t n = sizeof(mask);
+
+	memcpy(v, d, sizeof(v));
+	for (unsigned i = 0; i < DRAM_COORDS; i++) {
+		int32_t narrow = (int32_t)v[i];
+
+		if (v[i] == RAS_DF_NONE)
+			continue;
+		mask[0] |= (uint16_t)(1u << i);
+		if (narrow == v[i]) {
+			memcpy(out + n, &narrow, sizeof(narrow));
+			n += sizeof(narrow);
+		} else {
+			mask[1] |= (uint16_t)(1u << i);
+			memcpy(out + n, &v[i], sizeof(v[i]));
+			n += sizeof(v[i]);
+		}
+	}
+	memcpy(out, mask, sizeof(mask));
+	return n;
+}
+
+/* The coordinates packed at p into d (those not packed: RAS_DF_NONE); returns the bytes read. */
+static size_t coords_get(const uint8_t *p, struct diag_dram *d)
+{
+	int64_t v[DRAM_COORDS];
+	uint16_t mask[2];
+	size_t n = sizeof(mask);
+
+	memcpy(mask, p, sizeof(mask));
+	for (unsigned i = 0; i < DRAM_COORDS; i++)
+		v[i] = RAS_DF_NONE;
+	for (unsigned m = mask[0]; m; m &= m - 1) {
+		unsigned i = (unsigned)__builtin_ctz(m);
+		int32_t narrow;
+
+		if (mask[1] & (1u << i)) {
+			memcpy(&v[i], p + n, sizeof(v[i]));
+			n += sizeof(v[i]);
+		} else {
+			memcpy(&narrow, p + n, sizeof(narrow));
+			v[i] = narrow;
+			n += sizeof(narrow);
+		}
+	}
+	memcpy(d, v, sizeof(v));
+	return n;
+}
+
+int health_hold(struct rasd_health *h, uint32_t part, uint16_t type_idx, int64_t row_id,
+		const struct diag_obs *o)
 {
 	struct held_list *l = &h->held;
+	bool coords = o->flags & DIAG_OBS_COORDS;
 
 	if (l->n == l->cap) {
 		size_t cap = l->cap ? l->cap * 2 : 256;
@@ -91,7 +157,19 @@ int health_hold(struct rasd_health *h, const struct held_obs *o)
 		l->v = v;
 		l->cap = cap;
 	}
-	l->v[l->n++] = *o;
+	if (coords && l->coords_len + COORDS_MAX > l->coords_cap) {
+		size_t cap = l->coords_cap ? l->coords_cap * 2 : 16384;
+		uint8_t *c = realloc(l->coords, cap);
+
+		if (!c)
+			return -ENOMEM;
+		l->coords = c;
+		l->coords_cap = cap;
+	}
+	if (coords)
+		l->coords_len += coords_put(l->coords + l->coords_len, &o->dram);
+	l->v[l->n++] = (struct held_obs){ .row_id = row_id, .wall_ns = o->wall_ns, .n = o->n, .part = part,
+					  .flags = o->flags, .sev = (int32_t)o->sev, .type_idx = type_idx };
 	return 0;
 }
 
@@ -143,8 +221,7 @@ void rasd_health_record(struct rasd_health *h, const struct ras_event_type *type
 	n = health_attribute(h, type, ev->values, decoded, subj, n_subj, attr);
 	for (int i = 0; i < n; i++) {
 		int slot = health_part(h, attr[i].kind, attr[i].key, ev->synthetic, true);
-		struct held_obs o = { .type_idx = (uint16_t)(type - ras_event_types), .row_id = row_id,
-				      .obs = attr[i].obs };
+		struct diag_obs o = attr[i].obs;
 		struct part_entry *e;
 
 		if (slot < 0) {
@@ -156,11 +233,10 @@ void rasd_health_record(struct rasd_health *h, const struct ras_event_type *type
 			copy_str(e->label, sizeof(e->label), attr[i].label);
 		if (e->st.kind == DIAG_K_PCIE)
 			read_link(h, e, ev);
-		o.part = (uint32_t)slot;
-		o.obs.wall_ns = ev->wall_ns;
-		o.obs.n = errors_of(type, decoded);
-		o.obs.sev = head->severity;
-		if (health_hold(h, &o) < 0)
+		o.wall_ns = ev->wall_ns;
+		o.n = errors_of(type, decoded);
+		o.sev = head->severity;
+		if (health_hold(h, (uint32_t)slot, (uint16_t)(type - ras_event_types), row_id, &o) < 0)
 			untracked(h);
 	}
 }
@@ -354,19 +430,36 @@ void health_judge_pending(struct rasd_health *h)
 void health_apply(struct rasd_health *h, size_t upto)
 {
 	struct held_list *l = &h->held;
+	struct diag_obs obs;
+	size_t c = 0;
 
 	if (upto > l->n)
 		upto = l->n;
+	/* Without DIAG_OBS_COORDS an observation's coordinates are cleared, as health_attr.c makes them. */
+	diag_dram_clear(&obs.dram);
 	for (size_t i = 0; i < upto; i++) {
 		const struct held_obs *o = &l->v[i];
+		bool coords = o->flags & DIAG_OBS_COORDS;
 
-		count(h, o->part, &o->obs);
+		obs.wall_ns = o->wall_ns;
+		obs.n = o->n;
+		obs.sev = (enum ras_severity)o->sev;
+		obs.flags = o->flags;
+		if (coords)
+			c += coords_get(l->coords + c, &obs.dram);
+		count(h, o->part, &obs);
+		if (coords)
+			diag_dram_clear(&obs.dram);
 		if (o->type_idx < RAS_MAX_EVENT_TYPES && o->row_id > h->applied_id[o->type_idx])
 			h->applied_id[o->type_idx] = o->row_id;
 	}
 	if (upto) {
 		memmove(l->v, l->v + upto, (l->n - upto) * sizeof(*l->v));
 		l->n -= upto;
+		if (c) {
+			memmove(l->coords, l->coords + c, l->coords_len - c);
+			l->coords_len -= c;
+		}
 	}
 	for (unsigned i = 0; i < h->n_touched; i++) {
 		struct part_entry *e = h->slot[h->touched[i]];
@@ -420,7 +513,7 @@ void rasd_health_rolled_back(struct rasd_health *h)
 
 	if (!h)
 		return;
-	h->held.n = 0;
+	h->held.n = h->held.coords_len = 0;
 	if (!h->flushed)
 		return;
 	/* The changes it wrote are written again, first. */
@@ -538,6 +631,7 @@ void rasd_health_close(struct rasd_health *h, bool write)
 		free(h->slot[h->order[i]]);
 	}
 	free(h->held.v);
+	free(h->held.coords);
 	free(h->history.v);
 	free(h->written.v);
 	free(h->touched);

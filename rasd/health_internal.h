@@ -50,18 +50,28 @@ struct part_entry {
 	unsigned touched_rows, touched_banks, touched_ranks;
 };
 
-/* A record's observation of one part, held until its transaction commits. */
+/*
+ * A record's observation of one part, held until its transaction commits:
+ * a struct diag_obs without its DRAM coordinates (40 bytes, not 168), which
+ * only an observation with DIAG_OBS_COORDS has and keeps in the list's
+ * coords, in the same order, packed (coords_put, health.c: the known ones,
+ * 4 bytes each when they fit, not 128 bytes for 16). A storm's batch held one
+ * per part a record names (make bench's 50,000-record batches: 11 MB at the
+ * peak).
+ */
 struct held_obs {
-	uint32_t part;
+	int64_t row_id, wall_ns, n;
+	uint32_t part, flags;
+	int32_t sev;
 	uint16_t type_idx;
-	int64_t row_id;
-	struct diag_obs obs;
 };
 
 /* Grown by doubling. */
 struct held_list {
 	struct held_obs *v;
 	size_t n, cap;
+	uint8_t *coords;                   /* of the observations with DIAG_OBS_COORDS, packed, in order */
+	size_t coords_len, coords_cap;
 };
 
 struct history_list {
@@ -106,7 +116,9 @@ int health_part(struct rasd_health *h, enum diag_kind kind, const char *key, boo
 		bool create);
 /* Counts held observations [0, upto) into the parts, judges those touched, drops them. */
 void health_apply(struct rasd_health *h, size_t upto);
-int health_hold(struct rasd_health *h, const struct held_obs *o);
+/* Holds part's observation o by record row_id of type type_idx: 0 or -ENOMEM. */
+int health_hold(struct rasd_health *h, uint32_t part, uint16_t type_idx, int64_t row_id,
+		const struct diag_obs *o);
 int health_history_push(struct history_list *l, const struct ras_db_verdict_change *c);
 /* Classifies and judges the parts whose classification waits (at a flush). */
 void health_judge_pending(struct rasd_health *h);

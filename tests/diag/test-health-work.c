@@ -25,33 +25,33 @@ static const struct { enum diag_kind kind; const char *key; } parts[N_PARTS] = {
 };
 
 /* Observation i of part k: a DIMM's new cell on one row, a cache's corrected error, a device's uncorrected one. */
-static struct held_obs obs_of(struct rasd_health *h, int k, int i)
+static struct diag_obs obs_of(int k, int i)
 {
-	struct held_obs o;
+	struct diag_obs o;
 
 	memset(&o, 0, sizeof(o));
-	o.part = (uint32_t)health_part(h, parts[k].kind, parts[k].key, false, true);
-	o.type_idx = RAS_MAX_EVENT_TYPES;     /* no event table: no mark */
-	o.obs.wall_ns = T0 + (int64_t)i * 1000000;
-	o.obs.n = 1;
-	o.obs.sev = k == PCIE ? RAS_SEV_UNCORRECTED : RAS_SEV_CORRECTED;
+	o.wall_ns = T0 + (int64_t)i * 1000000;
+	o.n = 1;
+	o.sev = k == PCIE ? RAS_SEV_UNCORRECTED : RAS_SEV_CORRECTED;
 	if (k == DIMM) {
-		diag_dram_clear(&o.obs.dram);
-		o.obs.flags = DIAG_OBS_COORDS;
-		o.obs.dram.rank = 1;
-		o.obs.dram.bank_group = 2;
-		o.obs.dram.bank = 3;
-		o.obs.dram.row = 0x1a2b;
-		o.obs.dram.column = 8 * i;   /* a new cell each time */
+		diag_dram_clear(&o.dram);
+		o.flags = DIAG_OBS_COORDS;
+		o.dram.rank = 1;
+		o.dram.bank_group = 2;
+		o.dram.bank = 3;
+		o.dram.row = 0x1a2b;
+		o.dram.column = 8 * i;   /* a new cell each time */
 	}
 	return o;
 }
 
 static void hold(struct rasd_health *h, int k, int i)
 {
-	struct held_obs o = obs_of(h, k, i);
+	struct diag_obs o = obs_of(k, i);
+	uint32_t part = (uint32_t)health_part(h, parts[k].kind, parts[k].key, false, true);
 
-	health_hold(h, &o);
+	/* No event table's type: no mark. */
+	health_hold(h, part, RAS_MAX_EVENT_TYPES, 0, &o);
 }
 
 static struct rasd_health *open_health(struct rasd_config *cfg)
@@ -121,23 +121,22 @@ static void compare(struct rasd_health *h1, struct rasd_health *h2)
 
 static void hold_cell(struct rasd_health *h, int bank, int column, int t, int n)
 {
-	struct held_obs o;
+	struct diag_obs o;
+	uint32_t part = (uint32_t)health_part(h, DIAG_K_DIMM, MEM_KEY, false, true);
 
 	memset(&o, 0, sizeof(o));
-	o.part = (uint32_t)health_part(h, DIAG_K_DIMM, MEM_KEY, false, true);
-	o.type_idx = RAS_MAX_EVENT_TYPES;
-	o.obs.wall_ns = T0 + (int64_t)t * 1000000;
-	o.obs.n = n;
-	o.obs.sev = RAS_SEV_CORRECTED;
-	o.obs.flags = DIAG_OBS_COORDS;
-	diag_dram_clear(&o.obs.dram);
-	o.obs.dram.rank = 0;
-	o.obs.dram.bank_group = 0;
-	o.obs.dram.bank = bank;
-	o.obs.dram.row = 0x40;
-	o.obs.dram.column = 8 * column;
-	o.obs.dram.bit = 5;
-	health_hold(h, &o);
+	o.wall_ns = T0 + (int64_t)t * 1000000;
+	o.n = n;
+	o.sev = RAS_SEV_CORRECTED;
+	o.flags = DIAG_OBS_COORDS;
+	diag_dram_clear(&o.dram);
+	o.dram.rank = 0;
+	o.dram.bank_group = 0;
+	o.dram.bank = bank;
+	o.dram.row = 0x40;
+	o.dram.column = 8 * column;
+	o.dram.bit = 5;
+	health_hold(h, part, RAS_MAX_EVENT_TYPES, 0, &o);
 }
 
 static void hold_new_cells(struct rasd_health *h)
