@@ -35,6 +35,8 @@ ctl crashes --json > "$WORK/c.jsonl"
 ctl report --json --part DIMM_A1 > "$WORK/p.json"; is $? 0 "report --part DIMM_A1 exits 0"
 ctl report --part 'mc1, layers 0:0' -o "$WORK/p2.html"
 tap < <($PY "$top_srcdir/tests/report/check-report.py" "$WORK/r.json" "$WORK/s.json" "$WORK/c.jsonl" "$WORK/p.json")
+# What the page says the bundle says too, in the same words (check-html-json.py).
+tap < <($PY "$top_srcdir/tests/report/check-html-json.py" "$WORK/r.json" "$WORK/r.html" "the whole machine")
 
 # The same counts with a window: the part of the storm's first ten minutes.
 ctl report --json --since 2026-01-01T00:00:00Z --until 2026-01-01T00:10:00Z > "$WORK/rw.json"
@@ -50,8 +52,20 @@ away() { "$CTL" --config /dev/null --db "$WORK/here.db" --sysfs-root "$WORK/sys-
 	$PY -c 'import json,sys; m = json.load(sys.stdin)["machine"]; print(m and m["dmi"].get("sys_vendor"))'; }
 is "$(away)" None "a database without this machine's running boot: no identity unless asked"
 is "$(away --machine)" "Here Computers" "--machine reads the identity anyway"
+# Each of the three reasons: the bundle's machine_read says the page's sentence (none when asked).
+both() { # label, then report's options
+	local l=$1; shift
+	"$CTL" --config /dev/null --db "$WORK/here.db" --sysfs-root "$WORK/sys-here" report --json "$@" > "$WORK/$l.json"
+	"$CTL" --config /dev/null --db "$WORK/here.db" --sysfs-root "$WORK/sys-here" report -o "$WORK/$l.html" "$@"
+	is "$($PY -c 'import json,sys; print(json.load(sys.stdin)["machine_read"]["reason"])' < "$WORK/$l.json")" "$l" \
+		"machine_read.reason is $l"
+	tap < <($PY "$top_srcdir/tests/report/check-html-json.py" "$WORK/$l.json" "$WORK/$l.html" "$l" | grep machine_read)
+}
+both not_read
+both asked --machine
 sqlite3 "$WORK/here.db" "INSERT INTO boots (boot_id, first_seen_ns) VALUES ('$(cat /proc/sys/kernel/random/boot_id)', 1)"
 is "$(away)" "Here Computers" "a database holding this machine's running boot: its identity without --machine"
+both running_boot
 "$CTL" --config /dev/null --db "$WORK/here.db" --sysfs-root "$WORK/sys-here" report -o "$WORK/here.html"
 grep -q 'id="machine"><h2>Machine</h2><p class="muted">Read from this machine: the database records its running boot' "$WORK/here.html"
 ok $? "HTML: says why the identity was read"
