@@ -406,12 +406,6 @@ static void verdicts(FILE *f, const struct rpt_model *m)
 	fputs("</section>\n", f);
 }
 
-/* Done, and not only counted: an account decision leaves the machine as it was (actions(8)). */
-static bool taken(const struct rpt_action *a)
-{
-	return !strcmp(a->result, "done") && strcmp(a->action, "account") != 0;
-}
-
 static void action_rows(FILE *f, const struct rpt_model *m, bool done)
 {
 	fputs("<table><tr><th>first (UTC)</th><th>last</th><th>decisions</th><th>subject</th>"
@@ -419,7 +413,7 @@ static void action_rows(FILE *f, const struct rpt_model *m, bool done)
 	for (size_t i = 0; i < m->nactions; i++) {
 		const struct rpt_action *a = &m->actions[i];
 
-		if (taken(a) != done)
+		if (rpt_action_taken(a) != done)
 			continue;
 		fputs("<tr><td>", f);
 		when(f, a->wall_ns);
@@ -453,7 +447,7 @@ static void actions(FILE *f, const struct rpt_model *m)
 	size_t ndone = 0;
 
 	for (size_t i = 0; i < m->nactions; i++)
-		ndone += taken(&m->actions[i]);
+		ndone += rpt_action_taken(&m->actions[i]);
 	fprintf(f, "<section id=\"actions\"><h2>Actions</h2><h3>Taken</h3><p>%zu decision%s changed"
 		" the machine.</p>", ndone, ndone == 1 ? "" : "s");
 	if (ndone)

@@ -358,7 +358,13 @@ static void actions(FILE *f, const struct rpt_model *m)
 		jstr(f, a->target);
 		fputs(",\"event_table\":", f);
 		jstr(f, a->event_table);
-		fprintf(f, ",\"synthetic\":%s}", a->synthetic ? "true" : "false");
+		fprintf(f, ",\"synthetic\":%s,\"taken\":%s,\"part_index\":", a->synthetic ? "true" : "false",
+			rpt_action_taken(a) ? "true" : "false");
+		/* The part whose timeline the page marks it on. */
+		if (a->part < 0 || (size_t)a->part >= m->nparts)
+			fputs("null}", f);
+		else
+			fprintf(f, "%d}", a->part);
 	}
 	fputc(']', f);
 }

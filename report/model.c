@@ -31,7 +31,7 @@ const char *rpt_kind_of(const char *table)
 
 /*
  * The sentences the page and the bundle both say (one source): why the
- * machine was read, why records were lost.
+ * machine was read, why records were lost, which decisions were taken.
  */
 const struct rpt_machine_why *rpt_machine_why(const struct rpt_model *m)
 {
@@ -60,6 +60,12 @@ const char *rpt_loss_why(const char *origin)
 		if (!strcmp(origin, whys[i].origin))
 			return whys[i].why;
 	return "an origin this version does not know";
+}
+
+/* An account decision leaves the machine as it was (actions(8)). */
+bool rpt_action_taken(const struct rpt_action *a)
+{
+	return !strcmp(a->result, "done") && strcmp(a->action, "account") != 0;
 }
 
 int rpt_bin_of(const struct rpt_model *m, int64_t t_ns)

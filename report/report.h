@@ -230,6 +230,8 @@ struct rpt_machine_why {
 const struct rpt_machine_why *rpt_machine_why(const struct rpt_model *m);
 /* Why records of a loss origin were lost, as ras-fdr-ctl(8)'s summary says. */
 const char *rpt_loss_why(const char *origin);
+/* Done, and not only counted: a decision that changed the machine (an account one did not). */
+bool rpt_action_taken(const struct rpt_action *a);
 /* The kind of part an event table's records name: "dimm", "cpu", "pcie"... */
 const char *rpt_kind_of(const char *table);
 /* The timeline column a time falls in, or -1 outside [t0, t1). */

@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # The bundle says what the page says: why the machine's identity was read
-# (machine_read) and why each origin's records were lost, the same text in
-# both. TAP lines "ok - ..." / "not ok - ...".
+# (machine_read), why each origin's records were lost, which decisions were
+# taken and on which part's timeline each is marked, the same text or the
+# same lists in both. TAP lines "ok - ..." / "not ok - ...".
 #   check-html-json.py REPORT.json REPORT.html [LABEL]
 import html
 import json
@@ -41,3 +42,20 @@ say((mr["reason"] == "not_read") == (rep["machine"] is None), "machine_read.reas
 lost = [(r[0], r[-1]) for r in rows(section("losses"))]
 say(lost == [(o["origin"], o["why"]) for o in rep["lost"]["by_origin"]],
     "lost.by_origin's why is the page's, origin by origin (%d)" % len(lost))
+
+acts = section("actions").split("<h3>Refused or not done</h3>")
+if len(acts) == 2:
+    for taken, part in ((True, acts[0]), (False, acts[1])):
+        want = sorted(a["kind"] + " " + a["subject"] for a in rep["actions"] if a["taken"] == taken)
+        say(sorted(r[3] for r in rows(part)) == want,
+            "the actions with taken %s are those the page lists under %s (%d)" %
+            (taken, "Taken" if taken else "Refused or not done", len(want)))
+else:
+    say(False, "the page's actions section has its two lists")
+
+tl = rep["timeline"]
+marks = [d.count('<path class="act"') for d in re.findall(r'<div class="part">(.*?)</div>',
+                                                         section("timelines"), re.S)]
+want = [sum(1 for a in rep["actions"] if a["part_index"] == i and tl["from"] and
+            tl["from"] <= a["time"] < tl["until"]) for i in range(len(rep["parts"]))]
+say(marks == want, "each part's timeline marks the actions whose part_index is the part (%d)" % sum(want))

@@ -103,6 +103,13 @@ sqlite3 "$WORK/account.db" "INSERT INTO actions (boot, wall_ns, kind, subject, c
 "$CTL" --config /dev/null --db "$WORK/account.db" report -o "$WORK/account.html"
 grep -q 'id="actions".*Taken</h3><p>1 decision .*0x7e5a1000.*Refused or not done</h3><p>2 decisions.*0x2b4c' <(tr -d '\n' < "$WORK/account.html")
 ok $? "HTML: a decision only counted (account, done) is not among those taken"
+# The bundle says which decisions the page lists as taken (taken) and on which part's timeline
+# each is marked (part_index), the account one among those not taken.
+"$CTL" --config /dev/null --db "$WORK/account.db" report --json > "$WORK/account.json"
+tap < <($PY "$top_srcdir/tests/report/check-html-json.py" "$WORK/account.json" "$WORK/account.html" "an account decision" |
+	grep action)
+is "$($PY -c 'import json,sys; print(" ".join("%s:%s" % (a["action"], a["taken"]) for a in json.load(sys.stdin)["actions"]))' < "$WORK/account.json")" \
+	"soft:True soft:False account:False" "JSON: taken is true for the offline done only, not for the dry run or the account"
 # One of a thing is said as one: "1 decision", "1 crash", "1 part".
 grep -q 'Taken</h3><p>1 decision changed the machine.*Refused or not done</h3><p>1 decision changed nothing.*<p>1 crash of an earlier boot\.</p>' <(tr -d '\n' < "$WORK/r.html")
 ok $? "HTML: a single decision and crash said in the singular"
