@@ -145,16 +145,17 @@ static void machine_dimms(FILE *f, const struct rpt_machine *mc)
 static void machine(FILE *f, const struct rpt_model *m)
 {
 	const struct rpt_machine *mc = m->machine;
+	const struct rpt_machine_why *why = rpt_machine_why(m);
 
 	fputs("<section id=\"machine\"><h2>Machine</h2>", f);
-	if (!mc) {
-		fputs("<p class=\"muted\">The machine's identity was not read: the report was made "
-		      "away from the machine (the database records none of its boots as running) and "
-		      "without <code>--machine</code>.</p>", f);
-	} else {
-		if (m->machine_by_boot)
-			fputs("<p class=\"muted\">Read from this machine: the database records its running boot"
-			      " (rasd recorded it here).</p>", f);
+	/* The program's own words (rpt_machine_why), written as they are. */
+	if (why->text) {
+		fprintf(f, "<p class=\"muted\">%s", why->text);
+		if (why->option)
+			fprintf(f, "<code>%s</code>", why->option);
+		fprintf(f, "%s</p>", why->rest);
+	}
+	if (mc) {
 		fputs("<table><tr><th>host name</th>", f);
 		cell(f, mc->hostname);
 		fputs("</tr><tr><th>kernel</th>", f);
@@ -405,12 +406,6 @@ static void verdicts(FILE *f, const struct rpt_model *m)
 	fputs("</section>\n", f);
 }
 
-/* Done, and not only counted: an account decision leaves the machine as it was (actions(8)). */
-static bool taken(const struct rpt_action *a)
-{
-	return !strcmp(a->result, "done") && strcmp(a->action, "account") != 0;
-}
-
 static void action_rows(FILE *f, const struct rpt_model *m, bool done)
 {
 	fputs("<table><tr><th>first (UTC)</th><th>last</th><th>decisions</th><th>subject</th>"
@@ -418,7 +413,7 @@ static void action_rows(FILE *f, const struct rpt_model *m, bool done)
 	for (size_t i = 0; i < m->nactions; i++) {
 		const struct rpt_action *a = &m->actions[i];
 
-		if (taken(a) != done)
+		if (rpt_action_taken(a) != done)
 			continue;
 		fputs("<tr><td>", f);
 		when(f, a->wall_ns);
@@ -452,7 +447,7 @@ static void actions(FILE *f, const struct rpt_model *m)
 	size_t ndone = 0;
 
 	for (size_t i = 0; i < m->nactions; i++)
-		ndone += taken(&m->actions[i]);
+		ndone += rpt_action_taken(&m->actions[i]);
 	fprintf(f, "<section id=\"actions\"><h2>Actions</h2><h3>Taken</h3><p>%zu decision%s changed"
 		" the machine.</p>", ndone, ndone == 1 ? "" : "s");
 	if (ndone)
@@ -509,23 +504,6 @@ static void crashes(FILE *f, const struct rpt_model *m)
 	fputs("</section>\n", f);
 }
 
-/* Why records of an origin were lost, as ras-fdr-ctl(8)'s summary says. */
-static const char *loss_why(const char *origin)
-{
-	static const struct { const char *origin, *why; } whys[] = {
-		{ "stats", "the kernel's drop counters: its ring buffer was full" },
-		{ "subbuffer", "a ring buffer page the kernel marked as following lost records" },
-		{ "storage", "a stop of rasd could not store them" },
-		{ "crash", "a killed rasd had read them and not stored them" },
-		{ "malformed", "what followed a malformed page" },
-	};
-
-	for (size_t i = 0; i < sizeof(whys) / sizeof(whys[0]); i++)
-		if (!strcmp(origin, whys[i].origin))
-			return whys[i].why;
-	return "an origin this version does not know";
-}
-
 static void losses(FILE *f, const struct rpt_model *m)
 {
 	fprintf(f, "<section id=\"losses\"><h2>What was lost</h2><p>%lld records lost, and %lld gaps of"
@@ -541,7 +519,7 @@ static void losses(FILE *f, const struct rpt_model *m)
 		num(f, l->gaps);
 		num(f, l->rows);
 		cell(f, l->in_total ? "yes" : "no (the kernel's drop counters count them)");
-		cell(f, loss_why(l->origin));
+		cell(f, rpt_loss_why(l->origin));
 		fputs("</tr>", f);
 	}
 	fputs("</table></section>\n", f);

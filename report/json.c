@@ -93,6 +93,22 @@ static void machine(FILE *f, const struct rpt_machine *mc)
 	fputs("]}", f);
 }
 
+/* Why the identity was read or not: the reason and the page's sentence (null: it says none). */
+static void machine_read(FILE *f, const struct rpt_model *m)
+{
+	const struct rpt_machine_why *why = rpt_machine_why(m);
+	char text[512];
+
+	fprintf(f, ",\"machine_read\":{\"reason\":\"%s\",\"why\":", why->reason);
+	if (why->text) {
+		snprintf(text, sizeof(text), "%s%s%s", why->text, why->option ? why->option : "", why->rest);
+		jstr(f, text);
+	} else {
+		fputs("null", f);
+	}
+	fputc('}', f);
+}
+
 /*
  * A timeline's counts, `key` then "n,n,...]": built in one buffer and written
  * at once (an fprintf per number was a fifth of the whole machine's report:
@@ -342,7 +358,13 @@ static void actions(FILE *f, const struct rpt_model *m)
 		jstr(f, a->target);
 		fputs(",\"event_table\":", f);
 		jstr(f, a->event_table);
-		fprintf(f, ",\"synthetic\":%s}", a->synthetic ? "true" : "false");
+		fprintf(f, ",\"synthetic\":%s,\"taken\":%s,\"part_index\":", a->synthetic ? "true" : "false",
+			rpt_action_taken(a) ? "true" : "false");
+		/* The part whose timeline the page marks it on. */
+		if (a->part < 0 || (size_t)a->part >= m->nparts)
+			fputs("null}", f);
+		else
+			fprintf(f, "%d}", a->part);
 	}
 	fputc(']', f);
 }
@@ -392,9 +414,11 @@ static void losses(FILE *f, const struct rpt_model *m)
 
 		fprintf(f, "%s{\"origin\":", i ? "," : "");
 		jstr(f, l->origin);
-		fprintf(f, ",\"records\":%lld,\"unknown_gaps\":%lld,\"rows\":%lld,\"in_total\":%s}",
+		fprintf(f, ",\"records\":%lld,\"unknown_gaps\":%lld,\"rows\":%lld,\"in_total\":%s,\"why\":",
 			(long long)l->records, (long long)l->gaps, (long long)l->rows,
 			l->in_total ? "true" : "false");
+		jstr(f, rpt_loss_why(l->origin));
+		fputc('}', f);
 	}
 	fputs("]}", f);
 }
@@ -448,6 +472,7 @@ int rpt_write_json(FILE *f, const struct rpt_model *m)
 	jstr(f, m->part_filter);
 	fprintf(f, ",\"synthetic_included\":%s", m->synthetic_included ? "true" : "false");
 	machine(f, m->machine);
+	machine_read(f, m);
 	fputs(",\"boots\":[", f);
 	for (size_t i = 0; i < m->nboots; i++) {
 		fprintf(f, "%s{\"boot_id\":", i ? "," : "");

@@ -1,5 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* The report's model: part kinds, timeline columns, walking and freeing its strings. */
+/*
+ * The report's model: part kinds, timeline columns, the sentences both renderings
+ * say, walking and freeing its strings.
+ */
 #include <ctype.h>
 #include <errno.h>
 #include <stdint.h>
@@ -24,6 +27,45 @@ const char *rpt_kind_of(const char *table)
 		if (!strncmp(table, kinds[i].prefix, strlen(kinds[i].prefix)))
 			return kinds[i].kind;
 	return "other";
+}
+
+/*
+ * The sentences the page and the bundle both say (one source): why the
+ * machine was read, why records were lost, which decisions were taken.
+ */
+const struct rpt_machine_why *rpt_machine_why(const struct rpt_model *m)
+{
+	static const struct rpt_machine_why not_read = {
+		"not_read", "The machine's identity was not read: the report was made away from the machine"
+		" (the database records none of its boots as running) and without ", "--machine", ".",
+	}, by_boot = {
+		"running_boot", "Read from this machine: the database records its running boot"
+		" (rasd recorded it here).", NULL, "",
+	}, asked = { "asked", NULL, NULL, NULL };
+
+	return !m->machine ? &not_read : m->machine_by_boot ? &by_boot : &asked;
+}
+
+const char *rpt_loss_why(const char *origin)
+{
+	static const struct { const char *origin, *why; } whys[] = {
+		{ "stats", "the kernel's drop counters: its ring buffer was full" },
+		{ "subbuffer", "a ring buffer page the kernel marked as following lost records" },
+		{ "storage", "a stop of rasd could not store them" },
+		{ "crash", "a killed rasd had read them and not stored them" },
+		{ "malformed", "what followed a malformed page" },
+	};
+
+	for (size_t i = 0; i < sizeof(whys) / sizeof(whys[0]); i++)
+		if (!strcmp(origin, whys[i].origin))
+			return whys[i].why;
+	return "an origin this version does not know";
+}
+
+/* An account decision leaves the machine as it was (actions(8)). */
+bool rpt_action_taken(const struct rpt_action *a)
+{
+	return !strcmp(a->result, "done") && strcmp(a->action, "account") != 0;
 }
 
 int rpt_bin_of(const struct rpt_model *m, int64_t t_ns)

@@ -216,6 +216,22 @@ struct rpt_model {
  * "not known" and why (a static answer); NULL for a part that is not a DIMM.
  */
 const struct rpt_locator *rpt_part_locator(const struct rpt_model *m, const struct rpt_part *p);
+/*
+ * Why the machine's identity is in the report or not: the reason as a word
+ * ("asked": --machine; "running_boot": the database records this machine's
+ * running boot; "not_read") and the sentence the page says, NULL for "asked"
+ * (the page says none: the operator asked). The sentence is in pieces so the
+ * page can set the option as code: text, then option (NULL: none), then rest;
+ * the bundle writes them as one string. The program's own words, no markup.
+ */
+struct rpt_machine_why {
+	const char *reason, *text, *option, *rest;
+};
+const struct rpt_machine_why *rpt_machine_why(const struct rpt_model *m);
+/* Why records of a loss origin were lost, as ras-fdr-ctl(8)'s summary says. */
+const char *rpt_loss_why(const char *origin);
+/* Done, and not only counted: a decision that changed the machine (an account one did not). */
+bool rpt_action_taken(const struct rpt_action *a);
 /* The kind of part an event table's records name: "dimm", "cpu", "pcie"... */
 const char *rpt_kind_of(const char *table);
 /* The timeline column a time falls in, or -1 outside [t0, t1). */

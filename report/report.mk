@@ -28,6 +28,7 @@ REPORT_TESTS = tests/report/test-report.sh tests/report/test-report-browser.sh \
 TESTS += $(REPORT_TESTS)
 EXTRA_DIST += $(REPORT_TESTS) tests/report/report-db.sh tests/report/browse.sh tests/report/check-report.py \
 	tests/report/check-png.py doc/schema/report.schema.json tests/report/check-scenario.py \
+	tests/report/check-html-json.py \
 	tests/report/scenarios/row-dimm.records tests/report/scenarios/multi-rank.records \
 	tests/report/scenarios/pcie-storm.records tests/report/scenarios/fatal-mce.records \
 	tests/report/scenarios/fatal-mce.sql tests/report/scenarios/rasdaemon.sql \

@@ -57,6 +57,7 @@ for s in row-dimm multi-rank pcie-storm fatal-mce rasdaemon; do
 	tap < <($PY "$top_srcdir/tests/report/check-scenario.py" "$SC/$s.expect" "$WORK/$s.json" "$WORK/$s.html")
 	tap < <($PY "$top_srcdir/tests/report/check-report.py" "$WORK/$s.json" "$WORK/$s.s.json" "$WORK/$s.c.jsonl" |
 		sed "s/\$/ ($s)/")
+	tap < <($PY "$top_srcdir/tests/report/check-html-json.py" "$WORK/$s.json" "$WORK/$s.html" "$s")
 	# In the real browser, the network cut: every section built, nothing fetched, drawn, printed.
 	if [ -n "$BROWSER" ]; then
 		browse --dump-dom --log-net-log="$WORK/$s.net.json" "file://$WORK/$s.html" > "$WORK/$s.dom"

@@ -35,6 +35,8 @@ ctl crashes --json > "$WORK/c.jsonl"
 ctl report --json --part DIMM_A1 > "$WORK/p.json"; is $? 0 "report --part DIMM_A1 exits 0"
 ctl report --part 'mc1, layers 0:0' -o "$WORK/p2.html"
 tap < <($PY "$top_srcdir/tests/report/check-report.py" "$WORK/r.json" "$WORK/s.json" "$WORK/c.jsonl" "$WORK/p.json")
+# What the page says the bundle says too, in the same words (check-html-json.py).
+tap < <($PY "$top_srcdir/tests/report/check-html-json.py" "$WORK/r.json" "$WORK/r.html" "the whole machine")
 
 # The same counts with a window: the part of the storm's first ten minutes.
 ctl report --json --since 2026-01-01T00:00:00Z --until 2026-01-01T00:10:00Z > "$WORK/rw.json"
@@ -50,8 +52,20 @@ away() { "$CTL" --config /dev/null --db "$WORK/here.db" --sysfs-root "$WORK/sys-
 	$PY -c 'import json,sys; m = json.load(sys.stdin)["machine"]; print(m and m["dmi"].get("sys_vendor"))'; }
 is "$(away)" None "a database without this machine's running boot: no identity unless asked"
 is "$(away --machine)" "Here Computers" "--machine reads the identity anyway"
+# Each of the three reasons: the bundle's machine_read says the page's sentence (none when asked).
+both() { # label, then report's options
+	local l=$1; shift
+	"$CTL" --config /dev/null --db "$WORK/here.db" --sysfs-root "$WORK/sys-here" report --json "$@" > "$WORK/$l.json"
+	"$CTL" --config /dev/null --db "$WORK/here.db" --sysfs-root "$WORK/sys-here" report -o "$WORK/$l.html" "$@"
+	is "$($PY -c 'import json,sys; print(json.load(sys.stdin)["machine_read"]["reason"])' < "$WORK/$l.json")" "$l" \
+		"machine_read.reason is $l"
+	tap < <($PY "$top_srcdir/tests/report/check-html-json.py" "$WORK/$l.json" "$WORK/$l.html" "$l" | grep machine_read)
+}
+both not_read
+both asked --machine
 sqlite3 "$WORK/here.db" "INSERT INTO boots (boot_id, first_seen_ns) VALUES ('$(cat /proc/sys/kernel/random/boot_id)', 1)"
 is "$(away)" "Here Computers" "a database holding this machine's running boot: its identity without --machine"
+both running_boot
 "$CTL" --config /dev/null --db "$WORK/here.db" --sysfs-root "$WORK/sys-here" report -o "$WORK/here.html"
 grep -q 'id="machine"><h2>Machine</h2><p class="muted">Read from this machine: the database records its running boot' "$WORK/here.html"
 ok $? "HTML: says why the identity was read"
@@ -89,6 +103,13 @@ sqlite3 "$WORK/account.db" "INSERT INTO actions (boot, wall_ns, kind, subject, c
 "$CTL" --config /dev/null --db "$WORK/account.db" report -o "$WORK/account.html"
 grep -q 'id="actions".*Taken</h3><p>1 decision .*0x7e5a1000.*Refused or not done</h3><p>2 decisions.*0x2b4c' <(tr -d '\n' < "$WORK/account.html")
 ok $? "HTML: a decision only counted (account, done) is not among those taken"
+# The bundle says which decisions the page lists as taken (taken) and on which part's timeline
+# each is marked (part_index), the account one among those not taken.
+"$CTL" --config /dev/null --db "$WORK/account.db" report --json > "$WORK/account.json"
+tap < <($PY "$top_srcdir/tests/report/check-html-json.py" "$WORK/account.json" "$WORK/account.html" "an account decision" |
+	grep action)
+is "$($PY -c 'import json,sys; print(" ".join("%s:%s" % (a["action"], a["taken"]) for a in json.load(sys.stdin)["actions"]))' < "$WORK/account.json")" \
+	"soft:True soft:False account:False" "JSON: taken is true for the offline done only, not for the dry run or the account"
 # One of a thing is said as one: "1 decision", "1 crash", "1 part".
 grep -q 'Taken</h3><p>1 decision changed the machine.*Refused or not done</h3><p>1 decision changed nothing.*<p>1 crash of an earlier boot\.</p>' <(tr -d '\n' < "$WORK/r.html")
 ok $? "HTML: a single decision and crash said in the singular"
