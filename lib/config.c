@@ -127,9 +127,9 @@ void rasd_config_defaults(struct rasd_config *c)
 	c->buffer_size_kb = 256;
 	c->log_corrected_per_minute = 10;
 	c->log_uncorrected_per_minute = 600;
-	c->batch_max_records = 50000;
+	c->batch_max_records = 100000;
 	c->commit_delay_ms = 65;
-	c->hold_max_kb = 16384;
+	c->hold_max_kb = 32768;
 	snprintf(c->fold_threshold, sizeof(c->fold_threshold), "100/1h");
 	c->fold_keep = 10;
 	c->max_db_size_mb = 1024;
