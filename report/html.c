@@ -149,12 +149,10 @@ static void machine(FILE *f, const struct rpt_model *m)
 
 	fputs("<section id=\"machine\"><h2>Machine</h2>", f);
 	/* The program's own words (rpt_machine_why), written as they are. */
-	if (why->text) {
-		fprintf(f, "<p class=\"muted\">%s", why->text);
-		if (why->option)
-			fprintf(f, "<code>%s</code>", why->option);
-		fprintf(f, "%s</p>", why->rest);
-	}
+	fprintf(f, "<p class=\"muted\">%s", why->text);
+	if (why->option)
+		fprintf(f, "<code>%s</code>", why->option);
+	fprintf(f, "%s</p>", why->rest);
 	if (mc) {
 		fputs("<table><tr><th>host name</th>", f);
 		cell(f, mc->hostname);

@@ -93,19 +93,15 @@ static void machine(FILE *f, const struct rpt_machine *mc)
 	fputs("]}", f);
 }
 
-/* Why the identity was read or not: the reason and the page's sentence (null: it says none). */
+/* Why the identity was read or not: the reason and the page's sentence, the same words. */
 static void machine_read(FILE *f, const struct rpt_model *m)
 {
 	const struct rpt_machine_why *why = rpt_machine_why(m);
 	char text[512];
 
 	fprintf(f, ",\"machine_read\":{\"reason\":\"%s\",\"why\":", why->reason);
-	if (why->text) {
-		snprintf(text, sizeof(text), "%s%s%s", why->text, why->option ? why->option : "", why->rest);
-		jstr(f, text);
-	} else {
-		fputs("null", f);
-	}
+	snprintf(text, sizeof(text), "%s%s%s", why->text, why->option ? why->option : "", why->rest);
+	jstr(f, text);
 	fputc('}', f);
 }
 

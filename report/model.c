@@ -41,7 +41,7 @@ const struct rpt_machine_why *rpt_machine_why(const struct rpt_model *m)
 	}, by_boot = {
 		"running_boot", "Read from this machine: the database records its running boot"
 		" (rasd recorded it here).", NULL, "",
-	}, asked = { "asked", NULL, NULL, NULL };
+	}, asked = { "asked", "Read from this machine: ", "--machine", " was given." };
 
 	return !m->machine ? &not_read : m->machine_by_boot ? &by_boot : &asked;
 }

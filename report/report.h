@@ -219,10 +219,10 @@ const struct rpt_locator *rpt_part_locator(const struct rpt_model *m, const stru
 /*
  * Why the machine's identity is in the report or not: the reason as a word
  * ("asked": --machine; "running_boot": the database records this machine's
- * running boot; "not_read") and the sentence the page says, NULL for "asked"
- * (the page says none: the operator asked). The sentence is in pieces so the
- * page can set the option as code: text, then option (NULL: none), then rest;
- * the bundle writes them as one string. The program's own words, no markup.
+ * running boot; "not_read") and the sentence the page says, one for each
+ * reason, never NULL. The sentence is in pieces so the page can set the
+ * option as code: text, then option (NULL: none), then rest; the bundle
+ * writes them as one string. The program's own words, no markup.
  */
 struct rpt_machine_why {
 	const char *reason, *text, *option, *rest;

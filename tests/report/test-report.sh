@@ -52,7 +52,7 @@ away() { "$CTL" --config /dev/null --db "$WORK/here.db" --sysfs-root "$WORK/sys-
 	$PY -c 'import json,sys; m = json.load(sys.stdin)["machine"]; print(m and m["dmi"].get("sys_vendor"))'; }
 is "$(away)" None "a database without this machine's running boot: no identity unless asked"
 is "$(away --machine)" "Here Computers" "--machine reads the identity anyway"
-# Each of the three reasons: the bundle's machine_read says the page's sentence (none when asked).
+# Each of the three reasons: the bundle's machine_read says the page's sentence, --machine's too.
 both() { # label, then report's options
 	local l=$1; shift
 	"$CTL" --config /dev/null --db "$WORK/here.db" --sysfs-root "$WORK/sys-here" report --json "$@" > "$WORK/$l.json"
@@ -63,6 +63,10 @@ both() { # label, then report's options
 }
 both not_read
 both asked --machine
+grep -q 'id="machine"><h2>Machine</h2><p class="muted">Read from this machine: <code>--machine</code> was given.</p>' "$WORK/asked.html"
+ok $? "HTML: says the identity was read because --machine was given (as code)"
+is "$($PY -c 'import json,sys; print(json.load(sys.stdin)["machine_read"]["why"])' < "$WORK/asked.json")" \
+	"Read from this machine: --machine was given." "JSON: machine_read.why says --machine was given"
 sqlite3 "$WORK/here.db" "INSERT INTO boots (boot_id, first_seen_ns) VALUES ('$(cat /proc/sys/kernel/random/boot_id)', 1)"
 is "$(away)" "Here Computers" "a database holding this machine's running boot: its identity without --machine"
 both running_boot
