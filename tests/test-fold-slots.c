@@ -122,22 +122,11 @@ static int64_t differing_keys(void)
 		"  FROM p.mc_event GROUP BY 1, 2, 3)"
 		" SELECT (SELECT count(*) FROM (SELECT * FROM a EXCEPT SELECT * FROM b))"
 		"      + (SELECT count(*) FROM (SELECT * FROM b EXCEPT SELECT * FROM a))";
-	char path[512], attach[600];
-	sqlite3 *h = NULL;
-	sqlite3_stmt *st = NULL;
-	int64_t n = -1;
+	char path[512], plain[512];
 
 	snprintf(path, sizeof(path), "%s/folded.db", dir);
-	snprintf(attach, sizeof(attach), "ATTACH '%s/plain.db' AS p", dir);
-	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-	    sqlite3_exec(h, attach, NULL, NULL, NULL) == SQLITE_OK &&
-	    sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-		n = sqlite3_column_int64(st, 0);
-	else
-		tap_diag("compare: %s", h ? sqlite3_errmsg(h) : "no memory");
-	sqlite3_finalize(st);
-	sqlite3_close(h);
-	return n;
+	snprintf(plain, sizeof(plain), "%s/plain.db", dir);
+	return test_sql_int_with(path, plain, sql);
 }
 
 static int64_t scalar(const char *name, const char *sql)

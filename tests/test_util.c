@@ -95,15 +95,25 @@ int64_t test_boot_offset(void)
 
 int64_t test_sql_int(const char *path, const char *sql)
 {
+	return test_sql_int_with(path, NULL, sql);
+}
+
+int64_t test_sql_int_with(const char *path, const char *other, const char *sql)
+{
+	char attach[4200];
 	sqlite3 *h;
 	sqlite3_stmt *st;
 	int64_t v = -1;
 
+	snprintf(attach, sizeof(attach), "ATTACH '%s' AS p", other ? other : "");
 	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    (!other || sqlite3_exec(h, attach, NULL, NULL, NULL) == SQLITE_OK) &&
 	    sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK) {
 		if (sqlite3_step(st) == SQLITE_ROW)
 			v = sqlite3_column_int64(st, 0);
 		sqlite3_finalize(st);
+	} else {
+		fprintf(stderr, "# %s: %s\n", path, h ? sqlite3_errmsg(h) : "no memory");
 	}
 	sqlite3_close(h);
 	return v;

@@ -20,6 +20,8 @@ int test_run(char *const argv[], const char *log_path);
 int64_t test_boot_offset(void);
 /* The first column of the first row of sql on the database file path (read-only), or -1. */
 int64_t test_sql_int(const char *path, const char *sql);
+/* The same with the database at other attached as p (read only as path is); -1 on any failure. */
+int64_t test_sql_int_with(const char *path, const char *other, const char *sql);
 /* The line of text holding needle, copied into a static buffer ("" when none). */
 const char *test_line_with(const char *text, const char *needle);
 struct ras_event_type;
