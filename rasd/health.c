@@ -89,7 +89,7 @@ _Static_assert(sizeof(struct diag_dram) == DRAM_COORDS * sizeof(int64_t), "coord
  * than 32 bits, then each known one in 4 bytes or 8 (make bench's: 24 bytes,
  * five coordinates, not 128). Returns its bytes.
  */
-static size_t coords_put(uint8_t *out, const struct diag_dram *d)
+size_t health_coords_put(uint8_t *out, const struct diag_dram *d)
 {
 	int64_t v[DRAM_COORDS];
 	uint16_t mask[2] = { 0, 0 };
@@ -116,7 +116,7 @@ static size_t coords_put(uint8_t *out, const struct diag_dram *d)
 }
 
 /* The coordinates packed at p into d (those not packed: RAS_DF_NONE); returns the bytes read. */
-static size_t coords_get(const uint8_t *p, struct diag_dram *d)
+size_t health_coords_get(const uint8_t *p, struct diag_dram *d)
 {
 	int64_t v[DRAM_COORDS];
 	uint16_t mask[2];
@@ -167,7 +167,7 @@ int health_hold(struct rasd_health *h, uint32_t part, uint16_t type_idx, int64_t
 		l->coords_cap = cap;
 	}
 	if (coords)
-		l->coords_len += coords_put(l->coords + l->coords_len, &o->dram);
+		l->coords_len += health_coords_put(l->coords + l->coords_len, &o->dram);
 	l->v[l->n++] = (struct held_obs){ .row_id = row_id, .wall_ns = o->wall_ns, .n = o->n, .part = part,
 					  .flags = o->flags, .sev = (int32_t)o->sev, .type_idx = type_idx };
 	return 0;
@@ -446,7 +446,7 @@ void health_apply(struct rasd_health *h, size_t upto)
 		obs.sev = (enum ras_severity)o->sev;
 		obs.flags = o->flags;
 		if (coords)
-			c += coords_get(l->coords + c, &obs.dram);
+			c += health_coords_get(l->coords + c, &obs.dram);
 		count(h, o->part, &obs);
 		if (coords)
 			diag_dram_clear(&obs.dram);

@@ -54,7 +54,7 @@ struct part_entry {
  * A record's observation of one part, held until its transaction commits:
  * a struct diag_obs without its DRAM coordinates (40 bytes, not 168), which
  * only an observation with DIAG_OBS_COORDS has and keeps in the list's
- * coords, in the same order, packed (coords_put, health.c: the known ones,
+ * coords, in the same order, packed (health_coords_put: the known ones,
  * 4 bytes each when they fit, not 128 bytes for 16). A storm's batch held one
  * per part a record names (make bench's 50,000-record batches: 11 MB at the
  * peak).
@@ -138,6 +138,10 @@ int health_attribute(const struct rasd_health *h, const struct ras_event_type *t
 		     const struct ras_subject *subj, int n_subj, struct health_attr *out);
 /* The PCIe device's link as sysfs says now (current and maximum speed and width). */
 void health_read_link(const char *sysfs_root, const char *dev, struct diag_link *out, int64_t now_ns);
+
+/* health.c: a held observation's DRAM coordinates packed (at most 4 + 16 * 8 bytes) and read back. */
+size_t health_coords_put(uint8_t *out, const struct diag_dram *d);
+size_t health_coords_get(const uint8_t *p, struct diag_dram *d);
 
 /* health_store.c */
 void health_entry_row(struct rasd_health *h, struct part_entry *e, struct ras_db_part *row,
