@@ -292,8 +292,15 @@ static int redact(struct rpt_model *m, const char *sysfs_root)
 
 	if (!m->machine && !here)
 		return -ENOMEM;
+	struct rpt_machine *mc = m->machine ? m->machine : here;
+	/* The serial files refused (not root): said with what was taken out. */
+	char **unread = mc->unread;
+	size_t nunread = mc->nunread;
+
+	mc->unread = NULL;
+	mc->nunread = 0;
 	host_secrets(&s, m);
-	machine_secrets(&s, m, m->machine ? m->machine : here);
+	machine_secrets(&s, m, mc);
 	rpt_machine_free(here);
 	/*
 	 * The microcode revisions are versions, not addresses, and a kept PPIN
@@ -332,6 +339,11 @@ static int redact(struct rpt_model *m, const char *sysfs_root)
 	if (s.n)
 		qsort(s.v, s.n, sizeof(*s.v), by_length);
 	r = s.error ? s.error : rpt_redact(m, s.v, s.n);
+	/* unread is the model's now, whatever r (freed with it). */
+	int said = rpt_serials_unread(m, unread, nunread, geteuid() == 0);
+
+	if (r == 0)
+		r = said;
 	for (size_t i = 0; i < s.n; i++)
 		free((char *)s.v[i].text);
 	free(s.v);

@@ -24,7 +24,7 @@ int report_build(struct ras_db *db, const struct report_args *a, struct rpt_mode
 /*
  * The live machine's identity, read from sysfs under sysfs_root (DMI, the
  * SMBIOS table, CPU PPIN), /proc/cpuinfo and uname. What cannot be read is
- * left out. NULL only when out of memory.
+ * left out; the serials' files refused are in unread. NULL only when out of memory.
  */
 struct rpt_machine *report_machine(const char *sysfs_root);
 

@@ -4,7 +4,8 @@
  * vendor asks for first. Read from sysfs (DMI, the SMBIOS table's type 17
  * memory devices, each socket's PPIN), /proc/cpuinfo and uname; dmidecode is
  * never run. Files only root may read (serials, the SMBIOS table, PPIN) are
- * left out when they cannot be read, and the report says what it has.
+ * left out when they cannot be read, and the report says what it has; those
+ * of serials refused are noted (unread) for --redact to say.
  */
 #include <errno.h>
 #include <limits.h>
@@ -22,13 +23,39 @@ static const char *const dmi_keys[] = {
 	"bios_vendor", "bios_version", "bios_date", "bios_release",
 };
 
-/* A one-line file's text, trimmed; NULL when it cannot be read or is empty. */
-static char *read_line(const char *path)
+/*
+ * A serial's file that is there but refused (only root may read it): its path
+ * noted in mc->unread, so --redact can say those serials were not looked for.
+ */
+static void note_refused(struct rpt_machine *mc, const char *path, int err)
+{
+	char *p;
+
+	if (err != -EACCES && err != -EPERM)
+		return;
+	if (!(p = strdup(path)))
+		return;
+	char **v = realloc(mc->unread, (mc->nunread + 1) * sizeof(*v));
+
+	if (!v) {
+		free(p);
+		return;
+	}
+	mc->unread = v;
+	v[mc->nunread++] = p;
+}
+
+/* A one-line file's text, trimmed; NULL when it cannot be read (a serial's refused: noted) or is empty. */
+static char *read_line(struct rpt_machine *mc, const char *path, bool serial)
 {
 	char *buf;
+	int r;
 
-	if (ras_read_file(path, &buf, NULL) < 0)
+	if ((r = ras_read_file(path, &buf, NULL)) < 0) {
+		if (serial)
+			note_refused(mc, path, r);
 		return NULL;
+	}
 	buf[strcspn(buf, "\n")] = 0;
 	if (!buf[0]) {
 		free(buf);
@@ -46,7 +73,7 @@ static int dmi(struct rpt_machine *mc, const char *root)
 		struct rpt_kv *kv;
 
 		snprintf(path, sizeof(path), "%s/class/dmi/id/%s", root, dmi_keys[i]);
-		if (!(v = read_line(path)))
+		if (!(v = read_line(mc, path, strstr(dmi_keys[i], "serial") != NULL)))
 			continue;
 		if (!(kv = report_grow(&mc->dmi, &mc->ndmi, sizeof(*kv))) || !(kv->key = strdup(dmi_keys[i]))) {
 			free(v);
@@ -68,8 +95,10 @@ static int dimms(struct rpt_machine *mc, const char *root)
 	int n;
 
 	snprintf(path, sizeof(path), "%s/firmware/dmi/tables/DMI", root);
-	if (smbios_read_table(path, &blob, &len) < 0)
+	if ((n = smbios_read_table(path, &blob, &len)) < 0) {
+		note_refused(mc, path, n);     /* the DIMMs' serials are in it */
 		return 0;
+	}
 	if (!(dev = calloc(DIMMS_MAX, sizeof(*dev)))) {
 		free(blob);
 		return -ENOMEM;
@@ -125,7 +154,7 @@ static int add_socket(struct rpt_machine *mc, const char *root, const struct cpu
 	c->stepping = l->stepping ? strdup(l->stepping) : NULL;
 	c->microcode = l->microcode ? strdup(l->microcode) : NULL;
 	snprintf(path, sizeof(path), "%s/devices/system/cpu/cpu%ld/topology/ppin", root, l->processor);
-	c->ppin = read_line(path);
+	c->ppin = read_line(mc, path, true);
 	return 0;
 }
 

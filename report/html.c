@@ -563,7 +563,13 @@ static int tail(FILE *f, const struct rpt_model *m)
 			h(f, m->redactions[i].what);
 			fputs("</li>", f);
 		}
-		fputs("</ul></section>\n", f);
+		fputs("</ul>", f);
+		if (m->serials_unread_why) {
+			fputs("<p id=\"serials-unread\">", f);
+			h(f, m->serials_unread_why);
+			fputs("</p>", f);
+		}
+		fputs("</section>\n", f);
 	}
 	return 0;
 }

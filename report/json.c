@@ -419,6 +419,20 @@ static void losses(FILE *f, const struct rpt_model *m)
 	fputs("]}", f);
 }
 
+/* The serial files --redact could not read, and the page's sentence of them. */
+static void serials_unread(FILE *f, const struct rpt_model *m)
+{
+	fputs(",\"unread\":{\"files\":[", f);
+	for (size_t i = 0; i < m->nserials_unread; i++) {
+		if (i)
+			fputc(',', f);
+		jstr(f, m->serials_unread[i]);
+	}
+	fputs("],\"why\":", f);
+	jstr(f, m->serials_unread_why);
+	fputc('}', f);
+}
+
 /* The configuration, the records attached and what --redact took out. 0 or -EIO. */
 static int tail(FILE *f, const struct rpt_model *m)
 {
@@ -443,7 +457,10 @@ static int tail(FILE *f, const struct rpt_model *m)
 		for (size_t i = 0; i < m->nredactions; i++) {
 			fprintf(f, "%s{\"what\":", i ? "," : "");
 			jstr(f, m->redactions[i].what);
-			fprintf(f, ",\"count\":%lld}", (long long)m->redactions[i].count);
+			fprintf(f, ",\"count\":%lld", (long long)m->redactions[i].count);
+			if (m->serials_unread_why && !strcmp(m->redactions[i].what, "serial"))
+				serials_unread(f, m);
+			fputc('}', f);
 		}
 		fputc(']', f);
 	}

@@ -62,6 +62,49 @@ const char *rpt_loss_why(const char *origin)
 	return "an origin this version does not know";
 }
 
+static void free_paths(char **files, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(files[i]);
+	free(files);
+}
+
+int rpt_serials_unread(struct rpt_model *m, char **files, size_t n, bool as_root)
+{
+	char *why;
+	size_t len;
+	FILE *f;
+
+	if (!n) {
+		free_paths(files, n);
+		return 0;
+	}
+	if (!(f = open_memstream(&why, &len))) {
+		free_paths(files, n);
+		return -ENOMEM;
+	}
+	fputs("This machine's serial numbers could not be read, so they were not looked for in the"
+	      " records' and crashes' text: ", f);
+	fputs(as_root ? "reading " : "only root may read ", f);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%s%s", i == 0 ? "" : i + 1 < n ? ", " : " and ", files[i]);
+	fputs(as_root ? ", and it was refused even to root." :
+	      ", and this report was not made by root. Run it as root to take them out.", f);
+	/* Read here though the database may be another machine's: its serials are not here to read. */
+	if (!m->machine)
+		fputs(" The database records none of this machine's boots as running: if it is another"
+		      " machine's, that machine's serials cannot be read here, by root or not.", f);
+	if (fclose(f)) {
+		free(why);
+		free_paths(files, n);
+		return -ENOMEM;
+	}
+	m->serials_unread = files;
+	m->nserials_unread = n;
+	m->serials_unread_why = why;
+	return 0;
+}
+
 /* An account decision leaves the machine as it was (actions(8)). */
 bool rpt_action_taken(const struct rpt_action *a)
 {
@@ -298,6 +341,7 @@ void rpt_machine_free(struct rpt_machine *mc)
 		free(d->memory_type);
 	}
 	free(mc->dimms);
+	free_paths(mc->unread, mc->nunread);
 	free(mc);
 }
 
@@ -408,6 +452,8 @@ void rpt_model_free(struct rpt_model *m)
 	for (size_t i = 0; i < m->nredactions; i++)
 		free(m->redactions[i].what);
 	free(m->redactions);
+	free_paths(m->serials_unread, m->nserials_unread);
+	free(m->serials_unread_why);
 	rpt_machine_free(m->machine);
 	free(m->version);
 	free(m->database);

@@ -51,6 +51,14 @@ struct rpt_machine {
 	size_t ncpus;
 	struct rpt_dimm *dimms;
 	size_t ndimms;
+	/*
+	 * The files of its serials (a DMI serial, the SMBIOS table, a PPIN) that
+	 * are there but were refused (EACCES, EPERM: only root may read them),
+	 * as paths; none when every one there was read. Not rendered with it:
+	 * --redact says them (rpt_serials_unread).
+	 */
+	char **unread;
+	size_t nunread;
 };
 
 /* A part with errors: one summary location of one event type. */
@@ -209,6 +217,14 @@ struct rpt_model {
 	struct rpt_redaction *redactions;
 	size_t nredactions;
 	bool redacted;
+	/*
+	 * --redact could not read these files of this machine's serials
+	 * (rpt_machine.unread), so those serials were not looked for; NULL: none
+	 * missed. unread_why is the sentence the page and the bundle say of it.
+	 */
+	char **serials_unread;
+	size_t nserials_unread;
+	char *serials_unread_why;
 };
 
 /*
@@ -230,6 +246,18 @@ struct rpt_machine_why {
 const struct rpt_machine_why *rpt_machine_why(const struct rpt_model *m);
 /* Why records of a loss origin were lost, as ras-fdr-ctl(8)'s summary says. */
 const char *rpt_loss_why(const char *origin);
+/*
+ * --redact: this machine's serial files files[0..n) (paths) were there but
+ * refused, so its serials were not looked for. Takes files (and each path)
+ * into m, and sets the sentence the page and the bundle both say: which
+ * files, why (as_root false: only root may read them and the report was not
+ * made as root), that the serials were not looked for, and to run the report
+ * as root; when the identity was not read for the report (!m->machine: the
+ * database records none of this machine's boots as running), also that
+ * another machine's serials are not known here. n 0: nothing. 0 or -ENOMEM
+ * (files then freed).
+ */
+int rpt_serials_unread(struct rpt_model *m, char **files, size_t n, bool as_root);
 /* Done, and not only counted: a decision that changed the machine (an account one did not). */
 bool rpt_action_taken(const struct rpt_action *a);
 /* The kind of part an event table's records name: "dimm", "cpu", "pcie"... */

@@ -38,6 +38,8 @@ EXTRA_DIST += $(REPORT_TESTS) tests/report/report-db.sh tests/report/browse.sh t
 # -o's file whole or not at all (ctl/out_file.h): a write cut by ulimit -f, a
 # previous file kept, a symbolic link refused, /proc hidden (the named temporary).
 REPORT_TESTS += tests/report/test-report-atomic.sh
+# --redact by a user who is not root: the serial files it could not read, said (setpriv to nobody).
+REPORT_TESTS += tests/report/test-report-unread.sh
 
 # The HTML writer's vectors (report/html_text.c on lib/text.h's rule).
 check_PROGRAMS += tests/report/test-html-text

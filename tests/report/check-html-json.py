@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: MIT
 # The bundle says what the page says: why the machine's identity was read
 # (machine_read), why each origin's records were lost, which decisions were
-# taken and on which part's timeline each is marked, the same text or the
-# same lists in both. TAP lines "ok - ..." / "not ok - ...".
+# taken and on which part's timeline each is marked, and with --redact which
+# serial files it could not read (the serial entry's unread), the same text
+# or the same lists in both. TAP lines "ok - ..." / "not ok - ...".
 #   check-html-json.py REPORT.json REPORT.html [LABEL]
 import html
 import json
@@ -61,3 +62,12 @@ marks = [d.count('<path class="act"') for d in re.findall(r'<div class="part">(.
 want = [sum(1 for a in rep["actions"] if a["part_index"] == i and tl["from"] and
             tl["from"] <= a["time"] < tl["until"]) for i in range(len(rep["parts"]))]
 say(marks == want, "each part's timeline marks the actions whose part_index is the part (%d)" % sum(want))
+
+# --redact's sentence of the serial files it could not read: the page's, or neither says one.
+m = re.search(r'<p id="serials-unread">(.*?)</p>', section("redacted"), re.S)
+said = text(m.group(1)) if m else None
+unread = [r.get("unread") for r in rep["redacted"] or [] if r["what"] == "serial"]
+unread = unread[0] if unread and unread[0] else None
+say((unread and unread["why"]) == said and (rep["redacted"] is not None) == ('<section id="redacted">' in page),
+    "redacted's serial unread.why is the Redacted section's sentence (%s)" %
+    ("none" if said is None else "%d files" % len(unread["files"])))
