@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "db_fold_internal.h"
+#include "lib/grow.h"
 
 /*
  * ORDER BY dec, the index's next column after the equalities, not ORDER BY
@@ -127,19 +128,14 @@ static int grow_flush(struct ras_db *db)
 /* Room for n more bytes of ids: 0 or -ENOMEM. */
 static int grow_ids_room(struct ras_db_fold *f, size_t n)
 {
-	size_t cap = f->grow_ids_cap ? f->grow_ids_cap : 256;
-	uint8_t *b;
+	size_t grown;
 
-	if (f->grow_ids_len + n <= f->grow_ids_cap)
-		return 0;
-	while (cap < f->grow_ids_len + n)
-		cap *= 2;
-	if (!(b = realloc(f->grow_ids, cap)))
+	if (ras_grow_room(&f->grow_ids, &f->grow_ids_cap, f->grow_ids_len, n, 256, &grown) < 0)
 		return -ENOMEM;
-	f->buf_bytes += cap - f->grow_ids_cap;
-	f->grow_ids = b;
-	f->grow_ids_cap = cap;
-	ras_db_fold_count_bytes(f);
+	if (grown) {
+		f->buf_bytes += grown;
+		ras_db_fold_count_bytes(f);
+	}
 	return 0;
 }
 

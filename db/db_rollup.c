@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "lib/grow.h"
 #include "lib/str.h"
 #include "db_internal.h"
 #include "db_rollup.h"
@@ -478,18 +479,7 @@ void ras_db_rollup_prefetch(struct ras_db *db, const struct ras_db_event *ev, in
 /* Room in the set's text for one more location (at most RAS_SUMLOC_LEN bytes with its 0). */
 static int text_room(struct ras_db_rollup *ru)
 {
-	size_t cap = ru->text_cap ? ru->text_cap : 64 * 1024;
-	char *t;
-
-	if (ru->text_len + RAS_SUMLOC_LEN <= ru->text_cap)
-		return 0;
-	while (cap < ru->text_len + RAS_SUMLOC_LEN)
-		cap *= 2;
-	if (!(t = realloc(ru->text, cap)))
-		return -ENOMEM;
-	ru->text = t;
-	ru->text_cap = cap;
-	return 0;
+	return ras_grow_room(&ru->text, &ru->text_cap, ru->text_len, RAS_SUMLOC_LEN, 64 * 1024, NULL);
 }
 
 int ras_db_rollup_add(struct ras_db *db, const struct ras_db_event *ev, int64_t boot, uint64_t sig)

@@ -11,6 +11,7 @@
 #include "triggers.h"
 #include "trigger_env.h"
 #include "lib/clock.h"
+#include "lib/grow.h"
 
 /* The kinds of subject attribution reads (lib/subject.h). */
 #define SUBJECT_KINDS ((1u << RAS_SUBJ_DIMM) | (1u << RAS_SUBJ_CPU) | (1u << RAS_SUBJ_DEVICE) | \
@@ -157,15 +158,8 @@ int health_hold(struct rasd_health *h, uint32_t part, uint16_t type_idx, int64_t
 		l->v = v;
 		l->cap = cap;
 	}
-	if (coords && l->coords_len + COORDS_MAX > l->coords_cap) {
-		size_t cap = l->coords_cap ? l->coords_cap * 2 : 16384;
-		uint8_t *c = realloc(l->coords, cap);
-
-		if (!c)
-			return -ENOMEM;
-		l->coords = c;
-		l->coords_cap = cap;
-	}
+	if (coords && ras_grow_room(&l->coords, &l->coords_cap, l->coords_len, COORDS_MAX, 16384, NULL) < 0)
+		return -ENOMEM;
 	if (coords)
 		l->coords_len += health_coords_put(l->coords + l->coords_len, &o->dram);
 	l->v[l->n++] = (struct held_obs){ .row_id = row_id, .wall_ns = o->wall_ns, .n = o->n, .part = part,

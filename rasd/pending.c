@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "pending.h"
+#include "lib/grow.h"
 
 /*
  * An entry as held: 40 bytes, not the 88 of a struct ras_pending_entry (most
@@ -41,19 +42,7 @@ static size_t entry_len(uint32_t size)
 /* Room for need more bytes at the run's end; -ENOMEM leaves it as it was. */
 static int run_room(struct ras_pending_run *r, size_t need)
 {
-	size_t cap = r->cap ? r->cap : 64 * 1024;
-	uint8_t *nb;
-
-	if (r->len + need <= r->cap)
-		return 0;
-	while (cap < r->len + need)
-		cap *= 2;
-	nb = realloc(r->buf, cap);
-	if (!nb)
-		return -ENOMEM;
-	r->buf = nb;
-	r->cap = cap;
-	return 0;
+	return ras_grow_room(&r->buf, &r->cap, r->len, need, 64 * 1024, NULL);
 }
 
 int ras_pending_add(struct ras_pending *q, const struct ras_pending_entry *e)
