@@ -362,6 +362,28 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	 * (rasd/pipeline.c). The column is added by ras_db_upgrade_columns.
 	 */
 	{ 24, "the identity of the instance behind each CPU's stored drop counters", NULL },
+	/*
+	 * The hourly roll-up (db_rollup.c) as a rowid table with a UNIQUE key
+	 * instead of WITHOUT ROWID: a storm's commit upserts mostly stored keys,
+	 * and such an upsert rewrites a short row found through the key's index
+	 * instead of the key's whole row in the key's B-tree (callgrind, make
+	 * bench's 1,000,000-record stream: 16.9k instructions a key instead of
+	 * 23.8k, the writer thread 3.5 % less). The same columns and key; the
+	 * rows copied in key order inside the migration's transaction. The
+	 * EDAC, subject and total roll-ups stay: a few thousand upserts a
+	 * stream, 7 M instructions of 17 G to gain.
+	 */
+	{ 26, "the hourly roll-up as a rowid table with a UNIQUE key",
+	  "DROP TABLE IF EXISTS rollup_hourly_new;"
+	  "CREATE TABLE rollup_hourly_new ("
+	  " tbl TEXT NOT NULL, hour INTEGER NOT NULL, boot INTEGER NOT NULL, source TEXT NOT NULL,"
+	  " synthetic INTEGER NOT NULL, severity TEXT NOT NULL, location TEXT NOT NULL,"
+	  " records INTEGER NOT NULL, first_ns INTEGER NOT NULL, last_ns INTEGER NOT NULL,"
+	  " UNIQUE (tbl, hour, boot, source, synthetic, severity, location));"
+	  "INSERT INTO rollup_hourly_new SELECT * FROM rollup_hourly"
+	  " ORDER BY tbl, hour, boot, source, synthetic, severity, location;"
+	  "DROP TABLE rollup_hourly;"
+	  "ALTER TABLE rollup_hourly_new RENAME TO rollup_hourly;" },
 };
 
 #define RAS_DB_N_UPGRADES (sizeof(ras_db_upgrades) / sizeof(ras_db_upgrades[0]))

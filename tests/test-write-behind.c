@@ -340,7 +340,8 @@ static void check_flush_on_writer(void)
 }
 
 /*
- * The roll-up tables are WITHOUT ROWID, which the update hook does not see:
+ * Most roll-up tables are WITHOUT ROWID, which the update hook does not see
+ * (the hourly one is a rowid table since schema 26, seen by both ways):
  * which thread writes them is told by which thread prepares their upserts
  * (the authorizer runs on the preparing thread), each statement prepared by
  * the flush that first needs it.
