@@ -13,7 +13,7 @@
 #include "lib/event_table.h"
 #include "lib/subject.h"
 
-#define RAS_DB_SCHEMA_VERSION 24
+#define RAS_DB_SCHEMA_VERSION 25
 
 struct ras_db;
 
