@@ -16,9 +16,9 @@
 #define FOLD_SLOTS 8192
 /*
  * Folds rows known from their last write, by key hash (db_fold_write.c): at
- * most this many keys, about 5.3 MiB of them (the bench's 1M-record storm
- * writes 19,060 keys); the next key after that forgets them all, and each
- * is read once again.
+ * most this many keys, about 5.5 MiB of them and their keys' bytes (144 a
+ * key on the bench: 4.5 MiB more; the 1M-record storm writes 19,060 keys);
+ * the next key after that forgets them all, and each is read once again.
  */
 #define FOLD_KNOWN_MAX 32768
 /* A place's entry as its index + 1 (0: free), in 16 bits: half the bytes to clear a batch. */
@@ -79,7 +79,8 @@ struct fold_pending {
 /*
  * A folds row as this connection last wrote it, kept by its key's hash: the
  * next batch's folds of the key merge into it without reading the row back
- * (db_fold_write.c). The update checks that the row still says so.
+ * (db_fold_write.c). The update checks that the row still says so; the key
+ * itself is checked here, from its bytes (the hash may name another key).
  */
 struct fold_stored {
 	uint64_t hash;              /* the key's (fold_entry.hash) */
@@ -89,6 +90,8 @@ struct fold_stored {
 	uint64_t addr_lo, addr_hi, details[FOLD_DETAILS];
 	unsigned ndetails;
 	size_t used, room;          /* times: its seconds' bytes, and with the padding */
+	uint32_t key_at;            /* the key's bytes in ras_db_fold.known_keys: key_len of key_room */
+	uint16_t key_len, key_room;
 };
 
 /* The batch's folds of one key: written (merged into its folds row) at commit. */
@@ -148,6 +151,8 @@ struct ras_db_fold {
 	struct fold_stored *known;
 	uint16_t *known_at;
 	unsigned nknown, cap_known, known_places;
+	char *known_keys;           /* the known rows' keys, emptied when they are forgotten */
+	size_t known_keys_len, known_keys_cap;
 	size_t buf_bytes;           /* the entries' secs and ids buffers */
 	size_t bytes;               /* all of the above: atomic, read by ras_db_fold_slot_bytes */
 	int64_t txn_first[RAS_MAX_EVENT_TYPES];     /* first row id of the open transaction; 0 none */
@@ -181,7 +186,7 @@ static inline void ras_db_fold_count_bytes(struct ras_db_fold *f)
 {
 	size_t n = (f->at ? FOLD_SLOTS * sizeof(*f->at) : 0) + f->cap * sizeof(*f->e) +
 		   f->known_places * sizeof(*f->known_at) +
-		   f->cap_known * sizeof(*f->known) + f->buf_bytes;
+		   f->cap_known * sizeof(*f->known) + f->known_keys_cap + f->buf_bytes;
 
 	__atomic_store_n(&f->bytes, n, __ATOMIC_RELAXED);
 }
@@ -191,9 +196,12 @@ static inline void ras_db_fold_known_free(struct ras_db_fold *f)
 {
 	free(f->known);
 	free(f->known_at);
+	free(f->known_keys);
 	f->known = NULL;
 	f->known_at = NULL;
+	f->known_keys = NULL;
 	f->nknown = f->cap_known = f->known_places = 0;
+	f->known_keys_len = f->known_keys_cap = 0;
 	ras_db_fold_count_bytes(f);
 }
 

@@ -52,18 +52,19 @@ static void bind_key(sqlite3_stmt *st, const struct fold_entry *e)
 
 /*
  * The update of a row known from the last write (fold_stored): it applies
- * only if the row still has the key and what that write left (a rollback, a
- * purge or another writer since: 0 rows changed, and the row is read). The
- * seconds are appended where the last write's end, inside the stored blob.
+ * only if the row still has what that write left (a rollback, a purge or
+ * another writer since: 0 rows changed, and the row is read). The seconds
+ * are appended where the last write's end, inside the stored blob. By id
+ * alone, the key columns not compared again (4 % of the writer thread on the
+ * 1M-record bench): the key was compared in memory (write_entry), and a
+ * folds id is never handed out again (schema step 25), so a row of that id
+ * is the key's row or none.
  */
 static const char upd_known_sql[] =
 	"UPDATE folds SET records = ?11, errors = ?12, first_ns = ?13, last_ns = ?14,"
 	" addr_lo = ?15, addr_hi = ?16, details = ?17, details_more = ?18,"
 	" times = CAST(substr(times, 1, ?31) || ?19 AS BLOB), last_s = ?20"
-	" WHERE id = ?30 AND tbl = ?1 AND hour = ?2 AND subject = ?3 AND boot = ?4"
-	" AND source = ?5 AND synthetic = ?6 AND severity = ?7 AND location = ?8"
-	" AND (?24 = 0 OR dec = ?24) AND dims = ?10 AND fresh = ?22 AND ekey = ?23"
-	" AND records = ?32 AND last_s = ?33 AND length(times) = ?34";
+	" WHERE id = ?30 AND records = ?32 AND last_s = ?33 AND length(times) = ?34";
 
 /*
  * The growth log (schema step 17, db_export.c reads it): what each write
@@ -271,6 +272,7 @@ static void remember(struct fold_stored *k, const struct fold_entry *m, int64_t 
 		     size_t room, int64_t last_s)
 {
 	*k = (struct fold_stored){ .hash = m->hash, .id = id, .records = m->records,
+				   .key_at = k->key_at, .key_len = k->key_len, .key_room = k->key_room,
 				   .errors = m->errors, .first_ns = m->first_ns,
 				   .last_ns = m->last_ns, .last_s = last_s,
 				   .have_addr = m->have_addr, .details_more = m->details_more,
@@ -294,8 +296,6 @@ static int write_known(struct ras_db *db, const struct fold_entry *e, struct fol
 	merge_stored(&m, s);
 	if (append_seconds(&m, s, NULL, &tail, &len, &used, &last_s) < 0)
 		return -ENOMEM;
-	bind_key(st, e);
-	sqlite3_bind_int64(st, 24, e->key.key_dec);
 	bind_sums(st, &m);
 	sqlite3_bind_blob(st, 19, tail + s->used, (int)(len - s->used), SQLITE_STATIC);
 	sqlite3_bind_int64(st, 20, last_s);
@@ -394,6 +394,7 @@ static int known_room(struct ras_db_fold *f)
 
 	if (f->nknown == FOLD_KNOWN_MAX) {
 		f->nknown = 0;
+		f->known_keys_len = 0;
 		memset(f->known_at, 0, f->known_places * sizeof(*f->known_at));
 	}
 	if (f->nknown < f->cap_known)
@@ -441,16 +442,75 @@ static struct fold_stored *known_of(struct ras_db_fold *f, uint64_t hash)
 	return k;
 }
 
-/* The row last written for e's key, if known (else read as before). */
+_Static_assert(sizeof(struct fold_entry) <= 65535, "a known row's key length in 16 bits");
+
+/* e's key as bytes (fold_entries.c same_entry's fields): its numbers, then each text with its NUL. */
+static size_t key_bytes(const struct fold_entry *e, char *out)
+{
+	const char *text[] = { e->subject, e->key.source, e->key.severity, e->key.location,
+			       e->key.ekey, e->key.dims };
+	int64_t num[] = { e->idx, e->hour, e->key.boot, e->key.key_dec, e->key.synthetic,
+			  e->key.fresh };
+	size_t n = sizeof(num);
+
+	memcpy(out, num, n);
+	for (size_t i = 0; i < sizeof(text) / sizeof(text[0]); i++) {
+		size_t len = strlen(text[i]) + 1;
+
+		memcpy(out + n, text[i], len);
+		n += len;
+	}
+	return n;
+}
+
+/* k's key set to key (its bytes kept in place if they fit, else appended): 0 or -ENOMEM. */
+static int known_key(struct ras_db_fold *f, struct fold_stored *k, const char *key, size_t len)
+{
+	if (len > k->key_room) {
+		size_t cap = f->known_keys_cap ? f->known_keys_cap : 4096;
+		char *b;
+
+		while (cap < f->known_keys_len + len)
+			cap *= 2;
+		if (cap != f->known_keys_cap) {
+			if (!(b = realloc(f->known_keys, cap)))
+				return -ENOMEM;
+			f->known_keys = b;
+			f->known_keys_cap = cap;
+			ras_db_fold_count_bytes(f);
+		}
+		k->key_at = (uint32_t)f->known_keys_len;
+		k->key_room = (uint16_t)len;
+		f->known_keys_len += len;
+	}
+	memcpy(f->known_keys + k->key_at, key, len);
+	k->key_len = (uint16_t)len;
+	return 0;
+}
+
+/*
+ * The row last written for e's key, if known (else read as before): the
+ * known row of e's hash is e's if its key's bytes are e's (another key of
+ * the same hash takes its place).
+ */
 static int write_entry(struct ras_db *db, const struct fold_entry *e)
 {
-	struct fold_stored *k = known_of(db->fold, e->hash);
-	int r;
+	struct ras_db_fold *f = db->fold;
+	struct fold_stored *k = known_of(f, e->hash);
+	char key[sizeof(struct fold_entry)];    /* more than its texts and numbers */
+	size_t len = key_bytes(e, key);
+	int r = 1;
 
 	if (!k)
 		return -ENOMEM;
-	r = k->id ? write_known(db, e, k) : 1;
-	return r == 1 ? write_read(db, e, k) : r;
+	if (k->id && k->key_len == len && !memcmp(f->known_keys + k->key_at, key, len))
+		r = write_known(db, e, k);
+	if (r != 1)
+		return r;
+	k->id = 0;
+	if (known_key(f, k, key, len) < 0)
+		return -ENOMEM;
+	return write_read(db, e, k);
 }
 
 static int prepare(struct ras_db *db, const char *sql, sqlite3_stmt **st)

@@ -363,6 +363,42 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	 */
 	{ 24, "the identity of the instance behind each CPU's stored drop counters", NULL },
 	/*
+	 * folds ids never handed out again (AUTOINCREMENT): a writer remembers
+	 * the id of each folds row it wrote (db_fold_write.c) and updates it by
+	 * id alone, and a purge (db_edac.c), a rollback or another writer may
+	 * have removed that row; without AUTOINCREMENT the next new row could
+	 * take its id. SQLite cannot add AUTOINCREMENT to a table, so folds is
+	 * made again beside itself, its rows copied with their ids (fold_growth
+	 * and export name them), and renamed; the UNIQUE key and folds_last as
+	 * step 11 made them. The ids used start at the highest id stored, or
+	 * the highest one used before, when the step runs again on a table
+	 * that has them (user_version set back).
+	 */
+	{ 25, "folds ids never handed out again",
+	  "CREATE TABLE folds_new (id INTEGER PRIMARY KEY AUTOINCREMENT, tbl TEXT NOT NULL,"
+	  " subject TEXT NOT NULL, hour INTEGER NOT NULL, boot INTEGER NOT NULL,"
+	  " source TEXT NOT NULL, synthetic INTEGER NOT NULL, severity TEXT NOT NULL,"
+	  " location TEXT NOT NULL, dec INTEGER NOT NULL, dims TEXT NOT NULL, fresh INTEGER NOT NULL,"
+	  " records INTEGER NOT NULL, errors INTEGER NOT NULL, first_ns INTEGER NOT NULL,"
+	  " last_ns INTEGER NOT NULL, addr_lo INTEGER, addr_hi INTEGER, detail_name TEXT,"
+	  " details BLOB, details_more INTEGER NOT NULL DEFAULT 0, times BLOB NOT NULL,"
+	  " last_s INTEGER NOT NULL, ekey TEXT NOT NULL DEFAULT '',"
+	  " UNIQUE (tbl, hour, subject, boot, source, synthetic, severity, location, dec, dims, fresh,"
+	  " ekey));"
+	  "INSERT INTO folds_new (id, tbl, subject, hour, boot, source, synthetic, severity,"
+	  " location, dec, dims, fresh, records, errors, first_ns, last_ns, addr_lo, addr_hi,"
+	  " detail_name, details, details_more, times, last_s, ekey)"
+	  " SELECT id, tbl, subject, hour, boot, source, synthetic, severity, location, dec, dims,"
+	  " fresh, records, errors, first_ns, last_ns, addr_lo, addr_hi, detail_name, details,"
+	  " details_more, times, last_s, ekey FROM folds ORDER BY id;"
+	  "DELETE FROM sqlite_sequence WHERE name = 'folds_new';"
+	  "INSERT INTO sqlite_sequence (name, seq) SELECT 'folds_new', max(seq) FROM"
+	  " (SELECT seq FROM sqlite_sequence WHERE name = 'folds' UNION ALL SELECT max(id) FROM folds)"
+	  " HAVING max(seq) IS NOT NULL;"
+	  "DROP TABLE folds;"
+	  "ALTER TABLE folds_new RENAME TO folds;"
+	  "CREATE INDEX IF NOT EXISTS folds_last ON folds (last_ns);" },
+	/*
 	 * The hourly roll-up (db_rollup.c) as a rowid table with a UNIQUE key
 	 * instead of WITHOUT ROWID: a storm's commit upserts mostly stored keys,
 	 * and such an upsert rewrites a short row found through the key's index

@@ -18,3 +18,10 @@ check_PROGRAMS += tests/test-fold-known
 TESTS += tests/test-fold-known
 tests_test_fold_known_CFLAGS = $(RAS_CFLAGS)
 tests_test_fold_known_LDADD = $(TEST_LIBS)
+
+# Folds ids never handed out again (schema step 25): migrated with their rows,
+# and a known row purged by another connection (tests/test-fold-ids.c).
+check_PROGRAMS += tests/test-fold-ids
+TESTS += tests/test-fold-ids
+tests_test_fold_ids_CFLAGS = $(RAS_CFLAGS)
+tests_test_fold_ids_LDADD = $(TEST_LIBS)
