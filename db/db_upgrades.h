@@ -373,8 +373,13 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	 * step 11 made them. The ids used start at the highest id stored, or
 	 * the highest one used before, when the step runs again on a table
 	 * that has them (user_version set back).
+	 * fold_growth's seq likewise: export's cursor is the last seq it
+	 * delivered, and reset --purge deletes the purged folds' growth; the
+	 * next growth took the purged seqs again and export, finding the
+	 * database behind its cursor, skipped their records. A database purged
+	 * before this step continues from the highest seq it still holds.
 	 */
-	{ 25, "folds ids never handed out again",
+	{ 25, "folds ids and fold_growth seqs never handed out again",
 	  "CREATE TABLE folds_new (id INTEGER PRIMARY KEY AUTOINCREMENT, tbl TEXT NOT NULL,"
 	  " subject TEXT NOT NULL, hour INTEGER NOT NULL, boot INTEGER NOT NULL,"
 	  " source TEXT NOT NULL, synthetic INTEGER NOT NULL, severity TEXT NOT NULL,"
@@ -397,7 +402,20 @@ static const struct ras_db_upgrade ras_db_upgrades[] = {
 	  " HAVING max(seq) IS NOT NULL;"
 	  "DROP TABLE folds;"
 	  "ALTER TABLE folds_new RENAME TO folds;"
-	  "CREATE INDEX IF NOT EXISTS folds_last ON folds (last_ns);" },
+	  "CREATE INDEX IF NOT EXISTS folds_last ON folds (last_ns);"
+	  "CREATE TABLE fold_growth_new (seq INTEGER PRIMARY KEY AUTOINCREMENT,"
+	  " fold INTEGER NOT NULL, records INTEGER NOT NULL, errors INTEGER NOT NULL,"
+	  " first_ns INTEGER NOT NULL, last_ns INTEGER NOT NULL, times_from INTEGER NOT NULL,"
+	  " times_to INTEGER NOT NULL, prev_s INTEGER NOT NULL, ids BLOB);"
+	  "INSERT INTO fold_growth_new (seq, fold, records, errors, first_ns, last_ns, times_from,"
+	  " times_to, prev_s, ids) SELECT seq, fold, records, errors, first_ns, last_ns, times_from,"
+	  " times_to, prev_s, ids FROM fold_growth ORDER BY seq;"
+	  "DELETE FROM sqlite_sequence WHERE name = 'fold_growth_new';"
+	  "INSERT INTO sqlite_sequence (name, seq) SELECT 'fold_growth_new', max(seq) FROM"
+	  " (SELECT seq FROM sqlite_sequence WHERE name = 'fold_growth'"
+	  " UNION ALL SELECT max(seq) FROM fold_growth) HAVING max(seq) IS NOT NULL;"
+	  "DROP TABLE fold_growth;"
+	  "ALTER TABLE fold_growth_new RENAME TO fold_growth;" },
 	/*
 	 * The hourly roll-up (db_rollup.c) as a rowid table with a UNIQUE key
 	 * instead of WITHOUT ROWID: a storm's commit upserts mostly stored keys,
