@@ -15,14 +15,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include "db/db_fold.h"
+#include "db/db_fold_internal.h"   /* FOLD_SLOTS */
 #include "lib/decode.h"
 #include "tap.h"
 #include "test_util.h"
 
 #define SEC 1000000000LL
 #define SUBJECTS 1000                  /* DIMMs storming at once (folding follows 1,024) */
-/* Rounds of a record of each DIMM: 12 every 10 minutes (two hours), then 12 a second apart. */
-#define ROUNDS 24
+/* Rounds of a record of each DIMM: 18 every 10 minutes (four clock hours), then 18 a second apart. */
+#define SPREAD 18
+#define ROUNDS (2 * SPREAD)
 #define RECORDS (SUBJECTS * ROUNDS)
 #define T0 (1700000000LL * SEC + 1234567)
 
@@ -40,7 +42,7 @@ static struct ras_db_limits limits = {
  */
 static int64_t round_ns(unsigned round)
 {
-	return round < ROUNDS / 2 ? round * 600 * SEC : ROUNDS / 2 * 600 * SEC + (round - ROUNDS / 2) * SEC;
+	return round < SPREAD ? round * 600 * SEC : SPREAD * 600 * SEC + (round - SPREAD) * SEC;
 }
 
 /* Record i: DIMM i % SUBJECTS, its count (a key of its own) changing with the first rounds. */
@@ -49,7 +51,7 @@ static void insert(struct ras_db *db, unsigned i, bool fold)
 	unsigned s = i % SUBJECTS, round = i / SUBJECTS;
 	char label[64];
 	struct test_mc_rec r = {
-		.error_count = round < ROUNDS / 2 ? 1 + round % 4 : 1, .mc_index = s / 8,
+		.error_count = round < SPREAD ? 1 + round % 6 : 1, .mc_index = s / 8,
 		.top_layer = s % 8, .address = 0x10000000 + 0x40 * (int64_t)i, .syndrome = i % 5,
 		.label = label,
 	};
@@ -81,8 +83,12 @@ static int batch(struct ras_db **folded, struct ras_db *plain, unsigned from, un
 /* Stores the stream in batches of these sizes, over and over; returns the failed commits. */
 static int store(struct ras_db **folded, struct ras_db *plain, size_t *kept)
 {
-	/* The first: two hours of every DIMM, 8,000 keys (written at 6,144 and taken again). */
-	static const unsigned sizes[] = { 12000, 256, 7, 3000, 1, 700, 256, 40, 900, 2000 };
+	/*
+	 * The first: three hours of every DIMM, 18,000 keys (DIMM, hour, count),
+	 * more than three quarters of FOLD_SLOTS: written in the batch's middle
+	 * and taken again.
+	 */
+	static const unsigned sizes[] = { SPREAD * SUBJECTS, 256, 7, 3000, 1, 700, 256, 40, 900, 2000 };
 	unsigned from = 0, n = 0;
 	int failed = 0;
 
@@ -172,6 +178,9 @@ int main(void)
 	raw = scalar("folded.db", "SELECT count(*) FROM mc_event");
 	tap_ok(folds > RECORDS / 2 && folds + raw == RECORDS,
 	       "%lld records folded, %lld raw: every record counted once", (long long)folds, (long long)raw);
+	tap_ok(scalar("folded.db", "SELECT count(*) FROM folds WHERE tbl = 'mc_event'") > FOLD_SLOTS * 3 / 4,
+	       "more keys than three quarters of the %d places: the first batch wrote in its middle",
+	       FOLD_SLOTS);
 	tap_is_int(differing_keys(), 0, "each DIMM's records and errors by count equal the unfolded database's");
 	one_storm(folded);
 	ras_db_close(folded);
