@@ -30,7 +30,7 @@ _Static_assert(FOLD_SLOTS <= 65535 && FOLD_KNOWN_MAX <= 65535, "fold places inde
 #define SEC_NS 1000000000LL
 #define HOUR_NS (3600LL * SEC_NS)
 
-/* FNV-1a over n bytes of p, from h: the subjects' and the batch's folds' hash places. */
+/* FNV-1a over n bytes of p, from h: the subjects' hash places. */
 static inline uint64_t fold_fnv(uint64_t h, const void *p, size_t n)
 {
 	for (const unsigned char *s = p; n--; s++)
