@@ -234,36 +234,51 @@ static void scratch_put(void *d, const struct ras_dfield *f, const struct ras_va
  * The event a held record stands for, to bind as the INSERT does and to
  * compute its fold columns: its decoding is a head with the severity and the
  * location, the per-record values and the decoded values the plan reads, all
- * that the INSERT and the columns read (the rest is the <table>_dec row).
- * -ENOMEM without room.
+ * that the INSERT and the columns read (the rest is the <table>_dec row),
+ * built in scratch.
  */
-static int held_event(struct held_table *ht, const struct held *c, unsigned idx,
-		      struct ras_db_event *ev)
+static void held_event_in(void *scratch, const struct ras_db_fold_plan *plan, const struct held *c,
+			  unsigned idx, struct ras_db_event *ev)
 {
 	const struct ras_event_type *type = &ras_event_types[idx];
 	const struct ras_db_table *t = ras_db_table_of(idx);
 	const struct ras_value *loc = &c->values[c->nvals - 1];
 	unsigned first_dec = type->n_fields + t->nrec;
-	struct ras_decoded_head *head;
+	struct ras_decoded_head *head = scratch;
 	size_t n;
 
-	if (!ht->scratch && !(ht->scratch = aligned_alloc(16, RAS_DECODED_MAX)))
-		return -ENOMEM;
-	head = ht->scratch;
 	head->severity = c->severity;
 	n = loc->len < sizeof(head->location) ? loc->len : sizeof(head->location) - 1;
 	if (n)
 		memcpy(head->location, loc->p, n);
 	head->location[n] = '\0';
 	for (unsigned k = 0; k < t->nrec; k++)
-		scratch_put(ht->scratch, &type->dfields[t->rfield[k]], &c->values[type->n_fields + k]);
-	for (unsigned k = 0; k < ht->plan.ndec && first_dec + k + 1 < c->nvals; k++)
-		scratch_put(ht->scratch, &type->dfields[ht->plan.dec[k]], &c->values[first_dec + k]);
+		scratch_put(scratch, &type->dfields[t->rfield[k]], &c->values[type->n_fields + k]);
+	for (unsigned k = 0; k < plan->ndec && first_dec + k + 1 < c->nvals; k++)
+		scratch_put(scratch, &type->dfields[plan->dec[k]], &c->values[first_dec + k]);
 	*ev = (struct ras_db_event){ .type_idx = idx, .wall_ns = c->wall_ns, .trace_ts = c->trace_ts,
 				     .trace_cpu = c->trace_cpu, .source = c->source,
 				     .synthetic = c->synthetic, .boot = c->boot,
 				     .rec_hash = c->rec_hash, .values = c->values, .decoded = head };
+}
+
+/* The same in the table's scratch decoding; -ENOMEM without room. */
+static int held_event(struct held_table *ht, const struct held *c, unsigned idx,
+		      struct ras_db_event *ev)
+{
+	if (!ht->scratch && !(ht->scratch = aligned_alloc(16, RAS_DECODED_MAX)))
+		return -ENOMEM;
+	held_event_in(ht->scratch, &ht->plan, c, idx, ev);
 	return 0;
+}
+
+int ras_db_held_cols_general(const struct ras_db_fold_plan *plan, void *scratch, const struct held *c,
+			     unsigned idx, struct ras_db_fold_cols *out)
+{
+	struct ras_db_event ev;
+
+	held_event_in(scratch, plan, c, idx, &ev);
+	return ras_db_fold_plan_cols(plan, &ev, out);
 }
 
 /* The slot of a record still held under id, or NULL (ids grow along the array). */
@@ -284,18 +299,37 @@ static struct held_slot *held_find(struct held_table *ht, int64_t id)
 	return NULL;
 }
 
-/* A held record's fold columns fc as the list's statement would read them back (text cut alike). */
-static void computed_row(const struct ras_db *db, const struct held *c, const struct ras_db_event *ev,
-			 const struct ras_db_fold_cols *fc, struct folded_row *r)
+/*
+ * A held record's row but for its fold columns, as the list's statement would
+ * read it back (text cut alike), its location the decoding's (held_event: cut
+ * to it). Every field is set: the columns' fields are written apart.
+ */
+static void held_row(const struct ras_db *db, const struct held *c, struct folded_row *r)
 {
-	memset(r, 0, sizeof(*r));
+	const struct ras_value *loc = &c->values[c->nvals - 1];
+	size_t n = loc->len < RAS_LOCATION_LEN ? loc->len : RAS_LOCATION_LEN - 1;
+
+	n = n < sizeof(r->location) ? n : sizeof(r->location) - 1;
+	n = n ? strnlen(loc->p, n) : 0;
+	if (n)
+		memcpy(r->location, loc->p, n);
+	r->location[n] = '\0';
 	r->wall_ns = c->wall_ns;
 	r->boot = c->boot ? c->boot : db->boot;
 	ras_str_copy(r->source, sizeof(r->source), c->source);
 	r->synthetic = c->synthetic;
 	ras_str_copy(r->severity, sizeof(r->severity), ras_severity_name(c->severity));
-	ras_str_copy(r->location, sizeof(r->location), ((const struct ras_decoded_head *)ev->decoded)->location);
 	r->dec = c->dec;
+	r->id = r->key_dec = 0;
+	r->fresh = 0;
+}
+
+/* The same with the fold columns fc computed the general way. */
+static void computed_row(const struct ras_db *db, const struct held *c, const struct ras_db_fold_cols *fc,
+			 struct folded_row *r)
+{
+	memset(r, 0, sizeof(*r));
+	held_row(db, c, r);
 	r->have_addr = fc->have_addr;
 	r->addr = fc->addr;
 	r->have_detail = fc->have_detail;
@@ -316,10 +350,15 @@ static int folded_of(struct ras_db *db, struct held_table *ht, const struct held
 	struct ras_db_event ev;
 	int step;
 
+	/* Read from the copy's values as they are, no event built (db_fold_row.c), into r. */
+	if (ras_db_fold_plan_cols_held(&ht->plan, idx, c->values, c->nvals, r) == 0) {
+		held_row(db, c, r);
+		return 0;
+	}
 	if (held_event(ht, c, idx, &ev) < 0)
 		return -ENOMEM;
 	if (ras_db_fold_plan_cols(&ht->plan, &ev, &fc) == 0) {
-		computed_row(db, c, &ev, &fc, r);
+		computed_row(db, c, &fc, r);
 		return 0;
 	}
 	ras_db_bind_row(db, ht->eval, &ev, c->dec);

@@ -290,5 +290,14 @@ void ras_db_fold_plan_make(unsigned idx, const char *addr, const char *detail,
 /* ev's fold columns: 0, or -ENOTSUP for a value the SQL would render otherwise (it folds ev). */
 int ras_db_fold_plan_cols(const struct ras_db_fold_plan *p, const struct ras_db_event *ev,
 			  struct ras_db_fold_cols *out);
+/*
+ * The same from a held copy's values v (struct held, db_hold_pack.h) of table
+ * idx, without the event and decoding held_event builds for the general one,
+ * into r's own fields (have_addr, addr, have_detail, detail, weight, dims,
+ * ekey); -ENOTSUP also for a copy not packed with plan p. tests/test-fold-cols
+ * compares the two on random copies.
+ */
+int ras_db_fold_plan_cols_held(const struct ras_db_fold_plan *p, unsigned idx, const struct ras_value *v,
+			       unsigned nvals, struct folded_row *r);
 
 #endif

@@ -226,6 +226,11 @@ bool ras_db_metrics_subject_cols(unsigned idx, struct ras_db_subject_cols *c);
 /* ev's dims, as ras_db_metrics_subject_sql's text would read back (cut to len), and weight. */
 void ras_db_metrics_subject_text(const struct ras_db_subject_cols *c, const struct ras_db_event *ev,
 				 char *dims, size_t len, int64_t *weight);
+/* A column's value as read from ctx (an event, or a held copy's values). */
+typedef struct ras_db_col_val ras_db_col_get(const struct ras_db_col_ref *c, const void *ctx);
+/* The same, each value read by get from ctx. */
+void ras_db_metrics_subject_text_get(const struct ras_db_subject_cols *c, ras_db_col_get *get,
+				     const void *ctx, char *dims, size_t len, int64_t *weight);
 
 /* The raw field a decoded field restates (read back from its column), or -1. */
 int ras_db_restated_raw(const struct ras_event_type *type, const struct ras_dfield *d);
