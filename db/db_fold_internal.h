@@ -250,7 +250,8 @@ int ras_db_hold_take(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int
 /*
  * The same for the copy of a record stored as row id at a commit, kept since
  * (its row may have gone or changed since: the caller checks): 1, 0 when no
- * copy is kept, or -errno. ras_db_hold_forget drops every copy kept.
+ * copy is kept, or -errno. ras_db_hold_forget drops every copy kept (and
+ * the blocks kept for new copies).
  */
 int ras_db_hold_take_stored(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int64_t id,
 			    struct folded_row *r);

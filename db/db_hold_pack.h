@@ -39,6 +39,11 @@ int ras_db_held_pack(const struct ras_db_fold_plan *plan, const struct ras_db_ev
 size_t ras_db_held_bytes(const void *packed);
 /* Unpacks a packed record into c (ras_db_held_bytes of it), its values' bytes after them. */
 void ras_db_held_read(struct held *c, int64_t dec, const void *packed);
+/*
+ * The same, its values' bytes left where they are: c reads packed, which
+ * must outlive it (a copy folded: its fold columns are copied out).
+ */
+void ras_db_held_view(struct held *c, int64_t dec, const void *packed);
 
 /*
  * c's fold columns the general way: over the event and decoding (in scratch,
