@@ -82,6 +82,21 @@ static inline void int_col(const struct ras_db_col_ref *c, ras_db_col_get *get, 
 	*v = *have ? (uint64_t)x.i : 0;
 }
 
+/* v in decimal at out, as ras_str_int writes it: the EDAC key's usual 0 to 9 and -1 without dividing. */
+static inline size_t key_int(char *out, long long v)
+{
+	if (v >= 0 && v < 10) {
+		out[0] = (char)('0' + v);
+		return 1;
+	}
+	if (v == -1) {
+		out[0] = '-';
+		out[1] = '1';
+		return 2;
+	}
+	return ras_str_int(out, v);
+}
+
 /* json_array(coalesce(col, default), ...) over integers; -ENOTSUP for a value json would quote. */
 static inline int ekey_of(const struct ras_db_fold_plan *p, ras_db_col_get *get, const void *ctx,
 			  char *out, size_t len)
@@ -95,7 +110,7 @@ static inline int ekey_of(const struct ras_db_fold_plan *p, ras_db_col_get *get,
 		if (v.type != SQLITE_INTEGER && v.type != SQLITE_NULL)
 			return -ENOTSUP;
 		buf[n++] = k ? ',' : '[';
-		n += ras_str_int(buf + n, (long long)(v.type == SQLITE_NULL ? ekey_default[k] : v.i));
+		n += key_int(buf + n, (long long)(v.type == SQLITE_NULL ? ekey_default[k] : v.i));
 	}
 	buf[n++] = ']';
 	/* Cut to fit as a copy of the text would be (it holds no NUL). */

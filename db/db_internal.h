@@ -210,7 +210,15 @@ static inline struct ras_db_col_val ras_db_val_text(const char *s)
 struct ras_db_col_ref ras_db_col_resolve(unsigned idx, const char *name);
 struct ras_db_col_val ras_db_col_value(const struct ras_db_col_ref *c, const struct ras_db_event *ev);
 /* The values the insert binds (db_insert.c), so that the C and the SQL read the same ones. */
-struct ras_db_col_val ras_db_raw_value(const struct ras_field *f, const struct ras_value *r);
+static inline struct ras_db_col_val ras_db_raw_value(const struct ras_field *f, const struct ras_value *r)
+{
+	if (!r->present)
+		return (struct ras_db_col_val){ .type = SQLITE_NULL };
+	if (f->type == RAS_FT_INT)
+		return (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = r->i };
+	return (struct ras_db_col_val){ .type = f->type == RAS_FT_TEXT ? SQLITE_TEXT : SQLITE_BLOB,
+					.p = r->p ? r->p : "", .len = r->len };
+}
 /* A decoded value: RAS_DF_NONE and "" are NULL. */
 struct ras_db_col_val ras_db_decoded_value(const struct ras_dfield *f, const void *decoded);
 /* Binds v to st's parameter col (text and blobs static: v's bytes outlive the step). */
