@@ -181,16 +181,6 @@ struct ras_db_col_ref ras_db_col_resolve(unsigned idx, const char *name)
 	return (struct ras_db_col_ref){ RAS_DB_COL_NONE, 0 };
 }
 
-struct ras_db_col_val ras_db_raw_value(const struct ras_field *f, const struct ras_value *r)
-{
-	if (!r->present)
-		return (struct ras_db_col_val){ .type = SQLITE_NULL };
-	if (f->type == RAS_FT_INT)
-		return (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = r->i };
-	return (struct ras_db_col_val){ .type = f->type == RAS_FT_TEXT ? SQLITE_TEXT : SQLITE_BLOB,
-					.p = r->p ? r->p : "", .len = r->len };
-}
-
 struct ras_db_col_val ras_db_decoded_value(const struct ras_dfield *f, const void *decoded)
 {
 	struct ras_db_col_val v = { .type = SQLITE_NULL };

@@ -21,7 +21,8 @@
  * A copy is packed first (ras_db_hold_pack: what the event loop hands the
  * writer thread, a few bytes per value) and held or kept packed: unpacked
  * (a struct ras_value of 32 bytes a value) only by the thread that folds or
- * stores it, into buffers reused. Unpacked, make bench's copies took 728
+ * stores it, into buffers reused (to fold it, its values' bytes are read
+ * where they are packed, not copied). Unpacked, make bench's copies took 728
  * bytes on average, packed 302 (200,000 records: 19.8 MB at the peak).
  *
  * Only records that can never be duplicates are held: those whose source the
@@ -43,6 +44,19 @@
  * were from copies, with 8, 47 %. Packed, the same copies take about 7 MiB.
  */
 #define KEPT_MAX_BYTES (16u << 20)
+
+/*
+ * Blocks of copies folded kept for the next copies: a malloc and a free per
+ * held record were about 160 instructions of each one folded on make
+ * bench's 1M-record stream (glibc's per-thread cache holds 7 blocks of a
+ * size). Copies' blocks are their bytes rounded up to COPY_ROUND, kept by
+ * that size up to SPARE_CLASSES * COPY_ROUND bytes, SPARE_PER_CLASS of each
+ * (at most 68 KiB): a storm's copies are held and folded in turn, so a few
+ * of each size go round.
+ */
+#define COPY_ROUND 64
+#define SPARE_CLASSES 16
+#define SPARE_PER_CLASS 8
 
 /* A record's copy as packed (ras_db_held_pack), with its decoding's id. */
 struct held_copy {
@@ -95,6 +109,9 @@ struct ras_db_hold {
 	size_t pack_cap;
 	struct ras_db_col_val *vals;
 	size_t kept_bytes;          /* the tables' kept copies */
+	/* Copies folded, their blocks kept for the next ones held (copy_new), by block size. */
+	struct held_copy *spare[SPARE_CLASSES][SPARE_PER_CLASS];
+	unsigned nspare[SPARE_CLASSES];
 	/* Copies unpacked to be folded or stored (an INSERT's at most), reused. */
 	struct held *unpacked[RAS_DB_ROWS_PER_INSERT];
 	size_t unpacked_cap[RAS_DB_ROWS_PER_INSERT];
@@ -179,8 +196,45 @@ static int room_for_one(struct held_table *ht)
 	return 0;
 }
 
-/* Copy c unpacked into the k-th reused buffer; NULL without room. */
-static struct held *unpack_copy(struct ras_db_hold *h, unsigned k, const struct held_copy *c)
+/* The size class of a copy of bytes (its struct included): its block is (class + 1) * COPY_ROUND. */
+static size_t copy_class(size_t bytes)
+{
+	return (bytes + COPY_ROUND - 1) / COPY_ROUND - 1;
+}
+
+/* A block for a copy of bytes (its struct included): a spare one of its size, or a new one. */
+static struct held_copy *copy_new(struct ras_db_hold *h, size_t bytes)
+{
+	size_t k = copy_class(bytes);
+
+	if (k < SPARE_CLASSES && h->nspare[k])
+		return h->spare[k][--h->nspare[k]];
+	return malloc((k + 1) * COPY_ROUND);
+}
+
+/* Copy c's block kept for the next copy of its size, or freed. */
+static void copy_done(struct ras_db_hold *h, struct held_copy *c)
+{
+	size_t k = copy_class(c->bytes);
+
+	if (k < SPARE_CLASSES && h->nspare[k] < SPARE_PER_CLASS)
+		h->spare[k][h->nspare[k]++] = c;
+	else
+		free(c);
+}
+
+static void spare_free(struct ras_db_hold *h)
+{
+	for (unsigned k = 0; k < SPARE_CLASSES; k++)
+		while (h->nspare[k])
+			free(h->spare[k][--h->nspare[k]]);
+}
+
+/*
+ * Copy c unpacked into the k-th reused buffer, its values' bytes copied (to be
+ * stored) or read in c (view: to be folded before c goes); NULL without room.
+ */
+static struct held *unpack_copy(struct ras_db_hold *h, unsigned k, const struct held_copy *c, bool view)
 {
 	size_t need = ras_db_held_bytes(c->packed);
 
@@ -192,7 +246,10 @@ static struct held *unpack_copy(struct ras_db_hold *h, unsigned k, const struct 
 		h->unpacked[k] = grown;
 		h->unpacked_cap[k] = need + 1024;
 	}
-	ras_db_held_read(h->unpacked[k], c->dec, c->packed);
+	if (view)
+		ras_db_held_view(h->unpacked[k], c->dec, c->packed);
+	else
+		ras_db_held_read(h->unpacked[k], c->dec, c->packed);
 	return h->unpacked[k];
 }
 
@@ -234,36 +291,51 @@ static void scratch_put(void *d, const struct ras_dfield *f, const struct ras_va
  * The event a held record stands for, to bind as the INSERT does and to
  * compute its fold columns: its decoding is a head with the severity and the
  * location, the per-record values and the decoded values the plan reads, all
- * that the INSERT and the columns read (the rest is the <table>_dec row).
- * -ENOMEM without room.
+ * that the INSERT and the columns read (the rest is the <table>_dec row),
+ * built in scratch.
  */
-static int held_event(struct held_table *ht, const struct held *c, unsigned idx,
-		      struct ras_db_event *ev)
+static void held_event_in(void *scratch, const struct ras_db_fold_plan *plan, const struct held *c,
+			  unsigned idx, struct ras_db_event *ev)
 {
 	const struct ras_event_type *type = &ras_event_types[idx];
 	const struct ras_db_table *t = ras_db_table_of(idx);
 	const struct ras_value *loc = &c->values[c->nvals - 1];
 	unsigned first_dec = type->n_fields + t->nrec;
-	struct ras_decoded_head *head;
+	struct ras_decoded_head *head = scratch;
 	size_t n;
 
-	if (!ht->scratch && !(ht->scratch = aligned_alloc(16, RAS_DECODED_MAX)))
-		return -ENOMEM;
-	head = ht->scratch;
 	head->severity = c->severity;
 	n = loc->len < sizeof(head->location) ? loc->len : sizeof(head->location) - 1;
 	if (n)
 		memcpy(head->location, loc->p, n);
 	head->location[n] = '\0';
 	for (unsigned k = 0; k < t->nrec; k++)
-		scratch_put(ht->scratch, &type->dfields[t->rfield[k]], &c->values[type->n_fields + k]);
-	for (unsigned k = 0; k < ht->plan.ndec && first_dec + k + 1 < c->nvals; k++)
-		scratch_put(ht->scratch, &type->dfields[ht->plan.dec[k]], &c->values[first_dec + k]);
+		scratch_put(scratch, &type->dfields[t->rfield[k]], &c->values[type->n_fields + k]);
+	for (unsigned k = 0; k < plan->ndec && first_dec + k + 1 < c->nvals; k++)
+		scratch_put(scratch, &type->dfields[plan->dec[k]], &c->values[first_dec + k]);
 	*ev = (struct ras_db_event){ .type_idx = idx, .wall_ns = c->wall_ns, .trace_ts = c->trace_ts,
 				     .trace_cpu = c->trace_cpu, .source = c->source,
 				     .synthetic = c->synthetic, .boot = c->boot,
 				     .rec_hash = c->rec_hash, .values = c->values, .decoded = head };
+}
+
+/* The same in the table's scratch decoding; -ENOMEM without room. */
+static int held_event(struct held_table *ht, const struct held *c, unsigned idx,
+		      struct ras_db_event *ev)
+{
+	if (!ht->scratch && !(ht->scratch = aligned_alloc(16, RAS_DECODED_MAX)))
+		return -ENOMEM;
+	held_event_in(ht->scratch, &ht->plan, c, idx, ev);
 	return 0;
+}
+
+int ras_db_held_cols_general(const struct ras_db_fold_plan *plan, void *scratch, const struct held *c,
+			     unsigned idx, struct ras_db_fold_cols *out)
+{
+	struct ras_db_event ev;
+
+	held_event_in(scratch, plan, c, idx, &ev);
+	return ras_db_fold_plan_cols(plan, &ev, out);
 }
 
 /* The slot of a record still held under id, or NULL (ids grow along the array). */
@@ -271,6 +343,21 @@ static struct held_slot *held_find(struct held_table *ht, int64_t id)
 {
 	size_t lo = ht->first, hi = ht->n;
 
+	/*
+	 * Ids differ by at least their distance along the array: id is at most
+	 * id - first id places past the first and at least last id - id before
+	 * the last. A storm's ids are nearly dense, so that leaves a few slots
+	 * to search, not log2 of a batch's (a binary search over all of them was
+	 * about 150 instructions a folded record).
+	 */
+	if (lo < hi) {
+		if (id < ht->slot[lo].id || id > ht->slot[hi - 1].id)
+			return NULL;
+		if ((uint64_t)(id - ht->slot[lo].id) < hi - lo - 1)
+			hi = lo + (size_t)(id - ht->slot[lo].id) + 1;
+		if ((uint64_t)(ht->slot[ht->n - 1].id - id) < ht->n - 1 - lo)
+			lo = ht->n - 1 - (size_t)(ht->slot[ht->n - 1].id - id);
+	}
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -284,18 +371,37 @@ static struct held_slot *held_find(struct held_table *ht, int64_t id)
 	return NULL;
 }
 
-/* A held record's fold columns fc as the list's statement would read them back (text cut alike). */
-static void computed_row(const struct ras_db *db, const struct held *c, const struct ras_db_event *ev,
-			 const struct ras_db_fold_cols *fc, struct folded_row *r)
+/*
+ * A held record's row but for its fold columns, as the list's statement would
+ * read it back (text cut alike), its location the decoding's (held_event: cut
+ * to it). Every field is set: the columns' fields are written apart.
+ */
+static void held_row(const struct ras_db *db, const struct held *c, struct folded_row *r)
 {
-	memset(r, 0, sizeof(*r));
+	const struct ras_value *loc = &c->values[c->nvals - 1];
+	size_t n = loc->len < RAS_LOCATION_LEN ? loc->len : RAS_LOCATION_LEN - 1;
+
+	n = n < sizeof(r->location) ? n : sizeof(r->location) - 1;
+	n = n ? strnlen(loc->p, n) : 0;
+	if (n)
+		memcpy(r->location, loc->p, n);
+	r->location[n] = '\0';
 	r->wall_ns = c->wall_ns;
 	r->boot = c->boot ? c->boot : db->boot;
 	ras_str_copy(r->source, sizeof(r->source), c->source);
 	r->synthetic = c->synthetic;
 	ras_str_copy(r->severity, sizeof(r->severity), ras_severity_name(c->severity));
-	ras_str_copy(r->location, sizeof(r->location), ((const struct ras_decoded_head *)ev->decoded)->location);
 	r->dec = c->dec;
+	r->id = r->key_dec = 0;
+	r->fresh = 0;
+}
+
+/* The same with the fold columns fc computed the general way. */
+static void computed_row(const struct ras_db *db, const struct held *c, const struct ras_db_fold_cols *fc,
+			 struct folded_row *r)
+{
+	memset(r, 0, sizeof(*r));
+	held_row(db, c, r);
 	r->have_addr = fc->have_addr;
 	r->addr = fc->addr;
 	r->have_detail = fc->have_detail;
@@ -316,10 +422,15 @@ static int folded_of(struct ras_db *db, struct held_table *ht, const struct held
 	struct ras_db_event ev;
 	int step;
 
+	/* Read from the copy's values as they are, no event built (db_fold_row.c), into r. */
+	if (ras_db_fold_plan_cols_held(&ht->plan, idx, c->values, c->nvals, r) == 0) {
+		held_row(db, c, r);
+		return 0;
+	}
 	if (held_event(ht, c, idx, &ev) < 0)
 		return -ENOMEM;
 	if (ras_db_fold_plan_cols(&ht->plan, &ev, &fc) == 0) {
-		computed_row(db, c, &ev, &fc, r);
+		computed_row(db, c, &fc, r);
 		return 0;
 	}
 	ras_db_bind_row(db, ht->eval, &ev, c->dec);
@@ -345,9 +456,9 @@ int ras_db_hold_take(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int
 	slot->rec = NULL;
 	while (ht->first < ht->n && !ht->slot[ht->first].rec)
 		ht->first++;
-	u = unpack_copy(h, 0, c);
+	u = unpack_copy(h, 0, c, true);
 	err = u ? folded_of(db, ht, u, idx, r) : -ENOMEM;
-	free(c);
+	copy_done(h, c);
 	return err < 0 ? err : 1;
 }
 
@@ -447,9 +558,9 @@ int ras_db_hold_take_stored(struct ras_db *db, struct ras_db_hold *h, unsigned i
 		h->kept_bytes -= c->bytes;
 		while (ht->first_kept < ht->nkept && !ht->kept[ht->first_kept].rec)
 			ht->first_kept++;
-		u = unpack_copy(h, 0, c);
+		u = unpack_copy(h, 0, c, true);
 		err = u ? folded_of(db, ht, u, idx, r) : -ENOMEM;
-		free(c);
+		copy_done(h, c);
 		return err < 0 ? err : 1;
 	}
 	return 0;
@@ -457,6 +568,8 @@ int ras_db_hold_take_stored(struct ras_db *db, struct ras_db_hold *h, unsigned i
 
 void ras_db_hold_forget(struct ras_db_hold *h)
 {
+	if (h)
+		spare_free(h);
 	for (unsigned i = 0; h && i < RAS_MAX_EVENT_TYPES; i++)
 		kept_forget(h, &h->t[i]);
 }
@@ -512,7 +625,7 @@ static int store_slots(struct ras_db *db, struct ras_db_hold *h, unsigned idx, s
 	int64_t id[RAS_DB_ROWS_PER_INSERT];
 
 	for (unsigned k = 0; k < n; k++) {
-		if (!(c[k] = unpack_copy(h, k, s[k]->rec)))
+		if (!(c[k] = unpack_copy(h, k, s[k]->rec, false)))
 			return -ENOMEM;
 		id[k] = s[k]->id;
 	}
@@ -602,7 +715,7 @@ int ras_db_hold_put_packed(struct ras_db_hold *h, unsigned idx, int64_t id, int6
 		return 0;
 	if (room_for_one(ht) < 0)
 		return -ENOMEM;
-	if (!(c = malloc(sizeof(*c) + bytes)))
+	if (!(c = copy_new(h, sizeof(*c) + bytes)))
 		return -ENOMEM;
 	c->dec = dec;
 	c->bytes = sizeof(*c) + bytes;
@@ -656,6 +769,7 @@ void ras_db_hold_free(struct ras_db_hold *h)
 	if (!h)
 		return;
 	ras_db_hold_clear(h);
+	spare_free(h);
 	for (unsigned i = 0; i < RAS_MAX_EVENT_TYPES; i++) {
 		free(h->t[i].slot);
 		free(h->t[i].kept);

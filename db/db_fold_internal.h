@@ -36,7 +36,7 @@ _Static_assert(FOLD_SLOTS <= 65535 && FOLD_KNOWN_MAX <= 65535, "fold places inde
 #define SEC_NS 1000000000LL
 #define HOUR_NS (3600LL * SEC_NS)
 
-/* FNV-1a over n bytes of p, from h: the subjects' and the batch's folds' hash places. */
+/* FNV-1a over n bytes of p, from h: the subjects' hash places. */
 static inline uint64_t fold_fnv(uint64_t h, const void *p, size_t n)
 {
 	for (const unsigned char *s = p; n--; s++)
@@ -264,7 +264,8 @@ int ras_db_hold_take(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int
 /*
  * The same for the copy of a record stored as row id at a commit, kept since
  * (its row may have gone or changed since: the caller checks): 1, 0 when no
- * copy is kept, or -errno. ras_db_hold_forget drops every copy kept.
+ * copy is kept, or -errno. ras_db_hold_forget drops every copy kept (and
+ * the blocks kept for new copies).
  */
 int ras_db_hold_take_stored(struct ras_db *db, struct ras_db_hold *h, unsigned idx, int64_t id,
 			    struct folded_row *r);
@@ -304,5 +305,14 @@ void ras_db_fold_plan_make(unsigned idx, const char *addr, const char *detail,
 /* ev's fold columns: 0, or -ENOTSUP for a value the SQL would render otherwise (it folds ev). */
 int ras_db_fold_plan_cols(const struct ras_db_fold_plan *p, const struct ras_db_event *ev,
 			  struct ras_db_fold_cols *out);
+/*
+ * The same from a held copy's values v (struct held, db_hold_pack.h) of table
+ * idx, without the event and decoding held_event builds for the general one,
+ * into r's own fields (have_addr, addr, have_detail, detail, weight, dims,
+ * ekey); -ENOTSUP also for a copy not packed with plan p. tests/test-fold-cols
+ * compares the two on random copies.
+ */
+int ras_db_fold_plan_cols_held(const struct ras_db_fold_plan *p, unsigned idx, const struct ras_value *v,
+			       unsigned nvals, struct folded_row *r);
 
 #endif

@@ -160,7 +160,11 @@ size_t ras_db_held_bytes(const void *packed)
 	return sizeof(struct held) + hh.nvals * sizeof(struct ras_value) + hh.data;
 }
 
-void ras_db_held_read(struct held *c, int64_t dec, const void *packed)
+/*
+ * A packed record unpacked into c, its values' bytes copied after them
+ * (copy), or pointing into packed (which must then outlive c).
+ */
+static inline void held_unpack(struct held *c, int64_t dec, const void *packed, bool copy)
 {
 	const uint8_t *p = (const uint8_t *)packed + sizeof(struct held_head);
 	struct held_head hh;
@@ -175,22 +179,41 @@ void ras_db_held_read(struct held *c, int64_t dec, const void *packed)
 	for (unsigned i = 0; i < hh.nvals; i++) {
 		struct ras_value *v = &c->values[i];
 		uint8_t tag = *p++;
+		int64_t x;
+		uint32_t len;
 
-		*v = (struct ras_value){ .present = tag != V_ABSENT };
 		if (tag == V_INT) {
-			memcpy(&v->i, p, sizeof(v->i));
-			p += sizeof(v->i);
+			memcpy(&x, p, sizeof(x));
+			p += sizeof(x);
+			*v = (struct ras_value){ .present = true, .i = x };
 		} else if (tag == V_BYTES || tag == V_NOBYTES) {
-			memcpy(&v->len, p, sizeof(v->len));
-			p += sizeof(v->len);
+			memcpy(&len, p, sizeof(len));
+			p += sizeof(len);
+			*v = (struct ras_value){ .present = true, .len = len };
 			if (tag == V_NOBYTES)
 				continue;
-			memcpy(data, p, v->len);
-			v->p = data;
-			data += v->len;
-			p += v->len;
+			if (copy) {
+				memcpy(data, p, len);
+				v->p = data;
+				data += len;
+			} else {
+				v->p = p;
+			}
+			p += len;
+		} else {
+			*v = (struct ras_value){ .present = false };
 		}
 	}
+}
+
+void ras_db_held_read(struct held *c, int64_t dec, const void *packed)
+{
+	held_unpack(c, dec, packed, true);
+}
+
+void ras_db_held_view(struct held *c, int64_t dec, const void *packed)
+{
+	held_unpack(c, dec, packed, false);
 }
 
 int ras_db_held_pack(const struct ras_db_fold_plan *plan, const struct ras_db_event *ev, uint8_t **buf,

@@ -39,5 +39,18 @@ int ras_db_held_pack(const struct ras_db_fold_plan *plan, const struct ras_db_ev
 size_t ras_db_held_bytes(const void *packed);
 /* Unpacks a packed record into c (ras_db_held_bytes of it), its values' bytes after them. */
 void ras_db_held_read(struct held *c, int64_t dec, const void *packed);
+/*
+ * The same, its values' bytes left where they are: c reads packed, which
+ * must outlive it (a copy folded: its fold columns are copied out).
+ */
+void ras_db_held_view(struct held *c, int64_t dec, const void *packed);
+
+/*
+ * c's fold columns the general way: over the event and decoding (in scratch,
+ * RAS_DECODED_MAX bytes) held_event builds, as ras_db_fold_plan_cols_held's
+ * fast way must give them (tests/test-fold-cols). 0 or -ENOTSUP.
+ */
+int ras_db_held_cols_general(const struct ras_db_fold_plan *plan, void *scratch, const struct held *c,
+			     unsigned idx, struct ras_db_fold_cols *out);
 
 #endif

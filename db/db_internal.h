@@ -210,7 +210,15 @@ static inline struct ras_db_col_val ras_db_val_text(const char *s)
 struct ras_db_col_ref ras_db_col_resolve(unsigned idx, const char *name);
 struct ras_db_col_val ras_db_col_value(const struct ras_db_col_ref *c, const struct ras_db_event *ev);
 /* The values the insert binds (db_insert.c), so that the C and the SQL read the same ones. */
-struct ras_db_col_val ras_db_raw_value(const struct ras_field *f, const struct ras_value *r);
+static inline struct ras_db_col_val ras_db_raw_value(const struct ras_field *f, const struct ras_value *r)
+{
+	if (!r->present)
+		return (struct ras_db_col_val){ .type = SQLITE_NULL };
+	if (f->type == RAS_FT_INT)
+		return (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = r->i };
+	return (struct ras_db_col_val){ .type = f->type == RAS_FT_TEXT ? SQLITE_TEXT : SQLITE_BLOB,
+					.p = r->p ? r->p : "", .len = r->len };
+}
 /* A decoded value: RAS_DF_NONE and "" are NULL. */
 struct ras_db_col_val ras_db_decoded_value(const struct ras_dfield *f, const void *decoded);
 /* Binds v to st's parameter col (text and blobs static: v's bytes outlive the step). */
@@ -226,6 +234,11 @@ bool ras_db_metrics_subject_cols(unsigned idx, struct ras_db_subject_cols *c);
 /* ev's dims, as ras_db_metrics_subject_sql's text would read back (cut to len), and weight. */
 void ras_db_metrics_subject_text(const struct ras_db_subject_cols *c, const struct ras_db_event *ev,
 				 char *dims, size_t len, int64_t *weight);
+/* A column's value as read from ctx (an event, or a held copy's values). */
+typedef struct ras_db_col_val ras_db_col_get(const struct ras_db_col_ref *c, const void *ctx);
+/* The same, each value read by get from ctx. */
+void ras_db_metrics_subject_text_get(const struct ras_db_subject_cols *c, ras_db_col_get *get,
+				     const void *ctx, char *dims, size_t len, int64_t *weight);
 
 /* The raw field a decoded field restates (read back from its column), or -1. */
 int ras_db_restated_raw(const struct ras_event_type *type, const struct ras_dfield *d);

@@ -327,16 +327,21 @@ static bool val_same(const struct ras_db_col_val *a, const struct ras_db_col_val
 	       (!a->len || !memcmp(a->p, b->p, a->len));
 }
 
-/* The record's key, key2 and weight by its subject_sources row (the SQL's, in C). */
-static void subject_vals(const struct ras_db_subject_cols *c, const struct ras_db_event *ev,
-			 struct ras_db_col_val *key, struct ras_db_col_val *key2, int64_t *weight)
+/*
+ * The record's key, key2 and weight by its subject_sources row (the SQL's, in
+ * C), each value read by get from ctx: an event, or a held copy's values
+ * (db_fold_row.c), one logic for both.
+ */
+static inline void subject_vals_get(const struct ras_db_subject_cols *c, ras_db_col_get *get,
+				    const void *ctx, struct ras_db_col_val *key,
+				    struct ras_db_col_val *key2, int64_t *weight)
 {
 	const struct subject_source *src = &subject_sources[c->src];
 	struct ras_db_col_val w;
 
 	*key = (struct ras_db_col_val){ .type = SQLITE_NULL };
 	for (int k = 0; k < 3 && src->key_cols[k] && key->type == SQLITE_NULL; k++) {
-		*key = ras_db_col_value(&c->key[k], ev);
+		*key = get(&c->key[k], ctx);
 		if (key->type == SQLITE_TEXT && !key->len)
 			key->type = SQLITE_NULL;      /* nullif(x, '') */
 	}
@@ -345,16 +350,27 @@ static void subject_vals(const struct ras_db_subject_cols *c, const struct ras_d
 			: (struct ras_db_col_val){ .type = SQLITE_TEXT, .p = "unknown", .len = 7 };
 	*key2 = (struct ras_db_col_val){ .type = SQLITE_TEXT, .p = "", .len = 0 };
 	if (src->key2_col) {
-		*key2 = ras_db_col_value(&c->key2, ev);
+		*key2 = get(&c->key2, ctx);
 		if (key2->type == SQLITE_NULL)
 			*key2 = (struct ras_db_col_val){ .type = SQLITE_INTEGER, .i = -1 };
 	}
 	*weight = 1;
 	if (src->weight_col) {
-		w = ras_db_col_value(&c->weight, ev);
+		w = get(&c->weight, ctx);
 		if (w.type == SQLITE_INTEGER && w.i > 1)
 			*weight = w.i;
 	}
+}
+
+static struct ras_db_col_val event_value(const struct ras_db_col_ref *c, const void *ev)
+{
+	return ras_db_col_value(c, ev);
+}
+
+static void subject_vals(const struct ras_db_subject_cols *c, const struct ras_db_event *ev,
+			 struct ras_db_col_val *key, struct ras_db_col_val *key2, int64_t *weight)
+{
+	subject_vals_get(c, event_value, ev, key, key2, weight);
 }
 
 static void subject_of(const struct ras_db_metrics_acc *acc, unsigned s,
@@ -382,19 +398,25 @@ static size_t put_text(char *out, size_t cap, size_t n, const struct ras_db_col_
 	return n + len;
 }
 
-void ras_db_metrics_subject_text(const struct ras_db_subject_cols *c, const struct ras_db_event *ev,
-				 char *dims, size_t len, int64_t *weight)
+void ras_db_metrics_subject_text_get(const struct ras_db_subject_cols *c, ras_db_col_get *get,
+				     const void *ctx, char *dims, size_t len, int64_t *weight)
 {
 	struct ras_db_col_val key, key2, sep = { .type = SQLITE_TEXT, .p = "\x1f", .len = 1 };
 	size_t n;
 
-	subject_vals(c, ev, &key, &key2, weight);
+	subject_vals_get(c, get, ctx, &key, &key2, weight);
 	n = put_text(dims, len, 0, &key);
 	n = put_text(dims, len, n, &sep);
 	n = put_text(dims, len, n, &key2);
 	dims[n] = '\0';
 	/* Read back as C text, the SQL's value ends at a NUL. */
 	dims[strnlen(dims, n)] = '\0';
+}
+
+void ras_db_metrics_subject_text(const struct ras_db_subject_cols *c, const struct ras_db_event *ev,
+				 char *dims, size_t len, int64_t *weight)
+{
+	ras_db_metrics_subject_text_get(c, event_value, ev, dims, len, weight);
 }
 
 static struct subj_entry *acc_slot(struct ras_db_metrics_acc *acc, const struct subj_entry *k)

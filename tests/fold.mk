@@ -25,3 +25,10 @@ check_PROGRAMS += tests/test-fold-ids
 TESTS += tests/test-fold-ids
 tests_test_fold_ids_CFLAGS = $(RAS_CFLAGS)
 tests_test_fold_ids_LDADD = $(TEST_LIBS)
+
+# A held record's fold columns read from its copy's values against the general
+# way over the event held_event builds, on random copies (tests/test-fold-cols.c).
+check_PROGRAMS += tests/test-fold-cols
+TESTS += tests/test-fold-cols
+tests_test_fold_cols_CFLAGS = $(RAS_CFLAGS)
+tests_test_fold_cols_LDADD = $(TEST_LIBS)
