@@ -13,6 +13,7 @@
  * must fold as one unpacked with its bytes copied, and as the general way.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "db/db_hold_pack.h"
@@ -71,6 +72,12 @@ static void some_copy(unsigned idx, const struct ras_db_fold_plan *p, struct hel
 	const struct ras_db_table *t = ras_db_table_of(idx);
 	unsigned k = 0;
 
+	/* The head as a packed copy's is: the columns the general way puts in its event. */
+	c->dec = some_int(), c->wall_ns = some_int(), c->boot = some_int();
+	c->trace_ts = (uint64_t)some_int(), c->rec_hash = (uint64_t)some_int();
+	c->trace_cpu = (int)(next() % 256), c->severity = (int)(next() % 8);
+	c->synthetic = next() % 2;
+	snprintf(c->source, sizeof(c->source), "%s", next() % 2 ? "live" : "boot");
 	c->nvals = type->n_fields + t->nrec + p->ndec + 1;
 	for (unsigned i = 0; i < type->n_fields; i++, k++) {
 		if (next() % 6 == 0)
