@@ -16,12 +16,36 @@
 
 /*
  * An EDAC record's place, "mc<index> <top>:<middle>:<lower>" (-1 for a
- * layer not known): the DIMM's key and the start of its row's, built once
- * for both. Its longest, every number 20 characters, fits.
+ * layer not known): the DIMM's key and the start of its row's, and the
+ * row's device ("mc<index>", its first mc_len bytes). Its longest, every
+ * number 20 characters, fits. A pure function of the four integers, so
+ * built once per place a thread meets (place_cache), not at every record.
  */
 struct edac_place {
+	int64_t mc, top, middle, lower; /* the record's, as decoded */
+	uint8_t len;            /* 0: an empty slot */
+	uint8_t mc_len;
 	char text[96];
-	size_t len;             /* 0: not built yet */
+};
+
+/*
+ * The places a thread's records named last, found from a hash of the four
+ * integers in one of PLACE_PROBES slots from it (a machine names tens of
+ * DIMMs: make bench's stream 48, which one slot each thrashed). Per thread:
+ * the event loop and the writer both derive subjects. Nothing the text
+ * depends on can change, so nothing invalidates a slot.
+ */
+#define PLACE_CACHE_BITS 7
+#define PLACE_PROBES 4
+static _Thread_local struct edac_place place_cache[1u << PLACE_CACHE_BITS];
+/* Tests: every place built at its record, the general way (ras_subject_place_cache), here. */
+static bool place_cache_off;
+static _Thread_local struct edac_place place_general;
+
+/* What the feeds of one record share, found at the first feed that needs it. */
+struct record_memo {
+	const struct edac_place *place; /* NULL: not found yet */
+	size_t label_len;               /* SIZE_MAX: not measured yet */
 };
 
 /*
@@ -33,7 +57,7 @@ struct feed_in {
 	const struct ras_value *values;
 	const void *decoded;
 	uint64_t ps;
-	struct edac_place *place;
+	struct record_memo *memo;
 };
 
 /* Fills s for one kind from one decoded record; false when the record does not say. */
@@ -44,6 +68,17 @@ static void set_label(struct ras_subject *s, const char *label)
 	struct ou_buf b = ou_start(s->label, sizeof(s->label));
 
 	ou_put(&b, label);
+}
+
+/* The record's DIMM label, as set_label writes it, measured once for its feeds. */
+static void edac_label(const struct feed_in *in, const struct edac_decoded *e,
+		       struct ras_subject *s)
+{
+	struct ou_buf b = ou_start(s->label, sizeof(s->label));
+
+	if (in->memo->label_len == SIZE_MAX)
+		in->memo->label_len = strnlen(e->label, sizeof(s->label) - 1);
+	ou_put_n(&b, e->label, in->memo->label_len);
 }
 
 static bool page_at(struct ras_subject *s, uint64_t addr, int64_t lsb, uint64_t page_size)
@@ -90,7 +125,7 @@ static bool page_of_edac(const struct feed_in *in, struct ras_subject *s)
 	/* EDAC drivers that know no grain report one byte; no grain at all: trust the page. */
 	int64_t lsb = KNOWN(e->grain) ? log2_of(e->grain) : 0;
 
-	set_label(s, e->label);
+	edac_label(in, e, s);
 	return KNOWN(e->address) && page_at(s, (uint64_t)e->address, lsb, ps);
 }
 
@@ -118,26 +153,117 @@ static long long or_minus1(int64_t v)
 	return KNOWN(v) ? (long long)v : -1LL;
 }
 
-/* The record's place (struct edac_place), built at its first use: in key, which it starts. */
+/*
+ * A row key's tail is written to a local buffer with no bounds to check (its
+ * longest, " node " to " row 0x" with every number 20 characters, 187, fits)
+ * and put in the key at once, truncated as the pieces one by one would be.
+ */
+#define ROW_TAIL_MAX 192
+#define put_lit(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) + sizeof(lit) - 1)
+
+/* v at p as "%lld" writes it (ou_put_int), small numbers without a call; returns the end. */
+static inline char *put_dec(char *p, long long v)
+{
+	char digits[24], *end = digits + sizeof(digits), *d;
+
+	if (v >= 0 && v < 10) {
+		*p = (char)('0' + v);
+		return p + 1;
+	}
+	if (v >= 10 && v < 100) {
+		p[0] = (char)('0' + v / 10);
+		p[1] = (char)('0' + v % 10);
+		return p + 2;
+	}
+	d = ou_decimal_digits(end, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v);
+	if (v < 0)
+		*--d = '-';
+	memcpy(p, d, (size_t)(end - d));
+	return p + (end - d);
+}
+
+/* v at p as "0x%llx" writes it (ou_put_hex); returns the end. */
+static inline char *put_hex(char *p, unsigned long long v)
+{
+	int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
+
+	p = put_lit(p, "0x");
+	for (int i = n - 1; i >= 0; i--, v >>= 4)
+		p[i] = "0123456789abcdef"[v & 0xf];
+	return p + n;
+}
+
+static void place_build(const struct edac_decoded *e, struct edac_place *pl)
+{
+	struct ou_buf b = ou_start(pl->text, sizeof(pl->text));
+
+	pl->mc = e->mc_index;
+	pl->top = e->top_layer;
+	pl->middle = e->middle_layer;
+	pl->lower = e->lower_layer;
+	ou_put_lit(&b, "mc");
+	ou_put_int(&b, (long long)e->mc_index);
+	pl->mc_len = (uint8_t)b.at;
+	ou_put_lit(&b, " ");
+	ou_put_int(&b, or_minus1(e->top_layer));
+	ou_put_lit(&b, ":");
+	ou_put_int(&b, or_minus1(e->middle_layer));
+	ou_put_lit(&b, ":");
+	ou_put_int(&b, or_minus1(e->lower_layer));
+	pl->len = (uint8_t)b.at;
+}
+
+static bool place_is(const struct edac_place *pl, const struct edac_decoded *e)
+{
+	return pl->len && pl->mc == e->mc_index && pl->top == e->top_layer &&
+	       pl->middle == e->middle_layer && pl->lower == e->lower_layer;
+}
+
+/*
+ * The record's place (struct edac_place): its thread's cached one, else built
+ * now, in the first empty slot of its probes or over the first of them.
+ */
+static const struct edac_place *place_of(struct record_memo *m, const struct edac_decoded *e)
+{
+	const unsigned mask = (1u << PLACE_CACHE_BITS) - 1;
+	struct edac_place *pl = NULL;
+	uint64_t h;
+
+	if (m->place)
+		return m->place;
+	if (place_cache_off) {
+		place_build(e, &place_general);
+		return m->place = &place_general;
+	}
+	h = (((uint64_t)e->mc_index * 31 + (uint64_t)e->top_layer) * 31 +
+	     (uint64_t)e->middle_layer) * 31 + (uint64_t)e->lower_layer;
+	h = (h * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - PLACE_CACHE_BITS);
+	for (unsigned i = 0; i < PLACE_PROBES; i++) {
+		struct edac_place *at = &place_cache[(h + i) & mask];
+
+		if (place_is(at, e))
+			return m->place = at;
+		if (!pl && !at->len)
+			pl = at;
+	}
+	if (!pl)
+		pl = &place_cache[h];
+	place_build(e, pl);
+	return m->place = pl;
+}
+
+void ras_subject_place_cache(bool on)
+{
+	place_cache_off = !on;
+}
+
+/* The record's place, written to key, which it starts. */
 static struct ou_buf edac_key(const struct feed_in *in, const struct edac_decoded *e, char *key,
 			      size_t len)
 {
-	struct edac_place *pl = in->place;
-	struct ou_buf b;
+	const struct edac_place *pl = place_of(in->memo, e);
+	struct ou_buf b = ou_start(key, len);
 
-	if (!pl->len) {
-		b = ou_start(pl->text, sizeof(pl->text));
-		ou_put_lit(&b, "mc");
-		ou_put_int(&b, (long long)e->mc_index);
-		ou_put_lit(&b, " ");
-		ou_put_int(&b, or_minus1(e->top_layer));
-		ou_put_lit(&b, ":");
-		ou_put_int(&b, or_minus1(e->middle_layer));
-		ou_put_lit(&b, ":");
-		ou_put_int(&b, or_minus1(e->lower_layer));
-		pl->len = b.at;
-	}
-	b = ou_start(key, len);
 	ou_put_n(&b, pl->text, pl->len);
 	return b;
 }
@@ -150,7 +276,7 @@ static bool dimm_of_edac(const struct feed_in *in, struct ras_subject *s)
 		return false;
 	/* "mc<index> <top>:<middle>:<lower>", -1 for a layer not known. */
 	edac_key(in, e, s->key, sizeof(s->key));
-	set_label(s, e->label);
+	edac_label(in, e, s);
 	return true;
 }
 
@@ -349,6 +475,7 @@ static bool row_of_edac(const struct feed_in *in, struct ras_subject *s)
 	const struct edac_decoded *e = in->decoded;
 	struct diag_dram c;
 	struct ou_buf dev, key;
+	char tail[ROW_TAIL_MAX], *t = tail;
 	enum diag_spelling sp;
 
 	if (!KNOWN(e->mc_index))
@@ -357,10 +484,7 @@ static bool row_of_edac(const struct feed_in *in, struct ras_subject *s)
 	if (sp == DIAG_SP_NONE || !KNOWN(c.row) || !KNOWN(c.bank))
 		return false;
 	s->dram = c;
-	dev = ou_start(s->device, sizeof(s->device));
-	ou_put_lit(&dev, "mc");
-	ou_put_int(&dev, (long long)e->mc_index);
-	set_label(s, e->label);
+	edac_label(in, e, s);
 	if (KNOWN(e->address)) {
 		s->have_addr = true;
 		s->addr = (uint64_t)e->address;
@@ -370,23 +494,27 @@ static bool row_of_edac(const struct feed_in *in, struct ras_subject *s)
 	 * within it: "mc0 1:0:-1 rank 2 bank group 1 bank 3 row 0x1a2b", without printf.
 	 */
 	key = edac_key(in, e, s->key, sizeof(s->key));
+	/* "mc<index>", the place's start. */
+	dev = ou_start(s->device, sizeof(s->device));
+	ou_put_n(&dev, in->memo->place->text, in->memo->place->mc_len);
 	/* Firmware first: ghes_edac's one controller; the CPER location places the DIMM. */
 	if (sp == DIAG_SP_GHES) {
-		ou_put_lit(&key, " node ");
-		ou_put_int(&key, or_minus1(c.socket));
-		ou_put_lit(&key, " card ");
-		ou_put_int(&key, or_minus1(c.mc));
-		ou_put_lit(&key, " module ");
-		ou_put_int(&key, or_minus1(c.dimm));
+		t = put_lit(t, " node ");
+		t = put_dec(t, or_minus1(c.socket));
+		t = put_lit(t, " card ");
+		t = put_dec(t, or_minus1(c.mc));
+		t = put_lit(t, " module ");
+		t = put_dec(t, or_minus1(c.dimm));
 	}
-	ou_put_lit(&key, " rank ");
-	ou_put_int(&key, or_minus1(c.rank));
-	ou_put_lit(&key, " bank group ");
-	ou_put_int(&key, or_minus1(c.bank_group));
-	ou_put_lit(&key, " bank ");
-	ou_put_int(&key, (long long)c.bank);
-	ou_put_lit(&key, " row ");
-	ou_put_hex(&key, (unsigned long long)c.row);
+	t = put_lit(t, " rank ");
+	t = put_dec(t, or_minus1(c.rank));
+	t = put_lit(t, " bank group ");
+	t = put_dec(t, or_minus1(c.bank_group));
+	t = put_lit(t, " bank ");
+	t = put_dec(t, (long long)c.bank);
+	t = put_lit(t, " row ");
+	t = put_hex(t, (unsigned long long)c.row);
+	ou_put_n(&key, tail, (size_t)(t - tail));
 	return true;
 }
 
@@ -540,10 +668,14 @@ static int64_t errors_in(const struct ras_event_type *type, const void *decoded)
 /* Each event type's feed of each kind (NULL: none), found once from kinds[]. */
 static subject_fn feed_of[RAS_MAX_EVENT_TYPES][RAS_SUBJ_KINDS];
 
+/* A place in DRAM nothing is known of (diag_dram_clear), copied into each subject. */
+static struct diag_dram dram_none;
+
 static void find_feeds(void)
 {
 	const struct ras_event_type *dram = ras_event_type_find("cxl:cxl_dram");
 
+	diag_dram_clear(&dram_none);
 	for (int i = 0; i < CXL_RAW_N; i++)
 		cxl_raw[i] = dram ? ras_event_field_index(dram, cxl_raw_names[i]) : -1;
 	for (unsigned t = 0; t < ras_n_event_types && t < RAS_MAX_EVENT_TYPES; t++)
@@ -569,7 +701,7 @@ static void subject_reset(struct ras_subject *s, int kind)
 	s->instruction = false;
 	s->at_once = false;
 	s->uncorrected = false;
-	diag_dram_clear(&s->dram);
+	s->dram = dram_none;
 	s->hbm = false;
 }
 
@@ -580,8 +712,8 @@ static int subjects(const struct ras_event_type *type, const struct ras_value *v
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	const struct ras_decoded_head *h = decoded;
 	unsigned t = (unsigned)(type - ras_event_types);
-	struct edac_place place = { .len = 0 };
-	struct feed_in in = { type, values, decoded, page_size, &place };
+	struct record_memo memo = { .place = NULL, .label_len = SIZE_MAX };
+	struct feed_in in = { type, values, decoded, page_size, &memo };
 	int n = 0;
 
 	if ((corrected_only && h->severity != RAS_SEV_CORRECTED) || !page_size ||
