@@ -27,6 +27,10 @@ struct edac_place {
 	uint8_t mc_len;
 	char text[96];
 };
+_Static_assert(sizeof(((struct edac_place *)0)->text) <= sizeof(((struct ras_subject *)0)->key),
+	       "a place is written to a key whole");
+_Static_assert(sizeof("mc-9223372036854775808") <= sizeof(((struct ras_subject *)0)->device),
+	       "a controller's name is written to a device whole");
 
 /*
  * The places a thread's records named last, found from a hash of the four
@@ -70,41 +74,79 @@ static void set_label(struct ras_subject *s, const char *label)
 	ou_put(&b, label);
 }
 
+/*
+ * A row key's tail is written to a local buffer with no bounds to check (its
+ * longest, " node " to " row 0x" with every number 20 characters, 187, fits)
+ * and put in the key at once, truncated as the pieces one by one would be.
+ */
+#define ROW_TAIL_MAX 192
+#define put_lit(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) + sizeof(lit) - 1)
+
+/* v at p as "%lld" writes it (ou_put_int), small numbers without a call; returns the end. */
+static inline char *put_dec(char *p, long long v)
+{
+	char digits[24], *end = digits + sizeof(digits), *d;
+
+	if (v >= 0 && v < 10) {
+		*p = (char)('0' + v);
+		return p + 1;
+	}
+	if (v >= 10 && v < 100) {
+		p[0] = (char)('0' + v / 10);
+		p[1] = (char)('0' + v % 10);
+		return p + 2;
+	}
+	d = ou_decimal_digits(end, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v);
+	if (v < 0)
+		*--d = '-';
+	memcpy(p, d, (size_t)(end - d));
+	return p + (end - d);
+}
+
+/* v at p as "0x%llx" writes it (ou_put_hex); returns the end. */
+static inline char *put_hex(char *p, unsigned long long v)
+{
+	int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
+
+	p = put_lit(p, "0x");
+	for (int i = n - 1; i >= 0; i--, v >>= 4)
+		p[i] = "0123456789abcdef"[v & 0xf];
+	return p + n;
+}
+
 /* The record's DIMM label, as set_label writes it, measured once for its feeds. */
 static void edac_label(const struct feed_in *in, const struct edac_decoded *e,
 		       struct ras_subject *s)
 {
-	struct ou_buf b = ou_start(s->label, sizeof(s->label));
+	size_t n = in->memo->label_len;
 
-	if (in->memo->label_len == SIZE_MAX)
-		in->memo->label_len = strnlen(e->label, sizeof(s->label) - 1);
-	ou_put_n(&b, e->label, in->memo->label_len);
+	if (n == SIZE_MAX)
+		n = in->memo->label_len = strnlen(e->label, sizeof(s->label) - 1);
+	memcpy(s->label, e->label, n);
+	s->label[n] = '\0';
 }
 
 static bool page_at(struct ras_subject *s, uint64_t addr, int64_t lsb, uint64_t page_size)
 {
-	struct ou_buf key;
-
 	/* The address must name a place within one page: granularity no coarser than a page. */
 	if (!addr || !KNOWN(lsb) || lsb < 0 || lsb >= 64 || (UINT64_C(1) << lsb) > page_size)
 		return false;
 	s->have_addr = true;
 	s->addr = addr & ~(page_size - 1);
-	/* Keys are built at every corrected record, so without printf. */
-	key = ou_start(s->key, sizeof(s->key));
-	ou_put_hex(&key, s->addr);
+	/* Keys are built at every corrected record, so without printf; "0x" and 16 digits fit. */
+	*put_hex(s->key, s->addr) = '\0';
 	return true;
 }
 
 static int64_t log2_of(int64_t grain)
 {
-	int64_t lsb = 0;
+	int64_t lsb;
 
 	if (!KNOWN(grain) || grain <= 0)
 		return RAS_DF_NONE;
-	while ((INT64_C(1) << lsb) < grain && lsb < 62)
-		lsb++;
-	return lsb;
+	/* The least lsb with 1 << lsb >= grain, at most 62: at every EDAC record, without a loop. */
+	lsb = grain == 1 ? 0 : 64 - __builtin_clzll((unsigned long long)grain - 1);
+	return lsb < 62 ? lsb : 62;
 }
 
 static bool page_of_mce(const struct feed_in *in, struct ras_subject *s)
@@ -151,46 +193,6 @@ static bool page_of_cxl(const struct feed_in *in, struct ras_subject *s)
 static long long or_minus1(int64_t v)
 {
 	return KNOWN(v) ? (long long)v : -1LL;
-}
-
-/*
- * A row key's tail is written to a local buffer with no bounds to check (its
- * longest, " node " to " row 0x" with every number 20 characters, 187, fits)
- * and put in the key at once, truncated as the pieces one by one would be.
- */
-#define ROW_TAIL_MAX 192
-#define put_lit(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) + sizeof(lit) - 1)
-
-/* v at p as "%lld" writes it (ou_put_int), small numbers without a call; returns the end. */
-static inline char *put_dec(char *p, long long v)
-{
-	char digits[24], *end = digits + sizeof(digits), *d;
-
-	if (v >= 0 && v < 10) {
-		*p = (char)('0' + v);
-		return p + 1;
-	}
-	if (v >= 10 && v < 100) {
-		p[0] = (char)('0' + v / 10);
-		p[1] = (char)('0' + v % 10);
-		return p + 2;
-	}
-	d = ou_decimal_digits(end, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v);
-	if (v < 0)
-		*--d = '-';
-	memcpy(p, d, (size_t)(end - d));
-	return p + (end - d);
-}
-
-/* v at p as "0x%llx" writes it (ou_put_hex); returns the end. */
-static inline char *put_hex(char *p, unsigned long long v)
-{
-	int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
-
-	p = put_lit(p, "0x");
-	for (int i = n - 1; i >= 0; i--, v >>= 4)
-		p[i] = "0123456789abcdef"[v & 0xf];
-	return p + n;
 }
 
 static void place_build(const struct edac_decoded *e, struct edac_place *pl)
@@ -258,14 +260,17 @@ void ras_subject_place_cache(bool on)
 }
 
 /* The record's place, written to key, which it starts. */
-static struct ou_buf edac_key(const struct feed_in *in, const struct edac_decoded *e, char *key,
-			      size_t len)
+static struct ou_buf edac_key(const struct feed_in *in, const struct edac_decoded *e,
+			      struct ras_subject *s)
 {
+	char *key = s->key;
+	size_t len = sizeof(s->key);
 	const struct edac_place *pl = place_of(in->memo, e);
-	struct ou_buf b = ou_start(key, len);
 
-	ou_put_n(&b, pl->text, pl->len);
-	return b;
+	/* Whole: the longest place is shorter than a key (the assertion below). */
+	memcpy(key, pl->text, pl->len);
+	key[pl->len] = '\0';
+	return (struct ou_buf){ .p = key, .len = len, .at = pl->len };
 }
 
 static bool dimm_of_edac(const struct feed_in *in, struct ras_subject *s)
@@ -275,7 +280,7 @@ static bool dimm_of_edac(const struct feed_in *in, struct ras_subject *s)
 	if (!KNOWN(e->mc_index) || (!KNOWN(e->top_layer) && !e->label[0]))
 		return false;
 	/* "mc<index> <top>:<middle>:<lower>", -1 for a layer not known. */
-	edac_key(in, e, s->key, sizeof(s->key));
+	edac_key(in, e, s);
 	edac_label(in, e, s);
 	return true;
 }
@@ -474,7 +479,7 @@ static bool row_of_edac(const struct feed_in *in, struct ras_subject *s)
 {
 	const struct edac_decoded *e = in->decoded;
 	struct diag_dram c;
-	struct ou_buf dev, key;
+	struct ou_buf key;
 	char tail[ROW_TAIL_MAX], *t = tail;
 	enum diag_spelling sp;
 
@@ -493,10 +498,10 @@ static bool row_of_edac(const struct feed_in *in, struct ras_subject *s)
 	 * The layers place the DIMM (as the DIMM subject does); the detail, the row
 	 * within it: "mc0 1:0:-1 rank 2 bank group 1 bank 3 row 0x1a2b", without printf.
 	 */
-	key = edac_key(in, e, s->key, sizeof(s->key));
-	/* "mc<index>", the place's start. */
-	dev = ou_start(s->device, sizeof(s->device));
-	ou_put_n(&dev, in->memo->place->text, in->memo->place->mc_len);
+	key = edac_key(in, e, s);
+	/* "mc<index>", the place's start (20 digits at most: it fits). */
+	memcpy(s->device, in->memo->place->text, in->memo->place->mc_len);
+	s->device[in->memo->place->mc_len] = '\0';
 	/* Firmware first: ghes_edac's one controller; the CPER location places the DIMM. */
 	if (sp == DIAG_SP_GHES) {
 		t = put_lit(t, " node ");

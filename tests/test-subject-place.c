@@ -9,8 +9,8 @@
  * come back, in slots other places took meanwhile; and any int64, the edges
  * too), with labels empty, short and past the subject's size, and details
  * of every spelling with numbers small and large; in the main thread and in
- * a second one, each with its own cache. The keys are also checked against
- * printf's spelling of the same numbers.
+ * a second one, each with its own cache. The keys and labels are also
+ * checked against printf's spelling of the same numbers and text.
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -112,6 +112,13 @@ static void record_of(struct rng *r, struct edac_decoded *d, char *detail, size_
 	d->top_layer = place_number(r);
 	d->middle_layer = place_number(r);
 	d->lower_layer = place_number(r);
+	/* Any grain, not only a power of two: a page only when it is at most the page. */
+	if (next(r) % 4 == 0) {
+		static const int64_t grains[] = { RAS_DF_NONE, -5, 0, 1, 2, 3, 4095, 4096, 4097,
+						  INT64_MAX };
+
+		d->grain = grains[next(r) % (sizeof(grains) / sizeof(grains[0]))];
+	}
 }
 
 static bool same(const struct ras_subject *a, const struct ras_subject *b)
@@ -152,9 +159,15 @@ static void expected_key(const struct edac_decoded *d, const struct ras_subject 
 	snprintf(buf + strlen(buf), len - strlen(buf), " row 0x%llx", (unsigned long long)s->dram.row);
 }
 
+/* An EDAC record's address names a page when its grain is unknown or at most the page. */
+static bool page_expected(const struct edac_decoded *d)
+{
+	return d->address && (d->grain == RAS_DF_NONE || (d->grain > 0 && d->grain <= 4096));
+}
+
 struct run {
 	uint64_t seed;
-	int differ, misspelled, rows, dimms;
+	int differ, misspelled, rows, dimms, pages;
 };
 
 static void *compare(void *arg)
@@ -164,7 +177,7 @@ static void *compare(void *arg)
 	struct rng r = { run->seed };
 	static _Thread_local struct edac_decoded d;
 	struct ras_subject fast[RAS_SUBJECTS_MAX], general[RAS_SUBJECTS_MAX];
-	char detail[256], want[256];
+	char detail[256], want[512];
 
 	for (int i = 0; i < RUNS; i++) {
 		int n, m;
@@ -179,9 +192,21 @@ static void *compare(void *arg)
 			run->differ++;
 			continue;
 		}
+		if (page_expected(&d) != (n > 0 && fast[0].kind == RAS_SUBJ_PAGE))
+			run->misspelled++;
 		for (int k = 0; k < n; k++) {
 			if (!same(&fast[k], &general[k]))
 				run->differ++;
+			snprintf(want, sizeof(fast[k].label), "%s", d.label);
+			if (strcmp(fast[k].label, want))
+				run->misspelled++;
+			if (fast[k].kind == RAS_SUBJ_PAGE) {
+				run->pages++;
+				snprintf(want, sizeof(want), "0x%llx", (unsigned long long)fast[k].addr);
+				if (!fast[k].have_addr || strcmp(fast[k].key, want) ||
+				    fast[k].addr != ((uint64_t)d.address & ~UINT64_C(4095)))
+					run->misspelled++;
+			}
 			if (fast[k].kind != RAS_SUBJ_ROW && fast[k].kind != RAS_SUBJ_DIMM)
 				continue;
 			run->rows += fast[k].kind == RAS_SUBJ_ROW;
@@ -207,9 +232,10 @@ int main(void)
 	tap_ok(main_run.differ == 0,
 	       "%d records: the cached places give the general way's subjects (%d differ)", RUNS,
 	       main_run.differ);
-	tap_ok(main_run.misspelled == 0 && main_run.rows > RUNS / 4 && main_run.dimms > RUNS / 2,
-	       "their keys spelled as printf spells the numbers (%d rows, %d DIMMs, %d not)",
-	       main_run.rows, main_run.dimms, main_run.misspelled);
+	tap_ok(main_run.misspelled == 0 && main_run.rows > RUNS / 4 && main_run.dimms > RUNS / 2 &&
+	       main_run.pages > RUNS / 2,
+	       "their keys and labels as printf spells them (%d rows, %d DIMMs, %d pages, %d not)",
+	       main_run.rows, main_run.dimms, main_run.pages, main_run.misspelled);
 	if (tap_ok(pthread_create(&th, NULL, compare, &other) == 0, "a second thread"))
 		pthread_join(th, NULL);
 	tap_ok(other.differ == 0 && other.misspelled == 0 && other.rows > RUNS / 4,
