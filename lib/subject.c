@@ -16,12 +16,40 @@
 
 /*
  * An EDAC record's place, "mc<index> <top>:<middle>:<lower>" (-1 for a
- * layer not known): the DIMM's key and the start of its row's, built once
- * for both. Its longest, every number 20 characters, fits.
+ * layer not known): the DIMM's key and the start of its row's, and the
+ * row's device ("mc<index>", its first mc_len bytes). Its longest, every
+ * number 20 characters, fits. A pure function of the four integers, so
+ * built once per place a thread meets (place_cache), not at every record.
  */
 struct edac_place {
+	int64_t mc, top, middle, lower; /* the record's, as decoded */
+	uint8_t len;            /* 0: an empty slot */
+	uint8_t mc_len;
 	char text[96];
-	size_t len;             /* 0: not built yet */
+};
+_Static_assert(sizeof(((struct edac_place *)0)->text) <= sizeof(((struct ras_subject *)0)->key),
+	       "a place is written to a key whole");
+_Static_assert(sizeof("mc-9223372036854775808") <= sizeof(((struct ras_subject *)0)->device),
+	       "a controller's name is written to a device whole");
+
+/*
+ * The places a thread's records named last, found from a hash of the four
+ * integers in one of PLACE_PROBES slots from it (a machine names tens of
+ * DIMMs: make bench's stream 48, which one slot each thrashed). Per thread:
+ * the event loop and the writer both derive subjects. Nothing the text
+ * depends on can change, so nothing invalidates a slot.
+ */
+#define PLACE_CACHE_BITS 7
+#define PLACE_PROBES 4
+static _Thread_local struct edac_place place_cache[1u << PLACE_CACHE_BITS];
+/* Tests: every place built at its record, the general way (ras_subject_place_cache), here. */
+static bool place_cache_off;
+static _Thread_local struct edac_place place_general;
+
+/* What the feeds of one record share, found at the first feed that needs it. */
+struct record_memo {
+	const struct edac_place *place; /* NULL: not found yet */
+	size_t label_len;               /* SIZE_MAX: not measured yet */
 };
 
 /*
@@ -33,7 +61,7 @@ struct feed_in {
 	const struct ras_value *values;
 	const void *decoded;
 	uint64_t ps;
-	struct edac_place *place;
+	struct record_memo *memo;
 };
 
 /* Fills s for one kind from one decoded record; false when the record does not say. */
@@ -46,30 +74,79 @@ static void set_label(struct ras_subject *s, const char *label)
 	ou_put(&b, label);
 }
 
+/*
+ * A row key's tail is written to a local buffer with no bounds to check (its
+ * longest, " node " to " row 0x" with every number 20 characters, 187, fits)
+ * and put in the key at once, truncated as the pieces one by one would be.
+ */
+#define ROW_TAIL_MAX 192
+#define put_lit(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) + sizeof(lit) - 1)
+
+/* v at p as "%lld" writes it (ou_put_int), small numbers without a call; returns the end. */
+static inline char *put_dec(char *p, long long v)
+{
+	char digits[24], *end = digits + sizeof(digits), *d;
+
+	if (v >= 0 && v < 10) {
+		*p = (char)('0' + v);
+		return p + 1;
+	}
+	if (v >= 10 && v < 100) {
+		p[0] = (char)('0' + v / 10);
+		p[1] = (char)('0' + v % 10);
+		return p + 2;
+	}
+	d = ou_decimal_digits(end, v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v);
+	if (v < 0)
+		*--d = '-';
+	memcpy(p, d, (size_t)(end - d));
+	return p + (end - d);
+}
+
+/* v at p as "0x%llx" writes it (ou_put_hex); returns the end. */
+static inline char *put_hex(char *p, unsigned long long v)
+{
+	int n = v ? (64 - __builtin_clzll(v) + 3) / 4 : 1;
+
+	p = put_lit(p, "0x");
+	for (int i = n - 1; i >= 0; i--, v >>= 4)
+		p[i] = "0123456789abcdef"[v & 0xf];
+	return p + n;
+}
+
+/* The record's DIMM label, as set_label writes it, measured once for its feeds. */
+static void edac_label(const struct feed_in *in, const struct edac_decoded *e,
+		       struct ras_subject *s)
+{
+	size_t n = in->memo->label_len;
+
+	if (n == SIZE_MAX)
+		n = in->memo->label_len = strnlen(e->label, sizeof(s->label) - 1);
+	memcpy(s->label, e->label, n);
+	s->label[n] = '\0';
+}
+
 static bool page_at(struct ras_subject *s, uint64_t addr, int64_t lsb, uint64_t page_size)
 {
-	struct ou_buf key;
-
 	/* The address must name a place within one page: granularity no coarser than a page. */
 	if (!addr || !KNOWN(lsb) || lsb < 0 || lsb >= 64 || (UINT64_C(1) << lsb) > page_size)
 		return false;
 	s->have_addr = true;
 	s->addr = addr & ~(page_size - 1);
-	/* Keys are built at every corrected record, so without printf. */
-	key = ou_start(s->key, sizeof(s->key));
-	ou_put_hex(&key, s->addr);
+	/* Keys are built at every corrected record, so without printf; "0x" and 16 digits fit. */
+	*put_hex(s->key, s->addr) = '\0';
 	return true;
 }
 
 static int64_t log2_of(int64_t grain)
 {
-	int64_t lsb = 0;
+	int64_t lsb;
 
 	if (!KNOWN(grain) || grain <= 0)
 		return RAS_DF_NONE;
-	while ((INT64_C(1) << lsb) < grain && lsb < 62)
-		lsb++;
-	return lsb;
+	/* The least lsb with 1 << lsb >= grain, at most 62: at every EDAC record, without a loop. */
+	lsb = grain == 1 ? 0 : 64 - __builtin_clzll((unsigned long long)grain - 1);
+	return lsb < 62 ? lsb : 62;
 }
 
 static bool page_of_mce(const struct feed_in *in, struct ras_subject *s)
@@ -90,7 +167,7 @@ static bool page_of_edac(const struct feed_in *in, struct ras_subject *s)
 	/* EDAC drivers that know no grain report one byte; no grain at all: trust the page. */
 	int64_t lsb = KNOWN(e->grain) ? log2_of(e->grain) : 0;
 
-	set_label(s, e->label);
+	edac_label(in, e, s);
 	return KNOWN(e->address) && page_at(s, (uint64_t)e->address, lsb, ps);
 }
 
@@ -118,28 +195,82 @@ static long long or_minus1(int64_t v)
 	return KNOWN(v) ? (long long)v : -1LL;
 }
 
-/* The record's place (struct edac_place), built at its first use: in key, which it starts. */
-static struct ou_buf edac_key(const struct feed_in *in, const struct edac_decoded *e, char *key,
-			      size_t len)
+static void place_build(const struct edac_decoded *e, struct edac_place *pl)
 {
-	struct edac_place *pl = in->place;
-	struct ou_buf b;
+	struct ou_buf b = ou_start(pl->text, sizeof(pl->text));
 
-	if (!pl->len) {
-		b = ou_start(pl->text, sizeof(pl->text));
-		ou_put_lit(&b, "mc");
-		ou_put_int(&b, (long long)e->mc_index);
-		ou_put_lit(&b, " ");
-		ou_put_int(&b, or_minus1(e->top_layer));
-		ou_put_lit(&b, ":");
-		ou_put_int(&b, or_minus1(e->middle_layer));
-		ou_put_lit(&b, ":");
-		ou_put_int(&b, or_minus1(e->lower_layer));
-		pl->len = b.at;
+	pl->mc = e->mc_index;
+	pl->top = e->top_layer;
+	pl->middle = e->middle_layer;
+	pl->lower = e->lower_layer;
+	ou_put_lit(&b, "mc");
+	ou_put_int(&b, (long long)e->mc_index);
+	pl->mc_len = (uint8_t)b.at;
+	ou_put_lit(&b, " ");
+	ou_put_int(&b, or_minus1(e->top_layer));
+	ou_put_lit(&b, ":");
+	ou_put_int(&b, or_minus1(e->middle_layer));
+	ou_put_lit(&b, ":");
+	ou_put_int(&b, or_minus1(e->lower_layer));
+	pl->len = (uint8_t)b.at;
+}
+
+static bool place_is(const struct edac_place *pl, const struct edac_decoded *e)
+{
+	return pl->len && pl->mc == e->mc_index && pl->top == e->top_layer &&
+	       pl->middle == e->middle_layer && pl->lower == e->lower_layer;
+}
+
+/*
+ * The record's place (struct edac_place): its thread's cached one, else built
+ * now, in the first empty slot of its probes or over the first of them.
+ */
+static const struct edac_place *place_of(struct record_memo *m, const struct edac_decoded *e)
+{
+	const unsigned mask = (1u << PLACE_CACHE_BITS) - 1;
+	struct edac_place *pl = NULL;
+	uint64_t h;
+
+	if (m->place)
+		return m->place;
+	if (place_cache_off) {
+		place_build(e, &place_general);
+		return m->place = &place_general;
 	}
-	b = ou_start(key, len);
-	ou_put_n(&b, pl->text, pl->len);
-	return b;
+	h = (((uint64_t)e->mc_index * 31 + (uint64_t)e->top_layer) * 31 +
+	     (uint64_t)e->middle_layer) * 31 + (uint64_t)e->lower_layer;
+	h = (h * UINT64_C(0x9e3779b97f4a7c15)) >> (64 - PLACE_CACHE_BITS);
+	for (unsigned i = 0; i < PLACE_PROBES; i++) {
+		struct edac_place *at = &place_cache[(h + i) & mask];
+
+		if (place_is(at, e))
+			return m->place = at;
+		if (!pl && !at->len)
+			pl = at;
+	}
+	if (!pl)
+		pl = &place_cache[h];
+	place_build(e, pl);
+	return m->place = pl;
+}
+
+void ras_subject_place_cache(bool on)
+{
+	place_cache_off = !on;
+}
+
+/* The record's place, written to key, which it starts. */
+static struct ou_buf edac_key(const struct feed_in *in, const struct edac_decoded *e,
+			      struct ras_subject *s)
+{
+	char *key = s->key;
+	size_t len = sizeof(s->key);
+	const struct edac_place *pl = place_of(in->memo, e);
+
+	/* Whole: the longest place is shorter than a key (the assertion below). */
+	memcpy(key, pl->text, pl->len);
+	key[pl->len] = '\0';
+	return (struct ou_buf){ .p = key, .len = len, .at = pl->len };
 }
 
 static bool dimm_of_edac(const struct feed_in *in, struct ras_subject *s)
@@ -149,8 +280,8 @@ static bool dimm_of_edac(const struct feed_in *in, struct ras_subject *s)
 	if (!KNOWN(e->mc_index) || (!KNOWN(e->top_layer) && !e->label[0]))
 		return false;
 	/* "mc<index> <top>:<middle>:<lower>", -1 for a layer not known. */
-	edac_key(in, e, s->key, sizeof(s->key));
-	set_label(s, e->label);
+	edac_key(in, e, s);
+	edac_label(in, e, s);
 	return true;
 }
 
@@ -348,7 +479,8 @@ static bool row_of_edac(const struct feed_in *in, struct ras_subject *s)
 {
 	const struct edac_decoded *e = in->decoded;
 	struct diag_dram c;
-	struct ou_buf dev, key;
+	struct ou_buf key;
+	char tail[ROW_TAIL_MAX], *t = tail;
 	enum diag_spelling sp;
 
 	if (!KNOWN(e->mc_index))
@@ -357,10 +489,7 @@ static bool row_of_edac(const struct feed_in *in, struct ras_subject *s)
 	if (sp == DIAG_SP_NONE || !KNOWN(c.row) || !KNOWN(c.bank))
 		return false;
 	s->dram = c;
-	dev = ou_start(s->device, sizeof(s->device));
-	ou_put_lit(&dev, "mc");
-	ou_put_int(&dev, (long long)e->mc_index);
-	set_label(s, e->label);
+	edac_label(in, e, s);
 	if (KNOWN(e->address)) {
 		s->have_addr = true;
 		s->addr = (uint64_t)e->address;
@@ -369,24 +498,28 @@ static bool row_of_edac(const struct feed_in *in, struct ras_subject *s)
 	 * The layers place the DIMM (as the DIMM subject does); the detail, the row
 	 * within it: "mc0 1:0:-1 rank 2 bank group 1 bank 3 row 0x1a2b", without printf.
 	 */
-	key = edac_key(in, e, s->key, sizeof(s->key));
+	key = edac_key(in, e, s);
+	/* "mc<index>", the place's start (20 digits at most: it fits). */
+	memcpy(s->device, in->memo->place->text, in->memo->place->mc_len);
+	s->device[in->memo->place->mc_len] = '\0';
 	/* Firmware first: ghes_edac's one controller; the CPER location places the DIMM. */
 	if (sp == DIAG_SP_GHES) {
-		ou_put_lit(&key, " node ");
-		ou_put_int(&key, or_minus1(c.socket));
-		ou_put_lit(&key, " card ");
-		ou_put_int(&key, or_minus1(c.mc));
-		ou_put_lit(&key, " module ");
-		ou_put_int(&key, or_minus1(c.dimm));
+		t = put_lit(t, " node ");
+		t = put_dec(t, or_minus1(c.socket));
+		t = put_lit(t, " card ");
+		t = put_dec(t, or_minus1(c.mc));
+		t = put_lit(t, " module ");
+		t = put_dec(t, or_minus1(c.dimm));
 	}
-	ou_put_lit(&key, " rank ");
-	ou_put_int(&key, or_minus1(c.rank));
-	ou_put_lit(&key, " bank group ");
-	ou_put_int(&key, or_minus1(c.bank_group));
-	ou_put_lit(&key, " bank ");
-	ou_put_int(&key, (long long)c.bank);
-	ou_put_lit(&key, " row ");
-	ou_put_hex(&key, (unsigned long long)c.row);
+	t = put_lit(t, " rank ");
+	t = put_dec(t, or_minus1(c.rank));
+	t = put_lit(t, " bank group ");
+	t = put_dec(t, or_minus1(c.bank_group));
+	t = put_lit(t, " bank ");
+	t = put_dec(t, (long long)c.bank);
+	t = put_lit(t, " row ");
+	t = put_hex(t, (unsigned long long)c.row);
+	ou_put_n(&key, tail, (size_t)(t - tail));
 	return true;
 }
 
@@ -540,10 +673,14 @@ static int64_t errors_in(const struct ras_event_type *type, const void *decoded)
 /* Each event type's feed of each kind (NULL: none), found once from kinds[]. */
 static subject_fn feed_of[RAS_MAX_EVENT_TYPES][RAS_SUBJ_KINDS];
 
+/* A place in DRAM nothing is known of (diag_dram_clear), copied into each subject. */
+static struct diag_dram dram_none;
+
 static void find_feeds(void)
 {
 	const struct ras_event_type *dram = ras_event_type_find("cxl:cxl_dram");
 
+	diag_dram_clear(&dram_none);
 	for (int i = 0; i < CXL_RAW_N; i++)
 		cxl_raw[i] = dram ? ras_event_field_index(dram, cxl_raw_names[i]) : -1;
 	for (unsigned t = 0; t < ras_n_event_types && t < RAS_MAX_EVENT_TYPES; t++)
@@ -569,7 +706,7 @@ static void subject_reset(struct ras_subject *s, int kind)
 	s->instruction = false;
 	s->at_once = false;
 	s->uncorrected = false;
-	diag_dram_clear(&s->dram);
+	s->dram = dram_none;
 	s->hbm = false;
 }
 
@@ -580,8 +717,8 @@ static int subjects(const struct ras_event_type *type, const struct ras_value *v
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	const struct ras_decoded_head *h = decoded;
 	unsigned t = (unsigned)(type - ras_event_types);
-	struct edac_place place = { .len = 0 };
-	struct feed_in in = { type, values, decoded, page_size, &place };
+	struct record_memo memo = { .place = NULL, .label_len = SIZE_MAX };
+	struct feed_in in = { type, values, decoded, page_size, &memo };
 	int n = 0;
 
 	if ((corrected_only && h->severity != RAS_SEV_CORRECTED) || !page_size ||

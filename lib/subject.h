@@ -73,5 +73,10 @@ int ras_subjects_any(const struct ras_event_type *type, const struct ras_value *
  */
 bool ras_subject_fold_group(const struct ras_event_type *type, const void *decoded, char *key,
 			    size_t len);
+/*
+ * Tests only: off, every EDAC place is built at its record the general way
+ * instead of found in the thread's cache (on by default).
+ */
+void ras_subject_place_cache(bool on);
 
 #endif
