@@ -225,10 +225,15 @@ static inline void take(struct parse *ps, const struct name *nm, const char *v, 
 	*(int64_t *)((char *)ps->out + nm->off) = value;
 }
 
-/* What a byte is to the reader: ' ', '\t', ',' and '\n' end a word; ':' ends a name. */
-enum { B_WORD, B_SEP, B_COLON };
+/*
+ * What a byte is to the reader: ' ', '\t', ',' and '\n' end a word; ':' ends
+ * a name; a NUL ends the text (the copy's sentinel: the text read holds
+ * none). The classes that end a word are the odd ones.
+ */
+enum { B_WORD = 0, B_SEP = 1, B_COLON = 2, B_END = 3 };
 static const unsigned char byte_class[256] = {
 	[' '] = B_SEP, ['\t'] = B_SEP, [','] = B_SEP, ['\n'] = B_SEP, [':'] = B_COLON,
+	['\0'] = B_END,
 };
 
 static inline unsigned char class_of(char c)
@@ -239,19 +244,22 @@ static inline unsigned char class_of(char c)
 /*
  * The next word of [*p, end) in [*w, *we), and its first colon in *colon
  * (NULL: none); false at the end. The caller's end is before any NUL.
+ * bounded: end is checked at each byte; else a NUL sits at end (the copy
+ * diag_dram_from_edac_detail reads), and stops each loop without a check.
  */
-static inline bool next_word(const char **p, const char *end, const char **w, const char **we,
-		      const char **colon)
+static inline __attribute__((always_inline)) bool
+next_word(const char **p, const char *end, const char **w, const char **we, const char **colon,
+	  bool bounded)
 {
 	const char *q = *p;
 
-	while (q < end && class_of(*q) == B_SEP)
+	while ((!bounded || q < end) && class_of(*q) == B_SEP)
 		q++;
 	*w = q;
-	while (q < end && class_of(*q) == B_WORD)
+	while ((!bounded || q < end) && class_of(*q) == B_WORD)
 		q++;
-	*colon = q < end && class_of(*q) == B_COLON ? q : NULL;
-	while (q < end && class_of(*q) != B_SEP)
+	*colon = (!bounded || q < end) && class_of(*q) == B_COLON ? q : NULL;
+	while ((!bounded || q < end) && !(class_of(*q) & 1))
 		q++;
 	*we = *p = q;
 	return *we > *w;
@@ -275,12 +283,13 @@ static const struct name *find_pair(const struct parse *ps, const char *prev, si
  * One pass over the words: "name:value", CPER's older "name: value", and a
  * word without a colon kept as the first half of a two-word name.
  */
-static void parse_words(struct parse *ps, const char *p, const char *end)
+static inline __attribute__((always_inline)) void
+parse_words(struct parse *ps, const char *p, const char *end, bool bounded)
 {
 	const char *w, *we, *colon, *prev = NULL;
 	size_t prev_len = 0;
 
-	while (next_word(&p, end, &w, &we, &colon)) {
+	while (next_word(&p, end, &w, &we, &colon, bounded)) {
 		const struct name *nm;
 
 		if (!colon) {
@@ -288,7 +297,8 @@ static void parse_words(struct parse *ps, const char *p, const char *end)
 			prev_len = (size_t)(we - w);
 			continue;
 		}
-		nm = find_pair(ps, prev, prev_len, w, (size_t)(colon - w));
+		/* Only after a word without a colon (rare): else no call, even out of line. */
+		nm = prev ? find_pair(ps, prev, prev_len, w, (size_t)(colon - w)) : NULL;
 		prev = NULL;
 		if (!nm && !(nm = find_name(ps, w, (size_t)(colon - w))))
 			continue;
@@ -298,7 +308,7 @@ static void parse_words(struct parse *ps, const char *p, const char *end)
 			const char *save = p;
 
 			/* The value is the next word, unless that is a name of its own. */
-			if (next_word(&p, end, &w, &we, &colon) && !colon)
+			if (next_word(&p, end, &w, &we, &colon, bounded) && !colon)
 				take(ps, nm, w, we);
 			else
 				p = save;
@@ -328,6 +338,8 @@ enum diag_spelling diag_dram_from_edac_detail(const char *detail, size_t len,
 					      struct diag_dram *out)
 {
 	struct parse ps = { .out = out };
+	/* Copied with a NUL after it, when it fits (nearly always): the reader's sentinel. */
+	char text[1024];
 	/* The text ends at its first NUL within len: nothing past it is read. */
 	const char *nul = len ? memchr(detail, '\0', len) : NULL;
 	const char *end = nul ? nul : detail + len;
@@ -338,7 +350,15 @@ enum diag_spelling diag_dram_from_edac_detail(const char *detail, size_t len,
 	ps.names = ghes ? ghes_names : edac_names;
 	ps.by_len = ghes ? ghes_by_len : edac_by_len;
 	ps.longest = ghes ? sizeof(ghes_by_len) - 2 : sizeof(edac_by_len) - 2;
-	parse_words(&ps, detail, end);
+	if ((size_t)(end - detail) < sizeof(text)) {
+		size_t n = (size_t)(end - detail);
+
+		memcpy(text, detail, n);
+		text[n] = '\0';
+		parse_words(&ps, text, text + n, false);
+	} else {
+		parse_words(&ps, detail, end, true);
+	}
 	if (!diag_dram_known(out)) {
 		diag_dram_clear(out);
 		return DIAG_SP_NONE;

@@ -4,7 +4,8 @@
  * tests/diag/dram_ref.h) on random text: driver names of every spelling,
  * the names cut, grown or with a byte changed, values in either base, past
  * 2^40, malformed, every separator, stray colons, NULs and high bytes, the
- * length cut anywhere. Both must give the same spelling and every member.
+ * length cut anywhere, texts past 1,024 bytes too. Both must give the same
+ * spelling and every member.
  * A fixed seed: the same texts at every run.
  */
 #include <inttypes.h>
@@ -120,12 +121,23 @@ static size_t make_text(char *t, size_t cap)
 int main(void)
 {
 	enum { ROUNDS = 400000 };
-	unsigned bad = 0, known = 0;
+	unsigned bad = 0, known = 0, long_texts = 0;
 	unsigned per_spelling[DIAG_SP_N] = { 0 };
 
 	for (unsigned r = 0; r < ROUNDS; r++) {
-		char text[160];
-		size_t n = make_text(text, sizeof(text));
+		char text[1600];
+		size_t n = make_text(text, 160);
+
+		/* One in 32 past 1,024 bytes: the reader's other path (no copy, bounds checked). */
+		if (!below(32)) {
+			size_t want = 1000 + below(500);
+
+			while (n < want)
+				n += make_text(text + n, want - n);
+			/* No NUL, or the text would end before 1,024 bytes. */
+			for (size_t i = 0; i < n; i++)
+				text[i] = text[i] ? text[i] : ' ';
+		}
 		/* The whole text, or cut anywhere (the reader must not look past len). */
 		size_t len = below(4) ? n : below((unsigned)n + 1);
 		struct diag_dram got, want;
@@ -144,6 +156,7 @@ int main(void)
 		if ((unsigned)sw < DIAG_SP_N)
 			per_spelling[sw]++;
 		known += sw != DIAG_SP_NONE;
+		long_texts += strnlen(text, len) >= 1024;
 	}
 	tap_ok(bad == 0, "%u random texts read as the reader before issue 39 read them (%u differ)",
 	       ROUNDS, bad);
@@ -152,5 +165,6 @@ int main(void)
 		tap_ok(per_spelling[sp] > 100, "%u texts read as %s", per_spelling[sp],
 		       diag_spelling_name((enum diag_spelling)sp));
 	tap_ok(known > ROUNDS / 20, "%u of them with coordinates", known);
+	tap_ok(long_texts > 1000, "%u of them past 1,024 bytes", long_texts);
 	return tap_done();
 }
