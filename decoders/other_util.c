@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: MIT */
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include "other_util.h"
@@ -38,7 +39,7 @@ static const char two_digits[201] =
 	"40414243444546474849505152535455565758596061626364656667686970717273747576777879"
 	"8081828384858687888990919293949596979899";
 
-char *ou_decimal_digits(char *end, unsigned long long u)
+static inline char *decimal_digits(char *end, unsigned long long u)
 {
 	char *d = end;
 
@@ -60,26 +61,12 @@ char *ou_decimal_digits(char *end, unsigned long long u)
 	return d;
 }
 
-void ou_put_int(struct ou_buf *b, long long v)
+char *ou_decimal_digits(char *end, unsigned long long u)
 {
-	char digits[24], *end = digits + sizeof(digits), *d;
-	/* Negated as unsigned so LLONG_MIN works too. */
-	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
-
-	d = ou_decimal_digits(end, u);
-	if (v < 0)
-		*--d = '-';
-	ou_put_n(b, d, (size_t)(end - d));
+	return decimal_digits(end, u);
 }
 
-void ou_put_uint(struct ou_buf *b, unsigned long long v)
-{
-	char digits[24], *end = digits + sizeof(digits), *d = ou_decimal_digits(end, v);
-
-	ou_put_n(b, d, (size_t)(end - d));
-}
-
-char *ou_hex_digits(char *end, unsigned long long v, unsigned width)
+static inline char *hex_digits(char *end, unsigned long long v, unsigned width)
 {
 	char *d = end;
 
@@ -93,20 +80,143 @@ char *ou_hex_digits(char *end, unsigned long long v, unsigned width)
 	return d;
 }
 
+char *ou_hex_digits(char *end, unsigned long long v, unsigned width)
+{
+	return hex_digits(end, v, width);
+}
+
+/* The longest number written: "-9223372036854775808", or "0x" and 16 hex digits, or 32 padded. */
+#define OU_NUMBER_MAX 34
+
+/*
+ * Where a number of at most OU_NUMBER_MAX bytes goes straight into the
+ * buffer: at its end when it surely fits (nearly always), else NULL and
+ * the caller writes it aside and copies what fits, truncating.
+ */
+static inline char *room_for_number(const struct ou_buf *b, size_t most)
+{
+	if (!b->len || b->at + 1 >= b->len || b->len - 1 - b->at < most)
+		return NULL;
+	return b->p + b->at;
+}
+
+/* How many decimal digits u has: one, and one more for each power of ten it reaches. */
+static inline unsigned decimal_len(unsigned long long u)
+{
+	unsigned n = 1;
+
+	for (; u >= 10000; u /= 10000)
+		n += 4;
+	if (u >= 100)
+		n += u >= 1000 ? 3 : 2;
+	else if (u >= 10)
+		n += 1;
+	return n;
+}
+
+/* The sign (when neg) and the digits of u at *d, ending the string; the buffer's new end. */
+static inline void put_decimal_at(struct ou_buf *b, char *d, bool neg, unsigned long long u)
+{
+	unsigned n;
+
+	if (neg)
+		*d++ = '-';
+	if (u < 10) {
+		d[0] = (char)('0' + u);
+		d[1] = '\0';
+		n = 1;
+	} else {
+		n = decimal_len(u);
+		decimal_digits(d + n, u);
+		d[n] = '\0';
+	}
+	b->at = (size_t)(d + n - b->p);
+}
+
+/*
+ * A number that may not fit, written aside and copied as far as it fits.
+ * Apart, so that the usual case (in place) has no array on its stack.
+ */
+static __attribute__((noinline)) void put_decimal_cut(struct ou_buf *b, bool neg,
+						      unsigned long long u)
+{
+	char digits[24], *end = digits + sizeof(digits), *d = decimal_digits(end, u);
+
+	if (neg)
+		*--d = '-';
+	ou_put_n(b, d, (size_t)(end - d));
+}
+
+void ou_put_int(struct ou_buf *b, long long v)
+{
+	/* Negated as unsigned so LLONG_MIN works too. */
+	unsigned long long u = v < 0 ? 0ULL - (unsigned long long)v : (unsigned long long)v;
+	char *d = room_for_number(b, 20);
+
+	if (d)
+		put_decimal_at(b, d, v < 0, u);
+	else
+		put_decimal_cut(b, v < 0, u);
+}
+
+void ou_put_uint(struct ou_buf *b, unsigned long long v)
+{
+	char *d = room_for_number(b, 20);
+
+	if (d)
+		put_decimal_at(b, d, false, v);
+	else
+		put_decimal_cut(b, false, v);
+}
+
+/* How many hex digits v has, at least width (at most 32). */
+static inline unsigned hex_len(unsigned long long v, unsigned width)
+{
+	unsigned n = (unsigned)(64 - __builtin_clzll(v | 1) + 3) / 4;
+
+	if (width > 32)
+		width = 32;
+	return n > width ? n : width;
+}
+
+/* As put_decimal_cut, for put_hex. */
+static __attribute__((noinline)) void put_hex_cut(struct ou_buf *b, const char *prefix,
+						  size_t prefix_len, unsigned long long v,
+						  unsigned width)
+{
+	char digits[40], *end = digits + sizeof(digits), *d = hex_digits(end, v, width) - prefix_len;
+
+	memcpy(d, prefix, prefix_len);
+	ou_put_n(b, d, (size_t)(end - d));
+}
+
+/* prefix ("0x" or "") and the hex digits of v, in place when they surely fit. */
+static inline void put_hex(struct ou_buf *b, const char *prefix, size_t prefix_len,
+			   unsigned long long v, unsigned width)
+{
+	char *d = room_for_number(b, OU_NUMBER_MAX);
+	unsigned n;
+
+	if (!d) {
+		put_hex_cut(b, prefix, prefix_len, v, width);
+		return;
+	}
+	n = hex_len(v, width);
+	memcpy(d, prefix, prefix_len);
+	d += prefix_len;
+	hex_digits(d + n, v, width);
+	d[n] = '\0';
+	b->at = (size_t)(d + n - b->p);
+}
+
 void ou_put_hex(struct ou_buf *b, unsigned long long v)
 {
-	char digits[40], *end = digits + sizeof(digits), *d = ou_hex_digits(end, v, 0);
-
-	*--d = 'x';
-	*--d = '0';
-	ou_put_n(b, d, (size_t)(end - d));
+	put_hex(b, "0x", 2, v, 0);
 }
 
 void ou_put_hex_pad(struct ou_buf *b, unsigned long long v, unsigned width)
 {
-	char digits[40], *end = digits + sizeof(digits), *d = ou_hex_digits(end, v, width);
-
-	ou_put_n(b, d, (size_t)(end - d));
+	put_hex(b, "", 0, v, width);
 }
 
 void ou_append(char *buf, size_t len, const char *s)
@@ -154,6 +264,14 @@ void ou_copy(char *dst, size_t len, const char *src, size_t src_len)
 
 			dst[j] = (c < 0x20 || c >= 0x7f) ? '?' : (char)c;
 		}
+	}
+	/* The last few bytes: the last eight read as one word again, when there are eight. */
+	if (i < n && n >= 8) {
+		uint64_t w;
+
+		memcpy(&w, dst + n - 8, 8);
+		if (!word_has_unsafe(w))
+			i = n;
 	}
 	for (; i < n; i++) {
 		unsigned char c = (unsigned char)dst[i];

@@ -23,6 +23,11 @@ check_PROGRAMS += tests/diag/test-dram-golden
 TESTS += tests/diag/test-dram-golden
 tests_diag_test_dram_golden_SOURCES = tests/diag/test-dram-golden.c tests/tap.h
 tests_diag_test_dram_golden_LDADD = diag/libdiag.a
+# The EDAC text reader against the one before issue 39 (tests/diag/dram_ref.h), on random text.
+check_PROGRAMS += tests/diag/test-dram-ref
+TESTS += tests/diag/test-dram-ref
+tests_diag_test_dram_ref_SOURCES = tests/diag/test-dram-ref.c tests/diag/dram_ref.h tests/tap.h
+tests_diag_test_dram_ref_LDADD = diag/libdiag.a
 EXTRA_DIST += diag/diag.mk
 ctl_ras_fdr_ctl_SOURCES += ctl/health.c
 rasd_librasd_a_SOURCES += rasd/health.c rasd/health.h rasd/health_internal.h rasd/health_attr.c \

@@ -14,15 +14,13 @@ enum { T_EARLY = 1, T_SKX = 2, T_ADXL = 4, T_GHES = 8, T_AMD = 16, T_SB = 32 };
  * DIMM's rank; CPER the raw bank and its split), else the first word.
  * hex: the number is hexadecimal even without "0x" (skx's row and col).
  * Each table is sorted by the name's length, then its bytes (memcmp's
- * order, so by key too): find_name halves it. tests/diag/test-dram-golden
- * reads every name.
+ * order): find_name looks among the names of a word's length only (by_len
+ * below). tests/diag/test-dram-golden reads every name.
  */
-#define KEY(n) ((uint16_t)((sizeof(n) - 1) << 8 | (unsigned char)(n)[0]))
-#define NAME(n, member, prio, hex, tag) { n, KEY(n), sizeof(n) - 1, M(member), prio, hex, tag }
-#define SKIP(n, tag) { n, KEY(n), sizeof(n) - 1, NO_FIELD, 0, false, tag }
+#define NAME(n, member, prio, hex, tag) { n, sizeof(n) - 1, M(member), prio, hex, tag }
+#define SKIP(n, tag) { n, sizeof(n) - 1, NO_FIELD, 0, false, tag }
 struct name {
 	const char *name;
-	uint16_t key;           /* the length and the first byte: most names differ in these */
 	size_t len;
 	size_t off;
 	unsigned char prio;
@@ -73,6 +71,16 @@ static const struct name edac_names[] = {
 	NAME("MemoryControllerId", mc, 2, true, T_SKX),
 };
 
+/*
+ * Where each length's names start in edac_names: by_len[n] is the first
+ * name of n bytes or more, by_len[n + 1] the end of those of n bytes.
+ * Written by hand from the table above; tests/diag/test-dram-golden finds
+ * every name, so a wrong start fails it.
+ */
+static const unsigned char edac_by_len[] = {
+	0, 0, 0, 4, 8, 10, 10, 13, 14, 15, 19, 24, 25, 26, 27, 29, 29, 29, 30, 31,
+};
+
 /* ghes_edac's "APEI location:" text: CPER's names, in decimal. */
 static const struct name ghes_names[] = {
 	NAME("col", column, 2, false, T_GHES),
@@ -90,6 +98,11 @@ static const struct name ghes_names[] = {
 	NAME("bank_group", bank_group, 2, false, T_GHES),
 	NAME("bank_address", bank, 2, false, T_GHES),
 	NAME("bit_position", bit, 2, false, T_GHES),
+};
+
+/* As edac_by_len, for ghes_names. */
+static const unsigned char ghes_by_len[] = {
+	0, 0, 0, 0, 2, 6, 6, 10, 12, 12, 12, 13, 13, 15,
 };
 
 static const char *const spelling_names[DIAG_SP_N] = {
@@ -115,7 +128,22 @@ bool diag_dram_known(const struct diag_dram *d)
 	       d->column != RAS_DF_NONE;
 }
 
-/* A number filling all of [p, end): decimal, or hex with "0x" (or always, with hex). No more than 2^40. */
+/* The largest number a driver's text gives: more is not a coordinate. */
+#define NUMBER_MAX (INT64_C(1) << 40)
+
+/* What a byte is as a hex digit: its value plus one, or 0 when it is none. */
+static const unsigned char hex_value1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
+
+/*
+ * A number filling all of [p, end): decimal, or hex with "0x" (or always,
+ * with hex). No more than NUMBER_MAX. A loop each: the base is known
+ * before the first digit.
+ */
 static inline bool number(const char *p, const char *end, bool hex, int64_t *out)
 {
 	int64_t v = 0;
@@ -126,19 +154,26 @@ static inline bool number(const char *p, const char *end, bool hex, int64_t *out
 	}
 	if (p == end)
 		return false;
-	for (; p < end; p++) {
-		unsigned d = (unsigned)(unsigned char)*p - '0';
+	if (hex) {
+		for (; p < end; p++) {
+			unsigned d = (unsigned)hex_value1[(unsigned char)*p] - 1;
 
-		if (d > 9) {
-			/* 'a' to 'f' or 'A' to 'F': one bit apart. */
-			d = (unsigned)((unsigned char)*p | 0x20) - 'a';
-			if (!hex || d > 5)
+			if (d > 15)
 				return false;
-			d += 10;
+			v = v * 16 + d;
+			if (v > NUMBER_MAX)
+				return false;
 		}
-		v = hex ? v * 16 + d : v * 10 + d;
-		if (v > (INT64_C(1) << 40))
-			return false;
+	} else {
+		for (; p < end; p++) {
+			unsigned d = (unsigned)(unsigned char)*p - '0';
+
+			if (d > 9)
+				return false;
+			v = v * 10 + d;
+			if (v > NUMBER_MAX)
+				return false;
+		}
 	}
 	*out = v;
 	return true;
@@ -146,32 +181,31 @@ static inline bool number(const char *p, const char *end, bool hex, int64_t *out
 
 struct parse {
 	const struct name *names;
-	size_t n_names;
+	const unsigned char *by_len;    /* edac_by_len or ghes_by_len */
+	size_t longest;                 /* the longest name's length */
 	struct diag_dram *out;
 	unsigned char prio[sizeof(struct diag_dram) / sizeof(int64_t)];
 	unsigned tags;
 };
 
-/* The name w[0, len) in the table, by halves (sorted by key, then bytes); NULL when none. */
+/*
+ * The name w[0, len) in the table, NULL when none: among the few names of
+ * its length, the one with its first byte and then the rest.
+ */
 static inline const struct name *find_name(const struct parse *ps, const char *w, size_t len)
 {
-	size_t lo = 0, hi = ps->n_names;
-	unsigned key;
-
-	if (!len || len > 255)
+	if (!len || len > ps->longest)
 		return NULL;
-	key = (unsigned)len << 8 | (unsigned char)w[0];
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-		const struct name *nm = &ps->names[mid];
-		int c = key != nm->key ? (key < nm->key ? -1 : 1) : memcmp(w + 1, nm->name + 1, len - 1);
+	for (unsigned i = ps->by_len[len], e = ps->by_len[len + 1]; i < e; i++) {
+		const struct name *nm = &ps->names[i];
+		size_t k = 1;
 
-		if (!c)
+		if (nm->name[0] != w[0])
+			continue;
+		while (k < len && nm->name[k] == w[k])
+			k++;
+		if (k == len)
 			return nm;
-		if (c < 0)
-			hi = mid;
-		else
-			lo = mid + 1;
 	}
 	return NULL;
 }
@@ -191,10 +225,15 @@ static inline void take(struct parse *ps, const struct name *nm, const char *v, 
 	*(int64_t *)((char *)ps->out + nm->off) = value;
 }
 
-/* What a byte is to the reader: ' ', '\t', ',' and '\n' end a word; ':' ends a name. */
-enum { B_WORD, B_SEP, B_COLON };
+/*
+ * What a byte is to the reader: ' ', '\t', ',' and '\n' end a word; ':' ends
+ * a name; a NUL ends the text (the copy's sentinel: the text read holds
+ * none). The classes that end a word are the odd ones.
+ */
+enum { B_WORD = 0, B_SEP = 1, B_COLON = 2, B_END = 3 };
 static const unsigned char byte_class[256] = {
 	[' '] = B_SEP, ['\t'] = B_SEP, [','] = B_SEP, ['\n'] = B_SEP, [':'] = B_COLON,
+	['\0'] = B_END,
 };
 
 static inline unsigned char class_of(char c)
@@ -205,19 +244,22 @@ static inline unsigned char class_of(char c)
 /*
  * The next word of [*p, end) in [*w, *we), and its first colon in *colon
  * (NULL: none); false at the end. The caller's end is before any NUL.
+ * bounded: end is checked at each byte; else a NUL sits at end (the copy
+ * diag_dram_from_edac_detail reads), and stops each loop without a check.
  */
-static inline bool next_word(const char **p, const char *end, const char **w, const char **we,
-		      const char **colon)
+static inline __attribute__((always_inline)) bool
+next_word(const char **p, const char *end, const char **w, const char **we, const char **colon,
+	  bool bounded)
 {
 	const char *q = *p;
 
-	while (q < end && class_of(*q) == B_SEP)
+	while ((!bounded || q < end) && class_of(*q) == B_SEP)
 		q++;
 	*w = q;
-	while (q < end && class_of(*q) == B_WORD)
+	while ((!bounded || q < end) && class_of(*q) == B_WORD)
 		q++;
-	*colon = q < end && class_of(*q) == B_COLON ? q : NULL;
-	while (q < end && class_of(*q) != B_SEP)
+	*colon = (!bounded || q < end) && class_of(*q) == B_COLON ? q : NULL;
+	while ((!bounded || q < end) && !(class_of(*q) & 1))
 		q++;
 	*we = *p = q;
 	return *we > *w;
@@ -241,12 +283,13 @@ static const struct name *find_pair(const struct parse *ps, const char *prev, si
  * One pass over the words: "name:value", CPER's older "name: value", and a
  * word without a colon kept as the first half of a two-word name.
  */
-static void parse_words(struct parse *ps, const char *p, const char *end)
+static inline __attribute__((always_inline)) void
+parse_words(struct parse *ps, const char *p, const char *end, bool bounded)
 {
 	const char *w, *we, *colon, *prev = NULL;
 	size_t prev_len = 0;
 
-	while (next_word(&p, end, &w, &we, &colon)) {
+	while (next_word(&p, end, &w, &we, &colon, bounded)) {
 		const struct name *nm;
 
 		if (!colon) {
@@ -254,7 +297,8 @@ static void parse_words(struct parse *ps, const char *p, const char *end)
 			prev_len = (size_t)(we - w);
 			continue;
 		}
-		nm = find_pair(ps, prev, prev_len, w, (size_t)(colon - w));
+		/* Only after a word without a colon (rare): else no call, even out of line. */
+		nm = prev ? find_pair(ps, prev, prev_len, w, (size_t)(colon - w)) : NULL;
 		prev = NULL;
 		if (!nm && !(nm = find_name(ps, w, (size_t)(colon - w))))
 			continue;
@@ -264,7 +308,7 @@ static void parse_words(struct parse *ps, const char *p, const char *end)
 			const char *save = p;
 
 			/* The value is the next word, unless that is a name of its own. */
-			if (next_word(&p, end, &w, &we, &colon) && !colon)
+			if (next_word(&p, end, &w, &we, &colon, bounded) && !colon)
 				take(ps, nm, w, we);
 			else
 				p = save;
@@ -294,6 +338,8 @@ enum diag_spelling diag_dram_from_edac_detail(const char *detail, size_t len,
 					      struct diag_dram *out)
 {
 	struct parse ps = { .out = out };
+	/* Copied with a NUL after it, when it fits (nearly always): the reader's sentinel. */
+	char text[1024];
 	/* The text ends at its first NUL within len: nothing past it is read. */
 	const char *nul = len ? memchr(detail, '\0', len) : NULL;
 	const char *end = nul ? nul : detail + len;
@@ -302,9 +348,17 @@ enum diag_spelling diag_dram_from_edac_detail(const char *detail, size_t len,
 	diag_dram_clear(out);
 	memset(ps.prio, 0, sizeof(ps.prio));
 	ps.names = ghes ? ghes_names : edac_names;
-	ps.n_names = ghes ? sizeof(ghes_names) / sizeof(ghes_names[0])
-			  : sizeof(edac_names) / sizeof(edac_names[0]);
-	parse_words(&ps, detail, end);
+	ps.by_len = ghes ? ghes_by_len : edac_by_len;
+	ps.longest = ghes ? sizeof(ghes_by_len) - 2 : sizeof(edac_by_len) - 2;
+	if ((size_t)(end - detail) < sizeof(text)) {
+		size_t n = (size_t)(end - detail);
+
+		memcpy(text, detail, n);
+		text[n] = '\0';
+		parse_words(&ps, text, text + n, false);
+	} else {
+		parse_words(&ps, detail, end, true);
+	}
 	if (!diag_dram_known(out)) {
 		diag_dram_clear(out);
 		return DIAG_SP_NONE;

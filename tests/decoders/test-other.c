@@ -391,6 +391,94 @@ static void test_put_hex_pad(void)
 	tap_is_int(bad, 0, "ou_put_hex_pad writes as %%0*llx does, ou_put_hex as 0x%%llx");
 }
 
+/* A number of random bit length, or one of the ends, or a power of ten and its neighbours. */
+static uint64_t step(uint64_t *rng)
+{
+	*rng ^= *rng << 13;
+	*rng ^= *rng >> 7;
+	*rng ^= *rng << 17;
+	return *rng;
+}
+
+static unsigned long long edge_number(uint64_t *rng)
+{
+	static const unsigned long long ends[] = { 0, 1, 9, 10, 0x7fffffffffffffffULL,
+						   0x8000000000000000ULL, 0xffffffffffffffffULL,
+						   0xfffffffffffffffeULL, 10000000000000000000ULL };
+	unsigned long long p10 = 1;
+	uint64_t r = step(rng);
+
+	switch (r % 4) {
+	case 0:
+		return ends[(r >> 8) % (sizeof(ends) / sizeof(ends[0]))];
+	case 1:
+		for (unsigned e = (unsigned)((r >> 8) % 20); e; e--)
+			p10 *= 10;
+		return p10 + (unsigned long long)((r >> 16) % 3) - 1;
+	default:
+		return (r >> 8) >> ((r >> 2) % 64);
+	}
+}
+
+/*
+ * Random runs of ou_put, ou_put_int, ou_put_uint, ou_put_hex and
+ * ou_put_hex_pad (widths past 32 too) into buffers of 0 to 96 bytes:
+ * what they write is what snprintf writes of the whole run, cut to the
+ * buffer, whether a number lands where it fits whole or where it is cut.
+ */
+static void test_put_random(void)
+{
+	uint64_t rng = 0x2545f4914f6cdd1dULL;
+	int bad = 0, runs = 20000;
+
+	for (int r = 0; r < runs; r++) {
+		char got[112], whole[1024] = "", want[112];
+		size_t len = (size_t)(step(&rng) % 97), at = 0;
+		unsigned steps = (unsigned)(rng >> 8) % 12;
+		struct ou_buf b;
+
+		memset(got, 'x', sizeof(got));
+		b = ou_start(got, len);
+		for (unsigned k = 0; k < steps; k++) {
+			unsigned long long u = edge_number(&rng);
+			unsigned w = (unsigned)(rng >> 40) % 40, wc = w > 32 ? 32 : w;
+
+			switch ((rng >> 32) % 5) {
+			case 0:
+				ou_put(&b, &"mc, rank layers"[(rng >> 48) % 15]);
+				at += (size_t)snprintf(whole + at, sizeof(whole) - at, "%s",
+						       &"mc, rank layers"[(rng >> 48) % 15]);
+				break;
+			case 1:
+				ou_put_int(&b, (long long)u);
+				at += (size_t)snprintf(whole + at, sizeof(whole) - at, "%lld", (long long)u);
+				break;
+			case 2:
+				ou_put_uint(&b, u);
+				at += (size_t)snprintf(whole + at, sizeof(whole) - at, "%llu", u);
+				break;
+			case 3:
+				ou_put_hex(&b, u);
+				at += (size_t)snprintf(whole + at, sizeof(whole) - at, "0x%llx", u);
+				break;
+			default:
+				ou_put_hex_pad(&b, u, w);
+				at += (size_t)snprintf(whole + at, sizeof(whole) - at, "%0*llx", (int)wc, u);
+				break;
+			}
+		}
+		if (!len) {
+			bad += got[0] != 'x';
+			continue;
+		}
+		snprintf(want, len, "%s", whole);
+		/* The text, its end where b says, nothing written past len. */
+		bad += strcmp(got, want) != 0 || b.at != strlen(want) || got[len] != 'x';
+	}
+	tap_is_int(bad, 0, "%d random runs of the number and text writers write as snprintf does",
+		    runs);
+}
+
 /* ou_put_n: strings of every length up to 40 into buffers of every size, as "%s" would. */
 static void test_put_lengths(void)
 {
@@ -521,6 +609,7 @@ int main(void)
 	test_put_numbers();
 	test_put_hex_pad();
 	test_put_lengths();
+	test_put_random();
 	test_copy();
 	test_bit_names();
 	test_memfail();
