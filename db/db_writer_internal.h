@@ -12,14 +12,19 @@
 
 #define WB_CHUNK_BYTES (256 * 1024)
 /*
- * 8 MiB of jobs (some 28,000 records of a varied storm) may wait for the
- * thread: enough for the event loop to go on reading through a batch's
- * commit (the roll-ups' upserts, the log's write and sync: some 60 ms on
- * make bench's stream). With 2 MiB the event loop waited at every commit and
- * the thread then idled while it caught up, 0.8 and 0.5 s of a 4 s run.
+ * 32 MiB of jobs (some 110,000 records of a varied storm, about a batch at
+ * the default batch_max_records) may wait for the thread: enough for the
+ * event loop to go on reading through a batch's commit (the folds' and
+ * roll-ups' flush, the COMMIT: 100-250 ms on make bench's 1M-record
+ * stream). With 2 MiB the event loop waited at every commit and the thread
+ * then idled while it caught up, 0.8 and 0.5 s of a 4 s run; with 8 MiB
+ * (issue 39, after the writer's work shrank to the event loop's) the event
+ * loop still waited 0.75 s for room and the thread idled 0.4 s in 12,700
+ * short waits: 2.6 s for the stream, 2.15 s now (16 MiB: 2.47 s; 64 MiB:
+ * 2.26 s, then waiting for the commit behind). Peak RSS about 21 MB more.
  * Freed when idle (ras_db_write_behind_trim).
  */
-#define WB_CHUNKS 32
+#define WB_CHUNKS 128
 /* A partial chunk this full is handed over early when the writer thread waits for work. */
 #define WB_EAGER_BYTES (16 * 1024)
 
