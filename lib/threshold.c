@@ -91,6 +91,20 @@ void ras_threshold_format(const struct ras_threshold *t, char *out, size_t len)
 	}
 }
 
+/*
+ * a * b / c, as __int128 computes it, in 64 bits when a and b are not
+ * negative and their product fits (nearly always): a 128-bit division was a
+ * library call, two per error counted.
+ */
+static __int128 mul_div(__int128 a, int64_t b, int64_t c)
+{
+	int64_t p;
+
+	if (a >= 0 && a <= INT64_MAX && b >= 0 && c > 0 && !__builtin_mul_overflow((int64_t)a, b, &p))
+		return p / c;
+	return a * b / c;
+}
+
 void ras_bucket_leak(struct ras_bucket *b, const struct ras_threshold *t, int64_t now_ns)
 {
 	__int128 leaked;
@@ -101,7 +115,7 @@ void ras_bucket_leak(struct ras_bucket *b, const struct ras_threshold *t, int64_
 	}
 	if (now_ns <= b->last_ns)
 		return;
-	leaked = (__int128)(now_ns - b->last_ns) * t->count / t->period_ns;
+	leaked = mul_div(now_ns - b->last_ns, t->count, t->period_ns);
 	if (leaked >= b->level) {
 		b->level = 0;
 		b->last_ns = now_ns;
@@ -109,7 +123,7 @@ void ras_bucket_leak(struct ras_bucket *b, const struct ras_threshold *t, int64_
 	}
 	b->level -= (int64_t)leaked;
 	/* Only the time the whole leaked errors took is used up; the rest carries over. */
-	b->last_ns += (int64_t)(leaked * t->period_ns / t->count);
+	b->last_ns += (int64_t)mul_div(leaked, t->period_ns, t->count);
 }
 
 bool ras_bucket_add(struct ras_bucket *b, const struct ras_threshold *t, int64_t now_ns, int64_t n)
