@@ -49,6 +49,9 @@ static void load_thresholds(struct ras_actions *a)
 	for (int k = 0; k < RAS_SUBJ_KINDS; k++) {
 		if (ras_threshold_parse(text[k], &a->th[k]) < 0)
 			a->th[k] = (struct ras_threshold){ 0, 0 };
+		/* Formatted once, not at each crossing (what a format leaves unwritten stays ""). */
+		a->th_text[k][0] = '\0';
+		ras_threshold_format(&a->th[k], a->th_text[k], sizeof(a->th_text[k]));
 		if (a->th[k].count)
 			a->counted |= 1u << k;
 		if (a->once)
@@ -587,7 +590,7 @@ static void decide(struct ras_actions *a, const struct ras_subject *s, struct ra
 {
 	int r;
 
-	snprintf(act->action, sizeof(act->action), "%s",
+	copy_str(act->action, sizeof(act->action),
 		 s->uncorrected ? "offline" : ras_decision_configured(a->cfg, s->kind));
 	r = perform(a, s, act, true);
 	if (!ras_decision_go_ahead(&a->decisions, a->dba, s->kind, act, r, synthetic))
@@ -640,6 +643,22 @@ static void log_decision(struct ras_actions *a, struct entry *e, const struct ra
 		ras_log(LOG_INFO, "%s %s: %s", act->kind, act->subject, act->target);
 }
 
+/* snprintf's "%s-threshold", without its cost at every crossing. */
+static void condition_of(char *out, size_t len, const char kind[16])
+{
+	static const char suffix[] = "-threshold";
+	size_t n = strnlen(kind, 16), m = sizeof(suffix) - 1;
+
+	if (n > len - 1)
+		n = len - 1;
+
+	memcpy(out, kind, n);
+	if (m > len - 1 - n)
+		m = len - 1 - n;
+	memcpy(out + n, suffix, m);
+	out[n + m] = '\0';
+}
+
 static void crossed(struct ras_actions *a, const struct ras_subject *s, struct entry *e,
 		    const struct ras_event_type *type, const void *decoded,
 		    const struct ras_db_event *ev, int64_t row_id)
@@ -662,15 +681,15 @@ static void crossed(struct ras_actions *a, const struct ras_subject *s, struct e
 	/* Decided now, whenever the record was made: caps and listings go by this time. */
 	clock_gettime(CLOCK_REALTIME, &now);
 	act.wall_ns = (int64_t)now.tv_sec * 1000000000 + now.tv_nsec;
-	snprintf(act.kind, sizeof(act.kind), "%s", ras_subject_kind_name(s->kind));
-	snprintf(act.subject, sizeof(act.subject), "%s", s->key);
-	snprintf(act.event_table, sizeof(act.event_table), "%s", type->table);
+	copy_str(act.kind, sizeof(act.kind), ras_subject_kind_name(s->kind));
+	copy_str(act.subject, sizeof(act.subject), s->key);
+	copy_str(act.event_table, sizeof(act.event_table), type->table);
 	if (s->uncorrected)
-		snprintf(act.threshold, sizeof(act.threshold), "recoverable error");
+		copy_str(act.threshold, sizeof(act.threshold), "recoverable error");
 	else if (s->at_once)
-		snprintf(act.threshold, sizeof(act.threshold), "device threshold");
+		copy_str(act.threshold, sizeof(act.threshold), "device threshold");
 	else
-		ras_threshold_format(&a->th[s->kind], act.threshold, sizeof(act.threshold));
+		copy_str(act.threshold, sizeof(act.threshold), a->th_text[s->kind]);
 	decide(a, s, &act, ev->synthetic);
 	if (ras_db_action_insert(a->dba, &act, ras_decision_foldable(&act)) < 0)
 		ras_log(LOG_ERR, "cannot store the action on %s %s", act.kind, act.subject);
@@ -679,7 +698,8 @@ static void crossed(struct ras_actions *a, const struct ras_subject *s, struct e
 	/* A row's other pages: after its own decision, before the trigger is told of it. */
 	actions_rows_crossed(a, s, &act, ev);
 	rasd_bmc_sel_crossing(a->sel, a->dba, &act);
-	snprintf(condition, sizeof(condition), "%s-threshold", act.kind);
+	_Static_assert(sizeof(act.kind) == 16, "kind");
+	condition_of(condition, sizeof(condition), act.kind);
 	if (!ras_triggers_installed(a->trig, condition))
 		return;
 	ras_trigger_env_record(&env, condition, type, decoded, ev, row_id);
@@ -753,9 +773,13 @@ void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type
 	for (int i = 0; i < n; i++) {
 		struct entry *e;
 
-		actions_rows_note(a, &all[i], type, ev, row_id);
+		bool rows = actions_rows_take_pages(a, &all[i]);
+
+		if (rows)
+			actions_rows_note(a, &all[i], type, ev, row_id);
 		if (!(e = count_hashed(a, &all[i], hash[i], ev->wall_ns, COUNT_LIVE))) {
-			actions_rows_later(a, &all[i], type, ev);
+			if (rows)
+				actions_rows_later(a, &all[i], type, ev);
 			continue;
 		}
 		crossed(a, &all[i], e, type, decoded, ev, row_id);

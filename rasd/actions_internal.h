@@ -9,7 +9,9 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <string.h>
 #include "actions.h"
+#include "lib/config.h"
 #include "bmc_sel.h"
 #include "decision.h"
 #include "log.h"
@@ -74,6 +76,7 @@ struct ras_actions {
 	struct ras_triggers *trig;
 	struct rasd_bmc_sel *sel;     /* SEL entries for the BMC (bmc_sel.h), or NULL */
 	struct ras_threshold th[RAS_SUBJ_KINDS];
+	char th_text[RAS_SUBJ_KINDS][32]; /* each as ras_threshold_format writes it */
 	unsigned counted;             /* bit per kind with a threshold: subjects worth building */
 	uint64_t page_size;
 	struct ras_decisions decisions; /* rate limits; the decisions of the open transaction */
@@ -165,6 +168,20 @@ int actions_page_action(const struct ras_actions *a, const char *how, uint64_t a
  * whose errors leaked out by now.
  */
 struct ras_db_row_pages;
+/*
+ * Whether a crossed row would act on its pages: the page action is on, and
+ * rows are counted. Inline and without strcmp: it is asked of every subject
+ * of every record, twice (issue 39). page_ce_action is an array of 24 bytes,
+ * so comparing "off" and "account" with their NULs is strcmp's answer.
+ */
+static inline bool actions_rows_take_pages(const struct ras_actions *a, const struct ras_subject *s)
+{
+	const char *how = a->cfg->page_ce_action;
+
+	_Static_assert(sizeof(a->cfg->page_ce_action) >= sizeof("account"), "page_ce_action");
+	return s->kind == RAS_SUBJ_ROW && s->have_addr && (a->counted & (1u << RAS_SUBJ_ROW)) &&
+	       memcmp(how, "off", sizeof("off")) && memcmp(how, "account", sizeof("account"));
+}
 int actions_rows_open(struct ras_actions *a, struct ras_db *db);
 void actions_rows_close(struct ras_actions *a);
 void actions_rows_note(struct ras_actions *a, const struct ras_subject *s,

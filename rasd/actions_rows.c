@@ -114,14 +114,7 @@ void actions_rows_close(struct ras_actions *a)
 	a->rows.n_crossed = a->rows.cap_crossed = 0;
 }
 
-/* Whether a crossed row would act on its pages: the page action is on, and rows are counted. */
-static bool rows_take_pages(const struct ras_actions *a, const struct ras_subject *s)
-{
-	const char *how = a->cfg->page_ce_action;
-
-	return s->kind == RAS_SUBJ_ROW && s->have_addr && (a->counted & (1u << RAS_SUBJ_ROW)) &&
-	       strcmp(how, "off") && strcmp(how, "account");
-}
+#define rows_take_pages actions_rows_take_pages
 
 void actions_rows_note(struct ras_actions *a, const struct ras_subject *s,
 		       const struct ras_event_type *type, const struct ras_db_event *ev,
