@@ -22,10 +22,14 @@ static inline uint64_t actions_hash_word(const char *p)
 	return w;
 }
 
-static inline uint64_t actions_subject_hash(enum ras_subject_kind kind, const char *key)
+/*
+ * A key's hash from a seed; the diagnosis's parts (health.c) take it too,
+ * with a seed of their own.
+ */
+static inline uint64_t actions_key_hash(uint64_t seed, const char *key)
 {
 	size_t len = strlen(key);
-	uint64_t h = (0x9e3779b97f4a7c15ULL * ((uint64_t)kind + 1)) ^ len, w;
+	uint64_t h = seed ^ len, w;
 	const char *end = key + len;
 
 	for (; end - key > 8; key += 8) {
@@ -52,6 +56,11 @@ static inline uint64_t actions_subject_hash(enum ras_subject_kind kind, const ch
 	h ^= h >> 33;
 	h *= 0xc4ceb9fe1a85ec53ULL;
 	return h ^ (h >> 33);
+}
+
+static inline uint64_t actions_subject_hash(enum ras_subject_kind kind, const char *key)
+{
+	return actions_key_hash(0x9e3779b97f4a7c15ULL * ((uint64_t)kind + 1), key);
 }
 
 #endif

@@ -33,6 +33,7 @@ static const struct { const char *table; enum attr_type a; } by_table[] = {
 };
 
 static enum attr_type attr_of[RAS_MAX_EVENT_TYPES];
+static bool types_found;          /* attr_of is filled (set last, read first) */
 
 static void find_types(void)
 {
@@ -42,6 +43,7 @@ static void find_types(void)
 			if (!strcmp(by_table[i].table, ras_event_types[t].table))
 				attr_of[t] = by_table[i].a;
 	}
+	__atomic_store_n(&types_found, true, __ATOMIC_RELEASE);
 }
 
 static const struct ras_subject *subject(const struct ras_subject *s, int n, enum ras_subject_kind k)
@@ -207,17 +209,20 @@ int health_attribute(const struct rasd_health *h, const struct ras_event_type *t
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	unsigned t = (unsigned)(type - ras_event_types);
-	const struct ras_subject *dimm = subject(s, ns, RAS_SUBJ_DIMM);
-	const struct ras_subject *row = subject(s, ns, RAS_SUBJ_ROW);
-	const struct ras_subject *dev = subject(s, ns, RAS_SUBJ_DEVICE);
+	/* Looked for by the types that read them only: every record pays for a lookup. */
+	const struct ras_subject *dimm, *row, *dev;
 	int n = 0;
 
 	(void)h;
-	pthread_once(&once, find_types);
+	/* pthread_once's call at every record only once the table is surely read. */
+	if (!__atomic_load_n(&types_found, __ATOMIC_ACQUIRE))
+		pthread_once(&once, find_types);
 	if (t >= ras_n_event_types || t >= RAS_MAX_EVENT_TYPES)
 		return 0;
 	switch (attr_of[t]) {
 	case A_EDAC:
+		dimm = subject(s, ns, RAS_SUBJ_DIMM);
+		row = subject(s, ns, RAS_SUBJ_ROW);
 		if (dimm) {
 			struct health_attr *a = add(out, &n, DIAG_K_DIMM, dimm->key, dimm->label);
 
@@ -226,6 +231,8 @@ int health_attribute(const struct rasd_health *h, const struct ras_event_type *t
 		}
 		break;
 	case A_EXTLOG:
+		dimm = subject(s, ns, RAS_SUBJ_DIMM);
+		row = subject(s, ns, RAS_SUBJ_ROW);
 		if (dimm)
 			with_cell(add(out, &n, DIAG_K_DIMM, dimm->key, dimm->label), row);
 		break;
@@ -236,9 +243,10 @@ int health_attribute(const struct rasd_health *h, const struct ras_event_type *t
 		attr_nonstd(decoded, values, out, &n);
 		break;
 	case A_CXL:
-		attr_cxl(decoded, row, out, &n);
+		attr_cxl(decoded, subject(s, ns, RAS_SUBJ_ROW), out, &n);
 		break;
 	case A_AER:
+		dev = subject(s, ns, RAS_SUBJ_DEVICE);
 		if (dev)
 			add(out, &n, DIAG_K_PCIE, dev->key, ((const struct aer_decoded *)decoded)->dev_desc);
 		break;
