@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Leaky-bucket thresholds: parsing "count/period" and the leak, to the nanosecond. */
+#include <stdint.h>
 #include <stdio.h>
 #include "lib/threshold.h"
 #include "tap.h"
@@ -93,10 +94,75 @@ static void test_leak(void)
 	tap_is_int(b.last_ns, t0 + 2 * (24 * H / 10), "and use up 4.8 hours");
 }
 
+/* The leak as it was computed before its 64-bit fast path: every step in __int128. */
+static void leak_ref(struct ras_bucket *b, const struct ras_threshold *t, int64_t now_ns)
+{
+	__int128 leaked;
+
+	if (!b->last_ns || !t->count || t->period_ns <= 0) {
+		b->last_ns = now_ns;
+		return;
+	}
+	if (now_ns <= b->last_ns)
+		return;
+	leaked = (__int128)(now_ns - b->last_ns) * t->count / t->period_ns;
+	if (leaked >= b->level) {
+		b->level = 0;
+		b->last_ns = now_ns;
+		return;
+	}
+	b->level -= (int64_t)leaked;
+	b->last_ns += (int64_t)(leaked * t->period_ns / t->count);
+}
+
+/* xorshift64*: the same stream on every run. */
+static uint64_t next_rand(uint64_t *x)
+{
+	*x ^= *x >> 12;
+	*x ^= *x << 25;
+	*x ^= *x >> 27;
+	return *x * 0x2545f4914f6cdd1dULL;
+}
+
+/* A value of up to `bits` random bits, so small and huge ones both come. */
+static int64_t some(uint64_t *x, unsigned max_bits)
+{
+	unsigned bits = (unsigned)(next_rand(x) % (max_bits + 1));
+
+	return bits ? (int64_t)(next_rand(x) >> (64 - bits)) : 0;
+}
+
+/*
+ * ras_bucket_leak divides in 64 bits when it can and in 128 when a product
+ * overflows: on random buckets, thresholds and times (spans up to 2^62 ns,
+ * counts up to 10^9, levels near INT64_MAX) it leaves what the 128-bit
+ * computation left.
+ */
+static void test_leak_fast_path(void)
+{
+	uint64_t x = 0x9e3779b97f4a7c15ULL;
+	int differ = 0, slow = 0;
+
+	for (int i = 0; i < 200000; i++) {
+		struct ras_threshold t = { (uint32_t)(some(&x, 30) % 1000000000) + 1, some(&x, 62) + 1 };
+		int64_t last = some(&x, 62) + 1, now = last + some(&x, 62);
+		struct ras_bucket b = { some(&x, 63), last }, r = b;
+		__int128 p = (__int128)(now - last) * t.count;
+
+		slow += p > INT64_MAX;
+		ras_bucket_leak(&b, &t, now);
+		leak_ref(&r, &t, now);
+		differ += b.level != r.level || b.last_ns != r.last_ns;
+	}
+	tap_is_int(differ, 0, "200,000 random leaks: the 64-bit path leaves what __int128 left");
+	tap_ok(slow > 1000, "and the 128-bit path was taken too (%d times)", slow);
+}
+
 int main(void)
 {
 	test_parse();
 	test_format();
 	test_leak();
+	test_leak_fast_path();
 	return tap_done();
 }
