@@ -120,27 +120,33 @@ size_t health_coords_put(uint8_t *out, const struct diag_dram *d)
 /* The coordinates packed at p into d (those not packed: RAS_DF_NONE); returns the bytes read. */
 size_t health_coords_get(const uint8_t *p, struct diag_dram *d)
 {
-	int64_t v[DRAM_COORDS];
+	static const int64_t none[DRAM_COORDS] = {
+		RAS_DF_NONE, RAS_DF_NONE, RAS_DF_NONE, RAS_DF_NONE, RAS_DF_NONE, RAS_DF_NONE,
+		RAS_DF_NONE, RAS_DF_NONE, RAS_DF_NONE, RAS_DF_NONE, RAS_DF_NONE, RAS_DF_NONE,
+		RAS_DF_NONE, RAS_DF_NONE, RAS_DF_NONE, RAS_DF_NONE,
+	};
+	uint8_t *out = (uint8_t *)d;
 	uint16_t mask[2];
 	size_t n = sizeof(mask);
 
+	/* Straight into d: one copy of the unknowns, then each known coordinate in its place. */
+	memcpy(d, none, sizeof(none));
 	memcpy(mask, p, sizeof(mask));
-	for (unsigned i = 0; i < DRAM_COORDS; i++)
-		v[i] = RAS_DF_NONE;
 	for (unsigned m = mask[0]; m; m &= m - 1) {
 		unsigned i = (unsigned)__builtin_ctz(m);
 		int32_t narrow;
+		int64_t v;
 
 		if (mask[1] & (1u << i)) {
-			memcpy(&v[i], p + n, sizeof(v[i]));
-			n += sizeof(v[i]);
+			memcpy(&v, p + n, sizeof(v));
+			n += sizeof(v);
 		} else {
 			memcpy(&narrow, p + n, sizeof(narrow));
-			v[i] = narrow;
+			v = narrow;
 			n += sizeof(narrow);
 		}
+		memcpy(out + i * sizeof(v), &v, sizeof(v));
 	}
-	memcpy(d, v, sizeof(v));
 	return n;
 }
 
