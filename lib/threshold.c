@@ -92,30 +92,13 @@ void ras_threshold_format(const struct ras_threshold *t, char *out, size_t len)
 }
 
 /*
- * a * b / c, as __int128 computes it, in 64 bits when a and b are not
- * negative and their product fits (nearly always): a 128-bit division was a
- * library call, two per error counted.
+ * The leak in __int128, as it always was computed; leak() below takes it
+ * only when a product overflows 64 bits.
  */
-static __int128 mul_div(__int128 a, int64_t b, int64_t c)
+static void leak_wide(struct ras_bucket *b, const struct ras_threshold *t, int64_t now_ns)
 {
-	int64_t p;
+	__int128 leaked = (__int128)(now_ns - b->last_ns) * t->count / t->period_ns;
 
-	if (a >= 0 && a <= INT64_MAX && b >= 0 && c > 0 && !__builtin_mul_overflow((int64_t)a, b, &p))
-		return p / c;
-	return a * b / c;
-}
-
-void ras_bucket_leak(struct ras_bucket *b, const struct ras_threshold *t, int64_t now_ns)
-{
-	__int128 leaked;
-
-	if (!b->last_ns || !t->count || t->period_ns <= 0) {
-		b->last_ns = now_ns;
-		return;
-	}
-	if (now_ns <= b->last_ns)
-		return;
-	leaked = mul_div(now_ns - b->last_ns, t->count, t->period_ns);
 	if (leaked >= b->level) {
 		b->level = 0;
 		b->last_ns = now_ns;
@@ -123,12 +106,49 @@ void ras_bucket_leak(struct ras_bucket *b, const struct ras_threshold *t, int64_
 	}
 	b->level -= (int64_t)leaked;
 	/* Only the time the whole leaked errors took is used up; the rest carries over. */
-	b->last_ns += (int64_t)mul_div(leaked, t->period_ns, t->count);
+	b->last_ns += (int64_t)(leaked * t->period_ns / t->count);
+}
+
+/*
+ * In 64 bits while the products fit (nearly always): a 128-bit division was
+ * a library call, two per error counted. C's division truncates alike in
+ * both widths, so without an overflow the quotients are the same.
+ */
+static inline void leak(struct ras_bucket *b, const struct ras_threshold *t, int64_t now_ns)
+{
+	int64_t p, leaked;
+
+	if (!b->last_ns || !t->count || t->period_ns <= 0) {
+		b->last_ns = now_ns;
+		return;
+	}
+	if (now_ns <= b->last_ns)
+		return;
+	if (__builtin_mul_overflow(now_ns - b->last_ns, (int64_t)t->count, &p)) {
+		leak_wide(b, t, now_ns);
+		return;
+	}
+	leaked = p / t->period_ns;
+	if (leaked >= b->level) {
+		b->level = 0;
+		b->last_ns = now_ns;
+		return;
+	}
+	b->level -= leaked;
+	if (__builtin_mul_overflow(leaked, t->period_ns, &p))
+		b->last_ns += (int64_t)((__int128)leaked * t->period_ns / t->count);
+	else
+		b->last_ns += p / (int64_t)t->count;
+}
+
+void ras_bucket_leak(struct ras_bucket *b, const struct ras_threshold *t, int64_t now_ns)
+{
+	leak(b, t, now_ns);
 }
 
 bool ras_bucket_add(struct ras_bucket *b, const struct ras_threshold *t, int64_t now_ns, int64_t n)
 {
-	ras_bucket_leak(b, t, now_ns);
+	leak(b, t, now_ns);
 	if (n > 0 && b->level <= INT64_MAX - n)
 		b->level += n;
 	return t->count && b->level >= (int64_t)t->count;

@@ -81,7 +81,7 @@ static void known_add(struct ras_actions *a, uint64_t h)
 }
 
 /* False only when the database surely holds no bucket for the subject. */
-static bool known_maybe(const struct ras_actions *a, uint64_t h)
+static inline __attribute__((always_inline)) bool known_maybe(const struct ras_actions *a, uint64_t h)
 {
 	uint32_t b1 = (uint32_t)h % KNOWN_BITS, b2 = (uint32_t)(h >> 32) % KNOWN_BITS;
 
@@ -751,7 +751,9 @@ void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type
 
 	if (!a)
 		return;
-	actions_stats_record(a, type, decoded, ev, row_id);
+	/* Both machine-wide warnings are off by default: no call per record then. */
+	if (a->stats.rate_th.count || a->cfg->poison_threshold_kb)
+		actions_stats_record(a, type, decoded, ev, row_id);
 	if (h->severity >= RAS_SEV_DEFERRED) {
 		struct ras_trigger_env env;
 
