@@ -81,7 +81,8 @@ static void known_add(struct ras_actions *a, uint64_t h)
 }
 
 /* False only when the database surely holds no bucket for the subject. */
-static inline __attribute__((always_inline)) bool known_maybe(const struct ras_actions *a, uint64_t h)
+static inline __attribute__((always_inline)) bool known_maybe(const struct ras_actions *a,
+								 uint64_t h)
 {
 	uint32_t b1 = (uint32_t)h % KNOWN_BITS, b2 = (uint32_t)(h >> 32) % KNOWN_BITS;
 
@@ -386,8 +387,8 @@ int ras_actions_flush(struct ras_actions *a)
  * actions_slot_for with the key's actions_subject_hash already computed (h).
  * Inlined: a call's register saving was 40 % of its cost per subject.
  */
-static inline __attribute__((always_inline)) struct entry *slot_for_hash(struct ras_actions *a, enum ras_subject_kind kind,
-				   const char *key, uint64_t h)
+static inline __attribute__((always_inline)) struct entry *
+slot_for_hash(struct ras_actions *a, enum ras_subject_kind kind, const char *key, uint64_t h)
 {
 	unsigned i = (unsigned)(h % CACHE_SLOTS);
 
@@ -654,7 +655,6 @@ static void condition_of(char *out, size_t len, const char kind[16])
 
 	if (n > len - 1)
 		n = len - 1;
-
 	memcpy(out, kind, n);
 	if (m > len - 1 - n)
 		m = len - 1 - n;
@@ -776,9 +776,9 @@ void ras_actions_record(struct ras_actions *a, const struct ras_event_type *type
 	/* Hashed once, their slots fetched before the record was stored or now (actions_prefetch.c). */
 	hash = actions_subjects_hashed(a, ev, all, n, buf);
 	for (int i = 0; i < n; i++) {
-		struct entry *e;
-
+		/* Rows' pages only where a crossed row acts on them: asked here, not in each call. */
 		bool rows = actions_rows_take_pages(a, &all[i]);
+		struct entry *e;
 
 		if (rows)
 			actions_rows_note(a, &all[i], type, ev, row_id);

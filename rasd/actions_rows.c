@@ -114,13 +114,11 @@ void actions_rows_close(struct ras_actions *a)
 	a->rows.n_crossed = a->rows.cap_crossed = 0;
 }
 
-#define rows_take_pages actions_rows_take_pages
-
 void actions_rows_note(struct ras_actions *a, const struct ras_subject *s,
 		       const struct ras_event_type *type, const struct ras_db_event *ev,
 		       int64_t row_id)
 {
-	if (!rows_take_pages(a, s))
+	if (!actions_rows_take_pages(a, s))
 		return;
 	if (ras_db_row_page_note(a->rows.db, s->key, s->addr & ~(a->page_size - 1), ev->wall_ns,
 				 type->table, row_id, a->cfg->row_pages_max) < 0)
@@ -323,7 +321,7 @@ void actions_rows_crossed(struct ras_actions *a, const struct ras_subject *s,
 	bool went = !strcmp(act->result, "done") || !strcmp(act->result, "failed");
 
 	/* Repaired, accounted, or held back (rate limit, cap): the pages wait for the next crossing. */
-	if (!rows_take_pages(a, s) || strcmp(act->action, a->cfg->page_ce_action) ||
+	if (!actions_rows_take_pages(a, s) || strcmp(act->action, a->cfg->page_ce_action) ||
 	    (!went && strcmp(act->result, "dry-run")))
 		return;
 	r.skip = s->addr & ~(a->page_size - 1);
@@ -339,7 +337,7 @@ void actions_rows_later(struct ras_actions *a, const struct ras_subject *s,
 {
 	struct row_act r;
 
-	if (!rows_take_pages(a, s))
+	if (!actions_rows_take_pages(a, s))
 		return;
 	if (a->rows.stale && load_crossed(a) < 0)
 		ras_log(LOG_ERR, "cannot read the crossed rows");

@@ -209,7 +209,7 @@ int health_attribute(const struct rasd_health *h, const struct ras_event_type *t
 {
 	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	unsigned t = (unsigned)(type - ras_event_types);
-	/* Looked for by the types that read them only: every record pays for a lookup. */
+	/* Looked up only by the types that read them (three scans of every record before). */
 	const struct ras_subject *dimm, *row, *dev;
 	int n = 0;
 
