@@ -90,9 +90,9 @@ void ou_put_hex_pad(struct ou_buf *b, unsigned long long v, unsigned width);
 /*
  * Copies at most src_len bytes of src (stopping at a NUL) into dst, replacing
  * control and non-ASCII bytes with '?' so kernel-supplied text is log-safe.
- * src may be NULL.
+ * src may be NULL. Returns the length copied (where the NUL went).
  */
-void ou_copy(char *dst, size_t len, const char *src, size_t src_len);
+size_t ou_copy(char *dst, size_t len, const char *src, size_t src_len);
 /* Lower-case hex of n bytes, no separators; truncated to fit. */
 void ou_hex(char *dst, size_t len, const uint8_t *p, size_t n);
 /* "%pUl" style: GUID stored little-endian as in UEFI / Linux guid_t. */
