@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "decoders/edac.h"
 #include "decoders/other_util.h"
 #include "tests/tap.h"
 
@@ -77,6 +78,105 @@ static void ref_ou_copy(char *dst, size_t len, const char *src, size_t src_len)
 }
 /* ---- end of frozen code ---- */
 
+/* ---- frozen: decoders/edac.c edac_decode at 7e6fe69 (ou_reset, write_location) ---- */
+static const struct {
+	const char *name;
+	enum ras_severity severity;
+} ref_edac_types[] = {
+	[EDAC_ERR_CORRECTED] = { "corrected", RAS_SEV_CORRECTED },
+	[EDAC_ERR_UNCORRECTED] = { "uncorrected", RAS_SEV_UNCORRECTED },
+	[EDAC_ERR_DEFERRED] = { "deferred", RAS_SEV_DEFERRED },
+	[EDAC_ERR_FATAL] = { "fatal", RAS_SEV_FATAL },
+	[EDAC_ERR_INFO] = { "info", RAS_SEV_INFO },
+};
+
+static void ref_ou_reset(void *out, size_t size, const struct ras_dfield *fields, size_t n)
+{
+	memset(out, 0, size);
+	for (size_t i = 0; i < n; i++) {
+		if (fields[i].type != RAS_DF_INT)
+			continue;
+		*(int64_t *)((char *)out + fields[i].offset) = RAS_DF_NONE;
+	}
+}
+
+static void ref_write_location(const struct edac_in *in, struct edac_decoded *out)
+{
+	const int8_t layer[3] = { in->top_layer, in->middle_layer, in->lower_layer };
+	struct ou_buf loc = ou_start(out->location, sizeof(out->location));
+	int named = in->layer_name[0] != NULL, last = -1;
+
+	for (int i = 0; i < 3; i++)
+		if (layer[i] >= 0)
+			last = i;
+	if (in->no_mc) {
+		ou_put(&loc, out->label[0] ? out->label : "unknown memory");
+		return;
+	}
+	ou_put_lit(&loc, "mc");
+	ou_put_int(&loc, in->mc_index);
+	for (int i = 0; i <= last; i++) {
+		if (named && layer[i] < 0)
+			continue;
+		if (named) {
+			ou_put_lit(&loc, ", ");
+			ou_put(&loc, in->layer_name[i] ? in->layer_name[i] : "layer");
+			ou_put_lit(&loc, " ");
+		} else if (i) {
+			ou_put_lit(&loc, ":");
+		} else {
+			ou_put_lit(&loc, ", layers ");
+		}
+		ou_put_int(&loc, layer[i]);
+	}
+	if (edac_label_is_specific(out->label)) {
+		size_t n = strlen(out->label);
+
+		if (loc.at + n + 3 < sizeof(out->location)) {
+			ou_put_lit(&loc, " (");
+			ou_put_n(&loc, out->label, n);
+			ou_put_lit(&loc, ")");
+		}
+	}
+}
+
+static int ref_edac_decode(const struct edac_in *in, struct edac_decoded *out)
+{
+	if (!out)
+		return -1;
+	ref_ou_reset(out, sizeof(*out), edac_dfields, edac_n_dfields);
+	if (!in)
+		return -1;
+	out->error_type = in->error_type;
+	out->severity = RAS_SEV_UNKNOWN;
+	if (in->error_type < 5) {
+		struct ou_buf name = ou_start(out->error_type_name, sizeof(out->error_type_name));
+
+		ou_put(&name, ref_edac_types[in->error_type].name);
+		out->severity = ref_edac_types[in->error_type].severity;
+	}
+	out->error_count = in->error_count;
+	out->mc_index = in->mc_index;
+	out->top_layer = in->top_layer >= 0 ? in->top_layer : RAS_DF_NONE;
+	out->middle_layer = in->middle_layer >= 0 ? in->middle_layer : RAS_DF_NONE;
+	out->lower_layer = in->lower_layer >= 0 ? in->lower_layer : RAS_DF_NONE;
+	ref_ou_copy(out->label, sizeof(out->label), in->label, in->label_len);
+	if (in->no_mc)
+		out->mc_index = out->top_layer = out->middle_layer = out->lower_layer = RAS_DF_NONE;
+	if (!in->no_address) {
+		out->address = in->address;
+		if (in->grain_bits < 63)
+			out->grain = INT64_C(1) << in->grain_bits;
+		out->syndrome = in->syndrome;
+	}
+	ref_ou_copy(out->msg, sizeof(out->msg), in->msg, in->msg_len);
+	ref_ou_copy(out->driver_detail, sizeof(out->driver_detail), in->driver_detail,
+		    in->driver_detail_len);
+	ref_write_location(in, out);
+	return 0;
+}
+/* ---- end of frozen code ---- */
+
 /* A byte of kernel text: mostly printable, now and then one of each kind that is not. */
 static char text_byte(unsigned odd)
 {
@@ -131,8 +231,74 @@ static void test_ou_copy(void)
 	tap_is_int((long long)ou_copy(a, 0, "x", 1), 0, "ou_copy into no room writes nothing");
 }
 
+
+/* A label as drivers and the EDAC core give them: a placeholder, a DIMM name, or random text. */
+static size_t pick_label(char *buf, size_t cap)
+{
+	static const char *const known[] = {
+		"any memory", "unknown memory", "any memor", "any memory ", "", "DIMM_A1",
+		"CPU_SrcID#0_MC#1_Chan#2_DIMM#0", "unknown memoryX", "any memory\x01",
+	};
+	size_t n;
+
+	if (below(2)) {
+		const char *k = known[below(sizeof(known) / sizeof(known[0]))];
+
+		n = strlen(k) + below(2);   /* its NUL within the length, or not */
+		memcpy(buf, k, n);
+		return n;
+	}
+	n = below(4) ? below(40) : below((unsigned)cap);
+	fill_text(buf, n);
+	return n;
+}
+
+static void test_edac_decode(void)
+{
+	static char label[400], msg[300], detail[1100];
+	static const char *const names[] = { "csrow", "channel", "slot", NULL, "a-rather-long-layer-name" };
+	static _Alignas(16) struct edac_decoded a, b;
+	int differ = 0, rc_differ = 0;
+
+	for (int round = 0; round < ROUNDS / 4; round++) {
+		struct edac_in in = {
+			.error_type = below(8), .error_count = (uint16_t)next(), .mc_index = (uint8_t)below(300),
+			.top_layer = (int8_t)(below(3) ? (int)below(4) : (int)below(256) - 128),
+			.middle_layer = (int8_t)(below(3) ? (int)below(4) : -1),
+			.lower_layer = (int8_t)(below(3) ? (int)below(4) : -1),
+			.address = (int64_t)next(), .grain_bits = (uint8_t)below(70), .syndrome = (int64_t)next(),
+			.no_address = below(8) == 0, .no_mc = below(8) == 0,
+		};
+		const struct edac_in *pin = below(200) ? &in : NULL;
+		int ra, rb;
+
+		in.label_len = pick_label(label, sizeof(label));
+		in.label = below(30) ? label : NULL;
+		in.msg_len = below(4) ? below(40) : below(sizeof(msg));
+		fill_text(msg, in.msg_len);
+		in.msg = below(30) ? msg : NULL;
+		in.driver_detail_len = below(4) ? below(120) : below(sizeof(detail));
+		fill_text(detail, in.driver_detail_len);
+		in.driver_detail = below(30) ? detail : NULL;
+		if (below(3) == 0)
+			for (int l = 0; l < 3; l++)
+				in.layer_name[l] = names[below(5)];
+		memset(&a, (int)below(256), sizeof(a));
+		memset(&b, (int)below(256), sizeof(b));
+		ra = ref_edac_decode(pin, &a);
+		rb = edac_decode(pin, &b);
+		if ((ra == 0) != (rb == 0))
+			rc_differ++;
+		if (memcmp(&a, &b, sizeof(a)) && differ++ < 3)
+			tap_diag("edac_decode differs: \"%s\" / \"%s\"", a.location, b.location);
+	}
+	tap_is_int(differ, 0, "edac_decode fills every byte as before (%d records)", ROUNDS / 4);
+	tap_is_int(rc_differ, 0, "edac_decode fails where it did");
+}
+
 int main(void)
 {
 	test_ou_copy();
+	test_edac_decode();
 	return tap_done();
 }
