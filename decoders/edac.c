@@ -198,7 +198,7 @@ int edac_decode(const struct edac_in *in, struct edac_decoded *out)
 
 	if (!out)
 		return -EINVAL;
-	memset(out, 0, sizeof(*out));
+	ou_bytes_zero(out, sizeof(*out));
 	out->address = out->grain = out->syndrome = RAS_DF_NONE;
 	if (!in) {
 		out->error_type = out->error_count = out->mc_index = RAS_DF_NONE;

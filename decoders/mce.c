@@ -53,6 +53,21 @@ void mce_append_item(char *dst, size_t size, const char *sep, const char *item)
 	ou_append(dst, size, item);
 }
 
+void mce_append_n(char *dst, size_t size, const char *sep, const char *item, size_t n)
+{
+	struct ou_buf b;
+
+	if (!n || !size)
+		return;
+	/* Where dst ends: nearly always empty (a note's first item). */
+	b = (struct ou_buf){ .p = dst, .len = size, .at = dst[0] ? strnlen(dst, size) : 0 };
+	if (b.at >= size)
+		return;
+	if (b.at)
+		ou_put(&b, sep);
+	ou_put_n(&b, item, n);
+}
+
 const char *mce_code_lookup(const struct mce_code_text *table, uint32_t code)
 {
 	for (; table && table->text; table++)
@@ -61,21 +76,30 @@ const char *mce_code_lookup(const struct mce_code_text *table, uint32_t code)
 	return NULL;
 }
 
-/* Kernel arch/x86/include/asm/processor.h X86_VENDOR_* numbering. */
-static const struct mce_code_text vendor_names[] = {
-	{ MCE_VENDOR_INTEL, "Intel" }, { MCE_VENDOR_CYRIX, "Cyrix" },
-	{ MCE_VENDOR_AMD, "AMD" }, { MCE_VENDOR_UMC, "UMC" },
-	{ MCE_VENDOR_CENTAUR, "Centaur" }, { MCE_VENDOR_TRANSMETA, "Transmeta" },
-	{ MCE_VENDOR_NSC, "NSC" }, { MCE_VENDOR_HYGON, "Hygon" },
-	{ MCE_VENDOR_ZHAOXIN, "Zhaoxin" }, { MCE_VENDOR_VORTEX, "Vortex" },
-	{ 0, NULL },
+/*
+ * Kernel arch/x86/include/asm/processor.h X86_VENDOR_* numbering; a name is
+ * the size of mce_decoded's vendor member, copied whole (MCE_SET_ROW).
+ */
+static const char vendor_names[][16] = {
+	[MCE_VENDOR_INTEL] = "Intel", [MCE_VENDOR_CYRIX] = "Cyrix",
+	[MCE_VENDOR_AMD] = "AMD", [MCE_VENDOR_UMC] = "UMC",
+	[MCE_VENDOR_CENTAUR] = "Centaur", [MCE_VENDOR_TRANSMETA] = "Transmeta",
+	[MCE_VENDOR_NSC] = "NSC", [MCE_VENDOR_HYGON] = "Hygon",
+	[MCE_VENDOR_ZHAOXIN] = "Zhaoxin", [MCE_VENDOR_VORTEX] = "Vortex",
 };
+static const char vendor_unknown[16] = "unknown";
+
+/* The row naming cpuvendor, "unknown" for a number without a name. */
+static const char (*vendor_row(unsigned cpuvendor))[16]
+{
+	if (cpuvendor < MCE_ARRAY_SIZE(vendor_names) && vendor_names[cpuvendor][0])
+		return &vendor_names[cpuvendor];
+	return &vendor_unknown;
+}
 
 const char *mce_vendor_name(unsigned cpuvendor)
 {
-	const char *name = mce_code_lookup(vendor_names, cpuvendor);
-
-	return name ? name : "unknown";
+	return *vendor_row(cpuvendor);
 }
 
 /*
@@ -131,10 +155,13 @@ static const struct mce_decoded blank = {
 };
 #undef NONE
 
-/* One copy of the blank decoding (padding included: a static object's is zero), at every record. */
+/*
+ * One copy of the blank decoding (padding included: a static object's is
+ * zero), at every record; by libc's memcpy (ou_bytes_copy), not gcc's rep movsq.
+ */
 static void init_out(struct mce_decoded *out)
 {
-	memcpy(out, &blank, sizeof(*out));
+	ou_bytes_copy(out, &blank, sizeof(*out));
 }
 
 static void fill_raw_and_identity(const struct mce_in *in, struct mce_decoded *out)
@@ -156,10 +183,10 @@ static void fill_raw_and_identity(const struct mce_in *in, struct mce_decoded *o
 	if (!in->no_socketid)
 		out->socket = in->socketid;
 	if (in->no_cpuid) {
-		mce_copy(out->vendor, sizeof(out->vendor), "unknown");
+		MCE_SET_LIT(out->vendor, "unknown");
 		return;
 	}
-	mce_copy(out->vendor, sizeof(out->vendor), mce_vendor_name(in->cpuvendor));
+	MCE_SET_ROW(out->vendor, *vendor_row(in->cpuvendor));
 	mce_cpuid_split(in->cpuid, &family, &model, &stepping);
 	out->family = family;
 	out->model = model;

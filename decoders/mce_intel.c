@@ -38,7 +38,8 @@ static const struct mce_code_text amd_simple_codes[] = {
 };
 
 /* SDM "Compound Error Codes": Table "Encoding for TT (Transaction Type) Sub-Field". */
-static const char *const tt_names[4] = { "instruction", "data", "generic", "reserved" };
+/* Rows the size of the request and transaction members, copied whole (MCE_SET_ROW). */
+static const char tt_names[4][16] = { "instruction", "data", "generic", "reserved" };
 /*
  * The LL field (SDM Vol. 3B 16.9 / 15.9.2, "Level Encoding for LL (Memory
  * Hierarchy Level) Sub-Field": 00 level 0, 01 level 1, 10 level 2, 11
@@ -70,7 +71,7 @@ static const char *level_name(unsigned ll, bool amd)
 	return level_names[level];
 }
 /* SDM "Encoding of Request (RRRR) Sub-Field": short names and words. */
-static const char *const rrrr_short[16] = {
+static const char rrrr_short[16][16] = {
 	"err", "rd", "wr", "drd", "dwr", "ird", "prefetch", "evict", "snoop",
 	"res9", "res10", "res11", "res12", "res13", "res14", "res15",
 };
@@ -90,20 +91,18 @@ static const char *const ii_words[4] = {
 	"memory access", "reserved II", "I/O", "other transaction",
 };
 /* SDM "Memory Controller Errors": Table "Encodings of MMM and CCCC Sub-Fields". */
-static const char *const mmm_short[8] = {
+static const char mmm_short[8][16] = {
 	"gen", "rd", "wr", "ac", "ms", "res5", "res6", "res7",
 };
-static const char *const mmm_words[8] = {
+static const char mmm_words[8][16] = {
 	"generic", "read", "write", "address/command", "scrubbing",
 	"reserved-5", "reserved-6", "reserved-7",
 };
 
 typedef void (*form_fn)(uint16_t code, bool amd, struct mce_decoded *out);
 
-static void set_class(struct mce_decoded *out, const char *cls)
-{
-	mce_copy(out->error_class, sizeof(out->error_class), cls);
-}
+/* The class, a string literal, into error_class: its first writer, so whole (MCE_SET_LIT). */
+#define set_class(out, cls) MCE_SET_LIT((out)->error_class, cls)
 
 static void set_level(struct mce_decoded *out, unsigned ll, bool amd)
 {
@@ -126,7 +125,7 @@ static void form_tlb(uint16_t code, bool amd, struct mce_decoded *out)
 
 	set_class(out, "tlb");
 	set_level(out, ll, amd);
-	mce_copy(out->transaction, sizeof(out->transaction), tt_names[tt]);
+	MCE_SET_ROW(out->transaction, tt_names[tt]);
 	snprintf(out->error_text, sizeof(out->error_text), "%s %s TLB error",
 		 level_name(ll, amd), tt_names[tt]);
 }
@@ -138,8 +137,8 @@ static void form_memory(uint16_t code, bool amd, struct mce_decoded *out)
 
 	(void)amd;
 	set_class(out, "memory");
-	mce_copy(out->request, sizeof(out->request), mmm_short[mmm]);
-	mce_copy(out->transaction, sizeof(out->transaction), mmm_words[mmm]);
+	MCE_SET_ROW(out->request, mmm_short[mmm]);
+	MCE_SET_ROW(out->transaction, mmm_words[mmm]);
 	if (ch != 0xf)
 		out->channel = ch;
 	t = ou_start(out->error_text, sizeof(out->error_text));
@@ -167,8 +166,8 @@ static void form_cache(uint16_t code, bool amd, struct mce_decoded *out)
 
 	set_class(out, "cache");
 	set_level(out, ll, amd);
-	mce_copy(out->transaction, sizeof(out->transaction), tt_names[tt]);
-	mce_copy(out->request, sizeof(out->request), rrrr_short[rrrr]);
+	MCE_SET_ROW(out->transaction, tt_names[tt]);
+	MCE_SET_ROW(out->request, rrrr_short[rrrr]);
 	t = ou_start(out->error_text, sizeof(out->error_text));
 	/* "<level> <type> cache <request> error", without printf: a storm's cache errors. */
 	ou_put(&t, level_name(ll, amd));
@@ -186,8 +185,13 @@ static void form_bus(uint16_t code, bool amd, struct mce_decoded *out)
 
 	set_class(out, "bus");
 	set_level(out, ll, amd);
-	mce_copy(out->request, sizeof(out->request), rrrr_short[rrrr]);
-	mce_copy(out->transaction, sizeof(out->transaction), ii == 2 ? "io" : ii == 0 ? "memory" : "other");
+	MCE_SET_ROW(out->request, rrrr_short[rrrr]);
+	if (ii == 2)
+		MCE_SET_LIT(out->transaction, "io");
+	else if (ii == 0)
+		MCE_SET_LIT(out->transaction, "memory");
+	else
+		MCE_SET_LIT(out->transaction, "other");
 	snprintf(out->error_text, sizeof(out->error_text),
 		 "bus/interconnect %s error (%s, %s, %s%s)", rrrr_words[rrrr], pp_words[pp],
 		 ii_words[ii], level_name(ll, amd), timeout ? ", timed out" : "");
@@ -225,7 +229,12 @@ void mce_arch_decode(uint16_t mcacod, bool amd, struct mce_decoded *out)
 
 	out->mcacod = mcacod;
 	if (simple) {
-		set_class(out, mcacod == 0 ? "none" : mcacod == 0x0e0b ? "io" : "simple");
+		if (mcacod == 0)
+			set_class(out, "none");
+		else if (mcacod == 0x0e0b)
+			set_class(out, "io");
+		else
+			set_class(out, "simple");
 		mce_copy(out->error_text, sizeof(out->error_text), simple);
 		return;
 	}

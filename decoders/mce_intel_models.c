@@ -47,11 +47,11 @@ static void misc_hsx_mirror(const struct mce_in *in, struct mce_decoded *out)
 	if (!(in->status & MCI_STATUS_MISCV))
 		return;
 	if (mce_bits(in->misc, 41, 41))
-		mce_append_item(out->model_text, sizeof(out->model_text), "; ",
-				"corrected by mirroring with channel failover");
+		mce_append_lit(out->model_text, sizeof(out->model_text), "; ",
+			       "corrected by mirroring with channel failover");
 	if (mce_bits(in->misc, 42, 42))
-		mce_append_item(out->model_text, sizeof(out->model_text), "; ",
-				"corrected by mirroring, primary channel scrubbed");
+		mce_append_lit(out->model_text, sizeof(out->model_text), "; ",
+			       "corrected by mirroring, primary channel scrubbed");
 }
 
 /* M2M MISC mirroring outcome, Skylake-SP and Ice Lake-SP: [63] failover, [62] scrubbed. */
@@ -60,11 +60,11 @@ static void misc_skx_mirror(const struct mce_in *in, struct mce_decoded *out)
 	if (!(in->status & MCI_STATUS_MISCV))
 		return;
 	if (mce_bits(in->misc, 63, 63))
-		mce_append_item(out->model_text, sizeof(out->model_text), "; ",
-				"corrected by mirroring with channel failover");
+		mce_append_lit(out->model_text, sizeof(out->model_text), "; ",
+			       "corrected by mirroring with channel failover");
 	if (mce_bits(in->misc, 62, 62))
-		mce_append_item(out->model_text, sizeof(out->model_text), "; ",
-				"corrected by mirroring, primary channel scrubbed");
+		mce_append_lit(out->model_text, sizeof(out->model_text), "; ",
+			       "corrected by mirroring, primary channel scrubbed");
 }
 
 #define MISC_ECC_MODE_DDRT 8 /* MISC[62:59]: DDR-T (persistent memory), rank fields differ */
@@ -532,8 +532,8 @@ static void count_without_mcgcap(const struct model_row *m, const struct mce_in 
 	if (!m->cmci || in->mcgcap || (in->status & MCI_STATUS_UC))
 		return;
 	out->corrected_count = (int64_t)mce_bits(in->status, 38, 52);
-	mce_append_item(out->decode_note, sizeof(out->decode_note), "; ",
-			"MCG_CAP not recorded: STATUS[52:38] read as the corrected-error count (CMCI on this model)");
+	mce_append_lit(out->decode_note, sizeof(out->decode_note), "; ",
+		       "MCG_CAP not recorded: STATUS[52:38] read as the corrected-error count (CMCI on this model)");
 }
 
 bool mce_intel_model_decode(const struct mce_in *in, struct mce_decoded *out)
@@ -543,11 +543,11 @@ bool mce_intel_model_decode(const struct mce_in *in, struct mce_decoded *out)
 
 	if (!m)
 		return false;
-	mce_copy(out->cpu_model_name, sizeof(out->cpu_model_name), m->name);
+	MCE_SET_ROW(out->cpu_model_name, m->name);
 	count_without_mcgcap(m, in, out);
 	if (!m->platform) {
-		mce_append_item(out->decode_note, sizeof(out->decode_note), "; ",
-				"no model-specific tables for this CPU model: architectural decode only");
+		mce_append_lit(out->decode_note, sizeof(out->decode_note), "; ",
+			       "no model-specific tables for this CPU model: architectural decode only");
 		return true;
 	}
 	b = find_bank(m->platform, in->bank);

@@ -52,7 +52,7 @@ struct platform {
 
 struct model_row {
 	uint8_t vendor, family, model, step_lo, step_hi;
-	const char *name;
+	char name[40];     /* cpu_model_name's size: copied whole (MCE_SET_ROW) */
 	const struct platform *platform; /* NULL: known model, no public tables */
 	bool cmci; /* big core from 06_1AH on: CMCI, so STATUS[52:38] is a corrected count */
 };

@@ -268,46 +268,61 @@ static inline char safe_byte(unsigned char c)
 }
 
 /*
- * How many bytes from src[i] (before lim) are printable ASCII, at most one
- * block's: the whole block (*whole set) or up to the first byte that is not.
- * Blocks of 16 (SSE2) or 8 bytes; the last few bytes read as the block
- * ending at lim, their earlier bytes masked off.
+ * Copies the printable bytes from src[i] on to dst[i] on, up to the first
+ * that is not (or lim), a block at a time: 16 bytes (SSE2) or 8; the last
+ * few read as the block ending at lim, their earlier bytes masked off.
+ * Returns where it stopped: lim, or a byte to look at (the 8-byte test may
+ * stop at a printable one, marked by a borrow from a byte masked off).
  */
-static inline size_t clean_run(const char *src, size_t i, size_t lim, bool *whole)
+static inline size_t copy_clean(char *dst, const char *src, size_t i, size_t lim)
 {
-	size_t left = lim - i, k;
-	uint64_t b;
+	uint64_t w, b;
+	size_t k;
 
 #if defined(__SSE2__)
-	unsigned m;
+	for (; lim - i >= 16; i += 16) {
+		unsigned m = unsafe16(src + i);
 
-	if (left >= 16 || lim >= 16) {
-		m = left >= 16 ? unsafe16(src + i) : unsafe16(src + lim - 16) >> (16 - left);
-		*whole = !m;
-		return m ? (size_t)__builtin_ctz(m) : (left >= 16 ? 16 : left);
+		if (m) {
+			k = (size_t)__builtin_ctz(m);
+			ou_copy_short(dst + i, src + i, k);
+			return i + k;
+		}
+		memcpy(dst + i, src + i, 16);
+	}
+	if (i < lim && lim >= 16) {
+		unsigned m = unsafe16(src + lim - 16) >> (16 - (lim - i));
+
+		k = m ? (size_t)__builtin_ctz(m) : lim - i;
+		ou_copy_short(dst + i, src + i, k);
+		return i + k;
 	}
 #endif
-	if (left >= 8 || lim >= 8) {
-		if (left >= 8) {
-			memcpy(&b, src + i, 8);
-			b = word_unsafe(b);
-		} else {
-			memcpy(&b, src + lim - 8, 8);
-			b = word_unsafe(b) >> (8 * (8 - left));
+	for (; lim - i >= 8; i += 8) {
+		memcpy(&w, src + i, 8);
+		if ((b = word_unsafe(w))) {
+			k = (size_t)__builtin_ctzll(b) / 8;
+			ou_copy_short(dst + i, src + i, k);
+			return i + k;
 		}
-		*whole = !b;
-		return b ? (size_t)__builtin_ctzll(b) / 8 : (left >= 8 ? 8 : left);
+		memcpy(dst + i, &w, 8);
 	}
-	for (k = 0; k < left && safe_byte((unsigned char)src[i + k]) == src[i + k]; k++)
-		;
-	*whole = k == left;
-	return k;
+	if (i < lim && lim >= 8) {
+		memcpy(&w, src + lim - 8, 8);
+		b = word_unsafe(w) >> (8 * (8 - (lim - i)));
+		k = b ? (size_t)__builtin_ctzll(b) / 8 : lim - i;
+		ou_copy_short(dst + i, src + i, k);
+		return i + k;
+	}
+	for (; i < lim && safe_byte((unsigned char)src[i]) == src[i]; i++)
+		dst[i] = src[i];
+	return i;
 }
 
 /*
  * One pass: the printable runs copied a block at a time, a NUL ending the
- * text, any other unsafe byte written as '?' (as strnlen, memcpy and a
- * second pass over the copy did before, at under half the instructions).
+ * text, any other unsafe byte written as '?' (what strnlen, memcpy and a
+ * second pass over the copy wrote before, in about half the instructions).
  */
 size_t ou_copy(char *dst, size_t len, const char *src, size_t src_len)
 {
@@ -317,15 +332,8 @@ size_t ou_copy(char *dst, size_t len, const char *src, size_t src_len)
 		return 0;
 	lim = src ? (src_len < len - 1 ? src_len : len - 1) : 0;
 	while (i < lim) {
-		bool whole;
-		size_t k = clean_run(src, i, lim, &whole);
-
-		ou_copy_short(dst + i, src + i, k);
-		i += k;
-		if (whole)
-			continue;
-		/* The byte that stopped the run: the end, or one to replace (or a word test's false mark). */
-		if (!src[i])
+		i = copy_clean(dst, src, i, lim);
+		if (i == lim || !src[i])
 			break;
 		dst[i] = safe_byte((unsigned char)src[i]);
 		i++;
@@ -399,6 +407,16 @@ const char *ou_lookup(const struct ou_name *tab, size_t n, int64_t value)
 		if (tab[i].value == value)
 			return tab[i].name;
 	return NULL;
+}
+
+void ou_bytes_zero(void *p, size_t n)
+{
+	memset(p, 0, n);
+}
+
+void ou_bytes_copy(void *d, const void *s, size_t n)
+{
+	memcpy(d, s, n);
 }
 
 void ou_reset(void *out, size_t size, const struct ras_dfield *fields, size_t n)
