@@ -29,6 +29,22 @@ enum mce_x86_vendor {
 	MCE_VENDOR_VORTEX = 11,
 };
 
+/*
+ * What the Intel model layer looked up for a record's CPU, kept by the
+ * caller from one record to the next (a storm's records come from one or
+ * two CPU models): the model row of (cpuvendor, cpuid), and the bank rows
+ * of its banks looked up so far. All zero: nothing kept. The decoder keeps
+ * no state of its own: the caller owns this, one for each thread.
+ */
+struct mce_model_memo {
+	bool set;
+	uint8_t cpuvendor;
+	uint32_t cpuid;
+	const void *model;          /* its model row, or NULL: no such model */
+	uint64_t banks_known;       /* bit b set: bank[b] is bank b's row, or NULL: none */
+	const void *bank[64];
+};
+
 /* Raw machine-check record: field names = the mce:mce_record tracepoint's. */
 struct mce_in {
 	uint64_t mcgcap, mcgstatus, status, addr, misc, synd, ipid, ip, tsc, ppin, walltime;
@@ -47,6 +63,8 @@ struct mce_in {
 	 * kernel's "<bank type> Ext. Error Code" line); the instance is unknown.
 	 */
 	unsigned ipid_type_only:1;
+	/* Optional (NULL: none): the lookups of the records before, used and updated. */
+	struct mce_model_memo *memo;
 };
 
 #define MCE_NAME_LEN 64

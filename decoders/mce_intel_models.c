@@ -431,6 +431,43 @@ static const struct bank_row *find_bank(const struct platform *p, unsigned bank)
 	return NULL;
 }
 
+/* find_model for in's CPU, asked of in->memo first (the same CPU as the record before). */
+static const struct model_row *model_of(const struct mce_in *in, const struct mce_decoded *out)
+{
+	struct mce_model_memo *memo = in->memo;
+	const struct model_row *m;
+
+	if (memo && memo->set && memo->cpuid == in->cpuid && memo->cpuvendor == in->cpuvendor)
+		return memo->model;
+	/* family, model and stepping come from cpuid alone (fill_raw_and_identity). */
+	m = find_model(in->cpuvendor, out->family, out->model, out->stepping);
+	if (memo) {
+		memo->set = true;
+		memo->cpuvendor = in->cpuvendor;
+		memo->cpuid = in->cpuid;
+		memo->model = m;
+		memo->banks_known = 0;
+	}
+	return m;
+}
+
+/* find_bank on the platform of model_of's row, asked of in->memo first. */
+static const struct bank_row *bank_of(const struct mce_in *in, const struct platform *p)
+{
+	struct mce_model_memo *memo = in->memo;
+	const struct bank_row *b;
+	unsigned bank = in->bank;
+
+	if (memo && bank < 64 && (memo->banks_known >> bank & 1))
+		return memo->bank[bank];
+	b = find_bank(p, bank);
+	if (memo && bank < 64) {
+		memo->bank[bank] = b;
+		memo->banks_known |= 1ULL << bank;
+	}
+	return b;
+}
+
 static bool decode_bit_list(uint64_t status, const struct mscod_desc *d, struct mce_decoded *out)
 {
 	bool any = false;
@@ -538,7 +575,7 @@ static void count_without_mcgcap(const struct model_row *m, const struct mce_in 
 
 bool mce_intel_model_decode(const struct mce_in *in, struct mce_decoded *out)
 {
-	const struct model_row *m = find_model(in->cpuvendor, out->family, out->model, out->stepping);
+	const struct model_row *m = model_of(in, out);
 	const struct bank_row *b;
 
 	if (!m)
@@ -550,7 +587,7 @@ bool mce_intel_model_decode(const struct mce_in *in, struct mce_decoded *out)
 			       "no model-specific tables for this CPU model: architectural decode only");
 		return true;
 	}
-	b = find_bank(m->platform, in->bank);
+	b = bank_of(in, m->platform);
 	if (b)
 		apply_bank(b, in, out);
 	if (m->platform->every_bank_misc)

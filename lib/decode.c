@@ -174,6 +174,7 @@ int adapt_mce(const struct ras_event_type *type, const struct ras_value *v,
 		.bank = (uint8_t)U(v, MCE_F_BANK), .cpuvendor = (uint8_t)U(v, MCE_F_CPUVENDOR),
 		.has_synd = v[MCE_F_SYND].present, .has_ipid = v[MCE_F_IPID].present,
 		.has_ppin = v[MCE_F_PPIN].present, .has_microcode = v[MCE_F_MICROCODE].present,
+		.memo = ctx ? &ctx->mce_memo : NULL,
 	};
 
 	if (v[MCE_F_V_DATA].present) {

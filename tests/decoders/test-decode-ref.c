@@ -3,7 +3,9 @@
  * The decoders' hot routines against the ones they replaced (frozen below,
  * as they were at integ 7e6fe69), on random input: kernel text of every
  * length with NULs, controls, DEL and high bytes anywhere, cut by either
- * bound. Both must leave every byte of the destination the same.
+ * bound. Both must leave every byte of the destination the same. And the
+ * MCE decoder with its lookups kept from record to record against the
+ * decoder looking them up again.
  * A fixed seed: the same inputs at every run.
  */
 #include <stdint.h>
@@ -11,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "decoders/edac.h"
+#include "decoders/mce.h"
 #include "decoders/other_util.h"
 #include "tests/tap.h"
 
@@ -296,9 +299,61 @@ static void test_edac_decode(void)
 	tap_is_int(rc_differ, 0, "edac_decode fails where it did");
 }
 
+/*
+ * The MCE decoder with a memo of its model and bank lookups kept from
+ * record to record (as rasd keeps one) against the decoder looking them up
+ * at every record: runs of records from one CPU, switches between CPU
+ * models and vendors (a bank row kept for one model must not serve
+ * another), banks past 64, records without a CPU identity.
+ */
+static void test_mce_memo(void)
+{
+	static const uint32_t cpuids[] = {
+		0x50654, 0x50657, 0x5065b, 0x606a6, 0x606c1, 0x806f8, 0xc06f2, 0xa06d1, 0x306f2,
+		0x406f1, 0x206d7, 0x306e4, 0x106a5, 0x50662, 0x506f1, 0x80665, 0x50671, 0x7b0,
+		0x00f29, 0x006d8, 0x1067a, 0x00f64, 0x800f12, 0xa10f11, 0x12345,
+	};
+	static const uint16_t mcacods[] = { 0x0090, 0x009f, 0x00c2, 0x0134, 0x017a, 0x0e0b, 0x0405,
+					    0x0800, 0x0011, 0x0281 };
+	static struct mce_model_memo memo;
+	static _Alignas(16) struct mce_decoded a, b;
+	struct mce_in in = { 0 };
+	int differ = 0;
+
+	for (int round = 0; round < ROUNDS / 4; round++) {
+		/* A run of records from one CPU, then another now and then. */
+		if (round == 0 || below(16) == 0) {
+			in.cpuid = cpuids[below(sizeof(cpuids) / sizeof(cpuids[0]))];
+			in.cpuvendor = (uint8_t)(below(8) ? 0 : below(12));
+		}
+		in.status = next() | 1ULL << 63;
+		if (below(4))
+			in.status = (in.status & ~0xffffULL) | mcacods[below(sizeof(mcacods) / sizeof(mcacods[0]))];
+		in.misc = next();
+		in.addr = next();
+		in.mcgcap = below(2) ? 0 : next();
+		in.bank = (uint8_t)(below(8) ? below(32) : below(256));
+		in.cpu = below(256);
+		in.socketid = below(4);
+		in.no_cpuid = below(50) == 0;
+		in.memo = NULL;
+		memset(&a, 0x5a, sizeof(a));
+		mce_decode(&in, &a);
+		in.memo = &memo;
+		memset(&b, 0xa5, sizeof(b));
+		mce_decode(&in, &b);
+		if (memcmp(&a, &b, sizeof(a)) && differ++ < 3)
+			tap_diag("mce_decode with a memo differs: cpuid 0x%x bank %u: \"%s\" / \"%s\"",
+				 (unsigned)in.cpuid, in.bank, a.location, b.location);
+	}
+	tap_is_int(differ, 0, "mce_decode with a memo kept across %d records decodes each the same",
+		   ROUNDS / 4);
+}
+
 int main(void)
 {
 	test_ou_copy();
 	test_edac_decode();
+	test_mce_memo();
 	return tap_done();
 }
