@@ -75,7 +75,7 @@ static void write_location(const struct edac_in *in, struct edac_decoded *out, s
 	}
 	/* Built at every record, so without printf. */
 	ou_put_lit(&loc, "mc");
-	ou_put_int(&loc, in->mc_index);
+	ou_put_small(&loc, in->mc_index);
 	for (int i = 0; i <= last; i++) {
 		if (named && layer[i] < 0)
 			continue;
@@ -88,7 +88,7 @@ static void write_location(const struct edac_in *in, struct edac_decoded *out, s
 		} else {
 			ou_put_lit(&loc, ", layers ");
 		}
-		ou_put_int(&loc, layer[i]);
+		ou_put_small(&loc, layer[i]);
 	}
 	/* The label whole or not at all: the sentence names one too long for the location. */
 	if (label_is_specific_n(out->label, label_len) &&

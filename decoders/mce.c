@@ -250,7 +250,7 @@ static void put_known_n(struct ou_buf *b, const char *what, size_t what_len, int
 	if (n == RAS_DF_NONE)
 		return;
 	ou_put_n(b, what, what_len);
-	ou_put_int(b, (long long)n);
+	ou_put_small(b, (long long)n);
 }
 
 /* Built at every record, so without printf. */
@@ -265,12 +265,12 @@ static void build_location(struct mce_decoded *out)
 		ou_put_lit(&loc, ", CPU ");
 	else
 		ou_put_lit(&loc, "CPU ");
-	ou_put_int(&loc, (long long)out->cpu);
+	ou_put_small(&loc, (long long)out->cpu);
 	ou_put_lit(&loc, ", bank ");
-	ou_put_int(&loc, (long long)out->bank);
+	ou_put_small(&loc, (long long)out->bank);
 	if (out->bank_name[0]) {
 		ou_put_lit(&loc, " (");
-		ou_put(&loc, out->bank_name);
+		ou_put_member(&loc, out->bank_name);
 		ou_put_lit(&loc, ")");
 	}
 	put_known(&loc, ", memory controller ", out->mem_ctrl);

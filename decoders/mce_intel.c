@@ -223,9 +223,13 @@ static const struct {
 	{ 0xfc00, 0x0400, form_internal },        /* 0000 01xx xxxx xxxx */
 };
 
+/* Every bit any simple code sets (simple_codes, amd_simple_codes): a code with another is compound. */
+#define SIMPLE_CODE_BITS 0x0e0fu
+
 void mce_arch_decode(uint16_t mcacod, bool amd, struct mce_decoded *out)
 {
-	const char *simple = mce_code_lookup(amd ? amd_simple_codes : simple_codes, mcacod);
+	const char *simple = (mcacod & ~SIMPLE_CODE_BITS) ? NULL :
+			     mce_code_lookup(amd ? amd_simple_codes : simple_codes, mcacod);
 
 	out->mcacod = mcacod;
 	if (simple) {

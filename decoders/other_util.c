@@ -409,6 +409,23 @@ const char *ou_lookup(const struct ou_name *tab, size_t n, int64_t value)
 	return NULL;
 }
 
+size_t ou_member_len(const char *s, size_t size)
+{
+#if defined(__SSE2__)
+	if (size % 16 == 0) {
+		for (size_t i = 0; i < size; i += 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+			unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128()));
+
+			if (m)
+				return i + (size_t)__builtin_ctz(m);
+		}
+		return size;
+	}
+#endif
+	return strnlen(s, size);
+}
+
 void ou_bytes_zero(void *p, size_t n)
 {
 	memset(p, 0, n);

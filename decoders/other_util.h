@@ -83,6 +83,38 @@ char *ou_hex_digits(char *end, unsigned long long v, unsigned width);
 /* As "%lld" and "%llu" write them. */
 void ou_put_int(struct ou_buf *b, long long v);
 void ou_put_uint(struct ou_buf *b, unsigned long long v);
+/*
+ * ou_put_int for the small numbers a location is made of (a CPU, a bank, a
+ * channel, a layer): one or two digits written in place, without a call;
+ * any other number, or one that may not fit, by ou_put_int.
+ */
+static inline void ou_put_small(struct ou_buf *b, long long v)
+{
+	char *d;
+
+	if ((unsigned long long)v >= 100 || b->at + 3 > b->len) {
+		ou_put_int(b, v);
+		return;
+	}
+	d = b->p + b->at;
+	if (v < 10) {
+		d[0] = (char)('0' + v);
+		d[1] = '\0';
+		b->at += 1;
+	} else {
+		d[0] = (char)('0' + v / 10);
+		d[1] = (char)('0' + v % 10);
+		d[2] = '\0';
+		b->at += 2;
+	}
+}
+/*
+ * strnlen(s, size) of a char array member (all size bytes readable):
+ * sixteen bytes at a time (SSE2) where size is a multiple of 16.
+ */
+size_t ou_member_len(const char *s, size_t size);
+/* ou_put of a NUL-terminated char array member, its length found by ou_member_len. */
+#define ou_put_member(b, m) ou_put_n((b), (m), ou_member_len((m), sizeof(m)))
 /* "0x" and lower-case hex digits, as "0x%llx" writes them. */
 void ou_put_hex(struct ou_buf *b, unsigned long long v);
 /* Lower-case hex digits, at least width (at most 32) of them, as "%0<width>llx" writes them. */

@@ -350,9 +350,38 @@ static void test_mce_memo(void)
 		   ROUNDS / 4);
 }
 
+/* ou_put_small against ou_put_int, and ou_member_len against strnlen, where each may cut. */
+static void test_small_writers(void)
+{
+	static _Alignas(16) char a[64], b[64], m[80];
+	int differ = 0, len_differ = 0;
+
+	for (int round = 0; round < ROUNDS; round++) {
+		long long v = below(4) ? (long long)below(120) - 10 : (long long)next();
+		size_t len = below(3) ? 1 + below(8) : below(64);
+		struct ou_buf x = { .p = a, .len = len, .at = len ? below((unsigned)len) : 0 };
+		struct ou_buf y = { .p = b, .len = len, .at = x.at };
+		size_t size = below(2) ? 16 * (1 + below(5)) : 1 + below(80);
+
+		memset(a, '#', sizeof(a));
+		memset(b, '#', sizeof(b));
+		ou_put_int(&x, v);
+		ou_put_small(&y, v);
+		if ((memcmp(a, b, sizeof(a)) || x.at != y.at) && differ++ < 3)
+			tap_diag("ou_put_small differs: %lld, len %zu", v, len);
+		for (size_t i = 0; i < sizeof(m); i++)
+			m[i] = below(8) ? (char)(1 + below(255)) : 0;
+		if (ou_member_len(m, size) != strnlen(m, size) && len_differ++ < 3)
+			tap_diag("ou_member_len differs: size %zu", size);
+	}
+	tap_is_int(differ, 0, "ou_put_small writes what ou_put_int writes (%d numbers)", ROUNDS);
+	tap_is_int(len_differ, 0, "ou_member_len is strnlen");
+}
+
 int main(void)
 {
 	test_ou_copy();
+	test_small_writers();
 	test_edac_decode();
 	test_mce_memo();
 	return tap_done();
