@@ -528,16 +528,16 @@ static void apply_bank(const struct bank_row *b, const struct mce_in *in, struct
 	const struct mscod_desc *mscod = b->mscod;
 	size_t before;
 
-	mce_copy(out->bank_name, sizeof(out->bank_name), b->name);
+	MCE_SET_PREFIX(out->bank_name, b->name);
 	if (b->mem_ctrl >= 0)
 		out->mem_ctrl = b->mem_ctrl;
 	if (b->channel >= 0)
 		out->channel = b->channel;
-	before = strnlen(out->model_text, sizeof(out->model_text));
+	before = ou_member_len(out->model_text, sizeof(out->model_text));
 	if (b->misc == misc_pcu_copied_mlc && is_core_error_class(out))
 		mscod = NULL; /* the MLC's own MSCOD: the PCU table does not apply */
 	decode_mscod(in->status, mscod, out);
-	if (mscod && strnlen(out->model_text, sizeof(out->model_text)) == before &&
+	if (mscod && ou_member_len(out->model_text, sizeof(out->model_text)) == before &&
 	    mce_bits(in->status, 16, 31)) {
 		/* "%sMSCOD 0x%04llx %s" without printf: a storm's records of such a bank all say it. */
 		struct ou_buf t = { .p = out->model_text, .len = sizeof(out->model_text), .at = before };

@@ -82,6 +82,12 @@ void mce_append_n(char *dst, size_t size, const char *sep, const char *item, siz
 		_Static_assert(sizeof(member) == sizeof(row), "a row the member's size"); \
 		memcpy((member), (row), sizeof(member));                            \
 	} while (0)
+/* A row shorter than the member: the member's rest stays as init_out left it, zero. */
+#define MCE_SET_PREFIX(member, row)                                                 \
+	do {                                                                        \
+		_Static_assert(sizeof(row) <= sizeof(member), "a row that fits");      \
+		memcpy((member), (row), sizeof(row));                               \
+	} while (0)
 #define MCE_SET_LIT(member, lit)                                                    \
 	do {                                                                        \
 		_Static_assert(sizeof(lit) <= sizeof(member), "a literal that fits");    \
