@@ -59,23 +59,29 @@ int64_t mce_ll_level(unsigned ll, bool amd)
 	return amd ? (int64_t)ll : (int64_t)ll + 1;
 }
 
-static const char *const level_names[4] = { "generic-level", "L1", "L2", "L3" };
+/* Rows of 16 bytes, NUL padded: written by their length, found sixteen at a time (ou_put_member). */
+static const char level_names[5][16] = { "generic-level", "L1", "L2", "L3", "reserved-level" };
 
-/* "L1", "L2", "L3", or "generic-level" (AMD's reserved 00 too). */
-static const char *level_name(unsigned ll, bool amd)
+/* "L1", "L2", "L3", or "generic-level" ("reserved-level" for AMD's reserved 00). */
+static const char (*level_row(unsigned ll, bool amd))[16]
 {
 	int64_t level = mce_ll_level(ll, amd);
 
 	if (level == RAS_DF_NONE)
-		return amd && ll == 0 ? "reserved-level" : level_names[0];
-	return level_names[level];
+		return &level_names[amd && ll == 0 ? 4 : 0];
+	return &level_names[level];
+}
+
+static const char *level_name(unsigned ll, bool amd)
+{
+	return *level_row(ll, amd);
 }
 /* SDM "Encoding of Request (RRRR) Sub-Field": short names and words. */
 static const char rrrr_short[16][16] = {
 	"err", "rd", "wr", "drd", "dwr", "ird", "prefetch", "evict", "snoop",
 	"res9", "res10", "res11", "res12", "res13", "res14", "res15",
 };
-static const char *const rrrr_words[16] = {
+static const char rrrr_words[16][32] = {
 	"generic", "generic read", "generic write", "data read", "data write",
 	"instruction fetch", "prefetch", "eviction", "snoop",
 	"reserved request 9", "reserved request 10", "reserved request 11",
@@ -144,7 +150,7 @@ static void form_memory(uint16_t code, bool amd, struct mce_decoded *out)
 	t = ou_start(out->error_text, sizeof(out->error_text));
 	/* "memory <mmm> error", without printf: the most common machine check of a storm. */
 	ou_put_lit(&t, "memory ");
-	ou_put(&t, mmm_words[mmm]);
+	ou_put_member(&t, mmm_words[mmm]);
 	ou_put_lit(&t, " error");
 }
 
@@ -170,11 +176,11 @@ static void form_cache(uint16_t code, bool amd, struct mce_decoded *out)
 	MCE_SET_ROW(out->request, rrrr_short[rrrr]);
 	t = ou_start(out->error_text, sizeof(out->error_text));
 	/* "<level> <type> cache <request> error", without printf: a storm's cache errors. */
-	ou_put(&t, level_name(ll, amd));
+	ou_put_member(&t, *level_row(ll, amd));
 	ou_put_lit(&t, " ");
-	ou_put(&t, tt_names[tt]);
+	ou_put_member(&t, tt_names[tt]);
 	ou_put_lit(&t, " cache ");
-	ou_put(&t, rrrr_words[rrrr]);
+	ou_put_member(&t, rrrr_words[rrrr]);
 	ou_put_lit(&t, " error");
 }
 

@@ -19,13 +19,6 @@ void ou_appendf(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-struct ou_buf ou_start(char *buf, size_t len)
-{
-	if (len)
-		buf[0] = '\0';
-	return (struct ou_buf){ .p = buf, .len = len, .at = 0 };
-}
-
 void ou_put(struct ou_buf *b, const char *s)
 {
 	if (!b->len || b->at + 1 >= b->len)

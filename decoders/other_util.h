@@ -32,7 +32,13 @@ struct ou_buf {
 	char *p;
 	size_t len, at;
 };
-struct ou_buf ou_start(char *buf, size_t len);
+/* Inline: every location and text built at every record starts with one. */
+static inline struct ou_buf ou_start(char *buf, size_t len)
+{
+	if (len)
+		buf[0] = '\0';
+	return (struct ou_buf){ .p = buf, .len = len, .at = 0 };
+}
 void ou_put(struct ou_buf *b, const char *s);
 /*
  * n bytes from s to d, the few bytes of a key, a word or a number copied in
