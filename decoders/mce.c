@@ -214,7 +214,8 @@ static void decode_common_status(const struct mce_in *in, struct mce_decoded *ou
 	out->mcg_lmce = mce_flag(in->mcgstatus, MCG_STATUS_LMCES);
 }
 
-typedef void (*vendor_decode_fn)(const struct mce_in *in, struct mce_decoded *out);
+typedef void (*vendor_decode_fn)(const struct mce_in *in, struct mce_model_memo *memo,
+				 struct mce_decoded *out);
 
 /* Which decoder understands which vendor's banks (facts: kernel mce/core.c vendor init). */
 static const struct {
@@ -396,6 +397,11 @@ static void decode_not_valid(struct mce_decoded *out)
 
 int mce_decode(const struct mce_in *in, struct mce_decoded *out)
 {
+	return mce_decode_memo(in, NULL, out);
+}
+
+int mce_decode_memo(const struct mce_in *in, struct mce_model_memo *memo, struct mce_decoded *out)
+{
 	vendor_decode_fn decode;
 
 	if (!out)
@@ -412,7 +418,7 @@ int mce_decode(const struct mce_in *in, struct mce_decoded *out)
 		return 0;
 	}
 	decode = pick_decoder(in, out);
-	decode(in, out);
+	decode(in, memo, out);
 	/*
 	 * PCC means the error corrupted processor context, which an error the
 	 * bank reports as corrected (UC clear) cannot have done; seen on some

@@ -63,8 +63,6 @@ struct mce_in {
 	 * kernel's "<bank type> Ext. Error Code" line); the instance is unknown.
 	 */
 	unsigned ipid_type_only:1;
-	/* Optional (NULL: none): the lookups of the records before, used and updated. */
-	struct mce_model_memo *memo;
 };
 
 #define MCE_NAME_LEN 64
@@ -123,6 +121,11 @@ extern const size_t mce_n_dfields;
 
 /* Decodes in into out. Returns 0 or -errno; always fills out (raw-safe). */
 int mce_decode(const struct mce_in *in, struct mce_decoded *out);
+/*
+ * mce_decode, asking memo (NULL: none) for the lookups of the records
+ * before and keeping this record's there: the same decoding.
+ */
+int mce_decode_memo(const struct mce_in *in, struct mce_model_memo *memo, struct mce_decoded *out);
 /*
  * The one-sentence description of d, built from d->head and the members
  * listed in mce_dfields alone (pure). Always NUL-terminates buf.

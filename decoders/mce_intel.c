@@ -365,7 +365,7 @@ static int64_t intel_addr_usable(const struct mce_in *in)
 	       mce_bits(in->misc, 6, 8) == 2 && mce_bits(in->misc, 0, 5) <= 12;
 }
 
-void mce_intel_decode(const struct mce_in *in, struct mce_decoded *out)
+void mce_intel_decode(const struct mce_in *in, struct mce_model_memo *memo, struct mce_decoded *out)
 {
 	bool ser = intel_ser(in, out);
 
@@ -382,7 +382,7 @@ void mce_intel_decode(const struct mce_in *in, struct mce_decoded *out)
 	if (in->cpuvendor != MCE_VENDOR_INTEL && in->cpuvendor != MCE_VENDOR_ZHAOXIN &&
 	    in->cpuvendor != MCE_VENDOR_CENTAUR)
 		return; /* unknown vendor: note already set */
-	if (!mce_intel_model_decode(in, out))
+	if (!mce_intel_model_decode(in, memo, out))
 		mce_append_item(out->decode_note, sizeof(out->decode_note), "; ",
 				"unknown CPU model: architectural decode only");
 }

@@ -431,10 +431,10 @@ static const struct bank_row *find_bank(const struct platform *p, unsigned bank)
 	return NULL;
 }
 
-/* find_model for in's CPU, asked of in->memo first (the same CPU as the record before). */
-static const struct model_row *model_of(const struct mce_in *in, const struct mce_decoded *out)
+/* find_model for in's CPU, asked of memo first (the same CPU as the record before). */
+static const struct model_row *model_of(const struct mce_in *in, struct mce_model_memo *memo,
+					const struct mce_decoded *out)
 {
-	struct mce_model_memo *memo = in->memo;
 	const struct model_row *m;
 
 	if (memo && memo->set && memo->cpuid == in->cpuid && memo->cpuvendor == in->cpuvendor)
@@ -451,10 +451,10 @@ static const struct model_row *model_of(const struct mce_in *in, const struct mc
 	return m;
 }
 
-/* find_bank on the platform of model_of's row, asked of in->memo first. */
-static const struct bank_row *bank_of(const struct mce_in *in, const struct platform *p)
+/* find_bank on the platform of model_of's row, asked of memo first. */
+static const struct bank_row *bank_of(const struct mce_in *in, struct mce_model_memo *memo,
+				      const struct platform *p)
 {
-	struct mce_model_memo *memo = in->memo;
 	const struct bank_row *b;
 	unsigned bank = in->bank;
 
@@ -573,9 +573,10 @@ static void count_without_mcgcap(const struct model_row *m, const struct mce_in 
 		       "MCG_CAP not recorded: STATUS[52:38] read as the corrected-error count (CMCI on this model)");
 }
 
-bool mce_intel_model_decode(const struct mce_in *in, struct mce_decoded *out)
+bool mce_intel_model_decode(const struct mce_in *in, struct mce_model_memo *memo,
+			    struct mce_decoded *out)
 {
-	const struct model_row *m = model_of(in, out);
+	const struct model_row *m = model_of(in, memo, out);
 	const struct bank_row *b;
 
 	if (!m)
@@ -587,7 +588,7 @@ bool mce_intel_model_decode(const struct mce_in *in, struct mce_decoded *out)
 			       "no model-specific tables for this CPU model: architectural decode only");
 		return true;
 	}
-	b = bank_of(in, m->platform);
+	b = bank_of(in, memo, m->platform);
 	if (b)
 		apply_bank(b, in, out);
 	if (m->platform->every_bank_misc)

@@ -98,10 +98,12 @@ void mce_append_n(char *dst, size_t size, const char *sep, const char *item, siz
 void mce_arch_decode(uint16_t mcacod, bool amd, struct mce_decoded *out);
 
 /* Vendor decoders: fill bank, model and error fields, and severity. */
-void mce_intel_decode(const struct mce_in *in, struct mce_decoded *out);
-void mce_amd_decode(const struct mce_in *in, struct mce_decoded *out);
+/* memo: the caller's (mce_decode_memo), or NULL; AMD's decoder has none to keep. */
+void mce_intel_decode(const struct mce_in *in, struct mce_model_memo *memo, struct mce_decoded *out);
+void mce_amd_decode(const struct mce_in *in, struct mce_model_memo *memo, struct mce_decoded *out);
 
 /* Intel per-model layer (mce_intel_models.c). Returns false for unknown models. */
-bool mce_intel_model_decode(const struct mce_in *in, struct mce_decoded *out);
+bool mce_intel_model_decode(const struct mce_in *in, struct mce_model_memo *memo,
+			    struct mce_decoded *out);
 
 #endif

@@ -174,7 +174,6 @@ int adapt_mce(const struct ras_event_type *type, const struct ras_value *v,
 		.bank = (uint8_t)U(v, MCE_F_BANK), .cpuvendor = (uint8_t)U(v, MCE_F_CPUVENDOR),
 		.has_synd = v[MCE_F_SYND].present, .has_ipid = v[MCE_F_IPID].present,
 		.has_ppin = v[MCE_F_PPIN].present, .has_microcode = v[MCE_F_MICROCODE].present,
-		.memo = ctx ? &ctx->mce_memo : NULL,
 	};
 
 	if (v[MCE_F_V_DATA].present) {
@@ -182,7 +181,7 @@ int adapt_mce(const struct ras_event_type *type, const struct ras_value *v,
 									 : sizeof(in.v_data);
 		memcpy(in.v_data, v[MCE_F_V_DATA].p, in.v_data_len);
 	}
-	return mce_decode(&in, out);
+	return mce_decode_memo(&in, ctx ? &ctx->mce_memo : NULL, out);
 }
 
 int adapt_edac(const struct ras_event_type *type, const struct ras_value *v,
