@@ -24,7 +24,7 @@ const size_t edac_n_dfields = OU_ARRAY_SIZE(edac_dfields);
 
 /* enum hw_event_mc_err_type (Linux include/linux/edac.h), in value order. */
 static const struct {
-	const char *name;
+	char name[16];              /* as error_type_name holds it, copied whole */
 	enum ras_severity severity;
 	const char *advice;
 } edac_types[] = {
@@ -52,7 +52,15 @@ bool edac_label_is_specific(const char *label)
 	       strcmp(label, "unknown memory") != 0;
 }
 
-static void write_location(const struct edac_in *in, struct edac_decoded *out)
+/* edac_label_is_specific for a label of known length n: compares of known size, no strcmp. */
+static bool label_is_specific_n(const char *label, size_t n)
+{
+	return n && !(n == sizeof("any memory") - 1 && !memcmp(label, "any memory", n)) &&
+	       !(n == sizeof("unknown memory") - 1 && !memcmp(label, "unknown memory", n));
+}
+
+/* label_len: strlen(out->label), known from the copy. */
+static void write_location(const struct edac_in *in, struct edac_decoded *out, size_t label_len)
 {
 	const int8_t layer[3] = { in->top_layer, in->middle_layer, in->lower_layer };
 	struct ou_buf loc = ou_start(out->location, sizeof(out->location));
@@ -67,7 +75,7 @@ static void write_location(const struct edac_in *in, struct edac_decoded *out)
 	}
 	/* Built at every record, so without printf. */
 	ou_put_lit(&loc, "mc");
-	ou_put_int(&loc, in->mc_index);
+	ou_put_small(&loc, in->mc_index);
 	for (int i = 0; i <= last; i++) {
 		if (named && layer[i] < 0)
 			continue;
@@ -80,17 +88,14 @@ static void write_location(const struct edac_in *in, struct edac_decoded *out)
 		} else {
 			ou_put_lit(&loc, ", layers ");
 		}
-		ou_put_int(&loc, layer[i]);
+		ou_put_small(&loc, layer[i]);
 	}
 	/* The label whole or not at all: the sentence names one too long for the location. */
-	if (edac_label_is_specific(out->label)) {
-		size_t n = strlen(out->label);
-
-		if (loc.at + n + 3 < sizeof(out->location)) {
-			ou_put_lit(&loc, " (");
-			ou_put_n(&loc, out->label, n);
-			ou_put_lit(&loc, ")");
-		}
+	if (label_is_specific_n(out->label, label_len) &&
+	    loc.at + label_len + 3 < sizeof(out->location)) {
+		ou_put_lit(&loc, " (");
+		ou_put_n(&loc, out->label, label_len);
+		ou_put_lit(&loc, ")");
 	}
 }
 
@@ -183,19 +188,28 @@ void edac_render(const struct edac_decoded *d, char *buf, size_t len)
 	}
 }
 
+/*
+ * Every byte of out written at every record: all zero, then each RAS_DF_INT
+ * member (edac_dfields) set below, to RAS_DF_NONE where unknown.
+ */
 int edac_decode(const struct edac_in *in, struct edac_decoded *out)
 {
+	size_t label_len;
+
 	if (!out)
 		return -EINVAL;
-	ou_reset(out, sizeof(*out), edac_dfields, edac_n_dfields);
-	if (!in)
+	ou_bytes_zero(out, sizeof(*out));
+	out->address = out->grain = out->syndrome = RAS_DF_NONE;
+	if (!in) {
+		out->error_type = out->error_count = out->mc_index = RAS_DF_NONE;
+		out->top_layer = out->middle_layer = out->lower_layer = RAS_DF_NONE;
 		return -EINVAL;
+	}
 	out->error_type = in->error_type;
 	out->severity = RAS_SEV_UNKNOWN;
 	if (in->error_type < OU_ARRAY_SIZE(edac_types)) {
-		struct ou_buf name = ou_start(out->error_type_name, sizeof(out->error_type_name));
-
-		ou_put(&name, edac_types[in->error_type].name);
+		_Static_assert(sizeof(out->error_type_name) == sizeof(edac_types[0].name), "copied whole");
+		memcpy(out->error_type_name, edac_types[in->error_type].name, sizeof(out->error_type_name));
 		out->severity = edac_types[in->error_type].severity;
 	}
 	out->error_count = in->error_count;
@@ -203,7 +217,7 @@ int edac_decode(const struct edac_in *in, struct edac_decoded *out)
 	out->top_layer = in->top_layer >= 0 ? in->top_layer : RAS_DF_NONE;
 	out->middle_layer = in->middle_layer >= 0 ? in->middle_layer : RAS_DF_NONE;
 	out->lower_layer = in->lower_layer >= 0 ? in->lower_layer : RAS_DF_NONE;
-	ou_copy(out->label, sizeof(out->label), in->label, in->label_len);
+	label_len = ou_copy(out->label, sizeof(out->label), in->label, in->label_len);
 	if (in->no_mc)
 		out->mc_index = out->top_layer = out->middle_layer = out->lower_layer = RAS_DF_NONE;
 	if (!in->no_address) {
@@ -215,6 +229,6 @@ int edac_decode(const struct edac_in *in, struct edac_decoded *out)
 	ou_copy(out->msg, sizeof(out->msg), in->msg, in->msg_len);
 	ou_copy(out->driver_detail, sizeof(out->driver_detail), in->driver_detail,
 		in->driver_detail_len);
-	write_location(in, out);
+	write_location(in, out, label_len);
 	return 0;
 }

@@ -53,6 +53,21 @@ void mce_append_item(char *dst, size_t size, const char *sep, const char *item)
 	ou_append(dst, size, item);
 }
 
+void mce_append_n(char *dst, size_t size, const char *sep, const char *item, size_t n)
+{
+	struct ou_buf b;
+
+	if (!n || !size)
+		return;
+	/* Where dst ends: nearly always empty (a note's first item). */
+	b = (struct ou_buf){ .p = dst, .len = size, .at = dst[0] ? strnlen(dst, size) : 0 };
+	if (b.at >= size)
+		return;
+	if (b.at)
+		ou_put(&b, sep);
+	ou_put_n(&b, item, n);
+}
+
 const char *mce_code_lookup(const struct mce_code_text *table, uint32_t code)
 {
 	for (; table && table->text; table++)
@@ -61,21 +76,30 @@ const char *mce_code_lookup(const struct mce_code_text *table, uint32_t code)
 	return NULL;
 }
 
-/* Kernel arch/x86/include/asm/processor.h X86_VENDOR_* numbering. */
-static const struct mce_code_text vendor_names[] = {
-	{ MCE_VENDOR_INTEL, "Intel" }, { MCE_VENDOR_CYRIX, "Cyrix" },
-	{ MCE_VENDOR_AMD, "AMD" }, { MCE_VENDOR_UMC, "UMC" },
-	{ MCE_VENDOR_CENTAUR, "Centaur" }, { MCE_VENDOR_TRANSMETA, "Transmeta" },
-	{ MCE_VENDOR_NSC, "NSC" }, { MCE_VENDOR_HYGON, "Hygon" },
-	{ MCE_VENDOR_ZHAOXIN, "Zhaoxin" }, { MCE_VENDOR_VORTEX, "Vortex" },
-	{ 0, NULL },
+/*
+ * Kernel arch/x86/include/asm/processor.h X86_VENDOR_* numbering; a name is
+ * the size of mce_decoded's vendor member, copied whole (MCE_SET_ROW).
+ */
+static const char vendor_names[][16] = {
+	[MCE_VENDOR_INTEL] = "Intel", [MCE_VENDOR_CYRIX] = "Cyrix",
+	[MCE_VENDOR_AMD] = "AMD", [MCE_VENDOR_UMC] = "UMC",
+	[MCE_VENDOR_CENTAUR] = "Centaur", [MCE_VENDOR_TRANSMETA] = "Transmeta",
+	[MCE_VENDOR_NSC] = "NSC", [MCE_VENDOR_HYGON] = "Hygon",
+	[MCE_VENDOR_ZHAOXIN] = "Zhaoxin", [MCE_VENDOR_VORTEX] = "Vortex",
 };
+static const char vendor_unknown[16] = "unknown";
+
+/* The row naming cpuvendor, "unknown" for a number without a name. */
+static const char (*vendor_row(unsigned cpuvendor))[16]
+{
+	if (cpuvendor < MCE_ARRAY_SIZE(vendor_names) && vendor_names[cpuvendor][0])
+		return &vendor_names[cpuvendor];
+	return &vendor_unknown;
+}
 
 const char *mce_vendor_name(unsigned cpuvendor)
 {
-	const char *name = mce_code_lookup(vendor_names, cpuvendor);
-
-	return name ? name : "unknown";
+	return *vendor_row(cpuvendor);
 }
 
 /*
@@ -131,10 +155,13 @@ static const struct mce_decoded blank = {
 };
 #undef NONE
 
-/* One copy of the blank decoding (padding included: a static object's is zero), at every record. */
+/*
+ * One copy of the blank decoding (padding included: a static object's is
+ * zero), at every record; by libc's memcpy (ou_bytes_copy), not gcc's rep movsq.
+ */
 static void init_out(struct mce_decoded *out)
 {
-	memcpy(out, &blank, sizeof(*out));
+	ou_bytes_copy(out, &blank, sizeof(*out));
 }
 
 static void fill_raw_and_identity(const struct mce_in *in, struct mce_decoded *out)
@@ -156,10 +183,10 @@ static void fill_raw_and_identity(const struct mce_in *in, struct mce_decoded *o
 	if (!in->no_socketid)
 		out->socket = in->socketid;
 	if (in->no_cpuid) {
-		mce_copy(out->vendor, sizeof(out->vendor), "unknown");
+		MCE_SET_LIT(out->vendor, "unknown");
 		return;
 	}
-	mce_copy(out->vendor, sizeof(out->vendor), mce_vendor_name(in->cpuvendor));
+	MCE_SET_ROW(out->vendor, *vendor_row(in->cpuvendor));
 	mce_cpuid_split(in->cpuid, &family, &model, &stepping);
 	out->family = family;
 	out->model = model;
@@ -187,7 +214,8 @@ static void decode_common_status(const struct mce_in *in, struct mce_decoded *ou
 	out->mcg_lmce = mce_flag(in->mcgstatus, MCG_STATUS_LMCES);
 }
 
-typedef void (*vendor_decode_fn)(const struct mce_in *in, struct mce_decoded *out);
+typedef void (*vendor_decode_fn)(const struct mce_in *in, struct mce_model_memo *memo,
+				 struct mce_decoded *out);
 
 /* Which decoder understands which vendor's banks (facts: kernel mce/core.c vendor init). */
 static const struct {
@@ -223,7 +251,7 @@ static void put_known_n(struct ou_buf *b, const char *what, size_t what_len, int
 	if (n == RAS_DF_NONE)
 		return;
 	ou_put_n(b, what, what_len);
-	ou_put_int(b, (long long)n);
+	ou_put_small(b, (long long)n);
 }
 
 /* Built at every record, so without printf. */
@@ -238,12 +266,12 @@ static void build_location(struct mce_decoded *out)
 		ou_put_lit(&loc, ", CPU ");
 	else
 		ou_put_lit(&loc, "CPU ");
-	ou_put_int(&loc, (long long)out->cpu);
+	ou_put_small(&loc, (long long)out->cpu);
 	ou_put_lit(&loc, ", bank ");
-	ou_put_int(&loc, (long long)out->bank);
+	ou_put_small(&loc, (long long)out->bank);
 	if (out->bank_name[0]) {
 		ou_put_lit(&loc, " (");
-		ou_put(&loc, out->bank_name);
+		ou_put_member(&loc, out->bank_name);
 		ou_put_lit(&loc, ")");
 	}
 	put_known(&loc, ", memory controller ", out->mem_ctrl);
@@ -369,6 +397,11 @@ static void decode_not_valid(struct mce_decoded *out)
 
 int mce_decode(const struct mce_in *in, struct mce_decoded *out)
 {
+	return mce_decode_memo(in, NULL, out);
+}
+
+int mce_decode_memo(const struct mce_in *in, struct mce_model_memo *memo, struct mce_decoded *out)
+{
 	vendor_decode_fn decode;
 
 	if (!out)
@@ -385,7 +418,7 @@ int mce_decode(const struct mce_in *in, struct mce_decoded *out)
 		return 0;
 	}
 	decode = pick_decoder(in, out);
-	decode(in, out);
+	decode(in, memo, out);
 	/*
 	 * PCC means the error corrupted processor context, which an error the
 	 * bank reports as corrected (UC clear) cannot have done; seen on some

@@ -29,6 +29,22 @@ enum mce_x86_vendor {
 	MCE_VENDOR_VORTEX = 11,
 };
 
+/*
+ * What the Intel model layer looked up for a record's CPU, kept by the
+ * caller from one record to the next (a storm's records come from one or
+ * two CPU models): the model row of (cpuvendor, cpuid), and the bank rows
+ * of its banks looked up so far. All zero: nothing kept. The decoder keeps
+ * no state of its own: the caller owns this, one for each thread.
+ */
+struct mce_model_memo {
+	bool set;
+	uint8_t cpuvendor;
+	uint32_t cpuid;
+	const void *model;          /* its model row, or NULL: no such model */
+	uint64_t banks_known;       /* bit b set: bank[b] is bank b's row, or NULL: none */
+	const void *bank[64];
+};
+
 /* Raw machine-check record: field names = the mce:mce_record tracepoint's. */
 struct mce_in {
 	uint64_t mcgcap, mcgstatus, status, addr, misc, synd, ipid, ip, tsc, ppin, walltime;
@@ -105,6 +121,11 @@ extern const size_t mce_n_dfields;
 
 /* Decodes in into out. Returns 0 or -errno; always fills out (raw-safe). */
 int mce_decode(const struct mce_in *in, struct mce_decoded *out);
+/*
+ * mce_decode, asking memo (NULL: none) for the lookups of the records
+ * before and keeping this record's there: the same decoding.
+ */
+int mce_decode_memo(const struct mce_in *in, struct mce_model_memo *memo, struct mce_decoded *out);
 /*
  * The one-sentence description of d, built from d->head and the members
  * listed in mce_dfields alone (pure). Always NUL-terminates buf.

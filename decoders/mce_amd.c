@@ -260,8 +260,9 @@ static int64_t amd_addr_usable(const struct mce_in *in, bool smca)
 	return mce_flag(in->status, MCI_STATUS_POISON);
 }
 
-void mce_amd_decode(const struct mce_in *in, struct mce_decoded *out)
+void mce_amd_decode(const struct mce_in *in, struct mce_model_memo *memo, struct mce_decoded *out)
 {
+	(void)memo;
 	bool smca = out->family >= 0x17;
 
 	set_family_name(in, out);

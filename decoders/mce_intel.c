@@ -38,7 +38,8 @@ static const struct mce_code_text amd_simple_codes[] = {
 };
 
 /* SDM "Compound Error Codes": Table "Encoding for TT (Transaction Type) Sub-Field". */
-static const char *const tt_names[4] = { "instruction", "data", "generic", "reserved" };
+/* Rows the size of the request and transaction members, copied whole (MCE_SET_ROW). */
+static const char tt_names[4][16] = { "instruction", "data", "generic", "reserved" };
 /*
  * The LL field (SDM Vol. 3B 16.9 / 15.9.2, "Level Encoding for LL (Memory
  * Hierarchy Level) Sub-Field": 00 level 0, 01 level 1, 10 level 2, 11
@@ -58,23 +59,29 @@ int64_t mce_ll_level(unsigned ll, bool amd)
 	return amd ? (int64_t)ll : (int64_t)ll + 1;
 }
 
-static const char *const level_names[4] = { "generic-level", "L1", "L2", "L3" };
+/* Rows of 16 bytes, NUL padded: written by their length, found sixteen at a time (ou_put_member). */
+static const char level_names[5][16] = { "generic-level", "L1", "L2", "L3", "reserved-level" };
 
-/* "L1", "L2", "L3", or "generic-level" (AMD's reserved 00 too). */
-static const char *level_name(unsigned ll, bool amd)
+/* "L1", "L2", "L3", or "generic-level" ("reserved-level" for AMD's reserved 00). */
+static const char (*level_row(unsigned ll, bool amd))[16]
 {
 	int64_t level = mce_ll_level(ll, amd);
 
 	if (level == RAS_DF_NONE)
-		return amd && ll == 0 ? "reserved-level" : level_names[0];
-	return level_names[level];
+		return &level_names[amd && ll == 0 ? 4 : 0];
+	return &level_names[level];
+}
+
+static const char *level_name(unsigned ll, bool amd)
+{
+	return *level_row(ll, amd);
 }
 /* SDM "Encoding of Request (RRRR) Sub-Field": short names and words. */
-static const char *const rrrr_short[16] = {
+static const char rrrr_short[16][16] = {
 	"err", "rd", "wr", "drd", "dwr", "ird", "prefetch", "evict", "snoop",
 	"res9", "res10", "res11", "res12", "res13", "res14", "res15",
 };
-static const char *const rrrr_words[16] = {
+static const char rrrr_words[16][32] = {
 	"generic", "generic read", "generic write", "data read", "data write",
 	"instruction fetch", "prefetch", "eviction", "snoop",
 	"reserved request 9", "reserved request 10", "reserved request 11",
@@ -90,20 +97,18 @@ static const char *const ii_words[4] = {
 	"memory access", "reserved II", "I/O", "other transaction",
 };
 /* SDM "Memory Controller Errors": Table "Encodings of MMM and CCCC Sub-Fields". */
-static const char *const mmm_short[8] = {
+static const char mmm_short[8][16] = {
 	"gen", "rd", "wr", "ac", "ms", "res5", "res6", "res7",
 };
-static const char *const mmm_words[8] = {
+static const char mmm_words[8][16] = {
 	"generic", "read", "write", "address/command", "scrubbing",
 	"reserved-5", "reserved-6", "reserved-7",
 };
 
 typedef void (*form_fn)(uint16_t code, bool amd, struct mce_decoded *out);
 
-static void set_class(struct mce_decoded *out, const char *cls)
-{
-	mce_copy(out->error_class, sizeof(out->error_class), cls);
-}
+/* The class, a string literal, into error_class: its first writer, so whole (MCE_SET_LIT). */
+#define set_class(out, cls) MCE_SET_LIT((out)->error_class, cls)
 
 static void set_level(struct mce_decoded *out, unsigned ll, bool amd)
 {
@@ -126,7 +131,7 @@ static void form_tlb(uint16_t code, bool amd, struct mce_decoded *out)
 
 	set_class(out, "tlb");
 	set_level(out, ll, amd);
-	mce_copy(out->transaction, sizeof(out->transaction), tt_names[tt]);
+	MCE_SET_ROW(out->transaction, tt_names[tt]);
 	snprintf(out->error_text, sizeof(out->error_text), "%s %s TLB error",
 		 level_name(ll, amd), tt_names[tt]);
 }
@@ -138,14 +143,14 @@ static void form_memory(uint16_t code, bool amd, struct mce_decoded *out)
 
 	(void)amd;
 	set_class(out, "memory");
-	mce_copy(out->request, sizeof(out->request), mmm_short[mmm]);
-	mce_copy(out->transaction, sizeof(out->transaction), mmm_words[mmm]);
+	MCE_SET_ROW(out->request, mmm_short[mmm]);
+	MCE_SET_ROW(out->transaction, mmm_words[mmm]);
 	if (ch != 0xf)
 		out->channel = ch;
 	t = ou_start(out->error_text, sizeof(out->error_text));
 	/* "memory <mmm> error", without printf: the most common machine check of a storm. */
 	ou_put_lit(&t, "memory ");
-	ou_put(&t, mmm_words[mmm]);
+	ou_put_member(&t, mmm_words[mmm]);
 	ou_put_lit(&t, " error");
 }
 
@@ -167,15 +172,15 @@ static void form_cache(uint16_t code, bool amd, struct mce_decoded *out)
 
 	set_class(out, "cache");
 	set_level(out, ll, amd);
-	mce_copy(out->transaction, sizeof(out->transaction), tt_names[tt]);
-	mce_copy(out->request, sizeof(out->request), rrrr_short[rrrr]);
+	MCE_SET_ROW(out->transaction, tt_names[tt]);
+	MCE_SET_ROW(out->request, rrrr_short[rrrr]);
 	t = ou_start(out->error_text, sizeof(out->error_text));
 	/* "<level> <type> cache <request> error", without printf: a storm's cache errors. */
-	ou_put(&t, level_name(ll, amd));
+	ou_put_member(&t, *level_row(ll, amd));
 	ou_put_lit(&t, " ");
-	ou_put(&t, tt_names[tt]);
+	ou_put_member(&t, tt_names[tt]);
 	ou_put_lit(&t, " cache ");
-	ou_put(&t, rrrr_words[rrrr]);
+	ou_put_member(&t, rrrr_words[rrrr]);
 	ou_put_lit(&t, " error");
 }
 
@@ -186,8 +191,13 @@ static void form_bus(uint16_t code, bool amd, struct mce_decoded *out)
 
 	set_class(out, "bus");
 	set_level(out, ll, amd);
-	mce_copy(out->request, sizeof(out->request), rrrr_short[rrrr]);
-	mce_copy(out->transaction, sizeof(out->transaction), ii == 2 ? "io" : ii == 0 ? "memory" : "other");
+	MCE_SET_ROW(out->request, rrrr_short[rrrr]);
+	if (ii == 2)
+		MCE_SET_LIT(out->transaction, "io");
+	else if (ii == 0)
+		MCE_SET_LIT(out->transaction, "memory");
+	else
+		MCE_SET_LIT(out->transaction, "other");
 	snprintf(out->error_text, sizeof(out->error_text),
 		 "bus/interconnect %s error (%s, %s, %s%s)", rrrr_words[rrrr], pp_words[pp],
 		 ii_words[ii], level_name(ll, amd), timeout ? ", timed out" : "");
@@ -219,13 +229,22 @@ static const struct {
 	{ 0xfc00, 0x0400, form_internal },        /* 0000 01xx xxxx xxxx */
 };
 
+/* Every bit any simple code sets (simple_codes, amd_simple_codes): a code with another is compound. */
+#define SIMPLE_CODE_BITS 0x0e0fu
+
 void mce_arch_decode(uint16_t mcacod, bool amd, struct mce_decoded *out)
 {
-	const char *simple = mce_code_lookup(amd ? amd_simple_codes : simple_codes, mcacod);
+	const char *simple = (mcacod & ~SIMPLE_CODE_BITS) ? NULL :
+			     mce_code_lookup(amd ? amd_simple_codes : simple_codes, mcacod);
 
 	out->mcacod = mcacod;
 	if (simple) {
-		set_class(out, mcacod == 0 ? "none" : mcacod == 0x0e0b ? "io" : "simple");
+		if (mcacod == 0)
+			set_class(out, "none");
+		else if (mcacod == 0x0e0b)
+			set_class(out, "io");
+		else
+			set_class(out, "simple");
 		mce_copy(out->error_text, sizeof(out->error_text), simple);
 		return;
 	}
@@ -346,7 +365,7 @@ static int64_t intel_addr_usable(const struct mce_in *in)
 	       mce_bits(in->misc, 6, 8) == 2 && mce_bits(in->misc, 0, 5) <= 12;
 }
 
-void mce_intel_decode(const struct mce_in *in, struct mce_decoded *out)
+void mce_intel_decode(const struct mce_in *in, struct mce_model_memo *memo, struct mce_decoded *out)
 {
 	bool ser = intel_ser(in, out);
 
@@ -363,7 +382,7 @@ void mce_intel_decode(const struct mce_in *in, struct mce_decoded *out)
 	if (in->cpuvendor != MCE_VENDOR_INTEL && in->cpuvendor != MCE_VENDOR_ZHAOXIN &&
 	    in->cpuvendor != MCE_VENDOR_CENTAUR)
 		return; /* unknown vendor: note already set */
-	if (!mce_intel_model_decode(in, out))
+	if (!mce_intel_model_decode(in, memo, out))
 		mce_append_item(out->decode_note, sizeof(out->decode_note), "; ",
 				"unknown CPU model: architectural decode only");
 }

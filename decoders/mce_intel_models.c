@@ -47,11 +47,11 @@ static void misc_hsx_mirror(const struct mce_in *in, struct mce_decoded *out)
 	if (!(in->status & MCI_STATUS_MISCV))
 		return;
 	if (mce_bits(in->misc, 41, 41))
-		mce_append_item(out->model_text, sizeof(out->model_text), "; ",
-				"corrected by mirroring with channel failover");
+		mce_append_lit(out->model_text, sizeof(out->model_text), "; ",
+			       "corrected by mirroring with channel failover");
 	if (mce_bits(in->misc, 42, 42))
-		mce_append_item(out->model_text, sizeof(out->model_text), "; ",
-				"corrected by mirroring, primary channel scrubbed");
+		mce_append_lit(out->model_text, sizeof(out->model_text), "; ",
+			       "corrected by mirroring, primary channel scrubbed");
 }
 
 /* M2M MISC mirroring outcome, Skylake-SP and Ice Lake-SP: [63] failover, [62] scrubbed. */
@@ -60,11 +60,11 @@ static void misc_skx_mirror(const struct mce_in *in, struct mce_decoded *out)
 	if (!(in->status & MCI_STATUS_MISCV))
 		return;
 	if (mce_bits(in->misc, 63, 63))
-		mce_append_item(out->model_text, sizeof(out->model_text), "; ",
-				"corrected by mirroring with channel failover");
+		mce_append_lit(out->model_text, sizeof(out->model_text), "; ",
+			       "corrected by mirroring with channel failover");
 	if (mce_bits(in->misc, 62, 62))
-		mce_append_item(out->model_text, sizeof(out->model_text), "; ",
-				"corrected by mirroring, primary channel scrubbed");
+		mce_append_lit(out->model_text, sizeof(out->model_text), "; ",
+			       "corrected by mirroring, primary channel scrubbed");
 }
 
 #define MISC_ECC_MODE_DDRT 8 /* MISC[62:59]: DDR-T (persistent memory), rank fields differ */
@@ -431,6 +431,43 @@ static const struct bank_row *find_bank(const struct platform *p, unsigned bank)
 	return NULL;
 }
 
+/* find_model for in's CPU, asked of memo first (the same CPU as the record before). */
+static const struct model_row *model_of(const struct mce_in *in, struct mce_model_memo *memo,
+					const struct mce_decoded *out)
+{
+	const struct model_row *m;
+
+	if (memo && memo->set && memo->cpuid == in->cpuid && memo->cpuvendor == in->cpuvendor)
+		return memo->model;
+	/* family, model and stepping come from cpuid alone (fill_raw_and_identity). */
+	m = find_model(in->cpuvendor, out->family, out->model, out->stepping);
+	if (memo) {
+		memo->set = true;
+		memo->cpuvendor = in->cpuvendor;
+		memo->cpuid = in->cpuid;
+		memo->model = m;
+		memo->banks_known = 0;
+	}
+	return m;
+}
+
+/* find_bank on the platform of model_of's row, asked of memo first. */
+static const struct bank_row *bank_of(const struct mce_in *in, struct mce_model_memo *memo,
+				      const struct platform *p)
+{
+	const struct bank_row *b;
+	unsigned bank = in->bank;
+
+	if (memo && bank < 64 && (memo->banks_known >> bank & 1))
+		return memo->bank[bank];
+	b = find_bank(p, bank);
+	if (memo && bank < 64) {
+		memo->bank[bank] = b;
+		memo->banks_known |= 1ULL << bank;
+	}
+	return b;
+}
+
 static bool decode_bit_list(uint64_t status, const struct mscod_desc *d, struct mce_decoded *out)
 {
 	bool any = false;
@@ -491,16 +528,16 @@ static void apply_bank(const struct bank_row *b, const struct mce_in *in, struct
 	const struct mscod_desc *mscod = b->mscod;
 	size_t before;
 
-	mce_copy(out->bank_name, sizeof(out->bank_name), b->name);
+	MCE_SET_PREFIX(out->bank_name, b->name);
 	if (b->mem_ctrl >= 0)
 		out->mem_ctrl = b->mem_ctrl;
 	if (b->channel >= 0)
 		out->channel = b->channel;
-	before = strnlen(out->model_text, sizeof(out->model_text));
+	before = ou_member_len(out->model_text, sizeof(out->model_text));
 	if (b->misc == misc_pcu_copied_mlc && is_core_error_class(out))
 		mscod = NULL; /* the MLC's own MSCOD: the PCU table does not apply */
 	decode_mscod(in->status, mscod, out);
-	if (mscod && strnlen(out->model_text, sizeof(out->model_text)) == before &&
+	if (mscod && ou_member_len(out->model_text, sizeof(out->model_text)) == before &&
 	    mce_bits(in->status, 16, 31)) {
 		/* "%sMSCOD 0x%04llx %s" without printf: a storm's records of such a bank all say it. */
 		struct ou_buf t = { .p = out->model_text, .len = sizeof(out->model_text), .at = before };
@@ -532,25 +569,26 @@ static void count_without_mcgcap(const struct model_row *m, const struct mce_in 
 	if (!m->cmci || in->mcgcap || (in->status & MCI_STATUS_UC))
 		return;
 	out->corrected_count = (int64_t)mce_bits(in->status, 38, 52);
-	mce_append_item(out->decode_note, sizeof(out->decode_note), "; ",
-			"MCG_CAP not recorded: STATUS[52:38] read as the corrected-error count (CMCI on this model)");
+	mce_append_lit(out->decode_note, sizeof(out->decode_note), "; ",
+		       "MCG_CAP not recorded: STATUS[52:38] read as the corrected-error count (CMCI on this model)");
 }
 
-bool mce_intel_model_decode(const struct mce_in *in, struct mce_decoded *out)
+bool mce_intel_model_decode(const struct mce_in *in, struct mce_model_memo *memo,
+			    struct mce_decoded *out)
 {
-	const struct model_row *m = find_model(in->cpuvendor, out->family, out->model, out->stepping);
+	const struct model_row *m = model_of(in, memo, out);
 	const struct bank_row *b;
 
 	if (!m)
 		return false;
-	mce_copy(out->cpu_model_name, sizeof(out->cpu_model_name), m->name);
+	MCE_SET_ROW(out->cpu_model_name, m->name);
 	count_without_mcgcap(m, in, out);
 	if (!m->platform) {
-		mce_append_item(out->decode_note, sizeof(out->decode_note), "; ",
-				"no model-specific tables for this CPU model: architectural decode only");
+		mce_append_lit(out->decode_note, sizeof(out->decode_note), "; ",
+			       "no model-specific tables for this CPU model: architectural decode only");
 		return true;
 	}
-	b = find_bank(m->platform, in->bank);
+	b = bank_of(in, memo, m->platform);
 	if (b)
 		apply_bank(b, in, out);
 	if (m->platform->every_bank_misc)

@@ -36,7 +36,7 @@ typedef void (*misc_fn)(const struct mce_in *in, struct mce_decoded *out);
 
 struct bank_row {
 	uint8_t first, last;
-	const char *name;
+	char name[24];     /* at most 23 characters: copied whole into bank_name (MCE_SET_PREFIX) */
 	int8_t mem_ctrl;   /* -1: not a memory-controller bank */
 	int8_t channel;    /* -1: channel not implied by the bank (MCACOD may give it) */
 	const struct mscod_desc *mscod;
@@ -52,7 +52,7 @@ struct platform {
 
 struct model_row {
 	uint8_t vendor, family, model, step_lo, step_hi;
-	const char *name;
+	char name[40];     /* cpu_model_name's size: copied whole (MCE_SET_ROW) */
 	const struct platform *platform; /* NULL: known model, no public tables */
 	bool cmci; /* big core from 06_1AH on: CMCI, so STATUS[52:38] is a corrected count */
 };

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "mce.h"
 #include "other_util.h"
 
@@ -64,15 +65,45 @@ const char *mce_code_lookup(const struct mce_code_text *table, uint32_t code);
 void mce_copy(char *dst, size_t size, const char *src);
 /* Appends "sep" first when dst is not empty. */
 void mce_append_item(char *dst, size_t size, const char *sep, const char *item);
+/* mce_append_item of an item of known length n (no NUL among its bytes). */
+void mce_append_n(char *dst, size_t size, const char *sep, const char *item, size_t n);
+/* mce_append_item of a string literal: its length known, no strlen. */
+#define mce_append_lit(dst, size, sep, lit) mce_append_n((dst), (size), (sep), (lit), sizeof(lit) - 1)
+
+/*
+ * A name into a string member whole: a row of a table of char arrays the
+ * member's size (its NUL padding included), or a string literal and its
+ * NUL. Only where the member is still as init_out left it (all zero), so
+ * that it holds the same bytes mce_copy would have written, without a
+ * strnlen or a call. The sizes are checked when compiled.
+ */
+#define MCE_SET_ROW(member, row)                                                    \
+	do {                                                                        \
+		_Static_assert(sizeof(member) == sizeof(row), "a row the member's size"); \
+		memcpy((member), (row), sizeof(member));                            \
+	} while (0)
+/* A row shorter than the member: the member's rest stays as init_out left it, zero. */
+#define MCE_SET_PREFIX(member, row)                                                 \
+	do {                                                                        \
+		_Static_assert(sizeof(row) <= sizeof(member), "a row that fits");      \
+		memcpy((member), (row), sizeof(row));                               \
+	} while (0)
+#define MCE_SET_LIT(member, lit)                                                    \
+	do {                                                                        \
+		_Static_assert(sizeof(lit) <= sizeof(member), "a literal that fits");    \
+		memcpy((member), (lit), sizeof(lit));                               \
+	} while (0)
 
 /* Architectural compound error code decode (mce_intel.c); amd selects AMD's variant. */
 void mce_arch_decode(uint16_t mcacod, bool amd, struct mce_decoded *out);
 
 /* Vendor decoders: fill bank, model and error fields, and severity. */
-void mce_intel_decode(const struct mce_in *in, struct mce_decoded *out);
-void mce_amd_decode(const struct mce_in *in, struct mce_decoded *out);
+/* memo: the caller's (mce_decode_memo), or NULL; AMD's decoder has none to keep. */
+void mce_intel_decode(const struct mce_in *in, struct mce_model_memo *memo, struct mce_decoded *out);
+void mce_amd_decode(const struct mce_in *in, struct mce_model_memo *memo, struct mce_decoded *out);
 
 /* Intel per-model layer (mce_intel_models.c). Returns false for unknown models. */
-bool mce_intel_model_decode(const struct mce_in *in, struct mce_decoded *out);
+bool mce_intel_model_decode(const struct mce_in *in, struct mce_model_memo *memo,
+			    struct mce_decoded *out);
 
 #endif

@@ -18,12 +18,14 @@ decoders_libdecoders_a_SOURCES += \
 check_PROGRAMS += tests/decoders/test-aer tests/decoders/test-edac tests/decoders/test-edac-text \
 	tests/decoders/test-ghes-text tests/decoders/test-rasd-text \
 	tests/decoders/test-cper tests/decoders/test-other \
-	tests/decoders/test-pci-names
+	tests/decoders/test-pci-names tests/decoders/test-decode-ref
 TESTS += tests/decoders/test-aer tests/decoders/test-edac tests/decoders/test-edac-text \
 	tests/decoders/test-ghes-text tests/decoders/test-rasd-text \
 	tests/decoders/test-cper tests/decoders/test-other \
-	tests/decoders/test-pci-names
+	tests/decoders/test-pci-names tests/decoders/test-decode-ref
 
+tests_decoders_test_decode_ref_SOURCES = tests/decoders/test-decode-ref.c tests/tap.h
+tests_decoders_test_decode_ref_LDADD = decoders/libdecoders.a
 tests_decoders_test_aer_SOURCES = tests/decoders/test-aer.c tests/tap.h
 tests_decoders_test_aer_LDADD = decoders/libdecoders.a
 tests_decoders_test_edac_SOURCES = tests/decoders/test-edac.c tests/tap.h

@@ -19,13 +19,6 @@ void ou_appendf(char *buf, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-struct ou_buf ou_start(char *buf, size_t len)
-{
-	if (len)
-		buf[0] = '\0';
-	return (struct ou_buf){ .p = buf, .len = len, .at = 0 };
-}
-
 void ou_put(struct ou_buf *b, const char *s)
 {
 	if (!b->len || b->at + 1 >= b->len)
@@ -230,8 +223,13 @@ void ou_append(char *buf, size_t len, const char *s)
 		ou_put(&b, s);
 }
 
-/* Whether any of the 8 bytes of w is a control byte (< 0x20) or not ASCII (>= 0x7f). */
-static inline int word_has_unsafe(uint64_t w)
+/*
+ * The top bit of each byte of w that is a control byte (< 0x20, NUL
+ * included) or not ASCII (>= 0x7f). The first byte (lowest) so marked is
+ * always such a byte; a later mark may be a borrow or a carry of an
+ * earlier one, so the caller checks the byte itself.
+ */
+static inline uint64_t word_unsafe(uint64_t w)
 {
 	const uint64_t ones = 0x0101010101010101ULL, high = 0x8080808080808080ULL;
 	/* A byte below 0x20 borrows into its own top bit, where its own top bit was clear. */
@@ -239,46 +237,102 @@ static inline int word_has_unsafe(uint64_t w)
 	/* Adding 1 sets the top bit of 0x7f; bytes at 0x80 or above have it already. */
 	uint64_t above = ((w + ones) | w) & high;
 
-	return (below | above) != 0;
+	return below | above;
 }
 
-void ou_copy(char *dst, size_t len, const char *src, size_t src_len)
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* A bit for each of the 16 bytes at p that is a control byte or not ASCII (exact). */
+static inline unsigned unsafe16(const char *p)
 {
-	size_t n = 0, i = 0;
+	__m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
+	/* Signed: bytes at 0x80 and above are below 0x20 too. */
+	__m128i m = _mm_cmplt_epi8(v, _mm_set1_epi8(0x20));
+
+	m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(0x7f)));
+	return (unsigned)_mm_movemask_epi8(m);
+}
+#endif
+
+static inline char safe_byte(unsigned char c)
+{
+	return (c < 0x20 || c >= 0x7f) ? '?' : (char)c;
+}
+
+/*
+ * Copies the printable bytes from src[i] on to dst[i] on, up to the first
+ * that is not (or lim), a block at a time: 16 bytes (SSE2) or 8; the last
+ * few read as the block ending at lim, their earlier bytes masked off.
+ * Returns where it stopped: lim, or a byte to look at (the 8-byte test may
+ * stop at a printable one, marked by a borrow from a byte masked off).
+ */
+static inline size_t copy_clean(char *dst, const char *src, size_t i, size_t lim)
+{
+	uint64_t w, b;
+	size_t k;
+
+#if defined(__SSE2__)
+	for (; lim - i >= 16; i += 16) {
+		unsigned m = unsafe16(src + i);
+
+		if (m) {
+			k = (size_t)__builtin_ctz(m);
+			ou_copy_short(dst + i, src + i, k);
+			return i + k;
+		}
+		memcpy(dst + i, src + i, 16);
+	}
+	if (i < lim && lim >= 16) {
+		unsigned m = unsafe16(src + lim - 16) >> (16 - (lim - i));
+
+		k = m ? (size_t)__builtin_ctz(m) : lim - i;
+		ou_copy_short(dst + i, src + i, k);
+		return i + k;
+	}
+#endif
+	for (; lim - i >= 8; i += 8) {
+		memcpy(&w, src + i, 8);
+		if ((b = word_unsafe(w))) {
+			k = (size_t)__builtin_ctzll(b) / 8;
+			ou_copy_short(dst + i, src + i, k);
+			return i + k;
+		}
+		memcpy(dst + i, &w, 8);
+	}
+	if (i < lim && lim >= 8) {
+		memcpy(&w, src + lim - 8, 8);
+		b = word_unsafe(w) >> (8 * (8 - (lim - i)));
+		k = b ? (size_t)__builtin_ctzll(b) / 8 : lim - i;
+		ou_copy_short(dst + i, src + i, k);
+		return i + k;
+	}
+	for (; i < lim && safe_byte((unsigned char)src[i]) == src[i]; i++)
+		dst[i] = src[i];
+	return i;
+}
+
+/*
+ * One pass: the printable runs copied a block at a time, a NUL ending the
+ * text, any other unsafe byte written as '?' (what strnlen, memcpy and a
+ * second pass over the copy wrote before, in about half the instructions).
+ */
+size_t ou_copy(char *dst, size_t len, const char *src, size_t src_len)
+{
+	size_t lim, i = 0;
 
 	if (!dst || len == 0)
-		return;
-	/* The bytes up to a NUL copied whole, then the unsafe ones replaced. */
-	if (src)
-		n = strnlen(src, src_len < len - 1 ? src_len : len - 1);
-	memcpy(dst, src ? src : "", n);
-	/* Eight at a time: a word of printable ASCII, nearly all kernel text, stays as copied. */
-	for (; i + 8 <= n; i += 8) {
-		uint64_t w;
-
-		memcpy(&w, dst + i, 8);
-		if (!word_has_unsafe(w))
-			continue;
-		for (size_t j = i; j < i + 8; j++) {
-			unsigned char c = (unsigned char)dst[j];
-
-			dst[j] = (c < 0x20 || c >= 0x7f) ? '?' : (char)c;
-		}
+		return 0;
+	lim = src ? (src_len < len - 1 ? src_len : len - 1) : 0;
+	while (i < lim) {
+		i = copy_clean(dst, src, i, lim);
+		if (i == lim || !src[i])
+			break;
+		dst[i] = safe_byte((unsigned char)src[i]);
+		i++;
 	}
-	/* The last few bytes: the last eight read as one word again, when there are eight. */
-	if (i < n && n >= 8) {
-		uint64_t w;
-
-		memcpy(&w, dst + n - 8, 8);
-		if (!word_has_unsafe(w))
-			i = n;
-	}
-	for (; i < n; i++) {
-		unsigned char c = (unsigned char)dst[i];
-
-		dst[i] = (c < 0x20 || c >= 0x7f) ? '?' : (char)c;
-	}
-	dst[n] = '\0';
+	dst[i] = '\0';
+	return i;
 }
 
 void ou_hex(char *dst, size_t len, const uint8_t *p, size_t n)
@@ -346,6 +400,33 @@ const char *ou_lookup(const struct ou_name *tab, size_t n, int64_t value)
 		if (tab[i].value == value)
 			return tab[i].name;
 	return NULL;
+}
+
+size_t ou_member_len(const char *s, size_t size)
+{
+#if defined(__SSE2__)
+	if (size % 16 == 0) {
+		for (size_t i = 0; i < size; i += 16) {
+			__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+			unsigned m = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_setzero_si128()));
+
+			if (m)
+				return i + (size_t)__builtin_ctz(m);
+		}
+		return size;
+	}
+#endif
+	return strnlen(s, size);
+}
+
+void ou_bytes_zero(void *p, size_t n)
+{
+	memset(p, 0, n);
+}
+
+void ou_bytes_copy(void *d, const void *s, size_t n)
+{
+	memcpy(d, s, n);
 }
 
 void ou_reset(void *out, size_t size, const struct ras_dfield *fields, size_t n)

@@ -181,7 +181,7 @@ int adapt_mce(const struct ras_event_type *type, const struct ras_value *v,
 									 : sizeof(in.v_data);
 		memcpy(in.v_data, v[MCE_F_V_DATA].p, in.v_data_len);
 	}
-	return mce_decode(&in, out);
+	return mce_decode_memo(&in, ctx ? &ctx->mce_memo : NULL, out);
 }
 
 int adapt_edac(const struct ras_event_type *type, const struct ras_value *v,
@@ -201,9 +201,10 @@ int adapt_edac(const struct ras_event_type *type, const struct ras_value *v,
 	char kernel_label[128];
 	size_t label_len;
 
-	/* "channel 1, slot 0" reads better than "layers 1:0" where sysfs names them. */
-	for (int l = 0; l < 3; l++)
-		in.layer_name[l] = ras_decode_layer_name(ctx, in.mc_index, l);
+	/* "channel 1, slot 0" reads better than "layers 1:0" where sysfs names them (none read: NULL). */
+	if (ctx && ctx->have_layers)
+		for (int l = 0; l < 3; l++)
+			in.layer_name[l] = ras_decode_layer_name(ctx, in.mc_index, l);
 	if (!ctx || !ctx->labels)
 		return edac_decode(&in, out);
 	/* Asked first: where no label is configured for the slot, the kernel's is not looked at. */

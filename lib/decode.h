@@ -11,6 +11,7 @@
 
 #include <stdbool.h>
 #include "event_table.h"
+#include "decoders/mce.h"
 #include "decoders/memfail.h"
 #include "edac_sysfs.h"
 #include "pci_names.h"
@@ -44,6 +45,7 @@ struct ras_decode_ctx {
 	const char *cpu_sysfs_root;
 	struct ras_cpu_map *cpu_map;
 	bool cpu_map_read;
+	struct mce_model_memo mce_memo;        /* the MCE decoder's model lookups (decoders/mce.h) */
 };
 
 #define RAS_DECLARE_ADAPTER(name)                                              \
