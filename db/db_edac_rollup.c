@@ -170,17 +170,24 @@ static int64_t raw_or(const struct ras_value *v, int64_t none)
 	return v->present ? v->i : none;
 }
 
+/*
+ * The key's hash; the source (zero-padded, 64 bytes) by its first 16 bytes,
+ * eight at a time: sources are short, and a longer one is told apart by
+ * acc_same. Where a key lands changes nothing stored (rollup_edac is keyed
+ * by its columns, the upserts add up in any order).
+ */
 static uint64_t acc_hash(const struct edac_entry *k)
 {
-	uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)k->synthetic;
+	uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)k->synthetic, w[2];
 
 	h = (h ^ (uint64_t)k->hour) * 0x100000001b3ULL;
 	h = (h ^ (uint64_t)k->boot) * 0x100000001b3ULL;
 	for (int i = 0; i < 5; i++)
 		h = (h ^ (uint64_t)k->key[i]) * 0x100000001b3ULL;
-	for (const char *s = k->source; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return h;
+	memcpy(w, k->source, sizeof(w));
+	h = (h ^ w[0]) * 0x100000001b3ULL;
+	h = (h ^ w[1]) * 0x100000001b3ULL;
+	return h ^ (h >> 29);
 }
 
 static bool acc_same(const struct edac_entry *a, const struct edac_entry *b)
@@ -188,6 +195,22 @@ static bool acc_same(const struct edac_entry *a, const struct edac_entry *b)
 	return a->hash == b->hash && a->hour == b->hour && a->boot == b->boot &&
 	       a->synthetic == b->synthetic && !memcmp(a->key, b->key, sizeof(a->key)) &&
 	       !strcmp(a->source, b->source);
+}
+
+/* Whether type idx's table is mc_event, found once a type (by whichever thread: each finds the same). */
+static bool is_mc_event(unsigned idx)
+{
+	static uint8_t known[RAS_MAX_EVENT_TYPES];    /* 0 not yet, 1 no, 2 yes */
+	uint8_t k;
+
+	if (idx >= RAS_MAX_EVENT_TYPES)
+		return !strcmp(ras_event_types[idx].table, "mc_event");
+	k = __atomic_load_n(&known[idx], __ATOMIC_RELAXED);
+	if (!k) {
+		k = strcmp(ras_event_types[idx].table, "mc_event") ? 1 : 2;
+		__atomic_store_n(&known[idx], k, __ATOMIC_RELAXED);
+	}
+	return k == 2;
 }
 
 int ras_db_edac_acc_add(struct ras_db *db, const struct ras_db_event *ev, int64_t boot, int64_t hour)
@@ -198,7 +221,7 @@ int ras_db_edac_acc_add(struct ras_db *db, const struct ras_db_event *ev, int64_
 	struct ras_db_edac_acc *acc = db->edac_acc;
 	unsigned slot;
 
-	if (strcmp(ras_event_types[ev->type_idx].table, "mc_event"))
+	if (!is_mc_event(ev->type_idx))
 		return 0;
 	if (!acc && !(acc = db->edac_acc = calloc(1, sizeof(*acc))))
 		return -ENOMEM;
@@ -209,7 +232,9 @@ int ras_db_edac_acc_add(struct ras_db *db, const struct ras_db_event *ev, int64_
 	k.key[2] = raw_or(&v[MC_F_MIDDLE_LAYER], -1);
 	k.key[3] = raw_or(&v[MC_F_LOWER_LAYER], -1);
 	k.key[4] = raw_or(&v[MC_F_ERROR_TYPE], -1);
-	ras_str_copy(k.source, sizeof(k.source), ev->source);
+	/* As ras_str_copy would, into the zeroed field: */
+	for (unsigned i = 0; ev->source && i < sizeof(k.source) - 1 && ev->source[i]; i++)
+		k.source[i] = ev->source[i];
 	k.hash = acc_hash(&k);
 	for (slot = k.hash % EDAC_ACC_SLOTS;; slot = (slot + 1) % EDAC_ACC_SLOTS) {
 		struct edac_entry *e = &acc->e[slot];
