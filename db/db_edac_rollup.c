@@ -194,7 +194,7 @@ static bool acc_same(const struct edac_entry *a, const struct edac_entry *b)
 {
 	return a->hash == b->hash && a->hour == b->hour && a->boot == b->boot &&
 	       a->synthetic == b->synthetic && !memcmp(a->key, b->key, sizeof(a->key)) &&
-	       !strcmp(a->source, b->source);
+	       ras_db_same_field16(a->source, b->source);
 }
 
 /* Whether type idx's table is mc_event, found once a type (by whichever thread: each finds the same). */
@@ -216,13 +216,14 @@ static bool is_mc_event(unsigned idx)
 int ras_db_edac_acc_add(struct ras_db *db, const struct ras_db_event *ev, int64_t boot, int64_t hour)
 {
 	const struct ras_value *v = ev->values;
-	struct edac_entry k = { .used = true, .synthetic = ev->synthetic ? 1 : 0, .hour = hour,
-				.boot = boot };
 	struct ras_db_edac_acc *acc = db->edac_acc;
+	struct edac_entry k;
 	unsigned slot;
 
 	if (!is_mc_event(ev->type_idx))
 		return 0;
+	k = (struct edac_entry){ .used = true, .synthetic = ev->synthetic ? 1 : 0, .hour = hour,
+				 .boot = boot };
 	if (!acc && !(acc = db->edac_acc = calloc(1, sizeof(*acc))))
 		return -ENOMEM;
 	if (acc->used >= EDAC_ACC_SLOTS * 3 / 4 && acc_flush(db, acc) < 0)

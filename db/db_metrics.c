@@ -188,6 +188,9 @@ struct ras_db_metrics_acc {
 	unsigned used;
 	bool resolved;
 	struct ras_db_subject_cols cols[3];     /* per subject_sources row */
+	/* The last record's source and its field (source_field): a record's source is a constant string. */
+	const char *source_at;
+	char source[16];
 	sqlite3_stmt *upsert;
 };
 
@@ -312,35 +315,16 @@ bool ras_db_metrics_subject_cols(unsigned idx, struct ras_db_subject_cols *c)
 	return false;
 }
 
-#define FNV_PRIME 0x100000001b3ULL
-#define FNV_BYTE(h, c) ((h) = ((h) ^ (unsigned char)(c)) * FNV_PRIME)
-
 /*
- * FNV-1a over the value, eight bytes a round: the same hash as a byte at a
- * time, with an eighth of the loop's tests. It must stay this hash: it
- * places the slots, whose order is the order of first flush (see
- * ras_db_metrics_acc_add).
+ * The value's hash: FNV-1a, of its bytes eight a round (ras_db_fnv_bytes).
+ * It must stay this hash: it places the slots, whose order is the order of
+ * first flush (see ras_db_metrics_acc_add).
  */
 static uint64_t val_hash(uint64_t h, const struct ras_db_col_val *v)
 {
-	const char *p = v->p;
-	size_t i = 0;
-
-	h = (h ^ (uint64_t)v->type) * FNV_PRIME;
-	h = (h ^ (uint64_t)v->i) * FNV_PRIME;
-	for (; i + 8 <= v->len; i += 8) {
-		FNV_BYTE(h, p[i]);
-		FNV_BYTE(h, p[i + 1]);
-		FNV_BYTE(h, p[i + 2]);
-		FNV_BYTE(h, p[i + 3]);
-		FNV_BYTE(h, p[i + 4]);
-		FNV_BYTE(h, p[i + 5]);
-		FNV_BYTE(h, p[i + 6]);
-		FNV_BYTE(h, p[i + 7]);
-	}
-	for (; i < v->len; i++)
-		FNV_BYTE(h, p[i]);
-	return h;
+	h = (h ^ (uint64_t)v->type) * RAS_DB_FNV_PRIME;
+	h = (h ^ (uint64_t)v->i) * RAS_DB_FNV_PRIME;
+	return ras_db_fnv_bytes(h, v->p, v->len);
 }
 
 static inline bool val_same(const struct ras_db_col_val *a, const struct ras_db_col_val *b)
@@ -410,7 +394,7 @@ static void subject_of(const struct ras_db_metrics_acc *acc, unsigned s,
 }
 
 /* v as SQLite's || sees it: an integer in decimal, text or a blob's bytes. */
-static size_t put_text(char *out, size_t cap, size_t n, const struct ras_db_col_val *v)
+static inline size_t put_text(char *out, size_t cap, size_t n, const struct ras_db_col_val *v)
 {
 	char num[24];
 	const char *p = v->p;
@@ -431,12 +415,13 @@ static size_t put_text(char *out, size_t cap, size_t n, const struct ras_db_col_
 void ras_db_metrics_subject_text_get(const struct ras_db_subject_cols *c, ras_db_col_get *get,
 				     const void *ctx, char *dims, size_t len, int64_t *weight)
 {
-	struct ras_db_col_val key, key2, sep = { .type = SQLITE_TEXT, .p = "\x1f", .len = 1 };
+	struct ras_db_col_val key, key2;
 	size_t n;
 
 	subject_vals_get(c, get, ctx, &key, &key2, weight);
 	n = put_text(dims, len, 0, &key);
-	n = put_text(dims, len, n, &sep);
+	if (n + 1 < len)
+		dims[n++] = '\x1f';
 	n = put_text(dims, len, n, &key2);
 	dims[n] = '\0';
 	/* Read back as C text, the SQL's value ends at a NUL. */
@@ -512,7 +497,11 @@ int ras_db_metrics_acc_add(struct ras_db *db, const struct ras_db_event *ev)
 	k.src = s;
 	sev = ((const struct ras_decoded_head *)ev->decoded)->severity;
 	k.severity = ras_severity_name(sev);
-	source_field(k.source, ev->source);
+	if (ev->source != acc->source_at) {
+		source_field(acc->source, ev->source);
+		acc->source_at = ev->source;
+	}
+	memcpy(k.source, acc->source, sizeof(k.source));
 	k.synthetic = ev->synthetic;
 	k.hash = 0;
 	subject_of(acc, s, ev, &k);

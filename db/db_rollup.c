@@ -56,7 +56,7 @@ struct totals_entry {
 #define TOTALS_SLOTS 64
 
 /* A batch's hourly counts are written this many keys at a time, in one upsert. */
-#define UPSERT_ROWS 16
+#define UPSERT_ROWS 64
 
 /*
  * The slots of recent records, by what makes a record's key: its type, hour,
@@ -105,8 +105,8 @@ static int prepare_upsert(struct ras_db *db, unsigned rows, sqlite3_stmt **st)
 				      k ? ", " : "");
 	if (n < sizeof(sql))
 		snprintf(sql + n, sizeof(sql) - n, " ON CONFLICT DO UPDATE SET records = records +"
-			 " excluded.records, first_ns = min(first_ns, excluded.first_ns),"
-			 " last_ns = max(last_ns, excluded.last_ns)");
+			 " excluded.records, first_ns = " RAS_DB_MIN_SQL("first_ns", "excluded.first_ns") ","
+			 " last_ns = " RAS_DB_MAX_SQL("last_ns", "excluded.last_ns"));
 	/* Prepared once, here: the writer thread may be using the connection. */
 	if (ras_db_sync(db) < 0 ||
 	    sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) != SQLITE_OK)
