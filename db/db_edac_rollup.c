@@ -61,6 +61,9 @@ struct ras_db_edac_acc {
 	struct edac_entry e[EDAC_ACC_SLOTS];
 	unsigned used;
 	sqlite3_stmt *upsert;
+	/* The last record's source and its field: a record's source never changes (db.h). */
+	const char *source_at;
+	char source[64];
 };
 
 static const char acc_upsert_sql[] =
@@ -182,8 +185,11 @@ static uint64_t acc_hash(const struct edac_entry *k)
 
 	h = (h ^ (uint64_t)k->hour) * 0x100000001b3ULL;
 	h = (h ^ (uint64_t)k->boot) * 0x100000001b3ULL;
-	for (int i = 0; i < 5; i++)
-		h = (h ^ (uint64_t)k->key[i]) * 0x100000001b3ULL;
+	h = (h ^ (uint64_t)k->key[0]) * 0x100000001b3ULL;
+	h = (h ^ (uint64_t)k->key[1]) * 0x100000001b3ULL;
+	h = (h ^ (uint64_t)k->key[2]) * 0x100000001b3ULL;
+	h = (h ^ (uint64_t)k->key[3]) * 0x100000001b3ULL;
+	h = (h ^ (uint64_t)k->key[4]) * 0x100000001b3ULL;
 	memcpy(w, k->source, sizeof(w));
 	h = (h ^ w[0]) * 0x100000001b3ULL;
 	h = (h ^ w[1]) * 0x100000001b3ULL;
@@ -213,36 +219,43 @@ static bool is_mc_event(unsigned idx)
 	return k == 2;
 }
 
-int ras_db_edac_acc_add(struct ras_db *db, const struct ras_db_event *ev, int64_t boot, int64_t hour)
+/* An mc_event record counted in the open batch's set (not inlined: the other records skip its frame). */
+static __attribute__((noinline)) int mc_add(struct ras_db *db, const struct ras_db_event *ev, int64_t boot,
+					     int64_t hour)
 {
 	const struct ras_value *v = ev->values;
 	struct ras_db_edac_acc *acc = db->edac_acc;
 	struct edac_entry k;
 	unsigned slot;
 
-	if (!is_mc_event(ev->type_idx))
-		return 0;
-	k = (struct edac_entry){ .used = true, .synthetic = ev->synthetic ? 1 : 0, .hour = hour,
-				 .boot = boot };
 	if (!acc && !(acc = db->edac_acc = calloc(1, sizeof(*acc))))
 		return -ENOMEM;
 	if (acc->used >= EDAC_ACC_SLOTS * 3 / 4 && acc_flush(db, acc) < 0)
 		return -EIO;
+	/* The source as ras_str_copy would copy it into the zeroed field, kept by its address. */
+	if (ev->source != acc->source_at) {
+		memset(acc->source, 0, sizeof(acc->source));
+		ras_str_copy(acc->source, sizeof(acc->source), ev->source);
+		acc->source_at = ev->source;
+	}
+	memcpy(k.source, acc->source, sizeof(k.source));
+	k.used = true;
+	k.synthetic = ev->synthetic ? 1 : 0;
+	k.hour = hour;
+	k.boot = boot;
 	k.key[0] = raw_or(&v[MC_F_MC_INDEX], -1);
 	k.key[1] = raw_or(&v[MC_F_TOP_LAYER], -1);
 	k.key[2] = raw_or(&v[MC_F_MIDDLE_LAYER], -1);
 	k.key[3] = raw_or(&v[MC_F_LOWER_LAYER], -1);
 	k.key[4] = raw_or(&v[MC_F_ERROR_TYPE], -1);
-	/* As ras_str_copy would, into the zeroed field: */
-	for (unsigned i = 0; ev->source && i < sizeof(k.source) - 1 && ev->source[i]; i++)
-		k.source[i] = ev->source[i];
+	k.errors = k.records = 0;
+	k.first_ns = k.last_ns = ev->wall_ns;
 	k.hash = acc_hash(&k);
 	for (slot = k.hash % EDAC_ACC_SLOTS;; slot = (slot + 1) % EDAC_ACC_SLOTS) {
 		struct edac_entry *e = &acc->e[slot];
 
 		if (!e->used) {
 			*e = k;
-			e->first_ns = e->last_ns = ev->wall_ns;
 			acc->used++;
 		} else if (!acc_same(e, &k)) {
 			continue;
@@ -255,6 +268,11 @@ int ras_db_edac_acc_add(struct ras_db *db, const struct ras_db_event *ev, int64_
 			e->last_ns = ev->wall_ns;
 		return 0;
 	}
+}
+
+int ras_db_edac_acc_add(struct ras_db *db, const struct ras_db_event *ev, int64_t boot, int64_t hour)
+{
+	return is_mc_event(ev->type_idx) ? mc_add(db, ev, boot, hour) : 0;
 }
 
 int ras_db_edac_rollup_rows(struct ras_db *db, int64_t first_id)
