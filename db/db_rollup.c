@@ -75,6 +75,12 @@ struct recent_key {
 	unsigned type_idx, slot, gen;
 };
 
+/* A text's own hash, kept for the last address asked (a record's source and severity name never change). */
+struct text_hash {
+	const char *at;
+	uint64_t h;
+};
+
 struct ras_db_rollup {
 	struct rollup_entry *e;          /* RAS_DB_ROLLUP_SLOTS, allocated by the first record; freed when idle */
 	unsigned *in_use;                /* the used slots' indices, in the order taken (allocated with e) */
@@ -90,6 +96,7 @@ struct ras_db_rollup {
 	unsigned n_totals;
 	sqlite3_stmt *totals_upsert;
 	uint8_t table_rank[RAS_MAX_EVENT_TYPES];   /* each type's table name's place among them */
+	struct text_hash source_hash, severity_hash;   /* key_hash's, of the last source and severity */
 };
 
 /* The upsert of rows keys at once (their parameters 10 a key, in order). */
@@ -139,15 +146,27 @@ static uint64_t hash_str(uint64_t h, const char *s)
 	return h;
 }
 
-static uint64_t key_hash(unsigned idx, int64_t hour, int64_t boot, const char *source, int synthetic,
-			 const char *sev, const char *loc)
+/* The text's hash, from c when it is the last one asked (by its address). */
+static uint64_t text_hash(struct text_hash *c, const char *s)
+{
+	if (s != c->at) {
+		c->h = hash_str(0x84222325cbf29ce4ULL, s);
+		c->at = s;
+	}
+	return c->h;
+}
+
+static uint64_t key_hash(struct ras_db_rollup *ru, unsigned idx, int64_t hour, int64_t boot,
+			 const char *source, int synthetic, const char *sev, const char *loc)
 {
 	uint64_t h = 0xcbf29ce484222325ULL ^ idx;
 
 	h = (h ^ (uint64_t)hour) * 0x100000001b3ULL;
 	h = (h ^ (uint64_t)boot) * 0x100000001b3ULL;
 	h = (h ^ (uint64_t)synthetic) * 0x100000001b3ULL;
-	return hash_str(hash_str(hash_str(h, source), sev), loc);
+	h = (h ^ text_hash(&ru->source_hash, source)) * 0x9e3779b97f4a7c15ULL;
+	h = (h ^ text_hash(&ru->severity_hash, sev)) * 0x9e3779b97f4a7c15ULL;
+	return hash_str(h ^ (h >> 29), loc);
 }
 
 static bool same_key(const struct ras_db_rollup *ru, const struct rollup_entry *e, unsigned idx,
@@ -463,7 +482,7 @@ static unsigned slot_of(struct ras_db_rollup *ru, const struct ras_db_event *ev,
 	int synthetic = ev->synthetic ? 1 : 0;
 	char key[RAS_SUMLOC_LEN];
 	const char *loc = ras_summary_location(&ras_event_types[ev->type_idx], h, key, sizeof(key));
-	uint64_t hash = key_hash(ev->type_idx, hour, boot, ev->source, synthetic, sev, loc);
+	uint64_t hash = key_hash(ru, ev->type_idx, hour, boot, ev->source, synthetic, sev, loc);
 	unsigned slot;
 
 	for (slot = hash % RAS_DB_ROLLUP_SLOTS;; slot = (slot + 1) % RAS_DB_ROLLUP_SLOTS) {
