@@ -41,7 +41,8 @@ struct ras_db_event {
 	int64_t wall_ns;
 	uint64_t trace_ts;
 	int trace_cpu;
-	const char *source;    /* live, boot, previous-boot, synthetic, erst (db_crashes.h) */
+	const char *source;    /* live, boot, previous-boot, synthetic, erst (db_crashes.h); inserted, a
+				  text that never changes (the roll-ups know a source by its address) */
 	bool synthetic;        /* injected by ras-fdr-ctl, wherever it was read */
 	int64_t boot;          /* boots.id; 0: this boot */
 	uint64_t rec_hash;

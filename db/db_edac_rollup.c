@@ -61,6 +61,9 @@ struct ras_db_edac_acc {
 	struct edac_entry e[EDAC_ACC_SLOTS];
 	unsigned used;
 	sqlite3_stmt *upsert;
+	/* The last record's source and its field: a record's source never changes (db.h). */
+	const char *source_at;
+	char source[64];
 };
 
 static const char acc_upsert_sql[] =
@@ -170,53 +173,89 @@ static int64_t raw_or(const struct ras_value *v, int64_t none)
 	return v->present ? v->i : none;
 }
 
+/*
+ * The key's hash; the source (zero-padded, 64 bytes) by its first 16 bytes,
+ * eight at a time: sources are short, and a longer one is told apart by
+ * acc_same. Where a key lands changes nothing stored (rollup_edac is keyed
+ * by its columns, the upserts add up in any order).
+ */
 static uint64_t acc_hash(const struct edac_entry *k)
 {
-	uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)k->synthetic;
+	uint64_t h = 0xcbf29ce484222325ULL ^ (uint64_t)k->synthetic, w[2];
 
 	h = (h ^ (uint64_t)k->hour) * 0x100000001b3ULL;
 	h = (h ^ (uint64_t)k->boot) * 0x100000001b3ULL;
-	for (int i = 0; i < 5; i++)
-		h = (h ^ (uint64_t)k->key[i]) * 0x100000001b3ULL;
-	for (const char *s = k->source; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
-	return h;
+	h = (h ^ (uint64_t)k->key[0]) * 0x100000001b3ULL;
+	h = (h ^ (uint64_t)k->key[1]) * 0x100000001b3ULL;
+	h = (h ^ (uint64_t)k->key[2]) * 0x100000001b3ULL;
+	h = (h ^ (uint64_t)k->key[3]) * 0x100000001b3ULL;
+	h = (h ^ (uint64_t)k->key[4]) * 0x100000001b3ULL;
+	memcpy(w, k->source, sizeof(w));
+	h = (h ^ w[0]) * 0x100000001b3ULL;
+	h = (h ^ w[1]) * 0x100000001b3ULL;
+	return h ^ (h >> 29);
 }
 
 static bool acc_same(const struct edac_entry *a, const struct edac_entry *b)
 {
 	return a->hash == b->hash && a->hour == b->hour && a->boot == b->boot &&
 	       a->synthetic == b->synthetic && !memcmp(a->key, b->key, sizeof(a->key)) &&
-	       !strcmp(a->source, b->source);
+	       ras_db_same_field16(a->source, b->source);
 }
 
-int ras_db_edac_acc_add(struct ras_db *db, const struct ras_db_event *ev, int64_t boot, int64_t hour)
+/* Whether type idx's table is mc_event, found once a type (by whichever thread: each finds the same). */
+static bool is_mc_event(unsigned idx)
+{
+	static uint8_t known[RAS_MAX_EVENT_TYPES];    /* 0 not yet, 1 no, 2 yes */
+	uint8_t k;
+
+	if (idx >= RAS_MAX_EVENT_TYPES)
+		return !strcmp(ras_event_types[idx].table, "mc_event");
+	k = __atomic_load_n(&known[idx], __ATOMIC_RELAXED);
+	if (!k) {
+		k = strcmp(ras_event_types[idx].table, "mc_event") ? 1 : 2;
+		__atomic_store_n(&known[idx], k, __ATOMIC_RELAXED);
+	}
+	return k == 2;
+}
+
+/* An mc_event record counted in the open batch's set (not inlined: the other records skip its frame). */
+static __attribute__((noinline)) int mc_add(struct ras_db *db, const struct ras_db_event *ev, int64_t boot,
+					     int64_t hour)
 {
 	const struct ras_value *v = ev->values;
-	struct edac_entry k = { .used = true, .synthetic = ev->synthetic ? 1 : 0, .hour = hour,
-				.boot = boot };
 	struct ras_db_edac_acc *acc = db->edac_acc;
+	struct edac_entry k;
 	unsigned slot;
 
-	if (strcmp(ras_event_types[ev->type_idx].table, "mc_event"))
-		return 0;
 	if (!acc && !(acc = db->edac_acc = calloc(1, sizeof(*acc))))
 		return -ENOMEM;
 	if (acc->used >= EDAC_ACC_SLOTS * 3 / 4 && acc_flush(db, acc) < 0)
 		return -EIO;
+	/* The source as ras_str_copy would copy it into the zeroed field, kept by its address. */
+	if (ev->source != acc->source_at) {
+		memset(acc->source, 0, sizeof(acc->source));
+		ras_str_copy(acc->source, sizeof(acc->source), ev->source);
+		acc->source_at = ev->source;
+	}
+	memcpy(k.source, acc->source, sizeof(k.source));
+	k.used = true;
+	k.synthetic = ev->synthetic ? 1 : 0;
+	k.hour = hour;
+	k.boot = boot;
 	k.key[0] = raw_or(&v[MC_F_MC_INDEX], -1);
 	k.key[1] = raw_or(&v[MC_F_TOP_LAYER], -1);
 	k.key[2] = raw_or(&v[MC_F_MIDDLE_LAYER], -1);
 	k.key[3] = raw_or(&v[MC_F_LOWER_LAYER], -1);
 	k.key[4] = raw_or(&v[MC_F_ERROR_TYPE], -1);
-	ras_str_copy(k.source, sizeof(k.source), ev->source);
+	k.errors = k.records = 0;
+	k.first_ns = k.last_ns = ev->wall_ns;
 	k.hash = acc_hash(&k);
 	for (slot = k.hash % EDAC_ACC_SLOTS;; slot = (slot + 1) % EDAC_ACC_SLOTS) {
 		struct edac_entry *e = &acc->e[slot];
 
 		if (!e->used) {
 			*e = k;
-			e->first_ns = e->last_ns = ev->wall_ns;
 			acc->used++;
 		} else if (!acc_same(e, &k)) {
 			continue;
@@ -229,6 +268,11 @@ int ras_db_edac_acc_add(struct ras_db *db, const struct ras_db_event *ev, int64_
 			e->last_ns = ev->wall_ns;
 		return 0;
 	}
+}
+
+int ras_db_edac_acc_add(struct ras_db *db, const struct ras_db_event *ev, int64_t boot, int64_t hour)
+{
+	return is_mc_event(ev->type_idx) ? mc_add(db, ev, boot, hour) : 0;
 }
 
 int ras_db_edac_rollup_rows(struct ras_db *db, int64_t first_id)

@@ -188,6 +188,9 @@ struct ras_db_metrics_acc {
 	unsigned used;
 	bool resolved;
 	struct ras_db_subject_cols cols[3];     /* per subject_sources row */
+	/* The last record's source and its field (source_field): a record's source is a constant string. */
+	const char *source_at;
+	char source[16];
 	sqlite3_stmt *upsert;
 };
 
@@ -312,18 +315,21 @@ bool ras_db_metrics_subject_cols(unsigned idx, struct ras_db_subject_cols *c)
 	return false;
 }
 
+/*
+ * The value's hash: FNV-1a, of its bytes eight a round (ras_db_fnv_bytes).
+ * It must stay this hash: it places the slots, whose order is the order of
+ * first flush (see ras_db_metrics_acc_add).
+ */
 static uint64_t val_hash(uint64_t h, const struct ras_db_col_val *v)
 {
-	h = (h ^ (uint64_t)v->type) * 0x100000001b3ULL;
-	h = (h ^ (uint64_t)v->i) * 0x100000001b3ULL;
-	for (size_t i = 0; i < v->len; i++)
-		h = (h ^ (unsigned char)v->p[i]) * 0x100000001b3ULL;
-	return h;
+	h = (h ^ (uint64_t)v->type) * RAS_DB_FNV_PRIME;
+	h = (h ^ (uint64_t)v->i) * RAS_DB_FNV_PRIME;
+	return ras_db_fnv_bytes(h, v->p, v->len);
 }
 
-static bool val_same(const struct ras_db_col_val *a, const struct ras_db_col_val *b)
+static inline bool val_same(const struct ras_db_col_val *a, const struct ras_db_col_val *b)
 {
-	return a->type == b->type && a->i == b->i && a->len == b->len &&
+	return a->len == b->len && a->type == b->type && a->i == b->i &&
 	       (!a->len || !memcmp(a->p, b->p, a->len));
 }
 
@@ -362,8 +368,16 @@ static inline void subject_vals_get(const struct ras_db_subject_cols *c, ras_db_
 	}
 }
 
-static struct ras_db_col_val event_value(const struct ras_db_col_ref *c, const void *ev)
+/*
+ * ras_db_col_value, a raw column read here (inlined: most of the subjects'
+ * columns are raw; a call each cost about 46 instructions).
+ */
+static inline struct ras_db_col_val event_value(const struct ras_db_col_ref *c, const void *ctx)
 {
+	const struct ras_db_event *ev = ctx;
+
+	if (c->kind == RAS_DB_COL_RAW)
+		return ras_db_raw_value(&ras_event_types[ev->type_idx].fields[c->i], &ev->values[c->i]);
 	return ras_db_col_value(c, ev);
 }
 
@@ -380,7 +394,7 @@ static void subject_of(const struct ras_db_metrics_acc *acc, unsigned s,
 }
 
 /* v as SQLite's || sees it: an integer in decimal, text or a blob's bytes. */
-static size_t put_text(char *out, size_t cap, size_t n, const struct ras_db_col_val *v)
+static inline size_t put_text(char *out, size_t cap, size_t n, const struct ras_db_col_val *v)
 {
 	char num[24];
 	const char *p = v->p;
@@ -401,12 +415,13 @@ static size_t put_text(char *out, size_t cap, size_t n, const struct ras_db_col_
 void ras_db_metrics_subject_text_get(const struct ras_db_subject_cols *c, ras_db_col_get *get,
 				     const void *ctx, char *dims, size_t len, int64_t *weight)
 {
-	struct ras_db_col_val key, key2, sep = { .type = SQLITE_TEXT, .p = "\x1f", .len = 1 };
+	struct ras_db_col_val key, key2;
 	size_t n;
 
 	subject_vals_get(c, get, ctx, &key, &key2, weight);
 	n = put_text(dims, len, 0, &key);
-	n = put_text(dims, len, n, &sep);
+	if (n + 1 < len)
+		dims[n++] = '\x1f';
 	n = put_text(dims, len, n, &key2);
 	dims[n] = '\0';
 	/* Read back as C text, the SQL's value ends at a NUL. */
@@ -426,7 +441,8 @@ static struct subj_entry *acc_slot(struct ras_db_metrics_acc *acc, const struct 
 		struct subj_entry *e = &acc->e[i];
 
 		if (!e->used || (e->hash == k->hash && e->src == k->src && e->severity == k->severity &&
-				 e->synthetic == k->synthetic && !strcmp(e->source, k->source) &&
+				 e->synthetic == k->synthetic &&
+				 !memcmp(e->source, k->source, sizeof(e->source)) &&
 				 val_same(&e->key, &k->key) && val_same(&e->key2, &k->key2)))
 			return e;
 	}
@@ -436,6 +452,8 @@ static struct subj_entry *acc_slot(struct ras_db_metrics_acc *acc, const struct 
 /* Each event type's subject_sources row plus one (0: none), found once, not at every record. */
 static uint8_t source_of_type[RAS_MAX_EVENT_TYPES];
 static pthread_once_t source_of_type_once = PTHREAD_ONCE_INIT;
+/* Set (release) once the table is made: a record reads it without pthread_once's call. */
+static bool source_of_type_ready;
 
 static void find_sources_of_types(void)
 {
@@ -445,6 +463,15 @@ static void find_sources_of_types(void)
 				source_of_type[idx] = (uint8_t)(s + 1);
 				break;
 			}
+	__atomic_store_n(&source_of_type_ready, true, __ATOMIC_RELEASE);
+}
+
+/* The record's source as a zero-padded field: cut at 15 bytes as snprintf would. */
+static inline void source_field(char out[16], const char *source)
+{
+	memset(out, 0, 16);
+	for (unsigned i = 0; source && i < 15 && source[i]; i++)
+		out[i] = source[i];
 }
 
 int ras_db_metrics_acc_add(struct ras_db *db, const struct ras_db_event *ev)
@@ -454,7 +481,8 @@ int ras_db_metrics_acc_add(struct ras_db *db, const struct ras_db_event *ev)
 	struct subj_entry *e;
 	unsigned s, sev;
 
-	pthread_once(&source_of_type_once, find_sources_of_types);
+	if (!__atomic_load_n(&source_of_type_ready, __ATOMIC_ACQUIRE))
+		pthread_once(&source_of_type_once, find_sources_of_types);
 	if (ev->type_idx >= RAS_MAX_EVENT_TYPES || !source_of_type[ev->type_idx])
 		return 0;
 	s = source_of_type[ev->type_idx] - 1u;
@@ -469,10 +497,11 @@ int ras_db_metrics_acc_add(struct ras_db *db, const struct ras_db_event *ev)
 	k.src = s;
 	sev = ((const struct ras_decoded_head *)ev->decoded)->severity;
 	k.severity = ras_severity_name(sev);
-	/* Cut as snprintf would, without it: once per record. */
-	memset(k.source, 0, sizeof(k.source));
-	if (ev->source)
-		memcpy(k.source, ev->source, strnlen(ev->source, sizeof(k.source) - 1));
+	if (ev->source != acc->source_at) {
+		source_field(acc->source, ev->source);
+		acc->source_at = ev->source;
+	}
+	memcpy(k.source, acc->source, sizeof(k.source));
 	k.synthetic = ev->synthetic;
 	k.hash = 0;
 	subject_of(acc, s, ev, &k);

@@ -47,6 +47,8 @@ struct totals_entry {
 	unsigned type_idx;
 	int synthetic;
 	int64_t count, last_ns;
+	/* The texts the entry was made from: the same address is the same text, found without strcmp. */
+	const char *source_at, *severity_at;
 	char source[64];
 	char severity[16];
 };
@@ -54,7 +56,7 @@ struct totals_entry {
 #define TOTALS_SLOTS 64
 
 /* A batch's hourly counts are written this many keys at a time, in one upsert. */
-#define UPSERT_ROWS 16
+#define UPSERT_ROWS 64
 
 /*
  * The slots of recent records, by what makes a record's key: its type, hour,
@@ -73,6 +75,12 @@ struct recent_key {
 	unsigned type_idx, slot, gen;
 };
 
+/* A text's own hash, kept for the last address asked (a record's source and severity name never change). */
+struct text_hash {
+	const char *at;
+	uint64_t h;
+};
+
 struct ras_db_rollup {
 	struct rollup_entry *e;          /* RAS_DB_ROLLUP_SLOTS, allocated by the first record; freed when idle */
 	unsigned *in_use;                /* the used slots' indices, in the order taken (allocated with e) */
@@ -88,6 +96,7 @@ struct ras_db_rollup {
 	unsigned n_totals;
 	sqlite3_stmt *totals_upsert;
 	uint8_t table_rank[RAS_MAX_EVENT_TYPES];   /* each type's table name's place among them */
+	struct text_hash source_hash, severity_hash;   /* key_hash's, of the last source and severity */
 };
 
 /* The upsert of rows keys at once (their parameters 10 a key, in order). */
@@ -103,8 +112,8 @@ static int prepare_upsert(struct ras_db *db, unsigned rows, sqlite3_stmt **st)
 				      k ? ", " : "");
 	if (n < sizeof(sql))
 		snprintf(sql + n, sizeof(sql) - n, " ON CONFLICT DO UPDATE SET records = records +"
-			 " excluded.records, first_ns = min(first_ns, excluded.first_ns),"
-			 " last_ns = max(last_ns, excluded.last_ns)");
+			 " excluded.records, first_ns = " RAS_DB_MIN_SQL("first_ns", "excluded.first_ns") ","
+			 " last_ns = " RAS_DB_MAX_SQL("last_ns", "excluded.last_ns"));
 	/* Prepared once, here: the writer thread may be using the connection. */
 	if (ras_db_sync(db) < 0 ||
 	    sqlite3_prepare_v3(db->h, sql, -1, SQLITE_PREPARE_PERSISTENT, st, NULL) != SQLITE_OK)
@@ -112,22 +121,52 @@ static int prepare_upsert(struct ras_db *db, unsigned rows, sqlite3_stmt **st)
 	return 0;
 }
 
+/*
+ * A string mixed in eight bytes at a time (its length first): the slots'
+ * hash only places keys (they are written sorted, entry_cmp), so it need
+ * not be FNV's byte at a time, which was a third of a new key's cost.
+ */
 static uint64_t hash_str(uint64_t h, const char *s)
 {
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	size_t len = strlen(s), i = 0;
+	uint64_t w;
+
+	h = (h ^ len) * 0x100000001b3ULL;
+	for (; i + 8 <= len; i += 8) {
+		memcpy(&w, s + i, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 29;
+	}
+	if (i < len) {
+		w = 0;
+		memcpy(&w, s + i, len - i);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ULL;
+		h ^= h >> 29;
+	}
 	return h;
 }
 
-static uint64_t key_hash(unsigned idx, int64_t hour, int64_t boot, const char *source, int synthetic,
-			 const char *sev, const char *loc)
+/* The text's hash, from c when it is the last one asked (by its address). */
+static uint64_t text_hash(struct text_hash *c, const char *s)
+{
+	if (s != c->at) {
+		c->h = hash_str(0x84222325cbf29ce4ULL, s);
+		c->at = s;
+	}
+	return c->h;
+}
+
+static uint64_t key_hash(struct ras_db_rollup *ru, unsigned idx, int64_t hour, int64_t boot,
+			 const char *source, int synthetic, const char *sev, const char *loc)
 {
 	uint64_t h = 0xcbf29ce484222325ULL ^ idx;
 
 	h = (h ^ (uint64_t)hour) * 0x100000001b3ULL;
 	h = (h ^ (uint64_t)boot) * 0x100000001b3ULL;
 	h = (h ^ (uint64_t)synthetic) * 0x100000001b3ULL;
-	return hash_str(hash_str(hash_str(h, source), sev), loc);
+	h = (h ^ text_hash(&ru->source_hash, source)) * 0x9e3779b97f4a7c15ULL;
+	h = (h ^ text_hash(&ru->severity_hash, sev)) * 0x9e3779b97f4a7c15ULL;
+	return hash_str(h ^ (h >> 29), loc);
 }
 
 static bool same_key(const struct ras_db_rollup *ru, const struct rollup_entry *e, unsigned idx,
@@ -260,8 +299,9 @@ static int totals_add(struct ras_db *db, unsigned idx, const char *source, int s
 
 	for (unsigned i = 0; i < ru->n_totals; i++) {
 		t = &ru->totals[i];
-		if (t->type_idx != idx || t->synthetic != synthetic || strcmp(t->source, source) ||
-		    strcmp(t->severity, sev))
+		if (t->type_idx != idx || t->synthetic != synthetic ||
+		    (t->source_at != source && strcmp(t->source, source)) ||
+		    (t->severity_at != sev && strcmp(t->severity, sev)))
 			continue;
 		t->count++;
 		if (wall_ns > t->last_ns)
@@ -272,7 +312,7 @@ static int totals_add(struct ras_db *db, unsigned idx, const char *source, int s
 		return -EIO;
 	t = &ru->totals[ru->n_totals++];
 	*t = (struct totals_entry){ .type_idx = idx, .synthetic = synthetic, .count = 1,
-				    .last_ns = wall_ns };
+				    .last_ns = wall_ns, .source_at = source, .severity_at = sev };
 	snprintf(t->source, sizeof(t->source), "%s", source);
 	snprintf(t->severity, sizeof(t->severity), "%s", sev);
 	return 0;
@@ -442,7 +482,7 @@ static unsigned slot_of(struct ras_db_rollup *ru, const struct ras_db_event *ev,
 	int synthetic = ev->synthetic ? 1 : 0;
 	char key[RAS_SUMLOC_LEN];
 	const char *loc = ras_summary_location(&ras_event_types[ev->type_idx], h, key, sizeof(key));
-	uint64_t hash = key_hash(ev->type_idx, hour, boot, ev->source, synthetic, sev, loc);
+	uint64_t hash = key_hash(ru, ev->type_idx, hour, boot, ev->source, synthetic, sev, loc);
 	unsigned slot;
 
 	for (slot = hash % RAS_DB_ROLLUP_SLOTS;; slot = (slot + 1) % RAS_DB_ROLLUP_SLOTS) {

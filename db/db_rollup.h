@@ -28,6 +28,53 @@
 	" (SELECT min(s.id) FROM edac_snapshots s WHERE s.boot = " b ")," \
 	" (SELECT max(s.id) FROM edac_snapshots s WHERE s.boot < " b "), 0)"
 
+/*
+ * min(a, b) and max(a, b) of two integer columns (NOT NULL) in an upsert's
+ * SET: the same values, without a call of SQL function each (an upsert of
+ * the hourly roll-up took about 14,000 instructions).
+ */
+#define RAS_DB_MIN_SQL(a, b) "(CASE WHEN " b " < " a " THEN " b " ELSE " a " END)"
+#define RAS_DB_MAX_SQL(a, b) "(CASE WHEN " b " > " a " THEN " b " ELSE " a " END)"
+#define RAS_DB_FNV_PRIME 0x100000001b3ULL
+#define RAS_DB_FNV_BYTE(h, c) ((h) = ((h) ^ (unsigned char)(c)) * RAS_DB_FNV_PRIME)
+
+/* FNV-1a over n bytes, eight a round: the same value as a byte at a time, an eighth of the tests. */
+static inline uint64_t ras_db_fnv_bytes(uint64_t h, const char *p, size_t n)
+{
+	size_t i = 0;
+
+	for (; i + 8 <= n; i += 8) {
+		RAS_DB_FNV_BYTE(h, p[i]);
+		RAS_DB_FNV_BYTE(h, p[i + 1]);
+		RAS_DB_FNV_BYTE(h, p[i + 2]);
+		RAS_DB_FNV_BYTE(h, p[i + 3]);
+		RAS_DB_FNV_BYTE(h, p[i + 4]);
+		RAS_DB_FNV_BYTE(h, p[i + 5]);
+		RAS_DB_FNV_BYTE(h, p[i + 6]);
+		RAS_DB_FNV_BYTE(h, p[i + 7]);
+	}
+	switch (n - i) {     /* the last 0 to 7 bytes, in order */
+	case 7: RAS_DB_FNV_BYTE(h, p[i]); i++; /* fall through */
+	case 6: RAS_DB_FNV_BYTE(h, p[i]); i++; /* fall through */
+	case 5: RAS_DB_FNV_BYTE(h, p[i]); i++; /* fall through */
+	case 4: RAS_DB_FNV_BYTE(h, p[i]); i++; /* fall through */
+	case 3: RAS_DB_FNV_BYTE(h, p[i]); i++; /* fall through */
+	case 2: RAS_DB_FNV_BYTE(h, p[i]); i++; /* fall through */
+	case 1: RAS_DB_FNV_BYTE(h, p[i]); /* fall through */
+	default: break;
+	}
+	return h;
+}
+
+/*
+ * Two texts in zero-padded fields of at least 16 bytes: equal, as strcmp
+ * finds them, comparing the first 16 bytes whole (most texts end there).
+ */
+static inline bool ras_db_same_field16(const char *a, const char *b)
+{
+	return !memcmp(a, b, 16) && (!a[15] || !strcmp(a + 16, b + 16));
+}
+
 /* The hour (UTC, since the epoch) of a wall time, rounding down. */
 int64_t ras_db_hour_of(int64_t wall_ns);
 /* Asks the CPU early for the memory ras_db_rollup_add will read for this record (nothing else). */
