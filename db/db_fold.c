@@ -610,6 +610,7 @@ void ras_db_fold_free(struct ras_db *db)
 	sqlite3_finalize(f->ins);
 	sqlite3_finalize(f->upd);
 	sqlite3_finalize(f->upd_known);
+	sqlite3_finalize(f->upd_whole);
 	sqlite3_finalize(f->crossed);
 	for (unsigned k = 0; k <= RAS_DB_RUNS; k++)
 		sqlite3_finalize(f->grow[k]);
