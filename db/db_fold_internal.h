@@ -71,6 +71,7 @@ struct fold_subject {
 	size_t head, n, cap;
 	int64_t *deferred;          /* stored rows past the last fold_keep, to fold together */
 	size_t ndeferred;
+	unsigned hint;              /* the batch's entry its last folded record went to, + 1 (0: none) */
 };
 
 /* What one stored row says, read back when it is folded. */
