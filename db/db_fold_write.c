@@ -450,6 +450,7 @@ static int known_room(struct ras_db_fold *f)
 		f->nknown = 0;
 		f->known_keys_len = 0;
 		memset(f->known_at, 0, f->known_places * sizeof(*f->known_at));
+		ras_db_fold_count_bytes(f);
 	}
 	if (f->nknown < f->cap_known)
 		return 0;
