@@ -93,7 +93,7 @@ static int pending_push(struct ras_db_fold *f, unsigned idx, const char *subject
 	p = &f->pending[f->npending++];
 	p->idx = idx;
 	p->id = id;
-	snprintf(p->subject, sizeof(p->subject), "%s", subject);
+	ras_str_copy(p->subject, sizeof(p->subject), subject);
 	return 0;
 }
 
@@ -145,7 +145,7 @@ static struct fold_subject *subject_slot(struct ras_db_fold *f, unsigned idx, co
 	give_up->used = true;
 	give_up->idx = idx;
 	give_up->period = period;
-	snprintf(give_up->key, sizeof(give_up->key), "%s", key);
+	ras_str_copy(give_up->key, sizeof(give_up->key), key);
 	return give_up;
 }
 
