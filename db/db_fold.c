@@ -93,7 +93,7 @@ static int pending_push(struct ras_db_fold *f, unsigned idx, const char *subject
 	p = &f->pending[f->npending++];
 	p->idx = idx;
 	p->id = id;
-	snprintf(p->subject, sizeof(p->subject), "%s", subject);
+	ras_str_copy(p->subject, sizeof(p->subject), subject);
 	return 0;
 }
 
@@ -145,7 +145,7 @@ static struct fold_subject *subject_slot(struct ras_db_fold *f, unsigned idx, co
 	give_up->used = true;
 	give_up->idx = idx;
 	give_up->period = period;
-	snprintf(give_up->key, sizeof(give_up->key), "%s", key);
+	ras_str_copy(give_up->key, sizeof(give_up->key), key);
 	return give_up;
 }
 
@@ -290,7 +290,7 @@ static int fold_row(struct ras_db *db, unsigned idx, const char *subject, int64_
 	if ((step = fold_stored_copy(db, t, idx, id, &r)) != 0) {
 		r.fresh = !committed(db->fold, idx, id);
 		r.id = id;
-		return step < 0 ? step : ras_db_fold_accumulate(db, idx, subject, &r);
+		return step < 0 ? step : ras_db_fold_accumulate(db, idx, subject, &r, NULL);
 	}
 	sqlite3_bind_int64(t->sel, 1, id);
 	step = sqlite3_step(t->sel);
@@ -306,7 +306,7 @@ static int fold_row(struct ras_db *db, unsigned idx, const char *subject, int64_
 	sqlite3_reset(t->del);
 	if (step != SQLITE_DONE)
 		return -EIO;
-	return ras_db_fold_accumulate(db, idx, subject, &r);
+	return ras_db_fold_accumulate(db, idx, subject, &r, NULL);
 }
 
 /*
@@ -351,7 +351,7 @@ static int fold_or_queue(struct ras_db *db, struct fold_subject *s, int64_t id)
 		return taken;
 	if (taken) {
 		r.fresh = 1;
-		return ras_db_fold_accumulate(db, s->idx, s->key, &r);
+		return ras_db_fold_accumulate(db, s->idx, s->key, &r, &s->hint);
 	}
 	/* Stored in this transaction (a boot instance's records): its pages are written anyway. */
 	if (!committed(db->fold, s->idx, id))
@@ -610,6 +610,7 @@ void ras_db_fold_free(struct ras_db *db)
 	sqlite3_finalize(f->ins);
 	sqlite3_finalize(f->upd);
 	sqlite3_finalize(f->upd_known);
+	sqlite3_finalize(f->upd_whole);
 	sqlite3_finalize(f->crossed);
 	for (unsigned k = 0; k <= RAS_DB_RUNS; k++)
 		sqlite3_finalize(f->grow[k]);

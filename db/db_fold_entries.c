@@ -47,6 +47,14 @@ static uint64_t key_mix(uint64_t h, const char *s, size_t n)
 	return h ^ h >> 29;
 }
 
+#ifdef RAS_DB_FOLD_TEST_HASH
+/*
+ * A test's build of this file only (tests/test-fold-collide.c, which links
+ * its own copy): the hash it makes of each key's, to make keys collide.
+ */
+uint64_t ras_db_fold_test_hash(uint64_t h);
+#endif
+
 static uint64_t entry_hash(unsigned idx, int64_t hour, const char *subject, const struct folded_row *r)
 {
 	const uint64_t k = 0xff51afd7ed558ccdULL;
@@ -65,7 +73,11 @@ static uint64_t entry_hash(unsigned idx, int64_t hour, const char *subject, cons
 	/* The places take the low bits: the high ones folded down. */
 	h ^= h >> 33;
 	h *= k;
-	return h ^ h >> 33;
+	h ^= h >> 33;
+#ifdef RAS_DB_FOLD_TEST_HASH
+	h = ras_db_fold_test_hash(h);
+#endif
+	return h;
 }
 
 static bool same_entry(const struct fold_entry *e, unsigned idx, int64_t hour, const char *subject,
@@ -202,7 +214,8 @@ static struct fold_entry *entry_take(struct ras_db_fold *f, unsigned place, unsi
 	return e;
 }
 
-int ras_db_fold_accumulate(struct ras_db *db, unsigned idx, const char *subject, struct folded_row *r)
+int ras_db_fold_accumulate(struct ras_db *db, unsigned idx, const char *subject, struct folded_row *r,
+			   unsigned *hint)
 {
 	struct ras_db_fold *f = db->fold;
 	int64_t hour = ras_db_hour_of(r->wall_ns);
@@ -214,15 +227,24 @@ int ras_db_fold_accumulate(struct ras_db *db, unsigned idx, const char *subject,
 		return -EIO;
 	if (entries_room(f) < 0)
 		return -ENOMEM;
+	/*
+	 * The entry the subject's last record went to, if its key is this one's:
+	 * not hashed (57 % of the folded records of make bench's stream). A key
+	 * has one entry in a batch, so it is the one the places would name.
+	 */
+	if (hint && *hint && *hint <= f->used && same_entry(&f->e[*hint - 1], idx, hour, subject, r))
+		return entry_add(f, &f->e[*hint - 1], r);
 	hash = entry_hash(idx, hour, subject, r);
 	for (unsigned place = hash % FOLD_SLOTS;; place = (place + 1) % FOLD_SLOTS) {
 		struct fold_entry *e;
 
 		if (!f->at[place])
-			return entry_add(f, entry_take(f, place, idx, hash, hour, subject, r), r);
-		e = &f->e[f->at[place] - 1];
-		if (e->hash == hash && same_entry(e, idx, hour, subject, r))
-			return entry_add(f, e, r);
+			e = entry_take(f, place, idx, hash, hour, subject, r);
+		else if ((e = &f->e[f->at[place] - 1])->hash != hash || !same_entry(e, idx, hour, subject, r))
+			continue;
+		if (hint)
+			*hint = (unsigned)(e - f->e) + 1;
+		return entry_add(f, e, r);
 	}
 }
 

@@ -65,6 +65,11 @@ static const char upd_known_sql[] =
 	" addr_lo = ?15, addr_hi = ?16, details = ?17, details_more = ?18,"
 	" times = CAST(substr(times, 1, ?31) || ?19 AS BLOB), last_s = ?20"
 	" WHERE id = ?30 AND records = ?32 AND last_s = ?33 AND length(times) = ?34";
+/* The same with the row's times kept (fold_stored.times): the whole new blob bound. */
+static const char upd_whole_sql[] =
+	"UPDATE folds SET records = ?11, errors = ?12, first_ns = ?13, last_ns = ?14,"
+	" addr_lo = ?15, addr_hi = ?16, details = ?17, details_more = ?18, times = ?19, last_s = ?20"
+	" WHERE id = ?30 AND records = ?32 AND last_s = ?33 AND length(times) = ?34";
 
 /*
  * The growth log (schema step 17, db_export.c reads it): what each write
@@ -273,6 +278,7 @@ static void remember(struct fold_stored *k, const struct fold_entry *m, int64_t 
 {
 	*k = (struct fold_stored){ .hash = m->hash, .id = id, .records = m->records,
 				   .key_at = k->key_at, .key_len = k->key_len, .key_room = k->key_room,
+				   .times = k->times,
 				   .errors = m->errors, .first_ns = m->first_ns,
 				   .last_ns = m->last_ns, .last_s = last_s,
 				   .have_addr = m->have_addr, .details_more = m->details_more,
@@ -281,37 +287,81 @@ static void remember(struct fold_stored *k, const struct fold_entry *m, int64_t 
 	memcpy(k->details, m->details, sizeof(k->details));
 }
 
-/* Merges e into the row its last write left: 0 done, 1 the row is not as left, -errno. */
+/* k's kept times given back (the row is read again, or another key takes k). */
+static void times_drop(struct ras_db_fold *f, struct fold_stored *k)
+{
+	if (!k->times)
+		return;
+	free(k->times);
+	k->times = NULL;
+	f->known_times -= k->room;
+	ras_db_fold_count_bytes(f);
+}
+
+/*
+ * The blob of len bytes just stored as k's times kept in k's place (k->room
+ * not yet len), or freed when it is too long or the known rows keep enough.
+ */
+static void times_keep(struct ras_db_fold *f, struct fold_stored *k, uint8_t *blob, size_t len)
+{
+	uint8_t *shrunk;
+
+	times_drop(f, k);
+	if (len > FOLD_KNOWN_TIMES_ROW || f->known_times + len > FOLD_KNOWN_TIMES_MAX) {
+		free(blob);
+		return;
+	}
+	/* Its room for more seconds given back: about three times len was taken. */
+	shrunk = realloc(blob, len);
+	k->times = shrunk ? shrunk : blob;
+	f->known_times += len;
+	ras_db_fold_count_bytes(f);
+}
+
+/*
+ * Merges e into the row its last write left: 0 done, 1 the row is not as
+ * left, -errno. Its times kept, the whole new blob is bound; else the new
+ * seconds, appended in SQL.
+ */
 static int write_known(struct ras_db *db, const struct fold_entry *e, struct fold_stored *k)
 {
 	struct ras_db_fold *f = db->fold;
 	const struct fold_stored *s = k;
 	struct fold_entry m = *e;
-	sqlite3_stmt *st = f->upd_known;
-	uint8_t *tail;
+	bool whole = k->times != NULL;
+	sqlite3_stmt *st = whole ? f->upd_whole : f->upd_known;
+	uint8_t *blob;
 	size_t len, used;
-	int64_t last_s;
+	int64_t last_s, used_before = (int64_t)s->used, records = s->records, prev_s = s->last_s;
 	int r;
 
 	merge_stored(&m, s);
-	if (append_seconds(&m, s, NULL, &tail, &len, &used, &last_s) < 0)
+	if (append_seconds(&m, s, k->times, &blob, &len, &used, &last_s) < 0)
 		return -ENOMEM;
 	bind_sums(st, &m);
-	sqlite3_bind_blob(st, 19, tail + s->used, (int)(len - s->used), SQLITE_STATIC);
+	if (whole) {
+		sqlite3_bind_blob(st, 19, blob, (int)len, SQLITE_STATIC);
+	} else {
+		sqlite3_bind_blob(st, 19, blob + s->used, (int)(len - s->used), SQLITE_STATIC);
+		sqlite3_bind_int64(st, 31, used_before);
+	}
 	sqlite3_bind_int64(st, 20, last_s);
 	sqlite3_bind_int64(st, 30, s->id);
-	sqlite3_bind_int64(st, 31, (int64_t)s->used);
-	sqlite3_bind_int64(st, 32, s->records);
-	sqlite3_bind_int64(st, 33, s->last_s);
+	sqlite3_bind_int64(st, 32, records);
+	sqlite3_bind_int64(st, 33, prev_s);
 	sqlite3_bind_int64(st, 34, (int64_t)s->room);
 	r = sqlite3_step(st);
 	sqlite3_reset(st);
-	free(tail);
-	if (r != SQLITE_DONE)
-		return -EIO;
-	if (sqlite3_changes(db->h) != 1)
-		return 1;
-	r = log_growth(db, e, s->id, s->used, used, s->last_s);
+	if (r != SQLITE_DONE || sqlite3_changes(db->h) != 1) {
+		free(blob);
+		times_drop(f, k);
+		return r != SQLITE_DONE ? -EIO : 1;
+	}
+	if (whole)
+		times_keep(f, k, blob, len);
+	else
+		free(blob);
+	r = log_growth(db, e, s->id, (size_t)used_before, used, prev_s);
 	remember(k, &m, s->id, used, len, last_s);
 	return r;
 }
@@ -356,11 +406,12 @@ static int write_read(struct ras_db *db, const struct fold_entry *e, struct fold
 		sqlite3_bind_text(st, 21, f->t[e->idx].detail_name, -1, SQLITE_STATIC);
 	r = sqlite3_step(st);
 	sqlite3_reset(st);
-	free(blob);
 	if (r != SQLITE_DONE) {
+		free(blob);
 		k->id = 0;
 		return -EIO;
 	}
+	times_keep(f, k, blob, len);
 	remember(k, &m, s.id ? s.id : sqlite3_last_insert_rowid(db->h), used, len, last_s);
 	return log_growth(db, e, k->id, s.used, used, s.last_s);
 }
@@ -393,9 +444,13 @@ static int known_room(struct ras_db_fold *f)
 	unsigned cap;
 
 	if (f->nknown == FOLD_KNOWN_MAX) {
+		for (unsigned i = 0; i < f->nknown; i++)
+			free(f->known[i].times);
+		f->known_times = 0;
 		f->nknown = 0;
 		f->known_keys_len = 0;
 		memset(f->known_at, 0, f->known_places * sizeof(*f->known_at));
+		ras_db_fold_count_bytes(f);
 	}
 	if (f->nknown < f->cap_known)
 		return 0;
@@ -508,6 +563,7 @@ static int write_entry(struct ras_db *db, const struct fold_entry *e)
 	if (r != 1)
 		return r;
 	k->id = 0;
+	times_drop(f, k);
 	if (known_key(f, k, key, len) < 0)
 		return -ENOMEM;
 	return write_read(db, e, k);
@@ -526,7 +582,8 @@ static int prepare_writes(struct ras_db *db)
 	struct ras_db_fold *f = db->fold;
 
 	if (prepare(db, get_sql, &f->get) < 0 || prepare(db, ins_sql, &f->ins) < 0 ||
-	    prepare(db, upd_sql, &f->upd) < 0 || prepare(db, upd_known_sql, &f->upd_known) < 0)
+	    prepare(db, upd_sql, &f->upd) < 0 || prepare(db, upd_known_sql, &f->upd_known) < 0 ||
+	    prepare(db, upd_whole_sql, &f->upd_whole) < 0)
 		return -EIO;
 	return 0;
 }

@@ -42,14 +42,12 @@ struct packer {
 	int err;
 };
 
-/* Room for n more bytes at pk->at and the slack after them, or NULL (-ENOMEM kept). */
-static uint8_t *room(struct packer *pk, size_t n)
+/* *buf grown for n more bytes at pk->at and the slack after them, or NULL (-ENOMEM kept). */
+static __attribute__((noinline)) uint8_t *room_grow(struct packer *pk, size_t n)
 {
 	size_t need = pk->at + n + pk->slack, cap;
 	uint8_t *grown;
 
-	if (need <= *pk->cap)
-		return *pk->buf + pk->at;
 	cap = 2 * *pk->cap > need + 4096 ? 2 * *pk->cap : need + 4096;
 	if (pk->err || !(grown = realloc(*pk->buf, cap))) {
 		pk->err = -ENOMEM;
@@ -60,8 +58,20 @@ static uint8_t *room(struct packer *pk, size_t n)
 	return grown + pk->at;
 }
 
+/*
+ * Room for n more bytes at pk->at and the slack after them, or NULL (-ENOMEM
+ * kept): inline, as the bytes it packs are (a call each was 56 instructions
+ * a text value on make bench's stream, 2.8 million of them).
+ */
+static inline uint8_t *room(struct packer *pk, size_t n)
+{
+	if (pk->at + n + pk->slack <= *pk->cap)
+		return *pk->buf + pk->at;
+	return room_grow(pk, n);
+}
+
 /* An integer (within the slack: unchecked). */
-static void put_int(struct packer *pk, int64_t i)
+static inline void put_int(struct packer *pk, int64_t i)
 {
 	uint8_t *p = *pk->buf + pk->at;
 
@@ -71,7 +81,7 @@ static void put_int(struct packer *pk, int64_t i)
 }
 
 /* Bytes at s (V_BYTES), or present without any (s NULL: V_NOBYTES, len kept). */
-static void put_bytes(struct packer *pk, const void *s, uint32_t len)
+static inline void put_bytes(struct packer *pk, const void *s, uint32_t len)
 {
 	size_t n = 1 + sizeof(len) + (s ? len : 0);
 	uint8_t *p = room(pk, n);
@@ -86,7 +96,7 @@ static void put_bytes(struct packer *pk, const void *s, uint32_t len)
 	pk->at += n;
 }
 
-static void put_absent(struct packer *pk)
+static inline void put_absent(struct packer *pk)
 {
 	(*pk->buf)[pk->at++] = V_ABSENT;
 }
@@ -132,7 +142,7 @@ static int pack_record(struct packer *pk, const struct ras_db_fold_plan *plan, c
 			put_int(pk, v->i);
 		else
 			put_bytes(pk, v->p, v->len);
-		if (pk->err)
+		if (__builtin_expect(pk->err != 0, 0))
 			return pk->err;
 	}
 	for (unsigned k = 0; k < t->nrec && !pk->err; k++)

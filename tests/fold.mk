@@ -32,3 +32,12 @@ check_PROGRAMS += tests/test-fold-cols
 TESTS += tests/test-fold-cols
 tests_test_fold_cols_CFLAGS = $(RAS_CFLAGS)
 tests_test_fold_cols_LDADD = $(TEST_LIBS)
+
+# Keys whose hashes collide fold into their own folds rows (the known rows'
+# in-memory key compare): the test links its own build of db_fold_entries.c
+# whose hash is one value for every key (tests/test-fold-collide.c).
+check_PROGRAMS += tests/test-fold-collide
+TESTS += tests/test-fold-collide
+tests_test_fold_collide_SOURCES = tests/test-fold-collide.c db/db_fold_entries.c
+tests_test_fold_collide_CFLAGS = $(RAS_CFLAGS) -DRAS_DB_FOLD_TEST_HASH
+tests_test_fold_collide_LDADD = $(TEST_LIBS)
