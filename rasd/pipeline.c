@@ -102,8 +102,17 @@ bool ras_pipeline_hold_full(const struct ras_pipeline *p)
 /* A batch is committed before the next record is kept, so a commit never drops a kept one. */
 static void commit_if_batch_full(struct ras_pipeline *p)
 {
-	if (!p->failing && !p->replaying)
-		ras_pipeline_commit_batch(p);
+	if (p->failing || p->replaying)
+		return;
+	/*
+	 * Neither a full batch nor a full hold: ras_pipeline_commit_batch would
+	 * do nothing (not even settle the commit behind), so it is not called.
+	 * Checked here, inline, as every record comes by.
+	 */
+	if (p->in_txn < p->cfg->batch_max_records &&
+	    p->pending.len < (size_t)p->cfg->hold_max_kb * 1024)
+		return;
+	ras_pipeline_commit_batch(p);
 }
 
 static int keep_pending(struct ras_pipeline *p, const struct ras_pending_entry *e)
