@@ -114,8 +114,10 @@ void diag_rules_defaults(struct diag_rules *r)
 /* a * b / c for a >= 0, b > 0, c > 0: in 64 bits when the product fits (the 128-bit division is a call). */
 static __int128 mul_div(int64_t a, int64_t b, int64_t c)
 {
-	if (a <= INT64_MAX / b)
-		return a * b / c;
+	int64_t ab;
+
+	if (!__builtin_mul_overflow(a, b, &ab))
+		return ab / c;
 	return (__int128)a * b / c;
 }
 
