@@ -330,17 +330,24 @@ static int make_room(struct ras_once_seen *o, int64_t now_ns)
 	return grow(o);
 }
 
-static int log_change(struct ras_once_seen *o, const struct item *it, bool added)
+static __attribute__((noinline)) int log_grow(struct ras_once_seen *o)
 {
-	if (o->n_log == o->cap_log) {
-		size_t cap = o->cap_log ? o->cap_log * 2 : 64;
-		struct change *m = realloc(o->log, cap * sizeof(*m));
+	size_t cap = o->cap_log ? o->cap_log * 2 : 64;
+	struct change *m = realloc(o->log, cap * sizeof(*m));
 
-		if (!m)
-			return -ENOMEM;
-		o->log = m;
-		o->cap_log = cap;
-	}
+	if (!m)
+		return -ENOMEM;
+	o->log = m;
+	o->cap_log = cap;
+	return 0;
+}
+
+/* Inlined: every take that hits and every add that holds logs its change (a call was 28 M of 1M records). */
+static inline __attribute__((always_inline)) int log_change(struct ras_once_seen *o,
+							    const struct item *it, bool added)
+{
+	if (o->n_log == o->cap_log && log_grow(o) < 0)
+		return -ENOMEM;
 	o->log[o->n_log++] = (struct change){ *it, added };
 	return 0;
 }
