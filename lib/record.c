@@ -176,14 +176,16 @@ static int extract_fast(const struct ras_type_format *tf, unsigned n, const uint
 {
 	for (unsigned i = 0; i < n; i++) {
 		const struct ras_field_plan *fp = &tf->plan[i];
+		/* In a local: the stores to *v could be to the plan, as far as the compiler knows. */
+		const uint8_t read = fp->read;
 		const uint8_t *at = d + fp->offset;
 		struct ras_value *v = &values[i];
 		uint16_t u16;
 		uint32_t u32;
 		uint64_t u64;
 
-		*v = (struct ras_value){ .present = fp->read != RAS_FR_ABSENT };
-		switch (fp->read) {
+		*v = (struct ras_value){ .present = read != RAS_FR_ABSENT };
+		switch (read) {
 		case RAS_FR_ABSENT:
 		case RAS_FR_INT_ODD:
 			break;
