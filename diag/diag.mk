@@ -28,6 +28,11 @@ check_PROGRAMS += tests/diag/test-dram-ref
 TESTS += tests/diag/test-dram-ref
 tests_diag_test_dram_ref_SOURCES = tests/diag/test-dram-ref.c tests/diag/dram_ref.h tests/tap.h
 tests_diag_test_dram_ref_LDADD = diag/libdiag.a
+# The verdict rules' buckets against their 128-bit-only arithmetic before issue 39, on random input.
+check_PROGRAMS += tests/diag/test-rate-ref
+TESTS += tests/diag/test-rate-ref
+tests_diag_test_rate_ref_SOURCES = tests/diag/test-rate-ref.c tests/tap.h
+tests_diag_test_rate_ref_LDADD = diag/libdiag.a
 EXTRA_DIST += diag/diag.mk
 ctl_ras_fdr_ctl_SOURCES += ctl/health.c
 rasd_librasd_a_SOURCES += rasd/health.c rasd/health.h rasd/health_internal.h rasd/health_attr.c \

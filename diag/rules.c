@@ -111,18 +111,28 @@ void diag_rules_defaults(struct diag_rules *r)
 	r->wide_cells = DIAG_WIDE_CELLS;
 }
 
+/* a * b / c for a >= 0, b > 0, c > 0: in 64 bits when the product fits (the 128-bit division is a call). */
+static __int128 mul_div(int64_t a, int64_t b, int64_t c)
+{
+	int64_t ab;
+
+	if (!__builtin_mul_overflow(a, b, &ab))
+		return ab / c;
+	return (__int128)a * b / c;
+}
+
 /* The leaky bucket of lib/threshold.c: count errors leak out per period, evenly. */
 static bool rate_add(struct diag_rate *b, const struct diag_rule_conf *t, int64_t now, int64_t n)
 {
 	if (!b->last_ns || now > b->last_ns) {
-		__int128 leaked = b->last_ns ? (__int128)(now - b->last_ns) * t->count / t->period_ns : 0;
+		__int128 leaked = b->last_ns ? mul_div(now - b->last_ns, t->count, t->period_ns) : 0;
 
 		if (!b->last_ns || leaked >= b->level) {
 			b->level = 0;
 			b->last_ns = now;
-		} else {
+		} else if (leaked) {
 			b->level -= (int64_t)leaked;
-			b->last_ns += (int64_t)(leaked * t->period_ns / t->count);
+			b->last_ns += (int64_t)mul_div((int64_t)leaked, t->period_ns, t->count);
 		}
 	}
 	if (n > 0 && b->level <= INT64_MAX - n)

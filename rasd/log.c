@@ -118,8 +118,9 @@ void ras_log_limit_report(struct ras_log_limit *l, const char *what, const char 
 	l->suppressed = 0;
 }
 
-bool ras_log_limit_allows(struct ras_log_limit *l, unsigned per_minute, const char *what,
-			  const char *which)
+/* Inlined into ras_log_record: it asks once a record, and most records are not logged in a storm. */
+static inline __attribute__((always_inline)) bool
+limit_allows(struct ras_log_limit *l, unsigned per_minute, const char *what, const char *which)
 {
 	struct timespec now;
 
@@ -143,6 +144,12 @@ bool ras_log_limit_allows(struct ras_log_limit *l, unsigned per_minute, const ch
 	return false;
 }
 
+bool ras_log_limit_allows(struct ras_log_limit *l, unsigned per_minute, const char *what,
+			  const char *which)
+{
+	return limit_allows(l, per_minute, what, which);
+}
+
 static const char *record_words(unsigned type_idx)
 {
 	static char words[RAS_MAX_EVENT_TYPES][64];
@@ -160,18 +167,16 @@ void ras_log_flush_suppressed(void)
 			ras_log_limit_report(&rates[i][c], record_words(i), class_words[c]);
 }
 
-void ras_log_record(const struct ras_event_type *type, int cpu, const char *source,
-		    const void *decoded, int64_t wall_ns)
+/* The line of a record the rate allows; apart, so that the records not logged skip its frame. */
+static __attribute__((noinline)) void record_line(const struct ras_event_type *type, int cpu,
+						  const char *source, const void *decoded,
+						  int64_t wall_ns)
 {
 	const struct ras_decoded_head *d = decoded;
 	char when[40], sentence[RAS_SUMMARY_LEN];
-	unsigned idx = (unsigned)(type - ras_event_types);
-	unsigned cls = d->severity > RAS_SEV_CORRECTED ? CLASS_WORSE : CLASS_CORRECTED;
 	char line[RAS_SUMMARY_LEN + 256];
 	struct ou_buf b;
 
-	if (!ras_log_limit_allows(&rates[idx][cls], rate_limit[cls], record_words(idx), class_words[cls]))
-		return;
 	ras_format_time(wall_ns, when, sizeof(when));
 	ras_render(type, decoded, sentence, sizeof(sentence));
 	/* "%s %s cpu %d%s%s: %s%s%s" without printf, cut where snprintf would cut it. */
@@ -201,4 +206,15 @@ void ras_log_record(const struct ras_event_type *type, int cpu, const char *sour
 			"RAS_SEVERITY=%s", ras_severity_name(d->severity),
 			"RAS_CPU=%d", cpu, "RAS_LOCATION=%s", d->location,
 			"RAS_SOURCE=%s", source, NULL);
+}
+
+void ras_log_record(const struct ras_event_type *type, int cpu, const char *source,
+		    const void *decoded, int64_t wall_ns)
+{
+	const struct ras_decoded_head *d = decoded;
+	unsigned idx = (unsigned)(type - ras_event_types);
+	unsigned cls = d->severity > RAS_SEV_CORRECTED ? CLASS_WORSE : CLASS_CORRECTED;
+
+	if (limit_allows(&rates[idx][cls], rate_limit[cls], record_words(idx), class_words[cls]))
+		record_line(type, cpu, source, decoded, wall_ns);
 }

@@ -102,8 +102,17 @@ bool ras_pipeline_hold_full(const struct ras_pipeline *p)
 /* A batch is committed before the next record is kept, so a commit never drops a kept one. */
 static void commit_if_batch_full(struct ras_pipeline *p)
 {
-	if (!p->failing && !p->replaying)
-		ras_pipeline_commit_batch(p);
+	if (p->failing || p->replaying)
+		return;
+	/*
+	 * Neither a full batch nor a full hold: ras_pipeline_commit_batch would
+	 * do nothing (not even settle the commit behind), so it is not called.
+	 * Checked here, inline, as every record comes by.
+	 */
+	if (p->in_txn < p->cfg->batch_max_records &&
+	    p->pending.len < (size_t)p->cfg->hold_max_kb * 1024)
+		return;
+	ras_pipeline_commit_batch(p);
 }
 
 static int keep_pending(struct ras_pipeline *p, const struct ras_pending_entry *e)
@@ -208,6 +217,17 @@ fail:
 	return -EIO;
 }
 
+/* A record's fields by the formats' tep, its byte order asked when the tep is new. */
+static int extract(struct ras_pipeline *p, unsigned idx, const void *data, uint32_t size)
+{
+	if (p->fmt->tep != p->swap_tep) {
+		p->swap_tep = p->fmt->tep;
+		p->swap = ras_record_swap(p->swap_tep);
+	}
+	return ras_record_extract_as(p->swap, &ras_event_types[idx], &p->fmt->type[idx], data, size,
+				     p->values);
+}
+
 static void store(struct ras_pipeline *p, unsigned idx, int cpu, uint64_t ts,
 		  const void *data, uint32_t size, const char *source, bool synthetic)
 {
@@ -217,7 +237,7 @@ static void store(struct ras_pipeline *p, unsigned idx, int cpu, uint64_t ts,
 		.synthetic = synthetic, .size = size, .data = data,
 	};
 
-	if (ras_record_extract(p->fmt->tep, type, &p->fmt->type[idx], data, size, p->values) < 0) {
+	if (extract(p, idx, data, size) < 0) {
 		p->malformed++;
 		if (!p->malformed_logged[idx])
 			ras_log(LOG_WARNING, "%s:%s record of %u bytes is shorter than its format; "
@@ -559,7 +579,6 @@ int ras_pipeline_account_crash(struct ras_pipeline *p)
 static int replay_entry(void *ctx, const struct ras_pending_entry *e)
 {
 	struct ras_pipeline *p = ctx;
-	const struct ras_event_type *type = &ras_event_types[e->type_idx];
 
 	if (e->kind == RAS_PENDING_LOSS) {
 		/* The kernel's drops also feed the thresholds; malformed and crash rows do not. */
@@ -570,8 +589,7 @@ static int replay_entry(void *ctx, const struct ras_pending_entry *e)
 		return p->failing ? -EIO : 0;
 	}
 	/* It was extracted once already: the bytes are the same. */
-	if (ras_record_extract(p->fmt->tep, type, &p->fmt->type[e->type_idx], e->data, e->size,
-			       p->values) < 0)
+	if (extract(p, e->type_idx, e->data, e->size) < 0)
 		return 0;
 	return insert_record(p, e, false);
 }

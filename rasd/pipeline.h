@@ -128,6 +128,9 @@ struct ras_pipeline {
 	bool refused_logged;
 	struct ras_db_limits limits;     /* folding and raw-record limits, from cfg */
 	struct ras_value values[RAS_MAX_FIELDS];
+	/* fmt->tep's byte order against the host's (ras_record_swap), asked once a tep. */
+	struct tep_handle *swap_tep;
+	bool swap;
 	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
 	alignas(16) uint8_t synth[RAS_SYNTH_MAX];
 };
