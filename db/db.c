@@ -141,12 +141,7 @@ static int open_common(struct ras_db **out, const char *path, int flags, const c
 		return -ENOMEM;
 	db->rows_store = ras_db_rows_store;
 	db->unheld_store = ras_db_fold_store_unheld;
-	/*
-	 * No allocation statistics: they take a global mutex around every
-	 * malloc SQLite makes, a few percent of a storm's CPU time. Refused
-	 * (harmlessly) once SQLite is initialised, so only the first open sets it.
-	 */
-	sqlite3_config(SQLITE_CONFIG_MEMSTATUS, 0);
+	ras_db_sqlite_setup();
 	/* Not through a link: SQLite would follow one to wherever it points. */
 	if (sqlite3_open_v2(path, &db->h, flags | SQLITE_OPEN_NOFOLLOW, vfs) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open database %s: %s", path,

@@ -31,6 +31,7 @@ int ras_db_bucket_reader_open(struct ras_db *db, struct ras_db_bucket_reader **o
 	 * recovered) fails at once and the caller asks the writer's connection.
 	 * Only the event loop uses it: no SQLite mutexes.
 	 */
+	ras_db_sqlite_setup();
 	if (sqlite3_open_v2(path, &r->h, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOFOLLOW |
 			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v3(r->h, "SELECT level, last_ns, total FROM buckets"

@@ -123,6 +123,7 @@ int ras_db_checkpointer_start(struct ras_db *db, int frames)
 	pthread_cond_init(&c->wake, NULL);
 	c->frames = frames;
 	/* Read once, so the connection knows the log: until then a checkpoint does nothing. */
+	ras_db_sqlite_setup();
 	if (!path || sqlite3_open_v2(path, &c->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW |
 				     SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK ||
 	    sqlite3_exec(c->h, "PRAGMA schema_version", NULL, NULL, NULL) != SQLITE_OK) {

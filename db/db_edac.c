@@ -678,6 +678,7 @@ int ras_db_edac_open_rw(struct ras_db **out, const char *path, char *err, size_t
 	db = calloc(1, sizeof(*db));
 	if (!db)
 		return -ENOMEM;
+	ras_db_sqlite_setup();
 	if (sqlite3_open_v2(path, &db->h, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW, NULL) != SQLITE_OK) {
 		snprintf(err, errlen, "cannot open database %s: %s", path,
 			 db->h ? sqlite3_errmsg(db->h) : "out of memory");

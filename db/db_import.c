@@ -646,6 +646,7 @@ static int open_foreign(const char *path, sqlite3 **out, char *err, size_t errle
 	uri = foreign_uri(path);
 	if (!uri)
 		return -ENOMEM;
+	ras_db_sqlite_setup();
 	r = sqlite3_open_v2(uri, &src, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL);
 	free(uri);
 	if (r == SQLITE_OK &&

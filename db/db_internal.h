@@ -289,6 +289,11 @@ int ras_db_raise_id_floor(struct ras_db *db, unsigned idx, int64_t id);
 
 int ras_db_migrate(struct ras_db *db);
 /* SQLite's result code as -errno: -EBUSY, -ENOSPC, -EBADMSG or -EIO (db_base.c, the leaf). */
+/*
+ * SQLite's process-wide settings, made before anything initialises it (the
+ * first sqlite3_vfs_find or open): once initialised it refuses them.
+ */
+void ras_db_sqlite_setup(void);
 int ras_db_errno_of(int code);
 
 /*

@@ -176,6 +176,7 @@ static int log_open(sqlite3_vfs *vfs, const char *name, sqlite3_file *file, int 
 
 static void make_vfs(void)
 {
+	ras_db_sqlite_setup();
 	system_vfs = sqlite3_vfs_find(NULL);
 	if (!system_vfs)
 		return;
