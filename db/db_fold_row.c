@@ -73,8 +73,9 @@ static struct ras_db_col_val event_value(const struct ras_db_col_ref *c, const v
 }
 
 /* An integer column as the list reads it: have is false for anything but an integer. */
-static inline void int_col(const struct ras_db_col_ref *c, ras_db_col_get *get, const void *ctx,
-			   bool *have, uint64_t *v)
+static inline __attribute__((always_inline)) void int_col(const struct ras_db_col_ref *c,
+							  ras_db_col_get *get, const void *ctx,
+							  bool *have, uint64_t *v)
 {
 	struct ras_db_col_val x = get(c, ctx);
 
