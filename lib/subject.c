@@ -482,10 +482,14 @@ static bool row_of_edac(const struct feed_in *in, struct ras_subject *s)
 	struct ou_buf key;
 	char tail[ROW_TAIL_MAX], *t = tail;
 	enum diag_spelling sp;
+	size_t n;
 
 	if (!KNOWN(e->mc_index))
 		return false;
-	sp = diag_dram_from_edac_detail(e->driver_detail, strnlen(e->driver_detail, sizeof(e->driver_detail)), &c);
+	n = strnlen(e->driver_detail, sizeof(e->driver_detail));
+	/* A NUL ends the text (nearly always): read in place; else the bounded way. */
+	sp = n < sizeof(e->driver_detail) ? diag_dram_from_edac_string(e->driver_detail, n, &c)
+					  : diag_dram_from_edac_detail(e->driver_detail, n, &c);
 	if (sp == DIAG_SP_NONE || !KNOWN(c.row) || !KNOWN(c.bank))
 		return false;
 	s->dram = c;
