@@ -298,42 +298,123 @@ static const struct name *find_pair(const struct parse *ps, const char *prev, si
 	return find_name(ps, both, prev_len + 1 + len);
 }
 
+/* Whether q is inside the word: before end (bounded) and not a separator or the end. */
+#define IN_WORD(q) ((!bounded || (q) < end) && !(class_of(*(q)) & 1))
+
+/*
+ * The value word at q read as number() reads it, in the pass that finds the
+ * word's end (returned): true in *ok with the number in *out when it is one.
+ */
+static inline __attribute__((always_inline)) const char *
+value_word(const char *q, const char *end, bool hex, int64_t *out, bool *ok, bool bounded)
+{
+	const char *digits;
+	int64_t v = 0;
+	unsigned d;
+
+	*ok = false;
+	/* "0x" and at least a byte more in the word: hexadecimal. 'x' | 0x20 is 'x' for 'X' only. */
+	if ((!bounded || end - q > 2) && q[0] == '0' && (q[1] | 0x20) == 'x' && IN_WORD(q + 2)) {
+		hex = true;
+		q += 2;
+	}
+	digits = q;
+	if (hex) {
+		for (; IN_WORD(q) && (d = (unsigned)hex_value1[(unsigned char)*q] - 1) <= 15; q++)
+			if ((v = v * 16 + d) > NUMBER_MAX)
+				goto rest;
+	} else {
+		for (; IN_WORD(q) && (d = (unsigned)(unsigned char)*q - '0') <= 9; q++)
+			if ((v = v * 10 + d) > NUMBER_MAX)
+				goto rest;
+	}
+	if (q > digits && !IN_WORD(q)) {
+		*out = v;
+		*ok = true;
+		return q;
+	}
+rest:
+	while (IN_WORD(q))
+		q++;
+	return q;
+}
+
+/* take for the value word at q, read as its end is found; returns the word's end. */
+static inline __attribute__((always_inline)) const char *
+take_word(struct parse *ps, const struct name *nm, const char *q, const char *end, bool bounded)
+{
+	int64_t value;
+	size_t slot;
+	bool ok;
+
+	ps->tags |= nm->tag;
+	slot = nm->off / sizeof(int64_t);
+	/* Nothing to fill, or a name of higher priority filled it: the number does not matter. */
+	if (nm->off == NO_FIELD || nm->prio <= ps->prio[slot]) {
+		while (IN_WORD(q))
+			q++;
+		return q;
+	}
+	q = value_word(q, end, nm->hex, &value, &ok, bounded);
+	if (ok) {
+		ps->prio[slot] = nm->prio;
+		*(int64_t *)((char *)ps->out + nm->off) = value;
+	}
+	return q;
+}
+
 /*
  * One pass over the words: "name:value", CPER's older "name: value", and a
- * word without a colon kept as the first half of a two-word name.
+ * word without a colon kept as the first half of a two-word name. A word is
+ * read as next_word reads it: a name up to its first colon, the value after
+ * it read as number() reads it while its end is found (no second pass).
  */
 static inline __attribute__((always_inline)) void
-parse_words(struct parse *ps, const char *p, const char *end, bool bounded)
+parse_words(struct parse *ps, const char *q, const char *end, bool bounded)
 {
 	const char *w, *we, *colon, *prev = NULL;
 	size_t prev_len = 0;
 
-	while (next_word(&p, end, &w, &we, &colon, bounded)) {
+	for (;;) {
 		const struct name *nm;
 
-		if (!colon) {
+		while ((!bounded || q < end) && class_of(*q) == B_SEP)
+			q++;
+		w = q;
+		while ((!bounded || q < end) && class_of(*q) == B_WORD)
+			q++;
+		if (!((!bounded || q < end) && class_of(*q) == B_COLON)) {
+			/* Not a separator, a word byte or a colon: the end. */
+			if (q == w)
+				return;
 			prev = w;
-			prev_len = (size_t)(we - w);
+			prev_len = (size_t)(q - w);
 			continue;
 		}
+		colon = q++;
 		/* Only after a word without a colon (rare): else no call, even out of line. */
 		nm = prev ? find_pair(ps, prev, prev_len, w, (size_t)(colon - w)) : NULL;
 		prev = NULL;
-		if (!nm && !(nm = find_name(ps, w, (size_t)(colon - w))))
+		if (!nm && !(nm = find_name(ps, w, (size_t)(colon - w)))) {
+			while (IN_WORD(q))
+				q++;
 			continue;
-		if (colon + 1 < we) {
-			take(ps, nm, colon + 1, we);
+		}
+		if (IN_WORD(q)) {
+			q = take_word(ps, nm, q, end, bounded);
 		} else {
-			const char *save = p;
+			const char *save = q;
 
 			/* The value is the next word, unless that is a name of its own. */
-			if (next_word(&p, end, &w, &we, &colon, bounded) && !colon)
+			if (next_word(&q, end, &w, &we, &colon, bounded) && !colon)
 				take(ps, nm, w, we);
 			else
-				p = save;
+				q = save;
 		}
 	}
 }
+
+#undef IN_WORD
 
 /* Whether [s, end) holds "APEI location:": ghes_edac's text, read with CPER's names. */
 static bool apei_location(const char *s, const char *end)
