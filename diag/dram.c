@@ -212,6 +212,48 @@ static inline unsigned name_slot(const char *w, size_t len)
 	return (x * UINT32_C(0x4882034d)) >> 26;
 }
 
+/* Unaligned loads, as one instruction each. */
+static inline uint64_t load64(const char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline uint32_t load32(const char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline uint16_t load16(const char *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* Whether the n bytes at a and at b (n at least 1) are the same, read only within them. */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+	/* Two loads that overlap in the middle cover n bytes of their size to twice it. */
+	if (n >= 8) {
+		for (size_t i = 0; i + 8 < n; i += 8)
+			if (load64(a + i) != load64(b + i))
+				return false;
+		return load64(a + n - 8) == load64(b + n - 8);
+	}
+	if (n >= 4)
+		return load32(a) == load32(b) && load32(a + n - 4) == load32(b + n - 4);
+	if (n >= 2)
+		return load16(a) == load16(b) && load16(a + n - 2) == load16(b + n - 2);
+	return a[0] == b[0];
+}
+
 /* The name w[0, len) in the table, NULL when none: the one name at its slot, if the same. */
 static inline const struct name *find_name(const struct parse *ps, const char *w, size_t len)
 {
@@ -221,12 +263,7 @@ static inline const struct name *find_name(const struct parse *ps, const char *w
 	if (!len || len > ps->longest || !(i = ps->slot[name_slot(w, len)]))
 		return NULL;
 	nm = &ps->names[i - 1];
-	if (nm->len != len)
-		return NULL;
-	for (size_t k = 0; k < len; k++)
-		if (nm->name[k] != w[k])
-			return NULL;
-	return nm;
+	return nm->len == len && same_bytes(nm->name, w, len) ? nm : NULL;
 }
 
 static inline void take(struct parse *ps, const struct name *nm, const char *v, const char *end)
