@@ -676,6 +676,9 @@ static int64_t errors_in(const struct ras_event_type *type, const void *decoded)
 
 /* Each event type's feed of each kind (NULL: none), found once from kinds[]. */
 static subject_fn feed_of[RAS_MAX_EVENT_TYPES][RAS_SUBJ_KINDS];
+_Static_assert(RAS_SUBJ_KINDS <= 32, "a kind is a bit of an unsigned");
+/* Each event type's kinds with a feed, a bit each: a record visits those only. */
+static unsigned feed_kinds[RAS_MAX_EVENT_TYPES];
 
 /* A place in DRAM nothing is known of (diag_dram_clear), copied into each subject. */
 static struct diag_dram dram_none;
@@ -693,6 +696,7 @@ static void find_feeds(void)
 				if (kinds[k].feeds[f].table &&
 				    !strcmp(kinds[k].feeds[f].table, ras_event_types[t].table)) {
 					feed_of[t][k] = kinds[k].feeds[f].fn;
+					feed_kinds[t] |= 1u << k;
 					break;
 				}
 }
@@ -729,11 +733,11 @@ static int subjects(const struct ras_event_type *type, const struct ras_value *v
 	    (page_size & (page_size - 1)) || t >= ras_n_event_types || t >= RAS_MAX_EVENT_TYPES)
 		return 0;
 	pthread_once(&once, find_feeds);
-	for (int k = 0; k < RAS_SUBJ_KINDS && n < RAS_SUBJECTS_MAX; k++) {
+	/* The kinds wanted that have a feed, in order. */
+	for (unsigned m = wanted & feed_kinds[t]; m && n < RAS_SUBJECTS_MAX; m &= m - 1) {
+		int k = __builtin_ctz(m);
 		struct ras_subject *s = &out[n];
 
-		if (!(wanted & (1u << k)) || !feed_of[t][k])
-			continue;
 		subject_reset(s, k);
 		if (feed_of[t][k](&in, s)) {
 			if (!s->n)
