@@ -238,7 +238,8 @@ static inline uint16_t load16(const char *p)
 }
 
 /* Whether the n bytes at a and at b (n at least 1) are the same, read only within them. */
-static inline bool same_bytes(const char *a, const char *b, size_t n)
+static inline __attribute__((always_inline)) bool
+same_bytes(const char *a, const char *b, size_t n)
 {
 	/* Two loads that overlap in the middle cover n bytes of their size to twice it. */
 	if (n >= 8) {
@@ -255,7 +256,8 @@ static inline bool same_bytes(const char *a, const char *b, size_t n)
 }
 
 /* The name w[0, len) in the table, NULL when none: the one name at its slot, if the same. */
-static inline const struct name *find_name(const struct parse *ps, const char *w, size_t len)
+static inline __attribute__((always_inline)) const struct name *
+find_name(const struct parse *ps, const char *w, size_t len)
 {
 	const struct name *nm;
 	unsigned i;
