@@ -478,7 +478,8 @@ static bool row_of_cxl(const struct feed_in *in, struct ras_subject *s)
 static bool row_of_edac(const struct feed_in *in, struct ras_subject *s)
 {
 	const struct edac_decoded *e = in->decoded;
-	struct diag_dram c;
+	/* Read straight into the subject's coordinates (no copy of 128 bytes). */
+	struct diag_dram *c = &s->dram;
 	struct ou_buf key;
 	char tail[ROW_TAIL_MAX], *t = tail;
 	enum diag_spelling sp;
@@ -488,11 +489,13 @@ static bool row_of_edac(const struct feed_in *in, struct ras_subject *s)
 		return false;
 	n = strnlen(e->driver_detail, sizeof(e->driver_detail));
 	/* A NUL ends the text (nearly always): read in place; else the bounded way. */
-	sp = n < sizeof(e->driver_detail) ? diag_dram_from_edac_string(e->driver_detail, n, &c)
-					  : diag_dram_from_edac_detail(e->driver_detail, n, &c);
-	if (sp == DIAG_SP_NONE || !KNOWN(c.row) || !KNOWN(c.bank))
+	sp = n < sizeof(e->driver_detail) ? diag_dram_from_edac_string(e->driver_detail, n, c)
+					  : diag_dram_from_edac_detail(e->driver_detail, n, c);
+	if (sp == DIAG_SP_NONE || !KNOWN(c->row) || !KNOWN(c->bank)) {
+		/* No row: the subject as subject_reset left it (nothing known). */
+		diag_dram_clear(c);
 		return false;
-	s->dram = c;
+	}
 	edac_label(in, e, s);
 	if (KNOWN(e->address)) {
 		s->have_addr = true;
@@ -509,20 +512,20 @@ static bool row_of_edac(const struct feed_in *in, struct ras_subject *s)
 	/* Firmware first: ghes_edac's one controller; the CPER location places the DIMM. */
 	if (sp == DIAG_SP_GHES) {
 		t = put_lit(t, " node ");
-		t = put_dec(t, or_minus1(c.socket));
+		t = put_dec(t, or_minus1(c->socket));
 		t = put_lit(t, " card ");
-		t = put_dec(t, or_minus1(c.mc));
+		t = put_dec(t, or_minus1(c->mc));
 		t = put_lit(t, " module ");
-		t = put_dec(t, or_minus1(c.dimm));
+		t = put_dec(t, or_minus1(c->dimm));
 	}
 	t = put_lit(t, " rank ");
-	t = put_dec(t, or_minus1(c.rank));
+	t = put_dec(t, or_minus1(c->rank));
 	t = put_lit(t, " bank group ");
-	t = put_dec(t, or_minus1(c.bank_group));
+	t = put_dec(t, or_minus1(c->bank_group));
 	t = put_lit(t, " bank ");
-	t = put_dec(t, (long long)c.bank);
+	t = put_dec(t, (long long)c->bank);
 	t = put_lit(t, " row ");
-	t = put_hex(t, (unsigned long long)c.row);
+	t = put_hex(t, (unsigned long long)c->row);
 	ou_put_n(&key, tail, (size_t)(t - tail));
 	return true;
 }
