@@ -363,15 +363,17 @@ static bool cpu_of_mce(const struct feed_in *in, struct ras_subject *s)
 {
 	const void *d = in->decoded;
 	uint64_t ps = in->ps;
-	static const char *const core_classes[] = { "cache", "tlb", "internal", "bus" };
 	const struct mce_decoded *m = d;
+	const char *ec = m->error_class;
 	struct ou_buf key;
-	bool core = false;
+	bool core;
 	char name[24];
 
 	(void)ps;
-	for (size_t i = 0; i < sizeof(core_classes) / sizeof(core_classes[0]); i++)
-		core |= !strcmp(m->error_class, core_classes[i]);
+	/* strcmp's equality, NUL included, as compares of known size (inline, no call). */
+	_Static_assert(sizeof(m->error_class) >= sizeof("internal"), "compared whole");
+	core = !memcmp(ec, "cache", 6) || !memcmp(ec, "tlb", 4) || !memcmp(ec, "internal", 9) ||
+	       !memcmp(ec, "bus", 4);
 	if (!core || !KNOWN(m->cpu) || m->cpu < 0 || m->cpu > 65535)
 		return false;
 	s->cpu = (int)m->cpu;
