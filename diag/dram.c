@@ -13,9 +13,9 @@ enum { T_EARLY = 1, T_SKX = 2, T_ADXL = 4, T_GHES = 8, T_AMD = 16, T_SB = 32 };
  * value of its highest-priority name (ADXL lists a channel's rank and the
  * DIMM's rank; CPER the raw bank and its split), else the first word.
  * hex: the number is hexadecimal even without "0x" (skx's row and col).
- * Each table is sorted by the name's length, then its bytes (memcmp's
- * order): find_name looks among the names of a word's length only (by_len
- * below). tests/diag/test-dram-golden reads every name.
+ * find_name looks a word up by a hash of its first, middle and last bytes
+ * and its length (name_slot, edac_slot below): one name to compare, not
+ * every name of its length. tests/diag/test-dram-golden reads every name.
  */
 #define NAME(n, member, prio, hex, tag) { n, sizeof(n) - 1, M(member), prio, hex, tag }
 #define SKIP(n, tag) { n, sizeof(n) - 1, NO_FIELD, 0, false, tag }
@@ -72,14 +72,20 @@ static const struct name edac_names[] = {
 };
 
 /*
- * Where each length's names start in edac_names: by_len[n] is the first
- * name of n bytes or more, by_len[n + 1] the end of those of n bytes.
- * Written by hand from the table above; tests/diag/test-dram-golden finds
- * every name, so a wrong start fails it.
+ * Where each name sits in edac_names, by name_slot of it: its index plus
+ * one, 0 for a slot no name hashes to. Generated from the table above (K in
+ * name_slot chosen so no two names of a table share a slot): a name added
+ * needs the slots anew, else tests/diag/test-dram-golden, which finds every
+ * name, fails.
  */
-static const unsigned char edac_by_len[] = {
-	0, 0, 0, 4, 8, 10, 10, 13, 14, 15, 19, 24, 25, 26, 27, 29, 29, 29, 30, 31,
+static const unsigned char edac_slot[64] = {
+	29, 0, 5, 0, 14, 0, 8, 16, 0, 9, 23, 19, 0, 13, 0, 0, 0, 7, 0, 0, 0, 0,
+	0, 0, 0, 0, 22, 31, 0, 1, 0, 0, 0, 24, 0, 0, 4, 0, 0, 12, 0, 0, 0, 28,
+	0, 6, 0, 10, 0, 20, 15, 25, 21, 18, 0, 2, 26, 17, 27, 0, 11, 30, 0, 3,
 };
+
+/* The longest name in edac_names ("MemoryControllerId"). */
+#define EDAC_LONGEST 18
 
 /* ghes_edac's "APEI location:" text: CPER's names, in decimal. */
 static const struct name ghes_names[] = {
@@ -100,10 +106,15 @@ static const struct name ghes_names[] = {
 	NAME("bit_position", bit, 2, false, T_GHES),
 };
 
-/* As edac_by_len, for ghes_names. */
-static const unsigned char ghes_by_len[] = {
-	0, 0, 0, 0, 2, 6, 6, 10, 12, 12, 12, 13, 13, 15,
+/* As edac_slot, for ghes_names. */
+static const unsigned char ghes_slot[64] = {
+	0, 0, 0, 0, 0, 0, 2, 0, 0, 0, 0, 0, 15, 3, 0, 0, 0, 0, 0, 0, 12, 0,
+	0, 0, 0, 10, 0, 4, 5, 0, 0, 0, 0, 13, 0, 0, 0, 11, 7, 0, 14, 0, 0, 8,
+	0, 1, 0, 6, 9, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
 };
+
+/* The longest name in ghes_names ("bank_address", "bit_position"). */
+#define GHES_LONGEST 12
 
 static const char *const spelling_names[DIAG_SP_N] = {
 	[DIAG_SP_NONE] = "none", [DIAG_SP_SKX_EARLY] = "skx-early", [DIAG_SP_SKX] = "skx",
@@ -181,7 +192,7 @@ static inline bool number(const char *p, const char *end, bool hex, int64_t *out
 
 struct parse {
 	const struct name *names;
-	const unsigned char *by_len;    /* edac_by_len or ghes_by_len */
+	const unsigned char *slot;      /* edac_slot or ghes_slot */
 	size_t longest;                 /* the longest name's length */
 	struct diag_dram *out;
 	unsigned char prio[sizeof(struct diag_dram) / sizeof(int64_t)];
@@ -189,25 +200,72 @@ struct parse {
 };
 
 /*
- * The name w[0, len) in the table, NULL when none: among the few names of
- * its length, the one with its first byte and then the rest.
+ * Where a word of len bytes (1 to 255) hashes in a table of 64 slots: its
+ * first, middle and last bytes and its length, times an odd constant, the
+ * product's top 6 bits.
  */
-static inline const struct name *find_name(const struct parse *ps, const char *w, size_t len)
+static inline unsigned name_slot(const char *w, size_t len)
 {
-	if (!len || len > ps->longest)
-		return NULL;
-	for (unsigned i = ps->by_len[len], e = ps->by_len[len + 1]; i < e; i++) {
-		const struct name *nm = &ps->names[i];
-		size_t k = 1;
+	uint32_t x = (uint32_t)(unsigned char)w[0] | (uint32_t)(unsigned char)w[len >> 1] << 8 |
+		     (uint32_t)(unsigned char)w[len - 1] << 16 | (uint32_t)len << 24;
 
-		if (nm->name[0] != w[0])
-			continue;
-		while (k < len && nm->name[k] == w[k])
-			k++;
-		if (k == len)
-			return nm;
+	return (x * UINT32_C(0x4882034d)) >> 26;
+}
+
+/* Unaligned loads, as one instruction each. */
+static inline uint64_t load64(const char *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline uint32_t load32(const char *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline uint16_t load16(const char *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* Whether the n bytes at a and at b (n at least 1) are the same, read only within them. */
+static inline __attribute__((always_inline)) bool
+same_bytes(const char *a, const char *b, size_t n)
+{
+	/* Two loads that overlap in the middle cover n bytes of their size to twice it. */
+	if (n >= 8) {
+		for (size_t i = 0; i + 8 < n; i += 8)
+			if (load64(a + i) != load64(b + i))
+				return false;
+		return load64(a + n - 8) == load64(b + n - 8);
 	}
-	return NULL;
+	if (n >= 4)
+		return load32(a) == load32(b) && load32(a + n - 4) == load32(b + n - 4);
+	if (n >= 2)
+		return load16(a) == load16(b) && load16(a + n - 2) == load16(b + n - 2);
+	return a[0] == b[0];
+}
+
+/* The name w[0, len) in the table, NULL when none: the one name at its slot, if the same. */
+static inline __attribute__((always_inline)) const struct name *
+find_name(const struct parse *ps, const char *w, size_t len)
+{
+	const struct name *nm;
+	unsigned i;
+
+	if (!len || len > ps->longest || !(i = ps->slot[name_slot(w, len)]))
+		return NULL;
+	nm = &ps->names[i - 1];
+	return nm->len == len && same_bytes(nm->name, w, len) ? nm : NULL;
 }
 
 static inline void take(struct parse *ps, const struct name *nm, const char *v, const char *end)
@@ -279,42 +337,123 @@ static const struct name *find_pair(const struct parse *ps, const char *prev, si
 	return find_name(ps, both, prev_len + 1 + len);
 }
 
+/* Whether q is inside the word: before end (bounded) and not a separator or the end. */
+#define IN_WORD(q) ((!bounded || (q) < end) && !(class_of(*(q)) & 1))
+
+/*
+ * The value word at q read as number() reads it, in the pass that finds the
+ * word's end (returned): true in *ok with the number in *out when it is one.
+ */
+static inline __attribute__((always_inline)) const char *
+value_word(const char *q, const char *end, bool hex, int64_t *out, bool *ok, bool bounded)
+{
+	const char *digits;
+	int64_t v = 0;
+	unsigned d;
+
+	*ok = false;
+	/* "0x" and at least a byte more in the word: hexadecimal. 'x' | 0x20 is 'x' for 'X' only. */
+	if ((!bounded || end - q > 2) && q[0] == '0' && (q[1] | 0x20) == 'x' && IN_WORD(q + 2)) {
+		hex = true;
+		q += 2;
+	}
+	digits = q;
+	if (hex) {
+		for (; IN_WORD(q) && (d = (unsigned)hex_value1[(unsigned char)*q] - 1) <= 15; q++)
+			if ((v = v * 16 + d) > NUMBER_MAX)
+				goto rest;
+	} else {
+		for (; IN_WORD(q) && (d = (unsigned)(unsigned char)*q - '0') <= 9; q++)
+			if ((v = v * 10 + d) > NUMBER_MAX)
+				goto rest;
+	}
+	if (q > digits && !IN_WORD(q)) {
+		*out = v;
+		*ok = true;
+		return q;
+	}
+rest:
+	while (IN_WORD(q))
+		q++;
+	return q;
+}
+
+/* take for the value word at q, read as its end is found; returns the word's end. */
+static inline __attribute__((always_inline)) const char *
+take_word(struct parse *ps, const struct name *nm, const char *q, const char *end, bool bounded)
+{
+	int64_t value;
+	size_t slot;
+	bool ok;
+
+	ps->tags |= nm->tag;
+	slot = nm->off / sizeof(int64_t);
+	/* Nothing to fill, or a name of higher priority filled it: the number does not matter. */
+	if (nm->off == NO_FIELD || nm->prio <= ps->prio[slot]) {
+		while (IN_WORD(q))
+			q++;
+		return q;
+	}
+	q = value_word(q, end, nm->hex, &value, &ok, bounded);
+	if (ok) {
+		ps->prio[slot] = nm->prio;
+		*(int64_t *)((char *)ps->out + nm->off) = value;
+	}
+	return q;
+}
+
 /*
  * One pass over the words: "name:value", CPER's older "name: value", and a
- * word without a colon kept as the first half of a two-word name.
+ * word without a colon kept as the first half of a two-word name. A word is
+ * read as next_word reads it: a name up to its first colon, the value after
+ * it read as number() reads it while its end is found (no second pass).
  */
 static inline __attribute__((always_inline)) void
-parse_words(struct parse *ps, const char *p, const char *end, bool bounded)
+parse_words(struct parse *ps, const char *q, const char *end, bool bounded)
 {
 	const char *w, *we, *colon, *prev = NULL;
 	size_t prev_len = 0;
 
-	while (next_word(&p, end, &w, &we, &colon, bounded)) {
+	for (;;) {
 		const struct name *nm;
 
-		if (!colon) {
+		while ((!bounded || q < end) && class_of(*q) == B_SEP)
+			q++;
+		w = q;
+		while ((!bounded || q < end) && class_of(*q) == B_WORD)
+			q++;
+		if (!((!bounded || q < end) && class_of(*q) == B_COLON)) {
+			/* Not a separator, a word byte or a colon: the end. */
+			if (q == w)
+				return;
 			prev = w;
-			prev_len = (size_t)(we - w);
+			prev_len = (size_t)(q - w);
 			continue;
 		}
+		colon = q++;
 		/* Only after a word without a colon (rare): else no call, even out of line. */
 		nm = prev ? find_pair(ps, prev, prev_len, w, (size_t)(colon - w)) : NULL;
 		prev = NULL;
-		if (!nm && !(nm = find_name(ps, w, (size_t)(colon - w))))
+		if (!nm && !(nm = find_name(ps, w, (size_t)(colon - w)))) {
+			while (IN_WORD(q))
+				q++;
 			continue;
-		if (colon + 1 < we) {
-			take(ps, nm, colon + 1, we);
+		}
+		if (IN_WORD(q)) {
+			q = take_word(ps, nm, q, end, bounded);
 		} else {
-			const char *save = p;
+			const char *save = q;
 
 			/* The value is the next word, unless that is a name of its own. */
-			if (next_word(&p, end, &w, &we, &colon, bounded) && !colon)
+			if (next_word(&q, end, &w, &we, &colon, bounded) && !colon)
 				take(ps, nm, w, we);
 			else
-				p = save;
+				q = save;
 		}
 	}
 }
+
+#undef IN_WORD
 
 /* Whether [s, end) holds "APEI location:": ghes_edac's text, read with CPER's names. */
 static bool apei_location(const char *s, const char *end)
@@ -334,10 +473,40 @@ static bool apei_location(const char *s, const char *end)
 	return false;
 }
 
+/* The reader's start: out cleared, the table the text's spelling reads by. */
+static void parse_start(struct parse *ps, bool ghes, struct diag_dram *out)
+{
+	ps->out = out;
+	ps->tags = 0;
+	diag_dram_clear(out);
+	memset(ps->prio, 0, sizeof(ps->prio));
+	ps->names = ghes ? ghes_names : edac_names;
+	ps->slot = ghes ? ghes_slot : edac_slot;
+	ps->longest = ghes ? GHES_LONGEST : EDAC_LONGEST;
+}
+
+/* The spelling of what was read (out cleared when nothing of DRAM). */
+static enum diag_spelling parse_end(const struct parse *ps, bool ghes, struct diag_dram *out)
+{
+	if (!diag_dram_known(out)) {
+		diag_dram_clear(out);
+		return DIAG_SP_NONE;
+	}
+	if (ghes)
+		return DIAG_SP_GHES;
+	if (ps->tags & T_AMD)
+		return DIAG_SP_AMD;
+	if (ps->tags & T_SB)
+		return DIAG_SP_SB;
+	if (ps->tags & T_ADXL)
+		return DIAG_SP_ADXL;
+	return ps->tags & T_SKX ? DIAG_SP_SKX : DIAG_SP_SKX_EARLY;
+}
+
 enum diag_spelling diag_dram_from_edac_detail(const char *detail, size_t len,
 					      struct diag_dram *out)
 {
-	struct parse ps = { .out = out };
+	struct parse ps;
 	/* Copied with a NUL after it, when it fits (nearly always): the reader's sentinel. */
 	char text[1024];
 	/* The text ends at its first NUL within len: nothing past it is read. */
@@ -345,11 +514,7 @@ enum diag_spelling diag_dram_from_edac_detail(const char *detail, size_t len,
 	const char *end = nul ? nul : detail + len;
 	bool ghes = apei_location(detail, end);
 
-	diag_dram_clear(out);
-	memset(ps.prio, 0, sizeof(ps.prio));
-	ps.names = ghes ? ghes_names : edac_names;
-	ps.by_len = ghes ? ghes_by_len : edac_by_len;
-	ps.longest = ghes ? sizeof(ghes_by_len) - 2 : sizeof(edac_by_len) - 2;
+	parse_start(&ps, ghes, out);
 	if ((size_t)(end - detail) < sizeof(text)) {
 		size_t n = (size_t)(end - detail);
 
@@ -359,19 +524,18 @@ enum diag_spelling diag_dram_from_edac_detail(const char *detail, size_t len,
 	} else {
 		parse_words(&ps, detail, end, true);
 	}
-	if (!diag_dram_known(out)) {
-		diag_dram_clear(out);
-		return DIAG_SP_NONE;
-	}
-	if (ghes)
-		return DIAG_SP_GHES;
-	if (ps.tags & T_AMD)
-		return DIAG_SP_AMD;
-	if (ps.tags & T_SB)
-		return DIAG_SP_SB;
-	if (ps.tags & T_ADXL)
-		return DIAG_SP_ADXL;
-	return ps.tags & T_SKX ? DIAG_SP_SKX : DIAG_SP_SKX_EARLY;
+	return parse_end(&ps, ghes, out);
+}
+
+enum diag_spelling diag_dram_from_edac_string(const char *s, size_t len, struct diag_dram *out)
+{
+	struct parse ps;
+	bool ghes = apei_location(s, s + len);
+
+	/* Read in place: the NUL at s[len] is the sentinel the copy above adds. */
+	parse_start(&ps, ghes, out);
+	parse_words(&ps, s, s + len, false);
+	return parse_end(&ps, ghes, out);
 }
 
 static unsigned popcount64(uint64_t v)

@@ -73,6 +73,11 @@ bool diag_dram_known(const struct diag_dram *d);
  */
 enum diag_spelling diag_dram_from_edac_detail(const char *detail, size_t len,
 					      struct diag_dram *out);
+/*
+ * The same for a string whose length is known: len bytes without a NUL at
+ * s, and a NUL at s[len]. Read in place, without the copy the above makes.
+ */
+enum diag_spelling diag_dram_from_edac_string(const char *s, size_t len, struct diag_dram *out);
 
 /* The CXL DRAM event record's validity flags (CXL r3.1 Table 8-46). */
 #define DIAG_CXL_VALID_CHANNEL (1u << 0)

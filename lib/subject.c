@@ -363,15 +363,17 @@ static bool cpu_of_mce(const struct feed_in *in, struct ras_subject *s)
 {
 	const void *d = in->decoded;
 	uint64_t ps = in->ps;
-	static const char *const core_classes[] = { "cache", "tlb", "internal", "bus" };
 	const struct mce_decoded *m = d;
+	const char *ec = m->error_class;
 	struct ou_buf key;
-	bool core = false;
+	bool core;
 	char name[24];
 
 	(void)ps;
-	for (size_t i = 0; i < sizeof(core_classes) / sizeof(core_classes[0]); i++)
-		core |= !strcmp(m->error_class, core_classes[i]);
+	/* strcmp's equality, NUL included, as compares of known size (inline, no call). */
+	_Static_assert(sizeof(m->error_class) >= sizeof("internal"), "compared whole");
+	core = !memcmp(ec, "cache", 6) || !memcmp(ec, "tlb", 4) || !memcmp(ec, "internal", 9) ||
+	       !memcmp(ec, "bus", 4);
 	if (!core || !KNOWN(m->cpu) || m->cpu < 0 || m->cpu > 65535)
 		return false;
 	s->cpu = (int)m->cpu;
@@ -478,17 +480,24 @@ static bool row_of_cxl(const struct feed_in *in, struct ras_subject *s)
 static bool row_of_edac(const struct feed_in *in, struct ras_subject *s)
 {
 	const struct edac_decoded *e = in->decoded;
-	struct diag_dram c;
+	/* Read straight into the subject's coordinates (no copy of 128 bytes). */
+	struct diag_dram *c = &s->dram;
 	struct ou_buf key;
 	char tail[ROW_TAIL_MAX], *t = tail;
 	enum diag_spelling sp;
+	size_t n;
 
 	if (!KNOWN(e->mc_index))
 		return false;
-	sp = diag_dram_from_edac_detail(e->driver_detail, strnlen(e->driver_detail, sizeof(e->driver_detail)), &c);
-	if (sp == DIAG_SP_NONE || !KNOWN(c.row) || !KNOWN(c.bank))
+	n = strnlen(e->driver_detail, sizeof(e->driver_detail));
+	/* A NUL ends the text (nearly always): read in place; else the bounded way. */
+	sp = n < sizeof(e->driver_detail) ? diag_dram_from_edac_string(e->driver_detail, n, c)
+					  : diag_dram_from_edac_detail(e->driver_detail, n, c);
+	if (sp == DIAG_SP_NONE || !KNOWN(c->row) || !KNOWN(c->bank)) {
+		/* No row: the subject as subject_reset left it (nothing known). */
+		diag_dram_clear(c);
 		return false;
-	s->dram = c;
+	}
 	edac_label(in, e, s);
 	if (KNOWN(e->address)) {
 		s->have_addr = true;
@@ -505,20 +514,20 @@ static bool row_of_edac(const struct feed_in *in, struct ras_subject *s)
 	/* Firmware first: ghes_edac's one controller; the CPER location places the DIMM. */
 	if (sp == DIAG_SP_GHES) {
 		t = put_lit(t, " node ");
-		t = put_dec(t, or_minus1(c.socket));
+		t = put_dec(t, or_minus1(c->socket));
 		t = put_lit(t, " card ");
-		t = put_dec(t, or_minus1(c.mc));
+		t = put_dec(t, or_minus1(c->mc));
 		t = put_lit(t, " module ");
-		t = put_dec(t, or_minus1(c.dimm));
+		t = put_dec(t, or_minus1(c->dimm));
 	}
 	t = put_lit(t, " rank ");
-	t = put_dec(t, or_minus1(c.rank));
+	t = put_dec(t, or_minus1(c->rank));
 	t = put_lit(t, " bank group ");
-	t = put_dec(t, or_minus1(c.bank_group));
+	t = put_dec(t, or_minus1(c->bank_group));
 	t = put_lit(t, " bank ");
-	t = put_dec(t, (long long)c.bank);
+	t = put_dec(t, (long long)c->bank);
 	t = put_lit(t, " row ");
-	t = put_hex(t, (unsigned long long)c.row);
+	t = put_hex(t, (unsigned long long)c->row);
 	ou_put_n(&key, tail, (size_t)(t - tail));
 	return true;
 }
@@ -672,6 +681,9 @@ static int64_t errors_in(const struct ras_event_type *type, const void *decoded)
 
 /* Each event type's feed of each kind (NULL: none), found once from kinds[]. */
 static subject_fn feed_of[RAS_MAX_EVENT_TYPES][RAS_SUBJ_KINDS];
+_Static_assert(RAS_SUBJ_KINDS <= 32, "a kind is a bit of an unsigned");
+/* Each event type's kinds with a feed, a bit each: a record visits those only. */
+static unsigned feed_kinds[RAS_MAX_EVENT_TYPES];
 
 /* A place in DRAM nothing is known of (diag_dram_clear), copied into each subject. */
 static struct diag_dram dram_none;
@@ -689,6 +701,7 @@ static void find_feeds(void)
 				if (kinds[k].feeds[f].table &&
 				    !strcmp(kinds[k].feeds[f].table, ras_event_types[t].table)) {
 					feed_of[t][k] = kinds[k].feeds[f].fn;
+					feed_kinds[t] |= 1u << k;
 					break;
 				}
 }
@@ -725,11 +738,11 @@ static int subjects(const struct ras_event_type *type, const struct ras_value *v
 	    (page_size & (page_size - 1)) || t >= ras_n_event_types || t >= RAS_MAX_EVENT_TYPES)
 		return 0;
 	pthread_once(&once, find_feeds);
-	for (int k = 0; k < RAS_SUBJ_KINDS && n < RAS_SUBJECTS_MAX; k++) {
+	/* The kinds wanted that have a feed, in order. */
+	for (unsigned m = wanted & feed_kinds[t]; m && n < RAS_SUBJECTS_MAX; m &= m - 1) {
+		int k = __builtin_ctz(m);
 		struct ras_subject *s = &out[n];
 
-		if (!(wanted & (1u << k)) || !feed_of[t][k])
-			continue;
 		subject_reset(s, k);
 		if (feed_of[t][k](&in, s)) {
 			if (!s->n)

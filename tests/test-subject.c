@@ -8,6 +8,7 @@
  * only when the kernel's rule says it is physical: never a UMC's normalized
  * address, an Intel address in another mode or of a coarser grain.
  */
+#include <stdio.h>
 #include <string.h>
 #include "tap.h"
 #include "decoders/cper.h"
@@ -404,6 +405,66 @@ static void test_vendor_parts(void)
 	tap_is_str(s ? s->key : "", "Ampere Altra socket 1, MCU 3", "ARM: Altra's MCU from its vendor data");
 }
 
+/*
+ * A machine check's CPU subject names a core's error: the classes cache, tlb,
+ * internal and bus, compared as strcmp compares them. Every class, near misses
+ * (cut, grown, a byte changed, other case) and random bytes after the NUL,
+ * against strcmp.
+ */
+static void test_cpu_classes(void)
+{
+	static const char *const classes[] = {
+		"cache", "tlb", "internal", "bus", "memory", "io", "simple", "none", "undefined", "",
+	};
+	static const char *const core[] = { "cache", "tlb", "internal", "bus" };
+	static struct mce_decoded d;
+	uint64_t rng = 0x2545f4914f6cdd1dULL;
+	unsigned bad = 0, cores = 0;
+
+	for (unsigned r = 0; r < 20000; r++) {
+		bool want = false;
+		size_t n;
+
+		rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+		memset(&d, 0, sizeof(d));
+		d.severity = RAS_SEV_CORRECTED;
+		d.cpu = 3;
+		d.cache_level = RAS_DF_NONE;
+		/* Bytes after the text as a record may leave them. */
+		for (size_t i = 0; i < sizeof(d.error_class); i++)
+			d.error_class[i] = (char)(rng >> (i % 8 * 8));
+		snprintf(d.error_class, sizeof(d.error_class), "%s", classes[rng % 10]);
+		n = strlen(d.error_class);
+		switch ((rng >> 8) % 6) {
+		case 0: /* cut */
+			if (n)
+				d.error_class[(rng >> 16) % n] = '\0';
+			break;
+		case 1: /* grown */
+			if (n + 1 < sizeof(d.error_class)) {
+				d.error_class[n] = (char)('a' + (rng >> 16) % 26);
+				d.error_class[n + 1] = '\0';
+			}
+			break;
+		case 2: /* a byte changed */
+			if (n)
+				d.error_class[(rng >> 16) % n] ^= (char)(1 + (rng >> 24) % 0x7f);
+			break;
+		default:
+			break;
+		}
+		d.error_class[sizeof(d.error_class) - 1] = '\0';
+		for (size_t i = 0; i < sizeof(core) / sizeof(core[0]); i++)
+			want |= !strcmp(d.error_class, core[i]);
+		nsubj = ras_subjects_of(ras_event_type_find("mce:mce_record"), NULL, &d, 4096,
+					1u << RAS_SUBJ_CPU, subj);
+		bad += (find(RAS_SUBJ_CPU) != NULL) != want;
+		cores += want;
+	}
+	tap_ok(bad == 0 && cores > 1000, "a CPU subject for a core's classes only, as strcmp says "
+	       "(%u of 20000 differ, %u core)", bad, cores);
+}
+
 int main(void)
 {
 	test_vendor_parts();
@@ -415,5 +476,6 @@ int main(void)
 	test_intel_address();
 	test_amd_northbridge();
 	test_fold_group();
+	test_cpu_classes();
 	return tap_done();
 }
