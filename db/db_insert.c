@@ -6,57 +6,7 @@
 #include "db_internal.h"
 #include "db_fold.h"
 #include "db_rollup.h"
-
-static uint64_t mix(uint64_t h, uint64_t w)
-{
-	h = (h ^ w) * 0xff51afd7ed558ccdULL;
-	return h ^ (h >> 32);
-}
-
-/*
- * Identity of a decoding: a hash over every stored decoded value, eight bytes
- * at a time. Read by the table's sig plan (each column's member, found once
- * in db/db_columns.c), and a text's last few bytes as one word masked when
- * its array holds eight bytes there: the same words as copying them alone.
- */
-static uint64_t decoded_sig(const struct ras_db_table *t, const void *decoded)
-{
-	uint64_t h = 0x84222325cbf29ce4ULL;
-
-	for (unsigned i = 0; i < t->ndcols; i++) {
-		const struct ras_db_sig_col *c = &t->sig[i];
-		const char *s = (const char *)decoded + c->offset, *end = s + c->size;
-		uint64_t w;
-		size_t n;
-
-		if (c->is_int) {
-			int64_t v;
-
-			memcpy(&v, s, sizeof(v));
-			h = mix(h, (uint64_t)v);
-			continue;
-		}
-		n = strlen(s);
-		h = mix(h, n);
-		for (; n >= 8; n -= 8, s += 8) {
-			memcpy(&w, s, 8);
-			h = mix(h, w);
-		}
-		if (!n)
-			continue;
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		if (end - s >= 8) {
-			memcpy(&w, s, 8);
-			h = mix(h, w & (~0ULL >> (64 - 8 * n)));
-			continue;
-		}
-#endif
-		w = 0;
-		memcpy(&w, s, n);
-		h = mix(h, w);
-	}
-	return h;
-}
+#include "db_sig.h"
 
 /*
  * Looked up before it is inserted: in a varied storm most decodings the
@@ -557,7 +507,7 @@ static int store_here(struct ras_db *db, const struct ras_db_event *ev, uint64_t
 
 int ras_db_insert_event(struct ras_db *db, const struct ras_db_event *ev)
 {
-	uint64_t sig = decoded_sig(ras_db_table_of(ev->type_idx), ev->decoded);
+	uint64_t sig = ras_db_decoded_sig(ras_db_table_of(ev->type_idx), ev->decoded);
 	bool folded = ev->limits && ev->limits->fold_threshold;
 	int64_t id;
 	int r = 0;
