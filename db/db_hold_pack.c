@@ -40,17 +40,20 @@ struct packer {
 	size_t *cap, at, slack;
 	uint32_t data;
 	int err;
+	bool fixed;                 /* *buf never grown: -ENOSPC when full */
 };
 
-/* *buf grown for n more bytes at pk->at and the slack after them, or NULL (-ENOMEM kept). */
+/* *buf grown for n more bytes at pk->at and the slack after them, or NULL (-ENOMEM or, fixed, -ENOSPC kept). */
 static __attribute__((noinline)) uint8_t *room_grow(struct packer *pk, size_t n)
 {
 	size_t need = pk->at + n + pk->slack, cap;
 	uint8_t *grown;
 
+	if (pk->fixed && !pk->err)
+		pk->err = -ENOSPC;
 	cap = 2 * *pk->cap > need + 4096 ? 2 * *pk->cap : need + 4096;
 	if (pk->err || !(grown = realloc(*pk->buf, cap))) {
-		pk->err = -ENOMEM;
+		pk->err = pk->err ? pk->err : -ENOMEM;
 		return NULL;
 	}
 	*pk->buf = grown;
@@ -226,16 +229,32 @@ void ras_db_held_view(struct held *c, int64_t dec, const void *packed)
 	held_unpack(c, dec, packed, false);
 }
 
-int ras_db_held_pack(const struct ras_db_fold_plan *plan, const struct ras_db_event *ev, uint8_t **buf,
-		     size_t *cap, size_t at, size_t *bytes)
+static int held_pack(struct packer *pk, const struct ras_db_fold_plan *plan, const struct ras_db_event *ev,
+		     size_t *bytes)
 {
-	struct packer pk = { .buf = buf, .cap = cap, .at = at };
+	size_t at = pk->at;
 	int r;
 
 	if (strlen(ev->source) >= sizeof(((struct held_head *)0)->source))
 		return -ENAMETOOLONG;
-	if ((r = pack_record(&pk, plan, ev)) < 0)
+	if ((r = pack_record(pk, plan, ev)) < 0)
 		return r;
-	*bytes = pk.at - at;
+	*bytes = pk->at - at;
 	return 0;
+}
+
+int ras_db_held_pack(const struct ras_db_fold_plan *plan, const struct ras_db_event *ev, uint8_t **buf,
+		     size_t *cap, size_t at, size_t *bytes)
+{
+	struct packer pk = { .buf = buf, .cap = cap, .at = at };
+
+	return held_pack(&pk, plan, ev, bytes);
+}
+
+int ras_db_held_pack_in(const struct ras_db_fold_plan *plan, const struct ras_db_event *ev, uint8_t *buf,
+			size_t cap, size_t at, size_t *bytes)
+{
+	struct packer pk = { .buf = &buf, .cap = &cap, .at = at, .fixed = true };
+
+	return held_pack(&pk, plan, ev, bytes);
 }

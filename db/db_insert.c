@@ -468,29 +468,43 @@ static int fold_job(struct ras_db *db, const void *arg, const struct ras_db_col_
 /*
  * ev (storm folding on) handed to the writer thread as folding's job: its
  * copy, and its decoded struct unless its decoding was sent lately (the
- * writer thread reads the decoding's values from it). A source too long for
- * the copy (none is) goes the way of a record stored here: 0.
+ * writer thread reads the decoding's values from it), packed in place in the
+ * writer thread's chunk (once more in a fresh chunk when it did not fit the
+ * one being filled). A source too long for the copy (none is) goes the way
+ * of a record stored here: 0.
  */
 static int defer_folded(struct ras_db *db, const struct ras_db_event *ev, int64_t id, uint64_t sig)
 {
-	size_t len;
-	int r = ras_db_fold_pack(db, ev, id, sig, &db->fold_pack, &db->fold_pack_cap, &len);
+	int sent = -1;
 
-	if (r == -ENAMETOOLONG) {
-		/* Stored here: the next record's writes too (ras_db_deferring). */
-		db->wb_engaged = false;
-		return 0;
+	/* Before room is taken: making it ready syncs, which hands the chunk being filled over. */
+	if (ras_db_fold_ready(db, ev->type_idx) < 0)
+		return -EIO;
+	for (int fresh = 0; fresh < 2; fresh++) {
+		size_t room, len;
+		uint8_t *p = ras_db_defer_vals_room(db, fresh, &room);
+		int r = p ? ras_db_fold_pack(db, ev, id, sig, p, room, &len) : -ENOMEM;
+
+		if (r == -ENAMETOOLONG) {
+			/* Stored here: the next record's writes too (ras_db_deferring). */
+			db->wb_engaged = false;
+			return 0;
+		}
+		/* Asked once: asking marks the decoding sent. */
+		if (r == 0 && sent < 0)
+			sent = decoding_sent(db, ev->type_idx, sig);
+		if (r == 0 && !sent)
+			r = ras_db_fold_pack_decoded(db, ev, p, room, &len);
+		if (r == -ENOSPC)
+			continue;
+		if (r < 0)
+			return -EIO;
+		/* Its table's rows handed over before it are stored first: it may name their decoding. */
+		ras_db_defer_vals_put(db, ev->type_idx, fold_job, len);
+		db->fold_out = true;
+		return 1;
 	}
-	if (r < 0)
-		return -EIO;
-	if (!decoding_sent(db, ev->type_idx, sig) &&
-	    ras_db_fold_pack_decoded(db, ev, &db->fold_pack, &db->fold_pack_cap, &len) < 0)
-		return -EIO;
-	/* Its table's rows handed over before it are stored first: it may name their decoding. */
-	if (ras_db_defer_call_vals(db, ev->type_idx, fold_job, db->fold_pack, len, NULL, 0) < 0)
-		return -EIO;
-	db->fold_out = true;
-	return 1;
+	return -EIO;
 }
 
 /* Stores ev here (its decoding's row looked up or stored first): 1 stored, 0 a duplicate, -EIO. */
