@@ -120,6 +120,43 @@ static void put_dfield(struct packer *pk, const struct ras_dfield *f, const void
 }
 
 /*
+ * The raw values, most of them integers or absent: written through a
+ * cursor kept in registers (through pk, every byte written made the compiler
+ * load *pk->buf and pk->at again, a char store may alias them), within the
+ * slack unchecked; only bytes go through put_bytes, which may grow *pk->buf.
+ */
+static int pack_raw(struct packer *pk, const struct ras_event_type *type, const struct ras_value *values)
+{
+	const struct ras_field *fields = type->fields;
+	const unsigned n = type->n_fields;
+	uint8_t *b = *pk->buf;
+	size_t at = pk->at;
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct ras_value *v = &values[i];
+
+		if (!v->present) {
+			b[at++] = V_ABSENT;
+		} else if (fields[i].type == RAS_FT_INT) {
+			int64_t x = v->i;
+
+			b[at] = V_INT;
+			memcpy(b + at + 1, &x, sizeof(x));
+			at += 1 + sizeof(x);
+		} else {
+			pk->at = at;
+			put_bytes(pk, v->p, v->len);
+			if (__builtin_expect(pk->err != 0, 0))
+				return pk->err;
+			b = *pk->buf;
+			at = pk->at;
+		}
+	}
+	pk->at = at;
+	return 0;
+}
+
+/*
  * ev packed at pk->at: its columns, its raw values, its per-record decoded
  * ones, the decoded ones plan's columns read, its location. 0 or -errno.
  */
@@ -136,18 +173,8 @@ static int pack_record(struct packer *pk, const struct ras_db_fold_plan *plan, c
 	if (!room(pk, sizeof(hh)))
 		return pk->err;
 	pk->at += sizeof(hh);
-	for (unsigned i = 0; i < type->n_fields; i++) {
-		const struct ras_value *v = &ev->values[i];
-
-		if (!v->present)
-			put_absent(pk);
-		else if (type->fields[i].type == RAS_FT_INT)
-			put_int(pk, v->i);
-		else
-			put_bytes(pk, v->p, v->len);
-		if (__builtin_expect(pk->err != 0, 0))
-			return pk->err;
-	}
+	if (pack_raw(pk, type, ev->values) < 0)
+		return pk->err;
 	for (unsigned k = 0; k < t->nrec && !pk->err; k++)
 		put_dfield(pk, &type->dfields[t->rfield[k]], ev->decoded);
 	for (unsigned k = 0; k < plan->ndec && !pk->err; k++)
