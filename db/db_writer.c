@@ -559,9 +559,16 @@ int ras_db_defer_call_vals(struct ras_db *db, unsigned idx, ras_db_vals_job_fn f
 uint8_t *ras_db_defer_vals_room(struct ras_db *db, bool fresh, size_t *room)
 {
 	struct ras_db_wb *wb = db->wb;
+	struct wb_chunk *c = filling(wb);
 	uint8_t *start, *lim;
 
-	if (fresh && filling(wb)->len)
+	/* job_room's way without its call, when the chunk being filled is ours (not still out) and has room. */
+	if (!fresh && wb->submitted - __atomic_load_n(&wb->finished, __ATOMIC_ACQUIRE) < WB_CHUNKS && c->buf &&
+	    c->len + sizeof(struct job_head) < WB_CHUNK_BYTES) {
+		*room = WB_CHUNK_BYTES - c->len - sizeof(struct job_head);
+		return c->buf + c->len + sizeof(struct job_head);
+	}
+	if (fresh && c->len)
 		submit(wb);
 	if (!(start = job_room(wb, 0)))
 		return NULL;
