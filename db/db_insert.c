@@ -132,28 +132,15 @@ static int64_t decoded_id(struct ras_db *db, unsigned idx, uint64_t sig, const v
 
 /*
  * Whether the decoding of signature sig was handed to the writer thread
- * lately (remembered if not), so that its values need not go again. Nothing
- * is remembered of signature 0, which marks a free slot.
+ * lately (remembered if not), so that its values need not go again.
  */
 static bool decoding_sent(struct ras_db *db, unsigned idx, uint64_t sig)
 {
 	uint64_t *sent = db->dec_sent[idx];
-	size_t home = (size_t)(sig % RAS_DB_DEC_CACHE), slot = home;
 
 	if (!sent && !(sent = db->dec_sent[idx] = calloc(RAS_DB_DEC_CACHE, sizeof(*sent))))
 		return false;
-	if (!sig)
-		return false;
-	for (size_t w = RAS_DB_DEC_WAYS; w-- > 0;) {
-		size_t i = (home + w) % RAS_DB_DEC_CACHE;
-
-		if (sent[i] == sig)
-			return true;
-		if (!sent[i])
-			slot = i;
-	}
-	sent[slot] = sig;
-	return false;
+	return ras_db_sig_sent(sent, sig);
 }
 
 /* The INSERT of rows decodings of table idx at once, parameters row after row (sig, then t->ndcols). */

@@ -2,12 +2,14 @@
 /*
  * A decoding's signature (decoded_sig, db/db_insert.c): the key of its row in
  * <table>_dec, so stored; its value must never change, only what it costs.
+ * And the signatures whose decodings were handed to the writer thread.
  * Here so that tests/test-decoded-sig can hold it against a frozen copy of
  * the first form. Internal to db/.
  */
 #ifndef RAS_DB_SIG_H
 #define RAS_DB_SIG_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 #ifdef __SSE2__
@@ -132,6 +134,37 @@ static inline uint64_t ras_db_decoded_sig(const struct ras_db_table *t, const vo
 		h = ras_db_sig_text(h, s, s + c->size);
 	}
 	return h;
+}
+
+/*
+ * Whether signature sig is in sent (RAS_DB_DEC_CACHE slots, RAS_DB_DEC_WAYS
+ * ways from its home), put there if not (db_insert.c: the decodings handed
+ * to the writer thread lately). Nothing is remembered of signature 0, which
+ * marks a free slot. A signature goes to the first free of its ways (all
+ * taken: its home), and a slot is only ever freed with all of them (a
+ * rollback): the ways before one that holds a signature are taken, so the
+ * search stops at the first free one, and a storm's repeated decoding is
+ * found at its home at once (the ways were searched from the last, all four
+ * every time: the same answers, tests/test-decoded-sig).
+ */
+static inline bool ras_db_sig_sent(uint64_t *sent, uint64_t sig)
+{
+	size_t home = (size_t)(sig % RAS_DB_DEC_CACHE);
+
+	if (!sig)
+		return false;
+	for (size_t w = 0; w < RAS_DB_DEC_WAYS; w++) {
+		size_t i = (home + w) % RAS_DB_DEC_CACHE;
+
+		if (sent[i] == sig)
+			return true;
+		if (!sent[i]) {
+			sent[i] = sig;
+			return false;
+		}
+	}
+	sent[home] = sig;
+	return false;
 }
 
 #endif
