@@ -579,12 +579,14 @@ uint8_t *ras_db_defer_vals_room(struct ras_db *db, bool fresh, size_t *room)
 
 void ras_db_defer_vals_put(struct ras_db *db, unsigned idx, ras_db_vals_job_fn fn, size_t arg_len)
 {
-	struct job_head h = { .kind = JOB_CALLV, .idx = (uint16_t)idx, .arg_len = (uint32_t)arg_len, .vfn = fn };
 	struct wb_chunk *c = filling(db->wb);
+	/* Written where it goes: a chunk is malloc's, its jobs multiples of 8, a head's alignment. */
+	struct job_head *h = (struct job_head *)(void *)(c->buf + c->len);
+	uint32_t len = (uint32_t)(sizeof(*h) + round8(arg_len));
 
-	h.len = (uint32_t)(sizeof(h) + round8(arg_len));
-	memcpy(c->buf + c->len, &h, sizeof(h));
-	job_done(db->wb, h.len);
+	*h = (struct job_head){ .len = len, .kind = JOB_CALLV, .idx = (uint16_t)idx, .arg_len = (uint32_t)arg_len,
+				.vfn = fn };
+	job_done(db->wb, len);
 }
 
 int ras_db_run(struct ras_db *db, sqlite3_stmt *st, const struct ras_db_col_val *v, unsigned n)
