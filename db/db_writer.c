@@ -526,31 +526,6 @@ int ras_db_defer_call(struct ras_db *db, ras_db_job_fn fn, const void *arg, size
 	return 0;
 }
 
-int ras_db_defer_call_vals(struct ras_db *db, unsigned idx, ras_db_vals_job_fn fn, const void *arg,
-			   size_t arg_len, const struct ras_db_col_val *vals, unsigned n)
-{
-	struct job_head h = { .kind = JOB_CALLV, .idx = (uint16_t)idx, .ndec = (uint16_t)n,
-			      .arg_len = (uint32_t)arg_len, .vfn = fn };
-	size_t len = sizeof(h) + round8(arg_len);
-	uint8_t *p;
-
-	for (unsigned i = 0; i < n; i++)
-		len += value_size(&vals[i]);
-	len = round8(len);
-	if (len > WB_CHUNK_BYTES || n > RAS_DB_MAX_COLS)
-		return -E2BIG;
-	if (!(p = job_room(db->wb, len)))
-		return -ENOMEM;
-	h.len = (uint32_t)len;
-	memcpy(p, &h, sizeof(h));
-	memcpy(p + sizeof(h), arg, arg_len);
-	p += sizeof(h) + round8(arg_len);
-	for (unsigned i = 0; i < n; i++)
-		p = put_value(p, &vals[i]);
-	job_done(db->wb, len);
-	return 0;
-}
-
 /*
  * A JOB_CALLV job's argument written in place: room for it in the chunk
  * being filled, after its head, so that it is packed there and never copied
