@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "lib/str.h"
 #include "db_hold_pack.h"
 
 /*
@@ -160,7 +159,8 @@ static int pack_raw(struct packer *pk, const struct ras_event_type *type, const 
  * ev packed at pk->at: its columns, its raw values, its per-record decoded
  * ones, the decoded ones plan's columns read, its location. 0 or -errno.
  */
-static int pack_record(struct packer *pk, const struct ras_db_fold_plan *plan, const struct ras_db_event *ev)
+static int pack_record(struct packer *pk, const struct ras_db_fold_plan *plan, const struct ras_db_event *ev,
+		       size_t source_len)
 {
 	const struct ras_event_type *type = &ras_event_types[ev->type_idx];
 	const struct ras_db_table *t = ras_db_table_of(ev->type_idx);
@@ -187,7 +187,7 @@ static int pack_record(struct packer *pk, const struct ras_db_fold_plan *plan, c
 				 .severity = (int32_t)head->severity, .data = pk->data,
 				 .nvals = (uint16_t)(type->n_fields + t->nrec + plan->ndec + 1),
 				 .synthetic = ev->synthetic };
-	ras_str_copy(hh.source, sizeof(hh.source), ev->source);
+	memcpy(hh.source, ev->source, source_len);   /* its NUL and the rest: hh's zeros */
 	memcpy(*pk->buf + at, &hh, sizeof(hh));
 	return 0;
 }
@@ -259,12 +259,13 @@ void ras_db_held_view(struct held *c, int64_t dec, const void *packed)
 static int held_pack(struct packer *pk, const struct ras_db_fold_plan *plan, const struct ras_db_event *ev,
 		     size_t *bytes)
 {
-	size_t at = pk->at;
+	size_t at = pk->at, source_len = strnlen(ev->source, sizeof(((struct held_head *)0)->source));
 	int r;
 
-	if (strlen(ev->source) >= sizeof(((struct held_head *)0)->source))
+	/* Measured once: the copy takes it whole or not at all. */
+	if (source_len >= sizeof(((struct held_head *)0)->source))
 		return -ENAMETOOLONG;
-	if ((r = pack_record(pk, plan, ev)) < 0)
+	if ((r = pack_record(pk, plan, ev, source_len)) < 0)
 		return r;
 	*bytes = pk->at - at;
 	return 0;
