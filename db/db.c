@@ -401,7 +401,6 @@ void ras_db_close_keep(struct ras_db *db, char *kept, size_t len)
 		free(db->dec_sent[i]);
 	}
 	ras_db_stages_free(db);
-	free(db->fold_pack);
 	/* First: the writer's handle, closed last, makes the final checkpoint. */
 	ras_db_checkpointer_stop(db);
 	moved = !db->readonly && ras_db_file_moved(db);

@@ -14,17 +14,27 @@
 int ras_db_fold_note(struct ras_db *db, const struct ras_db_event *ev, int64_t id, int64_t dec,
 		     bool may_hold);
 /*
- * A record folding decides on, handed to the writer thread (db_fold_job.c,
- * on the event loop's): packed into *buf (grown as needed) with its row id
- * and decoding signature sig, its length in *len; 0 or -errno (a source too
- * long for a copy: -ENAMETOOLONG). The fold columns are not computed here:
- * the writer thread computes them from the copy if it folds the record.
+ * Folding's state and table idx's statements made ready on the caller's
+ * thread (it syncs first, once per table): the event loop then packs the
+ * table's records with the held copies' plan. 0 or -errno. Before
+ * ras_db_fold_pack, and before room is taken in the writer thread's chunk
+ * for it: the sync hands that chunk over.
+ */
+int ras_db_fold_ready(struct ras_db *db, unsigned idx);
+/*
+ * A record folding decides on (its table ready), handed to the writer
+ * thread (db_fold_job.c, on the event loop's): packed into buf's cap bytes
+ * (the writer thread's chunk, handed over in place) with its row id and decoding
+ * signature sig, its length in *len; 0 or -errno (a source too long for a
+ * copy: -ENAMETOOLONG; cap too small: -ENOSPC). The fold columns are not
+ * computed here: the writer thread computes them from the copy if it folds
+ * the record.
  */
 int ras_db_fold_pack(struct ras_db *db, const struct ras_db_event *ev, int64_t id, uint64_t sig,
-		     uint8_t **buf, size_t *cap, size_t *len);
-/* Adds ev's decoded struct to the record packed in *buf (its decoding's values not sent lately). */
-int ras_db_fold_pack_decoded(struct ras_db *db, const struct ras_db_event *ev, uint8_t **buf,
-			     size_t *cap, size_t *len);
+		     uint8_t *buf, size_t cap, size_t *len);
+/* Adds ev's decoded struct to the record packed in buf (its decoding's values not sent lately): 0, -ENOSPC. */
+int ras_db_fold_pack_decoded(struct ras_db *db, const struct ras_db_event *ev, uint8_t *buf,
+			     size_t cap, size_t *len);
 /* The table, decoding signature and decoded struct (NULL: not carried) of a packed record. */
 void ras_db_fold_packed_of(const void *packed, unsigned *idx, uint64_t *sig, const void **decoded);
 /* On the writer thread: the packed record, of decoding dec, held, folded or stored. 0 or -errno. */
@@ -73,6 +83,9 @@ int ras_db_hold_add(struct ras_db_hold *h, const struct ras_db_event *ev, int64_
  */
 int ras_db_hold_pack(const struct ras_db_hold *h, const struct ras_db_event *ev, uint8_t **buf,
 		     size_t *cap, size_t at, size_t *bytes);
+/* The same into buf's cap bytes, never grown (the writer thread's chunk): -ENOSPC when it does not fit. */
+int ras_db_hold_pack_in(const struct ras_db_hold *h, const struct ras_db_event *ev, uint8_t *buf,
+			size_t cap, size_t at, size_t *bytes);
 /* The writer thread's: holds a copy of the packed record as row id, decoding dec: 1, 0 (its table holds none), -errno. */
 int ras_db_hold_put_packed(struct ras_db_hold *h, unsigned idx, int64_t id, int64_t dec,
 			   const void *packed, size_t bytes);

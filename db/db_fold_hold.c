@@ -180,6 +180,15 @@ int ras_db_hold_pack(const struct ras_db_hold *h, const struct ras_db_event *ev,
 	return ras_db_held_pack(ht ? &ht->plan : &none, ev, buf, cap, at, bytes);
 }
 
+int ras_db_hold_pack_in(const struct ras_db_hold *h, const struct ras_db_event *ev, uint8_t *buf,
+			size_t cap, size_t at, size_t *bytes)
+{
+	static const struct ras_db_fold_plan none;
+	const struct held_table *ht = h ? &h->t[ev->type_idx] : NULL;
+
+	return ras_db_held_pack_in(ht ? &ht->plan : &none, ev, buf, cap, at, bytes);
+}
+
 /* A free slot at the end of ht's list, grown by doubling. */
 static int room_for_one(struct held_table *ht)
 {

@@ -250,12 +250,6 @@ int ras_db_fold_note_req(struct ras_db *db, unsigned idx, int64_t wall_ns, const
 /* The subject a record folds into (its coarsest), as a key: false when it names none. */
 bool ras_db_fold_subject(const struct ras_db_event *ev, const struct ras_db_limits *l, char *key,
 			 size_t len);
-/*
- * Folding's state and table idx's statements made ready on the caller's
- * thread (it syncs first, once per table): the event loop then packs the
- * table's records with the held copies' plan. 0 or -errno.
- */
-int ras_db_fold_ready(struct ras_db *db, unsigned idx);
 
 /* Adds v to a set of at most FOLD_DETAILS distinct values; *more once one did not fit. */
 void ras_db_fold_add_detail(uint64_t *set, unsigned *n, bool *more, uint64_t v);

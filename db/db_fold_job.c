@@ -47,22 +47,8 @@ static size_t round8(size_t n)
 #define KEY_AT round8(sizeof(struct fold_job))
 #define KEY_MAX 160
 
-/* *buf grown to hold need bytes: 0 or -ENOMEM. */
-static int grow(uint8_t **buf, size_t *cap, size_t need)
-{
-	uint8_t *grown;
-
-	if (need <= *cap)
-		return 0;
-	if (!(grown = realloc(*buf, need + 4096)))
-		return -ENOMEM;
-	*buf = grown;
-	*cap = need + 4096;
-	return 0;
-}
-
 int ras_db_fold_pack(struct ras_db *db, const struct ras_db_event *ev, int64_t id, uint64_t sig,
-		     uint8_t **buf, size_t *cap, size_t *len)
+		     uint8_t *buf, size_t cap, size_t *len)
 {
 	const struct ras_db_limits *l = ev->limits;
 	struct fold_job j = { .id = id, .wall_ns = ev->wall_ns, .sig = sig, .idx = (uint16_t)ev->type_idx,
@@ -70,23 +56,23 @@ int ras_db_fold_pack(struct ras_db *db, const struct ras_db_event *ev, int64_t i
 	size_t at, bytes;
 	int r;
 
-	if ((r = ras_db_fold_ready(db, ev->type_idx)) < 0 || (r = grow(buf, cap, KEY_AT + KEY_MAX)) < 0)
-		return r;
+	if (cap < KEY_AT + KEY_MAX)
+		return -ENOSPC;
 	/* The key written where the job carries it (KEY_MAX, as the subject's slot keeps it). */
 	if (l->fold_threshold && l->fold_period_ns > 0 &&
-	    ras_db_fold_subject(ev, l, (char *)*buf + KEY_AT, KEY_MAX))
-		j.key = (uint16_t)(strlen((char *)*buf + KEY_AT) + 1);
+	    ras_db_fold_subject(ev, l, (char *)buf + KEY_AT, KEY_MAX))
+		j.key = (uint16_t)(strlen((char *)buf + KEY_AT) + 1);
 	at = round8(KEY_AT + j.key);
-	if ((r = ras_db_hold_pack(db->fold->hold, ev, buf, cap, at, &bytes)) < 0)
+	if ((r = ras_db_hold_pack_in(db->fold->hold, ev, buf, cap, at, &bytes)) < 0)
 		return r;
 	j.copy = (uint32_t)bytes;
-	memcpy(*buf, &j, sizeof(j));
+	memcpy(buf, &j, sizeof(j));
 	*len = at + bytes;
 	return 0;
 }
 
-int ras_db_fold_pack_decoded(struct ras_db *db, const struct ras_db_event *ev, uint8_t **buf,
-			     size_t *cap, size_t *len)
+int ras_db_fold_pack_decoded(struct ras_db *db, const struct ras_db_event *ev, uint8_t *buf,
+			     size_t cap, size_t *len)
 {
 	uint32_t *bytes = &db->fold->decoded_bytes[ev->type_idx];
 	size_t at = round8(*len);
@@ -102,12 +88,12 @@ int ras_db_fold_pack_decoded(struct ras_db *db, const struct ras_db_event *ev, u
 				end = type->dfields[k].offset + type->dfields[k].size;
 		*bytes = (uint32_t)end;
 	}
-	if (grow(buf, cap, at + *bytes) < 0)
-		return -ENOMEM;
-	memcpy(*buf + at, ev->decoded, *bytes);
-	memcpy(&j, *buf, sizeof(j));
+	if (at + *bytes > cap)
+		return -ENOSPC;
+	memcpy(buf + at, ev->decoded, *bytes);
+	memcpy(&j, buf, sizeof(j));
 	j.decoded = *bytes;
-	memcpy(*buf, &j, sizeof(j));
+	memcpy(buf, &j, sizeof(j));
 	*len = at + *bytes;
 	return 0;
 }

@@ -8,7 +8,6 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include "lib/str.h"
 #include "db_hold_pack.h"
 
 /*
@@ -40,17 +39,20 @@ struct packer {
 	size_t *cap, at, slack;
 	uint32_t data;
 	int err;
+	bool fixed;                 /* *buf never grown: -ENOSPC when full */
 };
 
-/* *buf grown for n more bytes at pk->at and the slack after them, or NULL (-ENOMEM kept). */
+/* *buf grown for n more bytes at pk->at and the slack after them, or NULL (-ENOMEM or, fixed, -ENOSPC kept). */
 static __attribute__((noinline)) uint8_t *room_grow(struct packer *pk, size_t n)
 {
 	size_t need = pk->at + n + pk->slack, cap;
 	uint8_t *grown;
 
+	if (pk->fixed && !pk->err)
+		pk->err = -ENOSPC;
 	cap = 2 * *pk->cap > need + 4096 ? 2 * *pk->cap : need + 4096;
 	if (pk->err || !(grown = realloc(*pk->buf, cap))) {
-		pk->err = -ENOMEM;
+		pk->err = pk->err ? pk->err : -ENOMEM;
 		return NULL;
 	}
 	*pk->buf = grown;
@@ -117,10 +119,48 @@ static void put_dfield(struct packer *pk, const struct ras_dfield *f, const void
 }
 
 /*
+ * The raw values, most of them integers or absent: written through a
+ * cursor kept in registers (through pk, every byte written made the compiler
+ * load *pk->buf and pk->at again, a char store may alias them), within the
+ * slack unchecked; only bytes go through put_bytes, which may grow *pk->buf.
+ */
+static int pack_raw(struct packer *pk, const struct ras_event_type *type, const struct ras_value *values)
+{
+	const struct ras_field *fields = type->fields;
+	const unsigned n = type->n_fields;
+	uint8_t *b = *pk->buf;
+	size_t at = pk->at;
+
+	for (unsigned i = 0; i < n; i++) {
+		const struct ras_value *v = &values[i];
+
+		if (!v->present) {
+			b[at++] = V_ABSENT;
+		} else if (fields[i].type == RAS_FT_INT) {
+			int64_t x = v->i;
+
+			b[at] = V_INT;
+			memcpy(b + at + 1, &x, sizeof(x));
+			at += 1 + sizeof(x);
+		} else {
+			pk->at = at;
+			put_bytes(pk, v->p, v->len);
+			if (__builtin_expect(pk->err != 0, 0))
+				return pk->err;
+			b = *pk->buf;
+			at = pk->at;
+		}
+	}
+	pk->at = at;
+	return 0;
+}
+
+/*
  * ev packed at pk->at: its columns, its raw values, its per-record decoded
  * ones, the decoded ones plan's columns read, its location. 0 or -errno.
  */
-static int pack_record(struct packer *pk, const struct ras_db_fold_plan *plan, const struct ras_db_event *ev)
+static int pack_record(struct packer *pk, const struct ras_db_fold_plan *plan, const struct ras_db_event *ev,
+		       size_t source_len)
 {
 	const struct ras_event_type *type = &ras_event_types[ev->type_idx];
 	const struct ras_db_table *t = ras_db_table_of(ev->type_idx);
@@ -133,18 +173,8 @@ static int pack_record(struct packer *pk, const struct ras_db_fold_plan *plan, c
 	if (!room(pk, sizeof(hh)))
 		return pk->err;
 	pk->at += sizeof(hh);
-	for (unsigned i = 0; i < type->n_fields; i++) {
-		const struct ras_value *v = &ev->values[i];
-
-		if (!v->present)
-			put_absent(pk);
-		else if (type->fields[i].type == RAS_FT_INT)
-			put_int(pk, v->i);
-		else
-			put_bytes(pk, v->p, v->len);
-		if (__builtin_expect(pk->err != 0, 0))
-			return pk->err;
-	}
+	if (pack_raw(pk, type, ev->values) < 0)
+		return pk->err;
 	for (unsigned k = 0; k < t->nrec && !pk->err; k++)
 		put_dfield(pk, &type->dfields[t->rfield[k]], ev->decoded);
 	for (unsigned k = 0; k < plan->ndec && !pk->err; k++)
@@ -157,7 +187,7 @@ static int pack_record(struct packer *pk, const struct ras_db_fold_plan *plan, c
 				 .severity = (int32_t)head->severity, .data = pk->data,
 				 .nvals = (uint16_t)(type->n_fields + t->nrec + plan->ndec + 1),
 				 .synthetic = ev->synthetic };
-	ras_str_copy(hh.source, sizeof(hh.source), ev->source);
+	memcpy(hh.source, ev->source, source_len);   /* its NUL and the rest: hh's zeros */
 	memcpy(*pk->buf + at, &hh, sizeof(hh));
 	return 0;
 }
@@ -226,16 +256,33 @@ void ras_db_held_view(struct held *c, int64_t dec, const void *packed)
 	held_unpack(c, dec, packed, false);
 }
 
+static int held_pack(struct packer *pk, const struct ras_db_fold_plan *plan, const struct ras_db_event *ev,
+		     size_t *bytes)
+{
+	size_t at = pk->at, source_len = strnlen(ev->source, sizeof(((struct held_head *)0)->source));
+	int r;
+
+	/* Measured once: the copy takes it whole or not at all. */
+	if (source_len >= sizeof(((struct held_head *)0)->source))
+		return -ENAMETOOLONG;
+	if ((r = pack_record(pk, plan, ev, source_len)) < 0)
+		return r;
+	*bytes = pk->at - at;
+	return 0;
+}
+
 int ras_db_held_pack(const struct ras_db_fold_plan *plan, const struct ras_db_event *ev, uint8_t **buf,
 		     size_t *cap, size_t at, size_t *bytes)
 {
 	struct packer pk = { .buf = buf, .cap = cap, .at = at };
-	int r;
 
-	if (strlen(ev->source) >= sizeof(((struct held_head *)0)->source))
-		return -ENAMETOOLONG;
-	if ((r = pack_record(&pk, plan, ev)) < 0)
-		return r;
-	*bytes = pk.at - at;
-	return 0;
+	return held_pack(&pk, plan, ev, bytes);
+}
+
+int ras_db_held_pack_in(const struct ras_db_fold_plan *plan, const struct ras_db_event *ev, uint8_t *buf,
+			size_t cap, size_t at, size_t *bytes)
+{
+	struct packer pk = { .buf = &buf, .cap = &cap, .at = at, .fixed = true };
+
+	return held_pack(&pk, plan, ev, bytes);
 }

@@ -35,6 +35,9 @@ struct held {
  */
 int ras_db_held_pack(const struct ras_db_fold_plan *plan, const struct ras_db_event *ev, uint8_t **buf,
 		     size_t *cap, size_t at, size_t *bytes);
+/* The same into buf's cap bytes, never grown: -ENOSPC when it does not fit. */
+int ras_db_held_pack_in(const struct ras_db_fold_plan *plan, const struct ras_db_event *ev, uint8_t *buf,
+			size_t cap, size_t at, size_t *bytes);
 /* The bytes of the struct held a packed record unpacks into. */
 size_t ras_db_held_bytes(const void *packed);
 /* Unpacks a packed record into c (ras_db_held_bytes of it), its values' bytes after them. */

@@ -6,57 +6,7 @@
 #include "db_internal.h"
 #include "db_fold.h"
 #include "db_rollup.h"
-
-static uint64_t mix(uint64_t h, uint64_t w)
-{
-	h = (h ^ w) * 0xff51afd7ed558ccdULL;
-	return h ^ (h >> 32);
-}
-
-/*
- * Identity of a decoding: a hash over every stored decoded value, eight bytes
- * at a time. Read by the table's sig plan (each column's member, found once
- * in db/db_columns.c), and a text's last few bytes as one word masked when
- * its array holds eight bytes there: the same words as copying them alone.
- */
-static uint64_t decoded_sig(const struct ras_db_table *t, const void *decoded)
-{
-	uint64_t h = 0x84222325cbf29ce4ULL;
-
-	for (unsigned i = 0; i < t->ndcols; i++) {
-		const struct ras_db_sig_col *c = &t->sig[i];
-		const char *s = (const char *)decoded + c->offset, *end = s + c->size;
-		uint64_t w;
-		size_t n;
-
-		if (c->is_int) {
-			int64_t v;
-
-			memcpy(&v, s, sizeof(v));
-			h = mix(h, (uint64_t)v);
-			continue;
-		}
-		n = strlen(s);
-		h = mix(h, n);
-		for (; n >= 8; n -= 8, s += 8) {
-			memcpy(&w, s, 8);
-			h = mix(h, w);
-		}
-		if (!n)
-			continue;
-#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
-		if (end - s >= 8) {
-			memcpy(&w, s, 8);
-			h = mix(h, w & (~0ULL >> (64 - 8 * n)));
-			continue;
-		}
-#endif
-		w = 0;
-		memcpy(&w, s, n);
-		h = mix(h, w);
-	}
-	return h;
-}
+#include "db_sig.h"
 
 /*
  * Looked up before it is inserted: in a varied storm most decodings the
@@ -182,28 +132,15 @@ static int64_t decoded_id(struct ras_db *db, unsigned idx, uint64_t sig, const v
 
 /*
  * Whether the decoding of signature sig was handed to the writer thread
- * lately (remembered if not), so that its values need not go again. Nothing
- * is remembered of signature 0, which marks a free slot.
+ * lately (remembered if not), so that its values need not go again.
  */
 static bool decoding_sent(struct ras_db *db, unsigned idx, uint64_t sig)
 {
 	uint64_t *sent = db->dec_sent[idx];
-	size_t home = (size_t)(sig % RAS_DB_DEC_CACHE), slot = home;
 
 	if (!sent && !(sent = db->dec_sent[idx] = calloc(RAS_DB_DEC_CACHE, sizeof(*sent))))
 		return false;
-	if (!sig)
-		return false;
-	for (size_t w = RAS_DB_DEC_WAYS; w-- > 0;) {
-		size_t i = (home + w) % RAS_DB_DEC_CACHE;
-
-		if (sent[i] == sig)
-			return true;
-		if (!sent[i])
-			slot = i;
-	}
-	sent[slot] = sig;
-	return false;
+	return ras_db_sig_sent(sent, sig);
 }
 
 /* The INSERT of rows decodings of table idx at once, parameters row after row (sig, then t->ndcols). */
@@ -518,29 +455,43 @@ static int fold_job(struct ras_db *db, const void *arg, const struct ras_db_col_
 /*
  * ev (storm folding on) handed to the writer thread as folding's job: its
  * copy, and its decoded struct unless its decoding was sent lately (the
- * writer thread reads the decoding's values from it). A source too long for
- * the copy (none is) goes the way of a record stored here: 0.
+ * writer thread reads the decoding's values from it), packed in place in the
+ * writer thread's chunk (once more in a fresh chunk when it did not fit the
+ * one being filled). A source too long for the copy (none is) goes the way
+ * of a record stored here: 0.
  */
 static int defer_folded(struct ras_db *db, const struct ras_db_event *ev, int64_t id, uint64_t sig)
 {
-	size_t len;
-	int r = ras_db_fold_pack(db, ev, id, sig, &db->fold_pack, &db->fold_pack_cap, &len);
+	int sent = -1;
 
-	if (r == -ENAMETOOLONG) {
-		/* Stored here: the next record's writes too (ras_db_deferring). */
-		db->wb_engaged = false;
-		return 0;
+	/* Before room is taken: making it ready syncs, which hands the chunk being filled over. */
+	if (ras_db_fold_ready(db, ev->type_idx) < 0)
+		return -EIO;
+	for (int fresh = 0; fresh < 2; fresh++) {
+		size_t room, len;
+		uint8_t *p = ras_db_defer_vals_room(db, fresh, &room);
+		int r = p ? ras_db_fold_pack(db, ev, id, sig, p, room, &len) : -ENOMEM;
+
+		if (r == -ENAMETOOLONG) {
+			/* Stored here: the next record's writes too (ras_db_deferring). */
+			db->wb_engaged = false;
+			return 0;
+		}
+		/* Asked once: asking marks the decoding sent. */
+		if (r == 0 && sent < 0)
+			sent = decoding_sent(db, ev->type_idx, sig);
+		if (r == 0 && !sent)
+			r = ras_db_fold_pack_decoded(db, ev, p, room, &len);
+		if (r == -ENOSPC)
+			continue;
+		if (r < 0)
+			return -EIO;
+		/* Its table's rows handed over before it are stored first: it may name their decoding. */
+		ras_db_defer_vals_put(db, ev->type_idx, fold_job, len);
+		db->fold_out = true;
+		return 1;
 	}
-	if (r < 0)
-		return -EIO;
-	if (!decoding_sent(db, ev->type_idx, sig) &&
-	    ras_db_fold_pack_decoded(db, ev, &db->fold_pack, &db->fold_pack_cap, &len) < 0)
-		return -EIO;
-	/* Its table's rows handed over before it are stored first: it may name their decoding. */
-	if (ras_db_defer_call_vals(db, ev->type_idx, fold_job, db->fold_pack, len, NULL, 0) < 0)
-		return -EIO;
-	db->fold_out = true;
-	return 1;
+	return -EIO;
 }
 
 /* Stores ev here (its decoding's row looked up or stored first): 1 stored, 0 a duplicate, -EIO. */
@@ -557,7 +508,7 @@ static int store_here(struct ras_db *db, const struct ras_db_event *ev, uint64_t
 
 int ras_db_insert_event(struct ras_db *db, const struct ras_db_event *ev)
 {
-	uint64_t sig = decoded_sig(ras_db_table_of(ev->type_idx), ev->decoded);
+	uint64_t sig = ras_db_decoded_sig(ras_db_table_of(ev->type_idx), ev->decoded);
 	bool folded = ev->limits && ev->limits->fold_threshold;
 	int64_t id;
 	int r = 0;

@@ -89,7 +89,7 @@ const char *ras_db_log_vfs(void);
 /* A deferred call run by the writer thread (db_writer.c): SQLITE_OK or the SQLite code of its failure. */
 struct ras_db_col_val;
 typedef int (*ras_db_job_fn)(struct ras_db *db, const void *arg);
-/* A job with values (ras_db_defer_call_vals): its argument's copy, and n values read back. */
+/* A job with values (ras_db_defer_vals_put): its argument, and n values read back (none now). */
 typedef int (*ras_db_vals_job_fn)(struct ras_db *db, const void *arg, const struct ras_db_col_val *vals,
 				  unsigned n);
 
@@ -170,8 +170,6 @@ struct ras_db {
 	/* The limits the last record brought, the event loop's copy (limit_due, db_txn.c). */
 	struct ras_db_limits limits;
 	bool have_limits;
-	uint8_t *fold_pack;                 /* a record's fold job being packed (db_insert.c) */
-	size_t fold_pack_cap;
 	/* Tables found (ras_db_table_exists): none is ever dropped, so a storm's flushes ask nothing. */
 	char tables_seen[RAS_DB_TABLES_SEEN][48];
 	unsigned n_tables_seen;
@@ -326,11 +324,16 @@ int ras_db_defer_row(struct ras_db *db, unsigned idx, int64_t id, uint64_t sig,
  */
 int ras_db_defer_call(struct ras_db *db, ras_db_job_fn fn, const void *arg, size_t arg_len);
 /*
- * The same with n values (a decoding's), for a record of table idx: that
- * table's rows handed over before it are stored first. 0 or -errno.
+ * The same for a record of table idx (that table's rows handed over before
+ * it are stored first), fn called with no values, its argument packed in
+ * place: room for it (*room bytes, a multiple of 8) in the writer thread's
+ * chunk being filled, the chunk handed over first when fresh (an argument
+ * that did not fit); NULL: -ENOMEM. Then ras_db_defer_vals_put hands over
+ * the arg_len bytes written there (at most *room), before anything else is
+ * deferred.
  */
-int ras_db_defer_call_vals(struct ras_db *db, unsigned idx, ras_db_vals_job_fn fn, const void *arg,
-			   size_t arg_len, const struct ras_db_col_val *vals, unsigned n);
+uint8_t *ras_db_defer_vals_room(struct ras_db *db, bool fresh, size_t *room);
+void ras_db_defer_vals_put(struct ras_db *db, unsigned idx, ras_db_vals_job_fn fn, size_t arg_len);
 /*
  * Runs the prepared statement st with v[0..n) bound as its parameters 1..n:
  * handed to the writer thread while writes are (ras_db_deferring), else here,

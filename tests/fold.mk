@@ -41,3 +41,11 @@ TESTS += tests/test-fold-collide
 tests_test_fold_collide_SOURCES = tests/test-fold-collide.c db/db_fold_entries.c
 tests_test_fold_collide_CFLAGS = $(RAS_CFLAGS) -DRAS_DB_FOLD_TEST_HASH
 tests_test_fold_collide_LDADD = $(TEST_LIBS)
+
+# A decoding's signature (its stored row's key) and the decodings sent lately as db/db_sig.h computes them
+# against a frozen copy of its first form, on random plans and every table's
+# (tests/test-decoded-sig.c).
+check_PROGRAMS += tests/test-decoded-sig
+TESTS += tests/test-decoded-sig
+tests_test_decoded_sig_CFLAGS = $(RAS_CFLAGS)
+tests_test_decoded_sig_LDADD = $(TEST_LIBS)
