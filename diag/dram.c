@@ -485,7 +485,7 @@ static void parse_start(struct parse *ps, bool ghes, struct diag_dram *out)
 	ps->longest = ghes ? GHES_LONGEST : EDAC_LONGEST;
 }
 
-/* The spelling of what was read (out cleared when nothing of DRAM). */
+/* The spelling of the text parsed; out cleared when nothing of DRAM was in it. */
 static enum diag_spelling parse_end(const struct parse *ps, bool ghes, struct diag_dram *out)
 {
 	if (!diag_dram_known(out)) {
