@@ -94,7 +94,6 @@ struct ras_db_rollup {
 	/* A handful of keys per batch: a short list, searched in order. */
 	struct totals_entry totals[TOTALS_SLOTS];
 	unsigned n_totals;
-	unsigned last_total;             /* the entry the last record counted in, tried first */
 	sqlite3_stmt *totals_upsert;
 	uint8_t table_rank[RAS_MAX_EVENT_TYPES];   /* each type's table name's place among them */
 	struct text_hash source_hash, severity_hash;   /* key_hash's, of the last source and severity */
@@ -296,24 +295,18 @@ static int totals_add(struct ras_db *db, unsigned idx, const char *source, int s
 		      const char *sev, int64_t wall_ns)
 {
 	struct ras_db_rollup *ru = db->rollup;
-	struct totals_entry *t = &ru->totals[ru->last_total];
+	struct totals_entry *t;
 
-	/*
-	 * Runs of records share a key: the last entry, by the same addresses
-	 * (constants, as recent_is takes them), is the one the search would find,
-	 * since a key gets an entry only when no entry matches it.
-	 */
-	if (ru->last_total < ru->n_totals && t->type_idx == idx && t->synthetic == synthetic &&
-	    t->source_at == source && t->severity_at == sev)
-		goto hit;
 	for (unsigned i = 0; i < ru->n_totals; i++) {
 		t = &ru->totals[i];
 		if (t->type_idx != idx || t->synthetic != synthetic ||
 		    (t->source_at != source && strcmp(t->source, source)) ||
 		    (t->severity_at != sev && strcmp(t->severity, sev)))
 			continue;
-		ru->last_total = i;
-		goto hit;
+		t->count++;
+		if (wall_ns > t->last_ns)
+			t->last_ns = wall_ns;
+		return 0;
 	}
 	if (ru->n_totals == TOTALS_SLOTS && flush_totals(db, ru) < 0)
 		return -EIO;
@@ -322,12 +315,6 @@ static int totals_add(struct ras_db *db, unsigned idx, const char *source, int s
 				    .last_ns = wall_ns, .source_at = source, .severity_at = sev };
 	snprintf(t->source, sizeof(t->source), "%s", source);
 	snprintf(t->severity, sizeof(t->severity), "%s", sev);
-	ru->last_total = ru->n_totals - 1;
-	return 0;
-hit:
-	t->count++;
-	if (wall_ns > t->last_ns)
-		t->last_ns = wall_ns;
 	return 0;
 }
 
