@@ -191,9 +191,6 @@ struct ras_db_metrics_acc {
 	/* The last record's source and its field (source_field): a record's source is a constant string. */
 	const char *source_at;
 	char source[16];
-	/* The entry the last record counted in and its severity's number, tried before hashing. */
-	struct subj_entry *last;
-	unsigned last_sev;
 	sqlite3_stmt *upsert;
 };
 
@@ -453,21 +450,6 @@ static struct subj_entry *acc_slot(struct ras_db_metrics_acc *acc, const struct 
 	return NULL;
 }
 
-/*
- * k is the last record's entry, still held: the one acc_slot would find, as
- * its hash's every input is the same and a key has one entry (a new one only
- * where the probe met no match; slots are emptied all at once, by a flush).
- */
-static inline bool last_same(const struct ras_db_metrics_acc *acc, const struct subj_entry *k,
-			     unsigned sev)
-{
-	const struct subj_entry *e = acc->last;
-
-	return e && e->used && acc->last_sev == sev && e->src == k->src &&
-	       e->synthetic == k->synthetic && !memcmp(e->source, k->source, sizeof(e->source)) &&
-	       val_same(&e->key, &k->key) && val_same(&e->key2, &k->key2);
-}
-
 /* Each event type's subject_sources row plus one (0: none), found once, not at every record. */
 static uint8_t source_of_type[RAS_MAX_EVENT_TYPES];
 static pthread_once_t source_of_type_once = PTHREAD_ONCE_INIT;
@@ -527,12 +509,6 @@ int ras_db_metrics_acc_add(struct ras_db *db, const struct ras_db_event *ev)
 	/* Too long to keep (or a key2 that would need a copy): written at once; upserts add up. */
 	if (k.key.len > SUBJ_KEY_MAX || k.key2.len)
 		return ras_db_table_exists(db, "rollup_subjects") ? subj_write(db, acc, &k) : 0;
-	if (acc->used >= SUBJ_ACC_SLOTS * 3 / 4 && acc_flush(db, acc) < 0)
-		return -EIO;
-	if (last_same(acc, &k, sev)) {
-		acc->last->weight += k.weight;
-		return 0;
-	}
 	/*
 	 * The severity's number, not its name's address: the slots' order is the
 	 * order of first flush, which decides for good which subjects get a series
@@ -541,11 +517,11 @@ int ras_db_metrics_acc_add(struct ras_db *db, const struct ras_db_event *ev)
 	k.hash = val_hash(val_hash(0xcbf29ce484222325ULL ^ s ^ ((uint64_t)sev << 8) ^
 				   ((uint64_t)k.synthetic << 40) ^ ((uint64_t)(unsigned char)k.source[0] << 48),
 				   &k.key), &k.key2);
+	if (acc->used >= SUBJ_ACC_SLOTS * 3 / 4 && acc_flush(db, acc) < 0)
+		return -EIO;
 	e = acc_slot(acc, &k);
 	if (!e)
 		return -EIO;
-	acc->last = e;
-	acc->last_sev = sev;
 	if (!e->used) {
 		*e = k;
 		if (k.key.len)
