@@ -269,5 +269,7 @@ void ras_db_fold_entries_free(struct ras_db_fold *f)
 		sqlite3_finalize(f->ins_run[k]);
 		f->ins_run[k] = NULL;
 	}
+	sqlite3_finalize(f->max_hour);
+	f->max_hour = NULL;
 	ras_db_fold_known_free(f);
 }

@@ -208,6 +208,14 @@ struct ras_db_fold {
 	sqlite3_stmt *ins_run[RAS_DB_RUNS];
 	struct fold_new_row news[RAS_DB_ROWS_PER_INSERT];
 	unsigned nnews;
+	/*
+	 * Each table's latest folds hour as the write began (hour_asked set: asked
+	 * this write; hour_any: a row stored): a new key of a later hour is no
+	 * stored row's, not looked up (db_fold_write.c).
+	 */
+	sqlite3_stmt *max_hour;
+	int64_t hour_max[RAS_MAX_EVENT_TYPES];
+	bool hour_asked[RAS_MAX_EVENT_TYPES], hour_any[RAS_MAX_EVENT_TYPES];
 	/* A copy: the pipeline that handed them over may be gone by the commit (an adopted one). */
 	struct ras_db_limits limits;
 	bool have_limits;
