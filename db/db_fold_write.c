@@ -442,6 +442,7 @@ static int news_flush(struct ras_db *db)
 
 	while (i < f->nnews) {
 		sqlite3_stmt *st;
+		int step;
 
 		k = ras_db_run_of(f->nnews - i);
 		rows = ras_db_run_rows(k);
@@ -458,9 +459,9 @@ static int news_flush(struct ras_db *db)
 			sqlite3_bind_int64(st, at + 20, n->last_s);
 			sqlite3_bind_text(st, at + 21, f->t[n->e->idx].detail_name, -1, SQLITE_STATIC);
 		}
-		k = (unsigned)sqlite3_step(st);
+		step = sqlite3_step(st);
 		sqlite3_reset(st);
-		if (k != SQLITE_DONE)
+		if (step != SQLITE_DONE)
 			break;
 		news_stored(f, i, rows, sqlite3_last_insert_rowid(db->h) - (int64_t)rows + 1);
 		i += rows;
