@@ -264,5 +264,12 @@ void ras_db_fold_entries_free(struct ras_db_fold *f)
 	f->used = f->cap = f->made = f->ngrows = 0;
 	f->grow_ids_len = f->grow_ids_cap = 0;
 	f->buf_bytes = 0;
+	/* The new rows' INSERTs of more than one row (db_fold_write.c): prepared again when next wanted. */
+	for (unsigned k = 0; k < RAS_DB_RUNS; k++) {
+		sqlite3_finalize(f->ins_run[k]);
+		f->ins_run[k] = NULL;
+	}
+	sqlite3_finalize(f->max_hour);
+	f->max_hour = NULL;
 	ras_db_fold_known_free(f);
 }

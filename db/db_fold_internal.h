@@ -141,6 +141,19 @@ struct fold_grow_row {
 	bool ids;
 };
 
+/*
+ * A new key's folds row waiting for its INSERT (db_fold_write.c): its entry,
+ * its times blob (len bytes, last second last_s) and its known row's index;
+ * that row's id, and its growth row's fold, say -(its place + 1) until then.
+ */
+struct fold_new_row {
+	const struct fold_entry *e;
+	uint8_t *blob;
+	size_t len;
+	int64_t last_s;
+	unsigned known;
+};
+
 struct fold_table {
 	bool probed;
 	sqlite3_stmt *sel, *del, *oldest;
@@ -188,6 +201,21 @@ struct ras_db_fold {
 	unsigned ngrows;
 	uint8_t *grow_ids;
 	size_t grow_ids_len, grow_ids_cap;
+	/*
+	 * The new keys' rows, inserted RAS_DB_ROWS_PER_INSERT at once like the
+	 * growth rows (ins_run[k] run k's INSERT, the one-row run ins), before them.
+	 */
+	sqlite3_stmt *ins_run[RAS_DB_RUNS];
+	struct fold_new_row news[RAS_DB_ROWS_PER_INSERT];
+	unsigned nnews;
+	/*
+	 * Each table's latest folds hour as the write began (hour_asked set: asked
+	 * this write; hour_any: a row stored): a new key of a later hour is no
+	 * stored row's, not looked up (db_fold_write.c).
+	 */
+	sqlite3_stmt *max_hour;
+	int64_t hour_max[RAS_MAX_EVENT_TYPES];
+	bool hour_asked[RAS_MAX_EVENT_TYPES], hour_any[RAS_MAX_EVENT_TYPES];
 	/* A copy: the pipeline that handed them over may be gone by the commit (an adopted one). */
 	struct ras_db_limits limits;
 	bool have_limits;
