@@ -146,10 +146,58 @@ static void many(void)
 	ras_pending_free(&q);
 }
 
+/* Records of about 1 KiB until the run holds more than bytes. */
+static void fill(struct ras_pending *q, size_t bytes, int *n)
+{
+	char rec[1024];
+
+	while (q->run.len <= bytes) {
+		snprintf(rec, sizeof(rec), "%0*d", (int)sizeof(rec) - 1, (*n)++);
+		add(q, rec);
+	}
+}
+
+/*
+ * A storm's batches: the sealed run is dropped as the next one is sealed,
+ * both a batch's size, and its buffer becomes the next run's instead of a
+ * fresh one grown again (faulted in anew). Once the storm is over (a small
+ * run at the drop), the storm's buffer is given back.
+ */
+static void storm_buffers(void)
+{
+	struct ras_pending q = { 0 };
+	size_t storm = (size_t)5 << 20, handed;
+	const uint8_t *sealed_buf;
+	int n = 0;
+
+	fill(&q, storm, &n);
+	handed = q.len;
+	ras_pending_seal(&q);
+	fill(&q, storm, &n);
+	sealed_buf = q.sealed.buf;
+	ras_pending_drop_front(&q, handed);
+	handed = q.len;
+	ras_pending_seal(&q);
+	tap_ok(q.run.buf == sealed_buf && q.run.cap > storm && !q.run.len,
+	       "in a storm, the dropped run's buffer is the next run's (%zu bytes)", q.run.cap);
+	tap_is_int((long long)q.records, n / 2, "the sealed batch still holds its records");
+	add(&q, "after");
+	ras_pending_drop_front(&q, handed);
+	tap_is_str(all(&q), "after ", "the storm over: one record left");
+	handed = q.len;
+	ras_pending_seal(&q);
+	ras_pending_drop_front(&q, handed);
+	tap_ok(q.run.cap <= storm && q.sealed.cap <= storm && !q.len,
+	       "a small run at the drop: the storm's buffers are given back (%zu, %zu)", q.run.cap,
+	       q.sealed.cap);
+	ras_pending_free(&q);
+}
+
 int main(void)
 {
 	behind_made();
 	behind_failed();
 	many();
+	storm_buffers();
 	return tap_done();
 }
