@@ -26,7 +26,7 @@ tests_diag_test_dram_golden_LDADD = diag/libdiag.a
 # The EDAC text reader against the one before issue 39 (tests/diag/dram_ref.h), on random text.
 check_PROGRAMS += tests/diag/test-dram-ref
 TESTS += tests/diag/test-dram-ref
-tests_diag_test_dram_ref_SOURCES = tests/diag/test-dram-ref.c tests/diag/dram_ref.h tests/tap.h
+tests_diag_test_dram_ref_SOURCES = tests/diag/test-dram-ref.c tests/diag/dram_ref.h tests/tap.h tests/rng.h
 tests_diag_test_dram_ref_LDADD = diag/libdiag.a
 # The verdict rules' buckets against their 128-bit-only arithmetic before issue 39, on random input.
 check_PROGRAMS += tests/diag/test-rate-ref
