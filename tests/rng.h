@@ -26,4 +26,16 @@ static inline unsigned rng_below(uint64_t *state, unsigned n)
 	return (unsigned)(rng_next(state) % n);
 }
 
+/*
+ * xorshift64* (shifts 12, 25, 27, then a multiply): another stream, drawn by
+ * the tests that were written with it.
+ */
+static inline uint64_t rng_next_star(uint64_t *state)
+{
+	*state ^= *state >> 12;
+	*state ^= *state << 25;
+	*state ^= *state >> 27;
+	return *state * 0x2545f4914f6cdd1dULL;
+}
+
 #endif
