@@ -24,7 +24,7 @@ TESTS += tests/decoders/test-aer tests/decoders/test-edac tests/decoders/test-ed
 	tests/decoders/test-cper tests/decoders/test-other \
 	tests/decoders/test-pci-names tests/decoders/test-decode-ref
 
-tests_decoders_test_decode_ref_SOURCES = tests/decoders/test-decode-ref.c tests/tap.h
+tests_decoders_test_decode_ref_SOURCES = tests/decoders/test-decode-ref.c tests/tap.h tests/rng.h
 tests_decoders_test_decode_ref_LDADD = decoders/libdecoders.a
 tests_decoders_test_aer_SOURCES = tests/decoders/test-aer.c tests/tap.h
 tests_decoders_test_aer_LDADD = decoders/libdecoders.a
@@ -38,7 +38,7 @@ tests_decoders_test_rasd_text_SOURCES = tests/decoders/test-rasd-text.c tests/ta
 tests_decoders_test_rasd_text_LDADD = decoders/libdecoders.a
 tests_decoders_test_cper_SOURCES = tests/decoders/test-cper.c tests/tap.h
 tests_decoders_test_cper_LDADD = decoders/libdecoders.a
-tests_decoders_test_other_SOURCES = tests/decoders/test-other.c tests/tap.h
+tests_decoders_test_other_SOURCES = tests/decoders/test-other.c tests/tap.h tests/rng.h
 tests_decoders_test_other_LDADD = decoders/libdecoders.a
 tests_decoders_test_pci_names_SOURCES = tests/decoders/test-pci-names.c tests/tap.h \
 	lib/pci_names.c lib/pci_names.h

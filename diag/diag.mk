@@ -16,7 +16,7 @@ check_PROGRAMS += tests/diag/test-dram tests/diag/test-cells
 TESTS += tests/diag/test-dram tests/diag/test-cells
 tests_diag_test_dram_SOURCES = tests/diag/test-dram.c tests/tap.h
 tests_diag_test_dram_LDADD = diag/libdiag.a
-tests_diag_test_cells_SOURCES = tests/diag/test-cells.c tests/tap.h
+tests_diag_test_cells_SOURCES = tests/diag/test-cells.c tests/tap.h tests/rng.h
 tests_diag_test_cells_LDADD = diag/libdiag.a
 # The EDAC text reader on odd text, against what its first version returned.
 check_PROGRAMS += tests/diag/test-dram-golden
@@ -26,12 +26,12 @@ tests_diag_test_dram_golden_LDADD = diag/libdiag.a
 # The EDAC text reader against the one before issue 39 (tests/diag/dram_ref.h), on random text.
 check_PROGRAMS += tests/diag/test-dram-ref
 TESTS += tests/diag/test-dram-ref
-tests_diag_test_dram_ref_SOURCES = tests/diag/test-dram-ref.c tests/diag/dram_ref.h tests/tap.h
+tests_diag_test_dram_ref_SOURCES = tests/diag/test-dram-ref.c tests/diag/dram_ref.h tests/tap.h tests/rng.h
 tests_diag_test_dram_ref_LDADD = diag/libdiag.a
 # The verdict rules' buckets against their 128-bit-only arithmetic before issue 39, on random input.
 check_PROGRAMS += tests/diag/test-rate-ref
 TESTS += tests/diag/test-rate-ref
-tests_diag_test_rate_ref_SOURCES = tests/diag/test-rate-ref.c tests/tap.h
+tests_diag_test_rate_ref_SOURCES = tests/diag/test-rate-ref.c tests/tap.h tests/rng.h
 tests_diag_test_rate_ref_LDADD = diag/libdiag.a
 EXTRA_DIST += diag/diag.mk
 ctl_ras_fdr_ctl_SOURCES += ctl/health.c

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "db/db_actions.h"
+#include "rng.h"
 #include "tap.h"
 #include "test_util.h"
 
@@ -72,14 +73,6 @@ static const struct variant variants[] = {
 	{ "soft", "done", false }, { "soft", "failed", false },
 };
 
-static uint64_t next(uint64_t *s)
-{
-	*s ^= *s << 13;
-	*s ^= *s >> 7;
-	*s ^= *s << 17;
-	return *s;
-}
-
 /* One decision of variant v on subject s (0..3); 1 folded, 0 a new row, or -errno. */
 static int one(struct ras_db_actions *dba, unsigned s, const struct variant *v, int64_t *t,
 	       int64_t event_id)
@@ -103,8 +96,8 @@ static int store(struct ras_db_actions *dba, struct model *m, int n, uint64_t *s
 	int folded = 0;
 
 	for (int i = 0; i < n; i++) {
-		unsigned s = (unsigned)(next(seed) % 4);
-		const struct variant *v = &variants[next(seed) % 8 < 6 ? 0 : next(seed) % 5];
+		unsigned s = (unsigned)(rng_next(seed) % 4);
+		const struct variant *v = &variants[rng_next(seed) % 8 < 6 ? 0 : rng_next(seed) % 5];
 		char key[64];
 		int r;
 

@@ -17,6 +17,7 @@
 #include "db/db_internal.h"
 #include "db/db_sig.h"
 #include "lib/event_table.h"
+#include "rng.h"
 #include "tap.h"
 
 #define RUNS 20000
@@ -26,10 +27,7 @@ static uint64_t rng = 0x2545f4914f6cdd1dULL;
 
 static uint64_t next(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return rng_next(&rng);
 }
 
 /* Frozen: decoded_sig as it was first stored (db/db_insert.c, integ c7d8690). */

@@ -19,6 +19,7 @@
 #include "db/db_hold_pack.h"
 #include "db/db_internal.h"
 #include "lib/event_table.h"
+#include "rng.h"
 #include "tap.h"
 
 #define RUNS 2000
@@ -27,10 +28,7 @@ static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 
 static uint64_t next(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return rng_next(&rng);
 }
 
 static int64_t some_int(void)

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "rasd/once_seen.h"
+#include "rng.h"
 #include "tap.h"
 
 #define SUBJECTS 80000
@@ -38,17 +39,9 @@ static uint64_t hash_of[SUBJECTS];
 static unsigned tag_of[SUBJECTS];
 static uint64_t rng = 0x2545f4914f6cdd1dULL;
 
-static uint64_t next_random(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
 static unsigned below(unsigned n)
 {
-	return (unsigned)(next_random() % n);
+	return rng_below(&rng, n);
 }
 
 /*
@@ -65,7 +58,7 @@ static void make_subjects(void)
 			hash_of[s] = (uint64_t)(s / 2) << 38 | low[s / GROUP];
 			tag_of[s] = s % 2;
 		} else {
-			hash_of[s] = (uint64_t)s << 38 | (next_random() & ((1ULL << 38) - 1));
+			hash_of[s] = (uint64_t)s << 38 | (rng_next(&rng) & ((1ULL << 38) - 1));
 			tag_of[s] = below(RAS_ONCE_SEEN_TAGS);
 		}
 	}

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "lib/record.h"
+#include "rng.h"
 #include "tap.h"
 #include "test_util.h"
 
@@ -22,10 +23,7 @@ static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 
 static uint64_t next(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return rng_next(&rng);
 }
 
 /* Random bytes, text-like half the time, with __data_loc words made to land near the end. */

@@ -14,6 +14,7 @@
 #include "lib/decode.h"
 #include "lib/formats.h"
 #include "decoders/cper.h"
+#include "rng.h"
 #include "tap.h"
 #include "test_util.h"
 
@@ -21,13 +22,9 @@
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ULL;
 
-/* xorshift64*: deterministic, so a failure reproduces. */
 static uint64_t rnd(void)
 {
-	rng_state ^= rng_state >> 12;
-	rng_state ^= rng_state << 25;
-	rng_state ^= rng_state >> 27;
-	return rng_state * 0x2545f4914f6cdd1dULL;
+	return rng_next_star(&rng_state);
 }
 
 /* The raw field a dfield restates, or -1 when the dfield is stored itself. */

@@ -11,6 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 #include "lib/spill_rows.h"
+#include "rng.h"
 #include "tap.h"
 
 #define KEYS 5000
@@ -31,24 +32,16 @@ static uint64_t key(unsigned i)
 	return ((uint64_t)i << 32) | 7;
 }
 
-static uint64_t rnd(uint64_t *x)
-{
-	*x ^= *x << 13;
-	*x ^= *x >> 7;
-	*x ^= *x << 17;
-	return *x;
-}
-
 /* One random step on both; false when they answer differently. */
 static bool step(struct ras_spill_rows *s, uint64_t *x)
 {
-	unsigned i = (unsigned)(rnd(x) % KEYS), op = (unsigned)(rnd(x) % 3);
-	int kind = (int)(rnd(x) % 3), r, want;
+	unsigned i = (unsigned)(rng_next(x) % KEYS), op = (unsigned)(rng_next(x) % 3);
+	int kind = (int)(rng_next(x) % 3), r, want;
 	int64_t w = 0;
 	unsigned n = 0;
 
 	if (op == 0) {
-		ref[i] = (struct ref){ true, kind, (int64_t)rnd(x), (unsigned)rnd(x) };
+		ref[i] = (struct ref){ true, kind, (int64_t)rng_next(x), (unsigned)rng_next(x) };
 		return ras_spill_rows_put(s, key(i), kind, ref[i].wall_ns, ref[i].n) == 0;
 	}
 	if (op == 1) {

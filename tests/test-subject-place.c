@@ -21,52 +21,41 @@
 #include "diag/dram.h"
 #include "lib/event_table.h"
 #include "lib/subject.h"
+#include "rng.h"
 #include "tap.h"
 
 #define RUNS 4000
 
-struct rng {
-	uint64_t s;
-};
-
-static uint64_t next(struct rng *r)
-{
-	r->s ^= r->s << 13;
-	r->s ^= r->s >> 7;
-	r->s ^= r->s << 17;
-	return r->s;
-}
-
 /* A layer or controller number: mostly a few, so places repeat; sometimes any. */
-static int64_t place_number(struct rng *r)
+static int64_t place_number(uint64_t *r)
 {
 	static const int64_t edge[] = { RAS_DF_NONE, -1, -2, 0, 9, 10, 99, 100, INT64_MAX,
 					INT64_MIN + 1, 123456789012345LL };
 
-	if (next(r) % 4)
-		return (int64_t)(next(r) % 4);
-	return edge[next(r) % (sizeof(edge) / sizeof(edge[0]))];
+	if (rng_next(r) % 4)
+		return (int64_t)(rng_next(r) % 4);
+	return edge[rng_next(r) % (sizeof(edge) / sizeof(edge[0]))];
 }
 
 /* A DRAM number as a detail spells it: small mostly, -1 to past two digits. */
-static long long small(struct rng *r)
+static long long small(uint64_t *r)
 {
 	static const long long edge[] = { 0, 9, 10, 99, 100, 101, 4095, 65536, 2147483647LL };
 
-	if (next(r) % 3)
-		return (long long)(next(r) % 16);
-	return edge[next(r) % (sizeof(edge) / sizeof(edge[0]))];
+	if (rng_next(r) % 3)
+		return (long long)(rng_next(r) % 16);
+	return edge[rng_next(r) % (sizeof(edge) / sizeof(edge[0]))];
 }
 
-static void detail_of(struct rng *r, char *buf, size_t len)
+static void detail_of(uint64_t *r, char *buf, size_t len)
 {
 	static const long long edge_rows[] = { 0, 1, 15, 16, 255, 256, 0xffff, 0x10000 };
-	long long a = small(r), b = small(r), c = small(r), row = (long long)(next(r) % 0x40000);
+	long long a = small(r), b = small(r), c = small(r), row = (long long)(rng_next(r) % 0x40000);
 
-	if (next(r) % 4 == 0)
-		row = edge_rows[next(r) % (sizeof(edge_rows) / sizeof(edge_rows[0]))];
+	if (rng_next(r) % 4 == 0)
+		row = edge_rows[rng_next(r) % (sizeof(edge_rows) / sizeof(edge_rows[0]))];
 
-	switch (next(r) % 5) {
+	switch (rng_next(r) % 5) {
 	case 0:
 		snprintf(buf, len, " socket:0 imc:1 rank:%lld bg:%lld ba:%lld row:0x%llx col:0x3f8", a, b,
 			 c, row);
@@ -90,16 +79,16 @@ static void detail_of(struct rng *r, char *buf, size_t len)
 	}
 }
 
-static void record_of(struct rng *r, struct edac_decoded *d, char *detail, size_t len)
+static void record_of(uint64_t *r, struct edac_decoded *d, char *detail, size_t len)
 {
 	static char long_label[400];
 	static const char *const labels[] = { "", "DIMM_B1", "CPU_SrcID#0_MC#1_Chan#2_DIMM#0",
 					      long_label };
-	const char *label = labels[next(r) % 4];
+	const char *label = labels[rng_next(r) % 4];
 	struct edac_in in = {
 		.error_type = EDAC_ERR_CORRECTED, .msg = "memory read error", .msg_len = 17,
-		.error_count = (uint16_t)(next(r) % 3), .address = (int64_t)(next(r) >> 16),
-		.grain_bits = (uint8_t)(next(r) % 14), .driver_detail = detail,
+		.error_count = (uint16_t)(rng_next(r) % 3), .address = (int64_t)(rng_next(r) >> 16),
+		.grain_bits = (uint8_t)(rng_next(r) % 14), .driver_detail = detail,
 	};
 
 	memset(long_label, 'L', sizeof(long_label) - 1);
@@ -113,11 +102,11 @@ static void record_of(struct rng *r, struct edac_decoded *d, char *detail, size_
 	d->middle_layer = place_number(r);
 	d->lower_layer = place_number(r);
 	/* Any grain, not only a power of two: a page only when it is at most the page. */
-	if (next(r) % 4 == 0) {
+	if (rng_next(r) % 4 == 0) {
 		static const int64_t grains[] = { RAS_DF_NONE, -5, 0, 1, 2, 3, 4095, 4096, 4097,
 						  INT64_MAX };
 
-		d->grain = grains[next(r) % (sizeof(grains) / sizeof(grains[0]))];
+		d->grain = grains[rng_next(r) % (sizeof(grains) / sizeof(grains[0]))];
 	}
 }
 
@@ -174,7 +163,7 @@ static void *compare(void *arg)
 {
 	const struct ras_event_type *t = ras_event_type_find("ras:mc_event");
 	struct run *run = arg;
-	struct rng r = { run->seed };
+	uint64_t r = run->seed;
 	static _Thread_local struct edac_decoded d;
 	struct ras_subject fast[RAS_SUBJECTS_MAX], general[RAS_SUBJECTS_MAX];
 	char detail[256], want[512];

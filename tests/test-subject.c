@@ -10,6 +10,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include "rng.h"
 #include "tap.h"
 #include "decoders/cper.h"
 #include "decoders/dfield.h"
@@ -425,7 +426,7 @@ static void test_cpu_classes(void)
 		bool want = false;
 		size_t n;
 
-		rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+		rng_next(&rng);
 		memset(&d, 0, sizeof(d));
 		d.severity = RAS_SEV_CORRECTED;
 		d.cpu = 3;

@@ -3,6 +3,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include "lib/threshold.h"
+#include "rng.h"
 #include "tap.h"
 
 #define S 1000000000LL
@@ -115,21 +116,12 @@ static void leak_ref(struct ras_bucket *b, const struct ras_threshold *t, int64_
 	b->last_ns += (int64_t)(leaked * t->period_ns / t->count);
 }
 
-/* xorshift64*: the same stream on every run. */
-static uint64_t next_rand(uint64_t *x)
-{
-	*x ^= *x >> 12;
-	*x ^= *x << 25;
-	*x ^= *x >> 27;
-	return *x * 0x2545f4914f6cdd1dULL;
-}
-
 /* A value of up to `bits` random bits, so small and huge ones both come. */
 static int64_t some(uint64_t *x, unsigned max_bits)
 {
-	unsigned bits = (unsigned)(next_rand(x) % (max_bits + 1));
+	unsigned bits = (unsigned)(rng_next_star(x) % (max_bits + 1));
 
-	return bits ? (int64_t)(next_rand(x) >> (64 - bits)) : 0;
+	return bits ? (int64_t)(rng_next_star(x) >> (64 - bits)) : 0;
 }
 
 /*

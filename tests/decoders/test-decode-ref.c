@@ -15,6 +15,7 @@
 #include "decoders/edac.h"
 #include "decoders/mce.h"
 #include "decoders/other_util.h"
+#include "tests/rng.h"
 #include "tests/tap.h"
 
 #define ROUNDS 200000
@@ -23,15 +24,12 @@ static uint64_t rng = 0x2545f4914f6cdd1dULL;
 
 static uint64_t next(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
+	return rng_next(&rng);
 }
 
 static unsigned below(unsigned n)
 {
-	return (unsigned)(next() % n);
+	return rng_below(&rng, n);
 }
 
 /* ---- frozen: decoders/other_util.c ou_copy at 7e6fe69 ---- */

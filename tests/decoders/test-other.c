@@ -10,6 +10,7 @@
 #include "decoders/memfail.h"
 #include "decoders/other_util.h"
 #include "tests/decoders/said.h"
+#include "tests/rng.h"
 #include "tests/tap.h"
 
 #define S(x) x, sizeof(x) - 1
@@ -392,21 +393,13 @@ static void test_put_hex_pad(void)
 }
 
 /* A number of random bit length, or one of the ends, or a power of ten and its neighbours. */
-static uint64_t step(uint64_t *rng)
-{
-	*rng ^= *rng << 13;
-	*rng ^= *rng >> 7;
-	*rng ^= *rng << 17;
-	return *rng;
-}
-
 static unsigned long long edge_number(uint64_t *rng)
 {
 	static const unsigned long long ends[] = { 0, 1, 9, 10, 0x7fffffffffffffffULL,
 						   0x8000000000000000ULL, 0xffffffffffffffffULL,
 						   0xfffffffffffffffeULL, 10000000000000000000ULL };
 	unsigned long long p10 = 1;
-	uint64_t r = step(rng);
+	uint64_t r = rng_next(rng);
 
 	switch (r % 4) {
 	case 0:
@@ -433,7 +426,7 @@ static void test_put_random(void)
 
 	for (int r = 0; r < runs; r++) {
 		char got[112], whole[1024] = "", want[112];
-		size_t len = (size_t)(step(&rng) % 97), at = 0;
+		size_t len = (size_t)(rng_next(&rng) % 97), at = 0;
 		unsigned steps = (unsigned)(rng >> 8) % 12;
 		struct ou_buf b;
 
@@ -525,10 +518,7 @@ static uint64_t rng = 0x2545f4914f6cdd1dULL;
 
 static unsigned rnd_byte(void)
 {
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return (unsigned)(rng >> 24) & 0xff;
+	return (unsigned)(rng_next(&rng) >> 24) & 0xff;
 }
 
 /* Every byte value, at every position of a word, in texts of every length and alignment. */

@@ -9,6 +9,7 @@
 #include "diag/cells.h"
 #include "diag/rules.h"
 #include "diag/state.h"
+#include "tests/rng.h"
 #include "tests/tap.h"
 
 #define HOUR (3600LL * 1000000000)
@@ -18,10 +19,7 @@ static uint64_t seed = 0x9e3779b97f4a7c15ULL;
 
 static unsigned rnd(unsigned n)
 {
-	seed ^= seed >> 12;
-	seed ^= seed << 25;
-	seed ^= seed >> 27;
-	return (unsigned)((seed * 0x2545f4914f6cdd1dULL) >> 33) % n;
+	return (unsigned)(rng_next_star(&seed) >> 33) % n;
 }
 
 struct fixture {

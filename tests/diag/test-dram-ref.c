@@ -16,21 +16,14 @@
 #include <string.h>
 #include "diag/dram.h"
 #include "tests/diag/dram_ref.h"
+#include "tests/rng.h"
 #include "tests/tap.h"
 
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 
-static uint64_t next(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
 static unsigned below(unsigned n)
 {
-	return (unsigned)(next() % n);
+	return rng_below(&rng, n);
 }
 
 /* Every name either table holds, the halves of the two-word ones, and ghes's marker. */

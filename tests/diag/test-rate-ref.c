@@ -7,16 +7,14 @@
  */
 #include <string.h>
 #include "diag/rules.h"
+#include "tests/rng.h"
 #include "tests/tap.h"
 
 static uint64_t seed = 0x2545f4914f6cdd1dULL;
 
 static uint64_t rnd64(void)
 {
-	seed ^= seed >> 12;
-	seed ^= seed << 25;
-	seed ^= seed >> 27;
-	return seed * 0x2545f4914f6cdd1dULL;
+	return rng_next_star(&seed);
 }
 
 /* Mostly small, sometimes anything: the edges matter. */
