@@ -22,9 +22,8 @@
  * hashed byte by byte (FNV-1a) was 825 M of the writer thread's instructions
  * on make bench's 1M-record stream, about 880 a folded record. Not inline,
  * as when it was db_fold_entries.c's own: the compiler keeps one copy for
- * its six calls and rasd's code is the same. Inlined in each, 1.4 M fewer
- * of the writer thread's instructions on the 200,000-record tree (in
- * ras_db_fold_accumulate, 0.05 % of the thread): left for a speed round.
+ * its six calls, and rasd's code is the same as before the move. (Inlined,
+ * the calls' few instructions a key would go: for a speed round to weigh.)
  */
 static uint64_t key_mix(uint64_t h, const char *s, size_t n)
 {
