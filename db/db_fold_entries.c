@@ -3,7 +3,8 @@
  * The batch's folds (split from db_fold.c, unchanged): each folded record is
  * counted into the entry of its key (table, hour, subject, boot, source,
  * severity, location, decoding as the summary needs it, dims), a list in the
- * order taken named by FOLD_SLOTS hash places; db_fold_write.c merges the
+ * order taken named by FOLD_SLOTS hash places (the key's hash inline from
+ * db_fold_hash.h); db_fold_write.c merges the
  * entries into their folds rows at commit. Called by db_fold.c only.
  */
 #include <errno.h>
@@ -14,71 +15,7 @@
 
 #include "db_fold_internal.h"
 #include "db_fold_entries.h"
-
-/*
- * n bytes of s mixed into h eight at a time, the tail with its length: a key
- * hashed byte by byte (FNV-1a) was 825 M of the writer thread's instructions
- * on make bench's 1M-record stream, about 880 a folded record. The hash only
- * names places here and known rows (db_fold_write.c), whose keys are compared
- * in full: any good spread will do.
- */
-static uint64_t key_mix(uint64_t h, const char *s, size_t n)
-{
-	const uint64_t k = 0x9e3779b97f4a7c15ULL;
-	uint64_t w;
-
-	for (; n >= 8; s += 8, n -= 8) {
-		memcpy(&w, s, 8);
-		h = (h ^ w) * k;
-		h ^= h >> 29;
-	}
-	/* The last 1 to 7 bytes as two loads that may overlap (a memcpy of n bytes went byte by byte). */
-	if (n >= 4) {
-		uint32_t lo, hi;
-
-		memcpy(&lo, s, 4);
-		memcpy(&hi, s + n - 4, 4);
-		w = lo | (uint64_t)hi << 32;
-	} else {
-		w = n ? (uint64_t)(unsigned char)s[0] | (uint64_t)(unsigned char)s[n / 2] << 8 |
-			(uint64_t)(unsigned char)s[n - 1] << 16 : 0;
-	}
-	h = (h ^ w ^ (uint64_t)n << 56) * k;
-	return h ^ h >> 29;
-}
-
-#ifdef RAS_DB_FOLD_TEST_HASH
-/*
- * A test's build of this file only (tests/test-fold-collide.c, which links
- * its own copy): the hash it makes of each key's, to make keys collide.
- */
-uint64_t ras_db_fold_test_hash(uint64_t h);
-#endif
-
-static uint64_t entry_hash(unsigned idx, int64_t hour, const char *subject, const struct folded_row *r)
-{
-	const uint64_t k = 0xff51afd7ed558ccdULL;
-	uint64_t h = (0xcbf29ce484222325ULL ^ idx) * k;
-
-	h = (h ^ (uint64_t)hour) * k;
-	h = (h ^ (uint64_t)r->boot) * k;
-	h = (h ^ (uint64_t)r->key_dec) * k;
-	h = (h ^ ((uint64_t)(unsigned)r->synthetic << 32 | (unsigned)r->fresh)) * k;
-	h = key_mix(h, subject, strlen(subject));
-	h = key_mix(h, r->source, strlen(r->source));
-	h = key_mix(h, r->severity, strlen(r->severity));
-	h = key_mix(h, r->location, strlen(r->location));
-	h = key_mix(h, r->ekey, strlen(r->ekey));
-	h = key_mix(h, r->dims, strlen(r->dims));
-	/* The places take the low bits: the high ones folded down. */
-	h ^= h >> 33;
-	h *= k;
-	h ^= h >> 33;
-#ifdef RAS_DB_FOLD_TEST_HASH
-	h = ras_db_fold_test_hash(h);
-#endif
-	return h;
-}
+#include "db_fold_hash.h"
 
 static bool same_entry(const struct fold_entry *e, unsigned idx, int64_t hour, const char *subject,
 		       const struct folded_row *r)
@@ -234,7 +171,7 @@ int ras_db_fold_accumulate(struct ras_db *db, unsigned idx, const char *subject,
 	 */
 	if (hint && *hint && *hint <= f->used && same_entry(&f->e[*hint - 1], idx, hour, subject, r))
 		return entry_add(f, &f->e[*hint - 1], r);
-	hash = entry_hash(idx, hour, subject, r);
+	hash = ras_db_fold_key_hash(idx, hour, subject, r);
 	for (unsigned place = hash % FOLD_SLOTS;; place = (place + 1) % FOLD_SLOTS) {
 		struct fold_entry *e;
 

@@ -35,11 +35,12 @@ tests_test_fold_cols_LDADD = $(TEST_LIBS)
 
 # Keys whose hashes collide fold into their own folds rows (the known rows'
 # in-memory key compare): the test links its own build of db_fold_entries.c
-# whose hash is one value for every key (tests/test-fold-collide.c).
+# whose hash is one value for every key, tests/fold_collide_hash.h taken first
+# in db/db_fold_hash.h's place (tests/test-fold-collide.c).
 check_PROGRAMS += tests/test-fold-collide
 TESTS += tests/test-fold-collide
-tests_test_fold_collide_SOURCES = tests/test-fold-collide.c db/db_fold_entries.c
-tests_test_fold_collide_CFLAGS = $(RAS_CFLAGS) -DRAS_DB_FOLD_TEST_HASH
+tests_test_fold_collide_SOURCES = tests/test-fold-collide.c db/db_fold_entries.c tests/fold_collide_hash.h
+tests_test_fold_collide_CFLAGS = $(RAS_CFLAGS) -include $(srcdir)/tests/fold_collide_hash.h
 tests_test_fold_collide_LDADD = $(TEST_LIBS)
 
 # A decoding's signature (its stored row's key) and the decodings sent lately as db/db_sig.h computes them
