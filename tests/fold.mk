@@ -12,6 +12,23 @@ tests_test_fold_hold_fail_SOURCES = tests/test-fold-hold-fail.c $(WRITER_FIXTURE
 tests_test_fold_hold_fail_CFLAGS = $(RAS_CFLAGS)
 tests_test_fold_hold_fail_LDADD = $(TEST_LIBS)
 
+# New keys' folds rows inserted 16 to an INSERT, failing part-way: the second
+# INSERT of a commit refused, inline and on the writer thread (tests/test-fold-news-fail.c).
+check_PROGRAMS += tests/test-fold-news-fail
+TESTS += tests/test-fold-news-fail
+tests_test_fold_news_fail_SOURCES = tests/test-fold-news-fail.c $(WRITER_FIXTURE)
+tests_test_fold_news_fail_CFLAGS = $(RAS_CFLAGS)
+tests_test_fold_news_fail_LDADD = $(TEST_LIBS)
+
+# A folded record's job that does not fit the rest of the writer thread's
+# chunk packed again in a fresh one, records of every size, the writer thread
+# held while they are packed (tests/test-fold-pack-again.c).
+check_PROGRAMS += tests/test-fold-pack-again
+TESTS += tests/test-fold-pack-again
+tests_test_fold_pack_again_SOURCES = tests/test-fold-pack-again.c $(WRITER_FIXTURE)
+tests_test_fold_pack_again_CFLAGS = $(RAS_CFLAGS)
+tests_test_fold_pack_again_LDADD = $(TEST_LIBS)
+
 # A folds row this connection wrote is not read back: more keys than the old
 # 16,384 places, a rollback, past FOLD_KNOWN_MAX (tests/test-fold-known.c).
 check_PROGRAMS += tests/test-fold-known

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the tests of the writer thread and of held records failing at commit
- * share (test-write-behind, test-fold-hold-fail, test-once-spill-behind,
- * test-bucket-unconfirmed, test-commit-fd, test-behind-reads-on): a database
+ * share (test-write-behind, test-fold-hold-fail, test-fold-news-fail,
+ * test-fold-pack-again, test-once-spill-behind, test-bucket-unconfirmed,
+ * test-commit-fd, test-behind-reads-on): a database
  * opened for writing, with or without the writer thread, the writer thread
  * held inside a job or inside a commit, and two databases compared table by
  * table.
