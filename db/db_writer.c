@@ -776,7 +776,10 @@ void ras_db_write_behind_stop(struct ras_db *db)
 	db->wb_failed = 0;
 }
 
-/* The chunks' buffers, when nothing is out: a storm's 8 MiB are not kept while idle. */
+/*
+ * The chunks' buffers, when nothing is out: a storm's (up to WB_CHUNKS x
+ * WB_CHUNK_BYTES, 32 MiB) are not kept while idle.
+ */
 void ras_db_write_behind_trim(struct ras_db *db)
 {
 	struct ras_db_wb *wb = db->wb;
