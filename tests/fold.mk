@@ -20,6 +20,15 @@ tests_test_fold_news_fail_SOURCES = tests/test-fold-news-fail.c $(WRITER_FIXTURE
 tests_test_fold_news_fail_CFLAGS = $(RAS_CFLAGS)
 tests_test_fold_news_fail_LDADD = $(TEST_LIBS)
 
+# The folds writer's growth INSERTs and known rows' UPDATEs by id (upd_whole,
+# upd_known past the kept-times cap) refused part-way through a commit,
+# inline and on the writer thread (tests/test-fold-write-fail.c).
+check_PROGRAMS += tests/test-fold-write-fail
+TESTS += tests/test-fold-write-fail
+tests_test_fold_write_fail_SOURCES = tests/test-fold-write-fail.c $(WRITER_FIXTURE)
+tests_test_fold_write_fail_CFLAGS = $(RAS_CFLAGS)
+tests_test_fold_write_fail_LDADD = $(TEST_LIBS)
+
 # A folded record's job that does not fit the rest of the writer thread's
 # chunk packed again in a fresh one, records of every size, the writer thread
 # held while they are packed (tests/test-fold-pack-again.c).

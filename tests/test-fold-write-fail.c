@@ -1,0 +1,414 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The folds writer's other statements failing part-way (db/db_fold_write.c):
+ * the growth rows' INSERTs (grow_flush, RAS_DB_ROWS_PER_INSERT to a
+ * statement) and a known row's UPDATE by id (write_known: upd_whole with the
+ * row's times kept in memory, upd_known appending them in SQL past
+ * FOLD_KNOWN_TIMES_ROW). A stream of 40 DIMMs' mc_event records, six a DIMM
+ * a batch over a threshold of three, each DIMM's error count its own, is
+ * stored twice: once as it is, once with a trigger that refuses one row of
+ * one batch's commit, part-way through it:
+ *
+ * - growth, new rows: a batch an hour (each commit inserts 40 new folds rows
+ *   and 40 growth rows), batch 1's 20th growth row refused, the 4th of its
+ *   second 16-row INSERT;
+ * - growth, known rows: every batch in one hour (batch 1 on, each DIMM's row
+ *   is known and updated by upd_whole), batch 2's 20th growth row refused;
+ * - upd_whole: one hour, batch 2's UPDATE of the 20th DIMM's row refused (19
+ *   known rows updated before it in the commit);
+ * - upd_known: the same, that DIMM given 17,000 more records in batches 0 and
+ *   1 (32 a second, a byte of times each), so its row is past
+ *   FOLD_KNOWN_TIMES_ROW and its batch 2 UPDATE appends in SQL.
+ *
+ * The commit fails as a storage failure (-EIO, with the trigger's words),
+ * nothing of the batch is kept (raw, folds and growth rows as a copy made
+ * before it, the growth export reads ending at the same seq), the database
+ * is whole, and the batch given again once the trigger is dropped (from
+ * another connection, the writer kept open), then the next one (the known
+ * rows remembered again, written by id without a read), leave the database
+ * that never failed, table by table, the refused key's folds row included.
+ * Inline and with the writer thread.
+ */
+#include <errno.h>
+#include <sqlite3.h>
+#include <stdalign.h>
+#include <stdio.h>
+#include <string.h>
+#include "db/db.h"
+#include "db/db_export.h"
+#include "db/db_internal.h"
+#include "lib/decode.h"
+#include "lib/event_fields.h"
+#include "tap.h"
+#include "test_util.h"
+#include "writer_fixture.h"
+
+#define SEC 1000000000LL
+#define HOUR (3600 * SEC)
+#define DIMMS 40
+#define PER_DIMM 6
+#define BATCH (DIMMS * PER_DIMM)
+#define BATCHES 4
+/* The batch's 20th row refused: the 4th of its second growth INSERT, or the 20th DIMM's UPDATE. */
+#define POISON_NTH 20
+/* The DIMM whose row is written 20th (ids, and a batch's entries, in DIMM order). */
+#define POISON_DIMM (POISON_NTH - 1)
+/* upd_known's DIMM's more records in batches 0 and 1: 34,000 bytes of times, past 32 KiB. */
+#define BIG 17000
+/* Record j of batch b: its trace_ts and rec_hash. */
+#define REC(b, j) ((unsigned)(b) * 100000u + (unsigned)(j))
+/* One hour's batches, each its span (the BIG records at 32 a second end by 240 + 532 s). */
+#define SPAN (800 * SEC)
+
+/* An hour's start, and a minute and a bit: fixed, so nothing depends on the clock. */
+#define T0 ((472223LL * 3600 + 60) * SEC + 123457)
+
+enum refused { GROWTH, UPDATE };
+
+struct plan {
+	const char *name;
+	enum refused what;
+	bool one_hour;          /* every batch in T0's hour (known rows); else a batch an hour */
+	unsigned big;           /* POISON_DIMM's more records in batches 0 and 1 */
+	unsigned fail;          /* the batch refused */
+	const char *stmt;       /* what the refused statement's SQL holds */
+};
+
+static const struct plan plans[] = {
+	{ "growth of new rows", GROWTH, false, 0, 1, "INSERT INTO fold_growth" },
+	{ "growth of known rows", GROWTH, true, 0, 2, "INSERT INTO fold_growth" },
+	{ "upd_whole", UPDATE, true, 0, 2, "times = ?19, last_s = ?20 WHERE id = ?30" },
+	{ "upd_known", UPDATE, true, BIG, 2, "substr(times, 1, ?31)" },
+};
+
+static char dir[256];
+static struct ras_decode_ctx dctx;
+static const struct ras_db_limits limits = {
+	.fold_threshold = 3, .fold_period_ns = HOUR, .fold_keep = 1, .page_size = 4096,
+};
+
+static unsigned batch_len(const struct plan *p, unsigned b)
+{
+	return BATCH + (b < 2 ? p->big : 0);
+}
+
+static int64_t batch_start(const struct plan *p, unsigned b)
+{
+	return T0 + (int64_t)b * (p->one_hour ? SPAN : HOUR);
+}
+
+/* Record j of batch b: DIMM j % DIMMS a second apart, then POISON_DIMM's more, 32 a second. */
+static int insert(struct ras_db *db, const struct plan *p, unsigned b, unsigned j)
+{
+	const struct ras_event_type *type = ras_event_type_find("mc_event");
+	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
+	struct ras_value v[RAS_MAX_FIELDS] = { 0 };
+	unsigned dimm = j < BATCH ? j % DIMMS : POISON_DIMM, i = REC(b, j);
+	int64_t at = j < BATCH ? (int64_t)j * SEC : BATCH * SEC + (int64_t)(j - BATCH) * SEC / 32;
+	char label[32];
+	int64_t ints[][2] = {
+		{ MC_F_ERROR_TYPE, 0 }, { MC_F_ERROR_COUNT, 1 + dimm % 3 }, { MC_F_MC_INDEX, dimm / 8 },
+		{ MC_F_TOP_LAYER, dimm % 8 }, { MC_F_MIDDLE_LAYER, 0 }, { MC_F_LOWER_LAYER, -1 },
+		{ MC_F_ADDRESS, 0x4000 + 0x40 * (int64_t)i }, { MC_F_GRAIN_BITS, 6 },
+		{ MC_F_SYNDROME, dimm % 5 },
+	};
+	struct ras_db_event ev = {
+		.type_idx = (unsigned)(type - ras_event_types), .wall_ns = batch_start(p, b) + at,
+		.trace_ts = i, .source = "live", .rec_hash = i, .values = v, .decoded = decoded,
+		.limits = &limits,
+	};
+
+	snprintf(label, sizeof(label), "DIMM_%u_%u", dimm / 8, dimm % 8);
+	for (size_t k = 0; k < sizeof(ints) / sizeof(ints[0]); k++)
+		v[ints[k][0]] = (struct ras_value){ .present = true, .i = ints[k][1] };
+	v[MC_F_MSG] = (struct ras_value){ .present = true, .p = "memory read error", .len = 17 };
+	v[MC_F_LABEL] = (struct ras_value){ .present = true, .p = label, .len = (uint32_t)strlen(label) };
+	v[MC_F_DRIVER_DETAIL] = (struct ras_value){ .present = true, .p = "", .len = 0 };
+	ras_decode_values(type, v, &dctx, decoded);
+	return ras_db_insert_event(db, &ev);
+}
+
+static int store_batch(struct ras_db *db, const struct plan *p, unsigned b)
+{
+	int r = ras_db_begin(db);
+
+	for (unsigned j = 0; j < batch_len(p, b) && r >= 0; j++)
+		r = insert(db, p, b, j) == 1 ? 0 : -1;
+	return r < 0 ? r : ras_db_commit(db);
+}
+
+/*
+ * What the writer's connection ran, traced: the statement the poison
+ * trigger refused (its SQL as prepared), the rows the trigger was tried on,
+ * and of the growth INSERTs and the known rows' UPDATEs started, how many
+ * and the VALUES tuples of the last INSERT.
+ */
+static struct {
+	unsigned tried, grow_inserts, grow_rows, whole, known;
+	char refused[256];
+} seen;
+
+static int note_stmt(unsigned type, void *ctx, void *p, void *x)
+{
+	const char *sql = sqlite3_sql(p);
+	unsigned rows = 0;
+
+	(void)type, (void)ctx;
+	if (!sql)
+		return 0;
+	/* The trigger's program starting: a row tried, in the statement refused if it is the last. */
+	if (!strncmp(x, "-- TRIGGER poison", 17)) {
+		snprintf(seen.refused, sizeof(seen.refused), "%s", sql);
+		__atomic_add_fetch(&seen.tried, 1, __ATOMIC_RELAXED);
+		return 0;
+	}
+	if (!strncmp(x, "--", 2))
+		return 0;
+	if (!strncmp(sql, "INSERT INTO fold_growth (", 25)) {
+		for (const char *c = strchr(sql, '(') + 1; (c = strchr(c, '(')); c++)
+			rows++;
+		__atomic_store_n(&seen.grow_rows, rows, __ATOMIC_RELAXED);
+		__atomic_add_fetch(&seen.grow_inserts, 1, __ATOMIC_RELAXED);
+	} else if (!strncmp(sql, "UPDATE folds SET", 16) && strstr(sql, "?30")) {
+		__atomic_add_fetch(strstr(sql, "substr(times") ? &seen.known : &seen.whole, 1, __ATOMIC_RELAXED);
+	}
+	return 0;
+}
+
+static void seen_clear(struct ras_db *db)
+{
+	memset(&seen, 0, sizeof(seen));
+	sqlite3_trace_v2(db->h, SQLITE_TRACE_STMT, note_stmt, NULL);
+}
+
+static int exec_in(const char *path, const char *sql)
+{
+	sqlite3 *h;
+	int r = sqlite3_open(path, &h) == SQLITE_OK ? sqlite3_exec(h, sql, NULL, NULL, NULL) : SQLITE_ERROR;
+
+	sqlite3_close(h);
+	return r == SQLITE_OK ? 0 : -1;
+}
+
+/* The text the first row of sql holds in path ("" when none). */
+static void sql_text(const char *path, const char *sql, char *out, size_t len)
+{
+	sqlite3 *h;
+	sqlite3_stmt *st;
+
+	*out = 0;
+	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+	    sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK) {
+		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
+			snprintf(out, len, "%s", (const char *)sqlite3_column_text(st, 0));
+		sqlite3_finalize(st);
+	}
+	sqlite3_close(h);
+}
+
+/*
+ * The trigger refusing the plan's row, made from what the reference (the
+ * database that did not fail) holds: the fail batch's POISON_NTH-th growth
+ * row by seq (its first_ns, a DIMM's first record of the batch), or the
+ * POISON_NTH-th folds row of batch 0's hour by id.
+ */
+static int poison_sql(const struct plan *p, const char *ref, char *out, size_t len)
+{
+	char sql[512], v[128];
+	int64_t hour = batch_start(p, p->fail) / HOUR;
+
+	if (p->what == GROWTH) {
+		snprintf(sql, sizeof(sql), "SELECT first_ns FROM fold_growth WHERE first_ns BETWEEN %lld AND %lld"
+			 " ORDER BY seq LIMIT 1 OFFSET %d", (long long)batch_start(p, p->fail),
+			 (long long)(batch_start(p, p->fail) + SPAN - 1), POISON_NTH - 1);
+		sql_text(ref, sql, v, sizeof(v));
+		snprintf(out, len, "CREATE TRIGGER poison BEFORE INSERT ON fold_growth WHEN NEW.first_ns = %s"
+			 " BEGIN SELECT RAISE(ABORT, 'poisoned folds write'); END", v);
+	} else {
+		snprintf(sql, sizeof(sql), "SELECT subject FROM folds WHERE hour = %lld ORDER BY id LIMIT 1"
+			 " OFFSET %d", (long long)hour, POISON_NTH - 1);
+		sql_text(ref, sql, v, sizeof(v));
+		snprintf(out, len, "CREATE TRIGGER poison BEFORE UPDATE ON folds WHEN OLD.hour = %lld AND"
+			 " OLD.subject = '%s' BEGIN SELECT RAISE(ABORT, 'poisoned folds write'); END",
+			 (long long)hour, v);
+	}
+	return *v ? 0 : -1;
+}
+
+static int last_growth(void *ctx, const struct ras_db_fold_growth *g)
+{
+	*(int64_t *)ctx = g->seq;
+	return 0;
+}
+
+/* The last growth seq export reads in path (a reader's connection): -1 when it cannot. */
+static int64_t export_seq(const char *path)
+{
+	int64_t delivered[RAS_MAX_EVENT_TYPES] = { 0 }, seq = 0;
+	struct ras_db *rd = NULL;
+	char err[256];
+
+	if (ras_db_open_reader(&rd, path, err, sizeof(err)) < 0)
+		return -1;
+	if (ras_db_fold_growth_after(rd, 0, delivered, last_growth, &seq) < 0)
+		seq = -1;
+	ras_db_close(rd);
+	return seq;
+}
+
+/* Asserts what the refused commit left: the tables as the copy made before it, the export, integrity. */
+static void check_unchanged(const char *path, const char *copy, int64_t seq, const char *how)
+{
+	static const char *const tables[] = {
+		"mc_event", "mc_event_dec", "folds", "fold_growth", "rollup_hourly", "rollup_totals",
+	};
+
+	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
+		tap_is_int(differing(path, copy, tables[t]), 0, "%s: %s as before the refused commit", how,
+			   tables[t]);
+	tap_is_int(export_seq(path), seq, "%s: the growth export ends at seq %lld as before", how,
+		   (long long)seq);
+	tap_is_int(test_sql_int(path, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check = 'ok'"),
+		   1, "%s: integrity_check ok", how);
+}
+
+/* What the trace saw of the refused commit: the statement, and that it was part-way. */
+static void check_refused(const struct plan *p, const char *how)
+{
+	unsigned tried = __atomic_load_n(&seen.tried, __ATOMIC_RELAXED);
+
+	tap_ok(strstr(seen.refused, p->stmt) != NULL, "%s: the statement refused is the plan's: %.60s", how,
+	       seen.refused);
+	tap_is_int(tried, POISON_NTH, "%s: the refused row the %dth tried", how, POISON_NTH);
+	if (p->what == GROWTH)
+		tap_ok(seen.grow_inserts == 2 && seen.grow_rows == RAS_DB_ROWS_PER_INSERT,
+		       "%s: refused in the second growth INSERT, of %u rows (%u INSERTs, the last of %u rows)",
+		       how, RAS_DB_ROWS_PER_INSERT, seen.grow_inserts, seen.grow_rows);
+	else
+		tap_ok(seen.grow_inserts == 1 && seen.whole + seen.known == POISON_NTH &&
+		       (p->big ? seen.known == 1 : seen.known == 0),
+		       "%s: %d known rows updated by id before it, a growth INSERT of 16 (%u, %u whole, %u"
+		       " appended)", how, POISON_NTH - 1, seen.grow_inserts, seen.whole, seen.known);
+}
+
+/* The plan's batches with its refusal: the fail batch refused, given again, and the rest stored. */
+static int store_refused(const struct plan *p, const char *path, const char *ref, bool behind)
+{
+	char sql[512], how[600], copy[600];
+	struct ras_db *db = open_db(path, behind);
+	int64_t seq;
+	int r = 0;
+
+	snprintf(how, sizeof(how), "%s, %s (%s)", p->name, path, behind ? "writer thread" : "inline");
+	snprintf(copy, sizeof(copy), "%s.before", path);
+	if (!db)
+		return -1;
+	for (unsigned b = 0; b < p->fail && r == 0; b++)
+		r = store_batch(db, p, b);
+	tap_is_int(r, 0, "%s: batches before %u committed", how, p->fail);
+	tap_is_int(poison_sql(p, ref, sql, sizeof(sql)), 0, "%s: the row refused found", how);
+	tap_is_int(exec_in(path, sql), 0, "%s: the trigger made", how);
+	snprintf(sql, sizeof(sql), "VACUUM INTO '%s'", copy);
+	tap_is_int(exec_in(path, sql), 0, "%s: a copy made before batch %u", how, p->fail);
+	seq = export_seq(path);
+	seen_clear(db);
+	r = store_batch(db, p, p->fail);
+	tap_ok(r == -EIO && strstr(ras_db_errmsg(db), "poisoned folds write"),
+	       "%s: batch %u's commit fails as a storage failure (%d): %s", how, p->fail, r,
+	       ras_db_errmsg(db));
+	sqlite3_trace_v2(db->h, 0, NULL, NULL);
+	check_refused(p, how);
+	ras_db_rollback(db);
+	check_unchanged(path, copy, seq, how);
+	test_remove_db(copy);
+	/* Dropped from another connection: the writer goes on without a restart. */
+	tap_is_int(exec_in(path, "DROP TRIGGER poison"), 0, "%s: the trigger dropped", how);
+	r = store_batch(db, p, p->fail);
+	tap_is_int(r, 0, "%s: batch %u given again committed", how, p->fail);
+	/* The next batch: the known rows remembered from the retry, written by id. */
+	seen_clear(db);
+	for (unsigned b = p->fail + 1; b < BATCHES && r == 0; b++)
+		r = store_batch(db, p, b);
+	sqlite3_trace_v2(db->h, 0, NULL, NULL);
+	if (p->one_hour)
+		tap_ok(seen.whole + seen.known >= DIMMS && (p->big ? seen.known > 0 : seen.known == 0),
+		       "%s: the batches after it update the known rows by id (%u whole, %u appended)", how,
+		       seen.whole, seen.known);
+	ras_db_close(db);
+	return r;
+}
+
+static int store(const struct plan *p, const char *path, bool behind)
+{
+	struct ras_db *db = open_db(path, behind);
+	int r = 0;
+
+	if (!db)
+		return -1;
+	for (unsigned b = 0; b < BATCHES && r == 0; b++)
+		r = store_batch(db, p, b);
+	ras_db_close(db);
+	return r;
+}
+
+static int64_t all_records(const struct plan *p)
+{
+	int64_t n = 0;
+
+	for (unsigned b = 0; b < BATCHES; b++)
+		n += batch_len(p, b);
+	return n;
+}
+
+static void compare(const struct plan *p, const char *failed, const char *ref, const char *how)
+{
+	static const char *const tables[] = {
+		"mc_event", "mc_event_dec", "folds", "fold_growth", "rollup_hourly", "rollup_totals",
+		"rollup_edac", "rollup_subjects",
+	};
+	char sql[512];
+
+	tap_is_int(test_sql_int(failed, "SELECT (SELECT count(*) FROM mc_event) + (SELECT sum(records) FROM folds)"),
+		   all_records(p), "%s: raw rows and folded records add up to every record", how);
+	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
+		tap_is_int(differing(failed, ref, tables[t]), 0, "%s: %s the same as without the failure",
+			   how, tables[t]);
+	/* The refused DIMM's row, written by id after the retry: its records, errors and times. */
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM main.folds f JOIN p.folds g USING (id) WHERE"
+		 " json_extract(f.ekey, '$[0]') = %u AND json_extract(f.ekey, '$[1]') = %u AND f.records = g.records AND f.errors = g.errors AND"
+		 " f.times = g.times AND f.last_s = g.last_s AND f.hour = g.hour",
+		 POISON_DIMM / 8, POISON_DIMM % 8);
+	tap_is_int(test_sql_int_with(failed, ref, sql), p->one_hour ? 1 : BATCHES,
+		   "%s: DIMM_%u_%u's folds rows as without the failure", how, POISON_DIMM / 8, POISON_DIMM % 8);
+}
+
+static void check(const struct plan *p, unsigned n, bool behind)
+{
+	char ref[512], failed[512], how[256];
+
+	snprintf(how, sizeof(how), "%s (%s)", p->name, behind ? "writer thread" : "inline");
+	snprintf(ref, sizeof(ref), "%s/ref-%u-%d.db", dir, n, behind);
+	snprintf(failed, sizeof(failed), "%s/failed-%u-%d.db", dir, n, behind);
+	tap_is_int(store(p, ref, behind), 0, "%s: %d batches stored", ref, BATCHES);
+	tap_is_int(store_refused(p, failed, ref, behind), 0, "%s: batch %u given again, and the rest, stored",
+		   failed, p->fail);
+	compare(p, failed, ref, how);
+}
+
+int main(void)
+{
+	char a[512], b[512], how[256];
+
+	test_tmpdir(dir, sizeof(dir));
+	ras_decode_ctx_init(&dctx);
+	for (unsigned n = 0; n < sizeof(plans) / sizeof(plans[0]); n++) {
+		check(&plans[n], n, false);
+		check(&plans[n], n, true);
+		snprintf(a, sizeof(a), "%s/ref-%u-0.db", dir, n);
+		snprintf(b, sizeof(b), "%s/ref-%u-1.db", dir, n);
+		snprintf(how, sizeof(how), "%s: the writer thread against inline", plans[n].name);
+		compare(&plans[n], b, a, how);
+	}
+	test_rmtree(dir);
+	return tap_done();
+}
