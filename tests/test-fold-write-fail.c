@@ -406,15 +406,16 @@ static void compare(const struct plan *p, const char *failed, const char *ref, c
 	};
 	char sql[512];
 
-	tap_is_int(test_sql_int(failed, "SELECT (SELECT count(*) FROM mc_event) + (SELECT sum(records) FROM folds)"),
-		   all_records(p), "%s: raw rows and folded records add up to every record", how);
+	tap_is_int(test_sql_int(failed, "SELECT (SELECT count(*) FROM mc_event) +"
+				" (SELECT sum(records) FROM folds)"), all_records(p), "%s: raw rows and folded records add up to every record", how);
 	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
 		tap_is_int(differing(failed, ref, tables[t]), 0, "%s: %s the same as without the failure",
 			   how, tables[t]);
 	/* The refused DIMM's row, written by id after the retry: its records, errors and times. */
 	snprintf(sql, sizeof(sql), "SELECT count(*) FROM main.folds f JOIN p.folds g USING (id) WHERE"
-		 " json_extract(f.ekey, '$[0]') = %u AND json_extract(f.ekey, '$[1]') = %u AND f.records = g.records AND f.errors = g.errors AND"
-		 " f.times = g.times AND f.last_s = g.last_s AND f.hour = g.hour",
+		 " json_extract(f.ekey, '$[0]') = %u AND json_extract(f.ekey, '$[1]') = %u AND"
+		 " f.records = g.records AND f.errors = g.errors AND f.times = g.times AND"
+		 " f.last_s = g.last_s AND f.hour = g.hour",
 		 p->watch / 8, p->watch % 8);
 	tap_is_int(test_sql_int_with(failed, ref, sql), p->one_hour ? 1 : BATCHES,
 		   "%s: DIMM_%u_%u's folds rows as without the failure", how, p->watch / 8, p->watch % 8);
