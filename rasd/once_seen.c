@@ -156,8 +156,7 @@ void ras_once_seen_set_leak(struct ras_once_seen *o, unsigned tag, int64_t leak_
  * core, an IPI (a VM exit under a hypervisor). In the 2-core VM that was
  * 14.5 us a page against 1.3 us written first, and 7 % of rasd's CPU on
  * make bench's 1M-record storm (perf: do_wp_page under ras_once_seen_add).
- * The write is an atomic OR of 0, so it never changes a slot and faults as
- * a write on x86 (one instruction); the table is the event loop's alone.
+ * The write never changes a slot (below); the table is the event loop's alone.
  */
 static inline __attribute__((always_inline)) void own_page(struct table *t, size_t i)
 {
@@ -166,7 +165,13 @@ static inline __attribute__((always_inline)) void own_page(struct table *t, size
 	if (__builtin_expect(t->written[p / 64] >> (p % 64) & 1, 1))
 		return;
 	t->written[p / 64] |= 1ULL << (p % 64);
-	__atomic_fetch_or(&t->slots[i].k, 0, __ATOMIC_RELAXED);
+	/*
+	 * A bit flipped and flipped back: two atomic writes, each faulting as a
+	 * write, that leave the slot as it was. An OR of 0 would be one, but a
+	 * compiler may read it as a load (clang does, and drops it).
+	 */
+	__atomic_fetch_xor(&t->slots[i].k, 1, __ATOMIC_RELAXED);
+	__atomic_fetch_xor(&t->slots[i].k, 1, __ATOMIC_RELAXED);
 }
 
 /* An empty table of cap slots (a power of two), with its pages' bits. */
