@@ -17,6 +17,10 @@
 #include "db/db.h"
 #include "test_util.h"
 
+/* The records' wall times' units. */
+#define SEC 1000000000LL
+#define HOUR (3600 * SEC)
+
 /*
  * Record i (its trace_ts and rec_hash; address 0x4000 + 0x40 i) of the DIMM
  * r names, stored live at wall_ns under limits, decoded with the fixture's

@@ -29,8 +29,6 @@
 #include "test_util.h"
 #include "writer_fixture.h"
 
-#define SEC 1000000000LL
-#define HOUR (3600 * SEC)
 #define BATCH 60
 #define BATCHES 12
 /* Record 95 (its trace_ts): batch 1's 36th, all 60 held at its commit, 16 to an INSERT. */

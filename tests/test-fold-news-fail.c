@@ -27,8 +27,6 @@
 #include "test_util.h"
 #include "writer_fixture.h"
 
-#define SEC 1000000000LL
-#define HOUR (3600 * SEC)
 #define DIMMS 40
 #define PER_DIMM 6
 #define BATCH (DIMMS * PER_DIMM)
