@@ -5,10 +5,13 @@ TESTS += tests/test-fold-slots
 tests_test_fold_slots_CFLAGS = $(RAS_CFLAGS)
 tests_test_fold_slots_LDADD = $(TEST_LIBS)
 
+# The refused-commit tests' stream, poison trigger and trace (tests/fold_fail_fixture.h).
+FOLD_FAIL_FIXTURE = tests/fold_fail_fixture.c tests/fold_fail_fixture.h
+
 # Held records stored at commit, 16 to an INSERT, failing part-way (tests/test-fold-hold-fail.c).
 check_PROGRAMS += tests/test-fold-hold-fail
 TESTS += tests/test-fold-hold-fail
-tests_test_fold_hold_fail_SOURCES = tests/test-fold-hold-fail.c $(WRITER_FIXTURE)
+tests_test_fold_hold_fail_SOURCES = tests/test-fold-hold-fail.c $(WRITER_FIXTURE) $(FOLD_FAIL_FIXTURE)
 tests_test_fold_hold_fail_CFLAGS = $(RAS_CFLAGS)
 tests_test_fold_hold_fail_LDADD = $(TEST_LIBS)
 
@@ -16,7 +19,7 @@ tests_test_fold_hold_fail_LDADD = $(TEST_LIBS)
 # INSERT of a commit refused, inline and on the writer thread (tests/test-fold-news-fail.c).
 check_PROGRAMS += tests/test-fold-news-fail
 TESTS += tests/test-fold-news-fail
-tests_test_fold_news_fail_SOURCES = tests/test-fold-news-fail.c $(WRITER_FIXTURE)
+tests_test_fold_news_fail_SOURCES = tests/test-fold-news-fail.c $(WRITER_FIXTURE) $(FOLD_FAIL_FIXTURE)
 tests_test_fold_news_fail_CFLAGS = $(RAS_CFLAGS)
 tests_test_fold_news_fail_LDADD = $(TEST_LIBS)
 
@@ -25,7 +28,7 @@ tests_test_fold_news_fail_LDADD = $(TEST_LIBS)
 # inline and on the writer thread (tests/test-fold-write-fail.c).
 check_PROGRAMS += tests/test-fold-write-fail
 TESTS += tests/test-fold-write-fail
-tests_test_fold_write_fail_SOURCES = tests/test-fold-write-fail.c $(WRITER_FIXTURE)
+tests_test_fold_write_fail_SOURCES = tests/test-fold-write-fail.c $(WRITER_FIXTURE) $(FOLD_FAIL_FIXTURE)
 tests_test_fold_write_fail_CFLAGS = $(RAS_CFLAGS)
 tests_test_fold_write_fail_LDADD = $(TEST_LIBS)
 

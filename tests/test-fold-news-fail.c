@@ -18,20 +18,15 @@
  * thread (folding's flush a job before the COMMIT).
  */
 #include <errno.h>
-#include <sqlite3.h>
-#include <stdalign.h>
 #include <stdio.h>
 #include <string.h>
 #include "db/db.h"
 #include "db/db_internal.h"
-#include "lib/decode.h"
-#include "lib/event_fields.h"
+#include "fold_fail_fixture.h"
 #include "tap.h"
 #include "test_util.h"
 #include "writer_fixture.h"
 
-#define SEC 1000000000LL
-#define HOUR (3600 * SEC)
 #define DIMMS 40
 #define PER_DIMM 6
 #define BATCH (DIMMS * PER_DIMM)
@@ -43,89 +38,20 @@
 #define T0 ((472223LL * 3600 + 60) * SEC + 123457)
 
 static char dir[256];
-static struct ras_decode_ctx dctx;
 static const struct ras_db_limits limits = {
 	.fold_threshold = 3, .fold_period_ns = HOUR, .fold_keep = 1, .page_size = 4096,
 };
 
-/* Record i: batch i / BATCH, DIMM_<mc>_<layer> (i % DIMMS), in hour i / BATCH. */
-static int insert(struct ras_db *db, unsigned i)
+/* Record j of batch b (i = b * BATCH + j): DIMM i % DIMMS, in hour b, one a second. */
+static int insert(struct ras_db *db, const void *ctx, unsigned b, unsigned j)
 {
-	const struct ras_event_type *type = ras_event_type_find("mc_event");
-	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
-	struct ras_value v[RAS_MAX_FIELDS] = { 0 };
-	unsigned dimm = i % DIMMS, b = i / BATCH;
-	char label[32];
-	int64_t ints[][2] = {
-		{ MC_F_ERROR_TYPE, 0 }, { MC_F_ERROR_COUNT, 1 + dimm % 3 }, { MC_F_MC_INDEX, dimm / 8 },
-		{ MC_F_TOP_LAYER, dimm % 8 }, { MC_F_MIDDLE_LAYER, 0 }, { MC_F_LOWER_LAYER, -1 },
-		{ MC_F_ADDRESS, 0x4000 + 0x40 * (int64_t)i }, { MC_F_GRAIN_BITS, 6 },
-		{ MC_F_SYNDROME, dimm % 5 },
-	};
-	struct ras_db_event ev = {
-		.type_idx = (unsigned)(type - ras_event_types),
-		.wall_ns = T0 + (int64_t)b * HOUR + (int64_t)(i % BATCH) * SEC,
-		.trace_ts = i, .source = "live", .rec_hash = i, .values = v, .decoded = decoded,
-		.limits = &limits,
-	};
+	unsigned i = b * BATCH + j;
 
-	snprintf(label, sizeof(label), "DIMM_%u_%u", dimm / 8, dimm % 8);
-	for (size_t k = 0; k < sizeof(ints) / sizeof(ints[0]); k++)
-		v[ints[k][0]] = (struct ras_value){ .present = true, .i = ints[k][1] };
-	v[MC_F_MSG] = (struct ras_value){ .present = true, .p = "memory read error", .len = 17 };
-	v[MC_F_LABEL] = (struct ras_value){ .present = true, .p = label, .len = (uint32_t)strlen(label) };
-	v[MC_F_DRIVER_DETAIL] = (struct ras_value){ .present = true, .p = "", .len = 0 };
-	ras_decode_values(type, v, &dctx, decoded);
-	return ras_db_insert_event(db, &ev);
+	(void)ctx;
+	return insert_dimm_record(db, i % DIMMS, i, T0 + (int64_t)b * HOUR + (int64_t)j * SEC, &limits);
 }
 
-/*
- * The folds INSERTs started on the writer's connection: how many, the VALUES
- * tuples of the last, and the rows they tried (the poison trigger run: a
- * trigger's program start is traced too, as "-- TRIGGER poison").
- */
-static unsigned folds_inserts, folds_last_rows, folds_tried;
-
-static int note_stmt(unsigned type, void *ctx, void *p, void *x)
-{
-	const char *sql = sqlite3_sql(p);
-	unsigned rows = 0;
-
-	(void)type, (void)ctx;
-	if (!sql || strncmp(sql, "INSERT INTO folds (", 19))
-		return 0;
-	/* The trigger's program starting (x "-- TRIGGER poison"): a row tried, not a statement. */
-	if (!strncmp(x, "-- TRIGGER poison", 17)) {
-		__atomic_add_fetch(&folds_tried, 1, __ATOMIC_RELAXED);
-		return 0;
-	}
-	if (!strncmp(x, "--", 2))
-		return 0;
-	/* A "(" a row after the columns' own. */
-	for (const char *c = strchr(sql, '(') + 1; (c = strchr(c, '(')); c++)
-		rows++;
-	__atomic_store_n(&folds_last_rows, rows, __ATOMIC_RELAXED);
-	__atomic_add_fetch(&folds_inserts, 1, __ATOMIC_RELAXED);
-	return 0;
-}
-
-static int exec_in(const char *path, const char *sql)
-{
-	sqlite3 *h;
-	int r = sqlite3_open(path, &h) == SQLITE_OK ? sqlite3_exec(h, sql, NULL, NULL, NULL) : SQLITE_ERROR;
-
-	sqlite3_close(h);
-	return r == SQLITE_OK ? 0 : -1;
-}
-
-static int store_batch(struct ras_db *db, unsigned b)
-{
-	int r = ras_db_begin(db);
-
-	for (unsigned i = b * BATCH; i < (b + 1) * BATCH && r >= 0; i++)
-		r = insert(db, i) == 1 ? 0 : -1;
-	return r < 0 ? r : ras_db_commit(db);
-}
+static const struct batches stream = { .insert = insert, .n = BATCHES, .size = BATCH };
 
 /* What a database holds that batch 1's failure must leave as it was. */
 struct counts {
@@ -145,23 +71,12 @@ static struct counts counts_of(const char *path)
 /* The subject of the nth folds row of hour in path, by id (the order its INSERTs gave them): 0 or -1. */
 static int nth_subject(const char *path, int64_t hour, int nth, char *out, size_t len)
 {
-	sqlite3 *h;
-	sqlite3_stmt *st;
-	int r = -1;
+	char sql[256];
 
-	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-	    sqlite3_prepare_v2(h, "SELECT subject FROM folds WHERE hour = ?1 ORDER BY id LIMIT 1 OFFSET ?2",
-			       -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_int64(st, 1, hour);
-		sqlite3_bind_int(st, 2, nth - 1);
-		if (sqlite3_step(st) == SQLITE_ROW) {
-			snprintf(out, len, "%s", (const char *)sqlite3_column_text(st, 0));
-			r = 0;
-		}
-		sqlite3_finalize(st);
-	}
-	sqlite3_close(h);
-	return r;
+	snprintf(sql, sizeof(sql), "SELECT subject FROM folds WHERE hour = %lld ORDER BY id LIMIT 1 OFFSET %d",
+		 (long long)hour, nth - 1);
+	sql_text(path, sql, out, len);
+	return *out ? 0 : -1;
 }
 
 /* Batch 1's commit refused on its POISON_NTH-th new folds row (subject as ref names it), then stored. */
@@ -170,6 +85,7 @@ static int store_refused(const char *path, const char *ref, bool behind)
 	char sql[512], how[600];
 	struct ras_db *db = open_db(path, behind);
 	struct counts before, after;
+	struct trace_seen seen;
 	int64_t hour = (T0 + HOUR) / HOUR;
 	char subject[128] = "";
 	int r;
@@ -177,30 +93,27 @@ static int store_refused(const char *path, const char *ref, bool behind)
 	snprintf(how, sizeof(how), "%s (%s)", path, behind ? "writer thread" : "inline");
 	if (!db)
 		return -1;
-	tap_is_int(store_batch(db, 0), 0, "%s: batch 0 committed", how);
+	tap_is_int(store_batch(db, &stream, 0), 0, "%s: batch 0 committed", how);
 	/* The row refused: batch 1's POISON_NTH-th new folds row where nothing failed (ids in INSERT order). */
 	tap_ok(nth_subject(ref, hour, POISON_NTH, subject, sizeof(subject)) == 0,
 	       "%s: batch 1's new folds row %d is %s's", how, POISON_NTH, subject);
-	snprintf(sql, sizeof(sql), "CREATE TRIGGER poison BEFORE INSERT ON folds WHEN NEW.hour = %lld AND"
-		 " NEW.subject = '%s' BEGIN SELECT RAISE(ABORT, 'poisoned folds row'); END",
+	snprintf(sql, sizeof(sql), "BEFORE INSERT ON folds WHEN NEW.hour = %lld AND NEW.subject = '%s'",
 		 (long long)hour, subject);
-	tap_is_int(exec_in(path, sql), 0, "%s: the trigger made", how);
+	tap_is_int(poison_make(path, sql, "poisoned folds row"), 0, "%s: the trigger made", how);
 	before = counts_of(path);
-	folds_inserts = folds_tried = 0;
-	sqlite3_trace_v2(db->h, SQLITE_TRACE_STMT, note_stmt, NULL);
-	r = store_batch(db, 1);
+	trace_start(db, "INSERT INTO folds (");
+	r = store_batch(db, &stream, 1);
+	seen = traced();
+	trace_stop(db);
 	tap_ok(r == -EIO && strstr(ras_db_errmsg(db), "poisoned folds row"),
 	       "%s: batch 1's commit fails as a storage failure on the new folds row refused (%d): %s", how, r,
 	       ras_db_errmsg(db));
-	tap_ok(__atomic_load_n(&folds_inserts, __ATOMIC_RELAXED) == 2 &&
-	       __atomic_load_n(&folds_last_rows, __ATOMIC_RELAXED) == RAS_DB_ROWS_PER_INSERT,
+	tap_ok(seen.inserts == 2 && seen.last_rows == RAS_DB_ROWS_PER_INSERT,
 	       "%s: refused in the second folds INSERT, of %u rows (%u INSERTs, the last of %u rows)", how,
-	       RAS_DB_ROWS_PER_INSERT, __atomic_load_n(&folds_inserts, __ATOMIC_RELAXED),
-	       __atomic_load_n(&folds_last_rows, __ATOMIC_RELAXED));
-	tap_is_int(__atomic_load_n(&folds_tried, __ATOMIC_RELAXED), POISON_NTH,
+	       RAS_DB_ROWS_PER_INSERT, seen.inserts, seen.last_rows);
+	tap_is_int(seen.tried, POISON_NTH,
 		   "%s: the refused row the %dth tried (%u of the first INSERT, %d of the second)", how,
 		   POISON_NTH, RAS_DB_ROWS_PER_INSERT, POISON_NTH - (int)RAS_DB_ROWS_PER_INSERT);
-	sqlite3_trace_v2(db->h, 0, NULL, NULL);
 	ras_db_rollback(db);
 	after = counts_of(path);
 	tap_ok(after.raw == before.raw && after.folds == before.folds && after.growth == before.growth &&
@@ -211,26 +124,10 @@ static int store_refused(const char *path, const char *ref, bool behind)
 	snprintf(sql, sizeof(sql), "SELECT (SELECT count(*) FROM mc_event WHERE trace_ts >= %d) +"
 		 " (SELECT count(*) FROM folds WHERE hour >= %lld)", BATCH, (long long)hour);
 	tap_is_int(test_sql_int(path, sql), 0, "%s: no raw row and no folds row of batch 1", how);
-	tap_is_int(test_sql_int(path, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check = 'ok'"),
-		   1, "%s: integrity_check ok", how);
+	tap_is_int(integrity_ok(path), 1, "%s: integrity_check ok", how);
 	/* Dropped from another connection: the writer goes on without a restart. */
-	tap_is_int(exec_in(path, "DROP TRIGGER poison"), 0, "%s: the trigger dropped", how);
-	r = 0;
-	for (unsigned b = 1; b < BATCHES && r == 0; b++)
-		r = store_batch(db, b);
-	ras_db_close(db);
-	return r;
-}
-
-static int store(const char *path, bool behind)
-{
-	struct ras_db *db = open_db(path, behind);
-	int r = 0;
-
-	if (!db)
-		return -1;
-	for (unsigned b = 0; b < BATCHES && r == 0; b++)
-		r = store_batch(db, b);
+	tap_is_int(poison_drop(path), 0, "%s: the trigger dropped", how);
+	r = store_from(db, &stream, 1);
 	ras_db_close(db);
 	return r;
 }
@@ -266,8 +163,7 @@ static void compare(const char *failed, const char *ref, const char *how)
 		"rollup_edac", "rollup_subjects",
 	};
 
-	tap_is_int(test_sql_int_with(failed, ref, "SELECT (SELECT count(*) FROM main.mc_event) +"
-				     " (SELECT sum(records) FROM main.folds)"), BATCH * BATCHES,
+	tap_is_int(raw_plus_folded(failed), BATCH * BATCHES,
 		   "%s: raw rows and folded records add up to every record", how);
 	tap_is_int(differing_keys(failed, ref), 0,
 		   "%s: every key's records and errors, raw plus folded, as without the failure", how);
@@ -283,7 +179,7 @@ static void check(bool behind)
 
 	snprintf(ref, sizeof(ref), "%s/ref-%d.db", dir, behind);
 	snprintf(failed, sizeof(failed), "%s/failed-%d.db", dir, behind);
-	tap_is_int(store(ref, behind), 0, "%s: %d batches stored", ref, BATCHES);
+	tap_is_int(store_db(ref, behind, &stream), 0, "%s: %d batches stored", ref, BATCHES);
 	for (unsigned b = 0; b < BATCHES; b++) {
 		snprintf(sql, sizeof(sql), "SELECT count(*) FROM folds WHERE hour = %lld",
 			 (long long)((T0 + b * HOUR) / HOUR));
@@ -298,7 +194,6 @@ int main(void)
 	char a[512], b[512];
 
 	test_tmpdir(dir, sizeof(dir));
-	ras_decode_ctx_init(&dctx);
 	check(false);
 	check(true);
 	snprintf(a, sizeof(a), "%s/ref-0.db", dir);

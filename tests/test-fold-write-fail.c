@@ -39,21 +39,16 @@
  * Inline and with the writer thread.
  */
 #include <errno.h>
-#include <sqlite3.h>
-#include <stdalign.h>
 #include <stdio.h>
 #include <string.h>
 #include "db/db.h"
 #include "db/db_export.h"
 #include "db/db_internal.h"
-#include "lib/decode.h"
-#include "lib/event_fields.h"
+#include "fold_fail_fixture.h"
 #include "tap.h"
 #include "test_util.h"
 #include "writer_fixture.h"
 
-#define SEC 1000000000LL
-#define HOUR (3600 * SEC)
 #define DIMMS 40
 #define PER_DIMM 6
 #define BATCH (DIMMS * PER_DIMM)
@@ -99,13 +94,14 @@ static const struct plan plans[] = {
 };
 
 static char dir[256];
-static struct ras_decode_ctx dctx;
 static const struct ras_db_limits limits = {
 	.fold_threshold = 3, .fold_period_ns = HOUR, .fold_keep = 1, .page_size = 4096,
 };
 
-static unsigned batch_len(const struct plan *p, unsigned b)
+static unsigned batch_len(const void *ctx, unsigned b)
 {
+	const struct plan *p = ctx;
+
 	return BATCH + (b < 2 ? p->big : 0);
 }
 
@@ -122,6 +118,11 @@ static bool stored(const struct plan *p, unsigned b)
 	return !p->instead || b != p->fail;
 }
 
+static bool left_out(const void *ctx, unsigned b)
+{
+	return !stored(ctx, b);
+}
+
 /* Batch b's first DIMM: 0, or an instead plan's 40 (the refused batch's keys) and 80. */
 static unsigned first_dimm(const struct plan *p, unsigned b)
 {
@@ -131,121 +132,29 @@ static unsigned first_dimm(const struct plan *p, unsigned b)
 }
 
 /* Record j of batch b: its DIMMs in turn a second apart, then POISON_DIMM's more, 32 a second. */
-static int insert(struct ras_db *db, const struct plan *p, unsigned b, unsigned j)
+static int insert(struct ras_db *db, const void *ctx, unsigned b, unsigned j)
 {
-	const struct ras_event_type *type = ras_event_type_find("mc_event");
-	alignas(16) uint8_t decoded[RAS_DECODED_MAX];
-	struct ras_value v[RAS_MAX_FIELDS] = { 0 };
-	unsigned dimm = j < BATCH ? first_dimm(p, b) + j % DIMMS : POISON_DIMM, i = REC(b, j);
+	const struct plan *p = ctx;
+	unsigned dimm = j < BATCH ? first_dimm(p, b) + j % DIMMS : POISON_DIMM;
 	int64_t at = j < BATCH ? (int64_t)j * SEC : BATCH * SEC + (int64_t)(j - BATCH) * SEC / 32;
-	char label[32];
-	int64_t ints[][2] = {
-		{ MC_F_ERROR_TYPE, 0 }, { MC_F_ERROR_COUNT, 1 + dimm % 3 }, { MC_F_MC_INDEX, dimm / 8 },
-		{ MC_F_TOP_LAYER, dimm % 8 }, { MC_F_MIDDLE_LAYER, 0 }, { MC_F_LOWER_LAYER, -1 },
-		{ MC_F_ADDRESS, 0x4000 + 0x40 * (int64_t)i }, { MC_F_GRAIN_BITS, 6 },
-		{ MC_F_SYNDROME, dimm % 5 },
-	};
-	struct ras_db_event ev = {
-		.type_idx = (unsigned)(type - ras_event_types), .wall_ns = batch_start(p, b) + at,
-		.trace_ts = i, .source = "live", .rec_hash = i, .values = v, .decoded = decoded,
-		.limits = &limits,
-	};
 
-	snprintf(label, sizeof(label), "DIMM_%u_%u", dimm / 8, dimm % 8);
-	for (size_t k = 0; k < sizeof(ints) / sizeof(ints[0]); k++)
-		v[ints[k][0]] = (struct ras_value){ .present = true, .i = ints[k][1] };
-	v[MC_F_MSG] = (struct ras_value){ .present = true, .p = "memory read error", .len = 17 };
-	v[MC_F_LABEL] = (struct ras_value){ .present = true, .p = label, .len = (uint32_t)strlen(label) };
-	v[MC_F_DRIVER_DETAIL] = (struct ras_value){ .present = true, .p = "", .len = 0 };
-	ras_decode_values(type, v, &dctx, decoded);
-	return ras_db_insert_event(db, &ev);
+	return insert_dimm_record(db, dimm, REC(b, j), batch_start(p, b) + at, &limits);
 }
 
-static int store_batch(struct ras_db *db, const struct plan *p, unsigned b)
+static struct batches stream_of(const struct plan *p)
 {
-	int r = ras_db_begin(db);
-
-	for (unsigned j = 0; j < batch_len(p, b) && r >= 0; j++)
-		r = insert(db, p, b, j) == 1 ? 0 : -1;
-	return r < 0 ? r : ras_db_commit(db);
+	return (struct batches){
+		.insert = insert, .n = BATCHES, .len = batch_len, .left_out = left_out, .ctx = p,
+	};
 }
 
 /*
- * What the writer's connection ran, traced: the statement the poison
- * trigger refused (its SQL as prepared), the rows the trigger was tried on,
- * and of the growth INSERTs and the known rows' UPDATEs started, how many
- * and the VALUES tuples of the last INSERT.
- */
-static struct {
-	unsigned tried, grow_inserts, grow_rows, whole, known;
-	char refused[256];
-} seen;
-
-static int note_stmt(unsigned type, void *ctx, void *p, void *x)
-{
-	const char *sql = sqlite3_sql(p);
-	unsigned rows = 0;
-
-	(void)type, (void)ctx;
-	if (!sql)
-		return 0;
-	/* The trigger's program starting: a row tried, in the statement refused if it is the last. */
-	if (!strncmp(x, "-- TRIGGER poison", 17)) {
-		snprintf(seen.refused, sizeof(seen.refused), "%s", sql);
-		__atomic_add_fetch(&seen.tried, 1, __ATOMIC_RELAXED);
-		return 0;
-	}
-	if (!strncmp(x, "--", 2))
-		return 0;
-	if (!strncmp(sql, "INSERT INTO fold_growth (", 25)) {
-		for (const char *c = strchr(sql, '(') + 1; (c = strchr(c, '(')); c++)
-			rows++;
-		__atomic_store_n(&seen.grow_rows, rows, __ATOMIC_RELAXED);
-		__atomic_add_fetch(&seen.grow_inserts, 1, __ATOMIC_RELAXED);
-	} else if (!strncmp(sql, "UPDATE folds SET", 16) && strstr(sql, "?30")) {
-		__atomic_add_fetch(strstr(sql, "substr(times") ? &seen.known : &seen.whole, 1, __ATOMIC_RELAXED);
-	}
-	return 0;
-}
-
-static void seen_clear(struct ras_db *db)
-{
-	memset(&seen, 0, sizeof(seen));
-	sqlite3_trace_v2(db->h, SQLITE_TRACE_STMT, note_stmt, NULL);
-}
-
-static int exec_in(const char *path, const char *sql)
-{
-	sqlite3 *h;
-	int r = sqlite3_open(path, &h) == SQLITE_OK ? sqlite3_exec(h, sql, NULL, NULL, NULL) : SQLITE_ERROR;
-
-	sqlite3_close(h);
-	return r == SQLITE_OK ? 0 : -1;
-}
-
-/* The text the first row of sql holds in path ("" when none). */
-static void sql_text(const char *path, const char *sql, char *out, size_t len)
-{
-	sqlite3 *h;
-	sqlite3_stmt *st;
-
-	*out = 0;
-	if (sqlite3_open_v2(path, &h, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-	    sqlite3_prepare_v2(h, sql, -1, &st, NULL) == SQLITE_OK) {
-		if (sqlite3_step(st) == SQLITE_ROW && sqlite3_column_text(st, 0))
-			snprintf(out, len, "%s", (const char *)sqlite3_column_text(st, 0));
-		sqlite3_finalize(st);
-	}
-	sqlite3_close(h);
-}
-
-/*
- * The trigger refusing the plan's row, made from what the reference (the
+ * When the trigger refuses the plan's row, from what the reference (the
  * database that did not fail) holds: the fail batch's POISON_NTH-th growth
  * row by seq (its first_ns, a DIMM's first record of the batch), or the
  * POISON_NTH-th folds row of batch 0's hour by id.
  */
-static int poison_sql(const struct plan *p, const char *ref, char *out, size_t len)
+static int poison_when(const struct plan *p, const char *ref, char *out, size_t len)
 {
 	char sql[512], v[128];
 	int64_t hour = batch_start(p, p->fail) / HOUR;
@@ -255,14 +164,12 @@ static int poison_sql(const struct plan *p, const char *ref, char *out, size_t l
 			 " ORDER BY seq LIMIT 1 OFFSET %d", (long long)batch_start(p, p->fail),
 			 (long long)(batch_start(p, p->fail) + SPAN - 1), POISON_NTH - 1);
 		sql_text(ref, sql, v, sizeof(v));
-		snprintf(out, len, "CREATE TRIGGER poison BEFORE INSERT ON fold_growth WHEN NEW.first_ns = %s"
-			 " BEGIN SELECT RAISE(ABORT, 'poisoned folds write'); END", v);
+		snprintf(out, len, "BEFORE INSERT ON fold_growth WHEN NEW.first_ns = %s", v);
 	} else {
 		snprintf(sql, sizeof(sql), "SELECT subject FROM folds WHERE hour = %lld ORDER BY id LIMIT 1"
 			 " OFFSET %d", (long long)hour, POISON_NTH - 1);
 		sql_text(ref, sql, v, sizeof(v));
-		snprintf(out, len, "CREATE TRIGGER poison BEFORE UPDATE ON folds WHEN OLD.hour = %lld AND"
-			 " OLD.subject = '%s' BEGIN SELECT RAISE(ABORT, 'poisoned folds write'); END",
+		snprintf(out, len, "BEFORE UPDATE ON folds WHEN OLD.hour = %lld AND OLD.subject = '%s'",
 			 (long long)hour, v);
 	}
 	return *v ? 0 : -1;
@@ -301,34 +208,33 @@ static void check_unchanged(const char *path, const char *copy, int64_t seq, con
 			   tables[t]);
 	tap_is_int(export_seq(path), seq, "%s: the growth export ends at seq %lld as before", how,
 		   (long long)seq);
-	tap_is_int(test_sql_int(path, "SELECT count(*) FROM pragma_integrity_check WHERE integrity_check = 'ok'"),
-		   1, "%s: integrity_check ok", how);
+	tap_is_int(integrity_ok(path), 1, "%s: integrity_check ok", how);
 }
 
 /* What the trace saw of the refused commit: the statement, and that it was part-way. */
-static void check_refused(const struct plan *p, const char *how)
+static void check_refused(const struct plan *p, const struct trace_seen *seen, const char *how)
 {
-	unsigned tried = __atomic_load_n(&seen.tried, __ATOMIC_RELAXED);
-
-	tap_ok(strstr(seen.refused, p->stmt) != NULL, "%s: the statement refused is the plan's: %.60s", how,
-	       seen.refused);
-	tap_is_int(tried, POISON_NTH, "%s: the refused row the %dth tried", how, POISON_NTH);
+	tap_ok(strstr(seen->refused, p->stmt) != NULL, "%s: the statement refused is the plan's: %.60s", how,
+	       seen->refused);
+	tap_is_int(seen->tried, POISON_NTH, "%s: the refused row the %dth tried", how, POISON_NTH);
 	if (p->what == GROWTH)
-		tap_ok(seen.grow_inserts == 2 && seen.grow_rows == RAS_DB_ROWS_PER_INSERT,
+		tap_ok(seen->inserts == 2 && seen->last_rows == RAS_DB_ROWS_PER_INSERT,
 		       "%s: refused in the second growth INSERT, of %u rows (%u INSERTs, the last of %u rows)",
-		       how, RAS_DB_ROWS_PER_INSERT, seen.grow_inserts, seen.grow_rows);
+		       how, RAS_DB_ROWS_PER_INSERT, seen->inserts, seen->last_rows);
 	else
-		tap_ok(seen.grow_inserts == 1 && seen.whole + seen.known == POISON_NTH &&
-		       (p->big ? seen.known == 1 : seen.known == 0),
+		tap_ok(seen->inserts == 1 && seen->whole + seen->known == POISON_NTH &&
+		       (p->big ? seen->known == 1 : seen->known == 0),
 		       "%s: %d known rows updated by id before it, a growth INSERT of 16 (%u, %u whole, %u"
-		       " appended)", how, POISON_NTH - 1, seen.grow_inserts, seen.whole, seen.known);
+		       " appended)", how, POISON_NTH - 1, seen->inserts, seen->whole, seen->known);
 }
 
 /* The plan's batches with its refusal: the fail batch refused, given again (unless instead), the rest stored. */
 static int store_refused(const struct plan *p, const char *path, const char *ref, bool behind)
 {
 	char sql[512], how[600], copy[600];
+	const struct batches s = stream_of(p);
 	struct ras_db *db = open_db(path, behind);
+	struct trace_seen seen;
 	int64_t seq;
 	int r = 0;
 
@@ -337,54 +243,41 @@ static int store_refused(const struct plan *p, const char *path, const char *ref
 	if (!db)
 		return -1;
 	for (unsigned b = 0; b < p->fail && r == 0; b++)
-		r = store_batch(db, p, b);
+		r = store_batch(db, &s, b);
 	tap_is_int(r, 0, "%s: batches before %u committed", how, p->fail);
-	tap_is_int(poison_sql(p, ref, sql, sizeof(sql)), 0, "%s: the row refused found", how);
-	tap_is_int(exec_in(path, sql), 0, "%s: the trigger made", how);
+	tap_is_int(poison_when(p, ref, sql, sizeof(sql)), 0, "%s: the row refused found", how);
+	tap_is_int(poison_make(path, sql, "poisoned folds write"), 0, "%s: the trigger made", how);
 	snprintf(sql, sizeof(sql), "VACUUM INTO '%s'", copy);
-	tap_is_int(exec_in(path, sql), 0, "%s: a copy made before batch %u", how, p->fail);
+	tap_is_int(exec_sql(path, sql), 0, "%s: a copy made before batch %u", how, p->fail);
 	seq = export_seq(path);
-	seen_clear(db);
-	r = store_batch(db, p, p->fail);
+	trace_start(db, "INSERT INTO fold_growth (");
+	r = store_batch(db, &s, p->fail);
+	seen = traced();
+	trace_stop(db);
 	tap_ok(r == -EIO && strstr(ras_db_errmsg(db), "poisoned folds write"),
 	       "%s: batch %u's commit fails as a storage failure (%d): %s", how, p->fail, r,
 	       ras_db_errmsg(db));
-	sqlite3_trace_v2(db->h, 0, NULL, NULL);
-	check_refused(p, how);
+	check_refused(p, &seen, how);
 	ras_db_rollback(db);
 	check_unchanged(path, copy, seq, how);
 	test_remove_db(copy);
 	/* Dropped from another connection: the writer goes on without a restart. */
-	tap_is_int(exec_in(path, "DROP TRIGGER poison"), 0, "%s: the trigger dropped", how);
+	tap_is_int(poison_drop(path), 0, "%s: the trigger dropped", how);
 	r = 0;
 	if (!p->instead) {
-		r = store_batch(db, p, p->fail);
+		r = store_batch(db, &s, p->fail);
 		tap_is_int(r, 0, "%s: batch %u given again committed", how, p->fail);
 	}
 	/* The next batch: the known rows remembered from the retry, written by id. */
-	seen_clear(db);
-	for (unsigned b = p->fail + 1; b < BATCHES && r == 0; b++)
-		if ((r = store_batch(db, p, b)) < 0)
-			tap_diag("%s: batch %u: %s", how, b, ras_db_errmsg(db));
-	sqlite3_trace_v2(db->h, 0, NULL, NULL);
+	trace_start(db, "INSERT INTO fold_growth (");
+	if (r == 0)
+		r = store_from(db, &s, p->fail + 1);
+	seen = traced();
+	trace_stop(db);
 	if (p->one_hour && !p->instead)
 		tap_ok(seen.whole + seen.known >= DIMMS && (!p->big || seen.known > 0),
 		       "%s: the batches after it update the known rows by id (%u whole, %u appended)", how,
 		       seen.whole, seen.known);
-	ras_db_close(db);
-	return r;
-}
-
-static int store(const struct plan *p, const char *path, bool behind)
-{
-	struct ras_db *db = open_db(path, behind);
-	int r = 0;
-
-	if (!db)
-		return -1;
-	for (unsigned b = 0; b < BATCHES && r == 0; b++)
-		if (stored(p, b))
-			r = store_batch(db, p, b);
 	ras_db_close(db);
 	return r;
 }
@@ -406,8 +299,8 @@ static void compare(const struct plan *p, const char *failed, const char *ref, c
 	};
 	char sql[512];
 
-	tap_is_int(test_sql_int(failed, "SELECT (SELECT count(*) FROM mc_event) +"
-				" (SELECT sum(records) FROM folds)"), all_records(p), "%s: raw rows and folded records add up to every record", how);
+	tap_is_int(raw_plus_folded(failed), all_records(p), "%s: raw rows and folded records add up to every record",
+		   how);
 	for (size_t t = 0; t < sizeof(tables) / sizeof(tables[0]); t++)
 		tap_is_int(differing(failed, ref, tables[t]), 0, "%s: %s the same as without the failure",
 			   how, tables[t]);
@@ -424,11 +317,12 @@ static void compare(const struct plan *p, const char *failed, const char *ref, c
 static void check(const struct plan *p, unsigned n, bool behind)
 {
 	char ref[512], failed[512], how[256];
+	const struct batches s = stream_of(p);
 
 	snprintf(how, sizeof(how), "%s (%s)", p->name, behind ? "writer thread" : "inline");
 	snprintf(ref, sizeof(ref), "%s/ref-%u-%d.db", dir, n, behind);
 	snprintf(failed, sizeof(failed), "%s/failed-%u-%d.db", dir, n, behind);
-	tap_is_int(store(p, ref, behind), 0, "%s: %d batches stored", ref, BATCHES);
+	tap_is_int(store_db(ref, behind, &s), 0, "%s: %d batches stored", ref, BATCHES);
 	/* The premise: batch 2's first key takes the id the refused batch's first new row had. */
 	if (p->instead)
 		tap_is_int(test_sql_int(ref, "SELECT id FROM folds WHERE json_extract(ekey, '$[0]') = 10 AND"
@@ -444,7 +338,6 @@ int main(void)
 	char a[512], b[512], how[256];
 
 	test_tmpdir(dir, sizeof(dir));
-	ras_decode_ctx_init(&dctx);
 	for (unsigned n = 0; n < sizeof(plans) / sizeof(plans[0]); n++) {
 		check(&plans[n], n, false);
 		check(&plans[n], n, true);
