@@ -342,6 +342,16 @@ boot_once() { # LABEL
         echo "$((SECONDS - t0))" > "$d/boot-hung"
         echo "QEMU died of signal $((rc - 128)) before the kernel reached /init" > "$d/boot-hung-why"
     fi
+    # The guest kernel panicked before /init, so before anything under test
+    # ran (seen once in CI: 6.12's crash1 boot, "Oops: int3" in
+    # sched_clock_idle_wakeup_event at 1.0 s on both CPUs under TCG). The
+    # crash pair's own panic comes after /init. Tried again like a hang.
+    if [ ! -f "$d/boot-hung" ] && grep -q 'Kernel panic' "$d/console.log" 2>/dev/null &&
+        ! grep -q '^INIT: reached /init' "$d/console.log" 2>/dev/null; then
+        echo "$((SECONDS - t0))" > "$d/boot-hung"
+        echo "the kernel panicked before /init ($(grep -m1 -E 'Oops|BUG|Kernel panic' \
+            "$d/console.log" | tr -d '\r' | cut -c1-120))" > "$d/boot-hung-why"
+    fi
     [ -f "$d/boot-hung" ] && return 0
     [ "$rc" = 0 ] || echo "qemu exited with $rc (124 = timeout after ${TIMEOUT}s)" >> "$d/problems"
 }
