@@ -36,7 +36,7 @@ check_crash() { # CPU-LABEL
     # boot 1 crashed on the fatal machine check, and ERST and pstore kept it
     WHY=""
     grep -q 'Kernel panic - not syncing: Fatal machine check' "$OUT/crash1/console.log" 2>/dev/null ||
-        WHY="boot 1 did not panic on the machine check: $(cat "$OUT/crash1/problems" 2>/dev/null)"
+        WHY="boot 1 did not panic on the machine check: $(cat "$OUT/crash1/problems" 2>/dev/null || true)"
     [ -f "$OUT/crash1/crash.B1.db" ] || WHY="${WHY:+$WHY; }boot 1's database was not copied"
     crash_fact_is C2_ERST_INIT 1; crash_fact_is C2_PSTORE_BACKEND erst
     case "$(fact_of C2_PSTORE_FILES)" in *mce-erst-*:128*dmesg-erst-*|*dmesg-erst-*mce-erst-*:128*) ;;
@@ -73,14 +73,14 @@ check_crash() { # CPU-LABEL
     # the story, in one sentence and in full
     WHY=""
     grep -q "^crash 1: boot 1 ended in a fatal machine check: Fatal memory read error on socket 0, memory controller 0, channel 3 .*; panic at " \
-        "$D/ctl-crashes.out" 2>/dev/null || WHY="crashes said: $(head -c 300 "$D/ctl-crashes.out" 2>/dev/null)"
+        "$D/ctl-crashes.out" 2>/dev/null || WHY="crashes said: $(head -c 300 "$D/ctl-crashes.out" 2>/dev/null || true)"
     grep -q '"cause":"mce","crash":true,"explained":true' "$D/ctl-show_json.out" 2>/dev/null ||
         WHY="${WHY:+$WHY; }crashes show 1 --json: not an explained machine check"
     grep -q '{"role":"erst","table":"mce_record","id":[0-9]*,"time":"[^"]*","severity":"fatal","source":"erst"' \
         "$D/ctl-show_json.out" 2>/dev/null || WHY="${WHY:+$WHY; }crashes show 1 --json does not link the erst machine check"
     crash_fact_is C2_CTL_RC_show_json 0
     grep -q '"last_boot_crash":{"id":1,"cause":"mce","explained":true' "$D/ctl-status.out" 2>/dev/null ||
-        WHY="${WHY:+$WHY; }status --json: $(grep -o '"last_boot_crash":[^}]*' "$D/ctl-status.out" 2>/dev/null)"
+        WHY="${WHY:+$WHY; }status --json: $(grep -o '"last_boot_crash":[^}]*' "$D/ctl-status.out" 2>/dev/null || true)"
     grep -q '^ras_fdr_crashes_total{cause="mce"} 1$' "$D/ctl-metrics.out" 2>/dev/null ||
         WHY="${WHY:+$WHY; }metrics: no ras_fdr_crashes_total{cause=\"mce\"} 1"
     grep -q '^RAS_CRASH_CAUSE=mce$' "$D/trigger-crash.env" 2>/dev/null || WHY="${WHY:+$WHY; }the crash trigger did not run"
