@@ -12,6 +12,7 @@
  * No clock decides: the writer is held and let go by the test, and the poll's
  * 30 s are only there so that a broken build fails instead of hanging.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -174,23 +175,32 @@ static void run(struct fake_tree *t, struct ras_db *db)
 	ras_pipeline_free(&p);
 }
 
-/* A thread's nice value from /proc (field 19 of its stat), -100 when there is no such thread. */
+/*
+ * A thread's nice value from /proc (field 19 of its stat), -100 when there is
+ * no such thread. Every thread of the process is looked at: a thread's id is
+ * not near the pid on a machine starting other processes meanwhile (the first
+ * form looked at the 64 ids after the pid, and missed the writer in CI).
+ */
 static int task_nice(const char *comm)
 {
-	char path[128], line[512];
+	char path[300], line[512];
 	int nice = -100;
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
 
-	for (int tid = getpid(); tid < getpid() + 64 && nice == -100; tid++) {
+	while (d && nice == -100 && (e = readdir(d))) {
 		FILE *f;
 
-		snprintf(path, sizeof(path), "/proc/self/task/%d/comm", tid);
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/comm", e->d_name);
 		if (!(f = fopen(path, "re")))
 			continue;
 		if (fgets(line, sizeof(line), f) && strncmp(line, comm, strlen(comm)) == 0) {
 			FILE *st;
 			char *p;
 
-			snprintf(path, sizeof(path), "/proc/self/task/%d/stat", tid);
+			snprintf(path, sizeof(path), "/proc/self/task/%s/stat", e->d_name);
 			if ((st = fopen(path, "re")) && fgets(line, sizeof(line), st) &&
 			    (p = strrchr(line, ')')))
 				/* after ") ": state, then fields 4..18; the nice is field 19 */
@@ -201,6 +211,8 @@ static int task_nice(const char *comm)
 		}
 		fclose(f);
 	}
+	if (d)
+		closedir(d);
 	return nice;
 }
 
