@@ -260,13 +260,11 @@ lookup(struct ras_once_seen *o, uint64_t k, size_t *i)
  */
 static void release_emptied(struct ras_once_seen *o)
 {
-	static size_t page;
+	size_t page = (size_t)1 << o->old.shift;
 	uintptr_t from, to;
 
 	if (o->old.base - o->old_released < RELEASE_SLOTS)
 		return;
-	if (!page)
-		page = (size_t)sysconf(_SC_PAGESIZE);
 	from = (uintptr_t)(o->old.slots + o->old_released);
 	to = (uintptr_t)(o->old.slots + o->old.base);
 	from = (from + page - 1) / page * page;
