@@ -41,7 +41,7 @@
 #define FILL (CACHE_SLOTS * 3 / 4)
 
 static char dir[512];
-static const int64_t t0 = (int64_t)1795000000 * SEC;
+static const int64_t t0 = (int64_t)1000000000 * SEC;
 
 static struct ras_db_bucket bk(int64_t level, int64_t last_ns, int64_t total)
 {

@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include "db/db_edac.h"
 #include "db/db_metrics.h"
 #include "db/db_query.h"
@@ -29,7 +28,11 @@
 
 #define SEC 1000000000LL
 #define HOUR (3600 * SEC)
-/* A day ahead of the clock (the age limit counts from the newest record), on no hour nor second. */
+/*
+ * Fixed, and far ahead of the clock (the age limit counts from the newest record,
+ * not from a clock it lags): 1700 s into an hour of 2099, on no hour nor second.
+ */
+#define T0_S (1132000LL * 3600 + 1700)
 static int64_t T0;
 #define THRESHOLD 40
 #define KEEP 5
@@ -544,8 +547,7 @@ int main(void)
 	 * before an hour ends (a restarted writer must go on folding the storm,
 	 * not keep fold_threshold raw rows again). TEST_FOLD_T0 tries another.
 	 */
-	T0 = getenv("TEST_FOLD_T0") ? strtoll(getenv("TEST_FOLD_T0"), NULL, 10)
-				    : ((int64_t)time(NULL) + 86400) / 3600 * 3600 + 1700;
+	T0 = getenv("TEST_FOLD_T0") ? strtoll(getenv("TEST_FOLD_T0"), NULL, 10) : T0_S;
 	tap_diag("TEST_FOLD_T0=%lld", (long long)T0);
 	T0 = T0 * SEC + 567890123;
 	test_tmpdir(dir, sizeof(dir));

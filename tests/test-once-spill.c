@@ -282,7 +282,7 @@ int main(void)
 	struct ras_actions *a = NULL;
 	struct ras_db *db = NULL;
 	char dir[512], err[256];
-	int64_t t0 = (int64_t)1795000000 * SEC;
+	int64_t t0 = (int64_t)1000000000 * SEC;
 
 	if (test_tmpdir(dir, sizeof(dir)) < 0) {
 		tap_ok(0, "a temporary directory");

@@ -84,13 +84,16 @@ static struct {
 	bool started, released, gave_up;
 } hold = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false, false };
 
+static pthread_once_t conds_once = PTHREAD_ONCE_INIT;
+static void monotonic_conds(void);
+
 /* Runs on the writer thread until released; the deadline only ends a test that would hang. */
 static int hold_writer(struct ras_db *db, const void *arg)
 {
 	struct timespec until;
 
 	(void)db, (void)arg;
-	clock_gettime(CLOCK_REALTIME, &until);
+	clock_gettime(CLOCK_MONOTONIC, &until);
 	until.tv_sec += 60;
 	pthread_mutex_lock(&hold.lock);
 	hold.started = true;
@@ -117,6 +120,7 @@ int writer_hold_start(struct ras_db *db)
 {
 	static char big[WB_CHUNK_BYTES - sizeof(struct job_head)];
 
+	pthread_once(&conds_once, monotonic_conds);
 	hold.started = hold.released = hold.gave_up = false;
 	if (ras_db_defer_call(db, hold_writer, NULL, 0) < 0 ||
 	    ras_db_defer_call(db, filler, big, sizeof(big)) < 0)
@@ -148,6 +152,22 @@ static struct {
 } gate = { PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, false, false, false, false, false,
 	   false, 0 };
 
+/*
+ * The minute's deadlines are on the monotonic clock: on the wall clock a step
+ * forward (NTP setting a fresh CI machine's clock) ended a hold or fired the
+ * watchdog at once. Set before either condition is first waited on.
+ */
+static void monotonic_conds(void)
+{
+	pthread_condattr_t a;
+
+	pthread_condattr_init(&a);
+	pthread_condattr_setclock(&a, CLOCK_MONOTONIC);
+	pthread_cond_init(&hold.cond, &a);
+	pthread_cond_init(&gate.cond, &a);
+	pthread_condattr_destroy(&a);
+}
+
 /* On the writer thread, inside a COMMIT: the one asked for waits for the test; non-zero fails it. */
 static int on_commit(void *ctx)
 {
@@ -170,6 +190,7 @@ static int on_commit(void *ctx)
 
 void commit_gate_install(struct ras_db *db)
 {
+	pthread_once(&conds_once, monotonic_conds);
 	sqlite3_commit_hook(db->h, on_commit, NULL);
 }
 
@@ -203,7 +224,7 @@ static void *watchdog(void *arg)
 	struct timespec until;
 
 	(void)arg;
-	clock_gettime(CLOCK_REALTIME, &until);
+	clock_gettime(CLOCK_MONOTONIC, &until);
 	until.tv_sec += 60;
 	pthread_mutex_lock(&gate.lock);
 	while (!gate.through && pthread_cond_timedwait(&gate.cond, &gate.lock, &until) != ETIMEDOUT)
@@ -219,6 +240,7 @@ static void *watchdog(void *arg)
 
 void commit_gate_watchdog_start(void)
 {
+	pthread_once(&conds_once, monotonic_conds);
 	gate.through = false;
 	pthread_create(&gate.dog, NULL, watchdog, NULL);
 }
