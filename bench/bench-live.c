@@ -174,8 +174,8 @@ static int run_conf(struct run *r, const struct live_conf *c)
 		return -1;
 	fprintf(f, "database = %s\ninstance = %s\nlock_dir = %s\n", r->db, r->inst, r->dir);
 	fprintf(f, "formats_dir = %s\nallow_synthetic = yes\n", shipped_formats);
-	/* This machine's pstore records are its own rasd's to harvest. */
-	fprintf(f, "crash_harvest = no\n");
+	/* This machine's pstore records and boot instances are its own rasd's to harvest. */
+	fprintf(f, "crash_harvest = no\nboot_instance =\npersistent_instance =\n");
 	/* BENCH_LIVE_CONF: more rasd.conf lines, separated by ';', to measure what a key costs. */
 	for (const char *p = getenv("BENCH_LIVE_CONF"); p && *p;) {
 		size_t n = strcspn(p, ";");

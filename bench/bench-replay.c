@@ -352,6 +352,8 @@ static long idle_rss_kb(const char *dir, long *anon_kb, long *pss_kb)
 	snprintf(db, sizeof(db), "%s/idle.db", dir);
 	f = fopen(conf, "we");
 	fprintf(f, "database = %s\ninstance = rasd_bench_%d\nlock_dir = %s\n", db, getpid(), dir);
+	/* The machine's pstore and boot instances are its own rasd's to harvest. */
+	fprintf(f, "crash_harvest = no\nboot_instance =\npersistent_instance =\n");
 	fclose(f);
 	pid = fork();
 	if (pid == 0) {

@@ -66,8 +66,9 @@ live_setup() { # NAME [CONF-LINE...]
 	{
 		printf 'database = %s\ninstance = %s\nlock_dir = %s/lock\n' "$DB" "$INST" "$WORK"
 		printf 'formats_dir = %s\nallow_synthetic = yes\n' "$FORMATS"
-		# This machine's pstore records are its own rasd's to harvest (and remove).
-		printf 'crash_harvest = no\n'
+		# This machine's pstore records, and its boot and previous-boot
+		# instances, are its own rasd's to harvest (and remove).
+		printf 'crash_harvest = no\nboot_instance =\npersistent_instance =\n'
 		behind_conf
 		[ $# = 0 ] || printf '%s\n' "$@"
 	} > "$WORK/rasd.conf"

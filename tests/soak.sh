@@ -26,6 +26,8 @@ cleanup() { [ -n "${PID:-}" ] && kill "$PID" 2>/dev/null; wait 2>/dev/null
 trap cleanup EXIT
 cat > "$W/rasd.conf" <<CONF
 crash_harvest = no
+boot_instance =
+persistent_instance =
 database = $DB
 instance = $INST
 lock_dir = $W/lock

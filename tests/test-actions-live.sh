@@ -28,6 +28,8 @@ mkdir -p "$SYS/devices/system/memory" "$TRIG"
 : > "$SYS/devices/system/memory/hard_offline_page"
 cat > "$WORK/rasd.conf" <<CONF
 crash_harvest = no
+boot_instance =
+persistent_instance =
 database = $DB
 instance = $INST
 lock_dir = $WORK/lock

@@ -21,6 +21,8 @@ cleanup() {
 trap cleanup EXIT
 conf() { cat > "$WORK/rasd.conf" <<CONF
 crash_harvest = no
+boot_instance =
+persistent_instance =
 database = $1
 instance = $INST
 lock_dir = ${2:-$WORK/lock}

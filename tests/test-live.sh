@@ -22,6 +22,8 @@ trap cleanup EXIT
 write_conf() {
 	cat > "$WORK/rasd.conf" <<CONF
 crash_harvest = no
+boot_instance =
+persistent_instance =
 database = $DB
 instance = $INST
 lock_dir = $WORK/lock

@@ -54,7 +54,9 @@ static pid_t start_rasd(const char *dir, const char *sock)
 	snprintf(conf, sizeof(conf), "%s/rasd.conf", dir);
 	snprintf(inst, sizeof(inst), "rasdt_notify_%d", (int)getpid());
 	f = fopen(conf, "we");
-	fprintf(f, "database = %s/ras.db\ninstance = %s\nlock_dir = %s\ncrash_harvest = no\n", dir, inst, dir);
+	/* The machine's pstore and boot instances are its own rasd's to harvest. */
+	fprintf(f, "database = %s/ras.db\ninstance = %s\nlock_dir = %s\ncrash_harvest = no\n"
+		"boot_instance =\npersistent_instance =\n", dir, inst, dir);
 	fclose(f);
 	pid = fork();
 	if (pid == 0) {

@@ -27,6 +27,8 @@ mkdir "$WORK/db"
 mount -t tmpfs -o size=48m,mode=0755 tmpfs "$WORK/db" || { echo "1..0 # SKIP cannot mount tmpfs"; exit 77; }
 cat > "$WORK/rasd.conf" <<CONF
 crash_harvest = no
+boot_instance =
+persistent_instance =
 database = $DB
 instance = $INST
 lock_dir = $WORK/lock

@@ -21,7 +21,7 @@ WORK=$(mktemp -d /tmp/ras-fdr-losses-XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 DB=$WORK/ras.db
 mkdir -m 0755 "$WORK/lock"
-printf 'database = %s\nlock_dir = %s/lock\ninstance = rasdl_%s\n' "$DB" "$WORK" $$ > "$WORK/rasd.conf"
+printf 'database = %s\nlock_dir = %s/lock\ninstance = rasdl_%s\ncrash_harvest = no\nboot_instance =\npersistent_instance =\n' "$DB" "$WORK" $$ > "$WORK/rasd.conf"
 ctl() { "$CTL" --config "$WORK/rasd.conf" "$@"; }
 q() { sqlite3 "file:$DB?mode=ro" "$1" 2>/dev/null; }
 

@@ -22,7 +22,7 @@ WORK=$(mktemp -d /tmp/ras-fdr-churn-XXXXXX)
 trap 'rm -rf "$WORK"' EXIT
 DB=$WORK/ras.db RD=$WORK/rd.db TEXT=$WORK/ras-fdr.prom
 mkdir -m 0755 "$WORK/lock"
-printf 'database = %s\nlock_dir = %s/lock\ninstance = rasdc_%s\nmetrics_textfile = %s\n' "$DB" "$WORK" $$ "$TEXT" > "$WORK/rasd.conf"
+printf 'database = %s\nlock_dir = %s/lock\ninstance = rasdc_%s\nmetrics_textfile = %s\ncrash_harvest = no\nboot_instance =\npersistent_instance =\n' "$DB" "$WORK" $$ "$TEXT" > "$WORK/rasd.conf"
 ctl() { "$CTL" --config "$WORK/rasd.conf" "$@"; }
 q() { sqlite3 "file:$DB?mode=ro" "$1" 2>/dev/null; }
 samples() { grep -v '_timestamp_seconds' | $PY "$PARSE" prometheus | cut -d'|' -f1-3; }

@@ -24,6 +24,9 @@ cleanup() {
 }
 trap cleanup EXIT
 cat > "$WORK/rasd.conf" <<CONF
+crash_harvest = no
+boot_instance =
+persistent_instance =
 database = $DB
 instance = $INST
 lock_dir = $WORK/lock

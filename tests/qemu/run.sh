@@ -80,6 +80,10 @@ parse_args() {
     [ -n "$TIMEOUT" ] || TIMEOUT=$([ "$SET" = systemd ] && echo 1200 || echo 900)
     # /init comes at 2-3 s of guest time; TCG on a loaded host: 10-20 s
     BOOT_LIMIT=${QT_BOOT_LIMIT:-180}
+    # the systemd set's guest prints a line at least every 30 s (a step's
+    # start, or its heartbeat, guest/systemd-tests.sh): silence this long is a
+    # guest that stopped
+    SILENT_LIMIT=${QT_SILENT_LIMIT:-300}
 }
 
 # ---- host packages -------------------------------------------------------
@@ -294,13 +298,22 @@ qemu_args() { # DIR LABEL
 # code under test ran (seen once in CI: TCG, Skylake-Server, silent after the
 # RETBleed line): it is stopped and boot-hung says so.
 serve_monitor() { # DIR QEMU_PID
-    local d=$1 qpid=$2 served=0 n cmd t0=$SECONDS booted=0
+    local d=$1 qpid=$2 served=0 n cmd t0=$SECONDS booted=0 size=0 grew=$SECONDS
     while kill -0 "$qpid" 2>/dev/null; do
         if [ "$booted" = 0 ]; then
             if grep -q '^INIT: reached /init' "$d/console.log" 2>/dev/null; then
                 booted=1
             elif [ $((SECONDS - t0)) -ge "$BOOT_LIMIT" ]; then
                 echo "$((SECONDS - t0))" > "$d/boot-hung"
+                kill "$qpid" 2>/dev/null || true
+            fi
+        elif [ "$SET" = systemd ]; then
+            n=$(stat -c %s "$d/console.log" 2>/dev/null || echo 0)
+            [ "$n" = "$size" ] || { size=$n; grew=$SECONDS; }
+            if [ $((SECONDS - grew)) -ge "$SILENT_LIMIT" ]; then
+                echo "the guest printed nothing for $SILENT_LIMIT s after $((grew - t0)) s" \
+                    "(last console line: $(tail -n 1 "$d/console.log" | tr -d '\r'))" > "$d/step-hung"
+                silent_cpus "$d"
                 kill "$qpid" 2>/dev/null || true
             fi
         fi
@@ -315,6 +328,19 @@ serve_monitor() { # DIR QEMU_PID
         done
         sleep 0.2
     done
+}
+
+# Where a silent guest's vCPUs are, into qmp.log, before QEMU is stopped: each
+# vCPU's registers (RIP, RFL's IF, CPL), and the first IDT gate, whose handler
+# (asm_exc_divide_error) gives the kernel's KASLR offset against the symbols
+# of Debian's linux-image-*-dbg.
+silent_cpus() { # DIR
+    local c
+    for c in "info registers -a" "x /2gx 0xfffffe0000000000"; do
+        printf '{"execute":"human-monitor-command","arguments":{"command-line":"%s"}}\n' "$c" >&7
+    done
+    sleep 2
+    sed 's/\\r\\n/\n/g' "$1/qmp.log" | grep -E '^(CPU#|RIP=|fffffe0000000000:)' > "$1/silent-cpus.txt"
 }
 
 boot_once() { # LABEL
@@ -353,6 +379,11 @@ boot_once() { # LABEL
             "$d/console.log" | tr -d '\r' | cut -c1-120))" > "$d/boot-hung-why"
     fi
     [ -f "$d/boot-hung" ] && return 0
+    # a systemd-set step past its deadline: the guest reported it and powered off
+    [ ! -f "$d/facts.env" ] || ! grep -q '^STEP_HUNG=' "$d/facts.env" ||
+        echo "step $(sed -n "s/^STEP_HUNG='\(.*\)'$/\1/p" "$d/facts.env") had not ended after" \
+            "${QT_STEP_LIMIT:-420} s; the guest's hang report is hung-*.txt" > "$d/step-hung"
+    [ -f "$d/step-hung" ] && return 0
     [ "$rc" = 0 ] || echo "qemu exited with $rc (124 = timeout after ${TIMEOUT}s)" >> "$d/problems"
 }
 
@@ -373,6 +404,26 @@ boot_guest() { # LABEL
         [ ! -f "$d/boot-hung" ] ||
             echo "the kernel hung or QEMU died before /init twice (after $(cat "$d/boot-hung") s)" >> "$d/problems"
     fi
+    step_hung_retry "$1"
+}
+
+# A systemd-set guest that hung in a step, or went silent, is booted once more,
+# and says so with what it saw (the first hang's files are kept in DIR.hung/);
+# a second hang is a failure.
+step_hung_retry() { # LABEL
+    local d="$OUT/$1"
+    [ -f "$d/step-hung" ] || return 0
+    note "$1: RETRY: $(cat "$d/step-hung"); booting it again. The hang report:"
+    [ ! -s "$d/silent-cpus.txt" ] || cat "$d/silent-cpus.txt"
+    if ls "$d"/hung-*.txt >/dev/null 2>&1; then
+        cat "$d"/hung-*.txt | tr -d '\r' | head -n 400
+    else
+        tail -n 80 "$d/console.log" | tr -d '\r'
+    fi
+    rm -rf "$d.hung"
+    cp -r "$d" "$d.hung"
+    boot_once "$1"
+    [ ! -f "$d/step-hung" ] || echo "hung twice: $(cat "$d/step-hung") (the first: $d.hung)" >> "$d/problems"
 }
 
 # ---- results -----------------------------------------------------------------

@@ -470,6 +470,67 @@ collect() {
     fact WALL_END_NS "$(date +%s)999999999"
 }
 
+# ---- a step that hangs -----------------------------------------------------
+# Seen in CI (6.1 under TCG): sandbox_writes logged its step line at 78 s and
+# the guest printed nothing more until the host's 1200 s timeout, without a
+# kernel message. Reproduced here at another step, it was TCG running a stale
+# translation of a jump label the kernel had just patched (guest/init's
+# rasfdr_pin now keeps rasd from patching the hot ones). Each step still runs
+# under a deadline, for whatever hangs next: past it, what every task waits on
+# goes to the console and to hung-STEP.txt, STEP_HUNG names the step, and the
+# guest powers off at once, so the host reports the hang with its evidence and
+# boots once more (run.sh) instead of waiting out its timeout. A line every
+# 30 s while a step runs tells a stuck step from a guest that stopped
+# altogether, which run.sh stops after QT_SILENT_LIMIT seconds of silence.
+STEP_LIMIT=${QT_STEP_LIMIT:-420}
+
+task_stacks() { # every user-space task's kernel stack, and any kernel thread in D state
+    local t st
+    for t in /proc/[0-9]*/task/[0-9]*; do
+        st=$(sed -n 's/^State:[[:space:]]*\([A-Z]\).*/\1/p' "$t/status" 2>/dev/null)
+        [ "$st" = D ] || [ -s "${t%/task/*}/cmdline" ] || continue
+        echo "-- task ${t##*/} of ${t%/task/*} ($(cat "$t/comm" 2>/dev/null)), state $st, wchan $(cat "$t/wchan" 2>/dev/null)"
+        cat "$t/stack" 2>/dev/null
+    done
+}
+
+hung_report() { # STEP
+    echo "== step $1 has not ended after $STEP_LIMIT s (uptime $(up) s): the hang report"
+    ps -eo pid,ppid,stat,wchan:30,etime,args 2>&1 | cut -c1-200
+    task_stacks
+    echo "-- systemctl list-jobs"; timeout 20 systemctl list-jobs --no-pager 2>&1
+    echo "-- systemctl status rasd.service"; timeout 20 systemctl status rasd.service --no-pager -l 2>&1 | tail -n 25
+    echo "-- the journal's last lines"; timeout 20 journalctl -b -n 50 --no-pager 2>&1
+    # every blocked task's stack into the kernel's log, which is the console
+    echo w > /proc/sysrq-trigger
+    echo "== end of the hang report"
+}
+
+step_deadline() { # STEP: in the background while STEP runs
+    local t0=$SECONDS next=30
+    while [ $((SECONDS - t0)) -lt "$STEP_LIMIT" ]; do
+        sleep 1
+        [ $((SECONDS - t0)) -lt $next ] || { log "step $1: still running after $next s"; next=$((next + 30)); }
+    done
+    hung_report "$1" > /run/rasfdr-hung.txt 2>&1
+    cat /run/rasfdr-hung.txt
+    fact STEP_HUNG "$1"
+    fact STEP_HUNG_AT "$(up)"
+    cp /run/rasfdr-hung.txt "$RES/hung-$1.txt"
+    sync
+    echo o > /proc/sysrq-trigger
+}
+
+run_step() { # STEP
+    local watch
+    log "step $1"
+    step_deadline "$1" &
+    watch=$!
+    "$1"
+    kill "$watch" 2>/dev/null
+    wait "$watch" 2>/dev/null
+}
+
 log "systemd scenario: $(systemctl --version | head -n 1)"
 facts_base
 install_package
@@ -481,14 +542,12 @@ elif start_ready; [ "$(show ActiveState)" != active ]; then
 else
     for step in live_errors watchdog full_disk_start reload sandbox_writes bmc_sel_dropin sandbox_escapes \
             trigger_way_out journal_storm security stop; do
-        log "step $step"
-        $step
+        run_step "$step"
     done
     # the package's journal and database, before the purge
     journal
     for x in "" -wal -shm; do [ -f "$DB$x" ] && cp "$DB$x" "$RES/sd.db$x"; done
-    log "step readme_install"
-    readme_install
+    run_step readme_install
 fi
 collect
 fact DONE "$(up)"
