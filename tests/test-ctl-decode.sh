@@ -5,6 +5,9 @@ set -u
 # shellcheck source=tests/decode-lib.sh
 . "${top_srcdir:-.}/tests/decode-lib.sh"
 D=$top_srcdir/tests/data
+# Files the test makes go here, never into the source tree (read-only under make distcheck).
+W=$(mktemp -d /tmp/ras-fdr-decode-XXXXXX)
+trap 'rm -rf "$W"' EXIT
 
 # Intel SDM vol. 3B 16.x: Skylake-SP bank 7 (M2M), MCACOD 0x0090 = memory read, channel 0.
 out=$($CTL decode mce --vendor intel --family 6 --model 0x55 --bank 7 --status 0x8c00004000010090 --misc 0x8c)
@@ -44,8 +47,8 @@ ok $([ $rc = 0 ] && echo 0 || echo 1) "malformed record then a good one: exit 0 
 has "$err" "bad-then-good.mcelog:2:"; ok $? "malformed record reported as file:line"
 has "$out" "bad-then-good.mcelog:5: corrected"; ok $? "the next record is still decoded"
 
-head -3 "$D/decode/bad-then-good.mcelog" > "$D/../only-bad.$$"
-$CTL decode "$D/../only-bad.$$" >/dev/null 2>&1; rc=$?; rm -f "$D/../only-bad.$$"
+head -3 "$D/decode/bad-then-good.mcelog" > "$W/only-bad"
+$CTL decode "$W/only-bad" >/dev/null 2>&1; rc=$?
 ok $([ $rc = 1 ] && echo 0 || echo 1) "only a malformed record: exit 1 (nothing decoded)"
 
 # A healthy Intel server's boot log (PCI enumeration, AER/DPC/EDAC/GHES set-up
@@ -92,11 +95,9 @@ has "$out" "driver_detail  *area:DRAM err_code:0001:0090"; ok $? "EDAC line: the
 
 # --json strings: valid UTF-8 passes through, a byte that is not UTF-8 is
 # escaped as \u00XX (here in the input's name, which JSON repeats).
-tmpd=$(mktemp -d)
-cp "$D/decode/mixed.txt" "$tmpd/dmesg-$(printf '\303\274')-\"q\".txt"
-cp "$D/decode/mixed.txt" "$tmpd/dmesg-$(printf '\377\300\257').txt"
-out=$($CTL decode --json "$tmpd"/dmesg-*.txt 2>&1)
-rm -rf "$tmpd"
+cp "$D/decode/mixed.txt" "$W/dmesg-$(printf '\303\274')-\"q\".txt"
+cp "$D/decode/mixed.txt" "$W/dmesg-$(printf '\377\300\257').txt"
+out=$($CTL decode --json "$W"/dmesg-*.txt 2>&1)
 has "$out" "\"input\":\"[^\"]*/dmesg-$(printf '\303\274')-\\\\\"q\\\\\".txt:2\""; ok $? "--json: UTF-8 kept, quotes escaped"
 has "$out" '/dmesg-\\u00ff\\u00c0\\u00af.txt:2"'; ok $? "--json: bytes that are not UTF-8 (and an overlong form) escaped"
 
@@ -187,8 +188,8 @@ has "$out" "tlp_header_text  *00000001 0000000f 00001000 00000000"; ok $? "GHES:
 ok $([ "$(grep -c 'PCIe .* error at' <<<"$out")" = 2 ] && echo 0 || echo 1) "GHES: two records, no duplicate"
 
 # A healthy machine's dmesg: no record, and not one warning about its lines.
-$CTL decode "$D/decode/healthy-dmesg.txt" >/dev/null 2>"$D/../decode.err"
-err=$(cat "$D/../decode.err"); rm -f "$D/../decode.err"
+$CTL decode "$D/decode/healthy-dmesg.txt" >/dev/null 2>"$W/decode.err"
+err=$(cat "$W/decode.err")
 ! grep -q "healthy-dmesg.txt:[0-9]" <<<"$err"; ok $? "healthy dmesg: no file:line warning"
 
 for f in "$D"/mcelog/*; do
