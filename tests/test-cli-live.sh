@@ -19,10 +19,12 @@ cleanup() {
 	rm -rf "$WORK"
 }
 trap cleanup EXIT
+# Boot and previous-boot instances of the test's own (none exists, so nothing
+# is harvested; boot-cmdline prints them; the persistent one at most 15 characters).
 cat > "$WORK/rasd.conf" <<CONF
 crash_harvest = no
-boot_instance =
-persistent_instance =
+boot_instance = ${INST}_boot
+persistent_instance = rcp_$$
 database = $DB
 instance = $INST
 lock_dir = $WORK/lock

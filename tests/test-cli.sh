@@ -92,6 +92,18 @@ for args in "errors --limit 1e3" "errors --limit 5abc" "errors --limit -1" "erro
 	err=$(eval "\"\$CTL\" \"\${NODB[@]}\" $args" 2>&1 >/dev/null); rc=$?
 	ok $([ $rc = 2 ] && [ -n "$err" ] && echo 0 || echo 1) "'$args': exit 2 with a message (rc $rc: ${err:0:80})"
 done
+# boot_instance or persistent_instance empty in rasd.conf: no name to print, --instance names one.
+EB=$(mktemp /tmp/ras-fdr-cli-XXXXXX)
+printf 'boot_instance =\npersistent_instance =\n' > "$EB"
+for p in "" --persistent; do
+	err=$("$CTL" --config "$EB" boot-cmdline $p 2>&1 >/dev/null); rc=$?
+	ok $([ $rc = 2 ] && grep -q "_instance is empty in the configuration.*--instance" <<<"$err" && echo 0 || echo 1) \
+		"boot-cmdline $p with its instance empty in rasd.conf: exit 2, says to name one (rc $rc: ${err:0:90})"
+done
+out=$("$CTL" --config "$EB" boot-cmdline --instance rasdt_named); rc=$?
+rm -f "$EB"
+ok $([ $rc = 0 ] && grep -q "trace_instance=rasdt_named," <<<"$out" && echo 0 || echo 1) \
+	"boot-cmdline --instance names it when rasd.conf's is empty (rc $rc)"
 # Good values get past parsing to the missing database (exit 1, not 2).
 for args in "errors --limit 0" "errors --since 2026-11-22" "errors --since 2026-11-22T10:00:00Z" \
 	    "errors --until @1700000000" "errors --since -2h" "errors --since now" "summary --since 2024-02-29"; do
