@@ -84,6 +84,8 @@ parse_args() {
     # start, or its heartbeat, guest/systemd-tests.sh): silence this long is a
     # guest that stopped
     SILENT_LIMIT=${QT_SILENT_LIMIT:-300}
+    # and each of its steps has this long (guest/systemd-tests.sh)
+    STEP_LIMIT=${QT_STEP_LIMIT:-420}
 }
 
 # ---- host packages -------------------------------------------------------
@@ -247,6 +249,7 @@ QT_SET='$SET'
 QT_DEB='/mnt/results/$(basename "$DEB")'
 QT_BUILDDIR='$BUILDDIR'
 QT_MODULE='/mnt/results/$(basename "$MODULE")'
+QT_STEP_LIMIT='$STEP_LIMIT'
 EOF
 }
 
@@ -382,7 +385,7 @@ boot_once() { # LABEL
     # a systemd-set step past its deadline: the guest reported it and powered off
     [ ! -f "$d/facts.env" ] || ! grep -q '^STEP_HUNG=' "$d/facts.env" ||
         echo "step $(sed -n "s/^STEP_HUNG='\(.*\)'$/\1/p" "$d/facts.env") had not ended after" \
-            "${QT_STEP_LIMIT:-420} s; the guest's hang report is hung-*.txt" > "$d/step-hung"
+            "$STEP_LIMIT s; the guest's hang report is hung-*.txt" > "$d/step-hung"
     [ -f "$d/step-hung" ] && return 0
     [ "$rc" = 0 ] || echo "qemu exited with $rc (124 = timeout after ${TIMEOUT}s)" >> "$d/problems"
 }

@@ -496,7 +496,8 @@ task_stacks() { # every user-space task's kernel stack, and any kernel thread in
 
 hung_report() { # STEP
     echo "== step $1 has not ended after $STEP_LIMIT s (uptime $(up) s): the hang report"
-    ps -eo pid,ppid,stat,wchan:30,etime,args 2>&1 | cut -c1-200
+    # user space, and kernel threads only when blocked (D)
+    ps -eo pid,ppid,stat,wchan:30,etime,args 2>&1 | awk 'NR == 1 || $2 != 2 || $3 ~ /^D/' | cut -c1-200
     task_stacks
     echo "-- systemctl list-jobs"; timeout 20 systemctl list-jobs --no-pager 2>&1
     echo "-- systemctl status rasd.service"; timeout 20 systemctl status rasd.service --no-pager -l 2>&1 | tail -n 25
