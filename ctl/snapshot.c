@@ -522,13 +522,12 @@ static int parse_boot_opts(struct ctl *c, int argc, char **argv, struct boot_opt
 	if (first < argc)
 		return ctl_usage_error("boot-cmdline", "unexpected argument '%s'", argv[first]);
 	if (!o->instance) {
-		const char *key = o->persistent ? "persistent_instance" : "boot_instance";
-
 		o->instance = o->persistent ? c->cfg.persistent_instance : c->cfg.boot_instance;
 		/* Empty in rasd.conf: rasd harvests no such instance, so there is no name to give. */
 		if (!*o->instance)
 			return ctl_usage_error("boot-cmdline", "%s is empty in the configuration "
-					       "(rasd harvests none); name one with --instance", key);
+					       "(rasd harvests none); name one with --instance",
+					       o->persistent ? "persistent_instance" : "boot_instance");
 	}
 	/* The name lands in a directory and a command line: the config rules apply. */
 	if (!*o->instance || rasd_config_set(&(struct rasd_config){ 0 }, "boot_instance",

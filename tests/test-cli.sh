@@ -98,7 +98,7 @@ printf 'boot_instance =\npersistent_instance =\n' > "$EB"
 for p in "" --persistent; do
 	err=$("$CTL" --config "$EB" boot-cmdline $p 2>&1 >/dev/null); rc=$?
 	ok $([ $rc = 2 ] && grep -q "_instance is empty in the configuration.*--instance" <<<"$err" && echo 0 || echo 1) \
-		"boot-cmdline $p with its instance empty in rasd.conf: exit 2, says to name one (rc $rc: ${err:0:90})"
+		"boot-cmdline${p:+ $p} with its instance empty in rasd.conf: exit 2, says to name one (rc $rc: ${err:0:90})"
 done
 out=$("$CTL" --config "$EB" boot-cmdline --instance rasdt_named); rc=$?
 rm -f "$EB"

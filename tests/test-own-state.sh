@@ -26,6 +26,6 @@ for f in "$src"/tests/*.sh "$src"/tests/*.c "$src"/tests/*/*.sh "$src"/tests/*/*
 		failed=$((failed + 1))
 	fi
 done
+[ "$n" -gt 0 ] || { echo "not ok 1 - no rasd.conf found under $src/tests"; n=1 failed=1; }
 echo "1..$n"
-[ "$n" -gt 0 ] || { echo "not ok - no rasd.conf found under $src/tests"; exit 1; }
 [ "$failed" = 0 ]

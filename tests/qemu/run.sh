@@ -31,6 +31,11 @@
 # Then it purges the package and follows the README's from-source steps
 # (make install in DIR, which must be configured as the README says).
 #
+# The environment: QT_BOOT_LIMIT (seconds to reach /init, default 180, else
+# booted once more); for --set systemd, QT_STEP_LIMIT (seconds a step may take,
+# 420) and QT_SILENT_LIMIT (seconds without a console line, 300), past which
+# the guest is reported hung and booted once more (a second hang fails).
+#
 # DIR holds the built rasd/rasd and ctl/ras-fdr-ctl. Prints "PASS <scenario>"
 # or "FAIL <scenario>: <reason>" per scenario and CPU model, then
 # "N passed, M failed". Exit 0 if all passed, 1 if not, 77 (skip) only when

@@ -473,8 +473,8 @@ collect() {
 # ---- a step that hangs -----------------------------------------------------
 # Seen in CI (6.1 under TCG): sandbox_writes logged its step line at 78 s and
 # the guest printed nothing more until the host's 1200 s timeout, without a
-# kernel message. Reproduced here at another step, it was TCG running a stale
-# translation of a jump label the kernel had just patched (guest/init's
+# kernel message. A hang reproduced here at another step was TCG running a
+# stale translation of a jump label the kernel had just patched (guest/init's
 # rasfdr_pin now keeps rasd from patching the hot ones). Each step still runs
 # under a deadline, for whatever hangs next: past it, what every task waits on
 # goes to the console and to hung-STEP.txt, STEP_HUNG names the step, and the
