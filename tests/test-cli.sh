@@ -43,6 +43,14 @@ ok $([ "$(wc -l <<<"$vars")" -ge 4 ] && echo 0 || echo 1) "the programs' getenv 
 for v in $vars; do
 	grep -q "^\.BR\? \(.* \)\?$v\b" <<<"$envs"; ok $? "an ENVIRONMENT section documents $v"
 done
+# rasd(8)'s reading under a storm gives the figures rasd/reader_burst.h uses
+burst() { sed -n "s/^#define RASD_BURST_$1 (\?\([0-9]*\).*/\1/p" "$top_srcdir/rasd/reader_burst.h"; }
+man8=$(tr '\n' ' ' < "$top_srcdir/man/rasd.8")
+tick_ms=$(burst TICK_NS)
+for f in "($(burst START) records or more within $tick_ms ms" "fewer than $(burst STOP) records puts" \
+	 "to $(burst PERCENT) and reads its buffers every $tick_ms ms"; do
+	grep -qF -- "$f" <<<"$man8"; ok $? "rasd(8) on reading under a storm says: $f"
+done
 chelp=$("$CTL" help)
 for c in summary errors status inject decode edac layout labels reset snapshot boot-cmdline; do
 	grep -q "^  $c" <<<"$chelp"; ok $? "ras-fdr-ctl help lists $c"

@@ -35,6 +35,8 @@
 # booted once more); for --set systemd, QT_STEP_LIMIT (seconds a step may take,
 # 420) and QT_SILENT_LIMIT (seconds without a console line, 300), past which
 # the guest is reported hung and booted once more (a second hang fails).
+# QT_APPEND: more kernel parameters for every boot (e.g. rdinit=/none, a
+# panic before /init, to see that retry run).
 #
 # DIR holds the built rasd/rasd and ctl/ras-fdr-ctl. Prints "PASS <scenario>"
 # or "FAIL <scenario>: <reason>" per scenario and CPU model, then
@@ -285,6 +287,7 @@ qemu_args() { # DIR LABEL
         bmc=(-device ipmi-bmc-sim,id=bmc0 -device isa-ipmi-kcs,bmc=bmc0,ioport=0xca2)
     # systemd boots only the test's target; the host's fstab does not apply
     [ "$SET" != systemd ] || append="$append systemd.unit=rasfdr-test.target fstab=no systemd.show_status=0"
+    append="$append${QT_APPEND:+ $QT_APPEND}"
     QARGS=(-machine q35 -cpu "$(qemu_cpu "$(cpu_of "$2")")" -smp 2 -m 1G -accel tcg
         -display none $noreboot -nic none -monitor none
         -kernel "/boot/vmlinuz-$KVER" -initrd "$OUT/build/initramfs.gz"
@@ -410,7 +413,7 @@ boot_guest() { # LABEL
         cp "$hung" "$d/console-hung.log"
         rm -f "$hung"
         [ ! -f "$d/boot-hung" ] ||
-            echo "the kernel hung or QEMU died before /init twice (after $(cat "$d/boot-hung") s)" >> "$d/problems"
+            echo "the kernel hung or panicked, or QEMU died, before /init twice (after $(cat "$d/boot-hung") s)" >> "$d/problems"
     fi
     step_hung_retry "$1"
 }
