@@ -44,9 +44,9 @@ for v in $vars; do
 	grep -q "^\.BR\? \(.* \)\?$v\b" <<<"$envs"; ok $? "an ENVIRONMENT section documents $v"
 done
 # rasd(8)'s reading under a storm gives the figures rasd/reader_burst.h uses
-burst() { sed -n "s/^#define RASD_BURST_$1 (\?\([0-9]*\).*/\1/p" "$top_srcdir/rasd/reader_burst.h"; }
+burst() { sed -n "s/^#define RASD_BURST_$1 \([^/]*\).*/\1/p" "$top_srcdir/rasd/reader_burst.h" | sed 's/LL//g' | tr -d ' \t'; }
 man8=$(tr '\n' ' ' < "$top_srcdir/man/rasd.8")
-tick_ms=$(burst TICK_NS)
+tick_ms=$(($(burst TICK_NS) / 1000000))
 for f in "($(burst START) records or more within $tick_ms ms" "fewer than $(burst STOP) records puts" \
 	 "to $(burst PERCENT) and reads its buffers every $tick_ms ms"; do
 	grep -qF -- "$f" <<<"$man8"; ok $? "rasd(8) on reading under a storm says: $f"
