@@ -101,7 +101,7 @@ for args in "errors --limit 1e3" "errors --limit 5abc" "errors --limit -1" "erro
 	ok $([ $rc = 2 ] && [ -n "$err" ] && echo 0 || echo 1) "'$args': exit 2 with a message (rc $rc: ${err:0:80})"
 done
 # boot_instance or persistent_instance empty in rasd.conf: no name to print, --instance names one.
-EB=$(mktemp /tmp/ras-fdr-cli-XXXXXX)
+EB=$(mktemp)
 printf 'boot_instance =\npersistent_instance =\n' > "$EB"
 for p in "" --persistent; do
 	err=$("$CTL" --config "$EB" boot-cmdline $p 2>&1 >/dev/null); rc=$?

@@ -7,7 +7,8 @@
 # persistent_instance = empty; their defaults are rasd_boot and rasd_persist,
 # which a test's rasd would harvest, and the previous boot's it would empty).
 # Checked on the sources: every rasd.conf a test or benchmark writes (a line
-# "instance = ") says all three. A test about those keys names its own.
+# "instance = ") says all three, and never names rasd_boot or rasd_persist. A
+# test about those keys names its own.
 src=${top_srcdir:-.}
 n=0 failed=0
 for f in "$src"/tests/*.sh "$src"/tests/*.c "$src"/tests/*/*.sh "$src"/tests/*/*.c \
@@ -19,6 +20,9 @@ for f in "$src"/tests/*.sh "$src"/tests/*.c "$src"/tests/*/*.sh "$src"/tests/*/*
 	for k in 'crash_harvest = no' 'boot_instance =' 'persistent_instance ='; do
 		grep -qF "$k" "$f" || miss="$miss${miss:+, }'$k'"
 	done
+	# a name of its own, or none: never the machine's (the defaults)
+	grep -qE '(boot|persistent)_instance = ?rasd_(boot|persist)([^_[:alnum:]]|$)' "$f" &&
+		miss="$miss${miss:+, }an instance of its own (it names rasd_boot or rasd_persist)"
 	if [ -z "$miss" ]; then
 		echo "ok $n - ${f#"$src"/} leaves the machine's pstore and boot instances alone"
 	else
