@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "edac_sysfs.h"
+#include "fileio.h"
 
 #define ATTR_MAX 256
 
@@ -171,7 +172,7 @@ static int grow(void **arr, unsigned n, size_t elem)
 
 static int read_children(int mcfd, struct edac_mc *mc)
 {
-	DIR *dir = fdopendir(fcntl(mcfd, F_DUPFD_CLOEXEC, 0));
+	DIR *dir = ras_opendir_fd(mcfd);
 	struct dirent *de;
 	unsigned idx;
 	int r = 0;

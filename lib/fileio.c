@@ -1,5 +1,9 @@
 /* SPDX-License-Identifier: MIT */
-/* Whole-file reads and writes of small pseudo-files (tracefs, sysfs, debugfs, /proc). */
+/*
+ * Whole-file reads and writes of small pseudo-files (tracefs, sysfs, debugfs,
+ * /proc), and directory streams over an fd.
+ */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdlib.h>
@@ -75,4 +79,20 @@ int ras_write_file(const char *path, const char *value)
 	if (close(fd) && !err)
 		err = -errno;
 	return err;
+}
+
+DIR *ras_opendir_fd(int fd)
+{
+	int copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+	DIR *d;
+	int e;
+
+	if (copy < 0)
+		return NULL;
+	if ((d = fdopendir(copy)))
+		return d;
+	e = errno;
+	close(copy);
+	errno = e;
+	return NULL;
 }

@@ -172,7 +172,7 @@ static int read_record(int dirfd, const char *name, struct lw_file *f)
 static void scan_dir(struct rasd_lastwords *lw, int dirfd, unsigned dir, bool removable,
 		     const char *where)
 {
-	DIR *d = fdopendir(dup(dirfd));
+	DIR *d = ras_opendir_fd(dirfd);
 	struct dirent *e;
 
 	while (d && (e = readdir(d))) {
@@ -213,7 +213,7 @@ static void scan_archive(struct rasd_lastwords *lw, const char *path)
 	if (fd < 0)
 		return;
 	scan_dir(lw, fd, 1, false, "systemd-pstore");
-	d = fdopendir(dup(fd));
+	d = ras_opendir_fd(fd);
 	while (d && (e = readdir(d))) {
 		int sub;
 
