@@ -86,6 +86,14 @@ tally() { # dir, what
 	done
 }
 bad_names=""
+# Each part's seconds, for the last lines: CI's whole run must stay under its limit.
+# (sh has no $SECONDS.)
+times="" t0=$(date +%s)
+took() { # what
+	t1=$(date +%s)
+	times="$times${times:+, }$1 $((t1 - t0)) s"
+	t0=$t1
+}
 
 configure_build build
 case "$mode" in
@@ -96,10 +104,12 @@ install)
 --test)
 	check build || true
 	tally build "make check"
+	took "make check"
 	echo "bootstrap: the suite again under AddressSanitizer and UndefinedBehaviorSanitizer"
 	configure_build build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 check build-asan || true
 	tally build-asan "ASan+UBSan make check"
+	took "ASan+UBSan"
 	echo "bootstrap: fuzzing each parser briefly"
 	targets=$(ls fuzz/fuzz-*.c | wc -l)
 	FUZZ_SECONDS=${FUZZ_SECONDS:-15} sh fuzz/run.sh "${FUZZ_SECONDS:-15}" | tee build/fuzz.log || true
@@ -108,9 +118,11 @@ install)
 $(grep '^!! ' build/fuzz.log | sed 's/^!! /  fuzz: /')"
 	passed=$((passed + targets - bad)) failed=$((failed + bad))
 	ran="$ran, $targets fuzz targets"
+	took "fuzz"
 	echo "bootstrap: arm64, cross-built, its tests under user-mode QEMU (tests/arm64/run.sh)"
 	sh tests/arm64/run.sh "$top/build-arm64" || true
 	tally build-arm64 "arm64 make check under QEMU"
+	took "arm64"
 	echo "bootstrap: the Debian package (dpkg-buildpackage, lintian) in build/deb/"
 	if make -C build deb >build/deb.log 2>&1; then
 		passed=$((passed + 1))
@@ -120,6 +132,7 @@ $(grep '^!! ' build/fuzz.log | sed 's/^!! /  fuzz: /')"
   the Debian package: build/deb.log"
 	fi
 	ran="$ran, the Debian package"
+	took "Debian package"
 	# rpm on Debian knows none of the build dependencies (--nodeps), and its brp-compress
 	# needs bash but says /bin/sh (dash): the man pages go uncompressed without the define.
 	echo "bootstrap: the RPM (rpmbuild, rpmlint) in build/rpm/, its files against the Debian package's"
@@ -133,6 +146,8 @@ $(grep '^!! ' build/fuzz.log | sed 's/^!! /  fuzz: /')"
   the RPM: build/rpm.log"
 	fi
 	ran="$ran, the RPM"
+	took "RPM"
+	echo "bootstrap: time: $times"
 	[ -n "$bad_names" ] && echo "bootstrap: what failed:$bad_names"
 	echo "bootstrap: $passed passed, $failed failed ($ran)"
 	[ "$failed" = 0 ]

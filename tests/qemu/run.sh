@@ -40,7 +40,7 @@
 #
 # DIR holds the built rasd/rasd and ctl/ras-fdr-ctl. Prints "PASS <scenario>"
 # or "FAIL <scenario>: <reason>" per scenario and CPU model, then
-# "N passed, M failed". Exit 0 if all passed, 1 if not, 77 (skip) only when
+# "N passed, M failed (T s)", T the seconds it took. Exit 0 if all passed, 1 if not, 77 (skip) only when
 # the packages it needs cannot be installed.
 set -eu
 
@@ -502,7 +502,7 @@ main() {
     [ "$KEEP" = 1 ] || rm -rf "$OUT/build/root"
     local skipped=""
     [ "$SKIPPED" = 0 ] || skipped=", $SKIPPED skipped"
-    echo "$PASSED passed, $FAILED failed$skipped"
+    echo "$PASSED passed, $FAILED failed$skipped ($SECONDS s)"
     [ "$FAILED" = 0 ]
 }
 
