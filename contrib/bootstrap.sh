@@ -13,6 +13,14 @@ cd "$(dirname "$0")/.."
 top=$(pwd)
 mode=${1:-install}
 jobs=$(nproc 2>/dev/null || echo 2)
+# Each part's seconds, for --test's last lines: CI's whole run must stay under its limit.
+# (sh has no $SECONDS.)
+times="" t0=$(date +%s)
+took() { # what
+	t1=$(date +%s)
+	times="$times${times:+, }$1 $((t1 - t0)) s"
+	t0=$t1
+}
 
 # Build dependencies of the product, plus what its tests use (sqlite3 CLI, clang for fuzzing,
 # the Prometheus parser, node_exporter and promtool for the metrics tests and the alerting
@@ -86,15 +94,7 @@ tally() { # dir, what
 	done
 }
 bad_names=""
-# Each part's seconds, for the last lines: CI's whole run must stay under its limit.
-# (sh has no $SECONDS.)
-times="" t0=$(date +%s)
-took() { # what
-	t1=$(date +%s)
-	times="$times${times:+, }$1 $((t1 - t0)) s"
-	t0=$t1
-}
-
+took "set-up"
 configure_build build
 case "$mode" in
 install)
@@ -104,7 +104,7 @@ install)
 --test)
 	check build || true
 	tally build "make check"
-	took "make check"
+	took "build and make check"
 	echo "bootstrap: the suite again under AddressSanitizer and UndefinedBehaviorSanitizer"
 	configure_build build-asan CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined"
 	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 check build-asan || true
